@@ -1,0 +1,147 @@
+/**
+ * The conversation data model shared by every layer: sessions' messages and their parts.
+ *
+ * This module is a leaf: it imports nothing of ours, so `db`, `provider`, `agent` and `tui`
+ * may all depend on it. Shapes follow the original's message parts (reference §6), with
+ * thinking signatures kept (the Anthropic API requires them within a tool-use turn) and
+ * tool-call input kept as the raw string the model sent, so invalid JSON stays in history.
+ */
+
+/** Who wrote a message. `tool` messages hold the results of one assistant message's tool calls. */
+export type Role = 'user' | 'assistant' | 'tool' | 'system';
+
+/**
+ * Why an assistant message ended (reference §2.1, plus `step_limit` for the step cap).
+ * - `end_turn`: the model finished; `tool_use`: it asked for tools; `max_tokens`: output cap hit.
+ * - `canceled`: the person cancelled; `error`: the provider failed; `permission_denied`: a tool call was denied.
+ * - `step_limit`: the agent's `maxSteps` was reached.
+ */
+export type FinishReason =
+  | 'end_turn'
+  | 'max_tokens'
+  | 'tool_use'
+  | 'canceled'
+  | 'error'
+  | 'permission_denied'
+  | 'step_limit'
+  | 'unknown';
+
+/** Extended-thinking text; `signature` is the provider's opaque signature (Anthropic), sent back unchanged. */
+export interface ReasoningPart {
+  type: 'reasoning';
+  thinking: string;
+  signature?: string;
+  /** Anthropic `redacted_thinking` blocks carry only opaque data. */
+  redactedData?: string;
+}
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/** An image attached by the person (or returned by a tool), base64 encoded without a data-URL prefix. */
+export interface ImagePart {
+  type: 'image';
+  /** e.g. `image/png` */
+  mimeType: string;
+  /** base64, no `data:` prefix */
+  data: string;
+  /** file name shown in the UI */
+  name?: string;
+}
+
+/** A tool call requested by the model. `input` is the raw JSON text the model produced, even if invalid. */
+export interface ToolCallPart {
+  type: 'tool_call';
+  id: string;
+  name: string;
+  input: string;
+  /** true once the provider finished streaming this call's input */
+  finished: boolean;
+}
+
+/** The result of one tool call, stored in a `tool` message. */
+export interface ToolResultPart {
+  type: 'tool_result';
+  toolCallId: string;
+  name: string;
+  /** text for the model */
+  content: string;
+  /** data for the UI only (diffs, counts, exit codes); never sent to the model */
+  metadata?: Record<string, unknown>;
+  isError: boolean;
+  /** images a tool returned for the model (e.g. an MCP tool), base64 */
+  images?: { mimeType: string; data: string }[];
+}
+
+/** Marks a message finished. `time` is unix ms. */
+export interface FinishPart {
+  type: 'finish';
+  reason: FinishReason;
+  time: number;
+  /** a one-line explanation for `error`, `step_limit` and the like */
+  message?: string;
+}
+
+export type MessagePart =
+  | ReasoningPart
+  | TextPart
+  | ImagePart
+  | ToolCallPart
+  | ToolResultPart
+  | FinishPart;
+
+/** One stored message. Messages of a session are ordered by `seq`, never by time. */
+export interface Message {
+  id: string;
+  sessionId: string;
+  role: Role;
+  parts: MessagePart[];
+  /** `provider/model` id of the model that wrote an assistant message */
+  model?: string;
+  /** position in the session, strictly increasing */
+  seq: number;
+  /** unix ms */
+  createdAt: number;
+  /** unix ms */
+  updatedAt: number;
+  /** unix ms, set when the finish part is written */
+  finishedAt?: number;
+}
+
+/** Token counts of one provider call. */
+export interface Usage {
+  /** input tokens not read from or written to the cache */
+  input: number;
+  output: number;
+  /** input tokens written to the prompt cache */
+  cacheWrite: number;
+  /** input tokens read from the prompt cache */
+  cacheRead: number;
+}
+
+export const emptyUsage = (): Usage => ({ input: 0, output: 0, cacheWrite: 0, cacheRead: 0 });
+
+/** Text of all text parts of a message, joined. */
+export function messageText(message: Pick<Message, 'parts'>): string {
+  return message.parts
+    .filter((p): p is TextPart => p.type === 'text')
+    .map((p) => p.text)
+    .join('');
+}
+
+/** Tool calls of a message, in order. */
+export function toolCalls(message: Pick<Message, 'parts'>): ToolCallPart[] {
+  return message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
+}
+
+/** Tool results of a message, in order. */
+export function toolResults(message: Pick<Message, 'parts'>): ToolResultPart[] {
+  return message.parts.filter((p): p is ToolResultPart => p.type === 'tool_result');
+}
+
+/** The finish part of a message, if it is finished. */
+export function finishPart(message: Pick<Message, 'parts'>): FinishPart | undefined {
+  return message.parts.find((p): p is FinishPart => p.type === 'finish');
+}

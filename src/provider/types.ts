@@ -1,0 +1,102 @@
+/**
+ * The one streaming interface every LLM provider implements (reference §2.1), and the model record.
+ *
+ * Knows nothing of ours above it: it takes the shared {@link Message} shapes and a list of tool
+ * schemas, and yields {@link ProviderEvent}s.
+ */
+import type { FinishReason, Message, Usage } from '../message.js';
+
+/** A provider id from the catalog or config: `anthropic`, `openai`, `groq`, `openrouter`, `xai`, `local`, or a custom id. */
+export type ProviderId = string;
+
+/** One catalog row (or a model built from config for models not in the catalog). */
+export interface ModelInfo {
+  /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5` */
+  id: string;
+  provider: ProviderId;
+  /** the model name sent to the API */
+  apiModel: string;
+  /** human name for the UI */
+  name: string;
+  contextWindowTokens: number;
+  defaultMaxTokens: number;
+  /** USD per 1M tokens */
+  price: { input: number; output: number; cacheWrite: number; cacheRead: number };
+  canReason: boolean;
+  supportsImages: boolean;
+}
+
+/** A tool as offered to the model: name, description and a JSON Schema object for its input. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  /** JSON Schema of type `object`, with `properties` and `required` */
+  inputSchema: Record<string, unknown>;
+}
+
+/** One call to the provider. */
+export interface ProviderRequest {
+  systemPrompt: string;
+  /** the history, oldest first; `system` messages are ignored */
+  messages: Message[];
+  tools: ToolSchema[];
+  /** output cap in tokens */
+  maxTokens: number;
+  /** for reasoning models (OpenAI-style `reasoning_effort`) */
+  reasoningEffort?: 'low' | 'medium' | 'high';
+  /** Anthropic extended thinking, budget 0.8 × maxTokens (reference §3) */
+  thinking?: boolean;
+  signal?: AbortSignal;
+}
+
+/** A finished tool call as returned in `complete`. `input` is the raw JSON string. */
+export interface ProviderToolCall {
+  id: string;
+  name: string;
+  input: string;
+}
+
+/** The final state of one provider call. */
+export interface ProviderResponse {
+  content: string;
+  /** thinking blocks in order, with signatures (Anthropic) */
+  reasoning: { thinking: string; signature?: string; redactedData?: string }[];
+  toolCalls: ProviderToolCall[];
+  usage: Usage;
+  finishReason: FinishReason;
+}
+
+/** Error raised by a provider, with a message that never contains credentials. */
+export class ProviderError extends Error {
+  /** HTTP status if there was one */
+  readonly status?: number;
+  /** true for 429/529/5xx/connection problems */
+  readonly retryable: boolean;
+  constructor(message: string, options: { status?: number; retryable?: boolean; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'ProviderError';
+    this.status = options.status;
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+/**
+ * Events streamed by {@link Provider.stream}, in order. `complete` or `error` is always last.
+ * `retry` means everything streamed so far is void: the consumer starts the message afresh.
+ */
+export type ProviderEvent =
+  | { type: 'thinking_delta'; text: string }
+  | { type: 'content_delta'; text: string }
+  | { type: 'tool_use_start'; id: string; name: string }
+  | { type: 'tool_use_delta'; id: string; inputDelta: string }
+  | { type: 'tool_use_stop'; id: string }
+  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; reason: string }
+  | { type: 'complete'; response: ProviderResponse }
+  | { type: 'error'; error: ProviderError };
+
+/** A model bound to its API client. */
+export interface Provider {
+  readonly model: ModelInfo;
+  /** Stream one call. Never throws: failures arrive as an `error` event; an aborted signal ends with `error` whose name is `AbortError`. */
+  stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;
+}

@@ -1,0 +1,202 @@
+/**
+ * The tool kernel: what every tool needs, so each tool file holds only its own logic.
+ *
+ * `defineTool` validates the model's input with a zod schema (an invalid input becomes a result the
+ * model can act on), catches exceptions into error results, turns a permission denial into the
+ * result the agent loop recognises, and cuts output to a character limit.
+ */
+import { z } from 'zod';
+import type { ToolSchema } from '../provider/types.js';
+import type { PermissionAsk } from '../permission/types.js';
+import type { FileTimes } from './file-times.js';
+import type { FileHistory } from './file-history.js';
+
+/** What a tool returns. `output` goes to the model; `metadata` is for the UI only. */
+export interface ToolResult {
+  output: string;
+  isError: boolean;
+  metadata?: Record<string, unknown>;
+  /** images for the model (base64), e.g. from an MCP tool */
+  images?: { mimeType: string; data: string }[];
+  /** set by the kernel when the person denied permission: the agent ends the turn */
+  permissionDenied?: boolean;
+}
+
+/** A persistent shell for one session (bash tool). Implemented in `tools/shell.ts`. */
+export interface ShellRunner {
+  /** Runs `command`; resolves when it ends, times out or `signal` aborts. Never rejects for a failing command. */
+  exec(
+    command: string,
+    options: { timeoutMs: number; signal?: AbortSignal; onOutput?: (chunk: string) => void },
+  ): Promise<{ stdout: string; stderr: string; exitCode: number | null; interrupted: boolean; timedOut: boolean }>;
+  /** the shell's current directory after the last command */
+  readonly cwd: string;
+  close(): void;
+}
+
+/** Services and identity a tool call runs with. */
+export interface ToolContext {
+  sessionId: string;
+  /** the assistant message that holds the call */
+  messageId: string;
+  toolCallId: string;
+  /** the project directory (absolute) */
+  cwd: string;
+  signal: AbortSignal;
+  /** ask the person; resolves when allowed, throws {@link PermissionDeniedError} when denied */
+  askPermission: PermissionAsk;
+  fileTimes: FileTimes;
+  fileHistory: FileHistory;
+  /** the session's persistent shell */
+  shell: () => ShellRunner;
+  /** report live progress to the UI (e.g. bash output so far) */
+  onProgress?: (text: string) => void;
+  /** extra services for tools added by later layers (agent tool, LSP) */
+  extra?: Record<string, unknown>;
+}
+
+/** A tool as the registry holds it, whatever its source. */
+export interface Tool {
+  name: string;
+  /** model-facing text: when to use it and when not */
+  description: string;
+  /** JSON Schema of the input (object) */
+  inputSchema: Record<string, unknown>;
+  /** read-only tools of one batch may run concurrently and never ask permission */
+  readOnly: boolean;
+  /** `input` is the raw JSON text the model sent */
+  run(input: string, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Thrown by `askPermission` when the person denies. */
+export class PermissionDeniedError extends Error {
+  constructor(message = 'Permission denied') {
+    super(message);
+    this.name = 'PermissionDeniedError';
+  }
+}
+
+/** Thrown by a tool to report a problem the model should see as an error result. */
+export class ToolError extends Error {
+  readonly metadata?: Record<string, unknown>;
+  constructor(message: string, metadata?: Record<string, unknown>) {
+    super(message);
+    this.name = 'ToolError';
+    this.metadata = metadata;
+  }
+}
+
+/** Default cap on a tool's output, in characters (the original's bash limit, reference §1.1). */
+export const MAX_OUTPUT_CHARS = 30_000;
+
+export interface ToolDefinition<S extends z.ZodType> {
+  name: string;
+  description: string;
+  parameters: S;
+  readOnly?: boolean;
+  /** output cap in characters; default {@link MAX_OUTPUT_CHARS} */
+  maxOutputChars?: number;
+  /** return a string (success) or a full result; throw {@link ToolError} for an error result */
+  run(input: z.infer<S>, ctx: ToolContext): Promise<string | ToolResult>;
+}
+
+/**
+ * Builds a {@link Tool} from a zod schema and a run function.
+ * Never rejects: invalid JSON, schema errors, thrown errors and denials all become results.
+ */
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
+  const inputSchema = toInputSchema(def.parameters);
+  const maxChars = def.maxOutputChars ?? MAX_OUTPUT_CHARS;
+  return {
+    name: def.name,
+    description: def.description,
+    inputSchema,
+    readOnly: def.readOnly ?? false,
+    async run(rawInput, ctx) {
+      let json: unknown;
+      try {
+        json = rawInput.trim() === '' ? {} : JSON.parse(rawInput);
+      } catch (err) {
+        return errorResult(
+          `The input of ${def.name} is not valid JSON (${(err as Error).message}). Send the parameters as a JSON object.`,
+        );
+      }
+      const parsed = def.parameters.safeParse(json);
+      if (!parsed.success) return errorResult(describeInvalidInput(def.name, parsed.error, json));
+      try {
+        const out = await def.run(parsed.data, ctx);
+        const result: ToolResult = typeof out === 'string' ? { output: out, isError: false } : out;
+        return { ...result, output: truncateMiddle(result.output, maxChars) };
+      } catch (err) {
+        return resultFromError(err);
+      }
+    },
+  };
+}
+
+/** Converts an exception thrown inside a tool to a result. */
+export function resultFromError(err: unknown): ToolResult {
+  if (err instanceof PermissionDeniedError) {
+    return { output: err.message, isError: true, permissionDenied: true };
+  }
+  if (err instanceof ToolError) return { output: err.message, isError: true, metadata: err.metadata };
+  if (err instanceof Error && err.name === 'AbortError') {
+    return { output: 'Tool execution canceled by user', isError: true };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { output: `Error: ${message}`, isError: true };
+}
+
+export function errorResult(output: string, metadata?: Record<string, unknown>): ToolResult {
+  return { output, isError: true, metadata };
+}
+
+/** The JSON Schema sent to providers for a zod schema: an object with `properties` and `required`. */
+export function toInputSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  delete json.additionalProperties;
+  return json;
+}
+
+/** Turns a zod error into one line per problem that tells the model what to send. */
+export function describeInvalidInput(toolName: string, error: z.ZodError, input: unknown): string {
+  const lines = error.issues.map((issue) => {
+    const path = issue.path.join('.') || '(input)';
+    const sent = valueAt(input, issue.path);
+    if (issue.code === 'invalid_type' && sent === undefined) return `${path} is required`;
+    if (issue.code === 'invalid_type') {
+      return `${path} must be ${article(issue.expected)} ${issue.expected}; you sent ${JSON.stringify(sent)}`;
+    }
+    if (issue.code === 'unrecognized_keys') return `unknown parameter(s): ${issue.keys.join(', ')}`;
+    return `${path}: ${issue.message}`;
+  });
+  return `Invalid input for ${toolName}: ${lines.join('; ')}`;
+}
+
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let cur: unknown = input;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+/**
+ * Cuts `text` to at most about `maxChars` characters, keeping the head and the tail around a marker
+ * that says how many lines were left out (the original's bash truncation, reference §1.1).
+ */
+export function truncateMiddle(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const half = Math.floor(maxChars / 2);
+  const head = text.slice(0, half);
+  const tail = text.slice(text.length - half);
+  const omitted = text.slice(half, text.length - half);
+  const omittedLines = omitted.split('\n').length;
+  return `${head}\n\n... [${omittedLines} lines truncated] ...\n\n${tail}`;
+}
