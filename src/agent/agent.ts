@@ -1,0 +1,337 @@
+/**
+ * The agent loop (reference §2.2), with the fixes of issue #2: every tool call gets exactly one
+ * result, a denial ends the turn, a step cap ends a runaway loop, read-only calls run concurrently,
+ * cancellation leaves a history the API accepts, and a crash never leaves the session busy.
+ */
+import type { FinishReason, ImagePart, Message, MessagePart, ToolCallPart, Usage } from '../message.js';
+import { emptyUsage, finishPart, messageText, toolCalls } from '../message.js';
+import type { EventBus } from '../events/bus.js';
+import type { PermissionService } from '../permission/service.js';
+import type { ModelInfo, Provider, ProviderResponse } from '../provider/types.js';
+import type { FileHistory } from '../tools/file-history.js';
+import type { FileTimes } from '../tools/file-times.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ShellRunner, ToolContext } from '../tools/tool.js';
+import type { AgentEvents, RunFinished } from './events.js';
+import { systemPrompt, stepLimitMessage, type AgentKind, type PromptEnvironment } from './prompts.js';
+import { repairInterruptedTurns, historyForProvider } from './history.js';
+import { CANCELED_RESULT, runToolCalls } from './tool-calls.js';
+import type { AgentStore } from './store.js';
+
+/** Thrown by {@link Agent.run} when the session already has a run in progress. */
+export class SessionBusyError extends Error {
+  constructor(sessionId: string) {
+    super(`Session ${sessionId} is busy: the agent is still working on the previous message. Wait for it to finish or cancel it (esc).`);
+    this.name = 'SessionBusyError';
+  }
+}
+
+/** Services the tools of a run share. */
+export interface ToolServices {
+  fileTimes: FileTimes;
+  fileHistory: FileHistory;
+  /** the persistent shell of a session */
+  shellFor: (sessionId: string) => ShellRunner;
+  /** extra services for later tools (sub-agent, LSP) */
+  extra?: Record<string, unknown>;
+}
+
+export interface AgentOptions {
+  kind: Extract<AgentKind, 'coder' | 'task'>;
+  provider: Provider;
+  tools: ToolRegistry;
+  store: AgentStore;
+  permission: PermissionService;
+  bus: EventBus<AgentEvents>;
+  toolServices: ToolServices;
+  /** built at each run, so context files and the tree are current */
+  promptEnvironment: () => PromptEnvironment;
+  /** output cap per call, tokens */
+  maxTokens: number;
+  /** provider calls per run before the loop is stopped; default 100 */
+  maxSteps?: number;
+  reasoningEffort?: 'low' | 'medium' | 'high';
+  /** USD cost of a call's usage */
+  computeCost: (model: ModelInfo, usage: Usage) => number;
+  /** generates the session title in the background on the first message; omitted → no title */
+  generateTitle?: (sessionId: string, firstMessage: string) => Promise<void>;
+}
+
+export interface RunOptions {
+  attachments?: ImagePart[];
+  signal?: AbortSignal;
+}
+
+/** What a run ended with. */
+export type RunResult = RunFinished;
+
+export class Agent {
+  private readonly busy = new Set<string>();
+  private readonly controllers = new Map<string, AbortController>();
+  private readonly background = new Set<Promise<void>>();
+
+  constructor(private readonly opts: AgentOptions) {}
+
+  get model(): ModelInfo {
+    return this.opts.provider.model;
+  }
+
+  /** true while `sessionId` has a run in progress */
+  isBusy(sessionId: string): boolean {
+    return this.busy.has(sessionId);
+  }
+
+  /** Cancels the run of `sessionId`, if any. */
+  cancel(sessionId: string): void {
+    this.controllers.get(sessionId)?.abort();
+  }
+
+  /** Resolves when background work (title generation) has settled. */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.background]);
+  }
+
+  /**
+   * Sends `text` as the person's message and runs the loop until the model ends its turn.
+   * Resolves with how the run ended (provider errors end as `error`, not as a rejection).
+   * @throws {SessionBusyError} when the session already has a run in progress
+   * @throws the storage error when a write fails (the run fails; the session is left usable)
+   */
+  async run(sessionId: string, text: string, options: RunOptions = {}): Promise<RunResult> {
+    if (this.busy.has(sessionId)) throw new SessionBusyError(sessionId);
+    this.busy.add(sessionId);
+    const controller = new AbortController();
+    const onOuterAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    if (options.signal?.aborted) controller.abort();
+    this.controllers.set(sessionId, controller);
+    this.opts.bus.emit('run.started', { sessionId });
+    const totals = { usage: emptyUsage(), costUsd: 0 };
+    try {
+      const result = await this.loop(sessionId, text, options.attachments ?? [], controller.signal, totals);
+      this.opts.bus.emit('run.finished', result);
+      return result;
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      this.opts.bus.emit('run.finished', { sessionId, reason: 'error', error, ...totals });
+      throw err;
+    } finally {
+      options.signal?.removeEventListener('abort', onOuterAbort);
+      this.controllers.delete(sessionId);
+      this.busy.delete(sessionId);
+    }
+  }
+
+  private async loop(
+    sessionId: string,
+    text: string,
+    attachments: ImagePart[],
+    signal: AbortSignal,
+    totals: { usage: Usage; costUsd: number },
+  ): Promise<RunResult> {
+    const { store, bus } = this.opts;
+    repairInterruptedTurns(store, sessionId, (message) => bus.emit('message.updated', { message }));
+    const session = store.sessions.get(sessionId);
+    if (!session) throw new Error(`Session ${sessionId} does not exist`);
+    const previous = store.messages.list(sessionId);
+    if (previous.length === 0 && this.opts.generateTitle) this.startTitle(sessionId, text);
+
+    const images = this.model.supportsImages ? attachments : [];
+    const userParts: MessagePart[] = [{ type: 'text', text }, ...images];
+    const user = this.createMessage(sessionId, 'user', userParts);
+    this.finish(user, 'end_turn');
+    const history = historyForProvider([...previous, user], session.summaryMessageId);
+    const thinking = this.opts.kind === 'coder' && this.model.canReason && /\bthink/i.test(text);
+    const maxSteps = this.opts.maxSteps ?? 100;
+
+    for (let step = 0; ; step++) {
+      if (step >= maxSteps) {
+        const message = this.createMessage(sessionId, 'assistant', [{ type: 'text', text: stepLimitMessage(maxSteps) }]);
+        this.finish(message, 'step_limit', `step limit of ${maxSteps} reached`);
+        return { sessionId, reason: 'step_limit', message, error: `step limit of ${maxSteps} reached`, ...totals };
+      }
+      const assistant = this.createMessage(sessionId, 'assistant', [], this.model.id);
+      const response = await this.stream(assistant, history, thinking, signal, totals);
+      if (response.kind === 'error') {
+        await this.cancelOpenCalls(assistant);
+        const reason: FinishReason = signal.aborted ? 'canceled' : 'error';
+        this.finish(assistant, reason, signal.aborted ? undefined : response.message);
+        return { sessionId, reason, message: assistant, error: signal.aborted ? undefined : response.message, ...totals };
+      }
+      const calls = toolCalls(assistant);
+      if (response.value.finishReason !== 'tool_use' || calls.length === 0) {
+        this.finish(assistant, response.value.finishReason === 'tool_use' ? 'end_turn' : response.value.finishReason);
+        return { sessionId, reason: finishPart(assistant)!.reason, message: assistant, ...totals };
+      }
+      this.finish(assistant, 'tool_use');
+      const outcome = await runToolCalls({
+        calls,
+        registry: this.opts.tools,
+        signal,
+        contextFor: (call) => this.toolContext(sessionId, assistant.id, call, signal),
+        onStart: (call) =>
+          bus.emit('tool.started', { sessionId, messageId: assistant.id, toolCallId: call.id, name: call.name }),
+        onFinish: (call, result) =>
+          bus.emit('tool.finished', { sessionId, toolCallId: call.id, name: call.name, isError: result.isError }),
+      });
+      const toolMessage = this.createMessage(sessionId, 'tool', outcome.results);
+      this.finish(toolMessage, 'end_turn');
+      history.push(assistant, toolMessage);
+      if (outcome.canceled || outcome.permissionDenied) {
+        const reason: FinishReason = outcome.canceled ? 'canceled' : 'permission_denied';
+        this.finish(assistant, reason);
+        return { sessionId, reason, message: assistant, ...totals };
+      }
+    }
+  }
+
+  /** Streams one provider call into `assistant`. */
+  private async stream(
+    assistant: Message,
+    history: Message[],
+    thinking: boolean,
+    signal: AbortSignal,
+    totals: { usage: Usage; costUsd: number },
+  ): Promise<{ kind: 'ok'; value: ProviderResponse } | { kind: 'error'; message: string }> {
+    const { provider, store, bus } = this.opts;
+    const env = this.opts.promptEnvironment();
+    const events = provider.stream({
+      systemPrompt: systemPrompt(this.opts.kind, env),
+      messages: history,
+      tools: this.opts.tools.schemas(),
+      maxTokens: this.opts.maxTokens,
+      reasoningEffort: this.opts.reasoningEffort,
+      thinking,
+      signal,
+    });
+    const changed = () => {
+      store.messages.updateStreaming(assistant);
+      bus.emit('message.updated', { message: assistant });
+    };
+    for await (const event of events) {
+      const parts = assistant.parts;
+      switch (event.type) {
+        case 'thinking_delta': {
+          const last = parts.at(-1);
+          if (last?.type === 'reasoning') last.thinking += event.text;
+          else parts.push({ type: 'reasoning', thinking: event.text });
+          break;
+        }
+        case 'content_delta': {
+          const last = parts.at(-1);
+          if (last?.type === 'text') last.text += event.text;
+          else parts.push({ type: 'text', text: event.text });
+          break;
+        }
+        case 'tool_use_start':
+          parts.push({ type: 'tool_call', id: event.id, name: event.name, input: '', finished: false });
+          break;
+        case 'tool_use_delta': {
+          const call = toolCalls(assistant).find((c) => c.id === event.id);
+          if (call) call.input += event.inputDelta;
+          break;
+        }
+        case 'tool_use_stop': {
+          const call = toolCalls(assistant).find((c) => c.id === event.id);
+          if (call) call.finished = true;
+          break;
+        }
+        case 'retry':
+          // what was streamed is void: the provider starts the message afresh
+          assistant.parts = [];
+          bus.emit('provider.retry', { sessionId: assistant.sessionId, ...event });
+          break;
+        case 'complete': {
+          const r = event.response;
+          assistant.parts = [
+            ...r.reasoning.map((b): MessagePart => ({ type: 'reasoning', ...b })),
+            ...(r.content ? [{ type: 'text' as const, text: r.content }] : []),
+            ...r.toolCalls.map((c): ToolCallPart => ({ type: 'tool_call', ...c, finished: true })),
+          ];
+          this.trackUsage(assistant.sessionId, r.usage, totals);
+          changed();
+          return { kind: 'ok', value: r };
+        }
+        case 'error':
+          changed();
+          return { kind: 'error', message: event.error.message };
+      }
+      changed();
+    }
+    return { kind: 'error', message: 'The provider stream ended without a final event' };
+  }
+
+  private trackUsage(sessionId: string, usage: Usage, totals: { usage: Usage; costUsd: number }): void {
+    const cost = this.opts.computeCost(this.model, usage);
+    for (const key of Object.keys(totals.usage) as (keyof Usage)[]) totals.usage[key] += usage[key];
+    totals.costUsd += cost;
+    const contextTokens = usage.input + usage.cacheRead + usage.cacheWrite + usage.output;
+    // a sub-agent's tokens and cost roll up into every ancestor; the context size is the session's own
+    let id: string | undefined = sessionId;
+    for (let depth = 0; id && depth < 16; depth++) {
+      this.opts.store.sessions.addUsage(id, usage, cost, id === sessionId ? contextTokens : undefined);
+      this.opts.bus.emit('session.updated', { sessionId: id });
+      id = this.opts.store.sessions.get(id)?.parentSessionId ?? undefined;
+    }
+  }
+
+  /** Open tool calls of an interrupted message get a canceled result, so the history stays valid. */
+  private async cancelOpenCalls(assistant: Message): Promise<void> {
+    const calls = toolCalls(assistant);
+    if (calls.length === 0) return;
+    const results = calls.map((c) => ({
+      type: 'tool_result' as const,
+      toolCallId: c.id,
+      name: c.name,
+      content: CANCELED_RESULT,
+      isError: true,
+    }));
+    const toolMessage = this.createMessage(assistant.sessionId, 'tool', results);
+    this.finish(toolMessage, 'end_turn');
+  }
+
+  private toolContext(sessionId: string, messageId: string, call: ToolCallPart, signal: AbortSignal): ToolContext {
+    const { toolServices, permission, bus } = this.opts;
+    const env = this.opts.promptEnvironment();
+    return {
+      sessionId,
+      messageId,
+      toolCallId: call.id,
+      cwd: env.cwd,
+      signal,
+      askPermission: (input) => permission.request(sessionId, call.name, input, signal),
+      fileTimes: toolServices.fileTimes,
+      fileHistory: toolServices.fileHistory,
+      shell: () => toolServices.shellFor(sessionId),
+      onProgress: (text) => bus.emit('tool.progress', { sessionId, toolCallId: call.id, text }),
+      extra: toolServices.extra,
+    };
+  }
+
+  private createMessage(sessionId: string, role: Message['role'], parts: MessagePart[], model?: string): Message {
+    const message = this.opts.store.messages.create({ sessionId, role, parts, model });
+    this.opts.bus.emit('message.created', { message });
+    return message;
+  }
+
+  private finish(message: Message, reason: FinishReason, text?: string): void {
+    const part: MessagePart = { type: 'finish', reason, time: Date.now() };
+    if (text) part.message = text;
+    message.parts = [...message.parts.filter((p) => p.type !== 'finish'), part];
+    this.opts.store.messages.finish(message);
+    this.opts.bus.emit('message.updated', { message });
+  }
+
+  private startTitle(sessionId: string, text: string): void {
+    const task = this.opts.generateTitle!(sessionId, text).catch((err: unknown) => {
+      this.opts.bus.emit('warning', { sessionId, message: `Title generation failed: ${(err as Error).message}` });
+    });
+    this.background.add(task);
+    void task.finally(() => this.background.delete(task));
+  }
+}
+
+/** The last assistant text of a run, for `-p` output. */
+export function finalText(result: RunResult): string {
+  return result.message ? messageText(result.message) : '';
+}

@@ -1,0 +1,35 @@
+/**
+ * Events the agent publishes. The TUI and `-p` mode are two subscribers of the same events.
+ */
+import type { FinishReason, Message, Usage } from '../message.js';
+
+export interface RunFinished {
+  sessionId: string;
+  reason: FinishReason;
+  /** the last assistant message of the run */
+  message?: Message;
+  /** tokens of this run, summed over its provider calls */
+  usage: Usage;
+  /** USD of this run */
+  costUsd: number;
+  /** one line naming the cause, for `error` and `step_limit` */
+  error?: string;
+}
+
+/** Event name → payload. */
+export interface AgentEvents {
+  'run.started': { sessionId: string };
+  'run.finished': RunFinished;
+  'message.created': { message: Message };
+  /** a message's parts changed (streaming delta, tool result, finish) */
+  'message.updated': { message: Message };
+  'tool.started': { sessionId: string; messageId: string; toolCallId: string; name: string };
+  /** live progress of a running tool (e.g. bash output so far) */
+  'tool.progress': { sessionId: string; toolCallId: string; text: string };
+  'tool.finished': { sessionId: string; toolCallId: string; name: string; isError: boolean };
+  /** the provider is retrying; what was streamed of the current message is discarded */
+  'provider.retry': { sessionId: string; attempt: number; maxRetries: number; delayMs: number; reason: string };
+  'session.updated': { sessionId: string };
+  /** a background problem worth showing (title generation failed, …) */
+  'warning': { sessionId?: string; message: string };
+}

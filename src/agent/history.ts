@@ -1,0 +1,83 @@
+/**
+ * Keeping a session's history valid for the provider APIs, which reject a tool call without a result.
+ */
+import type { Message, ToolResultPart } from '../message.js';
+import { finishPart, toolCalls, toolResults } from '../message.js';
+import { CANCELED_RESULT } from './tool-calls.js';
+import type { AgentStore } from './store.js';
+
+/**
+ * Repairs what a killed process left behind: unfinished messages are finished as `canceled`, and
+ * every tool call without a result gets a "canceled" result (in the tool message that follows its
+ * assistant message, created if missing). Returns the number of messages changed.
+ */
+export function repairInterruptedTurns(
+  store: AgentStore,
+  sessionId: string,
+  onChanged: (message: Message) => void = () => {},
+): number {
+  const messages = store.messages.list(sessionId);
+  let changed = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (!finishPart(message)) {
+      message.parts.push({ type: 'finish', reason: 'canceled', time: Date.now() });
+      store.messages.finish(message);
+      onChanged(message);
+      changed++;
+    }
+    if (message.role !== 'assistant') continue;
+    const calls = toolCalls(message);
+    if (calls.length === 0) continue;
+    const next = messages[i + 1];
+    const holder = next?.role === 'tool' ? next : undefined;
+    const answered = new Set(holder ? toolResults(holder).map((r) => r.toolCallId) : []);
+    const missing: ToolResultPart[] = calls
+      .filter((c) => !answered.has(c.id))
+      .map((c) => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: CANCELED_RESULT, isError: true }));
+    if (missing.length === 0) continue;
+    if (holder) {
+      const finish = holder.parts.filter((p) => p.type === 'finish');
+      holder.parts = [...holder.parts.filter((p) => p.type !== 'finish'), ...missing, ...finish];
+      store.messages.update(holder);
+      onChanged(holder);
+    } else if (i === messages.length - 1) {
+      const created = store.messages.create({ sessionId, role: 'tool', parts: [...missing] });
+      created.parts.push({ type: 'finish', reason: 'end_turn', time: Date.now() });
+      store.messages.finish(created);
+      onChanged(created);
+    } else {
+      // a call in the middle of history with no tool message after it: historyForProvider answers it
+      continue;
+    }
+    changed++;
+  }
+  return changed;
+}
+
+/**
+ * The messages to send: from the summary message on (its role rewritten to `user`, as the original),
+ * without `system` messages, and with a synthetic canceled result for any call still unanswered.
+ */
+export function historyForProvider(messages: Message[], summaryMessageId: string | null): Message[] {
+  let start = 0;
+  if (summaryMessageId) {
+    const at = messages.findIndex((m) => m.id === summaryMessageId);
+    if (at >= 0) start = at;
+  }
+  const kept = messages.slice(start).filter((m) => m.role !== 'system');
+  const out: Message[] = [];
+  kept.forEach((m, i) => {
+    out.push(i === 0 && m.id === summaryMessageId ? { ...m, role: 'user' } : m);
+    const calls = m.role === 'assistant' ? toolCalls(m) : [];
+    const next = kept[i + 1];
+    if (calls.length === 0 || next?.role === 'tool') return;
+    out.push({
+      ...m,
+      id: `${m.id}-results`,
+      role: 'tool',
+      parts: calls.map((c) => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: CANCELED_RESULT, isError: true })),
+    });
+  });
+  return out;
+}

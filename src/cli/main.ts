@@ -1,0 +1,63 @@
+/**
+ * The `opencode` command: argument parsing only. Every sub-command's code is imported lazily so
+ * `--version` and `--help` load nothing heavy (reference §9.1 for the flags).
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { VERSION } from './version.js';
+
+/** Exit codes: 0 ok, 1 a failed run, 2 bad usage or config, 130 interrupted. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+const program = new Command('opencode')
+  .description('A terminal coding agent. Run it in a project folder; use -p for one prompt without the TUI.')
+  .version(VERSION, '-v, --version', 'print the version')
+  .helpOption('-h, --help', 'show this help')
+  .option('-p, --prompt <text>', 'run one prompt non-interactively and print the answer ("-" reads stdin)')
+  .addOption(
+    new Option('-f, --output-format <format>', 'output format of -p').choices(['text', 'json']).default('text'),
+  )
+  .option('-q, --quiet', 'no spinner on stderr')
+  .option('-c, --cwd <dir>', 'project directory to work in (default: the current directory)')
+  .option('-m, --model <provider/model>', 'the coder model, e.g. anthropic/claude-sonnet-4-5', parseModel)
+  .option('-d, --debug', 'debug logging to stderr')
+  .showHelpAfterError('(run opencode --help for usage)')
+  .configureOutput({ outputError: (str, write) => write(str) })
+  .exitOverride((err) => {
+    process.exit(err.exitCode === 0 ? 0 : EXIT.usage);
+  })
+  .action(async (opts: CliOptions) => {
+    if (opts.prompt !== undefined) {
+      const { runPrompt } = await import('./run-prompt.js');
+      process.exitCode = await runPrompt({ ...opts, prompt: opts.prompt });
+      return;
+    }
+    const { runInteractive } = await import('./interactive.js');
+    process.exitCode = await runInteractive(opts);
+  });
+
+program
+  .command('schema')
+  .description('print the JSON Schema of .opencode.json (for editor completion)')
+  .action(async () => {
+    const { configJsonSchema } = await import('../config/json-schema.js');
+    process.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+  });
+
+/** Parsed global options. */
+export interface CliOptions {
+  prompt?: string;
+  outputFormat: 'text' | 'json';
+  quiet?: boolean;
+  cwd?: string;
+  model?: string;
+  debug?: boolean;
+}
+
+function parseModel(value: string): string {
+  if (!/^[^/\s]+\/\S+$/.test(value)) {
+    throw new InvalidArgumentError('expected provider/model, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1');
+  }
+  return value;
+}
+
+await program.parseAsync(process.argv);
