@@ -59,7 +59,7 @@ export function repairInterruptedTurns(
  * The messages to send: from the summary message on (its role rewritten to `user`, as the original),
  * without `system` messages, and with a synthetic canceled result for any call still unanswered.
  */
-export function historyForProvider(messages: Message[], summaryMessageId: string | null): Message[] {
+export function historyForProvider(messages: Message[], summaryMessageId?: string | null): Message[] {
   let start = 0;
   if (summaryMessageId) {
     const at = messages.findIndex((m) => m.id === summaryMessageId);

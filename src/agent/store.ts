@@ -6,8 +6,8 @@ import type { Message, MessagePart, Role, Usage } from '../message.js';
 
 export interface AgentSession {
   id: string;
-  parentSessionId: string | null;
-  summaryMessageId: string | null;
+  parentSessionId?: string | null;
+  summaryMessageId?: string | null;
 }
 
 export interface AgentStore {

@@ -1,0 +1,118 @@
+/**
+ * The object that builds and holds the services for one working directory: storage, permission,
+ * tools, providers and the coder agent. The TUI and `-p` mode both start from here.
+ */
+import { resolve } from 'node:path';
+import { Agent } from '../agent/agent.js';
+import type { AgentEvents } from '../agent/events.js';
+import type { PromptEnvironment } from '../agent/prompts.js';
+import { generateTitle } from '../agent/title.js';
+import type { Config } from '../config/schema.js';
+import { openDatabase, type Database } from '../db/index.js';
+import { EventBus } from '../events/bus.js';
+import { PermissionService } from '../permission/service.js';
+import { computeCost, createProvider, type ProviderSettings } from '../provider/index.js';
+import type { ModelInfo } from '../provider/types.js';
+import { FileTimes } from '../tools/file-times.js';
+import { builtinTools } from '../tools/index.js';
+import { projectTree } from '../tools/ls.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { createShell } from '../tools/shell.js';
+import type { ShellRunner } from '../tools/tool.js';
+
+export interface AppOptions {
+  /** absolute project directory */
+  cwd: string;
+  config: Config;
+  /** resolved models per agent kind */
+  models: { coder: ModelInfo; title?: ModelInfo };
+  providerSettings: ProviderSettings;
+  /** ask for a title in the background on a session's first message */
+  generateTitles: boolean;
+}
+
+/** The services of one project. */
+export interface App {
+  cwd: string;
+  config: Config;
+  db: Database;
+  bus: EventBus<AgentEvents>;
+  permission: PermissionService;
+  tools: ToolRegistry;
+  coder: Agent;
+  /** closes shells and the database; waits for background work first */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the services. Opens (and migrates) `<cwd>/<data.directory>/opencode.db`.
+ * @throws the storage error when the database cannot be opened
+ */
+export function createApp(opts: AppOptions): App {
+  const { cwd, config } = opts;
+  const db = openDatabase(dataDirectory(cwd, config));
+  const bus = new EventBus<AgentEvents>((err) => {
+    if (config.debug) process.stderr.write(`event handler failed: ${String(err)}\n`);
+  });
+  const permission = new PermissionService(cwd);
+  const tools = builtinTools();
+  const shells = new Map<string, ShellRunner>();
+  const shellFor = (sessionId: string) => {
+    let shell = shells.get(sessionId);
+    if (!shell) {
+      shell = createShell({ cwd, shellPath: config.shell?.path, shellArgs: config.shell?.args });
+      shells.set(sessionId, shell);
+    }
+    return shell;
+  };
+  const promptEnvironment = (): PromptEnvironment => ({
+    cwd,
+    projectTree: projectTree(cwd),
+    contextPaths: config.contextPaths,
+  });
+  const coderSettings = config.agents?.coder;
+  const titleModel = opts.models.title;
+  const coder = new Agent({
+    kind: 'coder',
+    provider: createProvider(opts.models.coder, opts.providerSettings),
+    tools,
+    store: db,
+    permission,
+    bus,
+    toolServices: { fileTimes: new FileTimes(), fileHistory: db.files, shellFor },
+    promptEnvironment,
+    maxTokens: coderSettings?.maxTokens ?? opts.models.coder.defaultMaxTokens,
+    maxSteps: coderSettings?.maxSteps,
+    reasoningEffort: coderSettings?.reasoningEffort,
+    computeCost,
+    generateTitle:
+      opts.generateTitles && titleModel
+        ? async (sessionId, text) => {
+            const title = await generateTitle(createProvider(titleModel, opts.providerSettings), text);
+            if (title) {
+              db.sessions.updateTitle(sessionId, title);
+              bus.emit('session.updated', { sessionId });
+            }
+          }
+        : undefined,
+  });
+  return {
+    cwd,
+    config,
+    db,
+    bus,
+    permission,
+    tools,
+    coder,
+    async close() {
+      await coder.idle();
+      for (const shell of shells.values()) shell.close();
+      db.close();
+    },
+  };
+}
+
+/** Where the project's data lives (default `<cwd>/.opencode`; an absolute `data.directory` is kept). */
+export function dataDirectory(cwd: string, config: Config): string {
+  return resolve(cwd, config.data.directory);
+}

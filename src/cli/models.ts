@@ -1,0 +1,46 @@
+/**
+ * Choosing the models of a run: `-m` for the coder, else `agents.<kind>.model`, else the default order
+ * by available credentials (reference §3).
+ */
+import type { Config } from '../config/schema.js';
+import { defaultModels, missingCredentialsMessage, resolveModel, type ProviderSettings } from '../provider/index.js';
+import type { ModelInfo } from '../provider/types.js';
+
+/** A model could not be chosen; the message says what to set. */
+export class ModelSelectionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelSelectionError';
+  }
+}
+
+export interface SelectedModels {
+  models: { coder: ModelInfo; task: ModelInfo; title: ModelInfo };
+  settings: ProviderSettings;
+}
+
+/**
+ * Resolves the coder, task and title models.
+ * @throws {ModelSelectionError} with no credential at all, or an unknown / unusable model id
+ */
+export async function resolveModels(
+  config: Config,
+  env: Record<string, string | undefined>,
+  cliModel?: string,
+): Promise<SelectedModels> {
+  const settings: ProviderSettings = { providers: config.providers ?? {}, env };
+  const defaults = await defaultModels(settings);
+  const pick = async (kind: 'coder' | 'task' | 'title'): Promise<ModelInfo> => {
+    const id = (kind === 'coder' ? cliModel : undefined) ?? config.agents?.[kind]?.model ?? defaults?.[kind];
+    if (!id) throw new ModelSelectionError(missingCredentialsMessage());
+    try {
+      return await resolveModel(id, settings);
+    } catch (err) {
+      throw new ModelSelectionError((err as Error).message);
+    }
+  };
+  const coder = await pick('coder');
+  // task and title fall back to the coder model when their own cannot be used
+  const [task, title] = await Promise.all([pick('task').catch(() => coder), pick('title').catch(() => coder)]);
+  return { models: { coder, task, title }, settings };
+}

@@ -1,0 +1,105 @@
+/**
+ * `opencode -p PROMPT`: one prompt without the TUI (reference §9.1). Creates a session, approves
+ * every permission (as the original), runs the coder agent and prints only the final answer.
+ *
+ * Exit codes: 0 done, 1 the run failed (provider error, step cap, storage failure), 2 bad usage or
+ * config (including no provider credential), 130 interrupted.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { finalText, type RunResult } from '../agent/agent.js';
+import { createApp, type App } from '../app/app.js';
+import { ConfigError, loadConfig } from '../config/load.js';
+import { resolveModels, ModelSelectionError } from './models.js';
+import type { CliOptions } from './main.js';
+import { startSpinner } from './spinner.js';
+
+/** Runs the prompt and returns the process exit code. Never throws. */
+export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<number> {
+  const fail = (code: number, line: string) => {
+    process.stderr.write(`opencode: ${line}\n`);
+    return code;
+  };
+
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) return fail(2, `--cwd ${cwd}: no such directory`);
+  process.chdir(cwd);
+
+  let prompt = opts.prompt;
+  if (prompt === '-') {
+    if (process.stdin.isTTY) return fail(2, '-p - reads the prompt from standard input, but stdin is a terminal; pipe the prompt in');
+    prompt = readFileSync(0, 'utf8');
+  }
+  if (prompt.trim() === '') return fail(2, 'the prompt is empty; pass the request as -p "..."');
+
+  let loaded;
+  try {
+    loaded = loadConfig({ cwd, env: process.env });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      for (const line of err.lines) process.stderr.write(`${line}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
+  const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
+
+  let models;
+  try {
+    models = await resolveModels(config, process.env, opts.model);
+  } catch (err) {
+    if (err instanceof ModelSelectionError) return fail(2, err.message);
+    throw err;
+  }
+
+  let app: App;
+  try {
+    app = createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: false });
+  } catch (err) {
+    return fail(1, `cannot open the session database: ${(err as Error).message}`);
+  }
+
+  const spinner = !opts.quiet && process.stderr.isTTY ? startSpinner('Thinking...') : undefined;
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  process.once('SIGTERM', onSigint);
+  if (config.debug) {
+    app.bus.on('tool.started', (e) => process.stderr.write(`[debug] tool ${e.name} ${e.toolCallId}\n`));
+    app.bus.on('provider.retry', (e) => process.stderr.write(`[debug] retry ${e.attempt}/${e.maxRetries}: ${e.reason}\n`));
+  }
+  app.bus.on('provider.retry', (e) => spinner?.update(`Retrying (${e.attempt}/${e.maxRetries}): ${e.reason}`));
+
+  let result: RunResult;
+  try {
+    const session = app.db.sessions.create({ title: `Non-interactive: ${prompt.slice(0, 100)}` });
+    app.permission.autoApproveSession(session.id);
+    result = await app.coder.run(session.id, prompt, { signal: controller.signal });
+  } catch (err) {
+    spinner?.stop();
+    await closeQuietly(app);
+    return fail(1, (err as Error).message);
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+  spinner?.stop();
+  await closeQuietly(app);
+
+  if (result.reason === 'canceled') return fail(130, 'interrupted');
+  if (result.reason === 'error') return fail(1, result.error ?? 'the run failed');
+  const text = finalText(result) || 'No content available';
+  const output = opts.outputFormat === 'json' ? JSON.stringify({ response: text }, null, 2) : text;
+  process.stdout.write(`${output}\n`);
+  if (result.reason === 'step_limit') return fail(1, result.error ?? 'step limit reached');
+  return 0;
+}
+
+async function closeQuietly(app: App): Promise<void> {
+  try {
+    await app.close();
+  } catch {
+    // the answer is already decided; a failing close must not change it
+  }
+}

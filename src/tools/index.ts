@@ -1,0 +1,23 @@
+/**
+ * The built-in tools, one line each (reference §1). A new tool is one file and one line here.
+ */
+import { ToolRegistry } from './registry.js';
+import { bashTool } from './bash.js';
+import { editTool } from './edit.js';
+import { globTool } from './glob.js';
+import { grepTool } from './grep.js';
+import { lsTool } from './ls.js';
+import { viewTool } from './view.js';
+import { writeTool } from './write.js';
+
+/** A registry holding every built-in tool. */
+export function builtinTools(): ToolRegistry {
+  const registry = new ToolRegistry();
+  for (const tool of [bashTool, editTool, globTool, grepTool, lsTool, viewTool, writeTool]) {
+    registry.register(tool, 'builtin');
+  }
+  return registry;
+}
+
+/** The read-only tools of the `task` sub-agent (reference §1.12). */
+export const TASK_TOOL_NAMES = ['glob', 'grep', 'ls', 'sourcegraph', 'view'] as const;
