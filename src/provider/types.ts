@@ -66,17 +66,39 @@ export interface ProviderResponse {
   finishReason: FinishReason;
 }
 
+/**
+ * What kind of failure a {@link ProviderError} is, for callers that react to it (the UI's wording, the
+ * agent's finish reason). `overloaded` is HTTP 529 / `overloaded_error`, distinct from `rate_limited` (429).
+ */
+export type ProviderErrorCode =
+  | 'rate_limited'
+  | 'overloaded'
+  | 'server_error'
+  | 'connection'
+  | 'auth'
+  | 'invalid_request'
+  | 'missing_credentials'
+  | 'unknown_model'
+  | 'aborted'
+  | 'other';
+
 /** Error raised by a provider, with a message that never contains credentials. */
 export class ProviderError extends Error {
   /** HTTP status if there was one */
   readonly status?: number;
   /** true for 429/529/5xx/connection problems */
   readonly retryable: boolean;
-  constructor(message: string, options: { status?: number; retryable?: boolean; cause?: unknown } = {}) {
+  /** the kind of failure; `other` when unclassified */
+  readonly code: ProviderErrorCode;
+  constructor(
+    message: string,
+    options: { status?: number; retryable?: boolean; cause?: unknown; code?: ProviderErrorCode } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = 'ProviderError';
     this.status = options.status;
     this.retryable = options.retryable ?? false;
+    this.code = options.code ?? 'other';
   }
 }
 

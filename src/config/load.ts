@@ -1,0 +1,199 @@
+/**
+ * Loads `.opencode.json`: the global file (first found of `$HOME/.opencode.json`,
+ * `$XDG_CONFIG_HOME/opencode/.opencode.json`, `$HOME/.config/opencode/.opencode.json`), with the project's
+ * `<cwd>/.opencode.json` deep-merged over it (reference §8). Each file is validated on its own so every
+ * problem names its file; unknown keys are warnings and are dropped.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { configSchema, type Config } from './schema.js';
+import { formatKeyPath, jsonTypeName, splitIssues } from './issues.js';
+import { JsonSyntaxError, parseJsonText } from './json-text.js';
+
+/** The name of the config file, global and per project. */
+export const CONFIG_FILE_NAME = '.opencode.json';
+
+/**
+ * A config file that cannot be used. `lines` holds one line per problem, each starting with the file's
+ * path, e.g. `/home/u/p/.opencode.json: agents.coder.maxTokens: expected number, got string`;
+ * `message` is the lines joined with newlines, fit to print as is (no stack trace needed).
+ */
+export class ConfigError extends Error {
+  constructor(readonly lines: string[]) {
+    super(lines.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+/** Where to look. `env` supplies HOME, XDG_CONFIG_HOME and SHELL; `home` overrides HOME. */
+export interface LoadConfigOptions {
+  /** the project directory (absolute) */
+  cwd: string;
+  env: Record<string, string | undefined>;
+  home?: string;
+}
+
+/** The result of {@link loadConfig}. */
+export interface LoadedConfig {
+  config: Config;
+  /** one line per ignored problem, e.g. `/p/.opencode.json: agents.coder.temperature: unknown key` */
+  warnings: string[];
+  /** the files read, global first (absolute paths) */
+  files: string[];
+}
+
+/** The global config paths in search order; the first that exists is used. */
+export function globalConfigCandidates(options: Pick<LoadConfigOptions, 'env' | 'home'>): string[] {
+  const home = options.home ?? options.env.HOME ?? homedir();
+  const candidates = [path.join(home, CONFIG_FILE_NAME)];
+  const xdg = options.env.XDG_CONFIG_HOME;
+  if (xdg) candidates.push(path.join(xdg, 'opencode', CONFIG_FILE_NAME));
+  candidates.push(path.join(home, '.config', 'opencode', CONFIG_FILE_NAME));
+  return [...new Set(candidates)];
+}
+
+/**
+ * Reads, validates and merges the global and project config files and fills defaults.
+ * Missing files are fine (all defaults). `shell.path` falls back to `env.SHELL`, then `/bin/bash`.
+ * @throws {ConfigError} when a file is unreadable, is not valid JSON, or has a value of the wrong type;
+ *   every problem of every file is listed, one line each.
+ */
+export function loadConfig(options: LoadConfigOptions): LoadedConfig {
+  const sources: { file: string; text: string }[] = [];
+  for (const file of globalConfigCandidates(options)) {
+    const text = readText(file);
+    if (text === undefined) continue;
+    sources.push({ file, text });
+    break;
+  }
+  const localFile = path.resolve(options.cwd, CONFIG_FILE_NAME);
+  const localText = sources.some((s) => s.file === localFile) ? undefined : readText(localFile);
+  if (localText !== undefined) sources.push({ file: localFile, text: localText });
+
+  const files = sources.map((s) => s.file);
+  const warnings: string[] = [];
+  const errors: string[] = [];
+  const values: Record<string, unknown>[] = [];
+  for (const { file, text } of sources) {
+    const checked = checkFile(file, text);
+    warnings.push(...checked.warnings);
+    errors.push(...checked.errors);
+    if (checked.value) values.push(checked.value);
+  }
+  if (errors.length > 0) throw new ConfigError(errors);
+
+  const merged = values.reduce<Record<string, unknown>>((acc, value) => deepMerge(acc, value), {});
+  const parsed = configSchema.safeParse(merged, { reportInput: true });
+  if (!parsed.success) {
+    // Each file passed alone, so only a merge of incompatible halves can land here.
+    throw new ConfigError(
+      splitIssues(parsed.error.issues).errors.map((p) => `merged configuration: ${p.keyPath}: ${p.text}`),
+    );
+  }
+  const config = parsed.data as Config;
+  config.shell.path ??= options.env.SHELL || '/bin/bash';
+  warnings.push(...disableIncompleteServers(config, files, values));
+  return { config, warnings, files };
+}
+
+/** The absolute data directory: `data.directory` resolved against the project directory. */
+export function resolveDataDir(config: Pick<Config, 'data'>, cwd: string): string {
+  return path.resolve(cwd, config.data.directory);
+}
+
+/**
+ * Deep-merges `over` onto `base`: plain objects merge key by key, anything else (arrays included)
+ * from `over` replaces. Neither input is changed.
+ */
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const existing = out[key];
+    out[key] = isPlainObject(existing) && isPlainObject(value) ? deepMerge(existing, value) : value;
+  }
+  return out;
+}
+
+/** Reads a file; `undefined` when it does not exist. Other read failures surface as a ConfigError. */
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new ConfigError([`${file}: cannot read: ${(err as Error).message}`]);
+  }
+}
+
+interface CheckedFile {
+  value?: Record<string, unknown>;
+  warnings: string[];
+  errors: string[];
+}
+
+/** Validates one file's text; the value returned has unknown keys removed. */
+export function checkFile(file: string, text: string): CheckedFile {
+  let raw: unknown;
+  try {
+    raw = parseJsonText(text);
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) return { warnings: [], errors: [`${file}: ${err.message}`] };
+    throw err;
+  }
+  if (!isPlainObject(raw)) {
+    return { warnings: [], errors: [`${file}: expected an object at the top level, got ${jsonTypeName(raw)}`] };
+  }
+  const result = configSchema.safeParse(raw, { reportInput: true });
+  if (result.success) return { value: raw, warnings: [], errors: [] };
+
+  const { unknownKeys, errors } = splitIssues(result.error.issues);
+  const value = structuredClone(raw);
+  for (const keyPath of unknownKeys) deleteAt(value, keyPath);
+  return {
+    value,
+    warnings: unknownKeys.map((keyPath) => `${file}: ${formatKeyPath(keyPath)}: unknown key`),
+    errors: errors.map((p) => (p.keyPath ? `${file}: ${p.keyPath}: ${p.text}` : `${file}: ${p.text}`)),
+  };
+}
+
+/**
+ * An MCP server or language server that cannot start (no command, no URL) is marked disabled with a
+ * warning rather than failing the load; the original marked command-less LSP entries disabled (§7).
+ */
+function disableIncompleteServers(config: Config, files: string[], values: Record<string, unknown>[]): string[] {
+  const warnings: string[] = [];
+  const where = (section: string, name: string): string => {
+    for (let i = values.length - 1; i >= 0; i--) {
+      const entries = values[i][section];
+      if (isPlainObject(entries) && name in entries) return `${files[i]}: `;
+    }
+    return '';
+  };
+  for (const [name, server] of Object.entries(config.mcpServers)) {
+    if (server.disabled) continue;
+    const needs = server.type === 'stdio' ? (server.command ? undefined : 'command') : server.url ? undefined : 'url';
+    if (!needs) continue;
+    server.disabled = true;
+    warnings.push(`${where('mcpServers', name)}mcpServers.${name}: type "${server.type}" needs "${needs}"; server disabled`);
+  }
+  for (const [language, server] of Object.entries(config.lsp)) {
+    if (server.disabled || server.command) continue;
+    server.disabled = true;
+    warnings.push(`${where('lsp', language)}lsp.${language}: no "command"; server disabled`);
+  }
+  return warnings;
+}
+
+function deleteAt(root: Record<string, unknown>, keyPath: PropertyKey[]): void {
+  let node: unknown = root;
+  for (const key of keyPath.slice(0, -1)) {
+    if (node === null || typeof node !== 'object') return;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  if (node !== null && typeof node === 'object') delete (node as Record<PropertyKey, unknown>)[keyPath[keyPath.length - 1]];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

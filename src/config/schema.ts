@@ -1,0 +1,195 @@
+/**
+ * The `.opencode.json` schema: the one source of truth for configuration keys, their types, defaults and
+ * the descriptions editors show (reference §8, with §5 for `mcpServers` and §7 for `lsp`).
+ *
+ * Objects are strict so that unknown keys surface as `unrecognized_keys` issues; the loader turns those
+ * into warnings and drops the keys (see `load.ts`), and `configJsonSchema()` allows them again for editors.
+ */
+import { z } from 'zod';
+
+/** Colour themes the TUI ships (reference §8). */
+export const THEMES = [
+  'catppuccin',
+  'dracula',
+  'flexoki',
+  'gruvbox',
+  'monokai',
+  'onedark',
+  'opencode',
+  'tokyonight',
+  'tron',
+] as const;
+
+/** A theme name, one of {@link THEMES}. */
+export type Theme = (typeof THEMES)[number];
+
+/**
+ * Files read into the system prompt when present, relative to the cwd; a trailing `/` means "every file
+ * under this directory". The original's list (reference §8) plus `AGENTS.md`.
+ */
+export const DEFAULT_CONTEXT_PATHS: readonly string[] = [
+  '.github/copilot-instructions.md',
+  '.cursorrules',
+  '.cursor/rules/',
+  'CLAUDE.md',
+  'CLAUDE.local.md',
+  'opencode.md',
+  'opencode.local.md',
+  'OpenCode.md',
+  'OpenCode.local.md',
+  'OPENCODE.md',
+  'OPENCODE.local.md',
+  'AGENTS.md',
+];
+
+/** The agent kinds that take settings (reference §0). */
+export const AGENT_KINDS = ['coder', 'task', 'title', 'summarizer'] as const;
+
+const positiveInt = () => z.number().int().positive();
+
+const modelSchema = z
+  .strictObject({
+    contextWindow: positiveInt().optional().describe('Context window of the model, in tokens.'),
+    maxTokens: positiveInt().optional().describe('Largest output the model may produce in one reply, in tokens.'),
+    canReason: z.boolean().optional().describe('Whether the model supports extended thinking / reasoning effort.'),
+    supportsImages: z.boolean().optional().describe('Whether the model accepts image attachments.'),
+  })
+  .describe('A model served by this provider, overriding or adding to the built-in catalog.');
+
+const providerSchema = z
+  .strictObject({
+    apiKey: z.string().optional().describe('API key; when absent the provider reads its usual environment variable.'),
+    disabled: z.boolean().optional().describe('Do not offer this provider even if a key is found.'),
+    baseURL: z.string().optional().describe('Base URL of the API, for proxies and OpenAI-compatible servers.'),
+    models: z
+      .record(z.string(), modelSchema)
+      .optional()
+      .describe('Models of this provider by name, e.g. for a local OpenAI-compatible server.'),
+  })
+  .describe('Settings of one provider.');
+
+const agentSchema = z
+  .strictObject({
+    model: z.string().optional().describe('Model id from the catalog, e.g. "claude-sonnet-4".'),
+    maxTokens: positiveInt().optional().describe('Output token cap per reply.'),
+    reasoningEffort: z
+      .enum(['low', 'medium', 'high'])
+      .optional()
+      .describe('Reasoning effort for models that can reason.'),
+    maxSteps: positiveInt().default(100).describe('Most model calls in one run before it stops with "step_limit".'),
+  })
+  .describe('Settings of one agent kind.');
+
+const envSchema = z
+  .union(
+    [
+      z.record(z.string(), z.string()),
+      z.array(z.string().regex(/^[^=]+=/, { error: 'expected a "KEY=VALUE" string' })),
+    ],
+    { error: 'expected an object of strings or an array of "KEY=VALUE" strings' },
+  )
+  // One shape for callers: the original took only "KEY=VALUE" strings (reference §5).
+  .transform((env): Record<string, string> =>
+    Array.isArray(env)
+      ? Object.fromEntries(env.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))
+      : env,
+  );
+
+/** The shape of one `mcpServers` entry, as written in the file. */
+export const mcpServerSchema = z
+  .strictObject({
+    type: z
+      .enum(['stdio', 'sse', 'http'])
+      .default('stdio')
+      .describe('How to reach the server: a child process (stdio) or a URL (sse, http).'),
+    command: z.string().optional().describe('Executable to start (stdio).'),
+    args: z.array(z.string()).optional().describe('Arguments of the command (stdio).'),
+    env: envSchema
+      .optional()
+      .describe('Extra environment of the command (stdio): an object, or an array of "KEY=VALUE" strings.'),
+    url: z.string().optional().describe('Server URL (sse, http).'),
+    headers: z.record(z.string(), z.string()).optional().describe('HTTP headers sent to the server (sse, http).'),
+    timeout: positiveInt().optional().describe('Seconds to wait for the server to start and list its tools.'),
+    disabled: z.boolean().optional().describe('Keep the entry but do not start the server.'),
+  })
+  .describe('A Model Context Protocol server whose tools the agent may use.');
+
+/** The shape of one `lsp` entry, as written in the file. */
+export const lspServerSchema = z
+  .strictObject({
+    command: z.string().optional().describe('Language server executable, e.g. "typescript-language-server".'),
+    args: z.array(z.string()).optional().describe('Arguments, e.g. ["--stdio"].'),
+    options: z.unknown().optional().describe('initializationOptions sent to the server.'),
+    disabled: z.boolean().optional().describe('Keep the entry but do not start the server.'),
+  })
+  .describe('A language server used for diagnostics after edits.');
+
+const agentsSchema = z
+  .strictObject({
+    coder: agentSchema.prefault({}).describe('The main agent, with every tool.'),
+    task: agentSchema.prefault({}).describe('The sub-agent the "agent" tool starts, with read-only tools.'),
+    title: agentSchema.prefault({}).describe('Writes session titles.'),
+    summarizer: agentSchema.prefault({}).describe('Writes the summary when a session is compacted.'),
+  })
+  .prefault({})
+  .describe('Per-agent settings: coder (main), task (sub-agent), title, summarizer.');
+
+/** The whole `.opencode.json` file. Every key is optional; parsing fills defaults. */
+export const configSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('JSON Schema of this file, for editors.'),
+    data: z
+      .strictObject({
+        directory: z
+          .string()
+          .default('.opencode')
+          .describe('Where the database and logs live; relative paths are relative to the project directory.'),
+      })
+      .prefault({})
+      .describe('Storage settings.'),
+    providers: z.record(z.string(), providerSchema).default({}).describe('Providers by id, e.g. "anthropic", "openai".'),
+    agents: agentsSchema,
+    mcpServers: z.record(z.string(), mcpServerSchema).default({}).describe('MCP servers by name.'),
+    lsp: z.record(z.string(), lspServerSchema).default({}).describe('Language servers by language, e.g. "typescript".'),
+    shell: z
+      .strictObject({
+        path: z.string().optional().describe('Shell for the bash tool; defaults to $SHELL, then /bin/bash.'),
+        args: z.array(z.string()).default(['-l']).describe('Arguments the shell starts with.'),
+      })
+      .prefault({})
+      .describe('The shell the bash tool runs commands in.'),
+    autoCompact: z
+      .boolean()
+      .default(true)
+      .describe('Summarise the session when the context nears the model\'s window.'),
+    contextPaths: z
+      .array(z.string())
+      .default([...DEFAULT_CONTEXT_PATHS])
+      .describe('Instruction files added to the system prompt, relative to the project; a trailing "/" reads a directory.'),
+    tui: z
+      .strictObject({
+        theme: z.enum(THEMES).default('opencode').describe('Colour theme.'),
+      })
+      .prefault({})
+      .describe('Terminal UI settings.'),
+    debug: z.boolean().default(false).describe('Verbose logging.'),
+    debugLSP: z.boolean().default(false).describe('Log language-server traffic.'),
+  })
+  .describe('OpenCode configuration (.opencode.json).');
+
+/** One MCP server entry after parsing (`env` normalised to an object). */
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
+/** One language-server entry after parsing. */
+export type LspServerConfig = z.output<typeof lspServerSchema>;
+/** One provider entry after parsing. */
+export type ProviderConfig = z.output<typeof providerSchema>;
+/** One agent entry after parsing (`maxSteps` filled). */
+export type AgentConfig = z.output<typeof agentSchema>;
+/** The file as a person writes it: every key optional. */
+export type ConfigInput = z.input<typeof configSchema>;
+
+/**
+ * The loaded configuration: the schema's output, with `shell.path` always set by the loader
+ * ($SHELL, then /bin/bash, when the files leave it out).
+ */
+export type Config = z.output<typeof configSchema> & { shell: { path: string; args: string[] } };

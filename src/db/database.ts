@@ -1,0 +1,115 @@
+/**
+ * Opens the project's SQLite database `<dataDir>/opencode.db` (reference §6) and builds the stores.
+ * Several processes may open the same file at once (two terminals on one project): WAL lets readers and
+ * one writer proceed together, `busy_timeout` makes a writer wait for the lock instead of failing, and
+ * migrations run under `BEGIN IMMEDIATE` with the version re-read after the lock is held.
+ */
+import { chmodSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { SchemaTooNewError } from './errors.js';
+import { FileStore } from './file-store.js';
+import { MessageStore } from './message-store.js';
+import { migrations as allMigrations, type Migration } from './migrations/index.js';
+import { SessionStore } from './session-store.js';
+
+/** The database file's name inside the data directory. */
+export const DATABASE_FILE_NAME = 'opencode.db';
+
+/** How long a connection waits for another's write lock before failing with SQLITE_BUSY, in ms. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+/** Knobs for {@link openDatabase}; the defaults are what the app uses. */
+export interface OpenDatabaseOptions {
+  /** Where file-history storage failures go (they never fail a tool's write). Default: one line on stderr. */
+  onFileHistoryError?: (err: unknown) => void;
+  /** Minimum time between two streaming writes of one message, in ms. Default 100. */
+  streamingIntervalMs?: number;
+}
+
+/** An open database and its stores. Close it when done; closing flushes pending streaming writes. */
+export interface Database {
+  /** absolute path of the SQLite file */
+  readonly path: string;
+  readonly sessions: SessionStore;
+  readonly messages: MessageStore;
+  readonly files: FileStore;
+  /** the raw connection, for tests and maintenance; the stores are the API */
+  readonly connection: BetterSqlite3.Database;
+  /**
+   * Flushes pending streaming writes, then closes the connection (even if the flush failed).
+   * @throws the flush's error, after closing
+   */
+  close(): void;
+}
+
+/**
+ * Opens (creating if needed) `<dataDir>/opencode.db`, creating `dataDir` with mode 0700, sets the pragmas
+ * (WAL, busy_timeout 5000 ms, foreign_keys ON, synchronous NORMAL) and applies pending migrations.
+ * @throws {SchemaTooNewError} when the file's schema is newer than this build's migrations
+ * @throws `SqliteError` when the file cannot be opened, is not a database, or stays locked past the timeout
+ */
+export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {}): Database {
+  const created = mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // mkdir's mode is filtered by the umask; the original's 0700 is meant exactly.
+  if (created !== undefined) chmodSync(dataDir, 0o700);
+  const file = path.resolve(dataDir, DATABASE_FILE_NAME);
+
+  const connection = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    connection.pragma('journal_mode = WAL');
+    connection.pragma('synchronous = NORMAL');
+    connection.pragma('foreign_keys = ON');
+    migrate(connection, file);
+  } catch (err) {
+    connection.close();
+    throw err;
+  }
+
+  const messages = new MessageStore(connection, { streamingIntervalMs: options.streamingIntervalMs });
+  return {
+    path: file,
+    connection,
+    sessions: new SessionStore(connection),
+    messages,
+    files: new FileStore(connection, options.onFileHistoryError),
+    close() {
+      try {
+        messages.flush();
+      } finally {
+        connection.close();
+      }
+    },
+  };
+}
+
+/**
+ * Applies the migrations newer than `PRAGMA user_version`, in order, in one `BEGIN IMMEDIATE` transaction,
+ * and returns the resulting version. Idempotent; safe when several connections call it at once (the
+ * version is re-read once the write lock is held, so each migration runs once).
+ * @throws {SchemaTooNewError} when the database is newer than the newest migration
+ */
+export function migrate(
+  connection: BetterSqlite3.Database,
+  file: string = connection.name,
+  migrations: readonly Migration[] = allMigrations,
+): number {
+  const known = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
+  const version = (): number => connection.pragma('user_version', { simple: true }) as number;
+  const before = version();
+  if (before > known) throw new SchemaTooNewError(file, before, known);
+  if (before === known) return before;
+
+  connection
+    .transaction(() => {
+      const current = version();
+      for (const migration of migrations) {
+        if (migration.version <= current) continue;
+        connection.exec(migration.sql);
+        connection.pragma(`user_version = ${migration.version}`);
+      }
+    })
+    .immediate();
+  return version();
+}

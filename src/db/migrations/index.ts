@@ -1,0 +1,15 @@
+/**
+ * The migrations, in order. Each is a TS module exporting its SQL so a bundler includes it; add a new
+ * file `NNNN-name.ts` and one row here. A migration never changes once released: add another.
+ */
+import { sql as initial } from './0001-initial.js';
+
+/** One schema step. `version` is what `PRAGMA user_version` holds once it has run. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Every migration, `version` 1, 2, 3… in order. */
+export const migrations: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];

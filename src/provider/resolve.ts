@@ -1,0 +1,219 @@
+/**
+ * From a model id (`provider/model`) to a {@link ModelInfo}: the catalog, config overrides and models of
+ * OpenAI-compatible servers discovered through their `/v1/models` listing; and the default model per agent
+ * kind by available credentials (reference §3 "Default model choice").
+ */
+import { CATALOG, CATALOG_PROVIDERS, DEFAULT_MODELS, catalogModel } from './catalog.js';
+import {
+  BUILTIN_PROVIDERS,
+  credentialHint,
+  localEndpoint,
+  providerConnection,
+  type ModelOverride,
+  type ProviderSettings,
+} from './settings.js';
+import { ProviderError, type ModelInfo } from './types.js';
+
+/** Limits of a model we know nothing about (a local or custom server's), in tokens. */
+export const UNKNOWN_MODEL_DEFAULTS = { contextWindowTokens: 32768, defaultMaxTokens: 4096 } as const;
+
+/** How long a `/v1/models` listing may take before discovery gives up, in ms. */
+export const DISCOVERY_TIMEOUT_MS = 2000;
+
+/** Options of {@link resolveModel} and {@link defaultModels}. */
+export interface ResolveOptions {
+  /** default {@link DISCOVERY_TIMEOUT_MS} */
+  discoveryTimeoutMs?: number;
+}
+
+/** The model id per agent kind (`coder`, `task`, `title`, `summarizer`). */
+export type DefaultModels = { coder: string; task: string; title: string; summarizer: string };
+
+/** Providers in default-choice order (reference §3, minus copilot/gemini/bedrock/azure/vertex). */
+export const DEFAULT_PROVIDER_ORDER = ['local', ...CATALOG_PROVIDERS] as const;
+
+/** One model listed by an OpenAI-compatible server. */
+export interface DiscoveredModel {
+  id: string;
+  /** context window if the server says (vLLM `max_model_len`, LM Studio / OpenRouter `context_length`) */
+  contextWindowTokens?: number;
+}
+
+/**
+ * Resolves `id` (`provider/model`; the model part may itself contain `/`). In order: a catalog row (with
+ * `providers.<p>.models.<name>` overrides applied); a model named in `providers.<p>.models` (limits from
+ * there, else {@link UNKNOWN_MODEL_DEFAULTS}); for `local` and custom providers with a `baseURL`, a model
+ * the server lists at `/v1/models`. A bare name (`gpt-4.1`) is accepted when exactly one catalog id ends
+ * in `/<name>`, preferring first-party providers.
+ * Credentials are not checked here (see `createProvider`).
+ * @throws ProviderError (`unknown_model`) naming the id and what to set; (`connection`) when discovery fails.
+ */
+export async function resolveModel(id: string, settings: ProviderSettings, options: ResolveOptions = {}): Promise<ModelInfo> {
+  const fullId = id.includes('/') ? id : bareNameToId(id);
+  const slash = fullId.indexOf('/');
+  const providerId = fullId.slice(0, slash);
+  const name = fullId.slice(slash + 1);
+  if (slash <= 0 || !name) {
+    throw new ProviderError(`Unknown model "${id}": use provider/model, e.g. anthropic/claude-sonnet-4-5.`, { code: 'unknown_model' });
+  }
+  const config = settings.providers[providerId];
+  if (config?.disabled) {
+    throw new ProviderError(`Model "${id}" belongs to provider "${providerId}", which is disabled (providers.${providerId}.disabled).`, {
+      code: 'unknown_model',
+    });
+  }
+  const override = config?.models?.[name];
+  const known = catalogModel(fullId);
+  if (known) return applyOverride(known, override);
+  if (override) return applyOverride(unknownModel(providerId, name), override);
+
+  const isBuiltin = providerId in BUILTIN_PROVIDERS;
+  const configHint = `set providers.${providerId}.models["${name}"] (contextWindow, maxTokens) in .opencode.json`;
+  if (isBuiltin) {
+    const names = CATALOG.filter((m) => m.provider === providerId).map((m) => m.id);
+    throw new ProviderError(
+      `Unknown model "${id}". Known ${providerId} models: ${names.join(', ')}. To use another model, ${configHint}.`,
+      { code: 'unknown_model' },
+    );
+  }
+  const connection = providerConnection(providerId, settings);
+  if (!connection) {
+    const what = providerId === 'local' ? 'the local provider' : `provider "${providerId}"`;
+    throw new ProviderError(`Unknown model "${id}": ${what} is not configured; ${credentialHint(providerId, settings)}.`, {
+      code: 'unknown_model',
+    });
+  }
+  const listed = await discoverModels(connection.baseURL, connection.apiKey, options.discoveryTimeoutMs);
+  const hit = listed.find((m) => m.id === name);
+  if (!hit) {
+    const available = listed.length > 0 ? listed.map((m) => m.id).join(', ') : '(none)';
+    throw new ProviderError(
+      `Unknown model "${id}": the server at ${connection.baseURL} does not list "${name}". It lists: ${available}. Or ${configHint}.`,
+      { code: 'unknown_model' },
+    );
+  }
+  const model = unknownModel(providerId, name);
+  if (hit.contextWindowTokens) {
+    model.contextWindowTokens = hit.contextWindowTokens;
+    model.defaultMaxTokens = Math.min(model.defaultMaxTokens, Math.floor(hit.contextWindowTokens / 2));
+  }
+  return model;
+}
+
+/**
+ * Lists the models of an OpenAI-compatible server: GET `<baseURL>/models` (baseURL ends in `/v1`),
+ * expecting `{data: [{id}]}`. Gives up after `timeoutMs`.
+ * @throws ProviderError (`connection`) saying what failed and where.
+ */
+export async function discoverModels(baseURL: string, apiKey?: string, timeoutMs = DISCOVERY_TIMEOUT_MS): Promise<DiscoveredModel[]> {
+  const url = `${baseURL.replace(/\/+$/, '')}/models`;
+  const fail = (why: string, cause?: unknown) =>
+    new ProviderError(`Could not list models at ${url}: ${why}. Is the server running?`, { code: 'connection', cause });
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string } };
+    if (e.name === 'TimeoutError') throw fail(`no answer within ${timeoutMs} ms`, err);
+    throw fail(e.cause?.code ?? e.message, err);
+  }
+  if (!response.ok) throw fail(`HTTP ${response.status}`);
+  let body: { data?: Array<Record<string, unknown>> };
+  try {
+    body = (await response.json()) as typeof body;
+  } catch (err) {
+    throw fail('the answer is not JSON', err);
+  }
+  if (!Array.isArray(body.data)) throw fail('the answer has no "data" list');
+  return body.data
+    .filter((m) => typeof m.id === 'string')
+    .map((m) => {
+      const context = [m.context_length, m.max_model_len, m.max_context_length, m.loaded_context_length].find(
+        (v): v is number => typeof v === 'number' && v > 0,
+      );
+      return { id: m.id as string, ...(context ? { contextWindowTokens: context } : {}) };
+    });
+}
+
+/**
+ * The default model id per agent kind: the first provider with credentials in the order local →
+ * anthropic → openai → groq → openrouter → xai (reference §3, a local endpoint first). The local
+ * default is the first model in `providers.local.models`, else the first one the server lists.
+ * Resolves undefined when no provider has credentials.
+ * @throws ProviderError when `LOCAL_ENDPOINT` is the only credential and its server cannot be listed.
+ */
+export async function defaultModels(settings: ProviderSettings, options: ResolveOptions = {}): Promise<DefaultModels | undefined> {
+  let localFailure: ProviderError | undefined;
+  for (const providerId of DEFAULT_PROVIDER_ORDER) {
+    const connection = providerConnection(providerId, settings);
+    if (!connection) continue;
+    if (providerId !== 'local') return { ...DEFAULT_MODELS[providerId] };
+    const configured = Object.keys(settings.providers.local?.models ?? {})[0];
+    try {
+      const name = configured ?? (await discoverModels(connection.baseURL, connection.apiKey, options.discoveryTimeoutMs))[0]?.id;
+      if (name) {
+        const id = `local/${name}`;
+        return { coder: id, task: id, title: id, summarizer: id };
+      }
+      localFailure = new ProviderError(`The local server at ${localEndpoint(settings)} lists no models.`, { code: 'connection' });
+    } catch (err) {
+      localFailure = err as ProviderError; // try the next provider; reported only if none is usable
+    }
+  }
+  if (localFailure) throw localFailure;
+  return undefined;
+}
+
+/**
+ * Models usable with these settings, without network: catalog rows of providers with credentials (config
+ * overrides applied) and models named in `providers.<id>.models`. For model pickers.
+ */
+export function listModels(settings: ProviderSettings): ModelInfo[] {
+  const out: ModelInfo[] = [];
+  for (const model of CATALOG) {
+    if (providerConnection(model.provider, settings)) {
+      out.push(applyOverride(catalogModel(model.id)!, settings.providers[model.provider]?.models?.[model.id.slice(model.provider.length + 1)]));
+    }
+  }
+  for (const [providerId, config] of Object.entries(settings.providers)) {
+    if (!providerConnection(providerId, settings)) continue;
+    for (const [name, override] of Object.entries(config.models ?? {})) {
+      if (!catalogModel(`${providerId}/${name}`)) out.push(applyOverride(unknownModel(providerId, name), override));
+    }
+  }
+  return out;
+}
+
+function bareNameToId(name: string): string {
+  const hits = CATALOG.filter((m) => m.id.endsWith(`/${name}`));
+  const firstParty = hits.filter((m) => m.id === `${m.provider}/${name}`);
+  const pick = firstParty.length === 1 ? firstParty : hits;
+  return pick.length === 1 ? pick[0]!.id : name;
+}
+
+function unknownModel(providerId: string, name: string): ModelInfo {
+  return {
+    id: `${providerId}/${name}`,
+    provider: providerId,
+    apiModel: name,
+    name,
+    ...UNKNOWN_MODEL_DEFAULTS,
+    price: { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 },
+    canReason: false,
+    supportsImages: false,
+  };
+}
+
+function applyOverride(model: ModelInfo, override: ModelOverride | undefined): ModelInfo {
+  if (!override) return model;
+  return {
+    ...model,
+    contextWindowTokens: override.contextWindow ?? model.contextWindowTokens,
+    defaultMaxTokens: override.maxTokens ?? model.defaultMaxTokens,
+    canReason: override.canReason ?? model.canReason,
+    supportsImages: override.supportsImages ?? model.supportsImages,
+  };
+}

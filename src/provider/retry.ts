@@ -1,0 +1,261 @@
+/**
+ * Our own retry loop around one streaming provider call (the SDKs' own retries are turned off with
+ * `maxRetries: 0`), and the mapping of SDK errors to {@link ProviderError}.
+ *
+ * Behaviour (reference §2.8, with its [BUG]s fixed):
+ * - up to `maxRetries` (default 8) retries on HTTP 429, 500, 502, 503, 504, 529, an `overloaded_error` /
+ *   `api_error` stream event, and connection failures — but only while no event has been yielded, so
+ *   text is never duplicated (the original retried mid-stream and duplicated text);
+ * - backoff `baseDelayMs · 2^(n−1)` plus a random 0–20% jitter (the original added a fixed 20%);
+ *   a `retry-after-ms` or `Retry-After` (seconds or HTTP date) header wins, capped at {@link MAX_RETRY_AFTER_MS};
+ * - a `retry` event is yielded before each wait; the wait ends early when the signal aborts;
+ * - 529 / `overloaded_error` is reported as "overloaded", never as "rate limited";
+ * - messages are scrubbed of API keys.
+ *
+ * Knows no SDK: errors are read by shape (`status`, `headers`, `error` body, `name`), which both
+ * `@anthropic-ai/sdk` and `openai` `APIError`s share.
+ */
+import { ProviderError, type ProviderErrorCode, type ProviderEvent } from './types.js';
+
+/** Longest wait a server's `Retry-After` may impose before we give up waiting that long: 5 minutes. */
+export const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/** Statuses retried (reference §2.8 plus the usual gateway errors). */
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 529]);
+
+/** Options of {@link streamWithRetry}. */
+export interface RetryOptions {
+  /** e.g. `Anthropic`, `OpenAI`, `Groq`: used in messages */
+  providerName: string;
+  /** retries after the first call; default 8 */
+  maxRetries?: number;
+  /** first backoff in ms; default 2000 (tests pass a few ms) */
+  baseDelayMs?: number;
+  /** strings removed from every message (API keys) */
+  secrets?: readonly string[];
+  /** source of jitter in [0, 1); default Math.random */
+  random?: () => number;
+}
+
+/** One attempt: yields deltas then `complete`, or throws. The signal is the caller's. */
+export type StreamAttempt = (signal: AbortSignal | undefined) => AsyncIterable<ProviderEvent>;
+
+/** Thrown by an attempt whose stream ended before the API's end marker (dropped connection). */
+export class StreamTruncatedError extends Error {
+  constructor(message = 'the response stream ended before the message was complete') {
+    super(message);
+    this.name = 'StreamTruncatedError';
+  }
+}
+
+/**
+ * Runs `attempt`, retrying as described in the module comment. Never throws: the last event is
+ * `complete` or `error` (an aborted signal gives an `error` whose `name` is `AbortError`).
+ */
+export async function* streamWithRetry(
+  attempt: StreamAttempt,
+  signal: AbortSignal | undefined,
+  options: RetryOptions,
+): AsyncGenerator<ProviderEvent> {
+  const maxRetries = options.maxRetries ?? 8;
+  const baseDelayMs = options.baseDelayMs ?? 2000;
+  const random = options.random ?? Math.random;
+  for (let retries = 0; ; retries++) {
+    let yielded = 0;
+    try {
+      if (signal?.aborted) throw abortError(options);
+      for await (const event of attempt(signal)) {
+        yielded++;
+        yield event;
+        if (event.type === 'complete' || event.type === 'error') return;
+      }
+      if (signal?.aborted) throw abortError(options);
+      throw new StreamTruncatedError('the provider returned no final message');
+    } catch (err) {
+      const failure = classifyError(err, signal, options);
+      const canRetry = failure.error.retryable && yielded === 0 && retries < maxRetries;
+      if (!canRetry) {
+        yield { type: 'error', error: retries > 0 && failure.error.retryable ? withRetryCount(failure.error, retries) : failure.error };
+        return;
+      }
+      const backoff = baseDelayMs * 2 ** retries;
+      const delayMs = Math.round(failure.retryAfterMs ?? backoff + backoff * 0.2 * random());
+      yield { type: 'retry', attempt: retries + 1, maxRetries, delayMs, reason: failure.reason };
+      if (!(await sleep(delayMs, signal))) {
+        yield { type: 'error', error: abortError(options) };
+        return;
+      }
+    }
+  }
+}
+
+/** A classified failure: the error to report, a short reason for `retry` events, and the server's wait. */
+export interface ClassifiedError {
+  error: ProviderError;
+  reason: string;
+  retryAfterMs?: number;
+}
+
+/**
+ * Maps anything an SDK or our attempt threw to a {@link ProviderError} with a key-free message.
+ * HTTP 429 → `rate_limited`; 529 or body type `overloaded_error` → `overloaded`; 500/502/503/504 or
+ * `api_error`/`server_error` → `server_error`; connection failures → `connection`; all retryable.
+ * 401/403 → `auth`; other 4xx → `invalid_request`.
+ */
+export function classifyError(err: unknown, signal: AbortSignal | undefined, options: RetryOptions): ClassifiedError {
+  if (err instanceof ProviderError) return { error: err, reason: err.code };
+  if (signal?.aborted || isAbort(err)) return { error: abortError(options), reason: 'aborted' };
+  const e = (err ?? {}) as SdkErrorShape;
+  const status = typeof e.status === 'number' ? e.status : undefined;
+  const body = e.error as { type?: string; message?: string; error?: { type?: string; message?: string } } | undefined;
+  const apiType = body?.error?.type ?? (typeof e.type === 'string' ? e.type : undefined) ?? body?.type;
+  const rawMessage = body?.error?.message ?? body?.message ?? (err instanceof Error ? err.message : String(err));
+  // a proxy's HTML error page must not flood the UI
+  const apiMessage = rawMessage.length > 500 ? `${rawMessage.slice(0, 500)}…` : rawMessage;
+  const name = options.providerName;
+  const scrub = (text: string) => scrubSecrets(text, options.secrets);
+  const make = (code: ProviderErrorCode, label: string, retryable: boolean, reason: string): ClassifiedError => ({
+    error: new ProviderError(scrub(`${label}: ${apiMessage}`), { status, retryable, code, cause: scrubbedCause(err, scrub) }),
+    reason,
+    retryAfterMs: retryable ? retryAfterMs(e.headers) : undefined,
+  });
+  const http = status !== undefined ? ` (HTTP ${status})` : '';
+
+  if (status === 529 || apiType === 'overloaded_error') {
+    return make('overloaded', `${name} API is overloaded${http}`, true, `overloaded${http}`);
+  }
+  if (status === 429) return make('rate_limited', `${name} API rate limit reached${http}`, true, `rate limited${http}`);
+  if (status !== undefined && RETRYABLE_STATUS.has(status)) {
+    return make('server_error', `${name} API server error${http}`, true, `server error${http}`);
+  }
+  if (status === undefined && (apiType === 'api_error' || apiType === 'server_error')) {
+    return make('server_error', `${name} API server error`, true, 'server error');
+  }
+  if (status === 401 || status === 403) {
+    return make('auth', `${name} API refused the credentials${http}; check the API key`, false, 'auth');
+  }
+  if (status !== undefined && status >= 400 && status < 500) {
+    return make('invalid_request', `${name} API rejected the request${http}`, false, 'invalid request');
+  }
+  if (status === undefined && isConnectionError(err)) {
+    const detail = connectionDetail(err);
+    return make('connection', `Connection to ${name} API failed`, true, `connection error${detail ? `: ${detail}` : ''}`);
+  }
+  return make('other', `${name} API error${http}`, false, 'error');
+}
+
+/** Replaces every secret (and anything shaped like an API key or bearer token) with `[redacted]`. */
+export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 6 && secret !== 'dummy') out = out.split(secret).join('[redacted]');
+  }
+  return out
+    .replace(/\b(?:sk|xai|gsk)[-_][A-Za-z0-9_-]{8,}/g, '[redacted]')
+    .replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]');
+}
+
+/**
+ * Milliseconds a server asked us to wait: `retry-after-ms`, else `retry-after` as seconds or an HTTP
+ * date; undefined when absent or unparsable. Clamped to 0…{@link MAX_RETRY_AFTER_MS}. `headers` is a
+ * fetch `Headers` or a plain lower-case record.
+ */
+export function retryAfterMs(headers: unknown): number | undefined {
+  const get = (name: string): string | undefined => {
+    if (!headers || typeof headers !== 'object') return undefined;
+    const h = headers as { get?: (n: string) => string | null } & Record<string, unknown>;
+    const value = typeof h.get === 'function' ? h.get(name) : h[name];
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  };
+  let ms: number | undefined;
+  const msHeader = get('retry-after-ms');
+  if (msHeader !== undefined && Number.isFinite(Number(msHeader))) ms = Number(msHeader);
+  const header = get('retry-after');
+  if (ms === undefined && header !== undefined) {
+    if (/^\d+(\.\d+)?$/.test(header)) ms = Number(header) * 1000;
+    else if (!Number.isNaN(Date.parse(header))) ms = Date.parse(header) - Date.now();
+  }
+  if (ms === undefined) return undefined;
+  return Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS);
+}
+
+/** Waits `ms`; resolves false at once if `signal` aborts (or has aborted), true when the time is up. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+interface SdkErrorShape {
+  status?: unknown;
+  headers?: unknown;
+  error?: unknown;
+  type?: unknown;
+  name?: unknown;
+  code?: unknown;
+  cause?: unknown;
+}
+
+function abortError(options: RetryOptions): ProviderError {
+  const error = new ProviderError(`${options.providerName} request canceled`, { code: 'aborted' });
+  error.name = 'AbortError';
+  return error;
+}
+
+function withRetryCount(error: ProviderError, retries: number): ProviderError {
+  if (error.code === 'aborted') return error;
+  const again = new ProviderError(`${error.message} (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})`, {
+    status: error.status,
+    retryable: error.retryable,
+    code: error.code,
+    cause: error.cause,
+  });
+  again.name = error.name;
+  return again;
+}
+
+function isAbort(err: unknown): boolean {
+  const name = (err as SdkErrorShape | undefined)?.name;
+  return name === 'AbortError' || name === 'APIUserAbortError';
+}
+
+const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+)$/;
+
+function isConnectionError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as SdkErrorShape).cause, depth++) {
+    const { name, code } = e as SdkErrorShape;
+    if (name === 'APIConnectionError' || name === 'APIConnectionTimeoutError' || name === 'StreamTruncatedError') return true;
+    if (typeof code === 'string' && CONNECTION_CODES.test(code)) return true;
+    const message = e instanceof Error ? e.message : '';
+    if (/^(terminated|fetch failed|other side closed|socket hang up)$/i.test(message)) return true;
+  }
+  return false;
+}
+
+/** The innermost system error code or message of a connection failure, e.g. `ECONNREFUSED`. */
+function connectionDetail(err: unknown): string {
+  let detail = '';
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as SdkErrorShape).cause, depth++) {
+    const { code } = e as SdkErrorShape;
+    if (typeof code === 'string') detail = code;
+    else if (!detail && e instanceof Error && e.name !== 'APIConnectionError') detail = e.message;
+  }
+  return detail;
+}
+
+/** A copy of the cause with a scrubbed message, so logging `error.cause` cannot leak a key either. */
+function scrubbedCause(err: unknown, scrub: (text: string) => string): Error | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const copy = new Error(scrub(err.message));
+  copy.name = err.name;
+  return copy;
+}

@@ -1,0 +1,174 @@
+/**
+ * Which providers are usable and how to reach them: credentials and base URLs from the config's
+ * `providers` section and the environment (reference §3 table).
+ *
+ * Precedence: a config value (`providers.<id>.apiKey` / `.baseURL`) wins over the environment, as the
+ * original's config defaults did. Base URLs are always passed to the SDKs explicitly, so the SDKs' own
+ * environment reading (`ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL`, `ANTHROPIC_AUTH_TOKEN`, `OPENAI_ORG_ID`)
+ * never decides for us; the env record given here is the only source. (`ANTHROPIC_CUSTOM_HEADERS` and
+ * `OPENAI_CUSTOM_HEADERS` are still read by the SDKs from `process.env`; deps.md §1.)
+ */
+
+/** Per-model limits from `providers.<id>.models.<name>` (config). */
+export interface ModelOverride {
+  contextWindow?: number;
+  maxTokens?: number;
+  canReason?: boolean;
+  supportsImages?: boolean;
+}
+
+/** One provider's config entry. */
+export interface ProviderConfig {
+  apiKey?: string;
+  baseURL?: string;
+  disabled?: boolean;
+  models?: Record<string, ModelOverride>;
+}
+
+/** What the provider layer needs from the outside: the config's `providers` and the environment. */
+export interface ProviderSettings {
+  providers: Record<string, ProviderConfig>;
+  env: Record<string, string | undefined>;
+}
+
+/** How a provider is reached: the SDK to use, its key, base URL and extra headers. */
+export interface ProviderConnection {
+  providerId: string;
+  api: 'anthropic' | 'openai';
+  /** e.g. `Anthropic`, `Groq`, `local`: used in messages */
+  displayName: string;
+  apiKey: string;
+  baseURL: string;
+  headers?: Record<string, string>;
+}
+
+interface BuiltinProvider {
+  api: 'anthropic' | 'openai';
+  displayName: string;
+  /** env var holding the key */
+  keyEnv: string;
+  /** env var that overrides the base URL, if the SDK has one */
+  baseURLEnv?: string;
+  defaultBaseURL: string;
+  headers?: Record<string, string>;
+}
+
+/** The providers we ship (reference §3; copilot, gemini, bedrock, azure and vertex are not supported yet). */
+export const BUILTIN_PROVIDERS: Record<string, BuiltinProvider> = {
+  anthropic: {
+    api: 'anthropic',
+    displayName: 'Anthropic',
+    keyEnv: 'ANTHROPIC_API_KEY',
+    baseURLEnv: 'ANTHROPIC_BASE_URL',
+    defaultBaseURL: 'https://api.anthropic.com',
+  },
+  openai: {
+    api: 'openai',
+    displayName: 'OpenAI',
+    keyEnv: 'OPENAI_API_KEY',
+    baseURLEnv: 'OPENAI_BASE_URL',
+    defaultBaseURL: 'https://api.openai.com/v1',
+  },
+  groq: { api: 'openai', displayName: 'Groq', keyEnv: 'GROQ_API_KEY', defaultBaseURL: 'https://api.groq.com/openai/v1' },
+  openrouter: {
+    api: 'openai',
+    displayName: 'OpenRouter',
+    keyEnv: 'OPENROUTER_API_KEY',
+    defaultBaseURL: 'https://openrouter.ai/api/v1',
+    // OpenRouter's app attribution headers (reference §3)
+    headers: { 'HTTP-Referer': 'https://opencode.ai', 'X-Title': 'OpenCode' },
+  },
+  xai: { api: 'openai', displayName: 'xAI', keyEnv: 'XAI_API_KEY', defaultBaseURL: 'https://api.x.ai/v1' },
+};
+
+/** Env var naming a local OpenAI-compatible server, e.g. `http://localhost:11434` (Ollama). */
+export const LOCAL_ENDPOINT_ENV = 'LOCAL_ENDPOINT';
+
+/** The API key placeholder for servers that need none (the SDK insists on a non-empty key). */
+export const NO_KEY = 'dummy';
+
+const nonEmpty = (value: string | undefined): string | undefined => (value && value.trim() ? value.trim() : undefined);
+
+/**
+ * A local endpoint as the OpenAI base URL: `http://host:11434`, `http://host:11434/` and
+ * `http://host:11434/v1` all give `http://host:11434/v1`.
+ */
+export function localBaseURL(endpoint: string): string {
+  return `${endpoint.trim().replace(/\/+$/, '').replace(/\/v1$/, '')}/v1`;
+}
+
+/** The local server's endpoint (config `providers.local.baseURL`, else `LOCAL_ENDPOINT`), if any. */
+export function localEndpoint(settings: ProviderSettings): string | undefined {
+  return nonEmpty(settings.providers.local?.baseURL) ?? nonEmpty(settings.env[LOCAL_ENDPOINT_ENV]);
+}
+
+/**
+ * How to reach `providerId`, or undefined when it has no credential (or no endpoint), is disabled, or is
+ * unknown. Custom ids need `providers.<id>.baseURL`; their key is optional.
+ */
+export function providerConnection(providerId: string, settings: ProviderSettings): ProviderConnection | undefined {
+  const config = settings.providers[providerId] ?? {};
+  if (config.disabled) return undefined;
+  const builtin = BUILTIN_PROVIDERS[providerId];
+  if (builtin) {
+    const apiKey = nonEmpty(config.apiKey) ?? nonEmpty(settings.env[builtin.keyEnv]);
+    if (!apiKey) return undefined;
+    const baseURL =
+      nonEmpty(config.baseURL) ?? (builtin.baseURLEnv ? nonEmpty(settings.env[builtin.baseURLEnv]) : undefined);
+    return {
+      providerId,
+      api: builtin.api,
+      displayName: builtin.displayName,
+      apiKey,
+      baseURL: (baseURL ?? builtin.defaultBaseURL).replace(/\/+$/, ''),
+      ...(builtin.headers ? { headers: { ...builtin.headers } } : {}),
+    };
+  }
+  if (providerId === 'local') {
+    const endpoint = localEndpoint(settings);
+    if (!endpoint) return undefined;
+    return { providerId, api: 'openai', displayName: 'local', apiKey: nonEmpty(config.apiKey) ?? NO_KEY, baseURL: localBaseURL(endpoint) };
+  }
+  const baseURL = nonEmpty(config.baseURL);
+  if (!baseURL) return undefined;
+  return {
+    providerId,
+    api: 'openai',
+    displayName: providerId,
+    apiKey: nonEmpty(config.apiKey) ?? NO_KEY,
+    baseURL: baseURL.replace(/\/+$/, ''),
+  };
+}
+
+/** Whether `providerId` can be used with these settings. */
+export function hasCredentials(providerId: string, settings: ProviderSettings): boolean {
+  return providerConnection(providerId, settings) !== undefined;
+}
+
+/** What to set to make `providerId` usable, one line, e.g. "set ANTHROPIC_API_KEY or providers.anthropic.apiKey". */
+export function credentialHint(providerId: string, settings?: ProviderSettings): string {
+  if (settings?.providers[providerId]?.disabled) return `remove providers.${providerId}.disabled from the config`;
+  const builtin = BUILTIN_PROVIDERS[providerId];
+  if (builtin) return `set ${builtin.keyEnv} or providers.${providerId}.apiKey`;
+  if (providerId === 'local') return `set ${LOCAL_ENDPOINT_ENV} (e.g. http://localhost:11434) or providers.local.baseURL`;
+  return `set providers.${providerId}.baseURL (and .apiKey if the server needs one) for an OpenAI-compatible server`;
+}
+
+/**
+ * The message shown when no provider has credentials: which env vars or config keys to set, and that a
+ * local OpenAI-compatible server works through `LOCAL_ENDPOINT`.
+ */
+export function missingCredentialsMessage(): string {
+  return [
+    'No model provider is configured. Set one of these environment variables:',
+    '  ANTHROPIC_API_KEY   (Anthropic Claude)',
+    '  OPENAI_API_KEY      (OpenAI)',
+    '  GROQ_API_KEY        (Groq)',
+    '  OPENROUTER_API_KEY  (OpenRouter)',
+    '  XAI_API_KEY         (xAI Grok)',
+    'or put the key in .opencode.json as providers.<provider>.apiKey, e.g.',
+    '  { "providers": { "anthropic": { "apiKey": "..." } } }',
+    'A local OpenAI-compatible server (Ollama, LM Studio, llama.cpp) works too:',
+    '  LOCAL_ENDPOINT=http://localhost:11434 opencode -m local/<model>',
+  ].join('\n');
+}

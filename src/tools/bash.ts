@@ -1,0 +1,122 @@
+/**
+ * The `bash` tool (reference §1.1, fixed): runs a command in the session's persistent shell
+ * (`createShell` in `shell.ts`). Fixes over the original: a failing command is an error result
+ * (`isError`), a whitespace-only command is refused instead of crashing, a timeout kills the whole
+ * process group and returns at once, and the "safe" list no longer lets `ls && rm …` through.
+ */
+import { z } from 'zod';
+import { defineTool, MAX_OUTPUT_CHARS, ToolError, type ToolContext } from './tool.js';
+import { findBannedCommand } from './banned-commands.js';
+import { isSafeReadOnlyCommand } from './safe-commands.js';
+
+const DESCRIPTION = `Runs a shell command (bash) in the project and returns its output.
+
+- The working directory and exported variables persist between calls (\`cd src\` stays in effect); shell functions, aliases and \`set\` options do not.
+- No terminal and no stdin: interactive programs get end-of-input. Pass non-interactive flags (\`-y\`, \`--no-edit\`, \`-m "msg"\`). Pagers and editors are disabled.
+- timeout: milliseconds, default 60000, max 600000. On timeout the command and every process it started are killed.
+- stdout and stderr are each cut to 30000 characters (start and end kept): filter long output with head, tail or grep.
+- A non-zero exit code makes the result an error ending in "Exit code N".
+- Start servers in the background with output to a file: \`npm run dev > /tmp/dev.log 2>&1 &\`.
+- Don't use it to find, read or change files (find, grep, cat, head, sed, echo >): use glob, grep, view, edit and write, which are faster and tracked. Use it for builds, tests, git and other programs.
+- Not allowed: curl, wget and other network or browser programs; use fetch for web pages.
+- Commands other than simple read-only ones (ls, pwd, git status, git diff, …) ask the person first. Join dependent steps with && in one call; quote paths with spaces.`;
+
+/** Default and maximum timeouts in ms (reference §1.1). */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const MAX_TIMEOUT_MS = 600_000;
+
+/** Live output is reported to the UI at most this often. */
+const PROGRESS_INTERVAL_MS = 250;
+/** The UI gets the last this-many characters of the output so far. */
+const PROGRESS_TAIL_CHARS = 8_000;
+
+const parameters = z.object({
+  command: z.string().describe('The command to run'),
+  timeout: z.number().optional().describe('Timeout in milliseconds (default 60000, max 600000)'),
+});
+
+/** The timeout to use: the default for a missing or non-positive value, capped at the maximum. */
+export function effectiveTimeoutMs(timeout: number | undefined): number {
+  if (timeout === undefined || !(timeout > 0)) return DEFAULT_TIMEOUT_MS;
+  return Math.min(timeout, MAX_TIMEOUT_MS);
+}
+
+export const bashTool = defineTool({
+  name: 'bash',
+  description: DESCRIPTION,
+  parameters,
+  // stdout and stderr are each already cut to MAX_OUTPUT_CHARS by the shell; leave room for both
+  maxOutputChars: 2 * MAX_OUTPUT_CHARS + 1_000,
+  async run({ command, timeout }, ctx) {
+    if (command.trim() === '') throw new ToolError('The command is empty. Send the command to run in `command`.');
+    const banned = findBannedCommand(command);
+    if (banned) throw new ToolError(`Command '${banned.name}' is not allowed: ${banned.reason}.`);
+
+    if (!isSafeReadOnlyCommand(command)) {
+      await ctx.askPermission({
+        action: 'execute',
+        description: `Execute command: ${command}`,
+        params: { command },
+        path: ctx.cwd,
+      });
+    }
+    ctx.signal.throwIfAborted();
+
+    const timeoutMs = effectiveTimeoutMs(timeout);
+    const progress = progressReporter(ctx);
+    const startTime = Date.now();
+    const result = await ctx.shell().exec(command, { timeoutMs, signal: ctx.signal, onOutput: progress.add });
+    const endTime = Date.now();
+    progress.stop();
+
+    const parts: string[] = [];
+    const stdout = trimTrailingNewlines(result.stdout);
+    const stderr = trimTrailingNewlines(result.stderr);
+    if (stdout) parts.push(stdout);
+    if (stderr) parts.push(stderr);
+    if (result.timedOut) parts.push(`Command timed out after ${timeoutMs} ms and was killed`);
+    else if (result.interrupted) parts.push('Command was aborted before completion');
+    else if (result.exitCode !== 0) parts.push(`Exit code ${result.exitCode}`);
+
+    return {
+      output: parts.length ? parts.join('\n') : 'no output',
+      isError: result.interrupted || result.exitCode !== 0,
+      metadata: {
+        start_time: startTime,
+        end_time: endTime,
+        exit_code: result.exitCode,
+        timed_out: result.timedOut,
+      },
+    };
+  },
+});
+
+function trimTrailingNewlines(text: string): string {
+  return text.replace(/\n+$/, '');
+}
+
+/** Collects output chunks and passes the tail of the output so far to `ctx.onProgress`, throttled. */
+function progressReporter(ctx: ToolContext): { add: (chunk: string) => void; stop: () => void } {
+  const onProgress = ctx.onProgress;
+  if (!onProgress) return { add: () => {}, stop: () => {} };
+  let text = '';
+  let timer: NodeJS.Timeout | undefined;
+  let lastSent = 0;
+  const send = () => {
+    timer = undefined;
+    lastSent = Date.now();
+    onProgress(text);
+  };
+  return {
+    add(chunk) {
+      text = (text + chunk).slice(-PROGRESS_TAIL_CHARS);
+      if (timer) return;
+      const wait = Math.max(0, lastSent + PROGRESS_INTERVAL_MS - Date.now());
+      timer = setTimeout(send, wait);
+    },
+    stop() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}

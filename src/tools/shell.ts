@@ -1,0 +1,460 @@
+/**
+ * The session shell behind the `bash` tool (reference §1.1, fixed).
+ *
+ * ## Design: a fresh shell per command, with the state carried over
+ *
+ * The original keeps one long-lived shell and writes each command to its stdin. Its commands run in the
+ * shell's own process group, so on a timeout it can only signal direct children: grandchildren survive
+ * and keep pipes open. Here every command runs in a **new shell process started in its own process
+ * group** (`detached: true`, i.e. `setsid`), and what should persist between calls is saved and restored:
+ *
+ * - after the command, an `EXIT` trap writes `export -p` (the exported variables) and `pwd` to state files;
+ * - the next command starts in that directory and sources that `export -p` snapshot first. `export -p`
+ *   output is re-sourceable by the same shell (POSIX requires it), so no parsing happens on our side.
+ *   The shell starts from an otherwise empty environment, so a variable the command `unset` stays unset.
+ *   The first command sources a snapshot we write from the agent's environment (`export NAME='value'`),
+ *   so every command takes the same path (and `BASH_ENV` is never run by our wrapper shell, only
+ *   passed on to the programs it starts). Variables whose names are not shell identifiers are dropped.
+ *
+ * Trade-offs, chosen deliberately:
+ * - Persists: the working directory and exported variables (as the model uses them: `cd`, `export`).
+ *   Not persisted: unexported variables, functions, aliases and `set` options. A model rarely relies on
+ *   those, and a shell left in a strange state (`set -e`, a half-typed heredoc, `exec > file`) can no
+ *   longer poison every later command.
+ * - A timeout or cancel kills the **whole process group** (SIGTERM, then SIGKILL after
+ *   {@link ShellOptions.killGraceMs}); the call returns as soon as the shell has exited, even if a
+ *   background process still holds the output pipes. A SIGTERM trap lets the shell save its state, so a
+ *   `cd` done before the timeout still counts. Processes that leave the group (`setsid`, daemons) survive.
+ * - Background jobs of a command that finished normally (`npm run dev > log 2>&1 &`) keep running: their
+ *   group is remembered and killed by {@link ShellRunner.close}. Output they write to our pipes after the
+ *   command ended is read and dropped, so they don't die of SIGPIPE.
+ * - "The shell died" cannot happen between commands; a directory deleted meanwhile falls back to the
+ *   initial directory (with a note on stderr).
+ * - Cost: one shell start per command (a few ms for a non-login bash).
+ *
+ * The shell is not started as a login shell by default (the original passed `-l`): a login shell reads
+ * profile files on every command, which is slow here and can print noise into the output. The agent
+ * process already inherits the person's environment (PATH etc.). `shellArgs: ['-l']` restores it.
+ *
+ * stdin is `/dev/null` and there is no controlling terminal, so nothing can wait for a person; the
+ * environment also disables pagers and editors ({@link NON_INTERACTIVE_ENV}). POSIX only (no Windows).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { constants as osConstants, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { ShellRunner } from './tool.js';
+import { MAX_OUTPUT_CHARS } from './tool.js';
+
+/** What {@link ShellRunner.exec} resolves with. */
+export type ShellExecResult = Awaited<ReturnType<ShellRunner['exec']>>;
+
+/**
+ * Environment added to every command so nothing waits for a person. `CI` is deliberately **not** set:
+ * it changes how test runners behave (jest/vitest refuse to write new snapshots, some tools change
+ * their output), which would make the agent see results the person doesn't.
+ */
+export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
+  PAGER: 'cat', // man, psql, … print instead of opening less
+  GIT_PAGER: 'cat', // git log / diff don't page
+  GIT_EDITOR: 'true', // git commit/rebase/merge never open an editor (the original set only this)
+  EDITOR: 'true',
+  VISUAL: 'true',
+  GIT_TERMINAL_PROMPT: '0', // git fails instead of asking for credentials
+  npm_config_yes: 'true', // npx installs without "Ok to proceed? (y)"
+  DEBIAN_FRONTEND: 'noninteractive', // apt never shows dialogs
+  PIP_NO_INPUT: '1', // pip never prompts
+};
+
+export interface ShellOptions {
+  /** the initial working directory (absolute), usually the project directory */
+  cwd: string;
+  /** the shell binary (config `shell.path`); default: `$SHELL` when it is bash, else `/bin/bash` */
+  shellPath?: string;
+  /** arguments before `-c` (config `shell.args`); default none (see the module doc on `-l`) */
+  shellArgs?: string[];
+  /** variables added to the inherited environment (after {@link NON_INTERACTIVE_ENV}) */
+  env?: Record<string, string>;
+  /** stdout and stderr are each cut to this many characters, head and tail kept; default 30,000 */
+  maxOutputChars?: number;
+  /** time between SIGTERM and SIGKILL when a command is stopped; default 1,000 ms */
+  killGraceMs?: number;
+}
+
+/**
+ * Creates the persistent shell of one session. The agent keeps one per session id and closes it when
+ * the session ends or the app quits. Commands given to one runner run one at a time, in order.
+ */
+export function createShell(options: ShellOptions): ShellRunner {
+  return new SessionShell(options);
+}
+
+/**
+ * The shell binary to use: the configured one; else `$SHELL` if it is bash (the tool is called bash and
+ * models write bash, so a zsh or fish login shell is not used unless configured); else `/bin/bash`.
+ */
+export function resolveShellPath(configured?: string, envShell = process.env.SHELL): string {
+  if (configured) return configured;
+  if (envShell && basename(envShell) === 'bash' && existsSync(envShell)) return envShell;
+  return existsSync('/bin/bash') ? '/bin/bash' : 'bash';
+}
+
+/**
+ * Runs inside the shell: `$1` command, `$2` directory, `$3` snapshot to source, `$4` state
+ * file prefix. POSIX sh only, so it works with dash too (tested; zsh untested). The traps write the state the next
+ * command restores; `command` bypasses functions the command may have defined with those names.
+ * One line, so that bash reports a syntax error in the command without a misleading `eval: line N`.
+ */
+const WRAPPER = [
+  '__oc_cmd=$1; __oc_dir=$2; __oc_env=$3; __oc_state=$4; shift 4',
+  '. "$__oc_env" 2>/dev/null',
+  'PWD=$__oc_dir', // the snapshot's PWD may name a directory that is gone (we then started elsewhere)
+  'trap \'__oc_rc=$?; { command export -p > "$__oc_state.env"; command pwd > "$__oc_state.cwd"; ' +
+    'printf "%s\\n" "$__oc_rc" > "$__oc_state.status"; } 2>/dev/null; exit $__oc_rc\' EXIT',
+  "trap 'exit 143' TERM",
+  'eval "$__oc_cmd"',
+].join('; ');
+
+/**
+ * State directories of open shells. Their snapshots hold the environment (API keys included), so they
+ * are removed even when the agent exits without closing its shells.
+ */
+const liveStateDirs = new Set<string>();
+process.once('exit', () => {
+  for (const dir of liveStateDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** How long to wait after the shell exits for the last output before giving up on the pipes. */
+const DRAIN_AFTER_EXIT_MS = 200;
+
+class SessionShell implements ShellRunner {
+  private currentCwd: string;
+  private readonly initialCwd: string;
+  private readonly shellPath: string;
+  private readonly shellArgs: string[];
+  private readonly baseEnv: Record<string, string>;
+  private readonly maxOutputChars: number;
+  private readonly killGraceMs: number;
+  private stateDir: string | undefined;
+  /** `export -p` output of the last command that finished its EXIT trap */
+  private snapshotPath: string | undefined;
+  private sequence = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** process groups of finished commands that left background jobs behind */
+  private readonly backgroundGroups = new Set<number>();
+  private closed = false;
+
+  constructor(options: ShellOptions) {
+    this.initialCwd = options.cwd;
+    this.currentCwd = options.cwd;
+    this.shellPath = resolveShellPath(options.shellPath);
+    this.shellArgs = options.shellArgs ?? [];
+    this.maxOutputChars = options.maxOutputChars ?? MAX_OUTPUT_CHARS;
+    this.killGraceMs = options.killGraceMs ?? 1_000;
+    const inherited: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) inherited[k] = v;
+    this.baseEnv = { ...inherited, ...NON_INTERACTIVE_ENV, ...options.env };
+  }
+
+  get cwd(): string {
+    return this.currentCwd;
+  }
+
+  exec(
+    command: string,
+    options: { timeoutMs: number; signal?: AbortSignal; onOutput?: (chunk: string) => void },
+  ): Promise<ShellExecResult> {
+    if (this.closed) return Promise.reject(new Error('The shell of this session was closed'));
+    const run = this.queue.then(() => this.runOne(command, options));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const pgid of this.backgroundGroups) terminateGroup(pgid, this.killGraceMs);
+    this.backgroundGroups.clear();
+    if (this.stateDir) {
+      rmSync(this.stateDir, { recursive: true, force: true });
+      liveStateDirs.delete(this.stateDir);
+    }
+  }
+
+  private async runOne(
+    command: string,
+    options: { timeoutMs: number; signal?: AbortSignal; onOutput?: (chunk: string) => void },
+  ): Promise<ShellExecResult> {
+    const { signal, onOutput } = options;
+    if (signal?.aborted || this.closed) {
+      return { stdout: '', stderr: '', exitCode: null, interrupted: true, timedOut: false };
+    }
+    if (!this.stateDir) {
+      this.stateDir = mkdtempSync(join(tmpdir(), 'opencode-shell-'));
+      liveStateDirs.add(this.stateDir);
+    }
+    const statePrefix = join(this.stateDir, String(++this.sequence));
+
+    let dir = this.currentCwd;
+    let note = '';
+    if (!isDirectory(dir)) {
+      if (!isDirectory(this.initialCwd)) throw new Error(`The working directory ${dir} no longer exists`);
+      note = `(the working directory ${dir} no longer exists; running in ${this.initialCwd})\n`;
+      dir = this.initialCwd;
+    }
+    this.snapshotPath ??= this.writeInitialSnapshot();
+    // Everything else comes from the snapshot, so that variables the last command unset stay unset;
+    // PWD lets the shell keep a logical path (through symlinks) for `pwd`.
+    const env = { PWD: dir };
+    const name = basename(this.shellPath);
+    const args = [...this.shellArgs, '-c', WRAPPER, name, command, dir, this.snapshotPath, statePrefix];
+
+    const stdout = new OutputCapture(this.maxOutputChars);
+    const stderr = new OutputCapture(this.maxOutputChars);
+    if (note) stderr.append(note);
+
+    const child = spawn(this.shellPath, args, { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const outcome = await this.supervise(child, { ...options, stdout, stderr, onOutput, signal });
+
+    this.adoptState(statePrefix);
+    if (!outcome.interrupted && child.pid !== undefined && groupAlive(child.pid)) {
+      this.backgroundGroups.add(child.pid);
+    }
+    this.forgetDeadGroups();
+    return {
+      stdout: stdout.text(),
+      stderr: outcome.interrupted ? withoutKillReports(stderr.text()) : stderr.text(),
+      exitCode: outcome.interrupted ? null : outcome.exitCode,
+      interrupted: outcome.interrupted,
+      timedOut: outcome.timedOut,
+    };
+  }
+
+  /** Waits for the shell to exit, enforcing the timeout and the abort signal on its process group. */
+  private supervise(
+    child: ChildProcess,
+    o: {
+      timeoutMs: number;
+      signal?: AbortSignal;
+      onOutput?: (chunk: string) => void;
+      stdout: OutputCapture;
+      stderr: OutputCapture;
+    },
+  ): Promise<{ exitCode: number | null; interrupted: boolean; timedOut: boolean }> {
+    return new Promise((resolve, reject) => {
+      const streams = [child.stdout!, child.stderr!];
+      const captures = [o.stdout, o.stderr];
+      let openStreams = streams.length;
+      let exited = false;
+      let exitCode: number | null = null;
+      let interrupted = false;
+      let timedOut = false;
+      let settled = false;
+      let drainTimer: NodeJS.Timeout | undefined;
+
+      const stop = (reason: 'timeout' | 'abort') => {
+        if (interrupted || exited) return;
+        interrupted = true;
+        timedOut = reason === 'timeout';
+        if (child.pid !== undefined) terminateGroup(child.pid, this.killGraceMs);
+      };
+      const timer = setTimeout(() => stop('timeout'), Math.max(1, o.timeoutMs));
+      const onAbort = () => stop('abort');
+      o.signal?.addEventListener('abort', onAbort, { once: true });
+
+      const settle = () => {
+        settled = true;
+        clearTimeout(timer);
+        if (drainTimer) clearTimeout(drainTimer);
+        o.signal?.removeEventListener('abort', onAbort);
+      };
+      const finish = () => {
+        if (settled) return;
+        settle();
+        // pipes still held by background jobs must not keep the agent process alive
+        for (const s of streams) unrefStream(s);
+        resolve({ exitCode, interrupted, timedOut });
+      };
+
+      streams.forEach((stream, i) => {
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => {
+          if (settled) return; // a background job still writing: read and drop (no SIGPIPE for it)
+          captures[i]!.append(chunk);
+          try {
+            o.onOutput?.(chunk);
+          } catch {
+            // a UI callback must not break the command
+          }
+        });
+        stream.on('error', () => {});
+        stream.on('end', () => {
+          openStreams--;
+          if (exited && openStreams === 0) finish();
+        });
+      });
+
+      child.on('exit', (code, signal) => {
+        exited = true;
+        exitCode = code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : null);
+        clearTimeout(timer);
+        // a background job may hold the pipes open: take what has arrived shortly after the exit
+        if (openStreams === 0) finish();
+        else drainTimer = setTimeout(finish, DRAIN_AFTER_EXIT_MS);
+      });
+      child.on('error', (err) => {
+        if (settled) return;
+        settle();
+        reject(new Error(`Could not start the shell ${this.shellPath}: ${err.message}`));
+      });
+    });
+  }
+
+  /** The agent's environment (plus {@link NON_INTERACTIVE_ENV}) as a script any POSIX shell can source. */
+  private writeInitialSnapshot(): string {
+    const path = join(this.stateDir!, '0.env');
+    writeFileSync(path, exportScript(this.baseEnv), { mode: 0o600 });
+    return path;
+  }
+
+  /** Takes over the directory and environment the command's EXIT trap saved, if it got that far. */
+  private adoptState(statePrefix: string): void {
+    const files = { env: `${statePrefix}.env`, cwd: `${statePrefix}.cwd`, status: `${statePrefix}.status` };
+    if (existsSync(files.status)) {
+      const cwd = readFileSync(files.cwd, 'utf8').replace(/\n$/, '');
+      if (cwd) this.currentCwd = cwd;
+      if (this.snapshotPath) removeQuietly(this.snapshotPath);
+      this.snapshotPath = files.env;
+      removeQuietly(files.cwd);
+      removeQuietly(files.status);
+    } else {
+      for (const f of Object.values(files)) removeQuietly(f);
+    }
+  }
+
+  private forgetDeadGroups(): void {
+    for (const pgid of this.backgroundGroups) if (!groupAlive(pgid)) this.backgroundGroups.delete(pgid);
+  }
+}
+
+/**
+ * Collects a stream's text keeping memory bounded: the whole text while it fits in `maxChars`, else
+ * the first and last `maxChars / 2` characters and a count of the lines in between. {@link text}
+ * equals `truncateMiddle(wholeText, maxChars)` of the kernel, without holding the whole text.
+ */
+export class OutputCapture {
+  private whole = '';
+  private head = '';
+  private tail = '';
+  private overflowed = false;
+  private droppedNewlines = 0;
+  private readonly half: number;
+
+  constructor(private readonly maxChars: number) {
+    this.half = Math.floor(maxChars / 2);
+  }
+
+  append(chunk: string): void {
+    if (!this.overflowed) {
+      this.whole += chunk;
+      if (this.whole.length <= this.maxChars) return;
+      this.overflowed = true;
+      this.head = this.whole.slice(0, this.half);
+      this.tail = this.whole.slice(this.half);
+      this.whole = '';
+    } else {
+      this.tail += chunk;
+    }
+    // trim only now and then: slicing on every small chunk would be quadratic
+    if (this.tail.length > this.maxChars * 2) this.trimTail();
+  }
+
+  text(): string {
+    if (!this.overflowed) return this.whole;
+    this.trimTail();
+    return `${this.head}\n\n... [${this.droppedNewlines + 1} lines truncated] ...\n\n${this.tail}`;
+  }
+
+  private trimTail(): void {
+    const excess = this.tail.length - this.half;
+    if (excess <= 0) return;
+    this.droppedNewlines += countNewlines(this.tail, excess);
+    this.tail = this.tail.slice(excess);
+  }
+}
+
+/** `export NAME='value'` lines; names that are not shell identifiers can't be exported by a shell. */
+export function exportScript(env: Record<string, string>): string {
+  return Object.entries(env)
+    .filter(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    .map(([name, value]) => `export ${name}='${value.replaceAll("'", "'\\''")}'\n`)
+    .join('');
+}
+
+/**
+ * Drops the lines bash prints when the job we killed dies (`Terminated`,
+ * `bash: line 1:  4242 Killed  sleep 300`): the result already says the command was stopped.
+ */
+function withoutKillReports(stderr: string): string {
+  return stderr.replace(/(?:^|\n)(?:[^\n]*line \d+: +\d+ +)?(?:Terminated|Killed)(?: [^\n]*)?(?=\n|$)/g, '');
+}
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** SIGTERM to the group now, SIGKILL after `graceMs` if any member is still alive. */
+function terminateGroup(pgid: number, graceMs: number): void {
+  signalGroup(pgid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  const poll = setInterval(() => {
+    if (!groupAlive(pgid)) {
+      clearInterval(poll);
+    } else if (Date.now() >= deadline) {
+      signalGroup(pgid, 'SIGKILL');
+      clearInterval(poll);
+    }
+  }, 25);
+  poll.unref();
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+/** true while any process of the group exists (signal 0 checks without sending) */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function unrefStream(stream: Readable): void {
+  (stream as Readable & { unref?: () => void }).unref?.();
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}

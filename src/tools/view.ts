@@ -1,0 +1,146 @@
+/**
+ * `view`: read a text file with line numbers (reference §1.4), fixed per §10.6: lines of any length
+ * are read (the original's 64 KB scanner limit failed the call), long lines are cut by characters
+ * without splitting a surrogate pair, and binary files get a clear error instead of being dumped.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { defineTool, ToolError } from './tool.js';
+import { abortError } from './ripgrep.js';
+
+const DESCRIPTION = `Read a text file. Lines come numbered as \`     1|text\`; the number and the | are not part of the file.
+
+Reads up to 2000 lines from \`offset\` (0-based); when more remain, the output says which offset to use next. Lines longer than 2000 characters are cut and end in "...". Files over 250 KB, images and binary files are refused.
+
+Use it to read a file before changing it (edit and write require this) and to examine code, config or logs. Use glob to find a file by name and grep to find where text occurs, rather than reading many files. For a folder use ls.`;
+
+/** Largest file read, in bytes (the original's 250 KB). */
+export const VIEW_MAX_FILE_BYTES = 250 * 1024;
+/** Lines shown when no `limit` is given. */
+export const VIEW_DEFAULT_LINES = 2000;
+/** Longer lines are cut to this many characters and get `...`. */
+export const VIEW_MAX_LINE_CHARS = 2000;
+/** A NUL byte within this many leading bytes marks a binary file (git looks at the first 8000). */
+const BINARY_SNIFF_BYTES = 8000;
+
+const IMAGE_TYPES: Record<string, string> = {
+  '.jpg': 'JPEG',
+  '.jpeg': 'JPEG',
+  '.png': 'PNG',
+  '.gif': 'GIF',
+  '.bmp': 'BMP',
+  '.svg': 'SVG',
+  '.webp': 'WebP',
+};
+
+const parameters = z.object({
+  file_path: z.string().min(1, 'must not be empty').describe('Path of the file to read'),
+  offset: z.number().int().min(0).optional().describe('Line to start from, 0-based'),
+  limit: z.number().int().optional().describe('Number of lines to read (default 2000)'),
+});
+
+export const viewTool = defineTool({
+  name: 'view',
+  description: DESCRIPTION,
+  parameters,
+  readOnly: true,
+  // the file is capped at 250 KB already; the kernel's 30,000-character cut would drop lines mid-file
+  maxOutputChars: 300_000,
+  async run(input, ctx) {
+    const filePath = resolve(ctx.cwd, input.file_path);
+    const offset = input.offset ?? 0;
+    const limit = input.limit && input.limit > 0 ? input.limit : VIEW_DEFAULT_LINES;
+
+    let info;
+    try {
+      info = await stat(filePath);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(await notFoundMessage(filePath));
+      throw err;
+    }
+    if (info.isDirectory()) throw new ToolError(`Path is a directory, not a file: ${filePath}`);
+    if (info.size > VIEW_MAX_FILE_BYTES) {
+      throw new ToolError(`File is too large (${info.size} bytes). Maximum size is ${VIEW_MAX_FILE_BYTES} bytes`);
+    }
+    const imageType = IMAGE_TYPES[extname(filePath).toLowerCase()];
+    if (imageType) {
+      throw new ToolError(`This is an image file of type: ${imageType}\nUse a different tool to process images`);
+    }
+
+    const bytes = await readFile(filePath, { signal: ctx.signal }).catch((err: Error) => {
+      throw err.name === 'AbortError' ? abortError() : err;
+    });
+    const text = decodeText(bytes);
+    if (text === undefined) {
+      throw new ToolError(`File appears to be binary (it contains NUL bytes): ${filePath}\nview only shows text files.`);
+    }
+
+    const lines = splitLines(text);
+    const shown = lines.slice(offset, offset + limit).map((line) => cutLine(line));
+    const content = shown.join('\n');
+    let output = `<file>\n${numberLines(shown, offset + 1)}`;
+    const lastShown = offset + Math.max(shown.length, 1);
+    if (lines.length > lastShown) {
+      output += `\n\n(File has more lines. Use 'offset' parameter to read beyond line ${lastShown})`;
+    }
+    output += '\n</file>\n';
+    ctx.fileTimes.record(filePath);
+    return { output, isError: false, metadata: { file_path: filePath, content } };
+  },
+});
+
+/**
+ * The file's text, or undefined when it looks binary (a NUL byte near the start). A UTF-16 byte
+ * order mark is honoured; anything else is read as UTF-8.
+ */
+export function decodeText(bytes: Buffer): string | undefined {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  const sniff = bytes.subarray(0, BINARY_SNIFF_BYTES);
+  if (sniff.includes(0)) return undefined;
+  return bytes.toString('utf8');
+}
+
+/** Lines as Go's line scanner gives them: split at `\n`, a final newline ends the last line, CR dropped. */
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
+/** Cuts a line to {@link VIEW_MAX_LINE_CHARS} characters plus `...`, never inside a surrogate pair. */
+export function cutLine(line: string, maxChars = VIEW_MAX_LINE_CHARS): string {
+  if (line.length <= maxChars) return line;
+  let end = maxChars;
+  const last = line.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--; // a high surrogate whose pair would be cut off
+  return `${line.slice(0, end)}...`;
+}
+
+/** `%6d|line`, numbers from `first`; wider numbers are not padded. */
+function numberLines(lines: readonly string[], first: number): string {
+  return lines.map((line, i) => `${String(first + i).padStart(6)}|${line}`).join('\n');
+}
+
+/** "File not found", with up to 3 names in the same folder that contain or are contained in the name asked for. */
+async function notFoundMessage(filePath: string): Promise<string> {
+  const dir = dirname(filePath);
+  const wanted = basename(filePath).toLowerCase();
+  let names: string[] = [];
+  try {
+    names = (await readdir(dir)).sort();
+  } catch {
+    // the folder is missing too
+  }
+  const suggestions = names
+    .filter((name) => {
+      const lower = name.toLowerCase();
+      return lower.includes(wanted) || wanted.includes(lower);
+    })
+    .slice(0, 3)
+    .map((name) => join(dir, name));
+  if (suggestions.length === 0) return `File not found: ${filePath}`;
+  return `File not found: ${filePath}\n\nDid you mean one of these?\n${suggestions.join('\n')}`;
+}

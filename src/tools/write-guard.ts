@@ -1,0 +1,74 @@
+/**
+ * The checks and bookkeeping shared by the tools that change files (`write`, `edit`): resolve the
+ * path, refuse to overwrite what the model has not read or what changed since (reference §1,
+ * "Read-before-write tracking", fixed to compare mtime and size), and record a write in the
+ * read tracker and the file history.
+ */
+import { statSync, type Stats } from 'node:fs';
+import { resolve } from 'node:path';
+import { ToolError, type ToolContext } from './tool.js';
+import type { FileStamp } from './file-times.js';
+
+/** `path` made absolute against the project directory. */
+export function resolveToolPath(ctx: ToolContext, path: string): string {
+  return resolve(ctx.cwd, path);
+}
+
+/** The file's stats, or undefined when nothing is at `path`. */
+export function statIfExists(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Throws a {@link ToolError} unless `path` was read (or written by us) and has not changed on disk
+ * since. `doing` completes "before … it", e.g. `editing`.
+ */
+export function requireFreshRead(ctx: ToolContext, path: string, doing: string): void {
+  const check = ctx.fileTimes.check(path);
+  if (check.status === 'unread') {
+    throw new ToolError(`You must read the file ${path} before ${doing} it. Use the view tool first.`);
+  }
+  if (check.status === 'modified') {
+    throw new ToolError(
+      `File ${path} has been modified since it was last read.\n` +
+        `Last modification: ${describeStamp(check.now)}\n` +
+        `When last read: ${describeStamp(check.seen)}\n\n` +
+        `Read it again with the view tool before ${doing} it.`,
+    );
+  }
+}
+
+/**
+ * Called after permission was granted (the person may have taken minutes): the file must still be
+ * as it was when the change was prepared. `existed` says whether it existed then.
+ */
+export function requireUnchangedWhileAsking(ctx: ToolContext, path: string, existed: boolean): void {
+  if (!existed) {
+    if (statIfExists(path)) {
+      throw new ToolError(`File ${path} was created by someone else while waiting for permission. Read it with the view tool and try again.`);
+    }
+    return;
+  }
+  if (ctx.fileTimes.check(path).status !== 'ok') {
+    throw new ToolError(`File ${path} changed while waiting for permission. Read it again with the view tool and redo the change.`);
+  }
+}
+
+/** Records a finished write: the read tracker sees our own write as read, the history gets a version. */
+export function recordFileWrite(ctx: ToolContext, path: string, before: string | null, after: string): void {
+  ctx.fileTimes.record(path);
+  try {
+    ctx.fileHistory.recordWrite(ctx.sessionId, path, before, after);
+  } catch {
+    // history is for the UI; a storage problem must not turn a done write into a failure
+  }
+}
+
+function describeStamp(stamp: FileStamp): string {
+  return `${new Date(stamp.mtimeMs).toISOString()} (${stamp.size} bytes)`;
+}

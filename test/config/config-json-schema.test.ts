@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { configJsonSchema } from '../../src/config/index.js';
+
+type Node = { properties?: Record<string, Node>; additionalProperties?: unknown; description?: string; default?: unknown; enum?: unknown[] };
+
+describe('configJsonSchema', () => {
+  const schema = configJsonSchema() as Node & { $schema: string; title: string };
+  const props = schema.properties!;
+
+  it('is a draft 2020-12 schema of an object with every top-level key', () => {
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(schema.title).toBe('OpenCode configuration');
+    expect(Object.keys(props)).toEqual([
+      '$schema', 'data', 'providers', 'agents', 'mcpServers', 'lsp', 'shell', 'autoCompact', 'contextPaths', 'tui', 'debug', 'debugLSP',
+    ]);
+  });
+
+  it('describes nested keys so editors can complete them', () => {
+    const agent = props.agents.properties!.coder;
+    expect(Object.keys(agent.properties!)).toEqual(['model', 'maxTokens', 'reasoningEffort', 'maxSteps']);
+    expect(agent.properties!.reasoningEffort.enum).toEqual(['low', 'medium', 'high']);
+    expect(agent.properties!.maxSteps.default).toBe(100);
+    expect(Object.keys(props.agents.properties!)).toEqual(['coder', 'task', 'title', 'summarizer']);
+
+    const mcp = props.mcpServers.additionalProperties as Node;
+    expect(Object.keys(mcp.properties!)).toEqual(['type', 'command', 'args', 'env', 'url', 'headers', 'timeout', 'disabled']);
+    const provider = props.providers.additionalProperties as Node;
+    expect(Object.keys(provider.properties!)).toEqual(['apiKey', 'disabled', 'baseURL', 'models']);
+    const lsp = props.lsp.additionalProperties as Node;
+    expect(Object.keys(lsp.properties!)).toEqual(['command', 'args', 'options', 'disabled']);
+    expect(props.tui.properties!.theme.default).toBe('opencode');
+    expect(props.data.properties!.directory.default).toBe('.opencode');
+  });
+
+  it('gives every property a description', () => {
+    const missing: string[] = [];
+    const walk = (node: Node, at: string): void => {
+      for (const [key, child] of Object.entries(node.properties ?? {})) {
+        if (!child.description) missing.push(`${at}${key}`);
+        walk(child, `${at}${key}.`);
+      }
+      if (node.additionalProperties && typeof node.additionalProperties === 'object') walk(node.additionalProperties as Node, `${at}*.`);
+    };
+    walk(schema, '');
+    expect(missing).toEqual([]);
+  });
+
+  it('allows unknown keys (the loader only warns about them)', () => {
+    const forbidden: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      if ((node as Node).additionalProperties === false) forbidden.push(at || '(root)');
+      for (const [key, child] of Object.entries(node)) walk(child, at ? `${at}.${key}` : key);
+    };
+    walk(schema, '');
+    expect(forbidden).toEqual([]);
+  });
+});

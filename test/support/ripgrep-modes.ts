@@ -1,0 +1,52 @@
+/**
+ * Run a search tool with ripgrep and again with the pure-Node fallback, to show both give the same
+ * result; and a stand-in "rg" that never finishes, to show an abort kills it.
+ */
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findRipgrep } from '../../src/tools/ripgrep.js';
+
+/** Runs `fn` with `OPENCODE_DISABLE_RIPGREP=1` (the Node fallback). */
+export async function withoutRipgrep<T>(fn: () => Promise<T>): Promise<T> {
+  return withEnv({ OPENCODE_DISABLE_RIPGREP: '1' }, fn);
+}
+
+/** Runs `fn` with the environment changed, restoring it after. */
+export async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** The result of `fn` with rg and with the fallback. Fails the test when rg is not available. */
+export async function bothWays<T>(fn: () => Promise<T>): Promise<{ ripgrep: T; fallback: T }> {
+  if (!(await findRipgrep())) throw new Error('ripgrep is not available: the comparison needs it');
+  const ripgrep = await fn();
+  const fallback = await withoutRipgrep(fn);
+  return { ripgrep, fallback };
+}
+
+/** A fake rg in `dir` that writes its pid to `dir/rg.pid` and sleeps for a minute. */
+export function sleepingRipgrep(dir: string): { path: string; pid: () => number } {
+  const path = join(dir, 'fake-rg');
+  writeFileSync(path, `#!/bin/sh\necho $$ > '${join(dir, 'rg.pid')}'\nexec sleep 60\n`);
+  chmodSync(path, 0o755);
+  return { path, pid: () => Number(readFileSync(join(dir, 'rg.pid'), 'utf8').trim()) };
+}
+
+/** Whether a process with this pid is still alive. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,159 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bashTool, effectiveTimeoutMs } from '../../src/tools/bash.js';
+import { truncateMiddle } from '../../src/tools/tool.js';
+import { isRunning, recordingContext, runTool, tempDir, type RecordingContext } from '../support/recording-context.js';
+
+let tmp: ReturnType<typeof tempDir>;
+let rec: RecordingContext;
+beforeEach(() => {
+  tmp = tempDir();
+  rec = recordingContext({ cwd: tmp.dir });
+});
+afterEach(() => {
+  rec.close();
+  tmp.remove();
+});
+
+describe('bash: output', () => {
+  it('reports a non-zero exit as an error, stdout before stderr', async () => {
+    const result = await runTool(bashTool, { command: 'echo out; echo err >&2; exit 3' }, rec.ctx);
+    expect(result.output).toBe('out\nerr\nExit code 3');
+    expect(result.isError).toBe(true);
+    expect(result.metadata).toMatchObject({ exit_code: 3, timed_out: false });
+    const { start_time, end_time } = result.metadata as { start_time: number; end_time: number };
+    expect(end_time).toBeGreaterThanOrEqual(start_time);
+    expect(Math.abs(start_time - Date.now())).toBeLessThan(10_000);
+  });
+
+  it('returns stdout alone on success', async () => {
+    const result = await runTool(bashTool, { command: 'echo hello' }, rec.ctx);
+    expect(result).toMatchObject({ output: 'hello', isError: false, metadata: { exit_code: 0, timed_out: false } });
+  });
+
+  it('says "no output" when there is none', async () => {
+    const result = await runTool(bashTool, { command: 'true' }, rec.ctx);
+    expect(result.output).toBe('no output');
+  });
+
+  it('cuts stdout to 15,000 characters of head and tail around a marker', async () => {
+    const result = await runTool(bashTool, { command: "head -c 40000 /dev/zero | tr '\\0' a; printf 'END'" }, rec.ctx);
+    const expected = `${'a'.repeat(15_000)}\n\n... [1 lines truncated] ...\n\n${'a'.repeat(14_997)}END`;
+    expect(result.output).toBe(expected);
+  });
+
+  it('counts the lines it drops exactly as truncateMiddle does, for stdout and stderr separately', async () => {
+    const full = execFileSync('seq', ['1', '20000'], { encoding: 'utf8' });
+    const result = await runTool(bashTool, { command: 'seq 1 20000; seq 1 20000 >&2' }, rec.ctx);
+    const cut = truncateMiddle(full, 30_000).replace(/\n$/, '');
+    expect(cut).toContain('... [14280 lines truncated] ...');
+    expect(result.output).toBe(`${cut}\n${cut}`);
+  });
+
+  it('reports live output through onProgress', async () => {
+    await runTool(bashTool, { command: 'echo first; sleep 0.4; echo second' }, rec.ctx);
+    expect(rec.progress[0]).toBe('first\n');
+  });
+});
+
+describe('bash: timeouts and cancellation', () => {
+  it('kills the whole process group on timeout and returns at once', async () => {
+    const pidFile = join(tmp.dir, 'bg.pid');
+    const started = Date.now();
+    const result = await runTool(bashTool, { command: `sleep 300 & echo $! > ${pidFile}; sleep 300`, timeout: 500 }, rec.ctx);
+    const elapsed = Date.now() - started;
+
+    expect(elapsed).toBeLessThan(3_000);
+    expect(result.output).toBe('Command timed out after 500 ms and was killed');
+    expect(result.isError).toBe(true);
+    expect(result.metadata).toMatchObject({ exit_code: null, timed_out: true });
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(isRunning(grandchild)).toBe(false);
+  });
+
+  it('uses SIGKILL for a command that ignores SIGTERM', async () => {
+    const started = Date.now();
+    const result = await runTool(bashTool, { command: "trap '' TERM; sleep 300", timeout: 300 }, rec.ctx);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(result.metadata).toMatchObject({ timed_out: true });
+  });
+
+  it('stops the command when the run is cancelled', async () => {
+    setTimeout(() => rec.abort.abort(), 300);
+    const started = Date.now();
+    const result = await runTool(bashTool, { command: 'sleep 300 & sleep 300' }, rec.ctx);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(result).toMatchObject({
+      output: 'Command was aborted before completion',
+      isError: true,
+      metadata: { exit_code: null, timed_out: false },
+    });
+  });
+
+  it('defaults and caps the timeout (ms)', () => {
+    expect([undefined, 0, -5, 1234, 700_000].map(effectiveTimeoutMs)).toEqual([60_000, 60_000, 60_000, 1234, 600_000]);
+  });
+});
+
+describe('bash: nothing waits for a person', () => {
+  it('closes stdin: cat and read return at once', async () => {
+    const started = Date.now();
+    const result = await runTool(bashTool, { command: 'cat; read x; echo "got:$x"', timeout: 5_000 }, rec.ctx);
+    expect(result.output).toBe('got:');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('runs git log without a pager', async () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: tmp.dir, stdio: 'ignore' });
+    git('init', '-q');
+    writeFileSync(join(tmp.dir, 'f.txt'), 'x');
+    git('add', '.');
+    git('-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'first commit');
+    const result = await runTool(bashTool, { command: 'git log --format=%s', timeout: 5_000 }, rec.ctx);
+    expect(result).toMatchObject({ output: 'first commit', isError: false });
+    expect(rec.permissions).toEqual([]);
+  });
+});
+
+describe('bash: refusals and permission', () => {
+  it('refuses a banned command without asking', async () => {
+    const result = await runTool(bashTool, { command: 'CURL -s https://example.com' }, rec.ctx);
+    expect(result).toEqual({
+      output: "Command 'curl' is not allowed: network access; use the fetch tool to read a web page.",
+      isError: true,
+    });
+    expect(rec.permissions).toEqual([]);
+  });
+
+  it('refuses a whitespace-only command (the original panicked)', async () => {
+    const result = await runTool(bashTool, { command: ' \n\t ' }, rec.ctx);
+    expect(result).toEqual({ output: 'The command is empty. Send the command to run in `command`.', isError: true });
+  });
+
+  it('runs a safe read-only command without asking', async () => {
+    writeFileSync(join(tmp.dir, 'x'), '');
+    const result = await runTool(bashTool, { command: 'ls' }, rec.ctx);
+    expect(result.output).toBe('x');
+    expect(rec.permissions).toEqual([]);
+  });
+
+  it('asks for `ls && rm x`, and a denial leaves x in place', async () => {
+    writeFileSync(join(tmp.dir, 'x'), '');
+    rec.answer = 'deny';
+    const result = await runTool(bashTool, { command: 'ls && rm x' }, rec.ctx);
+    expect(rec.permissions).toEqual([
+      { action: 'execute', description: 'Execute command: ls && rm x', params: { command: 'ls && rm x' }, path: tmp.dir },
+    ]);
+    expect(result).toEqual({ output: 'Permission denied', isError: true, permissionDenied: true });
+    expect(existsSync(join(tmp.dir, 'x'))).toBe(true);
+  });
+
+  it('runs an allowed command after asking', async () => {
+    const result = await runTool(bashTool, { command: 'touch made && ls' }, rec.ctx);
+    expect(rec.permissions).toHaveLength(1);
+    expect(result.output).toBe('made');
+  });
+});
