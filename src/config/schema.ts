@@ -70,7 +70,7 @@ const providerSchema = z
 
 const agentSchema = z
   .strictObject({
-    model: z.string().optional().describe('Model id from the catalog, e.g. "claude-sonnet-4".'),
+    model: z.string().optional().describe('Model id as provider/model, e.g. "anthropic/claude-sonnet-5-5", "openai/gpt-4.1", "local/qwen3-coder".'),
     maxTokens: positiveInt().optional().describe('Output token cap per reply.'),
     reasoningEffort: z
       .enum(['low', 'medium', 'high'])

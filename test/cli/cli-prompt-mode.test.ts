@@ -1,0 +1,148 @@
+/**
+ * `opencode -p` as a script sees it: flags, output formats, stdin, exit codes and one-line errors.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { cleanEnv, runCli } from '../support/cli.js';
+
+let fake: FakeProvider | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const project = () => mkdtempSync(join(tmpdir(), 'opencode-cli-'));
+const anthropicEnv = (f: FakeProvider) => cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-secret-key', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
+
+describe('opencode -p', () => {
+  it('prints only the final answer as text', async () => {
+    fake = await startFakeProvider([{ text: 'Looking.', toolCalls: [{ name: 'ls', input: {} }] }, { text: 'Two files.' }]);
+    const dir = project();
+    const run = await runCli(['-p', 'what is here?'], { cwd: dir, env: anthropicEnv(fake) });
+    expect(run).toMatchObject({ code: 0, stdout: 'Two files.\n', stderr: '' });
+  });
+
+  it('reads the prompt from stdin with -p -', async () => {
+    fake = await startFakeProvider([{ text: 'Got it.' }]);
+    const run = await runCli(['-p', '-', '-f', 'json'], { cwd: project(), env: anthropicEnv(fake), stdin: 'explain the build\n' });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ response: 'Got it.' });
+    const user = fake.answered[0].messages[0].content;
+    expect(JSON.stringify(user)).toContain('explain the build\\n');
+  });
+
+  it('works in the directory given by -c', async () => {
+    fake = await startFakeProvider([{ text: 'ok' }]);
+    const dir = project();
+    const run = await runCli(['-c', dir, '-p', 'hi'], { cwd: tmpdir(), env: anthropicEnv(fake) });
+    expect(run.code).toBe(0);
+    const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
+    expect((db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n).toBe(1);
+    db.close();
+    expect(fake.answered[0].system.map((b: { text: string }) => b.text).join('')).toContain(`Working directory: ${dir}`);
+  });
+
+  it('fails with exit 1 and one line naming the cause when the provider fails; the key is never printed', async () => {
+    fake = await startFakeProvider([{ httpStatus: 401, message: 'invalid x-api-key sk-ant-secret-key' }]);
+    const run = await runCli(['-p', 'hi'], { cwd: project(), env: anthropicEnv(fake) });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^opencode: .*401/);
+    expect(run.stderr).not.toContain('sk-ant-secret-key');
+  });
+
+  it('runs twice at once in the same project; both succeed', async () => {
+    fake = await startFakeProvider([{ text: 'one', delayMs: 200 }, { text: 'two', delayMs: 200 }]);
+    const dir = project();
+    const [a, b] = await Promise.all([
+      runCli(['-p', 'first'], { cwd: dir, env: anthropicEnv(fake) }),
+      runCli(['-p', 'second'], { cwd: dir, env: anthropicEnv(fake) }),
+    ]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect([a.stdout, b.stdout].sort()).toEqual(['one\n', 'two\n']);
+    const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
+    expect((db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n).toBe(4);
+    db.close();
+  });
+});
+
+describe('opencode usage and config errors (exit 2)', () => {
+  it('names what to set when there is no credential at all', async () => {
+    const run = await runCli(['-p', 'hi'], { cwd: project(), env: cleanEnv() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('ANTHROPIC_API_KEY');
+    expect(run.stderr).toContain('providers.<provider>.apiKey');
+    expect(run.stderr).toContain('LOCAL_ENDPOINT');
+  });
+
+  it('prints one line per config problem, without a stack trace', async () => {
+    const dir = project();
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ agents: { coder: { maxTokens: 'lots' } }, autoCompact: 'yes' }));
+    const run = await runCli(['-p', 'hi'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'k' }) });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n').sort()).toEqual([
+      `${join(dir, '.opencode.json')}: agents.coder.maxTokens: expected number, got string`,
+      `${join(dir, '.opencode.json')}: autoCompact: expected boolean, got string`,
+    ]);
+  });
+
+  it('warns about unknown keys and still runs', async () => {
+    fake = await startFakeProvider([{ text: 'ok' }]);
+    const dir = project();
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ colour: 'blue' }));
+    const run = await runCli(['-p', 'hi'], { cwd: dir, env: anthropicEnv(fake) });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(`warning: ${join(dir, '.opencode.json')}: colour: unknown key\n`);
+  });
+
+  it('rejects a bad -f value, a bad -m value and a missing -c directory', async () => {
+    const env = cleanEnv({ ANTHROPIC_API_KEY: 'k' });
+    const badFormat = await runCli(['-p', 'hi', '-f', 'xml'], { cwd: project(), env });
+    expect(badFormat.code).toBe(2);
+    expect(badFormat.stderr).toContain("option '-f, --output-format <format>' argument 'xml' is invalid");
+    const badModel = await runCli(['-p', 'hi', '-m', 'gpt4'], { cwd: project(), env });
+    expect(badModel.code).toBe(2);
+    expect(badModel.stderr).toContain('expected provider/model');
+    const unknownModel = await runCli(['-p', 'hi', '-m', 'anthropic/claude-9'], { cwd: project(), env });
+    expect(unknownModel.code).toBe(2);
+    expect(unknownModel.stderr).toMatch(/^opencode: .*anthropic\/claude-9/);
+    const noDir = await runCli(['-c', '/no/such/dir', '-p', 'hi'], { cwd: project(), env });
+    expect(noDir).toMatchObject({ code: 2, stderr: 'opencode: --cwd /no/such/dir: no such directory\n' });
+  });
+
+  it('fails with exit 1 when the session database cannot be written', async () => {
+    const dir = project();
+    writeFileSync(join(dir, 'blocker'), 'a file where the data directory should be');
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ data: { directory: 'blocker/data' } }));
+    const run = await runCli(['-p', 'hi'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'k' }) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^opencode: cannot open the session database: /);
+  });
+});
+
+describe('opencode sub-commands', () => {
+  it('prints the version', async () => {
+    const { version } = JSON.parse((await import('node:fs')).readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'));
+    const run = await runCli(['--version'], { cwd: project(), env: cleanEnv() });
+    expect(run).toMatchObject({ code: 0, stdout: `${version}\n` });
+  });
+
+  it('prints the JSON Schema of the config', async () => {
+    const run = await runCli(['schema'], { cwd: project(), env: cleanEnv() });
+    expect(run.code).toBe(0);
+    const schema = JSON.parse(run.stdout);
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['data', 'providers', 'agents', 'mcpServers', 'lsp', 'shell', 'autoCompact', 'contextPaths', 'tui', 'debug']));
+  });
+
+  it('lists the flags in --help', async () => {
+    const run = await runCli(['--help'], { cwd: project(), env: cleanEnv() });
+    for (const flag of ['-p, --prompt', '-f, --output-format', '-q, --quiet', '-c, --cwd', '-m, --model', '-d, --debug', '-v, --version']) {
+      expect(run.stdout).toContain(flag);
+    }
+  });
+});
