@@ -2,11 +2,11 @@
  * The object that builds and holds the services for one working directory: storage, permission,
  * tools, providers and the coder agent. The TUI and `-p` mode both start from here.
  */
-import { resolve } from 'node:path';
 import { Agent } from '../agent/agent.js';
 import type { AgentEvents } from '../agent/events.js';
 import type { PromptEnvironment } from '../agent/prompts.js';
 import { generateTitle } from '../agent/title.js';
+import { resolveDataDir } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { EventBus } from '../events/bus.js';
@@ -50,9 +50,12 @@ export interface App {
  */
 export function createApp(opts: AppOptions): App {
   const { cwd, config } = opts;
-  const db = openDatabase(dataDirectory(cwd, config));
   const bus = new EventBus<AgentEvents>((err) => {
     if (config.debug) process.stderr.write(`event handler failed: ${String(err)}\n`);
+  });
+  // a failed history write must not fail the edit; it is reported, not printed over the UI
+  const db = openDatabase(resolveDataDir(config, cwd), {
+    onFileHistoryError: (err) => bus.emit('warning', { message: `File history not saved: ${(err as Error).message}` }),
   });
   const permission = new PermissionService(cwd);
   const tools = builtinTools();
@@ -110,9 +113,4 @@ export function createApp(opts: AppOptions): App {
       db.close();
     },
   };
-}
-
-/** Where the project's data lives (default `<cwd>/.opencode`; an absolute `data.directory` is kept). */
-export function dataDirectory(cwd: string, config: Config): string {
-  return resolve(cwd, config.data.directory);
 }

@@ -13,6 +13,7 @@ import { ConfigError, loadConfig } from '../config/load.js';
 import { resolveModels, ModelSelectionError } from './models.js';
 import type { CliOptions } from './main.js';
 import { startSpinner } from './spinner.js';
+import { routeLibraryConsole } from './library-console.js';
 
 /** Runs the prompt and returns the process exit code. Never throws. */
 export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<number> {
@@ -44,13 +45,14 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   }
   for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
   const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
+  routeLibraryConsole(config.debug);
 
   let models;
   try {
     models = await resolveModels(config, process.env, opts.model);
   } catch (err) {
     if (err instanceof ModelSelectionError) return fail(2, err.message);
-    throw err;
+    return fail(2, (err as Error).message);
   }
 
   let app: App;

@@ -109,7 +109,7 @@ export const mcpServerSchema = z
       .describe('Extra environment of the command (stdio): an object, or an array of "KEY=VALUE" strings.'),
     url: z.string().optional().describe('Server URL (sse, http).'),
     headers: z.record(z.string(), z.string()).optional().describe('HTTP headers sent to the server (sse, http).'),
-    timeout: positiveInt().optional().describe('Seconds to wait for the server to start and list its tools.'),
+    timeout: positiveInt().optional().describe('Milliseconds to wait for a tool call of this server (default 60000).'),
     disabled: z.boolean().optional().describe('Keep the entry but do not start the server.'),
   })
   .describe('A Model Context Protocol server whose tools the agent may use.');
@@ -154,7 +154,10 @@ export const configSchema = z
     shell: z
       .strictObject({
         path: z.string().optional().describe('Shell for the bash tool; defaults to $SHELL, then /bin/bash.'),
-        args: z.array(z.string()).default(['-l']).describe('Arguments the shell starts with.'),
+        args: z
+          .array(z.string())
+          .optional()
+          .describe('Arguments the shell starts with. Default none: each command runs in a fresh non-login shell that restores the previous cwd and exports (pass ["-l"] to read login profiles on every command).'),
       })
       .prefault({})
       .describe('The shell the bash tool runs commands in.'),
@@ -192,4 +195,4 @@ export type ConfigInput = z.input<typeof configSchema>;
  * The loaded configuration: the schema's output, with `shell.path` always set by the loader
  * ($SHELL, then /bin/bash, when the files leave it out).
  */
-export type Config = z.output<typeof configSchema> & { shell: { path: string; args: string[] } };
+export type Config = z.output<typeof configSchema> & { shell: { path: string; args?: string[] } };

@@ -1,10 +1,12 @@
 /**
  * The pure-Node stand-in for ripgrep's file walk, used by `glob` and `grep` when rg cannot run.
- * It selects the same files as `rg --no-config --no-ignore-global --no-require-git`:
+ * It selects the same files as rg run with {@link ripgrepIgnoreArgs}:
  *
  * - ignore files `.rgignore` > `.ignore` > `.gitignore` > `.git/info/exclude`, in that order of
- *   precedence, each searched from the innermost folder outwards, in the walked folders and in every
- *   ancestor of the root up to `/` (rg's `--no-require-git` behaviour);
+ *   precedence, each searched from the innermost folder outwards, in the walked folders and in the
+ *   ancestors of the root. Inside a git repository the git kinds stop at the repository's top
+ *   (a nested repository's top ends its parent's rules), as git does; outside one, .gitignore files
+ *   apply anyway (rg `--no-require-git`) up to `/`. `.rgignore` and `.ignore` always reach `/`.
  * - hidden (dot) entries skipped unless `hidden`, but a `!rule` whitelisting one shows it, as does a
  *   file-type match (both rg quirks, kept so both paths agree);
  * - symbolic links skipped, or followed with loop detection when `followSymlinks` (rg `-L`);
@@ -13,7 +15,7 @@
  * Synchronous file-system calls in slices: every ~16 ms it yields to the event loop so an abort
  * can land (reference deps §4: a Promise-per-directory walk is several times slower).
  */
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Gitignore } from './gitignore.js';
@@ -32,15 +34,33 @@ export interface WalkOptions {
   signal: AbortSignal;
 }
 
-/** Ignore-file kinds in rg's order of precedence. */
-const IGNORE_FILE_NAMES = ['.rgignore', '.ignore', '.gitignore'] as const;
-const KIND_COUNT = IGNORE_FILE_NAMES.length + 1; // + .git/info/exclude
+/** Ignore-file kinds in rg's order of precedence; the last two are git's. */
+const IGNORE_FILES = ['.rgignore', '.ignore', '.gitignore', join('.git', 'info', 'exclude')] as const;
+const FIRST_GIT_KIND = 2;
 
 /** The ignore files of one folder. A path is tested as `prefix + relPath.slice(strip)`. */
 interface Level {
   prefix: string;
   strip: number;
   files: (Gitignore | undefined)[];
+  /** the folder holds `.git`: the top of a repository */
+  hasGit: boolean;
+}
+
+/** Whether `dir` or one of its ancestors holds `.git` (rg's test for "inside a repository"). */
+export function insideGitRepo(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return true;
+    if (dirname(d) === d) return false;
+  }
+}
+
+/**
+ * The rg flags that give the ignore semantics above for a search of `root`: `--no-require-git` only
+ * outside a repository (inside one, rg 13 and rg 15 differ with it on rules above the repository).
+ */
+export function ripgrepIgnoreArgs(root: string): string[] {
+  return insideGitRepo(root) ? [] : ['--no-require-git'];
 }
 
 type Decision = 'ignore' | 'whitelist' | undefined;
@@ -54,7 +74,8 @@ export async function walkFiles(
   options: WalkOptions,
   onFile: (relPath: string, absPath: string) => void,
 ): Promise<void> {
-  const walker = new Walker(options, onFile);
+  const inRepo = insideGitRepo(root);
+  const walker = new Walker(options, onFile, inRepo);
   const levels = ancestorLevels(root);
   const rootId = options.followSymlinks ? fileId(root) : undefined;
   await walker.walkDir(root, '', levels, rootId ? [rootId] : []);
@@ -66,6 +87,8 @@ class Walker {
   constructor(
     private readonly options: WalkOptions,
     private readonly onFile: (relPath: string, absPath: string) => void,
+    /** stop git rules at repository tops */
+    private readonly inRepo: boolean,
   ) {}
 
   async walkDir(dirAbs: string, dirRel: string, outer: Level[], ancestry: string[]): Promise<void> {
@@ -101,7 +124,7 @@ class Walker {
       }
       if (!isDir && !isFile) continue;
       if (skipNames?.has(name)) continue;
-      let decision = decide(levels, rel, isDir);
+      let decision = decide(levels, rel, isDir, this.inRepo);
       if (decision === 'ignore') continue;
       if (isFile && fileNameFilter) {
         if (!fileNameFilter(name)) continue;
@@ -131,16 +154,22 @@ class Walker {
   }
 }
 
-/** First kind with a verdict wins; within a kind the innermost folder's file wins. */
-function decide(levels: Level[], rel: string, isDir: boolean): Decision {
+/**
+ * First kind with a verdict wins; within a kind the innermost folder's file wins. Inside a
+ * repository the git kinds look no further out than the first folder holding `.git`.
+ */
+function decide(levels: Level[], rel: string, isDir: boolean, inRepo: boolean): Decision {
   if (levels.length === 0) return undefined;
-  for (let kind = 0; kind < KIND_COUNT; kind++) {
+  for (let kind = 0; kind < IGNORE_FILES.length; kind++) {
+    const stopsAtRepo = inRepo && kind >= FIRST_GIT_KIND;
     for (let i = levels.length - 1; i >= 0; i--) {
       const level = levels[i]!;
       const file = level.files[kind];
-      if (!file) continue;
-      const verdict = file.match(level.prefix + rel.slice(level.strip), isDir);
-      if (verdict) return verdict;
+      if (file) {
+        const verdict = file.match(level.prefix + rel.slice(level.strip), isDir);
+        if (verdict) return verdict;
+      }
+      if (stopsAtRepo && level.hasGit) break;
     }
   }
   return undefined;
@@ -150,7 +179,7 @@ function decide(levels: Level[], rel: string, isDir: boolean): Decision {
 function levelFromListing(dirAbs: string, dirRel: string, entries: Dirent[]): Level | undefined {
   let wanted = false;
   for (const e of entries) {
-    if ((IGNORE_FILE_NAMES as readonly string[]).includes(e.name) || e.name === '.git') {
+    if (e.name === '.gitignore' || e.name === '.ignore' || e.name === '.rgignore' || e.name === '.git') {
       wanted = true;
       break;
     }
@@ -175,16 +204,14 @@ function ancestorLevels(root: string): Level[] {
 }
 
 function readLevel(dirAbs: string, prefix: string, strip: number): Level | undefined {
-  const files: (Gitignore | undefined)[] = [];
-  let any = false;
-  for (const name of [...IGNORE_FILE_NAMES, join('.git', 'info', 'exclude')]) {
+  const files = IGNORE_FILES.map((name) => {
     const text = readTextIfFile(join(dirAbs, name));
     const parsed = text === undefined ? undefined : Gitignore.parse(text);
-    const usable = parsed && !parsed.isEmpty ? parsed : undefined;
-    files.push(usable);
-    any ||= usable !== undefined;
-  }
-  return any ? { prefix, strip, files } : undefined;
+    return parsed && !parsed.isEmpty ? parsed : undefined;
+  });
+  // a repository top matters even without ignore files: it ends the rules of the folders above
+  const hasGit = existsSync(join(dirAbs, '.git'));
+  return hasGit || files.some(Boolean) ? { prefix, strip, files, hasGit } : undefined;
 }
 
 function readTextIfFile(path: string): string | undefined {

@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
-import { walkFiles } from './file-walk.js';
+import { ripgrepIgnoreArgs, walkFiles } from './file-walk.js';
 import { globToRegExp, hasGlobSyntax, namesHiddenEntries, patternWords } from './glob-pattern.js';
 import { GLOB_IGNORED_FOLDERS, segmentFilter } from './ignore.js';
 import { findRipgrep, runRipgrep, RipgrepUnavailableError } from './ripgrep.js';
@@ -116,7 +116,7 @@ async function listWithRipgrep(
 ): Promise<void> {
   // -L follows symlinks as the original did. `--hidden` only when the pattern names a dot entry:
   // then .git is left out by glob (one glob; a glob per skipped folder costs ~20% on 100k files).
-  const args = ['--files', '--null', '-L'];
+  const args = ['--files', '--null', '-L', ...ripgrepIgnoreArgs(root)];
   if (hidden) args.push('--hidden', '--glob', '!.git');
   let carry: Buffer | undefined;
   const result = await runRipgrep(rg, args, {

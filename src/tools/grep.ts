@@ -10,7 +10,7 @@ import { basename, dirname, resolve, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
-import { walkFiles } from './file-walk.js';
+import { ripgrepIgnoreArgs, walkFiles } from './file-walk.js';
 import { globToRegExp, splitTopLevelCommas } from './glob-pattern.js';
 import { findRipgrep, runRipgrep, RipgrepUnavailableError } from './ripgrep.js';
 import { cutLine } from './view.js';
@@ -144,7 +144,7 @@ async function searchWithRipgrep(
   signal: AbortSignal,
 ): Promise<MatchesByFile> {
   const cwd = isFile ? dirname(root) : root;
-  const args = ['--json', '--max-count', String(MAX_PER_FILE)];
+  const args = ['--json', '--max-count', String(MAX_PER_FILE), ...ripgrepIgnoreArgs(cwd)];
   if (query.literal) args.push('--fixed-strings');
   if (include?.byName) {
     for (const glob of include.globs) args.push('--type-add', `${INCLUDE_TYPE}:${glob}`);

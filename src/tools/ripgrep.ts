@@ -67,8 +67,11 @@ export interface RipgrepExit {
   stderr: string;
 }
 
-/** Flags every run gets: no user config file (it could change the output format) and no global gitignore. */
-export const RIPGREP_BASE_ARGS = ['--no-config', '--no-ignore-global', '--no-require-git'] as const;
+/**
+ * Flags every run gets: no user config file (it could change the output format) and no global
+ * gitignore (the fallback cannot read git's config). See also `ripgrepIgnoreArgs` in file-walk.ts.
+ */
+export const RIPGREP_BASE_ARGS = ['--no-config', '--no-ignore-global'] as const;
 
 /**
  * Runs rg in `cwd`, handing stdout to `onStdout` chunk by chunk as it arrives.

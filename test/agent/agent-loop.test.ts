@@ -155,8 +155,8 @@ describe('agent loop', () => {
     const session = h.db.sessions.get(h.sessionId)!;
     expect([session.promptTokens, session.completionTokens, session.cacheReadTokens, session.cacheWriteTokens]).toEqual([300, 50, 50, 10]);
     expect(session.contextTokens).toBe(230);
-    // claude-sonnet-4-5: $3 in, $15 out, $3.75 cache write, $0.30 cache read per 1M
-    expect(session.costUsd).toBeCloseTo((300 * 3 + 50 * 15 + 10 * 3.75 + 50 * 0.3) / 1e6, 12);
+    // claude-haiku-4-5: $1 in, $5 out, $1.25 cache write, $0.10 cache read per 1M
+    expect(session.costUsd).toBeCloseTo((300 * 1 + 50 * 5 + 10 * 1.25 + 50 * 0.1) / 1e6, 12);
 
     const child = h.db.sessions.create({ title: 'sub', parentSessionId: h.sessionId });
     await h.agent.run(child.id, 'search');

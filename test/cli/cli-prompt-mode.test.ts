@@ -56,6 +56,14 @@ describe('opencode -p', () => {
     expect(run.stderr).not.toContain('sk-ant-secret-key');
   });
 
+  it('keeps library console output off stdout: the SDK deprecation warning is one stderr line', async () => {
+    fake = await startFakeProvider([{ toolCalls: [{ name: 'ls', input: {} }] }, { text: 'Answer.' }]);
+    const run = await runCli(['-p', 'hi', '-f', 'json', '-m', 'anthropic/claude-sonnet-4-5'], { cwd: project(), env: anthropicEnv(fake) });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ response: 'Answer.' });
+    expect(run.stderr.match(/^warning: The model 'claude-sonnet-4-5-20250929' is deprecated/gm)).toHaveLength(1);
+  });
+
   it('runs twice at once in the same project; both succeed', async () => {
     fake = await startFakeProvider([{ text: 'one', delayMs: 200 }, { text: 'two', delayMs: 200 }]);
     const dir = project();

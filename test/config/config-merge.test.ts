@@ -34,7 +34,7 @@ describe('loading .opencode.json', () => {
       agents: { coder: { maxSteps: 100 }, task: { maxSteps: 100 }, title: { maxSteps: 100 }, summarizer: { maxSteps: 100 } },
       mcpServers: {},
       lsp: {},
-      shell: { path: '/bin/zsh', args: ['-l'] },
+      shell: { path: '/bin/zsh' },
       autoCompact: true,
       contextPaths: [...DEFAULT_CONTEXT_PATHS],
       tui: { theme: 'opencode' },

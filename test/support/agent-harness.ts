@@ -45,7 +45,7 @@ export async function agentHarness(turns: FakeTurn[], options: HarnessOptions = 
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'opencode-agent-'));
   const db = openDatabase(join(dir, '.opencode'));
   const api = options.api ?? 'anthropic';
-  const model = catalogModel(api === 'anthropic' ? 'anthropic/claude-sonnet-4-5' : 'openai/gpt-4.1')!;
+  const model = catalogModel(api === 'anthropic' ? 'anthropic/claude-haiku-4-5' : 'openai/gpt-4.1')!;
   const env =
     api === 'anthropic'
       ? { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }

@@ -1,4 +1,4 @@
-import { symlinkSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findFiles } from '../../src/tools/glob.js';
@@ -44,9 +44,13 @@ function randomTree(seed: number): string {
       if (rnd() < 0.6) files[`${at}${kind}`] = Array.from({ length: 3 }, () => pick(RULES)).join('\n') + '\n';
     }
   }
+  // rules above the searched folder, which apply outside a repository only
+  files['../.gitignore'] = `${pick(RULES)}\n${pick(RULES)}\n`;
   writeTree(dir, files);
   Object.keys(files).forEach((rel, i) => setAge(dir, rel, i));
   if (rnd() < 0.5) git(dir, 'init', '-q');
+  // a nested repository ends the outer repository's rules
+  for (const sub of ['src', 'lib']) if (rnd() < 0.3 && existsSync(join(dir, sub))) git(join(dir, sub), 'init', '-q');
   symlinkSync(join(dir, 'src'), join(dir, 'src-link'));
   return dir;
 }
