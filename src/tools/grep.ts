@@ -125,9 +125,12 @@ interface Include {
 }
 
 function compileInclude(include: string | undefined): Include | undefined {
-  const globs = include ? splitTopLevelCommas(include) : [];
+  // `./x` is `x`; `**/*.ts` names files anywhere, which is what a name glob means
+  const globs = (include ? splitTopLevelCommas(include) : []).map((g) =>
+    g.replace(/^(\.\/)+/, '').replace(/^(\*\*\/)+(?=[^/]*$)/, ''),
+  );
   if (globs.length === 0) return undefined;
-  const regexes = globs.map((g) => ({ re: globToRegExp(g.replace(/^\.\//, '')), hasSlash: g.includes('/') }));
+  const regexes = globs.map((g) => ({ re: globToRegExp(g), hasSlash: g.includes('/') }));
   if (!regexes.some((r) => r.hasSlash)) return { globs, byName: (name) => regexes.some((r) => r.re.test(name)) };
   return {
     globs,
@@ -155,7 +158,8 @@ async function searchWithRipgrep(
 
   const byFile: MatchesByFile = new Map();
   const decoder = new StringDecoder('utf8');
-  let carry = '';
+  // pieces of a line not yet ended: joined once (a minified file's line can be megabytes)
+  let pending: string[] = [];
   let searched = false;
   const onLine = (line: string) => {
     if (line.startsWith('{"type":"match"')) {
@@ -176,13 +180,19 @@ async function searchWithRipgrep(
     cwd,
     signal,
     onStdout(chunk) {
-      const lines = (carry + decoder.write(chunk)).split('\n');
-      carry = lines.pop()!;
-      for (const line of lines) onLine(line);
+      const text = decoder.write(chunk);
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+        const piece = text.slice(start, nl);
+        onLine(pending.length > 0 ? pending.join('') + piece : piece);
+        pending = [];
+        start = nl + 1;
+      }
+      if (start < text.length) pending.push(text.slice(start));
     },
   });
-  carry += decoder.end();
-  if (carry) onLine(carry);
+  const last = pending.join('') + decoder.end();
+  if (last) onLine(last);
   // exit 2 after a summary = some files could not be read; without one, the search never ran
   if (result.exitCode === 2 && !searched) throw new ToolError(`grep failed: ${result.stderr.trim()}`);
   if (result.exitCode === null) throw new ToolError(`ripgrep was stopped: ${result.stderr.trim()}`);
@@ -272,6 +282,8 @@ async function searchWithNode(
 }
 
 interface LineMatcher {
+  /** UTF-8 bytes every match contains (a literal pattern): files without them are not decoded */
+  requiredBytes?: Buffer;
   /** a cheap test of the whole text: false means no line can match */
   mayMatch(text: string): boolean;
   /** `line` is without `\n` but keeps a `\r`, as rg sees it */
@@ -284,9 +296,13 @@ interface LineMatcher {
  * within a line, as in rg.
  */
 function lineMatcher(query: GrepQuery): LineMatcher {
-  if (query.literal) {
+  if (query.literal || !/[\\^$.|?*+()[\]{}]/.test(query.pattern)) {
     const needle = query.pattern;
-    return { mayMatch: (text) => text.includes(needle), matches: (line) => line.includes(needle) };
+    return {
+      requiredBytes: Buffer.from(needle, 'utf8'),
+      mayMatch: (text) => text.includes(needle),
+      matches: (line) => line.includes(needle),
+    };
   }
   let source = query.pattern.replace(/\(\?P</g, '(?<');
   let flags = 's';
@@ -308,12 +324,10 @@ function lineMatcher(query: GrepQuery): LineMatcher {
 
 /** The matching lines of one file, or none when it cannot be read or is binary (has a NUL byte). */
 function searchFileText(abs: string, matcher: LineMatcher): { line: number; text: string }[] {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(abs);
-  } catch {
-    return [];
-  }
+  const bytes = readFileBytes(abs);
+  if (!bytes) return [];
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (matcher.requiredBytes && !utf16 && bytes.indexOf(matcher.requiredBytes) === -1) return [];
   const text = decodeForSearch(bytes);
   if (text === undefined || !matcher.mayMatch(text)) return [];
   const found: { line: number; text: string }[] = [];
@@ -324,6 +338,29 @@ function searchFileText(abs: string, matcher: LineMatcher): { line: number; text
     if (matcher.matches(line)) found.push({ line: i + 1, text: displayLine(line) });
   }
   return found;
+}
+
+/** One reusable buffer: most source files fit, sparing an allocation and an fstat per file. */
+const scratch = Buffer.allocUnsafe(1 << 16);
+
+/** The file's bytes (valid until the next call when it fits in the scratch buffer), or undefined if unreadable. */
+function readFileBytes(path: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const n = readSync(fd, scratch, 0, scratch.length, null);
+    if (n < scratch.length) return scratch.subarray(0, n);
+    const rest = readFileSync(fd);
+    return Buffer.concat([scratch, rest]);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Text as rg reads it: BOMs honoured (UTF-8 BOM dropped, UTF-16 decoded); undefined when binary. */

@@ -156,7 +156,20 @@ export function toInputSchema(schema: z.ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
   delete json.additionalProperties;
-  return json;
+  return stripSafeIntegerBounds(json) as Record<string, unknown>;
+}
+
+/** zod 4 gives every `.int()` ±Number.MAX_SAFE_INTEGER bounds: noise that costs prompt characters. */
+function stripSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(stripSafeIntegerBounds);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    out[key] = stripSafeIntegerBounds(value);
+  }
+  return out;
 }
 
 /** Turns a zod error into one line per problem that tells the model what to send. */

@@ -11,9 +11,9 @@ import { abortError } from './ripgrep.js';
 
 const DESCRIPTION = `Read a text file. Lines come numbered as \`     1|text\`; the number and the | are not part of the file.
 
-Reads up to 2000 lines from \`offset\` (0-based); when more remain, the output says which offset to use next. Lines longer than 2000 characters are cut and end in "...". Files over 250 KB, images and binary files are refused.
+Reads up to 2000 lines from \`offset\` (0-based); when more remain, the output says which offset to read next. Lines over 2000 characters are cut and end in "...". Files over 250 KB, images and binary files are refused.
 
-Use it to read a file before changing it (edit and write require this) and to examine code, config or logs. Use glob to find a file by name and grep to find where text occurs, rather than reading many files. For a folder use ls.`;
+Read a file before editing or overwriting it (edit and write require it). To find a file by name use glob; to find where text occurs use grep rather than reading many files. For a folder use ls.`;
 
 /** Largest file read, in bytes (the original's 250 KB). */
 export const VIEW_MAX_FILE_BYTES = 250 * 1024;
@@ -35,9 +35,9 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 const parameters = z.object({
-  file_path: z.string().min(1, 'must not be empty').describe('Path of the file to read'),
+  file_path: z.string().min(1, 'must not be empty').describe('Path of the file (absolute, or relative to the project directory)'),
   offset: z.number().int().min(0).optional().describe('Line to start from, 0-based'),
-  limit: z.number().int().optional().describe('Number of lines to read (default 2000)'),
+  limit: z.number().int().min(0).optional().describe('Number of lines to read (default 2000)'),
 });
 
 export const viewTool = defineTool({

@@ -55,10 +55,10 @@ describe('grep', () => {
   });
 
   it('searches only files whose name matches include', async () => {
-    const dir = tree({ 'a.ts': 'needle\n', 'b.tsx': 'needle\n', 'c.js': 'needle\n', 'd.md': 'needle\n' });
-    expect((await grepBoth(dir, { pattern: 'needle', include: '*.{ts,tsx}' })).output).toBe(
-      `Found 2 matches\n${dir}/a.ts:\n  Line 1: needle\n\n${dir}/b.tsx:\n  Line 1: needle\n`,
-    );
+    const dir = tree({ 'a.ts': 'needle\n', 'b.tsx': 'needle\n', 'c.js': 'needle\n', 'd.md': 'needle\n', 'sub/e.ts': 'needle\n' });
+    const tsFiles = `Found 3 matches\n${dir}/a.ts:\n  Line 1: needle\n\n${dir}/b.tsx:\n  Line 1: needle\n\n${dir}/sub/e.ts:\n  Line 1: needle\n`;
+    expect((await grepBoth(dir, { pattern: 'needle', include: '*.{ts,tsx}' })).output).toBe(tsFiles);
+    expect((await grepBoth(dir, { pattern: 'needle', include: '**/*.{ts,tsx}' })).output).toBe(tsFiles);
     expect((await grepBoth(dir, { pattern: 'needle', include: '*.js,*.md' })).metadata).toEqual({
       number_of_matches: 2,
       truncated: false,
@@ -80,6 +80,13 @@ describe('grep', () => {
     const dir = tree({ 'min.js': `needle${'x'.repeat(5000)}\n` });
     expect((await grepBoth(dir, { pattern: 'needle' })).output).toBe(
       `Found 1 matches\n${dir}/min.js:\n  Line 1: needle${'x'.repeat(1994)}...\n`,
+    );
+  });
+
+  it('handles a minified file whose one line is megabytes long', async () => {
+    const dir = tree({ 'bundle.min.js': `${'x'.repeat(8_000_000)}needle\n` });
+    expect((await grepBoth(dir, { pattern: 'needle' })).output).toBe(
+      `Found 1 matches\n${dir}/bundle.min.js:\n  Line 1: ${'x'.repeat(2000)}...\n`,
     );
   });
 

@@ -86,3 +86,21 @@ describe('tool registry', () => {
     expect(r.subset(['view', 'ls', 'nope']).schemas().map((s) => s.name)).toEqual(['ls', 'view']);
   });
 });
+
+describe('tool input schema', () => {
+  it('leaves out the ±MAX_SAFE_INTEGER bounds zod adds to integers', () => {
+    const t = defineTool({
+      name: 't',
+      description: 'd',
+      parameters: z.object({ n: z.number().int(), m: z.number().int().min(1) }),
+      async run() {
+        return '';
+      },
+    });
+    expect(t.inputSchema).toEqual({
+      type: 'object',
+      properties: { n: { type: 'integer' }, m: { type: 'integer', minimum: 1 } },
+      required: ['n', 'm'],
+    });
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * The system prompt plus tool schemas of a session's first request stay within the 24,000-character
+ * budget (DEVELOPERS.md: peers send 30k and 78k), and the prompt carries what §2.6 of the reference asks.
+ */
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { systemPrompt } from '../../src/agent/prompts.js';
+import { builtinTools } from '../../src/tools/index.js';
+import { projectTree } from '../../src/tools/ls.js';
+
+function smallProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'opencode-prompt-'));
+  mkdirSync(join(dir, 'src'));
+  for (const f of ['index.ts', 'app.ts', 'util.ts']) writeFileSync(join(dir, 'src', f), '');
+  writeFileSync(join(dir, 'package.json'), '{}');
+  writeFileSync(join(dir, 'AGENTS.md'), 'Run `npm test` before you finish.\n');
+  return dir;
+}
+
+describe('first request size', () => {
+  it('system prompt + built-in tool schemas ≤ 24,000 characters', () => {
+    const dir = smallProject();
+    const prompt = systemPrompt('coder', { cwd: dir, projectTree: projectTree(dir), contextPaths: ['CLAUDE.md'] });
+    const tools = JSON.stringify(builtinTools().schemas());
+    expect(prompt.length + tools.length).toBeLessThanOrEqual(24_000);
+  });
+
+  it('carries the environment block, the project tree and the context files in order', () => {
+    const dir = smallProject();
+    writeFileSync(join(dir, 'CLAUDE.md'), 'Use tabs.\n');
+    const prompt = systemPrompt('coder', {
+      cwd: dir,
+      projectTree: projectTree(dir),
+      contextPaths: ['CLAUDE.md', 'OpenCode.md'],
+      now: new Date(2026, 10, 30),
+      platform: 'linux',
+    });
+    expect(prompt).toContain(`<env>\nWorking directory: ${dir}\nIs directory a git repo: no\nPlatform: linux\nToday's date: 11/30/2026\n</env>`);
+    expect(prompt).toContain(`<project>\n- ${dir}/\n`);
+    expect(prompt).toContain('  - src/\n    - app.ts\n    - index.ts\n    - util.ts\n</project>');
+    const claude = prompt.indexOf(`# From:${join(dir, 'CLAUDE.md')}\nUse tabs.`);
+    const agents = prompt.indexOf(`# From:${join(dir, 'AGENTS.md')}\nRun \`npm test\``);
+    expect(claude).toBeGreaterThan(0);
+    expect(agents).toBeGreaterThan(claude);
+  });
+
+  it('re-reads context files at every call', () => {
+    const dir = smallProject();
+    const env = { cwd: dir, projectTree: '', contextPaths: [] };
+    expect(systemPrompt('coder', env)).toContain('Run `npm test`');
+    writeFileSync(join(dir, 'AGENTS.md'), 'Use pnpm.\n');
+    expect(systemPrompt('coder', env)).toContain('Use pnpm.');
+  });
+});
