@@ -5,6 +5,7 @@
 import { Agent } from '../agent/agent.js';
 import type { AgentEvents } from '../agent/events.js';
 import type { PromptEnvironment } from '../agent/prompts.js';
+import { createSubAgentRunner } from '../agent/sub-agent.js';
 import { generateTitle } from '../agent/title.js';
 import { resolveDataDir } from '../config/load.js';
 import type { Config } from '../config/schema.js';
@@ -14,7 +15,8 @@ import { PermissionService } from '../permission/service.js';
 import { computeCost, createProvider, type ProviderSettings } from '../provider/index.js';
 import type { ModelInfo } from '../provider/types.js';
 import { FileTimes } from '../tools/file-times.js';
-import { builtinTools } from '../tools/index.js';
+import { SUB_AGENT_RUNNER } from '../tools/agent.js';
+import { builtinTools, TASK_TOOL_NAMES } from '../tools/index.js';
 import { projectTree } from '../tools/ls.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createShell } from '../tools/shell.js';
@@ -25,7 +27,7 @@ export interface AppOptions {
   cwd: string;
   config: Config;
   /** resolved models per agent kind */
-  models: { coder: ModelInfo; title?: ModelInfo };
+  models: { coder: ModelInfo; task?: ModelInfo; title?: ModelInfo };
   providerSettings: ProviderSettings;
   /** ask for a title in the background on a session's first message */
   generateTitles: boolean;
@@ -73,8 +75,26 @@ export function createApp(opts: AppOptions): App {
     projectTree: projectTree(cwd),
     contextPaths: config.contextPaths,
   });
-  const coderSettings = config.agents?.coder;
+  const coderSettings = config.agents.coder;
+  const taskSettings = config.agents.task;
   const titleModel = opts.models.title;
+  const taskModel = opts.models.task ?? opts.models.coder;
+  const fileTimes = new FileTimes();
+  const taskAgent = new Agent({
+    kind: 'task',
+    provider: createProvider(taskModel, opts.providerSettings),
+    tools: tools.subset(TASK_TOOL_NAMES),
+    store: db,
+    permission,
+    bus,
+    toolServices: { fileTimes, fileHistory: db.files, shellFor },
+    promptEnvironment,
+    maxTokens: taskSettings.maxTokens ?? taskModel.defaultMaxTokens,
+    maxSteps: taskSettings.maxSteps,
+    reasoningEffort: taskSettings.reasoningEffort,
+    computeCost,
+  });
+  const extra = { [SUB_AGENT_RUNNER]: createSubAgentRunner(taskAgent, db) };
   const coder = new Agent({
     kind: 'coder',
     provider: createProvider(opts.models.coder, opts.providerSettings),
@@ -82,11 +102,11 @@ export function createApp(opts: AppOptions): App {
     store: db,
     permission,
     bus,
-    toolServices: { fileTimes: new FileTimes(), fileHistory: db.files, shellFor },
+    toolServices: { fileTimes, fileHistory: db.files, shellFor, extra },
     promptEnvironment,
-    maxTokens: coderSettings?.maxTokens ?? opts.models.coder.defaultMaxTokens,
-    maxSteps: coderSettings?.maxSteps,
-    reasoningEffort: coderSettings?.reasoningEffort,
+    maxTokens: coderSettings.maxTokens ?? opts.models.coder.defaultMaxTokens,
+    maxSteps: coderSettings.maxSteps,
+    reasoningEffort: coderSettings.reasoningEffort,
     computeCost,
     generateTitle:
       opts.generateTitles && titleModel
@@ -108,7 +128,7 @@ export function createApp(opts: AppOptions): App {
     tools,
     coder,
     async close() {
-      await coder.idle();
+      await Promise.all([coder.idle(), taskAgent.idle()]);
       for (const shell of shells.values()) shell.close();
       db.close();
     },

@@ -2,6 +2,7 @@
  * The built-in tools, one line each (reference §1). A new tool is one file and one line here.
  */
 import { ToolRegistry } from './registry.js';
+import { agentTool } from './agent.js';
 import { bashTool } from './bash.js';
 import { editTool } from './edit.js';
 import { globTool } from './glob.js';
@@ -13,7 +14,7 @@ import { writeTool } from './write.js';
 /** A registry holding every built-in tool. */
 export function builtinTools(): ToolRegistry {
   const registry = new ToolRegistry();
-  for (const tool of [bashTool, editTool, globTool, grepTool, lsTool, viewTool, writeTool]) {
+  for (const tool of [agentTool, bashTool, editTool, globTool, grepTool, lsTool, viewTool, writeTool]) {
     registry.register(tool, 'builtin');
   }
   return registry;

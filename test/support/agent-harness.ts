@@ -13,7 +13,9 @@ import { EventBus } from '../../src/events/bus.js';
 import { PermissionService } from '../../src/permission/service.js';
 import { catalogModel, computeCost, createProvider } from '../../src/provider/index.js';
 import { FileTimes } from '../../src/tools/file-times.js';
-import { builtinTools } from '../../src/tools/index.js';
+import { builtinTools, TASK_TOOL_NAMES } from '../../src/tools/index.js';
+import { SUB_AGENT_RUNNER } from '../../src/tools/agent.js';
+import { createSubAgentRunner } from '../../src/agent/sub-agent.js';
 import { createShell } from '../../src/tools/shell.js';
 import type { ShellRunner, Tool } from '../../src/tools/tool.js';
 import { startFakeProvider, type FakeProvider, type FakeTurn } from './fake-provider.js';
@@ -59,21 +61,27 @@ export async function agentHarness(turns: FakeTurn[], options: HarnessOptions = 
     permission.onRequest((r) => permission.respond(r.id, options.answer === 'deny' ? 'deny' : 'allow'));
   }
   const shells = new Map<string, ShellRunner>();
-  const agent = new Agent({
-    kind: 'coder',
+  const toolServices = {
+    fileTimes: new FileTimes(),
+    fileHistory: db.files,
+    shellFor: (id: string) => shells.get(id) ?? shells.set(id, createShell({ cwd: dir })).get(id)!,
+  };
+  const common = {
     provider,
-    tools,
     store: db,
     permission,
     bus,
-    toolServices: {
-      fileTimes: new FileTimes(),
-      fileHistory: db.files,
-      shellFor: (id) => shells.get(id) ?? shells.set(id, createShell({ cwd: dir })).get(id)!,
-    },
     promptEnvironment: () => ({ cwd: dir, projectTree: `- ${dir}/`, contextPaths: [] }),
     maxTokens: 1000,
     computeCost,
+  };
+  // the task agent shares the provider (one scripted conversation stream), as the app shares the model
+  const taskAgent = new Agent({ ...common, kind: 'task', tools: tools.subset(TASK_TOOL_NAMES), toolServices });
+  const agent = new Agent({
+    ...common,
+    kind: 'coder',
+    tools,
+    toolServices: { ...toolServices, extra: { [SUB_AGENT_RUNNER]: createSubAgentRunner(taskAgent, db) } },
     ...options.agent,
   });
   const sessionId = db.sessions.create({ title: 'test' }).id;

@@ -1,0 +1,36 @@
+/**
+ * Wires the `agent` tool to a `task` agent: each call runs in a new child session of the caller's
+ * session. Its id is a fresh UUID, not the tool-call id (the original used the call id, which
+ * collides when a provider reuses ids). Cost and tokens roll up into the parent through the
+ * session chain (see Agent.trackUsage); cancellation reaches the child through the signal.
+ */
+import type { SubAgentRunner } from '../tools/agent.js';
+import { finalText, type Agent } from './agent.js';
+
+/** What the runner needs of storage. */
+export interface SubAgentStore {
+  sessions: { create(input: { title: string; parentSessionId?: string }): { id: string } };
+}
+
+/** Longest prompt prefix used in a child session's title, characters. */
+const TITLE_PROMPT_CHARS = 60;
+
+/** Builds the runner the `agent` tool calls. */
+export function createSubAgentRunner(taskAgent: Agent, store: SubAgentStore): SubAgentRunner {
+  return async ({ parentSessionId, prompt, signal }) => {
+    const child = store.sessions.create({
+      title: `Task: ${prompt.replace(/\s+/g, ' ').slice(0, TITLE_PROMPT_CHARS)}`,
+      parentSessionId,
+    });
+    const result = await taskAgent.run(child.id, prompt, { signal });
+    if (result.reason === 'canceled') {
+      const err = new Error('The sub-agent was canceled');
+      err.name = 'AbortError';
+      throw err;
+    }
+    if (result.reason === 'error' || result.reason === 'step_limit') {
+      return { sessionId: child.id, text: '', error: result.error ?? result.reason };
+    }
+    return { sessionId: child.id, text: finalText(result) };
+  };
+}
