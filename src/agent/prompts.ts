@@ -107,13 +107,14 @@ function contextFiles(cwd: string, paths: readonly string[]): { path: string; co
   const seen = new Set<string>();
   const out: { path: string; content: string }[] = [];
   const add = (abs: string) => {
+    // only a file that exists claims its name: a missing opencode.md must not hide OpenCode.md
     const key = abs.toLowerCase();
     if (seen.has(key)) return;
-    seen.add(key);
     try {
       const st = statSync(abs);
       if (!st.isFile()) return;
       out.push({ path: abs, content: readFileSync(abs, 'utf8') });
+      seen.add(key);
     } catch {
       // a missing or unreadable context file is simply not part of the context
     }

@@ -18,14 +18,22 @@ const program = new Command('opencode')
   )
   .option('-q, --quiet', 'no spinner on stderr')
   .option('-c, --cwd <dir>', 'project directory to work in (default: the current directory)')
-  .option('-m, --model <provider/model>', 'the coder model, e.g. anthropic/claude-sonnet-4-5', parseModel)
+  .option('-m, --model <provider/model>', 'the coder model, e.g. anthropic/claude-sonnet-5-5', parseModel)
   .option('-d, --debug', 'debug logging to stderr')
   .showHelpAfterError('(run opencode --help for usage)')
   .configureOutput({ outputError: (str, write) => write(str) })
   .exitOverride((err) => {
     process.exit(err.exitCode === 0 ? 0 : EXIT.usage);
   })
-  .action(async (opts: CliOptions) => {
+  .argument('[words...]')
+  .usage('[options] [command]')
+  .action(async (words: string[], opts: CliOptions) => {
+    if (words.length > 0) {
+      const text = words.join(' ');
+      process.stderr.write(`opencode: unexpected argument "${text}". To run a prompt: opencode -p "${text}"\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
     if (opts.prompt !== undefined) {
       const { runPrompt } = await import('./run-prompt.js');
       process.exitCode = await runPrompt({ ...opts, prompt: opts.prompt });
@@ -55,7 +63,7 @@ export interface CliOptions {
 
 function parseModel(value: string): string {
   if (!/^[^/\s]+\/\S+$/.test(value)) {
-    throw new InvalidArgumentError('expected provider/model, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1');
+    throw new InvalidArgumentError('expected provider/model, e.g. anthropic/claude-sonnet-5-5 or openai/gpt-4.1');
   }
   return value;
 }

@@ -3,7 +3,14 @@
  * by available credentials (reference §3).
  */
 import type { Config } from '../config/schema.js';
-import { defaultModels, missingCredentialsMessage, resolveModel, type ProviderSettings } from '../provider/index.js';
+import {
+  credentialHint,
+  defaultModels,
+  hasCredentials,
+  missingCredentialsMessage,
+  resolveModel,
+  type ProviderSettings,
+} from '../provider/index.js';
 import type { ModelInfo } from '../provider/types.js';
 
 /** A model could not be chosen; the message says what to set. */
@@ -29,15 +36,26 @@ export async function resolveModels(
   cliModel?: string,
 ): Promise<SelectedModels> {
   const settings: ProviderSettings = { providers: config.providers ?? {}, env };
-  const defaults = await defaultModels(settings);
+  let defaults;
+  try {
+    defaults = await defaultModels(settings);
+  } catch (err) {
+    // e.g. LOCAL_ENDPOINT is the only credential and its server cannot be listed
+    throw new ModelSelectionError((err as Error).message);
+  }
   const pick = async (kind: 'coder' | 'task' | 'title'): Promise<ModelInfo> => {
     const id = (kind === 'coder' ? cliModel : undefined) ?? config.agents?.[kind]?.model ?? defaults?.[kind];
     if (!id) throw new ModelSelectionError(missingCredentialsMessage());
+    let model: ModelInfo;
     try {
-      return await resolveModel(id, settings);
+      model = await resolveModel(id, settings);
     } catch (err) {
       throw new ModelSelectionError((err as Error).message);
     }
+    if (!hasCredentials(model.provider, settings)) {
+      throw new ModelSelectionError(`No credentials for provider "${model.provider}" (model ${model.id}): ${credentialHint(model.provider, settings)}.`);
+    }
+    return model;
   };
   const coder = await pick('coder');
   // task and title fall back to the coder model when their own cannot be used

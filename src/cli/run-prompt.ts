@@ -29,7 +29,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   let prompt = opts.prompt;
   if (prompt === '-') {
     if (process.stdin.isTTY) return fail(2, '-p - reads the prompt from standard input, but stdin is a terminal; pipe the prompt in');
-    prompt = readFileSync(0, 'utf8');
+    prompt = readFileSync(0, 'utf8').trimEnd();
   }
   if (prompt.trim() === '') return fail(2, 'the prompt is empty; pass the request as -p "..."');
 
@@ -71,11 +71,16 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     app.bus.on('tool.started', (e) => process.stderr.write(`[debug] tool ${e.name} ${e.toolCallId}\n`));
     app.bus.on('provider.retry', (e) => process.stderr.write(`[debug] retry ${e.attempt}/${e.maxRetries}: ${e.reason}\n`));
   }
-  app.bus.on('provider.retry', (e) => spinner?.update(`Retrying (${e.attempt}/${e.maxRetries}): ${e.reason}`));
+  app.bus.on('provider.retry', (e) => {
+    const note = `retrying (${e.attempt}/${e.maxRetries}) in ${Math.round(e.delayMs / 1000)} s: ${e.reason}`;
+    // without a spinner a long backoff would look like a hang: say so on stderr
+    if (spinner) spinner.update(note);
+    else if (!opts.quiet) process.stderr.write(`opencode: ${note}\n`);
+  });
 
   let result: RunResult;
   try {
-    const session = app.db.sessions.create({ title: `Non-interactive: ${prompt.slice(0, 100)}` });
+    const session = app.db.sessions.create({ title: `Non-interactive: ${prompt.trim().replace(/\s+/g, ' ').slice(0, 100)}` });
     app.permission.autoApproveSession(session.id);
     result = await app.coder.run(session.id, prompt, { signal: controller.signal });
   } catch (err) {
@@ -95,6 +100,9 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   const output = opts.outputFormat === 'json' ? JSON.stringify({ response: text }, null, 2) : text;
   process.stdout.write(`${output}\n`);
   if (result.reason === 'step_limit') return fail(1, result.error ?? 'step limit reached');
+  if (result.reason === 'max_tokens') {
+    process.stderr.write('opencode: warning: the answer was cut at the output limit (agents.coder.maxTokens)\n');
+  }
   return 0;
 }
 

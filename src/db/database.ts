@@ -4,7 +4,7 @@
  * one writer proceed together, `busy_timeout` makes a writer wait for the lock instead of failing, and
  * migrations run under `BEGIN IMMEDIATE` with the version re-read after the lock is held.
  */
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { SchemaTooNewError } from './errors.js';
@@ -52,7 +52,11 @@ export interface Database {
 export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {}): Database {
   const created = mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // mkdir's mode is filtered by the umask; the original's 0700 is meant exactly.
-  if (created !== undefined) chmodSync(dataDir, 0o700);
+  if (created !== undefined) {
+    chmodSync(dataDir, 0o700);
+    // the database holds prompts and file contents: keep it out of the project's git history
+    writeFileSync(path.join(dataDir, '.gitignore'), '*\n');
+  }
   const file = path.resolve(dataDir, DATABASE_FILE_NAME);
 
   const connection = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS });

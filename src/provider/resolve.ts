@@ -105,7 +105,21 @@ export async function resolveModel(id: string, settings: ProviderSettings, optio
  * expecting `{data: [{id}]}`. Gives up after `timeoutMs`.
  * @throws ProviderError (`connection`) saying what failed and where.
  */
-export async function discoverModels(baseURL: string, apiKey?: string, timeoutMs = DISCOVERY_TIMEOUT_MS): Promise<DiscoveredModel[]> {
+export function discoverModels(baseURL: string, apiKey?: string, timeoutMs = DISCOVERY_TIMEOUT_MS): Promise<DiscoveredModel[]> {
+  // one listing per server and process: choosing the coder, task and title models asks the same question
+  const key = JSON.stringify([baseURL, apiKey ?? '']);
+  let listing = discovered.get(key);
+  if (!listing) {
+    listing = listModelsOnce(baseURL, apiKey, timeoutMs);
+    discovered.set(key, listing);
+    listing.catch(() => discovered.delete(key));
+  }
+  return listing;
+}
+
+const discovered = new Map<string, Promise<DiscoveredModel[]>>();
+
+async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeoutMs: number): Promise<DiscoveredModel[]> {
   const url = `${baseURL.replace(/\/+$/, '')}/models`;
   const fail = (why: string, cause?: unknown) =>
     new ProviderError(`Could not list models at ${url}: ${why}. Is the server running?`, { code: 'connection', cause });

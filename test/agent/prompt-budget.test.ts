@@ -54,3 +54,14 @@ describe('first request size', () => {
     expect(systemPrompt('coder', env)).toContain('Use pnpm.');
   });
 });
+
+describe('context files', () => {
+  it('loads OpenCode.md when the list names opencode.md first, and each file once', () => {
+    const dir = smallProject();
+    writeFileSync(join(dir, 'OpenCode.md'), 'Memory: use vitest.\n');
+    const env = { cwd: dir, projectTree: '', contextPaths: ['opencode.md', 'OpenCode.md', 'OPENCODE.md'] };
+    const prompt = systemPrompt('coder', env);
+    expect(prompt).toContain(`# From:${join(dir, 'OpenCode.md')}\nMemory: use vitest.`);
+    expect(prompt.split('Memory: use vitest.').length).toBe(2);
+  });
+});

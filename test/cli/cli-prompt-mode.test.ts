@@ -1,7 +1,7 @@
 /**
  * `opencode -p` as a script sees it: flags, output formats, stdin, exit codes and one-line errors.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -28,11 +28,11 @@ describe('opencode -p', () => {
 
   it('reads the prompt from stdin with -p -', async () => {
     fake = await startFakeProvider([{ text: 'Got it.' }]);
-    const run = await runCli(['-p', '-', '-f', 'json'], { cwd: project(), env: anthropicEnv(fake), stdin: 'explain the build\n' });
+    const run = await runCli(['-p', '-', '-f', 'json'], { cwd: project(), env: anthropicEnv(fake), stdin: 'explain\nthe build\n' });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ response: 'Got it.' });
-    const user = fake.answered[0].messages[0].content;
-    expect(JSON.stringify(user)).toContain('explain the build\\n');
+    // the trailing newline of the piped text is dropped, inner ones kept
+    expect(fake.answered[0].messages[0].content[0].text).toBe('explain\nthe build');
   });
 
   it('works in the directory given by -c', async () => {
@@ -80,6 +80,18 @@ describe('opencode -p', () => {
 });
 
 describe('opencode usage and config errors (exit 2)', () => {
+  it('says which key is missing when the chosen model has no credential, before creating anything', async () => {
+    const dir = project();
+    const run = await runCli(['-m', 'openai/gpt-4.1', '-p', 'hi'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'k' }) });
+    expect(run).toMatchObject({ code: 2, stderr: 'opencode: No credentials for provider "openai" (model openai/gpt-4.1): set OPENAI_API_KEY or providers.openai.apiKey.\n' });
+    expect(existsSync(join(dir, '.opencode'))).toBe(false);
+  });
+
+  it('points a bare prompt argument at -p', async () => {
+    const run = await runCli(['fix', 'it'], { cwd: project(), env: cleanEnv() });
+    expect(run).toMatchObject({ code: 2, stderr: 'opencode: unexpected argument "fix it". To run a prompt: opencode -p "fix it"\n' });
+  });
+
   it('names what to set when there is no credential at all', async () => {
     const run = await runCli(['-p', 'hi'], { cwd: project(), env: cleanEnv() });
     expect(run.code).toBe(2);

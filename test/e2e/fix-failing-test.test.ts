@@ -63,6 +63,8 @@ describe.each(providers)('opencode -p fixes a failing test ($name)', ({ name, en
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ response: 'Fixed: `add` subtracted instead of adding. The test passes now.' });
     expect(readFileSync(join(dir, 'add.js'), 'utf8')).toBe(FIXED);
+    // the only change git sees is the fix: the data directory ignores itself
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' })).toBe(' M add.js\n');
 
     // every request was accepted and went to the chosen API
     expect(fake.requests.filter((r) => r.rejected)).toEqual([]);
