@@ -16,6 +16,7 @@ import { computeCost, createProvider, type ProviderSettings } from '../provider/
 import type { ModelInfo } from '../provider/types.js';
 import { FileTimes } from '../tools/file-times.js';
 import { SUB_AGENT_RUNNER } from '../tools/agent.js';
+import { SOURCEGRAPH_URL_KEY } from '../tools/sourcegraph.js';
 import { builtinTools, TASK_TOOL_NAMES } from '../tools/index.js';
 import { projectTree } from '../tools/ls.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -80,6 +81,7 @@ export function createApp(opts: AppOptions): App {
   const titleModel = opts.models.title;
   const taskModel = opts.models.task ?? opts.models.coder;
   const fileTimes = new FileTimes();
+  const sourcegraph = config.sourcegraph?.url ? { [SOURCEGRAPH_URL_KEY]: config.sourcegraph.url } : {};
   const taskAgent = new Agent({
     kind: 'task',
     provider: createProvider(taskModel, opts.providerSettings),
@@ -87,14 +89,14 @@ export function createApp(opts: AppOptions): App {
     store: db,
     permission,
     bus,
-    toolServices: { fileTimes, fileHistory: db.files, shellFor },
+    toolServices: { fileTimes, fileHistory: db.files, shellFor, extra: sourcegraph },
     promptEnvironment,
     maxTokens: taskSettings.maxTokens ?? taskModel.defaultMaxTokens,
     maxSteps: taskSettings.maxSteps,
     reasoningEffort: taskSettings.reasoningEffort,
     computeCost,
   });
-  const extra = { [SUB_AGENT_RUNNER]: createSubAgentRunner(taskAgent, db) };
+  const extra = { ...sourcegraph, [SUB_AGENT_RUNNER]: createSubAgentRunner(taskAgent, db) };
   const coder = new Agent({
     kind: 'coder',
     provider: createProvider(opts.models.coder, opts.providerSettings),

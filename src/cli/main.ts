@@ -3,7 +3,7 @@
  * `--version` and `--help` load nothing heavy (reference §9.1 for the flags).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { VERSION } from './version.js';
+import { VERSION } from '../version.js';
 
 /** Exit codes: 0 ok, 1 a failed run, 2 bad usage or config, 130 interrupted. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;

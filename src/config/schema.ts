@@ -169,6 +169,15 @@ export const configSchema = z
       .array(z.string())
       .default([...DEFAULT_CONTEXT_PATHS])
       .describe('Instruction files added to the system prompt, relative to the project; a trailing "/" reads a directory.'),
+    sourcegraph: z
+      .strictObject({
+        url: z
+          .string()
+          .optional()
+          .describe('GraphQL endpoint of a self-hosted instance, e.g. "https://sourcegraph.example.com/.api/graphql" (an instance URL without a path gets /.api/graphql). Default https://sourcegraph.com/.api/graphql.'),
+      })
+      .optional()
+      .describe('The Sourcegraph instance the sourcegraph tool searches.'),
     tui: z
       .strictObject({
         theme: z.enum(THEMES).default('opencode').describe('Colour theme.'),

@@ -37,6 +37,23 @@ export function fileDiff(cwd: string, absPath: string, before: string, after: st
   return { diff, additions, removals };
 }
 
+/** A range of lines of the new text, 1-based and inclusive. */
+export interface LineRange {
+  first: number;
+  last: number;
+}
+
+/**
+ * Where `after` differs from `before`: each hunk's lines in `after` with `contextLines` around them,
+ * overlapping hunks merged. A hunk that only removed lines, at the end of an emptied file, has none and
+ * is left out. Empty when the diff takes too long (a huge rewrite).
+ */
+export function changedLineRanges(before: string, after: string, contextLines: number): LineRange[] {
+  const patch = structuredPatch('', '', before, after, undefined, undefined, { context: contextLines, timeout: DIFF_TIMEOUT_MS });
+  if (!patch) return [];
+  return patch.hunks.filter((h) => h.newLines > 0).map((h) => ({ first: h.newStart, last: h.newStart + h.newLines - 1 }));
+}
+
 /** One hunk removing every old line and adding every new one: still a correct diff, found at once. */
 function wholeFileReplacement(oldName: string, newName: string, before: string, after: string): StructuredPatch {
   const oldLines = diffLines(before, '-');

@@ -1,19 +1,27 @@
 /**
- * The `edit` tool (reference §1.2, fixed): replaces exact text in a file, deletes it, or creates a
- * new file. Fixes over the original: the three modes are exclusive (the original fell through from
+ * The `edit` tool (reference §1.2, fixed): replaces text in a file, deletes it, or creates a new
+ * file. Fixes over the original: the three modes are exclusive (the original fell through from
  * create and delete into replace and reported false failures, crush#1484), `replace_all` exists,
- * "modified since read" compares size too, the write is atomic and keeps the file's mode, and the
- * file is re-checked after the person answered the permission request.
+ * "modified since read" compares size too, and the file is re-checked after the person answered the
+ * permission request.
  *
- * The diff is for the permission dialog and the UI (metadata); like the original, the model only gets
- * a one-line confirmation, which keeps every edit cheap in tokens.
+ * Files are never damaged (issue #3 §5): the file is read and written through `text-document.ts`, so
+ * its line endings (also mixed), byte order mark, encoding and mode stay as they were and the write is
+ * atomic; `old_string` written with `\n` matches a CRLF file; when it does not match exactly, a
+ * single match that differs only in tabs/spaces or typographic quotes is used (`fuzzy-match.ts`).
+ *
+ * The diff is for the permission dialog and the UI (metadata). Unlike the original, the model also
+ * gets the changed lines with a little context (at most {@link SNIPPET_MAX_LINES}), so it can check
+ * its work without another view.
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
-import { fileDiff } from './diff.js';
-import { readTextFile, writeTextFileAtomic } from './file-io.js';
+import { changedLineRanges, fileDiff } from './diff.js';
+import { replaceText, type Normalisation } from './fuzzy-match.js';
+import { encodeDocument, normalizeLineEndings, readDocument, textAsRead, writeFileAtomic } from './text-document.js';
+import { cutLine, numberLines, splitLines } from './view.js';
 import {
   recordFileWrite,
   requireFreshRead,
@@ -26,12 +34,19 @@ const DESCRIPTION = `Changes a file by replacing exact text. Use it for edits to
 
 Read the file with view first: an edit is refused if the file was not read, or changed on disk since.
 
-- old_string: the exact text to replace, copied from the file with its indentation and line breaks (without view's line numbers). It must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to change every occurrence (e.g. renaming a variable).
+- old_string: the exact text to replace, copied from view's output with its indentation (tabs included) and line breaks, without the line numbers. It must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to change every occurrence (e.g. renaming a variable).
 - new_string: the replacement. Empty deletes old_string.
 - old_string empty: creates a new file containing new_string (fails if the file exists).
 - file_path: absolute, or relative to the project directory.
 
-One call changes one place (or every occurrence with replace_all); make several calls for several changes. If old_string is not found, view the file again instead of guessing.`;
+The file keeps its line endings, encoding and byte order mark. If old_string differs only in tabs vs spaces or curly vs straight quotes, a single such match is used and the result says so. The result shows the changed lines: check them. If old_string is not found, view the file again instead of guessing.`;
+
+/** Lines of context around a change in the result. */
+const SNIPPET_CONTEXT_LINES = 3;
+/** At most this many numbered lines in the result, however large the change. */
+const SNIPPET_MAX_LINES = 40;
+/** Longer lines are cut in the result (view cuts at 2000): a minified file must not flood it. */
+const SNIPPET_MAX_LINE_CHARS = 300;
 
 const parameters = z.object({
   file_path: z.string().describe('Path of the file (absolute, or relative to the project directory)'),
@@ -62,7 +77,8 @@ async function createFile(path: string, content: string, ctx: ToolContext): Prom
       `file already exists: ${path}. To change it, read it with view and set old_string to the text to replace; to replace all of it, use write.`,
     );
   }
-  const change = fileDiff(ctx.cwd, path, '', content);
+  const bytes = encodeDocument(undefined, content);
+  const change = fileDiff(ctx.cwd, path, '', textAsRead(content));
   await ctx.askPermission({
     action: 'write',
     description: `Create file ${path}`,
@@ -73,37 +89,41 @@ async function createFile(path: string, content: string, ctx: ToolContext): Prom
   requireUnchangedWhileAsking(ctx, path, false);
 
   await mkdir(dirname(path), { recursive: true });
-  await writeTextFileAtomic(path, content);
-  recordFileWrite(ctx, path, null, content);
+  writeFileAtomic(path, bytes);
+  recordFileWrite(ctx, path, null, textAsRead(content));
   return { output: `<result>\nFile created: ${path}\n</result>\n`, isError: false, metadata: { ...change } };
 }
 
 /** Replace mode, or delete mode when `new_string` is empty. */
 async function changeFile(path: string, input: EditInput, ctx: ToolContext): Promise<ToolResult> {
-  const { old_string: oldString, new_string: newString } = input;
-  const deleting = newString === '';
   const stats = statIfExists(path);
   if (!stats) throw new ToolError(`file not found: ${path}`);
   if (stats.isDirectory()) throw new ToolError(`path is a directory, not a file: ${path}`);
   requireFreshRead(ctx, path, 'editing');
 
-  const before = await readTextFile(path);
-  const count = countOccurrences(before, oldString);
-  if (count === 0) {
+  const document = readDocument(path);
+  const before = document.text;
+  // the document's lines end in \n whatever the file uses; so must what the model sends
+  const oldString = normalizeLineEndings(input.old_string);
+  const newString = normalizeLineEndings(input.new_string);
+  const deleting = newString === '';
+  const outcome = replaceText(before, oldString, newString, input.replace_all ?? false);
+  if (outcome.status === 'not-found') {
     throw new ToolError(
       'old_string not found in file. Make sure it matches exactly, including whitespace, indentation and line breaks, and leave out the line numbers view shows.',
     );
   }
-  if (count > 1 && !input.replace_all) {
+  if (outcome.status === 'ambiguous') {
+    const how = outcome.normalised.length ? ` when ${describeNormalisation(outcome.normalised)}` : '';
     throw new ToolError(
-      `old_string appears ${count} times in the file. Include more surrounding lines to make it unique, or set replace_all to true to change every occurrence.`,
+      `old_string appears ${outcome.lines.length} times in the file${how} (${listLines(outcome.lines)}). ` +
+        'Include more surrounding lines to make it unique, or set replace_all to true to change every occurrence.',
     );
   }
-  // split/join rather than String.replace, which would interpret `$&`, `$1`… in new_string
-  const after = input.replace_all
-    ? before.split(oldString).join(newString)
-    : replaceFirst(before, oldString, newString);
+  const after = outcome.text;
   if (after === before) throw new ToolError('new content is the same as old content. No changes made.');
+  // before asking: a character the file's encoding lacks is refused without bothering the person
+  const bytes = encodeDocument(document, after);
 
   const change = fileDiff(ctx.cwd, path, before, after);
   await ctx.askPermission({
@@ -115,22 +135,55 @@ async function changeFile(path: string, input: EditInput, ctx: ToolContext): Pro
   ctx.signal.throwIfAborted();
   requireUnchangedWhileAsking(ctx, path, true);
 
-  await writeTextFileAtomic(path, after);
+  writeFileAtomic(path, bytes);
   recordFileWrite(ctx, path, before, after);
 
   const what = deleting ? 'Content deleted from file' : 'Content replaced in file';
-  const times = count > 1 ? ` (${count} occurrences)` : '';
-  return { output: `<result>\n${what}: ${path}${times}\n</result>\n`, isError: false, metadata: { ...change } };
+  const times = outcome.count > 1 ? ` (${outcome.count} occurrences)` : '';
+  let output = `<result>\n${what}: ${path}${times}\n`;
+  if (outcome.normalised.length) {
+    output +=
+      `old_string did not match exactly; it matched at ${listLines(outcome.lines)} after ${describeNormalisation(outcome.normalised)}. ` +
+      "The file's own indentation and characters were kept where you did not change them; check the result below.\n";
+  }
+  output += '</result>\n';
+  const snippet = changeSnippet(before, after);
+  if (snippet) output += `<snippet>\n${snippet}\n</snippet>\n`;
+  return { output, isError: false, metadata: { ...change } };
 }
 
-/** Non-overlapping occurrences of `needle` (not empty) in `text`. */
-function countOccurrences(text: string, needle: string): number {
-  let count = 0;
-  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) count++;
-  return count;
+/** The lines around each change, numbered as view numbers them; at most {@link SNIPPET_MAX_LINES}. */
+function changeSnippet(before: string, after: string): string {
+  const lines = splitLines(after);
+  const out: string[] = [];
+  let shown = 0;
+  for (const { first, last } of changedLineRanges(before, after, SNIPPET_CONTEXT_LINES)) {
+    if (shown === SNIPPET_MAX_LINES) {
+      out.push('... (more changes; view the file to see them)');
+      break;
+    }
+    if (out.length) out.push('...');
+    const end = Math.min(last, first + SNIPPET_MAX_LINES - shown - 1);
+    out.push(numberLines(lines.slice(first - 1, end).map((line) => cutLine(line, SNIPPET_MAX_LINE_CHARS)), first));
+    shown += end - first + 1;
+    if (end < last) {
+      out.push('... (more changes; view the file to see them)');
+      break;
+    }
+  }
+  return out.join('\n');
 }
 
-function replaceFirst(text: string, needle: string, replacement: string): string {
-  const i = text.indexOf(needle);
-  return text.slice(0, i) + replacement + text.slice(i + needle.length);
+function describeNormalisation(used: Normalisation[]): string {
+  const parts = used.map((n) =>
+    n === 'indentation' ? 'treating tabs and spaces in indentation as equal' : 'treating typographic quotes and dashes as ASCII',
+  );
+  return parts.join(' and ');
+}
+
+/** `line 7` or `lines 3, 9, 12` (at most 10 listed). */
+function listLines(lines: number[]): string {
+  if (lines.length === 1) return `line ${lines[0]}`;
+  const listed = lines.slice(0, 10).join(', ');
+  return `lines ${listed}${lines.length > 10 ? ', …' : ''}`;
 }

@@ -62,7 +62,7 @@ export interface Tool {
   description: string;
   /** JSON Schema of the input (object) */
   inputSchema: Record<string, unknown>;
-  /** read-only tools of one batch may run concurrently and never ask permission */
+  /** read-only tools change nothing on disk: calls of one batch may run concurrently (fetch still asks permission) */
   readOnly: boolean;
   /** `input` is the raw JSON text the model sent */
   run(input: string, ctx: ToolContext): Promise<ToolResult>;

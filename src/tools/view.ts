@@ -2,16 +2,26 @@
  * `view`: read a text file with line numbers (reference §1.4), fixed per §10.6: lines of any length
  * are read (the original's 64 KB scanner limit failed the call), long lines are cut by characters
  * without splitting a surrogate pair, and binary files get a clear error instead of being dumped.
+ *
+ * Decoding is the policy shared with edit, write and patch (`text-document.ts`, issue #3 §5): a byte
+ * order mark is dropped, CRLF is shown as a plain line break, and a file not in UTF-8 is decoded in its
+ * own encoding, which is named on a line before the numbered lines.
+ *
+ * Tabs are shown as they are, on purpose: to a model a tab is its own character (its own token), not
+ * a stretch of columns as on a screen, so it is already told apart from spaces; and what view shows
+ * is what edit's old_string must contain, so any stand-in glyph would have to be mapped back and
+ * would collide with the same glyph in real files.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 import { abortError } from './ripgrep.js';
+import { decodeDocument, encodingLabel } from './text-document.js';
 
-const DESCRIPTION = `Read a text file. Lines come numbered as \`     1|text\`; the number and the | are not part of the file.
+const DESCRIPTION = `Read a text file. Lines come numbered as \`     1|text\`; the number and the | are not part of the file. Text is shown verbatim: tabs are real tab characters.
 
-Reads up to 2000 lines from \`offset\` (0-based); when more remain, the output says which offset to read next. Lines over 2000 characters are cut and end in "...". Files over 250 KB, images and binary files are refused.
+Reads up to 2000 lines from \`offset\` (0-based); when more remain, the output says which offset to read next. Lines over 2000 characters are cut and end in "...". Files over 250 KB, images and binary files are refused; a file not in UTF-8 is shown decoded, its encoding named first.
 
 Read a file before editing or overwriting it (edit and write require it). To find a file by name use glob; to find where text occurs use grep rather than reading many files. For a folder use ls.`;
 
@@ -21,9 +31,6 @@ export const VIEW_MAX_FILE_BYTES = 250 * 1024;
 export const VIEW_DEFAULT_LINES = 2000;
 /** Longer lines are cut to this many characters and get `...`. */
 export const VIEW_MAX_LINE_CHARS = 2000;
-/** A NUL byte within this many leading bytes marks a binary file (git looks at the first 8000). */
-const BINARY_SNIFF_BYTES = 8000;
-
 const IMAGE_TYPES: Record<string, string> = {
   '.jpg': 'JPEG',
   '.jpeg': 'JPEG',
@@ -71,15 +78,13 @@ export const viewTool = defineTool({
     const bytes = await readFile(filePath, { signal: ctx.signal }).catch((err: Error) => {
       throw err.name === 'AbortError' ? abortError() : err;
     });
-    const text = decodeText(bytes);
-    if (text === undefined) {
-      throw new ToolError(`File appears to be binary (it contains NUL bytes): ${filePath}\nview only shows text files.`);
-    }
-
+    const { text, format } = decodeDocument(filePath, bytes);
     const lines = splitLines(text);
     const shown = lines.slice(offset, offset + limit).map((line) => cutLine(line));
     const content = shown.join('\n');
-    let output = `<file>\n${numberLines(shown, offset + 1)}`;
+    let output = '<file>\n';
+    if (format.encoding !== 'utf8') output += `(file encoding: ${encodingLabel(format)})\n`;
+    output += numberLines(shown, offset + 1);
     const lastShown = offset + Math.max(shown.length, 1);
     if (lines.length > lastShown) {
       output += `\n\n(File has more lines. Use 'offset' parameter to read beyond line ${lastShown})`;
@@ -91,23 +96,15 @@ export const viewTool = defineTool({
 });
 
 /**
- * The file's text, or undefined when it looks binary (a NUL byte near the start). A UTF-16 byte
- * order mark is honoured; anything else is read as UTF-8.
+ * Lines as Go's line scanner gives them: split at `\n`, a final newline ends the last line. (CRLF is
+ * already `\n` in a decoded document; a lone CR is a character of the line and shown, so that what
+ * the model copies from view matches the file.)
  */
-export function decodeText(bytes: Buffer): string | undefined {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
-  const sniff = bytes.subarray(0, BINARY_SNIFF_BYTES);
-  if (sniff.includes(0)) return undefined;
-  return bytes.toString('utf8');
-}
-
-/** Lines as Go's line scanner gives them: split at `\n`, a final newline ends the last line, CR dropped. */
 export function splitLines(text: string): string[] {
   if (text === '') return [];
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  return lines;
 }
 
 /** Cuts a line to {@link VIEW_MAX_LINE_CHARS} characters plus `...`, never inside a surrogate pair. */
@@ -120,7 +117,7 @@ export function cutLine(line: string, maxChars = VIEW_MAX_LINE_CHARS): string {
 }
 
 /** `%6d|line`, numbers from `first`; wider numbers are not padded. */
-function numberLines(lines: readonly string[], first: number): string {
+export function numberLines(lines: readonly string[], first: number): string {
   return lines.map((line, i) => `${String(first + i).padStart(6)}|${line}`).join('\n');
 }
 

@@ -59,7 +59,11 @@ export function requireUnchangedWhileAsking(ctx: ToolContext, path: string, exis
   }
 }
 
-/** Records a finished write: the read tracker sees our own write as read, the history gets a version. */
+/**
+ * Records a finished write: the read tracker sees our own write as read, the history gets a version.
+ * `before` and `after` are decoded texts as `readDocument` gives them (no BOM, `\n` line endings;
+ * `textAsRead` for a new file), so versions compare equal whatever the file's encoding.
+ */
 export function recordFileWrite(ctx: ToolContext, path: string, before: string | null, after: string): void {
   ctx.fileTimes.record(path);
   try {

@@ -2,15 +2,28 @@
  * The `write` tool (reference §1.3, fixed): creates a file or replaces its whole content.
  * Fixes over the original: empty content is allowed (an empty `__init__.py` or `.gitkeep` is a
  * legitimate file; the original refused it), the permission says "Write file" when overwriting (the
- * original always said "Create file"), the diff is a real unified diff, the write is atomic and keeps
- * the file's mode, and the file is re-checked after the person answered the permission request.
+ * original always said "Create file"), the diff is a real unified diff, and the file is re-checked
+ * after the person answered the permission request.
+ *
+ * Files are never damaged (issue #3 §5), through `text-document.ts`: a new file is written as given
+ * (UTF-8). An existing file gets the content as given but keeps its format: its encoding and byte
+ * order mark, and its line endings (the content's CRLF/LF are normalised; lines equal to a line of
+ * the old file keep that line's ending, others get the file's dominant one). The write is atomic and
+ * keeps the file's mode; through a symbolic link it changes the target.
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 import { fileDiff } from './diff.js';
-import { readTextFile, writeTextFileAtomic } from './file-io.js';
+import {
+  describeFormat,
+  encodeDocument,
+  readDocument,
+  textAsRead,
+  writeFileAtomic,
+  type TextDocument,
+} from './text-document.js';
 import {
   recordFileWrite,
   requireFreshRead,
@@ -22,9 +35,9 @@ import {
 const DESCRIPTION = `Writes a whole file: creates it (and missing parent directories) or replaces all of its content.
 
 - Use it for new files and complete rewrites. To change part of an existing file, use edit: it sends only the change.
-- An existing file must have been read with view first and not changed since; otherwise the write is refused.
+- An existing file must have been read with view first and not changed since; it keeps its line endings, encoding and byte order mark.
 - file_path: absolute, or relative to the project directory.
-- content: the complete new content, exactly as it should be on disk (may be empty).
+- content: the complete new content (may be empty).
 - Don't create documentation or README files unless asked.`;
 
 const parameters = z.object({
@@ -40,33 +53,39 @@ export const writeTool = defineTool({
     if (file_path.trim() === '') throw new ToolError('file_path is required');
     const path = resolveToolPath(ctx, file_path);
 
-    let before: string | null = null;
+    let previous: TextDocument | undefined;
     const stats = statIfExists(path);
     if (stats) {
       if (stats.isDirectory()) throw new ToolError(`Path is a directory, not a file: ${path}`);
       requireFreshRead(ctx, path, 'overwriting');
-      before = await readTextFile(path);
-      if (before === content) {
-        throw new ToolError(`File ${path} already contains the exact content. No changes made.`);
-      }
+      previous = readDocument(path);
     }
+    const before = previous?.text ?? null;
+    // the text as it will read back: an existing file's own BOM and line endings are put back by
+    // encodeDocument; a new file is written exactly as given
+    const after = textAsRead(content);
+    if (before === after) throw new ToolError(`File ${path} already contains the exact content. No changes made.`);
+    // before asking: a character the file's encoding lacks is refused without bothering the person
+    const bytes = encodeDocument(previous, previous ? after : content);
 
-    const { diff, additions, removals } = fileDiff(ctx.cwd, path, before ?? '', content);
+    const { diff, additions, removals } = fileDiff(ctx.cwd, path, before ?? '', after);
     await ctx.askPermission({
       action: 'write',
-      description: `${before === null ? 'Create' : 'Write'} file ${path}`,
+      description: `${previous ? 'Write' : 'Create'} file ${path}`,
       params: { file_path: path, diff },
       path,
     });
     ctx.signal.throwIfAborted();
-    requireUnchangedWhileAsking(ctx, path, before !== null);
+    requireUnchangedWhileAsking(ctx, path, previous !== undefined);
 
     await mkdir(dirname(path), { recursive: true });
-    await writeTextFileAtomic(path, content);
-    recordFileWrite(ctx, path, before, content);
+    writeFileAtomic(path, bytes);
+    recordFileWrite(ctx, path, before, after);
 
+    const format = previous ? describeFormat(previous.format) : '';
+    const kept = format ? `\nKept the file's ${format}.` : '';
     return {
-      output: `<result>\nFile successfully written: ${path}\n</result>`,
+      output: `<result>\nFile successfully written: ${path}${kept}\n</result>`,
       isError: false,
       metadata: { diff, additions, removals },
     };

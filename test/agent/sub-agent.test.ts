@@ -48,7 +48,7 @@ describe('agent tool', () => {
     expect(parent.costUsd).toBeCloseTo(((100 + 80 + 300) * 1 + (10 + 8 + 20) * 5) / 1e6, 12);
     // the child ran as the task agent: read-only tools only
     const childRequest = h.fake.answered[1];
-    expect(childRequest.tools.map((t: { name: string }) => t.name).sort()).toEqual(['glob', 'grep', 'ls', 'view']);
+    expect(childRequest.tools.map((t: { name: string }) => t.name).sort()).toEqual(['glob', 'grep', 'ls', 'sourcegraph', 'view']);
   });
 
   it('keeps child sessions apart when the provider reuses a tool-call id', async () => {

@@ -69,7 +69,7 @@ describe('edit: delete mode (new_string empty)', () => {
     rec.ctx.fileTimes.record(path);
     const result = await runTool(editTool, { file_path: path, old_string: 'import sys\n', new_string: '' }, rec.ctx);
     expect(result).toEqual({
-      output: `<result>\nContent deleted from file: ${path}\n</result>\n`,
+      output: `<result>\nContent deleted from file: ${path}\n</result>\n<snippet>\n     1|import os\n     2|print(1)\n</snippet>\n`,
       isError: false,
       metadata: { diff: '--- a/a.py\n+++ b/a.py\n@@ -1,3 +1,2 @@\n import os\n-import sys\n print(1)\n', additions: 0, removals: 1 },
     });
@@ -90,7 +90,7 @@ describe('edit: matching', () => {
     const result = await runTool(editTool, { file_path: path, old_string: 'foo', new_string: 'FOO' }, rec.ctx);
     expect(result).toEqual({
       output:
-        'old_string appears 3 times in the file. Include more surrounding lines to make it unique, or set replace_all to true to change every occurrence.',
+        'old_string appears 3 times in the file (lines 1, 2, 3). Include more surrounding lines to make it unique, or set replace_all to true to change every occurrence.',
       isError: true,
     });
     expect(readFileSync(path, 'utf8')).toBe('foo bar\nfoo baz\nfoo qux\n');
@@ -98,7 +98,9 @@ describe('edit: matching', () => {
 
   it('replaces every occurrence with replace_all', async () => {
     const result = await runTool(editTool, { file_path: path, old_string: 'foo', new_string: 'FOO', replace_all: true }, rec.ctx);
-    expect(result.output).toBe(`<result>\nContent replaced in file: ${path} (3 occurrences)\n</result>\n`);
+    expect(result.output).toBe(
+      `<result>\nContent replaced in file: ${path} (3 occurrences)\n</result>\n<snippet>\n     1|FOO bar\n     2|FOO baz\n     3|FOO qux\n</snippet>\n`,
+    );
     expect(readFileSync(path, 'utf8')).toBe('FOO bar\nFOO baz\nFOO qux\n');
     expect(result.metadata).toMatchObject({ additions: 3, removals: 3 });
   });

@@ -25,7 +25,9 @@ describe('edit: replace', () => {
     const diff =
       '--- a/app.ts\n+++ b/app.ts\n@@ -1,3 +1,3 @@\n const a = 1;\n-const b = 2;\n+const b = 20;\n const c = 3;\n';
     expect(result).toEqual({
-      output: `<result>\nContent replaced in file: ${path}\n</result>\n`,
+      output:
+        `<result>\nContent replaced in file: ${path}\n</result>\n` +
+        '<snippet>\n     1|const a = 1;\n     2|const b = 20;\n     3|const c = 3;\n</snippet>\n',
       isError: false,
       metadata: { diff, additions: 1, removals: 1 },
     });

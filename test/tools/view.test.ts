@@ -77,16 +77,18 @@ describe('view', () => {
     const { dir, ctx, fileTimes } = setup({ 'data.bin': Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01, 0x02]) });
     const r = await runTool(viewTool, { file_path: 'data.bin' }, ctx);
     expect(r).toEqual({
-      output: `File appears to be binary (it contains NUL bytes): ${join(dir, 'data.bin')}\nview only shows text files.`,
+      output: `File appears to be binary (it contains NUL bytes): ${join(dir, 'data.bin')}\nOnly text files can be viewed or changed.`,
       isError: true,
       metadata: undefined,
     });
     expect(fileTimes.wasRead(join(dir, 'data.bin'))).toBe(false);
   });
 
-  it('decodes a UTF-16 file that starts with a byte order mark', async () => {
+  it('decodes a UTF-16 file that starts with a byte order mark, naming the encoding', async () => {
     const { ctx } = setup({ 'u16.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\nwörld\n', 'utf16le')]) });
-    expect((await runTool(viewTool, { file_path: 'u16.txt' }, ctx)).output).toBe('<file>\n     1|héllo\n     2|wörld\n</file>\n');
+    expect((await runTool(viewTool, { file_path: 'u16.txt' }, ctx)).output).toBe(
+      '<file>\n(file encoding: UTF-16LE)\n     1|héllo\n     2|wörld\n</file>\n',
+    );
   });
 
   it('suggests up to 3 names from the same folder when the file is missing', async () => {

@@ -1,0 +1,377 @@
+/**
+ * The `patch` tool (reference §1.10, fixed): adds, updates, moves and deletes several files in one
+ * call, in the `*** Begin Patch` format (parsed by `patch-parse.ts`, matched by `patch-apply.ts`).
+ *
+ * Fixes over the original, which wrote files one by one in random (Go map) order and stopped at the
+ * first error: every hunk of every file is matched and every new content encoded before anything is
+ * asked or written; the permission requests come in patch order, all before the first write; and if
+ * a write fails, what was already written is put back byte for byte (deleted files re-created, added
+ * files removed), so a patch is applied whole or not at all. Files keep their own encoding, BOM, line
+ * endings and mode (`text-document.ts`). An added file ends with a newline (the original wrote none).
+ */
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, rmdirSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { fileDiff, type FileDiff } from './diff.js';
+import { applyHunks, HunkMismatchError, MAX_PATCH_FUZZ, type LooseMatch } from './patch-apply.js';
+import { parsePatch, PatchParseError, type PatchOperation } from './patch-parse.js';
+import { decodeDocument, encodeDocument, textAsRead, writeFileAtomic, type TextDocument } from './text-document.js';
+import { defineTool, ToolError, type ToolContext } from './tool.js';
+import { recordFileWrite, requireFreshRead, resolveToolPath } from './write-guard.js';
+
+const DESCRIPTION = `Applies a patch: changes to one or more files in one call, all of them or (if anything fails) none.
+Prefer edit for one small change in one file; use patch for several changes in a file or across files, and to add, delete or move files.
+
+Read every file you update or delete with view first. Format:
+*** Begin Patch
+*** Update File: src/app.ts
+@@ function main() {
+   const a = 1;
+-  run(a);
++  run(a, true);
+ }
+*** Add File: src/util.ts
++export const x = 1;
+*** Delete File: src/old.ts
+*** End Patch
+
+- Update: "*** Move to: <path>" right after the header also renames the file. Each hunk starts with "@@", or "@@ <a line above it>" to place it. Its lines start with " " (context), "-" (remove) or "+" (add). Give about 3 lines of context above and below each change, copied exactly; hunks in file order. "*** End of File" after a hunk pins it to the end of the file.
+- Add: every line starts with "+". The file must not exist.
+- Paths: absolute, or relative to the project directory.
+If a hunk does not match, the error shows the closest lines of the file: fix the hunk from them and send the whole patch again.`;
+
+const parameters = z.object({
+  patch_text: z.string().describe('The full patch text, from "*** Begin Patch" to "*** End Patch"'),
+});
+
+/** The bytes that were at a path before the patch, to put back if a later write fails. */
+interface Original {
+  bytes: Buffer;
+  /** permission bits */
+  mode: number;
+  /** set when the path is a symbolic link (a deleted link is re-created as a link) */
+  linkTarget?: string;
+}
+
+/** One file's change, fully prepared: nothing left to compute or check but the disk itself. */
+interface FileChange {
+  kind: 'add' | 'update' | 'delete';
+  /** absolute */
+  path: string;
+  /** absolute destination of a move */
+  moveTo?: string;
+  /** decoded text before (null for an added file) and after ('' for a deleted one) */
+  before: string | null;
+  after: string;
+  /** the new content in the file's own encoding (add, update) */
+  bytes?: Buffer;
+  /** what is on disk now (update, delete) */
+  original?: Original;
+  diff: FileDiff;
+  fuzz: number;
+  loose: LooseMatch[];
+}
+
+export const patchTool = defineTool({
+  name: 'patch',
+  description: DESCRIPTION,
+  parameters,
+  async run({ patch_text: patchText }, ctx) {
+    if (patchText.trim() === '') throw new ToolError('patch_text is required');
+    const operations = parse(patchText);
+    requireDistinctPaths(operations, ctx);
+
+    const changes: FileChange[] = [];
+    const mismatches: string[] = [];
+    for (const operation of operations) {
+      try {
+        changes.push(prepareChange(operation, ctx));
+      } catch (err) {
+        if (!(err instanceof HunkMismatchError)) throw err;
+        mismatches.push(`${resolveToolPath(ctx, operation.path)}: ${err.message}`);
+      }
+    }
+    if (mismatches.length) {
+      throw new ToolError(
+        `${mismatches.join('\n\n')}\n\nNo file was changed. Fix the hunk from the closest lines shown (or view the file again) and send the whole patch again.`,
+      );
+    }
+    requireCloseMatches(changes);
+
+    for (const change of changes) await ctx.askPermission(permissionRequest(change));
+    ctx.signal.throwIfAborted();
+    for (const change of changes) requireUnchangedWhileAsking(ctx, change);
+
+    applyChanges(changes);
+
+    for (const change of changes) {
+      if (change.moveTo) {
+        recordFileWrite(ctx, change.path, change.before, '');
+        recordFileWrite(ctx, change.moveTo, null, change.after);
+      } else {
+        recordFileWrite(ctx, change.path, change.before, change.after);
+      }
+    }
+    const additions = changes.reduce((sum, c) => sum + c.diff.additions, 0);
+    const removals = changes.reduce((sum, c) => sum + c.diff.removals, 0);
+    return {
+      output: `Patch applied successfully. ${changes.length} files changed, ${additions} additions, ${removals} removals`,
+      isError: false,
+      metadata: {
+        files_changed: changes.map((c) => c.moveTo ?? c.path),
+        additions,
+        removals,
+        diff: changes.map((c) => c.diff.diff).join(''),
+      },
+    };
+  },
+});
+
+function parse(patchText: string): PatchOperation[] {
+  try {
+    const operations = parsePatch(patchText);
+    if (operations.length === 0) throw new ToolError('the patch changes no file: add an "*** Update File:", "*** Add File:" or "*** Delete File:" section');
+    return operations;
+  } catch (err) {
+    if (err instanceof PatchParseError) throw new ToolError(`failed to parse patch: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Each file at most once, counting move destinations, after resolving (`a.ts` and `./a.ts` are one file). */
+function requireDistinctPaths(operations: PatchOperation[], ctx: ToolContext): void {
+  const seen = new Map<string, number>();
+  for (const operation of operations) {
+    const paths = [operation.path];
+    if (operation.kind === 'update' && operation.moveTo !== undefined) paths.push(operation.moveTo);
+    for (const path of new Set(paths.map((p) => resolveToolPath(ctx, p)))) {
+      const first = seen.get(path);
+      if (first !== undefined) {
+        throw new ToolError(
+          `failed to parse patch: line ${operation.line}: ${path} is already changed at line ${first}; put all changes to one file in one section`,
+        );
+      }
+      seen.set(path, operation.line);
+    }
+  }
+}
+
+/** Checks the preconditions, matches the hunks and encodes the result. Throws ToolError or HunkMismatchError. */
+function prepareChange(operation: PatchOperation, ctx: ToolContext): FileChange {
+  const path = resolveToolPath(ctx, operation.path);
+  if (operation.kind === 'add') {
+    requireCreatable(path, `file already exists and cannot be added: ${path}`);
+    const bytes = encodeDocument(undefined, operation.content);
+    // what view will read back (a leading U+FEFF is a BOM then), so history versions compare equal
+    const after = textAsRead(operation.content);
+    return { kind: 'add', path, before: null, after, bytes, diff: fileDiff(ctx.cwd, path, '', after), fuzz: 0, loose: [] };
+  }
+
+  const original = readOriginal(ctx, path, operation.kind === 'delete' ? 'deleting' : 'patching');
+  // decoded from the very bytes a failed patch would put back
+  const document: TextDocument = { path, ...decodeDocument(path, original.bytes), mode: original.mode };
+  const before = document.text;
+  if (operation.kind === 'delete') {
+    return { kind: 'delete', path, before, after: '', original, diff: fileDiff(ctx.cwd, path, before, ''), fuzz: 0, loose: [] };
+  }
+
+  const updated = applyHunks(before, operation.hunks);
+  let moveTo = operation.moveTo === undefined ? undefined : resolveToolPath(ctx, operation.moveTo);
+  if (moveTo === path) moveTo = undefined;
+  if (moveTo) requireCreatable(moveTo, `cannot move ${path} to ${moveTo}: a file already exists there`);
+  if (!moveTo && updated.text === before) {
+    throw new ToolError(`${path}: the patch makes no change to this file. No file was changed.`);
+  }
+  // a pure rename keeps the bytes exactly
+  const bytes = updated.text === before ? original.bytes : encodeDocument(document, updated.text);
+  const diff = moveTo ? moveDiff(ctx.cwd, path, moveTo, before, updated.text) : fileDiff(ctx.cwd, path, before, updated.text);
+  return { kind: 'update', path, moveTo, before, after: updated.text, bytes, original, diff, fuzz: updated.fuzz, loose: updated.loose };
+}
+
+/** An existing regular file (or link to one) the model has read and that has not changed since. */
+function readOriginal(ctx: ToolContext, path: string, doing: string): Original {
+  const link = lstatIfExists(path);
+  const stats = link && (link.isSymbolicLink() ? statIfExists(path) : link);
+  if (!link || !stats) throw new ToolError(`file not found: ${path}`);
+  if (stats.isDirectory()) throw new ToolError(`path is a directory, not a file: ${path}`);
+  requireFreshRead(ctx, path, doing);
+  return {
+    bytes: readFileSync(path),
+    mode: stats.mode & 0o7777,
+    ...(link.isSymbolicLink() ? { linkTarget: readlinkSync(path) } : {}),
+  };
+}
+
+/** Nothing at `path`, and its nearest existing ancestor is a directory. */
+function requireCreatable(path: string, existsMessage: string): void {
+  if (lstatIfExists(path)) throw new ToolError(existsMessage);
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const stats = statIfExists(dir);
+    if (stats) {
+      if (!stats.isDirectory()) throw new ToolError(`cannot create ${path}: ${dir} is not a directory`);
+      return;
+    }
+    if (dirname(dir) === dir) return;
+  }
+}
+
+function requireCloseMatches(changes: FileChange[]): void {
+  const fuzz = changes.reduce((sum, c) => sum + c.fuzz, 0);
+  if (fuzz <= MAX_PATCH_FUZZ) return;
+  const notes = changes.flatMap((c) =>
+    c.loose.map((m) => `- ${c.path}: hunk ${m.hunk} (patch line ${m.patchLine}) ${m.reason} (fuzz ${m.fuzz})`),
+  );
+  throw new ToolError(
+    `patch contains fuzzy matches (fuzz level: ${fuzz}, at most ${MAX_PATCH_FUZZ} allowed):\n${notes.join('\n')}\n\n` +
+      'No file was changed. Copy the context lines exactly from the file, with their whitespace, and send the whole patch again.',
+  );
+}
+
+/** One request per file (reference §1.10), with the file as its path. */
+function permissionRequest(change: FileChange) {
+  const description =
+    change.kind === 'add'
+      ? `Create file ${change.path}`
+      : change.kind === 'delete'
+        ? `Delete file ${change.path}`
+        : change.moveTo
+          ? `Update file ${change.path} → ${change.moveTo}`
+          : `Update file ${change.path}`;
+  const action = change.kind === 'add' ? 'create' : change.kind;
+  return { action, description, params: { file_path: change.path, diff: change.diff.diff }, path: change.path };
+}
+
+/** After the person answered (maybe minutes later): nothing changed under us. Nothing is written yet. */
+function requireUnchangedWhileAsking(ctx: ToolContext, change: FileChange): void {
+  if (change.kind !== 'add') {
+    let status: string;
+    try {
+      status = ctx.fileTimes.check(change.path).status;
+    } catch {
+      status = 'gone';
+    }
+    if (status !== 'ok') {
+      throw new ToolError(`File ${change.path} changed while waiting for permission. No file was changed. Read it again with the view tool and redo the patch.`);
+    }
+  }
+  for (const created of [change.kind === 'add' ? change.path : change.moveTo]) {
+    if (created && lstatIfExists(created)) {
+      throw new ToolError(`File ${created} was created by someone else while waiting for permission. No file was changed. Read it with the view tool and redo the patch.`);
+    }
+  }
+}
+
+/** A done step and how to take it back. */
+interface AppliedStep {
+  path: string;
+  undo(): void;
+}
+
+/**
+ * Writes every change in patch order (each write atomic: temp file + rename). If one fails, the
+ * steps already done are undone in reverse order and a ToolError says so.
+ */
+function applyChanges(changes: FileChange[]): void {
+  const done: AppliedStep[] = [];
+  let current = '';
+  try {
+    for (const change of changes) {
+      current = change.moveTo ?? change.path;
+      if (change.kind === 'add') {
+        done.push(createFile(change.path, change.bytes!));
+      } else if (change.kind === 'delete') {
+        done.push(removeFile(change.path, change.original!));
+      } else if (change.moveTo) {
+        done.push(createFile(change.moveTo, change.bytes!, change.original!.mode));
+        current = change.path;
+        done.push(removeFile(change.path, change.original!));
+      } else {
+        const { path, original } = change;
+        writeFileAtomic(path, change.bytes!);
+        done.push({ path, undo: () => writeFileAtomic(path, original!.bytes, { mode: original!.mode }) });
+      }
+    }
+  } catch (err) {
+    const unrestored: string[] = [];
+    for (const step of done.reverse()) {
+      try {
+        step.undo();
+      } catch (undoErr) {
+        unrestored.push(`${step.path} (${(undoErr as Error).message})`);
+      }
+    }
+    const outcome = unrestored.length
+      ? `These files could not be put back as they were: ${unrestored.join(', ')}.`
+      : 'The files already written were put back as they were: no file was changed.';
+    throw new ToolError(`failed to apply patch: writing ${current} failed: ${(err as Error).message}. ${outcome}`);
+  }
+}
+
+/** Creates `path` (and missing parent directories); the undo removes both again. */
+function createFile(path: string, bytes: Buffer, mode?: number): AppliedStep {
+  const firstCreatedDir = mkdirSync(dirname(path), { recursive: true });
+  try {
+    writeFileAtomic(path, bytes, mode === undefined ? undefined : { mode });
+  } catch (err) {
+    removeCreatedDirs(path, firstCreatedDir);
+    throw err;
+  }
+  return {
+    path,
+    undo: () => {
+      unlinkSync(path);
+      removeCreatedDirs(path, firstCreatedDir);
+    },
+  };
+}
+
+function removeFile(path: string, original: Original): AppliedStep {
+  unlinkSync(path);
+  return {
+    path,
+    undo: () => {
+      if (original.linkTarget !== undefined) symlinkSync(original.linkTarget, path);
+      else writeFileAtomic(path, original.bytes, { mode: original.mode });
+    },
+  };
+}
+
+/** Removes the empty directories from `path`'s parent up to `firstCreatedDir` (what mkdir made). */
+function removeCreatedDirs(path: string, firstCreatedDir: string | undefined): void {
+  if (firstCreatedDir === undefined) return;
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return;
+    }
+    if (dir === firstCreatedDir || dirname(dir) === dir) return;
+  }
+}
+
+/** The diff of a moved file: `a/<old>` to `b/<new>`. */
+function moveDiff(cwd: string, from: string, to: string, before: string, after: string): FileDiff {
+  const change = fileDiff(cwd, to, before, after);
+  if (change.diff === '') return change;
+  const fromHeader = fileDiff(cwd, from, before, after).diff.split('\n', 1)[0];
+  return { ...change, diff: change.diff.replace(/^[^\n]*/, fromHeader) };
+}
+
+function lstatIfExists(path: string) {
+  return statOrUndefined(() => lstatSync(path));
+}
+
+function statIfExists(path: string) {
+  return statOrUndefined(() => statSync(path));
+}
+
+function statOrUndefined<T>(stat: () => T): T | undefined {
+  try {
+    return stat();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // ENOTDIR: a parent is a file, so nothing is at the path
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}
