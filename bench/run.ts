@@ -1,0 +1,45 @@
+/**
+ * `npm run bench [-- --quick] [-- --only startup,search,agent,prompt]`
+ *
+ * Builds dist/ (so bin/opencode runs the current source), then runs each benchmark and prints one
+ * table. Figures are medians; ratios compare figures measured in this same run. Nothing passes or
+ * fails: targets are printed beside the figures. `--quick` uses a 10,000-file search tree instead
+ * of 100,000 and fewer repetitions. Progress goes to stderr, the table to stdout.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { benchAgentLoop } from './agent-loop.js';
+import { log, printTable, type Row } from './lib.js';
+import { benchPromptSize } from './prompt-size.js';
+import { benchSearch } from './search.js';
+import { benchStartup } from './startup.js';
+import { searchTree } from './tree.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyArg = args[args.indexOf('--only') + 1];
+const only = args.includes('--only') && onlyArg ? new Set(onlyArg.split(',')) : undefined;
+const wanted = (name: string) => !only || only.has(name);
+
+const started = Date.now();
+const loadBefore = loadavg()[0]!;
+log('building dist/ (scripts/build.mjs)');
+execFileSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'build.mjs')], { stdio: 'inherit' });
+
+const tree = wanted('search') || wanted('prompt') || wanted('agent') ? searchTree(quick ? 0.1 : 1) : undefined;
+const rows: Row[] = [];
+if (wanted('startup')) rows.push(...(await benchStartup({ runs: quick ? 7 : 15 })));
+if (wanted('search')) rows.push(...(await benchSearch(tree!, { runs: quick ? 5 : 7 })));
+if (wanted('agent')) rows.push(...(await benchAgentLoop({ sessions: quick ? 1 : 3, bigProject: tree?.root })));
+if (wanted('prompt')) rows.push(...benchPromptSize(tree?.root));
+
+const cpu = cpus();
+process.stdout.write(
+  `opencode bench — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ` +
+    `${cpu.length} × ${cpu[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, ` +
+    `${quick ? `--quick (${tree?.files ?? 0}-file tree)` : `${tree?.files ?? 0}-file tree`}, ` +
+    `load average ${loadBefore.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end (other processes add noise: compare the min too)\n`,
+);
+printTable(rows);
+process.stdout.write(`\n(total ${((Date.now() - started) / 1000).toFixed(0)} s)\n`);

@@ -1,0 +1,178 @@
+/**
+ * Search: ripgrep run directly vs our grep and glob tools (called in-process through `tool.run`, as
+ * the agent calls them) on the generated tree, plus the tools' pure-Node fallbacks.
+ *
+ * The tools cap results at 100, so "rg -l" is not the same work: the grep tool runs
+ * `rg --json --max-count 101` (every matching line as JSON), parses it, stats each matching file and
+ * sorts by mtime; the glob tool runs `rg --files --null -L`, matches every path against the glob and
+ * keeps the 100 shortest. Both the plain command and the tool's exact rg command are timed, so the
+ * tool's own post-processing shows as tool ÷ its rg command.
+ */
+import { accessSync, chmodSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { grepTool } from '../src/tools/grep.js';
+import { globTool } from '../src/tools/glob.js';
+import { findRipgrep } from '../src/tools/ripgrep.js';
+import type { ToolResult } from '../src/tools/tool.js';
+import { toolContext } from '../test/support/tool-context.js';
+import { interleaved, log, median, ratio, spawnChecked, stats, type Row } from './lib.js';
+import { NEEDLE, type Tree } from './tree.js';
+
+/**
+ * The exact rg arguments a tool run passes: `fn` runs with OPENCODE_RIPGREP_PATH pointing at a
+ * wrapper script that records its arguments and execs the real rg.
+ */
+async function recordRgArgs(rg: string, fn: () => Promise<unknown>): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-rg-'));
+  const wrapper = join(dir, 'rg');
+  writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\0' "$@" > '${dir}/args'\nexec '${rg}' "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  const saved = process.env.OPENCODE_RIPGREP_PATH;
+  process.env.OPENCODE_RIPGREP_PATH = wrapper;
+  try {
+    await fn();
+  } finally {
+    if (saved === undefined) delete process.env.OPENCODE_RIPGREP_PATH;
+    else process.env.OPENCODE_RIPGREP_PATH = saved;
+  }
+  const args = readFileSync(join(dir, 'args'), 'utf8').split('\0').slice(0, -1);
+  rmSync(dir, { recursive: true, force: true });
+  return args;
+}
+
+function rgOnPath(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    try {
+      accessSync(join(dir, 'rg'), constants.X_OK);
+      return join(dir, 'rg');
+    } catch {
+      // next
+    }
+  }
+  return undefined;
+}
+
+async function withoutRipgrep<T>(fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.OPENCODE_DISABLE_RIPGREP;
+  process.env.OPENCODE_DISABLE_RIPGREP = '1';
+  try {
+    return await fn();
+  } finally {
+    if (saved === undefined) delete process.env.OPENCODE_DISABLE_RIPGREP;
+    else process.env.OPENCODE_DISABLE_RIPGREP = saved;
+  }
+}
+
+export async function benchSearch(tree: Tree, opts: { runs: number }): Promise<Row[]> {
+  const rg = await findRipgrep();
+  if (!rg) return [{ section: 'search', name: 'ripgrep', value: 'skipped', note: 'no rg found (findRipgrep)' }];
+  const pathRg = rgOnPath();
+  const cwd = tree.root;
+  const ctx = toolContext(cwd);
+  const lines = (s: string, sep = '\n') => s.split(sep).filter(Boolean).length;
+
+  // sanity: the tree is what it claims, and both tool paths give the same answer
+  const rgL = await spawnChecked(rg, ['-l', NEEDLE], { cwd });
+  if (lines(rgL.stdout) !== tree.needleFiles) throw new Error(`rg -l found ${lines(rgL.stdout)} files, expected ${tree.needleFiles}`);
+  const grep = (): Promise<ToolResult> => grepTool.run(JSON.stringify({ pattern: NEEDLE, path: cwd }), ctx);
+  const glob = (): Promise<ToolResult> => globTool.run(JSON.stringify({ pattern: '**/*.ts', path: cwd }), ctx);
+  const grepRg = await grep();
+  const grepJs = await withoutRipgrep(grep);
+  const globRg = await glob();
+  const globJs = await withoutRipgrep(glob);
+  // one matching line per needle file
+  if (grepRg.metadata?.number_of_matches !== Math.min(100, tree.needleFiles) || globRg.metadata?.number_of_files !== 100) {
+    throw new Error(`tools returned ${JSON.stringify([grepRg.metadata, globRg.metadata])}, expected ≤ 100 each`);
+  }
+  const sameGrep = grepRg.output === grepJs.output ? 'same output' : 'OUTPUT DIFFERS';
+  const sameGlob = globRg.output === globJs.output ? 'same output' : 'OUTPUT DIFFERS';
+  const rgFiles = await spawnChecked(rg, ['--files'], { cwd });
+  const GREP_TOOL_ARGS = await recordRgArgs(rg, grep);
+  const GLOB_TOOL_ARGS = await recordRgArgs(rg, glob);
+
+  log(`search: grep, ${opts.runs} interleaved runs on ${tree.files} files`);
+  const g = await interleaved(opts.runs, {
+    rgL: () => spawnChecked(rg, ['-l', NEEDLE], { cwd }),
+    ...(pathRg ? { pathRgL: () => spawnChecked(pathRg, ['-l', NEEDLE], { cwd }) } : {}),
+    rgTool: () => spawnChecked(rg, GREP_TOOL_ARGS, { cwd }),
+    tool: grep,
+  } as Record<string, () => Promise<unknown>>);
+  log(`search: glob, ${opts.runs} interleaved runs`);
+  const f = await interleaved(opts.runs, {
+    rgFiles: () => spawnChecked(rg, ['--files'], { cwd }),
+    ...(pathRg ? { pathRgFiles: () => spawnChecked(pathRg, ['--files'], { cwd }) } : {}),
+    rgTool: () => spawnChecked(rg, GLOB_TOOL_ARGS, { cwd }),
+    tool: glob,
+  } as Record<string, () => Promise<unknown>>);
+  log(`search: Node fallbacks (OPENCODE_DISABLE_RIPGREP=1), ${opts.runs} runs each`);
+  const fb = await withoutRipgrep(() => interleaved(opts.runs, { grep, glob }));
+
+  const m = (t: number[] | undefined) => median(t!);
+  const S = 'search';
+  const rows: Row[] = [
+    {
+      section: S,
+      name: `rg -l ${NEEDLE}`,
+      value: stats(g.rgL!),
+      ratio: '1.00×',
+      note: `bundled rg (${rg.includes('@vscode') ? '@vscode/ripgrep' : rg}), spawn → exit, lists ${tree.needleFiles} of ${tree.files} files`,
+    },
+    pathRg
+      ? { section: S, name: `rg -l (PATH ${pathRg})`, value: stats(g.pathRgL!), ratio: ratio(m(g.pathRgL), m(g.rgL)), note: 'rg on PATH, same command' }
+      : { section: S, name: 'rg -l (rg on PATH)', value: 'skipped', note: 'no rg on PATH' },
+    {
+      section: S,
+      name: 'rg as the grep tool runs it',
+      value: stats(g.rgTool!),
+      ratio: ratio(m(g.rgTool), m(g.rgL)),
+      note: `rg ${GREP_TOOL_ARGS.join(' ')} (every matching line as JSON, output collected)`,
+    },
+    {
+      section: S,
+      name: 'grep tool (rg)',
+      value: stats(g.tool!),
+      ratio: `${ratio(m(g.tool), m(g.rgL))} rg -l; ${ratio(m(g.tool), m(g.rgTool))} its rg cmd`,
+      note: `grepTool.run in-process: spawn rg --json, parse, stat + sort ${tree.needleFiles} files by mtime, format ≤ 100 lines`,
+    },
+    {
+      section: S,
+      name: 'grep tool (Node fallback)',
+      value: stats(fb.grep),
+      ratio: `${ratio(m(fb.grep), m(g.rgL))} rg -l`,
+      note: `OPENCODE_DISABLE_RIPGREP=1: walk with .gitignore + read every file; ${sameGrep} as the rg path`,
+    },
+    {
+      section: S,
+      name: 'rg --files',
+      value: stats(f.rgFiles!),
+      ratio: '1.00×',
+      note: `bundled rg, lists ${lines(rgFiles.stdout)} visible files`,
+    },
+    pathRg
+      ? { section: S, name: `rg --files (PATH ${pathRg})`, value: stats(f.pathRgFiles!), ratio: ratio(m(f.pathRgFiles), m(f.rgFiles)), note: 'rg on PATH' }
+      : { section: S, name: 'rg --files (rg on PATH)', value: 'skipped', note: 'no rg on PATH' },
+    {
+      section: S,
+      name: 'rg as the glob tool runs it',
+      value: stats(f.rgTool!),
+      ratio: ratio(m(f.rgTool), m(f.rgFiles)),
+      note: `rg ${GLOB_TOOL_ARGS.join(' ')}`,
+    },
+    {
+      section: S,
+      name: 'glob tool **/*.ts (rg)',
+      value: stats(f.tool!),
+      ratio: `${ratio(m(f.tool), m(f.rgFiles))} rg --files; ${ratio(m(f.tool), m(f.rgTool))} its rg cmd`,
+      note: `globTool.run in-process: rg --files, match ${tree.visibleTs} .ts of ${tree.visible} paths, keep the 100 shortest`,
+    },
+    {
+      section: S,
+      name: 'glob tool **/*.ts (Node fallback)',
+      value: stats(fb.glob),
+      ratio: `${ratio(m(fb.glob), m(f.rgFiles))} rg --files`,
+      note: `OPENCODE_DISABLE_RIPGREP=1: Node walk with .gitignore; ${sameGlob} as the rg path`,
+    },
+  ];
+  return rows;
+}

@@ -1,0 +1,123 @@
+/**
+ * Start-up: wall time (spawn → exit) of `node -e 0`, `bin/opencode --version` and
+ * `bin/opencode -p "say hi" -q` against the fake provider (one text turn), runs interleaved so
+ * machine noise hits all three alike; plus the peak RSS of the -p run via /usr/bin/time.
+ * The -p time is split at the moment its answer reaches stdout: before = start-up + the request,
+ * after = the tail until the process exits. A diagnostic line runs -p under `node --liftoff-only`
+ * (no optimising compile of WebAssembly: undici's HTTP parser, used by fetch), to show what the tail
+ * is made of.
+ */
+import { accessSync, constants, rmSync } from 'node:fs';
+import { startFakeProvider } from '../test/support/fake-provider.js';
+import { BIN, cleanEnv } from '../test/support/cli.js';
+import { log, median, ratio, smallProject, spawnChecked, stats, type Row } from './lib.js';
+
+type Cmd = readonly [string, readonly string[]];
+
+export async function benchStartup(opts: { runs: number }): Promise<Row[]> {
+  const fake = await startFakeProvider([], { fallback: { text: 'hi' } });
+  const dir = smallProject();
+  const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
+  try {
+    const node = process.execPath;
+    const commands: Record<'node' | 'version' | 'prompt' | 'liftoff', Cmd> = {
+      node: [node, ['-e', '0']],
+      version: [node, [BIN, '--version']],
+      prompt: [node, [BIN, '-p', 'say hi', '-q']],
+      liftoff: [node, ['--liftoff-only', BIN, '-p', 'say hi', '-q']],
+    };
+    // warm-up: also creates the project's .opencode/opencode.db, so timed -p runs open an existing db
+    const first = await spawnChecked(...commands.prompt, { cwd: dir, env });
+    if (first.stdout.trim() !== 'hi') throw new Error(`-p printed ${JSON.stringify(first.stdout)}, expected "hi"`);
+    await spawnChecked(...commands.version, { cwd: dir, env });
+
+    const times: Record<keyof typeof commands, number[]> = { node: [], version: [], prompt: [], liftoff: [] };
+    const answered: number[] = [];
+    log(`start-up: ${opts.runs} interleaved runs of node -e 0 / --version / -p / -p under --liftoff-only`);
+    for (let i = 0; i < opts.runs; i++) {
+      for (const key of Object.keys(commands) as (keyof typeof commands)[]) {
+        const r = await spawnChecked(...commands[key], { cwd: dir, env });
+        times[key].push(r.ms);
+        if (key === 'prompt') answered.push(r.firstStdoutMs);
+      }
+    }
+    const tails = times.prompt.map((t, i) => t - answered[i]!);
+    const base = median(times.node);
+    const rows: Row[] = [
+      { section: 'start-up', name: 'node -e 0', value: stats(times.node), ratio: '1.00×', note: 'baseline: bare Node start and exit' },
+      {
+        section: 'start-up',
+        name: 'opencode --version',
+        value: stats(times.version),
+        ratio: ratio(median(times.version), base),
+        target: '≤ 1.30× node -e 0',
+        note: 'bin/opencode → dist/cli.js, commander parse, print version',
+      },
+      {
+        section: 'start-up',
+        name: 'opencode -p "say hi" -q',
+        value: stats(times.prompt),
+        ratio: ratio(median(times.prompt), base),
+        target: `≤ 600 ms absolute (${median(times.prompt) <= 600 ? 'met' : 'missed'})`,
+        note: 'config, model resolve, open existing SQLite db, one Anthropic SSE turn from the loopback fake, print, exit',
+      },
+      {
+        section: 'start-up',
+        name: '  -p: spawn → answer on stdout',
+        value: stats(answered),
+        ratio: ratio(median(answered), base),
+        note: 'module loading + config + db + the provider round trip',
+      },
+      {
+        section: 'start-up',
+        name: '  -p: answer → exit',
+        value: stats(tails),
+        note: 'answer printed and db closed, process not yet exited (see the diagnostic line)',
+      },
+      {
+        section: 'start-up',
+        name: '  diagnostic: -p under node --liftoff-only',
+        value: stats(times.liftoff),
+        ratio: ratio(median(times.liftoff), base),
+        note: 'same run, no optimising (TurboFan) compile of WebAssembly (undici\'s llhttp parser inside fetch)',
+      },
+    ];
+    rows.push(await peakRss(commands.prompt, dir, env, commands.node));
+    return rows;
+  } finally {
+    await fake.close();
+    for (const d of [dir, env.HOME!]) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+/** Median peak RSS (KB, from `/usr/bin/time -f %M`) of the -p run, beside `node -e 0`'s. */
+async function peakRss(
+  prompt: Cmd,
+  cwd: string,
+  env: Record<string, string>,
+  node: Cmd,
+): Promise<Row> {
+  const TIME = '/usr/bin/time';
+  try {
+    accessSync(TIME, constants.X_OK);
+  } catch {
+    return { section: 'start-up', name: 'peak RSS of -p', value: 'skipped', note: `${TIME} not found` };
+  }
+  const rss = async (cmd: Cmd) => {
+    const kb: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await spawnChecked(TIME, ['-f', '%M', cmd[0], ...cmd[1]], { cwd, env });
+      kb.push(Number(r.stderr.trim().split('\n').at(-1)));
+    }
+    return median(kb) / 1024;
+  };
+  const p = await rss(prompt);
+  const n = await rss(node);
+  return {
+    section: 'start-up',
+    name: 'peak RSS of -p',
+    value: `${p.toFixed(0)} MB`,
+    ratio: `${(p / n).toFixed(2)}× (node -e 0: ${n.toFixed(0)} MB)`,
+    note: `max resident set size, ${TIME} -f %M, median of 3`,
+  };
+}
