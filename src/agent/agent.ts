@@ -143,6 +143,9 @@ export class Agent {
     const history = historyForProvider([...previous, user], session.summaryMessageId);
     const thinking = this.opts.kind === 'coder' && this.model.canReason && /\bthink/i.test(text);
     const maxSteps = this.opts.maxSteps ?? 100;
+    // built once per run: the project tree and context files are read at each run, not at each step
+    const env = this.opts.promptEnvironment();
+    const system = systemPrompt(this.opts.kind, env);
 
     for (let step = 0; ; step++) {
       if (step >= maxSteps) {
@@ -151,7 +154,7 @@ export class Agent {
         return { sessionId, reason: 'step_limit', message, error: `step limit of ${maxSteps} reached`, ...totals };
       }
       const assistant = this.createMessage(sessionId, 'assistant', [], this.model.id);
-      const response = await this.stream(assistant, history, thinking, signal, totals);
+      const response = await this.stream(assistant, system, history, thinking, signal, totals);
       if (response.kind === 'error') {
         await this.cancelOpenCalls(assistant);
         const reason: FinishReason = signal.aborted ? 'canceled' : 'error';
@@ -168,7 +171,7 @@ export class Agent {
         calls,
         registry: this.opts.tools,
         signal,
-        contextFor: (call) => this.toolContext(sessionId, assistant.id, call, signal),
+        contextFor: (call) => this.toolContext(sessionId, env.cwd, assistant.id, call, signal),
         onStart: (call) =>
           bus.emit('tool.started', { sessionId, messageId: assistant.id, toolCallId: call.id, name: call.name }),
         onFinish: (call, result) =>
@@ -188,15 +191,15 @@ export class Agent {
   /** Streams one provider call into `assistant`. */
   private async stream(
     assistant: Message,
+    system: string,
     history: Message[],
     thinking: boolean,
     signal: AbortSignal,
     totals: { usage: Usage; costUsd: number },
   ): Promise<{ kind: 'ok'; value: ProviderResponse } | { kind: 'error'; message: string }> {
     const { provider, store, bus } = this.opts;
-    const env = this.opts.promptEnvironment();
     const events = provider.stream({
-      systemPrompt: systemPrompt(this.opts.kind, env),
+      systemPrompt: system,
       messages: history,
       tools: this.opts.tools.schemas(),
       maxTokens: this.opts.maxTokens,
@@ -290,14 +293,13 @@ export class Agent {
     this.finish(toolMessage, 'end_turn');
   }
 
-  private toolContext(sessionId: string, messageId: string, call: ToolCallPart, signal: AbortSignal): ToolContext {
+  private toolContext(sessionId: string, cwd: string, messageId: string, call: ToolCallPart, signal: AbortSignal): ToolContext {
     const { toolServices, permission, bus } = this.opts;
-    const env = this.opts.promptEnvironment();
     return {
       sessionId,
       messageId,
       toolCallId: call.id,
-      cwd: env.cwd,
+      cwd,
       signal,
       askPermission: (input) => permission.request(sessionId, call.name, input, signal),
       fileTimes: toolServices.fileTimes,

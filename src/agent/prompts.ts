@@ -43,6 +43,13 @@ Reply with the title only.`;
 
 const SUMMARIZER = `You summarise a coding session so it can continue in a fresh context. Cover: what was asked, what was done, the current state of the work, the files involved and why, decisions made, and the next steps. Be detailed about facts the work depends on and brief about everything else.`;
 
+/**
+ * Entries of the project tree put in the prompt (the original used the ls limit, 1000: about 20,000
+ * characters on a sizeable project). 200 entries is about 4,000 characters, which keeps the first
+ * request within the 24,000-character budget; the model lists deeper with ls and glob.
+ */
+export const PROJECT_TREE_MAX_ENTRIES = 200;
+
 /** What the environment block and context files are built from. */
 export interface PromptEnvironment {
   /** absolute project directory */

@@ -4,7 +4,7 @@
  */
 import { Agent } from '../agent/agent.js';
 import type { AgentEvents } from '../agent/events.js';
-import type { PromptEnvironment } from '../agent/prompts.js';
+import { PROJECT_TREE_MAX_ENTRIES, type PromptEnvironment } from '../agent/prompts.js';
 import { createSubAgentRunner } from '../agent/sub-agent.js';
 import { generateTitle } from '../agent/title.js';
 import { resolveDataDir } from '../config/load.js';
@@ -73,7 +73,7 @@ export function createApp(opts: AppOptions): App {
   };
   const promptEnvironment = (): PromptEnvironment => ({
     cwd,
-    projectTree: projectTree(cwd),
+    projectTree: projectTree(cwd, PROJECT_TREE_MAX_ENTRIES),
     contextPaths: config.contextPaths,
   });
   const coderSettings = config.agents.coder;

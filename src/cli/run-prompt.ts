@@ -6,6 +6,7 @@
  * config (including no provider credential), 130 interrupted.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { resolve } from 'node:path';
 import { finalText, type RunResult } from '../agent/agent.js';
 import { createApp, type App } from '../app/app.js';
@@ -14,6 +15,11 @@ import { resolveModels, ModelSelectionError } from './models.js';
 import type { CliOptions } from './main.js';
 import { startSpinner } from './spinner.js';
 import { routeLibraryConsole } from './library-console.js';
+
+// Node's fetch parses HTTP with a WebAssembly module; V8's optimising compile of it runs in the
+// background and the process waits for it at exit (~250 ms here, see BENCHMARKS.md). The baseline
+// compiler is fast enough for parsing a few responses.
+setFlagsFromString('--liftoff-only');
 
 /** Runs the prompt and returns the process exit code. Never throws. */
 export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<number> {

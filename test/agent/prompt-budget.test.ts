@@ -6,7 +6,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { systemPrompt } from '../../src/agent/prompts.js';
+import { PROJECT_TREE_MAX_ENTRIES, systemPrompt } from '../../src/agent/prompts.js';
 import { builtinTools } from '../../src/tools/index.js';
 import { projectTree } from '../../src/tools/ls.js';
 
@@ -25,6 +25,18 @@ describe('first request size', () => {
     const prompt = systemPrompt('coder', { cwd: dir, projectTree: projectTree(dir), contextPaths: ['CLAUDE.md'] });
     const tools = JSON.stringify(builtinTools().schemas());
     expect(prompt.length + tools.length).toBeLessThanOrEqual(24_000);
+  });
+
+  it('stays within the budget on a large project: the tree is capped', () => {
+    const dir = smallProject();
+    for (let p = 0; p < 30; p++) {
+      mkdirSync(join(dir, `package-${p}`, 'src', 'components'), { recursive: true });
+      for (let f = 0; f < 50; f++) writeFileSync(join(dir, `package-${p}`, 'src', 'components', `component-number-${f}.tsx`), '');
+    }
+    const tree = projectTree(dir, PROJECT_TREE_MAX_ENTRIES);
+    expect(tree).toMatch(/^There are more than 200 files in the directory/);
+    const prompt = systemPrompt('coder', { cwd: dir, projectTree: tree, contextPaths: [] });
+    expect(prompt.length + JSON.stringify(builtinTools().schemas()).length).toBeLessThanOrEqual(24_000);
   });
 
   it('carries the environment block, the project tree and the context files in order', () => {
