@@ -162,11 +162,15 @@ export class Agent {
         return { sessionId, reason, message: assistant, error: signal.aborted ? undefined : response.message, ...totals };
       }
       const calls = toolCalls(assistant);
-      if (response.value.finishReason !== 'tool_use' || calls.length === 0) {
+      // every call the model made is answered, whatever the finish reason says (a reply cut at
+      // max_tokens, or end_turn with tool_use blocks): a call without a result breaks the history
+      if (calls.length === 0) {
         this.finish(assistant, response.value.finishReason === 'tool_use' ? 'end_turn' : response.value.finishReason);
         return { sessionId, reason: finishPart(assistant)!.reason, message: assistant, ...totals };
       }
       this.finish(assistant, 'tool_use');
+      // results are stored as each call finishes, so a process killed mid-batch keeps the ones that ran
+      const toolMessage = this.createMessage(sessionId, 'tool', []);
       const outcome = await runToolCalls({
         calls,
         registry: this.opts.tools,
@@ -174,10 +178,14 @@ export class Agent {
         contextFor: (call) => this.toolContext(sessionId, env.cwd, assistant.id, call, signal),
         onStart: (call) =>
           bus.emit('tool.started', { sessionId, messageId: assistant.id, toolCallId: call.id, name: call.name }),
-        onFinish: (call, result) =>
-          bus.emit('tool.finished', { sessionId, toolCallId: call.id, name: call.name, isError: result.isError }),
+        onFinish: (call, result) => {
+          toolMessage.parts.push(result);
+          store.messages.update(toolMessage);
+          bus.emit('message.updated', { message: toolMessage });
+          bus.emit('tool.finished', { sessionId, toolCallId: call.id, name: call.name, isError: result.isError });
+        },
       });
-      const toolMessage = this.createMessage(sessionId, 'tool', outcome.results);
+      toolMessage.parts = outcome.results;
       this.finish(toolMessage, 'end_turn');
       history.push(assistant, toolMessage);
       if (outcome.canceled || outcome.permissionDenied) {
@@ -301,7 +309,7 @@ export class Agent {
       toolCallId: call.id,
       cwd,
       signal,
-      askPermission: (input) => permission.request(sessionId, call.name, input, signal),
+      askPermission: (input, subject) => permission.request(sessionId, call.name, { ...input, subject }, signal),
       fileTimes: toolServices.fileTimes,
       fileHistory: toolServices.fileHistory,
       shell: () => toolServices.shellFor(sessionId),

@@ -37,8 +37,11 @@ export function repairInterruptedTurns(
       .map((c) => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: CANCELED_RESULT, isError: true }));
     if (missing.length === 0) continue;
     if (holder) {
+      // results in call order, whatever order they were stored in
+      const byCall = new Map(toolResults(holder).map((r) => [r.toolCallId, r]));
+      for (const r of missing) byCall.set(r.toolCallId, r);
       const finish = holder.parts.filter((p) => p.type === 'finish');
-      holder.parts = [...holder.parts.filter((p) => p.type !== 'finish'), ...missing, ...finish];
+      holder.parts = [...calls.map((c) => byCall.get(c.id)!), ...finish];
       store.messages.update(holder);
       onChanged(holder);
     } else if (i === messages.length - 1) {

@@ -97,6 +97,8 @@ export function environmentBlock(env: PromptEnvironment): string {
 
 /** Maximum characters taken from one context file. */
 const MAX_CONTEXT_FILE_CHARS = 20_000;
+/** Maximum characters of all context files together. */
+const MAX_CONTEXT_TOTAL_CHARS = 60_000;
 
 /**
  * `# Project-Specific Context` followed by each context file as `# From:<path>\n<content>`,
@@ -106,7 +108,19 @@ const MAX_CONTEXT_FILE_CHARS = 20_000;
 export function contextSection(cwd: string, contextPaths: readonly string[]): string {
   const files = contextFiles(cwd, [...contextPaths, 'AGENTS.md']);
   if (files.length === 0) return '';
-  const parts = files.map(({ path, content }) => `# From:${path}\n${content.slice(0, MAX_CONTEXT_FILE_CHARS)}`);
+  const parts: string[] = [];
+  let total = 0;
+  for (const { path, content } of files) {
+    // a folder in contextPaths can hold anything: binary files are skipped, the whole is bounded
+    if (content.includes('\0')) continue;
+    if (total >= MAX_CONTEXT_TOTAL_CHARS) {
+      parts.push(`(further context files left out: the context is limited to ${MAX_CONTEXT_TOTAL_CHARS} characters)`);
+      break;
+    }
+    const text = content.slice(0, Math.min(MAX_CONTEXT_FILE_CHARS, MAX_CONTEXT_TOTAL_CHARS - total));
+    total += text.length;
+    parts.push(`# From:${path}\n${text}`);
+  }
   return `\n\n# Project-Specific Context\nMake sure to follow the instructions in the context below.\n${parts.join('\n\n')}`;
 }
 

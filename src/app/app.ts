@@ -11,6 +11,9 @@ import { resolveDataDir } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { EventBus } from '../events/bus.js';
+import { McpService } from '../mcp/service.js';
+import { saveProjectRules } from '../permission/project-rules.js';
+import { permissionRules } from '../permission/rules.js';
 import { PermissionService } from '../permission/service.js';
 import { computeCost, createProvider, type ProviderSettings } from '../provider/index.js';
 import type { ModelInfo } from '../provider/types.js';
@@ -43,6 +46,8 @@ export interface App {
   permission: PermissionService;
   tools: ToolRegistry;
   coder: Agent;
+  /** MCP servers: connect in the background from creation; their tools join `tools` as they arrive */
+  mcp: McpService;
   /** closes shells and the database; waits for background work first */
   close(): Promise<void>;
 }
@@ -60,8 +65,17 @@ export function createApp(opts: AppOptions): App {
   const db = openDatabase(resolveDataDir(config, cwd), {
     onFileHistoryError: (err) => bus.emit('warning', { message: `File history not saved: ${(err as Error).message}` }),
   });
-  const permission = new PermissionService(cwd);
+  const permission = new PermissionService(cwd, {
+    rules: permissionRules(config.permission),
+    // "always allow in this project" writes into <cwd>/.opencode.json
+    saveRules: (tool, patterns, options) => saveProjectRules(cwd, tool, patterns, options),
+    onWarning: (message, sessionId) => bus.emit('warning', { sessionId, message }),
+  });
   const tools = builtinTools();
+  // connects in the background: the app never waits for a server (issue #6); logs go to the data dir
+  const mcp = new McpService({ servers: config.mcpServers, cwd, registry: tools, logDir: resolveDataDir(config, cwd) });
+  mcp.events.on('warning', (w) => bus.emit('warning', { message: w.message }));
+  mcp.start();
   const shells = new Map<string, ShellRunner>();
   const shellFor = (sessionId: string) => {
     let shell = shells.get(sessionId);
@@ -129,9 +143,11 @@ export function createApp(opts: AppOptions): App {
     permission,
     tools,
     coder,
+    mcp,
     async close() {
       await Promise.all([coder.idle(), taskAgent.idle()]);
       for (const shell of shells.values()) shell.close();
+      await mcp.close();
       db.close();
     },
   };

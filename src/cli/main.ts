@@ -20,6 +20,7 @@ const program = new Command('opencode')
   .option('-c, --cwd <dir>', 'project directory to work in (default: the current directory)')
   .option('-m, --model <provider/model>', 'the coder model, e.g. anthropic/claude-sonnet-5-5', parseModel)
   .option('-d, --debug', 'debug logging to stderr')
+  .option('--no-auto-approve', 'with -p: refuse calls that would ask permission instead of approving them (deny rules hold either way)')
   .showHelpAfterError('(run opencode --help for usage)')
   .configureOutput({ outputError: (str, write) => write(str) })
   .exitOverride((err) => {
@@ -51,6 +52,16 @@ program
     process.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
   });
 
+program
+  .command('mcp')
+  .description('MCP servers of .opencode.json')
+  .command('list')
+  .description('connect to each MCP server and print its status and tools')
+  .action(async (_opts: unknown, command: Command) => {
+    const { runMcpList } = await import('./mcp.js');
+    process.exitCode = await runMcpList(command.optsWithGlobals<CliOptions>());
+  });
+
 /** Parsed global options. */
 export interface CliOptions {
   prompt?: string;
@@ -59,6 +70,8 @@ export interface CliOptions {
   cwd?: string;
   model?: string;
   debug?: boolean;
+  /** -p approves what would ask (the original); false with --no-auto-approve */
+  autoApprove?: boolean;
 }
 
 function parseModel(value: string): string {

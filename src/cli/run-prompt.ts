@@ -1,11 +1,13 @@
 /**
- * `opencode -p PROMPT`: one prompt without the TUI (reference §9.1). Creates a session, approves
- * every permission (as the original), runs the coder agent and prints only the final answer.
+ * `opencode -p PROMPT`: one prompt without the TUI (reference §9.1). Creates a session, runs the coder
+ * agent and prints only the final answer. Permission: `deny` rules hold; what would ask the person is
+ * approved (as the original), or refused with `--no-auto-approve` (issue #4 §2).
  *
  * Exit codes: 0 done, 1 the run failed (provider error, step cap, storage failure), 2 bad usage or
  * config (including no provider credential), 130 interrupted.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { setFlagsFromString } from 'node:v8';
 import { resolve } from 'node:path';
 import { finalText, type RunResult } from '../agent/agent.js';
@@ -14,6 +16,7 @@ import { ConfigError, loadConfig } from '../config/load.js';
 import { resolveModels, ModelSelectionError } from './models.js';
 import type { CliOptions } from './main.js';
 import { startSpinner } from './spinner.js';
+import { waitForMcpBeforePrompt } from './mcp.js';
 import { routeLibraryConsole } from './library-console.js';
 
 // Node's fetch parses HTTP with a WebAssembly module; V8's optimising compile of it runs in the
@@ -34,8 +37,8 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
 
   let prompt = opts.prompt;
   if (prompt === '-') {
-    if (process.stdin.isTTY) return fail(2, '-p - reads the prompt from standard input, but stdin is a terminal; pipe the prompt in');
-    prompt = readFileSync(0, 'utf8').trimEnd();
+    if (isatty(0)) return fail(2, '-p - reads the prompt from standard input, but stdin is a terminal; pipe the prompt in');
+    prompt = (await readStdin()).trimEnd();
   }
   if (prompt.trim() === '') return fail(2, 'the prompt is empty; pass the request as -p "..."');
 
@@ -47,7 +50,8 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
       for (const line of err.lines) process.stderr.write(`${line}\n`);
       return 2;
     }
-    throw err;
+    // e.g. a file nested too deeply to merge: still a configuration problem, still one line
+    return fail(2, `cannot load .opencode.json: ${(err as Error).message}`);
   }
   for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
   const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
@@ -68,6 +72,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     return fail(1, `cannot open the session database: ${(err as Error).message}`);
   }
 
+  await waitForMcpBeforePrompt(app.mcp, (line) => process.stderr.write(`opencode: ${line}\n`));
   const spinner = !opts.quiet && process.stderr.isTTY ? startSpinner('Thinking...') : undefined;
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -87,7 +92,8 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   let result: RunResult;
   try {
     const session = app.db.sessions.create({ title: `Non-interactive: ${prompt.trim().replace(/\s+/g, ' ').slice(0, 100)}` });
-    app.permission.autoApproveSession(session.id);
+    // every session of this run, sub-agents' included: nobody is there to answer
+    app.permission.setUnattended({ autoApprove: opts.autoApprove !== false });
     result = await app.coder.run(session.id, prompt, { signal: controller.signal });
   } catch (err) {
     spinner?.stop();
@@ -104,12 +110,37 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   if (result.reason === 'error') return fail(1, result.error ?? 'the run failed');
   const text = finalText(result) || 'No content available';
   const output = opts.outputFormat === 'json' ? JSON.stringify({ response: text }, null, 2) : text;
-  process.stdout.write(`${output}\n`);
+  const written = await writeAnswer(`${output}\n`);
+  if (written !== 0) return written;
   if (result.reason === 'step_limit') return fail(1, result.error ?? 'step limit reached');
   if (result.reason === 'max_tokens') {
     process.stderr.write('opencode: warning: the answer was cut at the output limit (agents.coder.maxTokens)\n');
   }
   return 0;
+}
+
+/** Reads all of stdin (asynchronously: a slow pipe must not fail with EAGAIN). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Writes the answer to stdout. A reader that went away (`| head`) is not a failure: exit 0 quietly;
+ * any other write error (a full disk) is one line on stderr and exit 1.
+ */
+function writeAnswer(text: string): Promise<number> {
+  return new Promise((resolve) => {
+    process.stdout.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') return resolve(0);
+      process.stderr.write(`opencode: cannot write the answer: ${err.message}\n`);
+      resolve(1);
+    });
+    process.stdout.write(text, (err) => {
+      if (!err) resolve(0);
+    });
+  });
 }
 
 async function closeQuietly(app: App): Promise<void> {

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { configSchema, type Config } from './schema.js';
+import type { z } from 'zod';
+import { configSchema, mcpServerSchema, type Config } from './schema.js';
 import { formatKeyPath, jsonTypeName, splitIssues } from './issues.js';
 import { JsonSyntaxError, parseJsonText } from './json-text.js';
 
@@ -26,7 +27,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** Where to look. `env` supplies HOME, XDG_CONFIG_HOME and SHELL; `home` overrides HOME. */
+/** Where to look. `env` supplies HOME and XDG_CONFIG_HOME; `home` overrides HOME. */
 export interface LoadConfigOptions {
   /** the project directory (absolute) */
   cwd: string;
@@ -55,7 +56,8 @@ export function globalConfigCandidates(options: Pick<LoadConfigOptions, 'env' | 
 
 /**
  * Reads, validates and merges the global and project config files and fills defaults.
- * Missing files are fine (all defaults). `shell.path` falls back to `env.SHELL`, then `/bin/bash`.
+ * Missing files are fine (all defaults). `shell.path` stays unset unless configured: the bash tool
+ * then picks $SHELL when it is bash, else /bin/bash (a zsh, fish or dash $SHELL would break bash syntax).
  * @throws {ConfigError} when a file is unreadable, is not valid JSON, or has a value of the wrong type;
  *   every problem of every file is listed, one line each.
  */
@@ -92,7 +94,6 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     );
   }
   const config = parsed.data as Config;
-  config.shell.path ??= options.env.SHELL || '/bin/bash';
   warnings.push(...disableIncompleteServers(config, files, values));
   return { config, warnings, files };
 }
@@ -147,14 +148,37 @@ export function checkFile(file: string, text: string): CheckedFile {
   const result = configSchema.safeParse(raw, { reportInput: true });
   if (result.success) return { value: raw, warnings: [], errors: [] };
 
-  const { unknownKeys, errors } = splitIssues(result.error.issues);
+  // A bad MCP server entry disables that server, with a warning, so the others still start (issue #6).
+  const isServerIssue = (i: z.core.$ZodIssue) => i.code !== 'unrecognized_keys' && i.path[0] === 'mcpServers' && i.path.length >= 2;
+  const { unknownKeys, errors } = splitIssues(result.error.issues.filter((i) => !isServerIssue(i)));
   const value = structuredClone(raw);
   for (const keyPath of unknownKeys) deleteAt(value, keyPath);
+  const serverWarnings = disableInvalidServers(file, value, result.error.issues.filter(isServerIssue));
   return {
     value,
-    warnings: unknownKeys.map((keyPath) => `${file}: ${formatKeyPath(keyPath)}: unknown key`),
+    warnings: [...unknownKeys.map((keyPath) => `${file}: ${formatKeyPath(keyPath)}: unknown key`), ...serverWarnings],
     errors: errors.map((p) => (p.keyPath ? `${file}: ${p.keyPath}: ${p.text}` : `${file}: ${p.text}`)),
   };
+}
+
+/**
+ * Replaces each `mcpServers` entry that has `issues` with a disabled one (keeping its `type` when valid)
+ * and returns one warning line per server, e.g.
+ * `/p/.opencode.json: mcpServers.git.args[1]: expected string, got number; server disabled`.
+ */
+function disableInvalidServers(file: string, value: Record<string, unknown>, issues: z.core.$ZodIssue[]): string[] {
+  const servers = value.mcpServers as Record<string, Record<string, unknown>>;
+  const byServer = new Map<string, z.core.$ZodIssue[]>();
+  for (const issue of issues) {
+    const name = String(issue.path[1]);
+    byServer.set(name, [...(byServer.get(name) ?? []), issue]);
+  }
+  return [...byServer].map(([name, serverIssues]) => {
+    const problems = splitIssues(serverIssues).errors.map((p) => `${p.keyPath}: ${p.text}`);
+    const type = isPlainObject(servers[name]) ? servers[name].type : undefined;
+    servers[name] = { ...(mcpServerSchema.shape.type.safeParse(type).success ? { type } : {}), disabled: true };
+    return `${file}: ${problems.join('; ')}; server disabled`;
+  });
 }
 
 /**

@@ -134,6 +134,34 @@ const agentsSchema = z
   .prefault({})
   .describe('Per-agent settings: coder (main), task (sub-agent), title, summarizer.');
 
+const permissionActionSchema = z.enum(['allow', 'ask', 'deny'], {
+  error: 'expected "allow", "ask" or "deny"',
+});
+
+/**
+ * The `permission` setting (issue #4 §2): one action for every tool, or per tool (a tool name, an MCP
+ * tool's full name, or a wildcard such as `*` or `github_*`) one action or an object of patterns →
+ * action. Rules are read in key order and the last match wins (`src/permission/rules.ts`).
+ */
+export const permissionSchema = z
+  .union(
+    [
+      permissionActionSchema,
+      z.record(
+        z.string(),
+        z.union([permissionActionSchema, z.record(z.string(), permissionActionSchema)], {
+          error: 'expected "allow", "ask", "deny" or an object of pattern → action',
+        }),
+      ),
+    ],
+    { error: 'expected "allow", "ask", "deny" or an object of tool → action or patterns' },
+  )
+  .describe(
+    'Permission rules: "ask", {"edit": "ask", "fetch": "deny"}, or {"bash": {"*": "ask", "git status*": "allow", "rm *": "deny"}}. ' +
+      'Patterns use * and ?; the last matching rule wins. bash patterns match each command of a compound line (without env prefixes and wrappers), ' +
+      'edit/write/patch the file path relative to the project (or absolute), fetch the URL or its host.',
+  );
+
 /** The whole `.opencode.json` file. Every key is optional; parsing fills defaults. */
 export const configSchema = z
   .strictObject({
@@ -184,6 +212,7 @@ export const configSchema = z
       })
       .prefault({})
       .describe('Terminal UI settings.'),
+    permission: permissionSchema.optional(),
     debug: z.boolean().default(false).describe('Verbose logging.'),
     debugLSP: z.boolean().default(false).describe('Log language-server traffic.'),
   })
@@ -200,8 +229,5 @@ export type AgentConfig = z.output<typeof agentSchema>;
 /** The file as a person writes it: every key optional. */
 export type ConfigInput = z.input<typeof configSchema>;
 
-/**
- * The loaded configuration: the schema's output, with `shell.path` always set by the loader
- * ($SHELL, then /bin/bash, when the files leave it out).
- */
-export type Config = z.output<typeof configSchema> & { shell: { path: string; args?: string[] } };
+/** The loaded configuration: the schema's output. */
+export type Config = z.output<typeof configSchema>;

@@ -1,47 +1,105 @@
 /**
- * The permission service (reference §4): tools ask, the person (or a policy) answers.
+ * The permission service (reference §4, issue #4): tools ask, the rules answer, and when they say
+ * "ask", the person does.
  *
  * Fixes over the original: requests are kept in a map until answered, never dropped by a lossy queue;
- * a waiting caller can be cancelled through its AbortSignal; session grants are keyed by a scope
- * string the tool gives (later issues scope them more finely), not by the whole cwd.
+ * a waiting caller is withdrawn when its run is cancelled (AbortSignal); "allow for session" grants
+ * what was asked (`git checkout *`, that file, that host, that tool), not every later call of the tool
+ * in the cwd (crush#497); "always allow in this project" writes the rule into `.opencode.json`.
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { PermissionDeniedError } from '../tools/tool.js';
-import type { PermissionAskInput, PermissionDecision, PermissionPolicy, PermissionRequest } from './types.js';
+import { PermissionDeniedError, ToolError } from '../tools/tool.js';
+import { evaluatePermission, projectPathCheck, type Verdict } from './policy.js';
+import { hasWildcard } from './rules.js';
+import type {
+  PermissionAskInput,
+  PermissionDecision,
+  PermissionRequest,
+  PermissionRule,
+  PermissionSubject,
+  SessionGrant,
+} from './types.js';
+
+/**
+ * A call a rule denied (or that needed approval when `opencode -p --no-auto-approve` cannot give it).
+ * The model gets the message as an error result and the turn goes on, so it can do without; a denial
+ * by the person ({@link PermissionDeniedError}) ends the turn instead.
+ */
+export class PermissionRuleError extends ToolError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermissionRuleError';
+  }
+}
+
+/** A request as tools make it: what the dialog shows, and what rules and grants are matched against. */
+export type PermissionRequestInput = PermissionAskInput & { subject?: PermissionSubject };
+
+export interface PermissionServiceOptions {
+  /** the `permission` rules (`permissionRules(config.permission)`), in order */
+  rules?: PermissionRule[];
+  /**
+   * Writes `allow` rules for "always allow in this project" (`saveProjectRules` in project-rules.ts);
+   * `literal`: the patterns are file paths or hosts, not wildcards. Returns warnings to report (e.g. a
+   * later rule overrides the new one); throws when it cannot write.
+   */
+  saveRules?: (toolName: string, patterns: string[], options: { literal: boolean }) => string[];
+  /** problems worth showing that do not fail the call (the rule could not be saved, …) */
+  onWarning?: (message: string, sessionId: string) => void;
+}
+
+/** How a run without a person (`opencode -p`) treats what would ask. */
+export interface UnattendedMode {
+  /** true: approve (the original's -p); false: refuse with a result that says so (`--no-auto-approve`) */
+  autoApprove: boolean;
+}
 
 type Listener = (request: PermissionRequest) => void;
 
+interface Pending {
+  request: PermissionRequest;
+  subject?: PermissionSubject;
+  settle: (decision: PermissionDecision) => void;
+}
+
 export class PermissionService {
-  private readonly pending = new Map<
-    string,
-    { request: PermissionRequest; settle: (decision: PermissionDecision) => void }
-  >();
-  private readonly sessionGrants = new Set<string>();
+  private readonly pending = new Map<string, Pending>();
+  private readonly grants = new Map<string, SessionGrant[]>();
   private readonly autoApproved = new Set<string>();
+  private unattended: UnattendedMode | undefined;
+  private rules: PermissionRule[];
+  private readonly isInsideProject: (path: string) => boolean;
   private readonly listeners = new Set<Listener>();
   private readonly resolvedListeners = new Set<(id: string, decision: PermissionDecision) => void>();
 
-  /**
-   * @param cwd the project directory; requests without a path concern it
-   * @param policy consulted first (rules, shell analysis); `ask` falls through to grants and the person
-   */
+  /** @param cwd the project directory (absolute); requests without a path concern it */
   constructor(
     private readonly cwd: string,
-    private readonly policy?: PermissionPolicy,
-  ) {}
+    private readonly options: PermissionServiceOptions = {},
+  ) {
+    this.rules = [...(options.rules ?? [])];
+    this.isInsideProject = projectPathCheck(cwd);
+  }
 
   /**
-   * Asks for permission. Resolves when allowed; throws {@link PermissionDeniedError} when denied, or an
-   * `AbortError` when `signal` aborts while waiting. With no subscriber to answer, waits until one does.
+   * Asks for permission. Resolves when allowed (by a rule, the default, a grant, -p mode or the
+   * person). Throws {@link PermissionRuleError} when a rule denies it or `--no-auto-approve` refuses it,
+   * {@link PermissionDeniedError} when the person denies it, and an `AbortError` when `signal` aborts
+   * while waiting (the request is withdrawn). With no subscriber to answer, waits until one does.
    */
-  async request(
-    sessionId: string,
-    toolName: string,
-    input: PermissionAskInput,
-    signal?: AbortSignal,
-  ): Promise<void> {
+  async request(sessionId: string, toolName: string, input: PermissionRequestInput, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
+    const verdict = this.evaluate(sessionId, toolName, input.subject);
+    if (verdict.action === 'deny') throw new PermissionRuleError(verdict.message);
+    if (verdict.action === 'allow' || this.autoApproved.has(sessionId)) return;
+    if (this.unattended?.autoApprove) return;
+    if (this.unattended) {
+      throw new PermissionRuleError(
+        `Permission denied: opencode -p was run with --no-auto-approve and this call needs approval: ${input.description}`,
+      );
+    }
+
     const request: PermissionRequest = {
       id: randomUUID(),
       sessionId,
@@ -50,13 +108,10 @@ export class PermissionService {
       description: input.description,
       params: input.params,
       path: resolve(this.cwd, input.path ?? this.cwd),
+      scopes: verdict.scopes,
+      reasons: verdict.reasons,
       createdAt: Date.now(),
     };
-    const verdict = this.policy?.(request) ?? 'ask';
-    if (verdict === 'deny') throw new PermissionDeniedError(`Permission denied by rule: ${request.description}`);
-    if (verdict === 'allow' || this.autoApproved.has(sessionId)) return;
-    if (this.sessionGrants.has(grantKey(request))) return;
-
     const decision = await new Promise<PermissionDecision>((resolveDecision, reject) => {
       const onAbort = () => {
         this.pending.delete(request.id);
@@ -66,6 +121,7 @@ export class PermissionService {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(request.id, {
         request,
+        subject: input.subject,
         settle: (d) => {
           signal?.removeEventListener('abort', onAbort);
           resolveDecision(d);
@@ -74,10 +130,14 @@ export class PermissionService {
       for (const listener of [...this.listeners]) listener(request);
     });
     if (decision === 'deny') throw new PermissionDeniedError();
-    if (decision === 'allow_session') this.sessionGrants.add(grantKey(request));
+    if (decision === 'allow_session') this.grant(sessionId, verdict.grants);
+    if (decision === 'allow_always') this.allowAlways(sessionId, toolName, verdict.grants);
   }
 
-  /** Answers a pending request. Unknown ids (already answered or cancelled) are ignored. */
+  /**
+   * Answers a pending request. Unknown ids (already answered or withdrawn) are ignored. A grant also
+   * settles the other pending requests it now covers.
+   */
   respond(requestId: string, decision: PermissionDecision): void {
     const entry = this.pending.get(requestId);
     if (!entry) return;
@@ -86,9 +146,22 @@ export class PermissionService {
     this.emitResolved(requestId, decision);
   }
 
-  /** Every later request of this session is allowed (the original's non-interactive mode). */
+  /** Every later request of this session that would ask is allowed (rules still deny). */
   autoApproveSession(sessionId: string): void {
     this.autoApproved.add(sessionId);
+  }
+
+  /**
+   * For a run without a person (`opencode -p`), every session: what would ask is approved, or with
+   * `autoApprove: false` refused with a result that says so. Deny rules hold either way.
+   */
+  setUnattended(mode: UnattendedMode | undefined): void {
+    this.unattended = mode;
+  }
+
+  /** The session's grants so far (for a UI that lists them). */
+  sessionGrants(sessionId: string): SessionGrant[] {
+    return [...(this.grants.get(sessionId) ?? [])];
   }
 
   /** Requests waiting for an answer, oldest first (for a UI that subscribes late). */
@@ -102,10 +175,59 @@ export class PermissionService {
     return () => this.listeners.delete(listener);
   }
 
-  /** Subscribes to answers (including cancellation, reported as `deny`). */
+  /** Subscribes to answers (a withdrawn request is reported as `deny`, one a grant covered as `allow`). */
   onResolved(listener: (id: string, decision: PermissionDecision) => void): () => void {
     this.resolvedListeners.add(listener);
     return () => this.resolvedListeners.delete(listener);
+  }
+
+  private evaluate(sessionId: string, toolName: string, subject: PermissionSubject | undefined): Verdict {
+    return evaluatePermission(toolName, subject, {
+      rules: this.rules,
+      grants: this.grants.get(sessionId) ?? [],
+      cwd: this.cwd,
+      isInsideProject: this.isInsideProject,
+    });
+  }
+
+  private grant(sessionId: string, grants: SessionGrant[]): void {
+    if (grants.length === 0) return;
+    const list = this.grants.get(sessionId) ?? [];
+    for (const g of grants) {
+      if (!list.some((x) => x.tool === g.tool && x.pattern === g.pattern && x.literal === g.literal)) list.push(g);
+    }
+    this.grants.set(sessionId, list);
+    this.settleCovered((entry) => entry.request.sessionId === sessionId);
+  }
+
+  /** Grants for the session at once, then writes the rules; a failed write is a warning, not a failure. */
+  private allowAlways(sessionId: string, toolName: string, grants: SessionGrant[]): void {
+    this.grant(sessionId, grants);
+    if (grants.length === 0) return;
+    const patterns = grants.map((g) => g.pattern);
+    const literal = grants.some((g) => g.literal);
+    // every session of this project follows the new rules from now on, as the next start will; a file
+    // name with * or ? cannot be a rule (it would be read as a wildcard): the session grant covers it
+    const rules = patterns.filter((p) => !(literal && hasWildcard(p)));
+    this.rules = [...this.rules, ...rules.map((pattern) => ({ tool: toolName, pattern, action: 'allow' as const }))];
+    try {
+      for (const warning of this.options.saveRules?.(toolName, patterns, { literal }) ?? []) this.options.onWarning?.(warning, sessionId);
+    } catch (err) {
+      this.options.onWarning?.(
+        `The rule was applied for now but could not be saved to .opencode.json: ${(err as Error).message}`,
+        sessionId,
+      );
+    }
+    this.settleCovered(() => true);
+  }
+
+  /** Pending requests that the rules and grants now allow are settled as allowed. */
+  private settleCovered(which: (entry: Pending) => boolean): void {
+    for (const [id, entry] of [...this.pending]) {
+      if (!which(entry)) continue;
+      const verdict = this.evaluate(entry.request.sessionId, entry.request.toolName, entry.subject);
+      if (verdict.action === 'allow') this.respond(id, 'allow');
+    }
   }
 
   private emitResolved(id: string, decision: PermissionDecision): void {
@@ -113,18 +235,8 @@ export class PermissionService {
   }
 }
 
-/**
- * The key a session grant is stored under: session, tool, action and the request's path. For bash the
- * path is the cwd, so (as in the original) one grant covers later commands of that session; the
- * permission issue narrows this to the command's prefix.
- */
-function grantKey(r: PermissionRequest): string {
-  return JSON.stringify([r.sessionId, r.toolName, r.action, r.path]);
-}
-
 function abortError(): Error {
   const err = new Error('The operation was aborted');
   err.name = 'AbortError';
   return err;
 }
-

@@ -1,41 +1,125 @@
 /**
- * Permission request shapes (reference §4). The service lives in `service.ts`; tools only see
- * {@link PermissionAsk}.
+ * Permission shapes (reference §4, issue #4). The service lives in `service.ts`, the rules in
+ * `rules.ts`, the decision in `policy.ts`; tools only see {@link PermissionAsk}.
  */
 
-/** What a tool asks for. `path` is the file or directory concerned (absolute); defaults to the cwd. */
+/** What a tool shows the person: the dialog's title line and content. */
 export interface PermissionAskInput {
   /** e.g. `execute`, `write`, `fetch` */
   action: string;
   /** one line shown to the person, e.g. `Execute command: npm test` */
   description: string;
-  /** tool-specific details for the dialog (command, diff, url) */
+  /** tool-specific details for the dialog: `command` (bash), `file_path` and `diff` (edit, write, patch), `url` (fetch) */
   params: Record<string, unknown>;
+  /** the file or directory concerned (absolute); defaults to the project directory */
   path?: string;
 }
 
 /**
- * Asks the person (or the rules) for permission. Resolves when allowed;
- * throws `PermissionDeniedError` when denied, and an `AbortError` when the signal aborts while waiting.
+ * What the rules are matched against (issue #4 §2). A tool that gives none is judged as a whole:
+ * only the `*` pattern of its rules applies, and "allow for session" covers the tool.
  */
-export type PermissionAsk = (input: PermissionAskInput) => Promise<void>;
+export type PermissionSubject = CommandSubject | FilesSubject | UrlSubject;
 
-/** A pending request, as published to the UI. */
+/** A shell command, analysed (`command-subject.ts` builds it from the shell analysis). */
+export interface CommandSubject {
+  kind: 'command';
+  /** the raw command, as the model sent it */
+  command: string;
+  /** every simple command found, in order */
+  parts: CommandPart[];
+  /** files the command writes (redirections, tee, sed -i, …) */
+  writes: CommandWrite[];
+  /** the analysis found nothing that changes anything: every part is read-only and nothing is written */
+  readOnly: boolean;
+  /** set when the command could not be analysed (then `parts` may be incomplete): why */
+  unanalysable?: string;
+}
+
+/** One simple command of a {@link CommandSubject}. */
+export interface CommandPart {
+  /** e.g. `git commit -m x`: without env prefixes and wrappers; what bash rules match */
+  text: string;
+  /** wrappers it ran through, e.g. `['sudo', 'timeout']` */
+  wrappers: string[];
+  /** this command alone is on the safe read-only table with read-only arguments */
+  readOnly: boolean;
+  /** what "allow for session" grants for it, e.g. `git checkout *` */
+  scope: string;
+}
+
+/** A file a command writes. */
+export interface CommandWrite {
+  /** as written in the command, e.g. `~/.bashrc` */
+  target: string;
+  /** absolute, when it could be resolved; a write whose place is unknown is treated as outside the project */
+  path?: string;
+  via: string;
+}
+
+/** Files a tool changes (edit, write, patch; a move names both paths). */
+export interface FilesSubject {
+  kind: 'files';
+  /** absolute paths */
+  paths: string[];
+}
+
+/** A URL a tool reads (fetch). */
+export interface UrlSubject {
+  kind: 'url';
+  url: string;
+}
+
+/**
+ * Asks the rules, then if need be the person, for permission. `input` is what the dialog shows;
+ * `subject` is what the rules and session grants are matched against.
+ * Resolves when allowed; throws `PermissionDeniedError` when the person denies (the turn ends), a
+ * `PermissionRuleError` when a rule denies (the model is told and goes on), and an `AbortError` when
+ * the signal aborts while waiting.
+ */
+export type PermissionAsk = (input: PermissionAskInput, subject?: PermissionSubject) => Promise<void>;
+
+/** A pending request, as published to the UI (the permission dialog). */
 export interface PermissionRequest extends Required<Omit<PermissionAskInput, 'path'>> {
   id: string;
   sessionId: string;
   toolName: string;
-  /** absolute path the request concerns */
+  /** absolute path the request concerns: the file, or the directory a command runs in */
   path: string;
+  /**
+   * What "allow for session" would allow (and "always allow in this project" would write as `allow`
+   * rules of `toolName`), as rule patterns: `['git checkout *']`, `['src/a.ts']`, `['example.com']`,
+   * `['*']` (the whole tool). Empty when nothing beyond this call can be granted: a write outside the
+   * project, or a command that could not be analysed.
+   */
+  scopes: string[];
+  /** why it asks, one line each, e.g. `rm -rf build: not a read-only command`, `writes outside the project: /home/u/.bashrc` */
+  reasons: string[];
   /** unix ms */
   createdAt: number;
 }
 
-/** The person's answer: this call only, the rest of the session (same tool, action and path), or no. */
-export type PermissionDecision = 'allow' | 'allow_session' | 'deny';
-
 /**
- * A pluggable policy consulted before the person is asked (rules, shell analysis: later issues).
- * `ask` falls through to session grants and then to the person.
+ * The person's answer: this call only; the request's scopes for the rest of the session; the scopes
+ * as `allow` rules in the project's `.opencode.json` (and for this session at once); or no.
  */
-export type PermissionPolicy = (request: PermissionRequest) => 'allow' | 'deny' | 'ask';
+export type PermissionDecision = 'allow' | 'allow_session' | 'allow_always' | 'deny';
+
+/** What a rule does with what it matches. */
+export type PermissionAction = 'allow' | 'ask' | 'deny';
+
+/** One rule of the `permission` setting, flattened in file order (the last matching rule wins). */
+export interface PermissionRule {
+  /** tool name pattern: `bash`, `edit`, `github_create_issue`, `*` */
+  tool: string;
+  /** subject pattern: `git status*`, `src/*`, `*.example.com`, `*` */
+  pattern: string;
+  action: PermissionAction;
+}
+
+/** What "allow for session" stored: `pattern` allows subjects of `tool` (literal: compared as is, for files and hosts). */
+export interface SessionGrant {
+  tool: string;
+  pattern: string;
+  literal: boolean;
+}

@@ -18,12 +18,14 @@ import type {
   StopReason,
   TextBlockParam,
   Tool,
+  Usage as ApiUsage,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { FinishReason, Message, Usage } from '../message.js';
 import { emptyUsage } from '../message.js';
 import { pairToolResults, toolInputObject, toolParameters } from './history.js';
 import { StreamTruncatedError, streamWithRetry, type RetryOptions } from './retry.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse } from './types.js';
+import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, type StreamSource } from './wire.js';
 
 /** Where and how to reach the API. `baseURL` is passed to the SDK explicitly (it would read `ANTHROPIC_BASE_URL` itself). */
 export interface AnthropicConnection {
@@ -170,8 +172,17 @@ export function toAnthropicMessages(
   return out;
 }
 
-/** Maps the API's `stop_reason` to ours. `refusal` ends the turn; `pause_turn` (server tools only) is unknown. */
-export function finishReasonOf(stopReason: StopReason | string | null | undefined): FinishReason {
+/**
+ * Maps the API's `stop_reason` to ours. `refusal` ends the turn; `pause_turn` (server tools only) is unknown.
+ * A reply carrying tool calls is `tool_use` whatever the stop reason (some servers say `end_turn`), except
+ * `max_tokens`, which is kept so the caller can tell the output (maybe a tool input) was cut.
+ */
+export function finishReasonOf(stopReason: StopReason | string | null | undefined, hasToolCalls = false): FinishReason {
+  const reason = baseFinishReason(stopReason);
+  return hasToolCalls && reason !== 'max_tokens' ? 'tool_use' : reason;
+}
+
+function baseFinishReason(stopReason: StopReason | string | null | undefined): FinishReason {
   switch (stopReason) {
     case 'end_turn':
     case 'stop_sequence':
@@ -209,8 +220,13 @@ export class AnthropicProvider implements Provider {
     return streamWithRetry((signal) => this.attempt(request, signal), request.signal, {
       ...this.retry,
       providerName: 'Anthropic',
+      baseURL: this.connection.baseURL,
       secrets: [this.connection.apiKey],
     });
+  }
+
+  private get source(): StreamSource {
+    return { providerName: 'Anthropic', baseURL: this.connection.baseURL, kind: 'Anthropic Messages', secrets: [this.connection.apiKey] };
   }
 
   private sdk(): Promise<Anthropic> {
@@ -229,73 +245,92 @@ export class AnthropicProvider implements Provider {
 
   private async *attempt(request: ProviderRequest, signal: AbortSignal | undefined): AsyncGenerator<ProviderEvent> {
     const client = await this.sdk();
-    const stream = await client.messages.create(toAnthropicParams(this.model, request), { signal });
+    const { data: stream, response } = await client.messages.create(toAnthropicParams(this.model, request), { signal }).withResponse();
+    // an HTTP 200 that is not an event stream (wrong base URL: a web page, a JSON API) fails at once, unretried
+    await expectEventStream(response, this.source, () => stream.controller.abort());
     const blocks: Block[] = [];
     const usage: Usage = emptyUsage();
     let stopReason: string | null = null;
     let stopped = false;
-    for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
-      switch (event.type) {
-        case 'message_start': {
-          const u = event.message.usage;
-          usage.input = u.input_tokens ?? 0;
-          usage.output = u.output_tokens ?? 0;
-          usage.cacheWrite = u.cache_creation_input_tokens ?? 0;
-          usage.cacheRead = u.cache_read_input_tokens ?? 0;
-          break;
-        }
-        case 'content_block_start': {
-          const b = event.content_block;
-          if (b.type === 'text') blocks[event.index] = { kind: 'text', text: b.text ?? '' };
-          else if (b.type === 'thinking') blocks[event.index] = { kind: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' };
-          else if (b.type === 'redacted_thinking') blocks[event.index] = { kind: 'redacted', data: b.data };
-          else if (b.type === 'tool_use') {
-            blocks[event.index] = { kind: 'tool', id: b.id, name: b.name, input: '', initialInput: b.input };
-            yield { type: 'tool_use_start', id: b.id, name: b.name };
-          } else blocks[event.index] = { kind: 'other' };
-          break;
-        }
-        case 'content_block_delta': {
-          const block = blocks[event.index];
-          const d = event.delta;
-          if (d.type === 'text_delta' && block?.kind === 'text') {
-            block.text += d.text;
-            if (d.text) yield { type: 'content_delta', text: d.text };
-          } else if (d.type === 'thinking_delta' && block?.kind === 'thinking') {
-            block.thinking += d.thinking;
-            if (d.thinking) yield { type: 'thinking_delta', text: d.thinking };
-          } else if (d.type === 'signature_delta' && block?.kind === 'thinking') {
-            block.signature += d.signature;
-          } else if (d.type === 'input_json_delta' && block?.kind === 'tool') {
-            block.input += d.partial_json;
-            if (d.partial_json) yield { type: 'tool_use_delta', id: block.id, inputDelta: d.partial_json };
-          }
-          break;
-        }
-        case 'content_block_stop': {
-          const block = blocks[event.index];
-          if (block?.kind === 'tool') yield { type: 'tool_use_stop', id: block.id };
-          break;
-        }
-        case 'message_delta': {
-          stopReason = event.delta.stop_reason ?? stopReason;
-          const u = event.usage;
-          // output_tokens is cumulative and replaces the start value; input/cache counts only when given
-          usage.output = u.output_tokens ?? usage.output;
-          if (u.input_tokens != null) usage.input = u.input_tokens;
-          if (u.cache_creation_input_tokens != null) usage.cacheWrite = u.cache_creation_input_tokens;
-          if (u.cache_read_input_tokens != null) usage.cacheRead = u.cache_read_input_tokens;
-          break;
-        }
-        case 'message_stop':
-          stopped = true;
-          break;
+    let started = false;
+    let seen = 0;
+    try {
+      for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
+        seen++;
+        if (event.type === 'message_start') started = true;
+        yield* this.handle(event, blocks, usage);
+        if (event.type === 'message_delta') stopReason = event.delta?.stop_reason ?? stopReason;
+        if (event.type === 'message_stop') stopped = true;
       }
+    } catch (err) {
+      // data that is not JSON before the first message event: not this API's stream
+      if (!started && err instanceof SyntaxError && !signal?.aborted) {
+        throw invalidStreamError(this.source, `an event's data is not JSON: ${err.message}`);
+      }
+      throw err;
     }
     // the SDK ends the iteration quietly when the signal aborts; retry.ts turns that into AbortError
     if (signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+    // a stream that ended cleanly without a single message event is not a dropped connection
+    if (!started) throw invalidStreamError(this.source, noEventsDetail(response, seen, 'event', 'no message_start'));
     if (!stopped) throw new StreamTruncatedError();
-    yield { type: 'complete', response: responseOf(blocks, usage, stopReason) };
+    yield { type: 'complete', response: responseOf(blocks, sanitizeUsage(usage), stopReason) };
+  }
+
+  /** Folds one stream event into `blocks` / `usage`, yielding the deltas it carries. */
+  private *handle(event: RawMessageStreamEvent, blocks: Block[], usage: Usage): Generator<ProviderEvent> {
+    switch (event.type) {
+      case 'message_start': {
+        const u: Partial<ApiUsage> = event.message.usage ?? {};
+        usage.input = u.input_tokens ?? 0;
+        usage.output = u.output_tokens ?? 0;
+        usage.cacheWrite = u.cache_creation_input_tokens ?? 0;
+        usage.cacheRead = u.cache_read_input_tokens ?? 0;
+        break;
+      }
+      case 'content_block_start': {
+        const b = event.content_block;
+        if (b.type === 'text') blocks[event.index] = { kind: 'text', text: b.text ?? '' };
+        else if (b.type === 'thinking') blocks[event.index] = { kind: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' };
+        else if (b.type === 'redacted_thinking') blocks[event.index] = { kind: 'redacted', data: b.data };
+        else if (b.type === 'tool_use') {
+          blocks[event.index] = { kind: 'tool', id: b.id, name: b.name, input: '', initialInput: b.input };
+          yield { type: 'tool_use_start', id: b.id, name: b.name };
+        } else blocks[event.index] = { kind: 'other' };
+        break;
+      }
+      case 'content_block_delta': {
+        const block = blocks[event.index];
+        const d = event.delta;
+        if (d.type === 'text_delta' && block?.kind === 'text') {
+          block.text += d.text;
+          if (d.text) yield { type: 'content_delta', text: d.text };
+        } else if (d.type === 'thinking_delta' && block?.kind === 'thinking') {
+          block.thinking += d.thinking;
+          if (d.thinking) yield { type: 'thinking_delta', text: d.thinking };
+        } else if (d.type === 'signature_delta' && block?.kind === 'thinking') {
+          block.signature += d.signature;
+        } else if (d.type === 'input_json_delta' && block?.kind === 'tool') {
+          block.input += d.partial_json;
+          if (d.partial_json) yield { type: 'tool_use_delta', id: block.id, inputDelta: d.partial_json };
+        }
+        break;
+      }
+      case 'content_block_stop': {
+        const block = blocks[event.index];
+        if (block?.kind === 'tool') yield { type: 'tool_use_stop', id: block.id };
+        break;
+      }
+      case 'message_delta': {
+        const u: Partial<typeof event.usage> = event.usage ?? {};
+        // output_tokens is cumulative and replaces the start value; input/cache counts only when given
+        usage.output = u.output_tokens ?? usage.output;
+        if (u.input_tokens != null) usage.input = u.input_tokens;
+        if (u.cache_creation_input_tokens != null) usage.cacheWrite = u.cache_creation_input_tokens;
+        if (u.cache_read_input_tokens != null) usage.cacheRead = u.cache_read_input_tokens;
+        break;
+      }
+    }
   }
 }
 
@@ -305,7 +340,7 @@ function responseOf(blocks: Block[], usage: Usage, stopReason: string | null): P
     reasoning: [],
     toolCalls: [],
     usage,
-    finishReason: finishReasonOf(stopReason),
+    finishReason: 'unknown',
   };
   for (const block of blocks) {
     if (!block) continue;
@@ -319,5 +354,6 @@ function responseOf(blocks: Block[], usage: Usage, stopReason: string | null): P
       response.toolCalls.push({ id: block.id, name: block.name, input });
     }
   }
+  response.finishReason = finishReasonOf(stopReason, response.toolCalls.length > 0);
   return response;
 }

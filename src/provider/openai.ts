@@ -20,6 +20,7 @@ import { emptyUsage } from '../message.js';
 import { pairToolResults, toolInputJson, toolParameters } from './history.js';
 import { StreamTruncatedError, streamWithRetry, type RetryOptions } from './retry.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderToolCall } from './types.js';
+import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, tokenCount, type StreamSource } from './wire.js';
 
 /** Where and how to reach an OpenAI-compatible API. */
 export interface OpenAIConnection {
@@ -108,10 +109,16 @@ export function toOpenAIMessages(messages: readonly Message[], supportsImages: b
 }
 
 /**
- * Maps `finish_reason` to ours. A `stop` with tool calls is `tool_use`: some compatible servers
- * (older Ollama) report `stop` when the reply is tool calls.
+ * Maps `finish_reason` to ours. A reply carrying tool calls is `tool_use` whatever the reason (some
+ * compatible servers, e.g. older Ollama, report `stop`), except `length`, which stays `max_tokens` so the
+ * caller can tell the output (maybe a tool input) was cut.
  */
 export function finishReasonOf(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {
+  const mapped = baseFinishReason(reason, hasToolCalls);
+  return hasToolCalls && mapped !== 'max_tokens' ? 'tool_use' : mapped;
+}
+
+function baseFinishReason(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {
   switch (reason) {
     case 'tool_calls':
     case 'function_call':
@@ -142,8 +149,18 @@ export class OpenAIProvider implements Provider {
     return streamWithRetry((signal) => this.attempt(request, signal), request.signal, {
       ...this.retry,
       providerName: this.connection.displayName,
+      baseURL: this.connection.baseURL,
       secrets: [this.connection.apiKey],
     });
+  }
+
+  private get source(): StreamSource {
+    return {
+      providerName: this.connection.displayName,
+      baseURL: this.connection.baseURL,
+      kind: 'OpenAI Chat Completions',
+      secrets: [this.connection.apiKey],
+    };
   }
 
   private sdk(): Promise<OpenAI> {
@@ -165,72 +182,118 @@ export class OpenAIProvider implements Provider {
 
   private async *attempt(request: ProviderRequest, signal: AbortSignal | undefined): AsyncGenerator<ProviderEvent> {
     const client = await this.sdk();
-    const stream = await client.chat.completions.create(toOpenAIParams(this.model, request), { signal });
-    const calls = new Map<number, ProviderToolCall & { stopped: boolean }>();
+    const { data: stream, response } = await client.chat.completions.create(toOpenAIParams(this.model, request), { signal }).withResponse();
+    // an HTTP 200 that is not an event stream (wrong base URL: a web page, a JSON API) fails at once, unretried
+    await expectEventStream(response, this.source, () => stream.controller.abort());
+    /** every call in arrival order; `current` maps an index to the call it now continues */
+    const calls: ToolCallState[] = [];
+    const current = new Map<number, ToolCallState>();
     const usage: Usage = emptyUsage();
     let content = '';
     let reasoning = '';
     let finish: string | null | undefined;
-    const stopAll = function* (): Generator<ProviderEvent> {
-      for (const call of [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c)) {
-        if (!call.stopped) {
-          call.stopped = true;
-          yield { type: 'tool_use_stop', id: call.id };
-        }
+    let started = false;
+    let seen = 0;
+    const ordered = () => [...calls].sort((a, b) => a.index - b.index || a.seq - b.seq);
+    const stop = function* (call: ToolCallState): Generator<ProviderEvent> {
+      if (!call.stopped) {
+        call.stopped = true;
+        yield { type: 'tool_use_stop', id: call.id };
       }
     };
-    for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
-      if (chunk.usage) {
-        const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-        usage.input = Math.max(0, (chunk.usage.prompt_tokens ?? 0) - cached);
-        usage.cacheRead = cached;
-        usage.output = chunk.usage.completion_tokens ?? 0;
-      }
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string; reasoning?: string };
-      const thought = delta.reasoning_content ?? delta.reasoning;
-      if (typeof thought === 'string' && thought) {
-        reasoning += thought;
-        yield { type: 'thinking_delta', text: thought };
-      }
-      if (delta.content) {
-        content += delta.content;
-        yield { type: 'content_delta', text: delta.content };
-      }
-      for (const tc of delta.tool_calls ?? []) {
-        let call = calls.get(tc.index);
-        if (!call) {
-          call = { id: tc.id || `call_${tc.index}`, name: tc.function?.name ?? '', input: '', stopped: false };
-          calls.set(tc.index, call);
-          yield { type: 'tool_use_start', id: call.id, name: call.name };
+    const stopAll = function* (): Generator<ProviderEvent> {
+      for (const call of ordered()) yield* stop(call);
+    };
+    try {
+      for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+        seen++;
+        if (chunk.usage) {
+          const cached = tokenCount(chunk.usage.prompt_tokens_details?.cached_tokens);
+          usage.input = Math.max(0, tokenCount(chunk.usage.prompt_tokens) - cached);
+          usage.cacheRead = cached;
+          usage.output = tokenCount(chunk.usage.completion_tokens);
         }
-        const args = tc.function?.arguments;
-        if (args) {
-          call.input += args;
-          yield { type: 'tool_use_delta', id: call.id, inputDelta: args };
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        started = true;
+        const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string; reasoning?: string };
+        const thought = delta.reasoning_content ?? delta.reasoning;
+        if (typeof thought === 'string' && thought) {
+          reasoning += thought;
+          yield { type: 'thinking_delta', text: thought };
+        }
+        if (delta.content) {
+          content += delta.content;
+          yield { type: 'content_delta', text: delta.content };
+        }
+        for (const tc of delta.tool_calls ?? []) {
+          const index = typeof tc.index === 'number' ? tc.index : 0;
+          let call = current.get(index);
+          // a new id at an index already in use starts a new call (some servers put every call at index 0)
+          if (call && tc.id && call.serverId && tc.id !== call.serverId) {
+            yield* stop(call);
+            call = undefined;
+          }
+          if (!call) {
+            const taken = new Set(calls.map((c) => c.id));
+            let id = tc.id || `call_${index}`;
+            for (let n = 2; taken.has(id); n++) id = `${tc.id || `call_${index}`}_${n}`;
+            call = { id, serverId: tc.id || undefined, index, seq: calls.length, name: tc.function?.name ?? '', input: '', stopped: false };
+            calls.push(call);
+            current.set(index, call);
+            yield { type: 'tool_use_start', id: call.id, name: call.name };
+          }
+          const args = argumentsText(tc.function?.arguments);
+          if (args) {
+            call.input += args;
+            yield { type: 'tool_use_delta', id: call.id, inputDelta: args };
+          }
+        }
+        if (choice.finish_reason) {
+          finish = choice.finish_reason;
+          yield* stopAll();
         }
       }
-      if (choice.finish_reason) {
-        finish = choice.finish_reason;
-        yield* stopAll();
+    } catch (err) {
+      // data that is not JSON before the first chunk with choices: not this API's stream
+      if (!started && err instanceof SyntaxError && !signal?.aborted) {
+        throw invalidStreamError(this.source, `an event's data is not JSON: ${err.message}`);
       }
+      throw err;
     }
     if (signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+    // a stream that ended cleanly without one chunk with choices is not a dropped connection
+    if (!started) throw invalidStreamError(this.source, noEventsDetail(response, seen, 'chunk', 'none with choices'));
     if (!finish) throw new StreamTruncatedError();
     yield* stopAll();
-    const toolCalls = [...calls.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([, c]) => ({ id: c.id, name: c.name, input: c.input === '' ? '{}' : c.input }));
+    const toolCalls = ordered().map((c) => ({ id: c.id, name: c.name, input: c.input === '' ? '{}' : c.input }));
     yield {
       type: 'complete',
       response: {
         content,
         reasoning: reasoning ? [{ thinking: reasoning }] : [],
         toolCalls,
-        usage,
+        usage: sanitizeUsage(usage),
         finishReason: finishReasonOf(finish, toolCalls.length > 0),
       },
     };
   }
+}
+
+/** One streamed tool call: `serverId` is the id the server sent (undefined when we made one up). */
+interface ToolCallState extends ProviderToolCall {
+  serverId?: string;
+  index: number;
+  /** arrival order */
+  seq: number;
+  stopped: boolean;
+}
+
+/**
+ * A `function.arguments` delta as text: strings as they are; an object (some servers send the parsed
+ * arguments) or other JSON value as its JSON; null / undefined as nothing.
+ */
+export function argumentsText(args: unknown): string {
+  if (args === undefined || args === null) return '';
+  return typeof args === 'string' ? args : JSON.stringify(args);
 }

@@ -27,6 +27,8 @@ const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 529]);
 export interface RetryOptions {
   /** e.g. `Anthropic`, `OpenAI`, `Groq`: used in messages */
   providerName: string;
+  /** the base URL, named in connection-error messages (without credentials or query, see {@link displayURL}) */
+  baseURL?: string;
   /** retries after the first call; default 8 */
   maxRetries?: number;
   /** first backoff in ms; default 2000 (tests pass a few ms) */
@@ -99,7 +101,8 @@ export interface ClassifiedError {
 /**
  * Maps anything an SDK or our attempt threw to a {@link ProviderError} with a key-free message.
  * HTTP 429 → `rate_limited`; 529 or body type `overloaded_error` → `overloaded`; 500/502/503/504 or
- * `api_error`/`server_error` → `server_error`; connection failures → `connection`; all retryable.
+ * `api_error`/`server_error` → `server_error`; connection failures → `connection` ("Connection to
+ * Anthropic API at <baseURL> failed: ECONNREFUSED"); all retryable.
  * 401/403 → `auth`; other 4xx → `invalid_request`.
  */
 export function classifyError(err: unknown, signal: AbortSignal | undefined, options: RetryOptions): ClassifiedError {
@@ -139,9 +142,32 @@ export function classifyError(err: unknown, signal: AbortSignal | undefined, opt
   }
   if (status === undefined && isConnectionError(err)) {
     const detail = connectionDetail(err);
-    return make('connection', `Connection to ${name} API failed`, true, `connection error${detail ? `: ${detail}` : ''}`);
+    const at = options.baseURL ? ` at ${displayURL(options.baseURL)}` : '';
+    return {
+      error: new ProviderError(scrub(`Connection to ${name} API${at} failed: ${detail || apiMessage}`), {
+        status,
+        retryable: true,
+        code: 'connection',
+        cause: scrubbedCause(err, scrub),
+      }),
+      reason: `connection error${detail ? `: ${detail}` : ''}`,
+    };
   }
   return make('other', `${name} API error${http}`, false, 'error');
+}
+
+/** `baseURL` for messages: without credentials, query or fragment (they may carry a key), no trailing slash. */
+export function displayURL(baseURL: string): string {
+  try {
+    const url = new URL(baseURL);
+    url.username = '';
+    url.password = '';
+    url.search = '';
+    url.hash = '';
+    return url.toString().replace(/\/+$/, '');
+  } catch {
+    return baseURL.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  }
 }
 
 /** Replaces every secret (and anything shaped like an API key or bearer token) with `[redacted]`. */

@@ -77,6 +77,8 @@ export type ProviderErrorCode =
   | 'connection'
   | 'auth'
   | 'invalid_request'
+  /** HTTP 200 that is not the API's event stream (wrong base URL) */
+  | 'invalid_response'
   | 'missing_credentials'
   | 'unknown_model'
   | 'aborted'

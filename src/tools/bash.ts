@@ -2,12 +2,14 @@
  * The `bash` tool (reference §1.1, fixed): runs a command in the session's persistent shell
  * (`createShell` in `shell.ts`). Fixes over the original: a failing command is an error result
  * (`isError`), a whitespace-only command is refused instead of crashing, a timeout kills the whole
- * process group and returns at once, and the "safe" list no longer lets `ls && rm …` through.
+ * process group and returns at once, and the command is parsed (issue #4): banned commands are found
+ * anywhere in the line, and the permission rules judge every simple command in it, so `ls && rm …`
+ * no longer passes as `ls`.
  */
+import { homedir } from 'node:os';
 import { z } from 'zod';
+import { analyseForPermission } from '../permission/command-subject.js';
 import { defineTool, MAX_OUTPUT_CHARS, ToolError, type ToolContext } from './tool.js';
-import { findBannedCommand } from './banned-commands.js';
-import { isSafeReadOnlyCommand } from './safe-commands.js';
 
 const DESCRIPTION = `Runs a shell command (bash) in the project and returns its output.
 
@@ -49,17 +51,19 @@ export const bashTool = defineTool({
   maxOutputChars: 2 * MAX_OUTPUT_CHARS + 1_000,
   async run({ command, timeout }, ctx) {
     if (command.trim() === '') throw new ToolError('The command is empty. Send the command to run in `command`.');
-    const banned = findBannedCommand(command);
+    // relative write targets land where the shell is now (`cd` persists between calls)
+    const { analysis, subject } = await analyseForPermission(command, {
+      cwd: ctx.shell().cwd,
+      home: process.env.HOME || homedir(),
+    });
+    const banned = analysis.banned;
     if (banned) throw new ToolError(`Command '${banned.name}' is not allowed: ${banned.reason}.`);
 
-    if (!isSafeReadOnlyCommand(command)) {
-      await ctx.askPermission({
-        action: 'execute',
-        description: `Execute command: ${command}`,
-        params: { command },
-        path: ctx.cwd,
-      });
-    }
+    // every command goes to the policy: read-only ones run without asking the person unless a rule says otherwise
+    await ctx.askPermission(
+      { action: 'execute', description: `Execute command: ${command}`, params: { command }, path: ctx.cwd },
+      subject,
+    );
     ctx.signal.throwIfAborted();
 
     const timeoutMs = effectiveTimeoutMs(timeout);

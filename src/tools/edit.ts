@@ -14,10 +14,9 @@
  * gets the changed lines with a little context (at most {@link SNIPPET_MAX_LINES}), so it can check
  * its work without another view.
  */
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
+import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
 import { changedLineRanges, fileDiff } from './diff.js';
 import { replaceText, type Normalisation } from './fuzzy-match.js';
 import { encodeDocument, normalizeLineEndings, readDocument, textAsRead, writeFileAtomic } from './text-document.js';
@@ -77,6 +76,7 @@ async function createFile(path: string, content: string, ctx: ToolContext): Prom
       `file already exists: ${path}. To change it, read it with view and set old_string to the text to replace; to replace all of it, use write.`,
     );
   }
+  missingParentDirectories(path); // refuse /proc/… or a file as a folder before asking
   const bytes = encodeDocument(undefined, content);
   const change = fileDiff(ctx.cwd, path, '', textAsRead(content));
   await ctx.askPermission({
@@ -84,11 +84,11 @@ async function createFile(path: string, content: string, ctx: ToolContext): Prom
     description: `Create file ${path}`,
     params: { file_path: path, diff: change.diff },
     path,
-  });
+  }, { kind: 'files', paths: [path] });
   ctx.signal.throwIfAborted();
   requireUnchangedWhileAsking(ctx, path, false);
 
-  await mkdir(dirname(path), { recursive: true });
+  ensureParentDirectory(path);
   writeFileAtomic(path, bytes);
   recordFileWrite(ctx, path, null, textAsRead(content));
   return { output: `<result>\nFile created: ${path}\n</result>\n`, isError: false, metadata: { ...change } };
@@ -99,6 +99,7 @@ async function changeFile(path: string, input: EditInput, ctx: ToolContext): Pro
   const stats = statIfExists(path);
   if (!stats) throw new ToolError(`file not found: ${path}`);
   if (stats.isDirectory()) throw new ToolError(`path is a directory, not a file: ${path}`);
+  requireRegularFile(path, stats);
   requireFreshRead(ctx, path, 'editing');
 
   const document = readDocument(path);
@@ -131,7 +132,7 @@ async function changeFile(path: string, input: EditInput, ctx: ToolContext): Pro
     description: `${deleting ? 'Delete content from' : 'Replace content in'} file ${path}`,
     params: { file_path: path, diff: change.diff },
     path,
-  });
+  }, { kind: 'files', paths: [path] });
   ctx.signal.throwIfAborted();
   requireUnchangedWhileAsking(ctx, path, true);
 

@@ -144,7 +144,7 @@ export const fetchTool = defineTool({
       description: `Fetch content from URL: ${url.href}`,
       params: { url: url.href, format: input.format, timeout: timeoutSeconds },
       path: ctx.cwd,
-    });
+    }, { kind: 'url', url: url.href });
 
     // the clock starts once permission is given: the person's reading time is not the server's
     const deadline = new RequestDeadline(timeoutSeconds * 1000, ctx.signal);

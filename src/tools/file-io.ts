@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import {
   accessSync,
   closeSync,
+  mkdirSync,
   constants,
   fchmodSync,
   fchownSync,
@@ -21,7 +22,8 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { ToolError } from './tool.js';
 
 export interface WriteOptions {
   /** permission bits for the file; default: those of the file being replaced, else 0o666 minus the umask */
@@ -52,9 +54,17 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: WriteO
   if (existing) accessSync(target, constants.W_OK);
   const mode = options.mode ?? (existing ? existing.mode & 0o7777 : undefined);
 
+  if (existing) requireRegularFile(target, existing);
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   // private until complete when it replaces a file (which may hold secrets); a new file gets the usual umask
-  const fd = openSync(temp, 'wx', existing ? 0o600 : 0o666);
+  let fd: number;
+  try {
+    fd = openSync(temp, 'wx', existing ? 0o600 : 0o666);
+  } catch (err) {
+    // the temp file is our detail: name the file the model asked for
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw fsError(code, `cannot create ${target} (${FS_ERROR_REASONS[code] ?? (err as Error).message})`, target);
+  }
   try {
     try {
       let offset = 0;
@@ -98,7 +108,7 @@ export function resolveWriteTarget(path: string): string {
     if (!stats.isSymbolicLink()) return current;
     current = resolve(dirname(current), readlinkSync(current));
   }
-  throw fsError('ELOOP', `too many symbolic links encountered, open '${path}'`);
+  throw fsError('ELOOP', `too many symbolic links encountered, open '${path}'`, path);
 }
 
 function statIfExists(path: string): Stats | undefined {
@@ -123,8 +133,97 @@ function syncDirectory(dir: string): void {
   }
 }
 
-function fsError(code: string, message: string): NodeJS.ErrnoException {
+function fsError(code: string, message: string, path?: string): NodeJS.ErrnoException {
   const err: NodeJS.ErrnoException = new Error(`${code}: ${message}`);
   err.code = code;
+  if (path !== undefined) err.path = path;
   return err;
+}
+
+/** Short reasons for the errors creating a file in a folder gives. */
+const FS_ERROR_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'files cannot be created in its folder',
+  EACCES: 'permission denied in its folder',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  ENOTDIR: 'a parent is not a directory',
+};
+
+/** `FIFO`, `character device`…: what a path that is not a regular file is, for messages. */
+export function describeFileKind(stats: Stats): string {
+  if (stats.isFile()) return 'regular file';
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isFIFO()) return 'FIFO';
+  if (stats.isCharacterDevice()) return 'character device';
+  if (stats.isBlockDevice()) return 'block device';
+  if (stats.isSocket()) return 'socket';
+  if (stats.isSymbolicLink()) return 'symbolic link';
+  return 'special file';
+}
+
+/**
+ * Throws a {@link ToolError} unless `stats` (of `path`, links followed) is a regular file: reading a
+ * FIFO blocks forever and `/dev/zero` never ends, so they are refused before they are opened.
+ */
+export function requireRegularFile(path: string, stats: Stats): void {
+  if (stats.isFile()) return;
+  throw new ToolError(`${path} is not a regular file (it is a ${describeFileKind(stats)}). Only regular files can be read or changed.`);
+}
+
+/** Pseudo file systems where nothing the tools write belongs (and where Node's recursive mkdir loops forever). */
+const PSEUDO_FILE_SYSTEMS = ['/proc', '/sys', '/dev'] as const;
+
+/** Folders created at most for one file: a bound on the mkdir loop, far above any real project. */
+const MAX_CREATED_DIRS = 64;
+
+/**
+ * The folders missing above `path`, nearest first, without creating anything: the check before
+ * asking the person to allow a new file.
+ * @throws ToolError when an ancestor is not a folder or the path is on /proc, /sys or /dev
+ */
+export function missingParentDirectories(path: string): string[] {
+  const target = resolve(path);
+  const onPseudo = PSEUDO_FILE_SYSTEMS.find((root) => target === root || target.startsWith(root + sep));
+  if (onPseudo) throw new ToolError(`cannot write ${target}: ${onPseudo} is a system pseudo file system, not a place for files.`);
+  const missing: string[] = [];
+  for (let dir = dirname(target); ; dir = dirname(dir)) {
+    let stats: Stats | undefined;
+    try {
+      stats = statSync(dir);
+    } catch (err) {
+      // ENOTDIR: an ancestor is a file, which the next level up finds and names
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
+    }
+    if (stats) {
+      if (!stats.isDirectory()) throw new ToolError(`cannot create ${target}: ${dir} is not a directory`);
+      return missing;
+    }
+    missing.push(dir);
+    if (missing.length > MAX_CREATED_DIRS) throw new ToolError(`cannot create ${target}: more than ${MAX_CREATED_DIRS} missing parent folders`);
+    if (dirname(dir) === dir) return missing;
+  }
+}
+
+/**
+ * Makes sure the folder of `path` exists, creating missing folders one level at a time (checked by
+ * {@link missingParentDirectories}), and returns the first folder it created (undefined when none).
+ *
+ * Not `mkdir({ recursive: true })`: on `/proc/nope/x` it spins at 100% CPU forever (mkdir of
+ * `/proc/nope` gives ENOENT although `/proc` exists, and Node retries the parent endlessly).
+ * @throws ToolError as {@link missingParentDirectories}, or when a folder cannot be created
+ */
+export function ensureParentDirectory(path: string): string | undefined {
+  const target = resolve(path);
+  const missing = missingParentDirectories(target);
+  for (const folder of missing.reverse()) {
+    try {
+      mkdirSync(folder);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' && statSync(folder).isDirectory()) continue; // made meanwhile
+      throw new ToolError(`cannot create the folder ${folder} for ${target}: ${FS_ERROR_REASONS[code ?? ''] ?? (err as Error).message}`);
+    }
+  }
+  return missing.length ? missing[0] : undefined;
 }

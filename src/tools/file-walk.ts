@@ -230,3 +230,11 @@ function fileId(path: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * A file name or path as one line of tool output: a newline or carriage return in it is shown as
+ * the two characters `\n` / `\r`, so a name holding one can't pass for two entries.
+ */
+export function escapeLineBreaks(path: string): string {
+  return path.replaceAll('\n', '\\n').replaceAll('\r', '\\r');
+}

@@ -8,6 +8,7 @@
  * literal x.
  * Matching is case-sensitive and against `/`-separated paths relative to the search root.
  */
+import { ToolError } from './tool.js';
 
 const REGEX_SPECIALS = /[.*+?^${}()|[\]\\/]/g;
 
@@ -17,6 +18,20 @@ const REGEX_SPECIALS = /[.*+?^${}()|[\]\\/]/g;
  */
 export function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${globSource(pattern)}$`);
+}
+
+/**
+ * {@link globToRegExp} for a pattern from the model: an invalid one (`[z-a]`) becomes a
+ * {@link ToolError} saying why in a few words, not "Invalid regular expression: /^[z-a]$/: …".
+ */
+export function compileGlob(pattern: string): RegExp {
+  try {
+    return globToRegExp(pattern);
+  } catch (err) {
+    // V8: "Invalid regular expression: /…/: Range out of order in character class"
+    const reason = (err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+    throw new ToolError(`Invalid glob pattern ${JSON.stringify(pattern)}: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`);
+  }
 }
 
 function globSource(pattern: string): string {

@@ -7,8 +7,8 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
-import { ripgrepIgnoreArgs, walkFiles } from './file-walk.js';
-import { globToRegExp, hasGlobSyntax, namesHiddenEntries, patternWords } from './glob-pattern.js';
+import { escapeLineBreaks, ripgrepIgnoreArgs, walkFiles } from './file-walk.js';
+import { compileGlob, hasGlobSyntax, namesHiddenEntries, patternWords } from './glob-pattern.js';
 import { GLOB_IGNORED_FOLDERS, segmentFilter } from './ignore.js';
 import { findRipgrep, runRipgrep, RipgrepUnavailableError } from './ripgrep.js';
 
@@ -38,7 +38,7 @@ export const globTool = defineTool({
     const { files, truncated } = await findFiles(root, pattern, ctx.signal);
     let output = 'No files found';
     if (files.length > 0) {
-      output = files.join('\n');
+      output = files.map(escapeLineBreaks).join('\n');
       if (truncated) output += '\n\n(Results are truncated. Consider using a more specific path or pattern.)';
     }
     return { output, isError: false, metadata: { number_of_files: files.length, truncated } };
@@ -74,7 +74,7 @@ export async function findFiles(
   limit = GLOB_LIMIT,
 ): Promise<{ files: string[]; truncated: boolean }> {
   assertFolder(root);
-  const matcher = globToRegExp(pattern);
+  const matcher = compileGlob(pattern);
   const hidden = namesHiddenEntries(pattern);
   const named = patternWords(pattern);
   const skipped = GLOB_IGNORED_FOLDERS.map((f) => f.name).filter((name) => name === '.git' || !named.has(name));

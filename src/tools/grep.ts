@@ -1,17 +1,16 @@
 /**
  * `grep`: search file contents with a regex (reference §1.6), fixed per §10.5: the pattern goes after
- * `--` (one starting with `-` works), rg's JSON output is parsed (paths with `:` are fine), lines are
+ * `--` (one starting with `-` works), rg's output is parsed with paths ending in a NUL (paths with `:` are fine), lines are
  * cut at 2000 characters, binary files are skipped without hiding other matches, .gitignore is
  * honoured outside git repos, the rg run is killed on abort, and the Node fallback finds every
  * matching line (the original kept one per file) with the same selection, order and limit as rg.
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, resolve, sep } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
-import { ripgrepIgnoreArgs, walkFiles } from './file-walk.js';
-import { globToRegExp, splitTopLevelCommas } from './glob-pattern.js';
+import { escapeLineBreaks, ripgrepIgnoreArgs, walkFiles } from './file-walk.js';
+import { compileGlob, splitTopLevelCommas } from './glob-pattern.js';
 import { findRipgrep, runRipgrep, RipgrepUnavailableError } from './ripgrep.js';
 import { cutLine } from './view.js';
 
@@ -130,7 +129,7 @@ function compileInclude(include: string | undefined): Include | undefined {
     g.replace(/^(\.\/)+/, '').replace(/^(\*\*\/)+(?=[^/]*$)/, ''),
   );
   if (globs.length === 0) return undefined;
-  const regexes = globs.map((g) => ({ re: globToRegExp(g), hasSlash: g.includes('/') }));
+  const regexes = globs.map((g) => ({ re: compileGlob(g), hasSlash: g.includes('/') }));
   if (!regexes.some((r) => r.hasSlash)) return { globs, byName: (name) => regexes.some((r) => r.re.test(name)) };
   return {
     globs,
@@ -147,7 +146,18 @@ async function searchWithRipgrep(
   signal: AbortSignal,
 ): Promise<MatchesByFile> {
   const cwd = isFile ? dirname(root) : root;
-  const args = ['--json', '--max-count', String(MAX_PER_FILE), ...ripgrepIgnoreArgs(cwd)];
+  // Not --json: it writes one object per match, so a 1 MB line matching `.` became 50 MB of JSON
+  // (a 15 MB line: "Invalid string length"). Plain output is `path NUL line-number : text`.
+  const args = [
+    '--null',
+    '--line-number',
+    '--with-filename',
+    '--no-heading',
+    '--color=never',
+    '--max-count',
+    String(MAX_PER_FILE),
+    ...ripgrepIgnoreArgs(cwd),
+  ];
   if (query.literal) args.push('--fixed-strings');
   if (include?.byName) {
     for (const glob of include.globs) args.push('--type-add', `${INCLUDE_TYPE}:${glob}`);
@@ -157,44 +167,25 @@ async function searchWithRipgrep(
   args.push('--', query.pattern, isFile ? basename(root) : '.');
 
   const byFile: MatchesByFile = new Map();
-  const decoder = new StringDecoder('utf8');
-  // pieces of a line not yet ended: joined once (a minified file's line can be megabytes)
-  let pending: string[] = [];
-  let searched = false;
-  const onLine = (line: string) => {
-    if (line.startsWith('{"type":"match"')) {
-      const data = JSON.parse(line).data as RgMatchData;
-      const path = resolve(cwd, rgText(data.path));
+  const parser = new RipgrepLineParser({
+    onMatch(rawPath, line, text) {
+      const path = resolve(cwd, rawPath);
       let list = byFile.get(path);
       if (!list) byFile.set(path, (list = []));
-      list.push({ line: data.line_number, text: displayLine(rgText(data.lines)) });
-    } else if (line.startsWith('{"type":"end"')) {
-      const data = JSON.parse(line).data as RgEndData;
-      // a NUL byte was seen: a binary file, whatever matched before it is dropped (the fallback agrees)
-      if (data.binary_offset !== null) byFile.delete(resolve(cwd, rgText(data.path)));
-    } else if (line.includes('"type":"summary"')) {
-      searched = true;
-    }
-  };
-  const result = await runRipgrep(rg, args, {
-    cwd,
-    signal,
-    onStdout(chunk) {
-      const text = decoder.write(chunk);
-      let start = 0;
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-        const piece = text.slice(start, nl);
-        onLine(pending.length > 0 ? pending.join('') + piece : piece);
-        pending = [];
-        start = nl + 1;
-      }
-      if (start < text.length) pending.push(text.slice(start));
+      list.push({ line, text: displayLine(text) });
+    },
+    // a NUL byte was seen: a binary file, whatever matched before it is dropped (the fallback agrees)
+    onBinary(rawPath) {
+      byFile.delete(resolve(cwd, rawPath));
     },
   });
-  const last = pending.join('') + decoder.end();
-  if (last) onLine(last);
-  // exit 2 after a summary = some files could not be read; without one, the search never ran
-  if (result.exitCode === 2 && !searched) throw new ToolError(`grep failed: ${result.stderr.trim()}`);
+  const result = await runRipgrep(rg, args, { cwd, signal, onStdout: (chunk) => parser.write(chunk) });
+  parser.end();
+  // exit 2 = an error: per-file ones ("x: Permission denied (os error 13)") leave the rest valid;
+  // anything else (a bad regex) means the search never ran
+  if (result.exitCode === 2 && byFile.size === 0 && !/\(os error \d+\)/.test(result.stderr)) {
+    throw new ToolError(`grep failed: ${result.stderr.trim()}`);
+  }
   if (result.exitCode === null) throw new ToolError(`ripgrep was stopped: ${result.stderr.trim()}`);
   // rg stopped reading a file at its 101st match, so a NUL byte after that went unseen: look for one
   for (const [path, list] of byFile) {
@@ -209,23 +200,84 @@ async function searchWithRipgrep(
   return byFile;
 }
 
-interface RgText {
-  text?: string;
-  bytes?: string;
-}
-interface RgMatchData {
-  path: RgText;
-  lines: RgText;
-  line_number: number;
-}
-interface RgEndData {
-  path: RgText;
-  binary_offset: number | null;
-}
+/** Bytes of a matched line kept: enough for 2000 characters whatever the encoding, however long the line. */
+const MAX_LINE_BYTES = 4 * 2_000 + 64;
 
-/** rg's JSON gives text, or base64 bytes when it is not valid UTF-8. */
-function rgText(value: RgText): string {
-  return value.text ?? Buffer.from(value.bytes ?? '', 'base64').toString('utf8');
+/** What rg prints instead of a file's lines once it finds a NUL byte (with the path before `: `). */
+const BINARY_NOTICES = [': WARNING: stopped searching binary file', ': binary file matches ('] as const;
+
+/**
+ * Parses rg's `--null --line-number --no-heading` output as it streams: records `path\0N:text\n`,
+ * and notices `path: binary file matches (…)\n` (no NUL). Memory is bounded: a line's text is kept
+ * up to {@link MAX_LINE_BYTES} only. A path may contain a newline (it ends at the NUL).
+ */
+export class RipgrepLineParser {
+  private state: 'path' | 'number' | 'text' = 'path';
+  private path: Buffer[] = [];
+  private number = '';
+  private text: Buffer[] = [];
+  private textBytes = 0;
+
+  constructor(private readonly handlers: { onMatch(path: string, line: number, text: string): void; onBinary(path: string): void }) {}
+
+  write(chunk: Buffer): void {
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.state === 'path') {
+        const nul = chunk.indexOf(0, i);
+        const nl = chunk.indexOf(10, i);
+        if (nl !== -1 && (nul === -1 || nl < nul)) {
+          this.path.push(chunk.subarray(i, nl));
+          i = nl + 1;
+          const line = Buffer.concat(this.path).toString('utf8');
+          const notice = BINARY_NOTICES.map((n) => line.lastIndexOf(n)).find((at) => at > 0);
+          if (notice !== undefined) {
+            this.handlers.onBinary(line.slice(0, notice));
+            this.path = [];
+          } else this.path.push(Buffer.from('\n')); // a newline inside a path
+        } else if (nul !== -1) {
+          this.path.push(chunk.subarray(i, nul));
+          i = nul + 1;
+          this.state = 'number';
+        } else {
+          this.path.push(Buffer.from(chunk.subarray(i)));
+          i = chunk.length;
+        }
+      } else if (this.state === 'number') {
+        const colon = chunk.indexOf(58, i);
+        const end = colon === -1 ? chunk.length : colon;
+        this.number += chunk.toString('latin1', i, end);
+        i = colon === -1 ? chunk.length : colon + 1;
+        if (colon !== -1) this.state = 'text';
+      } else {
+        const nl = chunk.indexOf(10, i);
+        const end = nl === -1 ? chunk.length : nl;
+        const room = MAX_LINE_BYTES - this.textBytes;
+        if (room > 0) {
+          const piece = Buffer.from(chunk.subarray(i, Math.min(end, i + room)));
+          this.text.push(piece);
+          this.textBytes += piece.length;
+        }
+        i = nl === -1 ? chunk.length : nl + 1;
+        if (nl !== -1) this.finishRecord();
+      }
+    }
+  }
+
+  /** Call after the last chunk: a last line without `\n` still counts. */
+  end(): void {
+    if (this.state === 'text') this.finishRecord();
+  }
+
+  private finishRecord(): void {
+    const text = Buffer.concat(this.text).toString('utf8');
+    this.handlers.onMatch(Buffer.concat(this.path).toString('utf8'), Number(this.number), text);
+    this.state = 'path';
+    this.path = [];
+    this.number = '';
+    this.text = [];
+    this.textBytes = 0;
+  }
 }
 
 /** Whether the file holds a NUL byte (a UTF-16 file, which rg decodes, does not count). Reads in 1 MB steps. */
@@ -406,7 +458,7 @@ export function formatMatches(matches: readonly GrepMatch[], truncated: boolean)
     if (m.path !== current) {
       if (current !== '') out += '\n';
       current = m.path;
-      out += `${m.path}:\n`;
+      out += `${escapeLineBreaks(m.path)}:\n`;
     }
     out += `  Line ${m.line}: ${m.text}\n`;
   }

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 import { globToRegExp } from './glob-pattern.js';
+import { escapeLineBreaks } from './file-walk.js';
 import { isHiddenName, LS_SKIPPED_EXTENSIONS, LS_SKIPPED_NAMES } from './ignore.js';
 import { abortError } from './ripgrep.js';
 
@@ -122,11 +123,11 @@ function isSkipped(name: string, ignore: readonly RegExp[]): boolean {
  * folders with a trailing `/`. Over the limit, the original's sentence comes first.
  */
 export function renderTree(root: string, listing: TreeListing): string {
-  const lines = [`- ${root.endsWith('/') ? root : `${root}/`}`];
+  const lines = [`- ${escapeLineBreaks(root.endsWith('/') ? root : `${root}/`)}`];
   for (const entry of listing.entries) {
     const depth = entry.path.split('/').length;
     const name = entry.path.slice(entry.path.lastIndexOf('/') + 1);
-    lines.push(`${'  '.repeat(depth)}- ${name}${entry.isDir ? '/' : ''}`);
+    lines.push(`${'  '.repeat(depth)}- ${escapeLineBreaks(name)}${entry.isDir ? '/' : ''}`);
   }
   const tree = `${lines.join('\n')}\n`;
   if (!listing.truncated) return tree;

@@ -9,7 +9,7 @@
  * files removed), so a patch is applied whole or not at all. Files keep their own encoding, BOM, line
  * endings and mode (`text-document.ts`). An added file ends with a newline (the original wrote none).
  */
-import { lstatSync, mkdirSync, readFileSync, readlinkSync, rmdirSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, rmdirSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { fileDiff, type FileDiff } from './diff.js';
@@ -17,6 +17,7 @@ import { applyHunks, HunkMismatchError, MAX_PATCH_FUZZ, type LooseMatch } from '
 import { parsePatch, PatchParseError, type PatchOperation } from './patch-parse.js';
 import { decodeDocument, encodeDocument, textAsRead, writeFileAtomic, type TextDocument } from './text-document.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
+import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
 import { recordFileWrite, requireFreshRead, resolveToolPath } from './write-guard.js';
 
 const DESCRIPTION = `Applies a patch: changes to one or more files in one call, all of them or (if anything fails) none.
@@ -98,7 +99,10 @@ export const patchTool = defineTool({
     }
     requireCloseMatches(changes);
 
-    for (const change of changes) await ctx.askPermission(permissionRequest(change));
+    for (const change of changes) {
+      // a move is judged by both paths: the rules and "outside the project" hold for the destination too
+      await ctx.askPermission(permissionRequest(change), { kind: 'files', paths: change.moveTo ? [change.path, change.moveTo] : [change.path] });
+    }
     ctx.signal.throwIfAborted();
     for (const change of changes) requireUnchangedWhileAsking(ctx, change);
 
@@ -194,6 +198,7 @@ function readOriginal(ctx: ToolContext, path: string, doing: string): Original {
   const stats = link && (link.isSymbolicLink() ? statIfExists(path) : link);
   if (!link || !stats) throw new ToolError(`file not found: ${path}`);
   if (stats.isDirectory()) throw new ToolError(`path is a directory, not a file: ${path}`);
+  requireRegularFile(path, stats);
   requireFreshRead(ctx, path, doing);
   return {
     bytes: readFileSync(path),
@@ -202,17 +207,10 @@ function readOriginal(ctx: ToolContext, path: string, doing: string): Original {
   };
 }
 
-/** Nothing at `path`, and its nearest existing ancestor is a directory. */
+/** Nothing at `path`, its nearest existing ancestor is a directory, and it is not on /proc, /sys or /dev. */
 function requireCreatable(path: string, existsMessage: string): void {
   if (lstatIfExists(path)) throw new ToolError(existsMessage);
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
-    const stats = statIfExists(dir);
-    if (stats) {
-      if (!stats.isDirectory()) throw new ToolError(`cannot create ${path}: ${dir} is not a directory`);
-      return;
-    }
-    if (dirname(dir) === dir) return;
-  }
+  missingParentDirectories(path);
 }
 
 function requireCloseMatches(changes: FileChange[]): void {
@@ -309,7 +307,7 @@ function applyChanges(changes: FileChange[]): void {
 
 /** Creates `path` (and missing parent directories); the undo removes both again. */
 function createFile(path: string, bytes: Buffer, mode?: number): AppliedStep {
-  const firstCreatedDir = mkdirSync(dirname(path), { recursive: true });
+  const firstCreatedDir = ensureParentDirectory(path);
   try {
     writeFileAtomic(path, bytes, mode === undefined ? undefined : { mode });
   } catch (err) {

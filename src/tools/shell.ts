@@ -8,7 +8,8 @@
  * and keep pipes open. Here every command runs in a **new shell process started in its own process
  * group** (`detached: true`, i.e. `setsid`), and what should persist between calls is saved and restored:
  *
- * - after the command, an `EXIT` trap writes `export -p` (the exported variables) and `pwd` to state files;
+ * - after the command (in the same shell, or in an `EXIT` trap when it calls `exit`), `export -p` (the
+ *   exported variables) and `pwd` are written to state files, which the agent reads and removes at once;
  * - the next command starts in that directory and sources that `export -p` snapshot first. `export -p`
  *   output is re-sourceable by the same shell (POSIX requires it), so no parsing happens on our side.
  *   The shell starts from an otherwise empty environment, so a variable the command `unset` stays unset.
@@ -100,20 +101,32 @@ export function resolveShellPath(configured?: string, envShell = process.env.SHE
   return existsSync('/bin/bash') ? '/bin/bash' : 'bash';
 }
 
+/** Writes the state the next command restores: exported variables, directory, exit status (`$__oc_rc`). */
+const SAVE_STATE =
+  '{ command export -p > "$__oc_state.env"; command pwd > "$__oc_state.cwd"; ' +
+  'printf "%s\\n" "$__oc_rc" > "$__oc_state.status"; } 2>/dev/null';
+
 /**
- * Runs inside the shell: `$1` command, `$2` directory, `$3` snapshot to source, `$4` state
- * file prefix. POSIX sh only, so it works with dash too (tested; zsh untested). The traps write the state the next
- * command restores; `command` bypasses functions the command may have defined with those names.
- * One line, so that bash reports a syntax error in the command without a misleading `eval: line N`.
+ * Runs inside the shell: `$1` the input file (the environment snapshot, then `__oc_cmd='…'`), `$2`
+ * directory, `$3` state file prefix. POSIX sh only, so it works with dash too (tested; zsh untested).
+ *
+ * - The command comes in a file, not as an argument: an argument over 128 KB fails with `E2BIG`.
+ *   The input file holds the environment (API keys included), so it is removed once sourced.
+ * - The state is saved right after the command, in the same shell, so a `trap … EXIT` of the command
+ *   (which replaces ours) doesn't lose its `cd` and exports; the EXIT trap still saves when the
+ *   command runs `exit`, and the TERM trap turns a timeout into such an exit.
+ * - `command` bypasses functions the command may have defined with those names.
+ * - One line, so that bash reports a syntax error in the command without a misleading `eval: line N`.
  */
 const WRAPPER = [
-  '__oc_cmd=$1; __oc_dir=$2; __oc_env=$3; __oc_state=$4; shift 4',
-  '. "$__oc_env" 2>/dev/null',
+  '__oc_in=$1; __oc_dir=$2; __oc_state=$3; shift 3',
+  '. "$__oc_in" 2>/dev/null',
+  'command rm -f -- "$__oc_in" 2>/dev/null',
   'PWD=$__oc_dir', // the snapshot's PWD may name a directory that is gone (we then started elsewhere)
-  'trap \'__oc_rc=$?; { command export -p > "$__oc_state.env"; command pwd > "$__oc_state.cwd"; ' +
-    'printf "%s\\n" "$__oc_rc" > "$__oc_state.status"; } 2>/dev/null; exit $__oc_rc\' EXIT',
+  `trap '__oc_rc=$?; ${SAVE_STATE.replaceAll("'", "'\\''")}; exit $__oc_rc' EXIT`,
   "trap 'exit 143' TERM",
   'eval "$__oc_cmd"',
+  `__oc_rc=$?; ${SAVE_STATE}; exit $__oc_rc`,
 ].join('; ');
 
 /**
@@ -137,8 +150,11 @@ class SessionShell implements ShellRunner {
   private readonly maxOutputChars: number;
   private readonly killGraceMs: number;
   private stateDir: string | undefined;
-  /** `export -p` output of the last command that finished its EXIT trap */
-  private snapshotPath: string | undefined;
+  /**
+   * The environment as a script to source: the agent's at first, then `export -p` of the last command
+   * that saved its state. Kept in memory, not in a file, so no file holds it between commands.
+   */
+  private envSnapshot: string | undefined;
   private sequence = 0;
   private queue: Promise<unknown> = Promise.resolve();
   /** process groups of finished commands that left background jobs behind */
@@ -203,12 +219,15 @@ class SessionShell implements ShellRunner {
       note = `(the working directory ${dir} no longer exists; running in ${this.initialCwd})\n`;
       dir = this.initialCwd;
     }
-    this.snapshotPath ??= this.writeInitialSnapshot();
+    this.envSnapshot ??= exportScript(this.baseEnv);
+    const inputPath = `${statePrefix}.in`;
+    // 0600: it holds the environment; the wrapper removes it as soon as it has sourced it
+    writeFileSync(inputPath, `${this.envSnapshot}\n__oc_cmd='${command.replaceAll("'", "'\\''")}'\n`, { mode: 0o600 });
     // Everything else comes from the snapshot, so that variables the last command unset stay unset;
     // PWD lets the shell keep a logical path (through symlinks) for `pwd`.
     const env = { PWD: dir };
     const name = basename(this.shellPath);
-    const args = [...this.shellArgs, '-c', WRAPPER, name, command, dir, this.snapshotPath, statePrefix];
+    const args = [...this.shellArgs, '-c', WRAPPER, name, inputPath, dir, statePrefix];
 
     const stdout = new OutputCapture(this.maxOutputChars);
     const stderr = new OutputCapture(this.maxOutputChars);
@@ -217,6 +236,7 @@ class SessionShell implements ShellRunner {
     const child = spawn(this.shellPath, args, { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const outcome = await this.supervise(child, { ...options, stdout, stderr, onOutput, signal });
 
+    removeQuietly(inputPath); // the shell died before removing it
     this.adoptState(statePrefix);
     if (!outcome.interrupted && child.pid !== undefined && groupAlive(child.pid)) {
       this.backgroundGroups.add(child.pid);
@@ -311,26 +331,19 @@ class SessionShell implements ShellRunner {
     });
   }
 
-  /** The agent's environment (plus {@link NON_INTERACTIVE_ENV}) as a script any POSIX shell can source. */
-  private writeInitialSnapshot(): string {
-    const path = join(this.stateDir!, '0.env');
-    writeFileSync(path, exportScript(this.baseEnv), { mode: 0o600 });
-    return path;
-  }
-
-  /** Takes over the directory and environment the command's EXIT trap saved, if it got that far. */
+  /** Takes over the directory and environment the command saved, if it got that far; removes the files. */
   private adoptState(statePrefix: string): void {
     const files = { env: `${statePrefix}.env`, cwd: `${statePrefix}.cwd`, status: `${statePrefix}.status` };
     if (existsSync(files.status)) {
       const cwd = readFileSync(files.cwd, 'utf8').replace(/\n$/, '');
       if (cwd) this.currentCwd = cwd;
-      if (this.snapshotPath) removeQuietly(this.snapshotPath);
-      this.snapshotPath = files.env;
-      removeQuietly(files.cwd);
-      removeQuietly(files.status);
-    } else {
-      for (const f of Object.values(files)) removeQuietly(f);
+      try {
+        this.envSnapshot = readFileSync(files.env, 'utf8');
+      } catch {
+        // export -p could not be written (disk full): keep the previous environment
+      }
     }
+    for (const f of Object.values(files)) removeQuietly(f);
   }
 
   private forgetDeadGroups(): void {

@@ -12,7 +12,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { analyse } from 'chardet';
 import { diffArrays } from 'diff';
 import iconv from 'iconv-lite';
-import { writeFileAtomic } from './file-io.js';
+import { requireRegularFile, writeFileAtomic } from './file-io.js';
 import { ToolError } from './tool.js';
 
 export { writeFileAtomic, resolveWriteTarget, type WriteOptions } from './file-io.js';
@@ -78,11 +78,15 @@ const NOT_LEGACY = new Set(['ASCII', 'UTF-8', 'UTF-16LE', 'UTF-16BE', 'UTF-32LE'
 
 /**
  * Reads and decodes the file at `path` (symbolic links followed).
- * @throws ToolError for a binary file or bytes no encoding decodes exactly; the fs error (`ENOENT`…)
+ * @throws ToolError for a binary file, bytes no encoding decodes exactly, or a path that is not a
+ * regular file (FIFO, device, socket); the fs error (`ENOENT`…)
  */
 export function readDocument(path: string): TextDocument {
+  // before opening: a FIFO would block forever, /dev/zero would fill the memory
+  const stats = statSync(path);
+  requireRegularFile(path, stats);
   const bytes = readFileSync(path);
-  const mode = statSync(path).mode & 0o7777;
+  const mode = stats.mode & 0o7777;
   return { path, ...decodeDocument(path, bytes), mode };
 }
 

@@ -123,6 +123,9 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
       }
       const parsed = def.parameters.safeParse(json);
       if (!parsed.success) return errorResult(describeInvalidInput(def.name, parsed.error, json));
+      const nul = findNulByte(parsed.data);
+      // a NUL can't be in a path, a pattern or a command; Node would say "The argument 'args[7]' must be a string without null bytes"
+      if (nul !== undefined) return errorResult(`${nul} contains a NUL byte (\\0): paths, patterns, commands and text files can't hold one. Remove it and try again.`);
       try {
         const out = await def.run(parsed.data, ctx);
         const result: ToolResult = typeof out === 'string' ? { output: out, isError: false } : out;
@@ -142,6 +145,10 @@ export function resultFromError(err: unknown): ToolResult {
   if (err instanceof ToolError) return { output: err.message, isError: true, metadata: err.metadata };
   if (err instanceof Error && err.name === 'AbortError') {
     return { output: 'Tool execution canceled by user', isError: true };
+  }
+  const errno = err as NodeJS.ErrnoException;
+  if (errno?.code === 'ELOOP') {
+    return { output: `Too many levels of symbolic links at ${errno.path ?? 'the path'} (a symbolic link loop)`, isError: true };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { output: `Error: ${message}`, isError: true };
@@ -185,6 +192,17 @@ export function describeInvalidInput(toolName: string, error: z.ZodError, input:
     return `${path}: ${issue.message}`;
   });
   return `Invalid input for ${toolName}: ${lines.join('; ')}`;
+}
+
+/** The name (`file_path`, `edits.0.old_string`) of the first string in `input` holding a NUL byte. */
+export function findNulByte(input: unknown, path = ''): string | undefined {
+  if (typeof input === 'string') return input.includes('\0') ? path || '(input)' : undefined;
+  if (input === null || typeof input !== 'object') return undefined;
+  for (const [key, value] of Object.entries(input)) {
+    const found = findNulByte(value, path ? `${path}.${key}` : key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function article(word: string): string {

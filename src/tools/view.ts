@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 import { abortError } from './ripgrep.js';
 import { decodeDocument, encodingLabel } from './text-document.js';
+import { requireRegularFile } from './file-io.js';
 
 const DESCRIPTION = `Read a text file. Lines come numbered as \`     1|text\`; the number and the | are not part of the file. Text is shown verbatim: tabs are real tab characters.
 
@@ -67,6 +68,7 @@ export const viewTool = defineTool({
       throw err;
     }
     if (info.isDirectory()) throw new ToolError(`Path is a directory, not a file: ${filePath}`);
+    requireRegularFile(filePath, info);
     if (info.size > VIEW_MAX_FILE_BYTES) {
       throw new ToolError(`File is too large (${info.size} bytes). Maximum size is ${VIEW_MAX_FILE_BYTES} bytes`);
     }
@@ -80,6 +82,10 @@ export const viewTool = defineTool({
     });
     const { text, format } = decodeDocument(filePath, bytes);
     const lines = splitLines(text);
+    if (offset > 0 && offset >= lines.length) {
+      const has = lines.length === 0 ? 'is empty' : `has ${lines.length} line${lines.length === 1 ? '' : 's'} (offsets 0 to ${lines.length - 1})`;
+      throw new ToolError(`offset ${offset} is past the end of the file: ${filePath} ${has}.`);
+    }
     const shown = lines.slice(offset, offset + limit).map((line) => cutLine(line));
     const content = shown.join('\n');
     let output = '<file>\n';

@@ -14,12 +14,14 @@ export function resolveToolPath(ctx: ToolContext, path: string): string {
   return resolve(ctx.cwd, path);
 }
 
-/** The file's stats, or undefined when nothing is at `path`. */
+/** The file's stats (links followed), or undefined when nothing is at `path`. */
 export function statIfExists(path: string): Stats | undefined {
   try {
     return statSync(path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // ENOTDIR: a parent is a file, so nothing is here either (the write then says which parent)
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw err;
   }
 }

@@ -11,10 +11,9 @@
  * the old file keep that line's ending, others get the file's dominant one). The write is atomic and
  * keeps the file's mode; through a symbolic link it changes the target.
  */
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
+import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
 import { fileDiff } from './diff.js';
 import {
   describeFormat,
@@ -57,8 +56,11 @@ export const writeTool = defineTool({
     const stats = statIfExists(path);
     if (stats) {
       if (stats.isDirectory()) throw new ToolError(`Path is a directory, not a file: ${path}`);
+      requireRegularFile(path, stats);
       requireFreshRead(ctx, path, 'overwriting');
       previous = readDocument(path);
+    } else {
+      missingParentDirectories(path); // refuse /proc/… or a file as a folder before asking
     }
     const before = previous?.text ?? null;
     // the text as it will read back: an existing file's own BOM and line endings are put back by
@@ -74,11 +76,11 @@ export const writeTool = defineTool({
       description: `${previous ? 'Write' : 'Create'} file ${path}`,
       params: { file_path: path, diff },
       path,
-    });
+    }, { kind: 'files', paths: [path] });
     ctx.signal.throwIfAborted();
     requireUnchangedWhileAsking(ctx, path, previous !== undefined);
 
-    await mkdir(dirname(path), { recursive: true });
+    ensureParentDirectory(path);
     writeFileAtomic(path, bytes);
     recordFileWrite(ctx, path, before, after);
 

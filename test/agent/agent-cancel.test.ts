@@ -61,10 +61,17 @@ describe('cancellation', () => {
 });
 
 describe('a process killed mid-turn', () => {
-  it('leaves a session that resumes: the open tool call gets a canceled result', async () => {
+  it('leaves a session that resumes: calls that ran keep their results, the open one gets a canceled result', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-kill-'));
     writeFileSync(join(dir, 'README.md'), '# p\n');
-    fake = await startFakeProvider([{ toolCalls: [{ id: 'toolu_sleep', name: 'bash', input: { command: 'sleep 60' } }] }]);
+    fake = await startFakeProvider([
+      {
+        toolCalls: [
+          { id: 'toolu_write', name: 'write', input: { file_path: join(dir, 'marker.txt'), content: 'written\n' } },
+          { id: 'toolu_sleep', name: 'bash', input: { command: 'sleep 60' } },
+        ],
+      },
+    ]);
     const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
     let pid = 0;
     const run = runCli(['-p', 'sleep a while', '-q'], { cwd: dir, env, onSpawn: (p) => (pid = p) });
@@ -75,7 +82,7 @@ describe('a process killed mid-turn', () => {
       if (fake.answered.length === 0) continue;
       const d = db();
       const sessions = d.sessions.list();
-      const stored = sessions.length > 0 && d.messages.list(sessions[0]!.id).some((m) => m.parts.some((p) => p.type === 'tool_call'));
+      const stored = sessions.length > 0 && d.messages.list(sessions[0]!.id).some((m) => m.parts.some((p) => p.type === 'tool_result'));
       d.close();
       if (stored) break;
     }
@@ -88,9 +95,15 @@ describe('a process killed mid-turn', () => {
     const result = await h.agent.run(sessionId, 'continue');
     expect(messageText(result.message!)).toBe('Picking up where we left off.');
     expect(h.fake.requests.filter((r) => r.rejected)).toEqual([]);
-    expect(toolResultsOf(h.db, sessionId)).toEqual([{ name: 'bash', content: 'Tool execution canceled by user', isError: true }]);
+    expect(toolResultsOf(h.db, sessionId)).toEqual([
+      { name: 'write', content: `<result>\nFile successfully written: ${join(dir, 'marker.txt')}\n</result>`, isError: false },
+      { name: 'bash', content: 'Tool execution canceled by user', isError: true },
+    ]);
     const sent = h.fake.answered[0].messages;
-    expect(sent[1].content.find((b: { type: string }) => b.type === 'tool_use')).toMatchObject({ id: 'toolu_sleep', name: 'bash' });
-    expect(sent[2].content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_sleep', is_error: true });
+    const results = sent[2].content.filter((b: { type: string }) => b.type === 'tool_result');
+    expect(results.map((b: { tool_use_id: string; is_error?: boolean }) => [b.tool_use_id, b.is_error ?? false])).toEqual([
+      ['toolu_write', false],
+      ['toolu_sleep', true],
+    ]);
   });
 });

@@ -60,6 +60,13 @@ describe('agent loop', () => {
     expect(assistant.parts.at(-1)).toMatchObject({ type: 'finish', reason: 'permission_denied' });
   });
 
+  it('runs the tool calls of a reply that ends with end_turn instead of tool_use', async () => {
+    h = await agentHarness([{ toolCalls: [{ name: 'ls', input: { path: '.' } }], stopReason: 'end_turn' }, { text: 'Listed.' }]);
+    const result = await h.agent.run(h.sessionId, 'list');
+    expect(messageText(result.message!)).toBe('Listed.');
+    expect(toolResultsOf(h.db, h.sessionId).map((r) => [r!.name, r!.isError])).toEqual([['ls', false]]);
+  });
+
   it('ends a runaway loop at maxSteps with a clear final message', async () => {
     const turn = { toolCalls: [{ name: 'ls', input: { path: '.' } }] };
     h = await agentHarness([turn, turn, turn, turn], { agent: { maxSteps: 3 } });

@@ -77,3 +77,16 @@ describe('context files', () => {
     expect(prompt.split('Memory: use vitest.').length).toBe(2);
   });
 });
+
+describe('context folder', () => {
+  it('skips binary files and bounds the total', () => {
+    const dir = smallProject();
+    mkdirSync(join(dir, 'rules'));
+    writeFileSync(join(dir, 'rules', 'a.bin'), Buffer.from([0, 1, 2, 3]));
+    for (let i = 0; i < 10; i++) writeFileSync(join(dir, 'rules', `r${i}.md`), 'x'.repeat(15_000));
+    const prompt = systemPrompt('coder', { cwd: dir, projectTree: '', contextPaths: ['rules/'] });
+    expect(prompt).not.toContain('a.bin');
+    expect(prompt).toContain('(further context files left out: the context is limited to 60000 characters)');
+    expect(prompt.length).toBeLessThan(70_000);
+  });
+});

@@ -35,6 +35,32 @@ describe('opencode -p', () => {
     expect(fake.answered[0].messages[0].content[0].text).toBe('explain\nthe build');
   });
 
+  it('reads a slow stdin pipe to its end (no EAGAIN)', async () => {
+    fake = await startFakeProvider([{ text: 'ok' }]);
+    const run = await runCli(['-p', '-'], { cwd: project(), env: anthropicEnv(fake), stdin: 'late prompt\n', stdinDelayMs: 700 });
+    expect(run).toMatchObject({ code: 0, stdout: 'ok\n', stderr: '' });
+    expect(fake.answered[0].messages[0].content[0].text).toBe('late prompt');
+  });
+
+  it('reports a failed write of the answer in one line (a full disk)', async () => {
+    fake = await startFakeProvider([{ text: 'ok' }]);
+    // async spawn: the fake provider lives in this process and must keep answering
+    const { spawn } = await import('node:child_process');
+    const { openSync } = await import('node:fs');
+    const { BIN } = await import('../support/cli.js');
+    const child = spawn(process.execPath, [BIN, '-p', 'hi'], {
+      cwd: project(),
+      env: anthropicEnv(fake),
+      stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const run = { status, stderr };
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe('opencode: cannot write the answer: ENOSPC: no space left on device, write\n');
+  });
+
   it('works in the directory given by -c', async () => {
     fake = await startFakeProvider([{ text: 'ok' }]);
     const dir = project();

@@ -57,8 +57,6 @@ describe('config errors name the file, the key and what was expected', () => {
       `${globalFile}: autoCompact: expected boolean, got string`,
       `${localFile}: agents.title.reasoningEffort: expected one of "low", "medium", "high", got "extreme"`,
       `${localFile}: agents.title.maxSteps: expected number > 0, got 0`,
-      `${localFile}: mcpServers.git.args[1]: expected string, got number`,
-      `${localFile}: mcpServers.git.env[0]: expected a "KEY=VALUE" string, got "NO_EQUALS"`,
       `${localFile}: lsp.go: expected object, got null`,
       `${localFile}: contextPaths: expected array, got string`,
       `${localFile}: tui.theme: expected one of "catppuccin", "dracula", "flexoki", "gruvbox", "monokai", "onedark", "opencode", "tokyonight", "tron", got "solarized"`,
@@ -70,11 +68,26 @@ describe('config errors name the file, the key and what was expected', () => {
     expect(errorLines()).toEqual([`${localFile}: providers.local.models.m.contextWindow: expected integer, got 1.5`]);
   });
 
-  it('reports an env that is neither an object nor an array', () => {
-    writeFileSync(localFile, JSON.stringify({ mcpServers: { git: { command: 'g', env: 'A=1' } } }));
-    expect(errorLines()).toEqual([
-      `${localFile}: mcpServers.git.env: expected an object of strings or an array of "KEY=VALUE" strings, got string`,
+  it('reports an env that is neither an object nor an array; only that MCP server is disabled', () => {
+    writeFileSync(localFile, JSON.stringify({ mcpServers: { git: { command: 'g', env: 'A=1' }, ok: { command: 'o' } } }));
+    const { config, warnings } = loadConfig({ cwd: project, env: {}, home });
+    expect(warnings).toEqual([
+      `${localFile}: mcpServers.git.env: expected an object of strings or an array of "KEY=VALUE" strings, got string; server disabled`,
     ]);
+    expect(config.mcpServers).toEqual({ git: { type: 'stdio', disabled: true }, ok: { type: 'stdio', command: 'o' } });
+  });
+
+  it('turns every problem of one MCP server entry into one warning line and keeps its type (issue #6)', () => {
+    writeFileSync(
+      localFile,
+      JSON.stringify({ mcpServers: { git: { args: ['--repo', 7], env: ['NO_EQUALS'] }, web: { type: 'http', url: 'http://x', timeout: -1 } } }),
+    );
+    const { config, warnings } = loadConfig({ cwd: project, env: {}, home });
+    expect(warnings).toEqual([
+      `${localFile}: mcpServers.git.args[1]: expected string, got number; mcpServers.git.env[0]: expected a "KEY=VALUE" string, got "NO_EQUALS"; server disabled`,
+      `${localFile}: mcpServers.web.timeout: expected number > 0, got -1; server disabled`,
+    ]);
+    expect(config.mcpServers).toEqual({ git: { type: 'stdio', disabled: true }, web: { type: 'http', disabled: true } });
   });
 
   it.each([

@@ -34,7 +34,7 @@ describe('loading .opencode.json', () => {
       agents: { coder: { maxSteps: 100 }, task: { maxSteps: 100 }, title: { maxSteps: 100 }, summarizer: { maxSteps: 100 } },
       mcpServers: {},
       lsp: {},
-      shell: { path: '/bin/zsh' },
+      shell: {},
       autoCompact: true,
       contextPaths: [...DEFAULT_CONTEXT_PATHS],
       tui: { theme: 'opencode' },
@@ -45,8 +45,8 @@ describe('loading .opencode.json', () => {
     expect(resolveDataDir(config, project)).toBe(path.join(project, '.opencode'));
   });
 
-  it('falls back to /bin/bash when SHELL is unset', () => {
-    expect(loadConfig({ cwd: project, env: {}, home }).config.shell.path).toBe('/bin/bash');
+  it('leaves shell.path unset so the bash tool chooses (a zsh $SHELL must not become the bash tool\'s shell)', () => {
+    expect(loadConfig({ cwd: project, env: { SHELL: '/usr/bin/zsh' }, home }).config.shell.path).toBeUndefined();
   });
 
   it('merges the project file over the global one, key by key', () => {

@@ -131,7 +131,9 @@ describe.each<Api>(['anthropic', 'openai'])('%s retries', (api) => {
     expect(events.map((e) => e.type)).toEqual(['retry', 'error']);
     const error = failed(events);
     expect(error.code).toBe('connection');
-    expect(error.message).toMatch(/^Connection to (Anthropic|OpenAI) API failed/);
+    expect(error.message).toBe(
+      `Connection to ${api === 'anthropic' ? 'Anthropic' : 'OpenAI'} API at ${url} failed: ECONNREFUSED (gave up after 1 retry)`,
+    );
   });
 
   it('ends promptly with AbortError when aborted mid-stream', async () => {

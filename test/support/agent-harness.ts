@@ -18,6 +18,7 @@ import { SUB_AGENT_RUNNER } from '../../src/tools/agent.js';
 import { createSubAgentRunner } from '../../src/agent/sub-agent.js';
 import { createShell } from '../../src/tools/shell.js';
 import type { ShellRunner, Tool } from '../../src/tools/tool.js';
+import type { ToolRegistry } from '../../src/tools/registry.js';
 import { startFakeProvider, type FakeProvider, type FakeTurn } from './fake-provider.js';
 
 export interface Harness {
@@ -40,6 +41,8 @@ export interface HarnessOptions {
   /** reuse a project dir (and its database) */
   dir?: string;
   maxRetries?: number;
+  /** called with the coder's registry after the built-in and test tools are in (e.g. to start MCP servers on it) */
+  onToolRegistry?: (tools: ToolRegistry) => void;
 }
 
 export async function agentHarness(turns: FakeTurn[], options: HarnessOptions = {}): Promise<Harness> {
@@ -55,6 +58,7 @@ export async function agentHarness(turns: FakeTurn[], options: HarnessOptions = 
   const provider = createProvider(model, { providers: {}, env }, { baseDelayMs: 1, maxRetries: options.maxRetries ?? 3 });
   const tools = builtinTools();
   for (const tool of options.tools ?? []) tools.register(tool, 'project');
+  options.onToolRegistry?.(tools);
   const bus = new EventBus<AgentEvents>();
   const permission = new PermissionService(dir);
   if (options.answer !== 'none') {

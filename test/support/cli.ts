@@ -32,7 +32,15 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 /** Runs `bin/opencode args…` in `cwd`; resolves when it exits. */
 export function runCli(
   args: string[],
-  options: { cwd: string; env: Record<string, string>; stdin?: string; onSpawn?: (pid: number) => void; timeoutMs?: number },
+  options: {
+    cwd: string;
+    env: Record<string, string>;
+    stdin?: string;
+    /** write stdin only after this many ms (a slow pipe) */
+    stdinDelayMs?: number;
+    onSpawn?: (pid: number) => void;
+    timeoutMs?: number;
+  },
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: options.env, stdio: 'pipe' });
@@ -47,6 +55,7 @@ export function runCli(
       resolve({ code, signal, stdout, stderr });
     });
     if (child.pid) options.onSpawn?.(child.pid);
-    child.stdin.end(options.stdin ?? '');
+    if (options.stdinDelayMs) setTimeout(() => child.stdin.end(options.stdin ?? ''), options.stdinDelayMs);
+    else child.stdin.end(options.stdin ?? '');
   });
 }

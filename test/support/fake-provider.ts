@@ -16,6 +16,8 @@ import type { AddressInfo } from 'node:net';
 import { checkAnthropicRequest, checkOpenAIRequest } from './fake-provider-checks.js';
 import { anthropicChunks, openaiChunks, type Chunk } from './fake-provider-wire.js';
 
+export type { Chunk } from './fake-provider-wire.js';
+
 /** A tool call the fake model makes. `input` as an object is sent as its JSON; as a string, byte for byte (it may be invalid JSON). */
 export interface FakeToolCall {
   /** default `toolu_<request>_<i>` (Anthropic) or `call_<request>_<i>` (OpenAI) */
@@ -37,7 +39,8 @@ export interface FakeUsage {
  * `text` (a string is split into word chunks; an array gives the chunks), then `toolCalls` (input JSON in
  * several partial chunks). Failures: `httpStatus` (with optional `headers`, e.g. `retry-after`, and `body`;
  * the default body is the API's error shape), `dropAfterChunks` (socket destroyed after n SSE events; 0 =
- * before any response), `streamError` (an error event after `streamErrorAfterChunks`, default 1, events).
+ * before any response), `streamError` (an error event after `streamErrorAfterChunks`, default 1, events),
+ * `rawBody` (HTTP 200 with a body that is no event stream), `rawEvents` (exactly these SSE events).
  * Timing: `delayMs` before the response, `chunkDelayMs` between events, `stallAfterChunks` to hang.
  */
 export interface FakeTurn {
@@ -61,6 +64,13 @@ export interface FakeTurn {
   chunkDelayMs?: number;
   /** send this many events, then keep the connection open without sending more (until the client goes) */
   stallAfterChunks?: number;
+  /**
+   * answer HTTP 200 with this body instead of an event stream (a wrong base URL: a web page, a JSON
+   * API); `contentType` null sends no content-type header; default `text/html; charset=utf-8`
+   */
+  rawBody?: { body: string; contentType?: string | null };
+  /** stream exactly these SSE events (`text/event-stream`) instead of the scripted reply, e.g. unknown events */
+  rawEvents?: Chunk[];
 }
 
 /** One request the fake received. */
@@ -184,8 +194,14 @@ export async function startFakeProvider(turns: FakeTurn[] = [], options: FakePro
       req.socket.destroy();
       return;
     }
+    if (turn.rawBody) {
+      const type = turn.rawBody.contentType === undefined ? 'text/html; charset=utf-8' : turn.rawBody.contentType;
+      res.writeHead(200, type === null ? {} : { 'content-type': type });
+      res.end(turn.rawBody.body);
+      return;
+    }
     const events: Chunk[] =
-      api === 'anthropic' ? anthropicChunks(turn, record.turn, body) : openaiChunks(turn, record.turn, body);
+      turn.rawEvents ?? (api === 'anthropic' ? anthropicChunks(turn, record.turn, body) : openaiChunks(turn, record.turn, body));
     if (turn.streamError) {
       const at = Math.min(turn.streamErrorAfterChunks ?? 1, events.length);
       const error =

@@ -3,8 +3,22 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bashTool, effectiveTimeoutMs } from '../../src/tools/bash.js';
+import { PermissionService } from '../../src/permission/service.js';
+import type { PermissionAskInput, PermissionSubject } from '../../src/permission/types.js';
 import { truncateMiddle } from '../../src/tools/tool.js';
 import { isRunning, recordingContext, runTool, tempDir, type RecordingContext } from '../support/recording-context.js';
+
+/**
+ * The context with its permission requests going to a real PermissionService (no rules) that fails
+ * the call if it would ask the person: every bash call consults the policy, read-only ones included.
+ */
+function withPolicy(recording: RecordingContext) {
+  const service = new PermissionService(recording.ctx.cwd);
+  service.onRequest((r) => {
+    throw new Error(`asked the person: ${r.description}`);
+  });
+  return { ...recording.ctx, askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', 'bash', { ...input, subject }) };
+}
 
 let tmp: ReturnType<typeof tempDir>;
 let rec: RecordingContext;
@@ -112,9 +126,8 @@ describe('bash: nothing waits for a person', () => {
     writeFileSync(join(tmp.dir, 'f.txt'), 'x');
     git('add', '.');
     git('-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'first commit');
-    const result = await runTool(bashTool, { command: 'git log --format=%s', timeout: 5_000 }, rec.ctx);
+    const result = await runTool(bashTool, { command: 'git log --format=%s', timeout: 5_000 }, withPolicy(rec));
     expect(result).toMatchObject({ output: 'first commit', isError: false });
-    expect(rec.permissions).toEqual([]);
   });
 });
 
@@ -133,11 +146,10 @@ describe('bash: refusals and permission', () => {
     expect(result).toEqual({ output: 'The command is empty. Send the command to run in `command`.', isError: true });
   });
 
-  it('runs a safe read-only command without asking', async () => {
+  it('runs a safe read-only command without asking the person (the policy allows it)', async () => {
     writeFileSync(join(tmp.dir, 'x'), '');
-    const result = await runTool(bashTool, { command: 'ls' }, rec.ctx);
+    const result = await runTool(bashTool, { command: 'ls' }, withPolicy(rec));
     expect(result.output).toBe('x');
-    expect(rec.permissions).toEqual([]);
   });
 
   it('asks for `ls && rm x`, and a denial leaves x in place', async () => {

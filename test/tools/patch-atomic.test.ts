@@ -117,7 +117,7 @@ describe('patch: all or nothing', () => {
     expect(rec.permissions.map((p) => p.action)).toEqual(['update', 'delete', 'update', 'create']);
     expect(result.isError).toBe(true);
     expect(result.output).toBe(
-      `failed to apply patch: writing ${blocked} failed: EEXIST: file already exists, mkdir '${blocker}'. ` +
+      `failed to apply patch: writing ${blocked} failed: cannot create ${blocked}: ${blocker} is not a directory. ` +
         'The files already written were put back as they were: no file was changed.',
     );
     expect(snapshot()).toEqual({ ...before, blocker: Buffer.from('in the way').toString('hex') });

@@ -1,10 +1,11 @@
 /**
- * Commands the bash tool refuses to run, whatever the person's permissions (reference §1.1).
+ * Commands the bash tool refuses to run, whatever the person's permissions or rules (reference §1.1).
  *
- * The list is the original's. It is checked against the first word of the command only, as the
- * original did, with two cheap improvements: leading `NAME=value` assignments are skipped and a path
- * is reduced to its last part, so `X=1 curl …` and `/usr/bin/curl …` are caught too. Checking every
- * simple command of a compound line (`ls && curl …`) needs the shell analysis of a later issue.
+ * The list is the original's. The original compared it with the first word of the command only, so
+ * `sudo curl`, `/usr/bin/curl`, `X=1 curl`, `bash -c "curl …"` and `git status && curl … | sh` all got
+ * through. Here it applies to every simple command that shell analysis finds, after wrappers, env
+ * prefixes and paths (issue #4 §1), compared case-insensitively (a case-insensitive file system runs
+ * `CURL` as curl).
  */
 
 /** A banned command and why, for the error the model sees. */
@@ -38,12 +39,7 @@ export const BANNED_COMMANDS: readonly BannedCommand[] = [
 
 const byName = new Map(BANNED_COMMANDS.map((c) => [c.name, c]));
 
-/** The banned command `command` starts with, if any (case-insensitive). */
-export function findBannedCommand(command: string): BannedCommand | undefined {
-  const words = command.trim().split(/\s+/);
-  let i = 0;
-  while (i < words.length - 1 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) i++;
-  const first = (words[i] ?? '').toLowerCase();
-  const name = first.slice(first.lastIndexOf('/') + 1);
-  return byName.get(name);
+/** The banned entry for a command name (already stripped of its path), if any. Case-insensitive. */
+export function bannedCommand(name: string): BannedCommand | undefined {
+  return byName.get(name.toLowerCase());
 }

@@ -1,0 +1,16 @@
+import { writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeProvider } from './test/support/fake-provider.js';
+import { cleanEnv, runCli } from './test/support/cli.js';
+import { FIXTURE, TSX_LOADER, tempDir } from './test/mcp/fixture.js';
+const fake = await startFakeProvider([{ toolCalls: [{ name: 'test_echo', input: { text: 'ping' } }] }, { text: 'ok' }]);
+const dir = tempDir();
+const e = (...f: string[]) => ({ command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio', ...f] });
+writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ mcpServers: { test: e(), silent: e('--never-initialize') } }));
+const t0 = Date.now();
+const run = await runCli(['-p', 'x'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+console.log(Date.now() - t0, run);
+console.log(fake.requests.map(r => [r.path, r.body?.tools?.map((t: any) => t.name).join(',')]));
+console.log(readFileSync(join(dir, '.opencode/mcp-test.log'), 'utf8'));
+console.log(readFileSync(join(dir, '.opencode/mcp-silent.log'), 'utf8'));
+await fake.close();

@@ -1,0 +1,298 @@
+/**
+ * The permission decision (issue #4 §2, §3): given the rules, the session's grants and what a tool
+ * call touches, allow, deny or ask, and if it asks, what "allow for session" would cover. A pure
+ * function; the service (`service.ts`) keeps the grants and asks the person.
+ *
+ * The order of checks:
+ * 1. A `deny` rule that matches any part denies the whole call.
+ * 2. Writes outside the project (edit/write/patch of a file outside it, a shell write to an absolute
+ *    path outside it, or to a place that cannot be known) always ask: neither rules nor session grants
+ *    allow them.
+ * 3. A command that could not be analysed always asks.
+ * 4. Every other part is allowed by its last matching rule, or by the default when no rule matches
+ *    (the original's behaviour: read-only shell commands run, everything else asks), or by a session
+ *    grant when it would ask. The call asks when any part still asks.
+ */
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { describeRule, lastMatchingRule, wildcardMatch } from './rules.js';
+import type {
+  CommandPart,
+  CommandSubject,
+  FilesSubject,
+  PermissionAction,
+  PermissionRule,
+  PermissionSubject,
+  SessionGrant,
+  UrlSubject,
+} from './types.js';
+
+/** What the decision depends on besides the call. */
+export interface PolicyContext {
+  rules: readonly PermissionRule[];
+  /** this session's grants */
+  grants: readonly SessionGrant[];
+  /** the project directory (absolute) */
+  cwd: string;
+  /** whether an absolute path is inside the project; default: by its text (see {@link projectPathCheck} for one that follows links) */
+  isInsideProject?: (path: string) => boolean;
+}
+
+/** The decision. For `ask`: the scopes "allow for session" would grant, as grants and as the patterns shown. */
+export type Verdict =
+  | { action: 'allow' }
+  | { action: 'deny'; message: string }
+  | { action: 'ask'; scopes: string[]; grants: SessionGrant[]; reasons: string[] };
+
+/**
+ * Decides a call of `toolName` on `subject` (no subject: the tool as a whole).
+ * Reads (view, ls, glob, grep, …) never get here: they do not ask.
+ */
+export function evaluatePermission(toolName: string, subject: PermissionSubject | undefined, ctx: PolicyContext): Verdict {
+  const judge = new Judge(toolName, ctx);
+  if (!subject) return judge.wholeTool();
+  switch (subject.kind) {
+    case 'command':
+      return judge.command(subject);
+    case 'files':
+      return judge.files(subject);
+    case 'url':
+      return judge.url(subject);
+  }
+}
+
+/** Devices a shell may "write" to without changing a file. */
+const NOT_A_FILE = /^\/dev\/(null|zero|stdout|stderr|tty|fd\/\d+)$/;
+
+/**
+ * Wrappers that run a command with another user's rights. A session grant made for `sudo rm x` is
+ * `sudo rm *`, and a grant of `rm *` does not cover `sudo rm y` (rules still match `rm y`).
+ */
+const PRIVILEGE_WRAPPERS = new Set(['sudo', 'doas']);
+
+/** One thing a rule is matched against, and what a session grant for it would be. */
+interface Facet {
+  /** the strings rules are matched against; the first is the one shown */
+  subjects: string[];
+  /** the strings session grants are matched against, when not `subjects` */
+  grantSubjects?: string[];
+  grant: SessionGrant;
+  /** the matching rule's action, or the default */
+  status: PermissionAction | 'default-allow';
+  rule?: PermissionRule;
+  /** why it asks without a rule */
+  defaultReason?: string;
+}
+
+class Judge {
+  private readonly isInside: (path: string) => boolean;
+
+  constructor(
+    private readonly tool: string,
+    private readonly ctx: PolicyContext,
+  ) {
+    this.isInside = ctx.isInsideProject ?? ((path) => isInsideByText(ctx.cwd, path));
+  }
+
+  wholeTool(): Verdict {
+    const rule = lastMatchingRule(this.ctx.rules, this.tool, []);
+    return this.decide(
+      [{ subjects: [this.tool], grant: this.grantOf('*', false), status: rule?.action ?? 'ask', rule, defaultReason: 'asks by default' }],
+      [],
+      (facet) => `${facet.subjects[0]} is denied by the permission rule ${describeRule(facet.rule!)}`,
+    );
+  }
+
+  files(subject: FilesSubject): Verdict {
+    const facets: Facet[] = [];
+    const always: string[] = [];
+    for (const path of subject.paths) {
+      if (this.isInside(path)) {
+        const rel = relative(this.ctx.cwd, path).split(sep).join('/') || '.';
+        const rule = lastMatchingRule(this.ctx.rules, this.tool, [rel, path]);
+        facets.push({ subjects: [rel, path], grant: this.grantOf(rel, true), status: rule?.action ?? 'ask', rule, defaultReason: 'changes a file' });
+      } else {
+        const rule = lastMatchingRule(this.ctx.rules, this.tool, [path]);
+        // only a deny rule counts outside the project: allow rules and grants do not reach there
+        facets.push({ subjects: [path], grant: this.grantOf(path, true), status: rule?.action === 'deny' ? 'deny' : 'allow', rule });
+        always.push(`outside the project: ${path}`);
+      }
+    }
+    return this.decide(facets, always, (f) => `changing ${f.subjects[0]} is denied by the permission rule ${describeRule(f.rule!)}`);
+  }
+
+  url(subject: UrlSubject): Verdict {
+    let host = '';
+    let hostname = '';
+    try {
+      ({ host, hostname } = new URL(subject.url));
+    } catch {
+      // the tool validates URLs before asking; an odd one is matched by its text only
+    }
+    const subjects = [...new Set([subject.url, host, hostname].filter(Boolean))];
+    const rule = lastMatchingRule(this.ctx.rules, this.tool, subjects);
+    const facet: Facet = {
+      subjects,
+      grant: this.grantOf(host || subject.url, true),
+      status: rule?.action ?? 'ask',
+      rule,
+      defaultReason: 'reads from the network',
+    };
+    return this.decide([facet], [], (f) => `fetching ${subject.url} is denied by the permission rule ${describeRule(f.rule!)}`);
+  }
+
+  command(subject: CommandSubject): Verdict {
+    const facets = subject.parts.flatMap((part) => this.commandFacets(part));
+    const deniedMessage = (f: Facet) =>
+      `\`${f.subjects[0]}\` is denied by the permission rule ${describeRule(f.rule!)}`;
+
+    if (subject.unanalysable !== undefined) {
+      // deny rules hold even here: on every part found and on the raw text
+      const denied = facets.find((f) => f.status === 'deny');
+      if (denied) return { action: 'deny', message: permissionDeniedMessage(deniedMessage(denied)) };
+      const rawDeny = this.ctx.rules.find(
+        (r) => r.action === 'deny' && wildcardMatch(r.tool, this.tool) && (r.pattern === '*' || wildcardMatch(r.pattern, subject.command)),
+      );
+      if (rawDeny) {
+        return { action: 'deny', message: permissionDeniedMessage(`\`${subject.command}\` is denied by the permission rule ${describeRule(rawDeny)}`) };
+      }
+      return { action: 'ask', scopes: [], grants: [], reasons: [`the command could not be analysed (${subject.unanalysable}); it asks every time`] };
+    }
+
+    const always: string[] = [];
+    for (const write of subject.writes) {
+      if (write.path && NOT_A_FILE.test(write.path)) continue;
+      if (!write.path) always.push(`writes to a place that cannot be known before it runs: ${write.target}`);
+      else if (!this.isInside(write.path)) always.push(`writes outside the project: ${write.path}`);
+    }
+    // A read-only command allowed by default must still ask when the line writes a file in the project
+    // that no writing command accounts for: `echo x > notes.txt` is `echo` plus a write, and a
+    // redirection can hang on any command. (Writes outside the project ask anyway.)
+    const allPartsReadOnly = subject.parts.every((p) => p.readOnly);
+    const unattributedWrite = subject.writes.some(
+      (w) => (w.via === 'redirect' || allPartsReadOnly) && !!w.path && !NOT_A_FILE.test(w.path) && this.isInside(w.path),
+    );
+    const writesAFile = subject.writes.some((w) => !w.path || !NOT_A_FILE.test(w.path));
+    const unexplained = !subject.readOnly && !writesAFile && allPartsReadOnly;
+    if (unattributedWrite || unexplained) {
+      const why = unattributedWrite ? 'writes a file' : 'the command as a whole is not read-only';
+      for (const facet of facets) {
+        if (facet.status === 'default-allow') {
+          facet.status = 'ask';
+          facet.defaultReason = why;
+        }
+      }
+    }
+    if (subject.parts.length === 0 && !subject.readOnly && always.length === 0) {
+      always.push('the command changes something no simple command in it accounts for');
+    }
+    return this.decide(facets, always, deniedMessage);
+  }
+
+  /**
+   * A command's text is judged by every rule; each wrapper it runs through (`sudo`, `timeout`, …) is
+   * judged as well by the rules that name it, so `"sudo *": "deny"` holds for `sudo rm x` while
+   * `"*": "deny"` does not make `timeout 5 ls` a different command from `ls`.
+   */
+  private commandFacets(part: CommandPart): Facet[] {
+    const rule = lastMatchingRule(this.ctx.rules, this.tool, [part.text]);
+    const privilege = part.wrappers.filter((w) => PRIVILEGE_WRAPPERS.has(w));
+    const privileged = (text: string) => [...new Set(privilege), text].join(' ');
+    const facets: Facet[] = [
+      {
+        subjects: [part.text],
+        grantSubjects: [privileged(part.text)],
+        grant: this.grantOf(privileged(part.scope), false),
+        status: rule?.action ?? (part.readOnly ? 'default-allow' : 'ask'),
+        rule,
+        defaultReason: 'not a read-only command',
+      },
+    ];
+    for (const wrapper of new Set(part.wrappers)) {
+      const text = `${wrapper} ${part.text}`;
+      const wrapperRule = lastMatchingRule(this.ctx.rules, this.tool, [text], (r) => namesCommand(r.pattern, wrapper));
+      if (wrapperRule) {
+        facets.push({ subjects: [text], grant: this.grantOf(`${wrapper} ${part.scope}`, false), status: wrapperRule.action, rule: wrapperRule });
+      }
+    }
+    return facets;
+  }
+
+  /** Puts facets together: a deny wins, then anything that must always ask, then asks not covered by a grant. */
+  private decide(facets: Facet[], alwaysAsk: string[], deniedMessage: (facet: Facet) => string): Verdict {
+    const denied = facets.find((f) => f.status === 'deny');
+    if (denied) return { action: 'deny', message: permissionDeniedMessage(deniedMessage(denied)) };
+    const asking = facets.filter((f) => f.status === 'ask' && !this.granted(f));
+    if (asking.length === 0 && alwaysAsk.length === 0) return { action: 'allow' };
+    const grants: SessionGrant[] = [];
+    for (const facet of asking) {
+      if (!grants.some((g) => g.pattern === facet.grant.pattern)) grants.push(facet.grant);
+    }
+    const reasons = [
+      ...asking.map((f) => `${(f.grantSubjects ?? f.subjects)[0]}: ${f.rule ? `the rule ${describeRule(f.rule)}` : f.defaultReason}`),
+      ...alwaysAsk,
+    ];
+    return { action: 'ask', scopes: grants.map((g) => g.pattern), grants, reasons };
+  }
+
+  private granted(facet: Facet): boolean {
+    return this.ctx.grants.some(
+      (g) =>
+        g.tool === this.tool &&
+        (facet.grantSubjects ?? facet.subjects).some((s) => (g.literal ? g.pattern === s : wildcardMatch(g.pattern, s))),
+    );
+  }
+
+  private grantOf(pattern: string, literal: boolean): SessionGrant {
+    return { tool: this.tool, pattern, literal };
+  }
+}
+
+/** A rule pattern "names" a command when its first word is the command (`sudo *`, `sudo*`, `sudo`). */
+function namesCommand(pattern: string, command: string): boolean {
+  const first = pattern.split(' ', 1)[0]!;
+  return first === command || first === `${command}*`;
+}
+
+function permissionDeniedMessage(what: string): string {
+  return `Permission denied: ${what}. This is the user's standing rule: do not try to get around it; do the task another way or ask the user.`;
+}
+
+/** Whether absolute `path` is `dir` or lies under it, by the text of the paths. */
+export function isInsideByText(dir: string, path: string): boolean {
+  const rel = relative(resolve(dir), resolve(path));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * A check that a path is inside `cwd` both by its text and after following symbolic links (a link in
+ * the project to `~/.bashrc` is outside). Paths that do not exist yet are judged by their nearest
+ * existing ancestor.
+ */
+export function projectPathCheck(cwd: string): (path: string) => boolean {
+  const realCwd = realpathOrSelf(cwd);
+  return (path) => isInsideByText(cwd, path) && isInsideByText(realCwd, realpathOfNearest(path));
+}
+
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function realpathOfNearest(path: string): string {
+  const rest: string[] = [];
+  let current = resolve(path);
+  for (;;) {
+    try {
+      return join(realpathSync(current), ...rest.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return resolve(path);
+      rest.push(current.slice(parent.length).replace(/^[\\/]/, ''));
+      current = parent;
+    }
+  }
+}

@@ -1,0 +1,501 @@
+/**
+ * The read-only commands the bash tool runs without asking (reference §1.1 "Safe read-only list",
+ * issue #4 §1).
+ *
+ * Shell analysis (`shell-analysis.ts`) finds every simple command of a command line and sees through
+ * wrappers; each one is then looked up here by its name (and subcommand: `git log`) and its arguments.
+ * A command line runs without asking only when every simple command passes and nothing is written.
+ *
+ * Principles: read-only (no file, repository, process or shell-state change) and no network. The
+ * original's list with its holes closed ({@link NOT_SAFE}); commands that are read-only only in some
+ * forms say which (`git branch` lists, `git branch -D` deletes).
+ *
+ * How arguments are judged:
+ * - an entry with neither `deniedFlags` nor `check` takes any arguments, even unknown ones (`cat "$f"`,
+ *   or the ones `xargs` appends);
+ * - otherwise every argument must be known (a `$VAR` could expand to `-D`), none may be a denied flag,
+ *   and `check` must pass.
+ */
+
+/** One argument as the program receives it; `literal` is false when it holds an expansion or glob. */
+export interface CommandArg {
+  value: string;
+  literal: boolean;
+}
+
+export interface SafeCommand {
+  /** `ls`, or a command and its subcommand: `git log`, `go env` */
+  command: string;
+  /** a typical read-only use, and the forms that are not */
+  example: string;
+  /**
+   * flags that write files or run programs. `--output` also matches `--output=x` and GNU abbreviations
+   * (`--out`); a one-letter `-o` also matches inside a cluster (`-uo`) or with a value attached (`-ofile`);
+   * a longer single-dash flag (Go's `-toolexec`) matches with one or two dashes.
+   */
+  deniedFlags?: readonly string[];
+  /** one-letter options that take a value: the rest of a cluster after them is the value (`sort -k2o`, `date -Iseconds`) */
+  shortValueFlags?: string;
+  /** a stricter test on the arguments (after the subcommand), for commands read-only only in some forms */
+  check?: (args: readonly string[]) => boolean;
+  /** how many leading arguments must be known for the test (default: all); printf takes options only before its format */
+  knownArgs?: number;
+}
+
+const VERSION_ONLY = (args: readonly string[]) =>
+  args.length === 1 && ['--version', '-v', '-V', '-version', 'version'].includes(args[0]!);
+const NO_ARGS = (args: readonly string[]) => args.length === 0;
+
+export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
+  // files and text
+  { command: 'ls', example: 'ls -la src' },
+  { command: 'cat', example: 'cat package.json' },
+  { command: 'head', example: 'head -n 20 README.md' },
+  { command: 'tail', example: 'tail -n 50 build.log' },
+  { command: 'wc', example: 'wc -l src/*.ts' },
+  { command: 'sort', example: 'sort -u names.txt (not -o file)', deniedFlags: ['-o', '--output', '--compress-program'], shortValueFlags: 'kStT' },
+  { command: 'uniq', example: 'uniq -c (not a second file, which it writes)', check: (a) => positionals(a, ['-f', '-s', '-w']).length <= 1 },
+  { command: 'cut', example: 'cut -d: -f1 /etc/passwd' },
+  { command: 'tr', example: "tr 'a-z' 'A-Z'" },
+  { command: 'nl', example: 'nl -ba a.ts' },
+  { command: 'tac', example: 'tac log' },
+  { command: 'rev', example: 'rev names' },
+  { command: 'paste', example: 'paste a b' },
+  { command: 'comm', example: 'comm -12 a b' },
+  { command: 'join', example: 'join a b' },
+  { command: 'column', example: 'column -t data' },
+  { command: 'fold', example: 'fold -w 80 a' },
+  { command: 'od', example: 'od -c a.bin' },
+  { command: 'hexdump', example: 'hexdump -C a.bin' },
+  { command: 'xxd', example: 'xxd a.bin (not a second file, which it writes)', check: (a) => positionals(a, ['-c', '-g', '-l', '-s', '-o', '-n']).length <= 1 },
+  { command: 'strings', example: 'strings a.out' },
+  { command: 'grep', example: 'grep -rn TODO src' },
+  { command: 'egrep', example: "egrep 'a|b' f" },
+  { command: 'fgrep', example: 'fgrep -x word f' },
+  { command: 'rg', example: 'rg -n TODO (not --pre, which runs a program)', deniedFlags: ['--pre', '--hostname-bin'] },
+  { command: 'fd', example: 'fd -e ts (not -x/--exec)', deniedFlags: ['-x', '--exec', '-X', '--exec-batch'], shortValueFlags: 'etEdcjSo' },
+  { command: 'find', example: 'find . -name "*.ts" (-exec runs its command, judged on its own; not -delete or -fprint)', check: findIsReadOnly },
+  { command: 'sed', example: "sed -n '1,50p' f (not -i, or a script with w or e)", check: sedIsReadOnly },
+  { command: 'jq', example: 'jq .version package.json' },
+  { command: 'diff', example: 'diff -u a b' },
+  { command: 'cmp', example: 'cmp a b' },
+  { command: 'file', example: 'file logo.png (not -C, which writes magic.mgc)', deniedFlags: ['-C', '--compile'], shortValueFlags: 'emfFP' },
+  { command: 'stat', example: 'stat -c %s f' },
+  { command: 'du', example: 'du -sh node_modules' },
+  { command: 'df', example: 'df -h' },
+  { command: 'tree', example: 'tree -L 2 (not -o file)', deniedFlags: ['-o', '-R'], shortValueFlags: 'LPI' },
+  { command: 'basename', example: 'basename src/a.ts .ts' },
+  { command: 'dirname', example: 'dirname src/a.ts' },
+  { command: 'realpath', example: 'realpath ../x' },
+  { command: 'readlink', example: 'readlink -f node_modules/.bin/tsc' },
+  { command: 'md5sum', example: 'md5sum a' },
+  { command: 'sha1sum', example: 'sha1sum a' },
+  { command: 'sha256sum', example: 'sha256sum -c SUMS' },
+  { command: 'sha512sum', example: 'sha512sum a' },
+  { command: 'cksum', example: 'cksum a' },
+  { command: 'tee', example: 'tee (copies stdin to stdout; its file arguments are writes)' },
+  // shell builtins and small utilities
+  { command: 'echo', example: 'echo $HOME' },
+  { command: 'printf', example: "printf '%s\\n' \"$x\" (not -v, which sets a shell variable)", check: (a) => a[0] !== '-v', knownArgs: 1 },
+  { command: 'pwd', example: 'pwd' },
+  { command: 'cd', example: 'cd src (changes only the directory of the next commands)' },
+  { command: 'pushd', example: 'pushd src' },
+  { command: 'popd', example: 'popd' },
+  { command: 'dirs', example: 'dirs -v' },
+  { command: 'true', example: 'true' },
+  { command: 'false', example: 'false' },
+  { command: ':', example: ': (does nothing)' },
+  { command: 'test', example: 'test -f package.json' },
+  { command: '[', example: '[ -d node_modules ]' },
+  { command: 'type', example: 'type -a python' },
+  { command: 'which', example: 'which node' },
+  { command: 'whereis', example: 'whereis gcc' },
+  { command: 'whatis', example: 'whatis ls' },
+  { command: 'command', example: 'command -v git (a lookup; `command git …` is seen through)', check: (a) => a[0] === '-v' || a[0] === '-V' },
+  { command: 'sleep', example: 'sleep 2' },
+  { command: 'seq', example: 'seq 1 10' },
+  { command: 'expr', example: 'expr 1 + 2' },
+  // system information
+  { command: 'date', example: 'date -u (not -s, which sets the clock)', deniedFlags: ['-s', '--set'], shortValueFlags: 'dfIr' },
+  { command: 'cal', example: 'cal 2025' },
+  { command: 'uptime', example: 'uptime' },
+  { command: 'whoami', example: 'whoami' },
+  { command: 'id', example: 'id -u' },
+  { command: 'groups', example: 'groups' },
+  { command: 'uname', example: 'uname -a' },
+  { command: 'hostname', example: 'hostname -f (with a name it renames the host)', check: (a) => a.every((x) => /^-[fsiIdAa]+$|^--(fqdn|short|domain|all-fqdns|ip-address|all-ip-addresses)$/.test(x)) },
+  { command: 'nproc', example: 'nproc' },
+  { command: 'arch', example: 'arch' },
+  { command: 'free', example: 'free -m' },
+  { command: 'ps', example: 'ps aux' },
+  { command: 'top', example: 'top -b -n 1' },
+  { command: 'env', example: 'env (lists the environment; `env X=1 cmd` is seen through to cmd)' },
+  { command: 'printenv', example: 'printenv PATH' },
+  { command: 'set', example: 'set (lists variables; with arguments it changes shell options)', check: NO_ARGS },
+  // git: read-only subcommands, and the listing forms of the ones that also change things
+  { command: 'git', example: 'git --version', check: VERSION_ONLY },
+  { command: 'git status', example: 'git status --short' },
+  { command: 'git log', example: 'git log --oneline -5 (not --output=file)', deniedFlags: ['--output'] },
+  { command: 'git show', example: 'git show HEAD:src/a.ts', deniedFlags: ['--output'] },
+  { command: 'git diff', example: 'git diff HEAD~1', deniedFlags: ['--output'] },
+  { command: 'git whatchanged', example: 'git whatchanged -5', deniedFlags: ['--output'] },
+  { command: 'git branch', example: 'git branch -a, git branch --list "feat*" (not -D, -m, -u or a new name)', check: gitBranchLists },
+  { command: 'git tag', example: 'git tag -l "v1*" (not -d or a new tag)', check: gitTagLists },
+  { command: 'git remote', example: 'git remote -v, git remote get-url origin, git remote show -n origin (not add/set-url; show without -n uses the network)', check: gitRemoteLists },
+  { command: 'git config', example: 'git config --get user.name, git config --list (not a set)', check: gitConfigReads },
+  { command: 'git stash', example: 'git stash list, git stash show -p (bare `git stash` stashes)', check: (a) => a[0] === 'list' || a[0] === 'show' },
+  { command: 'git reflog', example: 'git reflog -10 (not expire/delete)', check: (a) => a[0] !== 'expire' && a[0] !== 'delete' },
+  { command: 'git worktree', example: 'git worktree list', check: (a) => a[0] === 'list' },
+  { command: 'git submodule', example: 'git submodule status', check: (a) => a[0] === 'status' },
+  { command: 'git ls-files', example: 'git ls-files src' },
+  { command: 'git ls-tree', example: 'git ls-tree HEAD' },
+  { command: 'git rev-parse', example: 'git rev-parse HEAD' },
+  { command: 'git rev-list', example: 'git rev-list --count HEAD' },
+  { command: 'git blame', example: 'git blame -L 10,20 a.ts' },
+  { command: 'git grep', example: 'git grep -n TODO (not -O, which opens a program)', deniedFlags: ['-O', '--open-files-in-pager'], shortValueFlags: 'eABCm' },
+  { command: 'git shortlog', example: 'git shortlog -sn' },
+  { command: 'git describe', example: 'git describe --tags' },
+  { command: 'git cat-file', example: 'git cat-file -p HEAD' },
+  { command: 'git merge-base', example: 'git merge-base main HEAD' },
+  { command: 'git name-rev', example: 'git name-rev HEAD' },
+  { command: 'git show-ref', example: 'git show-ref --tags' },
+  { command: 'git for-each-ref', example: 'git for-each-ref refs/heads' },
+  { command: 'git count-objects', example: 'git count-objects -v' },
+  { command: 'git check-ignore', example: 'git check-ignore -v dist' },
+  { command: 'git version', example: 'git version' },
+  // toolchains: versions and queries
+  { command: 'go version', example: 'go version' },
+  { command: 'go help', example: 'go help build' },
+  { command: 'go env', example: 'go env GOPATH (not -w/-u)', deniedFlags: ['-w', '-u'] },
+  { command: 'go list', example: 'go list ./... (not -u, which asks the network)', deniedFlags: ['-u', '-toolexec', '-exec'] },
+  { command: 'go doc', example: 'go doc fmt.Println' },
+  { command: 'go vet', example: 'go vet ./...', deniedFlags: ['-vettool', '-toolexec', '-exec'] },
+  { command: 'npm', example: 'npm --version', check: VERSION_ONLY },
+  { command: 'npm ls', example: 'npm ls --depth 0' },
+  { command: 'npm list', example: 'npm list react' },
+  { command: 'npm root', example: 'npm root -g' },
+  { command: 'npm prefix', example: 'npm prefix' },
+  { command: 'node', example: 'node --version', check: VERSION_ONLY },
+  { command: 'python', example: 'python --version', check: VERSION_ONLY },
+  { command: 'python3', example: 'python3 --version', check: VERSION_ONLY },
+  { command: 'pip', example: 'pip --version', check: VERSION_ONLY },
+  { command: 'cargo', example: 'cargo --version', check: VERSION_ONLY },
+  { command: 'rustc', example: 'rustc --version', check: VERSION_ONLY },
+  { command: 'deno', example: 'deno --version', check: VERSION_ONLY },
+  { command: 'bun', example: 'bun --version', check: VERSION_ONLY },
+  { command: 'java', example: 'java -version', check: VERSION_ONLY },
+];
+
+/** Commands left out on purpose, and why (reference §1.1: several were "safe" in the original). */
+export const NOT_SAFE: readonly { command: string; reason: string }[] = [
+  { command: 'kill', reason: 'stops processes (safe in the original)' },
+  { command: 'killall', reason: 'stops processes (safe in the original)' },
+  { command: 'nice, nohup, time, timeout, env, stdbuf, command, exec, xargs', reason: 'run another command: judged as that command' },
+  { command: 'sudo, doas', reason: 'run another command as another user: always ask, whatever the command' },
+  { command: 'go run, go test, go build, go install, go generate, go clean, go get, go mod, go fmt', reason: 'run project code, download, delete or rewrite files (several safe in the original)' },
+  { command: 'git ls-remote, git fetch, git remote show (without -n)', reason: 'use the network' },
+  { command: 'npm view, npm outdated', reason: 'use the network' },
+  { command: 'less, more', reason: 'pagers: interactive, and can run commands' },
+  { command: 'awk', reason: 'can run commands (system()) and write files (print > f)' },
+  { command: 'unset, export', reason: 'change the environment of later commands in the persistent shell (unset was safe in the original)' },
+];
+
+/**
+ * Environment assignments that don't change what a read-only command does (`LANG=C sort f`,
+ * `GIT_PAGER=cat git log`). Any other (`GIT_EXTERNAL_DIFF=…`, `LD_PRELOAD=…`, `PATH=…`) makes it ask.
+ */
+const SAFE_ENV_NAMES = new Set(['LANG', 'LANGUAGE', 'TZ', 'NO_COLOR', 'FORCE_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'TERM', 'COLUMNS', 'LINES', 'CI']);
+const PAGER_NAMES = new Set(['PAGER', 'GIT_PAGER']);
+
+/** Whether an environment assignment `NAME=value` leaves a read-only command read-only. */
+export function isSafeEnvAssignment(name: string, value: string): boolean {
+  if (SAFE_ENV_NAMES.has(name) || /^LC_[A-Z]+$/.test(name)) return true;
+  return PAGER_NAMES.has(name) && (value === '' || value === 'cat');
+}
+
+const entries = new Map(SAFE_READ_ONLY_COMMANDS.map((e) => [e.command, e]));
+
+/**
+ * Whether the simple command `name args…` is read-only by {@link SAFE_READ_ONLY_COMMANDS}.
+ * `extraArgsUnknown`: more arguments will be appended that we cannot see (`xargs cmd`).
+ */
+export function isReadOnlyCommand(
+  name: string,
+  args: readonly CommandArg[],
+  options: { extraArgsUnknown?: boolean } = {},
+): boolean {
+  const found = findEntry(name, args);
+  if (!found) return false;
+  const { entry, rest } = found;
+  const open = !entry.deniedFlags && !entry.check;
+  if (open) return true;
+  if (options.extraArgsUnknown || !rest.slice(0, entry.knownArgs ?? rest.length).every((a) => a.literal)) return false;
+  const values = rest.map((a) => a.value);
+  if (entry.deniedFlags && hasFlag(values, entry.deniedFlags, entry.shortValueFlags)) return false;
+  return entry.check ? entry.check(values) : true;
+}
+
+function findEntry(name: string, args: readonly CommandArg[]): { entry: SafeCommand; rest: readonly CommandArg[] } | undefined {
+  if (name === 'git') {
+    const git = parseGitGlobals(args);
+    if (!git.readOnly) return undefined;
+    if (git.subcommand === undefined) return withEntry('git', args);
+    return withEntry(`git ${git.subcommand}`, args.slice(git.subcommandIndex + 1));
+  }
+  const first = args[0];
+  if (first?.literal) {
+    const sub = withEntry(`${name} ${first.value}`, args.slice(1));
+    if (sub) return sub;
+  }
+  return withEntry(name, args);
+}
+
+function withEntry(key: string, rest: readonly CommandArg[]) {
+  const entry = entries.get(key);
+  return entry ? { entry, rest } : undefined;
+}
+
+// ---- git
+
+const GIT_VALUE_GLOBALS = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env'];
+const GIT_READ_ONLY_GLOBALS = new Set([
+  '-C', '--git-dir', '--work-tree', '--namespace', '-p', '--paginate', '-P', '--no-pager', '--no-replace-objects',
+  '--bare', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs',
+  '--no-optional-locks', '--no-lazy-fetch', '--no-advice', '--version', '-v',
+]);
+
+/**
+ * git's options before the subcommand (`git -C sub --no-pager log`): where the subcommand is, the
+ * `-C` directories, and whether they are all harmless (`-c core.pager=…` and `--exec-path=` can run
+ * any program).
+ */
+export function parseGitGlobals(args: readonly CommandArg[]): {
+  subcommand?: string;
+  subcommandIndex: number;
+  directories: CommandArg[];
+  readOnly: boolean;
+} {
+  const directories: CommandArg[] = [];
+  let readOnly = true;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.value.startsWith('-') || !arg.literal) break;
+    const [flag, attached] = splitLong(arg.value);
+    if (!GIT_READ_ONLY_GLOBALS.has(flag)) readOnly = false;
+    if (GIT_VALUE_GLOBALS.includes(flag) && attached === undefined) {
+      const value = args[++i];
+      if (flag === '-C' && value) directories.push(value);
+    } else if (flag === '-C' && attached !== undefined) directories.push({ value: attached, literal: arg.literal });
+  }
+  const sub = args[i];
+  if (sub && !sub.literal) readOnly = false;
+  return { subcommand: sub?.value, subcommandIndex: i, directories, readOnly };
+}
+
+// listing flags; --color, --column and --abbrev take their optional value only attached (`--color=always`)
+const BRANCH_LIST_FLAGS = /^-[arvli]+$|^--(all|remotes|verbose|list|show-current|column|no-column|color|no-color|ignore-case|omit-empty|abbrev|no-abbrev)$/;
+const TAG_LIST_FLAGS = /^-[li]+$|^-n\d*$|^--(list|column|no-column|color|no-color|ignore-case|omit-empty)$/;
+// filters that take the next word as their value (git's PARSE_OPT_LASTARG_DEFAULT or a required value)
+const REF_FILTERS = ['--merged', '--no-merged', '--contains', '--no-contains', '--points-at', '--sort', '--format'];
+
+/** `git branch` and `git tag` list when every flag is a listing flag, and take patterns only with `--list`. */
+function listsRefs(args: readonly string[], listFlags: RegExp): boolean {
+  let list = false;
+  let patterns = 0;
+  for (let i = 0; i < args.length; i++) {
+    const [flag, attached] = splitLong(args[i]!);
+    if (flag === '--') {
+      patterns += args.length - i - 1;
+      break;
+    }
+    if (REF_FILTERS.includes(flag)) {
+      const next = args[i + 1];
+      if (attached === undefined && next !== undefined && !next.startsWith('-')) i++;
+    } else if (listFlags.test(flag)) {
+      if (/^-[a-z]*l|^--list$/.test(flag)) list = true;
+    } else if (flag.startsWith('-')) return false;
+    else patterns++;
+  }
+  return patterns === 0 || list;
+}
+
+function gitBranchLists(args: readonly string[]): boolean {
+  return listsRefs(args, BRANCH_LIST_FLAGS);
+}
+
+function gitTagLists(args: readonly string[]): boolean {
+  return listsRefs(args, TAG_LIST_FLAGS);
+}
+
+function gitRemoteLists(args: readonly string[]): boolean {
+  if (args.every((a) => a === '-v' || a === '--verbose')) return true;
+  if (args[0] === 'get-url') return true;
+  return args[0] === 'show' && args.includes('-n');
+}
+
+const CONFIG_READS = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--list', '-l'];
+const CONFIG_WRITES = ['--add', '--unset', '--unset-all', '--replace-all', '--rename-section', '--remove-section', '-e', '--edit'];
+
+function gitConfigReads(args: readonly string[]): boolean {
+  const flags = args.map((a) => splitLong(a)[0]);
+  if (flags.some((f) => CONFIG_WRITES.includes(f))) return false;
+  if (flags.some((f) => CONFIG_READS.includes(f))) return true;
+  const firstPositional = args.find((a) => !a.startsWith('-'));
+  return firstPositional === 'get' || firstPositional === 'list'; // git 2.46+: git config get/list
+}
+
+// ---- find and sed
+
+/** find's own actions that write (its -exec commands are found and judged separately). */
+export const FIND_WRITING_ACTIONS = ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'];
+const FIND_EXEC_ACTIONS = ['-exec', '-execdir', '-ok', '-okdir'];
+
+function findIsReadOnly(args: readonly string[]): boolean {
+  return !args.some((a) => FIND_WRITING_ACTIONS.includes(a) || FIND_EXEC_ACTIONS.includes(a));
+}
+
+/** What a sed command line does: its scripts, the files it reads, whether it edits them in place. */
+export interface SedInvocation {
+  inPlace: boolean;
+  scripts: string[];
+  /** where the file arguments are in `args` */
+  fileIndexes: number[];
+  /** -f script files (unknown content) or options we don't know */
+  opaque: boolean;
+}
+
+const SED_FLAGS = new Set(['n', 'E', 'r', 'z', 'u', 's', 'b']);
+const SED_LONG_FLAGS = ['--quiet', '--silent', '--regexp-extended', '--null-data', '--zero-terminated', '--unbuffered', '--separate', '--posix', '--debug', '--sandbox', '--follow-symlinks', '--binary'];
+
+/** Parses sed's arguments (GNU and BSD: `-i` with an attached suffix, or BSD's `-i ''`). */
+export function parseSed(args: readonly string[]): SedInvocation {
+  const result: SedInvocation = { inPlace: false, scripts: [], fileIndexes: [], opaque: false };
+  const positional: number[] = [];
+  let fromOptions = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      for (let j = i + 1; j < args.length; j++) positional.push(j);
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const [flag, attached] = splitLong(arg);
+      if (flag === '--in-place') result.inPlace = true;
+      else if (flag === '--expression' || flag === '--file' || flag === '--line-length') {
+        const value = attached ?? args[++i] ?? '';
+        if (flag === '--expression') result.scripts.push(value);
+        if (flag === '--file') result.opaque = true;
+        if (flag !== '--line-length') fromOptions = true;
+      } else if (!SED_LONG_FLAGS.includes(flag)) result.opaque = true;
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      for (let j = 1; j < arg.length; j++) {
+        const letter = arg[j]!;
+        if (SED_FLAGS.has(letter)) continue;
+        if (letter === 'i') {
+          result.inPlace = true;
+          if (j === arg.length - 1 && args[i + 1] === '') i++; // BSD: sed -i '' …
+          break; // the rest of the cluster is the backup suffix
+        }
+        if (letter === 'e' || letter === 'f' || letter === 'l') {
+          const value = j < arg.length - 1 ? arg.slice(j + 1) : (args[++i] ?? '');
+          if (letter === 'e') result.scripts.push(value);
+          if (letter === 'f') result.opaque = true;
+          if (letter !== 'l') fromOptions = true;
+          break;
+        }
+        result.opaque = true;
+      }
+    } else positional.push(i);
+  }
+  if (!fromOptions && positional.length) result.scripts.push(args[positional.shift()!]!);
+  result.fileIndexes = positional;
+  return result;
+}
+
+function sedIsReadOnly(args: readonly string[]): boolean {
+  const sed = parseSed(args);
+  return !sed.inPlace && !sed.opaque && sed.scripts.every(isPrintOnlySedScript);
+}
+
+const SED_ADDRESS = String.raw`(?:\d+(?:~\d+)?|\$|/(?:[^/\\]|\\.)*/[IM]*)`;
+const SED_PRINT_COMMAND = new RegExp(
+  String.raw`^(?:${SED_ADDRESS}(?:\s*,\s*(?:${SED_ADDRESS}|[+~]\d+))?)?\s*!?\s*(?:[pdDnNPgGhHxz=]|[qQlL]\s*\d*)?$`,
+);
+
+/**
+ * Whether a sed script only prints or edits its output: addresses with p/d/q/=/n…, and `s` or `y`
+ * commands without the `w` (write a file) or `e` (run a command) flags. Anything else (`w file`,
+ * `e cmd`, `r file`, blocks) asks. The split on `;` is naive on purpose: a `;` inside an `s` pattern
+ * makes a piece that fails to match, so the script asks rather than passes.
+ */
+export function isPrintOnlySedScript(script: string): boolean {
+  return script.split(/[;\n]/).every((piece) => {
+    const command = piece.trim();
+    if (SED_PRINT_COMMAND.test(command)) return true;
+    const substitution = new RegExp(String.raw`^(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?)?\s*!?\s*([sy])(.*)$`).exec(command);
+    if (!substitution) return false;
+    const flags = afterDelimitedParts(substitution[2]!, 2);
+    if (flags === undefined) return false;
+    return substitution[1] === 'y' ? flags.trim() === '' : /^[gpiImM0-9]*$/.test(flags.trim());
+  });
+}
+
+/** For `/a/b/flags` (any delimiter), what follows the `count`-th closing delimiter. */
+function afterDelimitedParts(text: string, count: number): string | undefined {
+  const delimiter = text[0];
+  if (!delimiter || delimiter === '\\' || delimiter === '\n') return undefined;
+  let seen = 0;
+  for (let i = 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === delimiter && ++seen === count) return text.slice(i + 1);
+  }
+  return undefined;
+}
+
+// ---- flags
+
+/** `--name=value` → [`--name`, `value`]; anything else → [arg, undefined]. */
+export function splitLong(arg: string): [string, string | undefined] {
+  const eq = arg.indexOf('=');
+  return arg.startsWith('-') && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+}
+
+/** Whether any argument (before `--`) is one of `flags` (see {@link SafeCommand.deniedFlags} for the forms). */
+export function hasFlag(args: readonly string[], flags: readonly string[], shortValueFlags = ''): boolean {
+  for (const arg of args) {
+    if (arg === '--') return false;
+    if (!arg.startsWith('-') || arg === '-') continue;
+    const [name] = splitLong(arg);
+    for (const flag of flags) {
+      if (flag.startsWith('--')) {
+        // GNU getopt accepts any unambiguous abbreviation: --out=f is --output=f
+        if (name.startsWith('--') && name.length > 2 && flag.startsWith(name)) return true;
+      } else if (flag.length === 2) {
+        if (arg.startsWith('--') ? name === `-${flag}` : clusterHas(arg, flag[1]!, shortValueFlags)) return true; // Go takes --w for -w
+      } else if (name === flag || name === `-${flag}`) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether the short-option cluster `-abc` holds `letter` before any option that takes the rest as its value. */
+function clusterHas(cluster: string, letter: string, shortValueFlags: string): boolean {
+  for (const char of cluster.slice(1)) {
+    if (char === letter) return true;
+    if (shortValueFlags.includes(char)) return false;
+  }
+  return false;
+}
+
+/** The positional arguments, skipping the values of `valueFlags` given as separate words. */
+function positionals(args: readonly string[], valueFlags: readonly string[]): string[] {
+  const result: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return [...result, ...args.slice(i + 1)];
+    if (valueFlags.includes(arg)) i++;
+    else if (!arg.startsWith('-') || arg === '-') result.push(arg);
+  }
+  return result;
+}
