@@ -64,7 +64,7 @@ export class McpService {
         name,
         config,
         cwd: opts.cwd,
-        log: new McpLog(opts.logDir ? path.join(opts.logDir, `mcp-${name.replace(/[^a-zA-Z0-9_-]/g, '_')}.log`) : undefined),
+        log: new McpLog(opts.logDir && !config.disabled ? path.join(opts.logDir, `mcp-${name.replace(/[^a-zA-Z0-9_-]/g, '_')}.log`) : undefined),
         initializeTimeoutMs: opts.initializeTimeoutMs,
         env: opts.env,
         onChange: () => this.changed(server),

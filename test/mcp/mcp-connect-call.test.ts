@@ -1,6 +1,6 @@
 /**
- * Real MCP servers, connected once, their tools in the registry and callable: the test server over stdio
- * and over Streamable HTTP, and @modelcontextprotocol/server-filesystem over stdio.
+ * Real MCP servers, connected once, their tools in the registry and callable: the test server over stdio,
+ * Streamable HTTP and HTTP+SSE, and @modelcontextprotocol/server-filesystem over stdio.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
