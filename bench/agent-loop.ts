@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import type { PromptEnvironment } from '../src/agent/prompts.js';
 import { DEFAULT_CONTEXT_PATHS } from '../src/config/schema.js';
 import { projectTree } from '../src/tools/ls.js';
+import { PROJECT_TREE_MAX_ENTRIES } from '../src/agent/prompts.js';
 import { agentHarness } from '../test/support/agent-harness.js';
 import type { FakeTurn } from '../test/support/fake-provider.js';
 import { log, median, ms, ratio, type Row } from './lib.js';
@@ -46,7 +47,7 @@ async function oneSession(steps: number, bigProject?: string): Promise<SessionTi
   turns.push({ text: 'The file exports answer and double.' });
 
   // as app.ts builds it, but with the tree of the big project (the tools still work in `dir`)
-  const appEnvironment = (): PromptEnvironment => ({ cwd: dir, projectTree: projectTree(bigProject!), contextPaths: DEFAULT_CONTEXT_PATHS });
+  const appEnvironment = (): PromptEnvironment => ({ cwd: dir, projectTree: projectTree(bigProject!, PROJECT_TREE_MAX_ENTRIES), contextPaths: DEFAULT_CONTEXT_PATHS });
   const h = await agentHarness(turns, { dir, agent: bigProject ? { promptEnvironment: appEnvironment } : {} });
   try {
     const storeMs = timeStoreCalls(h.db);
@@ -159,7 +160,7 @@ export async function benchAgentLoop(opts: { sessions: number; bigProject?: stri
             name: 'big project: wall per step',
             value: ms(median(big.map((r) => r.wallMs / STEPS))),
             ratio: `${ratio(median(big.map((r) => r.wallMs)), median(runs.map((r) => r.wallMs)))} small project`,
-            note: 'same session with the app\'s promptEnvironment: projectTree() of the search tree on every provider call and tool call',
+            note: 'same session with the app\'s promptEnvironment: projectTree() of the search tree, once per run',
           },
           {
             section: S,

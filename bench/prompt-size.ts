@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_CONTEXT_PATHS } from '../src/config/schema.js';
-import { systemPrompt } from '../src/agent/prompts.js';
+import { PROJECT_TREE_MAX_ENTRIES, systemPrompt } from '../src/agent/prompts.js';
 import { builtinTools } from '../src/tools/index.js';
 import { projectTree } from '../src/tools/ls.js';
 import { median, ms, smallProject, type Row } from './lib.js';
@@ -16,7 +16,7 @@ import { median, ms, smallProject, type Row } from './lib.js';
 const BUDGET = 24_000;
 
 function promptChars(cwd: string): { system: number; tools: number; tree: number } {
-  const tree = projectTree(cwd);
+  const tree = projectTree(cwd, PROJECT_TREE_MAX_ENTRIES);
   const system = systemPrompt('coder', { cwd, projectTree: tree, contextPaths: DEFAULT_CONTEXT_PATHS }).length;
   const tools = JSON.stringify(builtinTools().schemas()).length;
   return { system, tools, tree: tree.length };
@@ -39,7 +39,7 @@ export function benchPromptSize(bigProject?: string): Row[] {
     const times: number[] = [];
     for (let i = 0; i < 6; i++) {
       const t0 = performance.now();
-      projectTree(bigProject);
+      projectTree(bigProject, PROJECT_TREE_MAX_ENTRIES);
       if (i > 0) times.push(performance.now() - t0);
     }
     rows.push(
@@ -49,13 +49,13 @@ export function benchPromptSize(bigProject?: string): Row[] {
         value: `${big.system + big.tools} chars`,
         ratio: `${((big.system + big.tools) / BUDGET).toFixed(2)}× budget`,
         target: `≤ ${BUDGET} (${big.system + big.tools <= BUDGET ? 'met' : 'missed'})`,
-        note: `same, project tree of the search tree: ${big.tree} chars (ls, 1,000-entry cap)`,
+        note: `same, project tree of the search tree: ${big.tree} chars (${PROJECT_TREE_MAX_ENTRIES}-entry cap)`,
       },
       {
         section: S,
         name: 'projectTree(), cwd = search tree',
         value: ms(median(times)),
-        note: 'built by promptEnvironment() on every provider call and every tool call (agent.ts stream + toolContext)',
+        note: 'built by promptEnvironment() once per run',
       },
     );
   }
