@@ -2,7 +2,7 @@
  * MCP in the CLI: the `opencode mcp list` sub-command, and how long `-p` waits for MCP servers.
  */
 import { resolve } from 'node:path';
-import { ConfigError, loadConfig } from '../config/load.js';
+import { loadConfigForCommand } from './load-config.js';
 import type { McpServerInfo, McpService } from '../mcp/service.js';
 
 /**
@@ -28,17 +28,8 @@ export async function waitForMcpBeforePrompt(mcp: McpService, write: (line: stri
  */
 export async function runMcpList(opts: { cwd?: string }): Promise<number> {
   const cwd = resolve(opts.cwd ?? process.cwd());
-  let loaded;
-  try {
-    loaded = loadConfig({ cwd, env: process.env });
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      for (const line of err.lines) process.stderr.write(`${line}\n`);
-      return 2;
-    }
-    throw err;
-  }
-  for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
+  const loaded = loadConfigForCommand(cwd);
+  if (typeof loaded === 'number') return loaded;
   const servers = loaded.config.mcpServers;
   if (Object.keys(servers).length === 0) {
     process.stdout.write('No MCP servers configured. Add them under "mcpServers" in .opencode.json (see the README).\n');

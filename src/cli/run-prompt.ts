@@ -12,7 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { resolve } from 'node:path';
 import { finalText, type RunResult } from '../agent/agent.js';
 import { createApp, type App } from '../app/app.js';
-import { ConfigError, loadConfig } from '../config/load.js';
+import { loadConfigForCommand } from './load-config.js';
 import { resolveModels, ModelSelectionError } from './models.js';
 import type { CliOptions } from './main.js';
 import { startSpinner } from './spinner.js';
@@ -42,18 +42,8 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   }
   if (prompt.trim() === '') return fail(2, 'the prompt is empty; pass the request as -p "..."');
 
-  let loaded;
-  try {
-    loaded = loadConfig({ cwd, env: process.env });
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      for (const line of err.lines) process.stderr.write(`${line}\n`);
-      return 2;
-    }
-    // e.g. a file nested too deeply to merge: still a configuration problem, still one line
-    return fail(2, `cannot load .opencode.json: ${(err as Error).message}`);
-  }
-  for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
+  const loaded = loadConfigForCommand(cwd);
+  if (typeof loaded === 'number') return loaded;
   const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
   routeLibraryConsole(config.debug);
 
