@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest';
 /**
  * A real ToolContext for tool tests, with the services recorded: real FileTimes, a FileHistory and an
  * askPermission that write down every call, and a real session shell from `tools/shell.ts`.
@@ -94,4 +95,29 @@ export function isRunning(pid: number): boolean {
   } catch {
     return true; // no /proc (macOS): trust kill(0)
   }
+}
+
+/**
+ * A fresh temp project and a recording context for every test of the file (registers vitest's
+ * beforeEach/afterEach). Read `ws.dir` and `ws.rec` inside tests, not at module level.
+ */
+export function useRecordingWorkspace(): { readonly dir: string; readonly rec: RecordingContext } {
+  let tmp: ReturnType<typeof tempDir> | undefined;
+  let rec: RecordingContext | undefined;
+  beforeEach(() => {
+    tmp = tempDir();
+    rec = recordingContext({ cwd: tmp.dir });
+  });
+  afterEach(() => {
+    rec?.close();
+    tmp?.remove();
+  });
+  return {
+    get dir() {
+      return tmp!.dir;
+    },
+    get rec() {
+      return rec!;
+    },
+  };
 }

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bashTool, effectiveTimeoutMs } from '../../src/tools/bash.js';
 import { PermissionService } from '../../src/permission/service.js';
 import type { PermissionAskInput, PermissionSubject } from '../../src/permission/types.js';
 import { truncateMiddle } from '../../src/tools/tool.js';
-import { isRunning, recordingContext, runTool, tempDir, type RecordingContext } from '../support/recording-context.js';
+import { isRunning, runTool, type RecordingContext, useRecordingWorkspace } from '../support/recording-context.js';
 
 /**
  * The context with its permission requests going to a real PermissionService (no rules) that fails
@@ -20,20 +20,11 @@ function withPolicy(recording: RecordingContext) {
   return { ...recording.ctx, askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', 'bash', { ...input, subject }) };
 }
 
-let tmp: ReturnType<typeof tempDir>;
-let rec: RecordingContext;
-beforeEach(() => {
-  tmp = tempDir();
-  rec = recordingContext({ cwd: tmp.dir });
-});
-afterEach(() => {
-  rec.close();
-  tmp.remove();
-});
+const ws = useRecordingWorkspace();
 
 describe('bash: output', () => {
   it('reports a non-zero exit as an error, stdout before stderr', async () => {
-    const result = await runTool(bashTool, { command: 'echo out; echo err >&2; exit 3' }, rec.ctx);
+    const result = await runTool(bashTool, { command: 'echo out; echo err >&2; exit 3' }, ws.rec.ctx);
     expect(result.output).toBe('out\nerr\nExit code 3');
     expect(result.isError).toBe(true);
     expect(result.metadata).toMatchObject({ exit_code: 3, timed_out: false });
@@ -43,40 +34,40 @@ describe('bash: output', () => {
   });
 
   it('returns stdout alone on success', async () => {
-    const result = await runTool(bashTool, { command: 'echo hello' }, rec.ctx);
+    const result = await runTool(bashTool, { command: 'echo hello' }, ws.rec.ctx);
     expect(result).toMatchObject({ output: 'hello', isError: false, metadata: { exit_code: 0, timed_out: false } });
   });
 
   it('says "no output" when there is none', async () => {
-    const result = await runTool(bashTool, { command: 'true' }, rec.ctx);
+    const result = await runTool(bashTool, { command: 'true' }, ws.rec.ctx);
     expect(result.output).toBe('no output');
   });
 
   it('cuts stdout to 15,000 characters of head and tail around a marker', async () => {
-    const result = await runTool(bashTool, { command: "head -c 40000 /dev/zero | tr '\\0' a; printf 'END'" }, rec.ctx);
+    const result = await runTool(bashTool, { command: "head -c 40000 /dev/zero | tr '\\0' a; printf 'END'" }, ws.rec.ctx);
     const expected = `${'a'.repeat(15_000)}\n\n... [1 lines truncated] ...\n\n${'a'.repeat(14_997)}END`;
     expect(result.output).toBe(expected);
   });
 
   it('counts the lines it drops exactly as truncateMiddle does, for stdout and stderr separately', async () => {
     const full = execFileSync('seq', ['1', '20000'], { encoding: 'utf8' });
-    const result = await runTool(bashTool, { command: 'seq 1 20000; seq 1 20000 >&2' }, rec.ctx);
+    const result = await runTool(bashTool, { command: 'seq 1 20000; seq 1 20000 >&2' }, ws.rec.ctx);
     const cut = truncateMiddle(full, 30_000).replace(/\n$/, '');
     expect(cut).toContain('... [14280 lines truncated] ...');
     expect(result.output).toBe(`${cut}\n${cut}`);
   });
 
   it('reports live output through onProgress', async () => {
-    await runTool(bashTool, { command: 'echo first; sleep 0.4; echo second' }, rec.ctx);
-    expect(rec.progress[0]).toBe('first\n');
+    await runTool(bashTool, { command: 'echo first; sleep 0.4; echo second' }, ws.rec.ctx);
+    expect(ws.rec.progress[0]).toBe('first\n');
   });
 });
 
 describe('bash: timeouts and cancellation', () => {
   it('kills the whole process group on timeout and returns at once', async () => {
-    const pidFile = join(tmp.dir, 'bg.pid');
+    const pidFile = join(ws.dir, 'bg.pid');
     const started = Date.now();
-    const result = await runTool(bashTool, { command: `sleep 300 & echo $! > ${pidFile}; sleep 300`, timeout: 500 }, rec.ctx);
+    const result = await runTool(bashTool, { command: `sleep 300 & echo $! > ${pidFile}; sleep 300`, timeout: 500 }, ws.rec.ctx);
     const elapsed = Date.now() - started;
 
     expect(elapsed).toBeLessThan(3_000);
@@ -90,15 +81,15 @@ describe('bash: timeouts and cancellation', () => {
 
   it('uses SIGKILL for a command that ignores SIGTERM', async () => {
     const started = Date.now();
-    const result = await runTool(bashTool, { command: "trap '' TERM; sleep 300", timeout: 300 }, rec.ctx);
+    const result = await runTool(bashTool, { command: "trap '' TERM; sleep 300", timeout: 300 }, ws.rec.ctx);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(result.metadata).toMatchObject({ timed_out: true });
   });
 
   it('stops the command when the run is cancelled', async () => {
-    setTimeout(() => rec.abort.abort(), 300);
+    setTimeout(() => ws.rec.abort.abort(), 300);
     const started = Date.now();
-    const result = await runTool(bashTool, { command: 'sleep 300 & sleep 300' }, rec.ctx);
+    const result = await runTool(bashTool, { command: 'sleep 300 & sleep 300' }, ws.rec.ctx);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(result).toMatchObject({
       output: 'Command was aborted before completion',
@@ -115,57 +106,57 @@ describe('bash: timeouts and cancellation', () => {
 describe('bash: nothing waits for a person', () => {
   it('closes stdin: cat and read return at once', async () => {
     const started = Date.now();
-    const result = await runTool(bashTool, { command: 'cat; read x; echo "got:$x"', timeout: 5_000 }, rec.ctx);
+    const result = await runTool(bashTool, { command: 'cat; read x; echo "got:$x"', timeout: 5_000 }, ws.rec.ctx);
     expect(result.output).toBe('got:');
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('runs git log without a pager', async () => {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: tmp.dir, stdio: 'ignore' });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ws.dir, stdio: 'ignore' });
     git('init', '-q');
-    writeFileSync(join(tmp.dir, 'f.txt'), 'x');
+    writeFileSync(join(ws.dir, 'f.txt'), 'x');
     git('add', '.');
     git('-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'first commit');
-    const result = await runTool(bashTool, { command: 'git log --format=%s', timeout: 5_000 }, withPolicy(rec));
+    const result = await runTool(bashTool, { command: 'git log --format=%s', timeout: 5_000 }, withPolicy(ws.rec));
     expect(result).toMatchObject({ output: 'first commit', isError: false });
   });
 });
 
 describe('bash: refusals and permission', () => {
   it('refuses a banned command without asking', async () => {
-    const result = await runTool(bashTool, { command: 'CURL -s https://example.com' }, rec.ctx);
+    const result = await runTool(bashTool, { command: 'CURL -s https://example.com' }, ws.rec.ctx);
     expect(result).toEqual({
       output: "Command 'curl' is not allowed: network access; use the fetch tool to read a web page.",
       isError: true,
     });
-    expect(rec.permissions).toEqual([]);
+    expect(ws.rec.permissions).toEqual([]);
   });
 
   it('refuses a whitespace-only command (the original panicked)', async () => {
-    const result = await runTool(bashTool, { command: ' \n\t ' }, rec.ctx);
+    const result = await runTool(bashTool, { command: ' \n\t ' }, ws.rec.ctx);
     expect(result).toEqual({ output: 'The command is empty. Send the command to run in `command`.', isError: true });
   });
 
   it('runs a safe read-only command without asking the person (the policy allows it)', async () => {
-    writeFileSync(join(tmp.dir, 'x'), '');
-    const result = await runTool(bashTool, { command: 'ls' }, withPolicy(rec));
+    writeFileSync(join(ws.dir, 'x'), '');
+    const result = await runTool(bashTool, { command: 'ls' }, withPolicy(ws.rec));
     expect(result.output).toBe('x');
   });
 
   it('asks for `ls && rm x`, and a denial leaves x in place', async () => {
-    writeFileSync(join(tmp.dir, 'x'), '');
-    rec.answer = 'deny';
-    const result = await runTool(bashTool, { command: 'ls && rm x' }, rec.ctx);
-    expect(rec.permissions).toEqual([
-      { action: 'execute', description: 'Execute command: ls && rm x', params: { command: 'ls && rm x' }, path: tmp.dir },
+    writeFileSync(join(ws.dir, 'x'), '');
+    ws.rec.answer = 'deny';
+    const result = await runTool(bashTool, { command: 'ls && rm x' }, ws.rec.ctx);
+    expect(ws.rec.permissions).toEqual([
+      { action: 'execute', description: 'Execute command: ls && rm x', params: { command: 'ls && rm x' }, path: ws.dir },
     ]);
     expect(result).toEqual({ output: 'Permission denied', isError: true, permissionDenied: true });
-    expect(existsSync(join(tmp.dir, 'x'))).toBe(true);
+    expect(existsSync(join(ws.dir, 'x'))).toBe(true);
   });
 
   it('runs an allowed command after asking', async () => {
-    const result = await runTool(bashTool, { command: 'touch made && ls' }, rec.ctx);
-    expect(rec.permissions).toHaveLength(1);
+    const result = await runTool(bashTool, { command: 'touch made && ls' }, ws.rec.ctx);
+    expect(ws.rec.permissions).toHaveLength(1);
     expect(result.output).toBe('made');
   });
 });

@@ -5,27 +5,18 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { editTool } from '../../src/tools/edit.js';
 import { viewTool } from '../../src/tools/view.js';
-import { recordingContext, runTool, tempDir, type RecordingContext } from '../support/recording-context.js';
+import { runTool, useRecordingWorkspace } from '../support/recording-context.js';
 
-let tmp: ReturnType<typeof tempDir>;
-let rec: RecordingContext;
-beforeEach(() => {
-  tmp = tempDir();
-  rec = recordingContext({ cwd: tmp.dir });
-});
-afterEach(() => {
-  rec.close();
-  tmp.remove();
-});
+const ws = useRecordingWorkspace();
 
 async function viewThenEdit(name: string, bytes: string, oldString: string, newString: string) {
-  const path = join(tmp.dir, name);
+  const path = join(ws.dir, name);
   writeFileSync(path, bytes);
-  await runTool(viewTool, { file_path: path }, rec.ctx);
-  const result = await runTool(editTool, { file_path: path, old_string: oldString, new_string: newString }, rec.ctx);
+  await runTool(viewTool, { file_path: path }, ws.rec.ctx);
+  const result = await runTool(editTool, { file_path: path, old_string: oldString, new_string: newString }, ws.rec.ctx);
   return { path, result, bytes: readFileSync(path, 'latin1') };
 }
 
@@ -40,7 +31,7 @@ describe('edit: CRLF files', () => {
     expect(result.isError).toBe(false);
     expect(bytes).toBe('class P {\r\n  static void Main() {\r\n    Setup();\r\n    Run();\r\n  }\r\n}\r\n');
     // the model, the history and the diff see the text with \n only
-    expect(rec.history).toEqual([
+    expect(ws.rec.history).toEqual([
       {
         sessionId: 'session-1',
         path,

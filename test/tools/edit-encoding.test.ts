@@ -6,27 +6,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { editTool } from '../../src/tools/edit.js';
 import { viewTool } from '../../src/tools/view.js';
-import { recordingContext, runTool, tempDir, type RecordingContext } from '../support/recording-context.js';
+import { runTool, useRecordingWorkspace } from '../support/recording-context.js';
 
-let tmp: ReturnType<typeof tempDir>;
-let rec: RecordingContext;
-beforeEach(() => {
-  tmp = tempDir();
-  rec = recordingContext({ cwd: tmp.dir });
-});
-afterEach(() => {
-  rec.close();
-  tmp.remove();
-});
+const ws = useRecordingWorkspace();
 
 async function viewThenEdit(name: string, bytes: Buffer, oldString: string, newString: string) {
-  const path = join(tmp.dir, name);
+  const path = join(ws.dir, name);
   writeFileSync(path, bytes);
-  const view = await runTool(viewTool, { file_path: path }, rec.ctx);
-  const result = await runTool(editTool, { file_path: path, old_string: oldString, new_string: newString }, rec.ctx);
+  const view = await runTool(viewTool, { file_path: path }, ws.rec.ctx);
+  const result = await runTool(editTool, { file_path: path, old_string: oldString, new_string: newString }, ws.rec.ctx);
   return { path, view, result, bytes: readFileSync(path) };
 }
 
@@ -66,7 +57,7 @@ describe('edit: legacy encodings', () => {
     const { bytes, view, path } = await viewThenEdit('conf.ini', file, 'ciudad = "Zürich"', 'ciudad = "Málaga"');
     expect(view.output).toContain('<file>\n(file encoding: ISO-8859-1)\n     1|# Configuración del café\n');
     expect(bytes).toEqual(spliceBytes(file, Buffer.from('Z\xfcrich', 'latin1'), Buffer.from('M\xe1laga', 'latin1')));
-    expect(rec.history).toEqual([{ sessionId: 'session-1', path, before: LATIN1_TEXT, after: LATIN1_TEXT.replace('Zürich', 'Málaga') }]);
+    expect(ws.rec.history).toEqual([{ sessionId: 'session-1', path, before: LATIN1_TEXT, after: LATIN1_TEXT.replace('Zürich', 'Málaga') }]);
   });
 
   it('edits a GBK file byte-exactly, including new Chinese text', async () => {
@@ -87,8 +78,8 @@ describe('edit: legacy encodings', () => {
       isError: true,
     });
     expect(bytes).toEqual(file);
-    expect(rec.permissions).toEqual([]);
-    expect(rec.history).toEqual([]);
+    expect(ws.rec.permissions).toEqual([]);
+    expect(ws.rec.history).toEqual([]);
   });
 });
 

@@ -5,29 +5,20 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { editTool } from '../../src/tools/edit.js';
 import { viewTool } from '../../src/tools/view.js';
-import { recordingContext, runTool, tempDir, type RecordingContext } from '../support/recording-context.js';
+import { runTool, useRecordingWorkspace } from '../support/recording-context.js';
 
-let tmp: ReturnType<typeof tempDir>;
-let rec: RecordingContext;
-beforeEach(() => {
-  tmp = tempDir();
-  rec = recordingContext({ cwd: tmp.dir });
-});
-afterEach(() => {
-  rec.close();
-  tmp.remove();
-});
+const ws = useRecordingWorkspace();
 
 const MAIN_GO =
   'package main\n\nimport "fmt"\n\nfunc main() {\n\tfor i := 0; i < 3; i++ {\n\t\tfmt.Println("hi", i)\n\t}\n}\n';
 
 function file(name: string, text: string): string {
-  const path = join(tmp.dir, name);
+  const path = join(ws.dir, name);
   writeFileSync(path, text);
-  rec.ctx.fileTimes.record(path);
+  ws.rec.ctx.fileTimes.record(path);
   return path;
 }
 
@@ -41,7 +32,7 @@ describe('edit: tabs and spaces', () => {
         old_string: '    for i := 0; i < 3; i++ {\n        fmt.Println("hi", i)\n    }',
         new_string: '    for i := 0; i < 3; i++ {\n        if i%2 == 0 {\n            fmt.Println("even", i)\n        }\n    }',
       },
-      rec.ctx,
+      ws.rec.ctx,
     );
     expect(readFileSync(path, 'utf8')).toBe(
       'package main\n\nimport "fmt"\n\nfunc main() {\n\tfor i := 0; i < 3; i++ {\n\t\tif i%2 == 0 {\n\t\t\tfmt.Println("even", i)\n\t\t}\n\t}\n}\n',
@@ -60,7 +51,7 @@ describe('edit: tabs and spaces', () => {
   it('refuses an old_string that matches two places once indentation is normalised, listing both lines', async () => {
     const text = 'func a() {\n\tfmt.Println("hi")\n}\n\nfunc b() {\n\tfmt.Println("hi")\n}\n';
     const path = file('two.go', text);
-    const result = await runTool(editTool, { file_path: path, old_string: '    fmt.Println("hi")', new_string: '    fmt.Println("bye")' }, rec.ctx);
+    const result = await runTool(editTool, { file_path: path, old_string: '    fmt.Println("hi")', new_string: '    fmt.Println("bye")' }, ws.rec.ctx);
     expect(result).toEqual({
       output:
         'old_string appears 2 times in the file when treating tabs and spaces in indentation as equal (lines 2, 6). ' +
@@ -68,20 +59,20 @@ describe('edit: tabs and spaces', () => {
       isError: true,
     });
     expect(readFileSync(path, 'utf8')).toBe(text);
-    expect(rec.permissions).toEqual([]);
+    expect(ws.rec.permissions).toEqual([]);
   });
 
   it('accepts view output copied back verbatim, tabs included, as an exact match', async () => {
-    const path = join(tmp.dir, 'main.go');
+    const path = join(ws.dir, 'main.go');
     writeFileSync(path, MAIN_GO);
-    const view = await runTool(viewTool, { file_path: path }, rec.ctx);
+    const view = await runTool(viewTool, { file_path: path }, ws.rec.ctx);
     const copied = view.output
       .split('\n')
       .filter((l) => /^\s+[67]\|/.test(l))
       .map((l) => l.slice(l.indexOf('|') + 1))
       .join('\n');
     expect(copied).toBe('\tfor i := 0; i < 3; i++ {\n\t\tfmt.Println("hi", i)');
-    const result = await runTool(editTool, { file_path: path, old_string: copied, new_string: copied.replace('hi', 'ho') }, rec.ctx);
+    const result = await runTool(editTool, { file_path: path, old_string: copied, new_string: copied.replace('hi', 'ho') }, ws.rec.ctx);
     expect(result.output).not.toContain('did not match exactly');
     expect(readFileSync(path, 'utf8')).toBe(MAIN_GO.replace('"hi"', '"ho"'));
   });
@@ -97,7 +88,7 @@ describe('edit: typographic quotes', () => {
         old_string: 'title: "Getting started"\nintro: It\'s easy - just run it.',
         new_string: 'title: "Getting started fast"\nintro: It\'s easy - just run it twice.',
       },
-      rec.ctx,
+      ws.rec.ctx,
     );
     expect(readFileSync(path, 'utf8')).toBe('# Guide\n\ntitle: “Getting started fast”\nintro: It’s easy — just run it twice.\n');
     expect(result.output).toContain(

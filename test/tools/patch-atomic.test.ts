@@ -1,36 +1,27 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PermissionAskInput } from '../../src/permission/types.js';
 import { patchTool } from '../../src/tools/patch.js';
 import { PermissionDeniedError } from '../../src/tools/tool.js';
-import { recordingContext, runTool, tempDir, type RecordingContext } from '../support/recording-context.js';
+import { runTool, useRecordingWorkspace } from '../support/recording-context.js';
 
-let tmp: ReturnType<typeof tempDir>;
-let rec: RecordingContext;
-beforeEach(() => {
-  tmp = tempDir();
-  rec = recordingContext({ cwd: tmp.dir });
-});
-afterEach(() => {
-  rec.close();
-  tmp.remove();
-});
+const ws = useRecordingWorkspace();
 
 function readFile(name: string, content: string | Buffer): string {
-  const path = join(tmp.dir, name);
+  const path = join(ws.dir, name);
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, content);
-  rec.ctx.fileTimes.record(path);
+  ws.rec.ctx.fileTimes.record(path);
   return path;
 }
 
 /** every file under the temp dir with its bytes, to compare before and after */
-function snapshot(dir = tmp.dir): Record<string, string> {
+function snapshot(dir = ws.dir): Record<string, string> {
   const out: Record<string, string> = {};
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     const path = join(entry.parentPath, entry.name);
-    out[path.slice(tmp.dir.length + 1)] = entry.isDirectory() ? '<dir>' : readFileSync(path).toString('hex');
+    out[path.slice(ws.dir.length + 1)] = entry.isDirectory() ? '<dir>' : readFileSync(path).toString('hex');
   }
   return out;
 }
@@ -45,7 +36,7 @@ describe('patch: all or nothing', () => {
     const result = await runTool(
       patchTool,
       { patch_text: patch('*** Update File: a.txt', '-alpha', '+ALPHA', '*** Update File: b.txt', '@@', ' one', '-too', '+2') },
-      rec.ctx,
+      ws.rec.ctx,
     );
     expect(result).toEqual({
       output:
@@ -57,8 +48,8 @@ describe('patch: all or nothing', () => {
       isError: true,
     });
     expect(snapshot()).toEqual(before);
-    expect(rec.permissions).toEqual([]);
-    expect(rec.history).toEqual([]);
+    expect(ws.rec.permissions).toEqual([]);
+    expect(ws.rec.history).toEqual([]);
     expect(readFileSync(a, 'utf8')).toBe('alpha\nbeta\n');
   });
 
@@ -68,7 +59,7 @@ describe('patch: all or nothing', () => {
     const result = await runTool(
       patchTool,
       { patch_text: patch('*** Update File: a.txt', '-alpa', '+x', '*** Update File: b.txt', '-bet', '+y') },
-      rec.ctx,
+      ws.rec.ctx,
     );
     expect(result.output).toBe(
       `${a}: hunk 1 (patch line 3): its context and removed lines were not found in the file.\n` +
@@ -83,14 +74,14 @@ describe('patch: all or nothing', () => {
     const a = readFile('a.txt', Buffer.from('caf\xE9 one\r\ntwo\r\n', 'latin1'));
     const d = readFile('d.txt', 'to delete\n');
     chmodSync(d, 0o741);
-    rec.ctx.fileTimes.record(d);
+    ws.rec.ctx.fileTimes.record(d);
     const m = readFile('m.txt', 'move me\n');
     const before = snapshot();
-    const blocker = join(tmp.dir, 'blocker');
+    const blocker = join(ws.dir, 'blocker');
     const blocked = join(blocker, 'new.txt');
     // once everything is matched and allowed, a file appears where the last file's directory must go
-    const ask = rec.ctx.askPermission;
-    rec.ctx.askPermission = async (input: PermissionAskInput) => {
+    const ask = ws.rec.ctx.askPermission;
+    ws.rec.ctx.askPermission = async (input: PermissionAskInput) => {
       await ask(input);
       if (input.path === blocked) writeFileSync(blocker, 'in the way');
     };
@@ -111,10 +102,10 @@ describe('patch: all or nothing', () => {
           '+never',
         ),
       },
-      rec.ctx,
+      ws.rec.ctx,
     );
 
-    expect(rec.permissions.map((p) => p.action)).toEqual(['update', 'delete', 'update', 'create']);
+    expect(ws.rec.permissions.map((p) => p.action)).toEqual(['update', 'delete', 'update', 'create']);
     expect(result.isError).toBe(true);
     expect(result.output).toBe(
       `failed to apply patch: writing ${blocked} failed: cannot create ${blocked}: ${blocker} is not a directory. ` +
@@ -123,38 +114,38 @@ describe('patch: all or nothing', () => {
     expect(snapshot()).toEqual({ ...before, blocker: Buffer.from('in the way').toString('hex') });
     expect(readFileSync(a)).toEqual(Buffer.from('caf\xE9 one\r\ntwo\r\n', 'latin1'));
     expect(statSync(d).mode & 0o777).toBe(0o741);
-    expect(existsSync(join(tmp.dir, 'moved'))).toBe(false);
+    expect(existsSync(join(ws.dir, 'moved'))).toBe(false);
     expect(readFileSync(m, 'utf8')).toBe('move me\n');
-    expect(rec.history).toEqual([]);
+    expect(ws.rec.history).toEqual([]);
   });
 
   it('writes nothing when the second file is denied', async () => {
     const a = readFile('a.txt', 'a\n');
     readFile('b.txt', 'b\n');
     const before = snapshot();
-    rec.ctx.askPermission = async (input) => {
-      rec.permissions.push(input);
-      if (rec.permissions.length === 2) throw new PermissionDeniedError();
+    ws.rec.ctx.askPermission = async (input) => {
+      ws.rec.permissions.push(input);
+      if (ws.rec.permissions.length === 2) throw new PermissionDeniedError();
     };
     const result = await runTool(
       patchTool,
       { patch_text: patch('*** Update File: a.txt', '-a', '+A', '*** Update File: b.txt', '-b', '+B', '*** Add File: c.txt', '+c') },
-      rec.ctx,
+      ws.rec.ctx,
     );
     expect(result).toEqual({ output: 'Permission denied', isError: true, permissionDenied: true });
-    expect(rec.permissions.map((p) => p.description)).toEqual([`Update file ${a}`, `Update file ${join(tmp.dir, 'b.txt')}`]);
+    expect(ws.rec.permissions.map((p) => p.description)).toEqual([`Update file ${a}`, `Update file ${join(ws.dir, 'b.txt')}`]);
     expect(snapshot()).toEqual(before);
-    expect(rec.history).toEqual([]);
+    expect(ws.rec.history).toEqual([]);
   });
 
   it('writes nothing when a file changes while permission is asked', async () => {
     const a = readFile('a.txt', 'a\n');
     const b = readFile('b.txt', 'b\n');
-    rec.ctx.askPermission = async (input) => {
-      rec.permissions.push(input);
+    ws.rec.ctx.askPermission = async (input) => {
+      ws.rec.permissions.push(input);
       if (input.path === b) writeFileSync(b, 'b changed elsewhere\n');
     };
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '-a', '+A', '*** Update File: b.txt', '-b', '+B') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '-a', '+A', '*** Update File: b.txt', '-b', '+B') }, ws.rec.ctx);
     expect(result).toEqual({
       output: `File ${b} changed while waiting for permission. No file was changed. Read it again with the view tool and redo the patch.`,
       isError: true,

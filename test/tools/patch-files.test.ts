@@ -1,26 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, statSync, chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { patchTool } from '../../src/tools/patch.js';
-import { recordingContext, runTool, tempDir, type RecordingContext } from '../support/recording-context.js';
+import { runTool, useRecordingWorkspace } from '../support/recording-context.js';
 
-let tmp: ReturnType<typeof tempDir>;
-let rec: RecordingContext;
-beforeEach(() => {
-  tmp = tempDir();
-  rec = recordingContext({ cwd: tmp.dir });
-});
-afterEach(() => {
-  rec.close();
-  tmp.remove();
-});
+const ws = useRecordingWorkspace();
 
 /** writes `content` at `name` (in the temp dir) and marks it read, as view would */
 function readFile(name: string, content: string | Buffer): string {
-  const path = join(tmp.dir, name);
+  const path = join(ws.dir, name);
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, content);
-  rec.ctx.fileTimes.record(path);
+  ws.rec.ctx.fileTimes.record(path);
   return path;
 }
 
@@ -43,7 +34,7 @@ describe('patch: applying to files', () => {
           '+  done();',
         ),
       },
-      rec.ctx,
+      ws.rec.ctx,
     );
     const after = 'import a\n\nfunction main() {\n  run(1, true);\n}\n\nfunction other() {\n  run(2, true);\n  done();\n}\n';
     expect(readFileSync(path, 'utf8')).toBe(after);
@@ -54,7 +45,7 @@ describe('patch: applying to files', () => {
       isError: false,
       metadata: { files_changed: [path], additions: 3, removals: 2, diff },
     });
-    expect(rec.history).toEqual([
+    expect(ws.rec.history).toEqual([
       {
         sessionId: 'session-1',
         path,
@@ -63,18 +54,18 @@ describe('patch: applying to files', () => {
       },
     ]);
     // our own write counts as read: a second patch needs no new view
-    expect(rec.ctx.fileTimes.check(path)).toEqual({ status: 'ok' });
+    expect(ws.rec.ctx.fileTimes.check(path)).toEqual({ status: 'ok' });
   });
 
   it('moves a file: the old path is gone, the new one has the content and the mode, history records both', async () => {
     const from = readFile('old/name.sh', '#!/bin/sh\necho old\n');
     chmodSync(from, 0o755);
-    rec.ctx.fileTimes.record(from);
-    const to = join(tmp.dir, 'bin/new/name.sh');
+    ws.rec.ctx.fileTimes.record(from);
+    const to = join(ws.dir, 'bin/new/name.sh');
     const result = await runTool(
       patchTool,
       { patch_text: patch('*** Update File: old/name.sh', '*** Move to: bin/new/name.sh', '@@', ' #!/bin/sh', '-echo old', '+echo new') },
-      rec.ctx,
+      ws.rec.ctx,
     );
     expect(result.output).toBe('Patch applied successfully. 1 files changed, 1 additions, 1 removals');
     expect(existsSync(from)).toBe(false);
@@ -86,20 +77,20 @@ describe('patch: applying to files', () => {
       removals: 1,
       diff: '--- a/old/name.sh\n+++ b/bin/new/name.sh\n@@ -1,2 +1,2 @@\n #!/bin/sh\n-echo old\n+echo new\n',
     });
-    expect(rec.history).toEqual([
+    expect(ws.rec.history).toEqual([
       { sessionId: 'session-1', path: from, before: '#!/bin/sh\necho old\n', after: '' },
       { sessionId: 'session-1', path: to, before: null, after: '#!/bin/sh\necho new\n' },
     ]);
-    expect(rec.ctx.fileTimes.check(to)).toEqual({ status: 'ok' });
+    expect(ws.rec.ctx.fileTimes.check(to)).toEqual({ status: 'ok' });
   });
 
   it('renames a file with no hunk, byte for byte', async () => {
     const bytes = Buffer.from('\xEF\xBB\xBFkeep\r\nme', 'latin1');
     const from = readFile('a.txt', bytes);
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '*** Move to: b.txt') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '*** Move to: b.txt') }, ws.rec.ctx);
     expect(result.output).toBe('Patch applied successfully. 1 files changed, 0 additions, 0 removals');
     expect(existsSync(from)).toBe(false);
-    expect(readFileSync(join(tmp.dir, 'b.txt'))).toEqual(bytes);
+    expect(readFileSync(join(ws.dir, 'b.txt'))).toEqual(bytes);
   });
 
   it('adds a file (with its directories, ending with a newline) and deletes another in one patch', async () => {
@@ -107,9 +98,9 @@ describe('patch: applying to files', () => {
     const result = await runTool(
       patchTool,
       { patch_text: patch('*** Add File: lib/deep/hello.py', '+def hello():', '+    return 1', '*** Delete File: gone.txt') },
-      rec.ctx,
+      ws.rec.ctx,
     );
-    const added = join(tmp.dir, 'lib/deep/hello.py');
+    const added = join(ws.dir, 'lib/deep/hello.py');
     expect(result).toEqual({
       output: 'Patch applied successfully. 2 files changed, 2 additions, 1 removals',
       isError: false,
@@ -124,7 +115,7 @@ describe('patch: applying to files', () => {
     });
     expect(readFileSync(added, 'utf8')).toBe('def hello():\n    return 1\n');
     expect(existsSync(gone)).toBe(false);
-    expect(rec.history).toEqual([
+    expect(ws.rec.history).toEqual([
       { sessionId: 'session-1', path: added, before: null, after: 'def hello():\n    return 1\n' },
       { sessionId: 'session-1', path: gone, before: 'bye\n', after: '' },
     ]);
@@ -132,37 +123,37 @@ describe('patch: applying to files', () => {
 
   it('keeps CRLF line endings in a CRLF file updated with an LF patch', async () => {
     const path = readFile('win.txt', 'one\r\ntwo\r\nthree\r\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: win.txt', '@@', ' one', '-two', '+TWO', '+2.5') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Update File: win.txt', '@@', ' one', '-two', '+TWO', '+2.5') }, ws.rec.ctx);
     expect(result.isError).toBe(false);
     expect(readFileSync(path, 'latin1')).toBe('one\r\nTWO\r\n2.5\r\nthree\r\n');
-    expect(rec.history[0].after).toBe('one\nTWO\n2.5\nthree\n');
+    expect(ws.rec.history[0].after).toBe('one\nTWO\n2.5\nthree\n');
   });
 
   it('keeps a BOM, and the LF of an unchanged line in a mixed file', async () => {
     const path = readFile('mixed.txt', Buffer.from('\uFEFFa\r\nb\nc\r\nd\r\n'));
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: mixed.txt', '@@', ' c', '-d', '+D') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Update File: mixed.txt', '@@', ' c', '-d', '+D') }, ws.rec.ctx);
     expect(result.isError).toBe(false);
     expect(readFileSync(path)).toEqual(Buffer.from('\uFEFFa\r\nb\nc\r\nD\r\n'));
   });
 
   it('writes a Latin-1 file back in Latin-1, changing only the patched line', async () => {
     const path = readFile('fr.txt', Buffer.from('caf\xE9 au lait\nsecond\n', 'latin1'));
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: fr.txt', '@@', ' café au lait', '-second', '+deuxième') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Update File: fr.txt', '@@', ' café au lait', '-second', '+deuxième') }, ws.rec.ctx);
     expect(result.isError).toBe(false);
     expect(readFileSync(path)).toEqual(Buffer.from('caf\xE9 au lait\ndeuxi\xE8me\n', 'latin1'));
-    expect(rec.history[0]).toMatchObject({ before: 'café au lait\nsecond\n', after: 'café au lait\ndeuxième\n' });
+    expect(ws.rec.history[0]).toMatchObject({ before: 'café au lait\nsecond\n', after: 'café au lait\ndeuxième\n' });
   });
 
   it('appends with an End-of-File hunk to a file that ends with a newline', async () => {
     const path = readFile('list.txt', 'a\nb\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: list.txt', '@@', ' b', '+c', '*** End of File') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Update File: list.txt', '@@', ' b', '+c', '*** End of File') }, ws.rec.ctx);
     expect(result.isError).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('a\nb\nc\n');
   });
 
   it('takes absolute paths too', async () => {
     const path = readFile('abs.txt', 'x\n');
-    const result = await runTool(patchTool, { patch_text: patch(`*** Update File: ${path}`, '-x', '+y') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch(`*** Update File: ${path}`, '-x', '+y') }, ws.rec.ctx);
     expect(result.isError).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('y\n');
   });

@@ -1,22 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { patchTool } from '../../src/tools/patch.js';
-import { recordingContext, runTool, tempDir, type RecordingContext } from '../support/recording-context.js';
+import { runTool, useRecordingWorkspace } from '../support/recording-context.js';
 
-let tmp: ReturnType<typeof tempDir>;
-let rec: RecordingContext;
-beforeEach(() => {
-  tmp = tempDir();
-  rec = recordingContext({ cwd: tmp.dir });
-});
-afterEach(() => {
-  rec.close();
-  tmp.remove();
-});
+const ws = useRecordingWorkspace();
 
 function writeFile(name: string, content: string): string {
-  const path = join(tmp.dir, name);
+  const path = join(ws.dir, name);
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, content);
   return path;
@@ -24,7 +15,7 @@ function writeFile(name: string, content: string): string {
 
 function readFile(name: string, content: string): string {
   const path = writeFile(name, content);
-  rec.ctx.fileTimes.record(path);
+  ws.rec.ctx.fileTimes.record(path);
   return path;
 }
 
@@ -35,8 +26,8 @@ describe('patch: permission', () => {
     const u = readFile('u.txt', 'a\nb\n');
     const d = readFile('d.txt', 'x\n');
     const m = readFile('m.txt', 'm\n');
-    const added = join(tmp.dir, 'n.txt');
-    const moved = join(tmp.dir, 'sub/m2.txt');
+    const added = join(ws.dir, 'n.txt');
+    const moved = join(ws.dir, 'sub/m2.txt');
     const result = await runTool(
       patchTool,
       {
@@ -54,10 +45,10 @@ describe('patch: permission', () => {
           '+M',
         ),
       },
-      rec.ctx,
+      ws.rec.ctx,
     );
     expect(result.output).toBe('Patch applied successfully. 4 files changed, 3 additions, 3 removals');
-    expect(rec.permissions).toEqual([
+    expect(ws.rec.permissions).toEqual([
       {
         action: 'create',
         description: `Create file ${added}`,
@@ -89,14 +80,14 @@ describe('patch: permission', () => {
 describe('patch: preconditions (as edit)', () => {
   it('refuses to update a file that was not read', async () => {
     const path = writeFile('a.txt', 'a\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '-a', '+b') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '-a', '+b') }, ws.rec.ctx);
     expect(result).toEqual({ output: `You must read the file ${path} before patching it. Use the view tool first.`, isError: true });
     expect(readFileSync(path, 'utf8')).toBe('a\n');
   });
 
   it('refuses to delete a file that was not read', async () => {
     const path = writeFile('a.txt', 'a\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Delete File: a.txt') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Delete File: a.txt') }, ws.rec.ctx);
     expect(result.output).toBe(`You must read the file ${path} before deleting it. Use the view tool first.`);
     expect(existsSync(path)).toBe(true);
   });
@@ -105,13 +96,13 @@ describe('patch: preconditions (as edit)', () => {
     const other = readFile('other.txt', 'o\n');
     const path = readFile('a.txt', 'a\n');
     utimesSync(path, new Date('2024-01-02T03:04:05Z'), new Date('2024-01-02T03:04:05Z'));
-    rec.ctx.fileTimes.record(path);
+    ws.rec.ctx.fileTimes.record(path);
     writeFileSync(path, 'a\nappended by someone\n');
     utimesSync(path, new Date('2024-01-02T03:04:09Z'), new Date('2024-01-02T03:04:09Z'));
     const result = await runTool(
       patchTool,
       { patch_text: patch('*** Update File: other.txt', '-o', '+O', '*** Update File: a.txt', '-a', '+b') },
-      rec.ctx,
+      ws.rec.ctx,
     );
     expect(result).toEqual({
       output:
@@ -122,62 +113,62 @@ describe('patch: preconditions (as edit)', () => {
       isError: true,
     });
     expect(readFileSync(other, 'utf8')).toBe('o\n');
-    expect(rec.permissions).toEqual([]);
+    expect(ws.rec.permissions).toEqual([]);
   });
 
   it('refuses to add a file that exists', async () => {
     const path = writeFile('a.txt', 'a\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Add File: a.txt', '+b') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Add File: a.txt', '+b') }, ws.rec.ctx);
     expect(result).toEqual({ output: `file already exists and cannot be added: ${path}`, isError: true });
   });
 
   it('refuses to add a file under a path that is a file', async () => {
     const path = writeFile('a.txt', 'a\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Add File: a.txt/b.txt', '+b') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Add File: a.txt/b.txt', '+b') }, ws.rec.ctx);
     expect(result).toEqual({ output: `cannot create ${join(path, 'b.txt')}: ${path} is not a directory`, isError: true });
   });
 
   it('refuses to move onto an existing file', async () => {
     const from = readFile('a.txt', 'a\n');
     const to = writeFile('b.txt', 'b\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '*** Move to: b.txt') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '*** Move to: b.txt') }, ws.rec.ctx);
     expect(result).toEqual({ output: `cannot move ${from} to ${to}: a file already exists there`, isError: true });
     expect(readFileSync(to, 'utf8')).toBe('b\n');
   });
 
   it('refuses a missing file and a directory', async () => {
-    mkdirSync(join(tmp.dir, 'dir'));
-    expect((await runTool(patchTool, { patch_text: patch('*** Delete File: nope.txt') }, rec.ctx)).output).toBe(
-      `file not found: ${join(tmp.dir, 'nope.txt')}`,
+    mkdirSync(join(ws.dir, 'dir'));
+    expect((await runTool(patchTool, { patch_text: patch('*** Delete File: nope.txt') }, ws.rec.ctx)).output).toBe(
+      `file not found: ${join(ws.dir, 'nope.txt')}`,
     );
-    expect((await runTool(patchTool, { patch_text: patch('*** Delete File: dir') }, rec.ctx)).output).toBe(
-      `path is a directory, not a file: ${join(tmp.dir, 'dir')}`,
+    expect((await runTool(patchTool, { patch_text: patch('*** Delete File: dir') }, ws.rec.ctx)).output).toBe(
+      `path is a directory, not a file: ${join(ws.dir, 'dir')}`,
     );
   });
 
   it('refuses the same file twice under two spellings', async () => {
     readFile('a.txt', 'a\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '-a', '+b', '*** Delete File: ./a.txt') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '-a', '+b', '*** Delete File: ./a.txt') }, ws.rec.ctx);
     expect(result.output).toBe(
-      `failed to parse patch: line 5: ${join(tmp.dir, 'a.txt')} is already changed at line 2; put all changes to one file in one section`,
+      `failed to parse patch: line 5: ${join(ws.dir, 'a.txt')} is already changed at line 2; put all changes to one file in one section`,
     );
   });
 
   it('refuses a patch that changes nothing in a file', async () => {
     const path = readFile('a.txt', 'a\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', ' a') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', ' a') }, ws.rec.ctx);
     expect(result.output).toBe(`${path}: the patch makes no change to this file. No file was changed.`);
   });
 
   it('refuses an empty patch', async () => {
-    expect((await runTool(patchTool, { patch_text: patch() }, rec.ctx)).output).toBe(
+    expect((await runTool(patchTool, { patch_text: patch() }, ws.rec.ctx)).output).toBe(
       'the patch changes no file: add an "*** Update File:", "*** Add File:" or "*** Delete File:" section',
     );
-    expect((await runTool(patchTool, { patch_text: '  ' }, rec.ctx)).output).toBe('patch_text is required');
+    expect((await runTool(patchTool, { patch_text: '  ' }, ws.rec.ctx)).output).toBe('patch_text is required');
   });
 
   it('reports a parse error with its line', async () => {
-    const result = await runTool(patchTool, { patch_text: patch('*** Frobnicate File: a.txt') }, rec.ctx);
+    const result = await runTool(patchTool, { patch_text: patch('*** Frobnicate File: a.txt') }, ws.rec.ctx);
     expect(result.output).toBe(
       'failed to parse patch: line 2: unknown line: "*** Frobnicate File: a.txt". Expected "*** Update File:", "*** Add File:", "*** Delete File:" or "*** End Patch"',
     );
@@ -190,7 +181,7 @@ describe('patch: fuzz', () => {
     const result = await runTool(
       patchTool,
       { patch_text: patch('*** Update File: a.txt', '@@', '-a', '+A', '@@', '-b', '+B', '@@', '-c', '+C') },
-      rec.ctx,
+      ws.rec.ctx,
     );
     expect(result.isError).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('A\nB\nC\n');
@@ -202,7 +193,7 @@ describe('patch: fuzz', () => {
     const result = await runTool(
       patchTool,
       { patch_text: patch('*** Update File: a.txt', '@@', '-a', '+A', '@@', '-b', '+B', '*** Update File: b.txt', '-indented', '+x') },
-      rec.ctx,
+      ws.rec.ctx,
     );
     expect(result).toEqual({
       output:
@@ -215,6 +206,6 @@ describe('patch: fuzz', () => {
     });
     expect(readFileSync(a, 'utf8')).toBe('a \nb \n');
     expect(readFileSync(b, 'utf8')).toBe('    indented\n');
-    expect(rec.permissions).toEqual([]);
+    expect(ws.rec.permissions).toEqual([]);
   });
 });
