@@ -5,6 +5,7 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findRipgrep } from '../../src/tools/ripgrep.js';
+import { isRunning } from './recording-context.js';
 
 /** Runs `fn` with `OPENCODE_DISABLE_RIPGREP=1` (the Node fallback). */
 export async function withoutRipgrep<T>(fn: () => Promise<T>): Promise<T> {
@@ -41,12 +42,10 @@ export function sleepingRipgrep(dir: string): { path: string; pid: () => number 
   return { path, pid: () => Number(readFileSync(join(dir, 'rg.pid'), 'utf8').trim()) };
 }
 
-/** Whether a process with this pid is still alive. */
+/**
+ * Whether a process with this pid is still alive. A zombie (killed, not yet reaped) counts as gone:
+ * kill(pid, 0) alone reports it alive, which made the abort tests flaky on a loaded machine.
+ */
 export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return isRunning(pid);
 }
