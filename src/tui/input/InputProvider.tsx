@@ -1,0 +1,154 @@
+/**
+ * The one place terminal input enters the TUI. It reads Ink's raw input events, cuts out bracketed
+ * pastes (`ESC [200~ … ESC [201~`, xterm ctlseqs) so a paste arrives whole and never as key presses,
+ * and hands each key to the registered handlers, topmost layer first.
+ *
+ * Components do not call Ink's `useInput` (it would see pasted text as typing); they call
+ * {@link useKeys} and {@link usePaste}.
+ */
+import { useStdin } from 'ink';
+import React, { createContext, useContext, useEffect, useMemo, useRef } from 'react';
+import { parseKey, type Key } from './keys.js';
+
+/** Returns true when it handled the key (lower handlers then don't see it). */
+export type KeyHandler = (key: Key) => boolean | void;
+
+/** Handler layers, highest first. */
+export const LAYER = {
+  /** a modal dialog: it gets every key first and should return true for all of them */
+  dialog: 300,
+  /** a popup inside the chat page, e.g. `@` completion */
+  popup: 200,
+  /** global bindings: ctrl+c, ctrl+s, … */
+  global: 100,
+  /** the page (message list scrolling) */
+  page: 50,
+  /** the editor: whatever is left */
+  editor: 0,
+} as const;
+
+interface Registration {
+  layer: number;
+  order: number;
+  handler: { current: KeyHandler };
+}
+
+interface PasteRegistration {
+  layer: number;
+  order: number;
+  handler: { current: (text: string) => void };
+}
+
+/** Routes keys and pastes; made by {@link InputProvider}. Exported for tests of the router itself. */
+export class InputRouter {
+  private readonly keyHandlers = new Set<Registration>();
+  private readonly pasteHandlers = new Set<PasteRegistration>();
+  private order = 0;
+  private paste: string[] | undefined;
+
+  addKeyHandler(layer: number, handler: { current: KeyHandler }): () => void {
+    const reg = { layer, order: this.order++, handler };
+    this.keyHandlers.add(reg);
+    return () => this.keyHandlers.delete(reg);
+  }
+
+  addPasteHandler(layer: number, handler: { current: (text: string) => void }): () => void {
+    const reg = { layer, order: this.order++, handler };
+    this.pasteHandlers.add(reg);
+    return () => this.pasteHandlers.delete(reg);
+  }
+
+  /** One raw input event from Ink (a key sequence or a run of text). */
+  input(sequence: string): void {
+    if (sequence === PASTE_START) {
+      this.paste = [];
+      return;
+    }
+    if (sequence === PASTE_END) {
+      const text = this.paste?.join('') ?? '';
+      this.paste = undefined;
+      this.deliverPaste(text);
+      return;
+    }
+    if (this.paste) {
+      this.paste.push(sequence);
+      return;
+    }
+    this.key(parseKey(sequence));
+  }
+
+  /** Delivers a key to the handlers, topmost layer first, latest registered first within a layer. */
+  key(k: Key): void {
+    const ordered = [...this.keyHandlers].sort((a, b) => b.layer - a.layer || b.order - a.order);
+    for (const reg of ordered) {
+      if (reg.handler.current(k) === true) return;
+    }
+  }
+
+  private deliverPaste(raw: string): void {
+    const text = sanitizePaste(raw);
+    if (!text) return;
+    const top = [...this.pasteHandlers].sort((a, b) => b.layer - a.layer || b.order - a.order)[0];
+    top?.handler.current(text);
+  }
+}
+
+const PASTE_START = '\u001b[200~';
+const PASTE_END = '\u001b[201~';
+
+/**
+ * Pasted text as the editor should take it: CR/CRLF → LF, tabs kept, every other control character
+ * and escape sequence removed (a paste must not smuggle in terminal commands).
+ */
+export function sanitizePaste(raw: string): string {
+  return raw
+    .replace(/\r\n?/g, '\n')
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
+    .replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g, '')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u0080-\u009f]/g, '');
+}
+
+const RouterContext = createContext<InputRouter | undefined>(undefined);
+
+/** Subscribes the router to Ink's input and turns raw mode on for the app's life. */
+export function InputProvider({ children, router: given }: { children: React.ReactNode; router?: InputRouter }) {
+  const router = useMemo(() => given ?? new InputRouter(), [given]);
+  const { internal_eventEmitter: emitter, setRawMode, isRawModeSupported } = useStdin();
+  useEffect(() => {
+    if (isRawModeSupported) setRawMode(true);
+    const onInput = (sequence: string) => router.input(sequence);
+    emitter.on('input', onInput);
+    return () => {
+      emitter.off('input', onInput);
+      if (isRawModeSupported) setRawMode(false);
+    };
+  }, [emitter, router, setRawMode, isRawModeSupported]);
+  return <RouterContext.Provider value={router}>{children}</RouterContext.Provider>;
+}
+
+function useRouter(): InputRouter {
+  const router = useContext(RouterContext);
+  if (!router) throw new Error('useKeys/usePaste need an <InputProvider> above them');
+  return router;
+}
+
+/**
+ * Registers a key handler on `layer` while `active` (default true). The handler may change between
+ * renders without re-registering. Return true from it when the key was handled.
+ */
+export function useKeys(handler: KeyHandler, options: { layer?: number; active?: boolean } = {}): void {
+  const router = useRouter();
+  const ref = useRef(handler);
+  ref.current = handler;
+  const { layer = LAYER.editor, active = true } = options;
+  useEffect(() => (active ? router.addKeyHandler(layer, ref) : undefined), [router, layer, active]);
+}
+
+/** Registers a paste handler; only the topmost active one receives a paste (already sanitised). */
+export function usePaste(handler: (text: string) => void, options: { layer?: number; active?: boolean } = {}): void {
+  const router = useRouter();
+  const ref = useRef(handler);
+  ref.current = handler;
+  const { layer = LAYER.editor, active = true } = options;
+  useEffect(() => (active ? router.addPasteHandler(layer, ref) : undefined), [router, layer, active]);
+}
