@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only startup,search,agent,prompt]`
+ * `npm run bench [-- --quick] [-- --only startup,search,agent,prompt,tui]`
  *
  * Builds dist/ (so bin/opencode runs the current source), then runs each benchmark and prints one
  * table. Figures are medians; ratios compare figures measured in this same run. Nothing passes or
@@ -15,6 +15,7 @@ import { benchPromptSize } from './prompt-size.js';
 import { benchSearch } from './search.js';
 import { benchStartup } from './startup.js';
 import { searchTree } from './tree.js';
+import { benchTui } from './tui.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -33,6 +34,7 @@ if (wanted('startup')) rows.push(...(await benchStartup({ runs: quick ? 7 : 15 }
 if (wanted('search')) rows.push(...(await benchSearch(tree!, { runs: quick ? 5 : 7 })));
 if (wanted('agent')) rows.push(...(await benchAgentLoop({ sessions: quick ? 1 : 3, bigProject: tree?.root })));
 if (wanted('prompt')) rows.push(...benchPromptSize(tree?.root));
+if (wanted('tui')) rows.push(...(await benchTui({ runs: quick ? 3 : 5, presses: quick ? 20 : 50, tokens: quick ? 2000 : 5000 })));
 
 const cpu = cpus();
 process.stdout.write(

@@ -5,6 +5,24 @@ import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
 
+// Ink 6.8's incremental renderer moves the cursor up one line too few when the previous frame ended
+// with a newline (every frame shorter than the terminal does), so each frame after the first is drawn
+// one line lower and the screen scrolls. The other branch of the same function counts that line
+// (`extraSlot`); this makes both agree. The build fails if the line is gone (fixed upstream, or moved).
+const INK_LOG_UPDATE = /ink[\\/]build[\\/]log-update\.js$/;
+const INK_BUGGY = 'buffer.push(ansiEscapes.cursorUp(previousVisible - 1));';
+const INK_FIXED = "buffer.push(ansiEscapes.cursorUp(previousVisible - 1 + (previousOutput.endsWith('\\n') ? 1 : 0)));";
+const patchInk = {
+  name: 'patch-ink-incremental-cursor',
+  setup(b) {
+    b.onLoad({ filter: INK_LOG_UPDATE }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(INK_BUGGY)) throw new Error(`ink log-update.js changed: review the patch in scripts/build.mjs (${args.path})`);
+      return { contents: source.replace(INK_BUGGY, INK_FIXED), loader: 'js' };
+    });
+  },
+};
+
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // dist/ is not emptied first: tests running in parallel may be executing it; stale chunks are pruned after
 const result = await build({
@@ -25,6 +43,7 @@ const result = await build({
   },
   logLevel: 'warning',
   metafile: true,
+  plugins: [patchInk],
 });
 
 const outputs = new Set(Object.keys(result.metafile.outputs).map((f) => basename(f)));

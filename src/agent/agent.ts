@@ -16,7 +16,7 @@ import type { AgentEvents, RunFinished } from './events.js';
 import { systemPrompt, stepLimitMessage, type AgentKind, type PromptEnvironment } from './prompts.js';
 import { repairInterruptedTurns, historyForProvider } from './history.js';
 import { CANCELED_RESULT, runToolCalls } from './tool-calls.js';
-import type { AgentStore } from './store.js';
+import type { AgentSession, AgentStore } from './store.js';
 
 /** Thrown by {@link Agent.run} when the session already has a run in progress. */
 export class SessionBusyError extends Error {
@@ -55,7 +55,22 @@ export interface AgentOptions {
   computeCost: (model: ModelInfo, usage: Usage) => number;
   /** generates the session title in the background on the first message; omitted → no title */
   generateTitle?: (sessionId: string, firstMessage: string) => Promise<void>;
+  /**
+   * Auto-compact (config `autoCompact`; omitted → off). At the start of a run, before the person's new
+   * message is stored, the session is compacted with `compact` when its context (the last provider
+   * call's input + output, as stored) reaches {@link AUTO_COMPACT_SHARE} of `contextWindowTokens`. A
+   * window of 0 (unknown) never triggers it (the original compacted after every reply then).
+   */
+  autoCompact?: {
+    /** the coder model's context window, tokens */
+    contextWindowTokens: number;
+    /** compacts the session (e.g. `compactSession` bound to the summarizer); called while the run holds the session */
+    compact: (sessionId: string, signal: AbortSignal) => Promise<unknown>;
+  };
 }
+
+/** Share of the context window at which auto-compact triggers (reference §2.5: 95 %). */
+export const AUTO_COMPACT_SHARE = 0.95;
 
 export interface RunOptions {
   attachments?: ImagePart[];
@@ -98,17 +113,11 @@ export class Agent {
    * @throws the storage error when a write fails (the run fails; the session is left usable)
    */
   async run(sessionId: string, text: string, options: RunOptions = {}): Promise<RunResult> {
-    if (this.busy.has(sessionId)) throw new SessionBusyError(sessionId);
-    this.busy.add(sessionId);
-    const controller = new AbortController();
-    const onOuterAbort = () => controller.abort();
-    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    if (options.signal?.aborted) controller.abort();
-    this.controllers.set(sessionId, controller);
+    const { signal, release } = this.hold(sessionId, options.signal);
     this.opts.bus.emit('run.started', { sessionId });
     const totals = { usage: emptyUsage(), costUsd: 0 };
     try {
-      const result = await this.loop(sessionId, text, options.attachments ?? [], controller.signal, totals);
+      const result = await this.loop(sessionId, text, options.attachments ?? [], signal, totals);
       this.opts.bus.emit('run.finished', result);
       return result;
     } catch (err) {
@@ -116,10 +125,41 @@ export class Agent {
       this.opts.bus.emit('run.finished', { sessionId, reason: 'error', error, ...totals });
       throw err;
     } finally {
-      options.signal?.removeEventListener('abort', onOuterAbort);
-      this.controllers.delete(sessionId);
-      this.busy.delete(sessionId);
+      release();
     }
+  }
+
+  /**
+   * Runs `work` (e.g. a manual compaction) while holding the session as a run does: no run starts
+   * meanwhile, {@link cancel} aborts the signal `work` gets, and `isBusy` is true until it settles.
+   * @throws {SessionBusyError} when the session already has a run or other work in progress
+   */
+  async runExclusive<T>(sessionId: string, work: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const held = this.hold(sessionId, signal);
+    try {
+      return await work(held.signal);
+    } finally {
+      held.release();
+    }
+  }
+
+  /** Marks the session busy with a cancel controller tied to `outer`. @throws {SessionBusyError} */
+  private hold(sessionId: string, outer?: AbortSignal): { signal: AbortSignal; release: () => void } {
+    if (this.busy.has(sessionId)) throw new SessionBusyError(sessionId);
+    this.busy.add(sessionId);
+    const controller = new AbortController();
+    const onOuterAbort = () => controller.abort();
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    if (outer?.aborted) controller.abort();
+    this.controllers.set(sessionId, controller);
+    return {
+      signal: controller.signal,
+      release: () => {
+        outer?.removeEventListener('abort', onOuterAbort);
+        this.controllers.delete(sessionId);
+        this.busy.delete(sessionId);
+      },
+    };
   }
 
   private async loop(
@@ -131,8 +171,14 @@ export class Agent {
   ): Promise<RunResult> {
     const { store, bus } = this.opts;
     repairInterruptedTurns(store, sessionId, (message) => bus.emit('message.updated', { message }));
-    const session = store.sessions.get(sessionId);
+    let session = store.sessions.get(sessionId);
     if (!session) throw new Error(`Session ${sessionId} does not exist`);
+    if (this.shouldAutoCompact(session)) {
+      // before the new message is stored, so the summary covers everything before it
+      await this.autoCompact(sessionId, signal);
+      if (signal.aborted) return { sessionId, reason: 'canceled', ...totals };
+      session = store.sessions.get(sessionId)!;
+    }
     const previous = store.messages.list(sessionId);
     if (previous.length === 0 && this.opts.generateTitle) this.startTitle(sessionId, text);
 
@@ -270,6 +316,32 @@ export class Agent {
       changed();
     }
     return { kind: 'error', message: 'The provider stream ended without a final event' };
+  }
+
+  /**
+   * Whether the session's context has reached {@link AUTO_COMPACT_SHARE} of the window. Checked at the
+   * start of a run rather than after the last reply: the stored context size survives restarts, a model
+   * switched meanwhile is measured against its own window, and `-p` runs spend no call on a summary
+   * nobody will use. The SQLite store's sessions carry `contextTokens`; a store without it never compacts.
+   */
+  private shouldAutoCompact(session: AgentSession): boolean {
+    const auto = this.opts.autoCompact;
+    if (!auto || auto.contextWindowTokens <= 0) return false;
+    const contextTokens = (session as AgentSession & { contextTokens?: number }).contextTokens ?? 0;
+    return contextTokens >= AUTO_COMPACT_SHARE * auto.contextWindowTokens;
+  }
+
+  /** A failed auto-compact is reported and the run goes on with the full history. */
+  private async autoCompact(sessionId: string, signal: AbortSignal): Promise<void> {
+    try {
+      await this.opts.autoCompact!.compact(sessionId, signal);
+    } catch (err) {
+      if (signal.aborted) return;
+      this.opts.bus.emit('warning', {
+        sessionId,
+        message: `Auto-compact failed, continuing with the full history: ${(err as Error).message}`,
+      });
+    }
   }
 
   private trackUsage(sessionId: string, usage: Usage, totals: { usage: Usage; costUsd: number }): void {

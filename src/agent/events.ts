@@ -30,6 +30,17 @@ export interface AgentEvents {
   /** the provider is retrying; what was streamed of the current message is discarded */
   'provider.retry': { sessionId: string; attempt: number; maxRetries: number; delayMs: number; reason: string };
   'session.updated': { sessionId: string };
+  /** compaction of the session started (manual or auto): the summarizer is writing */
+  'session.compacting': { sessionId: string };
+  /** compaction finished: requests start from `summaryMessageId` from now on */
+  'session.compacted': { sessionId: string; summaryMessageId: string };
+  /** compaction failed or was canceled (`error` is then `canceled`); nothing was stored */
+  'session.compact_failed': { sessionId: string; error: string };
+  /**
+   * the `agent` tool call `toolCallId` of `parentSessionId` started a sub-agent in the child session
+   * `sessionId` (published before the child's first message, so the UI can nest its events)
+   */
+  'subagent.started': { parentSessionId: string; toolCallId: string; sessionId: string };
   /** a background problem worth showing (title generation failed, …) */
   'warning': { sessionId?: string; message: string };
 }

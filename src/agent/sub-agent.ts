@@ -4,8 +4,10 @@
  * collides when a provider reuses ids). Cost and tokens roll up into the parent through the
  * session chain (see Agent.trackUsage); cancellation reaches the child through the signal.
  */
+import type { EventBus } from '../events/bus.js';
 import type { SubAgentRunner } from '../tools/agent.js';
 import { finalText, type Agent } from './agent.js';
+import type { AgentEvents } from './events.js';
 
 /** What the runner needs of storage. */
 export interface SubAgentStore {
@@ -15,13 +17,17 @@ export interface SubAgentStore {
 /** Longest prompt prefix used in a child session's title, characters. */
 const TITLE_PROMPT_CHARS = 60;
 
-/** Builds the runner the `agent` tool calls. */
-export function createSubAgentRunner(taskAgent: Agent, store: SubAgentStore): SubAgentRunner {
-  return async ({ parentSessionId, prompt, signal }) => {
+/**
+ * Builds the runner the `agent` tool calls. With `bus`, it publishes `subagent.started` (parent session,
+ * tool-call id, child session) as soon as the child session exists, before the child's first event.
+ */
+export function createSubAgentRunner(taskAgent: Agent, store: SubAgentStore, bus?: EventBus<AgentEvents>): SubAgentRunner {
+  return async ({ parentSessionId, toolCallId, prompt, signal }) => {
     const child = store.sessions.create({
       title: `Task: ${prompt.replace(/\s+/g, ' ').slice(0, TITLE_PROMPT_CHARS)}`,
       parentSessionId,
     });
+    bus?.emit('subagent.started', { parentSessionId, toolCallId, sessionId: child.id });
     const result = await taskAgent.run(child.id, prompt, { signal });
     if (result.reason === 'canceled') {
       const err = new Error('The sub-agent was canceled');

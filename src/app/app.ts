@@ -3,6 +3,7 @@
  * tools, providers and the coder agent. The TUI and `-p` mode both start from here.
  */
 import { Agent } from '../agent/agent.js';
+import { compactSession } from '../agent/compact.js';
 import type { AgentEvents } from '../agent/events.js';
 import { PROJECT_TREE_MAX_ENTRIES, type PromptEnvironment } from '../agent/prompts.js';
 import { createSubAgentRunner } from '../agent/sub-agent.js';
@@ -31,7 +32,7 @@ export interface AppOptions {
   cwd: string;
   config: Config;
   /** resolved models per agent kind */
-  models: { coder: ModelInfo; task?: ModelInfo; title?: ModelInfo };
+  models: { coder: ModelInfo; task?: ModelInfo; title?: ModelInfo; summarizer?: ModelInfo };
   providerSettings: ProviderSettings;
   /** ask for a title in the background on a session's first message */
   generateTitles: boolean;
@@ -45,7 +46,20 @@ export interface App {
   bus: EventBus<AgentEvents>;
   permission: PermissionService;
   tools: ToolRegistry;
-  coder: Agent;
+  /** the coder agent (replaced by {@link App.setCoderModel}) */
+  readonly coder: Agent;
+  readonly coderModel: ModelInfo;
+  /**
+   * Switches the coder to `model` for later runs (the TUI's model dialog). A reply already running
+   * finishes on the old agent; callers refuse the switch while one runs (its cancel would not reach it).
+   */
+  setCoderModel(model: ModelInfo): void;
+  /**
+   * Compact Session: summarises the session now (the summarizer model); later requests send the
+   * summary and what follows.
+   * @throws SessionBusyError while a reply runs; Error when there is nothing to compact or the summarizer fails
+   */
+  compact(sessionId: string, signal?: AbortSignal): Promise<void>;
   /** MCP servers: connect in the background from creation; their tools join `tools` as they arrive */
   mcp: McpService;
   /** closes shells and the database; waits for background work first */
@@ -110,31 +124,51 @@ export function createApp(opts: AppOptions): App {
     reasoningEffort: taskSettings.reasoningEffort,
     computeCost,
   });
-  const extra = { ...sourcegraph, [SUB_AGENT_RUNNER]: createSubAgentRunner(taskAgent, db) };
-  const coder = new Agent({
-    kind: 'coder',
-    provider: createProvider(opts.models.coder, opts.providerSettings),
-    tools,
-    store: db,
-    permission,
-    bus,
-    toolServices: { fileTimes, fileHistory: db.files, shellFor, extra },
-    promptEnvironment,
-    maxTokens: coderSettings.maxTokens ?? opts.models.coder.defaultMaxTokens,
-    maxSteps: coderSettings.maxSteps,
-    reasoningEffort: coderSettings.reasoningEffort,
-    computeCost,
-    generateTitle:
-      opts.generateTitles && titleModel
-        ? async (sessionId, text) => {
-            const title = await generateTitle(createProvider(titleModel, opts.providerSettings), text);
-            if (title) {
-              db.sessions.updateTitle(sessionId, title);
-              bus.emit('session.updated', { sessionId });
+  const extra = { ...sourcegraph, [SUB_AGENT_RUNNER]: createSubAgentRunner(taskAgent, db, bus) };
+  const summarizerModel = opts.models.summarizer ?? opts.models.coder;
+  const compact = async (sessionId: string, signal?: AbortSignal): Promise<void> => {
+    // the provider is built per call, as for titles: a missing summarizer credential fails the compaction, not the app
+    await compactSession(
+      {
+        provider: createProvider(summarizerModel, opts.providerSettings),
+        store: db,
+        bus,
+        maxTokens: config.agents.summarizer.maxTokens ?? summarizerModel.defaultMaxTokens,
+        computeCost,
+      },
+      sessionId,
+      signal,
+    );
+  };
+  const makeCoder = (model: ModelInfo) =>
+    new Agent({
+      kind: 'coder',
+      provider: createProvider(model, opts.providerSettings),
+      tools,
+      store: db,
+      permission,
+      bus,
+      toolServices: { fileTimes, fileHistory: db.files, shellFor, extra },
+      promptEnvironment,
+      maxTokens: coderSettings.maxTokens ?? model.defaultMaxTokens,
+      maxSteps: coderSettings.maxSteps,
+      reasoningEffort: coderSettings.reasoningEffort,
+      computeCost,
+      autoCompact: config.autoCompact ? { contextWindowTokens: model.contextWindowTokens, compact } : undefined,
+      generateTitle:
+        opts.generateTitles && titleModel
+          ? async (sessionId, text) => {
+              const title = await generateTitle(createProvider(titleModel, opts.providerSettings), text);
+              if (title) {
+                db.sessions.updateTitle(sessionId, title);
+                bus.emit('session.updated', { sessionId });
+              }
             }
-          }
-        : undefined,
-  });
+          : undefined,
+    });
+  let coderModel = opts.models.coder;
+  let coder = makeCoder(coderModel);
+  const retired: Agent[] = [];
   return {
     cwd,
     config,
@@ -142,10 +176,21 @@ export function createApp(opts: AppOptions): App {
     bus,
     permission,
     tools,
-    coder,
+    get coder() {
+      return coder;
+    },
+    get coderModel() {
+      return coderModel;
+    },
+    setCoderModel(model: ModelInfo) {
+      retired.push(coder);
+      coderModel = model;
+      coder = makeCoder(model);
+    },
+    compact: (sessionId, signal) => coder.runExclusive(sessionId, (s) => compact(sessionId, s), signal),
     mcp,
     async close() {
-      await Promise.all([coder.idle(), taskAgent.idle()]);
+      await Promise.all([coder.idle(), taskAgent.idle(), ...retired.map((a) => a.idle())]);
       for (const shell of shells.values()) shell.close();
       await mcp.close();
       db.close();

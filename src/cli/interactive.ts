@@ -1,13 +1,70 @@
 /**
- * `opencode` without -p: the TUI. It is built in its own issue; until then say so plainly.
+ * `opencode` without -p: the TUI. The first frame is drawn before anything heavy loads (config,
+ * models, storage, Ink), then the app is built and Ink takes over the screen. The terminal is
+ * restored on every way out (see tui/terminal.ts).
  */
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createApp, type App } from '../app/app.js';
+import { drawFirstFrame } from '../tui/first-frame.js';
+import { enterFullScreen } from '../tui/terminal.js';
+import { VERSION } from '../version.js';
+import { ConfigError, loadConfig } from '../config/load.js';
 import type { CliOptions } from './main.js';
+import { resolveModels } from './models.js';
+import { chatServices } from './tui-services.js';
 
-/** Starts the interactive TUI. Returns the exit code. */
-export async function runInteractive(_opts: CliOptions): Promise<number> {
-  process.stderr.write(
-    'opencode: the interactive TUI is not part of this build yet. Run one prompt with:\n' +
-      '  opencode -p "your request"      (see opencode --help)\n',
-  );
+/** Starts the interactive TUI in `opts.cwd`. Resolves with the exit code when the person quits. */
+export async function runInteractive(opts: CliOptions): Promise<number> {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) return fail(`--cwd ${cwd}: no such directory`);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    return fail('the TUI needs a terminal (stdin and stdout must be a TTY); to run one prompt without it use: opencode -p "your request"');
+  }
+  process.chdir(cwd);
+  const terminal = enterFullScreen(1, (err) => process.stderr.write(`opencode crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
+  drawFirstFrame(process.stdout, { rows: process.stdout.rows, columns: process.stdout.columns }, { version: VERSION, cwd });
+  const leave = (code: number, lines: string[]) => {
+    terminal.restore();
+    for (const line of lines) process.stderr.write(`${line}\n`);
+    return code;
+  };
+
+  let loaded;
+  try {
+    loaded = loadConfig({ cwd, env: process.env });
+  } catch (err) {
+    return leave(2, err instanceof ConfigError ? err.lines : [`opencode: cannot load .opencode.json: ${(err as Error).message}`]);
+  }
+  const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
+  let models;
+  try {
+    models = await resolveModels(config, process.env, opts.model);
+  } catch (err) {
+    return leave(2, [`opencode: ${(err as Error).message}`]);
+  }
+  let app: App;
+  try {
+    app = createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: true });
+  } catch (err) {
+    return leave(1, [`opencode: cannot open the session database: ${(err as Error).message}`]);
+  }
+  const { runTui } = await import('../tui/run.js');
+  try {
+    await runTui({
+      services: chatServices(app, models.settings),
+      themeName: config.tui?.theme,
+      debug: config.debug,
+      configWarnings: loaded.warnings,
+    });
+  } finally {
+    terminal.restore();
+    await app.close();
+  }
+  return 0;
+}
+
+function fail(line: string): number {
+  process.stderr.write(`opencode: ${line}\n`);
   return 2;
 }

@@ -22,12 +22,12 @@ export class ModelSelectionError extends Error {
 }
 
 export interface SelectedModels {
-  models: { coder: ModelInfo; task: ModelInfo; title: ModelInfo };
+  models: { coder: ModelInfo; task: ModelInfo; title: ModelInfo; summarizer: ModelInfo };
   settings: ProviderSettings;
 }
 
 /**
- * Resolves the coder, task and title models.
+ * Resolves the coder, task, title and summarizer models (the last three fall back to the coder's).
  * @throws {ModelSelectionError} with no credential at all, or an unknown / unusable model id
  */
 export async function resolveModels(
@@ -43,7 +43,7 @@ export async function resolveModels(
     // e.g. LOCAL_ENDPOINT is the only credential and its server cannot be listed
     throw new ModelSelectionError((err as Error).message);
   }
-  const pick = async (kind: 'coder' | 'task' | 'title'): Promise<ModelInfo> => {
+  const pick = async (kind: 'coder' | 'task' | 'title' | 'summarizer'): Promise<ModelInfo> => {
     const id = (kind === 'coder' ? cliModel : undefined) ?? config.agents?.[kind]?.model ?? defaults?.[kind];
     if (!id) throw new ModelSelectionError(missingCredentialsMessage());
     let model: ModelInfo;
@@ -59,6 +59,8 @@ export async function resolveModels(
   };
   const coder = await pick('coder');
   // task and title fall back to the coder model when their own cannot be used
-  const [task, title] = await Promise.all([pick('task').catch(() => coder), pick('title').catch(() => coder)]);
-  return { models: { coder, task, title }, settings };
+  const [task, title, summarizer] = await Promise.all(
+    (['task', 'title', 'summarizer'] as const).map((kind) => pick(kind).catch(() => coder)),
+  );
+  return { models: { coder, task: task!, title: title!, summarizer: summarizer! }, settings };
 }

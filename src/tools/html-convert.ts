@@ -245,7 +245,8 @@ function convertDocument(Turndown: typeof TurndownService, html: string, target:
       .trim();
   }
 
-  service.remove([...removed]);
+  // `svg` is no HTML tag name to @types/turndown once DOM types are in the program (the TUI's libraries bring them)
+  service.remove([...removed] as unknown as TurndownService.Filter);
   service.addRule('absoluteLink', {
     filter: (element) => node(element).nodeName === 'A' && !!node(element).getAttribute('href'),
     replacement: (content, element) => {

@@ -85,6 +85,8 @@ export interface FakeRequest {
   turn?: number;
   /** the 400 message when the fake rejected the request */
   rejected?: string;
+  /** answered by {@link FakeProviderOptions.sideTurn}, outside the script (not in `answered`) */
+  side?: true;
 }
 
 /** A listed model for `GET /v1/models`. */
@@ -97,6 +99,13 @@ export interface FakeProviderOptions {
   port?: number;
   /** answer used when the script is exhausted (default: HTTP 400 "script exhausted") */
   fallback?: FakeTurn;
+  /**
+   * Answers requests made beside the conversation, without taking a scripted turn: called with each
+   * valid completion request's parsed body before the script; a returned turn answers it (the request
+   * is recorded with `side: true` and left out of `answered`), `undefined` lets the script answer.
+   * E.g. the TUI's background session-title request (system prompt `systemPrompt('title')`).
+   */
+  sideTurn?: (body: any) => FakeTurn | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 export interface FakeProvider {
@@ -178,13 +187,21 @@ export async function startFakeProvider(turns: FakeTurn[] = [], options: FakePro
       sendError(res, api, 400, problem);
       return;
     }
-    const turn = script.shift() ?? options.fallback;
+    const side = options.sideTurn?.(body);
+    const turn = side ?? script.shift() ?? options.fallback;
     if (!turn) {
       record.rejected = 'script exhausted';
       sendError(res, api, 400, `fake provider: no scripted turn left for request #${requests.length}`);
       return;
     }
-    record.turn = used++;
+    // a side turn's ids are numbered from 100000 + the request's index, apart from the scripted turns'
+    let n: number;
+    if (side) {
+      record.side = true;
+      n = 100_000 + requests.length - 1;
+    } else {
+      n = record.turn = used++;
+    }
     if (turn.delayMs) await wait(turn.delayMs);
     if (turn.httpStatus) {
       sendError(res, api, turn.httpStatus, turn.message, turn.headers, turn.body);
@@ -201,7 +218,7 @@ export async function startFakeProvider(turns: FakeTurn[] = [], options: FakePro
       return;
     }
     const events: Chunk[] =
-      turn.rawEvents ?? (api === 'anthropic' ? anthropicChunks(turn, record.turn, body) : openaiChunks(turn, record.turn, body));
+      turn.rawEvents ?? (api === 'anthropic' ? anthropicChunks(turn, n, body) : openaiChunks(turn, n, body));
     if (turn.streamError) {
       const at = Math.min(turn.streamErrorAfterChunks ?? 1, events.length);
       const error =

@@ -6,7 +6,7 @@
  * Components do not call Ink's `useInput` (it would see pasted text as typing); they call
  * {@link useKeys} and {@link usePaste}.
  */
-import { useStdin } from 'ink';
+import { useStdin, useStdout } from 'ink';
 import React, { createContext, useContext, useEffect, useMemo, useRef } from 'react';
 import { parseKey, type Key } from './keys.js';
 
@@ -110,19 +110,33 @@ export function sanitizePaste(raw: string): string {
 
 const RouterContext = createContext<InputRouter | undefined>(undefined);
 
-/** Subscribes the router to Ink's input and turns raw mode on for the app's life. */
+/** Turns the terminal's bracketed paste mode on (xterm ctlseqs `CSI ? 2004 h`). */
+export const BRACKETED_PASTE_ON = '\u001b[?2004h';
+/** Turns bracketed paste mode off. */
+export const BRACKETED_PASTE_OFF = '\u001b[?2004l';
+
+/**
+ * Subscribes the router to Ink's input and turns raw mode on for the app's life. On a real terminal
+ * (stdout is a TTY) it also asks for bracketed paste, so a paste arrives as one event and not as
+ * typing (a pasted newline would otherwise send the prompt), and turns it off on unmount.
+ */
 export function InputProvider({ children, router: given }: { children: React.ReactNode; router?: InputRouter }) {
   const router = useMemo(() => given ?? new InputRouter(), [given]);
   const { internal_eventEmitter: emitter, setRawMode, isRawModeSupported } = useStdin();
+  const { stdout } = useStdout();
   useEffect(() => {
     if (isRawModeSupported) setRawMode(true);
     const onInput = (sequence: string) => router.input(sequence);
     emitter.on('input', onInput);
+    // a test's fake stdout is no TTY: writing there would show up as a frame
+    const tty = stdout.isTTY === true;
+    if (tty) stdout.write(BRACKETED_PASTE_ON);
     return () => {
       emitter.off('input', onInput);
+      if (tty) stdout.write(BRACKETED_PASTE_OFF);
       if (isRawModeSupported) setRawMode(false);
     };
-  }, [emitter, router, setRawMode, isRawModeSupported]);
+  }, [emitter, router, setRawMode, isRawModeSupported, stdout]);
   return <RouterContext.Provider value={router}>{children}</RouterContext.Provider>;
 }
 

@@ -112,6 +112,16 @@ export function parseKey(sequence: string): Key {
   }
   // ESC-prefixed
   const rest = sequence.slice(1);
+  // CSI u (kitty / xterm modifyOtherKeys): ESC [ code ; mod u, e.g. shift+enter = ESC [ 13 ; 2 u.
+  // Tested before the plain CSI form, whose pattern would also take the final `u` (and say unknown).
+  const csiU = /^\[(\d+)(?:;(\d+))?u$/.exec(rest) ?? /^\[27;(\d+);(\d+)~$/.exec(rest);
+  if (csiU) {
+    const isModifyOtherKeys = rest.startsWith('[27;');
+    const code = Number(isModifyOtherKeys ? csiU[2] : csiU[1]);
+    const mods = modifiers(isModifyOtherKeys ? csiU[1] : csiU[2]);
+    const base = code < 0x20 || code === 0x7f ? controlKey(code, sequence) : printableKey(String.fromCodePoint(code), sequence);
+    return { ...base, ctrl: base.ctrl || mods.ctrl, meta: mods.meta, shift: base.shift || mods.shift, text: mods.ctrl || mods.meta ? '' : base.text };
+  }
   const csi = /^\[(?:(\d+)(?:;(\d+))?)?([A-Za-z~])$/.exec(rest) ?? /^O()()([A-Za-z])$/.exec(rest);
   if (csi) {
     const [, num, mod, final] = csi;
@@ -125,15 +135,6 @@ export function parseKey(sequence: string): Key {
     const mods = modifiers(mod);
     if (final === 'Z') mods.shift = true;
     return key(name, sequence, mods);
-  }
-  // CSI u (kitty / xterm modifyOtherKeys): ESC [ code ; mod u, e.g. shift+enter = ESC [ 13 ; 2 u
-  const csiU = /^\[(\d+)(?:;(\d+))?u$/.exec(rest) ?? /^\[27;(\d+);(\d+)~$/.exec(rest);
-  if (csiU) {
-    const isModifyOtherKeys = rest.startsWith('[27;');
-    const code = Number(isModifyOtherKeys ? csiU[2] : csiU[1]);
-    const mods = modifiers(isModifyOtherKeys ? csiU[1] : csiU[2]);
-    const base = code < 0x20 || code === 0x7f ? controlKey(code, sequence) : printableKey(String.fromCodePoint(code), sequence);
-    return { ...base, ctrl: base.ctrl || mods.ctrl, meta: mods.meta, shift: base.shift || mods.shift, text: mods.ctrl || mods.meta ? '' : base.text };
   }
   if (rest.length >= 1 && !rest.startsWith('[')) {
     // Alt + key: ESC then the key (ESC ESC = escape; ESC \r = alt+enter)

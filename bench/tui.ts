@@ -1,0 +1,394 @@
+/**
+ * The TUI (`npm run bench -- --only tui`):
+ * a. start to first frame, in a real pty (`script`, 120×40) against the loopback fake: ms until the
+ *    pre-Ink skeleton (`OpenCode v…`) and until Ink's first real frame (the status bar names the
+ *    model), beside `node -e 0` (spawn → exit) started the same way.
+ * b. in this process, without a terminal: the real TUI (`runTui`) on a fake TTY stdout (120×40, write
+ *    times recorded) and stdin, over in-memory {@link ChatServices} holding a session of N messages
+ *    (user prompts; assistant markdown with code blocks; bash/view/edit calls and their results):
+ *    (i) key press → a stdout write showing the typed text, 50 presses, N=10 vs N=2000;
+ *    (ii) CPU (user+system) while 5,000 tokens stream into a new assistant message through the bus
+ *    (`message.updated` with the text so far, a token every 2 ms), N=10 vs N=2000;
+ *    (iii) peak RSS of this process during the N=2000 stream.
+ */
+import { spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { AgentEvents } from '../src/agent/events.js';
+import type { Session } from '../src/db/session-store.js';
+import { EventBus } from '../src/events/bus.js';
+import type { Message, MessagePart } from '../src/message.js';
+import { catalogModel, DEFAULT_MODELS } from '../src/provider/catalog.js';
+import type { ChatServices } from '../src/tui/state/services.js';
+import { startFakeProvider } from '../test/support/fake-provider.js';
+import { BIN } from '../test/support/cli.js';
+import { tuiEnv } from '../test/support/tmux.js';
+import { log, median, ms, ratio, smallProject, stats, type Row } from './lib.js';
+
+const COLUMNS = 120;
+const ROWS = 40;
+const MODEL = catalogModel(DEFAULT_MODELS.anthropic.coder)!;
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][0-9A-Za-z]|\u001b[=>78]/g;
+const sleep = (msToWait: number) => new Promise((resolve) => setTimeout(resolve, msToWait));
+
+export async function benchTui(opts: { runs: number; presses: number; tokens: number }): Promise<Row[]> {
+  const rows = await firstFrame(opts.runs);
+  rows.push(...(await inProcess(opts.presses, opts.tokens)));
+  return rows;
+}
+
+// ---------------------------------------------------------------- a. start to first frame (pty)
+
+interface PtyRun {
+  /** spawn → output containing `OpenCode v` (NaN when never) */
+  skeletonMs: number;
+  /** spawn → output containing the model's name */
+  readyMs: number;
+  /** spawn → exit */
+  exitMs: number;
+}
+
+/** Runs `command` (a shell line) in a 120×40 pty; stops at `until` in the output (then kills) or at exit. */
+function inPty(command: string, cwd: string, env: Record<string, string>, until?: string): Promise<PtyRun> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn('script', ['-qfec', `stty rows ${ROWS} cols ${COLUMNS}; exec ${command}`, '/dev/null'], {
+      cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const run: PtyRun = { skeletonMs: NaN, readyMs: NaN, exitMs: NaN };
+    let out = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const now = performance.now() - t0;
+      if (Number.isNaN(run.skeletonMs) && out.includes('OpenCode v')) run.skeletonMs = now;
+      if (until && Number.isNaN(run.readyMs) && out.replace(ANSI, '').includes(until)) {
+        run.readyMs = now;
+        // closing the pty hangs the TUI up (SIGHUP): it restores the terminal and exits
+        child.kill('SIGTERM');
+      }
+    });
+    child.on('error', reject);
+    child.on('close', () => {
+      clearTimeout(timer);
+      run.exitMs = performance.now() - t0;
+      if (until && Number.isNaN(run.readyMs)) reject(new Error(`the TUI never showed ${JSON.stringify(until)}; output:\n${out.replace(ANSI, ' ').slice(-2000)}`));
+      else resolve(run);
+    });
+  });
+}
+
+async function firstFrame(runs: number): Promise<Row[]> {
+  const fake = await startFakeProvider([], { fallback: { text: 'hi' } });
+  const dir = smallProject();
+  const env = tuiEnv(fake.anthropicBaseURL);
+  const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  const node = `${quote(process.execPath)} -e 0`;
+  const tui = `${quote(process.execPath)} ${quote(BIN)}`;
+  try {
+    log(`tui start-up: ${runs} interleaved pty runs of node -e 0 / opencode (until "${MODEL.name}")`);
+    // warm-up: creates the project's database and the init flag question stays unanswered (not timed)
+    await inPty(tui, dir, env, MODEL.name);
+    const base: number[] = [];
+    const skeleton: number[] = [];
+    const ready: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      base.push((await inPty(node, dir, env)).exitMs);
+      const r = await inPty(tui, dir, env, MODEL.name);
+      skeleton.push(r.skeletonMs);
+      ready.push(r.readyMs);
+    }
+    const b = median(base);
+    return [
+      { section: 'tui start-up', name: 'pty: node -e 0 (spawn → exit)', value: stats(base), ratio: '1.00×', note: `script -qfec "stty rows ${ROWS} cols ${COLUMNS}; exec node -e 0"` },
+      {
+        section: 'tui start-up',
+        name: 'opencode: first frame (skeleton)',
+        value: stats(skeleton),
+        ratio: ratio(median(skeleton), b),
+        note: 'spawn → the pre-Ink frame ("OpenCode v…") on the pty',
+      },
+      {
+        section: 'tui start-up',
+        name: "opencode: Ink's first frame",
+        value: stats(ready),
+        ratio: ratio(median(ready), b),
+        note: `spawn → the status bar names the model ("${MODEL.name}"): config, models, db, Ink loaded and rendered`,
+      },
+    ];
+  } finally {
+    await fake.close();
+    for (const d of [dir, env.HOME!]) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- b. in process
+
+/** A TTY-like stdout for Ink: 120×40, records every write with its time. */
+class FakeStdout extends EventEmitter {
+  readonly isTTY = true;
+  readonly columns = COLUMNS;
+  readonly rows = ROWS;
+  readonly fd = 1;
+  bytes = 0;
+  writes = 0;
+  /** resolves the waiter when a write (ANSI stripped) contains its text */
+  private waiter: { text: string; resolve: (t: number) => void } | undefined;
+  write(chunk: string | Uint8Array, ...rest: unknown[]): boolean {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    this.bytes += Buffer.byteLength(text);
+    this.writes++;
+    if (this.waiter && text.replace(ANSI, '').includes(this.waiter.text)) {
+      const { resolve } = this.waiter;
+      this.waiter = undefined;
+      resolve(performance.now());
+    }
+    const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    callback?.();
+    return true;
+  }
+  /** the time of the next write containing `text` */
+  nextWriteWith(text: string): Promise<number> {
+    return new Promise((resolve) => (this.waiter = { text, resolve }));
+  }
+  hasColors = () => true;
+  getColorDepth = () => 24;
+  cursorTo = () => true;
+}
+
+/** A TTY-like stdin for Ink (as ink-testing-library's): `write` delivers keys. */
+class FakeStdin extends EventEmitter {
+  readonly isTTY = true;
+  private data: string | null = null;
+  write(data: string): void {
+    this.data = data;
+    this.emit('readable');
+    this.emit('data', data);
+  }
+  read(): string | null {
+    const { data } = this;
+    this.data = null;
+    return data;
+  }
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+}
+
+const MARKDOWN = [
+  'Here is what I found in `src/add.js`:',
+  '',
+  '```ts\nexport function add(a: number, b: number): number {\n  return a + b;\n}\n```',
+  '',
+  '- the function is **pure**',
+  '- it has _no_ tests yet; see [the docs](https://example.com/docs)',
+  '',
+  '| file | lines |\n| --- | --- |\n| add.js | 3 |',
+].join('\n');
+
+/** A session of `n` messages: user, assistant (markdown + a tool call), tool (its result), assistant (markdown). */
+function makeSession(sessionId: string, n: number): Message[] {
+  const messages: Message[] = [];
+  const tools = [
+    { name: 'bash', input: { command: 'npm test', description: 'Run the tests' }, result: 'PASS test/add.test.js\n  ✓ adds (2 ms)\nTests: 1 passed', metadata: { exitCode: 0 } },
+    { name: 'view', input: { file_path: 'src/add.js' }, result: '<file>\n     1|export function add(a, b) {\n     2|  return a + b;\n     3|}\n</file>', metadata: { content: 'export function add(a, b) {\n  return a + b;\n}\n' } },
+    { name: 'edit', input: { file_path: 'src/add.js', old_string: 'a + b', new_string: 'b + a' }, result: 'Edited src/add.js', metadata: { diff: '--- a/src/add.js\n+++ b/src/add.js\n@@ -1,3 +1,3 @@\n export function add(a, b) {\n-  return a + b;\n+  return b + a;\n }\n', additions: 1, removals: 1 } },
+  ];
+  let t = Date.now() - n * 1000;
+  const push = (role: Message['role'], parts: MessagePart[]) => {
+    t += 1000;
+    const finished = role === 'user' ? parts : [...parts, { type: 'finish' as const, reason: parts.some((p) => p.type === 'tool_call') ? ('tool_use' as const) : ('end_turn' as const), time: t }];
+    messages.push({ id: `msg_${messages.length}`, sessionId, role, parts: finished, model: role === 'assistant' ? MODEL.id : undefined, seq: messages.length, createdAt: t, updatedAt: t, finishedAt: t });
+  };
+  for (let i = 0; messages.length < n; i++) {
+    const tool = tools[i % tools.length]!;
+    const callId = `toolu_${i}`;
+    push('user', [{ type: 'text', text: `Question ${i}: please look at src/add.js and improve it.` }]);
+    if (messages.length < n) push('assistant', [{ type: 'text', text: MARKDOWN }, { type: 'tool_call', id: callId, name: tool.name, input: JSON.stringify(tool.input), finished: true }]);
+    if (messages.length < n) push('tool', [{ type: 'tool_result', toolCallId: callId, name: tool.name, content: tool.result, metadata: tool.metadata, isError: false }]);
+    if (messages.length < n) push('assistant', [{ type: 'text', text: `Done with step ${i}.\n\n${MARKDOWN}` }]);
+  }
+  return messages;
+}
+
+/** In-memory services: one session of `n` messages; the agent is never run (events are emitted by the bench). */
+function memoryServices(n: number, dataDir: string): { services: ChatServices; session: Session; messages: Message[] } {
+  const now = Date.now();
+  const session: Session = {
+    id: 'ses_bench', title: `Bench session of ${n} messages`, messageCount: n, promptTokens: 1000, completionTokens: 500,
+    cacheReadTokens: 0, cacheWriteTokens: 0, contextTokens: 1500, costUsd: 0.01, createdAt: now, updatedAt: now,
+  };
+  const messages = makeSession(session.id, n);
+  const services: ChatServices = {
+    cwd: dataDir,
+    version: 'bench',
+    bus: new EventBus<AgentEvents>(),
+    permission: { onRequest: () => () => {}, onResolved: () => () => {}, respond: () => {}, pendingRequests: () => [] },
+    sessions: {
+      list: () => [session],
+      get: (id) => (id === session.id ? session : undefined),
+      create: () => session,
+      messages: (id) => (id === session.id ? messages : []),
+      modifiedFiles: () => [],
+    },
+    agent: {
+      run: () => new Promise(() => {}),
+      cancel: () => {},
+      isBusy: () => false,
+      model: () => MODEL,
+    },
+    models: async () => [],
+    setModel: async () => {},
+    setTheme: () => {},
+    mcp: { servers: () => [], onUpdate: () => () => {} },
+    lspServers: [],
+    dataDir,
+    userCommandDirs: [],
+    init: { prompt: '', isInitialized: () => true, markInitialized: () => {} },
+  };
+  return { services, session, messages };
+}
+
+interface Mounted {
+  stdin: FakeStdin;
+  stdout: FakeStdout;
+  services: ChatServices;
+  session: Session;
+  unmount(): Promise<void>;
+}
+
+async function mount(n: number): Promise<Mounted> {
+  const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-tui-'));
+  const { services, session } = memoryServices(n, dir);
+  const stdin = new FakeStdin();
+  const stdout = new FakeStdout();
+  const { runTui } = await import('../src/tui/run.js');
+  const consoleBefore = { ...console };
+  const first = stdout.nextWriteWith(MODEL.name);
+  const done = runTui({ services, debug: false, stdin: stdin as unknown as NodeJS.ReadStream, stdout: stdout as unknown as NodeJS.WriteStream });
+  await first;
+  await sleep(200); // let the first frame's follow-ups (measurements, sidebar) settle
+  return {
+    stdin,
+    stdout,
+    services,
+    session,
+    async unmount() {
+      stdin.write('\u0003'); // ctrl+c: "Quit opencode?"
+      await sleep(100);
+      stdin.write('y');
+      await Promise.race([done, sleep(3000)]);
+      Object.assign(console, consoleBefore); // runTui routes console.* to its log page
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Key press → a frame showing it: `presses` letters typed into the editor, one at a time. */
+async function keyToFrame(ui: Mounted, presses: number): Promise<number[]> {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  let typed = '';
+  const times: number[] = [];
+  for (let i = 0; i < presses; i++) {
+    const ch = letters[i % letters.length]!;
+    typed += ch;
+    // the editor line is written whole: wait for the text typed so far (a lone letter could come from elsewhere)
+    const shown = ui.stdout.nextWriteWith(typed.slice(-20));
+    const t0 = performance.now();
+    ui.stdin.write(ch);
+    const t1 = await Promise.race([shown, sleep(2000).then(() => NaN)]);
+    if (Number.isNaN(t1)) throw new Error(`key press ${i + 1} ("${ch}") never reached the screen`);
+    times.push(t1 - t0);
+    await sleep(20); // idle between presses, as a person types
+  }
+  return times;
+}
+
+interface StreamCost {
+  cpuMs: number;
+  wallMs: number;
+  peakRssMb: number;
+}
+
+/**
+ * Streams `tokens` tokens (one every 2 ms) into a new assistant message of `sessionId` through `bus`,
+ * as the agent does: `run.started`, `message.created`, `message.updated` with the text so far, the
+ * finish, `run.finished`. Returns the CPU time (user+system) and the peak RSS meanwhile.
+ */
+async function streamTokens(bus: ChatServices['bus'], sessionId: string, tokens: number): Promise<StreamCost> {
+  const words = MARKDOWN.split(/(?<=\s)/);
+  const now = Date.now();
+  const message: Message = { id: 'msg_stream', sessionId, role: 'assistant', parts: [{ type: 'text', text: '' }], model: MODEL.id, seq: 1e6, createdAt: now, updatedAt: now };
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 25);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  bus.emit('run.started', { sessionId });
+  bus.emit('message.created', { message: { ...message, parts: [] } });
+  let sent = 0;
+  let text = '';
+  while (sent < tokens) {
+    await sleep(2);
+    // tokens owed by the clock: a busy event loop gets them in bigger chunks, as from a real stream
+    const due = Math.min(tokens, Math.floor((performance.now() - t0) / 2) + 1);
+    for (; sent < due; sent++) text += words[sent % words.length];
+    bus.emit('message.updated', { message: { ...message, parts: [{ type: 'text', text }], updatedAt: Date.now() } });
+  }
+  const finished: Message = { ...message, parts: [{ type: 'text', text }, { type: 'finish', reason: 'end_turn', time: Date.now() }], finishedAt: Date.now() };
+  bus.emit('message.updated', { message: finished });
+  bus.emit('run.finished', { sessionId, reason: 'end_turn', message: finished, usage: { input: 10, output: tokens, cacheRead: 0, cacheWrite: 0 }, costUsd: 0 });
+  await sleep(100); // the last frame
+  const cpu = process.cpuUsage(cpu0);
+  const wallMs = performance.now() - t0;
+  clearInterval(sampler);
+  return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs, peakRssMb: peakRss / 2 ** 20 };
+}
+
+async function inProcess(presses: number, tokens: number): Promise<Row[]> {
+  // Ink renders differently under CI (is-in-ci reads the environment when ink is first imported)
+  for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) delete process.env[name];
+  log(`tui in-process: ${tokens} streamed tokens with no UI subscribed (the loop's own cost)`);
+  const alone = await streamTokens(new EventBus<AgentEvents>(), 'ses_none', tokens);
+  const results: Record<number, { keys: number[]; stream: StreamCost & { frames: number }; rssBeforeMb: number }> = {};
+  for (const n of [10, 2000]) {
+    log(`tui in-process: session of ${n} messages: ${presses} key presses, then ${tokens} streamed tokens`);
+    const rssBeforeMb = process.memoryUsage.rss() / 2 ** 20;
+    const ui = await mount(n);
+    try {
+      await keyToFrame(ui, 5); // warm-up
+      const keys = await keyToFrame(ui, presses);
+      const writesBefore = ui.stdout.writes;
+      const stream = { ...(await streamTokens(ui.services.bus, ui.session.id, tokens)), frames: ui.stdout.writes - writesBefore };
+      results[n] = { keys, stream, rssBeforeMb };
+    } finally {
+      await ui.unmount();
+    }
+  }
+  const small = results[10]!;
+  const big = results[2000]!;
+  const section = 'tui in-process (fake TTY 120×40)';
+  const streamNote = (r: typeof small) => `${ms(r.stream.wallMs)} wall, ${r.stream.frames} stdout writes`;
+  return [
+    { section, name: 'key → frame, N=10', value: stats(small.keys), ratio: '1.00×', note: `one letter typed into the editor → the stdout write showing it; ${presses} presses, 20 ms apart` },
+    { section, name: 'key → frame, N=2000', value: stats(big.keys), ratio: ratio(median(big.keys), median(small.keys)), note: 'same, with a 2,000-message session open (markdown, code blocks, tool calls)' },
+    { section, name: `stream ${tokens} tokens: CPU, no UI`, value: ms(alone.cpuMs), note: `the event loop alone (bus without subscribers): ${ms(alone.wallMs)} wall` },
+    { section, name: `stream ${tokens} tokens: CPU, N=10`, value: ms(small.stream.cpuMs), ratio: '1.00×', note: `process.cpuUsage user+system, a token every 2 ms via message.updated; ${streamNote(small)}` },
+    { section, name: `stream ${tokens} tokens: CPU, N=2000`, value: ms(big.stream.cpuMs), ratio: ratio(big.stream.cpuMs, small.stream.cpuMs), note: streamNote(big) },
+    {
+      section,
+      name: 'peak RSS while streaming, N=2000',
+      value: `${big.stream.peakRssMb.toFixed(0)} MB`,
+      ratio: `N=10: ${small.stream.peakRssMb.toFixed(0)} MB`,
+      note: `this whole bench process (tsx included), sampled every 25 ms; ${big.rssBeforeMb.toFixed(0)} MB before mounting`,
+    },
+  ];
+}

@@ -1,0 +1,89 @@
+/**
+ * Builds the TUI's view of the core ({@link ChatServices}) from an App. The TUI gets functions
+ * and events, never the database or a provider (DESIGN.md).
+ */
+import { homedir } from 'node:os';
+import { isAbsolute, join, relative } from 'node:path';
+import type { App } from '../app/app.js';
+import { INIT_PROMPT, isProjectInitialized, markProjectInitialized } from '../agent/init-prompt.js';
+import { resolveDataDir } from '../config/load.js';
+import { setGlobalConfigValue } from '../config/write.js';
+import type { ProviderSettings } from '../provider/index.js';
+import { listModels, resolveModel } from '../provider/resolve.js';
+import type { ChatServices } from '../tui/state/services.js';
+import { VERSION } from '../version.js';
+
+/** Providers in the model dialog's order (the original sorts by popularity); others follow by name. */
+const PROVIDER_ORDER = ['anthropic', 'openai', 'openrouter', 'groq', 'xai', 'local'];
+const PROVIDER_NAMES: Record<string, string> = {
+  anthropic: 'Anthropic',
+  openai: 'OpenAI',
+  openrouter: 'OpenRouter',
+  groq: 'Groq',
+  xai: 'xAI',
+  local: 'Local',
+};
+
+/** The services for `app`; `settings` are the provider settings the models were resolved with. */
+export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.ProcessEnv = process.env): ChatServices {
+  const { db, cwd } = app;
+  const dataDir = resolveDataDir(app.config, cwd);
+  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  const shownPath = (p: string) => {
+    if (!isAbsolute(p)) return p;
+    const rel = relative(cwd, p);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
+  };
+  return {
+    cwd,
+    version: VERSION,
+    bus: app.bus,
+    permission: app.permission,
+    sessions: {
+      list: () => db.sessions.list().filter((s) => !s.parentSessionId),
+      get: (id) => db.sessions.get(id),
+      create: () => db.sessions.create({ title: 'New Session' }),
+      messages: (id) => db.messages.list(id),
+      modifiedFiles: (id) => db.files.changes(id).map((c) => ({ ...c, path: shownPath(c.path) })),
+    },
+    agent: {
+      run: (sessionId, text, attachments) => app.coder.run(sessionId, text, { attachments }),
+      cancel: (sessionId) => app.coder.cancel(sessionId),
+      isBusy: (sessionId) => app.coder.isBusy(sessionId),
+      model: () => app.coderModel,
+    },
+    compact: app.compact ? (sessionId) => app.compact!(sessionId) : undefined,
+    async models() {
+      const byProvider = new Map<string, { id: string; name: string }[]>();
+      for (const model of listModels(settings)) {
+        const list = byProvider.get(model.provider) ?? [];
+        list.push({ id: model.id, name: model.name });
+        byProvider.set(model.provider, list);
+      }
+      const rank = (id: string) => (PROVIDER_ORDER.includes(id) ? PROVIDER_ORDER.indexOf(id) : PROVIDER_ORDER.length);
+      return [...byProvider.entries()]
+        .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+        .map(([id, models]) => ({ id, name: PROVIDER_NAMES[id] ?? id, models }));
+    },
+    async setModel(modelId) {
+      const model = await resolveModel(modelId, settings);
+      app.setCoderModel(model);
+      setGlobalConfigValue({ env }, ['agents', 'coder', 'model'], model.id);
+    },
+    setTheme(name) {
+      setGlobalConfigValue({ env }, ['tui', 'theme'], name);
+    },
+    mcp: {
+      servers: () => app.mcp.servers(),
+      onUpdate: (listener) => app.mcp.events.on('server.updated', listener),
+    },
+    lspServers: Object.entries(app.config.lsp ?? {}).filter(([, server]) => !server.disabled).map(([name]) => name),
+    dataDir,
+    userCommandDirs: [join(configHome, 'opencode', 'commands'), join(env.HOME || homedir(), '.opencode', 'commands')],
+    init: {
+      prompt: INIT_PROMPT,
+      isInitialized: () => isProjectInitialized(dataDir),
+      markInitialized: () => markProjectInitialized(dataDir),
+    },
+  };
+}

@@ -1,0 +1,215 @@
+/**
+ * The TUI's root: the chat page (message list, sidebar, editor, status bar), the logs page, one
+ * dialog at a time, and the global keybindings (reference §9.3). It reads the chat store and calls
+ * the core only through {@link ChatServices}.
+ */
+import { Box, measureElement, useStdout, type DOMElement } from 'ink';
+import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { ImagePart } from '../message.js';
+import { Editor } from './components/Editor.js';
+import { DialogHost, type DialogState } from './DialogHost.js';
+import { LAYER, useKeys } from './input/InputProvider.js';
+import { matches } from './keybindings.js';
+import { MessageList } from './components/MessageList.js';
+import { Sidebar } from './components/Sidebar.js';
+import { StatusBar } from './components/StatusBar.js';
+import { LogsPage } from './pages/LogsPage.js';
+import { LineCache } from './render/line-cache.js';
+import type { ChatStore } from './state/chat-store.js';
+import type { ChatServices } from './state/services.js';
+import type { Theme } from './theme.js';
+import { ThemeContext } from './theme-context.js';
+import { themeByName } from './themes.js';
+
+export interface TuiAppProps {
+  services: ChatServices;
+  store: ChatStore;
+  initialTheme: Theme;
+  /** the person confirmed quitting */
+  onQuit(): void;
+}
+
+/** Narrower terminals hide the sidebar (columns). */
+const SIDEBAR_MIN_COLUMNS = 90;
+const SIDEBAR_WIDTH = 34;
+
+/** The terminal's size, re-read on resize (output.ts debounces the events). */
+function useTerminalSize(): { columns: number; rows: number } {
+  const { stdout } = useStdout();
+  const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  return size;
+}
+
+export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
+  const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const { columns, rows } = useTerminalSize();
+  const [theme, setTheme] = useState(initialTheme);
+  const [dialog, setDialog] = useState<DialogState | undefined>(() =>
+    services.init.isInitialized() ? undefined : { kind: 'init' },
+  );
+  const [page, setPage] = useState<'chat' | 'logs'>('chat');
+  const [showThinking, setShowThinking] = useState(false);
+  const [attachments, setAttachments] = useState<ImagePart[]>([]);
+  const cache = useMemo(() => new LineCache(), []);
+  const model = services.agent.model();
+
+  // Ink repaints the whole screen when the frame is as tall as the terminal; one row less keeps
+  // its incremental (changed lines only) rendering
+  const height = Math.max(5, rows - 1);
+  const showSidebar = !!state.session && columns >= SIDEBAR_MIN_COLUMNS;
+  const mainWidth = columns - (showSidebar ? SIDEBAR_WIDTH : 0);
+  const listWidth = Math.max(10, mainWidth - 2);
+
+  // the message area's height: measured after layout (the editor grows with its text)
+  const areaRef = useRef<DOMElement>(null);
+  const [areaHeight, setAreaHeight] = useState(Math.max(1, height - 4));
+  useEffect(() => {
+    if (!areaRef.current) return;
+    const measured = measureElement(areaRef.current).height;
+    if (measured > 0 && measured !== areaHeight) setAreaHeight(measured);
+  });
+
+  const permission = state.permissionQueue[0];
+  const modal = !!permission || !!dialog || page !== 'chat';
+
+  const refuseWhileBusy = useCallback(
+    (what: string) => {
+      if (!state.busy) return false;
+      store.setStatus(`The agent is busy: ${what} after the reply finishes (esc cancels it)`, 'warn');
+      return true;
+    },
+    [state.busy, store],
+  );
+
+  useKeys(
+    (key) => {
+      if (matches(key, 'quit')) setDialog({ kind: 'quit' });
+      else if (matches(key, 'help') || (state.busy && matches(key, 'help_busy'))) setDialog({ kind: 'help' });
+      else if (matches(key, 'logs')) setPage('logs');
+      else if (matches(key, 'sessions')) {
+        if (!refuseWhileBusy('switch sessions')) setDialog({ kind: 'sessions', sessions: services.sessions.list() });
+      } else if (matches(key, 'commands')) setDialog({ kind: 'commands' });
+      else if (matches(key, 'models')) {
+        if (!refuseWhileBusy('switch models')) setDialog({ kind: 'models' });
+      } else if (matches(key, 'themes')) setDialog({ kind: 'themes' });
+      else if (matches(key, 'attach')) setDialog({ kind: 'filepicker' });
+      else if (matches(key, 'new_session')) {
+        if (!refuseWhileBusy('start a new session')) {
+          store.openSession(undefined);
+          setAttachments([]);
+        }
+      } else if (matches(key, 'toggle_thinking')) setShowThinking((v) => !v);
+      else if (matches(key, 'cancel') && state.busy) store.cancel();
+      else return false;
+      return true;
+    },
+    { layer: LAYER.global, active: !modal },
+  );
+
+  const send = useCallback(
+    (text: string, images: ImagePart[]) => {
+      if (state.busy) {
+        store.setStatus('The agent is busy: wait for the reply, or press esc to cancel it', 'warn');
+        return false;
+      }
+      setAttachments([]);
+      store.send(text, images).catch((err: unknown) => store.setStatus(`Could not send: ${(err as Error).message}`, 'error'));
+      return true;
+    },
+    [state.busy, store],
+  );
+
+  const closeDialog = useCallback(() => setDialog(undefined), []);
+  const dialogArea = { width: mainWidth, height: areaHeight };
+
+  if (page === 'logs') {
+    return (
+      <ThemeContext.Provider value={theme}>
+        <Box flexDirection="column" width={columns} height={height}>
+          <LogsPage entries={state.logs} onBack={() => setPage('chat')} width={columns} height={height} />
+        </Box>
+      </ThemeContext.Provider>
+    );
+  }
+
+  return (
+    <ThemeContext.Provider value={theme}>
+      <Box flexDirection="column" width={columns} height={height}>
+        <Box flexDirection="row" flexGrow={1} flexShrink={1} flexBasis={0} minHeight={0} overflow="hidden">
+          <Box ref={areaRef} flexDirection="column" width={mainWidth} flexShrink={0} paddingLeft={1} paddingRight={1} overflow="hidden">
+            {permission || dialog ? (
+              <DialogHost
+                services={services}
+                store={store}
+                permission={permission}
+                queued={Math.max(0, state.permissionQueue.length - 1)}
+                dialog={dialog}
+                area={dialogArea}
+                theme={theme}
+                sessionId={state.session?.id}
+                busy={state.busy}
+                onClose={closeDialog}
+                onOpen={setDialog}
+                onQuit={onQuit}
+                onTheme={(name) => setTheme(themeByName(name))}
+                onAttach={(image) => setAttachments((list) => [...list, image])}
+                attachmentCount={attachments.length}
+                send={send}
+              />
+            ) : (
+              <MessageList
+                items={state.items}
+                width={listWidth}
+                height={areaHeight}
+                resetKey={state.session?.id}
+                showThinking={showThinking}
+                cwd={services.cwd}
+                active={!modal}
+                cache={cache}
+              />
+            )}
+          </Box>
+          {showSidebar ? (
+            <Sidebar
+              width={SIDEBAR_WIDTH}
+              height={areaHeight}
+              version={services.version}
+              cwd={services.cwd}
+              title={state.session?.title ?? ''}
+              lspServers={services.lspServers}
+              mcpServers={state.mcpServers}
+              modifiedFiles={state.modifiedFiles}
+            />
+          ) : null}
+        </Box>
+        <Editor
+          width={columns}
+          cwd={services.cwd}
+          history={state.promptHistory}
+          busy={state.busy}
+          focus={!modal}
+          attachments={attachments}
+          onAttachmentsChange={setAttachments}
+          onSubmit={send}
+          onMessage={(text, level) => store.setStatus(text, level)}
+        />
+        <StatusBar
+          width={columns}
+          usage={state.session ? { contextTokens: state.session.contextTokens, costUsd: state.session.costUsd } : undefined}
+          contextWindowTokens={model.contextWindowTokens}
+          status={state.status}
+          modelName={model.name}
+          busy={state.busy}
+        />
+      </Box>
+    </ThemeContext.Provider>
+  );
+}

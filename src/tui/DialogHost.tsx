@@ -1,0 +1,234 @@
+/**
+ * Shows the one dialog that is open (a permission request first: it blocks the agent) in the
+ * message area, and carries out what the person chose through the core's functions.
+ */
+import { Box } from 'ink';
+import React, { useEffect, useState } from 'react';
+import type { Session } from '../db/session-store.js';
+import type { ImagePart } from '../message.js';
+import type { PermissionRequest } from '../permission/types.js';
+import { fillPlaceholders, loadCustomCommands, type CustomCommand } from './custom-commands.js';
+import { ArgumentsDialog } from './dialogs/ArgumentsDialog.js';
+import { CommandsDialog } from './dialogs/CommandsDialog.js';
+// TEMP until the file picker lands
+const FilePickerDialog = (_: { cwd: string; onClose(): void; onPick(path: string): void }) => null;
+import { HelpDialog } from './dialogs/HelpDialog.js';
+import { InitDialog } from './dialogs/InitDialog.js';
+import { ModelsDialog, type ModelProvider } from './dialogs/ModelsDialog.js';
+import { PermissionDialog } from './dialogs/PermissionDialog.js';
+import { QuitDialog } from './dialogs/QuitDialog.js';
+import { SessionsDialog } from './dialogs/SessionsDialog.js';
+import { ThemesDialog } from './dialogs/ThemesDialog.js';
+import { loadAttachment, MAX_ATTACHMENTS } from './input/attachments.js';
+import type { ChatStore } from './state/chat-store.js';
+import type { ChatServices } from './state/services.js';
+import { THEME_NAMES, type Theme } from './theme.js';
+
+/** Which dialog is open. */
+export type DialogState =
+  | { kind: 'help' }
+  | { kind: 'quit' }
+  | { kind: 'sessions'; sessions: Session[] }
+  | { kind: 'commands' }
+  | { kind: 'models' }
+  | { kind: 'themes' }
+  | { kind: 'init' }
+  | { kind: 'filepicker' }
+  | { kind: 'arguments'; command: CustomCommand };
+
+/** Built-in commands of the commands dialog (reference §9.4). */
+const BUILTIN_COMMANDS = [
+  { id: 'init', title: 'Initialize Project', description: 'Create or update OpenCode.md: build/test commands and code style for the agent' },
+  { id: 'compact', title: 'Compact Session', description: 'Summarise this session; later requests start from the summary' },
+];
+
+export interface DialogHostProps {
+  services: ChatServices;
+  store: ChatStore;
+  permission?: PermissionRequest;
+  /** further permission requests waiting */
+  queued: number;
+  dialog?: DialogState;
+  area: { width: number; height: number };
+  theme: Theme;
+  sessionId?: string;
+  busy: boolean;
+  onClose(): void;
+  onOpen(dialog: DialogState): void;
+  onQuit(): void;
+  onTheme(name: string): void;
+  onAttach(image: ImagePart): void;
+  attachmentCount: number;
+  /** sends a prompt; false when refused (busy) */
+  send(text: string, images: ImagePart[]): boolean;
+}
+
+export function DialogHost(props: DialogHostProps) {
+  const { services, store, permission, dialog, area, onClose } = props;
+  const [providers, setProviders] = useState<ModelProvider[] | undefined>();
+  const [custom, setCustom] = useState<CustomCommand[]>([]);
+
+  useEffect(() => {
+    if (dialog?.kind === 'models' && !providers) {
+      services.models().then(setProviders, (err: unknown) => store.setStatus(`Cannot list models: ${(err as Error).message}`, 'error'));
+    }
+    if (dialog?.kind === 'commands') {
+      loadCustomCommands({ configDirs: services.userCommandDirs, dataDir: services.dataDir }).then(setCustom, (err: unknown) =>
+        store.setStatus(`Custom commands not loaded: ${(err as Error).message}`, 'warn'),
+      );
+    }
+  }, [dialog?.kind]);
+
+  const sendPrompt = (text: string) => {
+    onClose();
+    props.send(text, []);
+  };
+
+  let body: React.ReactNode = null;
+  if (permission) {
+    body = (
+      <PermissionDialog
+        key={permission.id}
+        request={permission}
+        queued={props.queued}
+        cwd={services.cwd}
+        onDecide={(decision) => store.answerPermission(permission.id, decision)}
+        {...area}
+      />
+    );
+  } else if (dialog?.kind === 'help') {
+    body = <HelpDialog onClose={onClose} {...area} />;
+  } else if (dialog?.kind === 'quit') {
+    body = <QuitDialog onQuit={props.onQuit} onClose={onClose} />;
+  } else if (dialog?.kind === 'sessions') {
+    body = (
+      <SessionsDialog
+        sessions={dialog.sessions}
+        currentId={props.sessionId}
+        onSelect={(id) => {
+          onClose();
+          store.openSession(id);
+        }}
+        onClose={onClose}
+        {...area}
+      />
+    );
+  } else if (dialog?.kind === 'commands') {
+    const commands = [...BUILTIN_COMMANDS, ...custom.map((c) => ({ id: c.id, title: c.title, description: c.description }))];
+    body = (
+      <CommandsDialog
+        commands={commands}
+        onRun={(id) => {
+          if (id === 'init') sendPrompt(initPrompt(services));
+          else if (id === 'compact') {
+            onClose();
+            compact(props);
+          } else {
+            const command = custom.find((c) => c.id === id);
+            if (!command) return onClose();
+            if (command.placeholders.length) props.onOpen({ kind: 'arguments', command });
+            else sendPrompt(command.content);
+          }
+        }}
+        onClose={onClose}
+        {...area}
+      />
+    );
+  } else if (dialog?.kind === 'arguments') {
+    body = (
+      <ArgumentsDialog
+        title={dialog.command.title}
+        names={dialog.command.placeholders}
+        onSubmit={(values) => sendPrompt(fillPlaceholders(dialog.command.content, values))}
+        onClose={onClose}
+        {...area}
+      />
+    );
+  } else if (dialog?.kind === 'models') {
+    body = (
+      <ModelsDialog
+        providers={providers ?? []}
+        currentModelId={services.agent.model().id}
+        onSelect={(id) => {
+          onClose();
+          services.setModel(id).then(
+            () => store.setStatus(`Model: ${services.agent.model().name} (saved to the global config)`, 'info'),
+            (err: unknown) => store.setStatus(`Model not changed: ${(err as Error).message}`, 'error'),
+          );
+        }}
+        onClose={onClose}
+        {...area}
+      />
+    );
+  } else if (dialog?.kind === 'themes') {
+    body = (
+      <ThemesDialog
+        names={THEME_NAMES}
+        current={props.theme.name}
+        onSelect={(name) => {
+          onClose();
+          props.onTheme(name);
+          try {
+            services.setTheme(name);
+          } catch (err) {
+            store.setStatus(`Theme not saved: ${(err as Error).message}`, 'error');
+          }
+        }}
+        onClose={onClose}
+        {...area}
+      />
+    );
+  } else if (dialog?.kind === 'init') {
+    body = (
+      <InitDialog
+        onAnswer={(init) => {
+          services.init.markInitialized();
+          if (init) sendPrompt(initPrompt(services));
+          else onClose();
+        }}
+        {...area}
+      />
+    );
+  } else if (dialog?.kind === 'filepicker') {
+    body = (
+      <FilePickerDialog
+        cwd={services.cwd}
+        onClose={onClose}
+        onPick={(path) => {
+          onClose();
+          if (props.attachmentCount >= MAX_ATTACHMENTS) {
+            store.setStatus(`At most ${MAX_ATTACHMENTS} attachments: remove one with ctrl+r and its number`, 'warn');
+            return;
+          }
+          loadAttachment(path).then(props.onAttach, (err: unknown) => store.setStatus((err as Error).message, 'error'));
+        }}
+      />
+    );
+  }
+  return (
+    <Box width={area.width} height={area.height} alignItems="center" justifyContent="center" flexDirection="column">
+      {body}
+    </Box>
+  );
+}
+
+function initPrompt(services: ChatServices): string {
+  services.init.markInitialized();
+  return services.init.prompt;
+}
+
+function compact(props: DialogHostProps): void {
+  const { services, store, sessionId, busy } = props;
+  if (!sessionId) return store.setStatus('Nothing to compact: this session has no messages yet', 'warn');
+  if (busy) return store.setStatus('The agent is busy: compact after the reply finishes', 'warn');
+  if (!services.compact) return store.setStatus('Compaction is not available', 'error');
+  store.setCompacting(true);
+  store.setStatus('Compacting the session…', 'info');
+  services.compact(sessionId).then(
+    () => store.setCompacting(false),
+    (err: unknown) => {
+      store.setCompacting(false);
+      store.setStatus(`Compaction failed: ${(err as Error).message}`, 'error');
+    },
+  );
+}

@@ -1,0 +1,145 @@
+/**
+ * The `@` completion popup (reference §9.3: file/folder completion, rg + fzf, fuzzy): the project's
+ * files and folders matching what follows the `@`, at most 10 rows, drawn above the editor.
+ *
+ * Keys, on {@link LAYER.popup} while shown: ↑/↓ move the selection, tab/enter choose it, esc closes,
+ * space closes (and still types the space). Every other key falls through to the editor, which
+ * changes the query.
+ */
+import { Box, Text } from 'ink';
+import { Fzf, type FzfResultItem } from 'fzf';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useTheme } from '../theme-context.js';
+import { LAYER, useKeys } from '../input/InputProvider.js';
+import { matchesBinding } from '../input/keys.js';
+
+// fzf's own `byLengthAsc` is not reachable from NodeNext typings (its main.d.ts re-exports without
+// an extension), so the same tiebreak is written here: among equal scores, the shorter path first.
+const shorterFirst = (a: FzfResultItem<string>, b: FzfResultItem<string>) => a.item.length - b.item.length;
+
+/** Rows the popup shows at most. */
+export const COMPLETION_ROWS = 10;
+
+export interface FileCompletionProps {
+  /** what follows the `@` */
+  query: string;
+  /** the candidates: relative paths, folders ending in `/`; called once when the popup opens */
+  listFiles: () => Promise<string[]>;
+  /** a path was chosen (tab/enter) */
+  onSelect: (path: string) => void;
+  /** esc or space */
+  onClose: () => void;
+  /** columns the popup may use */
+  width: number;
+  /** takes keys (default true) */
+  active?: boolean;
+}
+
+/** The popup; see the module comment for its keys. */
+export function FileCompletion({ query, listFiles, onSelect, onClose, width, active = true }: FileCompletionProps) {
+  const theme = useTheme();
+  const [files, setFiles] = useState<string[] | undefined>(undefined);
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const [selected, setSelected] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    listFiles().then(
+      (list) => live && setFiles(list),
+      (err: unknown) => live && setFailure(err instanceof Error ? err.message : String(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [listFiles]);
+
+  const finder = useMemo(() => (files ? new Fzf(files, { limit: COMPLETION_ROWS, tiebreakers: [shorterFirst] }) : undefined), [files]);
+  const matches = useMemo<FzfResultItem<string>[]>(() => finder?.find(query) ?? [], [finder, query]);
+  useEffect(() => setSelected(0), [query]);
+  const current = Math.min(selected, Math.max(0, matches.length - 1));
+
+  useKeys(
+    (key) => {
+      if (matchesBinding(key, 'up')) {
+        if (matches.length > 0) setSelected((current - 1 + matches.length) % matches.length);
+        return true;
+      }
+      if (matchesBinding(key, 'down')) {
+        if (matches.length > 0) setSelected((current + 1) % matches.length);
+        return true;
+      }
+      if (matchesBinding(key, 'tab') || matchesBinding(key, 'enter')) {
+        const choice = matches[current];
+        if (choice) {
+          onSelect(choice.item);
+          return true;
+        }
+        // nothing to choose: tab closes, enter goes on to the editor (it sends)
+        if (matchesBinding(key, 'tab')) {
+          onClose();
+          return true;
+        }
+        return false;
+      }
+      if (matchesBinding(key, 'esc')) {
+        onClose();
+        return true;
+      }
+      if (matchesBinding(key, 'space')) {
+        onClose();
+        return false;
+      }
+      return false;
+    },
+    { layer: LAYER.popup, active },
+  );
+
+  const inner = Math.max(4, width - 4);
+  let body: ReactNode;
+  if (failure) body = <Text color={theme.error}>cannot list files: {failure}</Text>;
+  else if (!files) body = <Text color={theme.textMuted}>Loading files…</Text>;
+  else if (matches.length === 0) body = <Text color={theme.textMuted}>No matching files</Text>;
+  else {
+    body = matches.map((m, i) => (
+      <MatchRow key={m.item} match={m} selected={i === current} width={inner} />
+    ));
+  }
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.border} paddingX={1} width={Math.max(8, width)}>
+      {body}
+    </Box>
+  );
+}
+
+/** One candidate, the characters fzf matched in the primary colour. */
+function MatchRow({ match, selected, width }: { match: FzfResultItem<string>; selected: boolean; width: number }) {
+  const theme = useTheme();
+  const parts: Array<{ text: string; hit: boolean }> = [];
+  const chars = [...match.item];
+  // fzf's positions index characters (code points)
+  for (let i = 0; i < chars.length; i++) {
+    const hit = match.positions.has(i);
+    const last = parts[parts.length - 1];
+    if (last && last.hit === hit) last.text += chars[i];
+    else parts.push({ text: chars[i]!, hit });
+  }
+  return (
+    <Box width={width}>
+      <Text
+        wrap="truncate-start"
+        color={selected ? theme.primary : theme.text}
+        backgroundColor={selected ? theme.selectionBackground : undefined}
+      >
+        {parts.map((p, i) =>
+          p.hit ? (
+            <Text key={i} color={theme.accent} bold>
+              {p.text}
+            </Text>
+          ) : (
+            p.text
+          ),
+        )}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * The message list: a viewport over the session's items. Only the visible lines are laid out;
+ * each item's lines come from the line cache (rendered once per version and width). Scrolling
+ * (pgup/pgdown, ctrl+u/ctrl+d half a page, as the original) anchors the view; otherwise it follows
+ * the bottom.
+ */
+import chalk from 'chalk';
+import { Box, Text } from 'ink';
+import React, { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { LAYER, useKeys } from '../input/InputProvider.js';
+import { matchesBinding } from '../input/keys.js';
+import { LineCache } from '../render/line-cache.js';
+import type { ChatItem } from '../state/chat-item.js';
+import { bottomWindow, moveDown, moveUp, windowFrom, type ListPosition } from '../state/viewport.js';
+import { useTheme } from '../theme-context.js';
+
+export interface MessageListProps {
+  items: ChatItem[];
+  /** columns for the text */
+  width: number;
+  /** rows of the viewport */
+  height: number;
+  /** resets the scroll position when it changes (the session id) */
+  resetKey?: string;
+  showThinking: boolean;
+  cwd: string;
+  /** handles scroll keys (false while a dialog or page has them) */
+  active: boolean;
+  /** one cache for the app's life: survives re-mounts */
+  cache: LineCache;
+}
+
+/** Shows the visible part of the list. */
+export const MessageList = memo(function MessageList(props: MessageListProps) {
+  const { items, width, height, showThinking, cwd, cache, active, resetKey } = props;
+  const theme = useTheme();
+  const [anchor, setAnchor] = useState<ListPosition | null>(null);
+  const lastReset = useRef(resetKey);
+  if (lastReset.current !== resetKey) {
+    lastReset.current = resetKey;
+    if (anchor) setAnchor(null);
+  }
+
+  const linesOf = useMemo(() => {
+    const memo = new Map<number, readonly string[]>();
+    return (index: number): readonly string[] => {
+      let lines = memo.get(index);
+      if (!lines) {
+        lines = [...cache.get(items[index]!, { width, showThinking, cwd }, theme), ''];
+        memo.set(index, lines);
+      }
+      return lines;
+    };
+  }, [items, width, showThinking, cwd, theme, cache]);
+
+  const view = useMemo(
+    () => (anchor ? windowFrom(anchor, items.length, linesOf, height) : bottomWindow(items.length, linesOf, height)),
+    [anchor, items.length, linesOf, height],
+  );
+
+  // scrolled back down to the end: follow the bottom again
+  useEffect(() => {
+    if (anchor && view.atBottom && view.lines.length < height) setAnchor(null);
+  }, [anchor, view, height]);
+
+  useKeys(
+    (key) => {
+      const page = Math.max(1, height - 2);
+      const half = Math.max(1, Math.floor(height / 2));
+      let up = 0;
+      if (matchesBinding(key, 'pgup')) up = page;
+      else if (matchesBinding(key, 'ctrl+u')) up = half;
+      else if (matchesBinding(key, 'pgdown')) up = -page;
+      else if (matchesBinding(key, 'ctrl+d')) up = -half;
+      else return false;
+      if (items.length === 0) return true;
+      const top = anchor ?? view.top;
+      if (up > 0) {
+        setAnchor(moveUp(top, up, linesOf));
+      } else {
+        const next = moveDown(top, -up, items.length, linesOf);
+        setAnchor(windowFrom(next, items.length, linesOf, height).atBottom ? null : next);
+      }
+      return true;
+    },
+    { layer: LAYER.page, active },
+  );
+
+  const lines = view.lines.slice();
+  if (anchor && !view.atBottom && lines.length === height && height > 1) {
+    lines[height - 1] = chalk.hex(theme.textMuted)('  ↓ more below: pgdown / ctrl+d');
+  }
+  return (
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      {lines.map((line, i) => (
+        <Text key={i} wrap="truncate-end">
+          {line || ' '}
+        </Text>
+      ))}
+    </Box>
+  );
+});

@@ -1,0 +1,99 @@
+/**
+ * The right-hand panel once a session exists (reference §9.2): name and version, cwd, the session
+ * title, configured language servers, MCP servers and their state, and the files the session
+ * modified with +added/−removed lines.
+ */
+import { Box, Text } from 'ink';
+import React, { memo } from 'react';
+import type { FileChange } from '../../db/file-store.js';
+import type { McpServerInfo } from '../../mcp/service.js';
+import { useTheme } from '../theme-context.js';
+
+export interface SidebarProps {
+  width: number;
+  height: number;
+  version: string;
+  cwd: string;
+  title: string;
+  lspServers: string[];
+  mcpServers: McpServerInfo[];
+  modifiedFiles: FileChange[];
+}
+
+/** Shortens `/home/u/project/src/a.ts` to fit `width`, keeping the end. */
+function fitPath(path: string, width: number): string {
+  if (path.length <= width) return path;
+  return `…${path.slice(path.length - width + 1)}`;
+}
+
+export const Sidebar = memo(function Sidebar(props: SidebarProps) {
+  const { width, height, version, cwd, title, lspServers, mcpServers, modifiedFiles } = props;
+  const theme = useTheme();
+  const inner = width - 2;
+  const home = process.env.HOME;
+  const shownCwd = home && cwd.startsWith(home) ? `~${cwd.slice(home.length)}` : cwd;
+  const statusColor = (s: McpServerInfo['status']) =>
+    s === 'connected' ? theme.success : s === 'failed' ? theme.error : theme.warning;
+  const maxFiles = Math.max(1, height - 14 - lspServers.length - mcpServers.length);
+  return (
+    <Box flexDirection="column" width={width} flexShrink={0} paddingLeft={1} paddingRight={1} overflow="hidden">
+      <Text>
+        <Text bold color={theme.primary}>
+          OpenCode
+        </Text>
+        <Text color={theme.textMuted}> v{version}</Text>
+      </Text>
+      <Text color={theme.textMuted} wrap="truncate-end">
+        cwd: {fitPath(shownCwd, inner - 5)}
+      </Text>
+      <Text> </Text>
+      <Text bold color={theme.text} wrap="truncate-end">
+        {title || 'New session'}
+      </Text>
+      <Text> </Text>
+      <Text bold color={theme.secondary}>
+        LSP Configuration
+      </Text>
+      {lspServers.length === 0 ? <Text color={theme.textMuted}>none configured</Text> : null}
+      {lspServers.map((name) => (
+        <Text key={name} color={theme.text} wrap="truncate-end">
+          • {name}
+        </Text>
+      ))}
+      {mcpServers.length > 0 ? (
+        <>
+          <Text> </Text>
+          <Text bold color={theme.secondary}>
+            MCP Servers
+          </Text>
+          {mcpServers.map((s) => (
+            <Text key={s.name} wrap="truncate-end">
+              <Text color={statusColor(s.status)}>● </Text>
+              <Text color={theme.text}>{s.name}</Text>
+              <Text color={theme.textMuted}>
+                {' '}
+                {s.status === 'connected' ? `${s.tools.length} tools` : s.status}
+              </Text>
+            </Text>
+          ))}
+        </>
+      ) : null}
+      <Text> </Text>
+      <Text bold color={theme.secondary}>
+        Modified Files
+      </Text>
+      {modifiedFiles.length === 0 ? <Text color={theme.textMuted}>none yet</Text> : null}
+      {modifiedFiles.slice(0, maxFiles).map((f) => {
+        const counts = ` +${f.additions} -${f.removals}`;
+        return (
+          <Text key={f.path} wrap="truncate-end">
+            <Text color={theme.text}>{fitPath(f.path, Math.max(4, inner - counts.length))}</Text>
+            <Text color={theme.diffAdded}> +{f.additions}</Text>
+            <Text color={theme.diffRemoved}> -{f.removals}</Text>
+          </Text>
+        );
+      })}
+      {modifiedFiles.length > maxFiles ? <Text color={theme.textMuted}>… {modifiedFiles.length - maxFiles} more</Text> : null}
+    </Box>
+  );
+});

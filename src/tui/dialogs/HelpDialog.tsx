@@ -1,0 +1,91 @@
+/**
+ * "Help" (ctrl+_ / ctrl+h, or `?` while the agent works): every key binding, grouped by where it
+ * applies, drawn from the one table in `keybindings.ts` and nothing else. ↑↓/j/k/pgup/pgdown scroll
+ * when it does not fit; esc, `?` and the help keys close it.
+ */
+import { Text } from 'ink';
+import { useState } from 'react';
+import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, FRAME_VERTICAL_ROWS, clamp, fitText, useScreenSize } from '../components/DialogFrame.js';
+import { LAYER, useKeys } from '../input/InputProvider.js';
+import { BINDINGS, BINDING_SCOPES, formatKeys, matches, type Binding } from '../keybindings.js';
+import { useTheme } from '../theme-context.js';
+import type { DialogSizeProps } from './ListDialog.js';
+
+export interface HelpDialogProps extends DialogSizeProps {
+  onClose(): void;
+  /** the table to list; default {@link BINDINGS} (tests may pass a smaller one) */
+  bindings?: readonly Binding[];
+}
+
+/** One row of the help: a scope heading, a binding, or a blank line between groups. */
+type HelpRow = { kind: 'heading'; text: string } | { kind: 'binding'; keys: string; description: string } | { kind: 'blank' };
+
+/** The rows of the help for `bindings`: each scope's heading, then its bindings in table order. */
+export function helpRows(bindings: readonly Binding[]): HelpRow[] {
+  const rows: HelpRow[] = [];
+  for (const { scope, title } of BINDING_SCOPES) {
+    const group = bindings.filter((b) => b.scope === scope);
+    if (group.length === 0) continue;
+    if (rows.length > 0) rows.push({ kind: 'blank' });
+    rows.push({ kind: 'heading', text: title });
+    for (const b of group) rows.push({ kind: 'binding', keys: formatKeys(b.keys), description: b.description });
+  }
+  return rows;
+}
+
+/** Keys column: wide enough for most key lists; longer ones are cut. */
+const KEYS_COLUMNS = 28;
+
+/** The help dialog: 80 columns (less on a narrow screen), as tall as the screen allows. */
+export function HelpDialog({ onClose, bindings = BINDINGS, width, height }: HelpDialogProps) {
+  const theme = useTheme();
+  const screen = useScreenSize(width, height);
+  const rows = helpRows(bindings);
+  const frameWidth = clamp(80, 40, screen.columns - 2);
+  const inner = frameWidth - FRAME_HORIZONTAL_COLUMNS;
+  const area = Math.max(3, Math.min(rows.length, screen.rows - FRAME_VERTICAL_ROWS - 2));
+  const scrolls = rows.length > area;
+  const body = scrolls ? Math.max(1, area - 2) : rows.length;
+  const maxOffset = Math.max(0, rows.length - body);
+  const [offsetState, setOffset] = useState(0);
+  const offset = clamp(offsetState, 0, maxOffset);
+  const scrollTo = (n: number) => setOffset(clamp(n, 0, maxOffset));
+
+  useKeys(
+    (key) => {
+      if (matches(key, 'dialog_close') || matches(key, 'help') || matches(key, 'help_busy')) onClose();
+      else if (matches(key, 'dialog_up')) scrollTo(offset - 1);
+      else if (matches(key, 'dialog_down')) scrollTo(offset + 1);
+      else if (matches(key, 'dialog_page_up')) scrollTo(offset - body);
+      else if (matches(key, 'dialog_page_down')) scrollTo(offset + body);
+      else if (key.name === 'home') scrollTo(0);
+      else if (key.name === 'end') scrollTo(maxOffset);
+      return true;
+    },
+    { layer: LAYER.dialog },
+  );
+
+  const keysColumns = Math.min(KEYS_COLUMNS, Math.floor(inner / 2));
+  return (
+    <DialogFrame title="Keyboard Shortcuts" width={frameWidth}>
+      {scrolls ? <Text color={theme.textMuted}>{offset > 0 ? '↑ more' : ' '}</Text> : null}
+      {rows.slice(offset, offset + body).map((row, i) => {
+        const key = offset + i;
+        if (row.kind === 'blank') return <Text key={key}> </Text>;
+        if (row.kind === 'heading')
+          return (
+            <Text key={key} bold color={theme.secondary}>
+              {row.text}
+            </Text>
+          );
+        return (
+          <Text key={key} wrap="truncate">
+            <Text color={theme.accent}>{fitText(row.keys, keysColumns - 1, true)} </Text>
+            <Text color={theme.text}>{fitText(row.description, inner - keysColumns)}</Text>
+          </Text>
+        );
+      })}
+      {scrolls ? <Text color={theme.textMuted}>{offset < maxOffset ? '↓ more' : ' '}</Text> : null}
+    </DialogFrame>
+  );
+}

@@ -1,0 +1,157 @@
+/**
+ * A framed list to choose one item from: the shape of the sessions, commands, models and themes
+ * dialogs (reference §9.3: ↑↓ or k/j, enter, esc; 10 rows visible, the list scrolls under them).
+ */
+import { Box, Text } from 'ink';
+import type React from 'react';
+import { useState } from 'react';
+import stringWidth from 'string-width';
+import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, clamp, fitText, scrollTop } from '../components/DialogFrame.js';
+import { LAYER, useKeys } from '../input/InputProvider.js';
+import type { Key } from '../input/keys.js';
+import { matches } from '../keybindings.js';
+import { useTheme } from '../theme-context.js';
+
+/** One row of a {@link ListDialog}. */
+export interface ListItem {
+  id: string;
+  label: string;
+  /** shown muted at the row's right end, e.g. `5m ago` */
+  detail?: string;
+  /** marks the item in use (the current session, model, theme) with `✓` */
+  current?: boolean;
+}
+
+/** Rows a list shows at once (the original's dialogs: 10). */
+export const LIST_VISIBLE_ROWS = 10;
+
+export interface ListDialogProps {
+  title: string;
+  titleRight?: string;
+  items: readonly ListItem[];
+  /** index selected at first; clamped into the list */
+  initialIndex?: number;
+  /** total columns of the dialog, border included */
+  width: number;
+  visibleRows?: number;
+  /** a row (or more) between the title and the list, e.g. the models dialog's provider line */
+  header?: React.ReactNode;
+  /** shown when `items` is empty */
+  emptyText?: string;
+  /** enter on an item */
+  onChoose(item: ListItem, index: number): void;
+  onClose(): void;
+  /** rows under the list, e.g. the selected command's description */
+  footer?: React.ReactNode;
+  /** sees every key first; return true when it handled it */
+  onKey?(key: Key): boolean;
+  /** the selection moved to `index` by a key (not called when a new list resets it) */
+  onMove?(index: number): void;
+}
+
+/**
+ * The list dialog. Modal: registers on {@link LAYER.dialog} and takes every key. ↑/k and ↓/j move
+ * (stopping at the ends), pgup/pgdown move a page, home/end to the ends, enter chooses, esc closes.
+ * The selection resets to `initialIndex` when the items' ids change (another provider's list).
+ */
+export function ListDialog(props: ListDialogProps) {
+  const theme = useTheme();
+  const { items, width, visibleRows = LIST_VISIBLE_ROWS } = props;
+  const count = items.length;
+  // the list's identity: a different list (another provider's models) starts over at initialIndex
+  const listKey = items.map((item) => item.id).join('\n');
+  const start = () => {
+    const selected = clamp(props.initialIndex ?? 0, 0, Math.max(0, count - 1));
+    return { selected, top: scrollTop(count, selected, visibleRows, selected - Math.floor(visibleRows / 2)), listKey };
+  };
+  const [state, setState] = useState(start);
+  let { selected, top } = state;
+  if (state.listKey !== listKey) {
+    ({ selected, top } = start());
+    setState({ selected, top, listKey });
+  }
+
+  const moveTo = (index: number) => {
+    const next = clamp(index, 0, Math.max(0, count - 1));
+    setState({ selected: next, top: scrollTop(count, next, visibleRows, top), listKey });
+    if (next !== selected) props.onMove?.(next);
+  };
+
+  useKeys(
+    (key) => {
+      if (props.onKey?.(key)) return true;
+      if (matches(key, 'dialog_close')) props.onClose();
+      else if (matches(key, 'dialog_up')) moveTo(selected - 1);
+      else if (matches(key, 'dialog_down')) moveTo(selected + 1);
+      else if (matches(key, 'dialog_page_up')) moveTo(selected - visibleRows);
+      else if (matches(key, 'dialog_page_down')) moveTo(selected + visibleRows);
+      else if (key.name === 'home') moveTo(0);
+      else if (key.name === 'end') moveTo(count - 1);
+      else if (matches(key, 'dialog_select') && count > 0) props.onChoose(items[selected]!, selected);
+      return true;
+    },
+    { layer: LAYER.dialog },
+  );
+
+  const inner = width - FRAME_HORIZONTAL_COLUMNS;
+  const shown = items.slice(top, top + visibleRows);
+  return (
+    <DialogFrame title={props.title} titleRight={props.titleRight} width={width}>
+      {props.header}
+      {count === 0 ? <Text color={theme.textMuted}>{props.emptyText ?? 'Nothing to choose from'}</Text> : null}
+      {top > 0 ? <Text color={theme.textMuted}>↑ more</Text> : null}
+      {shown.map((item, i) => {
+        const isSelected = top + i === selected;
+        return (
+          <Text
+            key={item.id}
+            wrap="truncate"
+            color={isSelected ? theme.primary : theme.text}
+            backgroundColor={isSelected ? theme.selectionBackground : undefined}
+            bold={isSelected}
+          >
+            {listRow(item, inner)}
+          </Text>
+        );
+      })}
+      {top + visibleRows < count ? <Text color={theme.textMuted}>↓ more</Text> : null}
+      {props.footer}
+    </DialogFrame>
+  );
+}
+
+/**
+ * One row as text, exactly `columns` wide: `✓ ` or two spaces, the label (cut with `…`), and the
+ * detail right-aligned after at least two spaces (dropped when the label leaves no room for it).
+ */
+export function listRow(item: ListItem, columns: number): string {
+  const mark = item.current ? '✓ ' : '  ';
+  const room = columns - 2;
+  const detail = item.detail ?? '';
+  const detailWidth = stringWidth(detail);
+  if (detail && room - detailWidth - 2 >= Math.min(12, stringWidth(item.label))) {
+    const label = fitText(item.label, room - detailWidth - 2, true);
+    return `${mark}${label}  ${detail}`;
+  }
+  return mark + fitText(item.label, room, true);
+}
+
+/** Props every dialog takes for its size: the screen area it is centred in (see `useScreenSize`). */
+export interface DialogSizeProps {
+  /** columns of the area the dialog is centred in; default the terminal's */
+  width?: number;
+  /** rows of that area; default the terminal's */
+  height?: number;
+}
+
+/** A row of the given text, muted: hints under a list, e.g. `↑↓ select · enter choose · esc close`. */
+export function HintRow({ text }: { text: string }) {
+  const theme = useTheme();
+  return (
+    <Box marginTop={1}>
+      <Text color={theme.textMuted} wrap="truncate">
+        {text}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * "Select Model" (ctrl+o): one provider's models at a time; ←/→ (h/l) switch provider, ↑↓ (k/j)
+ * select, enter picks, esc closes. 40 columns wide, 10 rows visible (reference §9.2). Providers are
+ * listed in the order given (the shell orders them; the original sorted by popularity).
+ */
+import { Box, Text } from 'ink';
+import { useMemo, useState } from 'react';
+import { FRAME_HORIZONTAL_COLUMNS, clamp, fitText, useScreenSize } from '../components/DialogFrame.js';
+import { matches } from '../keybindings.js';
+import { useTheme } from '../theme-context.js';
+import { ListDialog, type DialogSizeProps, type ListItem } from './ListDialog.js';
+
+/** A provider and its models, as the dialog lists them. */
+export interface ModelProvider {
+  /** e.g. `anthropic` */
+  id: string;
+  /** e.g. `Anthropic` */
+  name: string;
+  /** `id` is what {@link ModelsDialogProps.onSelect} gets, e.g. `claude-sonnet-4-5` */
+  models: readonly { id: string; name: string }[];
+}
+
+export interface ModelsDialogProps extends DialogSizeProps {
+  providers: readonly ModelProvider[];
+  /** the coder agent's model: its provider opens first, the model selected and marked ✓ */
+  currentModelId?: string;
+  onSelect(modelId: string): void;
+  onClose(): void;
+}
+
+/** Columns of the models dialog (the original's). */
+export const MODELS_DIALOG_WIDTH = 40;
+
+/** The models dialog. Switching provider wraps around at either end. */
+export function ModelsDialog(props: ModelsDialogProps) {
+  const theme = useTheme();
+  const screen = useScreenSize(props.width, props.height);
+  const { providers, currentModelId } = props;
+  const [providerIndex, setProviderIndex] = useState(() =>
+    Math.max(0, providers.findIndex((p) => p.models.some((m) => m.id === currentModelId))),
+  );
+  const provider = providers[providerIndex];
+  const items = useMemo<ListItem[]>(
+    () => (provider?.models ?? []).map((m) => ({ id: m.id, label: m.name, current: m.id === currentModelId })),
+    [provider, currentModelId],
+  );
+  const width = clamp(MODELS_DIALOG_WIDTH, 24, screen.columns - 2);
+  const inner = width - FRAME_HORIZONTAL_COLUMNS;
+  const count = providers.length;
+  const position = count > 1 ? ` (${providerIndex + 1}/${count})` : '';
+  const header = (
+    <Box marginBottom={1}>
+      <Text color={theme.accent} wrap="truncate">
+        {fitText(`${count > 1 ? '← ' : ''}${provider?.name ?? 'No providers'}${position}${count > 1 ? ' →' : ''}`, inner)}
+      </Text>
+    </Box>
+  );
+  return (
+    <ListDialog
+      title="Select Model"
+      items={items}
+      initialIndex={Math.max(0, items.findIndex((i) => i.current))}
+      width={width}
+      header={header}
+      emptyText="No models"
+      onChoose={(item) => props.onSelect(item.id)}
+      onClose={props.onClose}
+      onKey={(key) => {
+        if (count === 0) return false;
+        if (matches(key, 'dialog_left')) setProviderIndex((i) => (i - 1 + count) % count);
+        else if (matches(key, 'dialog_right')) setProviderIndex((i) => (i + 1) % count);
+        else return false;
+        return true;
+      }}
+    />
+  );
+}

@@ -1,0 +1,154 @@
+/**
+ * One chat item (a user or assistant message) drawn as terminal lines for the message list
+ * (reference §9.2). Pure: the same item, options and theme give the same lines, which is what lets
+ * {@link LineCache} keep them.
+ *
+ * Layout: a user message sits behind a `┃ ` bar in the secondary colour, attachments as `[name]`.
+ * An assistant message is its parts in order, a blank line between them: thinking (muted italic),
+ * text as markdown, tool calls (see tool-lines.ts), then the reply's footer. No blank line at the
+ * start or end: spacing between items is the list's job.
+ */
+import chalk from 'chalk';
+import type { ImagePart, ReasoningPart, TextPart, ToolCallPart } from '../../message.js';
+import type { ChatItem, RenderOptions, ReplyFooter, ToolCallView } from '../state/chat-item.js';
+import type { Theme } from '../theme.js';
+import { renderMarkdown, safeStreamingPrefix } from './markdown.js';
+import { fitLine, wrapText } from './text-width.js';
+import { renderToolCall } from './tool-lines.js';
+
+/** Options of {@link renderChatItem}: the cached {@link RenderOptions} plus the project directory. */
+export type ChatItemRenderOptions = RenderOptions & {
+  /** paths inside it are shown relative in tool calls */
+  cwd?: string;
+};
+
+/** Thinking lines shown while a message streams (the newest ones). */
+export const STREAMING_THINKING_LINES = 6;
+
+/** The key that shows finished thinking in full (the collapsed line names it). */
+const SHOW_THINKING_KEY = 'ctrl+y';
+
+const USER_BAR = '┃ ';
+
+/**
+ * Draws one chat item as lines of at most `options.width` columns, none containing `\n`, with no
+ * leading or trailing blank line. See the module comment for the layout.
+ */
+export function renderChatItem(item: ChatItem, options: ChatItemRenderOptions, theme: Theme): string[] {
+  const width = Math.max(1, options.width);
+  const lines = item.role === 'user' ? userLines(item, width, theme) : assistantLines(item, { ...options, width }, theme);
+  return lines.map((line) => fitLine(line, width));
+}
+
+function userLines(item: ChatItem, width: number, theme: Theme): string[] {
+  const room = Math.max(1, width - USER_BAR.length);
+  const text = item.message.parts
+    .filter((p): p is TextPart => p.type === 'text')
+    .map((p) => p.text)
+    .join('')
+    .replace(/\n+$/, '');
+  const lines = text === '' ? [] : wrapText(text, room).map((l) => chalk.hex(theme.text)(l));
+  const attachments = item.message.parts
+    .filter((p): p is ImagePart => p.type === 'image')
+    .map((p) => `[${p.name ?? p.mimeType}]`);
+  if (attachments.length) lines.push(...wrapText(attachments.join(' '), room).map((l) => chalk.hex(theme.textMuted)(l)));
+  if (lines.length === 0) lines.push('');
+  const bar = chalk.hex(theme.secondary)(USER_BAR);
+  return lines.map((line) => bar + line);
+}
+
+function assistantLines(item: ChatItem, options: ChatItemRenderOptions, theme: Theme): string[] {
+  const { width } = options;
+  const sections: string[][] = [];
+  const views = new Map(item.tools.map((v) => [v.call.id, v]));
+  const drawn = new Set<ToolCallView>();
+  const parts = item.message.parts;
+  let hasText = false;
+
+  parts.forEach((part, index) => {
+    if (part.type === 'reasoning') {
+      sections.push(thinkingLines(part, item.streaming, options.showThinking, width, theme));
+    } else if (part.type === 'text') {
+      if (part.text.trim()) hasText = true;
+      // only the part still being written can end mid-line or inside an open code fence
+      const writing = item.streaming && index === parts.length - 1;
+      sections.push(renderMarkdown(writing ? safeStreamingPrefix(part.text) : part.text, width, theme));
+    } else if (part.type === 'tool_call') {
+      const view = views.get(part.id) ?? { call: part as ToolCallPart };
+      drawn.add(view);
+      sections.push(renderToolCall(view, options, theme));
+    }
+  });
+  // results may arrive for calls the message doesn't list (defensive: the store owns that invariant)
+  for (const view of item.tools) if (!drawn.has(view)) sections.push(renderToolCall(view, options, theme));
+  if (item.footer) sections.push([footerLine(item.footer, hasText || item.tools.length > 0, theme)]);
+
+  const lines: string[] = [];
+  for (const section of sections) {
+    if (section.length === 0) continue;
+    if (lines.length) lines.push('');
+    lines.push(...section);
+  }
+  return lines;
+}
+
+function thinkingLines(part: ReasoningPart, streaming: boolean, showThinking: boolean, width: number, theme: Theme): string[] {
+  const text = part.thinking.trim();
+  if (!text) return [];
+  const style = chalk.italic.hex(theme.textMuted);
+  if (streaming) return wrapText(text, width).slice(-STREAMING_THINKING_LINES).map((l) => style(l));
+  if (!showThinking) {
+    const count = text.split('\n').length;
+    return [style(`Thinking (${count} line${count === 1 ? '' : 's'}) — ${SHOW_THINKING_KEY} to show`)];
+  }
+  return wrapText(text, width).map((l) => style(l));
+}
+
+/**
+ * The reply's footer text: `model (12.3s)` for a normal finish, `canceled`, `error: <message>`,
+ * `permission denied`, `step limit: <message>`, or `finished without output` for an end_turn that
+ * wrote nothing. `hasOutput`: the message has text or tool calls.
+ */
+export function footerText(footer: ReplyFooter, hasOutput: boolean): string {
+  switch (footer.reason) {
+    case 'canceled':
+      return 'canceled';
+    case 'error':
+      return footer.message ? `error: ${oneLine(footer.message)}` : 'error';
+    case 'permission_denied':
+      return 'permission denied';
+    case 'step_limit':
+      return footer.message ? `step limit: ${oneLine(footer.message)}` : 'step limit';
+    case 'end_turn':
+      if (!hasOutput) return 'finished without output';
+      return modelAndDuration(footer);
+    default:
+      return modelAndDuration(footer);
+  }
+}
+
+function footerLine(footer: ReplyFooter, hasOutput: boolean, theme: Theme): string {
+  const colour = footer.reason === 'error' ? theme.error : theme.textMuted;
+  return chalk.hex(colour)(footerText(footer, hasOutput));
+}
+
+/** `claude-sonnet-4 (12.3s)`: the model id without its provider, the duration in seconds (minutes past 60 s). */
+function modelAndDuration(footer: ReplyFooter): string {
+  const model = footer.model ? footer.model.slice(footer.model.indexOf('/') + 1) : '';
+  const duration = footer.durationMs === undefined ? '' : formatDuration(footer.durationMs);
+  if (model && duration) return `${model} (${duration})`;
+  return model || duration;
+}
+
+/** `850ms` → `0.9s`, `12345` → `12.3s`, `125000` → `2m 5s`. */
+export function formatDuration(ms: number): string {
+  const tenths = Math.round(Math.max(0, ms) / 100);
+  // 59.97 s would round to "60.0s": switch to minutes where the rounded value does
+  if (tenths < 600) return `${(tenths / 10).toFixed(1)}s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,87 @@
+/**
+ * Terminal-column arithmetic for the render layer. Every line the render layer returns is at most
+ * `width` columns as string-width counts them (CJK and emoji are 2 columns, ANSI escapes 0) and
+ * never contains a newline. Wrapping is wrap-ansi's hard wrap, cutting is slice-ansi; both keep
+ * ANSI colour codes balanced.
+ */
+import sliceAnsi from 'slice-ansi';
+import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
+
+/** ANSI colour/style (SGR) escapes, the only escapes the render layer produces. */
+const SGR = /\u001b\[[0-9;]*m/g;
+
+/** Columns a tab becomes. Terminals use tab stops of 8; code reads better at 4 and stays predictable. */
+export const TAB_WIDTH = 4;
+
+/** Columns `s` takes in a terminal (ANSI escapes count 0, CJK/emoji 2). */
+export function displayWidth(s: string): number {
+  return stringWidth(s);
+}
+
+/** Terminal control sequences other than colours: cursor moves, screen clears, titles, hyperlinks. */
+const CONTROL_SEQUENCES = [
+  /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\|$)/g, // OSC: window title, hyperlinks
+  /\u001b\[[0-?]*[ -/]*[@-ln-~]/g, // CSI except SGR (`m`): cursor moves, erase line/screen
+  /\u001b(?!\[[0-?]*[ -/]*m)/g, // any other escape, and a cut-off one at the end
+  /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f]/g, // C0 controls but tab, newline and ESC (CR is gone already)
+];
+
+/**
+ * Makes raw text (tool output, model text) safe to measure and print: `\r\n` becomes `\n`, other
+ * carriage returns are dropped (a progress bar would otherwise overwrite the line), control sequences
+ * other than colours are removed (`npm` output moves the cursor, `\u001b[2J` would clear the screen),
+ * and tabs become {@link TAB_WIDTH} spaces. Colour codes are kept.
+ */
+export function normalizeText(text: string): string {
+  let out = text.replace(/\r\n/g, '\n').replace(/\r/g, '');
+  for (const pattern of CONTROL_SEQUENCES) out = out.replace(pattern, '');
+  return out.replace(/\t/g, ' '.repeat(TAB_WIDTH));
+}
+
+/**
+ * Cuts one line to at most `width` columns, keeping ANSI codes balanced. A wide character that would
+ * straddle the edge is dropped (slice-ansi alone keeps it, giving `width + 1` columns).
+ * `width < 1` gives `''`. The line must not contain `\n`.
+ */
+export function fitLine(line: string, width: number): string {
+  if (width < 1) return '';
+  if (stringWidth(line) <= width) return line;
+  let end = width;
+  let cut = sliceAnsi(line, 0, end);
+  while (end > 0 && stringWidth(cut) > width) cut = sliceAnsi(line, 0, --end);
+  return cut;
+}
+
+/**
+ * Wraps text to lines of at most `width` columns (hard wrap: words longer than the width are broken).
+ * Newlines in `text` start new lines; tabs are expanded first. A line's leading indentation is kept
+ * and repeated on its continuation lines (a hanging indent), so wrapped code and nested text stay
+ * aligned; when the indentation leaves no room it is wrapped as plain text. Empty text gives `['']`.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  for (const source of normalizeText(text).split('\n')) {
+    if (stringWidth(source) <= w) {
+      out.push(source);
+      continue;
+    }
+    // measured on the visible text: a highlighted code line may start with a colour code
+    const indent = /^ */.exec(source.replace(SGR, ''))![0];
+    const room = w - indent.length;
+    const rows =
+      room >= Math.min(10, Math.ceil(w / 2))
+        ? wrapAnsi(sliceAnsi(source, indent.length), room, { hard: true }).split('\n').map((row) => indent + row)
+        : wrapAnsi(source, w, { hard: true, trim: false }).split('\n');
+    // wrap-ansi can leave a row one column over at a wide character or a split emoji sequence
+    for (const row of rows) out.push(fitLine(row, w));
+  }
+  return out;
+}
+
+/** `line` followed by spaces up to `width` columns (unchanged when already that wide). */
+export function padLine(line: string, width: number): string {
+  const gap = width - stringWidth(line);
+  return gap > 0 ? line + ' '.repeat(gap) : line;
+}

@@ -1,0 +1,76 @@
+/**
+ * Mounts the TUI: Ink with incremental rendering and a frame cap, on a stdout wrapper that
+ * debounces resizes (output.ts). Resolves when the person quits.
+ */
+import { render } from 'ink';
+import { format } from 'node:util';
+import React from 'react';
+import { TuiApp } from './App.js';
+import { InputProvider } from './input/InputProvider.js';
+import { createTuiOutput } from './output.js';
+import { ChatStore } from './state/chat-store.js';
+import type { ChatServices } from './state/services.js';
+import { themeByName } from './themes.js';
+
+/** Frames per second at most (Ink's throttle); typing and streaming never repaint faster. */
+export const MAX_FPS = 60;
+
+export interface RunTuiOptions {
+  services: ChatServices;
+  themeName?: string;
+  debug: boolean;
+  /** problems found in the config files, shown on the logs page */
+  configWarnings?: string[];
+  /** the session to open (default: the newest) */
+  sessionId?: string;
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+}
+
+/** Runs the TUI until quit. */
+export async function runTui(options: RunTuiOptions): Promise<void> {
+  const { services } = options;
+  const store = new ChatStore(services, { debug: options.debug });
+  // library console output would draw over the screen: it goes to the logs page instead
+  routeConsoleToLog(store);
+  for (const warning of options.configWarnings ?? []) store.log('warn', warning);
+  const latest = options.sessionId ?? services.sessions.list()[0]?.id;
+  store.openSession(latest);
+
+  const output = createTuiOutput(options.stdout ?? process.stdout);
+  // Ink draws from the cursor: start from a clear screen (the first frame's skeleton is replaced at once)
+  output.stream.write('\u001b[2J\u001b[H');
+  let quit: () => void = () => {};
+  const done = new Promise<void>((resolve) => (quit = resolve));
+  const instance = render(
+    <InputProvider>
+      <TuiApp services={services} store={store} initialTheme={themeByName(options.themeName)} onQuit={() => quit()} />
+    </InputProvider>,
+    {
+      stdout: output.stream,
+      stdin: options.stdin ?? process.stdin,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      incrementalRendering: process.env.OPENCODE_FULL_REDRAW ? false : true,
+      maxFps: MAX_FPS,
+    },
+  );
+  output.onResize(() => {
+    // forget the old frame and clear the screen: the redraw that follows writes every line once
+    instance.clear();
+    output.stream.write('\u001b[2J\u001b[H');
+  });
+  await done;
+  instance.unmount();
+  await instance.waitUntilExit().catch(() => {});
+  output.dispose();
+  store.dispose();
+}
+
+function routeConsoleToLog(store: ChatStore): void {
+  console.warn = (...args: unknown[]) => store.log('warn', format(...args));
+  console.error = (...args: unknown[]) => store.log('error', format(...args));
+  console.log = (...args: unknown[]) => store.log('debug', format(...args));
+  console.info = (...args: unknown[]) => store.log('debug', format(...args));
+  console.debug = (...args: unknown[]) => store.log('debug', format(...args));
+}

@@ -1,0 +1,339 @@
+/**
+ * The TUI's state, fed by the core's events: the current session and its items, whether a reply
+ * is running, the permission requests waiting, the status line, the log. Components read it
+ * through `useChatState` (useSyncExternalStore) and call its actions; nothing here knows React.
+ *
+ * Notifications are coalesced (at most one per {@link NOTIFY_INTERVAL_MS}) so a fast stream of
+ * deltas costs one render per frame, not one per delta.
+ */
+import type { RunFinished } from '../../agent/events.js';
+import type { FileChange } from '../../db/file-store.js';
+import type { Session } from '../../db/session-store.js';
+import type { ImagePart } from '../../message.js';
+import type { McpServerInfo } from '../../mcp/service.js';
+import type { PermissionRequest } from '../../permission/types.js';
+import type { LogEntry } from '../pages/log-entry.js';
+import type { ChatItem } from './chat-item.js';
+import type { ChatServices } from './services.js';
+import { SessionView } from './session-view.js';
+
+/** How long a status message stays, ms (the original: 10 s). */
+export const STATUS_TTL_MS = 10_000;
+/** Shortest time between two notifications, ms (about 60 frames a second). */
+export const NOTIFY_INTERVAL_MS = 16;
+/** Log entries kept in memory. */
+const MAX_LOG_ENTRIES = 1_000;
+
+export type StatusLevel = 'info' | 'warn' | 'error';
+
+export interface StatusMessage {
+  text: string;
+  level: StatusLevel;
+  /** unix ms */
+  expiresAt: number;
+}
+
+/** A snapshot of the TUI's state; a new object whenever anything changes. */
+export interface ChatState {
+  session?: Session;
+  items: ChatItem[];
+  busy: boolean;
+  /** the session is being compacted */
+  compacting: boolean;
+  /** requests waiting for an answer, oldest first; the dialog shows the first */
+  permissionQueue: PermissionRequest[];
+  status?: StatusMessage;
+  modifiedFiles: FileChange[];
+  mcpServers: McpServerInfo[];
+  logs: LogEntry[];
+  /** the user's earlier prompts in this session, oldest first (editor history) */
+  promptHistory: string[];
+}
+
+export class ChatStore {
+  private state: ChatState;
+  private view: SessionView | undefined;
+  /** sub-agent session id → its view */
+  private readonly childViews = new Map<string, SessionView>();
+  /** tool call id → sub-agent session id */
+  private readonly childOfCall = new Map<string, string>();
+  private readonly listeners = new Set<() => void>();
+  private readonly unsubscribe: (() => void)[] = [];
+  private notifyTimer: NodeJS.Timeout | undefined;
+  private statusTimer: NodeJS.Timeout | undefined;
+  private logId = 0;
+
+  constructor(
+    private readonly services: ChatServices,
+    private readonly options: { debug?: boolean; now?: () => number } = {},
+  ) {
+    this.state = {
+      items: [],
+      busy: false,
+      compacting: false,
+      permissionQueue: services.permission.pendingRequests(),
+      modifiedFiles: [],
+      mcpServers: services.mcp.servers(),
+      logs: [],
+      promptHistory: [],
+    };
+    this.subscribe = this.subscribe.bind(this);
+    this.getSnapshot = this.getSnapshot.bind(this);
+    this.listen();
+  }
+
+  // --- for useSyncExternalStore
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  getSnapshot(): ChatState {
+    return this.state;
+  }
+
+  // --- actions
+
+  /** Opens a stored session (or none: a new chat not yet saved). */
+  openSession(sessionId: string | undefined): void {
+    this.childViews.clear();
+    this.childOfCall.clear();
+    if (!sessionId) {
+      this.view = undefined;
+      this.set({ session: undefined, items: [], modifiedFiles: [], promptHistory: [], busy: false });
+      return;
+    }
+    const session = this.services.sessions.get(sessionId);
+    if (!session) throw new Error(`no session ${sessionId}`);
+    const view = this.newView(sessionId);
+    view.load(this.services.sessions.messages(sessionId));
+    this.view = view;
+    this.loadChildrenFromResults(view, sessionId);
+    this.set({
+      session,
+      items: view.items(),
+      modifiedFiles: this.services.sessions.modifiedFiles(sessionId),
+      promptHistory: view.userTexts(),
+      busy: this.services.agent.isBusy(sessionId),
+    });
+  }
+
+  /** Sends a prompt: creates the session on the first one. Refused (with a status message) while busy. */
+  async send(text: string, attachments: ImagePart[] = []): Promise<RunFinished | undefined> {
+    if (this.state.busy) {
+      this.setStatus('The agent is busy: wait for the reply, or press esc to cancel it', 'warn');
+      return undefined;
+    }
+    if (!this.state.session) this.openSession(this.services.sessions.create().id);
+    const sessionId = this.state.session!.id;
+    this.set({ busy: true, promptHistory: [...this.state.promptHistory, text] });
+    const result = await this.services.agent.run(sessionId, text, attachments);
+    return result;
+  }
+
+  /** Cancels the running reply. */
+  cancel(): void {
+    if (this.state.session && this.state.busy) this.services.agent.cancel(this.state.session.id);
+  }
+
+  /** Answers the permission request `id`. */
+  answerPermission(id: string, decision: Parameters<ChatServices['permission']['respond']>[1]): void {
+    this.services.permission.respond(id, decision);
+  }
+
+  setStatus(text: string, level: StatusLevel = 'info'): void {
+    const now = this.options.now?.() ?? Date.now();
+    this.set({ status: { text, level, expiresAt: now + STATUS_TTL_MS } });
+    this.log(level, text);
+    clearTimeout(this.statusTimer);
+    this.statusTimer = setTimeout(() => this.set({ status: undefined }), STATUS_TTL_MS);
+    this.statusTimer.unref?.();
+  }
+
+  /** Adds a log entry (the logs page). */
+  log(level: LogEntry['level'], message: string, details?: string): void {
+    if (level === 'debug' && !this.options.debug) return;
+    const entry: LogEntry = { id: ++this.logId, time: this.options.now?.() ?? Date.now(), level, message, details };
+    const logs = this.state.logs.length >= MAX_LOG_ENTRIES ? this.state.logs.slice(1) : this.state.logs.slice();
+    logs.push(entry);
+    this.set({ logs });
+  }
+
+  /** Re-reads the session row (title, tokens, cost) and its modified files. */
+  refreshSession(): void {
+    const id = this.state.session?.id;
+    if (!id) return;
+    this.set({ session: this.services.sessions.get(id), modifiedFiles: this.services.sessions.modifiedFiles(id) });
+  }
+
+  setCompacting(compacting: boolean): void {
+    this.set({ compacting });
+  }
+
+  dispose(): void {
+    for (const off of this.unsubscribe) off();
+    clearTimeout(this.notifyTimer);
+    clearTimeout(this.statusTimer);
+    this.listeners.clear();
+  }
+
+  // --- event wiring
+
+  private listen(): void {
+    const { bus, permission, mcp } = this.services;
+    const on = this.unsubscribe;
+    on.push(
+      bus.on('message.created', ({ message }) => this.onMessage(message)),
+      bus.on('message.updated', ({ message }) => this.onMessage(message)),
+      bus.on('tool.progress', ({ sessionId, toolCallId, text }) => {
+        const view = this.viewFor(sessionId);
+        if (!view) return;
+        view.setProgress(toolCallId, text);
+        this.touched(view);
+      }),
+      bus.on('tool.started', ({ sessionId, name, toolCallId }) => {
+        if (this.viewFor(sessionId)) this.log('debug', `tool ${name} started`, toolCallId);
+      }),
+      bus.on('tool.finished', ({ sessionId, name, isError, toolCallId }) => {
+        if (this.viewFor(sessionId)) this.log(isError ? 'warn' : 'debug', `tool ${name} finished${isError ? ' with an error' : ''}`, toolCallId);
+      }),
+      bus.on('run.started', ({ sessionId }) => {
+        if (sessionId === this.state.session?.id) this.set({ busy: true });
+      }),
+      bus.on('run.finished', (run) => this.onRunFinished(run)),
+      bus.on('provider.retry', ({ sessionId, attempt, maxRetries, delayMs, reason }) => {
+        if (sessionId !== this.state.session?.id) return;
+        this.setStatus(`${reason}: retrying in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt} of ${maxRetries})`, 'warn');
+      }),
+      bus.on('session.updated', ({ sessionId }) => {
+        if (sessionId === this.state.session?.id) this.refreshSession();
+      }),
+      bus.on('warning', ({ sessionId, message }) => {
+        if (!sessionId || sessionId === this.state.session?.id) this.setStatus(message, 'warn');
+        else this.log('warn', message);
+      }),
+      permission.onRequest((request) => this.set({ permissionQueue: [...this.state.permissionQueue, request] })),
+      permission.onResolved((id) => this.set({ permissionQueue: this.state.permissionQueue.filter((r) => r.id !== id) })),
+      mcp.onUpdate((info) => {
+        this.set({ mcpServers: this.services.mcp.servers() });
+        if (info.status === 'failed') this.log('error', `MCP server ${info.name} failed`, info.error);
+        else this.log('info', `MCP server ${info.name}: ${info.status}${info.tools.length ? ` (${info.tools.length} tools)` : ''}`);
+      }),
+    );
+    // events the core may add (sub-agent sessions, compaction): subscribed by name so the store works either way
+    const anyBus = bus as unknown as { on(type: string, handler: (p: Record<string, string>) => void): () => void };
+    on.push(
+      anyBus.on('subagent.started', ({ parentSessionId, toolCallId, sessionId }) => {
+        if (!this.viewFor(parentSessionId!)) return;
+        this.attachChild(toolCallId!, sessionId!);
+      }),
+      anyBus.on('session.compacting', ({ sessionId }) => {
+        if (sessionId === this.state.session?.id) this.set({ compacting: true });
+      }),
+      anyBus.on('session.compact_failed', ({ sessionId, error }) => {
+        if (sessionId !== this.state.session?.id) return;
+        this.set({ compacting: false });
+        this.setStatus(error === 'canceled' ? 'Compaction canceled' : `Compaction failed: ${error}`, 'error');
+      }),
+      anyBus.on('session.compacted', ({ sessionId }) => {
+        if (sessionId !== this.state.session?.id) return;
+        this.set({ compacting: false });
+        this.refreshSession();
+        this.setStatus('Session compacted: later requests start from the summary', 'info');
+      }),
+    );
+  }
+
+  private onMessage(message: Parameters<SessionView['upsert']>[0]): void {
+    const view = this.viewFor(message.sessionId);
+    if (!view) return;
+    const arrived = view.upsert(message);
+    // an `agent` tool result names its sub-agent session: load it when it was not seen live
+    if (view === this.view) {
+      for (const part of message.parts) {
+        if (part.type === 'tool_result' && arrived.includes(part.toolCallId)) {
+          const child = part.metadata?.sessionId;
+          if (typeof child === 'string' && !this.childOfCall.has(part.toolCallId)) this.attachChild(part.toolCallId, child, true);
+        }
+      }
+    }
+    this.touched(view);
+  }
+
+  private onRunFinished(run: RunFinished): void {
+    if (run.sessionId !== this.state.session?.id) return;
+    this.set({ busy: false });
+    this.refreshSession();
+    if (run.reason === 'error') this.setStatus(run.error ?? 'The provider failed', 'error');
+    else if (run.reason === 'step_limit') this.setStatus(run.error ?? 'Step limit reached', 'warn');
+    this.log('info', `reply finished: ${run.reason}`, run.error);
+  }
+
+  private viewFor(sessionId: string): SessionView | undefined {
+    if (this.view?.sessionId === sessionId) return this.view;
+    return this.childViews.get(sessionId);
+  }
+
+  private newView(sessionId: string): SessionView {
+    const view: SessionView = new SessionView(
+      sessionId,
+      (toolCallId) => {
+        const child = this.childOfCall.get(toolCallId);
+        return child ? this.childViews.get(child)?.items() : undefined;
+      },
+      (toolName) => this.state.mcpServers.find((s) => s.tools.includes(toolName))?.name,
+    );
+    return view;
+  }
+
+  private attachChild(toolCallId: string, childSessionId: string, load = false): void {
+    this.childOfCall.set(toolCallId, childSessionId);
+    let child = this.childViews.get(childSessionId);
+    if (!child) {
+      child = this.newView(childSessionId);
+      this.childViews.set(childSessionId, child);
+    }
+    if (load) child.load(this.services.sessions.messages(childSessionId));
+    const owner = this.view?.ownerOf(toolCallId);
+    if (owner) this.view!.markDirty(owner);
+    this.touched(this.view);
+  }
+
+  private loadChildrenFromResults(view: SessionView, sessionId: string): void {
+    for (const message of this.services.sessions.messages(sessionId)) {
+      for (const part of message.parts) {
+        const child = part.type === 'tool_result' ? part.metadata?.sessionId : undefined;
+        if (part.type === 'tool_result' && typeof child === 'string') this.attachChild(part.toolCallId, child, true);
+      }
+    }
+    void view;
+  }
+
+  /** A view changed: mark the parent item dirty for a child view, and schedule a notification. */
+  private touched(view: SessionView | undefined): void {
+    if (!view || !this.view) return;
+    if (view !== this.view) {
+      for (const [callId, childId] of this.childOfCall) {
+        if (childId !== view.sessionId) continue;
+        const owner = this.view.ownerOf(callId);
+        if (owner) this.view.markDirty(owner);
+      }
+    }
+    this.state = { ...this.state, items: this.view.items() };
+    this.scheduleNotify();
+  }
+
+  private set(patch: Partial<ChatState>): void {
+    this.state = { ...this.state, ...patch };
+    this.scheduleNotify();
+  }
+
+  private scheduleNotify(): void {
+    if (this.notifyTimer) return;
+    this.notifyTimer = setTimeout(() => {
+      this.notifyTimer = undefined;
+      for (const listener of [...this.listeners]) listener();
+    }, NOTIFY_INTERVAL_MS);
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * What the TUI may use of the core: its events and plain functions (DESIGN.md: the TUI never
+ * touches the database or a provider). `src/cli/interactive.ts` builds one from the App.
+ */
+import type { AgentEvents, RunFinished } from '../../agent/events.js';
+import type { EventBus } from '../../events/bus.js';
+import type { Session } from '../../db/session-store.js';
+import type { FileChange } from '../../db/file-store.js';
+import type { ImagePart, Message } from '../../message.js';
+import type { McpServerInfo } from '../../mcp/service.js';
+import type { PermissionDecision, PermissionRequest } from '../../permission/types.js';
+import type { ModelInfo } from '../../provider/types.js';
+
+/** The services of one project, as the TUI sees them. */
+export interface ChatServices {
+  /** absolute project directory */
+  cwd: string;
+  version: string;
+  /** the agent's events (messages, tools, runs, warnings) */
+  bus: EventBus<AgentEvents>;
+  permission: {
+    onRequest(listener: (request: PermissionRequest) => void): () => void;
+    onResolved(listener: (id: string, decision: PermissionDecision) => void): () => void;
+    respond(requestId: string, decision: PermissionDecision): void;
+    pendingRequests(): PermissionRequest[];
+  };
+  sessions: {
+    /** top-level sessions (no sub-agent sessions), newest first */
+    list(): Session[];
+    get(id: string): Session | undefined;
+    /** a new empty session */
+    create(): Session;
+    /** messages in order */
+    messages(sessionId: string): Message[];
+    /** files the session changed, with line counts against their first version */
+    modifiedFiles(sessionId: string): FileChange[];
+  };
+  /** the coder agent */
+  agent: {
+    /** runs one prompt; resolves when the reply is finished (never rejects for provider/tool errors) */
+    run(sessionId: string, text: string, attachments: ImagePart[]): Promise<RunFinished>;
+    /** cancels the running reply: every open tool call gets a "canceled" result */
+    cancel(sessionId: string): void;
+    isBusy(sessionId: string): boolean;
+    /** the coder model */
+    model(): ModelInfo;
+  };
+  /** summarises the session so later requests send only the summary and what follows */
+  compact?(sessionId: string): Promise<void>;
+  /** models the person can pick (ctrl+o), grouped by provider, most popular provider first */
+  models(): Promise<{ id: string; name: string; models: { id: string; name: string }[] }[]>;
+  /** switches the coder model and saves the choice to the global config; throws with a clear message */
+  setModel(modelId: string): Promise<void>;
+  /** saves the theme to the global config */
+  setTheme(name: string): void;
+  mcp: {
+    servers(): McpServerInfo[];
+    onUpdate(listener: (info: McpServerInfo) => void): () => void;
+  };
+  /** configured language servers' names (sidebar) */
+  lspServers: string[];
+  /** the project's data directory (custom commands, the init flag) */
+  dataDir: string;
+  /** user config directories searched for custom commands */
+  userCommandDirs: string[];
+  /** the Initialize Project prompt and its flag */
+  init: { prompt: string; isInitialized(): boolean; markInitialized(): void };
+}

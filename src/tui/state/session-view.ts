@@ -1,0 +1,182 @@
+/**
+ * One session's messages as {@link ChatItem}s, kept up to date from the core's events. Only the
+ * items that changed are rebuilt (each gets a new `version`), so the line cache re-renders only
+ * those; tool results are cut on the way in (the database keeps them whole).
+ */
+import type { Message, ToolCallPart, ToolResultPart } from '../../message.js';
+import { DISPLAY_RESULT_MAX_CHARS, type ChatItem, type ReplyFooter, type ToolCallView } from './chat-item.js';
+
+let versionCounter = 0;
+const nextVersion = () => String(++versionCounter);
+
+/** Longest metadata string kept (a diff, a viewed file's content), characters. */
+const DISPLAY_METADATA_MAX_CHARS = 20_000;
+
+/** A tool result cut for display: content and long metadata strings shortened. */
+export function displayResult(result: ToolResultPart): ToolResultPart {
+  const cut = (s: string, max: number) => (s.length > max ? s.slice(0, max) : s);
+  const metadata = result.metadata
+    ? Object.fromEntries(
+        Object.entries(result.metadata).map(([k, v]) => [k, typeof v === 'string' ? cut(v, DISPLAY_METADATA_MAX_CHARS) : v]),
+      )
+    : undefined;
+  return { ...result, content: cut(result.content, DISPLAY_RESULT_MAX_CHARS), metadata, images: undefined };
+}
+
+/** A user or assistant message without image data (the name is kept for the attachment chip). */
+function displayMessage(message: Message): Message {
+  if (!message.parts.some((p) => p.type === 'image')) return message;
+  return { ...message, parts: message.parts.map((p) => (p.type === 'image' ? { ...p, data: '' } : p)) };
+}
+
+/** Looks up a child session's items for a tool call (the `agent` tool). */
+export type ChildItems = (toolCallId: string) => ChatItem[] | undefined;
+
+export class SessionView {
+  private order: string[] = [];
+  private readonly messages = new Map<string, Message>();
+  private readonly results = new Map<string, ToolResultPart>();
+  private readonly progress = new Map<string, string>();
+  /** tool call id → the assistant message that made it */
+  private readonly callOwner = new Map<string, string>();
+  private readonly built = new Map<string, ChatItem>();
+  private readonly dirty = new Set<string>();
+  private snapshot: ChatItem[] = [];
+  private changed = true;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly childItems: ChildItems = () => undefined,
+    private readonly mcpServerOf: (toolName: string) => string | undefined = () => undefined,
+  ) {}
+
+  /** Replaces everything with the stored messages (on load or session switch). */
+  load(messages: Message[]): void {
+    this.order = [];
+    this.messages.clear();
+    this.results.clear();
+    this.callOwner.clear();
+    this.built.clear();
+    for (const m of messages) this.upsert(m);
+  }
+
+  /** A created or updated message. Returns the ids of tool calls whose results arrived. */
+  upsert(message: Message): string[] {
+    if (message.role === 'tool') {
+      const arrived: string[] = [];
+      for (const part of message.parts) {
+        if (part.type !== 'tool_result') continue;
+        if (this.results.has(part.toolCallId)) continue;
+        this.results.set(part.toolCallId, displayResult(part));
+        this.progress.delete(part.toolCallId);
+        arrived.push(part.toolCallId);
+        const owner = this.callOwner.get(part.toolCallId);
+        if (owner) this.markDirty(owner);
+      }
+      return arrived;
+    }
+    if (message.role !== 'user' && message.role !== 'assistant') return [];
+    if (!this.messages.has(message.id)) this.insertInOrder(message);
+    this.messages.set(message.id, displayMessage(message));
+    for (const part of message.parts) if (part.type === 'tool_call') this.callOwner.set(part.id, message.id);
+    this.markDirty(message.id);
+    return [];
+  }
+
+  /** Live progress of a running tool call. */
+  setProgress(toolCallId: string, text: string): void {
+    this.progress.set(toolCallId, text);
+    const owner = this.callOwner.get(toolCallId);
+    if (owner) this.markDirty(owner);
+  }
+
+  /** The message holding a tool call, if it is in this session. */
+  ownerOf(toolCallId: string): string | undefined {
+    return this.callOwner.get(toolCallId);
+  }
+
+  /** Marks a message for rebuilding (its children changed, the running state changed). */
+  markDirty(messageId: string): void {
+    this.dirty.add(messageId);
+    this.changed = true;
+  }
+
+  /** Marks every message dirty (theme or run-state change that affects all). */
+  markAllDirty(): void {
+    for (const id of this.order) this.dirty.add(id);
+    this.changed = true;
+  }
+
+  /** The items in order; the same array until something changes. */
+  items(): ChatItem[] {
+    if (!this.changed) return this.snapshot;
+    const out: ChatItem[] = [];
+    let lastUserAt: number | undefined;
+    for (let i = 0; i < this.order.length; i++) {
+      const id = this.order[i]!;
+      const message = this.messages.get(id)!;
+      if (message.role === 'user') lastUserAt = message.createdAt;
+      let item = this.built.get(id);
+      if (!item || this.dirty.has(id)) {
+        item = this.build(message, lastUserAt);
+        this.built.set(id, item);
+      }
+      out.push(item);
+    }
+    this.dirty.clear();
+    this.changed = false;
+    this.snapshot = out;
+    return out;
+  }
+
+  /** All messages of the view (for the prompt history: the user's texts). */
+  userTexts(): string[] {
+    const texts: string[] = [];
+    for (const id of this.order) {
+      const m = this.messages.get(id)!;
+      if (m.role !== 'user') continue;
+      const text = m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+      if (text.trim()) texts.push(text);
+    }
+    return texts;
+  }
+
+  private insertInOrder(message: Message): void {
+    // messages arrive in seq order; a late one (rare) is placed by seq
+    let at = this.order.length;
+    while (at > 0 && (this.messages.get(this.order[at - 1]!)?.seq ?? 0) > message.seq) at--;
+    this.order.splice(at, 0, message.id);
+  }
+
+  private build(message: Message, lastUserAt: number | undefined): ChatItem {
+    const calls = message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
+    const tools: ToolCallView[] = calls.map((call) => ({
+      call,
+      result: this.results.get(call.id),
+      progress: this.progress.get(call.id),
+      children: this.childItems(call.id),
+      mcpServer: this.mcpServerOf(call.name),
+    }));
+    const finish = message.parts.find((p) => p.type === 'finish');
+    // a reply ends with the first assistant message whose finish is not `tool_use` (the agent
+    // rewrites it to canceled / permission_denied when the tool batch ended the run)
+    const footer: ReplyFooter | undefined =
+      message.role === 'assistant' && finish && finish.reason !== 'tool_use'
+        ? {
+            reason: finish.reason,
+            model: message.model,
+            durationMs: lastUserAt !== undefined ? Math.max(0, finish.time - lastUserAt) : undefined,
+            message: finish.message,
+          }
+        : undefined;
+    return {
+      id: message.id,
+      version: nextVersion(),
+      role: message.role === 'user' ? 'user' : 'assistant',
+      message,
+      tools,
+      footer,
+      streaming: message.role === 'assistant' && !finish,
+    };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The terminal modes the TUI sets, and their restoration on every way out: a normal quit, an
+ * exception, SIGTERM/SIGHUP/SIGINT, or `process.exit` from anywhere. The sequences are xterm's
+ * (ctlseqs): alternate screen `?1049`, bracketed paste `?2004`, cursor visibility `?25`.
+ * No React here, so it can run before Ink is loaded (the first frame is drawn before Ink loads).
+ */
+import { writeSync } from 'node:fs';
+
+const ENTER = '\u001b[?1049h\u001b[?2004h\u001b[?25l\u001b[H\u001b[2J';
+const LEAVE = '\u001b[?2004l\u001b[?25h\u001b[?1049l';
+
+/** Signals that end the process, with their numbers for the 128+n exit code. */
+const SIGNALS: Partial<Record<NodeJS.Signals, number>> = { SIGTERM: 15, SIGHUP: 1, SIGINT: 2 };
+
+export interface TerminalSession {
+  /** restores the terminal now (idempotent); later exit paths then do nothing */
+  restore(): void;
+}
+
+/**
+ * Switches `fd` (a TTY) to the alternate screen with bracketed paste on, and arranges for the
+ * terminal to be restored however the process ends. `onFatal` gets an uncaught error after the
+ * terminal is restored (to print it where the person can read it); the process then exits 1.
+ */
+export function enterFullScreen(fd = 1, onFatal?: (err: unknown) => void): TerminalSession {
+  let active = true;
+  const write = (s: string) => {
+    try {
+      writeSync(fd, s);
+    } catch {
+      // the terminal is gone (hang-up): nothing to restore
+    }
+  };
+  const restore = () => {
+    if (!active) return;
+    active = false;
+    process.off('exit', restore);
+    for (const signal of Object.keys(SIGNALS) as NodeJS.Signals[]) process.off(signal, onSignal);
+    process.off('uncaughtException', onCrash);
+    process.off('unhandledRejection', onCrash);
+    if (process.stdin.isTTY) {
+      try {
+        process.stdin.setRawMode(false);
+      } catch {
+        // stdin already closed
+      }
+    }
+    write(LEAVE);
+  };
+  function onSignal(signal: NodeJS.Signals) {
+    restore();
+    process.exit(128 + (SIGNALS[signal] ?? 0));
+  }
+  function onCrash(err: unknown) {
+    restore();
+    onFatal?.(err);
+    process.exit(1);
+  }
+  write(ENTER);
+  process.on('exit', restore);
+  for (const signal of Object.keys(SIGNALS) as NodeJS.Signals[]) process.on(signal, onSignal);
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
+  return { restore };
+}

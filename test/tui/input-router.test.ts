@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { InputRouter, LAYER, sanitizePaste, type KeyHandler } from '../../src/tui/input/InputProvider.js';
+
+const ref = <T>(current: T) => ({ current });
+
+describe('input router layering', () => {
+  it('a dialog-layer handler returning true hides the key from the editor', () => {
+    const router = new InputRouter();
+    const seen: string[] = [];
+    const editor: KeyHandler = (k) => {
+      seen.push(`editor:${k.name}`);
+      return true;
+    };
+    const dialog: KeyHandler = (k) => {
+      seen.push(`dialog:${k.name}`);
+      return k.name === 'escape';
+    };
+    router.addKeyHandler(LAYER.editor, ref(editor));
+    const remove = router.addKeyHandler(LAYER.dialog, ref(dialog));
+    router.input('\u001b');
+    router.input('x');
+    expect(seen).toEqual(['dialog:escape', 'dialog:x', 'editor:x']);
+    remove();
+    router.input('y');
+    expect(seen).toEqual(['dialog:escape', 'dialog:x', 'editor:x', 'editor:y']);
+  });
+
+  it('within a layer the latest registered handler goes first', () => {
+    const router = new InputRouter();
+    const seen: string[] = [];
+    router.addKeyHandler(LAYER.popup, ref(() => void seen.push('first')));
+    router.addKeyHandler(LAYER.popup, ref(() => void seen.push('second')));
+    router.input('a');
+    expect(seen).toEqual(['second', 'first']);
+  });
+
+  it('a bracketed paste split over several events reaches only the topmost paste handler, whole', () => {
+    const router = new InputRouter();
+    const got: string[] = [];
+    const keys: string[] = [];
+    router.addPasteHandler(LAYER.editor, ref((t: string) => void got.push(`editor:${t}`)));
+    router.addPasteHandler(LAYER.dialog, ref((t: string) => void got.push(`dialog:${t}`)));
+    router.addKeyHandler(LAYER.editor, ref((k) => void keys.push(k.name)));
+    for (const part of ['\u001b[200~', 'line 1\r', '\nline 2', '\u001b[A', '\u001b[201~']) router.input(part);
+    expect(got).toEqual(['dialog:line 1\nline 2']);
+    expect(keys).toEqual([]);
+  });
+});
+
+describe('sanitizePaste', () => {
+  it('strips escape sequences and control characters, keeps tabs and newlines, converts CRLF', () => {
+    expect(sanitizePaste('a\tb\r\nc\rd\n')).toBe('a\tb\nc\nd\n');
+    expect(sanitizePaste('red \u001b[31mtext\u001b[0m done')).toBe('red text done');
+    expect(sanitizePaste('title\u001b]0;evil\u0007 ok')).toBe('title ok');
+    expect(sanitizePaste('bell\u0007 nul\u0000 del\u007f c1\u009b end')).toBe('bell nul del c1 end');
+    expect(sanitizePaste('中文 👍🏽 ok')).toBe('中文 👍🏽 ok');
+  });
+});
