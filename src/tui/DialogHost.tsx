@@ -10,8 +10,7 @@ import type { PermissionRequest } from '../permission/types.js';
 import { fillPlaceholders, loadCustomCommands, type CustomCommand } from './custom-commands.js';
 import { ArgumentsDialog } from './dialogs/ArgumentsDialog.js';
 import { CommandsDialog } from './dialogs/CommandsDialog.js';
-// TEMP until the file picker lands
-const FilePickerDialog = (_: { cwd: string; onClose(): void; onPick(path: string): void }) => null;
+import { FilePickerDialog } from './dialogs/FilePickerDialog.js';
 import { HelpDialog } from './dialogs/HelpDialog.js';
 import { InitDialog } from './dialogs/InitDialog.js';
 import { ModelsDialog, type ModelProvider } from './dialogs/ModelsDialog.js';

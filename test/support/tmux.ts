@@ -1,10 +1,12 @@
 /**
  * A real terminal for the end-to-end TUI tests: a detached tmux session (its own server on a
- * private socket, `tmux -L <unique>`, and no user config, so a person's tmux is never touched)
+ * private socket in a temp dir, `tmux -S <path>`, and no user config, so a person's tmux is never
+ * touched, and the socket goes with the temp dir)
  * running one command at a fixed size. Tests type into it and read its screen as plain text.
  *
- * The pane stays after its command exits (`remain-on-exit`), so a test can still read what the
- * command left on the normal screen. Every tmux call is asynchronous: the fake provider runs in the
+ * The pane stays after its command exits (`remain-on-exit`), so a crash stays readable; but tmux
+ * may then redraw the dead pane with only its "Pane is dead" notice, so a test that reads what a
+ * command left on the screen keeps the pane alive after it (`sh -c '…; echo EXITED:$?; exec sleep 60'`). Every tmux call is asynchronous: the fake provider runs in the
  * test's own process and must keep answering while a test waits for the screen.
  */
 import { execFile, execFileSync } from 'node:child_process';
@@ -43,10 +45,15 @@ export interface TerminalOptions {
 
 /** A running tmux session with one pane. */
 export interface Terminal {
-  /** the tmux socket name (`tmux -L <socket>` to look at it by hand) */
+  /** the tmux socket's path (`tmux -S <socket> attach` to look at it by hand) */
   socket: string;
   /** types `text` literally (`send-keys -l`): no key names, `Enter` is the five letters */
   type(text: string): Promise<void>;
+  /**
+   * Types `text`, waits until its last line shows on the screen, then presses Enter: as a person
+   * does. (Text and Enter sent at once can reach the app in one read, which it may take for a paste.)
+   */
+  submit(text: string, timeoutMs?: number): Promise<void>;
   /** presses keys by tmux name, in order: `Enter`, `Escape`, `C-c`, `C-s`, `Up`, `Tab`, `y` … */
   press(...keys: string[]): Promise<void>;
   /** the visible screen as plain text (`capture-pane -p`): one line per row, trailing spaces trimmed */
@@ -70,8 +77,8 @@ let counter = 0;
 export async function startTerminal(options: TerminalOptions): Promise<Terminal> {
   const columns = options.columns ?? 120;
   const rows = options.rows ?? 40;
-  const socket = `opencode-test-${process.pid}-${Date.now().toString(36)}-${counter++}`;
   const confDir = mkdtempSync(join(tmpdir(), 'opencode-tmux-'));
+  const socket = join(confDir, 'socket');
   const conf = join(confDir, 'tmux.conf');
   // TERM inside a pane comes from default-terminal, not from the environment; escape-time 0 so an
   // Escape sent with send-keys reaches the program at once; status off so the pane is the whole window
@@ -82,10 +89,11 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
   // the server is started by this client and inherits its environment: that is the command's env
   const serverEnv: Record<string, string> = { ...options.env };
   for (const name of ['TMUX', 'TMUX_PANE']) delete serverEnv[name];
-  const tmux = (...args: string[]) => exec('tmux', ['-L', socket, '-f', conf, ...args], { env: serverEnv, cwd: options.cwd });
-  const target = `${socket}:0.0`;
+  const tmux = (...args: string[]) => exec('tmux', ['-S', socket, '-f', conf, ...args], { env: serverEnv, cwd: options.cwd });
+  const session = `opencode-test-${counter++}`;
+  const target = `${session}:0.0`;
 
-  await tmux('new-session', '-d', '-s', socket, '-x', String(columns), '-y', String(rows), '-c', options.cwd, '--', ...options.command);
+  await tmux('new-session', '-d', '-s', session, '-x', String(columns), '-y', String(rows), '-c', options.cwd, '--', ...options.command);
   let killed = false;
 
   const screen = async () => {
@@ -109,10 +117,17 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
     }
   };
 
+  const type = async (text: string) => void (await tmux('send-keys', '-t', target, '-l', '--', text));
+  const press = async (...keys: string[]) => void (await tmux('send-keys', '-t', target, ...keys));
   return {
     socket,
-    type: async (text) => void (await tmux('send-keys', '-t', target, '-l', '--', text)),
-    press: async (...keys) => void (await tmux('send-keys', '-t', target, ...keys)),
+    type,
+    press,
+    submit: async (text, timeoutMs = 5_000) => {
+      await type(text);
+      await poll(text.split('\n').at(-1)!, true, timeoutMs);
+      await press('Enter');
+    },
     screen,
     waitFor: (pattern, timeoutMs = 10_000) => poll(pattern, true, timeoutMs),
     waitForGone: (pattern, timeoutMs = 10_000) => poll(pattern, false, timeoutMs),
@@ -188,7 +203,16 @@ export async function startTui(options: {
   readyText?: string | RegExp;
   timeoutMs?: number;
 }): Promise<Terminal> {
-  const terminal = await startTerminal({ command: options.command ?? OPENCODE, cwd: options.cwd, env: tuiEnv(options.anthropicBaseURL) });
+  const env = tuiEnv(options.anthropicBaseURL);
+  const started = await startTerminal({ command: options.command ?? OPENCODE, cwd: options.cwd, env });
+  // kill() also removes the temp HOME
+  const terminal: Terminal = {
+    ...started,
+    kill: async () => {
+      await started.kill();
+      rmSync(env.HOME!, { recursive: true, force: true });
+    },
+  };
   try {
     await terminal.waitFor(options.readyText ?? CODER_MODEL_NAME, options.timeoutMs ?? 20_000);
   } catch (err) {

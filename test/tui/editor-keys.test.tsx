@@ -94,6 +94,25 @@ describe('editor keys', () => {
     expect(lastFrame()).toBe(`${BORDER}\n> draft`);
   });
 
+  it('a keystroke re-renders the editor only, not its parent', async () => {
+    let parentRenders = 0;
+    const submit = () => undefined;
+    function Parent() {
+      parentRenders++;
+      return <Editor onSubmit={submit} cwd="/" history={[]} width={40} focus listFiles={noFiles} />;
+    }
+    const { stdin, lastFrame } = render(
+      <InputProvider>
+        <Parent />
+      </InputProvider>,
+    );
+    await tick();
+    const before = parentRenders;
+    await type(stdin, ['a', 'b', 'c', '\u001b[D', '\u007f']);
+    expect(lastFrame()).toBe(`${BORDER}\n> ac`);
+    expect(parentRenders).toBe(before);
+  });
+
   it('word and line keys: ctrl+w, ctrl+a, end, alt+left', async () => {
     const { stdin, onSubmit } = setup();
     await tick();

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { InputRouter, LAYER, sanitizePaste, type KeyHandler } from '../../src/tui/input/InputProvider.js';
+import { describe, expect, it, vi } from 'vitest';
+import { InputRouter, LAYER, PASTE_IDLE_MS, sanitizePaste, type KeyHandler } from '../../src/tui/input/InputProvider.js';
 
 const ref = <T>(current: T) => ({ current });
 
@@ -54,5 +54,28 @@ describe('sanitizePaste', () => {
     expect(sanitizePaste('title\u001b]0;evil\u0007 ok')).toBe('title ok');
     expect(sanitizePaste('bell\u0007 nul\u0000 del\u007f c1\u009b end')).toBe('bell nul del c1 end');
     expect(sanitizePaste('中文 👍🏽 ok')).toBe('中文 👍🏽 ok');
+  });
+});
+
+describe('a paste whose end marker is lost', () => {
+  it('is delivered after a second without input, and later keys reach the handlers again', async () => {
+    vi.useFakeTimers();
+    try {
+      const router = new InputRouter();
+      const pastes: string[] = [];
+      const keys: string[] = [];
+      router.addPasteHandler(0, { current: (t) => pastes.push(t) });
+      router.addKeyHandler(0, { current: (k) => void keys.push(k.name) });
+      router.input('\u001b[200~');
+      router.input('half a paste');
+      vi.advanceTimersByTime(PASTE_IDLE_MS - 1);
+      expect(pastes).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(pastes).toEqual(['half a paste']);
+      router.input('x');
+      expect(keys).toEqual(['x']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -56,16 +56,17 @@ describe('assistant thinking', () => {
 });
 
 describe('assistant text', () => {
-  it('renders markdown, and only the complete lines of a streaming message', () => {
+  it('renders markdown, a streaming message with its unfinished line as written so far', () => {
     const text = 'Plan:\n\n1. read\n2. wri';
-    expect(render(item('assistant', [{ type: 'text', text }], { streaming: true }))).toEqual(['Plan:', '', '1. read']);
+    expect(render(item('assistant', [{ type: 'text', text }], { streaming: true }))).toEqual(['Plan:', '', '1. read', '2. wri']);
+    expect(render(item('assistant', [{ type: 'text', text: 'Plan:\n``' }], { streaming: true }))).toEqual(['Plan:']);
     expect(render(item('assistant', [{ type: 'text', text }]))).toEqual(['Plan:', '', '1. read', '2. wri']);
   });
 
   it('renders an open code fence while streaming as a code block, stable when it closes', () => {
     const open = item('assistant', [{ type: 'text', text: 'Try:\n```sh\nnpm ci\nnpm t' }], { streaming: true });
     const closed = item('assistant', [{ type: 'text', text: 'Try:\n```sh\nnpm ci\nnpm test\n```\n' }]);
-    expect(render(open)).toEqual(['Try:', '', '  npm ci']);
+    expect(render(open)).toEqual(['Try:', '', '  npm ci', '  npm t']);
     expect(render(closed)).toEqual(['Try:', '', '  npm ci', '  npm test']);
   });
 

@@ -18,7 +18,7 @@
  * Keystrokes re-render only this component: its state is local, kept in a ref as well so two keys
  * arriving before React re-renders both apply. Give it stable callbacks: it is memoised.
  */
-import { Box, Text, useStdin } from 'ink';
+import { Box, Text, useStdin, useStdout } from 'ink';
 import { memo, useCallback, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import type { ImagePart } from '../../message.js';
 import { useTheme } from '../theme-context.js';
@@ -78,7 +78,10 @@ export interface EditorProps {
   focus: boolean;
   /** `@` completion candidates (relative paths, folders ending in `/`); default: the cwd's files, cached 30 s */
   listFiles?: () => Promise<string[]>;
-  /** ctrl+e: edits the text outside; default: $VISUAL/$EDITOR with Ink's raw mode released */
+  /**
+   * ctrl+e: edits the text outside; default: `externalEditorRunner` ($VISUAL/$EDITOR, Ink's raw mode
+   * released, the alternate screen left and re-entered, a redraw through a synthetic resize)
+   */
   runExternalEditor?: ExternalEditorRunner;
   /** a refusal or failure to show (6th attachment, unreadable image, external editor failed) */
   onMessage?: (text: string, level: EditorMessageLevel) => void;
@@ -197,9 +200,10 @@ export const Editor = memo(function Editor(props: EditorProps) {
   const disabledRef = useRef(disabled);
   disabledRef.current = disabled;
   const { setRawMode, stdin } = useStdin();
+  const { stdout } = useStdout();
   const runExternal = useMemo(
-    () => props.runExternalEditor ?? externalEditorRunner({ setRawMode, stdin }),
-    [props.runExternalEditor, setRawMode, stdin],
+    () => props.runExternalEditor ?? externalEditorRunner({ setRawMode, stdin, stdout }),
+    [props.runExternalEditor, setRawMode, stdin, stdout],
   );
   const openExternalEditor = () => {
     if (externalRunning.current) return;
@@ -303,9 +307,11 @@ export const Editor = memo(function Editor(props: EditorProps) {
         <FileCompletion query={query} listFiles={listFiles} onSelect={onSelectFile} onClose={onCloseCompletion} width={width} />
       ) : null}
       {attachmentsRef.current.length > 0 ? (
-        <Text color={theme.secondary} wrap="truncate-end">
-          {attachmentsRef.current.map((a, i) => `[${i + 1}] ${a.name ?? 'image'}`).join('  ')}
-        </Text>
+        <Box flexWrap="wrap" columnGap={2}>
+          {attachmentsRef.current.map((a, i) => (
+            <Text key={i} color={theme.secondary} wrap="truncate-end">{`[${i + 1}] ${a.name ?? 'image'}`}</Text>
+          ))}
+        </Box>
       ) : null}
       <Box
         flexDirection="column"

@@ -8,7 +8,7 @@
  */
 import { Box, Text } from 'ink';
 import { Fzf, type FzfResultItem } from 'fzf';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTheme } from '../theme-context.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import { matchesBinding } from '../input/keys.js';
@@ -40,7 +40,20 @@ export function FileCompletion({ query, listFiles, onSelect, onClose, width, act
   const theme = useTheme();
   const [files, setFiles] = useState<string[] | undefined>(undefined);
   const [failure, setFailure] = useState<string | undefined>(undefined);
-  const [selected, setSelected] = useState(0);
+  // the selection lives in a ref too: keys that arrive before React re-renders must see the last move
+  const [selected, setSelectedState] = useState(0);
+  const selectedRef = useRef(0);
+  const setSelected = (n: number) => {
+    selectedRef.current = n;
+    setSelectedState(n);
+  };
+  const lastQuery = useRef(query);
+  if (lastQuery.current !== query) {
+    // a new query starts at its best match
+    lastQuery.current = query;
+    selectedRef.current = 0;
+    if (selected !== 0) setSelectedState(0);
+  }
 
   useEffect(() => {
     let live = true;
@@ -55,11 +68,12 @@ export function FileCompletion({ query, listFiles, onSelect, onClose, width, act
 
   const finder = useMemo(() => (files ? new Fzf(files, { limit: COMPLETION_ROWS, tiebreakers: [shorterFirst] }) : undefined), [files]);
   const matches = useMemo<FzfResultItem<string>[]>(() => finder?.find(query) ?? [], [finder, query]);
-  useEffect(() => setSelected(0), [query]);
-  const current = Math.min(selected, Math.max(0, matches.length - 1));
+  const clamp = (n: number) => Math.min(n, Math.max(0, matches.length - 1));
+  const current = clamp(selectedRef.current);
 
   useKeys(
     (key) => {
+      const current = clamp(selectedRef.current);
       if (matchesBinding(key, 'up')) {
         if (matches.length > 0) setSelected((current - 1 + matches.length) % matches.length);
         return true;
@@ -130,6 +144,7 @@ function MatchRow({ match, selected, width }: { match: FzfResultItem<string>; se
         color={selected ? theme.primary : theme.text}
         backgroundColor={selected ? theme.selectionBackground : undefined}
       >
+        {selected ? '▸ ' : '  '}
         {parts.map((p, i) =>
           p.hit ? (
             <Text key={i} color={theme.accent} bold>

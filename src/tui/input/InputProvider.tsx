@@ -6,7 +6,7 @@
  * Components do not call Ink's `useInput` (it would see pasted text as typing); they call
  * {@link useKeys} and {@link usePaste}.
  */
-import { useStdin, useStdout } from 'ink';
+import { useStdin } from 'ink';
 import React, { createContext, useContext, useEffect, useMemo, useRef } from 'react';
 import { parseKey, type Key } from './keys.js';
 
@@ -45,6 +45,7 @@ export class InputRouter {
   private readonly pasteHandlers = new Set<PasteRegistration>();
   private order = 0;
   private paste: string[] | undefined;
+  private pasteTimer: NodeJS.Timeout | undefined;
 
   addKeyHandler(layer: number, handler: { current: KeyHandler }): () => void {
     const reg = { layer, order: this.order++, handler };
@@ -62,19 +63,36 @@ export class InputRouter {
   input(sequence: string): void {
     if (sequence === PASTE_START) {
       this.paste = [];
+      this.armPasteTimeout();
       return;
     }
     if (sequence === PASTE_END) {
-      const text = this.paste?.join('') ?? '';
-      this.paste = undefined;
-      this.deliverPaste(text);
+      this.endPaste();
       return;
     }
     if (this.paste) {
       this.paste.push(sequence);
+      this.armPasteTimeout();
       return;
     }
     this.key(parseKey(sequence));
+  }
+
+  private endPaste(): void {
+    clearTimeout(this.pasteTimer);
+    const text = this.paste?.join('') ?? '';
+    this.paste = undefined;
+    this.deliverPaste(text);
+  }
+
+  /**
+   * A paste whose end marker never comes (a terminal that dropped it) would swallow every later key:
+   * after {@link PASTE_IDLE_MS} without input the paste is taken as ended.
+   */
+  private armPasteTimeout(): void {
+    clearTimeout(this.pasteTimer);
+    this.pasteTimer = setTimeout(() => this.endPaste(), PASTE_IDLE_MS);
+    this.pasteTimer.unref?.();
   }
 
   /** Delivers a key to the handlers, topmost layer first, latest registered first within a layer. */
@@ -93,6 +111,8 @@ export class InputRouter {
   }
 }
 
+/** Quiet time inside a paste after which its end marker is assumed lost, ms. */
+export const PASTE_IDLE_MS = 1_000;
 const PASTE_START = '\u001b[200~';
 const PASTE_END = '\u001b[201~';
 
@@ -110,33 +130,22 @@ export function sanitizePaste(raw: string): string {
 
 const RouterContext = createContext<InputRouter | undefined>(undefined);
 
-/** Turns the terminal's bracketed paste mode on (xterm ctlseqs `CSI ? 2004 h`). */
-export const BRACKETED_PASTE_ON = '\u001b[?2004h';
-/** Turns bracketed paste mode off. */
-export const BRACKETED_PASTE_OFF = '\u001b[?2004l';
-
 /**
- * Subscribes the router to Ink's input and turns raw mode on for the app's life. On a real terminal
- * (stdout is a TTY) it also asks for bracketed paste, so a paste arrives as one event and not as
- * typing (a pasted newline would otherwise send the prompt), and turns it off on unmount.
+ * Subscribes the router to Ink's input and turns raw mode on for the app's life. Bracketed paste
+ * mode itself is the terminal's to switch on (src/tui/terminal.ts does, with the alternate screen).
  */
 export function InputProvider({ children, router: given }: { children: React.ReactNode; router?: InputRouter }) {
   const router = useMemo(() => given ?? new InputRouter(), [given]);
   const { internal_eventEmitter: emitter, setRawMode, isRawModeSupported } = useStdin();
-  const { stdout } = useStdout();
   useEffect(() => {
     if (isRawModeSupported) setRawMode(true);
     const onInput = (sequence: string) => router.input(sequence);
     emitter.on('input', onInput);
-    // a test's fake stdout is no TTY: writing there would show up as a frame
-    const tty = stdout.isTTY === true;
-    if (tty) stdout.write(BRACKETED_PASTE_ON);
     return () => {
       emitter.off('input', onInput);
-      if (tty) stdout.write(BRACKETED_PASTE_OFF);
       if (isRawModeSupported) setRawMode(false);
     };
-  }, [emitter, router, setRawMode, isRawModeSupported, stdout]);
+  }, [emitter, router, setRawMode, isRawModeSupported]);
   return <RouterContext.Provider value={router}>{children}</RouterContext.Provider>;
 }
 

@@ -4,10 +4,12 @@
  * the file's content comes back when the editor exits with code 0.
  *
  * Handing the terminal over: Ink keeps stdin in raw mode and reads it. The runner turns raw mode
- * off first (through Ink's `setRawMode`, which also stops Ink reading), runs the editor with
- * `spawnSync` and inherited stdio (the event loop is blocked, so neither Ink nor a timer writes to
- * the screen meanwhile), then turns raw mode back on. The editor draws over Ink's output; the app
- * should redraw the whole screen after (e.g. clear it and re-render), as the Editor cannot.
+ * off first (through Ink's `setRawMode`, which also stops Ink reading), leaves the alternate screen
+ * and bracketed paste (the TUI's modes, src/tui/terminal.ts), runs the editor with `spawnSync` and
+ * inherited stdio (the event loop is blocked, so neither Ink nor a timer writes meanwhile), then
+ * restores the modes and raw mode. The editor has drawn over Ink's frame, so the screen must be
+ * redrawn whole: by default through a synthetic `resize` on process.stdout, on which the app clears
+ * and redraws (run.tsx); an app can pass its own `redraw` (Ink's `instance.clear()` + a render).
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,8 +25,12 @@ export interface TerminalHandover {
   setRawMode(on: boolean): void;
   /** the stdin Ink reads, to make sure raw mode really is off while the editor runs */
   stdin?: NodeJS.ReadStream;
-  /** where to write terminal modes (bracketed paste) around the run; default process.stdout */
+  /** where to write terminal modes around the run; default process.stdout (nothing is written unless a TTY) */
   stdout?: NodeJS.WriteStream;
+  /** the app draws in the alternate screen: leave it for the editor, enter it again after (default true) */
+  alternateScreen?: boolean;
+  /** redraws the whole screen after the editor; default: a `resize` event on process.stdout when a TTY */
+  redraw?: () => void;
 }
 
 /** The editor's exit was not 0, or it could not start. */
@@ -84,23 +90,31 @@ export function editInExternalEditor(initial: string, command: string = editorCo
   }
 }
 
+// xterm ctlseqs: bracketed paste ?2004, cursor visible ?25, alternate screen ?1049
+const SUSPEND = '\u001b[?2004l\u001b[?25h';
+const RESUME = '\u001b[?2004h\u001b[?25l\u001b[H\u001b[2J';
+
 /**
  * The default runner for the Editor's `runExternalEditor`: hands the terminal to
- * {@link editInExternalEditor} and takes it back (raw mode on, bracketed paste re-enabled).
+ * {@link editInExternalEditor} and takes it back (see the module comment). `command` gives the
+ * editor command (default {@link editorCommand}).
  */
 export function externalEditorRunner(terminal: TerminalHandover, command?: () => string): ExternalEditorRunner {
   return async (initial) => {
     const stdout = terminal.stdout ?? process.stdout;
     const tty = stdout.isTTY === true;
+    const alternate = terminal.alternateScreen ?? true;
     terminal.setRawMode(false);
     // Ink counts raw-mode users; if another one holds it, switch the stream off directly
     if (terminal.stdin?.isTTY && terminal.stdin.isRaw) terminal.stdin.setRawMode(false);
-    if (tty) stdout.write('\u001b[?2004l\u001b[?25h'); // bracketed paste off, cursor shown
+    if (tty) stdout.write(SUSPEND + (alternate ? '\u001b[?1049l' : ''));
     try {
       return editInExternalEditor(initial, command?.() ?? editorCommand());
     } finally {
-      if (tty) stdout.write('\u001b[?2004h');
+      if (tty) stdout.write((alternate ? '\u001b[?1049h' : '') + RESUME);
       terminal.setRawMode(true);
+      if (terminal.redraw) terminal.redraw();
+      else if (tty && process.stdout.isTTY) process.stdout.emit('resize');
     }
   };
 }

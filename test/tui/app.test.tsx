@@ -1,0 +1,123 @@
+/**
+ * The whole TUI (ink-testing-library) against a real app and the fake provider: a prompt typed
+ * and sent, the answer growing as it streams, the footer; a permission dialog answered with `d`;
+ * ctrl+n and ctrl+s; esc cancelling a slow reply.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import React from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TuiApp } from '../../src/tui/App.js';
+import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { ChatStore } from '../../src/tui/state/chat-store.js';
+import { THEMES } from '../../src/tui/themes.js';
+import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
+import type { FakeTurn } from '../support/fake-provider.js';
+
+let t: TestApp | undefined;
+let cleanup: (() => void) | undefined;
+afterEach(async () => {
+  cleanup?.();
+  await t?.close();
+  t = undefined;
+  cleanup = undefined;
+});
+
+const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
+
+async function mount(turns: FakeTurn[]) {
+  t = await startTuiApp(turns);
+  const store = new ChatStore(t.services);
+  store.openSession(t.services.sessions.list()[0]?.id);
+  let quit = false;
+  const ui = render(
+    <InputProvider>
+      <TuiApp services={t.services} store={store} initialTheme={THEMES.opencode} onQuit={() => (quit = true)} />
+    </InputProvider>,
+  );
+  cleanup = () => {
+    ui.unmount();
+    store.dispose();
+  };
+  const waitFor = async (check: (frame: string) => boolean, timeoutMs = 10_000) => {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      const frame = ui.lastFrame() ?? '';
+      if (check(frame)) return frame;
+      await tick(25);
+    }
+    throw new Error(`timed out; last frame:\n${ui.lastFrame()}`);
+  };
+  const type = async (text: string) => {
+    ui.stdin.write(text);
+    await tick();
+  };
+  return { ui, store, waitFor, type, quitted: () => quit };
+}
+
+describe('the TUI', () => {
+  it('sends a typed prompt; the answer streams in and the footer names the model', async () => {
+    const { ui, waitFor, type } = await mount([{ text: ['The answer ', 'is 42.'], chunkDelayMs: 150 }]);
+    await type('what is the answer?');
+    expect(ui.lastFrame()).toContain('> what is the answer?');
+    await type('\r');
+    const partial = await waitFor((f) => f.includes('The answer') && !f.includes('is 42.'));
+    expect(partial).toContain('┃ what is the answer?');
+    const done = await waitFor((f) => /claude-sonnet-5-5 \(\d+(\.\d)?s\)/.test(f));
+    expect(done).toContain('The answer is 42.');
+    // the editor is empty again
+    expect(done).toMatch(/^> *$/m);
+  });
+
+  it('shows the permission dialog for rm; d denies, the file stays, the footer says so', async () => {
+    const { waitFor, type } = await mount([{ toolCalls: [{ id: 'toolu_rm', name: 'bash', input: { command: 'rm victim' } }] }]);
+    writeFileSync(join(t!.dir, 'victim'), 'x');
+    await type('remove victim');
+    await type('\r');
+    const dialog = await waitFor((f) => f.includes('Permission Required'));
+    expect(dialog).toContain('rm victim');
+    expect(dialog).toContain('Allow (a)');
+    expect(dialog).toContain('Deny (d)');
+    await type('d');
+    const after = await waitFor((f) => f.includes('permission denied'));
+    expect(after).not.toContain('Permission Required');
+    expect(existsSync(join(t!.dir, 'victim'))).toBe(true);
+  });
+
+  it('esc cancels a slow reply; the next prompt is answered', async () => {
+    const { waitFor, type } = await mount([
+      { text: ['Starting a long answer', ' and more', ' and more'], chunkDelayMs: 2000 },
+      { text: 'Second answer.' },
+    ]);
+    await type('go slowly');
+    await type('\r');
+    await waitFor((f) => f.includes('Starting a long answer'));
+    await type('\u001b');
+    await waitFor((f) => f.includes('canceled'));
+    await type('again');
+    await type('\r');
+    await waitFor((f) => f.includes('Second answer.'));
+  });
+
+  it('ctrl+n starts a new session and ctrl+s lists both, newest first; ctrl+c then y quits', async () => {
+    const { ui, waitFor, type, quitted } = await mount([{ text: 'First.' }, { text: 'Second.' }]);
+    await type('one');
+    await type('\r');
+    await waitFor((f) => f.includes('First.') && /\(\d/.test(f));
+    await type('\u000e'); // ctrl+n
+    await waitFor((f) => !f.includes('First.'));
+    await type('two');
+    await type('\r');
+    await waitFor((f) => f.includes('Second.') && /\(\d/.test(f));
+    await type('\u0013'); // ctrl+s
+    const list = await waitFor((f) => f.includes('New Session') && f.split('New Session').length >= 3);
+    expect(list).toContain('2 msgs');
+    await type('\u001b');
+    await type('\u0003'); // ctrl+c
+    await waitFor((f) => f.includes('Quit'));
+    await type('y');
+    expect(quitted()).toBe(true);
+    void ui;
+  });
+});
