@@ -12,14 +12,26 @@ import { basename } from 'node:path';
 const INK_LOG_UPDATE = /ink[\\/]build[\\/]log-update\.js$/;
 const INK_BUGGY = 'buffer.push(ansiEscapes.cursorUp(previousVisible - 1));';
 const INK_FIXED = "buffer.push(ansiEscapes.cursorUp(previousVisible - 1 + (previousOutput.endsWith('\\n') ? 1 : 0)));";
+// Ink redraws in full after a resize only when the width shrank; otherwise it diffs against a frame
+// the terminal no longer shows (the TUI clears the screen when a resize settles, src/tui/output.ts).
+// Every resize redraws in full here.
+const INK_MAIN = /ink[\\/]build[\\/]ink\.js$/;
+const INK_RESIZE = 'if (currentWidth < this.lastTerminalWidth) {';
+const INK_RESIZE_FIXED = 'if (currentWidth > 0) {';
+const patches = [
+  { filter: INK_LOG_UPDATE, from: INK_BUGGY, to: INK_FIXED },
+  { filter: INK_MAIN, from: INK_RESIZE, to: INK_RESIZE_FIXED },
+];
 const patchInk = {
-  name: 'patch-ink-incremental-cursor',
+  name: 'patch-ink',
   setup(b) {
-    b.onLoad({ filter: INK_LOG_UPDATE }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      if (!source.includes(INK_BUGGY)) throw new Error(`ink log-update.js changed: review the patch in scripts/build.mjs (${args.path})`);
-      return { contents: source.replace(INK_BUGGY, INK_FIXED), loader: 'js' };
-    });
+    for (const patch of patches) {
+      b.onLoad({ filter: patch.filter }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(patch.from)) throw new Error(`${args.path} changed: review the ink patches in scripts/build.mjs`);
+        return { contents: source.replace(patch.from, patch.to), loader: 'js' };
+      });
+    }
   },
 };
 

@@ -84,6 +84,8 @@ export class Agent {
   private readonly busy = new Set<string>();
   private readonly controllers = new Map<string, AbortController>();
   private readonly background = new Set<Promise<void>>();
+  /** sessions held by a run or exclusive work → resolves when released */
+  private readonly held = new Map<string, { done: Promise<void>; resolve: () => void }>();
 
   constructor(private readonly opts: AgentOptions) {}
 
@@ -99,6 +101,16 @@ export class Agent {
   /** Cancels the run of `sessionId`, if any. */
   cancel(sessionId: string): void {
     this.controllers.get(sessionId)?.abort();
+  }
+
+  /** Cancels every run in progress (the app is closing). */
+  cancelAll(): void {
+    for (const controller of this.controllers.values()) controller.abort();
+  }
+
+  /** Resolves when no run or exclusive work holds a session (after {@link cancelAll}: once they wound down). */
+  async runsSettled(): Promise<void> {
+    while (this.held.size) await Promise.all([...this.held.values()].map((h) => h.done));
   }
 
   /** Resolves when background work (title generation) has settled. */
@@ -152,12 +164,17 @@ export class Agent {
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     if (outer?.aborted) controller.abort();
     this.controllers.set(sessionId, controller);
+    let resolveHeld!: () => void;
+    const done = new Promise<void>((resolve) => (resolveHeld = resolve));
+    this.held.set(sessionId, { done, resolve: resolveHeld });
     return {
       signal: controller.signal,
       release: () => {
         outer?.removeEventListener('abort', onOuterAbort);
         this.controllers.delete(sessionId);
         this.busy.delete(sessionId);
+        this.held.delete(sessionId);
+        resolveHeld();
       },
     };
   }

@@ -62,6 +62,8 @@ export interface App {
   compact(sessionId: string, signal?: AbortSignal): Promise<void>;
   /** MCP servers: connect in the background from creation; their tools join `tools` as they arrive */
   mcp: McpService;
+  /** cancels every running reply (quitting the TUI mid-stream) */
+  cancelAll(): void;
   /** closes shells and the database; waits for background work first */
   close(): Promise<void>;
 }
@@ -189,7 +191,13 @@ export function createApp(opts: AppOptions): App {
     },
     compact: (sessionId, signal) => coder.runExclusive(sessionId, (s) => compact(sessionId, s), signal),
     mcp,
+    cancelAll() {
+      for (const agent of [coder, taskAgent, ...retired]) agent.cancelAll();
+    },
     async close() {
+      const agents = [coder, taskAgent, ...retired];
+      // runs still going (cancelled by the caller, or finishing) write their last messages first
+      await Promise.all(agents.map((a) => a.runsSettled()));
       await Promise.all([coder.idle(), taskAgent.idle(), ...retired.map((a) => a.idle())]);
       for (const shell of shells.values()) shell.close();
       await mcp.close();

@@ -5,14 +5,11 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createApp, type App } from '../app/app.js';
+import type { App } from '../app/app.js';
 import { drawFirstFrame } from '../tui/first-frame.js';
 import { enterFullScreen } from '../tui/terminal.js';
 import { VERSION } from '../version.js';
-import { ConfigError, loadConfig } from '../config/load.js';
 import type { CliOptions } from './main.js';
-import { resolveModels } from './models.js';
-import { chatServices } from './tui-services.js';
 
 /** Starts the interactive TUI in `opts.cwd`. Resolves with the exit code when the person quits. */
 export async function runInteractive(opts: CliOptions): Promise<number> {
@@ -30,6 +27,14 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     return code;
   };
 
+  // everything heavy loads after the first frame is on screen
+  const [{ ConfigError, loadConfig }, { resolveModels }, { createApp }, { chatServices }, { runTui }] = await Promise.all([
+    import('../config/load.js'),
+    import('./models.js'),
+    import('../app/app.js'),
+    import('./tui-services.js'),
+    import('../tui/run.js'),
+  ]);
   let loaded;
   try {
     loaded = loadConfig({ cwd, env: process.env });
@@ -49,7 +54,6 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   } catch (err) {
     return leave(1, [`opencode: cannot open the session database: ${(err as Error).message}`]);
   }
-  const { runTui } = await import('../tui/run.js');
   try {
     await runTui({
       services: chatServices(app, models.settings),
@@ -59,6 +63,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     });
   } finally {
     terminal.restore();
+    // a reply still running (quit mid-stream) is cancelled, or close() would wait for it
+    app.cancelAll();
     await app.close();
   }
   return 0;

@@ -56,8 +56,7 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
     },
   );
   output.onResize(() => {
-    // forget the old frame and clear the screen: the redraw that follows writes every line once
-    instance.clear();
+    // clear the screen: Ink then writes the whole frame once (scripts/build.mjs makes every resize a full redraw)
     output.stream.write('\u001b[2J\u001b[H');
   });
   await done;
