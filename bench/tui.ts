@@ -266,7 +266,7 @@ interface Mounted {
   unmount(): Promise<void>;
 }
 
-async function mount(n: number): Promise<Mounted> {
+export async function mount(n: number): Promise<Mounted> {
   const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-tui-'));
   const { services, session } = memoryServices(n, dir);
   const stdin = new FakeStdin();
@@ -324,7 +324,7 @@ interface StreamCost {
  * as the agent does: `run.started`, `message.created`, `message.updated` with the text so far, the
  * finish, `run.finished`. Returns the CPU time (user+system) and the peak RSS meanwhile.
  */
-async function streamTokens(bus: ChatServices['bus'], sessionId: string, tokens: number): Promise<StreamCost> {
+export async function streamTokens(bus: ChatServices['bus'], sessionId: string, tokens: number): Promise<StreamCost> {
   const words = MARKDOWN.split(/(?<=\s)/);
   const now = Date.now();
   const message: Message = { id: 'msg_stream', sessionId, role: 'assistant', parts: [{ type: 'text', text: '' }], model: MODEL.id, seq: 1e6, createdAt: now, updatedAt: now };
@@ -356,6 +356,8 @@ async function streamTokens(bus: ChatServices['bus'], sessionId: string, tokens:
 async function inProcess(presses: number, tokens: number): Promise<Row[]> {
   // Ink renders differently under CI (is-in-ci reads the environment when ink is first imported)
   for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) delete process.env[name];
+  // as the bundle (scripts/build.mjs): React's production build; must be set before React is first imported
+  process.env.NODE_ENV = 'production';
   log(`tui in-process: ${tokens} streamed tokens with no UI subscribed (the loop's own cost)`);
   const alone = await streamTokens(new EventBus<AgentEvents>(), 'ses_none', tokens);
   const results: Record<number, { keys: number[]; stream: StreamCost & { frames: number }; rssBeforeMb: number }> = {};

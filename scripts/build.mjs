@@ -48,7 +48,8 @@ const result = await build({
   sourcemap: 'linked',
   legalComments: 'none',
   external: ['better-sqlite3', '@vscode/ripgrep', 'react-devtools-core'],
-  define: { OPENCODE_VERSION: JSON.stringify(pkg.version) },
+  // React's production build: its development build checks and logs on every render (and is slower)
+  define: { OPENCODE_VERSION: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
   banner: {
     // CommonJS dependencies bundled into ESM still call require() for Node built-ins
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

@@ -13,6 +13,7 @@ import { matches } from './keybindings.js';
 import { MessageList } from './components/MessageList.js';
 import { Sidebar } from './components/Sidebar.js';
 import { StatusBar } from './components/StatusBar.js';
+import { Welcome } from './components/Welcome.js';
 import { LogsPage } from './pages/LogsPage.js';
 import { LineCache } from './render/line-cache.js';
 import type { ChatStore } from './state/chat-store.js';
@@ -164,6 +165,8 @@ export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
                 attachmentCount={attachments.length}
                 send={send}
               />
+            ) : state.items.length === 0 ? (
+              <Welcome version={services.version} cwd={services.cwd} modelName={model.name} />
             ) : (
               <MessageList
                 items={state.items}

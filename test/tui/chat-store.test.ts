@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ChatStore, type ChatState } from '../../src/tui/state/chat-store.js';
 import { DISPLAY_RESULT_MAX_CHARS } from '../../src/tui/state/chat-item.js';
 import { startTuiApp, type TuiApp } from '../support/tui-app.js';
+import { FIXTURE, TSX_LOADER } from '../mcp/fixture.js';
 
 let t: TuiApp | undefined;
 let store: ChatStore | undefined;
@@ -109,5 +110,20 @@ describe('ChatStore', () => {
     const nested = reloaded.getSnapshot().items[1]!.tools[0]!.children!.flatMap((c) => c.tools.map((v) => v.call.name));
     expect(nested).toEqual(['glob']);
     reloaded.dispose();
+  });
+
+  it("an MCP server's status reaches the state, and its tool calls carry the server's name", async () => {
+    t = await startTuiApp(
+      [{ toolCalls: [{ id: 'toolu_echo', name: 'fixture_echo', input: { text: 'hi' } }] }, { text: 'It said hi.' }],
+      { config: { mcpServers: { fixture: { command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio'] } } } },
+    );
+    store = new ChatStore(t.services);
+    const ready = await until(store, (s) => s.mcpServers[0]?.status === 'connected');
+    expect(ready.mcpServers[0]).toMatchObject({ name: 'fixture', type: 'stdio' });
+    expect(ready.mcpServers[0]!.tools).toContain('fixture_echo');
+    expect(ready.logs.map((l) => l.message)).toContain(`MCP server fixture: connected (${ready.mcpServers[0]!.tools.length} tools)`);
+    await store.send('echo hi');
+    const state = await until(store, (s) => !s.busy && s.items.length === 3);
+    expect(state.items[1]!.tools[0]).toMatchObject({ mcpServer: 'fixture', result: { isError: false } });
   });
 });

@@ -76,3 +76,12 @@ describe('text width', () => {
     for (const width of [4, 9, 16]) expectFits(renderChatItem(item, { width, showThinking: false }, theme), width);
   });
 });
+
+describe('displayWidth fast path', () => {
+  it('agrees with string-width on narrow symbols, wide characters and colour codes', async () => {
+    const { default: stringWidth } = await import('string-width');
+    const { displayWidth } = await import('../../src/tui/render/text-width.js');
+    const samples = ['plain ascii', '\u001b[31mred\u001b[39m', '● Bash  ls', '│ quote ─── ‹›', 'café “quoted” — dash…', '中文字符', '👍🏽 ok', '↑ more ↓', '✔ ✖ ✓', '▸ item', 'tab\there'];
+    for (const s of samples) expect([s, displayWidth(s)]).toEqual([s, stringWidth(s)]);
+  });
+});

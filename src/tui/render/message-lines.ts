@@ -12,7 +12,8 @@ import chalk from 'chalk';
 import type { ImagePart, ReasoningPart, TextPart, ToolCallPart } from '../../message.js';
 import type { ChatItem, RenderOptions, ReplyFooter, ToolCallView } from '../state/chat-item.js';
 import type { Theme } from '../theme.js';
-import { renderMarkdown, safeStreamingPrefix } from './markdown.js';
+import { renderMarkdown } from './markdown.js';
+import { renderStreamingMarkdown } from './streaming-markdown.js';
 import { fitLine, wrapText } from './text-width.js';
 import { renderToolCall } from './tool-lines.js';
 
@@ -72,7 +73,7 @@ function assistantLines(item: ChatItem, options: ChatItemRenderOptions, theme: T
       if (part.text.trim()) hasText = true;
       // only the part still being written can end mid-line or inside an open code fence
       const writing = item.streaming && index === parts.length - 1;
-      sections.push(renderMarkdown(writing ? safeStreamingPrefix(part.text) : part.text, width, theme));
+      sections.push(writing ? renderStreamingMarkdown(`${item.id}:${index}`, part.text, width, theme) : renderMarkdown(part.text, width, theme));
     } else if (part.type === 'tool_call') {
       const view = views.get(part.id) ?? { call: part as ToolCallPart };
       drawn.add(view);

@@ -16,8 +16,29 @@ export const TAB_WIDTH = 4;
 
 /** Columns `s` takes in a terminal (ANSI escapes count 0, CJK/emoji 2). */
 export function displayWidth(s: string): number {
-  return stringWidth(s);
+  // fast path: colour codes around printable ASCII (most lines) are as wide as they are long;
+  // string-width segments graphemes and was the hottest function while an answer streamed
+  const plain = s.includes('\u001b') ? s.replace(SGR, '') : s;
+  if (NARROW_ONLY.test(plain)) return plain.length;
+  // the same lines are measured frame after frame (a streaming message's finished part): remember them
+  let width = widthCache.get(s);
+  if (width === undefined) {
+    width = stringWidth(s);
+    if (widthCache.size >= WIDTH_CACHE_SIZE) widthCache.clear();
+    widthCache.set(s, width);
+  }
+  return width;
 }
+
+/**
+ * Characters one column wide for string-width, each one UTF-16 unit: printable ASCII, Latin-1, the
+ * dashes, quotes and bullets of General Punctuation, box drawing and the few symbols the render
+ * layer draws (● ▸ ↑ ↓ …). A line of only these is as wide as it is long.
+ */
+const NARROW_ONLY = /^[\x20-\x7e\u00a0-\u00ff\u2010-\u2027\u2030-\u203b\u2039\u203a\u2190-\u2193\u2500-\u257f\u25cf\u25b8\u2713\u2714\u2716]*$/;
+const WIDTH_CACHE_SIZE = 20_000;
+const widthCache = new Map<string, number>();
+
 
 /** Terminal control sequences other than colours: cursor moves, screen clears, titles, hyperlinks. */
 const CONTROL_SEQUENCES = [
@@ -46,10 +67,10 @@ export function normalizeText(text: string): string {
  */
 export function fitLine(line: string, width: number): string {
   if (width < 1) return '';
-  if (stringWidth(line) <= width) return line;
+  if (displayWidth(line) <= width) return line;
   let end = width;
   let cut = sliceAnsi(line, 0, end);
-  while (end > 0 && stringWidth(cut) > width) cut = sliceAnsi(line, 0, --end);
+  while (end > 0 && displayWidth(cut) > width) cut = sliceAnsi(line, 0, --end);
   return cut;
 }
 
@@ -63,7 +84,7 @@ export function wrapText(text: string, width: number): string[] {
   const w = Math.max(1, width);
   const out: string[] = [];
   for (const source of normalizeText(text).split('\n')) {
-    if (stringWidth(source) <= w) {
+    if (displayWidth(source) <= w) {
       out.push(source);
       continue;
     }
@@ -82,6 +103,6 @@ export function wrapText(text: string, width: number): string[] {
 
 /** `line` followed by spaces up to `width` columns (unchanged when already that wide). */
 export function padLine(line: string, width: number): string {
-  const gap = width - stringWidth(line);
+  const gap = width - displayWidth(line);
   return gap > 0 ? line + ' '.repeat(gap) : line;
 }

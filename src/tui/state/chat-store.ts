@@ -19,8 +19,8 @@ import { SessionView } from './session-view.js';
 
 /** How long a status message stays, ms (the original: 10 s). */
 export const STATUS_TTL_MS = 10_000;
-/** Shortest time between two notifications, ms (about 60 frames a second). */
-export const NOTIFY_INTERVAL_MS = 16;
+/** Shortest time between two notifications, ms: streamed output redraws at most 30 times a second (typing is not throttled by this: the editor keeps its own state). */
+export const NOTIFY_INTERVAL_MS = 33;
 /** Log entries kept in memory. */
 const MAX_LOG_ENTRIES = 1_000;
 
