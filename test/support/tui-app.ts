@@ -45,6 +45,7 @@ export async function startTuiApp(turns: FakeTurn[], options: { initialized?: bo
     app,
     services,
     async close() {
+      app.cancelAll();
       await app.close();
       await fake.close();
     },

@@ -122,8 +122,13 @@ describe('ChatStore', () => {
     expect(ready.mcpServers[0]).toMatchObject({ name: 'fixture', type: 'stdio' });
     expect(ready.mcpServers[0]!.tools).toContain('fixture_echo');
     expect(ready.logs.map((l) => l.message)).toContain(`MCP server fixture: connected (${ready.mcpServers[0]!.tools.length} tools)`);
-    await store.send('echo hi');
+    const running = store.send('echo hi');
+    // MCP tools ask first
+    const asking = await until(store, (s) => s.permissionQueue.length === 1);
+    expect(asking.permissionQueue[0]).toMatchObject({ toolName: 'fixture_echo', params: { text: 'hi' } });
+    store.answerPermission(asking.permissionQueue[0]!.id, 'allow');
+    await running;
     const state = await until(store, (s) => !s.busy && s.items.length === 3);
-    expect(state.items[1]!.tools[0]).toMatchObject({ mcpServer: 'fixture', result: { isError: false } });
+    expect(state.items[1]!.tools[0]).toMatchObject({ mcpServer: 'fixture', result: { isError: false, content: 'echo: hi' } });
   });
 });
