@@ -196,7 +196,10 @@ export class ChatStore {
         if (this.viewFor(sessionId)) this.log('debug', `tool ${name} started`, toolCallId);
       }),
       bus.on('tool.finished', ({ sessionId, name, isError, toolCallId }) => {
-        if (this.viewFor(sessionId)) this.log(isError ? 'warn' : 'debug', `tool ${name} finished${isError ? ' with an error' : ''}`, toolCallId);
+        if (!this.viewFor(sessionId)) return;
+        this.log(isError ? 'warn' : 'debug', `tool ${name} finished${isError ? ' with an error' : ''}`, toolCallId);
+        // the sidebar's modified files change as edits land, not only when the reply ends
+        if (sessionId === this.state.session?.id && !isError) this.refreshSession();
       }),
       bus.on('run.started', ({ sessionId }) => {
         if (sessionId === this.state.session?.id) this.set({ busy: true });
