@@ -54,6 +54,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   } catch (err) {
     return leave(1, [`opencode: cannot open the session database: ${(err as Error).message}`]);
   }
+  // a signal or a crash: stop running commands (their process groups) before exiting
+  terminal.onAbnormalExit(() => app.cancelAll());
   try {
     await runTui({
       services: chatServices(app, models.settings),

@@ -69,7 +69,8 @@ export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
   const mainWidth = columns - (showSidebar ? SIDEBAR_WIDTH : 0);
   const listWidth = Math.max(10, mainWidth - 2);
 
-  // the message area's height: measured after layout (the editor grows with its text)
+  // the message area's height: the row's, measured after layout. The row is sized by the flexbox
+  // (what the editor and status bar leave), never by its content, so the measure is not circular
   const areaRef = useRef<DOMElement>(null);
   const [areaHeight, setAreaHeight] = useState(Math.max(1, height - 4));
   useEffect(() => {
@@ -108,7 +109,7 @@ export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
           setAttachments([]);
         }
       } else if (matches(key, 'toggle_thinking')) setShowThinking((v) => !v);
-      else if (matches(key, 'cancel') && state.busy) store.cancel();
+      else if (matches(key, 'cancel') && (state.busy || state.compacting)) store.cancel();
       else return false;
       return true;
     },
@@ -144,8 +145,8 @@ export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
   return (
     <ThemeContext.Provider value={theme}>
       <Box flexDirection="column" width={columns} height={height}>
-        <Box flexDirection="row" flexGrow={1} flexShrink={1} flexBasis={0} minHeight={0} overflow="hidden">
-          <Box ref={areaRef} flexDirection="column" width={mainWidth} flexShrink={0} paddingLeft={1} paddingRight={1} overflow="hidden">
+        <Box ref={areaRef} flexDirection="row" flexGrow={1} flexShrink={1} flexBasis={0} minHeight={0} overflow="hidden">
+          <Box flexDirection="column" width={mainWidth} flexShrink={0} paddingLeft={1} paddingRight={1} overflow="hidden">
             {permission || dialog ? (
               <DialogHost
                 services={services}
@@ -172,7 +173,7 @@ export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
                 items={state.items}
                 width={listWidth}
                 height={areaHeight}
-                resetKey={state.session?.id}
+                resetKey={`${state.session?.id}:${state.promptHistory.length}`}
                 showThinking={showThinking}
                 cwd={services.cwd}
                 active={!modal}
@@ -197,7 +198,6 @@ export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
           width={columns}
           cwd={services.cwd}
           history={state.promptHistory}
-          busy={state.busy}
           focus={!modal}
           attachments={attachments}
           onAttachmentsChange={setAttachments}

@@ -27,22 +27,20 @@ export function createTuiOutput(real: NodeJS.WriteStream, debounceMs = RESIZE_DE
   let bytes = 0;
   let timer: NodeJS.Timeout | undefined;
   let resizeHandler: () => void = () => {};
-  const stream = Object.assign(emitter, {
-    isTTY: real.isTTY,
-    get columns() {
-      return real.columns;
+  // getters must stay getters (Object.assign would copy the size once and never again)
+  const stream = Object.defineProperties(emitter, {
+    isTTY: { value: real.isTTY },
+    columns: { get: () => real.columns },
+    rows: { get: () => real.rows },
+    write: {
+      value(chunk: string | Uint8Array, ...rest: unknown[]) {
+        bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+        if (trace) appendFileSync(trace, JSON.stringify(String(chunk)) + '\n');
+        return (real.write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);
+      },
     },
-    get rows() {
-      return real.rows;
-    },
-    write(chunk: string | Uint8Array, ...rest: unknown[]) {
-      bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-      if (trace) appendFileSync(trace, JSON.stringify(String(chunk)) + '\n');
-      return (real.write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);
-    },
-    hasColors: (...args: unknown[]) => (real.hasColors as (...a: unknown[]) => boolean)(...args),
-    getColorDepth: (...args: unknown[]) => (real.getColorDepth as (...a: unknown[]) => number)(...args),
-    cursorTo: real.cursorTo?.bind(real),
+    hasColors: { value: (...args: unknown[]) => (real.hasColors as (...a: unknown[]) => boolean)(...args) },
+    getColorDepth: { value: (...args: unknown[]) => (real.getColorDepth as (...a: unknown[]) => number)(...args) },
   });
   const onRealResize = () => {
     clearTimeout(timer);

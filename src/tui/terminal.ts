@@ -15,6 +15,12 @@ const SIGNALS: Partial<Record<NodeJS.Signals, number>> = { SIGTERM: 15, SIGHUP: 
 export interface TerminalSession {
   /** restores the terminal now (idempotent); later exit paths then do nothing */
   restore(): void;
+  /**
+   * Runs `cleanup` (synchronously) when a signal or a crash ends the process, before it exits: e.g.
+   * stopping the commands the bash tool started, which would otherwise outlive us (SIGHUP when the
+   * terminal window closes).
+   */
+  onAbnormalExit(cleanup: () => void): void;
 }
 
 /**
@@ -24,6 +30,14 @@ export interface TerminalSession {
  */
 export function enterFullScreen(fd = 1, onFatal?: (err: unknown) => void): TerminalSession {
   let active = true;
+  let cleanup: (() => void) | undefined;
+  const runCleanup = () => {
+    try {
+      cleanup?.();
+    } catch {
+      // exiting anyway
+    }
+  };
   const write = (s: string) => {
     try {
       writeSync(fd, s);
@@ -48,10 +62,12 @@ export function enterFullScreen(fd = 1, onFatal?: (err: unknown) => void): Termi
     write(LEAVE);
   };
   function onSignal(signal: NodeJS.Signals) {
+    runCleanup();
     restore();
     process.exit(128 + (SIGNALS[signal] ?? 0));
   }
   function onCrash(err: unknown) {
+    runCleanup();
     restore();
     onFatal?.(err);
     process.exit(1);
@@ -61,5 +77,10 @@ export function enterFullScreen(fd = 1, onFatal?: (err: unknown) => void): Termi
   for (const signal of Object.keys(SIGNALS) as NodeJS.Signals[]) process.on(signal, onSignal);
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
-  return { restore };
+  return {
+    restore,
+    onAbnormalExit(fn) {
+      cleanup = fn;
+    },
+  };
 }

@@ -3,7 +3,7 @@
  * and sent, the answer growing as it streams, the footer; a permission dialog answered with `d`;
  * ctrl+n and ctrl+s; esc cancelling a slow reply.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import React from 'react';
@@ -119,5 +119,23 @@ describe('the TUI', () => {
     await type('y');
     expect(quitted()).toBe(true);
     void ui;
+  });
+
+  it('ctrl+o picks another model: later replies use it and the global config keeps its other keys', async () => {
+    const { waitFor, type } = await mount([{ text: 'From the new model.' }]);
+    const globalConfig = join(t!.dir, '.home', '.opencode.json');
+    writeFileSync(globalConfig, JSON.stringify({ tui: { theme: 'dracula' } }, null, 2));
+    await type('\u000f'); // ctrl+o
+    const dialog = await waitFor((f) => f.includes('Claude Opus 5.5'));
+    expect(dialog).toContain('Claude Sonnet 5.5');
+    // the current model (Sonnet 5.5, second in the catalog) is selected: up once is Opus 5.5
+    await type('\u001b[A');
+    await type('\r');
+    await waitFor((f) => f.includes('Claude Opus 5.5') && !f.includes('Claude Sonnet 5.5'));
+    expect(JSON.parse(readFileSync(globalConfig, 'utf8'))).toEqual({ tui: { theme: 'dracula' }, agents: { coder: { model: 'anthropic/claude-opus-5-5' } } });
+    await type('hello');
+    await type('\r');
+    await waitFor((f) => f.includes('From the new model.') && f.includes('claude-opus-5-5 ('));
+    expect(t!.fake.answered.at(-1).model).toBe('claude-opus-5-5');
   });
 });

@@ -7,7 +7,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatStore, type ChatState } from '../../src/tui/state/chat-store.js';
-import { DISPLAY_RESULT_MAX_CHARS } from '../../src/tui/state/chat-item.js';
+import { CONTENT_LINES_KEY, DISPLAY_RESULT_MAX_CHARS } from '../../src/tui/state/chat-item.js';
 import { startTuiApp, type TuiApp } from '../support/tui-app.js';
 import { FIXTURE, TSX_LOADER } from '../mcp/fixture.js';
 
@@ -86,6 +86,9 @@ describe('ChatStore', () => {
     const state = await until(store, (s) => !s.busy && s.items.length === 3);
     const result = state.items[1]!.tools[0]!.result!;
     expect(result.content.length).toBe(DISPLAY_RESULT_MAX_CHARS);
+    // the view still knows how long the whole output was: "… (N more lines)" counts them all
+    const storedLines = (t.services.sessions.messages(state.session!.id).find((m) => m.role === 'tool')!.parts[0] as { content: string }).content.replace(/\n+$/, '').split('\n').length;
+    expect(result.metadata?.[CONTENT_LINES_KEY]).toBe(storedLines);
     const stored = t.services.sessions.messages(state.session!.id).find((m) => m.role === 'tool')!.parts[0]!;
     expect(stored.type === 'tool_result' && stored.content.length).toBeGreaterThan(DISPLAY_RESULT_MAX_CHARS);
   });

@@ -79,3 +79,15 @@ describe('a paste whose end marker is lost', () => {
     }
   });
 });
+
+describe('several keys in one read', () => {
+  it('splits control characters out of a run: text, then enter; backspaces; ctrl+c', () => {
+    const router = new InputRouter();
+    const seen: string[] = [];
+    router.addKeyHandler(0, { current: (k) => void seen.push(k.name === 'text' ? `text:${k.text}` : `${k.ctrl ? 'ctrl+' : ''}${k.name}`) });
+    router.input('hello\r');
+    router.input('abc\u007f\u007f\u007fZ');
+    router.input('xyz\u0003');
+    expect(seen).toEqual(['text:hello', 'return', 'text:abc', 'backspace', 'backspace', 'backspace', 'z', 'text:xyz', 'ctrl+c']);
+  });
+});

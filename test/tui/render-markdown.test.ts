@@ -166,3 +166,14 @@ describe('languageForPath', () => {
     ]);
   });
 });
+
+describe('deeply nested lists on a narrow screen', () => {
+  it('stop indenting when little room is left: every item keeps its text, no blank rows', () => {
+    let md = '';
+    for (let level = 0; level < 30; level++) md += `${'  '.repeat(level)}- level ${level}\n`;
+    const lines = renderMarkdown(md, 40, theme);
+    expect(lines.filter((l) => l.trim() === '')).toEqual([]);
+    for (let level = 0; level < 30; level++) expect(lines.some((l) => l.includes(`level ${level}`))).toBe(true);
+    expect(lines.length).toBe(30);
+  });
+});

@@ -262,8 +262,11 @@ export const Editor = memo(function Editor(props: EditorProps) {
     const next = applyEditKey(m.edit, key);
     if (!next) return false;
     // `@` typed at the start or after whitespace opens the completion
-    const opens = key.text === '@' && key.name !== 'text' && (m.edit.cursor === 0 || /\s/.test(m.edit.text[m.edit.cursor - 1]!));
-    edit(next, opens ? m.edit.cursor : undefined);
+    // (also at the end of a run of keys that arrived in one read: `look at @`)
+    const typed = key.text;
+    const before = typed.length > 1 ? typed[typed.length - 2] : m.edit.cursor === 0 ? ' ' : m.edit.text[m.edit.cursor - 1]!;
+    const opens = typed.endsWith('@') && /\s/.test(before);
+    edit(next, opens ? next.cursor - 1 : undefined);
     return true;
   };
 

@@ -20,7 +20,7 @@ export interface MessageListProps {
   width: number;
   /** rows of the viewport */
   height: number;
-  /** resets the scroll position when it changes (the session id) */
+  /** the view follows the bottom again when this changes (another session, a prompt sent) */
   resetKey?: string;
   showThinking: boolean;
   cwd: string;

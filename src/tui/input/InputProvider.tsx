@@ -75,6 +75,13 @@ export class InputRouter {
       this.armPasteTimeout();
       return;
     }
+    if (sequence.length > 1 && !sequence.startsWith('\u001b')) {
+      // several keys in one read (a busy app, ssh, a fast typist): Ink hands them over as one run.
+      // Control characters are keys of their own (enter, backspace, ctrl+c); the printable runs
+      // between them are typed text
+      for (const part of sequence.match(KEY_RUNS) ?? []) this.key(parseKey(part));
+      return;
+    }
     this.key(parseKey(sequence));
   }
 
@@ -110,6 +117,9 @@ export class InputRouter {
     top?.handler.current(text);
   }
 }
+
+/** A control character alone, or a run of anything else. */
+const KEY_RUNS = /[\u0000-\u001f\u007f]|[^\u0000-\u001f\u007f]+/g;
 
 /** Quiet time inside a paste after which its end marker is assumed lost, ms. */
 export const PASTE_IDLE_MS = 1_000;

@@ -140,11 +140,17 @@ export function renderCodeBlock(code: string, language: string | undefined, widt
   return lines;
 }
 
+/** Columns a nested list item must keep for its text before nesting stops indenting. */
+const MIN_LIST_ROOM = 10;
+
 function renderList(list: Tokens.List, width: number, theme: Theme): string[] {
   const start = typeof list.start === 'number' ? list.start : 1;
   const markers = list.items.map((_, i) => (list.ordered ? `${start + i}.` : '•'));
   const markerWidth = Math.max(...markers.map((m) => displayWidth(m))) + 1;
-  const room = Math.max(1, width - markerWidth);
+  // deep nesting on a narrow screen: stop indenting once too little room is left (a 30-level list at
+  // 40 columns otherwise wraps a letter a row and then hundreds of blank rows)
+  const indent = width - markerWidth >= MIN_LIST_ROOM ? markerWidth : 0;
+  const room = Math.max(1, width - indent);
   const lines: string[] = [];
   list.items.forEach((item, i) => {
     if (i > 0 && list.loose) lines.push('');
@@ -152,6 +158,10 @@ function renderList(list: Tokens.List, width: number, theme: Theme): string[] {
     if (body.length === 0) body.push('');
     if (item.task) body[0] = (item.checked ? '[x] ' : '[ ] ') + body[0];
     const marker = chalk.hex(theme.markdownListItem)(padLine(markers[i]!, markerWidth));
+    if (indent === 0) {
+      body.forEach((line, j) => lines.push(j === 0 ? fitLine(marker + line, width) : line));
+      return;
+    }
     const hanging = ' '.repeat(markerWidth);
     body.forEach((line, j) => lines.push(fitLine((j === 0 ? marker : line === '' ? '' : hanging) + line, width)));
   });

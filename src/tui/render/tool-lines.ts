@@ -6,7 +6,7 @@
  * in the error colour.
  */
 import chalk from 'chalk';
-import type { ChatItem, ToolCallView } from '../state/chat-item.js';
+import { CONTENT_LINES_KEY, type ChatItem, type ToolCallView } from '../state/chat-item.js';
 import type { Theme } from '../theme.js';
 import { renderDiff } from './diff.js';
 import { languageForPath } from './highlight.js';
@@ -86,7 +86,7 @@ function resultLines(view: ToolCallView, options: ToolLineOptions, theme: Theme)
   const muted = chalk.hex(theme.textMuted);
 
   if (result.isError) {
-    const { text, hidden } = firstLines(result.content);
+    const { text, hidden } = firstLines(result.content, result.metadata?.[CONTENT_LINES_KEY]);
     const lines = wrapText(text, room).map((l) => BODY_INDENT + chalk.hex(theme.error)(l));
     return withCut(lines, hidden, theme);
   }
@@ -100,22 +100,24 @@ function resultLines(view: ToolCallView, options: ToolLineOptions, theme: Theme)
     return withCut(renderCodeBlock(text, languageForPath(path), options.width, theme), hidden, theme);
   }
   if (style === 'output') {
-    const { text, hidden } = firstLines(result.content);
+    const { text, hidden } = firstLines(result.content, result.metadata?.[CONTENT_LINES_KEY]);
     return withCut(renderCodeBlock(text, undefined, options.width, theme), hidden, theme);
   }
   if (style === 'markdown') {
-    const { text, hidden } = firstLines(result.content);
+    const { text, hidden } = firstLines(result.content, result.metadata?.[CONTENT_LINES_KEY]);
     return withCut(renderMarkdown(text, room, theme).map((l) => BODY_INDENT + l), hidden, theme);
   }
   if (result.content.trim() === '') return [];
-  const { text, hidden } = firstLines(result.content);
+  const { text, hidden } = firstLines(result.content, result.metadata?.[CONTENT_LINES_KEY]);
   return withCut(wrapText(text, room).map((l) => BODY_INDENT + muted(l)), hidden, theme);
 }
 
 /** The first {@link RESULT_MAX_LINES} lines of `text` (trailing newlines ignored) and how many were left out. */
-function firstLines(text: string): { text: string; hidden: number } {
+function firstLines(text: string, totalLines?: unknown): { text: string; hidden: number } {
   const lines = normalizeText(text).replace(/\n+$/, '').split('\n');
-  return { text: lines.slice(0, RESULT_MAX_LINES).join('\n'), hidden: Math.max(0, lines.length - RESULT_MAX_LINES) };
+  // a result cut for display knows how long the whole one was
+  const total = typeof totalLines === 'number' ? Math.max(totalLines, lines.length) : lines.length;
+  return { text: lines.slice(0, RESULT_MAX_LINES).join('\n'), hidden: Math.max(0, total - RESULT_MAX_LINES) };
 }
 
 function lastLines(text: string, count: number): string {

@@ -9,6 +9,12 @@ import type { FinishReason, Message, ToolCallPart, ToolResultPart } from '../../
 /** Longest tool result (characters) kept in render state; the view shows at most 10 lines of it. */
 export const DISPLAY_RESULT_MAX_CHARS = 4_000;
 
+/**
+ * Metadata key a cut result carries: how many lines the whole content had, so the view can say how
+ * many it leaves out (the cut text alone would undercount).
+ */
+export const CONTENT_LINES_KEY = 'tuiContentLines';
+
 /** One tool call as shown: the call, its result once there, its live progress while running. */
 export interface ToolCallView {
   call: ToolCallPart;

@@ -121,8 +121,8 @@ export class ChatStore {
 
   /** Sends a prompt: creates the session on the first one. Refused (with a status message) while busy. */
   async send(text: string, attachments: ImagePart[] = []): Promise<RunFinished | undefined> {
-    if (this.state.busy) {
-      this.setStatus('The agent is busy: wait for the reply, or press esc to cancel it', 'warn');
+    if (this.state.busy || this.state.compacting) {
+      this.setStatus(`The agent is busy: wait for the ${this.state.compacting ? 'compaction' : 'reply'}, or press esc to cancel it`, 'warn');
       return undefined;
     }
     if (!this.state.session) this.openSession(this.services.sessions.create().id);
@@ -132,9 +132,9 @@ export class ChatStore {
     return result;
   }
 
-  /** Cancels the running reply. */
+  /** Cancels the running reply (or compaction). */
   cancel(): void {
-    if (this.state.session && this.state.busy) this.services.agent.cancel(this.state.session.id);
+    if (this.state.session && (this.state.busy || this.state.compacting)) this.services.agent.cancel(this.state.session.id);
   }
 
   /** Answers the permission request `id`. */

@@ -4,7 +4,7 @@
  * those; tool results are cut on the way in (the database keeps them whole).
  */
 import type { Message, ToolCallPart, ToolResultPart } from '../../message.js';
-import { DISPLAY_RESULT_MAX_CHARS, type ChatItem, type ReplyFooter, type ToolCallView } from './chat-item.js';
+import { CONTENT_LINES_KEY, DISPLAY_RESULT_MAX_CHARS, type ChatItem, type ReplyFooter, type ToolCallView } from './chat-item.js';
 
 let versionCounter = 0;
 const nextVersion = () => String(++versionCounter);
@@ -20,7 +20,11 @@ export function displayResult(result: ToolResultPart): ToolResultPart {
         Object.entries(result.metadata).map(([k, v]) => [k, typeof v === 'string' ? cut(v, DISPLAY_METADATA_MAX_CHARS) : v]),
       )
     : undefined;
-  return { ...result, content: cut(result.content, DISPLAY_RESULT_MAX_CHARS), metadata, images: undefined };
+  if (result.content.length > DISPLAY_RESULT_MAX_CHARS) {
+    const lines = result.content.replace(/\n+$/, '').split('\n').length;
+    return { ...result, content: cut(result.content, DISPLAY_RESULT_MAX_CHARS), metadata: { ...metadata, [CONTENT_LINES_KEY]: lines }, images: undefined };
+  }
+  return { ...result, metadata, images: undefined };
 }
 
 /** A user or assistant message without image data (the name is kept for the attachment chip). */
