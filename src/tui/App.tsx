@@ -15,6 +15,7 @@ import { Sidebar } from './components/Sidebar.js';
 import { StatusBar } from './components/StatusBar.js';
 import { Welcome } from './components/Welcome.js';
 import { LogsPage } from './pages/LogsPage.js';
+import { onHighlighterLoaded } from './render/highlight.js';
 import { LineCache } from './render/line-cache.js';
 import type { ChatStore } from './state/chat-store.js';
 import type { ChatServices } from './state/services.js';
@@ -60,6 +61,16 @@ export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
   const [showThinking, setShowThinking] = useState(false);
   const [attachments, setAttachments] = useState<ImagePart[]>([]);
   const cache = useMemo(() => new LineCache(), []);
+  // code blocks drawn before the grammars loaded are uncoloured: draw them again once they are in
+  const [highlightEpoch, setHighlightEpoch] = useState(0);
+  useEffect(
+    () =>
+      onHighlighterLoaded(() => {
+        cache.clear();
+        setHighlightEpoch((n) => n + 1);
+      }),
+    [cache],
+  );
   const model = services.agent.model();
 
   // Ink repaints the whole screen when the frame is as tall as the terminal; one row less keeps
@@ -178,6 +189,7 @@ export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
                 cwd={services.cwd}
                 active={!modal}
                 cache={cache}
+                epoch={highlightEpoch}
               />
             )}
           </Box>

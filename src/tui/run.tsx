@@ -8,6 +8,7 @@ import React from 'react';
 import { TuiApp } from './App.js';
 import { InputProvider } from './input/InputProvider.js';
 import { createTuiOutput } from './output.js';
+import { loadHighlighter } from './render/highlight.js';
 import { ChatStore } from './state/chat-store.js';
 import type { ChatServices } from './state/services.js';
 import { themeByName } from './themes.js';
@@ -55,6 +56,8 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
       maxFps: MAX_FPS,
     },
   );
+  // the code grammars load after the first frame (code is drawn uncoloured until then)
+  setTimeout(() => void loadHighlighter(), 0);
   output.onResize(() => {
     // clear the screen: Ink then writes the whole frame once (scripts/build.mjs makes every resize a full redraw)
     output.stream.write('\u001b[2J\u001b[H');

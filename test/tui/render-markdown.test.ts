@@ -1,7 +1,7 @@
 import chalk from 'chalk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffStats, renderDiff } from '../../src/tui/render/diff.js';
-import { highlightCode, languageForPath } from '../../src/tui/render/highlight.js';
+import { highlightCode, highlighterReady, languageForPath, loadHighlighter } from '../../src/tui/render/highlight.js';
 import { renderMarkdown, safeStreamingPrefix } from '../../src/tui/render/markdown.js';
 import { THEMES } from '../../src/tui/themes.js';
 
@@ -106,9 +106,14 @@ describe('safeStreamingPrefix', () => {
 
 describe('highlighting', () => {
   let level: typeof chalk.level;
-  beforeAll(() => {
+  beforeAll(async () => {
     level = chalk.level;
     chalk.level = 3;
+    await loadHighlighter();
+  });
+
+  it('draws code uncoloured until the grammars are loaded, off the path to the first frame', () => {
+    expect(highlighterReady()).toBe(true);
   });
   afterAll(() => {
     chalk.level = level;

@@ -28,11 +28,13 @@ export interface MessageListProps {
   active: boolean;
   /** one cache for the app's life: survives re-mounts */
   cache: LineCache;
+  /** bumped when cached lines went stale (the code grammars loaded): lines are drawn again */
+  epoch?: number;
 }
 
 /** Shows the visible part of the list. */
 export const MessageList = memo(function MessageList(props: MessageListProps) {
-  const { items, width, height, showThinking, cwd, cache, active, resetKey } = props;
+  const { items, width, height, showThinking, cwd, cache, active, resetKey, epoch } = props;
   const theme = useTheme();
   const [anchor, setAnchor] = useState<ListPosition | null>(null);
   const lastReset = useRef(resetKey);
@@ -51,7 +53,8 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
       }
       return lines;
     };
-  }, [items, width, showThinking, cwd, theme, cache]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- epoch: the cache was cleared
+  }, [items, width, showThinking, cwd, theme, cache, epoch]);
 
   const view = useMemo(
     () => (anchor ? windowFrom(anchor, items.length, linesOf, height) : bottomWindow(items.length, linesOf, height)),

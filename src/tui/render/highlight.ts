@@ -5,7 +5,7 @@
  */
 import chalk from 'chalk';
 import type { Element, ElementContent, Root } from 'hast';
-import { common, createLowlight } from 'lowlight';
+import type { createLowlight } from 'lowlight';
 import type { Theme } from '../theme.js';
 
 type SyntaxColour = keyof Pick<
@@ -70,13 +70,34 @@ const SCOPE_COLOURS: Record<string, SyntaxColour> = {
 const CONTAINER_SCOPES = new Set(['function', 'class']);
 
 let lowlight: ReturnType<typeof createLowlight> | undefined;
+let loading: Promise<void> | undefined;
+const loadedListeners = new Set<() => void>();
 
-/** Created on first use: registering the grammars costs a few ms we don't want at startup. */
-function highlighter(): ReturnType<typeof createLowlight> {
-  lowlight ??= createLowlight(common);
-  return lowlight;
+/**
+ * Loads the grammars (lowlight's `common` set: ~0.2 s of module evaluation, kept off the path to the
+ * first frame). Until they are in, {@link highlightCode} returns code uncoloured; `onLoaded`
+ * listeners then redraw. Idempotent.
+ */
+export function loadHighlighter(): Promise<void> {
+  loading ??= import('lowlight').then(({ common, createLowlight: create }) => {
+    lowlight = create(common);
+    for (const listener of loadedListeners) listener();
+  });
+  return loading;
 }
 
+/** Calls `listener` once the grammars are loaded (see {@link loadHighlighter}); returns the unsubscribe. */
+export function onHighlighterLoaded(listener: () => void): () => void {
+  loadedListeners.add(listener);
+  return () => loadedListeners.delete(listener);
+}
+
+/** Whether code is coloured yet. */
+export function highlighterReady(): boolean {
+  return lowlight !== undefined;
+}
+
+/** Created on first use: registering the grammars costs a few ms we don't want at startup. */
 function scopeOf(node: Element): string | undefined {
   const classes = node.properties?.className;
   if (!Array.isArray(classes)) return undefined;
@@ -124,7 +145,11 @@ export function highlightCode(code: string, language: string | undefined, theme:
   const name = language?.trim().toLowerCase();
   if (!name || code === '') return code;
   try {
-    const ll = highlighter();
+    const ll = lowlight;
+    if (!ll) {
+      void loadHighlighter();
+      return code;
+    }
     if (!ll.registered(name)) return code;
     const tree: Root = ll.highlight(name, code);
     return paint(tree.children as ElementContent[], theme);

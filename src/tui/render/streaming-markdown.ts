@@ -8,6 +8,7 @@
  * list); the finished message is rendered in full once, so that lasts only while it streams.
  */
 import type { Theme } from '../theme.js';
+import { onHighlighterLoaded } from './highlight.js';
 import { renderMarkdown, safeStreamingPrefix } from './markdown.js';
 
 interface Stable {
@@ -19,6 +20,8 @@ interface Stable {
 /** One entry per width and theme: one message streams at a time (a few at most: sub-agents). */
 const stableByKey = new Map<string, Stable>();
 const MAX_KEYS = 8;
+// code rendered before the grammars loaded was uncoloured
+onHighlighterLoaded(() => stableByKey.clear());
 
 const FENCE = /^\s*(`{3,}|~{3,})/;
 
