@@ -9,7 +9,8 @@ import { INIT_PROMPT, isProjectInitialized, markProjectInitialized } from '../ag
 import { resolveDataDir } from '../config/load.js';
 import { setGlobalConfigValue } from '../config/write.js';
 import type { ProviderSettings } from '../provider/index.js';
-import { listModels, resolveModel } from '../provider/resolve.js';
+import { discoverModels, listModels, resolveModel } from '../provider/resolve.js';
+import { localBaseURL, localEndpoint } from '../provider/settings.js';
 import type { ChatServices } from '../tui/state/services.js';
 import { VERSION } from '../version.js';
 
@@ -40,7 +41,8 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
     bus: app.bus,
     permission: app.permission,
     sessions: {
-      list: () => db.sessions.list().filter((s) => !s.parentSessionId),
+      // most recently used first: the TUI reopens the first one
+      list: () => db.sessions.list().sort((a, b) => b.updatedAt - a.updatedAt),
       get: (id) => db.sessions.get(id),
       create: () => db.sessions.create({ title: 'New Session' }),
       messages: (id) => db.messages.list(id),
@@ -55,8 +57,14 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
     compact: app.compact ? (sessionId) => app.compact!(sessionId) : undefined,
     async models() {
       const byProvider = new Map<string, { id: string; name: string }[]>();
-      for (const model of listModels(settings)) {
+      // a local server's models are listed by the server itself (cached per process)
+      const local = localEndpoint(settings);
+      const discovered = local
+        ? await discoverModels(localBaseURL(local), settings.providers.local?.apiKey).catch(() => [])
+        : [];
+      for (const model of [...listModels(settings), ...discovered.map((m) => ({ id: `local/${m.id}`, name: m.id, provider: 'local' }))]) {
         const list = byProvider.get(model.provider) ?? [];
+        if (list.some((m) => m.id === model.id)) continue;
         list.push({ id: model.id, name: model.name });
         byProvider.set(model.provider, list);
       }
@@ -79,7 +87,8 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
     },
     lspServers: Object.entries(app.config.lsp ?? {}).filter(([, server]) => !server.disabled).map(([name]) => name),
     dataDir,
-    userCommandDirs: [join(configHome, 'opencode', 'commands'), join(env.HOME || homedir(), '.opencode', 'commands')],
+    // loadCustomCommands looks in `<dir>/commands` of each
+    userCommandDirs: [join(configHome, 'opencode'), join(env.HOME || homedir(), '.opencode')],
     init: {
       prompt: INIT_PROMPT,
       isInitialized: () => isProjectInitialized(dataDir),

@@ -6,7 +6,7 @@
 import { Box, measureElement, useStdout, type DOMElement } from 'ink';
 import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ImagePart } from '../message.js';
-import { Editor } from './components/Editor.js';
+import { Editor, type EditorHandle } from './components/Editor.js';
 import { DialogHost, type DialogState } from './DialogHost.js';
 import { LAYER, useKeys } from './input/InputProvider.js';
 import { matches } from './keybindings.js';
@@ -61,6 +61,14 @@ export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
   const [showThinking, setShowThinking] = useState(false);
   const [attachments, setAttachments] = useState<ImagePart[]>([]);
   const cache = useMemo(() => new LineCache(), []);
+  const editorRef = useRef<EditorHandle>(null);
+  const draft = useRef('');
+  useEffect(() => {
+    if (page === 'chat' && draft.current) {
+      editorRef.current?.setText(draft.current);
+      draft.current = '';
+    }
+  }, [page]);
   // code blocks drawn before the grammars loaded are uncoloured: draw them again once they are in
   const [highlightEpoch, setHighlightEpoch] = useState(0);
   useEffect(
@@ -106,7 +114,11 @@ export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
     (key) => {
       if (matches(key, 'quit')) setDialog({ kind: 'quit' });
       else if (matches(key, 'help') || (state.busy && matches(key, 'help_busy'))) setDialog({ kind: 'help' });
-      else if (matches(key, 'logs')) setPage('logs');
+      else if (matches(key, 'logs')) {
+        // the editor unmounts with the chat page: keep what was typed
+        draft.current = editorRef.current?.getText() ?? '';
+        setPage('logs');
+      }
       else if (matches(key, 'sessions')) {
         if (!refuseWhileBusy('switch sessions')) setDialog({ kind: 'sessions', sessions: services.sessions.list() });
       } else if (matches(key, 'commands')) setDialog({ kind: 'commands' });
@@ -207,6 +219,7 @@ export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
           ) : null}
         </Box>
         <Editor
+          ref={editorRef}
           width={columns}
           cwd={services.cwd}
           history={state.promptHistory}

@@ -169,6 +169,7 @@ export function DialogHost(props: DialogHostProps) {
           props.onTheme(name);
           try {
             services.setTheme(name);
+            store.setStatus(`Theme: ${name} (saved to the global config)`, 'info');
           } catch (err) {
             store.setStatus(`Theme not saved: ${(err as Error).message}`, 'error');
           }

@@ -3,7 +3,7 @@
  * and sent, the answer growing as it streams, the footer; a permission dialog answered with `d`;
  * ctrl+n and ctrl+s; esc cancelling a slow reply.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import React from 'react';
@@ -137,5 +137,37 @@ describe('the TUI', () => {
     await type('\r');
     await waitFor((f) => f.includes('From the new model.') && f.includes('claude-opus-5-5 ('));
     expect(t!.fake.answered.at(-1).model).toBe('claude-opus-5-5');
+  });
+
+  it('ctrl+k lists user and project custom commands; one with a $NAME asks for it, then sends the text', async () => {
+    const { waitFor, type } = await mount([{ text: 'Greeted.' }]);
+    const userDir = join(t!.dir, '.home', '.config', 'opencode', 'commands', 'git');
+    mkdirSync(userDir, { recursive: true });
+    writeFileSync(join(userDir, 'commit.md'), 'Commit with the message $MESSAGE');
+    mkdirSync(join(t!.dir, '.opencode', 'commands'), { recursive: true });
+    writeFileSync(join(t!.dir, '.opencode', 'commands', 'greet.md'), 'Say hello.');
+    await type('\u000b'); // ctrl+k
+    const list = await waitFor((f) => f.includes('user:git:commit') && f.includes('project:greet'));
+    expect(list).toContain('Initialize Project');
+    expect(list).toContain('Compact Session');
+    // Initialize, Compact, then the custom ones: the user command is third
+    await type('\u001b[B');
+    await type('\u001b[B');
+    await type('\r');
+    await waitFor((f) => f.includes('MESSAGE'));
+    await type('fix the build');
+    await type('\r');
+    await waitFor((f) => f.includes('Greeted.'));
+    const sent = t!.fake.answered.at(-1).messages.at(-1).content;
+    expect(JSON.stringify(sent)).toContain('Commit with the message fix the build');
+  });
+
+  it('ctrl+l shows the logs page; esc comes back with the draft still in the editor', async () => {
+    const { waitFor, type } = await mount([]);
+    await type('half-written request');
+    await type('\u000c'); // ctrl+l
+    await waitFor((f) => !f.includes('half-written request'));
+    await type('\u001b');
+    await waitFor((f) => f.includes('> half-written request'));
   });
 });

@@ -61,7 +61,7 @@ export interface ChatServices {
   lspServers: string[];
   /** the project's data directory (custom commands, the init flag) */
   dataDir: string;
-  /** user config directories searched for custom commands */
+  /** user config directories whose `commands/` folders hold custom commands (`~/.config/opencode`, `~/.opencode`) */
   userCommandDirs: string[];
   /** the Initialize Project prompt and its flag */
   init: { prompt: string; isInitialized(): boolean; markInitialized(): void };
