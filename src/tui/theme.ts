@@ -3,21 +3,12 @@
  * (the original's nine: opencode, catppuccin, dracula, flexoki, gruvbox, monokai, onedark,
  * tokyonight, tron; reference §9.2 and the original's `internal/tui/theme`). Colours are `#rrggbb`.
  */
+import { THEMES as CONFIG_THEMES, type Theme as ConfigThemeName } from '../config/schema.js';
 
-/** Names of the built-in themes, in the order the theme dialog lists them. */
-export const THEME_NAMES = [
-  'opencode',
-  'catppuccin',
-  'dracula',
-  'flexoki',
-  'gruvbox',
-  'monokai',
-  'onedark',
-  'tokyonight',
-  'tron',
-] as const;
+/** Names of the built-in themes (the config's list), in the order the theme dialog lists them: the default first. */
+export const THEME_NAMES: readonly ThemeName[] = ['opencode', ...CONFIG_THEMES.filter((name) => name !== 'opencode')];
 
-export type ThemeName = (typeof THEME_NAMES)[number];
+export type ThemeName = ConfigThemeName;
 
 /** One theme's palette, `#rrggbb` each. */
 export interface Theme {

@@ -8,6 +8,7 @@ import React, { memo } from 'react';
 import type { FileChange } from '../../db/file-store.js';
 import type { McpServerInfo } from '../../mcp/service.js';
 import { useTheme } from '../theme-context.js';
+import { Logo } from './Logo.js';
 
 export interface SidebarProps {
   width: number;
@@ -37,12 +38,7 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
   const maxFiles = Math.max(1, height - 14 - lspServers.length - mcpServers.length);
   return (
     <Box flexDirection="column" width={width} flexShrink={0} paddingLeft={1} paddingRight={1} overflow="hidden">
-      <Text>
-        <Text bold color={theme.primary}>
-          OpenCode
-        </Text>
-        <Text color={theme.textMuted}> v{version}</Text>
-      </Text>
+      <Logo version={version} />
       <Text color={theme.textMuted} wrap="truncate-end">
         cwd: {fitPath(shownCwd, inner - 5)}
       </Text>

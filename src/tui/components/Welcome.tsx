@@ -5,6 +5,7 @@
 import { Box, Text } from 'ink';
 import React, { memo } from 'react';
 import { useTheme } from '../theme-context.js';
+import { Logo } from './Logo.js';
 
 export interface WelcomeProps {
   version: string;
@@ -22,12 +23,7 @@ export const Welcome = memo(function Welcome({ version, cwd, modelName }: Welcom
   );
   return (
     <Box flexDirection="column" paddingTop={1}>
-      <Text>
-        <Text bold color={theme.primary}>
-          OpenCode
-        </Text>
-        <Text color={theme.textMuted}> v{version}</Text>
-      </Text>
+      <Logo version={version} />
       <Text color={theme.textMuted} wrap="truncate-middle">
         {cwd} · {modelName}
       </Text>
