@@ -14,10 +14,24 @@ const INK_BUGGY = 'buffer.push(ansiEscapes.cursorUp(previousVisible - 1));';
 const INK_FIXED = "buffer.push(ansiEscapes.cursorUp(previousVisible - 1 + (previousOutput.endsWith('\\n') ? 1 : 0)));";
 // Ink redraws in full after a resize only when the width shrank; otherwise it diffs against a frame
 // the terminal no longer shows (the TUI clears the screen when a resize settles, src/tui/output.ts).
-// Every resize redraws in full here.
+// And it redraws at once, with the widths of the last React render: lines wider than the narrower
+// terminal wrap, and every later frame is diffed against that wrapped screen. Here a resize only
+// makes Ink forget its last frame; the app re-renders at the new size (it listens for the same
+// event) and that render is drawn in full.
 const INK_MAIN = /ink[\\/]build[\\/]ink\.js$/;
-const INK_RESIZE = 'if (currentWidth < this.lastTerminalWidth) {';
-const INK_RESIZE_FIXED = 'if (currentWidth > 0) {';
+const INK_RESIZE = `if (currentWidth < this.lastTerminalWidth) {
+            // We clear the screen when decreasing terminal width to prevent duplicate overlapping re-renders.
+            this.log.clear();
+            this.lastOutput = '';
+            this.lastOutputToRender = '';
+        }
+        this.calculateLayout();
+        this.onRender();
+        this.lastTerminalWidth = currentWidth;`;
+const INK_RESIZE_FIXED = `this.log.clear();
+        this.lastOutput = '';
+        this.lastOutputToRender = '';
+        this.lastTerminalWidth = currentWidth;`;
 const patches = [
   { filter: INK_LOG_UPDATE, from: INK_BUGGY, to: INK_FIXED },
   { filter: INK_MAIN, from: INK_RESIZE, to: INK_RESIZE_FIXED },

@@ -29,6 +29,8 @@ export interface TuiAppProps {
   initialTheme: Theme;
   /** the person confirmed quitting */
   onQuit(): void;
+  /** subscribes to "a frame was drawn" (Ink's onRender); returns the unsubscribe */
+  onFrame?: (listener: () => void) => () => void;
 }
 
 /** Narrower terminals hide the sidebar (columns). */
@@ -50,7 +52,7 @@ function useTerminalSize(): { columns: number; rows: number } {
   return size;
 }
 
-export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
+export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const { columns, rows } = useTerminalSize();
   const [theme, setTheme] = useState(initialTheme);
@@ -92,11 +94,14 @@ export function TuiApp({ services, store, initialTheme, onQuit }: TuiAppProps) {
   // (what the editor and status bar leave), never by its content, so the measure is not circular
   const areaRef = useRef<DOMElement>(null);
   const [areaHeight, setAreaHeight] = useState(Math.max(1, height - 4));
-  useEffect(() => {
+  const measureArea = useCallback(() => {
     if (!areaRef.current) return;
     const measured = measureElement(areaRef.current).height;
-    if (measured > 0 && measured !== areaHeight) setAreaHeight(measured);
-  });
+    if (measured > 0) setAreaHeight((old) => (old === measured ? old : measured));
+  }, []);
+  useEffect(measureArea);
+  // typing re-renders only the editor, whose height may change: measure again after every frame
+  useEffect(() => onFrame?.(measureArea), [onFrame, measureArea]);
 
   const permission = state.permissionQueue[0];
   const modal = !!permission || !!dialog || page !== 'chat';

@@ -43,9 +43,14 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
   output.stream.write('\u001b[2J\u001b[H');
   let quit: () => void = () => {};
   const done = new Promise<void>((resolve) => (quit = resolve));
+  const frameListeners = new Set<() => void>();
+  const onFrame = (listener: () => void) => {
+    frameListeners.add(listener);
+    return () => void frameListeners.delete(listener);
+  };
   const instance = render(
     <InputProvider>
-      <TuiApp services={services} store={store} initialTheme={themeByName(options.themeName)} onQuit={() => quit()} />
+      <TuiApp services={services} store={store} initialTheme={themeByName(options.themeName)} onQuit={() => quit()} onFrame={onFrame} />
     </InputProvider>,
     {
       stdout: output.stream,
@@ -54,6 +59,9 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
       patchConsole: false,
       incrementalRendering: process.env.OPENCODE_FULL_REDRAW ? false : true,
       maxFps: MAX_FPS,
+      onRender: () => {
+        for (const listener of frameListeners) listener();
+      },
     },
   );
   // the code grammars load after the first frame (code is drawn uncoloured until then)

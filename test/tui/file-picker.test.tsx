@@ -36,7 +36,8 @@ function rows(frame: string): string[] {
 async function type(stdin: { write(s: string): void }, keys: string[]) {
   for (const k of keys) {
     stdin.write(k);
-    await tick(10);
+    // a run of keys written at once is handed over one key per turn of the event loop
+    await tick(10 + 5 * k.length);
   }
   await tick();
 }

@@ -1,10 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { InputRouter, LAYER, PASTE_IDLE_MS, sanitizePaste, type KeyHandler } from '../../src/tui/input/InputProvider.js';
 
+/** Lets the router hand over keys it held for the next turn of the event loop. */
+const turn = () => new Promise((r) => setTimeout(r, 20));
+
 const ref = <T>(current: T) => ({ current });
 
 describe('input router layering', () => {
-  it('a dialog-layer handler returning true hides the key from the editor', () => {
+  it('a dialog-layer handler returning true hides the key from the editor', async () => {
     const router = new InputRouter();
     const seen: string[] = [];
     const editor: KeyHandler = (k) => {
@@ -19,9 +22,11 @@ describe('input router layering', () => {
     const remove = router.addKeyHandler(LAYER.dialog, ref(dialog));
     router.input('\u001b');
     router.input('x');
+    await turn();
     expect(seen).toEqual(['dialog:escape', 'dialog:x', 'editor:x']);
     remove();
     router.input('y');
+    await turn();
     expect(seen).toEqual(['dialog:escape', 'dialog:x', 'editor:x', 'editor:y']);
   });
 
@@ -81,13 +86,54 @@ describe('a paste whose end marker is lost', () => {
 });
 
 describe('several keys in one read', () => {
-  it('splits control characters out of a run: text, then enter; backspaces; ctrl+c', () => {
+  it('are handled one by one, a turn of the event loop apart: each key sees what the one before changed', async () => {
     const router = new InputRouter();
     const seen: string[] = [];
     router.addKeyHandler(0, { current: (k) => void seen.push(k.name === 'text' ? `text:${k.text}` : `${k.ctrl ? 'ctrl+' : ''}${k.name}`) });
-    router.input('hello\r');
-    router.input('abc\u007f\u007f\u007fZ');
-    router.input('xyz\u0003');
-    expect(seen).toEqual(['text:hello', 'return', 'text:abc', 'backspace', 'backspace', 'backspace', 'z', 'text:xyz', 'ctrl+c']);
+    router.input('hi\r');
+    // the first key at once, the rest after the app had a chance to render
+    expect(seen).toEqual(['text:hi']);
+    router.input('ab\u007f\u007fZ');
+    router.input('xy\u0003');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toEqual(['text:hi', 'return', 'text:ab', 'backspace', 'backspace', 'z', 'text:xy', 'ctrl+c']);
+  });
+
+  it('with a dialog open, a short printable run is separate presses (aaa: three answers)', async () => {
+    const router = new InputRouter();
+    const seen: string[] = [];
+    router.addKeyHandler(LAYER.dialog, { current: (k) => (seen.push(k.name), true) });
+    router.input('aaa');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toEqual(['a', 'a', 'a']);
+  });
+
+  it('a key that opens a dialog hands the next keys of the same read to the dialog', async () => {
+    const router = new InputRouter();
+    const editor: string[] = [];
+    const dialog: string[] = [];
+    router.addKeyHandler(LAYER.editor, { current: (k) => void editor.push(k.name) });
+    router.addKeyHandler(LAYER.global, {
+      current: (k) => {
+        if (!(k.ctrl && k.name === 'k')) return false;
+        // as a dialog mounting in the next render does
+        setImmediate(() => router.addKeyHandler(LAYER.dialog, { current: (d) => (dialog.push(d.name), true) }));
+        return true;
+      },
+    });
+    router.input('\u000b');
+    router.input('\u001b[B');
+    router.input('\r');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(dialog).toEqual(['down', 'return']);
+    expect(editor).toEqual([]);
+  });
+
+  it('a long printable run stays one text event (a paste without bracketed paste)', () => {
+    const router = new InputRouter();
+    const seen: string[] = [];
+    router.addKeyHandler(0, { current: (k) => void seen.push(k.name) });
+    router.input('x'.repeat(100));
+    expect(seen).toEqual(['text']);
   });
 });

@@ -147,3 +147,16 @@ describe('LineCache', () => {
     expect(cache.size).toBe(0);
   });
 });
+
+describe('a long error footer', () => {
+  it('wraps instead of losing its end', () => {
+    const footer: ReplyFooter = { reason: 'error', message: 'Anthropic API rejected the request (HTTP 400): prompt is too long: 300000 tokens > 200000 maximum' };
+    const lines = renderChatItem(
+      { id: 'm', version: '1', role: 'assistant', message: { id: 'm', sessionId: 's', role: 'assistant', parts: [], seq: 1, createdAt: 0, updatedAt: 0 }, tools: [], footer, streaming: false },
+      { width: 40, showThinking: false },
+      THEMES.opencode,
+    );
+    expect(lines.join(' ')).toContain('300000 tokens > 200000 maximum');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+  });
+});

@@ -7,7 +7,7 @@
  * {@link useKeys} and {@link usePaste}.
  */
 import { useStdin } from 'ink';
-import React, { createContext, useContext, useEffect, useMemo, useRef } from 'react';
+import React, { createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { parseKey, type Key } from './keys.js';
 
 /** Returns true when it handled the key (lower handlers then don't see it). */
@@ -45,6 +45,9 @@ export class InputRouter {
   private readonly pasteHandlers = new Set<PasteRegistration>();
   private order = 0;
   private paste: string[] | undefined;
+  /** raw events not handled yet (see {@link input}) */
+  private readonly queue: string[] = [];
+  private draining = false;
   private pasteTimer: NodeJS.Timeout | undefined;
 
   addKeyHandler(layer: number, handler: { current: KeyHandler }): () => void {
@@ -59,30 +62,63 @@ export class InputRouter {
     return () => this.pasteHandlers.delete(reg);
   }
 
-  /** One raw input event from Ink (a key sequence or a run of text). */
+  /**
+   * One raw input event from Ink (a key sequence or a run of text). Events are handled in order, and
+   * after each key that reached a handler the rest wait for the next turn of the event loop: a key
+   * often changes what should get the next one (ctrl+k opens a dialog, the next Down belongs to it),
+   * and React must render that change first. Keys that arrive in one read (a busy app, ssh, tmux)
+   * are thus handled as if typed one by one.
+   */
   input(sequence: string): void {
+    this.queue.push(sequence);
+    if (!this.draining) this.drain();
+  }
+
+  private drain(): void {
+    this.draining = true;
+    while (this.queue.length) {
+      if (this.process(this.queue.shift()!)) {
+        // what arrives meanwhile (Ink emits one read's keys back to back) waits for the next turn
+        setTimeout(() => this.drain(), 0);
+        return;
+      }
+    }
+    this.draining = false;
+  }
+
+  /** Handles one event; true when a key or paste was delivered to a handler. */
+  private process(sequence: string): boolean {
     if (sequence === PASTE_START) {
       this.paste = [];
       this.armPasteTimeout();
-      return;
+      return false;
     }
     if (sequence === PASTE_END) {
       this.endPaste();
-      return;
+      return true;
     }
     if (this.paste) {
       this.paste.push(sequence);
       this.armPasteTimeout();
-      return;
+      return false;
     }
     if (sequence.length > 1 && !sequence.startsWith('\u001b')) {
-      // several keys in one read (a busy app, ssh, a fast typist): Ink hands them over as one run.
-      // Control characters are keys of their own (enter, backspace, ctrl+c); the printable runs
-      // between them are typed text
-      for (const part of sequence.match(KEY_RUNS) ?? []) this.key(parseKey(part));
-      return;
+      // several keys in one read: control characters are keys of their own (enter, backspace,
+      // ctrl+c). Printable runs are typed text for the editor; while a dialog or popup has the keys,
+      // a short run is separate presses (`aaa` in the permission dialog is three answers). A long
+      // run stays text either way (a paste without bracketed paste).
+      const splitPrintable = this.modalOpen();
+      const parts = (sequence.match(KEY_RUNS) ?? []).flatMap((part) =>
+        splitPrintable && part.length <= MAX_TYPED_RUN && !/[\u0000-\u001f\u007f]/.test(part) ? [...part] : [part],
+      );
+      if (parts.length > 1) {
+        this.queue.unshift(...parts);
+        return false;
+      }
+      sequence = parts[0] ?? sequence;
     }
     this.key(parseKey(sequence));
+    return true;
   }
 
   private endPaste(): void {
@@ -102,6 +138,12 @@ export class InputRouter {
     this.pasteTimer.unref?.();
   }
 
+  /** A dialog or popup has registered for keys. */
+  private modalOpen(): boolean {
+    for (const reg of this.keyHandlers) if (reg.layer >= LAYER.popup) return true;
+    return false;
+  }
+
   /** Delivers a key to the handlers, topmost layer first, latest registered first within a layer. */
   key(k: Key): void {
     const ordered = [...this.keyHandlers].sort((a, b) => b.layer - a.layer || b.order - a.order);
@@ -117,6 +159,9 @@ export class InputRouter {
     top?.handler.current(text);
   }
 }
+
+/** A printable run up to this many characters is taken as separate key presses. */
+const MAX_TYPED_RUN = 32;
 
 /** A control character alone, or a run of anything else. */
 const KEY_RUNS = /[\u0000-\u001f\u007f]|[^\u0000-\u001f\u007f]+/g;
@@ -174,7 +219,7 @@ export function useKeys(handler: KeyHandler, options: { layer?: number; active?:
   const ref = useRef(handler);
   ref.current = handler;
   const { layer = LAYER.editor, active = true } = options;
-  useEffect(() => (active ? router.addKeyHandler(layer, ref) : undefined), [router, layer, active]);
+  useLayoutEffect(() => (active ? router.addKeyHandler(layer, ref) : undefined), [router, layer, active]);
 }
 
 /** Registers a paste handler; only the topmost active one receives a paste (already sanitised). */
@@ -183,5 +228,5 @@ export function usePaste(handler: (text: string) => void, options: { layer?: num
   const ref = useRef(handler);
   ref.current = handler;
   const { layer = LAYER.editor, active = true } = options;
-  useEffect(() => (active ? router.addPasteHandler(layer, ref) : undefined), [router, layer, active]);
+  useLayoutEffect(() => (active ? router.addPasteHandler(layer, ref) : undefined), [router, layer, active]);
 }

@@ -82,7 +82,7 @@ function assistantLines(item: ChatItem, options: ChatItemRenderOptions, theme: T
   });
   // results may arrive for calls the message doesn't list (defensive: the store owns that invariant)
   for (const view of item.tools) if (!drawn.has(view)) sections.push(renderToolCall(view, options, theme));
-  if (item.footer) sections.push([footerLine(item.footer, hasText || item.tools.length > 0, theme)]);
+  if (item.footer) sections.push(footerLines(item.footer, hasText || item.tools.length > 0, width, theme));
 
   const lines: string[] = [];
   for (const section of sections) {
@@ -128,9 +128,10 @@ export function footerText(footer: ReplyFooter, hasOutput: boolean): string {
   }
 }
 
-function footerLine(footer: ReplyFooter, hasOutput: boolean, theme: Theme): string {
-  const colour = footer.reason === 'error' ? theme.error : theme.textMuted;
-  return chalk.hex(colour)(footerText(footer, hasOutput));
+/** The footer, wrapped: an error's explanation is the part worth reading, often at its end. */
+function footerLines(footer: ReplyFooter, hasOutput: boolean, width: number, theme: Theme): string[] {
+  const colour = chalk.hex(footer.reason === 'error' ? theme.error : theme.textMuted);
+  return wrapText(footerText(footer, hasOutput), width).map((line) => colour(line));
 }
 
 /** `claude-sonnet-4 (12.3s)`: the model id without its provider, the duration in seconds (minutes past 60 s). */
