@@ -134,4 +134,22 @@ describe('ChatStore', () => {
     const state = await until(store, (s) => !s.busy && s.items.length === 3);
     expect(state.items[1]!.tools[0]).toMatchObject({ mcpServer: 'fixture', result: { isError: false, content: 'echo: hi' } });
   });
+
+  it('a call left without a result by a killed process shows as interrupted, not as still running', async () => {
+    t = await startTuiApp([]);
+    const { db } = t.app;
+    const session = db.sessions.create({ title: 'killed' });
+    db.messages.create({ sessionId: session.id, role: 'user', parts: [{ type: 'text', text: 'sleep' }] });
+    db.messages.create({
+      sessionId: session.id,
+      role: 'assistant',
+      parts: [
+        { type: 'tool_call', id: 'toolu_sleep', name: 'bash', input: '{"command":"sleep 30"}', finished: true },
+        { type: 'finish', reason: 'tool_use', time: Date.now() },
+      ],
+    });
+    store = new ChatStore(t.services);
+    store.openSession(session.id);
+    expect(store.getSnapshot().items[1]!.tools[0]).toMatchObject({ call: { id: 'toolu_sleep' }, interrupted: true });
+  });
 });

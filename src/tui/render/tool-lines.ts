@@ -72,6 +72,7 @@ function nestedToolLines(child: ChatItem, options: ToolLineOptions, theme: Theme
 }
 
 function progressLines(view: ToolCallView, options: ToolLineOptions, theme: Theme): string[] {
+  if (view.interrupted) return [BODY_INDENT + chalk.hex(theme.textMuted)('interrupted: no result (the process ended while it ran)')];
   if (view.call.name === 'bash' && !view.mcpServer && view.progress?.trim()) {
     const tail = lastLines(normalizeText(view.progress).replace(/\n+$/, ''), PROGRESS_MAX_LINES);
     return renderCodeBlock(tail, undefined, options.width, theme).slice(-PROGRESS_MAX_LINES);

@@ -26,6 +26,11 @@ export interface ToolCallView {
   children?: ChatItem[];
   /** MCP tools: the server's name, shown beside the tool name */
   mcpServer?: string;
+  /**
+   * No result and none coming: the message is finished and no reply is running (opencode was
+   * killed while the call ran; the next prompt gives it a "canceled" result)
+   */
+  interrupted?: boolean;
 }
 
 /** The footer under the last message of a reply. */

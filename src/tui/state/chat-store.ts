@@ -108,6 +108,7 @@ export class ChatStore {
     if (!session) throw new Error(`no session ${sessionId}`);
     const view = this.newView(sessionId);
     view.load(this.services.sessions.messages(sessionId));
+    view.setRunning(this.services.agent.isBusy(sessionId));
     this.view = view;
     this.loadChildrenFromResults(view, sessionId);
     this.set({
@@ -202,6 +203,7 @@ export class ChatStore {
         if (sessionId === this.state.session?.id && !isError) this.refreshSession();
       }),
       bus.on('run.started', ({ sessionId }) => {
+        this.viewFor(sessionId)?.setRunning(true);
         if (sessionId === this.state.session?.id) this.set({ busy: true });
       }),
       bus.on('run.finished', (run) => this.onRunFinished(run)),
@@ -265,6 +267,11 @@ export class ChatStore {
   }
 
   private onRunFinished(run: RunFinished): void {
+    const view = this.viewFor(run.sessionId);
+    if (view) {
+      view.setRunning(false);
+      this.touched(view);
+    }
     if (run.sessionId !== this.state.session?.id) return;
     this.set({ busy: false });
     this.refreshSession();

@@ -47,6 +47,7 @@ export class SessionView {
   private readonly dirty = new Set<string>();
   private snapshot: ChatItem[] = [];
   private changed = true;
+  private replyRunning = false;
 
   constructor(
     readonly sessionId: string,
@@ -85,6 +86,13 @@ export class SessionView {
     for (const part of message.parts) if (part.type === 'tool_call') this.callOwner.set(part.id, message.id);
     this.markDirty(message.id);
     return [];
+  }
+
+  /** Whether a reply runs in this session: without one, a call with no result was interrupted. */
+  setRunning(running: boolean): void {
+    if (running === this.replyRunning) return;
+    this.replyRunning = running;
+    this.markAllDirty();
   }
 
   /** Live progress of a running tool call. */
@@ -154,14 +162,18 @@ export class SessionView {
 
   private build(message: Message, lastUserAt: number | undefined): ChatItem {
     const calls = message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
-    const tools: ToolCallView[] = calls.map((call) => ({
-      call,
-      result: this.results.get(call.id),
-      progress: this.progress.get(call.id),
-      children: this.childItems(call.id),
-      mcpServer: this.mcpServerOf(call.name),
-    }));
     const finish = message.parts.find((p) => p.type === 'finish');
+    const tools: ToolCallView[] = calls.map((call) => {
+      const result = this.results.get(call.id);
+      return {
+        call,
+        result,
+        progress: this.progress.get(call.id),
+        children: this.childItems(call.id),
+        mcpServer: this.mcpServerOf(call.name),
+        interrupted: !result && !!finish && !this.replyRunning,
+      };
+    });
     // a reply ends with the first assistant message whose finish is not `tool_use` (the agent
     // rewrites it to canceled / permission_denied when the tool batch ended the run)
     const footer: ReplyFooter | undefined =
