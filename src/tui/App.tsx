@@ -123,8 +123,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
         // the editor unmounts with the chat page: keep what was typed
         draft.current = editorRef.current?.getText() ?? '';
         setPage('logs');
-      }
-      else if (matches(key, 'sessions')) {
+      } else if (matches(key, 'sessions')) {
         if (!refuseWhileBusy('switch sessions')) setDialog({ kind: 'sessions', sessions: services.sessions.list() });
       } else if (matches(key, 'commands')) setDialog({ kind: 'commands' });
       else if (matches(key, 'models')) {

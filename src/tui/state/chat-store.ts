@@ -9,7 +9,7 @@
 import type { RunFinished } from '../../agent/events.js';
 import type { FileChange } from '../../db/file-store.js';
 import type { Session } from '../../db/session-store.js';
-import type { ImagePart } from '../../message.js';
+import type { ImagePart, Message } from '../../message.js';
 import type { McpServerInfo } from '../../mcp/service.js';
 import type { PermissionRequest } from '../../permission/types.js';
 import type { LogEntry } from '../pages/log-entry.js';
@@ -107,10 +107,11 @@ export class ChatStore {
     const session = this.services.sessions.get(sessionId);
     if (!session) throw new Error(`no session ${sessionId}`);
     const view = this.newView(sessionId);
-    view.load(this.services.sessions.messages(sessionId));
+    const messages = this.services.sessions.messages(sessionId);
+    view.load(messages);
     view.setRunning(this.services.agent.isBusy(sessionId));
     this.view = view;
-    this.loadChildrenFromResults(view, sessionId);
+    this.loadChildrenFromResults(messages);
     this.set({
       session,
       items: view.items(),
@@ -250,7 +251,7 @@ export class ChatStore {
     );
   }
 
-  private onMessage(message: Parameters<SessionView['upsert']>[0]): void {
+  private onMessage(message: Message): void {
     const view = this.viewFor(message.sessionId);
     if (!view) return;
     const arrived = view.upsert(message);
@@ -286,7 +287,7 @@ export class ChatStore {
   }
 
   private newView(sessionId: string): SessionView {
-    const view: SessionView = new SessionView(
+    return new SessionView(
       sessionId,
       (toolCallId) => {
         const child = this.childOfCall.get(toolCallId);
@@ -294,7 +295,6 @@ export class ChatStore {
       },
       (toolName) => this.state.mcpServers.find((s) => s.tools.includes(toolName))?.name,
     );
-    return view;
   }
 
   private attachChild(toolCallId: string, childSessionId: string, load = false): void {
@@ -310,14 +310,14 @@ export class ChatStore {
     this.touched(this.view);
   }
 
-  private loadChildrenFromResults(view: SessionView, sessionId: string): void {
-    for (const message of this.services.sessions.messages(sessionId)) {
+  /** `agent` tool results name their sub-agent session: load those for the nested view. */
+  private loadChildrenFromResults(messages: readonly Message[]): void {
+    for (const message of messages) {
       for (const part of message.parts) {
         const child = part.type === 'tool_result' ? part.metadata?.sessionId : undefined;
         if (part.type === 'tool_result' && typeof child === 'string') this.attachChild(part.toolCallId, child, true);
       }
     }
-    void view;
   }
 
   /** A view changed: mark the parent item dirty for a child view, and schedule a notification. */
