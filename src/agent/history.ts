@@ -60,7 +60,8 @@ export function repairInterruptedTurns(
 
 /**
  * The messages to send: from the summary message on (its role rewritten to `user`, as the original),
- * without `system` messages, and with a synthetic canceled result for any call still unanswered.
+ * without `system` messages, without prompts whose request failed before the model wrote anything
+ * (and their empty replies), and with a synthetic canceled result for any call still unanswered.
  */
 export function historyForProvider(messages: Message[], summaryMessageId?: string | null): Message[] {
   let start = 0;
@@ -68,7 +69,15 @@ export function historyForProvider(messages: Message[], summaryMessageId?: strin
     const at = messages.findIndex((m) => m.id === summaryMessageId);
     if (at >= 0) start = at;
   }
-  const kept = messages.slice(start).filter((m) => m.role !== 'system');
+  const all = messages.slice(start).filter((m) => m.role !== 'system');
+  // a prompt whose request failed before the model wrote anything (e.g. HTTP 400 "prompt is too
+  // long") is not sent again: kept, it would be merged into every later prompt and fail them too
+  const failed = new Set<string>();
+  all.forEach((m, i) => {
+    const reply = all[i + 1];
+    if (m.role === 'user' && reply && failedWithoutOutput(reply)) failed.add(m.id).add(reply.id);
+  });
+  const kept = all.filter((m) => !failed.has(m.id));
   const out: Message[] = [];
   kept.forEach((m, i) => {
     out.push(i === 0 && m.id === summaryMessageId ? { ...m, role: 'user' } : m);
@@ -83,4 +92,11 @@ export function historyForProvider(messages: Message[], summaryMessageId?: strin
     });
   });
   return out;
+}
+
+/** An assistant message that ended in a provider error with nothing in it. */
+function failedWithoutOutput(m: Message): boolean {
+  if (m.role !== 'assistant') return false;
+  const finish = m.parts.find((p) => p.type === 'finish');
+  return finish?.reason === 'error' && m.parts.every((p) => p.type === 'finish');
 }
