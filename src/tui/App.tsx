@@ -189,7 +189,11 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
                 onOpen={setDialog}
                 onQuit={onQuit}
                 onTheme={(name) => setTheme(themeByName(name))}
-                onAttach={(image) => setAttachments((list) => [...list, image])}
+                onAttach={(image) => {
+                  if (attachments.some((a) => a.name === image.name && a.data === image.data)) {
+                    store.setStatus(`${image.name ?? 'That image'} is attached already`, 'warn');
+                  } else setAttachments((list) => [...list, image]);
+                }}
                 attachmentCount={attachments.length}
                 send={send}
               />

@@ -42,7 +42,8 @@ export const BINDINGS = [
   { id: 'toggle_thinking', keys: ['ctrl+y'], description: 'Show or hide thinking', scope: 'chat' },
   { id: 'completion', keys: ['@'], description: 'Complete a file or folder name', scope: 'chat' },
   { id: 'completion_select', keys: ['tab', 'enter'], description: 'Completion: take the item', scope: 'chat' },
-  { id: 'completion_close', keys: ['esc', 'space', 'backspace'], description: 'Completion: close', scope: 'chat' },
+  // backspace edits the query (the original closed the list on it); the list closes when the `@` goes
+  { id: 'completion_close', keys: ['esc', 'space'], description: 'Completion: close', scope: 'chat' },
 
   // Editor
   { id: 'send', keys: ['enter'], description: 'Send the message', scope: 'editor' },

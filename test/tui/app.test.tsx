@@ -170,4 +170,21 @@ describe('the TUI', () => {
     await type('\u001b');
     await waitFor((f) => f.includes('> half-written request'));
   });
+
+  it('ctrl+f attaches an image once; the same image again is refused with a message', async () => {
+    const { waitFor, type } = await mount([]);
+    // a PNG signature and header chunk is enough for the type sniffing
+    writeFileSync(join(t!.dir, 'pic.png'), Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'));
+    for (let round = 0; round < 2; round++) {
+      await type('\u0006'); // ctrl+f
+      await waitFor((f) => f.includes('pic.png'));
+      await type('i');
+      await type('pic.png');
+      await new Promise((r) => setTimeout(r, 150));
+      await type('\r');
+    }
+    const frame = await waitFor((f) => f.includes('pic.png is attached already'));
+    expect(frame).toContain('[1] pic.png');
+    expect(frame).not.toContain('[2] pic.png');
+  });
 });
