@@ -27,6 +27,12 @@ describe('external editor', () => {
     expect(editInExternalEditor('my draft', fakeEditor(dir, 1))).toBeUndefined();
   });
 
+  it('says so when the editor does not exist (it used to read as "did not exit cleanly")', () => {
+    expect(() => editInExternalEditor('my draft', '/nonexistent/editor')).toThrow(
+      'editor not found or not executable: /nonexistent/editor; set $VISUAL or $EDITOR',
+    );
+  });
+
   it('picks $VISUAL, then $EDITOR, then vi when on PATH, else nano', () => {
     const withVi = tempDir();
     writeFileSync(join(withVi, 'vi'), '#!/bin/sh\n');
@@ -60,6 +66,6 @@ describe('external editor', () => {
     ]);
     const quiet = { isTTY: false } as NodeJS.WriteStream;
     const failing = externalEditorRunner({ setRawMode: vi.fn(), stdout: quiet }, () => `'${join(dir, 'missing')}'`);
-    expect(await failing('x')).toBeUndefined(); // the shell exits 127
+    await expect(failing('x')).rejects.toThrow('editor not found or not executable'); // the shell exits 127
   });
 });

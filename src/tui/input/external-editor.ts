@@ -83,6 +83,10 @@ export function editInExternalEditor(initial: string, command: string = editorCo
     writeFileSync(file, initial);
     const result = spawnSync(`${command} ${shellQuote(file)}`, { stdio: 'inherit', shell: true });
     if (result.error) throw new ExternalEditorError(`could not start ${command}: ${result.error.message}`);
+    // the shell's "command not found" (POSIX: 127; 126 found but not executable)
+    if (result.status === 127 || result.status === 126) {
+      throw new ExternalEditorError(`editor not found or not executable: ${command}; set $VISUAL or $EDITOR`);
+    }
     if (result.status !== 0) return undefined;
     return readFileSync(file, 'utf8').replace(/(\r?\n)+$/, '');
   } finally {
