@@ -28,19 +28,16 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   };
 
   // everything heavy loads after the first frame is on screen
-  const [{ ConfigError, loadConfig }, { resolveModels }, { createApp }, { chatServices }, { runTui }] = await Promise.all([
-    import('../config/load.js'),
+  const [{ tryLoadConfig }, { resolveModels }, { createApp }, { chatServices }, { runTui }] = await Promise.all([
+    import('./load-config.js'),
     import('./models.js'),
     import('../app/app.js'),
     import('./tui-services.js'),
     import('../tui/run.js'),
   ]);
-  let loaded;
-  try {
-    loaded = loadConfig({ cwd, env: process.env });
-  } catch (err) {
-    return leave(2, err instanceof ConfigError ? err.lines : [`opencode: cannot load .opencode.json: ${(err as Error).message}`]);
-  }
+  // problems are printed after the full screen is left; warnings go to the logs page
+  const loaded = tryLoadConfig(cwd);
+  if ('problems' in loaded) return leave(2, loaded.problems);
   const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
   let models;
   try {

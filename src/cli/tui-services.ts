@@ -3,7 +3,7 @@
  * and events, never the database or a provider (DESIGN.md).
  */
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { App } from '../app/app.js';
 import { INIT_PROMPT, isProjectInitialized, markProjectInitialized } from '../agent/init-prompt.js';
 import { resolveDataDir } from '../config/load.js';
@@ -11,6 +11,7 @@ import { setGlobalConfigValue } from '../config/write.js';
 import type { ProviderSettings } from '../provider/index.js';
 import { discoverModels, listModels, resolveModel } from '../provider/resolve.js';
 import { localBaseURL, localEndpoint } from '../provider/settings.js';
+import { relativeToProject } from '../tui/format.js';
 import type { ChatServices } from '../tui/state/services.js';
 import { VERSION } from '../version.js';
 
@@ -30,11 +31,6 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
   const { db, cwd } = app;
   const dataDir = resolveDataDir(app.config, cwd);
   const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  const shownPath = (p: string) => {
-    if (!isAbsolute(p)) return p;
-    const rel = relative(cwd, p);
-    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
-  };
   return {
     cwd,
     version: VERSION,
@@ -46,7 +42,7 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
       get: (id) => db.sessions.get(id),
       create: () => db.sessions.create({ title: 'New Session' }),
       messages: (id) => db.messages.list(id),
-      modifiedFiles: (id) => db.files.changes(id).map((c) => ({ ...c, path: shownPath(c.path) })),
+      modifiedFiles: (id) => db.files.changes(id).map((c) => ({ ...c, path: relativeToProject(c.path, cwd) })),
     },
     agent: {
       run: (sessionId, text, attachments) => app.coder.run(sessionId, text, { attachments }),

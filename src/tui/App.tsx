@@ -145,15 +145,13 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
 
   const send = useCallback(
     (text: string, images: ImagePart[]) => {
-      if (state.busy) {
-        store.setStatus('The agent is busy: wait for the reply, or press esc to cancel it', 'warn');
-        return false;
-      }
+      // refused: the editor keeps the text
+      if (store.refuseWhileBusy()) return false;
       setAttachments([]);
       store.send(text, images).catch((err: unknown) => store.setStatus(`Could not send: ${(err as Error).message}`, 'error'));
       return true;
     },
-    [state.busy, store],
+    [store],
   );
 
   const closeDialog = useCallback(() => setDialog(undefined), []);

@@ -182,9 +182,11 @@ export function DialogHost(props: DialogHostProps) {
     body = (
       <InitDialog
         onAnswer={(init) => {
-          services.init.markInitialized();
           if (init) sendPrompt(initPrompt(services));
-          else onClose();
+          else {
+            services.init.markInitialized();
+            onClose();
+          }
         }}
         {...area}
       />
@@ -212,6 +214,7 @@ export function DialogHost(props: DialogHostProps) {
   );
 }
 
+/** The Initialize Project prompt; asking for it marks the project initialised (the original does). */
 function initPrompt(services: ChatServices): string {
   services.init.markInitialized();
   return services.init.prompt;

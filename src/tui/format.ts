@@ -1,6 +1,19 @@
 /**
- * Small formatters the status bar and sidebar share.
+ * Small formatters the TUI's parts share.
  */
+import { isAbsolute, relative, sep } from 'node:path';
+
+/**
+ * `path` relative to the project directory `cwd` when inside it (`.` for `cwd` itself, `/`
+ * separators), otherwise as given; relative paths are returned as they are.
+ */
+export function relativeToProject(path: string, cwd: string): string {
+  if (!isAbsolute(path)) return path;
+  const rel = relative(cwd, path);
+  if (rel === '') return '.';
+  if (rel.startsWith('..') || isAbsolute(rel)) return path;
+  return rel.split(sep).join('/');
+}
 
 /** Tokens as the original shows them: `950`, `12.3K`, `1.2M`. */
 export function formatTokens(tokens: number): string {

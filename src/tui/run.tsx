@@ -57,7 +57,7 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
       stdin: options.stdin ?? process.stdin,
       exitOnCtrlC: false,
       patchConsole: false,
-      incrementalRendering: process.env.OPENCODE_FULL_REDRAW ? false : true,
+      incrementalRendering: !process.env.OPENCODE_FULL_REDRAW,
       maxFps: MAX_FPS,
       onRender: () => {
         for (const listener of frameListeners) listener();

@@ -14,12 +14,12 @@
  * stay selectable so the buttons do not shift under the person's fingers between requests.
  */
 import { Box, Text } from 'ink';
-import path from 'node:path';
 import { useRef, useState } from 'react';
 import type { PermissionDecision, PermissionRequest } from '../../permission/types.js';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, FRAME_VERTICAL_ROWS, clamp, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import { matches } from '../keybindings.js';
+import { relativeToProject } from '../format.js';
 import { renderDiff } from '../render/diff.js';
 import { highlightCode } from '../render/highlight.js';
 import { fitLine, wrapText } from '../render/text-width.js';
@@ -180,12 +180,7 @@ const DIFF_TOOLS = new Set(['edit', 'write', 'patch']);
  * `file` as the dialog shows it: relative to `cwd` (`.` for `cwd` itself), or absolute when it is
  * outside `cwd` (a `../../..` path hides where it points).
  */
-export function displayPath(file: string, cwd: string): string {
-  const relative = path.relative(cwd, file);
-  if (relative === '') return '.';
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return file;
-  return relative;
-}
+export const displayPath = (file: string, cwd: string): string => relativeToProject(file, cwd);
 
 /** The scope line: what "allow for session" grants (`*` reads as every call of the tool). */
 export function scopeText(request: Pick<PermissionRequest, 'scopes' | 'toolName'>): string {

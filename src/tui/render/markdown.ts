@@ -205,6 +205,25 @@ export function renderMarkdown(text: string, width: number, theme: Theme): strin
 
 const FENCE = /^(\s*)(`{3,}|~{3,})(.*)$/;
 
+/** A code fence still open: its indentation and marker (```` ``` ````, `~~~~`). */
+export interface OpenFence {
+  indent: string;
+  fence: string;
+}
+
+/**
+ * The fence open after `line`, given the one open before it. A fence opens on three or more
+ * backticks or tildes (a backtick fence's info string may not contain a backtick, CommonMark 4.5)
+ * and closes on a line of the same character, at least as long, with nothing after it.
+ */
+export function nextFenceState(open: OpenFence | undefined, line: string): OpenFence | undefined {
+  const match = FENCE.exec(line);
+  if (!match) return open;
+  const [, indent, fence, rest] = match as unknown as [string, string, string, string];
+  if (!open) return fence[0] === '`' && rest.includes('`') ? undefined : { indent, fence };
+  return fence[0] === open.fence[0] && fence.length >= open.fence.length && rest.trim() === '' ? undefined : open;
+}
+
 /**
  * The part of a streaming markdown text that is safe to render now. The rule:
  * 1. The unfinished last line is shown as it is (a paragraph appears while it streams), unless it
@@ -218,18 +237,7 @@ export function safeStreamingPrefix(text: string): string {
   const end = text.lastIndexOf('\n');
   const partial = text.slice(end + 1);
   const complete = /^\s*(`|~)/.test(partial) || partial === '' ? (end < 0 ? '' : text.slice(0, end)) : text;
-  let open: { indent: string; fence: string } | undefined;
-  for (const line of complete.split('\n')) {
-    const match = FENCE.exec(line);
-    if (!match) continue;
-    const [, indent, fence, rest] = match as unknown as [string, string, string, string];
-    if (!open) {
-      // a backtick fence's info string may not contain a backtick (CommonMark 4.5)
-      if (fence[0] === '`' && rest.includes('`')) continue;
-      open = { indent, fence };
-    } else if (fence[0] === open.fence[0] && fence.length >= open.fence.length && rest.trim() === '') {
-      open = undefined;
-    }
-  }
+  let open: OpenFence | undefined;
+  for (const line of complete.split('\n')) open = nextFenceState(open, line);
   return open ? `${complete}\n${open.indent}${open.fence}` : complete;
 }

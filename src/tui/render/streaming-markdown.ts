@@ -9,7 +9,7 @@
  */
 import type { Theme } from '../theme.js';
 import { onHighlighterLoaded } from './highlight.js';
-import { renderMarkdown, safeStreamingPrefix } from './markdown.js';
+import { nextFenceState, renderMarkdown, safeStreamingPrefix, type OpenFence } from './markdown.js';
 
 interface Stable {
   /** the text before the boundary */
@@ -23,21 +23,14 @@ const MAX_KEYS = 8;
 // code rendered before the grammars loaded was uncoloured
 onHighlighterLoaded(() => stableByKey.clear());
 
-const FENCE = /^\s*(`{3,}|~{3,})/;
-
 /** Index of the last blank line outside a code fence (the start of the `\n\n`), or -1. */
 export function lastBlockBoundary(text: string): number {
-  let inFence: string | undefined;
+  let open: OpenFence | undefined;
   let boundary = -1;
   let offset = 0;
   for (const line of text.split('\n')) {
-    const fence = FENCE.exec(line)?.[1];
-    if (fence) {
-      if (!inFence) inFence = fence;
-      else if (fence[0] === inFence[0] && fence.length >= inFence.length) inFence = undefined;
-    } else if (!inFence && line.trim() === '' && offset > 0) {
-      boundary = offset - 1;
-    }
+    open = nextFenceState(open, line);
+    if (!open && line.trim() === '' && offset > 0) boundary = offset - 1;
     offset += line.length + 1;
   }
   return boundary;

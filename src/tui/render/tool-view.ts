@@ -3,7 +3,7 @@
  * parameter beside the name, and the label shown while the call is prepared and run (reference §9.2,
  * the original's `internal/tui/components/chat/message.go`). Policy as data: {@link TOOL_VIEWS}.
  */
-import { isAbsolute, relative, sep } from 'node:path';
+import { relativeToProject } from '../format.js';
 import type { ToolCallView } from '../state/chat-item.js';
 
 /** Tool input as far as it could be read; values are whatever JSON the model sent. */
@@ -174,11 +174,7 @@ function numberText(value: unknown): string {
 /** A path relative to `cwd` when inside it (`.` for `cwd` itself), else as given. */
 function shownPath(value: unknown, cwd: string | undefined): string {
   const path = oneLine(value);
-  if (!path || !cwd || !isAbsolute(path)) return path;
-  const rel = relative(cwd, path);
-  if (rel === '') return '.';
-  if (rel.startsWith('..') || isAbsolute(rel)) return path;
-  return rel.split(sep).join('/');
+  return path && cwd ? relativeToProject(path, cwd) : path;
 }
 
 /** `main (k=v, k=v)`, leaving out empty values. */

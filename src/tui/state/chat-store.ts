@@ -122,11 +122,15 @@ export class ChatStore {
   }
 
   /** Sends a prompt: creates the session on the first one. Refused (with a status message) while busy. */
+  /** True (and a status message) when a reply or a compaction runs, so a prompt cannot be sent now. */
+  refuseWhileBusy(): boolean {
+    if (!this.state.busy && !this.state.compacting) return false;
+    this.setStatus(`The agent is busy: wait for the ${this.state.compacting ? 'compaction' : 'reply'}, or press esc to cancel it`, 'warn');
+    return true;
+  }
+
   async send(text: string, attachments: ImagePart[] = []): Promise<RunFinished | undefined> {
-    if (this.state.busy || this.state.compacting) {
-      this.setStatus(`The agent is busy: wait for the ${this.state.compacting ? 'compaction' : 'reply'}, or press esc to cancel it`, 'warn');
-      return undefined;
-    }
+    if (this.refuseWhileBusy()) return undefined;
     if (!this.state.session) this.openSession(this.services.sessions.create().id);
     const sessionId = this.state.session!.id;
     this.set({ busy: true, promptHistory: [...this.state.promptHistory, text] });
@@ -226,23 +230,18 @@ export class ChatStore {
         if (info.status === 'failed') this.log('error', `MCP server ${info.name} failed`, info.error);
         else this.log('info', `MCP server ${info.name}: ${info.status}${info.tools.length ? ` (${info.tools.length} tools)` : ''}`);
       }),
-    );
-    // events the core may add (sub-agent sessions, compaction): subscribed by name so the store works either way
-    const anyBus = bus as unknown as { on(type: string, handler: (p: Record<string, string>) => void): () => void };
-    on.push(
-      anyBus.on('subagent.started', ({ parentSessionId, toolCallId, sessionId }) => {
-        if (!this.viewFor(parentSessionId!)) return;
-        this.attachChild(toolCallId!, sessionId!);
+      bus.on('subagent.started', ({ parentSessionId, toolCallId, sessionId }) => {
+        if (this.viewFor(parentSessionId)) this.attachChild(toolCallId, sessionId);
       }),
-      anyBus.on('session.compacting', ({ sessionId }) => {
+      bus.on('session.compacting', ({ sessionId }) => {
         if (sessionId === this.state.session?.id) this.set({ compacting: true });
       }),
-      anyBus.on('session.compact_failed', ({ sessionId, error }) => {
+      bus.on('session.compact_failed', ({ sessionId, error }) => {
         if (sessionId !== this.state.session?.id) return;
         this.set({ compacting: false });
         this.setStatus(error === 'canceled' ? 'Compaction canceled' : `Compaction failed: ${error}`, 'error');
       }),
-      anyBus.on('session.compacted', ({ sessionId }) => {
+      bus.on('session.compacted', ({ sessionId }) => {
         if (sessionId !== this.state.session?.id) return;
         this.set({ compacting: false });
         this.refreshSession();
