@@ -180,7 +180,8 @@ describe('the TUI', () => {
       await waitFor((f) => f.includes('pic.png'));
       await type('i');
       await type('pic.png');
-      await new Promise((r) => setTimeout(r, 150));
+      // typed into a dialog, the letters arrive one per event-loop turn: wait until all are there
+      await waitFor((f) => f.includes('path: pic.png'));
       await type('\r');
     }
     const frame = await waitFor((f) => f.includes('pic.png is attached already'));

@@ -33,11 +33,14 @@ function rows(frame: string): string[] {
     .map((l) => l.replace(/^│ /, '').replace(/\s*│$/, ''));
 }
 
-async function type(stdin: { write(s: string): void }, keys: string[]) {
+async function type(stdin: { write(s: string): void; lastFrame?: () => string | undefined }, keys: string[]) {
   for (const k of keys) {
     stdin.write(k);
-    // a run of keys written at once is handed over one key per turn of the event loop
-    await tick(10 + 5 * k.length);
+    await tick(10);
+    // a run of letters typed into the dialog arrives one per turn of the event loop: wait for all
+    if (stdin.lastFrame && k.length > 1 && /^[ -~]+$/.test(k)) {
+      for (let waited = 0; waited < 5_000 && !stdin.lastFrame()?.includes(k); waited += 10) await tick(10);
+    }
   }
   await tick();
 }
@@ -81,11 +84,11 @@ describe('file picker', () => {
     const dir = tree();
     const { stdin, lastFrame, onPick, onClose } = setup(dir);
     await tick();
-    await type(stdin, ['i', 'pics/inner', '\r']);
+    await type({ write: (k) => stdin.write(k), lastFrame }, ['i', 'pics/inner', '\r']);
     expect(rows(lastFrame()!)).toEqual(['> deep.webp']);
-    await type(stdin, ['i', 'nope.png', '\r']);
+    await type({ write: (k) => stdin.write(k), lastFrame }, ['i', 'nope.png', '\r']);
     expect(lastFrame()).toContain('no such file: nope.png');
-    await type(stdin, ['\u007f', '\u007f', '\u007f', '\u007f', '\u007f', '\u007f', '\u007f', '\u007f', '../../zeta.png', '\r']);
+    await type({ write: (k) => stdin.write(k), lastFrame }, ['\u007f', '\u007f', '\u007f', '\u007f', '\u007f', '\u007f', '\u007f', '\u007f', '../../zeta.png', '\r']);
     expect(onPick.mock.calls).toEqual([[join(dir, 'zeta.png')]]);
     expect(onClose).not.toHaveBeenCalled();
     stdin.write('\u001b');

@@ -121,9 +121,11 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
     else if (matchesBinding(key, 'esc')) {
       setTyped(undefined);
       setProblem(undefined);
-    } else if (matchesBinding(key, 'backspace')) setTyped(backspace(editorWith(text)).text);
+    } else if (matchesBinding(key, 'backspace')) setTyped((now) => backspace(editorWith(now ?? '')).text);
     else if (key.text && !key.ctrl && !key.meta) {
-      setTyped(insertText(editorWith(text), sanitizePaste(key.text).replace(/\n/g, '')).text);
+      // functional updates: keys that arrive together may come before the last one was rendered
+      const inserted = sanitizePaste(key.text).replace(/\n/g, '');
+      setTyped((now) => insertText(editorWith(now ?? ''), inserted).text);
     }
   };
 
@@ -146,7 +148,7 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
     },
     { layer: LAYER.dialog },
   );
-  usePaste((text) => setTyped((typed ?? '') + text.replace(/\n/g, '')), { layer: LAYER.dialog });
+  usePaste((text) => setTyped((now) => (now ?? '') + text.replace(/\n/g, '')), { layer: LAYER.dialog });
 
   const inner = Math.max(10, width - 4);
   // the selection stays in view: at the bottom row once it is past the first page
