@@ -11,7 +11,11 @@
  * Differences from the original, each a silent wrong result there: the file is split without the
  * empty "line" after its final newline, so an end-of-file hunk matches a file that ends with a newline
  * and lines added at the end go before that newline; an `@@` anchor that is not in the file is an
- * error (the original ignored it and matched the context anywhere, as codex's apply_patch refuses).
+ * error (the original ignored it and matched the context anywhere, as codex's apply_patch refuses);
+ * a hunk of added lines only, with no `@@` line to place it, goes at the end of the file (the
+ * original put it at the top; codex's `compute_replacements` appends it, and so do we). With an `@@`
+ * line it goes right after that line (codex appends it at the end even then, away from the place the
+ * model named).
  */
 import type { PatchHunk } from './patch-parse.js';
 
@@ -123,6 +127,13 @@ export interface LooseMatch {
 
 export interface UpdatedText {
   text: string;
+  /**
+   * For each line of `text` (0-based, as {@link toLines} splits it): the line of the original whose
+   * line ending it keeps, or undefined for a new line. A kept line is its own source; a line that
+   * replaces a removed one takes the removed line's, paired from the end of each change. Unlike a
+   * diff of the two texts, this never mistakes a kept line for a removed identical one.
+   */
+  lineSources: (number | undefined)[];
   /** total fuzz of this file's hunks */
   fuzz: number;
   loose: LooseMatch[];
@@ -177,7 +188,9 @@ export function applyHunks(text: string, hunks: PatchHunk[]): UpdatedText {
       position = found.index;
     }
 
-    const match = findContext(lines, hunk.oldLines, position, hunk.endOfFile);
+    // added lines only, placed by nothing: at the end of the file (codex), never silently at the top
+    const appended = hunk.oldLines.length === 0 && hunk.anchor === undefined;
+    const match = appended ? { index: lines.length, fuzz: 0 } : findContext(lines, hunk.oldLines, position, hunk.endOfFile);
     if (!match) throw new HunkMismatchError(describeMissing(name, lines, hunk, position), number, hunk.line);
     const base = match.fuzz % FUZZ.endOfFileAway;
     if (base === FUZZ.trailingWhitespace) noteLoose(base, `matched at line ${match.index + 1} only with trailing whitespace ignored`);
@@ -194,13 +207,27 @@ export function applyHunks(text: string, hunks: PatchHunk[]): UpdatedText {
 
   // the hunks were found in increasing order, so the edits are too (the original's getUpdatedFile)
   const out: string[] = [];
+  const lineSources: (number | undefined)[] = [];
+  const keep = (from: number, to: number) => {
+    for (let k = from; k < to; k++) {
+      out.push(lines[k]);
+      lineSources.push(k);
+    }
+  };
   let cursor = 0;
   for (const edit of edits) {
-    out.push(...lines.slice(cursor, edit.at), ...edit.added);
+    keep(cursor, edit.at);
+    const paired = Math.min(edit.added.length, edit.removeCount);
+    edit.added.forEach((line, k) => {
+      out.push(line);
+      // paired from the end: the last added line replaces the last removed one
+      const fromEnd = edit.added.length - 1 - k;
+      lineSources.push(fromEnd < paired ? edit.at + edit.removeCount - 1 - fromEnd : undefined);
+    });
     cursor = edit.at + edit.removeCount;
   }
-  out.push(...lines.slice(cursor));
-  return { text: fromLines({ lines: out, finalNewline: file.finalNewline }), fuzz, loose };
+  keep(cursor, lines.length);
+  return { text: fromLines({ lines: out, finalNewline: file.finalNewline }), lineSources, fuzz, loose };
 }
 
 function after(position: number): string {

@@ -23,6 +23,12 @@
  * `*** End Patch` is an error, not ignored; a unified-diff hunk header (`@@ -12,7 +12,8 @@`) counts as
  * a bare `@@`, so its numbers are not taken for an anchor; CRLF in the patch text is read as LF.
  * Like the original, a hunk line with no ` `/`+`/`-` prefix is taken as a context line.
+ *
+ * Like codex's apply_patch (`codex-rs/apply-patch/src/parser.rs`, scenarios 017, 018 and 020), the
+ * `*** Begin Patch` and `*** End Patch` lines and a file header where one is expected (after Begin,
+ * after a Delete, after an Add's lines) may carry spaces around them; the last line is always the end
+ * marker, so ` *** End Patch` is never read as a context line. Inside an Update's hunk a line starting
+ * with a space stays a context line, as in codex.
  */
 
 /** One run of removed and added lines inside a hunk. */
@@ -81,65 +87,73 @@ const UNIFIED_HUNK_HEADER = /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/;
  */
 export function parsePatch(text: string): PatchOperation[] {
   const lines = text.trim().replace(/\r\n/g, '\n').split('\n');
-  if (lines.length < 2 || !lines[0].startsWith(BEGIN) || lines[lines.length - 1].trimEnd() !== END) {
+  if (lines.length < 2 || !lines[0].trim().startsWith(BEGIN) || lines[lines.length - 1].trim() !== END) {
     throw new PatchParseError(`a patch must start with a line "${BEGIN}" and end with a line "${END}"`);
   }
   return new Parser(lines).parse();
+}
+
+/** `line` (trimmed) is the header `prefix` with a path, or without one (an error reported by takePath) */
+function isHeader(line: string, prefix: string): boolean {
+  return line.startsWith(prefix) || line === prefix.trimEnd();
 }
 
 class Parser {
   /** index into `lines`; the reported line number is index + 1 */
   private index = 1;
   private readonly seen = new Map<string, number>();
+  /** index of the last line: the `*** End Patch` marker, checked by {@link parsePatch} */
+  private readonly end: number;
 
-  constructor(private readonly lines: string[]) {}
+  constructor(private readonly lines: string[]) {
+    this.end = lines.length - 1;
+  }
 
   parse(): PatchOperation[] {
     const operations: PatchOperation[] = [];
-    while (!this.at(END)) {
-      const line = this.lines[this.index];
+    while (this.index < this.end && !this.at(END)) {
+      // a header where one is expected may carry spaces around it (codex's rule)
+      const line = this.lines[this.index].trim();
       const start = this.index + 1;
-      if (line.startsWith(UPDATE)) {
+      if (isHeader(line, UPDATE)) {
         const path = this.takePath(UPDATE);
         const moveTo = this.lines[this.index].startsWith(MOVE) ? this.takePath(MOVE) : undefined;
         operations.push({ kind: 'update', path, ...(moveTo === undefined ? {} : { moveTo }), hunks: this.parseHunks(), line: start });
-      } else if (line.startsWith(ADD)) {
+      } else if (isHeader(line, ADD)) {
         const path = this.takePath(ADD);
         operations.push({ kind: 'add', path, content: this.parseAddedLines(), line: start });
-      } else if (line.startsWith(DELETE)) {
+      } else if (isHeader(line, DELETE)) {
         operations.push({ kind: 'delete', path: this.takePath(DELETE), line: start });
-      } else if (line.trim() === '') {
+      } else if (line === '') {
         this.index++; // a blank line between file sections
       } else {
         throw new PatchParseError(
-          `unknown line: ${JSON.stringify(line)}. Expected "${UPDATE.trim()}", "${ADD.trim()}", "${DELETE.trim()}" or "${END}"`,
+          `unknown line: ${JSON.stringify(this.lines[this.index])}. Expected "${UPDATE.trim()}", "${ADD.trim()}", "${DELETE.trim()}" or "${END}"`,
           start,
         );
       }
     }
-    if (this.index !== this.lines.length - 1) {
+    if (this.index !== this.end) {
       throw new PatchParseError(`"${END}" before the end of the patch text`, this.index + 1);
     }
     return operations;
   }
 
-  /** the current line, compared without trailing whitespace, is `marker` */
+  /** the current line, compared without surrounding whitespace, is `marker` */
   private at(marker: string): boolean {
-    return this.lines[this.index].trimEnd() === marker;
+    return this.lines[this.index].trim() === marker;
   }
 
-  private startsHeader(line: string): boolean {
-    return (
-      line.trimEnd() === END ||
-      line.startsWith(UPDATE) ||
-      line.startsWith(ADD) ||
-      line.startsWith(DELETE)
-    );
+  /** the current line is the last one, or an `*** End Patch` or file header (spaces around it allowed) */
+  private atHeader(): boolean {
+    if (this.index >= this.end) return true;
+    const line = this.lines[this.index].trim();
+    return line === END || isHeader(line, UPDATE) || isHeader(line, ADD) || isHeader(line, DELETE);
   }
 
   private takePath(prefix: string): string {
     const number = this.index + 1;
-    const path = this.lines[this.index].slice(prefix.length).trim();
+    const path = this.lines[this.index].trim().slice(prefix.length).trim();
     if (path === '') throw new PatchParseError(`"${prefix.trim()}" without a path`, number);
     if (prefix !== MOVE) {
       const first = this.seen.get(path);
@@ -154,7 +168,8 @@ class Parser {
 
   private parseAddedLines(): string {
     const added: string[] = [];
-    for (; !this.startsHeader(this.lines[this.index]); this.index++) {
+    // an added line starts with "+", so a header with spaces before it is still a header
+    for (; !this.atHeader(); this.index++) {
       const line = this.lines[this.index];
       if (!line.startsWith('+')) {
         throw new PatchParseError(
@@ -169,7 +184,8 @@ class Parser {
 
   private parseHunks(): PatchHunk[] {
     const hunks: PatchHunk[] = [];
-    while (!this.startsHeader(this.lines[this.index])) {
+    // a hunk's lines that start with a space are context, so here only an unindented header ends it
+    while (this.index < this.end && !this.startsUnindentedHeader(this.lines[this.index])) {
       const line = this.lines[this.index];
       const start = this.index + 1;
       let anchor: string | undefined;
@@ -188,6 +204,10 @@ class Parser {
     return hunks;
   }
 
+  private startsUnindentedHeader(line: string): boolean {
+    return line.trimEnd() === END || line.startsWith(UPDATE) || line.startsWith(ADD) || line.startsWith(DELETE);
+  }
+
   /** The hunk's lines up to the next `@@`, `***` line or header (the original's `peekNextSection`). */
   private parseHunkBody(): Omit<PatchHunk, 'anchor' | 'line'> {
     const oldLines: string[] = [];
@@ -199,7 +219,7 @@ class Parser {
       removed = [];
       added = [];
     };
-    for (; this.index < this.lines.length; this.index++) {
+    for (; this.index < this.end; this.index++) {
       const line = this.lines[this.index];
       if (line.startsWith('@@') || line.startsWith('***')) break;
       const mark = line[0];
@@ -215,7 +235,7 @@ class Parser {
       }
     }
     flush();
-    const endOfFile = this.at(END_OF_FILE);
+    const endOfFile = this.index < this.end && this.lines[this.index].trimEnd() === END_OF_FILE;
     if (endOfFile) this.index++;
     return { oldLines, chunks, endOfFile };
   }

@@ -187,7 +187,7 @@ function prepareChange(operation: PatchOperation, ctx: ToolContext): FileChange 
     throw new ToolError(`${path}: the patch makes no change to this file. No file was changed.`);
   }
   // a pure rename keeps the bytes exactly
-  const bytes = updated.text === before ? original.bytes : encodeDocument(document, updated.text);
+  const bytes = updated.text === before ? original.bytes : encodeDocument(document, updated.text, updated.lineSources);
   const diff = moveTo ? moveDiff(ctx.cwd, path, moveTo, before, updated.text) : fileDiff(ctx.cwd, path, before, updated.text);
   return { kind: 'update', path, moveTo, before, after: updated.text, bytes, original, diff, fuzz: updated.fuzz, loose: updated.loose };
 }

@@ -113,10 +113,34 @@ export function decodeDocument(path: string, bytes: Uint8Array): { text: string;
  * @throws ToolError when the text holds a character the encoding can't represent (or a lone UTF-16
  * surrogate), naming it and its line
  */
-export function encodeDocument(previous: TextDocument | undefined, newText: string): Buffer {
+export function encodeDocument(
+  previous: TextDocument | undefined,
+  newText: string,
+  /**
+   * when the caller knows where each new line came from (patch does): per line of `newText`, the
+   * index of the original line whose ending it keeps, or undefined for a new line. Used instead of
+   * the line diff, which cannot tell a kept line from a removed identical one.
+   */
+  lineSources?: readonly (number | undefined)[],
+): Buffer {
   if (!previous) return encodeText(newText, 'utf8', false, undefined);
   const { encoding, bom } = previous.format;
-  return encodeText(restoreLineEndings(previous, newText), encoding, bom, previous.path);
+  const text = lineSources ? endingsFromSources(previous, newText, lineSources) : restoreLineEndings(previous, newText);
+  return encodeText(text, encoding, bom, previous.path);
+}
+
+/** `newText` (LF) with each line given the ending of its source line in `previous` (the dominant one when new). */
+function endingsFromSources(previous: TextDocument, newText: string, sources: readonly (number | undefined)[]): string {
+  const { lineEndings, eol } = previous.format;
+  if (!lineEndings.includes('\r\n')) return newText;
+  const newLines = newText.split('\n');
+  return newLines
+    .map((line, i) => {
+      if (i === newLines.length - 1) return line;
+      const source = sources[i];
+      return line + ((source === undefined ? undefined : lineEndings[source]) || eol);
+    })
+    .join('');
 }
 
 /**

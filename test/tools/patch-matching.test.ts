@@ -23,12 +23,18 @@ describe('patch matching: fuzz levels', () => {
   const file = 'a\n  b  \nc\n';
 
   it('an exact match costs 0', () => {
-    expect(applyHunks('a\nb\nc\n', hunks('@@', ' a', '-b', '+B', ' c'))).toEqual({ text: 'a\nB\nc\n', fuzz: 0, loose: [] });
+    expect(applyHunks('a\nb\nc\n', hunks('@@', ' a', '-b', '+B', ' c'))).toEqual({
+      text: 'a\nB\nc\n',
+      lineSources: [0, 1, 2],
+      fuzz: 0,
+      loose: [],
+    });
   });
 
   it('a match with trailing whitespace ignored costs 1, and keeps the file\'s context lines', () => {
     expect(applyHunks(file, hunks('@@', ' a', '   b', '-c', '+C'))).toEqual({
       text: 'a\n  b  \nC\n',
+      lineSources: [0, 1, 2],
       fuzz: 1,
       loose: [{ hunk: 1, patchLine: 3, fuzz: 1, reason: 'matched at line 1 only with trailing whitespace ignored' }],
     });
@@ -45,6 +51,7 @@ describe('patch matching: fuzz levels', () => {
     const result = applyHunks('  def f():\n    x = 1\n', hunks('@@ def f():', '-    x = 1', '+    x = 2'));
     expect(result).toEqual({
       text: '  def f():\n    x = 2\n',
+      lineSources: [0, 1],
       fuzz: 1,
       loose: [{ hunk: 1, patchLine: 3, fuzz: 1, reason: 'its @@ line matched only with whitespace ignored, at line 1' }],
     });
@@ -66,6 +73,7 @@ describe('patch matching: placement', () => {
   it('an End-of-File hunk matches at the end of a file that ends with a newline (the original never did)', () => {
     expect(applyHunks('x\nend\nx\nend\n', hunks('@@', ' end', '+after', '*** End of File'))).toEqual({
       text: 'x\nend\nx\nend\nafter\n',
+      lineSources: [0, 1, 2, 3, undefined],
       fuzz: 0,
       loose: [],
     });
