@@ -14,7 +14,8 @@
  *    grant when it would ask. The call asks when any part still asks.
  */
 import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolveAllLinks } from './real-path.js';
 import { describeRule, lastMatchingRule, wildcardMatch } from './rules.js';
 import type {
   CommandPart,
@@ -266,12 +267,16 @@ export function isInsideByText(dir: string, path: string): boolean {
 
 /**
  * A check that a path is inside `cwd` both by its text and after following symbolic links (a link in
- * the project to `~/.bashrc` is outside). Paths that do not exist yet are judged by their nearest
- * existing ancestor.
+ * the project to `~/.bashrc` is outside). Every link is followed, dangling ones included (a link to
+ * `/outside/new.txt` that does not exist yet is outside: issue #10 §1); a link loop counts as outside.
  */
 export function projectPathCheck(cwd: string): (path: string) => boolean {
   const realCwd = realpathOrSelf(cwd);
-  return (path) => isInsideByText(cwd, path) && isInsideByText(realCwd, realpathOfNearest(path));
+  return (path) => {
+    if (!isInsideByText(cwd, path)) return false;
+    const real = resolveAllLinks(path);
+    return real !== undefined && isInsideByText(realCwd, real);
+  };
 }
 
 function realpathOrSelf(path: string): string {
@@ -279,20 +284,5 @@ function realpathOrSelf(path: string): string {
     return realpathSync(path);
   } catch {
     return path;
-  }
-}
-
-function realpathOfNearest(path: string): string {
-  const rest: string[] = [];
-  let current = resolve(path);
-  for (;;) {
-    try {
-      return join(realpathSync(current), ...rest.reverse());
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return resolve(path);
-      rest.push(current.slice(parent.length).replace(/^[\\/]/, ''));
-      current = parent;
-    }
   }
 }

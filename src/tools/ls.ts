@@ -8,6 +8,7 @@ import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
+import { resolveToolPath } from './write-guard.js';
 import { globToRegExp } from './glob-pattern.js';
 import { escapeLineBreaks } from './file-walk.js';
 import { isHiddenName, LS_SKIPPED_EXTENSIONS, LS_SKIPPED_NAMES } from './ignore.js';
@@ -36,7 +37,7 @@ export const lsTool = defineTool({
   maxOutputChars: 120_000,
   async run(input, ctx) {
     if (ctx.signal.aborted) throw abortError();
-    const root = resolve(ctx.cwd, input.path || '.');
+    const root = resolveToolPath(ctx, input.path || '.');
     let st;
     try {
       st = statSync(root);

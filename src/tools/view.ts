@@ -16,6 +16,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
+import { resolveToolPath } from './write-guard.js';
 import { abortError } from './ripgrep.js';
 import { decodeDocument, encodingLabel } from './text-document.js';
 import { requireRegularFile } from './file-io.js';
@@ -56,7 +57,7 @@ export const viewTool = defineTool({
   // the file is capped at 250 KB already; the kernel's 30,000-character cut would drop lines mid-file
   maxOutputChars: 300_000,
   async run(input, ctx) {
-    const filePath = resolve(ctx.cwd, input.file_path);
+    const filePath = resolveToolPath(ctx, input.file_path);
     const offset = input.offset ?? 0;
     const limit = input.limit && input.limit > 0 ? input.limit : VIEW_DEFAULT_LINES;
 

@@ -5,13 +5,26 @@
  * read tracker and the file history.
  */
 import { statSync, type Stats } from 'node:fs';
-import { resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { ToolError, type ToolContext } from './tool.js';
 import type { FileStamp } from './file-times.js';
 
-/** `path` made absolute against the project directory. */
-export function resolveToolPath(ctx: ToolContext, path: string): string {
-  return resolve(ctx.cwd, path);
+/**
+ * `path` made absolute against the project directory, with a leading `~` or `~/` meaning the home
+ * folder (`$HOME`, else the account's), as in a shell: models write `~/notes.md` and mean the home
+ * folder, and a folder literally named `~` in the project is never what they want (issue #10 §1).
+ * `~user/…` is not expanded (it is a relative name, as a shell leaves it when there is no such user).
+ */
+export function resolveToolPath(ctx: Pick<ToolContext, 'cwd'>, path: string): string {
+  return resolve(ctx.cwd, expandHome(path));
+}
+
+/** `~` and `~/rest` as paths in the home folder; anything else unchanged. */
+export function expandHome(path: string, home: string = process.env.HOME || homedir()): string {
+  if (path === '~') return home;
+  if (path.startsWith('~/')) return join(home, path.slice(2));
+  return path;
 }
 
 /** The file's stats (links followed), or undefined when nothing is at `path`. */
