@@ -4,6 +4,8 @@
  * cut at 2000 characters, binary files are skipped without hiding other matches, .gitignore is
  * honoured outside git repos, the rg run is killed on abort, and the Node fallback finds every
  * matching line (the original kept one per file) with the same selection, order and limit as rg.
+ * Hidden (dot) files and folders are searched, as sst/opencode's grep and codex do (issue 10 §4:
+ * `.github/workflows/*.yml` was invisible); .gitignore still applies and `.git` is always skipped.
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, resolve, sep } from 'node:path';
@@ -18,12 +20,14 @@ const DESCRIPTION = `Search file contents with a regular expression (ripgrep syn
 
 Use it to find where something is defined or used: \`function\\s+handleLogin\`, \`TODO|FIXME\`. Set literal_text=true to search for exact text with special characters such as \`a.b(c)\`. Narrow with \`include\`, a glob for file names: \`*.ts\`, \`*.{ts,tsx}\`.
 
-Matches one line at a time. Skips binary files, hidden files and files ignored by .gitignore. To find files by name use glob; to read a file use view. If the results are truncated, narrow the pattern, path or include.`;
+Matches one line at a time. Searches hidden files and folders too (\`.github/workflows\`, \`.env.example\`); skips binary files, files ignored by .gitignore, and .git. To find files by name use glob; to read a file use view. If the results are truncated, narrow the pattern, path or include.`;
 
 /** Most matching lines returned (the original's limit). */
 export const GREP_LIMIT = 100;
 /** rg stops a file after this many matching lines: one more than the limit tells us it was cut. */
 const MAX_PER_FILE = GREP_LIMIT + 1;
+/** Skipped at any depth, file or folder, although hidden entries are searched: git's internals (rg `--glob '!.git'`). */
+const SKIPPED_NAME = '.git';
 /** rg type name carrying the include glob (a type match, unlike --glob, does not override .gitignore) */
 const INCLUDE_TYPE = 'opencodeinclude';
 
@@ -156,6 +160,10 @@ async function searchWithRipgrep(
     '--color=never',
     '--max-count',
     String(MAX_PER_FILE),
+    // hidden files too, but never git's internals (the fallback's walk skips the same name)
+    '--hidden',
+    '--glob',
+    `!${SKIPPED_NAME}`,
     ...ripgrepIgnoreArgs(cwd),
   ];
   if (query.literal) args.push('--fixed-strings');
@@ -326,7 +334,8 @@ async function searchWithNode(
     searchOne(root); // an explicit file is searched whatever its name, as rg does
     return byFile;
   }
-  await walkFiles(root, { hidden: false, followSymlinks: false, fileNameFilter: include?.byName, signal }, (rel, abs) => {
+  const walk = { hidden: true, followSymlinks: false, skipNames: new Set([SKIPPED_NAME]), fileNameFilter: include?.byName, signal };
+  await walkFiles(root, walk, (rel, abs) => {
     if (include?.byPath && !include.byPath(rel)) return;
     searchOne(abs);
   });

@@ -201,7 +201,7 @@ describe('grep', () => {
 
 describe('grep with .gitignore, rg and fallback alike', () => {
   for (const withGit of [true, false]) {
-    it(`honours root and nested .gitignore files and skips hidden files (${withGit ? 'git repository' : 'no git'})`, async () => {
+    it(`honours root and nested .gitignore files and searches hidden files (${withGit ? 'git repository' : 'no git'})`, async () => {
       const dir = tree({
         'src/a.ts': 'needle a\n',
         'src/gen/out.ts': 'needle gen\n',
@@ -216,11 +216,12 @@ describe('grep with .gitignore, rg and fallback alike', () => {
       });
       if (withGit) git(dir, 'init', '-q');
       expect((await grepBoth(dir, { pattern: 'needle' })).output).toBe(
-        `Found 2 matches\n${dir}/src/a.ts:\n  Line 1: needle a\n\n${dir}/lib/b.js:\n  Line 1: needle b\n`,
+        `Found 4 matches\n${dir}/src/a.ts:\n  Line 1: needle a\n\n${dir}/lib/b.js:\n  Line 1: needle b\n\n` +
+          `${dir}/.hidden.txt:\n  Line 1: needle hidden\n\n${dir}/.config/c.txt:\n  Line 1: needle config\n`,
       );
-      // an include glob is a file type for rg: it keeps .gitignore but, as in rg, shows a matching hidden file
+      // an include glob is a file type for rg: it keeps .gitignore
       expect((await grepBoth(dir, { pattern: 'needle', include: '*.txt' })).output).toBe(
-        `Found 1 matches\n${dir}/.hidden.txt:\n  Line 1: needle hidden\n`,
+        `Found 2 matches\n${dir}/.hidden.txt:\n  Line 1: needle hidden\n\n${dir}/.config/c.txt:\n  Line 1: needle config\n`,
       );
       // searching inside an ignored folder lists its files, as rg does
       expect((await grepBoth(dir, { pattern: 'needle', path: 'node_modules' })).output).toBe(
