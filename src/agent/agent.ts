@@ -16,6 +16,7 @@ import type { AgentEvents, RunFinished } from './events.js';
 import { systemPrompt, stepLimitMessage, type AgentKind, type PromptEnvironment } from './prompts.js';
 import { repairInterruptedTurns, historyForProvider } from './history.js';
 import { CANCELED_RESULT, runToolCalls } from './tool-calls.js';
+import { capParts } from '../db/part-cap.js';
 import type { AgentSession, AgentStore } from './store.js';
 
 /** Thrown by {@link Agent.run} when the session already has a run in progress. */
@@ -416,7 +417,8 @@ export class Agent {
   private finish(message: Message, reason: FinishReason, text?: string): void {
     const part: MessagePart = { type: 'finish', reason, time: Date.now() };
     if (text) part.message = text;
-    message.parts = [...message.parts.filter((p) => p.type !== 'finish'), part];
+    // bounded as the store bounds it (db/part-cap.ts), so later turns of this run send what was stored
+    message.parts = capParts([...message.parts.filter((p) => p.type !== 'finish'), part]);
     this.opts.store.messages.finish(message);
     this.opts.bus.emit('message.updated', { message });
   }

@@ -19,6 +19,12 @@ export const DATABASE_FILE_NAME = 'opencode.db';
 /** How long a connection waits for another's write lock before failing with SQLITE_BUSY, in ms. */
 export const BUSY_TIMEOUT_MS = 5000;
 
+/**
+ * Size the WAL is cut back to when a checkpoint resets it, in bytes (`PRAGMA journal_size_limit`).
+ * Without it the WAL keeps the size of the largest burst of writes (issue 10 §3: 7 GB after one reply).
+ */
+export const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
+
 /** Knobs for {@link openDatabase}; the defaults are what the app uses. */
 export interface OpenDatabaseOptions {
   /** Where file-history storage failures go (they never fail a tool's write). Default: one line on stderr. */
@@ -45,7 +51,8 @@ export interface Database {
 
 /**
  * Opens (creating if needed) `<dataDir>/opencode.db`, creating `dataDir` with mode 0700, sets the pragmas
- * (WAL, busy_timeout 5000 ms, foreign_keys ON, synchronous NORMAL) and applies pending migrations.
+ * (WAL, busy_timeout 5000 ms, foreign_keys ON, synchronous NORMAL, journal_size_limit 32 MiB) and applies
+ * pending migrations.
  * @throws {SchemaTooNewError} when the file's schema is newer than this build's migrations
  * @throws `SqliteError` when the file cannot be opened, is not a database, or stays locked past the timeout
  */
@@ -64,6 +71,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
     connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     connection.pragma('journal_mode = WAL');
     connection.pragma('synchronous = NORMAL');
+    connection.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     connection.pragma('foreign_keys = ON');
     migrate(connection, file);
   } catch (err) {

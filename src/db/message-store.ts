@@ -7,12 +7,105 @@
  * most once per interval (default 100 ms) per message with the latest parts, and `finish` always writes at
  * once. A failed deferred write is kept and thrown by the next call about that message (or by `flush()`),
  * so the run fails rather than losing data silently. The store publishes no events; the agent does.
+ *
+ * Writes stay proportional to what arrived (issue 10 §3): a streaming write of a message past
+ * {@link STREAMING_REWRITE_MAX_CHARS} stores only what was appended since the last write, as rows of
+ * `message_chunks` (see migration 0002), and `finish` writes the whole message once and drops its rows.
+ * Readers (`get`, `list`) apply the rows, so they see the same message either way. Every stored part is
+ * bounded by {@link MAX_STORED_PART_CHARS} (part-cap.ts) when the message is created, updated or
+ * finished, and when read; the WAL is checkpointed (TRUNCATE) after a large finish.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
 import { finishPart, type Message, type MessagePart, type Role } from '../message.js';
 import { NotFoundError } from './errors.js';
+import { capParts, MAX_STORED_PART_CHARS } from './part-cap.js';
+
+export { MAX_STORED_PART_CHARS };
+
+/**
+ * Size (characters of text plus JSON of the other fields) up to which a streaming write rewrites the whole
+ * message: small messages stay one row, as before; past it, only the appended text is written.
+ */
+export const STREAMING_REWRITE_MAX_CHARS = 64 * 1024;
+
+/** Characters written since the last checkpoint after which `finish` checkpoints the WAL (TRUNCATE). */
+export const CHECKPOINT_AFTER_CHARS = 16 * 1024 * 1024;
+
+/** The field of each part type that grows while streaming; other fields are compared as JSON. */
+const GROWING_FIELD: Partial<Record<MessagePart['type'], string>> = {
+  text: 'text', // "Hello" → "Hello, world"
+  reasoning: 'thinking', // thinking deltas
+  tool_call: 'input', // partial JSON of the call's input
+  tool_result: 'content', // not streamed today; listed so a growing result is appended too
+};
+
+/** What was last written of one part: its type, its growing field's value, the JSON of the rest. */
+interface PartSnapshot {
+  type: MessagePart['type'];
+  value: string;
+  rest: string;
+}
+
+/** A row of `message_chunks`, as written and read. */
+interface ChunkRow {
+  message_id: string;
+  part_index: number;
+  kind: 'append' | 'part';
+  body: string;
+}
+
+function snapshotOf(part: MessagePart): PartSnapshot {
+  const field = GROWING_FIELD[part.type];
+  if (!field) return { type: part.type, value: '', rest: JSON.stringify(part) };
+  const { [field]: value, ...rest } = part as unknown as Record<string, unknown>;
+  return { type: part.type, value: typeof value === 'string' ? value : '', rest: JSON.stringify(rest) };
+}
+
+const sizeOf = (snapshots: readonly PartSnapshot[]): number =>
+  snapshots.reduce((sum, s) => sum + s.value.length + s.rest.length, 0);
+
+/**
+ * The rows that turn the parts last written (`before`) into `after`, or `undefined` when only a whole
+ * rewrite can (a part removed or changed type). Text that grew by an append becomes an `append` row of
+ * the new text; any other change to a part (a new part, a flag set, text replaced) a `part` row.
+ */
+function chunksBetween(before: readonly PartSnapshot[], after: readonly PartSnapshot[], parts: readonly MessagePart[]):
+  { partIndex: number; kind: 'append' | 'part'; body: string }[] | undefined {
+  if (after.length < before.length) return undefined;
+  const rows: { partIndex: number; kind: 'append' | 'part'; body: string }[] = [];
+  for (let i = 0; i < after.length; i++) {
+    const old = before[i];
+    const now = after[i]!;
+    if (!old) {
+      rows.push({ partIndex: i, kind: 'part', body: JSON.stringify(parts[i]) });
+      continue;
+    }
+    if (old.type !== now.type) return undefined;
+    if (old.rest === now.rest && old.value === now.value) continue;
+    if (old.rest === now.rest && now.value.length > old.value.length && now.value.startsWith(old.value)) {
+      rows.push({ partIndex: i, kind: 'append', body: now.value.slice(old.value.length) });
+    } else {
+      rows.push({ partIndex: i, kind: 'part', body: JSON.stringify(parts[i]) });
+    }
+  }
+  return rows;
+}
+
+/** `parts` with the chunk rows of their message applied in order (see migration 0002). */
+function applyChunks(parts: MessagePart[], chunks: readonly ChunkRow[]): MessagePart[] {
+  for (const chunk of chunks) {
+    if (chunk.kind === 'part') {
+      if (chunk.part_index <= parts.length) parts[chunk.part_index] = JSON.parse(chunk.body) as MessagePart;
+      continue;
+    }
+    const part = parts[chunk.part_index] as unknown as Record<string, unknown> | undefined;
+    const field = part && GROWING_FIELD[part.type as MessagePart['type']];
+    if (part && field) part[field] = String(part[field] ?? '') + chunk.body;
+  }
+  return parts;
+}
 
 interface MessageRow {
   id: string;
@@ -26,12 +119,13 @@ interface MessageRow {
   finished_at: number | null;
 }
 
-function toMessage(row: MessageRow): Message {
+function toMessage(row: MessageRow, chunks?: readonly ChunkRow[]): Message {
+  const parsed = JSON.parse(row.parts) as MessagePart[];
   const message: Message = {
     id: row.id,
     sessionId: row.session_id,
     role: row.role,
-    parts: JSON.parse(row.parts) as MessagePart[],
+    parts: chunks?.length ? capParts(applyChunks(parsed, chunks)) : parsed,
     seq: row.seq,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -69,15 +163,40 @@ export class MessageStore {
   /** performance.now() of each message's last write, for throttling */
   private readonly lastWriteAt = new Map<string, number>();
   private readonly deferredErrors = new Map<string, unknown>();
+  /** what this store last wrote of each message it writes, for append-only streaming writes */
+  private readonly written = new Map<string, { parts: PartSnapshot[]; chunkSeq: number }>();
+  private readonly checkpointAfterChars: number;
+  private charsSinceCheckpoint = 0;
   private readonly insert: BetterSqlite3.Statement<[InsertParams], MessageRow>;
   private readonly touchSession: BetterSqlite3.Statement<[number, string]>;
   private readonly write: BetterSqlite3.Statement<[string, string | null, number, number | null, string], MessageRow>;
+  private readonly insertChunk: BetterSqlite3.Statement<[string, number, number, string, string]>;
+  private readonly deleteChunks: BetterSqlite3.Statement<[string]>;
+  private readonly chunksOfMessage: BetterSqlite3.Statement<[string], ChunkRow>;
+  private readonly chunksOfSession: BetterSqlite3.Statement<[string], ChunkRow>;
 
+  /**
+   * @param options.streamingIntervalMs minimum time between two streaming writes of one message (default 100)
+   * @param options.checkpointAfterChars characters written after which `finish` checkpoints the WAL
+   *   (default {@link CHECKPOINT_AFTER_CHARS})
+   */
   constructor(
     private readonly db: BetterSqlite3.Database,
-    options: { streamingIntervalMs?: number } = {},
+    options: { streamingIntervalMs?: number; checkpointAfterChars?: number } = {},
   ) {
     this.intervalMs = options.streamingIntervalMs ?? 100;
+    this.checkpointAfterChars = options.checkpointAfterChars ?? CHECKPOINT_AFTER_CHARS;
+    this.insertChunk = db.prepare(
+      'INSERT INTO message_chunks (message_id, seq, part_index, kind, body) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.deleteChunks = db.prepare('DELETE FROM message_chunks WHERE message_id = ?');
+    this.chunksOfMessage = db.prepare(
+      'SELECT message_id, part_index, kind, body FROM message_chunks WHERE message_id = ? ORDER BY seq',
+    );
+    this.chunksOfSession = db.prepare(
+      `SELECT c.message_id, c.part_index, c.kind, c.body FROM message_chunks c JOIN messages m ON m.id = c.message_id
+       WHERE m.session_id = ? ORDER BY c.message_id, c.seq`,
+    );
     // seq is computed inside the INSERT, which holds the write lock, so two writers can never take the same one.
     this.insert = db.prepare(
       `INSERT INTO messages (id, session_id, seq, role, parts, model, created_at, updated_at, finished_at)
@@ -98,13 +217,14 @@ export class MessageStore {
    */
   create(input: { sessionId: string; role: Role; parts: MessagePart[]; model?: string; id?: string }): Message {
     const now = Date.now();
+    const parts = capParts(input.parts);
     const row = this.db
       .transaction(() => {
         const inserted = this.insert.get({
           id: input.id ?? randomUUID(),
           sessionId: input.sessionId,
           role: input.role,
-          parts: JSON.stringify(input.parts),
+          parts: JSON.stringify(parts),
           model: input.model ?? null,
           now,
           finishedAt: finishedAtOf({ parts: input.parts }) ?? null,
@@ -113,21 +233,35 @@ export class MessageStore {
         return inserted;
       })
       .immediate();
+    this.written.set(row!.id, { parts: parts.map(snapshotOf), chunkSeq: 0 });
     return toMessage(row!);
   }
 
   /** The message, or `undefined`. Pending streaming state is not included until it is flushed. */
   get(id: string): Message | undefined {
-    const row = this.db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?').get(id);
-    return row && toMessage(row);
+    const read = this.db.transaction(() => {
+      const row = this.db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?').get(id);
+      return row && toMessage(row, this.chunksOfMessage.all(id));
+    });
+    // one read transaction: a writer in another process cannot finish the message between the two reads
+    return read.deferred();
   }
 
   /** All messages of a session in `seq` order. */
   list(sessionId: string): Message[] {
-    return this.db
-      .prepare<[string], MessageRow>('SELECT * FROM messages WHERE session_id = ? ORDER BY seq')
-      .all(sessionId)
-      .map(toMessage);
+    const read = this.db.transaction(() => {
+      const rows = this.db
+        .prepare<[string], MessageRow>('SELECT * FROM messages WHERE session_id = ? ORDER BY seq')
+        .all(sessionId);
+      const chunks = new Map<string, ChunkRow[]>();
+      for (const chunk of this.chunksOfSession.all(sessionId)) {
+        const list = chunks.get(chunk.message_id);
+        if (list) list.push(chunk);
+        else chunks.set(chunk.message_id, [chunk]);
+      }
+      return rows.map((row) => toMessage(row, chunks.get(row.id)));
+    });
+    return read.deferred();
   }
 
   /**
@@ -138,7 +272,7 @@ export class MessageStore {
   update(message: Message): Message {
     this.takeDeferredError(message.id);
     this.cancelPending(message.id);
-    return this.writeNow(message, finishedAtOf(message));
+    return this.writeNow(message, finishedAtOf(message), true);
   }
 
   /**
@@ -155,7 +289,7 @@ export class MessageStore {
     }
     const sinceLastMs = performance.now() - (this.lastWriteAt.get(message.id) ?? -Infinity);
     if (sinceLastMs >= this.intervalMs) {
-      this.writeNow(message, finishedAtOf(message));
+      this.writeStreaming(message);
       return;
     }
     const timer = this.schedule(message.id, this.intervalMs - sinceLastMs);
@@ -194,8 +328,10 @@ export class MessageStore {
   finish(message: Message): Message {
     this.takeDeferredError(message.id);
     this.cancelPending(message.id);
-    const stored = this.writeNow(message, finishedAtOf(message) ?? Date.now());
+    const stored = this.writeNow(message, finishedAtOf(message) ?? Date.now(), true);
     this.lastWriteAt.delete(message.id);
+    this.written.delete(message.id);
+    if (this.charsSinceCheckpoint >= this.checkpointAfterChars) this.checkpoint();
     return stored;
   }
 
@@ -206,16 +342,70 @@ export class MessageStore {
   delete(id: string): void {
     this.cancelPending(id);
     this.lastWriteAt.delete(id);
+    this.written.delete(id);
     this.deferredErrors.delete(id);
     const result = this.db.prepare('DELETE FROM messages WHERE id = ?').run(id);
     if (result.changes === 0) throw new NotFoundError('message', id);
   }
 
-  private writeNow(message: Message, finishedAt: number | undefined): Message {
-    const row = this.write.get(JSON.stringify(message.parts), message.model ?? null, Date.now(), finishedAt ?? null, message.id);
+  /**
+   * Rewrites the whole message and drops its chunk rows. `cap`: bound its parts first (a final write);
+   * a streaming rewrite keeps them whole, since later appends continue the text as it arrived.
+   */
+  private writeNow(message: Message, finishedAt: number | undefined, cap = false): Message {
+    const parts = cap ? capParts(message.parts) : message.parts;
+    const json = JSON.stringify(parts);
+    const row = this.db.transaction(() => {
+      this.deleteChunks.run(message.id);
+      return this.write.get(json, message.model ?? null, Date.now(), finishedAt ?? null, message.id);
+    })();
     this.lastWriteAt.set(message.id, performance.now());
     if (!row) throw new NotFoundError('message', message.id);
+    this.charsSinceCheckpoint += json.length;
+    this.written.set(message.id, { parts: parts.map(snapshotOf), chunkSeq: 0 });
     return toMessage(row);
+  }
+
+  /**
+   * A streaming write: a small message (or one this store did not write before) is rewritten whole;
+   * past {@link STREAMING_REWRITE_MAX_CHARS}, only the rows from {@link chunksBetween} are inserted. The
+   * message row itself is left alone then (SQLite rewrites a whole row, overflow pages included, on any
+   * update), so its `updated_at` moves on the next whole write.
+   */
+  private writeStreaming(message: Message): void {
+    const before = this.written.get(message.id);
+    const after = message.parts.map(snapshotOf);
+    const rows = before && sizeOf(after) > STREAMING_REWRITE_MAX_CHARS ? chunksBetween(before.parts, after, message.parts) : undefined;
+    if (!rows) {
+      this.writeNow(message, finishedAtOf(message));
+      return;
+    }
+    if (rows.length) {
+      let seq = before!.chunkSeq;
+      this.db.transaction(() => {
+        for (const row of rows) {
+          this.insertChunk.run(message.id, ++seq, row.partIndex, row.kind, row.body);
+          this.charsSinceCheckpoint += row.body.length;
+        }
+      })();
+      before!.chunkSeq = seq;
+    }
+    before!.parts = after;
+    this.lastWriteAt.set(message.id, performance.now());
+  }
+
+  /**
+   * Copies the WAL into the database and truncates it to zero bytes, so a large reply does not leave a
+   * WAL of its size behind. Waits (busy_timeout) for readers in other processes; a checkpoint that
+   * cannot complete is left to SQLite's automatic one and never fails the write that triggered it.
+   */
+  private checkpoint(): void {
+    this.charsSinceCheckpoint = 0;
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // SQLITE_BUSY or the like: the data is safe in the WAL; the next checkpoint will copy it
+    }
   }
 
   /**
@@ -244,7 +434,7 @@ export class MessageStore {
     const queued = this.pending.get(id);
     if (!queued) return;
     this.cancelPending(id);
-    this.writeNow(queued.message, finishedAtOf(queued.message));
+    this.writeStreaming(queued.message);
   }
 
   private cancelPending(id: string): void {

@@ -30,6 +30,7 @@ describe('opening the database', () => {
       'files',
       'files_path',
       'files_session_id',
+      'message_chunks',
       'messages',
       'messages_count_delete',
       'messages_count_insert',
@@ -45,8 +46,8 @@ describe('opening the database', () => {
     const session = first.sessions.create({ title: 'kept' });
     first.close();
     const second = openDatabase(dataDir);
-    expect(migrate(second.connection)).toBe(1);
-    expect(migrate(second.connection)).toBe(1);
+    expect(migrate(second.connection)).toBe(migrations.length);
+    expect(migrate(second.connection)).toBe(migrations.length);
     expect(second.sessions.list().map((s) => s.id)).toEqual([session.id]);
     second.close();
   });
@@ -56,18 +57,18 @@ describe('opening the database', () => {
     const connection = new BetterSqlite3(path.join(dataDir, 'opencode.db'));
     const next: Migration[] = [
       ...migrations,
-      { version: 2, name: 'notes', sql: 'CREATE TABLE notes (id INTEGER PRIMARY KEY);' },
-      { version: 3, name: 'notes-text', sql: "ALTER TABLE notes ADD COLUMN text TEXT NOT NULL DEFAULT '';" },
+      { version: migrations.length + 1, name: 'notes', sql: 'CREATE TABLE notes (id INTEGER PRIMARY KEY);' },
+      { version: migrations.length + 2, name: 'notes-text', sql: "ALTER TABLE notes ADD COLUMN text TEXT NOT NULL DEFAULT '';" },
     ];
-    expect(migrate(connection, 'x', next)).toBe(3);
-    expect(migrate(connection, 'x', next)).toBe(3);
+    expect(migrate(connection, 'x', next)).toBe(migrations.length + 2);
+    expect(migrate(connection, 'x', next)).toBe(migrations.length + 2);
     expect(connection.prepare("SELECT group_concat(name) AS c FROM pragma_table_info('notes')").get()).toEqual({ c: 'id,text' });
     connection.close();
   });
 
   it('rolls back a failing migration entirely', () => {
     const connection = new BetterSqlite3(path.join(dataDir, '..', 'bad.db'));
-    const broken: Migration[] = [...migrations, { version: 2, name: 'broken', sql: 'CREATE TABLE t (a); NOT SQL;' }];
+    const broken: Migration[] = [...migrations, { version: migrations.length + 1, name: 'broken', sql: 'CREATE TABLE t (a); NOT SQL;' }];
     expect(() => migrate(connection, 'x', broken)).toThrow(/syntax error/);
     expect(connection.pragma('user_version', { simple: true })).toBe(0);
     expect(tables(connection)).toEqual([]);
@@ -81,7 +82,7 @@ describe('opening the database', () => {
     connection.close();
     expect(() => openDatabase(dataDir)).toThrow(SchemaTooNewError);
     expect(() => openDatabase(dataDir)).toThrow(
-      `${path.join(dataDir, 'opencode.db')}: schema version 99 is newer than this opencode knows (1); upgrade opencode`,
+      `${path.join(dataDir, 'opencode.db')}: schema version 99 is newer than this opencode knows (${migrations.length}); upgrade opencode`,
     );
   });
 

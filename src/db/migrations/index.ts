@@ -3,6 +3,7 @@
  * file `NNNN-name.ts` and one row here. A migration never changes once released: add another.
  */
 import { sql as initial } from './0001-initial.js';
+import { sql as messageChunks } from './0002-message-chunks.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it has run. */
 export interface Migration {
@@ -12,4 +13,7 @@ export interface Migration {
 }
 
 /** Every migration, `version` 1, 2, 3… in order. */
-export const migrations: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'message-chunks', sql: messageChunks },
+];
