@@ -14,6 +14,7 @@ import { defineTool, MAX_OUTPUT_CHARS, ToolError, type ToolContext } from './too
 const DESCRIPTION = `Runs a shell command (bash) in the project and returns its output.
 
 - The working directory and exported variables persist between calls (\`cd src\` stays in effect); shell functions, aliases and \`set\` options do not.
+- While the shell is not in the project directory (after a \`cd\`), the result starts with \`(ran in DIR)\`; a result whose command changed the directory says where the shell is now.
 - No terminal and no stdin: interactive programs get end-of-input. Pass non-interactive flags (\`-y\`, \`--no-edit\`, \`-m "msg"\`). Pagers and editors are disabled.
 - timeout: milliseconds, default 60000, max 600000. On timeout the command and every process it started are killed.
 - stdout and stderr are each cut to 30000 characters (start and end kept): filter long output with head, tail or grep.
@@ -68,28 +69,36 @@ export const bashTool = defineTool({
 
     const timeoutMs = effectiveTimeoutMs(timeout);
     const progress = progressReporter(ctx);
+    const ranIn = ctx.shell().cwd;
     const startTime = Date.now();
     const result = await ctx.shell().exec(command, { timeoutMs, signal: ctx.signal, onOutput: progress.add });
     const endTime = Date.now();
     progress.stop();
+    const nowIn = ctx.shell().cwd;
 
     const parts: string[] = [];
+    // after a `cd`, say where: `git status` of another repository must not read as this project's (issue #10 §4)
+    if (ranIn !== ctx.cwd) parts.push(`(ran in ${ranIn})`);
     const stdout = trimTrailingNewlines(result.stdout);
     const stderr = trimTrailingNewlines(result.stderr);
     if (stdout) parts.push(stdout);
     if (stderr) parts.push(stderr);
+    const failed = result.interrupted || result.exitCode !== 0;
+    if (!stdout && !stderr && !failed) parts.push('no output');
+    if (nowIn !== ranIn) parts.push(`(the working directory is now ${nowIn})`);
     if (result.timedOut) parts.push(`Command timed out after ${timeoutMs} ms and was killed`);
     else if (result.interrupted) parts.push('Command was aborted before completion');
     else if (result.exitCode !== 0) parts.push(`Exit code ${result.exitCode}`);
 
     return {
-      output: parts.length ? parts.join('\n') : 'no output',
-      isError: result.interrupted || result.exitCode !== 0,
+      output: parts.join('\n'),
+      isError: failed,
       metadata: {
         start_time: startTime,
         end_time: endTime,
         exit_code: result.exitCode,
         timed_out: result.timedOut,
+        cwd: nowIn,
       },
     };
   },

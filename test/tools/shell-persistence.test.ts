@@ -29,9 +29,10 @@ describe('the session shell keeps state between commands', () => {
   it('keeps the directory after `cd` (through the bash tool)', async () => {
     const rec: RecordingContext = recordingContext({ cwd: tmp.dir });
     try {
-      await runTool(bashTool, { command: 'cd sub' }, rec.ctx);
+      const moved = await runTool(bashTool, { command: 'cd sub' }, rec.ctx);
+      expect(moved.output).toBe(`no output\n(the working directory is now ${join(tmp.dir, 'sub')})`);
       const result = await runTool(bashTool, { command: 'pwd' }, rec.ctx);
-      expect(result.output).toBe(join(tmp.dir, 'sub'));
+      expect(result.output).toBe(`(ran in ${join(tmp.dir, 'sub')})\n${join(tmp.dir, 'sub')}`);
       expect(rec.ctx.shell().cwd).toBe(join(tmp.dir, 'sub'));
     } finally {
       rec.close();
