@@ -23,7 +23,8 @@ import type {
 import type { FinishReason, Message, Usage } from '../message.js';
 import { emptyUsage } from '../message.js';
 import { pairToolResults, toolInputObject, toolParameters } from './history.js';
-import { StreamTruncatedError, streamWithRetry, type RetryOptions } from './retry.js';
+import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
+import { DEFAULT_STALL_TIMEOUTS, stallGuardedFetch } from './stall.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse } from './types.js';
 import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, type StreamSource } from './wire.js';
 
@@ -212,7 +213,7 @@ export class AnthropicProvider implements Provider {
   constructor(
     readonly model: ModelInfo,
     private readonly connection: AnthropicConnection,
-    private readonly retry: Omit<RetryOptions, 'providerName' | 'secrets'> = {},
+    private readonly retry: ProviderCallOptions = {},
   ) {}
 
   /** See {@link Provider.stream}. Never throws. */
@@ -237,6 +238,8 @@ export class AnthropicProvider implements Provider {
           baseURL: this.connection.baseURL,
           defaultHeaders: this.connection.headers,
           maxRetries: 0, // our retry loop decides (retry.ts)
+          // a server that accepts the connection and goes silent fails the attempt (stall.ts)
+          fetch: stallGuardedFetch({ ...DEFAULT_STALL_TIMEOUTS, ...this.retry.stallTimeouts }),
           logLevel: 'off',
         }),
     );

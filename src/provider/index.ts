@@ -8,6 +8,7 @@ import type { Usage } from '../message.js';
 import { AnthropicProvider } from './anthropic.js';
 import { OpenAIProvider } from './openai.js';
 import { credentialHint, providerConnection, type ProviderSettings } from './settings.js';
+import type { ProviderCallOptions } from './retry.js';
 import { ProviderError, type ModelInfo, type Provider } from './types.js';
 
 export { CATALOG, catalogModel, DEFAULT_MODELS } from './catalog.js';
@@ -34,7 +35,8 @@ export {
   type ProviderConnection,
   type ProviderSettings,
 } from './settings.js';
-export { scrubSecrets } from './retry.js';
+export { DEFAULT_RETRY_BUDGET_MS, scrubSecrets, type ProviderCallOptions } from './retry.js';
+export { DEFAULT_STALL_TIMEOUTS, ProviderStallError, type StallTimeouts } from './stall.js';
 export * from './types.js';
 
 /** Options of {@link createProvider}. */
@@ -43,6 +45,24 @@ export interface CreateProviderOptions {
   baseDelayMs?: number;
   /** retries on 429/5xx/529/connection errors before the first event; default 8 */
   maxRetries?: number;
+}
+
+/**
+ * The retry and stall limits of `providerId`: its config entry's `firstByteTimeoutMs`, `idleTimeoutMs`
+ * and `retryBudgetMs`, each left out (so defaulted) when not set.
+ */
+export function providerCallOptions(providerId: string, settings: ProviderSettings, options: CreateProviderOptions = {}): ProviderCallOptions {
+  const config = settings.providers[providerId] ?? {};
+  const stallTimeouts = {
+    ...(config.firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs: config.firstByteTimeoutMs } : {}),
+    ...(config.idleTimeoutMs !== undefined ? { idleTimeoutMs: config.idleTimeoutMs } : {}),
+  };
+  return {
+    ...(options.baseDelayMs !== undefined ? { baseDelayMs: options.baseDelayMs } : {}),
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+    ...(config.retryBudgetMs !== undefined ? { retryBudgetMs: config.retryBudgetMs } : {}),
+    stallTimeouts,
+  };
 }
 
 /**
@@ -57,7 +77,7 @@ export function createProvider(model: ModelInfo, settings: ProviderSettings, opt
       code: 'missing_credentials',
     });
   }
-  const retry = { baseDelayMs: options.baseDelayMs, maxRetries: options.maxRetries };
+  const retry = providerCallOptions(model.provider, settings, options);
   if (connection.api === 'anthropic') {
     return new AnthropicProvider(model, { apiKey: connection.apiKey, baseURL: connection.baseURL, headers: connection.headers }, retry);
   }

@@ -18,7 +18,8 @@ import type {
 import type { FinishReason, Message, Usage } from '../message.js';
 import { emptyUsage } from '../message.js';
 import { pairToolResults, toolInputJson, toolParameters } from './history.js';
-import { StreamTruncatedError, streamWithRetry, type RetryOptions } from './retry.js';
+import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
+import { DEFAULT_STALL_TIMEOUTS, stallGuardedFetch } from './stall.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderToolCall } from './types.js';
 import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, tokenCount, type StreamSource } from './wire.js';
 
@@ -141,7 +142,7 @@ export class OpenAIProvider implements Provider {
   constructor(
     readonly model: ModelInfo,
     private readonly connection: OpenAIConnection,
-    private readonly retry: Omit<RetryOptions, 'providerName' | 'secrets'> = {},
+    private readonly retry: ProviderCallOptions = {},
   ) {}
 
   /** See {@link Provider.stream}. Never throws. */
@@ -174,6 +175,8 @@ export class OpenAIProvider implements Provider {
           project: null,
           defaultHeaders: this.connection.headers,
           maxRetries: 0, // our retry loop decides (retry.ts)
+          // a server that accepts the connection and goes silent fails the attempt (stall.ts)
+          fetch: stallGuardedFetch({ ...DEFAULT_STALL_TIMEOUTS, ...this.retry.stallTimeouts }),
           logLevel: 'off',
         }),
     );

@@ -4,8 +4,15 @@
  *
  * Behaviour (reference §2.8, with its [BUG]s fixed):
  * - up to `maxRetries` (default 8) retries on HTTP 429, 500, 502, 503, 504, 529, an `overloaded_error` /
- *   `api_error` stream event, and connection failures — but only while no event has been yielded, so
- *   text is never duplicated (the original retried mid-stream and duplicated text);
+ *   `api_error` stream event, connection failures and stalls (stall.ts: no first byte, or a body that
+ *   stopped flowing) — but only while no event has been yielded, so text is never duplicated (the
+ *   original retried mid-stream and duplicated text);
+ * - all of it within a retry budget (`retryBudgetMs`, default 3 minutes, counted from the first
+ *   attempt): a retry whose wait would end past the budget is not made, and a retry attempt still
+ *   silent when the budget runs out is cut (issue 10 §2: 8 stalled attempts took 55 minutes);
+ * - a refused connection or an unknown host is retried at most {@link UNREACHABLE_MAX_RETRIES} times,
+ *   quickly, then reported as `cannot reach <origin> (connection refused): is the server running?`
+ *   (a typo and a stopped Ollama used to look like 8 retries over ~10 minutes);
  * - backoff `baseDelayMs · 2^(n−1)` plus a random 0–20% jitter (the original added a fixed 20%);
  *   a `retry-after-ms` or `Retry-After` (seconds or HTTP date) header wins, capped at {@link MAX_RETRY_AFTER_MS};
  * - a `retry` event is yielded before each wait; the wait ends early when the signal aborts;
@@ -15,10 +22,20 @@
  * Knows no SDK: errors are read by shape (`status`, `headers`, `error` body, `name`), which both
  * `@anthropic-ai/sdk` and `openai` `APIError`s share.
  */
+import { findStall, seconds, type StallTimeouts } from './stall.js';
 import { ProviderError, type ProviderErrorCode, type ProviderEvent } from './types.js';
 
 /** Longest wait a server's `Retry-After` may impose before we give up waiting that long: 5 minutes. */
 export const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/** Default of {@link RetryOptions.retryBudgetMs}: 3 minutes (issue 10 §2). */
+export const DEFAULT_RETRY_BUDGET_MS = 3 * 60_000;
+
+/** Retries after a refused connection or an unknown host: the answer will not change, so few and quick. */
+export const UNREACHABLE_MAX_RETRIES = 2;
+
+/** Longest first wait before retrying a refused connection or unknown host, ms (doubles per retry). */
+export const UNREACHABLE_BASE_DELAY_MS = 500;
 
 /** Statuses retried (reference §2.8 plus the usual gateway errors). */
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 529]);
@@ -33,10 +50,21 @@ export interface RetryOptions {
   maxRetries?: number;
   /** first backoff in ms; default 2000 (tests pass a few ms) */
   baseDelayMs?: number;
+  /**
+   * longest time, from the start of the first attempt, spent failing and retrying before giving up;
+   * default {@link DEFAULT_RETRY_BUDGET_MS}. The first attempt itself is never cut by it.
+   */
+  retryBudgetMs?: number;
   /** strings removed from every message (API keys) */
   secrets?: readonly string[];
   /** source of jitter in [0, 1); default Math.random */
   random?: () => number;
+}
+
+/** What a provider class takes beside its connection: the retry policy and the stall limits (stall.ts). */
+export interface ProviderCallOptions extends Omit<RetryOptions, 'providerName' | 'secrets' | 'baseURL'> {
+  /** limits of silence per attempt; each missing one takes its default (`DEFAULT_STALL_TIMEOUTS`) */
+  stallTimeouts?: Partial<StallTimeouts>;
 }
 
 /** One attempt: yields deltas then `complete`, or throws. The signal is the caller's. */
@@ -61,34 +89,75 @@ export async function* streamWithRetry(
 ): AsyncGenerator<ProviderEvent> {
   const maxRetries = options.maxRetries ?? 8;
   const baseDelayMs = options.baseDelayMs ?? 2000;
+  const budgetMs = options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
   const random = options.random ?? Math.random;
+  const startedAt = Date.now();
   for (let retries = 0; ; retries++) {
     let yielded = 0;
+    // a retry attempt gets what is left of the budget to produce its first event
+    const attemptControl = retries > 0 ? budgetedAttempt(signal, budgetMs - (Date.now() - startedAt)) : undefined;
     try {
       if (signal?.aborted) throw abortError(options);
-      for await (const event of attempt(signal)) {
-        yielded++;
+      for await (const event of attempt(attemptControl?.signal ?? signal)) {
+        if (yielded++ === 0) attemptControl?.release();
         yield event;
         if (event.type === 'complete' || event.type === 'error') return;
       }
+      if (attemptControl?.expired() && !signal?.aborted) throw budgetError(options, budgetMs);
       if (signal?.aborted) throw abortError(options);
       throw new StreamTruncatedError('the provider returned no final message');
     } catch (err) {
-      const failure = classifyError(err, signal, options);
-      const canRetry = failure.error.retryable && yielded === 0 && retries < maxRetries;
+      const cutByBudget = attemptControl?.expired() === true && !signal?.aborted;
+      const failure = cutByBudget ? { error: budgetError(options, budgetMs), reason: 'retry budget used up' } : classifyError(err, signal, options);
+      const unreachable = failure.unreachable === true;
+      const retryCap = unreachable ? Math.min(maxRetries, UNREACHABLE_MAX_RETRIES) : maxRetries;
+      const backoff = (unreachable ? Math.min(baseDelayMs, UNREACHABLE_BASE_DELAY_MS) : baseDelayMs) * 2 ** retries;
+      const delayMs = Math.round(failure.retryAfterMs ?? backoff + backoff * 0.2 * random());
+      const withinBudget = Date.now() - startedAt + delayMs < budgetMs;
+      const canRetry = failure.error.retryable && !cutByBudget && yielded === 0 && retries < retryCap && withinBudget;
       if (!canRetry) {
-        yield { type: 'error', error: retries > 0 && failure.error.retryable ? withRetryCount(failure.error, retries) : failure.error };
+        const giveUp = retries > 0 && failure.error.retryable && !unreachable;
+        yield { type: 'error', error: giveUp ? withRetryCount(failure.error, retries) : failure.error };
         return;
       }
-      const backoff = baseDelayMs * 2 ** retries;
-      const delayMs = Math.round(failure.retryAfterMs ?? backoff + backoff * 0.2 * random());
-      yield { type: 'retry', attempt: retries + 1, maxRetries, delayMs, reason: failure.reason };
+      yield { type: 'retry', attempt: retries + 1, maxRetries: retryCap, delayMs, reason: failure.reason };
       if (!(await sleep(delayMs, signal))) {
         yield { type: 'error', error: abortError(options) };
         return;
       }
+    } finally {
+      attemptControl?.release();
     }
   }
+}
+
+/** A retry attempt's signal: the caller's, plus an abort when `remainingMs` pass before {@link release}. */
+function budgetedAttempt(signal: AbortSignal | undefined, remainingMs: number) {
+  const controller = new AbortController();
+  let expired = false;
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) controller.abort(signal.reason);
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort();
+  }, Math.max(0, remainingMs));
+  return {
+    signal: controller.signal,
+    expired: () => expired,
+    release() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+function budgetError(options: RetryOptions, budgetMs: number): ProviderError {
+  const at = options.baseURL ? ` at ${displayURL(options.baseURL)}` : '';
+  return new ProviderError(`${options.providerName} API${at} did not answer within the retry budget of ${seconds(budgetMs)}`, {
+    retryable: true,
+    code: 'connection',
+  });
 }
 
 /** A classified failure: the error to report, a short reason for `retry` events, and the server's wait. */
@@ -96,6 +165,8 @@ export interface ClassifiedError {
   error: ProviderError;
   reason: string;
   retryAfterMs?: number;
+  /** nothing listens at the address, or the host does not exist: retried only a few times, quickly */
+  unreachable?: boolean;
 }
 
 /**
@@ -140,8 +211,25 @@ export function classifyError(err: unknown, signal: AbortSignal | undefined, opt
   if (status !== undefined && status >= 400 && status < 500) {
     return make('invalid_request', `${name} API rejected the request${http}`, false, 'invalid request');
   }
+  const stall = status === undefined ? findStall(err) : undefined;
+  if (stall) {
+    const at = options.baseURL ? ` at ${displayURL(options.baseURL)}` : '';
+    const what = stall.phase === 'first-byte' ? 'sent no response' : 'stopped sending';
+    return {
+      error: new ProviderError(scrub(`${name} API${at} ${what}: ${stall.message}`), { retryable: true, code: 'connection', cause: scrubbedCause(err, scrub) }),
+      reason: stall.message,
+    };
+  }
   if (status === undefined && isConnectionError(err)) {
     const detail = connectionDetail(err);
+    const unreachable = unreachableMessage(detail, options.baseURL);
+    if (unreachable) {
+      return {
+        error: new ProviderError(scrub(unreachable.message), { retryable: true, code: 'connection', cause: scrubbedCause(err, scrub) }),
+        reason: unreachable.reason,
+        unreachable: true,
+      };
+    }
     const at = options.baseURL ? ` at ${displayURL(options.baseURL)}` : '';
     return {
       error: new ProviderError(scrub(`Connection to ${name} API${at} failed: ${detail || apiMessage}`), {
@@ -154,6 +242,40 @@ export function classifyError(err: unknown, signal: AbortSignal | undefined, opt
     };
   }
   return make('other', `${name} API error${http}`, false, 'error');
+}
+
+/**
+ * The message for a connection that cannot be made at all, by system error code, or undefined for other
+ * failures: `cannot reach http://127.0.0.1:11434 (connection refused): is the server running?`
+ * (ECONNREFUSED), `cannot reach https://api.example.com (host api.example.com not found): check the
+ * base URL` (ENOTFOUND), and the like for a failed DNS lookup (EAI_AGAIN). The address is the base URL's
+ * origin, since that is what was refused.
+ */
+export function unreachableMessage(code: string, baseURL: string | undefined): { message: string; reason: string } | undefined {
+  let origin = baseURL ? displayURL(baseURL) : 'the server';
+  let host = 'the host';
+  try {
+    if (baseURL) {
+      const url = new URL(baseURL);
+      origin = url.origin;
+      host = url.hostname;
+    }
+  } catch {
+    // an unparsable base URL is shown as given
+  }
+  switch (code) {
+    case 'ECONNREFUSED':
+      return { message: `cannot reach ${origin} (connection refused): is the server running?`, reason: 'connection refused' };
+    case 'ENOTFOUND':
+      return { message: `cannot reach ${origin} (host ${host} not found): check the base URL`, reason: `host ${host} not found` };
+    case 'EAI_AGAIN':
+      return {
+        message: `cannot reach ${origin} (the DNS lookup of ${host} failed): check the network connection and the base URL`,
+        reason: `DNS lookup of ${host} failed`,
+      };
+    default:
+      return undefined;
+  }
 }
 
 /** `baseURL` for messages: without credentials, query or fragment (they may carry a key), no trailing slash. */

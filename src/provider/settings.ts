@@ -23,6 +23,12 @@ export interface ProviderConfig {
   baseURL?: string;
   disabled?: boolean;
   models?: Record<string, ModelOverride>;
+  /** longest wait for the first byte of a response, ms (stall.ts; default 60 000) */
+  firstByteTimeoutMs?: number;
+  /** longest silence between two chunks of a streamed response, ms (default 120 000) */
+  idleTimeoutMs?: number;
+  /** longest time spent failing and retrying one request, ms (retry.ts; default 180 000) */
+  retryBudgetMs?: number;
 }
 
 /** What the provider layer needs from the outside: the config's `providers` and the environment. */

@@ -120,20 +120,18 @@ describe.each<Api>(['anthropic', 'openai'])('%s retries', (api) => {
       events.push(event);
       if (event.type === 'retry' && event.attempt === 1) await fakeWith([{ text: 'up now' }], { port });
     }
-    expect(events[0]).toMatchObject({ type: 'retry', attempt: 1, reason: 'connection error: ECONNREFUSED' });
+    expect(events[0]).toMatchObject({ type: 'retry', attempt: 1, reason: 'connection refused' });
     expect(completed(events).content).toBe('up now');
   });
 
-  it('reports a refused connection after the last retry', async () => {
+  it('reports a refused connection after the last retry, naming the address (issue 10 §2)', async () => {
     const port = await freePort();
     const url = api === 'anthropic' ? `http://127.0.0.1:${port}` : `http://127.0.0.1:${port}/v1`;
     const events = await collect(providerFor(api, url, { maxRetries: 1 }).stream(request([user('hi')])));
     expect(events.map((e) => e.type)).toEqual(['retry', 'error']);
     const error = failed(events);
     expect(error.code).toBe('connection');
-    expect(error.message).toBe(
-      `Connection to ${api === 'anthropic' ? 'Anthropic' : 'OpenAI'} API at ${url} failed: ECONNREFUSED (gave up after 1 retry)`,
-    );
+    expect(error.message).toBe(`cannot reach http://127.0.0.1:${port} (connection refused): is the server running?`);
   });
 
   it('ends promptly with AbortError when aborted mid-stream', async () => {
