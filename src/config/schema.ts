@@ -65,6 +65,15 @@ const providerSchema = z
       .record(z.string(), modelSchema)
       .optional()
       .describe('Models of this provider by name, e.g. for a local OpenAI-compatible server.'),
+    firstByteTimeoutMs: positiveInt()
+      .optional()
+      .describe('Longest wait for the first byte of a reply, in milliseconds (default 60000); then the request is retried.'),
+    idleTimeoutMs: positiveInt()
+      .optional()
+      .describe('Longest silence between two parts of a streamed reply, in milliseconds (default 120000); then the request is retried.'),
+    retryBudgetMs: positiveInt()
+      .optional()
+      .describe('Longest time one request may spend failing and retrying before the error is reported, in milliseconds (default 180000).'),
   })
   .describe('Settings of one provider.');
 
