@@ -12,14 +12,15 @@
  * is what edit's old_string must contain, so any stand-in glyph would have to be mapped back and
  * would collide with the same glyph in real files.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 import { resolveToolPath } from './write-guard.js';
 import { abortError } from './ripgrep.js';
 import { decodeDocument, encodingLabel } from './text-document.js';
 import { requireRegularFile } from './file-io.js';
+import { similarPaths } from './path-suggestions.js';
 
 const DESCRIPTION = `Read a text file. Lines come numbered as \`     1|text\`; the number and the | are not part of the file. Text is shown verbatim: tabs are real tab characters.
 
@@ -65,7 +66,7 @@ export const viewTool = defineTool({
     try {
       info = await stat(filePath);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(await notFoundMessage(filePath));
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(await notFoundMessage(filePath, ctx.cwd));
       throw err;
     }
     if (info.isDirectory()) throw new ToolError(`Path is a directory, not a file: ${filePath}`);
@@ -128,23 +129,9 @@ export function numberLines(lines: readonly string[], first: number): string {
   return lines.map((line, i) => `${String(first + i).padStart(6)}|${line}`).join('\n');
 }
 
-/** "File not found", with up to 3 names in the same folder that contain or are contained in the name asked for. */
-async function notFoundMessage(filePath: string): Promise<string> {
-  const dir = dirname(filePath);
-  const wanted = basename(filePath).toLowerCase();
-  let names: string[] = [];
-  try {
-    names = (await readdir(dir)).sort();
-  } catch {
-    // the folder is missing too
-  }
-  const suggestions = names
-    .filter((name) => {
-      const lower = name.toLowerCase();
-      return lower.includes(wanted) || wanted.includes(lower);
-    })
-    .slice(0, 3)
-    .map((name) => join(dir, name));
+/** "File not found", with up to 3 similar existing paths (`path-suggestions.ts`). */
+async function notFoundMessage(filePath: string, projectRoot: string): Promise<string> {
+  const suggestions = await similarPaths(filePath, projectRoot);
   if (suggestions.length === 0) return `File not found: ${filePath}`;
   return `File not found: ${filePath}\n\nDid you mean one of these?\n${suggestions.join('\n')}`;
 }
