@@ -1,0 +1,347 @@
+/**
+ * Opaque code (issue #10 §1): commands whose effect the shell analysis cannot see through, because
+ * they run code given as text to another language (`python3 -c`, `node -e`, `awk 'BEGIN{system(…)}'`,
+ * `vim -es -c '!…'`), read their program from input (`echo … | python3`, `make -f -`), or let git run
+ * a program from its configuration (`git -c core.fsmonitor=… status`).
+ *
+ * The policy (`policy.ts`) never allows opaque code by the read-only list or by a wildcard rule: only
+ * a rule that names the program does, and while any `deny` rule exists for bash it asks.
+ *
+ * Pure functions over a command's name and its arguments (quotes removed). Sources: each program's
+ * manual page (python(1), node(1), perlrun(1), ruby(1), php(1), lua(1), gawk(1), make(1), vim(1),
+ * sqlite3(1), git(1), git-config(1)).
+ */
+import { splitLong, type CommandArg } from './safe-commands.js';
+
+/** The plain-words reason a request carries, e.g. `runs code the check cannot see: python3 -c …`. */
+export function opaqueReason(detail: string): string {
+  return `runs code the check cannot see: ${shorten(detail)}`;
+}
+
+function shorten(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 77)}…` : line;
+}
+
+/** A language whose code can be given on the command line or read from input. */
+export interface Interpreter {
+  /** the program's names */
+  names: readonly string[];
+  example: string;
+  /** options whose value (next word or attached) is code: `-c`, `-e`, `--eval=` */
+  codeOptions: readonly string[];
+  /** options that take a value that is not the program: `-m module`, `-I dir` (so the program file is found) */
+  valueOptions?: readonly string[];
+  /** options after which the program file is given (`-f file`), whose value `-` means standard input */
+  fileOptions?: readonly string[];
+  /** with no program file, reads its program from standard input (`echo … | python3`) */
+  readsStdin: boolean;
+}
+
+/** Interpreters whose one-liners are opaque. One row per language, with an example. */
+export const INTERPRETERS: readonly Interpreter[] = [
+  { names: ['python', 'python2', 'python3', 'pypy', 'pypy3'], example: "python3 -c 'import os; os.remove(\"x\")'", codeOptions: ['-c'], valueOptions: ['-m', '-W', '-X', '-Q'], readsStdin: true },
+  { names: ['node', 'nodejs'], example: "node -e 'require(\"fs\").rmSync(\"x\")'", codeOptions: ['-e', '--eval', '-p', '--print'], valueOptions: ['-r', '--require', '--import', '--input-type', '--loader', '--experimental-loader', '-C', '--conditions'], readsStdin: true },
+  { names: ['bun'], example: "bun -e 'await Bun.write(\"x\", \"\")'", codeOptions: ['-e', '--eval', '-p', '--print'], readsStdin: false },
+  { names: ['deno'], example: "deno eval 'Deno.removeSync(\"x\")'", codeOptions: ['eval'], readsStdin: false },
+  { names: ['perl', 'perl5'], example: "perl -e 'unlink \"x\"'", codeOptions: ['-e', '-E'], valueOptions: ['-I', '-x'], readsStdin: true },
+  { names: ['ruby', 'irb'], example: "ruby -e 'File.delete(\"x\")'", codeOptions: ['-e'], valueOptions: ['-I', '-r', '-C', '-E'], readsStdin: true },
+  { names: ['php'], example: "php -r 'unlink(\"x\");'", codeOptions: ['-r', '-B', '-R', '-E'], valueOptions: ['-c', '-d', '-z'], fileOptions: ['-f'], readsStdin: true },
+  { names: ['lua', 'luajit', 'lua5.1', 'lua5.3', 'lua5.4'], example: "lua -e 'os.remove(\"x\")'", codeOptions: ['-e'], valueOptions: ['-l'], readsStdin: true },
+  { names: ['Rscript'], example: "Rscript -e 'unlink(\"x\")'", codeOptions: ['-e'], readsStdin: false },
+  { names: ['julia'], example: "julia -e 'rm(\"x\")'", codeOptions: ['-e', '--eval', '-E', '--print'], readsStdin: true },
+  { names: ['osascript'], example: "osascript -e 'do shell script \"rm x\"'", codeOptions: ['-e'], readsStdin: true },
+  { names: ['pwsh', 'powershell'], example: "pwsh -c 'Remove-Item x'", codeOptions: ['-c', '-Command', '-command', '-EncodedCommand', '-e'], readsStdin: true },
+  { names: ['tclsh', 'wish', 'expect'], example: "expect -c 'exec rm x'", codeOptions: ['-c'], readsStdin: true },
+  { names: ['fish', 'tcsh', 'csh', 'xonsh', 'nu'], example: "fish -c 'rm x' (not bash: its -c string is not analysed)", codeOptions: ['-c', '--command'], readsStdin: true },
+  { names: ['gdb'], example: "gdb -batch -ex '!rm x'", codeOptions: ['-ex', '--ex', '-eval-command', '--eval-command', '-x', '--command', '-iex', '-ix'], readsStdin: false },
+  { names: ['vim', 'vi', 'nvim', 'ex', 'view', 'gvim', 'vimdiff', 'rvim'], example: "vim -es -c '!rm x' -c q", codeOptions: ['-c', '--cmd', '-S', '-s', '-u'], readsStdin: false },
+  { names: ['emacs'], example: "emacs --batch --eval '(delete-file \"x\")'", codeOptions: ['--eval', '-eval', '-l', '--load', '-f', '--funcall', '--script', '-x'], readsStdin: false },
+  { names: ['sqlite3'], example: "sqlite3 db '.shell rm x' (dot-commands .shell, .system, .output)", codeOptions: ['-cmd', '--cmd', '-init', '--init'], readsStdin: false },
+  { names: ['make', 'gmake'], example: 'echo "all:; rm x" | make -f -, make --eval=\'$(shell rm x)\'', codeOptions: ['-E', '--eval'], valueOptions: ['-C', '--directory', '-I', '--include-dir', '-j', '--jobs', '-l', '--load-average', '-o', '--old-file', '-W', '--what-if', '--new-file', '--assume-new', '--assume-old'], fileOptions: ['-f', '--file', '--makefile'], readsStdin: false },
+];
+
+const interpreters = new Map(INTERPRETERS.flatMap((entry) => entry.names.map((name) => [name, entry] as const)));
+
+/** Files that are standard input. */
+const STDIN_FILES = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/(self|\d+)\/fd\/0)$/;
+
+/** Whether a path names standard input (or a descriptor: `/dev/fd/3`), so that what it holds is not known. */
+export function isInputFile(path: string): boolean {
+  return STDIN_FILES.test(path) || /^\/dev\/fd\/\d+$|^\/proc\/(self|\d+)\/fd\/\d+$/.test(path);
+}
+
+/**
+ * Why an interpreter invocation is opaque code, or undefined when it runs a program file (or only
+ * prints its version). `extraArgsUnknown`: more arguments come from input (`xargs python3`).
+ */
+export function interpreterCode(name: string, args: readonly CommandArg[], extraArgsUnknown: boolean): string | undefined {
+  if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk' || name === 'busybox-awk') {
+    return awkProgram(args).opaque;
+  }
+  const entry = interpreters.get(name);
+  if (!entry) return undefined;
+  const written = [name, ...args.map((a) => a.value)].join(' ');
+  let programFile = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = arg.value;
+    if (!arg.literal && value.startsWith('-')) return opaqueReason(`${written} (an option only known when it runs)`);
+    if (value === '--') {
+      programFile ||= i + 1 < args.length;
+      break;
+    }
+    const [option, attached] = value.startsWith('--') ? splitLong(value) : [value, undefined];
+    if (entry.codeOptions.includes(option) || entry.codeOptions.some((o) => o.length === 2 && !option.startsWith('--') && option.startsWith(o))) {
+      return opaqueReason(written);
+    }
+    if (name.startsWith('python') && /^-[A-Za-z]*c/.test(value) && !value.startsWith('--')) return opaqueReason(written); // python3 -Bc '…'
+    if ((name === 'perl' || name === 'perl5') && /^-[a-zA-Z]*[eE]/.test(value) && !value.startsWith('--')) return opaqueReason(written); // perl -ne '…'
+    if ((name === 'vim' || name === 'vi' || name === 'nvim' || name === 'ex' || name === 'view' || name === 'gvim' || name === 'rvim' || name === 'vimdiff') && value.startsWith('+')) {
+      return opaqueReason(written); // vim +'!rm x'
+    }
+    if (name === 'sqlite3' && i > 0 && SQLITE_CODE.test(value)) return opaqueReason(written); // sqlite3 db '.shell rm x'
+    if (entry.fileOptions?.includes(option)) {
+      const file = attached ?? args[++i]?.value;
+      if (file === undefined || isInputFile(file) || !args[i]?.literal) return opaqueReason(`${written} (the program is read from input)`);
+      programFile = true;
+      continue;
+    }
+    if (entry.valueOptions?.includes(option)) {
+      if (attached === undefined) i++;
+      if (option === '-m') programFile = true; // python3 -m module
+      continue;
+    }
+    if (value.startsWith('-') && value !== '-') continue; // a flag
+    if (isInputFile(value)) return opaqueReason(`${written} (the program is read from input)`);
+    programFile = true;
+    if (name !== 'make' && name !== 'gmake' && name !== 'sqlite3') break; // the rest are the program's own arguments
+  }
+  if (name === 'sqlite3' && args.filter((a) => !a.value.startsWith('-')).length < 2) {
+    return opaqueReason(`${written} (its commands are read from input)`);
+  }
+  if (!programFile && entry.readsStdin && !extraArgsUnknown && !isVersionQuery(args)) {
+    return opaqueReason(`${written} (the program is read from input)`);
+  }
+  if (!programFile && extraArgsUnknown && entry.readsStdin) return opaqueReason(`${written} (the program is named in the input)`);
+  return undefined;
+}
+
+/** sqlite3 dot-commands and SQL functions that run programs, load code, or write files elsewhere. */
+const SQLITE_CODE = /^\s*\.(sh|shell|system|output|once|import|load|read|backup|save|restore|open|excel|cd|log|trace|clone|archive|ar)\b|load_extension\s*\(|\battach\b|\bvacuum\s+into\b|writefile\s*\(|edit\s*\(/i;
+
+function isVersionQuery(args: readonly CommandArg[]): boolean {
+  return args.length === 1 && ['--version', '-v', '-V', '-version', 'version', '--help', '-h'].includes(args[0]!.value);
+}
+
+// ---- awk
+
+/** What an awk command line does, from its program text. */
+export interface AwkProgram {
+  /** why it is opaque: runs commands (`system()`, pipes to or from a command), loads code, or reads its program from input */
+  opaque?: string;
+  /** files its program writes with `print > "file"` (undefined entries: a target only known when it runs) */
+  writes: (string | undefined)[];
+  /** files edited in place (`gawk -i inplace`) */
+  inPlaceFiles: CommandArg[];
+  /** the program is visible and only reads and prints */
+  readOnly: boolean;
+}
+
+const AWK_VALUE_OPTIONS = ['-F', '-v', '--field-separator', '--assign'];
+
+/** Parses awk's arguments and looks at its program for commands and writes (gawk(1), POSIX awk). */
+export function awkProgram(args: readonly CommandArg[]): AwkProgram {
+  const result: AwkProgram = { writes: [], inPlaceFiles: [], readOnly: false };
+  const written = ['awk', ...args.map((a) => a.value)].join(' ');
+  let program: CommandArg | undefined;
+  let fromFile = false;
+  let inPlace = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i]!;
+    const [option, attached] = arg.value.startsWith('--') ? splitLong(arg.value) : [arg.value, undefined];
+    if (!arg.literal && option.startsWith('-')) return { ...result, opaque: opaqueReason(written) };
+    if (option === '--') {
+      i++;
+      break;
+    }
+    if (!option.startsWith('-') || option === '-') break;
+    const short = option.slice(0, 2);
+    const value = () => attached ?? (option.length > 2 && !option.startsWith('--') ? option.slice(2) : args[++i]?.value);
+    if (AWK_VALUE_OPTIONS.includes(option) || ((short === '-F' || short === '-v') && !option.startsWith('--'))) {
+      value(); // a field separator or a variable: data, not code
+      continue;
+    }
+    if (option === '-f' || option === '--file' || short === '-f') {
+      const file = value();
+      if (file === undefined || isInputFile(file)) return { ...result, opaque: opaqueReason(`${written} (the program is read from input)`) };
+      fromFile = true;
+      continue;
+    }
+    if (option === '-e' || option === '--source' || short === '-e') {
+      const text = value();
+      program = { value: text ?? '', literal: args[i]?.literal ?? false };
+      continue;
+    }
+    if (option === '-i' || option === '--include' || short === '-i') {
+      const lib = value();
+      if (lib === 'inplace' || lib === 'inplace.awk') inPlace = true;
+      else return { ...result, opaque: opaqueReason(`${written} (includes awk code from a file)`) };
+      continue;
+    }
+    if (option === '-l' || option === '--load' || short === '-l' || option === '-E' || option === '--exec') {
+      return { ...result, opaque: opaqueReason(`${written} (loads code)`) };
+    }
+    // other flags (-P, --posix, -b, …) do not run code
+  }
+  if (!program && !fromFile) program = args[i++];
+  const operands = args.slice(i);
+  if (inPlace) result.inPlaceFiles = operands.filter((a) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(a.value));
+  if (fromFile) return { ...result, opaque: opaqueReason(`${written} (its program is in a file)`) };
+  if (!program) return result; // awk alone: a usage error
+  if (!program.literal) return { ...result, opaque: opaqueReason(written) };
+  const text = program.value;
+  if (/\bsystem\s*\(/.test(text) || /@load\b|@include\b/.test(text)) return { ...result, opaque: opaqueReason(written) };
+  const withoutOr = text.replace(/\|\|/g, ' ');
+  if (/\|\s*(&|getline\b|"|[A-Za-z_][A-Za-z0-9_]*\s*($|[;}\n)]))/.test(withoutOr) || /\|&/.test(text)) {
+    return { ...result, opaque: opaqueReason(`${written} (pipes to or from a command)`) };
+  }
+  for (const match of text.matchAll(/\bprintf?\b[^;}\n]*?(>>?)\s*("((?:[^"\\]|\\.)*)"|[^;}\n]+)/g)) {
+    result.writes.push(match[3] !== undefined ? match[3] : undefined);
+  }
+  result.readOnly = result.writes.length === 0 && !inPlace;
+  return result;
+}
+
+// ---- git
+
+/**
+ * `git -c` keys whose values are never run: colours, names, output formats. Any other key may be
+ * (`core.pager`, `core.fsmonitor`, `core.sshCommand`, `alias.*` with `!`, `diff.*.textconv`, …).
+ */
+const HARMLESS_GIT_CONFIG = [
+  /^color\./, /^column\./, /^advice\./, /^i18n\./,
+  /^user\.(name|email)$/, /^author\.(name|email)$/, /^committer\.(name|email)$/,
+  /^core\.(quotepath|autocrlf|safecrlf|eol|abbrev|filemode|ignorecase|precomposeunicode|whitespace)$/,
+  /^log\.(date|decorate|abbrevcommit|follow|showroot|showsignature|mailmap|graphcolors|initialdecorationset|excludedecoration)$/,
+  /^diff\.(noprefix|mnemonicprefix|relative|renames|renamelimit|algorithm|colormoved|colormovedws|context|interhunkcontext|indentheuristic|suppressblankempty|statgraphwidth|dirstat|wserrorhighlight)$/,
+  /^status\.(short|branch|showstash|showuntrackedfiles|relativepaths|aheadbehind|renames|renamelimit|displaycommentprefix)$/,
+  /^(branch|tag)\.sort$/, /^init\.defaultbranch$/, /^format\.pretty$/, /^pretty\.[^.]+$/, /^grep\.(linenumber|patterntype|extendedregexp|column|fullname)$/,
+  /^blame\.(date|coloring|showemail|blankboundary|showroot)$/, /^merge\.conflictstyle$/, /^gc\.auto$/, /^maintenance\.auto$/, /^protocol\.version$/,
+];
+
+/** Whether setting git config `key` (case-insensitive) can never make git run a program. */
+export function isHarmlessGitConfig(key: string): boolean {
+  const lower = key.toLowerCase();
+  return HARMLESS_GIT_CONFIG.some((pattern) => pattern.test(lower));
+}
+
+/** git subcommands whose options carry a command git runs: `git rebase -x 'make test'`. */
+const GIT_COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  rebase: ['-x', '--exec'], // git rebase -x 'rm x' HEAD~3
+  'submodule foreach': [''], // git submodule foreach 'rm x': its argument
+  'bisect run': [''], // git bisect run ./test.sh
+  difftool: ['-x', '--extcmd'], // git difftool -x 'rm x'
+  'filter-branch': ['--tree-filter', '--index-filter', '--msg-filter', '--env-filter', '--parent-filter', '--commit-filter', '--tag-name-filter'],
+  'filter-repo': [''],
+  mergetool: ['--tool', '-t'],
+  'ls-remote': ['--upload-pack', '-u'],
+  clone: ['--upload-pack', '-u', '--template', '-c', '--config'],
+  fetch: ['--upload-pack'],
+  pull: ['--upload-pack'],
+  push: ['--receive-pack', '--exec'],
+  archive: ['--exec', '--remote'],
+  'send-email': ['--sendmail-cmd', '--smtp-server', '--to-cmd', '--cc-cmd', '--header-cmd'],
+  grep: ['-O', '--open-files-in-pager'],
+  config: ['-e', '--edit'],
+};
+
+/** How git is run: its subcommand after the global options, and why it is opaque, if it is. */
+export interface GitInvocation {
+  /** index of the subcommand in the arguments */
+  subcommandIndex: number;
+  /** `-C`, `--git-dir`, `--work-tree` values, in order */
+  directories: { option: string; arg: CommandArg }[];
+  opaque?: string;
+}
+
+/**
+ * git's global options (git(1)): `-c key=value` and `--config-env key=VAR` with a key not on the
+ * harmless list, `--exec-path=DIR`, and subcommand options that carry a command are opaque code.
+ * Directory options are returned for the caller to judge (it knows the project).
+ */
+export function gitInvocation(args: readonly CommandArg[]): GitInvocation {
+  const directories: GitInvocation['directories'] = [];
+  const written = ['git', ...args.map((a) => a.value)].join(' ');
+  let opaque: string | undefined;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.value.startsWith('-')) break;
+    if (!arg.literal) return { subcommandIndex: i, directories, opaque: opaqueReason(`${written} (an option only known when it runs)`) };
+    const [option, attached] = splitLong(arg.value);
+    if (option === '-c' || (option.startsWith('-c') && !option.startsWith('--'))) {
+      const setting = option === '-c' ? args[++i] : { value: arg.value.slice(2), literal: true };
+      const key = setting?.value.split('=', 1)[0] ?? '';
+      if (!setting?.literal || !isHarmlessGitConfig(key)) opaque ??= opaqueReason(`${written} (-c ${key} can run a program)`);
+    } else if (option === '--config-env') {
+      const setting = attached !== undefined ? { value: attached, literal: true } : args[++i];
+      const key = setting?.value.split('=', 1)[0] ?? '';
+      if (!setting?.literal || !isHarmlessGitConfig(key)) opaque ??= opaqueReason(`${written} (--config-env ${key} can run a program)`);
+    } else if (option === '--exec-path') {
+      if (attached !== undefined) opaque ??= opaqueReason(`${written} (--exec-path runs git's programs from another folder)`);
+    } else if (option === '-C' || option === '--git-dir' || option === '--work-tree') {
+      const value = attached !== undefined ? { value: attached, literal: arg.literal } : args[++i];
+      if (value) directories.push({ option, arg: value });
+    } else if (option === '--namespace' || option === '--super-prefix' || option === '--list-cmds' || option === '--attr-source') {
+      if (attached === undefined) i++;
+    }
+  }
+  if (!opaque) {
+    const sub = args[i]?.value;
+    const second = args[i + 1]?.value;
+    const key = sub && second && GIT_COMMAND_OPTIONS[`${sub} ${second}`] ? `${sub} ${second}` : sub;
+    const options = key ? GIT_COMMAND_OPTIONS[key] : undefined;
+    if (options && Object.hasOwn(GIT_COMMAND_OPTIONS, key!)) {
+      const rest = args.slice(i + 1).map((a) => splitLong(a.value)[0]);
+      if (options.includes('') || rest.some((r) => options.includes(r) || options.some((o) => o.length === 2 && !r.startsWith('--') && r.startsWith(o)))) {
+        opaque = opaqueReason(`${written} (git ${key} runs a command it is given)`);
+      }
+    }
+    if (sub && /^alias\./i.test(sub)) opaque = opaqueReason(written);
+  }
+  return { subcommandIndex: i, directories, ...(opaque !== undefined && { opaque }) };
+}
+
+// ---- bash's own evaluation
+
+/**
+ * Whether an arithmetic expression (`(( … ))`, `$(( … ))`, `let …`, an operand of `[[ … -eq … ]]`)
+ * can run code bash's parser does not show as a substitution: bash evaluates array subscripts in it,
+ * and a quoted `'a[$(rm x)]'`, or the output of a substitution, is evaluated as such.
+ */
+export function arithmeticHidesCode(expression: string): boolean {
+  return /['"`]|\$\((?!\()/.test(expression.replace(/^\$\(\(|^\(\(|\)\)$/g, ''));
+}
+
+/** `[[ … ]]` (its text as written): arithmetic comparisons or `-v` whose operands hide code. */
+export function testClauseHidesCode(text: string): boolean {
+  const arithmetic = /\s-(eq|ne|lt|le|gt|ge)\s/.test(text);
+  const variableTest = /\s-v\s/.test(text);
+  if (!arithmetic && !variableTest) return false;
+  return /['"`]|\$\(/.test(text.replace(/^\[\[|\]\]$/g, ''));
+}
+
+/** A variable name given to a builtin (`test -v`, `unset`, `read`, `printf -v`) whose subscript holds code: `'a[$(rm x)]'`. */
+export function subscriptHidesCode(name: string): boolean {
+  return /\[[^\]]*(\$\(|`|['"])/.test(name) || /\[.*\$[A-Za-z_{]/.test(name);
+}
+
+/** Words in a command whose text holds arithmetic (`$(( … ))`, `$[ … ]`, `${a[…]}`) that hides code. */
+export function wordHidesCode(text: string): boolean {
+  for (const match of text.matchAll(/\$\(\(([\s\S]*?)\)\)|\$\[([\s\S]*?)\]/g)) {
+    if (arithmeticHidesCode(match[1] ?? match[2] ?? '')) return true;
+  }
+  return /\$\{[^}]*\[[^\]]*(['"`]|\$\()/.test(text);
+}
