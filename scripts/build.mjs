@@ -52,7 +52,8 @@ const patchInk = {
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // dist/ is not emptied first: tests running in parallel may be executing it; stale chunks are pruned after
 const result = await build({
-  entryPoints: { cli: 'src/cli/main.ts' },
+  // plugin.js and index.js are the package's `exports` (`opencode/plugin`, `opencode`: issue 11)
+  entryPoints: { cli: 'src/cli/main.ts', plugin: 'src/plugin/api.ts', index: 'src/api/index.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -61,7 +62,8 @@ const result = await build({
   target: 'node20',
   sourcemap: 'linked',
   legalComments: 'none',
-  external: ['better-sqlite3', '@vscode/ripgrep', 'react-devtools-core'],
+  // jiti finds its TypeScript transform relative to its own files (plugins, issue 11)
+  external: ['better-sqlite3', '@vscode/ripgrep', 'react-devtools-core', 'jiti'],
   // React's production build: its development build checks and logs on every render (and is slower)
   define: { OPENCODE_VERSION: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
   banner: {

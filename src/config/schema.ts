@@ -224,6 +224,14 @@ export const configSchema = z
     permission: permissionSchema.optional(),
     debug: z.boolean().default(false).describe('Verbose logging.'),
     debugLSP: z.boolean().default(false).describe('Log language-server traffic.'),
+    tools: z
+      .record(z.string(), z.boolean())
+      .default({})
+      .describe('Tools by name: false turns one off whatever its source (built-in, MCP, custom), e.g. {"sourcegraph": false}.'),
+    plugins: z
+      .array(z.string())
+      .default([])
+      .describe('Plugin packages to load, resolved from the project\'s node_modules (nothing is downloaded), e.g. ["opencode-plugin-audit"].'),
   })
   .describe('OpenCode configuration (.opencode.json).');
 

@@ -1,26 +1,82 @@
 /**
  * The one registry of tools offered to the model, whatever their source.
  *
- * When two sources give a tool of the same name, the higher one wins:
- * project custom tools over user custom tools over MCP tools over built-in tools.
+ * When two sources give a tool of the same name, the higher one wins (issue #11 §2):
+ * runtime (registered by a program embedding the agent) over project custom tools (files and plugins)
+ * over user custom tools over MCP tools over built-in tools. Every entry keeps where it came from (a
+ * file, a plugin, a server) so an override can be named, and `"tools": { "<name>": false }` in
+ * `.opencode.json` turns a name off whatever its source.
+ *
+ * The registry also carries the tool-call hooks of plugins: it is what every call path (the coder, the
+ * task sub-agent, the runtime API) already shares, so the hooks reach every call without a second
+ * channel through the agent.
  */
 import type { ToolSchema } from '../provider/types.js';
-import type { Tool } from './tool.js';
+import type { PermissionAsk } from '../permission/types.js';
+import { ToolError, type Tool, type ToolContext, type ToolResult } from './tool.js';
 
 /** Where a tool came from, lowest precedence first. */
-export type ToolSource = 'builtin' | 'mcp' | 'user' | 'project';
+export type ToolSource = 'builtin' | 'mcp' | 'user' | 'project' | 'runtime';
 
-const precedence: Record<ToolSource, number> = { builtin: 0, mcp: 1, user: 2, project: 3 };
+/** Sources from lowest to highest precedence. */
+export const TOOL_SOURCES: readonly ToolSource[] = ['builtin', 'mcp', 'user', 'project', 'runtime'];
+
+const precedence: Record<ToolSource, number> = { builtin: 0, mcp: 1, user: 2, project: 3, runtime: 4 };
+
+/** How a source is named in messages: `the built-in grep`, `project tool grep`. */
+export const SOURCE_LABEL: Record<ToolSource, string> = {
+  builtin: 'built-in',
+  mcp: 'MCP',
+  user: 'user',
+  project: 'project',
+  runtime: 'runtime',
+};
+
+/** One registration of a tool. */
+export interface ToolEntry {
+  tool: Tool;
+  source: ToolSource;
+  /** the file or plugin that defined it (relative to the project when inside it), e.g. `.opencode/tools/grep.yaml` */
+  origin?: string;
+}
+
+/**
+ * Hooks run on every tool call (plugins' `tool.execute.before` / `after`, `permission.ask`).
+ * Implemented in `src/plugin/hooks.ts`; the registry only carries them.
+ */
+export interface ToolCallHooks {
+  /** may rewrite the arguments (JSON text) or block the call with a reason the model sees */
+  before(call: { sessionId: string; callId: string; tool: string; args: unknown }): Promise<{ args: unknown } | { blocked: string }>;
+  /** may rewrite the output */
+  after(call: { sessionId: string; callId: string; tool: string; args: unknown }, result: { output: string; isError: boolean }): Promise<string>;
+  /** may answer a permission request before the person is asked */
+  permission(request: { sessionId: string; callId: string; tool: string; action: string; description: string; params: Record<string, unknown> }): Promise<'allow' | 'deny' | 'ask'>;
+}
 
 export class ToolRegistry {
-  private readonly entries = new Map<string, { tool: Tool; source: ToolSource }[]>();
+  private readonly entries = new Map<string, ToolEntry[]>();
+  private readonly disabled = new Set<string>();
+  private readonly changeListeners = new Set<() => void>();
+  /** plugins' hooks; undefined when no plugin declares any */
+  hooks: ToolCallHooks | undefined;
+
+  /** Calls `listener` after every register / unregister (e.g. to name a new override); returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of [...this.changeListeners]) listener();
+  }
 
   /** Adds a tool. A tool of the same name and source replaces the earlier one. */
-  register(tool: Tool, source: ToolSource = 'builtin'): void {
+  register(tool: Tool, source: ToolSource = 'builtin', origin?: string): void {
     const list = (this.entries.get(tool.name) ?? []).filter((e) => e.source !== source);
-    list.push({ tool, source });
+    list.push(origin === undefined ? { tool, source } : { tool, source, origin });
     list.sort((a, b) => precedence[b.source] - precedence[a.source]);
     this.entries.set(tool.name, list);
+    this.changed();
   }
 
   /** Removes the tool `name` of `source` (e.g. when an MCP server goes away). */
@@ -28,29 +84,120 @@ export class ToolRegistry {
     const list = (this.entries.get(name) ?? []).filter((e) => e.source !== source);
     if (list.length) this.entries.set(name, list);
     else this.entries.delete(name);
+    this.changed();
   }
 
-  /** The winning tool of that name, if any. */
+  /** Turns names off (`"tools": { "<name>": false }`): they are neither offered nor run, whatever their source. */
+  disable(names: Iterable<string>): void {
+    for (const name of names) this.disabled.add(name);
+  }
+
+  /** Whether `name` was turned off by {@link disable}. */
+  isDisabled(name: string): boolean {
+    return this.disabled.has(name);
+  }
+
+  /** The winning tool of that name, if any (none when the name is disabled). */
   get(name: string): Tool | undefined {
+    if (this.disabled.has(name)) return undefined;
     return this.entries.get(name)?.[0]?.tool;
+  }
+
+  /** The winning entry of that name, with its source and origin. */
+  entry(name: string): ToolEntry | undefined {
+    if (this.disabled.has(name)) return undefined;
+    return this.entries.get(name)?.[0];
+  }
+
+  /** Every registration of `name`, winner first (disabled names included, for listings). */
+  all(name: string): readonly ToolEntry[] {
+    return this.entries.get(name) ?? [];
+  }
+
+  /** Every registered name, sorted (disabled names included). */
+  names(): string[] {
+    return [...this.entries.keys()].sort();
   }
 
   /** The winning tools, sorted by name (a stable order keeps the provider's prompt cache warm). */
   list(): Tool[] {
-    return [...this.entries.keys()].sort().map((name) => this.entries.get(name)![0]!.tool);
+    return this.names()
+      .filter((name) => !this.disabled.has(name))
+      .map((name) => this.entries.get(name)![0]!.tool);
   }
 
-  /** A registry holding only the named tools (e.g. the task agent's read-only set). */
+  /** A registry holding only the named tools (e.g. the task agent's read-only set), with the same hooks. */
   subset(names: readonly string[]): ToolRegistry {
     const sub = new ToolRegistry();
     for (const name of names) {
-      for (const e of this.entries.get(name) ?? []) sub.register(e.tool, e.source);
+      for (const e of this.entries.get(name) ?? []) sub.register(e.tool, e.source, e.origin);
     }
+    sub.disable(this.disabled);
+    // the sub-agent's calls go through the same plugins' hooks; read at call time, plugins load later
+    Object.defineProperty(sub, 'hooks', { get: () => this.hooks, set: () => {}, enumerable: true });
     return sub;
   }
 
   /** The schemas to send to the provider. */
   schemas(): ToolSchema[] {
     return this.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+  }
+}
+
+/**
+ * One line per name where a higher source shadows a lower one, e.g.
+ * `project tool grep (.opencode/tools/grep.yaml) overrides the built-in grep`. Disabled names have none.
+ */
+export function overrideWarnings(registry: ToolRegistry): string[] {
+  const lines: string[] = [];
+  for (const name of registry.names()) {
+    if (registry.isDisabled(name)) continue;
+    const [winner, ...shadowed] = registry.all(name);
+    if (!winner || shadowed.length === 0) continue;
+    for (const lower of shadowed) lines.push(`${describeEntry(winner, name)} overrides ${describeShadowed(lower, name)}`);
+  }
+  return lines;
+}
+
+/** `project tool grep (.opencode/tools/grep.yaml)` */
+export function describeEntry(entry: ToolEntry, name: string): string {
+  const origin = entry.origin ? ` (${entry.origin})` : '';
+  return entry.source === 'builtin' ? `the built-in ${name}` : `${SOURCE_LABEL[entry.source]} tool ${name}${origin}`;
+}
+
+function describeShadowed(entry: ToolEntry, name: string): string {
+  return entry.source === 'builtin' ? `the built-in ${name}` : `the ${describeEntry(entry, name)}`;
+}
+
+/**
+ * Runs `tool` with the plugins' hooks around it (issue #11 §1): `before` may rewrite the arguments or
+ * block the call (an error result with the reason), the tool's permission requests go to
+ * `permission` first (`deny` → an error result the model sees, `allow` → answered without asking the
+ * person), and `after` may rewrite the output. Without hooks this is `tool.run(input, ctx)`.
+ * `input` is the JSON text of the arguments, already checked against the tool's schema.
+ */
+export async function runWithHooks(tool: Tool, input: string, ctx: ToolContext, hooks: ToolCallHooks | undefined): Promise<ToolResult> {
+  if (!hooks) return tool.run(input, ctx);
+  const call = { sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, args: parseArgs(input) };
+  const before = await hooks.before(call);
+  if ('blocked' in before) return { output: before.blocked, isError: true, metadata: { blockedByPlugin: true } };
+  const rewritten = before.args === call.args ? input : JSON.stringify(before.args);
+  call.args = before.args;
+  const askPermission: PermissionAsk = async (request, subject) => {
+    const answer = await hooks.permission({ sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, action: request.action, description: request.description, params: request.params });
+    if (answer === 'allow') return;
+    if (answer === 'deny') throw new ToolError(`Permission denied by a plugin: ${request.description}`);
+    return ctx.askPermission(request, subject);
+  };
+  const result = await tool.run(rewritten, { ...ctx, askPermission });
+  const output = await hooks.after(call, { output: result.output, isError: result.isError });
+  return output === result.output ? result : { ...result, output };
+}
+
+function parseArgs(input: string): unknown {
+  try {
+    return input.trim() === '' ? {} : JSON.parse(input);
+  } catch {
+    return {};
   }
 }

@@ -420,7 +420,7 @@ function countNewlines(text: string, end: number): number {
 }
 
 /** SIGTERM to the group now, SIGKILL after `graceMs` if any member is still alive. */
-function terminateGroup(pgid: number, graceMs: number): void {
+export function terminateGroup(pgid: number, graceMs: number): void {
   signalGroup(pgid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
   const poll = setInterval(() => {

@@ -1,0 +1,124 @@
+/**
+ * A declarative tool file's tool as a {@link Tool} of the registry (issue #11 §1): runs its `command`
+ * argv (placeholders substituted as whole arguments, `argv.ts`) or its `script` (arguments as JSON on
+ * stdin and as `OPENCODE_ARG_<NAME>` variables), asks permission like bash unless `readOnly`, and turns
+ * what the program printed into the result: stdout, then stderr under a label, an error with the exit
+ * code when it failed, decoded, cleaned and cut to the tool's limits (`output.ts`).
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { NON_INTERACTIVE_ENV } from '../tools/shell.js';
+import { errorResult, resultFromError, type Tool, type ToolResult } from '../tools/tool.js';
+import { argumentText, formatArgv, substituteArgv } from './argv.js';
+import type { DeclarativeToolSpec } from './declarative-spec.js';
+import { decodeOutput, removeControlCharacters, truncateOutput } from './output.js';
+import { runProcess, scriptArgv } from './process.js';
+
+/** `OPENCODE_ARG_<NAME>`: the parameter's name upper-cased, anything but letters and digits as `_`. */
+export function argumentVariable(name: string): string {
+  return `OPENCODE_ARG_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/** Replaces `${VAR}` with our environment's value (empty when unset). */
+export function expandVariables(text: string, env: Record<string, string | undefined>): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? '');
+}
+
+export interface DeclarativeToolOptions {
+  /** the project root: the default cwd, and what a relative `cwd` is relative to */
+  projectDir: string;
+  /** our environment (default `process.env`) */
+  env?: Record<string, string | undefined>;
+}
+
+/** Builds the tool. Its `run` never rejects. */
+export function createDeclarativeTool(spec: DeclarativeToolSpec, options: DeclarativeToolOptions): Tool {
+  const baseEnv = options.env ?? process.env;
+  return {
+    name: spec.name,
+    description: spec.description,
+    inputSchema: spec.parameters,
+    readOnly: spec.readOnly,
+    async run(input, ctx): Promise<ToolResult> {
+      let args: Record<string, unknown>;
+      try {
+        const parsed: unknown = input.trim() === '' ? {} : JSON.parse(input);
+        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+          return errorResult(`The input of ${spec.name} must be a JSON object of parameters; you sent ${input.slice(0, 100)}`);
+        }
+        args = parsed as Record<string, unknown>;
+      } catch (err) {
+        return errorResult(`The input of ${spec.name} is not valid JSON (${(err as Error).message}). Send the parameters as a JSON object.`);
+      }
+      const missing = spec.parameters.required.filter((name) => args[name] === undefined || args[name] === null);
+      if (missing.length > 0) return errorResult(`Invalid input for ${spec.name}: ${missing.map((m) => `${m} is required`).join('; ')}`);
+
+      const argv = spec.command ? substituteArgv(spec.command, args) : scriptArgv(spec.script!);
+      const cwdText = spec.cwd === undefined ? undefined : expandVariables(spec.cwd, baseEnv);
+      const cwd = cwdText === undefined ? options.projectDir : isAbsolute(cwdText) ? cwdText : resolve(options.projectDir, cwdText);
+      const env: Record<string, string | undefined> = { ...baseEnv, ...NON_INTERACTIVE_ENV };
+      for (const [key, value] of Object.entries(spec.env)) env[key] = expandVariables(value, baseEnv);
+      for (const [key, value] of Object.entries(args)) if (value !== undefined && value !== null) env[argumentVariable(key)] = argumentText(value);
+      const shown = formatArgv(argv);
+      try {
+        if (!spec.readOnly) {
+          await ctx.askPermission({
+            action: 'execute',
+            description: `Run ${spec.name}: ${shown}`,
+            // `command` is what the dialog shows (highlighted like a bash command); `argv` the exact arguments
+            params: { command: shown, argv, tool: spec.name, ...(spec.script ? { stdin: JSON.stringify(args) } : {}) },
+            path: cwd,
+          });
+        }
+        ctx.signal.throwIfAborted();
+      } catch (err) {
+        return resultFromError(err);
+      }
+
+      const startTime = Date.now();
+      const ran = await runProcess({
+        argv,
+        cwd,
+        env,
+        stdin: spec.script ? JSON.stringify(args) : '',
+        timeoutMs: spec.timeoutMs,
+        signal: ctx.signal,
+      });
+      const metadata: Record<string, unknown> = { argv, exit_code: ran.exitCode, start_time: startTime, end_time: Date.now(), timed_out: ran.timedOut };
+      if (ran.startError) return errorResult(`${spec.name} could not start ${argv[0]}: ${ran.startError}`, metadata);
+
+      const stdout = formatStdout(clean(ran.stdout), spec.outputFormat);
+      const stderr = clean(ran.stderr);
+      const parts: string[] = [];
+      if (stdout) parts.push(stdout);
+      if (stderr) parts.push(`stderr:\n${stderr}`);
+      let isError = false;
+      if (ran.timedOut) {
+        parts.push(`${spec.name} timed out after ${spec.timeoutMs} ms; its process group was killed`);
+        isError = true;
+      } else if (ran.canceled) {
+        parts.push('Tool execution canceled by user');
+        isError = true;
+      } else if (ran.exitCode !== 0) {
+        parts.push(`${spec.name} failed with exit code ${ran.exitCode ?? 'none (killed by a signal)'}`);
+        isError = true;
+      }
+      const cut = truncateOutput(parts.length ? parts.join('\n') : 'no output', spec);
+      metadata.truncated = cut.truncated;
+      return { output: cut.text, isError, metadata };
+    },
+  };
+}
+
+function clean(bytes: Buffer): string {
+  return removeControlCharacters(decodeOutput(bytes)).replace(/\n+$/, '');
+}
+
+/** `json` output is pretty-printed; text that is not JSON is kept as it is. */
+function formatStdout(text: string, format: 'text' | 'json'): string {
+  if (format !== 'json' || text.trim() === '') return text;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

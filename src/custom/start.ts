@@ -1,0 +1,42 @@
+/**
+ * Starts a project's custom tools for a running app: loads them into its registry
+ * (`load.ts`), then says every problem and override once: as `warning` events on the bus (the TUI's
+ * status line and logs page) and through `write` (stderr with `-p`). An override that appears later
+ * (an MCP server connecting after the load) is said when it appears.
+ */
+import type { App } from '../app/app.js';
+import { overrideWarnings } from '../tools/registry.js';
+import { loadCustomTools, type CustomToolsReport } from './load.js';
+
+/** Loads the custom tools of `app`'s project; `write` gets each warning line too. Never throws. */
+export async function startCustomTools(
+  app: Pick<App, 'cwd' | 'config' | 'tools' | 'bus'>,
+  options: { env?: Record<string, string | undefined>; write?: (line: string) => void } = {},
+): Promise<CustomToolsReport> {
+  const said = new Set<string>();
+  const say = (line: string) => {
+    if (said.has(line)) return;
+    said.add(line);
+    options.write?.(line);
+    app.bus.emit('warning', { message: line });
+  };
+  const report = await loadCustomTools({
+    projectDir: app.cwd,
+    config: app.config,
+    registry: app.tools,
+    bus: app.bus,
+    env: options.env,
+    onLog: (level, message) => {
+      // a plugin's info lines are for debugging; its warnings and errors are said like ours
+      if (level !== 'info') say(message);
+      else if (app.config.debug) options.write?.(message);
+    },
+  });
+  for (const line of report.failed) say(line);
+  for (const line of report.warnings) say(line);
+  for (const line of report.overrides) say(line);
+  app.tools.onChange(() => {
+    for (const line of overrideWarnings(app.tools)) say(line);
+  });
+  return report;
+}

@@ -1,0 +1,87 @@
+/**
+ * A plugin's or a program's tool ({@link PluginTool}) as a {@link Tool} of the registry: its `args`
+ * (zod or JSON Schema) become the input schema, a zod schema also validates, `execute` gets the
+ * plugin context, and the output is cut to its limits like every custom tool's (issue #11 §4).
+ */
+import { z } from 'zod';
+import { truncateOutput } from '../custom/output.js';
+import { TOOL_NAME_PATTERN } from '../custom/declarative-spec.js';
+import { describeInvalidInput, errorResult, resultFromError, toInputSchema, type Tool, type ToolResult } from '../tools/tool.js';
+import type { PluginTool } from './api.js';
+
+/** Whether `value` is a zod schema (checked by shape: the author's zod may be another copy than ours). */
+export function isZodSchema(value: unknown): value is z.ZodType {
+  return typeof value === 'object' && value !== null && typeof (value as { safeParse?: unknown }).safeParse === 'function' && '_zod' in value;
+}
+
+/**
+ * Checks a tool definition; returns one line per problem (empty when fine), e.g.
+ * `tools.hello.execute: missing (a function (args, ctx) => output)`.
+ */
+export function checkPluginTool(name: string, def: unknown): string[] {
+  const problems: string[] = [];
+  if (!TOOL_NAME_PATTERN.test(name)) problems.push(`tools.${name}: a name may hold only letters, digits, _ and - (at most 64)`);
+  if (typeof def !== 'object' || def === null) return [...problems, `tools.${name}: expected { description, args, execute }`];
+  const d = def as Record<string, unknown>;
+  if (typeof d.description !== 'string' || d.description.trim() === '') problems.push(`tools.${name}.description: missing`);
+  if (typeof d.execute !== 'function') problems.push(`tools.${name}.execute: missing (a function (args, ctx) => output)`);
+  if (d.args !== undefined && !isZodSchema(d.args) && (typeof d.args !== 'object' || d.args === null)) {
+    problems.push(`tools.${name}.args: expected a zod object or a JSON Schema object`);
+  }
+  return problems;
+}
+
+/** Builds the registry's tool. Its `run` never rejects. */
+export function createPluginTool(name: string, def: PluginTool<any>): Tool {
+  const zod = isZodSchema(def.args) ? def.args : undefined;
+  const inputSchema = zod ? toInputSchema(zod) : jsonSchemaOf(def.args);
+  return {
+    name,
+    description: def.description.trim(),
+    inputSchema,
+    readOnly: def.readOnly ?? false,
+    async run(input, ctx): Promise<ToolResult> {
+      let json: unknown;
+      try {
+        json = input.trim() === '' ? {} : JSON.parse(input);
+      } catch (err) {
+        return errorResult(`The input of ${name} is not valid JSON (${(err as Error).message}). Send the parameters as a JSON object.`);
+      }
+      let args: unknown = json;
+      if (zod) {
+        const parsed = zod.safeParse(json);
+        if (!parsed.success) return errorResult(describeInvalidInput(name, parsed.error as z.ZodError, json));
+        args = parsed.data;
+      }
+      try {
+        const out = await def.execute(args as Record<string, unknown>, {
+          sessionId: ctx.sessionId,
+          callId: ctx.toolCallId,
+          directory: ctx.cwd,
+          signal: ctx.signal,
+          ask: (permission) =>
+            ctx.askPermission({
+              action: 'execute',
+              description: permission.description,
+              params: permission.params ?? {},
+              path: ctx.cwd,
+            }),
+        });
+        const result = typeof out === 'string' ? { output: out, isError: false } : { output: String(out?.output ?? ''), isError: out?.isError === true, metadata: out?.metadata };
+        const cut = truncateOutput(result.output, def);
+        return { ...result, output: cut.text, metadata: { ...result.metadata, truncated: cut.truncated } };
+      } catch (err) {
+        return resultFromError(err);
+      }
+    },
+  };
+}
+
+function jsonSchemaOf(args: unknown): Record<string, unknown> {
+  if (typeof args !== 'object' || args === null) return { type: 'object', properties: {} };
+  const schema = { ...(args as Record<string, unknown>) };
+  // a bare map of properties is accepted too: { city: { type: 'string' } }
+  if (schema.type === undefined && schema.properties === undefined) return { type: 'object', properties: schema };
+  delete schema.$schema;
+  return schema;
+}
