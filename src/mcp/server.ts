@@ -14,6 +14,7 @@ import type { McpServerConfig } from '../config/schema.js';
 import { VERSION } from '../version.js';
 import type { McpLog } from './log.js';
 import type { McpCallResult } from './result.js';
+import { keepOversizeMessagesApart, RESULT_TOO_LARGE, STDIO_READ_LIMIT_BYTES } from './stdio-limit.js';
 
 /** `connecting` until the first `initialize` settles; `failed` carries a reason in `error`. */
 export type McpServerStatus = 'disabled' | 'connecting' | 'connected' | 'failed';
@@ -180,6 +181,12 @@ export class McpServer {
             `The server's "timeout" setting in .opencode.json sets this limit.`,
         );
       }
+      if (code === RESULT_TOO_LARGE) {
+        throw new McpCallError(
+          `the result of ${this.name} › ${tool} is larger than ${STDIO_READ_LIMIT_BYTES / 1024 / 1024} MB, the most one MCP message may carry: ` +
+            'ask for less (a smaller part, page, region or image)',
+        );
+      }
       if (code === CONNECTION_CLOSED) {
         await nextTick(); // the last stderr lines may still be in flight
         const tail = this.stderrNote(calledAt);
@@ -261,7 +268,10 @@ export class McpServer {
   private async createTransport(): Promise<Transport> {
     const { config } = this;
     if (config.type === 'stdio') {
-      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      const [{ StdioClientTransport }, { deserializeMessage }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/client/stdio.js'),
+        import('@modelcontextprotocol/sdk/shared/stdio.js'),
+      ]);
       // The original passed its whole environment plus the entry's (mcp-go's stdio client); so do we.
       const env: Record<string, string> = {};
       for (const [key, value] of Object.entries(this.opts.env ?? process.env)) if (value !== undefined) env[key] = value;
@@ -274,6 +284,10 @@ export class McpServer {
       });
       // attached before start so nothing the server writes early is lost, or reaches our terminal
       transport.stderr?.on('data', (chunk: Buffer) => this.log.stderr(chunk.toString('utf8')));
+      // a result over the read limit fails its call, not the connection (stdio-limit.ts)
+      if (!keepOversizeMessagesApart(transport, deserializeMessage)) {
+        this.log.info('this SDK version has another stdio reader: a result over 10 MB will close the connection');
+      }
       return transport;
     }
     const url = parseUrl(config.url);
