@@ -15,7 +15,7 @@ import type { ShellRunner, ToolContext } from '../tools/tool.js';
 import type { AgentEvents, RunFinished } from './events.js';
 import { systemPrompt, stepLimitMessage, type AgentKind, type PromptEnvironment } from './prompts.js';
 import { repairInterruptedTurns, historyForProvider } from './history.js';
-import { CANCELED_RESULT, runToolCalls } from './tool-calls.js';
+import { CANCELED_RESULT, runToolCalls, type ToolCallRecorder } from './tool-calls.js';
 import { capParts } from '../db/part-cap.js';
 import type { AgentSession, AgentStore } from './store.js';
 
@@ -54,6 +54,8 @@ export interface AgentOptions {
   reasoningEffort?: 'low' | 'medium' | 'high';
   /** USD cost of a call's usage */
   computeCost: (model: ModelInfo, usage: Usage) => number;
+  /** the tool-call log (db's `ToolCallLog`): every call of this agent is written there as it finishes */
+  toolCallLog?: ToolCallRecorder;
   /** generates the session title in the background on the first message; omitted → no title */
   generateTitle?: (sessionId: string, firstMessage: string) => Promise<void>;
   /**
@@ -239,6 +241,7 @@ export class Agent {
         calls,
         registry: this.opts.tools,
         signal,
+        log: this.opts.toolCallLog,
         contextFor: (call) => this.toolContext(sessionId, env.cwd, assistant.id, call, signal),
         onStart: (call) =>
           bus.emit('tool.started', { sessionId, messageId: assistant.id, toolCallId: call.id, name: call.name }),

@@ -5,10 +5,15 @@
  * Fixes over the original (reference §2.2): unknown tools, thrown tools and denials are error results
  * the model can act on; after a denial the rest of the batch is not run; consecutive read-only calls
  * run concurrently.
+ *
+ * This is the one path every call of every source goes through, so it is where the arguments are
+ * coerced to the tool's schema (issue 11 §3, tools/coerce.ts) and where each call is written to the
+ * call log as it finishes (issue 11 §5).
  */
 import type { ToolCallPart, ToolResultPart } from '../message.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import { resultFromError, type ToolContext, type ToolResult } from '../tools/tool.js';
+import { prepareToolInput } from '../tools/coerce.js';
+import { runWithHooks, type ToolRegistry } from '../tools/registry.js';
+import { outcomeOf, resultFromError, type ToolContext, type ToolOutcome, type ToolResult } from '../tools/tool.js';
 
 export const CANCELED_RESULT = 'Tool execution canceled by user';
 export const SKIPPED_AFTER_DENIAL = 'Tool execution canceled by user: an earlier tool call in this batch was denied permission';
@@ -28,6 +33,36 @@ export interface BatchOptions {
   contextFor: (call: ToolCallPart) => ToolContext;
   onStart?: (call: ToolCallPart) => void;
   onFinish?: (call: ToolCallPart, result: ToolResultPart) => void;
+  /** the call log: one record per call, written as it finishes (db's `ToolCallLog`); omitted → not logged */
+  log?: ToolCallRecorder;
+}
+
+/** One finished tool call, as the call log stores it (issue 11 §5). */
+export interface ToolCallRecord {
+  sessionId: string;
+  /** the assistant message holding the call */
+  messageId: string;
+  toolCallId: string;
+  /** the name the model called (also for unknown tools) */
+  tool: string;
+  /** the registry's source of the tool that ran (`builtin`, `mcp`, `user`, `project`, `runtime`); `unknown` when none */
+  source: string;
+  /** unix ms */
+  startedAt: number;
+  durationMs: number;
+  outcome: ToolOutcome;
+  /** some argument was coerced to the schema before the call */
+  coerced: boolean;
+  /** characters of the arguments as the model sent them */
+  inputChars: number;
+  /** characters of the output the model got */
+  outputChars: number;
+  truncated: boolean;
+}
+
+/** Where finished calls are written. `record` may throw (a full disk): the batch carries on without it. */
+export interface ToolCallRecorder {
+  record(call: ToolCallRecord): void;
 }
 
 /** Runs the batch. Never rejects. */
@@ -36,14 +71,24 @@ export async function runToolCalls(opts: BatchOptions): Promise<BatchOutcome> {
   const results = new Array<ToolResultPart | undefined>(calls.length);
   let permissionDenied = false;
 
+  // a call that never ran (canceled before it started, skipped after a denial) is logged too: the model made it
+  const notRun = (call: ToolCallPart, output: string): ToolResultPart => {
+    record(opts, call, opts.contextFor(call), { result: { output, isError: true }, source: sourceOf(registry, call.name), coerced: false }, Date.now(), true);
+    return toPart(call, { output, isError: true });
+  };
+
   const runOne = async (index: number): Promise<void> => {
     const call = calls[index]!;
     if (signal.aborted) {
-      results[index] = toPart(call, { output: CANCELED_RESULT, isError: true });
+      results[index] = notRun(call, CANCELED_RESULT);
       return;
     }
     opts.onStart?.(call);
-    const result = await execute(call, registry, opts.contextFor(call));
+    const ctx = opts.contextFor(call);
+    const startedAt = Date.now();
+    const executed = await execute(call, registry, ctx);
+    const result = executed.result;
+    record(opts, call, ctx, executed, startedAt, signal.aborted);
     if (result.permissionDenied) permissionDenied = true;
     const part = toPart(call, result);
     results[index] = part;
@@ -53,7 +98,7 @@ export async function runToolCalls(opts: BatchOptions): Promise<BatchOutcome> {
   let i = 0;
   while (i < calls.length) {
     if (permissionDenied) {
-      for (; i < calls.length; i++) results[i] = toPart(calls[i]!, { output: SKIPPED_AFTER_DENIAL, isError: true });
+      for (; i < calls.length; i++) results[i] = notRun(calls[i]!, SKIPPED_AFTER_DENIAL);
       break;
     }
     // a run of consecutive read-only calls goes concurrently; anything else alone, in order
@@ -74,17 +119,57 @@ export async function runToolCalls(opts: BatchOptions): Promise<BatchOutcome> {
   };
 }
 
-async function execute(call: ToolCallPart, registry: ToolRegistry, ctx: ToolContext): Promise<ToolResult> {
+/** What running one call gave, with what the log needs to know of it. */
+interface Executed {
+  result: ToolResult;
+  source: string;
+  coerced: boolean;
+}
+
+async function execute(call: ToolCallPart, registry: ToolRegistry, ctx: ToolContext): Promise<Executed> {
   const tool = registry.get(call.name);
   if (!tool) {
     const names = registry.list().map((t) => t.name).join(', ');
-    return { output: `Tool not found: ${call.name}. Available tools: ${names}`, isError: true };
+    return { result: { output: `Tool not found: ${call.name}. Available tools: ${names}`, isError: true }, source: 'unknown', coerced: false };
   }
+  const source = sourceOf(registry, call.name);
+  // one check for every source: the kernel's zod schema, an MCP server's or a custom tool's JSON Schema
+  const prepared = prepareToolInput(call.name, tool.inputSchema, call.input);
+  if (!prepared.ok) return { result: { output: prepared.message, isError: true, outcome: 'validation' }, source, coerced: false };
+  const coerced = prepared.coercions.length > 0;
   try {
-    return await tool.run(call.input, ctx);
+    // plugins' hooks run after the coercion, around permission and the run (issue 11 §1)
+    return { result: await runWithHooks(tool, prepared.input, ctx, registry.hooks), source, coerced };
   } catch (err) {
     // the kernel catches everything; a tool from elsewhere (MCP, custom) might not
-    return resultFromError(err);
+    return { result: resultFromError(err), source, coerced };
+  }
+}
+
+function sourceOf(registry: ToolRegistry, name: string): string {
+  return registry.entry(name)?.source ?? 'unknown';
+}
+
+function record(opts: BatchOptions, call: ToolCallPart, ctx: ToolContext, executed: Executed, startedAt: number, aborted: boolean): void {
+  if (!opts.log) return;
+  const { result } = executed;
+  try {
+    opts.log.record({
+      sessionId: ctx.sessionId,
+      messageId: ctx.messageId,
+      toolCallId: call.id,
+      tool: call.name,
+      source: executed.source,
+      startedAt,
+      durationMs: Math.max(0, Date.now() - startedAt),
+      outcome: outcomeOf(result, aborted),
+      coerced: executed.coerced,
+      inputChars: call.input.length,
+      outputChars: result.output.length,
+      truncated: result.truncated === true,
+    });
+  } catch {
+    // the log is for the periodic review; a failed write (a locked or full disk) must not fail the call
   }
 }
 

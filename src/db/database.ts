@@ -4,14 +4,16 @@
  * one writer proceed together, `busy_timeout` makes a writer wait for the lock instead of failing, and
  * migrations run under `BEGIN IMMEDIATE` with the version re-read after the lock is held.
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { prepareDataDir } from './data-dir.js';
 import { SchemaTooNewError } from './errors.js';
 import { FileStore } from './file-store.js';
 import { MessageStore } from './message-store.js';
 import { migrations as allMigrations, type Migration } from './migrations/index.js';
 import { SessionStore } from './session-store.js';
+import { asStorageError } from './storage-errors.js';
+import { ToolCallLog } from './tool-call-log.js';
 
 /** The database file's name inside the data directory. */
 export const DATABASE_FILE_NAME = 'opencode.db';
@@ -40,6 +42,8 @@ export interface Database {
   readonly sessions: SessionStore;
   readonly messages: MessageStore;
   readonly files: FileStore;
+  /** the tool-call log (issue 11 §5) */
+  readonly toolCalls: ToolCallLog;
   /** the raw connection, for tests and maintenance; the stores are the API */
   readonly connection: BetterSqlite3.Database;
   /**
@@ -54,19 +58,20 @@ export interface Database {
  * (WAL, busy_timeout 5000 ms, foreign_keys ON, synchronous NORMAL, journal_size_limit 32 MiB) and applies
  * pending migrations.
  * @throws {SchemaTooNewError} when the file's schema is newer than this build's migrations
+ * @throws {StorageError} when the disk is read-only, full or not writable (the message says what to do)
  * @throws `SqliteError` when the file cannot be opened, is not a database, or stays locked past the timeout
  */
 export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {}): Database {
-  const created = mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  // mkdir's mode is filtered by the umask; the original's 0700 is meant exactly.
-  if (created !== undefined) {
-    chmodSync(dataDir, 0o700);
-    // the database holds prompts and file contents: keep it out of the project's git history
-    writeFileSync(path.join(dataDir, '.gitignore'), '*\n');
-  }
+  // 0700, and a .gitignore that keeps the database out of the project's git history
+  prepareDataDir(dataDir);
   const file = path.resolve(dataDir, DATABASE_FILE_NAME);
 
-  const connection = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS });
+  let connection: BetterSqlite3.Database;
+  try {
+    connection = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS });
+  } catch (err) {
+    throw asStorageError(err, dataDir, 'data');
+  }
   try {
     connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     connection.pragma('journal_mode = WAL');
@@ -76,7 +81,8 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
     migrate(connection, file);
   } catch (err) {
     connection.close();
-    throw err;
+    // a read-only or full disk says so, instead of "disk I/O error"
+    throw asStorageError(err, dataDir, 'data');
   }
 
   const messages = new MessageStore(connection, { streamingIntervalMs: options.streamingIntervalMs });
@@ -86,6 +92,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
     sessions: new SessionStore(connection),
     messages,
     files: new FileStore(connection, options.onFileHistoryError),
+    toolCalls: new ToolCallLog(connection),
     close() {
       try {
         messages.flush();

@@ -15,3 +15,10 @@ export { FileStore, type FileChange, type FileVersion } from './file-store.js';
 export { MessageStore } from './message-store.js';
 export { migrations, type Migration } from './migrations/index.js';
 export { SessionStore, type Session } from './session-store.js';
+export {
+  ToolCallLog,
+  TOOL_CALL_OUTCOMES,
+  type ToolCallOutcome,
+  type ToolCallRow,
+  type ToolStats,
+} from './tool-call-log.js';

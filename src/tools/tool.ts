@@ -20,6 +20,30 @@ export interface ToolResult {
   images?: { mimeType: string; data: string }[];
   /** set by the kernel when the person denied permission: the agent ends the turn */
   permissionDenied?: boolean;
+  /**
+   * How the call ended, when the tool knows better than {@link outcomeOf} can tell: the kernel sets
+   * `validation` for input it rejected; a tool that kills a process on its timeout sets `timeout`.
+   */
+  outcome?: ToolOutcome;
+  /** set when the output was cut to the tool's limit (the kernel's, or the tool's own) */
+  truncated?: boolean;
+}
+
+/** How a tool call ended, as the call log records it (issue 11 §5). */
+export type ToolOutcome = 'ok' | 'error' | 'validation' | 'permission' | 'timeout' | 'canceled';
+
+/**
+ * The outcome of a finished call: the result's own {@link ToolResult.outcome} if set; else `permission`
+ * for a denial, `ok` for a success, `canceled` for an error while the run was aborted (`aborted`),
+ * `timeout` for bash's timed-out command (its `metadata.timed_out`), and `error` for the rest.
+ */
+export function outcomeOf(result: ToolResult, aborted: boolean): ToolOutcome {
+  if (result.outcome) return result.outcome;
+  if (result.permissionDenied) return 'permission';
+  if (!result.isError) return 'ok';
+  if (aborted) return 'canceled';
+  if (result.metadata?.timed_out === true) return 'timeout';
+  return 'error';
 }
 
 /** A persistent shell for one session (bash tool). Implemented in `tools/shell.ts`. */
@@ -117,19 +141,20 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
       try {
         json = rawInput.trim() === '' ? {} : JSON.parse(rawInput);
       } catch (err) {
-        return errorResult(
+        return invalidInput(
           `The input of ${def.name} is not valid JSON (${(err as Error).message}). Send the parameters as a JSON object.`,
         );
       }
       const parsed = def.parameters.safeParse(json);
-      if (!parsed.success) return errorResult(describeInvalidInput(def.name, parsed.error, json));
+      if (!parsed.success) return invalidInput(describeInvalidInput(def.name, parsed.error, json));
       const nul = findNulByte(parsed.data);
       // a NUL can't be in a path, a pattern or a command; Node would say "The argument 'args[7]' must be a string without null bytes"
-      if (nul !== undefined) return errorResult(`${nul} contains a NUL byte (\\0): paths, patterns, commands and text files can't hold one. Remove it and try again.`);
+      if (nul !== undefined) return invalidInput(`${nul} contains a NUL byte (\\0): paths, patterns, commands and text files can't hold one. Remove it and try again.`);
       try {
         const out = await def.run(parsed.data, ctx);
         const result: ToolResult = typeof out === 'string' ? { output: out, isError: false } : out;
-        return { ...result, output: truncateMiddle(result.output, maxChars) };
+        if (result.output.length <= maxChars) return result;
+        return { ...result, output: truncateMiddle(result.output, maxChars), truncated: true };
       } catch (err) {
         return resultFromError(err);
       }
@@ -156,6 +181,11 @@ export function resultFromError(err: unknown): ToolResult {
 
 export function errorResult(output: string, metadata?: Record<string, unknown>): ToolResult {
   return { output, isError: true, metadata };
+}
+
+/** An error result for input the tool rejected before running (outcome `validation` in the call log). */
+export function invalidInput(output: string): ToolResult {
+  return { output, isError: true, outcome: 'validation' };
 }
 
 /** The JSON Schema sent to providers for a zod schema: an object with `properties` and `required`. */

@@ -37,6 +37,9 @@ describe('opening the database', () => {
       'sessions',
       'sessions_created_at',
       'sessions_parent_session_id',
+      'tool_calls',
+      'tool_calls_started_at',
+      'tool_calls_tool_started_at',
     ]);
     db.close();
   });

@@ -112,6 +112,6 @@ describe('edit: matching', () => {
 
   it('requires all three strings, as the original schema did', async () => {
     const result = await runTool(editTool, { file_path: path, old_string: 'foo' }, ws.rec.ctx);
-    expect(result).toEqual({ output: 'Invalid input for edit: new_string is required', isError: true });
+    expect(result).toEqual({ output: 'Invalid input for edit: new_string is required', isError: true, outcome: 'validation' });
   });
 });

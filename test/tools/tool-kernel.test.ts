@@ -31,12 +31,12 @@ describe('tool kernel', () => {
 
   it('names the parameter, the expected type and the value sent when the schema fails', async () => {
     const r = await echo.run('{"text":"hi","offset":"x"}', ctx);
-    expect(r).toEqual({ output: 'Invalid input for echo: offset must be a number; you sent "x"', isError: true });
+    expect(r).toEqual({ output: 'Invalid input for echo: offset must be a number; you sent "x"', isError: true, outcome: 'validation' });
   });
 
   it('says which required parameter is missing', async () => {
     const r = await echo.run('{}', ctx);
-    expect(r).toEqual({ output: 'Invalid input for echo: text is required', isError: true });
+    expect(r).toEqual({ output: 'Invalid input for echo: text is required', isError: true, outcome: 'validation' });
   });
 
   it('turns a thrown error into an error result', async () => {

@@ -1,0 +1,149 @@
+/**
+ * The tool-call log (issue 11 §5): every tool call, of every source, as a row of `tool_calls`, and the
+ * per-tool figures `opencode stats` prints. One prepared insert per call, so the agent loop pays one
+ * small write per tool call; the figures are two queries, fast on 100,000 rows (bench: `--only stats`).
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+
+/** How a call ended. The same list as the table's CHECK constraint (migration 0003). */
+export const TOOL_CALL_OUTCOMES = ['ok', 'error', 'validation', 'permission', 'timeout', 'canceled'] as const;
+export type ToolCallOutcome = (typeof TOOL_CALL_OUTCOMES)[number];
+
+/** One finished call, as written. Sizes are in characters (UTF-16 code units, JavaScript's `length`). */
+export interface ToolCallRow {
+  sessionId: string;
+  /** the assistant message that holds the call */
+  messageId: string;
+  toolCallId: string;
+  tool: string;
+  /** `builtin`, `mcp`, `user`, `project`, `runtime`, or `unknown` for a name no tool has */
+  source: string;
+  /** unix ms */
+  startedAt: number;
+  durationMs: number;
+  outcome: ToolCallOutcome;
+  coerced: boolean;
+  inputChars: number;
+  outputChars: number;
+  truncated: boolean;
+}
+
+/** The figures of one tool over a period. */
+export interface ToolStats {
+  tool: string;
+  /** the source of its most recent call */
+  source: string;
+  calls: number;
+  /** calls per outcome */
+  outcomes: Record<ToolCallOutcome, number>;
+  /** (error + timeout) / calls, 0…1: the tool's own failures; validation, denials and cancellations are counted apart */
+  errorRate: number;
+  /** calls whose arguments were coerced to the schema */
+  coerced: number;
+  /** calls whose output was cut to the limit */
+  truncated: number;
+  /**
+   * Duration percentiles in ms (nearest rank: the smallest duration with at least p % of calls at or
+   * below it) over the calls that ran to an end (ok, error, timeout); null when none did.
+   */
+  p50Ms: number | null;
+  p95Ms: number | null;
+  /** unix ms of the most recent call */
+  lastUsedAt: number;
+  inputChars: number;
+  outputChars: number;
+}
+
+/** The calls whose duration says how long the tool takes (not rejected or stopped before or while running). */
+const RAN = `outcome IN ('ok', 'error', 'timeout')`;
+
+export class ToolCallLog {
+  private readonly insert: BetterSqlite3.Statement;
+  private readonly byTool: BetterSqlite3.Statement;
+  private readonly percentiles: BetterSqlite3.Statement;
+
+  constructor(private readonly db: BetterSqlite3.Database) {
+    this.insert = db.prepare(
+      `INSERT INTO tool_calls (session_id, message_id, tool_call_id, tool, source, started_at, duration_ms, outcome,
+         coerced, input_chars, output_chars, truncated)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // SQLite takes the bare column `source` from the row that gave max(started_at): the latest call's source
+    this.byTool = db.prepare(
+      `SELECT tool, source, max(started_at) AS lastUsedAt, count(*) AS calls,
+         ${TOOL_CALL_OUTCOMES.map((o) => `sum(outcome = '${o}') AS ${o}`).join(', ')},
+         sum(coerced) AS coerced, sum(truncated) AS truncated,
+         sum(input_chars) AS inputChars, sum(output_chars) AS outputChars
+       FROM tool_calls WHERE started_at >= ? GROUP BY tool`,
+    );
+    this.percentiles = db.prepare(
+      `SELECT tool, rn, n, duration_ms AS ms FROM (
+         SELECT tool, duration_ms,
+           row_number() OVER (PARTITION BY tool ORDER BY duration_ms) AS rn,
+           count(*) OVER (PARTITION BY tool) AS n
+         FROM tool_calls WHERE started_at >= ? AND ${RAN}
+       ) WHERE rn = (n * 50 + 99) / 100 OR rn = (n * 95 + 99) / 100`,
+    );
+  }
+
+  /** Writes one finished call. @throws `SqliteError` (a full disk, a locked database past the busy timeout) */
+  record(call: ToolCallRow): void {
+    this.insert.run(
+      call.sessionId,
+      call.messageId,
+      call.toolCallId,
+      call.tool,
+      call.source,
+      Math.round(call.startedAt),
+      Math.max(0, Math.round(call.durationMs)),
+      call.outcome,
+      call.coerced ? 1 : 0,
+      call.inputChars,
+      call.outputChars,
+      call.truncated ? 1 : 0,
+    );
+  }
+
+  /**
+   * Per-tool figures of the calls started at or after `sinceMs` (unix ms), most called first (ties by name).
+   */
+  stats(sinceMs: number): ToolStats[] {
+    const rows = this.byTool.all(sinceMs) as (Record<ToolCallOutcome, number> & {
+      tool: string;
+      source: string;
+      lastUsedAt: number;
+      calls: number;
+      coerced: number;
+      truncated: number;
+      inputChars: number;
+      outputChars: number;
+    })[];
+    const ranks = new Map<string, { p50: number; p95: number }>();
+    for (const r of this.percentiles.all(sinceMs) as { tool: string; rn: number; n: number; ms: number }[]) {
+      const entry = ranks.get(r.tool) ?? { p50: r.ms, p95: r.ms };
+      if (r.rn === Math.floor((r.n * 50 + 99) / 100)) entry.p50 = r.ms;
+      if (r.rn === Math.floor((r.n * 95 + 99) / 100)) entry.p95 = r.ms;
+      ranks.set(r.tool, entry);
+    }
+    return rows
+      .map((r) => {
+        const outcomes = Object.fromEntries(TOOL_CALL_OUTCOMES.map((o) => [o, r[o]])) as Record<ToolCallOutcome, number>;
+        const p = ranks.get(r.tool);
+        return {
+          tool: r.tool,
+          source: r.source,
+          calls: r.calls,
+          outcomes,
+          errorRate: (outcomes.error + outcomes.timeout) / r.calls,
+          coerced: r.coerced,
+          truncated: r.truncated,
+          p50Ms: p?.p50 ?? null,
+          p95Ms: p?.p95 ?? null,
+          lastUsedAt: r.lastUsedAt,
+          inputChars: r.inputChars,
+          outputChars: r.outputChars,
+        };
+      })
+      .sort((a, b) => b.calls - a.calls || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+  }
+}
