@@ -23,6 +23,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { describeStorageError, StorageError, storageProblem } from '../db/storage-errors.js';
 import { ToolError } from './tool.js';
 
 export interface WriteOptions {
@@ -63,7 +64,7 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: WriteO
   } catch (err) {
     // the temp file is our detail: name the file the model asked for
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    throw fsError(code, `cannot create ${target} (${FS_ERROR_REASONS[code] ?? (err as Error).message})`, target);
+    throw diskProblem(err, target) ?? fsError(code, `cannot create ${target} (${FS_ERROR_REASONS[code] ?? (err as Error).message})`, target);
   }
   try {
     try {
@@ -89,7 +90,7 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: WriteO
     } catch {
       // already renamed or never created
     }
-    throw err;
+    throw diskProblem(err, target) ?? err;
   }
   syncDirectory(dirname(target));
 }
@@ -138,6 +139,16 @@ function fsError(code: string, message: string, path?: string): NodeJS.ErrnoExce
   err.code = code;
   if (path !== undefined) err.path = path;
   return err;
+}
+
+/**
+ * A read-only, full or over-quota disk said as such, with what to do (issue 10 §4), or undefined for
+ * any other error. The code stays on the error (`EROFS`, `ENOSPC`, `EDQUOT`).
+ */
+function diskProblem(err: unknown, target: string): StorageError | undefined {
+  const problem = storageProblem(err, target);
+  if (problem !== 'read-only' && problem !== 'full' && problem !== 'quota') return undefined;
+  return new StorageError(`cannot write ${target}: ${describeStorageError(err, target, 'file')}`, err);
 }
 
 /** Short reasons for the errors creating a file in a folder gives. */
