@@ -14,12 +14,38 @@ import type { McpServerInfo, McpService } from '../mcp/service.js';
  */
 export const PROMPT_MCP_WAIT_MS = 10_000;
 
-/** For `-p`: waits for the servers (bounded) and reports each one that failed as a warning on stderr. */
-export async function waitForMcpBeforePrompt(mcp: McpService, write: (line: string) => void): Promise<void> {
-  await mcp.waitForStartup(PROMPT_MCP_WAIT_MS);
-  for (const server of mcp.servers()) {
-    if (server.status === 'failed') write(`warning: MCP server "${server.name}" failed: ${server.error ?? 'unknown reason'}`);
+/**
+ * For `-p`: waits for the servers (at most `maxWaitMs`), then says on stderr, through `write`, which
+ * failed and which are still starting (issue 10 §2: a silent server cost every run its 10 s wait with
+ * nothing said). From the call on, every MCP warning of the run is written too, once each: a tool name
+ * collision (README "Names and schemas"), a server failing later. Returns the function that stops that.
+ */
+export async function waitForMcpBeforePrompt(
+  mcp: McpService,
+  write: (line: string) => void,
+  maxWaitMs = PROMPT_MCP_WAIT_MS,
+): Promise<() => void> {
+  const said = new Set<string>();
+  const warn = (message: string) => {
+    if (said.has(message)) return;
+    said.add(message);
+    write(`warning: ${message}`);
+  };
+  const stop = mcp.events.on('warning', (w) => warn(w.message));
+  await mcp.waitForStartup(maxWaitMs);
+  const servers = mcp.servers();
+  for (const server of servers) {
+    if (server.status === 'failed') warn(`MCP server "${server.name}" failed: ${server.error ?? 'unknown reason'}`);
   }
+  const starting = servers.filter((s) => s.status === 'connecting').map((s) => `"${s.name}"`);
+  if (starting.length > 0) {
+    const one = starting.length === 1;
+    warn(
+      `MCP server${one ? '' : 's'} ${starting.join(', ')} ${one ? 'is' : 'are'} still starting after ${maxWaitMs / 1000} s; ` +
+        `the run goes on without ${one ? 'its' : 'their'} tools (they join from the next step if ${one ? 'it connects' : 'they connect'})`,
+    );
+  }
+  return stop;
 }
 
 /**

@@ -62,7 +62,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     return fail(1, `cannot open the session database: ${(err as Error).message}`);
   }
 
-  await waitForMcpBeforePrompt(app.mcp, (line) => process.stderr.write(`opencode: ${line}\n`));
+  const stopMcpWarnings = await waitForMcpBeforePrompt(app.mcp, (line) => process.stderr.write(`opencode: ${line}\n`));
   const spinner = !opts.quiet && process.stderr.isTTY ? startSpinner('Thinking...') : undefined;
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -73,7 +73,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     app.bus.on('provider.retry', (e) => process.stderr.write(`[debug] retry ${e.attempt}/${e.maxRetries}: ${e.reason}\n`));
   }
   app.bus.on('provider.retry', (e) => {
-    const note = `retrying (${e.attempt}/${e.maxRetries}) in ${Math.round(e.delayMs / 1000)} s: ${e.reason}`;
+    const note = `retrying (${e.attempt}/${e.maxRetries}) in ${waitText(e.delayMs)}: ${e.reason}`;
     // without a spinner a long backoff would look like a hang: say so on stderr
     if (spinner) spinner.update(note);
     else if (!opts.quiet) process.stderr.write(`opencode: ${note}\n`);
@@ -94,6 +94,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     process.off('SIGTERM', onSigint);
   }
   spinner?.stop();
+  stopMcpWarnings();
   await closeQuietly(app);
 
   if (result.reason === 'canceled') return fail(130, 'interrupted');
@@ -107,6 +108,11 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     process.stderr.write('opencode: warning: the answer was cut at the output limit (agents.coder.maxTokens)\n');
   }
   return 0;
+}
+
+/** A retry's wait for people: `0.5 s`, `2 s`, `95 s`. */
+function waitText(ms: number): string {
+  return ms < 10_000 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms / 1000)} s`;
 }
 
 /** Reads all of stdin (asynchronously: a slow pipe must not fail with EAGAIN). */
