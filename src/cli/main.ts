@@ -62,6 +62,26 @@ program
     process.exitCode = await runMcpList(command.optsWithGlobals<CliOptions>());
   });
 
+program
+  .command('tools')
+  .description('list the tools offered to the model: source, file, overrides; custom tools that failed to load')
+  .option('--json', 'print JSON')
+  .action(async (_opts: unknown, command: Command) => {
+    const { runToolsList } = await import('./tools.js');
+    process.exitCode = await runToolsList(command.optsWithGlobals<CliOptions & { json?: boolean }>());
+  });
+
+program
+  .command('stats')
+  .description('per-tool figures of the tool-call log: calls, errors, durations, and tools offered but not called')
+  .option('--days <n>', 'the period, in days back from now (default 30)', parseDaysOption)
+  .option('--json', 'print JSON')
+  .option('--mcp', 'also connect to the MCP servers, so their unused tools are listed')
+  .action(async (_opts: unknown, command: Command) => {
+    const { runStats } = await import('./stats.js');
+    process.exitCode = await runStats(command.optsWithGlobals<CliOptions & { days?: number; json?: boolean; mcp?: boolean }>());
+  });
+
 /** Parsed global options. */
 export interface CliOptions {
   prompt?: string;

@@ -59,7 +59,8 @@ export function parseToolFile(text: string, file: string, ext: string): ParsedTo
   try {
     raw = ext === 'json' ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
-    const message = (err as Error).message.split('\n')[0];
+    // yaml ends its first line with ':' before a code excerpt; the excerpt is left out
+    const message = (err as Error).message.split('\n')[0]!.replace(/:$/, '');
     return { tools: [], errors: [`not valid ${ext === 'json' ? 'JSON' : 'YAML'}: ${message}`], warnings: [] };
   }
   const items = Array.isArray(raw) ? raw : [raw];
@@ -68,7 +69,8 @@ export function parseToolFile(text: string, file: string, ext: string): ParsedTo
     // a list names each problem by its tool (or position); a single tool needs no prefix
     const prefix = Array.isArray(raw) ? `${nameOf(item) ?? `[${index}]`}: ` : '';
     const checked = checkTool(item, file);
-    out.errors.push(...checked.errors.map((e) => prefix + e));
+    // one line per tool that failed: everything wrong with it, so one fix-and-retry is enough
+    if (checked.errors.length > 0) out.errors.push(prefix + checked.errors.join('; '));
     out.warnings.push(...checked.warnings.map((w) => prefix + w));
     if (checked.tool && checked.errors.length === 0) out.tools.push(checked.tool);
   });

@@ -103,8 +103,13 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
         isError = true;
       }
       const cut = truncateOutput(parts.length ? parts.join('\n') : 'no output', spec);
-      metadata.truncated = cut.truncated;
-      return { output: cut.text, isError, metadata };
+      return {
+        output: cut.text,
+        isError,
+        metadata,
+        ...(cut.truncated ? { truncated: true } : {}),
+        ...(ran.timedOut ? { outcome: 'timeout' as const } : {}),
+      };
     },
   };
 }

@@ -69,7 +69,7 @@ export function createPluginTool(name: string, def: PluginTool<any>): Tool {
         });
         const result = typeof out === 'string' ? { output: out, isError: false } : { output: String(out?.output ?? ''), isError: out?.isError === true, metadata: out?.metadata };
         const cut = truncateOutput(result.output, def);
-        return { ...result, output: cut.text, metadata: { ...result.metadata, truncated: cut.truncated } };
+        return { ...result, output: cut.text, ...(cut.truncated ? { truncated: true } : {}) };
       } catch (err) {
         return resultFromError(err);
       }
