@@ -2,16 +2,17 @@
  * `fetch`: GET a URL and give the model its content as markdown, text or raw HTML (reference §1.8),
  * fixed per §10.6 and issue #3: the output is capped at 100,000 characters (the original put up to
  * 5 MB in the context), every failure has its own message, binary bodies are refused by type, and
- * one deadline covers the download and the conversion.
+ * one deadline covers the download and the conversion. Issue 10 §4: after redirects the output names
+ * the final URL (relative links and "this page" refer to it), and a page over the size limit gives its
+ * first part with a note of what was cut (the person asked for the page, not for an error).
  */
 import { z } from 'zod';
 import { convertHtml, ConversionError, ConversionTimeoutError, HTML_CONVERT_MAX_CHARS, prepareHtml } from './html-convert.js';
 import {
   ACCEPT_ENCODING,
-  BodyTooLargeError,
   discardBody,
   formatBytes,
-  readBodyLimited,
+  readBodyPrefix,
   RequestDeadline,
   sendRequest,
   USER_AGENT,
@@ -25,7 +26,7 @@ const DESCRIPTION = `Fetch a URL and return its content as markdown, plain text 
 - format: "markdown" (HTML converted to markdown with headings, lists, tables, code blocks and absolute links; best for most pages), "text" (only the readable text; scripts and styles dropped), or "html" (the raw markup). JSON is pretty-printed; other text comes back as it is.
 - timeout: seconds for the whole fetch, conversion included (default 30, max 120).
 
-Limits: up to 5 redirects are followed; a response over 5 MB is refused; images, audio, video, PDFs, archives and other binary types are refused; the output is cut after 100,000 characters (a note says how much was left out). Every fetch asks the user for permission.`;
+Limits: up to 5 redirects are followed (the output then starts by naming the final URL); of a response over 5 MB only the first 5 MB are read (a note says so); images, audio, video, PDFs, archives and other binary types are refused; the output is cut after 100,000 characters (a note says how much was left out). Every fetch asks the user for permission.`;
 
 /** Largest body read, in bytes (the original's limit). */
 export const FETCH_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
@@ -176,27 +177,27 @@ export const fetchTool = defineTool({
         discardBody(response.body);
         throw new ToolError(binaryRefusal(mediaType));
       }
-      const declaredLength = Number(headerValue(response.headers['content-length']));
-      if (!response.headers['content-encoding'] && declaredLength > FETCH_MAX_RESPONSE_BYTES) {
-        discardBody(response.body);
-        throw tooLarge(`${declaredLength.toLocaleString('en-US')} bytes by its Content-Length`);
-      }
+      // the size on the wire; a compressed body's decoded size is unknown until read
+      const declaredLength = response.headers['content-encoding'] ? NaN : Number(headerValue(response.headers['content-length']));
 
       phase = 'body';
-      const bytes = await readBodyLimited(response.body, FETCH_MAX_RESPONSE_BYTES, deadline.signal, (n) => (received = n));
+      const body = await readBodyPrefix(response.body, FETCH_MAX_RESPONSE_BYTES, deadline.signal, (n) => (received = n));
+      const { bytes } = body;
       const sniffed = sniffKind(bytes, kind);
       if (sniffed === 'binary') {
         throw new ToolError(binaryRefusal(mediaType, true));
       }
       kind = sniffed;
-      const text = decodeBody(bytes, contentType, kind);
+      const text = decodeBody(bytes, contentType, kind, !body.complete);
 
       phase = 'convert';
       const rendered = await render(text, kind, input.format, mediaType, finalUrl, deadline);
       const content = rendered.content.trim() === '' ? emptyContentNote(bytes.length, kind, response.status) : rendered.content;
-      const capped = capOutput(content, rendered.htmlCut);
+      const downloadNote = body.complete ? '' : downloadCutNote(declaredLength);
+      const capped = capOutput(content, rendered.htmlCut, downloadNote);
+      const redirectNote = finalUrl.href === url.href ? '' : `[Fetched ${finalUrl.href} (${url.href} redirected there${redirects > 1 ? ` in ${redirects} steps` : ''}).]\n\n`;
       return {
-        output: capped.output,
+        output: redirectNote + capped.output,
         isError: false,
         metadata: {
           url: url.href,
@@ -206,11 +207,11 @@ export const fetchTool = defineTool({
           contentType,
           format: input.format,
           bytes: bytes.length,
+          complete: body.complete,
           truncated: capped.truncated,
         },
       };
     } catch (err) {
-      if (err instanceof BodyTooLargeError) throw tooLarge(`more than ${formatBytes(err.limitBytes)} arrived`);
       if (err instanceof ConversionTimeoutError) throw new ToolError(timeoutMessage());
       if (err instanceof ConversionError) {
         throw new ToolError(`Could not convert the HTML of ${url.href} to ${input.format}: ${err.message}. Try format "html".`);
@@ -287,8 +288,12 @@ function binaryRefusal(mediaType: string, sniffed = false): string {
   return `Refused to fetch ${sniffed ? 'the' : mediaType} content: ${why}. fetch returns web pages, JSON and other text.`;
 }
 
-function tooLarge(detail: string): ToolError {
-  return new ToolError(`Response too large: ${detail}; the limit is ${formatBytes(FETCH_MAX_RESPONSE_BYTES)}.`);
+/** What was left undownloaded, e.g. `only the first 5 MB of 12,582,912 bytes (by its Content-Length) were downloaded`. */
+function downloadCutNote(declaredLength: number): string {
+  const total = Number.isFinite(declaredLength) && declaredLength > FETCH_MAX_RESPONSE_BYTES
+    ? ` of ${count(declaredLength)} bytes (by its Content-Length)`
+    : ' (the page is larger; its full size was not given)';
+  return `only the first ${formatBytes(FETCH_MAX_RESPONSE_BYTES)}${total} were downloaded, the limit of fetch`;
 }
 
 /** Said instead of nothing, so the model knows the fetch worked and why there is no content. */
@@ -316,7 +321,7 @@ function sniffKind(bytes: Buffer, declared: BodyKind | undefined): BodyKind {
  * The body as text: a byte order mark wins, then the Content-Type charset, then (HTML) a
  * `<meta charset>` near the start; UTF-8 otherwise and for any label the decoder does not know.
  */
-function decodeBody(bytes: Buffer, contentType: string, kind: BodyKind): string {
+function decodeBody(bytes: Buffer, contentType: string, kind: BodyKind, cut = false): string {
   let label = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
   if (!label && kind === 'html') {
     const head = bytes.subarray(0, 2048).toString('latin1');
@@ -325,11 +330,14 @@ function decodeBody(bytes: Buffer, contentType: string, kind: BodyKind): string 
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) label = 'utf-8';
   else if (bytes[0] === 0xff && bytes[1] === 0xfe) label = 'utf-16le';
   else if (bytes[0] === 0xfe && bytes[1] === 0xff) label = 'utf-16be';
+  let text: string;
   try {
-    return new TextDecoder(label ?? 'utf-8').decode(bytes);
+    text = new TextDecoder(label ?? 'utf-8').decode(bytes);
   } catch {
-    return new TextDecoder('utf-8').decode(bytes); // an unknown charset label
+    text = new TextDecoder('utf-8').decode(bytes); // an unknown charset label
   }
+  // a body cut at the size limit may end inside a character: drop the stand-in for its first bytes
+  return cut && text.endsWith('\uFFFD') ? text.slice(0, -1) : text;
 }
 
 /** The content in the asked format, and whether the HTML was cut before conversion. */
@@ -383,16 +391,22 @@ function fenceLanguage(mediaType: string): string {
   return /^[a-z0-9+-]+$/.test(subtype) ? subtype : '';
 }
 
-/** Cuts `content` at {@link FETCH_MAX_OUTPUT_CHARS} and notes what was left out. */
+/** Cuts `content` at {@link FETCH_MAX_OUTPUT_CHARS} and notes what was left out (`downloadNote`: what was never downloaded). */
 function capOutput(
   content: string,
   htmlCut: { convertedChars: number; totalChars: number } | undefined,
+  downloadNote = '',
 ): { output: string; truncated: boolean } {
-  const htmlNote = htmlCut
-    ? `only the first ${count(htmlCut.convertedChars)} of ${count(htmlCut.totalChars)} characters of the page's HTML (scripts and styles removed) were converted`
-    : '';
+  const htmlNote = [
+    downloadNote,
+    htmlCut
+      ? `only the first ${count(htmlCut.convertedChars)} of ${count(htmlCut.totalChars)} characters of the page's HTML (scripts and styles removed) were converted`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(', and ');
   if (content.length <= FETCH_MAX_OUTPUT_CHARS) {
-    return { output: htmlNote ? `${content}\n\n[Output incomplete: ${htmlNote}.]` : content, truncated: !!htmlCut };
+    return { output: htmlNote ? `${content}\n\n[Output incomplete: ${htmlNote}.]` : content, truncated: !!htmlNote };
   }
   let end = FETCH_MAX_OUTPUT_CHARS;
   const last = content.charCodeAt(end - 1);

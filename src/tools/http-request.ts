@@ -113,6 +113,41 @@ export async function readBodyLimited(
   return Buffer.concat(chunks);
 }
 
+/**
+ * Reads `body` up to `maxBytes`: all of it, or its first `maxBytes` bytes, after which the stream is
+ * destroyed (the rest is never downloaded). `complete` says which. `signal` destroys the stream at once.
+ */
+export async function readBodyPrefix(
+  body: Readable,
+  maxBytes: number,
+  signal: AbortSignal,
+  onProgress?: (bytes: number) => void,
+): Promise<{ bytes: Buffer; complete: boolean }> {
+  const onAbort = () => body.destroy(abortError());
+  if (signal.aborted) onAbort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      const room = maxBytes - size;
+      if (chunk.length > room) {
+        if (room > 0) chunks.push(chunk.subarray(0, room));
+        size = maxBytes;
+        onProgress?.(size);
+        discardBody(body);
+        return { bytes: Buffer.concat(chunks), complete: false };
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+      onProgress?.(size);
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  return { bytes: Buffer.concat(chunks), complete: true };
+}
+
 /** Throws away a body that will not be read, freeing the connection. */
 export function discardBody(body: Readable): void {
   body.on('error', () => {});

@@ -125,12 +125,12 @@ function hasOpenssl(): boolean {
 describe('fetch redirects and status', () => {
   it('follows a chain of 3 redirects', async () => {
     const r = await fetchUrl(`${base}/redirect/3`);
-    expect(r.output).toBe('arrived');
+    expect(r.output).toBe(`[Fetched ${base}/redirect/0 (${base}/redirect/3 redirected there in 3 steps).]\n\narrived`);
     expect(r.metadata).toMatchObject({ url: `${base}/redirect/3`, finalUrl: `${base}/redirect/0`, redirects: 3, status: 200 });
   });
 
   it('follows 5 redirects and refuses the 6th, naming the chain', async () => {
-    expect((await fetchUrl(`${base}/redirect/5`)).output).toBe('arrived');
+    expect((await fetchUrl(`${base}/redirect/5`)).output).toBe(`[Fetched ${base}/redirect/0 (${base}/redirect/5 redirected there in 5 steps).]\n\narrived`);
     const r = await fetchUrl(`${base}/redirect/6`);
     expect(r.isError).toBe(true);
     const hops = [6, 5, 4, 3, 2, 1, 0].map((n) => `${base}/redirect/${n}`).join(' → ');
@@ -162,15 +162,27 @@ describe('fetch never hangs', () => {
     expect(ms).toBeLessThan(3000);
   });
 
-  it('refuses a 6 MB body by its Content-Length without reading it', async () => {
+  it('gives the first 5 MB of a 6 MB body, saying what was not downloaded (issue 10 §4)', async () => {
     const { result, ms } = await timed(fetchUrl(`${base}/huge-declared`));
-    expect(result).toMatchObject({ isError: true, output: 'Response too large: 6,291,456 bytes by its Content-Length; the limit is 5 MB.' });
+    expect(result).toMatchObject({
+      isError: false,
+      output:
+        `${'a'.repeat(100_000)}\n\n[Output truncated: showing the first 100,000 of 5,242,880 characters; 5,142,880 characters were cut, ` +
+        'and only the first 5 MB of 6,291,456 bytes (by its Content-Length) were downloaded, the limit of fetch.]',
+      metadata: { bytes: 5 * 1024 * 1024, complete: false, truncated: true },
+    });
     expect(ms).toBeLessThan(2000);
   });
 
-  it('stops reading an endless body at 5 MB and returns promptly', async () => {
+  it('stops reading an endless body at 5 MB and returns its first part promptly', async () => {
     const { result, ms } = await timed(fetchUrl(`${base}/huge-stream`, { format: 'markdown' }));
-    expect(result).toMatchObject({ isError: true, output: 'Response too large: more than 5 MB arrived; the limit is 5 MB.' });
+    const fenced = `\`\`\`\n${'b'.repeat(5 * 1024 * 1024)}\n\`\`\``;
+    expect(result).toMatchObject({
+      isError: false,
+      output:
+        `${fenced.slice(0, 100_000)}\n\n[Output truncated: showing the first 100,000 of 5,242,888 characters; 5,142,888 characters were cut, ` +
+        'and only the first 5 MB (the page is larger; its full size was not given) were downloaded, the limit of fetch.]',
+    });
     expect(ms).toBeLessThan(5000);
     await streamClosed; // the connection was dropped, not drained
     expect(streamedBytes).toBeLessThan(SIX_MB * 2);
