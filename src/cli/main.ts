@@ -94,6 +94,13 @@ export interface CliOptions {
   autoApprove?: boolean;
 }
 
+function parseDaysOption(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || Number(value) > 36_500) {
+    throw new InvalidArgumentError('expected a whole number of days from 1 to 36500, e.g. --days 7');
+  }
+  return Number(value);
+}
+
 function parseModel(value: string): string {
   if (!/^[^/\s]+\/\S+$/.test(value)) {
     throw new InvalidArgumentError('expected provider/model, e.g. anthropic/claude-sonnet-5-5 or openai/gpt-4.1');
