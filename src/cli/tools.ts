@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import type { CustomToolsReport } from '../custom/load.js';
-import { describeEntry, SOURCE_LABEL, type ToolEntry, type ToolRegistry } from '../tools/registry.js';
+import { describeEntry, describeShadowed, SOURCE_LABEL, type ToolEntry, type ToolRegistry } from '../tools/registry.js';
 import { loadConfigForCommand } from './load-config.js';
 import { PROMPT_MCP_WAIT_MS } from './mcp.js';
 
@@ -40,7 +40,7 @@ export function listTools(registry: ToolRegistry): ToolListing[] {
         ...(entry.origin ? { origin: entry.origin } : {}),
         offered: index === 0 && !disabled,
         disabled,
-        overrides: index === 0 ? entries.slice(1).map((e) => describeEntry(e, name)) : [],
+        overrides: index === 0 ? entries.slice(1).map((e) => describeShadowed(e, name)) : [],
       };
       if (index > 0) row.shadowedBy = describeEntry(entries[0]!, name);
       rows.push(row);

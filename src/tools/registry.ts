@@ -165,7 +165,8 @@ export function describeEntry(entry: ToolEntry, name: string): string {
   return entry.source === 'builtin' ? `the built-in ${name}` : `${SOURCE_LABEL[entry.source]} tool ${name}${origin}`;
 }
 
-function describeShadowed(entry: ToolEntry, name: string): string {
+/** `the built-in grep`, `the user tool grep (~/.config/opencode/tools/grep.yaml)` */
+export function describeShadowed(entry: ToolEntry, name: string): string {
   return entry.source === 'builtin' ? `the built-in ${name}` : `the ${describeEntry(entry, name)}`;
 }
 
