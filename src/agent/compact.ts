@@ -12,13 +12,15 @@
  *   is cut to a bounded size, and the oldest messages are dropped first.
  * - Token counts stay cumulative (`addUsage`), and the context size after compaction is the summary's
  *   size (its output tokens), not zero.
+ * - The summarizer sees the project's rules (the coder's context files), so the summary keeps what
+ *   they require (issue 10 §4); the original's summarizer saw the conversation alone.
  */
 import type { Message, Usage } from '../message.js';
 import type { EventBus } from '../events/bus.js';
 import type { ModelInfo, Provider } from '../provider/types.js';
 import type { AgentEvents } from './events.js';
 import { historyForProvider } from './history.js';
-import { systemPrompt } from './prompts.js';
+import { systemPrompt, type PromptEnvironment } from './prompts.js';
 
 /** What compaction needs of storage; the SQLite stores in `db/` satisfy it. */
 export interface CompactStore {
@@ -44,6 +46,12 @@ export interface CompactDeps {
   maxTokens: number;
   /** USD cost of a call's usage */
   computeCost: (model: ModelInfo, usage: Usage) => number;
+  /**
+   * The project the session works in: its context files (AGENTS.md, OpenCode.md, … as in the
+   * coder's prompt) go into the summarizer's prompt so the summary keeps what they require. Read at
+   * each compaction. Without it the summarizer sees the conversation alone.
+   */
+  promptEnvironment?: () => PromptEnvironment;
 }
 
 export interface CompactResult {
@@ -104,7 +112,7 @@ export async function compactSession(deps: CompactDeps, sessionId: string, signa
   compacting.add(sessionId);
   bus.emit('session.compacting', { sessionId });
   try {
-    const system = systemPrompt('summarizer');
+    const system = systemPrompt('summarizer', deps.promptEnvironment?.());
     // a summary needs far less than a model's full output cap; half the window leaves room for the transcript
     const window = provider.model.contextWindowTokens > 0 ? provider.model.contextWindowTokens : FALLBACK_WINDOW_TOKENS;
     const maxTokens = Math.max(1, Math.min(deps.maxTokens, Math.floor(window / 2)));

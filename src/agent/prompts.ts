@@ -64,12 +64,20 @@ export interface PromptEnvironment {
 }
 
 /**
+ * Heads the project's rules in the summarizer's prompt: the summary replaces the conversation, so
+ * what the rules require of the rest of the work must survive in it (issue 10 §4).
+ */
+const SUMMARIZER_RULES_INTRO =
+  'The coding agent must follow the project rules below. Keep in the summary whatever they require of the work still to do (conventions, commands to run, things not to do, files not to touch), and note where the work so far departed from them.';
+
+/**
  * The system prompt of `kind`. Coder and task get the environment block and the context files,
- * re-read on every call so edits to them take effect at the next run.
+ * re-read on every call so edits to them take effect at the next run; the summarizer gets the same
+ * context files as the coder (its project rules), so a summary keeps what they require.
  */
 export function systemPrompt(kind: AgentKind, env?: PromptEnvironment): string {
   if (kind === 'title') return TITLE;
-  if (kind === 'summarizer') return SUMMARIZER;
+  if (kind === 'summarizer') return env ? `${SUMMARIZER}${contextSection(env.cwd, env.contextPaths, SUMMARIZER_RULES_INTRO)}` : SUMMARIZER;
   const base = kind === 'coder' ? CODER : TASK;
   if (!env) return base;
   const context = kind === 'coder' ? contextSection(env.cwd, env.contextPaths) : '';
@@ -100,12 +108,16 @@ const MAX_CONTEXT_FILE_CHARS = 20_000;
 /** Maximum characters of all context files together. */
 const MAX_CONTEXT_TOTAL_CHARS = 60_000;
 
+/** The line under `# Project-Specific Context` in the coder's prompt (the original's). */
+const CODER_CONTEXT_INTRO = 'Make sure to follow the instructions in the context below.';
+
 /**
  * `# Project-Specific Context` followed by each context file as `# From:<path>\n<content>`,
  * in the configured order (then AGENTS.md), each file once (compared case-insensitively, as the
- * original). Missing files are skipped. Returns '' when there are none.
+ * original). Missing files are skipped. Returns '' when there are none. `intro` is the line under
+ * the heading.
  */
-export function contextSection(cwd: string, contextPaths: readonly string[]): string {
+export function contextSection(cwd: string, contextPaths: readonly string[], intro = CODER_CONTEXT_INTRO): string {
   const files = contextFiles(cwd, [...contextPaths, 'AGENTS.md']);
   if (files.length === 0) return '';
   const parts: string[] = [];
@@ -121,7 +133,7 @@ export function contextSection(cwd: string, contextPaths: readonly string[]): st
     total += text.length;
     parts.push(`# From:${path}\n${text}`);
   }
-  return `\n\n# Project-Specific Context\nMake sure to follow the instructions in the context below.\n${parts.join('\n\n')}`;
+  return `\n\n# Project-Specific Context\n${intro}\n${parts.join('\n\n')}`;
 }
 
 function contextFiles(cwd: string, paths: readonly string[]): { path: string; content: string }[] {

@@ -138,6 +138,8 @@ export function createApp(opts: AppOptions): App {
         bus,
         maxTokens: config.agents.summarizer.maxTokens ?? summarizerModel.defaultMaxTokens,
         computeCost,
+        // the project's rules (context files), so the summary keeps what they require; no tree needed
+        promptEnvironment: () => ({ cwd, projectTree: '', contextPaths: config.contextPaths }),
       },
       sessionId,
       signal,
