@@ -16,6 +16,7 @@
  * - otherwise every argument must be known (a `$VAR` could expand to `-D`), none may be a denied flag,
  *   and `check` must pass.
  */
+import { resolveLongOption } from './getopt.js';
 
 /** One argument as the program receives it; `literal` is false when it holds an expansion or glob. */
 export interface CommandArg {
@@ -142,7 +143,7 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'git branch', example: 'git branch -a, git branch --list "feat*" (not -D, -m, -u or a new name)', check: gitBranchLists },
   { command: 'git tag', example: 'git tag -l "v1*" (not -d or a new tag)', check: gitTagLists },
   { command: 'git remote', example: 'git remote -v, git remote get-url origin, git remote show -n origin (not add/set-url; show without -n uses the network)', check: gitRemoteLists },
-  { command: 'git config', example: 'git config --get user.name, git config --list (not a set)', check: gitConfigReads },
+  { command: 'git config', example: 'git config --get user.name, git config --list (not a set)', check: isGitConfigRead },
   { command: 'git stash', example: 'git stash list, git stash show -p (bare `git stash` stashes)', check: (a) => a[0] === 'list' || a[0] === 'show' },
   { command: 'git reflog', example: 'git reflog -10 (not expire/delete)', check: (a) => a[0] !== 'expire' && a[0] !== 'delete' },
   { command: 'git worktree', example: 'git worktree list', check: (a) => a[0] === 'list' },
@@ -337,7 +338,8 @@ function gitRemoteLists(args: readonly string[]): boolean {
 const CONFIG_READS = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--list', '-l'];
 const CONFIG_WRITES = ['--add', '--unset', '--unset-all', '--replace-all', '--rename-section', '--remove-section', '-e', '--edit'];
 
-function gitConfigReads(args: readonly string[]): boolean {
+/** Whether `git config …` (its arguments after `config`) only reads: `--get`, `--list`, `get`, `list`. */
+export function isGitConfigRead(args: readonly string[]): boolean {
   const flags = args.map((a) => splitLong(a)[0]);
   if (flags.some((f) => CONFIG_WRITES.includes(f))) return false;
   if (flags.some((f) => CONFIG_READS.includes(f))) return true;
@@ -363,14 +365,18 @@ export interface SedInvocation {
   fileIndexes: number[];
   /** -f script files (unknown content) or options we don't know */
   opaque: boolean;
+  /** the script comes from a file (-f): what it writes is not known */
+  scriptFiles: boolean;
 }
 
 const SED_FLAGS = new Set(['n', 'E', 'r', 'z', 'u', 's', 'b']);
 const SED_LONG_FLAGS = ['--quiet', '--silent', '--regexp-extended', '--null-data', '--zero-terminated', '--unbuffered', '--separate', '--posix', '--debug', '--sandbox', '--follow-symlinks', '--binary'];
+/** Every long option of GNU sed 4.9, so that abbreviations resolve as getopt_long does (`--in-pl` is `--in-place`). */
+const SED_LONG_OPTIONS = [...SED_LONG_FLAGS, '--in-place', '--expression', '--file', '--line-length', '--help', '--version'].map((o) => o.slice(2));
 
 /** Parses sed's arguments (GNU and BSD: `-i` with an attached suffix, or BSD's `-i ''`). */
 export function parseSed(args: readonly string[]): SedInvocation {
-  const result: SedInvocation = { inPlace: false, scripts: [], fileIndexes: [], opaque: false };
+  const result: SedInvocation = { inPlace: false, scripts: [], fileIndexes: [], opaque: false, scriptFiles: false };
   const positional: number[] = [];
   let fromOptions = false;
   for (let i = 0; i < args.length; i++) {
@@ -380,12 +386,14 @@ export function parseSed(args: readonly string[]): SedInvocation {
       break;
     }
     if (arg.startsWith('--')) {
-      const [flag, attached] = splitLong(arg);
+      const [written, attached] = splitLong(arg);
+      const resolved = resolveLongOption(written, SED_LONG_OPTIONS);
+      const flag = resolved === undefined || resolved === 'ambiguous' ? written : `--${resolved}`;
       if (flag === '--in-place') result.inPlace = true;
       else if (flag === '--expression' || flag === '--file' || flag === '--line-length') {
         const value = attached ?? args[++i] ?? '';
         if (flag === '--expression') result.scripts.push(value);
-        if (flag === '--file') result.opaque = true;
+        if (flag === '--file') result.opaque = result.scriptFiles = true;
         if (flag !== '--line-length') fromOptions = true;
       } else if (!SED_LONG_FLAGS.includes(flag)) result.opaque = true;
     } else if (arg.startsWith('-') && arg.length > 1) {
@@ -400,7 +408,7 @@ export function parseSed(args: readonly string[]): SedInvocation {
         if (letter === 'e' || letter === 'f' || letter === 'l') {
           const value = j < arg.length - 1 ? arg.slice(j + 1) : (args[++i] ?? '');
           if (letter === 'e') result.scripts.push(value);
-          if (letter === 'f') result.opaque = true;
+          if (letter === 'f') result.opaque = result.scriptFiles = true;
           if (letter !== 'l') fromOptions = true;
           break;
         }

@@ -1,0 +1,643 @@
+/**
+ * Which words of a command name the files and folders it writes (issue 10 §1, "Writes outside the
+ * project"): a table of programs and, for each, the positions and options that are write targets,
+ * with an example per row. The shell analysis resolves the targets against the directory the
+ * command runs in; the policy then asks, whatever the rules, for any target outside the project or
+ * in a place that cannot be known.
+ *
+ * Programs not in the table and not read-only (`safe-commands.ts`) are judged by {@link genericTargets}:
+ * a path argument or option value that leaves the directory it runs in (absolute, `~`, `../`) is
+ * taken as a possible write, since nothing says the program only reads it.
+ *
+ * Options are read as GNU getopt_long reads them (`getopt.ts`): `cp --target=/x`, `-vt /x` and
+ * `-t/x` are all `--target-directory`. Sources: the GNU coreutils, tar, gzip and findutils manuals,
+ * Info-ZIP's zip(1)/unzip(1), git's documentation for each subcommand, npm's config docs, pip's
+ * `pip install --help`, sqlite3's `.help`.
+ *
+ * Pure.
+ */
+import { basename as pathBasename, posix } from 'node:path';
+import { attachedWord, hasOption, optionValues, parseOptions, resolveLongOption, type OptionSpec, type ParsedOptions } from './getopt.js';
+import { readSedScript, SED_OUTPUT_STREAMS } from './sed-script.js';
+import { isGitConfigRead, parseGitGlobals, parseSed, type CommandArg } from './safe-commands.js';
+import type { ShellWord } from './shell-parse.js';
+
+/** How a write was found (shown in the analysis and tests; the dialog shows the path). */
+export type WriteVia =
+  | 'redirect'
+  | 'tee'
+  | 'sed -i'
+  | 'sed w'
+  | 'sort -o'
+  | 'git --output'
+  | 'other'
+  /** a path argument of a program not known to only read it */
+  | 'argument'
+  /** a program not known to write only its arguments, run in a directory other than the line's */
+  | 'working directory';
+
+/** One place a command writes. */
+export interface WriteTarget {
+  /** the target as a word of the command (or made up: `.` for the working directory) */
+  word: ShellWord;
+  via: WriteVia;
+  /** directories (as words, outermost first) the target is relative to: `git -C sub`, `tar -C dir` */
+  within?: ShellWord[];
+  /** the place cannot be known before it runs (shown as the word's text): `$TMPDIR`, npm's global folder */
+  unknown?: boolean;
+  /** the target becomes a symbolic link: it and paths under it are not known afterwards */
+  link?: boolean;
+  /** the target is a folder filled with files that may be links (a clone, an extracted archive): paths under it are not known afterwards */
+  container?: boolean;
+}
+
+/** What a command writes, and what it does that the analysis cannot see through. */
+export interface CommandWrites {
+  targets: WriteTarget[];
+  /** the directories (outermost first) the command works in when an option moves it: `git -C x`, `make -C x`, `npm --prefix x` */
+  directory?: ShellWord[];
+  /** the command runs a program or code given in its arguments: why (the analysis then asks every time) */
+  runsCode?: string;
+  /** the program writes only its targets: no write to its working directory is assumed */
+  onlyTargets: boolean;
+}
+
+/** A row of {@link WRITE_TARGETS}. */
+export interface WriterSpec {
+  example: string;
+  options?: OptionSpec;
+  /** how its writes are shown (default `other`) */
+  via?: WriteVia;
+  /** which positionals are written */
+  positionals?: 'all' | 'last' | 'after-first' | 'first' | 'second' | 'none';
+  /** options (canonical: `-t`, `--target-directory`) whose value is written */
+  targetOptions?: readonly string[];
+  /** with one of these the positionals are all sources, not targets (`cp -t dir a b`) */
+  positionalsAreSourcesWith?: readonly string[];
+  /** targets become symbolic links: always, or with one of these options */
+  links?: true | readonly string[];
+  /** the program writes where its targets are and nowhere else (default true) */
+  onlyTargets?: boolean;
+  /** when the table's generic reading is not enough */
+  custom?: (words: readonly ShellWord[], context: WriterContext) => CommandWrites;
+}
+
+/** What a custom reader may need besides the words. */
+export interface WriterContext {
+  home: string;
+}
+
+const word = (value: string): ShellWord => ({ text: value, value, literal: true, tilde: false, processSubstitution: false, substitutions: [] });
+const unknownPlace = (text: string): WriteTarget => ({ word: { ...word(text), literal: false }, via: 'other', unknown: true });
+
+// ---- option tables (long options without dashes; those that require a value listed again)
+
+const CP_LONG = ['archive', 'attributes-only', 'backup', 'copy-contents', 'dereference', 'force', 'interactive', 'link', 'no-clobber', 'no-dereference', 'preserve', 'no-preserve', 'parents', 'recursive', 'reflink', 'remove-destination', 'sparse', 'strip-trailing-slashes', 'symbolic-link', 'suffix', 'target-directory', 'no-target-directory', 'update', 'verbose', 'one-file-system', 'context', 'debug', 'keep-directory-symlink', 'help', 'version'];
+const MV_LONG = ['backup', 'force', 'interactive', 'no-clobber', 'no-copy', 'strip-trailing-slashes', 'suffix', 'target-directory', 'no-target-directory', 'update', 'verbose', 'context', 'exchange', 'debug', 'help', 'version'];
+const LN_LONG = ['backup', 'directory', 'force', 'interactive', 'logical', 'no-dereference', 'physical', 'relative', 'symbolic', 'suffix', 'target-directory', 'no-target-directory', 'verbose', 'help', 'version'];
+const INSTALL_LONG = ['backup', 'compare', 'directory', 'group', 'mode', 'owner', 'preserve-timestamps', 'strip', 'strip-program', 'suffix', 'target-directory', 'no-target-directory', 'verbose', 'preserve-context', 'context', 'debug', 'help', 'version'];
+const CHOWN_LONG = ['changes', 'dereference', 'no-dereference', 'from', 'no-preserve-root', 'preserve-root', 'quiet', 'silent', 'reference', 'recursive', 'verbose', 'help', 'version'];
+const TARGET_DIRECTORY = ['-t', '--target-directory'];
+const GZIP_LIKE: WriterSpec = {
+  example: 'gzip /tmp/x (replaces /tmp/x with /tmp/x.gz; not -c, -t or -l)',
+  options: { shortWithValue: 'S', long: ['stdout', 'to-stdout', 'decompress', 'uncompress', 'force', 'keep', 'list', 'name', 'no-name', 'quiet', 'recursive', 'suffix', 'test', 'verbose', 'fast', 'best', 'rsyncable', 'synchronous'], longWithValue: ['suffix'] },
+  custom: (words) => {
+    const parsed = parseOptions(words, GZIP_LIKE.options!);
+    const toStdout = parsed.options.some((o) => ['-c', '--stdout', '--to-stdout', '-t', '--test', '-l', '--list'].includes(o.name));
+    return { onlyTargets: true, targets: toStdout ? [] : [...parsed.positionals, ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' as const })) };
+  },
+};
+
+/**
+ * Programs that write files they are given, and where those are. Maps, not the objects, are looked
+ * up (a command may be named `constructor`).
+ */
+export const WRITE_TARGETS: Readonly<Record<string, WriterSpec>> = {
+  rm: { example: 'rm -rf build', positionals: 'all', options: { long: ['force', 'interactive', 'one-file-system', 'no-preserve-root', 'preserve-root', 'recursive', 'dir', 'verbose'] } },
+  rmdir: { example: 'rmdir -p a/b', positionals: 'all' },
+  unlink: { example: 'unlink x', positionals: 'all' },
+  shred: { example: 'shred -u secret', positionals: 'all', options: { shortWithValue: 'ns', long: ['force', 'iterations', 'random-source', 'remove', 'size', 'verbose', 'exact', 'zero'], longWithValue: ['iterations', 'random-source', 'size'] } },
+  touch: { example: 'touch -d yesterday f', positionals: 'all', options: { shortWithValue: 'drt', long: ['no-create', 'date', 'no-dereference', 'reference', 'time'], longWithValue: ['date', 'reference', 'time'] } },
+  mkdir: { example: 'mkdir -p build/x', positionals: 'all', options: { shortWithValue: 'm', long: ['mode', 'parents', 'verbose', 'context'], longWithValue: ['mode'] } },
+  mkfifo: { example: 'mkfifo /tmp/p', positionals: 'all', options: { shortWithValue: 'm', long: ['mode', 'context'], longWithValue: ['mode'] } },
+  truncate: { example: 'truncate -s 0 log', positionals: 'all', options: { shortWithValue: 'sr', long: ['no-create', 'io-blocks', 'reference', 'size'], longWithValue: ['reference', 'size'] } },
+  mv: { example: 'mv a b, mv -t /dest a (sources are removed: all are written)', positionals: 'all', targetOptions: TARGET_DIRECTORY, options: { shortWithValue: 'St', long: MV_LONG, longWithValue: ['suffix', 'target-directory'] } },
+  cp: { example: 'cp a b, cp -t /dest a, cp --target=/dest a', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, links: ['-s', '--symbolic-link'], options: { shortWithValue: 'St', long: CP_LONG, longWithValue: ['no-preserve', 'sparse', 'suffix', 'target-directory'] } },
+  ln: { example: 'ln -s /outside L (L becomes a link), ln -t /dest a', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, links: true, options: { shortWithValue: 'St', long: LN_LONG, longWithValue: ['suffix', 'target-directory'] } },
+  install: { example: 'install -m 755 bin /usr/local/bin/x, install -t /dest a, install -d a b', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, options: { shortWithValue: 'gmoSt', long: INSTALL_LONG, longWithValue: ['group', 'mode', 'owner', 'strip-program', 'suffix', 'target-directory'] }, custom: installTargets },
+  chmod: { example: 'chmod +x script.sh (the mode is skipped)', custom: chmodTargets },
+  chown: { example: 'chown user:group f (the owner is skipped)', positionals: 'after-first', options: { long: CHOWN_LONG, longWithValue: ['from', 'reference'] }, custom: ownerTargets },
+  chgrp: { example: 'chgrp staff f', positionals: 'after-first', options: { long: CHOWN_LONG, longWithValue: ['from', 'reference'] }, custom: ownerTargets },
+  dd: { example: 'dd if=a of=/tmp/b', custom: (words) => ({ onlyTargets: true, targets: words.filter((w) => w.value.startsWith('of=')).map((w) => ({ word: attachedWord(w, w.value.slice(3)), via: 'other' })) }) },
+  tee: { example: 'tee -a log (not -, >(cmd) or /dev/null)', custom: teeTargets },
+  sed: { example: "sed -i s/a/b/ f, sed --in-pl s/a/b/ f, sed 's/x/y/w /tmp/out' f", custom: sedTargets },
+  sort: { example: 'sort -o /tmp/x f, sort --out=/tmp/x f', via: 'sort -o', targetOptions: ['-o', '--output'], positionals: 'none', options: { shortWithValue: 'kStTo', long: ['ignore-leading-blanks', 'dictionary-order', 'ignore-case', 'general-numeric-sort', 'ignore-nonprinting', 'month-sort', 'human-numeric-sort', 'numeric-sort', 'random-sort', 'random-source', 'reverse', 'sort', 'version-sort', 'batch-size', 'check', 'compress-program', 'debug', 'files0-from', 'key', 'merge', 'output', 'stable', 'buffer-size', 'field-separator', 'temporary-directory', 'parallel', 'unique', 'zero-terminated'], longWithValue: ['random-source', 'sort', 'batch-size', 'compress-program', 'files0-from', 'key', 'output', 'buffer-size', 'field-separator', 'temporary-directory', 'parallel'] } },
+  uniq: { example: 'uniq in /tmp/out (the second file is written)', positionals: 'second', options: { shortWithValue: 'fsw', long: ['count', 'repeated', 'all-repeated', 'skip-fields', 'group', 'ignore-case', 'skip-chars', 'unique', 'zero-terminated', 'check-chars'], longWithValue: ['skip-fields', 'skip-chars', 'check-chars'] } },
+  xxd: { example: 'xxd -r dump /tmp/bin (the second file is written)', positionals: 'second', options: { wordWithValue: ['-c', '-g', '-l', '-s', '-o', '-n', '-cols', '-len', '-seek', '-groupsize', '-offset', '-name'], shortWithValue: 'cglson' } },
+  shuf: { example: 'shuf -o /tmp/x f', targetOptions: ['-o', '--output'], positionals: 'none', options: { shortWithValue: 'inro', long: ['echo', 'input-range', 'head-count', 'output', 'random-source', 'repeat', 'zero-terminated'], longWithValue: ['input-range', 'head-count', 'output', 'random-source'] } },
+  iconv: { example: 'iconv -f latin1 -t utf8 -o /tmp/x f', targetOptions: ['-o', '--output'], positionals: 'none', options: { shortWithValue: 'fto', long: ['from-code', 'to-code', 'output', 'list', 'silent', 'verbose'], longWithValue: ['from-code', 'to-code', 'output'] } },
+  sdiff: { example: 'sdiff -o /tmp/merged a b', targetOptions: ['-o', '--output'], positionals: 'none', options: { shortWithValue: 'ow', long: ['output', 'width', 'diff-program'], longWithValue: ['output', 'width', 'diff-program'] } },
+  split: { example: 'split -l 100 big /tmp/part- (the prefix; default x in the working directory)', custom: splitTargets },
+  csplit: { example: 'csplit -f /tmp/part f /x/ (the prefix; default xx)', custom: csplitTargets },
+  patch: { example: 'patch -o /tmp/out f < p (files named in the patch: relative to -d or the working directory)', targetOptions: ['-o', '--output', '-r', '--reject-file'], positionals: 'first', onlyTargets: false, options: { shortWithValue: 'BDdFiopPrVYzg', long: ['backup', 'prefix', 'ifdef', 'directory', 'fuzz', 'input', 'output', 'strip', 'reject-file', 'basename-prefix', 'suffix', 'version-control', 'get', 'quoting-style', 'reject-format', 'read-only', 'dry-run'], longWithValue: ['prefix', 'ifdef', 'directory', 'fuzz', 'input', 'output', 'strip', 'reject-file', 'basename-prefix', 'suffix', 'version-control', 'get', 'quoting-style', 'reject-format', 'read-only'] }, custom: patchTargets },
+  tar: { example: 'tar -xf a.tar -C /tmp, tar -czf /tmp/a.tgz src, tar xf a.tar (into the working directory)', custom: tarTargets },
+  zip: { example: 'zip -r /tmp/a.zip src (the archive)', custom: zipTargets },
+  unzip: { example: 'unzip a.zip -d /tmp/x (default: the working directory; not -l, -t, -p)', custom: unzipTargets },
+  gzip: GZIP_LIKE,
+  gunzip: GZIP_LIKE,
+  bzip2: { ...GZIP_LIKE, example: 'bzip2 /tmp/x' },
+  bunzip2: { ...GZIP_LIKE, example: 'bunzip2 /tmp/x.bz2' },
+  xz: { ...GZIP_LIKE, example: 'xz -d /tmp/x.xz' },
+  unxz: { ...GZIP_LIKE, example: 'unxz /tmp/x.xz' },
+  zstd: { example: 'zstd f -o /tmp/f.zst', custom: zstdTargets },
+  lz4: { example: 'lz4 f /tmp/f.lz4 (the second file)', positionals: 'second' },
+  compress: { ...GZIP_LIKE, example: 'compress /tmp/x' },
+  mktemp: { example: 'mktemp (a file in $TMPDIR: outside the project), mktemp -p . x.XXX, mktemp -u (writes nothing)', custom: mktempTargets },
+  sqlite3: { example: "sqlite3 /tmp/x.db 'create table t(a)', sqlite3 db \"attach '/tmp/y' as y\"", custom: sqliteTargets },
+  git: { example: 'git clone url /tmp/x, git init /tmp/x, git worktree add /tmp/w, git archive -o /tmp/a.tar HEAD, git config --global x y', custom: gitTargets },
+  npm: { example: 'npm install --prefix /tmp/x, npm ls --cache=/tmp/c, npm install -g x (the global folder), npm config set x y (~/.npmrc)', custom: npmTargets },
+  pip: { example: 'pip install --target /tmp/x y, pip install --user x (~/.local), pip download -d /tmp/x y', custom: pipTargets },
+  rsync: { example: 'rsync -a src/ /tmp/dest (the last argument)', positionals: 'last', onlyTargets: false, options: { shortWithValue: 'BeTfM', long: ['rsh', 'rsync-path', 'exclude', 'exclude-from', 'include', 'include-from', 'files-from', 'filter', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'backup-dir', 'suffix', 'log-file', 'partial-dir', 'password-file', 'out-format', 'chmod', 'chown', 'block-size', 'timeout', 'port', 'bwlimit', 'max-size', 'min-size', 'max-delete', 'info', 'debug', 'usermap', 'groupmap'], longWithValue: ['rsh', 'rsync-path', 'exclude', 'exclude-from', 'include', 'include-from', 'files-from', 'filter', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'backup-dir', 'suffix', 'log-file', 'partial-dir', 'password-file', 'out-format', 'chmod', 'chown', 'block-size', 'timeout', 'port', 'bwlimit', 'max-size', 'min-size', 'max-delete', 'info', 'debug', 'usermap', 'groupmap'] }, targetOptions: ['--log-file', '--backup-dir', '--temp-dir', '--partial-dir'] },
+  make: { example: 'make -C /tmp/x (works in /tmp/x)', custom: (words) => directoryOption(words, { shortWithValue: 'CfIjloW', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'old-file', 'what-if', 'assume-old', 'assume-new', 'new-file'], longWithValue: ['directory', 'file', 'makefile', 'include-dir', 'old-file', 'what-if', 'assume-old', 'assume-new', 'new-file'] }, ['-C', '--directory']) },
+};
+
+const writers = new Map(Object.entries(WRITE_TARGETS));
+
+/** Names that are one program: `pip3.12` is `pip`. */
+function programKey(name: string): string {
+  if (/^pip[\d.]*$/.test(name)) return 'pip';
+  if (/^sqlite3?$/.test(name)) return 'sqlite3';
+  return name;
+}
+
+/** Whether the table knows `name`. */
+export function knowsWriter(name: string): boolean {
+  return writers.has(programKey(name));
+}
+
+/**
+ * What `name words…` writes. Programs in {@link WRITE_TARGETS} by their row; others by
+ * {@link genericTargets} (the caller skips read-only commands, which write nothing).
+ */
+export function commandWrites(name: string, words: readonly ShellWord[], context: WriterContext): CommandWrites {
+  const spec = writers.get(programKey(name));
+  if (!spec) return { targets: genericTargets(words), onlyTargets: false };
+  if (spec.custom) return spec.custom(words, context);
+  return tableTargets(spec, words);
+}
+
+function tableTargets(spec: WriterSpec, words: readonly ShellWord[]): CommandWrites {
+  const parsed = parseOptions(words, spec.options ?? {});
+  const targets: WriterTargetList = new WriterTargetList();
+  const links = spec.links === true || (Array.isArray(spec.links) && hasOption(parsed, ...spec.links));
+  const targetOptions = optionValues(parsed, ...(spec.targetOptions ?? []));
+  const via = spec.via ?? 'other';
+  for (const value of targetOptions) targets.add(value, via, links);
+  const sourcesOnly = spec.positionalsAreSourcesWith && hasOption(parsed, ...spec.positionalsAreSourcesWith);
+  if (!sourcesOnly) {
+    for (const target of pickPositionals(parsed.positionals, spec.positionals ?? 'all')) targets.add(target, via, links);
+  }
+  for (const unknown of parsed.unknownWords) targets.add(unknown, via, links);
+  return { targets: targets.list, onlyTargets: spec.onlyTargets ?? true };
+}
+
+class WriterTargetList {
+  readonly list: WriteTarget[] = [];
+  add(target: ShellWord, via: WriteVia, link = false, within?: ShellWord[]): void {
+    this.list.push({ word: target, via, ...(link && { link }), ...(within?.length && { within }) });
+  }
+}
+
+function pickPositionals(positionals: ShellWord[], which: NonNullable<WriterSpec['positionals']>): ShellWord[] {
+  switch (which) {
+    case 'all':
+      return positionals;
+    case 'last':
+      return positionals.slice(-1);
+    case 'after-first':
+      return positionals.slice(1);
+    case 'first':
+      return positionals.slice(0, 1);
+    case 'second':
+      return positionals.slice(1, 2);
+    case 'none':
+      return [];
+  }
+}
+
+// ---- generic: programs the table does not know
+
+const URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+/** A value that starts with an expansion followed by `/` (`$HOME/x`, `${D}/x`, `$(pwd)/../x`): a path we can't place. */
+const EXPANDED_PATH = /^(\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([^)]*\)|`[^`]*`)\//;
+
+/**
+ * The words of a program we know nothing about that may name a place outside the directory it runs
+ * in: absolute paths, `~`, paths that climb out with `..`, values of options (`--out=/x`, `-o/x`),
+ * and words that start with an expansion followed by `/` (`"$HOME/.bashrc"`). URLs are not paths.
+ * Plain relative words (`test`, `src/a.ts`) stay where the program runs and are not listed.
+ */
+export function genericTargets(words: readonly ShellWord[]): WriteTarget[] {
+  const targets: WriteTarget[] = [];
+  for (const w of words) {
+    let candidate: ShellWord = w;
+    if (w.literal && w.value.startsWith('--') && w.value.includes('=')) candidate = attachedWord(w, w.value.slice(w.value.indexOf('=') + 1));
+    else if (w.literal && /^-[A-Za-z](\/|~\/)/.test(w.value)) candidate = attachedWord(w, w.value.slice(2));
+    if (leavesDirectory(candidate, w)) targets.push({ word: candidate, via: 'argument' });
+  }
+  return targets;
+}
+
+function leavesDirectory(candidate: ShellWord, original: ShellWord): boolean {
+  const value = candidate.value;
+  if (URL.test(value) || original.processSubstitution) return false;
+  if (!candidate.literal) return value.startsWith('/') || value.startsWith('~') || EXPANDED_PATH.test(value) || /^\.\.(\/|$)/.test(value);
+  if (candidate === original && original.tilde) return true; // ~/x: the home folder
+  return value.startsWith('/') || posix.normalize(value).split('/')[0] === '..';
+}
+
+// ---- custom readers
+
+function installTargets(words: readonly ShellWord[]): CommandWrites {
+  const spec = WRITE_TARGETS.install!;
+  const parsed = parseOptions(words, spec.options!);
+  if (hasOption(parsed, '-d', '--directory')) {
+    return { onlyTargets: true, targets: [...parsed.positionals, ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' })) };
+  }
+  return tableTargets({ ...spec, custom: undefined }, words);
+}
+
+const CHMOD_MODE = /^([0-7]{1,4}|[ugoa]*([-+=][rwxXstugo]*)+(,[ugoa]*([-+=][rwxXstugo]*)+)*)$/;
+
+function chmodTargets(words: readonly ShellWord[]): CommandWrites {
+  // chmod -x f: the mode looks like an option; the first word that is a mode is the mode
+  const mode = words.findIndex((w) => CHMOD_MODE.test(w.value));
+  const rest = words.filter((_, i) => i !== mode);
+  const parsed = parseOptions(rest, { long: ['changes', 'no-preserve-root', 'preserve-root', 'quiet', 'silent', 'verbose', 'reference', 'recursive'], longWithValue: ['reference'] });
+  return { onlyTargets: true, targets: [...parsed.positionals, ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' })) };
+}
+
+function ownerTargets(words: readonly ShellWord[]): CommandWrites {
+  const parsed = parseOptions(words, WRITE_TARGETS.chown!.options!);
+  const owner = hasOption(parsed, '--reference') ? 0 : 1;
+  return { onlyTargets: true, targets: [...parsed.positionals.slice(owner), ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' })) };
+}
+
+function teeTargets(words: readonly ShellWord[]): CommandWrites {
+  const parsed = parseOptions(words, { long: ['append', 'ignore-interrupts', 'output-error'] });
+  const targets = parsed.positionals.filter((w) => !w.processSubstitution && w.value !== '-' && !(w.literal && ['/dev/null', '/dev/stdout', '/dev/stderr'].includes(w.value)));
+  return { onlyTargets: true, targets: targets.map((w) => ({ word: w, via: 'tee' })) };
+}
+
+function sedTargets(words: readonly ShellWord[]): CommandWrites {
+  const sed = parseSed(words.map((w) => w.value));
+  const targets: WriteTarget[] = [];
+  if (sed.inPlace) for (const index of sed.fileIndexes) targets.push({ word: words[index]!, via: 'sed -i' });
+  const script = readSedScript(sed.scripts.join('\n'));
+  for (const file of script.writes) {
+    if (!SED_OUTPUT_STREAMS.has(file)) targets.push({ word: word(file), via: 'sed w' });
+  }
+  if (!script.valid && /[wW]/.test(sed.scripts.join('\n'))) targets.push({ ...unknownPlace('(a file the sed script may write)'), via: 'sed w' });
+  if (sed.opaque && sed.scriptFiles) targets.push({ ...unknownPlace('(a file a sed script file may write)'), via: 'sed w' });
+  const runsCode = script.executes ? 'sed runs a shell command from its script (the e command or flag)' : undefined;
+  return { onlyTargets: true, targets, ...(runsCode && { runsCode }) };
+}
+
+function splitTargets(words: readonly ShellWord[]): CommandWrites {
+  const parsed = parseOptions(words, { shortWithValue: 'abClnt', long: ['suffix-length', 'additional-suffix', 'bytes', 'line-bytes', 'lines', 'number', 'separator', 'numeric-suffixes', 'hex-suffixes', 'elide-empty-files', 'filter', 'unbuffered', 'verbose'], longWithValue: ['suffix-length', 'additional-suffix', 'bytes', 'line-bytes', 'lines', 'number', 'separator'] });
+  const filter = parsed.options.find((o) => o.name === '--filter');
+  if (filter) return { onlyTargets: true, targets: [], runsCode: `split --filter runs a shell command: ${filter.value?.value ?? ''}` };
+  const prefix = parsed.positionals[1] ?? word('x');
+  return { onlyTargets: true, targets: [{ word: prefix, via: 'other' }, ...parsed.unknownWords.map((w) => ({ word: w, via: 'other' as const }))] };
+}
+
+function csplitTargets(words: readonly ShellWord[]): CommandWrites {
+  const parsed = parseOptions(words, { shortWithValue: 'bfn', long: ['suffix-format', 'prefix', 'keep-files', 'suppress-matched', 'digits', 'quiet', 'silent', 'elide-empty-files'], longWithValue: ['suffix-format', 'prefix', 'digits'] });
+  const prefix = optionValues(parsed, '-f', '--prefix').at(-1) ?? word('xx');
+  return { onlyTargets: true, targets: [{ word: prefix, via: 'other' }] };
+}
+
+function patchTargets(words: readonly ShellWord[]): CommandWrites {
+  const spec = WRITE_TARGETS.patch!;
+  const parsed = parseOptions(words, spec.options!);
+  const targets = optionValues(parsed, '-o', '--output', '-r', '--reject-file').map((w) => ({ word: w, via: 'other' as const }));
+  if (!hasOption(parsed, '-o', '--output')) targets.push(...parsed.positionals.slice(0, 1).map((w) => ({ word: w, via: 'other' as const })));
+  const directory = optionValues(parsed, '-d', '--directory');
+  return { onlyTargets: false, targets, ...(directory.length && { directory }) };
+}
+
+/** The options of tar that take a value (short, in GNU tar 1.35's `--help`). */
+const TAR_SHORT_WITH_VALUE = 'bCfFgHIKLNTVX';
+const TAR_LONG = ['append', 'catenate', 'concatenate', 'create', 'delete', 'diff', 'compare', 'extract', 'get', 'list', 'update', 'test-label', 'file', 'directory', 'to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rsh-command', 'checkpoint-action', 'listed-incremental', 'index-file', 'absolute-names', 'files-from', 'exclude-from', 'exclude', 'transform', 'xform', 'gzip', 'gunzip', 'bzip2', 'xz', 'zstd', 'verbose', 'owner', 'group', 'mode', 'mtime', 'strip-components', 'blocking-factor', 'format', 'label', 'null', 'auto-compress', 'keep-old-files', 'overwrite', 'backup', 'suffix', 'no-same-owner', 'preserve-permissions', 'same-permissions', 'one-file-system', 'totals', 'wildcards', 'anchored'];
+const TAR_LONG_WITH_VALUE = ['file', 'directory', 'to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rsh-command', 'listed-incremental', 'index-file', 'files-from', 'exclude-from', 'exclude', 'transform', 'xform', 'owner', 'group', 'mode', 'mtime', 'strip-components', 'blocking-factor', 'format', 'label', 'suffix'];
+const TAR_CODE_OPTIONS = ['-I', '--use-compress-program', '--to-command', '-F', '--info-script', '--new-volume-script', '--rsh-command'];
+
+function tarTargets(words: readonly ShellWord[]): CommandWrites {
+  // old style: `tar xzf a.tgz` (the first word is a bundle of letters without a dash, whose values follow in order)
+  let args = [...words];
+  const first = args[0];
+  if (first?.literal && /^[A-Za-z]+$/.test(first.value)) {
+    const expanded: ShellWord[] = [];
+    let next = 1;
+    for (const letter of first.value) {
+      expanded.push(word(`-${letter}`));
+      if (TAR_SHORT_WITH_VALUE.includes(letter) && args[next]) expanded.push(args[next++]!);
+    }
+    args = [...expanded, ...args.slice(next)];
+  }
+  const parsed = parseOptions(args, { shortWithValue: TAR_SHORT_WITH_VALUE, long: TAR_LONG, longWithValue: TAR_LONG_WITH_VALUE });
+  const code = parsed.options.find((o) => TAR_CODE_OPTIONS.includes(o.name) || (o.name === '--checkpoint-action' && /^exec=/.test(o.value?.value ?? '')));
+  if (code) return { onlyTargets: true, targets: [], runsCode: `tar ${code.name} runs a program: ${code.value?.value ?? ''}` };
+  const has = (...names: string[]) => hasOption(parsed, ...names);
+  const creates = has('-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete');
+  const extracts = has('-x', '--extract', '--get');
+  const lists = has('-t', '--list', '-d', '--diff', '--compare', '--test-label');
+  const known = creates || extracts || lists;
+  const targets = new WriterTargetList();
+  const files = optionValues(parsed, '-f', '--file');
+  const directories = optionValues(parsed, '-C', '--directory');
+  if (creates || !known) for (const f of files) targets.add(f, 'other');
+  if (extracts || !known) {
+    for (const d of directories.length ? directories : [word('.')]) targets.list.push({ word: d, via: 'other', container: true });
+    if (has('-P', '--absolute-names')) targets.list.push(unknownPlace('(absolute names inside the archive)'));
+  }
+  for (const f of optionValues(parsed, '-g', '--listed-incremental', '--index-file')) targets.add(f, 'other');
+  for (const u of parsed.unknownWords) targets.add(u, 'other');
+  return { onlyTargets: true, targets: targets.list };
+}
+
+function zipTargets(words: readonly ShellWord[]): CommandWrites {
+  const valueOptions = ['-b', '-n', '-t', '-tt', '-O', '--output-file', '-P', '--password', '-s', '--split-size', '-sp', '-Z', '--compression-method', '-la', '-lf', '--logfile-path', '-x', '-i', '-TT', '--unzip-command'];
+  const targets: WriteTarget[] = [];
+  let archive: ShellWord | undefined;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.value === '-TT' || w.value.startsWith('--unzip-command')) {
+      return { onlyTargets: true, targets, runsCode: `zip ${w.value} runs a program` };
+    }
+    if (['-O', '--output-file', '-b', '-lf', '--logfile-path'].includes(w.value) && words[i + 1]) {
+      targets.push({ word: words[++i]!, via: 'other' });
+    } else if (w.value === '-x' || w.value === '-i') break; // patterns follow
+    else if (valueOptions.includes(w.value)) i++;
+    else if (!w.value.startsWith('-') || !w.literal) {
+      if (!archive) archive = w;
+    }
+  }
+  if (archive) targets.unshift({ word: archive, via: 'other' });
+  return { onlyTargets: true, targets };
+}
+
+function unzipTargets(words: readonly ShellWord[]): CommandWrites {
+  let directory: ShellWord | undefined;
+  let readOnly = false;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.value === '-d' && words[i + 1]) directory = words[++i];
+    else if (w.value.startsWith('-d') && w.value.length > 2) directory = attachedWord(w, w.value.slice(2));
+    else if (/^-[a-zA-Z]*[ltpvcZz]/.test(w.value)) readOnly = true;
+  }
+  if (readOnly) return { onlyTargets: true, targets: [] };
+  return { onlyTargets: true, targets: [{ word: directory ?? word('.'), via: 'other', container: true }] };
+}
+
+function zstdTargets(words: readonly ShellWord[]): CommandWrites {
+  const parsed = parseOptions(words, { shortWithValue: 'oD', long: ['stdout', 'test', 'list', 'output-dir-flat', 'output-dir-mirror', 'rm', 'keep', 'decompress'], longWithValue: ['output-dir-flat', 'output-dir-mirror'] });
+  if (hasOption(parsed, '-c', '--stdout', '-t', '--test', '-l', '--list')) return { onlyTargets: true, targets: [] };
+  const output = optionValues(parsed, '-o', '--output-dir-flat', '--output-dir-mirror');
+  const targets = output.length ? output : parsed.positionals;
+  return { onlyTargets: true, targets: [...targets, ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' })) };
+}
+
+function mktempTargets(words: readonly ShellWord[]): CommandWrites {
+  const parsed = parseOptions(words, { shortWithValue: 'p', long: ['directory', 'dry-run', 'quiet', 'suffix', 'tmpdir'], longWithValue: ['suffix'] });
+  if (hasOption(parsed, '-u', '--dry-run')) return { onlyTargets: true, targets: [] };
+  const template = parsed.positionals[0];
+  const directory = parsed.options.filter((o) => o.name === '-p' || o.name === '--tmpdir').at(-1);
+  const inTmp = hasOption(parsed, '-t') || (directory !== undefined && directory.value === undefined) || (!template && !directory);
+  if (inTmp || (template && !template.value.includes('/') && !directory)) {
+    return { onlyTargets: true, targets: [unknownPlace('$TMPDIR (mktemp)')] };
+  }
+  const name = template ?? word('tmp.XXXXXXXXXX');
+  return { onlyTargets: true, targets: [{ word: name, via: 'other', ...(directory?.value && { within: [directory.value] }) }] };
+}
+
+const SQLITE_VALUE_OPTIONS = ['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-vfs', '-mmap', '-maxsize', '-pagecache', '-lookaside', '-heap', '-escape', '-A'];
+/** SQL and dot-commands that name other files or run programs (sqlite3's `.help`, SQLite's ATTACH and VACUUM INTO, the shell's writefile()). */
+const SQLITE_OTHER_FILES = /\b(attach|vacuum\s+into|writefile|edit|load_extension)\b|(^|[\s;])\.(output|once|save|backup|clone|open|log|trace|excel|import|read|cd|dump)\b/i;
+const SQLITE_CODE = /(^|[\s;])\.(shell|system|load)\b|\bload_extension\b/i;
+
+function sqliteTargets(words: readonly ShellWord[]): CommandWrites {
+  const texts: ShellWord[] = [];
+  const positionals: ShellWord[] = [];
+  let safe = false;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const option = w.value.replace(/^--/, '-');
+    if (option === '-safe') safe = true;
+    if (SQLITE_VALUE_OPTIONS.includes(option)) {
+      const value = words[++i];
+      if (value && (option === '-cmd' || option === '-init')) texts.push(option === '-init' ? word('.read init') : value);
+    } else if (!w.value.startsWith('-') || !w.literal) positionals.push(w);
+  }
+  const [database, ...sql] = positionals;
+  texts.push(...sql);
+  const targets: WriteTarget[] = database ? [{ word: database, via: 'other' }] : [];
+  if (safe) return { onlyTargets: true, targets };
+  const code = texts.find((t) => !t.literal || SQLITE_CODE.test(t.value));
+  if (code && code.literal) return { onlyTargets: true, targets, runsCode: `sqlite3 runs a program or loads code: ${code.value}` };
+  if (texts.length === 0) targets.push(unknownPlace('(files named by SQL read from input)'));
+  else if (texts.some((t) => !t.literal || SQLITE_OTHER_FILES.test(t.value))) targets.push(unknownPlace('(files named in the SQL)'));
+  return { onlyTargets: true, targets };
+}
+
+function directoryOption(words: readonly ShellWord[], spec: OptionSpec, names: string[]): CommandWrites {
+  const parsed = parseOptions(words, spec);
+  const directory = optionValues(parsed, ...names);
+  return { onlyTargets: false, targets: [], ...(directory.length && { directory }) };
+}
+
+// ---- git
+
+const GIT_SUBCOMMAND_TARGETS: Readonly<Record<string, { spec: OptionSpec; example: string; targets: (parsed: ParsedOptions, home: string) => WriteTarget[] }>> = {
+  clone: {
+    example: 'git clone url /tmp/x (default: a folder named after the repository, in the working directory)',
+    spec: { shortWithValue: 'objuc', long: ['origin', 'branch', 'upload-pack', 'reference', 'reference-if-able', 'separate-git-dir', 'depth', 'shallow-since', 'shallow-exclude', 'config', 'template', 'jobs', 'filter', 'server-option', 'bundle-uri', 'ref-format', 'bare', 'mirror', 'recurse-submodules', 'no-checkout', 'quiet', 'verbose', 'progress', 'single-branch', 'no-tags', 'shallow-submodules', 'local', 'shared', 'dissociate', 'sparse', 'also-filter-submodules', 'remote-submodules'], longWithValue: ['origin', 'branch', 'upload-pack', 'reference', 'reference-if-able', 'separate-git-dir', 'depth', 'shallow-since', 'shallow-exclude', 'config', 'template', 'jobs', 'filter', 'server-option', 'bundle-uri', 'ref-format'] },
+    targets: (parsed) => {
+      const [repository, directory] = parsed.positionals;
+      const derived = repository?.literal ? word(pathBasename(repository.value.replace(/\/+$/, '').replace(/:+$/, '')).replace(/\.git$/, '') || '.') : undefined;
+      const target = directory ?? derived ?? unknownPlace('(the folder git clone creates)').word;
+      return [{ word: target, via: 'other', container: true }, ...optionValues(parsed, '--separate-git-dir').map((w) => ({ word: w, via: 'other' as const }))];
+    },
+  },
+  init: {
+    example: 'git init /tmp/x (default: the working directory)',
+    spec: { shortWithValue: 'b', long: ['bare', 'quiet', 'template', 'separate-git-dir', 'object-format', 'ref-format', 'initial-branch', 'shared'], longWithValue: ['template', 'separate-git-dir', 'object-format', 'ref-format', 'initial-branch'] },
+    targets: (parsed) => [
+      { word: parsed.positionals[0] ?? word('.'), via: 'other' },
+      ...optionValues(parsed, '--separate-git-dir').map((w) => ({ word: w, via: 'other' as const })),
+    ],
+  },
+  archive: {
+    example: 'git archive -o /tmp/a.tar HEAD',
+    spec: { shortWithValue: 'o', long: ['format', 'prefix', 'output', 'add-file', 'add-virtual-file', 'worktree-attributes', 'mtime', 'remote', 'exec', 'list', 'verbose'], longWithValue: ['format', 'prefix', 'output', 'add-file', 'add-virtual-file', 'mtime', 'remote', 'exec'] },
+    targets: (parsed) => optionValues(parsed, '-o', '--output').map((w) => ({ word: w, via: 'git --output' })),
+  },
+  bundle: {
+    example: 'git bundle create /tmp/repo.bundle --all',
+    spec: { long: ['progress', 'all', 'quiet', 'version'] },
+    targets: (parsed) => (parsed.positionals[0]?.value === 'create' && parsed.positionals[1] ? [{ word: parsed.positionals[1], via: 'other' }] : []),
+  },
+  'format-patch': {
+    example: 'git format-patch -o /tmp/patches HEAD~3 (default: the working directory)',
+    spec: { shortWithValue: 'ov', long: ['output-directory', 'output', 'stdout', 'numbered', 'start-number', 'subject-prefix', 'cover-letter', 'in-reply-to', 'to', 'cc', 'from', 'signature', 'suffix'], longWithValue: ['output-directory', 'output', 'start-number', 'subject-prefix', 'in-reply-to', 'to', 'cc', 'suffix'] },
+    targets: (parsed) => {
+      if (hasOption(parsed, '--stdout')) return [];
+      const output = optionValues(parsed, '-o', '--output-directory', '--output');
+      return (output.length ? output : [word('.')]).map((w) => ({ word: w, via: 'other' as const }));
+    },
+  },
+  worktree: {
+    example: 'git worktree add /tmp/w main, git worktree move w /tmp/w',
+    spec: { shortWithValue: 'bB', long: ['force', 'detach', 'checkout', 'lock', 'reason', 'orphan', 'track', 'guess-remote', 'quiet'], longWithValue: ['reason'] },
+    targets: (parsed) => {
+      const [action, ...rest] = parsed.positionals;
+      if (action?.value === 'add' && rest[0]) return [{ word: rest[0], via: 'other' }];
+      if (action?.value === 'move' && rest[1]) return [{ word: rest[1], via: 'other' }];
+      if (action?.value === 'remove' && rest[0]) return [{ word: rest[0], via: 'other' }];
+      return [];
+    },
+  },
+  submodule: {
+    example: 'git submodule add url /tmp/x',
+    spec: { shortWithValue: 'b', long: ['branch', 'force', 'name', 'reference', 'depth', 'quiet'], longWithValue: ['branch', 'name', 'reference', 'depth'] },
+    targets: (parsed) => {
+      const [action, , path] = parsed.positionals;
+      return action?.value === 'add' && path ? [{ word: path, via: 'other' }] : [];
+    },
+  },
+  config: {
+    example: 'git config --global user.name x (~/.gitconfig), git config --file /tmp/c x y, git config --system x y (/etc/gitconfig)',
+    spec: { shortWithValue: 'f', long: ['global', 'system', 'local', 'worktree', 'file', 'blob'], longWithValue: ['file', 'blob'] },
+    targets: (parsed, home) => {
+      const files = optionValues(parsed, '-f', '--file');
+      if (files.length) return files.map((w) => ({ word: w, via: 'other' as const }));
+      if (hasOption(parsed, '--global')) return [{ word: word(`${home}/.gitconfig`), via: 'other' }];
+      if (hasOption(parsed, '--system')) return [{ word: word('/etc/gitconfig'), via: 'other' }];
+      return [];
+    },
+  },
+};
+
+const gitSubcommands = new Map(Object.entries(GIT_SUBCOMMAND_TARGETS));
+
+/** git subcommands that only read, but for their `--output` file: they write nothing else. */
+const GIT_READING_SUBCOMMANDS = new Set(['log', 'show', 'diff', 'whatchanged', 'shortlog', 'blame', 'grep', 'status', 'ls-files', 'ls-tree', 'rev-list', 'rev-parse', 'cat-file', 'describe', 'range-diff', 'diff-tree', 'diff-files', 'diff-index', 'show-ref', 'for-each-ref', 'name-rev', 'merge-base', 'check-ignore', 'count-objects', 'version', 'help']);
+
+/** Every git subcommand: `--output` (log, diff, show, …); then the subcommand's own targets; and `-C`, `--git-dir`, `--work-tree`. */
+function gitTargets(words: readonly ShellWord[], context: WriterContext): CommandWrites {
+  const args: CommandArg[] = words.map((w) => ({ value: w.value, literal: w.literal }));
+  const git = parseGitGlobals(args);
+  const globals = words.slice(0, git.subcommandIndex);
+  const directory: ShellWord[] = [];
+  const targets: WriteTarget[] = [];
+  for (let i = 0; i < globals.length; i++) {
+    const w = globals[i]!;
+    const [name, attached] = w.value.startsWith('--') && w.value.includes('=') ? [w.value.slice(0, w.value.indexOf('=')), w.value.slice(w.value.indexOf('=') + 1)] : [w.value, undefined];
+    const value = attached !== undefined ? attachedWord(w, attached) : name === '-C' || name === '--git-dir' || name === '--work-tree' ? globals[i + 1] : undefined;
+    if (name === '-C' && value) directory.push(value);
+    if ((name === '--git-dir' || name === '--work-tree') && value) targets.push({ word: value, via: 'other' });
+    if (['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env'].includes(name) && attached === undefined) i++;
+  }
+  const rest = words.slice(git.subcommandIndex + 1);
+  const sub = git.subcommand;
+  const row = sub !== undefined ? gitSubcommands.get(sub) : undefined;
+  if (sub === 'config' && isGitConfigRead(rest.map((w) => w.value))) {
+    return { onlyTargets: true, targets, ...(directory.length && { directory }) };
+  }
+  if (row) targets.push(...row.targets(parseOptions(rest, row.spec), context.home));
+  else {
+    // --output (and its abbreviations) of log, diff, show, … : `git log --out=x`
+    for (let i = 0; i < rest.length; i++) {
+      const w = rest[i]!;
+      if (w.value === '--') break;
+      const eq = w.value.indexOf('=');
+      const name = eq === -1 ? w.value : w.value.slice(0, eq);
+      if (name.startsWith('--') && name.length > 3 && 'output'.startsWith(name.slice(2))) {
+        const value = eq !== -1 ? attachedWord(w, w.value.slice(eq + 1)) : rest[++i];
+        if (value) targets.push({ word: value, via: 'git --output' });
+      }
+    }
+  }
+  const onlyTargets = sub !== undefined && GIT_READING_SUBCOMMANDS.has(sub) && !targets.some((t) => t.via === 'other');
+  return { onlyTargets, targets, ...(directory.length && { directory }) };
+}
+
+// ---- npm and pip
+
+/** npm options whose value is a place npm writes (npm's config docs); abbreviations count, as nopt expands them. */
+const NPM_WRITE_OPTIONS = ['cache', 'logs-dir', 'userconfig', 'globalconfig', 'pack-destination', 'prefix'];
+const NPM_CONFIG_WRITES = ['set', 'delete', 'edit', 'fix'];
+
+function npmTargets(words: readonly ShellWord[], context: WriterContext): CommandWrites {
+  const targets: WriteTarget[] = [];
+  const directory: ShellWord[] = [];
+  let global = false;
+  let location: string | undefined;
+  const positionals: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.value === '--') break;
+    if (w.value === '-g' || w.value === '--global') global = true;
+    else if (w.value === '-C' && words[i + 1]) directory.push(words[++i]!);
+    else if (w.value.startsWith('--')) {
+      const eq = w.value.indexOf('=');
+      const name = (eq === -1 ? w.value : w.value.slice(0, eq)).slice(2);
+      const option = name.length >= 3 ? NPM_WRITE_OPTIONS.find((o) => o.startsWith(name)) : NPM_WRITE_OPTIONS.find((o) => o === name);
+      const value = eq !== -1 ? attachedWord(w, w.value.slice(eq + 1)) : words[i + 1];
+      if (name === 'location') {
+        location = value?.value;
+        if (eq === -1) i++;
+      }
+      if (option && value) {
+        if (eq === -1) i++;
+        if (option === 'prefix') directory.push(value);
+        else targets.push({ word: value, via: 'other' });
+      }
+    } else if (!w.value.startsWith('-')) positionals.push(w.value);
+  }
+  if (location === 'global') global = true;
+  const [command, action] = positionals;
+  const configWrite = (command === 'config' || command === 'c') && NPM_CONFIG_WRITES.includes(action ?? '');
+  if (configWrite || command === 'set' || command === 'login' || command === 'adduser' || command === 'logout') {
+    if (global) targets.push(unknownPlace("(npm's global config file)"));
+    else if (location !== 'project') targets.push({ word: word(`${context.home}/.npmrc`), via: 'other' });
+  } else if (global && command !== undefined && !['ls', 'list', 'll', 'la', 'root', 'prefix', 'config', 'get', 'view', 'outdated', 'explain', 'why', 'help'].includes(command)) {
+    targets.push(unknownPlace("(npm's global package folder)"));
+  }
+  return { onlyTargets: false, targets, ...(directory.length && { directory }) };
+}
+
+const PIP_WRITE_OPTIONS = ['target', 'prefix', 'root', 'src', 'dest', 'wheel-dir', 'log', 'log-file', 'cache-dir', 'build', 'report'];
+/** pip's other long options that share a prefix with those, so that abbreviations resolve as optparse does */
+const PIP_OTHER_OPTIONS = ['pre', 'prefer-binary', 'progress-bar', 'proxy', 'python', 'python-version', 'platform', 'require-hashes', 'requirement', 'retries', 'root-user-action', 'src', 'debug', 'disable-pip-version-check', 'target', 'trusted-host', 'timeout', 'log-file', 'local', 'cert', 'client-cert', 'constraint', 'config-settings', 'compile', 'dry-run', 'editable', 'exists-action', 'extra-index-url', 'find-links', 'force-reinstall', 'global-option', 'ignore-installed', 'ignore-requires-python', 'implementation', 'index-url', 'isolated', 'keyring-provider', 'no-binary', 'no-build-isolation', 'no-cache-dir', 'no-color', 'no-compile', 'no-deps', 'no-index', 'no-input', 'no-python-version-warning', 'no-warn-conflicts', 'no-warn-script-location', 'only-binary', 'quiet', 'upgrade', 'upgrade-strategy', 'use-feature', 'use-deprecated', 'user', 'verbose', 'abi', 'check-build-dependencies', 'break-system-packages', 'require-virtualenv', 'python-version', 'resume-retries'];
+
+function pipTargets(words: readonly ShellWord[], context: WriterContext): CommandWrites {
+  const targets: WriteTarget[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.value === '--') break;
+    if (w.value === '--user') targets.push({ word: word(`${context.home}/.local`), via: 'other' });
+    else if (['-t', '-d', '-w'].includes(w.value) && words[i + 1]) targets.push({ word: words[++i]!, via: 'other' });
+    else if (w.value.startsWith('--')) {
+      const eq = w.value.indexOf('=');
+      const name = (eq === -1 ? w.value : w.value.slice(0, eq)).slice(2);
+      // optparse takes any unique prefix of a long option: --targ is --target
+      const resolved = resolveLongOption(name, [...new Set([...PIP_WRITE_OPTIONS, ...PIP_OTHER_OPTIONS])]);
+      if (resolved && resolved !== 'ambiguous' && PIP_WRITE_OPTIONS.includes(resolved)) {
+        const value = eq !== -1 ? attachedWord(w, w.value.slice(eq + 1)) : words[++i];
+        if (value) targets.push({ word: value, via: 'other' });
+      }
+    }
+  }
+  return { onlyTargets: false, targets };
+}
