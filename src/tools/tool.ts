@@ -33,8 +33,8 @@ export interface ToolResult {
 export type ToolOutcome = 'ok' | 'error' | 'validation' | 'permission' | 'timeout' | 'canceled';
 
 /**
- * The outcome of a finished call: the result's own {@link ToolResult.outcome} if set; else `permission`
- * for a denial, `ok` for a success, `canceled` for an error while the run was aborted (`aborted`),
+ * The outcome of a finished call: the result's own {@link ToolResult.outcome} if set (the kernel sets
+ * `validation`, and `permission` for a rule's refusal); else `permission` for the person's denial, `ok` for a success, `canceled` for an error while the run was aborted (`aborted`),
  * `timeout` for bash's timed-out command (its `metadata.timed_out`), and `error` for the rest.
  */
 export function outcomeOf(result: ToolResult, aborted: boolean): ToolOutcome {
@@ -166,6 +166,10 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
 export function resultFromError(err: unknown): ToolResult {
   if (err instanceof PermissionDeniedError) {
     return { output: err.message, isError: true, permissionDenied: true };
+  }
+  // a rule's refusal (permission/service.ts, above this layer, so matched by name): the turn goes on, the log says `permission`
+  if (err instanceof ToolError && err.name === 'PermissionRuleError') {
+    return { output: err.message, isError: true, metadata: err.metadata, outcome: 'permission' };
   }
   if (err instanceof ToolError) return { output: err.message, isError: true, metadata: err.metadata };
   if (err instanceof Error && err.name === 'AbortError') {
