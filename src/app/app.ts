@@ -62,9 +62,15 @@ export interface App {
   compact(sessionId: string, signal?: AbortSignal): Promise<void>;
   /** MCP servers: connect in the background from creation; their tools join `tools` as they arrive */
   mcp: McpService;
-  /** cancels every running reply (quitting the TUI mid-stream) */
+  /**
+   * Cancels every request in progress: replies (with their sub-agents and compaction), compactions
+   * started by hand, and background requests (session titles). For quitting, mid-stream or not.
+   */
   cancelAll(): void;
-  /** closes shells and the database; waits for background work first */
+  /**
+   * Aborts background requests (session titles), waits for runs still going to write their last
+   * messages, then closes shells, MCP servers and the database. Call {@link cancelAll} first to end runs too.
+   */
   close(): Promise<void>;
 }
 
@@ -111,6 +117,9 @@ export function createApp(opts: AppOptions): App {
   const titleModel = opts.models.title;
   const taskModel = opts.models.task ?? opts.models.coder;
   const fileTimes = new FileTimes();
+  // requests made beside any run (session titles) end with the app: quitting aborts them (issue 10 §2:
+  // a title waiting on a silent provider kept the process alive for 13+ minutes after quitting)
+  const background = new AbortController();
   const sourcegraph = config.sourcegraph?.url ? { [SOURCEGRAPH_URL_KEY]: config.sourcegraph.url } : {};
   const taskAgent = new Agent({
     kind: 'task',
@@ -164,7 +173,13 @@ export function createApp(opts: AppOptions): App {
       generateTitle:
         opts.generateTitles && titleModel
           ? async (sessionId, text) => {
-              const title = await generateTitle(createProvider(titleModel, opts.providerSettings), text);
+              let title: string;
+              try {
+                title = await generateTitle(createProvider(titleModel, opts.providerSettings), text, background.signal);
+              } catch (err) {
+                if (background.signal.aborted) return; // quitting: no title, and nothing to report
+                throw err;
+              }
               if (title) {
                 db.sessions.updateTitle(sessionId, title);
                 bus.emit('session.updated', { sessionId });
@@ -196,9 +211,11 @@ export function createApp(opts: AppOptions): App {
     compact: (sessionId, signal) => coder.runExclusive(sessionId, (s) => compact(sessionId, s), signal),
     mcp,
     cancelAll() {
+      background.abort();
       for (const agent of [coder, taskAgent, ...retired]) agent.cancelAll();
     },
     async close() {
+      background.abort();
       const agents = [coder, taskAgent, ...retired];
       // runs still going (cancelled by the caller, or finishing) write their last messages first
       await Promise.all(agents.map((a) => a.runsSettled()));

@@ -62,11 +62,30 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     });
   } finally {
     terminal.restore();
-    // a reply still running (quit mid-stream) is cancelled, or close() would wait for it
+    // every request still running (a reply, a title waiting on a silent provider) is cancelled, or close() would wait for it
     app.cancelAll();
-    await app.close();
+    const closed = await settlesWithin(app.close(), QUIT_GRACE_MS);
+    // whatever still holds the event loop (a server's socket, an MCP server slow to stop) must not keep
+    // a quit process alive with a blank screen (issue 10 §2); the timer does not hold the loop itself
+    setTimeout(() => process.exit(), closed ? 250 : 0).unref();
   }
   return 0;
+}
+
+/** How long quitting waits for the app to close (runs write their last messages, servers stop), ms. */
+export const QUIT_GRACE_MS = 1000;
+
+/** Whether `work` settled (either way) within `ms`. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const done = work.then(
+    () => true,
+    () => true,
+  );
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = await Promise.race([done, late]);
+  clearTimeout(timer);
+  return settled;
 }
 
 function fail(line: string): number {
