@@ -31,6 +31,7 @@ export const CODE_ENVIRONMENT: readonly CodeEnvironmentVariable[] = [
   { name: 'BASHOPTS', example: 'BASHOPTS=extdebug bash -c …' },
   { name: 'IFS', example: 'IFS=/ changes how every later unquoted word splits' },
   { name: 'CDPATH', example: 'CDPATH=/ cd etc (cd goes elsewhere than it reads)' },
+  { name: 'BASH_FUNC_<name>%%', pattern: /^BASH_FUNC_/, example: "env 'BASH_FUNC_ls%%=() { rm x; }' bash -c ls (an exported function)" },
   { name: 'PATH', example: 'PATH=./bin:$PATH ls (runs the project\'s bin/ls)' },
   { name: 'SHELL', example: 'SHELL=./x.sh script -c ls, xargs, make and editors run $SHELL' },
   // the dynamic loader

@@ -3,8 +3,10 @@
  * (`shell-analysis.ts`) turned into a {@link CommandSubject}: each simple command with the text rules
  * match, whether it is read-only on its own, and the scope "allow for session" would grant for it.
  */
-import { analyzeCommand, sessionScope, type ShellAnalysis } from './shell-analysis.js';
-import type { CommandSubject } from './types.js';
+import { gitInvocation } from './opaque-code.js';
+import { bannedByIdentity } from './program-identity.js';
+import { analyzeCommand, sessionScope, type ShellAnalysis, type SimpleCommand } from './shell-analysis.js';
+import type { CommandPart, CommandSubject } from './types.js';
 
 /** The analysis (for the banned check) and the subject (for the policy) of one command line. */
 export interface AnalysedCommand {
@@ -16,27 +18,55 @@ export interface AnalysedCommand {
  * Analyses `command` as run in `cwd` (the shell's current directory, which relative write targets are
  * resolved against) with `home` for `~`, and builds the permission subject. Never throws: a failing
  * analysis is an unanalysable command, which asks.
+ *
+ * Also recognises a banned program by what it is (`program-identity.ts`): a link to curl or a copy of
+ * it under another name found through `pathEnv` (default: this process's `PATH`) sets `analysis.banned`.
  */
-export async function analyseForPermission(command: string, options: { cwd: string; home: string }): Promise<AnalysedCommand> {
+export async function analyseForPermission(
+  command: string,
+  options: { cwd: string; home: string; pathEnv?: string },
+): Promise<AnalysedCommand> {
   let analysis: ShellAnalysis;
   try {
     // awaited so that an asynchronous analysis (a WebAssembly parser) needs no change here
-    analysis = await analyzeCommand(command, options);
+    analysis = await analyzeCommand(command, { cwd: options.cwd, home: options.home });
   } catch (err) {
     analysis = { commands: [], writes: [], readOnly: false, unanalysable: `the analysis failed: ${(err as Error).message}` };
   }
   const subject: CommandSubject = {
     kind: 'command',
     command,
-    parts: analysis.commands.map((c) => ({
-      text: c.text,
-      wrappers: c.wrappers,
-      readOnly: c.readOnly ?? analysis.readOnly,
-      scope: sessionScope(c),
-    })),
+    parts: analysis.commands.map((c) => {
+      const part: CommandPart = { text: c.text, wrappers: c.wrappers, readOnly: c.readOnly ?? analysis.readOnly, scope: sessionScope(c) };
+      const resolved = resolvedText(c);
+      if (resolved !== c.text) part.resolvedText = resolved;
+      if (c.opaque !== undefined) part.opaque = c.opaque;
+      return part;
+    }),
     writes: analysis.writes.map((w) => ({ target: w.target, path: w.path, via: w.via })),
     readOnly: analysis.readOnly,
   };
   if (analysis.unanalysable !== undefined) subject.unanalysable = analysis.unanalysable;
+  if (!analysis.banned) {
+    const pathEnv = options.pathEnv ?? process.env.PATH;
+    for (const program of analysis.programs ?? []) {
+      const banned = bannedByIdentity(program, { cwd: options.cwd, pathEnv });
+      if (banned) {
+        analysis.banned = { name: banned.name, reason: `${program.invokedAs} is ${banned.name}: ${banned.reason}` };
+        break;
+      }
+    }
+  }
   return { analysis, subject };
+}
+
+/**
+ * The command as the program receives it: quotes resolved (`git 'pu'sh` is `git push`) and, for git,
+ * the global options before the subcommand dropped (`git -C . --no-pager push` is `git push`), so
+ * that a rule on `git push*` matches every spelling (issue #10 §1).
+ */
+function resolvedText(command: SimpleCommand): string {
+  let args = command.args;
+  if (command.name === 'git') args = args.slice(gitInvocation(args.map((value) => ({ value, literal: true }))).subcommandIndex);
+  return [command.name, ...args].join(' ');
 }

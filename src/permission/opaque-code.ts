@@ -11,6 +11,7 @@
  * manual page (python(1), node(1), perlrun(1), ruby(1), php(1), lua(1), gawk(1), make(1), vim(1),
  * sqlite3(1), git(1), git-config(1)).
  */
+import { codeEnvironmentVariable, storesSubscriptCode } from './code-env.js';
 import { splitLong, type CommandArg } from './safe-commands.js';
 
 /** The plain-words reason a request carries, e.g. `runs code the check cannot see: python3 -c …`. */
@@ -149,6 +150,8 @@ export interface AwkProgram {
 }
 
 const AWK_VALUE_OPTIONS = ['-F', '-v', '--field-separator', '--assign'];
+/** awk options that only change how it reads and prints. */
+const AWK_READING_FLAGS = ['--posix', '-P', '--traditional', '--compat', '-c', '-b', '--characters-as-bytes', '-N', '--use-lc-numeric', '-r', '--re-interval', '-S', '--sandbox', '-s', '--no-optimize', '-O', '--optimize', '-n', '--non-decimal-data', '-M', '--bignum', '-t', '--lint-old'];
 
 /** Parses awk's arguments and looks at its program for commands and writes (gawk(1), POSIX awk). */
 export function awkProgram(args: readonly CommandArg[]): AwkProgram {
@@ -157,6 +160,7 @@ export function awkProgram(args: readonly CommandArg[]): AwkProgram {
   let program: CommandArg | undefined;
   let fromFile = false;
   let inPlace = false;
+  let otherOption = false;
   let i = 0;
   for (; i < args.length; i++) {
     const arg = args[i]!;
@@ -190,10 +194,11 @@ export function awkProgram(args: readonly CommandArg[]): AwkProgram {
       else return { ...result, opaque: opaqueReason(`${written} (includes awk code from a file)`) };
       continue;
     }
-    if (option === '-l' || option === '--load' || short === '-l' || option === '-E' || option === '--exec') {
+    if (option === '-l' || option === '--load' || short === '-l' || option === '-E' || option === '--exec' || option === '-D' || option === '--debug') {
       return { ...result, opaque: opaqueReason(`${written} (loads code)`) };
     }
-    // other flags (-P, --posix, -b, …) do not run code
+    // other options run no code; those not known to only change how it reads (--profile, --dump-variables write files) leave it not read-only
+    if (!AWK_READING_FLAGS.includes(option)) otherOption = true;
   }
   if (!program && !fromFile) program = args[i++];
   const operands = args.slice(i);
@@ -203,6 +208,7 @@ export function awkProgram(args: readonly CommandArg[]): AwkProgram {
   if (!program.literal) return { ...result, opaque: opaqueReason(written) };
   const text = program.value;
   if (/\bsystem\s*\(/.test(text) || /@load\b|@include\b/.test(text)) return { ...result, opaque: opaqueReason(written) };
+  if (/\/inet[46]?\//.test(text)) return { ...result, opaque: opaqueReason(`${written} (gawk's network files)`) };
   const withoutOr = text.replace(/\|\|/g, ' ');
   if (/\|\s*(&|getline\b|"|[A-Za-z_][A-Za-z0-9_]*\s*($|[;}\n)]))/.test(withoutOr) || /\|&/.test(text)) {
     return { ...result, opaque: opaqueReason(`${written} (pipes to or from a command)`) };
@@ -210,7 +216,7 @@ export function awkProgram(args: readonly CommandArg[]): AwkProgram {
   for (const match of text.matchAll(/\bprintf?\b[^;}\n]*?(>>?)\s*("((?:[^"\\]|\\.)*)"|[^;}\n]+)/g)) {
     result.writes.push(match[3] !== undefined ? match[3] : undefined);
   }
-  result.readOnly = result.writes.length === 0 && !inPlace;
+  result.readOnly = result.writes.length === 0 && !inPlace && !otherOption;
   return result;
 }
 
@@ -344,4 +350,115 @@ export function wordHidesCode(text: string): boolean {
     if (arithmeticHidesCode(match[1] ?? match[2] ?? '')) return true;
   }
   return /\$\{[^}]*\[[^\]]*(['"`]|\$\()/.test(text);
+}
+
+// ---- variables
+
+/**
+ * Why setting variable `name` to `value` (undefined: only known when it runs, or only exported) runs
+ * code the analysis cannot see: a code-running environment variable (`code-env.ts`), or a value that
+ * stores an array subscript with a command for later arithmetic. `text` is the assignment as written.
+ */
+export function assignmentRunsCode(name: string, value: string | undefined, text: string): string | undefined {
+  if (codeEnvironmentVariable(name, value)) return opaqueReason(`${text} (${name} makes programs run code)`);
+  if (value !== undefined && storesSubscriptCode(value)) return opaqueReason(`${text} (a stored array subscript holds a command)`);
+  if (subscriptHidesCode(name)) return opaqueReason(`${text} (bash evaluates the array subscript)`);
+  return undefined;
+}
+
+/** Builtins that set or test variables by name, and which of their arguments are names. */
+const NAME_ARGUMENTS: Readonly<Record<string, (args: readonly string[]) => { names: string[]; sets: boolean }>> = {
+  read: (args) => ({ names: positionalsAfter(args, ['-d', '-i', '-n', '-N', '-p', '-t', '-u'], ['-a']), sets: true }), // read -a 'a[$(rm x)]'
+  mapfile: (args) => ({ names: positionalsAfter(args, ['-d', '-n', '-O', '-s', '-u', '-C', '-c'], []), sets: true }),
+  readarray: (args) => ({ names: positionalsAfter(args, ['-d', '-n', '-O', '-s', '-u', '-C', '-c'], []), sets: true }),
+  printf: (args) => ({ names: args[0] === '-v' && args[1] !== undefined ? [args[1]] : [], sets: true }), // printf -v PATH …
+  getopts: (args) => ({ names: args[1] !== undefined ? [args[1]] : [], sets: true }),
+  wait: (args) => ({ names: args.flatMap((a, i) => (a === '-p' && args[i + 1] !== undefined ? [args[i + 1]!] : [])), sets: true }),
+  unset: (args) => ({ names: args.filter((a) => !a.startsWith('-')), sets: false }), // unset 'a[$(rm x)]'
+  test: (args) => ({ names: args.flatMap((a, i) => (a === '-v' && args[i + 1] !== undefined ? [args[i + 1]!] : [])), sets: false }),
+  '[': (args) => ({ names: args.flatMap((a, i) => (a === '-v' && args[i + 1] !== undefined ? [args[i + 1]!] : [])), sets: false }),
+};
+
+const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
+/**
+ * Why a builtin that sets or inspects variables runs code the analysis cannot see: `export PATH=…`,
+ * `declare -x BASH_ENV`, `export -f ls` (a function child shells run), `read PATH`,
+ * `[ -v 'a[$(rm x)]' ]`, `unset 'a[$(rm x)]'`, `let 'a[$(rm x)]'`.
+ */
+export function variableBuiltinCode(name: string, args: readonly CommandArg[], written: string): string | undefined {
+  if (name === 'let') {
+    return args.some((a) => arithmeticHidesCode(a.value)) ? opaqueReason(`${written} (bash evaluates array subscripts in it)`) : undefined;
+  }
+  if (DECLARATIONS.has(name)) {
+    const options = args.filter((a) => /^[-+][A-Za-z]+$/.test(a.value)).map((a) => a.value).join('');
+    if ((name === 'export' && options.includes('f')) || (options.includes('f') && options.includes('x'))) {
+      return opaqueReason(`${written} (exports a function that child shells run)`);
+    }
+    for (const arg of args) {
+      if (/^[-+][A-Za-z]+$/.test(arg.value)) continue;
+      const eq = arg.value.indexOf('=');
+      const variable = (eq < 0 ? arg.value : arg.value.slice(0, eq)).replace(/\+$/, '');
+      const value = eq < 0 ? undefined : arg.literal ? arg.value.slice(eq + 1) : undefined;
+      const reason = assignmentRunsCode(variable, value, arg.value);
+      if (reason) return reason;
+    }
+    return undefined;
+  }
+  const pick = NAME_ARGUMENTS[name];
+  if (!pick || !Object.hasOwn(NAME_ARGUMENTS, name)) return undefined;
+  const { names, sets } = pick(args.map((a) => a.value));
+  for (const variable of names) {
+    if (subscriptHidesCode(variable)) return opaqueReason(`${written} (bash evaluates the array subscript)`);
+    if (sets && codeEnvironmentVariable(variable)) return opaqueReason(`${written} (sets ${variable}, which makes programs run code)`);
+  }
+  return undefined;
+}
+
+function positionalsAfter(args: readonly string[], valueOptions: readonly string[], nameOptions: readonly string[]): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (valueOptions.includes(arg)) i++;
+    else if (nameOptions.includes(arg) && args[i + 1] !== undefined) names.push(args[++i]!);
+    else if (!arg.startsWith('-')) names.push(arg);
+  }
+  return names;
+}
+
+// ---- programs that run commands we cannot follow
+
+/** Programs that run other commands in ways the analysis does not follow. One row each, with why. */
+export const OPAQUE_RUNNERS: Readonly<Record<string, string>> = {
+  parallel: 'runs a command template with arguments from its input', // parallel rm ::: a b
+  chroot: 'runs programs of another root directory', // chroot /srv/x ls
+  at: 'runs commands read from its input later', // echo 'rm x' | at now
+  batch: 'runs commands read from its input later',
+  'systemd-run': 'runs a command as a service', // systemd-run --user rm x
+  nsenter: 'runs a command in another namespace',
+  unshare: 'runs a command in new namespaces',
+  firejail: 'runs a command in a sandbox it configures',
+  bwrap: 'runs a command in a sandbox it configures',
+  proot: 'runs programs of another root directory',
+  strace: 'runs and traces a command', // strace -f rm x
+  ltrace: 'runs and traces a command',
+  valgrind: 'runs a command under instrumentation',
+  numactl: 'runs a command with placement options',
+  cpulimit: 'runs a command',
+  prlimit: 'runs a command with limits',
+  entr: 'runs a command when files change', // ls | entr rm x
+  'ld.so': 'the dynamic loader runs any program', // /lib64/ld-linux-x86-64.so.2 ./k
+  'nix-shell': 'runs a command in an environment it builds',
+  direnv: 'runs a command in the folder\'s environment (.envrc)',
+  npx: 'runs a package\'s program, downloading it if needed', // npx -c 'rm x'
+  'xvfb-run': 'runs a command',
+  crontab: 'installs commands that run later',
+  tmux: 'runs commands in a terminal it keeps',
+  screen: 'runs commands in a terminal it keeps',
+};
+
+/** Why a program runs commands we cannot follow, or undefined. The dynamic loader also by its file names (`ld-linux-x86-64.so.2`). */
+export function opaqueRunner(name: string): string | undefined {
+  if (/^ld-linux.*\.so(\.\d+)*$|^ld-.*\.so(\.\d+)*$/.test(name)) return OPAQUE_RUNNERS['ld.so'];
+  return Object.hasOwn(OPAQUE_RUNNERS, name) ? OPAQUE_RUNNERS[name] : undefined;
 }

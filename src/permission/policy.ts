@@ -83,6 +83,10 @@ interface Facet {
   rule?: PermissionRule;
   /** why it asks without a rule */
   defaultReason?: string;
+  /** the reason line shown, when not `subject: rule or default reason` (opaque code says it in its own words) */
+  reason?: string;
+  /** no session grant covers it and none is offered (opaque code while a deny rule exists) */
+  ungrantable?: boolean;
 }
 
 class Judge {
@@ -196,19 +200,27 @@ class Judge {
    * `"*": "deny"` does not make `timeout 5 ls` a different command from `ls`.
    */
   private commandFacets(part: CommandPart): Facet[] {
-    const rule = lastMatchingRule(this.ctx.rules, this.tool, [part.text]);
+    // quotes resolved and git's global options dropped: `git -C . 'pu'sh` is judged as `git push` too
+    const subjects = part.resolvedText !== undefined ? [part.text, part.resolvedText] : [part.text];
+    const rule = lastMatchingRule(this.ctx.rules, this.tool, subjects);
     const privilege = part.wrappers.filter((w) => PRIVILEGE_WRAPPERS.has(w));
     const privileged = (text: string) => [...new Set(privilege), text].join(' ');
-    const facets: Facet[] = [
-      {
-        subjects: [part.text],
-        grantSubjects: [privileged(part.text)],
-        grant: this.grantOf(privileged(part.scope), false),
-        status: rule?.action ?? (part.readOnly ? 'default-allow' : 'ask'),
-        rule,
-        defaultReason: 'not a read-only command',
-      },
-    ];
+    const main: Facet = {
+      subjects,
+      grantSubjects: [privileged(part.text)],
+      grant: this.grantOf(privileged(part.scope), false),
+      status: rule?.action ?? (part.readOnly ? 'default-allow' : 'ask'),
+      rule,
+      defaultReason: 'not a read-only command',
+    };
+    if (part.opaque !== undefined && main.status !== 'deny' && !this.allowsOpaque(part, rule)) {
+      // opaque code: never allowed by the read-only list or a wildcard rule (issue #10 §1)
+      main.status = 'ask';
+      main.rule = undefined;
+      main.reason = part.opaque;
+      main.ungrantable = this.anyDenyRule();
+    }
+    const facets: Facet[] = [main];
     for (const wrapper of new Set(part.wrappers)) {
       const text = `${wrapper} ${part.text}`;
       const wrapperRule = lastMatchingRule(this.ctx.rules, this.tool, [text], (r) => namesCommand(r.pattern, wrapper));
@@ -219,18 +231,35 @@ class Judge {
     return facets;
   }
 
+  /**
+   * Opaque code runs only under an `allow` rule that names its program (`"python3 *": "allow"` for
+   * `python3 -c …`; not `"*"`), and only while no `deny` rule exists for the tool: the code could do
+   * what the deny rule forbids.
+   */
+  private allowsOpaque(part: CommandPart, rule: PermissionRule | undefined): boolean {
+    if (rule?.action !== 'allow' || this.anyDenyRule()) return false;
+    const program = (part.resolvedText ?? part.text).split(' ', 1)[0]!;
+    return namesCommand(rule.pattern, program);
+  }
+
+  private anyDenyRule(): boolean {
+    return this.ctx.rules.some((r) => r.action === 'deny' && wildcardMatch(r.tool, this.tool));
+  }
+
   /** Puts facets together: a deny wins, then anything that must always ask, then asks not covered by a grant. */
   private decide(facets: Facet[], alwaysAsk: string[], deniedMessage: (facet: Facet) => string): Verdict {
     const denied = facets.find((f) => f.status === 'deny');
     if (denied) return { action: 'deny', message: permissionDeniedMessage(deniedMessage(denied)) };
-    const asking = facets.filter((f) => f.status === 'ask' && !this.granted(f));
+    const asking = facets.filter((f) => f.status === 'ask' && (f.ungrantable || !this.granted(f)));
     if (asking.length === 0 && alwaysAsk.length === 0) return { action: 'allow' };
     const grants: SessionGrant[] = [];
     for (const facet of asking) {
-      if (!grants.some((g) => g.pattern === facet.grant.pattern)) grants.push(facet.grant);
+      if (!facet.ungrantable && !grants.some((g) => g.pattern === facet.grant.pattern)) grants.push(facet.grant);
     }
     const reasons = [
-      ...asking.map((f) => `${(f.grantSubjects ?? f.subjects)[0]}: ${f.rule ? `the rule ${describeRule(f.rule)}` : f.defaultReason}`),
+      ...asking.map(
+        (f) => f.reason ?? `${(f.grantSubjects ?? f.subjects)[0]}: ${f.rule ? `the rule ${describeRule(f.rule)}` : f.defaultReason}`,
+      ),
       ...alwaysAsk,
     ];
     return { action: 'ask', scopes: grants.map((g) => g.pattern), grants, reasons };

@@ -15,15 +15,30 @@
  *
  * Pure: no file system access, no environment; `cwd` and `home` come from the caller.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { commandPrefix } from './arity.js';
 import { bannedCommand } from './banned-commands.js';
+import { WorkingDirectory } from './working-directory.js';
+import { commandWrites, type WriteVia } from './write-targets.js';
+import { codeEnvironmentVariable, storesSubscriptCode } from './code-env.js';
+import {
+  arithmeticHidesCode,
+  assignmentRunsCode,
+  awkProgram,
+  gitInvocation,
+  interpreterCode,
+  isInputFile,
+  opaqueReason,
+  opaqueRunner,
+  subscriptHidesCode,
+  testClauseHidesCode,
+  variableBuiltinCode,
+  wordHidesCode,
+} from './opaque-code.js';
 import {
   FIND_WRITING_ACTIONS,
   isReadOnlyCommand,
   isSafeEnvAssignment,
-  parseGitGlobals,
-  parseSed,
   splitLong,
   type CommandArg,
 } from './safe-commands.js';
@@ -52,6 +67,23 @@ export interface SimpleCommand {
    * command built by hand, e.g. to compute a {@link sessionScope}, needs no value.)
    */
   readOnly?: boolean;
+  /**
+   * Set when the command runs code the analysis cannot see (issue #10 §1): an interpreter one-liner,
+   * a program or script read from input, code-running environment, git configuration that runs a
+   * program, code in bash's arithmetic. Why, in plain words: `runs code the check cannot see: python3 -c …`.
+   * Never read-only; the policy allows it only by a rule that names the program.
+   */
+  opaque?: string;
+}
+
+/** A program the line runs, as invoked, for checks that need the file system (`program-identity.ts`). */
+export interface ProgramUse {
+  /** the command name, without its path: `curl`, `k` */
+  name: string;
+  /** the command word as given, `~` expanded: `curl`, `./bin/k`, `/usr/bin/curl` */
+  invokedAs: string;
+  /** the directory it runs in, when known */
+  dir?: string;
 }
 
 export interface ShellWrite {
@@ -59,7 +91,8 @@ export interface ShellWrite {
   target: string;
   /** absolute if resolvable against cwd (~ expanded with the given home), else undefined */
   path?: string;
-  via: 'redirect' | 'tee' | 'sed -i' | 'sort -o' | 'git --output' | 'other';
+  /** how it was found; `argument` and `working directory` are the guesses for programs the table of `write-targets.ts` does not know */
+  via: WriteVia;
 }
 
 export interface ShellAnalysis {
@@ -72,6 +105,8 @@ export interface ShellAnalysis {
   banned?: { name: string; reason: string };
   /** true only when every simple command is on the safe table with read-only arguments and nothing is written */
   readOnly: boolean;
+  /** every program run by name or path (not builtins seen through), for the identity check of `program-identity.ts` */
+  programs?: ProgramUse[];
 }
 
 /**
@@ -79,7 +114,7 @@ export interface ShellAnalysis {
  * `cwd` resolves relative write targets (and follows `cd` within the line); `home` expands `~`.
  */
 export function analyzeCommand(command: string, options: { cwd: string; home: string }): ShellAnalysis {
-  const analysis = new Analysis(options.home);
+  const analysis = new Analysis(options.home, options.cwd);
   try {
     analysis.source(command, { dir: { path: options.cwd }, wrappers: [], depth: 0 });
   } catch (error) {
@@ -142,6 +177,14 @@ interface WrapperSpec {
   appendsArguments?: boolean;
   /** with no command, the wrapper runs this one (xargs runs echo) */
   defaultCommand?: string;
+  /** options whose value is a command string the wrapper runs with a shell: `su -c 'cmd'`, `flock lock -c 'cmd'` (analysed when literal, else opaque) */
+  commandStringOptions?: readonly string[];
+  /** the words after the options are never a command: only a command-string option runs one, else an interactive shell reads its input (`su`, `script`) */
+  stringOnly?: boolean;
+  /** the words after the options are joined and run by `sh -c` (`watch git status`), unless one of these options is given */
+  joinsCommand?: { unlessOptions: readonly string[] };
+  /** options that set a replacement string whose occurrences become input (`xargs -I {}`; `-i` and `--replace` default to `{}`) */
+  replaceOptions?: readonly string[];
 }
 
 /** Commands that run another command, seen through to it. Options from GNU coreutils, sudo(8), doas(1), findutils. */
@@ -204,11 +247,89 @@ const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     noCommandOptions: ['--help', '--version'],
     appendsArguments: true,
     defaultCommand: 'echo',
+    replaceOptions: ['-I', '-i', '--replace'],
   },
+  setsid: { example: 'setsid -f npm start', flags: ['-c', '--ctty', '-f', '--fork', '-w', '--wait'], noCommandOptions: ['-h', '--help', '-V', '--version'] },
+  flock: {
+    example: 'flock /tmp/x.lock make; flock /tmp/x.lock -c "make test" (the string is analysed)',
+    flags: ['-s', '--shared', '-x', '-e', '--exclusive', '-u', '--unlock', '-n', '--nb', '--nonblock', '-o', '--close', '-F', '--no-fork', '--verbose'],
+    valueOptions: ['-w', '--wait', '--timeout', '-E', '--conflict-exit-code'],
+    noCommandOptions: ['-h', '--help', '-V', '--version'],
+    commandStringOptions: ['-c', '--command'],
+    operands: 1,
+  },
+  ionice: {
+    example: 'ionice -c 3 make',
+    flags: ['-t', '--ignore'],
+    valueOptions: ['-c', '--class', '-n', '--classdata'],
+    noCommandOptions: ['-p', '--pid', '-P', '--pgid', '-u', '--uid', '-h', '--help', '-V', '--version'],
+  },
+  taskset: {
+    example: 'taskset -c 0,1 make (taskset -p 1 looks at a process)',
+    flags: ['-a', '--all-tasks', '-c', '--cpu-list'],
+    noCommandOptions: ['-p', '--pid', '-h', '--help', '-V', '--version'],
+    operands: 1,
+  },
+  chrt: {
+    example: 'chrt -b 0 make',
+    flags: ['-a', '--all-tasks', '-b', '--batch', '-d', '--deadline', '-f', '--fifo', '-i', '--idle', '-o', '--other', '-r', '--rr', '-R', '--reset-on-fork', '-v', '--verbose'],
+    valueOptions: ['-T', '--sched-runtime', '-P', '--sched-period', '-D', '--sched-deadline'],
+    noCommandOptions: ['-p', '--pid', '-m', '--max', '-h', '--help', '-V', '--version'],
+    operands: 1,
+  },
+  unbuffer: { example: 'unbuffer -p make', flags: ['-p'] },
+  script: {
+    example: "script -qc 'make test' /dev/null (the string is analysed; without -c it runs a shell reading its input)",
+    flags: ['-a', '--append', '-e', '--return', '-f', '--flush', '-q', '--quiet', '--force'],
+    valueOptions: ['-E', '--echo', '-t', '--timing', '-T', '--log-timing', '-I', '--log-in', '-O', '--log-out', '-B', '--log-io', '-m', '--logging-format', '-o', '--output-limit'],
+    outputOptions: ['-t', '--timing', '-T', '--log-timing', '-I', '--log-in', '-O', '--log-out', '-B', '--log-io'],
+    commandStringOptions: ['-c', '--command'],
+    stringOnly: true,
+  },
+  watch: {
+    example: 'watch -n 5 git status (joined and run by sh -c; with -x run directly)',
+    flags: ['-b', '--beep', '-c', '--color', '-C', '--no-color', '-d', '--differences', '-e', '--errexit', '-g', '--chgexit', '-t', '--no-title', '-w', '--no-wrap', '-x', '--exec', '-p', '--precise', '-r', '--no-rerun', '-f', '--follow'],
+    valueOptions: ['-n', '--interval', '-q', '--equexit', '-s', '--shotsdir'],
+    noCommandOptions: ['-h', '--help', '-v', '--version'],
+    joinsCommand: { unlessOptions: ['-x', '--exec'] },
+  },
+  su: {
+    example: "su -c 'make install' root (always asks; the string is analysed; without -c a shell reads its input)",
+    flags: ['-', '-l', '--login', '-m', '-p', '--preserve-environment', '-f', '--fast', '-P', '--pty'],
+    valueOptions: ['-g', '--group', '-G', '--supp-group', '-w', '--whitelist-environment'],
+    commandStringOptions: ['-c', '--command', '--session-command'],
+    stringOnly: true,
+    privileged: true,
+  },
+  runuser: {
+    example: "runuser -l app -c 'make' (always asks, as su)",
+    flags: ['-', '-l', '--login', '-m', '-p', '--preserve-environment', '-f', '--fast', '-P', '--pty'],
+    valueOptions: ['-g', '--group', '-G', '--supp-group', '-w', '--whitelist-environment'],
+    commandStringOptions: ['-c', '--command', '--session-command'],
+    stringOnly: true,
+    privileged: true,
+  },
+  pkexec: { example: 'pkexec make install (always asks)', flags: ['--disable-internal-agent', '--keep-cwd'], valueOptions: ['--user'], noCommandOptions: ['--version', '--help'], privileged: true },
+  busybox: { example: 'busybox rm x (the applet is the command)', flags: [], noCommandOptions: ['--list', '--list-full', '--help', '--install'] },
+  catchsegv: { example: 'catchsegv ./a.out', flags: [] },
+  fakeroot: { example: 'fakeroot make deb', flags: ['--unknown-is-real'], valueOptions: ['-l', '--lib', '--faked', '-s', '-i', '-b'], noCommandOptions: ['-h', '--help', '-v', '--version'] },
+  faketime: { example: "faketime '2020-01-01' date", flags: ['-m', '-f'], valueOptions: ['-p'], noCommandOptions: ['--help', '--version'], operands: 1 },
 };
 
 // Maps, not the objects: a command may be named `constructor` or `__proto__`
 const wrappers = new Map(Object.entries(WRAPPERS));
+const PRIVILEGED_WRAPPERS = new Set(Object.entries(WRAPPERS).filter(([, spec]) => spec.privileged).map(([name]) => name));
+
+const AWK_NAMES = new Set(['awk', 'gawk', 'mawk', 'nawk']);
+
+/** Builtins bash runs itself: no file on PATH to identify (a path like `/bin/echo` is still checked). */
+const SHELL_BUILTINS = new Set([
+  'cd', 'echo', 'printf', 'pwd', 'test', '[', 'true', 'false', ':', 'export', 'declare', 'typeset', 'local', 'readonly',
+  'unset', 'set', 'shopt', 'read', 'mapfile', 'readarray', 'eval', 'source', '.', 'trap', 'exit', 'return', 'shift',
+  'let', 'type', 'command', 'builtin', 'hash', 'alias', 'unalias', 'pushd', 'popd', 'dirs', 'wait', 'jobs', 'kill',
+  'getopts', 'umask', 'ulimit', 'history', 'fc', 'bg', 'fg', 'disown', 'suspend', 'times', 'enable', 'help', 'caller',
+  'complete', 'compgen', 'compopt', 'bind', 'logout', 'break', 'continue',
+]);
 
 /** Shells whose `-c` string (or here-document on stdin) is parsed and analysed in turn. */
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh']);
@@ -223,38 +344,18 @@ const MAX_NESTING = 8;
 const OUTPUT_SINKS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 const WRITING_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 
-interface FileWriter {
-  /** which positional arguments are written: all, the last (the destination), or all but the first (the mode or owner) */
-  targets: 'all' | 'last' | 'after-first';
-  valueOptions?: readonly string[];
-  /** options whose value is the destination (`cp -t dir`) */
-  targetOptions?: readonly string[];
-}
-
-/** Commands that create, change or delete the files they are given (writes `via: 'other'`). */
-const FILE_WRITERS: Readonly<Record<string, FileWriter>> = {
-  rm: { targets: 'all' }, // rm -rf build
-  rmdir: { targets: 'all' },
-  unlink: { targets: 'all' },
-  shred: { targets: 'all', valueOptions: ['-n', '--iterations', '-s', '--size', '--random-source'] },
-  touch: { targets: 'all', valueOptions: ['-d', '--date', '-t', '-r', '--reference'] },
-  mkdir: { targets: 'all', valueOptions: ['-m', '--mode'] },
-  truncate: { targets: 'all', valueOptions: ['-s', '--size', '-r', '--reference'] },
-  mv: { targets: 'all', valueOptions: ['-S', '--suffix'], targetOptions: ['-t', '--target-directory'] }, // sources are removed
-  cp: { targets: 'last', valueOptions: ['-S', '--suffix'], targetOptions: ['-t', '--target-directory'] },
-  ln: { targets: 'last', valueOptions: ['-S', '--suffix'], targetOptions: ['-t', '--target-directory'] },
-  install: { targets: 'last', valueOptions: ['-m', '--mode', '-o', '--owner', '-g', '--group', '-S', '--suffix'], targetOptions: ['-t', '--target-directory'] },
-  chmod: { targets: 'all' }, // the mode is recognised and skipped
-  chown: { targets: 'after-first' },
-  chgrp: { targets: 'after-first' },
-};
-
-const fileWriters = new Map(Object.entries(FILE_WRITERS));
+// Which commands write which of their arguments: WRITE_TARGETS in `write-targets.ts`.
 
 /** The target of a write whose files come from xargs' input. */
 const XARGS_TARGETS = '(files read by xargs)';
 
-const CHMOD_MODE = /^([0-7]{1,4}|[ugoa]*([-+=][rwxXstugo]*)+(,[ugoa]*([-+=][rwxXstugo]*)+)*)$/;
+/** Builtins that change only the shell's own state, never a file: no write is assumed for them. */
+const SHELL_STATE_BUILTINS = new Set([
+  'export', 'unset', 'declare', 'typeset', 'local', 'readonly', 'alias', 'unalias', 'set', 'shopt', 'hash',
+  'let', 'read', 'mapfile', 'readarray', 'ulimit', 'umask', 'wait', 'jobs', 'fg', 'bg', 'disown', 'kill',
+  'exit', 'return', 'break', 'continue', 'shift', 'getopts', 'enable', 'complete', 'compgen', 'compopt',
+  'bind', 'history', 'suspend', 'times', 'caller', 'logout', 'cd', 'pushd', 'popd', 'dirs', 'help',
+]);
 
 // ---- the walk
 
@@ -272,6 +373,8 @@ interface Scope {
 
 /** One command being resolved through its wrappers. */
 interface Invocation {
+  /** why the command runs code the analysis cannot see (a code-running environment variable set for it) */
+  opaque?: string;
   words: ShellWord[];
   wrappers: string[];
   /** every environment assignment leaves it read-only (`LANG=C`), none sets `PATH=` or the like */
@@ -291,9 +394,23 @@ class Analysis {
   /** cleared by any command that is not read-only, and by bare assignments (`PATH=…` persists in the shell) */
   private everyCommandReadOnly = true;
 
-  constructor(private readonly home: string) {}
+  private readonly programs: ProgramUse[] = [];
+  /** CDPATH, cdable_vars and links made by this line: what makes `cd` and paths lead elsewhere */
+  private readonly directory = new WorkingDirectory();
+  /** functions declared in this line, walked where they are called */
+  private readonly functions = new Map<string, { statements: ShellStatement[]; scope: Scope; called: boolean }>();
+  private readonly runningFunctions = new Set<string>();
+  /** files this line writes, copies or links before running them (`ln -s "$(which curl)" k && ./k`): path → the source's name when known */
+  private readonly madeHere = new Map<string, string | undefined>();
+
+  constructor(
+    private readonly home: string,
+    /** the directory the line starts in: git run elsewhere reads another repository's configuration */
+    private readonly startDir: string,
+  ) {}
 
   result(): ShellAnalysis {
+    this.walkUncalledFunctions();
     const readOnly = this.everyCommandReadOnly && !this.unanalysable && !this.banned && this.writes.length === 0;
     return {
       commands: this.commands,
@@ -301,7 +418,14 @@ class Analysis {
       ...(this.unanalysable !== undefined && { unanalysable: this.unanalysable }),
       ...(this.banned && { banned: this.banned }),
       readOnly,
+      programs: this.programs,
     };
+  }
+
+  /** Records a part that is opaque code on its own: `[[ … ]]`, `(( ))`, `PATH=./bin`, a program named in input. */
+  private recordOpaque(name: string, text: string, reason: string, wrappers: readonly string[]): void {
+    this.commands.push({ name, args: [], text, wrappers: [...wrappers], readOnly: false, opaque: reason });
+    this.everyCommandReadOnly = false;
   }
 
   /** Parses and walks a command line or a nested `bash -c` / `eval` string. */
@@ -351,7 +475,13 @@ class Analysis {
     else if (command) {
       const inner: Scope = command.subshell || command.type === 'CoprocClause' || command.type === 'FuncDecl' ? subshell(scope) : scope;
       const wrapped = command.type === 'TimeClause' ? { ...inner, wrappers: [...inner.wrappers, 'time'] } : inner;
-      for (const child of command.statements) this.statement(child, wrapped);
+      if (command.text !== undefined) {
+        const hides = command.type === 'TestClause' ? testClauseHidesCode(command.text) : arithmeticHidesCode(command.text);
+        const name = command.type === 'TestClause' ? '[[' : '((';
+        if (hides) this.recordOpaque(name, command.text, opaqueReason(`${command.text} (bash evaluates array subscripts in it)`), scope.wrappers);
+      }
+      if (command.type === 'FuncDecl' && command.name !== undefined) this.declareFunction(command.name, command.statements, scope);
+      else for (const child of command.statements) this.statement(child, wrapped);
       for (const substitution of command.substitutions) this.script(substitution, substitutionScope(scope));
     }
     for (const redirect of statement.redirects) {
@@ -367,15 +497,26 @@ class Analysis {
   }
 
   private call(call: ShellCall, statement: ShellStatement, scope: Scope): void {
+    const envCode = call.assignments
+      .map((a) => assignmentRunsCode(a.name, a.value?.literal ? a.value.value : undefined, a.text))
+      .find((reason) => reason !== undefined);
+    const hidden = [...call.words.map((w) => w.text), ...call.assignments.map((a) => a.text)].find(wordHidesCode);
+    for (const assignment of call.assignments) this.directory.noteAssignment(assignment.name);
+    const calledFunction = call.words[0]?.literal ? call.words[0].value : undefined;
+    if (calledFunction !== undefined && this.functions.has(calledFunction)) this.callFunction(calledFunction, scope);
     if (call.words.length === 0) {
       // `X=1` alone sets a variable in the persistent shell (`PATH=/tmp/evil:$PATH` changes later commands)
       if (call.assignments.length) this.everyCommandReadOnly = false;
+      const text = call.assignments.map((a) => a.text).join(' ');
+      if (envCode ?? hidden) this.recordOpaque(call.assignments[0]!.name, text, envCode ?? opaqueReason(hidden!), scope.wrappers);
     } else {
       this.invoke({
+        ...((envCode ?? hidden) !== undefined && { opaque: envCode ?? opaqueReason(hidden!) }),
         words: call.words,
         wrappers: [...scope.wrappers, ...call.assignments.map((a) => a.text)],
         safeEnv: call.assignments.every((a) => a.value === undefined || a.value.literal ? isSafeEnvAssignment(a.name, a.value?.value ?? '') : false),
-        privileged: false,
+        // `sudo bash -c 'ls'`, `su -c 'ls'`: the commands of the string run with the other user's rights
+        privileged: scope.wrappers.some((w) => PRIVILEGED_WRAPPERS.has(w)),
         appendsArguments: false,
         dir: scope.dir,
         statement,
@@ -383,6 +524,41 @@ class Analysis {
     }
     const nested = [...call.assignments.flatMap((a) => a.substitutions), ...call.words.flatMap((w) => w.substitutions)];
     for (const substitution of nested) this.script(substitution, substitutionScope(scope));
+  }
+
+  /** A function declared in this line: walked where it is called, since it runs in the caller's shell and directory. */
+  private declareFunction(name: string, statements: ShellStatement[], scope: Scope): void {
+    this.functions.set(name, { statements, scope: subshell(scope), called: false });
+  }
+
+  /** Walks a function's body where it is called: its `cd` moves the caller, its writes land in the caller's directory. */
+  private callFunction(name: string, scope: Scope): void {
+    const declared = this.functions.get(name)!;
+    declared.called = true;
+    if (this.runningFunctions.has(name)) {
+      scope.dir.path = undefined; // recursion: where it ends up is not known
+      return;
+    }
+    this.runningFunctions.add(name);
+    try {
+      for (const statement of declared.statements) this.statement(statement, { ...scope, depth: scope.depth + 1 });
+    } finally {
+      this.runningFunctions.delete(name);
+    }
+  }
+
+  /**
+   * Functions never called in sight (`export -f f; make` may call them) are still judged: walked
+   * where they were declared.
+   */
+  private walkUncalledFunctions(): void {
+    for (const [name, declared] of this.functions) {
+      if (declared.called) continue;
+      declared.called = true;
+      this.runningFunctions.add(name);
+      for (const statement of declared.statements) this.statement(statement, declared.scope);
+      this.runningFunctions.delete(name);
+    }
   }
 
   /** Sees through wrappers to the real command, then records it or analyses the command it carries. */
@@ -393,21 +569,29 @@ class Analysis {
       const name = basename(expandTilde(nameWord, this.home));
       const wrapper = wrappers.get(name);
       if (!wrapper) return this.dispatch(name, invocation, scope);
-      const unwrapped = this.unwrap(name, wrapper, invocation);
+      const unwrapped = this.unwrap(name, wrapper, invocation, scope);
       if (!unwrapped) return; // unanalysable, or recorded as a command of its own
       invocation = unwrapped;
     }
   }
 
   /** The invocation inside a wrapper; undefined when the wrapper runs nothing (then recorded) or hides it. */
-  private unwrap(name: string, spec: WrapperSpec, invocation: Invocation): Invocation | undefined {
+  private unwrap(name: string, spec: WrapperSpec, invocation: Invocation, scope: Scope): Invocation | undefined {
+    if (spec.stringOnly) return void this.unwrapStringOnly(name, spec, invocation, scope);
     const words = invocation.words;
     const assignments: string[] = [];
     let safeEnv = invocation.safeEnv;
     let dir = invocation.dir;
     let noCommand = false;
+    let envCode: string | undefined;
+    /** xargs' replacement string: words holding it are only known when it runs */
+    let replace: string | undefined;
+    /** a command string given by option (`flock lock -c 'cmd'`); null: the option had no value */
+    let commandString: ShellWord | null | undefined;
+    let runsDirectly = false;
     let i = 1;
     const takeValue = (option: string, value: ShellWord | undefined) => {
+      if (spec.replaceOptions?.includes(option)) replace = value?.value ?? '{}';
       if (!value) return;
       if (spec.directoryOptions?.includes(option)) dir = { path: value.literal ? this.resolvePath(value, dir) : undefined };
       if (spec.outputOptions?.includes(option)) this.write(value, dir, 'other');
@@ -426,20 +610,31 @@ class Analysis {
       const known = (list?: readonly string[]) => list?.includes(option) ?? false;
       if (known(spec.opaqueOptions)) return void this.fail(`${name} ${option} hides the command it runs`);
       if (known(spec.noCommandOptions)) noCommand = true;
-      else if (known(spec.valueOptions) && option.startsWith('--')) {
+      else if (known(spec.commandStringOptions) && (option.startsWith('--') || option.length === 2)) {
+        commandString = (attached !== undefined ? attachedWord(word, attached) : words[++i]) ?? null;
+      } else if (known(spec.valueOptions) && option.startsWith('--')) {
         takeValue(option, attached !== undefined ? attachedWord(word, attached) : words[++i]);
-      } else if (known(spec.flags)) continue;
-      else if (!option.startsWith('--')) {
+      } else if (known(spec.flags)) {
+        if (spec.replaceOptions?.includes(option)) replace = attached ?? '{}'; // xargs --replace[=R]
+        if (spec.joinsCommand?.unlessOptions.includes(option)) runsDirectly = true;
+        continue;
+      } else if (!option.startsWith('--')) {
         // a cluster of one-letter options: -iu root, -oL, -n5
         for (let j = 1; j < option.length; j++) {
           const letter = `-${option[j]}`;
           if (spec.opaqueOptions?.includes(letter)) return void this.fail(`${name} ${letter} hides the command it runs`);
           if (spec.noCommandOptions?.includes(letter)) noCommand = true;
-          else if (spec.valueOptions?.includes(letter)) {
+          else if (spec.commandStringOptions?.includes(letter)) {
+            commandString = (j < option.length - 1 ? attachedWord(word, option.slice(j + 1)) : words[++i]) ?? null;
+            break;
+          } else if (spec.valueOptions?.includes(letter)) {
             takeValue(letter, j < option.length - 1 ? attachedWord(word, option.slice(j + 1)) : words[++i]);
             break;
-          } else if (spec.attachedOptions?.includes(letter)) break;
-          else if (!spec.flags.includes(letter)) return void this.fail(`${name}: unknown option ${letter}`);
+          } else if (spec.attachedOptions?.includes(letter)) {
+            if (spec.replaceOptions?.includes(letter)) replace = option.slice(j + 1) || '{}'; // xargs -i[R]
+            break;
+          } else if (!spec.flags.includes(letter)) return void this.fail(`${name}: unknown option ${letter}`);
+          if (spec.joinsCommand?.unlessOptions.includes(letter)) runsDirectly = true;
         }
       } else return void this.fail(`${name}: unknown option ${option}`);
     }
@@ -448,9 +643,28 @@ class Analysis {
         const [assignName, ...rest] = words[i]!.value.split('=');
         assignments.push(words[i]!.text);
         if (!words[i]!.literal || !isSafeEnvAssignment(assignName!, rest.join('='))) safeEnv = false;
+        envCode ??= assignmentRunsCode(assignName!, words[i]!.literal ? rest.join('=') : undefined, words[i]!.text);
       }
     }
     i += spec.operands ?? 0;
+    // a command string may follow the operands: flock /tmp/x.lock -c 'make'
+    const after = words[i];
+    if (commandString === undefined && after?.literal && spec.commandStringOptions?.includes(splitLong(after.value)[0])) {
+      const [, attached] = splitLong(after.value);
+      commandString = (attached !== undefined ? attachedWord(after, attached) : words[i + 1]) ?? null;
+    }
+    if (commandString !== undefined) return void this.commandString(name, commandString, { ...invocation, dir }, scope);
+    const written = words.map((w) => w.text).join(' ');
+    if (!noCommand && invocation.appendsArguments && i >= words.length) {
+      // xargs xargs, xargs env, xargs -0 timeout 5: the program comes from the input
+      return void this.recordOpaque(name, written, opaqueReason(`${written} (the program it runs is named in its input)`), invocation.wrappers);
+    }
+    if (spec.joinsCommand && !runsDirectly && !noCommand && i < words.length) {
+      // watch joins its arguments and runs them with sh -c
+      const rest = words.slice(i);
+      if (!rest.every((w) => w.literal)) return void this.recordOpaque(name, written, opaqueReason(written), invocation.wrappers);
+      return void this.commandString(name, { ...rest[0]!, text: rest.map((w) => w.text).join(' '), value: rest.map((w) => w.value).join(' ') }, { ...invocation, dir }, scope);
+    }
     if (noCommand || i >= words.length) {
       if (!noCommand && spec.defaultCommand) {
         const echo: ShellWord = { ...words[0]!, text: spec.defaultCommand, value: spec.defaultCommand };
@@ -459,15 +673,71 @@ class Analysis {
       this.record(name, words.slice(1), invocation);
       return undefined;
     }
+    let command = words.slice(i);
+    let inserted: string | undefined;
+    if (replace !== undefined) {
+      const marker = replace;
+      const head = command[0];
+      if (head && SHELLS.has(basename(head.value)) && !head.value.includes(marker) && command.some((w) => w.value.includes(marker))) {
+        // xargs -I{} sh -c 'rm {}': the string is analysed, but the input becomes shell code
+        inserted = opaqueReason(`${written} (its input is put into the command string)`);
+      } else command = command.map((w) => (w.value.includes(marker) ? { ...w, literal: false } : w));
+    }
+    const opaque = envCode ?? inserted ?? invocation.opaque;
     return {
       ...invocation,
-      words: words.slice(i),
+      ...(opaque !== undefined && { opaque }),
+      words: command,
       wrappers: [...invocation.wrappers, name, ...assignments],
       safeEnv,
       dir,
       privileged: invocation.privileged || Boolean(spec.privileged),
       appendsArguments: invocation.appendsArguments || Boolean(spec.appendsArguments),
     };
+  }
+
+  /**
+   * A wrapper that never runs its words as a command (`su`, `runuser`, `script`): only its command
+   * string runs, else an interactive shell reading its input (opaque).
+   */
+  private unwrapStringOnly(name: string, spec: WrapperSpec, invocation: Invocation, scope: Scope): void {
+    const words = invocation.words;
+    const written = words.map((w) => w.text).join(' ');
+    let commandString: ShellWord | null | undefined;
+    for (let i = 1; i < words.length; i++) {
+      const word = words[i]!;
+      if (!word.literal && word.value.startsWith('-')) return this.fail(`${name}: option ${word.text} is only known when it runs`);
+      const [option, attached] = word.value.startsWith('--') ? splitLong(word.value) : [word.value, undefined];
+      const cluster = /^-[A-Za-z]{2,}$/.test(option) ? option : undefined;
+      const last = cluster ? `-${cluster.at(-1)}` : option;
+      if (option === '-s' || option === '--shell' || (name === 'runuser' && (option === '-u' || option === '--user'))) {
+        return this.recordOpaque(name, written, opaqueReason(`${written} (${option} chooses the program it runs)`), invocation.wrappers);
+      }
+      if (spec.commandStringOptions!.includes(last)) {
+        commandString = (attached !== undefined ? attachedWord(word, attached) : words[++i]) ?? null;
+      } else if (spec.valueOptions?.includes(last)) {
+        const value = attached !== undefined ? attachedWord(word, attached) : words[++i];
+        if (value && spec.outputOptions?.includes(last)) this.write(value, invocation.dir, 'other');
+      } else if (!option.startsWith('-') && name === 'script') {
+        if (!(word.literal && OUTPUT_SINKS.has(word.value))) this.write(word, invocation.dir, 'other'); // script's typescript file
+      }
+    }
+    if (commandString === undefined) {
+      return this.recordOpaque(name, written, opaqueReason(`${written} (a shell reads its commands from input)`), invocation.wrappers);
+    }
+    this.commandString(name, commandString, { ...invocation, privileged: invocation.privileged || Boolean(spec.privileged) }, scope);
+  }
+
+  /** A command string a wrapper runs with a shell: analysed when literal, else opaque. */
+  private commandString(name: string, word: ShellWord | null, invocation: Invocation, scope: Scope): void {
+    if (!word) return this.fail(`${name}: a command option without its command string`);
+    if (!word.literal) {
+      const text = `${name} ${word.text}`;
+      return this.recordOpaque(name, text, opaqueReason(`${text} (a command string only known when it runs)`), invocation.wrappers);
+    }
+    const wrappers = [...invocation.wrappers, name];
+    if (invocation.opaque) this.recordOpaque(name, `${name} ${word.text}`, invocation.opaque, invocation.wrappers);
+    this.source(word.value, { dir: { path: invocation.dir.path }, wrappers, depth: scope.depth + 1 }, `${name} command string: `);
   }
 
   /** The real command: a shell with a script, eval, trap, find, or an ordinary command. */
@@ -478,16 +748,30 @@ class Analysis {
       wrappers: [...invocation.wrappers, what],
       depth: scope.depth + 1,
     });
+    // `eval -- 'cmd'` and `trap -- 'cmd' EXIT`: the builtins take `--` before their operands
+    const operands = args[0]?.literal && args[0].value === '--' ? args.slice(1) : args;
+    // `BASH_ENV=./x.sh bash -c ls`: the environment is opaque even though the string is analysed
+    const opaqueEnvironment = () => {
+      if (invocation.opaque) this.recordOpaque(name, [name, ...args.map((a) => a.text)].join(' '), invocation.opaque, invocation.wrappers);
+    };
     if (SHELLS.has(name)) {
-      const script = this.shellScript(name, args, invocation.statement);
-      if (script === null) return; // unanalysable
-      if (script !== undefined) return this.source(script, nested(name), `${name} -c string: `);
+      const script = this.shellScript(name, args, invocation);
+      if (script === null) return; // unanalysable, or recorded as opaque
+      if (script !== undefined) return (opaqueEnvironment(), this.source(script, nested(name), `${name} -c string: `));
     } else if (name === 'eval') {
-      if (!args.every((a) => a.literal)) return this.fail('eval of a string only known when it runs');
-      return this.source(args.map((a) => a.value).join(' '), nested('eval'), 'eval string: ');
-    } else if (name === 'trap' && args.length >= 2 && !args[0]!.value.startsWith('-')) {
-      if (!args[0]!.literal) return this.fail('trap of a string only known when it runs');
-      return this.source(args[0]!.value, nested('trap'), 'trap string: ');
+      if (!operands.every((a) => a.literal)) return this.fail('eval of a string only known when it runs');
+      opaqueEnvironment();
+      return this.source(operands.map((a) => a.value).join(' '), nested('eval'), 'eval string: ');
+    } else if (name === 'trap' && operands.length >= 2 && !operands[0]!.value.startsWith('-')) {
+      if (!operands[0]!.literal) return this.fail('trap of a string only known when it runs');
+      opaqueEnvironment();
+      return this.source(operands[0]!.value, nested('trap'), 'trap string: ');
+    } else if ((name === 'source' || name === '.') && operands[0]) {
+      const file = operands[0];
+      if (!file.literal || file.processSubstitution || isInputFile(file.value)) {
+        const written = [name, ...args.map((a) => a.text)].join(' ');
+        return this.record(name, args, { ...invocation, opaque: opaqueReason(`${written} (runs a script read from input)`) });
+      }
     } else if (name === 'find') {
       return this.find(invocation, scope);
     }
@@ -499,8 +783,12 @@ class Analysis {
    * undefined: a script file or a stdin we can't see (then the shell is a command of its own);
    * null: unanalysable (already reported).
    */
-  private shellScript(name: string, args: ShellWord[], statement?: ShellStatement): string | null | undefined {
+  private shellScript(name: string, args: ShellWord[], invocation: Invocation): string | null | undefined {
+    const statement = invocation.statement;
+    const written = [name, ...args.map((a) => a.text)].join(' ');
+    const opaque = (why: string) => (this.recordOpaque(name, written, opaqueReason(`${written} (${why})`), invocation.wrappers), null);
     let command = false;
+    let fromStdin = false;
     let i = 0;
     for (; i < args.length; i++) {
       const arg = args[i]!;
@@ -512,6 +800,7 @@ class Analysis {
       if (!/^[-+]/.test(arg.value)) break;
       if (SHELL_VALUE_OPTIONS.includes(arg.value)) i++;
       else if (/^[-+][A-Za-z]*c/.test(arg.value) && !arg.value.startsWith('--')) command = true;
+      else if (/^-[A-Za-z]*s/.test(arg.value) && !arg.value.startsWith('--')) fromStdin = true; // bash -s args: the script is on stdin
     }
     if (command) {
       const script = args[i];
@@ -519,9 +808,14 @@ class Analysis {
       if (!script.literal) return (this.fail(`${name} -c of a string only known when it runs`), null);
       return script.value;
     }
-    if (i < args.length) return undefined; // bash script.sh
+    if (i < args.length && !fromStdin) {
+      if (isInputFile(args[i]!.value)) return opaque('runs a script read from input'); // bash /dev/stdin
+      return undefined; // bash script.sh
+    }
+    if (invocation.appendsArguments && !fromStdin) return opaque('runs a script named in its input'); // xargs bash
     const stdin = statement?.redirects.filter((r) => r.op === '<<' || r.op === '<<-' || r.op === '<<<' || r.op === '<').at(-1);
-    if (!stdin || stdin.op === '<') return undefined;
+    if (stdin?.op === '<') return undefined; // bash < script.sh
+    if (!stdin) return opaque('runs a script read from its input'); // … | sh, bash -s
     const body = stdin.op === '<<<' ? stdin.target : stdin.heredoc;
     if (!body?.literal) return (this.fail(`${name} reads a script only known when it runs`), null);
     return body.value;
@@ -556,95 +850,175 @@ class Analysis {
   private record(name: string, argWords: ShellWord[], invocation: Invocation): void {
     const args = argWords.map((w) => expandTilde(w, this.home));
     const commandArgs: CommandArg[] = argWords.map((w, i) => ({ value: args[i]!, literal: w.literal }));
+    const text = [name, ...argWords.map((w) => w.text)].join(' ');
+    const opaque = invocation.opaque ?? this.opaqueCode(name, commandArgs, invocation, text);
+    const awk = AWK_NAMES.has(name) ? awkProgram(commandArgs) : undefined;
     const readOnly =
+      opaque === undefined &&
       invocation.safeEnv &&
       !invocation.privileged &&
-      isReadOnlyCommand(name, commandArgs, { extraArgsUnknown: invocation.appendsArguments });
+      (isReadOnlyCommand(name, commandArgs, { extraArgsUnknown: invocation.appendsArguments }) ||
+        (awk?.readOnly === true && !invocation.appendsArguments));
     this.commands.push({
       name,
       args,
-      text: [name, ...argWords.map((w) => w.text)].join(' '),
+      text,
       wrappers: invocation.wrappers,
       readOnly,
+      ...(opaque !== undefined && { opaque }),
     });
+    this.programUse(name, invocation);
+    if (awk) this.awkWrites(awk, invocation.dir);
+    this.trackCopies(name, argWords, invocation.dir);
     this.checkBanned(name);
     if (!readOnly) this.everyCommandReadOnly = false;
-    this.changeDirectory(name, argWords, invocation.dir);
-    this.commandWrites(name, argWords, commandArgs, invocation.dir);
-    if (invocation.appendsArguments && (fileWriters.has(name) || name === 'tee')) {
-      this.writes.push({ target: XARGS_TARGETS, via: 'other' }); // find . | xargs rm
+    this.directory.noteCommand(name, args);
+    this.directory.change(name, argWords, invocation.dir, this.home, (w) => this.resolvePath(w, invocation.dir));
+    // find . | xargs rm: the files xargs appends are a word we can't know
+    const appended = invocation.appendsArguments ? [{ ...plainWord(XARGS_TARGETS), literal: false }] : [];
+    this.commandWrites(name, [...argWords, ...appended], invocation.dir, readOnly);
+  }
+
+  /**
+   * Why a command is opaque code (issue #10 §1): an interpreter one-liner or a program read from
+   * input, a runner we don't follow, git that can run a program, a builtin that sets a code-running
+   * variable or evaluates a subscript, or a program this line wrote, copied or linked.
+   */
+  private opaqueCode(name: string, args: CommandArg[], invocation: Invocation, text: string): string | undefined {
+    const runner = opaqueRunner(name);
+    if (runner) return opaqueReason(`${text} (${runner})`);
+    const code = interpreterCode(name, args, invocation.appendsArguments) ?? variableBuiltinCode(name, args, text);
+    if (code) return code;
+    if (name === 'git') return this.gitOpaque(args, invocation.dir, text);
+    const word = invocation.words[0];
+    if (word?.literal && word.value.includes('/') && invocation.dir.path !== undefined) {
+      const path = resolve(invocation.dir.path, expandTilde(word, this.home));
+      if (this.madeHere.has(path) || this.writes.some((w) => w.path === path)) {
+        const source = this.madeHere.get(path);
+        if (source) this.checkBanned(source);
+        return opaqueReason(`${text} (runs a program this command writes, copies or links first)`);
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * git reads the configuration of the repository it runs in, and that can run programs
+   * (`core.fsmonitor`, `core.pager`): git run in another repository than the one the line starts in,
+   * or with `--git-dir` elsewhere than its `.git`, is opaque code; so are `-c` settings that can run
+   * a program (see {@link gitInvocation}).
+   */
+  private gitOpaque(args: CommandArg[], dir: Directory, text: string): string | undefined {
+    const git = gitInvocation(args);
+    if (git.opaque) return git.opaque;
+    let where = dir.path;
+    for (const { option, arg } of git.directories) {
+      if (!arg.literal || where === undefined) return opaqueReason(`${text} (${option} names a repository only known when it runs)`);
+      const path = resolve(where, expandTildeValue(arg.value, this.home));
+      const ownGitDir = option === '--git-dir' && path === join(this.startDir, '.git');
+      if (!isWithin(this.startDir, path) || (option === '--git-dir' && !ownGitDir)) {
+        return opaqueReason(`${text} (${option} ${arg.value}: another repository's configuration can run programs)`);
+      }
+      if (option === '-C') where = path;
+    }
+    if (where === undefined || !isWithin(this.startDir, where)) {
+      return opaqueReason(`${text} (runs in another repository, whose configuration can run programs)`);
+    }
+    return undefined;
+  }
+
+  /** Remembers a program run by name or path, for the identity check (a renamed copy of curl). */
+  private programUse(name: string, invocation: Invocation): void {
+    const word = invocation.words[0];
+    if (!word?.literal) return;
+    const invokedAs = expandTilde(word, this.home);
+    if (!invokedAs.includes('/') && SHELL_BUILTINS.has(name)) return;
+    this.programs.push({ name, invokedAs, ...(invocation.dir.path !== undefined && { dir: invocation.dir.path }) });
+  }
+
+  /** awk's `print > "file"` and `gawk -i inplace` are writes. */
+  private awkWrites(awk: ReturnType<typeof awkProgram>, dir: Directory): void {
+    for (const target of awk.writes) {
+      if (target === undefined) this.writes.push({ target: '(a file awk names when it runs)', via: 'other' });
+      else this.write(plainWord(target), dir, 'other');
+    }
+    for (const file of awk.inPlaceFiles) this.write({ ...plainWord(file.value), literal: file.literal }, dir, 'other');
+  }
+
+  /** `cp`/`ln`/`install`/`mv SOURCE DEST`: DEST is that program now (`ln -s /usr/bin/curl k && ./k`). */
+  private trackCopies(name: string, words: ShellWord[], dir: Directory): void {
+    if (!['cp', 'ln', 'install', 'mv'].includes(name) || dir.path === undefined) return;
+    const operands = words.filter((w) => !w.value.startsWith('-'));
+    if (operands.length < 2) return;
+    const destination = operands.at(-1)!;
+    if (!destination.literal) return;
+    const path = resolve(dir.path, expandTilde(destination, this.home));
+    const sources = operands.slice(0, -1);
+    const source = sources.length === 1 && sources[0]!.literal ? basename(sources[0]!.value) : undefined;
+    this.madeHere.set(path, source);
+    for (const s of sources) if (s.literal) this.madeHere.set(join(path, basename(s.value)), basename(s.value));
+  }
+
+  /**
+   * The files a command writes, by the table of `write-targets.ts` (`cp -t DIR`, `sed --in-pl`,
+   * `tar -C DIR`, `git clone URL DIR`, …), or for a program it does not know, its path arguments that
+   * leave its directory; and the directory itself when the program may write anywhere in it and runs
+   * somewhere else than where the line starts (`cd /tmp && make`, `make -C /tmp`, after `cd "$x"`).
+   * A read-only command writes nothing, except `tee`.
+   */
+  private commandWrites(name: string, words: ShellWord[], dir: Directory, readOnly: boolean): void {
+    if (name === 'find') return this.findWrites(words, dir);
+    if (readOnly && name !== 'tee') return;
+    if (SHELL_STATE_BUILTINS.has(name)) return;
+    const found = commandWrites(name, words, { home: this.home });
+    let where: Directory = dir;
+    for (const d of found.directory ?? []) where = { path: d.literal && where.path !== undefined ? this.resolvePath(d, where) : undefined };
+    for (const target of found.targets) {
+      let base = where;
+      for (const d of target.within ?? []) base = { path: d.literal && base.path !== undefined ? this.resolvePath(d, base) : undefined };
+      if (target.unknown) {
+        this.writes.push({ target: target.word.text, via: target.via });
+        continue;
+      }
+      const path = this.write(target.word, base, target.via);
+      if (path !== undefined && (target.link || target.container)) this.directory.linkMade(path, target.container);
+    }
+    if (!readOnly && !found.onlyTargets && (where.path === undefined || where.path !== this.startDir)) {
+      this.writes.push({ target: where.path ?? '(the directory it runs in)', ...(where.path !== undefined && { path: where.path }), via: 'working directory' });
+    }
+    if (found.runsCode) {
+      const recorded = this.commands.at(-1)!;
+      recorded.opaque ??= opaqueReason(found.runsCode);
+      recorded.readOnly = false;
+      this.everyCommandReadOnly = false;
     }
   }
 
-  /** Follows `cd` so later relative write targets resolve where they will really be. */
-  private changeDirectory(name: string, args: ShellWord[], dir: Directory): void {
-    if (name === 'popd') dir.path = undefined;
-    if (name !== 'cd' && name !== 'pushd') return;
-    const target = args.find((a) => !/^-[LPe@]+$/.test(a.value));
-    if (!target) dir.path = name === 'cd' ? this.home : undefined;
-    else dir.path = target.literal && target.value !== '-' ? this.resolvePath(target, dir) : undefined;
-  }
-
-  private commandWrites(name: string, words: ShellWord[], args: CommandArg[], dir: Directory): void {
-    const values = args.map((a) => a.value);
-    if (name === 'tee') {
-      for (const word of positionalWords(words, [])) {
-        const sink = word.value === '-' || (word.literal && OUTPUT_SINKS.has(word.value));
-        if (!word.processSubstitution && !sink) this.write(word, dir, 'tee');
-      }
-    } else if (name === 'sed') {
-      const sed = parseSed(values);
-      if (sed.inPlace) for (const index of sed.fileIndexes) this.write(words[index]!, dir, 'sed -i');
-    } else if (name === 'sort') {
-      const output = optionValue(words, '-o', '--output', 'kStT');
-      if (output) this.write(output, dir, 'sort -o');
-    } else if (name === 'git') {
-      const git = parseGitGlobals(args);
-      let gitDir = dir;
-      for (const d of git.directories) gitDir = { path: d.literal && gitDir.path ? resolve(gitDir.path, expandTildeValue(d.value, this.home)) : undefined };
-      const output = optionValue(words.slice(git.subcommandIndex + 1), undefined, '--output');
-      if (output) this.write(output, gitDir, 'git --output');
-    } else if (name === 'find') {
-      this.findWrites(words, dir);
-    } else if (name === 'dd') {
-      for (const word of words) {
-        if (word.value.startsWith('of=')) this.write(attachedWord(word, word.value.slice(3)), dir, 'other');
-      }
-    } else if (fileWriters.has(name)) {
-      this.fileWriterWrites(fileWriters.get(name)!, name, words, dir);
-    }
-  }
-
+  /** find's `-delete` (its starting points) and `-fprint FILE`-like actions. */
   private findWrites(words: ShellWord[], dir: Directory): void {
-    const firstExpression = words.findIndex((w) => /^[-(!)]/.test(w.value) && w.value !== '-');
-    const starts = words.slice(0, firstExpression === -1 ? words.length : firstExpression);
-    for (let i = 0; i < words.length; i++) {
-      const action = words[i]!.value;
+    // find [-H] [-L] [-P] [-D debugopts] [-Olevel] [starting-point...] [expression]
+    let first = 0;
+    while (first < words.length && /^-([HLP]|O\d*)$|^-D$/.test(words[first]!.value)) first += words[first]!.value === '-D' ? 2 : 1;
+    const rest = words.slice(first);
+    const firstExpression = rest.findIndex((w) => /^[-(!)]/.test(w.value) && w.value !== '-');
+    const starts = rest.slice(0, firstExpression === -1 ? rest.length : firstExpression);
+    for (let i = 0; i < rest.length; i++) {
+      const action = rest[i]!.value;
       if (action === '-delete') {
         if (starts.length) for (const start of starts) this.write(start, dir, 'other');
-        else this.write({ ...words[i]!, text: '.', value: '.', literal: true }, dir, 'other');
-      } else if (FIND_WRITING_ACTIONS.includes(action) && words[i + 1]) {
-        this.write(words[++i]!, dir, 'other');
+        else this.write({ ...rest[i]!, text: '.', value: '.', literal: true }, dir, 'other');
+      } else if (FIND_WRITING_ACTIONS.includes(action) && rest[i + 1]) {
+        this.write(rest[++i]!, dir, 'other');
       }
     }
   }
 
-  private fileWriterWrites(writer: FileWriter, name: string, words: ShellWord[], dir: Directory): void {
-    let targets = positionalWords(words, writer.valueOptions ?? [], writer.targetOptions ?? []);
-    const targetOption = optionValue(words, undefined, undefined, '', writer.targetOptions ?? []);
-    if (targetOption) targets = [targetOption];
-    else if (writer.targets === 'last') targets = targets.slice(-1);
-    else if (writer.targets === 'after-first' && !words.some((w) => w.value.startsWith('--reference'))) targets = targets.slice(1);
-    if (name === 'chmod') {
-      const mode = words.findIndex((w) => CHMOD_MODE.test(w.value));
-      targets = targets.filter((w) => w !== words[mode]);
-    }
-    for (const target of targets) this.write(target, dir, 'other');
-  }
-
-  private write(target: ShellWord, dir: Directory, via: ShellWrite['via']): void {
-    const path = target.literal ? this.resolvePath(target, dir) : undefined;
+  /** Records a write; its absolute path, unless it cannot be known (not literal, or under a link this line made). */
+  private write(target: ShellWord, dir: Directory, via: ShellWrite['via']): string | undefined {
+    const resolved = target.literal ? this.resolvePath(target, dir) : undefined;
+    const path = resolved !== undefined && this.directory.underLink(resolved) ? undefined : resolved;
     this.writes.push({ target: target.text, ...(path !== undefined && { path }), via });
+    return path;
   }
 
   private resolvePath(word: ShellWord, dir: Directory): string | undefined {
@@ -655,6 +1029,17 @@ class Analysis {
 }
 
 // ---- helpers
+
+/** Whether absolute `path` is `dir` or under it, by text. */
+function isWithin(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel));
+}
+
+/** A literal word of a known value (a file named inside another program's text). */
+function plainWord(value: string): ShellWord {
+  return { text: value, value, literal: true, tilde: false, processSubstitution: false, substitutions: [] };
+}
 
 function subshell(scope: Scope): Scope {
   return { ...scope, dir: { path: scope.dir.path } };
@@ -684,48 +1069,3 @@ function attachedWord(word: ShellWord, value: string): ShellWord {
   return { text, value, literal: word.literal, tilde: false, processSubstitution: false, substitutions: [] };
 }
 
-/**
- * The value of an option, given as `-o v`, `-ov`, a cluster `-uo v`, `--output v`, `--output=v` or an
- * abbreviation `--out=v` (GNU getopt accepts any unambiguous prefix). The last one given wins.
- */
-function optionValue(
-  words: ShellWord[],
-  short: string | undefined,
-  long: string | undefined,
-  shortValueFlags = '',
-  others: readonly string[] = [],
-): ShellWord | undefined {
-  let found: ShellWord | undefined;
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    const arg = word.value;
-    if (arg === '--') break;
-    if (arg.startsWith('--')) {
-      const [name, attached] = splitLong(arg);
-      const matches = (long !== undefined && name.length > 2 && long.startsWith(name)) || others.includes(name);
-      if (matches) found = attached !== undefined ? attachedWord(word, attached) : words[++i];
-    } else if (others.includes(arg)) found = words[++i];
-    else if (short && arg.startsWith('-')) {
-      for (let j = 1; j < arg.length; j++) {
-        if (arg[j] === short[1]) {
-          found = j < arg.length - 1 ? attachedWord(word, arg.slice(j + 1)) : words[++i];
-          break;
-        }
-        if (shortValueFlags.includes(arg[j]!)) break;
-      }
-    }
-  }
-  return found;
-}
-
-/** The positional words (not options, not option values given as separate words). */
-function positionalWords(words: ShellWord[], valueOptions: readonly string[], moreValueOptions: readonly string[] = []): ShellWord[] {
-  const result: ShellWord[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    if (word.value === '--') return [...result, ...words.slice(i + 1)];
-    if (valueOptions.includes(word.value) || moreValueOptions.includes(word.value)) i++;
-    else if (!word.value.startsWith('-') || word.value === '-' || !word.literal) result.push(word);
-  }
-  return result;
-}

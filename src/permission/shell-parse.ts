@@ -44,6 +44,10 @@ export interface ShellCompound {
   subshell: boolean;
   statements: ShellStatement[];
   substitutions: ShellScript[];
+  /** the source text, for `[[ ]]` (`TestClause`) and `(( ))` (`ArithmCmd`), whose operands bash may evaluate as arithmetic */
+  text?: string;
+  /** a function's name (`FuncDecl`): its body (`statements`) runs where the function is called */
+  name?: string;
 }
 
 export interface ShellAssignment {
@@ -242,7 +246,9 @@ class Converter {
       return { kind: 'call', assignments: [], words };
     }
     if (type === 'BinaryCmd') return this.binary(cmd);
-    return { kind: 'compound', type, subshell: type === 'Subshell', ...this.children(cmd) };
+    const evaluated = type === 'TestClause' || type === 'ArithmCmd';
+    const name = type === 'FuncDecl' && cmd.Name ? { name: String(cmd.Name.Value) } : {};
+    return { kind: 'compound', type, subshell: type === 'Subshell', ...this.children(cmd), ...(evaluated && { text: this.text(cmd) }), ...name };
   }
 
   /**

@@ -46,6 +46,13 @@ export interface CommandPart {
   readOnly: boolean;
   /** what "allow for session" grants for it, e.g. `git checkout *` */
   scope: string;
+  /**
+   * the command with quotes resolved and git's global options dropped, when that differs from `text`:
+   * `git push` for `git -C . 'pu'sh`. Rules match it as well (issue #10 §1).
+   */
+  resolvedText?: string;
+  /** set when it runs code the analysis cannot see: why, e.g. `runs code the check cannot see: python3 -c …` (issue #10 §1) */
+  opaque?: string;
 }
 
 /** A file a command writes. */
