@@ -233,7 +233,8 @@ export function ensureParentDirectory(path: string): string | undefined {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EEXIST' && statSync(folder).isDirectory()) continue; // made meanwhile
-      throw new ToolError(`cannot create the folder ${folder} for ${target}: ${FS_ERROR_REASONS[code ?? ''] ?? (err as Error).message}`);
+      const reason = diskProblem(err, folder) ? describeStorageError(err, folder, 'file') : undefined;
+      throw new ToolError(`cannot create the folder ${folder} for ${target}: ${reason ?? FS_ERROR_REASONS[code ?? ''] ?? (err as Error).message}`);
     }
   }
   return missing.length ? missing[0] : undefined;

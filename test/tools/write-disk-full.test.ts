@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { writeFileAtomic } from '../../src/tools/file-io.js';
+import { ensureParentDirectory, writeFileAtomic } from '../../src/tools/file-io.js';
 import { tempDir } from '../support/recording-context.js';
 
 /** which call fails for files named `<code>.<call>.txt` */
@@ -27,6 +27,10 @@ vi.mock('node:fs', async (importOriginal) => {
       const match = failing(fdNames.get(fd) ?? '');
       if (match?.[2] === 'write') throw Object.assign(new Error(`${match[1]}: failed, write`), { code: match[1] });
       return (real.writeSync as (...a: unknown[]) => number)(fd, ...rest);
+    }),
+    mkdirSync: vi.fn((path: fs.PathLike, options?: fs.MakeDirectoryOptions) => {
+      if (String(path).endsWith('EROFS-dir')) throw Object.assign(new Error(`EROFS: read-only file system, mkdir '${String(path)}'`), { code: 'EROFS' });
+      return real.mkdirSync(path, options);
     }),
     fsyncSync: vi.fn((fd: number) => {
       const match = failing(fdNames.get(fd) ?? '');
@@ -60,5 +64,16 @@ describe('a write on a disk that cannot take it', () => {
     expect(error?.code).toBe(code);
     expect(fs.readFileSync(path, 'utf8')).toBe('precious\n');
     expect(fs.readdirSync(tmp.dir)).toEqual([`${code}.${call}.txt`]);
+  });
+});
+
+describe('a new file\'s folder on a read-only disk', () => {
+  it('says so and what to do', () => {
+    const folder = join(tmp.dir, 'EROFS-dir');
+    expect(() => ensureParentDirectory(join(folder, 'a.txt'))).toThrow(
+      `cannot create the folder ${folder} for ${join(folder, 'a.txt')}: ${folder} is on a read-only file system (EROFS). ` +
+        'Nothing was written. Files there cannot be changed; remount the disk read-write or work on a copy elsewhere.',
+    );
+    expect(fs.readdirSync(tmp.dir)).toEqual([]);
   });
 });
