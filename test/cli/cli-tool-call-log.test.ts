@@ -27,11 +27,13 @@ function project(): string {
 const env = (f: FakeProvider) => cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
 
 interface LogRow {
+  id: number;
   session_id: string;
   message_id: string;
   tool_call_id: string;
   tool: string;
   source: string;
+  started_at: number;
   duration_ms: number;
   outcome: string;
   coerced: number;
