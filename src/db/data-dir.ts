@@ -28,16 +28,16 @@ const OLD_GITIGNORE_TEXT = '*\n';
 export const DATA_GITIGNORE = '.gitignore';
 
 /**
- * The text of the data folder's `.gitignore`: ignore all (`*`), then let the file itself and each
- * shared folder with everything in it through (`!commands/` re-includes the folder, `!commands/**`
- * its contents, which `*` matches at every depth).
+ * The text of the data folder's `.gitignore`: ignore all (`*`, the file itself too, so a run leaves
+ * `git status` clean and grep does not search it), then let each shared folder with everything in it
+ * through (`!commands/` re-includes the folder, `!commands/**` its contents, which `*` matches at
+ * every depth).
  */
 export function dataGitignoreText(): string {
   const lines = [
     '# Written by opencode. The database (your prompts and file contents), its logs and state stay',
     '# out of git; the folders a team shares are let through.',
     '*',
-    `!${DATA_GITIGNORE}`,
     ...SHARED_FOLDERS.flatMap(({ name }) => [`!${name}/`, `!${name}/**`]),
   ];
   return `${lines.join('\n')}\n`;

@@ -62,7 +62,7 @@ describe.skipIf(!mountable)('start on a disk that cannot take the data folder', 
 });
 
 describe('after a run', () => {
-  it('git status shows no database file, only the data folder\'s .gitignore', async () => {
+  it('git status shows nothing of the data folder: no database file', async () => {
     fake = await startFakeProvider([{ text: 'Done.' }]);
     const project = mkdtempSync(join(tmpdir(), 'opencode-git-'));
     execFileSync('git', ['init', '-q'], { cwd: project });
@@ -71,6 +71,9 @@ describe('after a run', () => {
       env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
     });
     expect(run).toMatchObject({ code: 0, stdout: 'Done.\n' });
-    expect(execFileSync('git', ['status', '--porcelain', '-uall'], { cwd: project, encoding: 'utf8' })).toBe('?? .opencode/.gitignore\n');
+    expect(execFileSync('git', ['status', '--porcelain', '-uall'], { cwd: project, encoding: 'utf8' })).toBe('');
+    expect(execFileSync('git', ['check-ignore', '.opencode/opencode.db', '.opencode/opencode.db-wal'], { cwd: project, encoding: 'utf8' })).toBe(
+      '.opencode/opencode.db\n.opencode/opencode.db-wal\n',
+    );
   });
 });

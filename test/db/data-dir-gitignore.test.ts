@@ -15,7 +15,6 @@ const EXPECTED_GITIGNORE = [
   '# Written by opencode. The database (your prompts and file contents), its logs and state stay',
   '# out of git; the folders a team shares are let through.',
   '*',
-  '!.gitignore',
   '!commands/',
   '!commands/**',
   '!tools/',
@@ -35,7 +34,7 @@ function gitProject(): string {
 const gitStatus = (dir: string) => execFileSync('git', ['status', '--porcelain', '-uall'], { cwd: dir, encoding: 'utf8' });
 
 describe('the data folder\'s .gitignore', () => {
-  it('a new data folder gets it, mode 0700; git then sees only the shared folders', () => {
+  it('a new data folder gets it, mode 0700; git then sees only the shared folders (not even the .gitignore)', () => {
     const dir = gitProject();
     const dataDir = join(dir, '.opencode');
     const db = openDatabase(dataDir);
@@ -50,7 +49,7 @@ describe('the data folder\'s .gitignore', () => {
       writeFileSync(join(dataDir, rel), 'x');
     }
     expect(gitStatus(dir)).toBe(
-      '?? .opencode/.gitignore\n?? .opencode/commands/git/commit.md\n?? .opencode/plugins/lint.ts\n?? .opencode/tools/deploy.yaml\n',
+      '?? .opencode/commands/git/commit.md\n?? .opencode/plugins/lint.ts\n?? .opencode/tools/deploy.yaml\n',
     );
   });
 
@@ -60,7 +59,7 @@ describe('the data folder\'s .gitignore', () => {
     writeFileSync(join(dir, '.opencode', 'commands', 'review.md'), 'Review $FILE\n');
     openDatabase(join(dir, '.opencode')).close();
     expect(readFileSync(join(dir, '.opencode', '.gitignore'), 'utf8')).toBe(EXPECTED_GITIGNORE);
-    expect(gitStatus(dir)).toBe('?? .opencode/.gitignore\n?? .opencode/commands/review.md\n');
+    expect(gitStatus(dir)).toBe('?? .opencode/commands/review.md\n');
   });
 
   it('a .gitignore of the person\'s own is left as it is', () => {
