@@ -14,6 +14,7 @@ import type { ToolCallPart, ToolResultPart } from '../message.js';
 import { prepareToolInput } from '../tools/coerce.js';
 import { runWithHooks, type ToolRegistry } from '../tools/registry.js';
 import { outcomeOf, resultFromError, type ToolContext, type ToolOutcome, type ToolResult } from '../tools/tool.js';
+import { redactSecrets } from '../tools/redact.js';
 
 export const CANCELED_RESULT = 'Tool execution canceled by user';
 export const SKIPPED_AFTER_DENIAL = 'Tool execution canceled by user: an earlier tool call in this batch was denied permission';
@@ -178,7 +179,8 @@ function toPart(call: ToolCallPart, result: ToolResult): ToolResultPart {
     type: 'tool_result',
     toolCallId: call.id,
     name: call.name,
-    content: result.output,
+    // every result of every source passes here before it is stored or sent: keys we hold never do (issue #10 §1)
+    content: redactSecrets(result.output),
     isError: result.isError,
   };
   if (result.metadata) part.metadata = result.metadata;

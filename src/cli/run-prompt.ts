@@ -62,7 +62,12 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     return fail(1, `cannot open the session database: ${(err as Error).message}`);
   }
 
+  // custom tools and plugins (issue 11) load while MCP servers start; both before the first request
+  const customTools = import('../custom/start.js').then(({ startCustomTools }) =>
+    startCustomTools(app, { write: (line) => process.stderr.write(`opencode: warning: ${line}\n`) }),
+  );
   const stopMcpWarnings = await waitForMcpBeforePrompt(app.mcp, (line) => process.stderr.write(`opencode: ${line}\n`));
+  await customTools;
   const spinner = !opts.quiet && process.stderr.isTTY ? startSpinner('Thinking...') : undefined;
   const controller = new AbortController();
   const onSigint = () => controller.abort();

@@ -12,7 +12,7 @@ import type { ProviderSettings } from '../provider/index.js';
 import { discoverModels, listModels, resolveModel } from '../provider/resolve.js';
 import { localBaseURL, localEndpoint } from '../provider/settings.js';
 import { relativeToProject } from '../tui/format.js';
-import type { ChatServices } from '../tui/state/services.js';
+import type { ChatServices, CustomToolsSummary } from '../tui/state/services.js';
 import { VERSION } from '../version.js';
 
 /** Providers in the model dialog's order (the original sorts by popularity); others follow by name. */
@@ -31,6 +31,12 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
   const { db, cwd } = app;
   const dataDir = resolveDataDir(app.config, cwd);
   const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  // custom tools and plugins (issue 11): loaded once, after the TUI's first frame; a run waits for them
+  let customTools: Promise<CustomToolsSummary> | undefined;
+  const loadCustomTools = () =>
+    (customTools ??= import('../custom/start.js')
+      .then(({ startCustomTools }) => startCustomTools(app, { env }))
+      .then((report) => ({ loaded: report.tools.map(({ name, source, origin }) => ({ name, source, origin })), failed: report.failed })));
   return {
     cwd,
     version: VERSION,
@@ -45,7 +51,10 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
       modifiedFiles: (id) => db.files.changes(id).map((c) => ({ ...c, path: relativeToProject(c.path, cwd) })),
     },
     agent: {
-      run: (sessionId, text, attachments) => app.coder.run(sessionId, text, { attachments }),
+      run: async (sessionId, text, attachments) => {
+        await loadCustomTools().catch(() => undefined);
+        return app.coder.run(sessionId, text, { attachments });
+      },
       cancel: (sessionId) => app.coder.cancel(sessionId),
       isBusy: (sessionId) => app.coder.isBusy(sessionId),
       model: () => app.coderModel,
@@ -81,6 +90,7 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
       servers: () => app.mcp.servers(),
       onUpdate: (listener) => app.mcp.events.on('server.updated', listener),
     },
+    customTools: { load: loadCustomTools },
     lspServers: Object.entries(app.config.lsp ?? {}).filter(([, server]) => !server.disabled).map(([name]) => name),
     dataDir,
     // loadCustomCommands looks in `<dir>/commands` of each

@@ -220,6 +220,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
               title={state.session?.title ?? ''}
               lspServers={services.lspServers}
               mcpServers={state.mcpServers}
+              customTools={state.customTools}
               modifiedFiles={state.modifiedFiles}
             />
           ) : null}

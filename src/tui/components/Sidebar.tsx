@@ -7,6 +7,7 @@ import { Box, Text } from 'ink';
 import React, { memo } from 'react';
 import type { FileChange } from '../../db/file-store.js';
 import type { McpServerInfo } from '../../mcp/service.js';
+import type { CustomToolsSummary } from '../state/services.js';
 import { useTheme } from '../theme-context.js';
 import { Logo } from './Logo.js';
 
@@ -18,6 +19,8 @@ export interface SidebarProps {
   title: string;
   lspServers: string[];
   mcpServers: McpServerInfo[];
+  /** custom tools (issue 11): the section shows only when some loaded or failed */
+  customTools?: CustomToolsSummary;
   modifiedFiles: FileChange[];
 }
 
@@ -28,14 +31,16 @@ function fitPath(path: string, width: number): string {
 }
 
 export const Sidebar = memo(function Sidebar(props: SidebarProps) {
-  const { width, height, version, cwd, title, lspServers, mcpServers, modifiedFiles } = props;
+  const { width, height, version, cwd, title, lspServers, mcpServers, customTools, modifiedFiles } = props;
   const theme = useTheme();
   const inner = width - 2;
   const home = process.env.HOME;
   const shownCwd = home && cwd.startsWith(home) ? `~${cwd.slice(home.length)}` : cwd;
   const statusColor = (s: McpServerInfo['status']) =>
     s === 'connected' ? theme.success : s === 'failed' ? theme.error : theme.warning;
-  const maxFiles = Math.max(1, height - 14 - lspServers.length - mcpServers.length);
+  const custom = customTools && customTools.loaded.length + customTools.failed.length > 0 ? customTools : undefined;
+  const customRows = custom ? 2 + custom.loaded.length + custom.failed.length : 0;
+  const maxFiles = Math.max(1, height - 14 - lspServers.length - mcpServers.length - customRows);
   return (
     <Box flexDirection="column" width={width} flexShrink={0} paddingLeft={1} paddingRight={1} overflow="hidden">
       <Logo version={version} />
@@ -70,6 +75,27 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
                 {' '}
                 {s.status === 'connected' ? `${s.tools.length} tools` : s.status}
               </Text>
+            </Text>
+          ))}
+        </>
+      ) : null}
+      {custom ? (
+        <>
+          <Text> </Text>
+          <Text bold color={theme.secondary}>
+            Custom Tools
+          </Text>
+          {custom.loaded.map((t) => (
+            <Text key={`${t.source}:${t.name}`} wrap="truncate-end">
+              <Text color={theme.success}>● </Text>
+              <Text color={theme.text}>{t.name}</Text>
+              <Text color={theme.textMuted}> {t.source}</Text>
+            </Text>
+          ))}
+          {custom.failed.map((line) => (
+            <Text key={line} wrap="truncate-end">
+              <Text color={theme.error}>● </Text>
+              <Text color={theme.textMuted}>{line}</Text>
             </Text>
           ))}
         </>

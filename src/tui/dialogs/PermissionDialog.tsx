@@ -199,6 +199,8 @@ function reasonLines(reasons: readonly string[], width: number): string[] {
 /** What the call does, as terminal lines of at most `width` columns. */
 export function contentLines(request: Pick<PermissionRequest, 'toolName' | 'params'>, width: number, theme: Theme): string[] {
   const { params } = request;
+  // a declarative custom tool (issue 11): the exact argv it will run, shell-quoted, like a bash command
+  if (Array.isArray(params.argv) && typeof params.command === 'string') return wrapText(highlightCode(params.command, 'bash', theme), width);
   switch (request.toolName) {
     case 'bash':
       if (typeof params.command === 'string') return wrapText(highlightCode(params.command, 'bash', theme), width);

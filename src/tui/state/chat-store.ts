@@ -14,7 +14,7 @@ import type { McpServerInfo } from '../../mcp/service.js';
 import type { PermissionRequest } from '../../permission/types.js';
 import type { LogEntry } from '../pages/log-entry.js';
 import type { ChatItem } from './chat-item.js';
-import type { ChatServices } from './services.js';
+import type { ChatServices, CustomToolsSummary } from './services.js';
 import { SessionView } from './session-view.js';
 
 /** How long a status message stays, ms (the original: 10 s). */
@@ -45,6 +45,8 @@ export interface ChatState {
   status?: StatusMessage;
   modifiedFiles: FileChange[];
   mcpServers: McpServerInfo[];
+  /** custom tools that loaded and failed (issue 11); undefined until loaded */
+  customTools?: CustomToolsSummary;
   logs: LogEntry[];
   /** the user's earlier prompts in this session, oldest first (editor history) */
   promptHistory: string[];
@@ -189,6 +191,8 @@ export class ChatStore {
   private listen(): void {
     const { bus, permission, mcp } = this.services;
     const on = this.unsubscribe;
+    // their problems arrive as `warning` events (status line, logs page), so load once subscribed
+    this.services.customTools?.load().then((customTools) => this.set({ customTools }), (err) => this.log('error', `custom tools failed to load: ${String(err)}`));
     on.push(
       bus.on('message.created', ({ message }) => this.onMessage(message)),
       bus.on('message.updated', ({ message }) => this.onMessage(message)),
@@ -292,7 +296,10 @@ export class ChatStore {
         const child = this.childOfCall.get(toolCallId);
         return child ? this.childViews.get(child)?.items() : undefined;
       },
-      (toolName) => this.state.mcpServers.find((s) => s.tools.includes(toolName))?.name,
+      // a custom tool shows its source (`project › query_status`) the way an MCP tool shows its server
+      (toolName) =>
+        this.state.mcpServers.find((s) => s.tools.includes(toolName))?.name ??
+        this.state.customTools?.loaded.find((t) => t.name === toolName)?.source,
     );
   }
 

@@ -57,6 +57,11 @@ export interface ChatServices {
     servers(): McpServerInfo[];
     onUpdate(listener: (info: McpServerInfo) => void): () => void;
   };
+  /**
+   * Custom tools and plugins (issue 11): `load` loads them once (the TUI calls it after its first
+   * frame; a run waits for it) and resolves with what loaded and what failed, for the sidebar.
+   */
+  customTools?: { load(): Promise<CustomToolsSummary> };
   /** configured language servers' names (sidebar) */
   lspServers: string[];
   /** the project's data directory (custom commands, the init flag) */
@@ -65,4 +70,10 @@ export interface ChatServices {
   userCommandDirs: string[];
   /** the Initialize Project prompt and its flag */
   init: { prompt: string; isInitialized(): boolean; markInitialized(): void };
+}
+
+/** The custom tools for the sidebar: each loaded one with its source and file, and one line per failure. */
+export interface CustomToolsSummary {
+  loaded: { name: string; source: string; origin: string }[];
+  failed: string[];
 }

@@ -1,0 +1,93 @@
+/**
+ * Custom tools in the TUI (issue 11 §6), against a real app and the fake provider: loaded after the
+ * store subscribes (problems reach the logs page), the sidebar lists what loaded and what failed, the
+ * permission dialog shows the exact argv a declarative tool will run, and its call is titled with its source.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import React from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Sidebar } from '../../src/tui/components/Sidebar.js';
+import { contentLines } from '../../src/tui/dialogs/PermissionDialog.js';
+import { toolTitle } from '../../src/tui/render/tool-view.js';
+import { ChatStore, type ChatState } from '../../src/tui/state/chat-store.js';
+import { THEMES } from '../../src/tui/themes.js';
+import { startTuiApp, type TuiApp } from '../support/tui-app.js';
+
+let t: TuiApp | undefined;
+let store: ChatStore | undefined;
+afterEach(async () => {
+  store?.dispose();
+  await t?.close();
+  t = undefined;
+  store = undefined;
+});
+
+function until(s: ChatStore, check: (state: ChatState) => boolean, timeoutMs = 10_000): Promise<ChatState> {
+  return new Promise((resolve, reject) => {
+    if (check(s.getSnapshot())) return resolve(s.getSnapshot());
+    const timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
+    const off = s.subscribe(() => {
+      if (!check(s.getSnapshot())) return;
+      clearTimeout(timer);
+      off();
+      resolve(s.getSnapshot());
+    });
+  });
+}
+
+const strip = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+describe('custom tools in the TUI', () => {
+  it('loads them once the store listens; warnings on the logs page; the dialog shows the argv; the call names its source', async () => {
+    t = await startTuiApp([{ toolCalls: [{ id: 'toolu_st', name: 'status', input: { service: "checkout; rm -rf ~" } }] }, { text: 'ok' }]);
+    const tools = join(t.dir, '.opencode', 'tools');
+    mkdirSync(tools, { recursive: true });
+    writeFileSync(join(tools, 'status.yaml'), 'name: status\ndescription: Service status.\nparameters:\n  properties:\n    service: { description: which }\ncommand: [echo, status of, "{{service}}"]\n');
+    writeFileSync(join(tools, 'broken.yaml'), 'name: broken\ndescription: d\n');
+    store = new ChatStore(t.services);
+    const loaded = await until(store, (s) => s.customTools !== undefined);
+    expect(loaded.customTools).toEqual({
+      loaded: [{ name: 'status', source: 'project', origin: '.opencode/tools/status.yaml' }],
+      failed: ['.opencode/tools/broken.yaml: command: missing (give command as an argv array, or script as a path)'],
+    });
+    expect(loaded.logs.map((l) => [l.level, l.message])).toEqual([
+      ['warn', '.opencode/tools/broken.yaml: command: missing (give command as an argv array, or script as a path)'],
+      ['warn', '.opencode/tools/status.yaml: parameters.service.type: missing'],
+    ]);
+
+    const running = store.send('status?');
+    const asking = await until(store, (s) => s.permissionQueue.length === 1);
+    const request = asking.permissionQueue[0]!;
+    expect(request).toMatchObject({ toolName: 'status', description: "Run status: echo 'status of' 'checkout; rm -rf ~'" });
+    expect(strip(contentLines(request, 80, THEMES.opencode).join('\n'))).toBe("echo 'status of' 'checkout; rm -rf ~'");
+    store.answerPermission(request.id, 'allow');
+    expect((await running)?.reason).toBe('end_turn');
+    const done = await until(store, (s) => !s.busy);
+    const call = done.items[1]!.tools[0]!;
+    expect(toolTitle(call)).toBe('project › status');
+    expect(call.result).toMatchObject({ content: 'status of checkout; rm -rf ~', isError: false });
+  });
+
+  it('the sidebar lists loaded custom tools with their source and the ones that failed', () => {
+    const ui = render(
+      <Sidebar
+          width={60}
+          height={40}
+          version="0.1.0"
+          cwd="/p"
+          title="t"
+          lspServers={[]}
+          mcpServers={[]}
+          customTools={{ loaded: [{ name: 'status', source: 'project', origin: '.opencode/tools/status.yaml' }], failed: ['.opencode/plugins/x.ts: failed at load: boom'] }}
+        modifiedFiles={[]}
+      />,
+    );
+    const frame = ui.lastFrame() ?? '';
+    ui.unmount();
+    const lines = frame.split('\n').map((l) => l.trim());
+    const at = lines.indexOf('Custom Tools');
+    expect(lines.slice(at, at + 3)).toEqual(['Custom Tools', '● status project', '● .opencode/plugins/x.ts: failed at load: boom']);
+  });
+});
