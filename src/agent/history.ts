@@ -3,13 +3,23 @@
  */
 import type { Message, ToolResultPart } from '../message.js';
 import { finishPart, toolCalls, toolResults } from '../message.js';
-import { CANCELED_RESULT } from './tool-calls.js';
 import type { AgentStore } from './store.js';
 
 /**
- * Repairs what a killed process left behind: unfinished messages are finished as `canceled`, and
- * every tool call without a result gets a "canceled" result (in the tool message that follows its
- * assistant message, created if missing). Returns the number of messages changed.
+ * The result stored, shown and sent for a tool call that a crash (kill -9, power loss) cut off: not
+ * "canceled by user", which would tell the model the person stopped it (issue #10 §4).
+ */
+export const INTERRUPTED_RESULT = 'Tool execution interrupted: opencode stopped before this call finished';
+
+/** The note on a reply that a crash cut off (its finish part's message). */
+export const INTERRUPTED_REPLY = 'opencode stopped before this reply finished';
+
+/**
+ * Repairs what a killed process left behind: unfinished messages are finished as `canceled` with the
+ * note {@link INTERRUPTED_REPLY}, and every tool call without a result gets {@link INTERRUPTED_RESULT}
+ * (in the tool message that follows its assistant message, created if missing). Returns the number of
+ * messages changed. Run it only when no other process is writing the session (the app does so at the
+ * start of a run, and at start-up when no other opencode process uses the project).
  */
 export function repairInterruptedTurns(
   store: AgentStore,
@@ -21,7 +31,7 @@ export function repairInterruptedTurns(
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (!finishPart(message)) {
-      message.parts.push({ type: 'finish', reason: 'canceled', time: Date.now() });
+      message.parts.push({ type: 'finish', reason: 'canceled', time: Date.now(), message: INTERRUPTED_REPLY });
       store.messages.finish(message);
       onChanged(message);
       changed++;
@@ -34,7 +44,7 @@ export function repairInterruptedTurns(
     const answered = new Set(holder ? toolResults(holder).map((r) => r.toolCallId) : []);
     const missing: ToolResultPart[] = calls
       .filter((c) => !answered.has(c.id))
-      .map((c) => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: CANCELED_RESULT, isError: true }));
+      .map((c) => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: INTERRUPTED_RESULT, isError: true }));
     if (missing.length === 0) continue;
     if (holder) {
       // results in call order, whatever order they were stored in
@@ -61,7 +71,7 @@ export function repairInterruptedTurns(
 /**
  * The messages to send: from the summary message on (its role rewritten to `user`, as the original),
  * without `system` messages, without prompts whose request failed before the model wrote anything
- * (and their empty replies), and with a synthetic canceled result for any call still unanswered.
+ * (and their empty replies), and with {@link INTERRUPTED_RESULT} for any call still unanswered.
  */
 export function historyForProvider(messages: Message[], summaryMessageId?: string | null): Message[] {
   let start = 0;
@@ -88,7 +98,7 @@ export function historyForProvider(messages: Message[], summaryMessageId?: strin
       ...m,
       id: `${m.id}-results`,
       role: 'tool',
-      parts: calls.map((c) => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: CANCELED_RESULT, isError: true })),
+      parts: calls.map((c) => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: INTERRUPTED_RESULT, isError: true })),
     });
   });
   return out;

@@ -25,6 +25,8 @@ import { builtinTools, TASK_TOOL_NAMES } from '../tools/index.js';
 import { projectTree } from '../tools/ls.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createShell } from '../tools/shell.js';
+import { heldSecrets, rememberSecrets, withoutCredentials } from '../tools/redact.js';
+import { startLeftoverJournal, stopLeftoverJournal } from './leftovers.js';
 import type { ShellRunner } from '../tools/tool.js';
 
 export interface AppOptions {
@@ -87,6 +89,10 @@ export function createApp(opts: AppOptions): App {
   const db = openDatabase(resolveDataDir(config, cwd), {
     onFileHistoryError: (err) => bus.emit('warning', { message: `File history not saved: ${(err as Error).message}` }),
   });
+  // a killed opencode's temp files, shell state and processes go, its sessions are repaired; ours are journaled (issue #10 §2)
+  const journal = startLeftoverJournal(resolveDataDir(config, cwd), db);
+  // the keys we hold are [redacted] in every tool result (issue #10 §1)
+  rememberSecrets(heldSecrets(opts.providerSettings.env, Object.values(opts.providerSettings.providers).map((p) => p.apiKey)));
   const permission = new PermissionService(cwd, {
     rules: permissionRules(config.permission),
     // "always allow in this project" writes into <cwd>/.opencode.json
@@ -95,14 +101,15 @@ export function createApp(opts: AppOptions): App {
   });
   const tools = builtinTools();
   // connects in the background: the app never waits for a server (issue #6); logs go to the data dir
-  const mcp = new McpService({ servers: config.mcpServers, cwd, registry: tools, logDir: resolveDataDir(config, cwd) });
+  // stdio servers inherit no provider key; what their config entry's `env` sets they still get
+  const mcp = new McpService({ servers: config.mcpServers, cwd, registry: tools, logDir: resolveDataDir(config, cwd), env: withoutCredentials(process.env) });
   mcp.events.on('warning', (w) => bus.emit('warning', { message: w.message }));
   mcp.start();
   const shells = new Map<string, ShellRunner>();
   const shellFor = (sessionId: string) => {
     let shell = shells.get(sessionId);
     if (!shell) {
-      shell = createShell({ cwd, shellPath: config.shell?.path, shellArgs: config.shell?.args });
+      shell = createShell({ cwd, shellPath: config.shell?.path, shellArgs: config.shell?.args, passEnv: config.shell?.passEnv });
       shells.set(sessionId, shell);
     }
     return shell;
@@ -221,6 +228,7 @@ export function createApp(opts: AppOptions): App {
       await Promise.all(agents.map((a) => a.runsSettled()));
       await Promise.all([coder.idle(), taskAgent.idle(), ...retired.map((a) => a.idle())]);
       for (const shell of shells.values()) shell.close();
+      stopLeftoverJournal(journal);
       await mcp.close();
       db.close();
     },

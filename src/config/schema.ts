@@ -195,6 +195,10 @@ export const configSchema = z
           .array(z.string())
           .optional()
           .describe('Arguments the shell starts with. Default none: each command runs in a fresh non-login shell that restores the previous cwd and exports (pass ["-l"] to read login profiles on every command).'),
+        passEnv: z
+          .array(z.string())
+          .optional()
+          .describe('Provider credentials (e.g. "OPENAI_API_KEY") the shell\'s commands may see. By default the bash tool\'s environment holds none of the API keys opencode uses; their values are shown as [redacted] in tool output either way.'),
       })
       .prefault({})
       .describe('The shell the bash tool runs commands in.'),

@@ -9,6 +9,7 @@
 import { homedir } from 'node:os';
 import { z } from 'zod';
 import { analyseForPermission } from '../permission/command-subject.js';
+import { redactSecrets } from './redact.js';
 import { defineTool, MAX_OUTPUT_CHARS, ToolError, type ToolContext } from './tool.js';
 
 const DESCRIPTION = `Runs a shell command (bash) in the project and returns its output.
@@ -118,7 +119,7 @@ function progressReporter(ctx: ToolContext): { add: (chunk: string) => void; sto
   const send = () => {
     timer = undefined;
     lastSent = Date.now();
-    onProgress(text);
+    onProgress(redactSecrets(text)); // live output is shown: the keys we hold stay hidden there too
   };
   return {
     add(chunk) {

@@ -23,6 +23,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { leftovers } from './leftovers.js';
 import { describeStorageError, StorageError, storageProblem } from '../db/storage-errors.js';
 import { ToolError } from './tool.js';
 
@@ -58,10 +59,13 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: WriteO
   if (existing) requireRegularFile(target, existing);
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   // private until complete when it replaces a file (which may hold secrets); a new file gets the usual umask
+  // journaled first, so that a kill -9 from here to the rename leaves nothing the next start can't find
+  leftovers().tempFileCreating(temp);
   let fd: number;
   try {
     fd = openSync(temp, 'wx', existing ? 0o600 : 0o666);
   } catch (err) {
+    leftovers().tempFileGone(temp);
     // the temp file is our detail: name the file the model asked for
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
     throw diskProblem(err, target) ?? fsError(code, `cannot create ${target} (${FS_ERROR_REASONS[code] ?? (err as Error).message})`, target);
@@ -91,6 +95,8 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: WriteO
       // already renamed or never created
     }
     throw diskProblem(err, target) ?? err;
+  } finally {
+    leftovers().tempFileGone(temp);
   }
   syncDirectory(dirname(target));
 }

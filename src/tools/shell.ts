@@ -41,10 +41,12 @@
  * environment also disables pagers and editors ({@link NON_INTERACTIVE_ENV}). POSIX only (no Windows).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { leftovers } from './leftovers.js';
+import { withoutCredentials } from './redact.js';
 import type { ShellRunner } from './tool.js';
 import { MAX_OUTPUT_CHARS } from './tool.js';
 
@@ -77,6 +79,11 @@ export interface ShellOptions {
   shellArgs?: string[];
   /** variables added to the inherited environment (after {@link NON_INTERACTIVE_ENV}) */
   env?: Record<string, string>;
+  /**
+   * Credential variables (`CREDENTIAL_ENV_NAMES` in `redact.ts`) to pass to commands anyway (config
+   * `shell.passEnv`); by default the shell's environment holds none of the keys opencode uses.
+   */
+  passEnv?: readonly string[];
   /** stdout and stderr are each cut to this many characters, head and tail kept; default 30,000 */
   maxOutputChars?: number;
   /** time between SIGTERM and SIGKILL when a command is stopped; default 1,000 ms */
@@ -107,11 +114,30 @@ const SAVE_STATE =
   'printf "%s\\n" "$__oc_rc" > "$__oc_state.status"; } 2>/dev/null';
 
 /**
+ * Ends the shell's whole process group when the agent dies (issue #10 §2: after a kill -9 the
+ * command and everything it started kept running). fd 3 is a socket whose other end only the agent
+ * holds; a background member of the group blocks reading it, and its end-of-file, which the kernel
+ * delivers whatever killed the agent, makes it kill the group. Portable (no prctl or setpriv needed)
+ * and it reaches the command's children too, which a parent-death signal on the shell alone would
+ * not. The command itself runs with fd 3 closed; the watcher is stopped when the command ends, so
+ * background jobs (`npm run dev &`) outlive the agent until its next start ends them (app/leftovers.ts).
+ */
+const WATCH_AGENT =
+  'if { : <&3; } 2>/dev/null; then { command read -r __oc_x <&3; command kill -KILL 0; } </dev/null >/dev/null 2>&1 & ' +
+  '__oc_wd=$!; exec 3<&-; fi';
+
+/** Stops the watcher of {@link WATCH_AGENT} (the command is over; its background jobs may stay). */
+const STOP_WATCHING = '{ [ -n "${__oc_wd-}" ] && command kill "$__oc_wd"; } 2>/dev/null';
+
+/**
  * Runs inside the shell: `$1` the input file (the environment snapshot, then `__oc_cmd='…'`), `$2`
  * directory, `$3` state file prefix. POSIX sh only, so it works with dash too (tested; zsh untested).
  *
+ * - The state files exist already (empty, mode 0600, made by the agent), so `>` keeps them private
+ *   without a `umask` that the command would inherit.
  * - The command comes in a file, not as an argument: an argument over 128 KB fails with `E2BIG`.
- *   The input file holds the environment (API keys included), so it is removed once sourced.
+ *   The input file holds the environment (without our credentials, but the person's own variables),
+ *   so it is private and removed once sourced.
  * - The state is saved right after the command, in the same shell, so a `trap … EXIT` of the command
  *   (which replaces ours) doesn't lose its `cd` and exports; the EXIT trap still saves when the
  *   command runs `exit`, and the TERM trap turns a timeout into such an exit.
@@ -120,23 +146,31 @@ const SAVE_STATE =
  */
 const WRAPPER = [
   '__oc_in=$1; __oc_dir=$2; __oc_state=$3; shift 3',
+  WATCH_AGENT,
   '. "$__oc_in" 2>/dev/null',
   'command rm -f -- "$__oc_in" 2>/dev/null',
   'PWD=$__oc_dir', // the snapshot's PWD may name a directory that is gone (we then started elsewhere)
-  `trap '__oc_rc=$?; ${SAVE_STATE.replaceAll("'", "'\\''")}; exit $__oc_rc' EXIT`,
+  `trap '__oc_rc=$?; ${`${STOP_WATCHING}; ${SAVE_STATE}`.replaceAll("'", "'\\''")}; exit $__oc_rc' EXIT`,
   "trap 'exit 143' TERM",
   'eval "$__oc_cmd"',
-  `__oc_rc=$?; ${SAVE_STATE}; exit $__oc_rc`,
+  `__oc_rc=$?; ${STOP_WATCHING}; ${SAVE_STATE}; exit $__oc_rc`,
 ].join('; ');
 
 /**
- * State directories of open shells. Their snapshots hold the environment (API keys included), so they
- * are removed even when the agent exits without closing its shells.
+ * State directories of open shells. Their snapshots hold the environment (the person's variables), so
+ * they are removed even when the agent exits without closing its shells; after a kill -9 the next
+ * start removes them (their names carry our pid: {@link STATE_DIR_PREFIX}).
  */
 const liveStateDirs = new Set<string>();
 process.once('exit', () => {
   for (const dir of liveStateDirs) rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * State directories are `$TMPDIR/opencode-shell-<pid>-XXXXXX` (mode 0700), so one left by a killed
+ * process can be told from a live one by its pid.
+ */
+export const STATE_DIR_PREFIX = 'opencode-shell-';
 
 /** How long to wait after the shell exits for the last output before giving up on the pipes. */
 const DRAIN_AFTER_EXIT_MS = 200;
@@ -170,7 +204,8 @@ class SessionShell implements ShellRunner {
     this.killGraceMs = options.killGraceMs ?? 1_000;
     const inherited: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) inherited[k] = v;
-    this.baseEnv = { ...inherited, ...NON_INTERACTIVE_ENV, ...options.env };
+    // the provider keys stay ours: `env` is a read-only command that never asks (issue #10 §1)
+    this.baseEnv = { ...withoutCredentials(inherited, options.passEnv), ...NON_INTERACTIVE_ENV, ...options.env };
   }
 
   get cwd(): string {
@@ -195,6 +230,7 @@ class SessionShell implements ShellRunner {
     if (this.stateDir) {
       rmSync(this.stateDir, { recursive: true, force: true });
       liveStateDirs.delete(this.stateDir);
+      leftovers().stateDirRemoved(this.stateDir);
     }
   }
 
@@ -207,10 +243,14 @@ class SessionShell implements ShellRunner {
       return { stdout: '', stderr: '', exitCode: null, interrupted: true, timedOut: false };
     }
     if (!this.stateDir) {
-      this.stateDir = mkdtempSync(join(tmpdir(), 'opencode-shell-'));
+      this.stateDir = mkdtempSync(join(tmpdir(), `${STATE_DIR_PREFIX}${process.pid}-`));
+      chmodSync(this.stateDir, 0o700); // mkdtemp's mode already; said here because the files rely on it
       liveStateDirs.add(this.stateDir);
+      leftovers().stateDirCreated(this.stateDir);
     }
     const statePrefix = join(this.stateDir, String(++this.sequence));
+    // made here, private and empty: the shell's `>` keeps the mode; an empty status means "not saved"
+    for (const suffix of STATE_FILE_SUFFIXES) writeFileSync(`${statePrefix}.${suffix}`, '', { mode: 0o600 });
 
     let dir = this.currentCwd;
     let note = '';
@@ -233,13 +273,20 @@ class SessionShell implements ShellRunner {
     const stderr = new OutputCapture(this.maxOutputChars);
     if (note) stderr.append(note);
 
-    const child = spawn(this.shellPath, args, { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // fd 3: the socket whose end tells the shell's watcher that we died (WATCH_AGENT)
+    const child = spawn(this.shellPath, args, { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    const lifeline = child.stdio[3] as Readable | null;
+    if (lifeline) unrefStream(lifeline);
+    if (child.pid !== undefined) leftovers().processGroupStarted(child.pid);
     const outcome = await this.supervise(child, { ...options, stdout, stderr, onOutput, signal });
+    lifeline?.destroy();
 
     removeQuietly(inputPath); // the shell died before removing it
     this.adoptState(statePrefix);
-    if (!outcome.interrupted && child.pid !== undefined && groupAlive(child.pid)) {
-      this.backgroundGroups.add(child.pid);
+    if (child.pid !== undefined) {
+      // background jobs, or a group still dying after a timeout: ended by close(), journaled until gone
+      if (groupAlive(child.pid)) this.backgroundGroups.add(child.pid);
+      else leftovers().processGroupEnded(child.pid);
     }
     this.forgetDeadGroups();
     return {
@@ -334,7 +381,7 @@ class SessionShell implements ShellRunner {
   /** Takes over the directory and environment the command saved, if it got that far; removes the files. */
   private adoptState(statePrefix: string): void {
     const files = { env: `${statePrefix}.env`, cwd: `${statePrefix}.cwd`, status: `${statePrefix}.status` };
-    if (existsSync(files.status)) {
+    if (readIfExists(files.status) !== '') {
       const cwd = readFileSync(files.cwd, 'utf8').replace(/\n$/, '');
       if (cwd) this.currentCwd = cwd;
       try {
@@ -347,7 +394,11 @@ class SessionShell implements ShellRunner {
   }
 
   private forgetDeadGroups(): void {
-    for (const pgid of this.backgroundGroups) if (!groupAlive(pgid)) this.backgroundGroups.delete(pgid);
+    for (const pgid of this.backgroundGroups) {
+      if (groupAlive(pgid)) continue;
+      this.backgroundGroups.delete(pgid);
+      leftovers().processGroupEnded(pgid);
+    }
   }
 }
 
@@ -461,6 +512,17 @@ function isDirectory(path: string): boolean {
     return statSync(path).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/** The state files of one command: exported variables, directory, exit status. */
+const STATE_FILE_SUFFIXES = ['env', 'cwd', 'status'] as const;
+
+function readIfExists(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
   }
 }
 

@@ -1,0 +1,96 @@
+/**
+ * Keeping the credentials we hold out of what the model sees and what is stored (issue #10 §1,
+ * "Keys"): `env` and `printenv` are read-only commands that never ask, and their output used to go
+ * to the database and the provider with the API keys in it, although the README promises keys never
+ * reach them.
+ *
+ * Two defences, both here as data and pure functions:
+ * - {@link CREDENTIAL_ENV_NAMES}: the variables that hold a provider credential are removed from the
+ *   environment of every process our tools start (the bash tool's shell), unless the config passes
+ *   them through (`shell.passEnv`).
+ * - {@link redactSecrets}: every exact value of a credential we hold (those variables, and keys
+ *   given in the config) is replaced by `[redacted]` in every tool result before it is stored or
+ *   sent. The agent's tool-call path calls it once for every result, whatever the tool's source.
+ */
+
+/** What a held secret is replaced with in tool output. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Environment variables that hold a credential opencode may use, each with what reads it. Provider
+ * keys are the ones `provider/settings.ts` reads plus those the original reads for providers not
+ * ported yet (reference §3), so a key set for them is not handed out either.
+ */
+export const CREDENTIAL_ENV_NAMES: Readonly<Record<string, string>> = {
+  ANTHROPIC_API_KEY: 'anthropic provider (settings.ts)',
+  ANTHROPIC_AUTH_TOKEN: 'read by the Anthropic SDK itself',
+  OPENAI_API_KEY: 'openai provider (settings.ts)',
+  GROQ_API_KEY: 'groq provider (settings.ts)',
+  OPENROUTER_API_KEY: 'openrouter provider (settings.ts)',
+  XAI_API_KEY: 'xai provider (settings.ts)',
+  GEMINI_API_KEY: 'gemini provider of the original (reference §3)',
+  AZURE_OPENAI_API_KEY: 'azure provider of the original (reference §3)',
+};
+
+/** Values shorter than this are not treated as secrets: redacting `dummy` or `1` would garble output. */
+export const MIN_SECRET_CHARS = 8;
+
+/** Secrets registered for this process (see {@link rememberSecrets}); longest first. */
+let secrets: string[] = [];
+
+/**
+ * Adds the values to the secrets {@link redactSecrets} hides, for the rest of the process. Empty,
+ * whitespace-padded and short values ({@link MIN_SECRET_CHARS}) are ignored (a value is also
+ * registered trimmed, as the providers use it). Process-wide on purpose: a secret one app holds is
+ * hidden in every tool output of the process.
+ */
+export function rememberSecrets(values: Iterable<string | undefined>): void {
+  const all = new Set(secrets);
+  for (const value of values) {
+    const trimmed = value?.trim();
+    if (trimmed && trimmed.length >= MIN_SECRET_CHARS) all.add(trimmed);
+  }
+  // longest first, so a secret that contains another is replaced whole
+  secrets = [...all].sort((a, b) => b.length - a.length);
+}
+
+/** Forgets every registered secret (tests). */
+export function forgetSecrets(): void {
+  secrets = [];
+}
+
+/**
+ * The credential values found in `env` under {@link CREDENTIAL_ENV_NAMES}, and `configKeys`
+ * (`providers.<id>.apiKey` of the config), for {@link rememberSecrets}.
+ */
+export function heldSecrets(env: Record<string, string | undefined>, configKeys: Iterable<string | undefined> = []): string[] {
+  const values: string[] = [];
+  for (const name of Object.keys(CREDENTIAL_ENV_NAMES)) {
+    const value = env[name];
+    if (value) values.push(value);
+  }
+  for (const key of configKeys) if (key) values.push(key);
+  return values;
+}
+
+/** `text` with every registered secret replaced by {@link REDACTED}. */
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+/**
+ * `env` without the credential variables (and without unset ones), except those named in
+ * `passThrough` (config `shell.passEnv`): the environment for a process a tool starts (the bash
+ * tool's shell, MCP stdio servers before their configured `env`).
+ */
+export function withoutCredentials(env: Record<string, string | undefined>, passThrough: readonly string[] = []): Record<string, string> {
+  const keep = new Set(passThrough);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || (Object.hasOwn(CREDENTIAL_ENV_NAMES, name) && !keep.has(name))) continue;
+    out[name] = value;
+  }
+  return out;
+}
