@@ -95,6 +95,35 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'sha512sum', example: 'sha512sum a' },
   { command: 'cksum', example: 'cksum a' },
   { command: 'tee', example: 'tee (copies stdin to stdout; its file arguments are writes)' },
+  { command: 'zcat', example: 'zcat log.gz' },
+  { command: 'bzcat', example: 'bzcat a.bz2' },
+  { command: 'xzcat', example: 'xzcat a.xz' },
+  { command: 'zstdcat', example: 'zstdcat a.zst' },
+  { command: 'zgrep', example: 'zgrep error log.gz' },
+  { command: 'tar', example: 'tar -tzf a.tgz, tar tvf a.tar (listing only; not -x/-c or options that run a program)', check: tarLists },
+  { command: 'unzip', example: 'unzip -l a.zip, unzip -Z1 a.zip (listing only)', check: (a) => /^-[a-zA-Z]*[lvZ]/.test(a[0] ?? '') && !a.includes('-d') },
+  { command: 'base64', example: 'base64 -d token.txt' },
+  { command: 'base32', example: 'base32 f' },
+  { command: 'expand', example: 'expand -t 4 f' },
+  { command: 'unexpand', example: 'unexpand -a f' },
+  { command: 'fmt', example: 'fmt -w 72 f' },
+  { command: 'pr', example: 'pr -2 f' },
+  { command: 'numfmt', example: 'numfmt --to=iec 1048576' },
+  { command: 'factor', example: 'factor 42' },
+  { command: 'tsort', example: 'tsort deps' },
+  { command: 'look', example: 'look prefix words' },
+  { command: 'b2sum', example: 'b2sum f' },
+  { command: 'sha224sum', example: 'sha224sum f' },
+  { command: 'sha384sum', example: 'sha384sum f' },
+  { command: 'sum', example: 'sum f' },
+  { command: 'shuf', example: 'shuf -n 3 f (not -o FILE)', deniedFlags: ['-o', '--output'], shortValueFlags: 'inr' },
+  { command: 'iconv', example: 'iconv -f latin1 -t utf8 f, iconv -l (not -o FILE)', deniedFlags: ['-o', '--output'], shortValueFlags: 'ft' },
+  { command: 'diff3', example: 'diff3 mine base theirs' },
+  { command: 'sdiff', example: 'sdiff a b (not -o FILE)', deniedFlags: ['-o', '--output'], shortValueFlags: 'wI' },
+  { command: 'pathchk', example: 'pathchk -p name' },
+  { command: 'dir', example: 'dir -l' },
+  { command: 'vdir', example: 'vdir' },
+  { command: 'apropos', example: 'apropos socket' },
   // shell builtins and small utilities
   { command: 'echo', example: 'echo $HOME' },
   { command: 'printf', example: "printf '%s\\n' \"$x\" (not -v, which sets a shell variable)", check: (a) => a[0] !== '-v', knownArgs: 1 },
@@ -132,7 +161,51 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'top', example: 'top -b -n 1' },
   { command: 'env', example: 'env (lists the environment; `env X=1 cmd` is seen through to cmd)' },
   { command: 'printenv', example: 'printenv PATH' },
-  { command: 'set', example: 'set (lists variables; with arguments it changes shell options)', check: NO_ARGS },
+  { command: 'set', example: 'set, set -o (list; other arguments change shell options)', check: (a) => a.length === 0 || (a.length === 1 && (a[0] === '-o' || a[0] === '+o')) },
+  // information only: these asked needlessly (issue 10 §1)
+  { command: 'ulimit', example: 'ulimit -a, ulimit -n (with a value it sets a limit)', check: (a) => a.every((x) => /^-[HSabcdefiklmnpqrstuvxPRT]+$/.test(x)) },
+  { command: 'umask', example: 'umask, umask -S (with a mode it sets it)', check: (a) => a.every((x) => x === '-S' || x === '-p') },
+  { command: 'export', example: 'export, export -p (list; with names it exports)', check: (a) => a.length === 0 || (a.length === 1 && a[0] === '-p') },
+  { command: 'declare', example: 'declare -p HOME, declare -F, declare -f name (print; without -p/-f/-F names set attributes)', check: declarePrints },
+  { command: 'typeset', example: 'typeset -p HOME (as declare)', check: declarePrints },
+  { command: 'readonly', example: 'readonly, readonly -p (list)', check: (a) => a.length === 0 || (a.length === 1 && a[0] === '-p') },
+  { command: 'shopt', example: 'shopt, shopt -p, shopt extglob (query; not -s/-u)', check: (a) => a.every((x) => !x.startsWith('-') || /^-[pqo]+$/.test(x)) },
+  { command: 'hash', example: 'hash, hash -l, hash -t ls (not -p, which makes a name run another program)', check: (a) => a.every((x) => !x.startsWith('-') || /^-[lt]+$/.test(x)) },
+  { command: 'jobs', example: 'jobs -l' },
+  { command: 'times', example: 'times' },
+  { command: 'help', example: 'help cd' },
+  { command: 'locale', example: 'locale -a' },
+  { command: 'lscpu', example: 'lscpu -e' },
+  { command: 'lsmem', example: 'lsmem' },
+  { command: 'lsblk', example: 'lsblk -f' },
+  { command: 'lsipc', example: 'lsipc' },
+  { command: 'lslocks', example: 'lslocks' },
+  { command: 'lsmod', example: 'lsmod' },
+  { command: 'lspci', example: 'lspci -v' },
+  { command: 'lsusb', example: 'lsusb' },
+  { command: 'lsof', example: 'lsof -i :3000' },
+  { command: 'lsattr', example: 'lsattr f' },
+  { command: 'getfacl', example: 'getfacl f' },
+  { command: 'namei', example: 'namei -l /usr/bin/node' },
+  { command: 'findmnt', example: 'findmnt /' },
+  { command: 'mountpoint', example: 'mountpoint /proc' },
+  { command: 'getconf', example: 'getconf PAGESIZE' },
+  { command: 'getent', example: 'getent passwd root' },
+  { command: 'lsb_release', example: 'lsb_release -a' },
+  { command: 'tty', example: 'tty' },
+  { command: 'stty', example: 'stty -a, stty size (with settings it changes the terminal)', check: (a) => a.every((x) => ['-a', '--all', '-g', '--save', 'size', 'speed'].includes(x)) },
+  { command: 'vmstat', example: 'vmstat 1 3' },
+  { command: 'w', example: 'w' },
+  { command: 'who', example: 'who -b' },
+  { command: 'users', example: 'users' },
+  { command: 'logname', example: 'logname' },
+  { command: 'pgrep', example: 'pgrep -fl node' },
+  { command: 'pidof', example: 'pidof node' },
+  { command: 'pstree', example: 'pstree -p' },
+  { command: 'dmesg', example: 'dmesg | tail (not -c/-C/-D/-E/-n, which clear or change the kernel log)', deniedFlags: ['-c', '-C', '-D', '-E', '-n', '--clear', '--read-clear', '--console-off', '--console-on', '--console-level'], shortValueFlags: 'fFlsn' },
+  { command: 'sysctl', example: 'sysctl vm.swappiness (not -w, -p or name=value)', check: (a) => a.every((x) => !x.includes('=') && !/^-[a-zA-Z]*[wpf]|^--(write|load|system)/.test(x)) },
+  { command: 'netstat', example: 'netstat -tlnp' },
+  { command: 'ss', example: 'ss -tlnp (not -K, which closes sockets)', deniedFlags: ['-K', '--kill'], shortValueFlags: 'fAF' },
   // git: read-only subcommands, and the listing forms of the ones that also change things
   { command: 'git', example: 'git --version', check: VERSION_ONLY },
   { command: 'git status', example: 'git status --short' },
@@ -172,14 +245,31 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'go doc', example: 'go doc fmt.Println' },
   { command: 'go vet', example: 'go vet ./...', deniedFlags: ['-vettool', '-toolexec', '-exec'] },
   { command: 'npm', example: 'npm --version', check: VERSION_ONLY },
-  { command: 'npm ls', example: 'npm ls --depth 0' },
-  { command: 'npm list', example: 'npm list react' },
-  { command: 'npm root', example: 'npm root -g' },
-  { command: 'npm prefix', example: 'npm prefix' },
+  { command: 'npm ls', example: 'npm ls --depth 0 (not --cache=DIR, --logs-dir=DIR or other options that write)', check: npmReadOptions },
+  { command: 'npm list', example: 'npm list react', check: npmReadOptions },
+  { command: 'npm ll', example: 'npm ll', check: npmReadOptions },
+  { command: 'npm la', example: 'npm la', check: npmReadOptions },
+  { command: 'npm root', example: 'npm root -g', check: npmReadOptions },
+  { command: 'npm prefix', example: 'npm prefix', check: npmReadOptions },
+  { command: 'npm run', example: 'npm run (lists the scripts; with a name it runs one)', check: (a) => npmReadOptions(a) && !a.some((x) => !x.startsWith('-')) },
+  { command: 'npm run-script', example: 'npm run-script (lists the scripts)', check: (a) => npmReadOptions(a) && !a.some((x) => !x.startsWith('-')) },
+  { command: 'npm config', example: 'npm config get registry, npm config list (not set/delete/edit)', check: (a) => ['get', 'list', 'ls'].includes(a[0] ?? '') && npmReadOptions(a.slice(1)) },
+  { command: 'npm explain', example: 'npm explain react', check: npmReadOptions },
+  { command: 'npm why', example: 'npm why react', check: npmReadOptions },
+  { command: 'npm query', example: "npm query ':root > *'", check: npmReadOptions },
+  { command: 'npm pkg', example: 'npm pkg get version (not set/delete/fix)', check: (a) => a[0] === 'get' && npmReadOptions(a.slice(1)) },
   { command: 'node', example: 'node --version', check: VERSION_ONLY },
   { command: 'python', example: 'python --version', check: VERSION_ONLY },
   { command: 'python3', example: 'python3 --version', check: VERSION_ONLY },
-  { command: 'pip', example: 'pip --version', check: VERSION_ONLY },
+  { command: 'pip', example: 'pip --version (pip3, pip3.12 too)', check: VERSION_ONLY },
+  { command: 'pip list', example: 'pip list --format=json (not -o/--outdated or -u, which ask the network; not --log FILE)', check: pipReadOptions },
+  { command: 'pip show', example: 'pip show -f requests', check: pipReadOptions },
+  { command: 'pip freeze', example: 'pip freeze --all', check: pipReadOptions },
+  { command: 'gcc', example: 'gcc --version', check: VERSION_ONLY },
+  { command: 'make', example: 'make --version', check: VERSION_ONLY },
+  { command: 'cmake', example: 'cmake --version', check: VERSION_ONLY },
+  { command: 'ruby', example: 'ruby --version', check: VERSION_ONLY },
+  { command: 'perl', example: 'perl --version', check: VERSION_ONLY },
   { command: 'cargo', example: 'cargo --version', check: VERSION_ONLY },
   { command: 'rustc', example: 'rustc --version', check: VERSION_ONLY },
   { command: 'deno', example: 'deno --version', check: VERSION_ONLY },
@@ -236,7 +326,8 @@ export function isReadOnlyCommand(
   return entry.check ? entry.check(values) : true;
 }
 
-function findEntry(name: string, args: readonly CommandArg[]): { entry: SafeCommand; rest: readonly CommandArg[] } | undefined {
+function findEntry(commandName: string, args: readonly CommandArg[]): { entry: SafeCommand; rest: readonly CommandArg[] } | undefined {
+  const name = /^pip[\d.]*$/.test(commandName) ? 'pip' : commandName; // pip3, pip3.12
   if (name === 'git') {
     const git = parseGitGlobals(args);
     if (!git.readOnly) return undefined;
@@ -345,6 +436,47 @@ export function isGitConfigRead(args: readonly string[]): boolean {
   if (flags.some((f) => CONFIG_READS.includes(f))) return true;
   const firstPositional = args.find((a) => !a.startsWith('-'));
   return firstPositional === 'get' || firstPositional === 'list'; // git 2.46+: git config get/list
+}
+
+// ---- npm, pip, declare, tar
+
+/**
+ * npm options that only shape what a listing shows. Any other option asks: npm takes every config key
+ * as an option (`--cache=DIR`, `--logs-dir=DIR`, `--userconfig=FILE` make it write elsewhere) and
+ * expands abbreviations, so only these exact names are known to be harmless.
+ */
+const NPM_READ_FLAGS = /^(-[aglpsqd]+|--(json|long|parseable|all|global|depth(=\d+)?|prod|production|dev|development|omit(=[a-z]+)?|include(=[a-z]+)?|link|unicode|no-unicode|color(=[a-z]+)?|no-color|loglevel(=[a-z]+)?|silent|quiet|workspaces|ws|include-workspace-root|package-lock-only|location=(user|project|global)|workspace(=[^=]+)?|expect-results|installed|if-present))$/;
+
+function npmReadOptions(args: readonly string[]): boolean {
+  return args.every((a) => !a.startsWith('-') || a === '--' || NPM_READ_FLAGS.test(a) || /^-w$/.test(a));
+}
+
+/** pip options that only shape a listing (pip's optparse expands abbreviations: others, such as `--lo` for `--log FILE`, ask). */
+const PIP_READ_FLAGS = /^(-[velqrf]+|--(format(=[a-z]+)?|not-required|editable|local|user|path(=.*)?|exclude(=.*)?|exclude-editable|include-editable|verbose|quiet|no-color|disable-pip-version-check|files|all|requirement(=.*)?|no-index|isolated|no-input))$/;
+
+function pipReadOptions(args: readonly string[]): boolean {
+  return args.every((a) => !a.startsWith('-') || PIP_READ_FLAGS.test(a));
+}
+
+/** `declare`/`typeset` print with -p, -f or -F, or with no names; with names and no printing option they set attributes. */
+function declarePrints(args: readonly string[]): boolean {
+  const options = args.filter((a) => a.startsWith('-') || a.startsWith('+'));
+  const names = args.filter((a) => !a.startsWith('-') && !a.startsWith('+'));
+  if (names.some((n) => n.includes('='))) return false;
+  if (options.some((o) => o.startsWith('+') || !/^-[aAfFgilnprtux]+$/.test(o))) return false;
+  return names.length === 0 || options.some((o) => /[pfF]/.test(o));
+}
+
+const TAR_CODE_OPTIONS = /^(-[A-Za-z]*[IF]|--(use-compress-program|to-command|info-script|new-volume-script|rsh-command|checkpoint-action|index-file|listed-incremental|file=-?$))/;
+
+/** `tar t…`: lists an archive; any mode that writes, or an option that runs a program, asks. */
+function tarLists(args: readonly string[]): boolean {
+  const first = args[0] ?? '';
+  const modes = /^[a-zA-Z]+$/.test(first) ? first : args.filter((a) => /^-[a-zA-Z]+$/.test(a)).map((a) => a.slice(1)).join('');
+  const longList = args.includes('--list');
+  if (!/t/.test(modes) && !longList) return false;
+  if (/[xcruAdg]/.test(modes.replace(/f.*$/, ''))) return false;
+  return !args.some((a) => TAR_CODE_OPTIONS.test(a) || /^--(extract|get|create|append|update|delete|catenate|concatenate)/.test(a));
 }
 
 // ---- find and sed
