@@ -89,7 +89,8 @@ export function probeStorage(path: string): StorageProblem | undefined {
   }
   try {
     const stats = statfsSync(dir);
-    if (stats.bavail === 0) return 'full';
+    // a pseudo file system (/proc, /sys) has no blocks at all: that is not a full disk
+    if (stats.blocks > 0 && stats.bavail === 0) return 'full';
   } catch {
     // statfs is not available here
   }
@@ -121,7 +122,8 @@ export function storageProblem(err: unknown, place: string): StorageProblem | un
   if (row) return row.problem;
   // ambiguous codes: a failed mkdir on a read-only disk can say ENOENT, SQLite says "disk I/O error"
   // or "unable to open database file" whatever the reason
-  if (base === 'ENOENT' || base === 'SQLITE_IOERR' || base === 'SQLITE_CANTOPEN') return probeStorage(place);
+  if (base === 'ENOENT') return probeStorage(place) === 'read-only' ? 'read-only' : undefined;
+  if (base === 'SQLITE_IOERR' || base === 'SQLITE_CANTOPEN') return probeStorage(place);
   // "attempt to write a readonly database": the disk, or the file's or folder's permissions
   if (base === 'SQLITE_READONLY') return probeStorage(place) ?? 'permission';
   return undefined;
