@@ -14,7 +14,7 @@ import type { ToolCallPart, ToolResultPart } from '../message.js';
 import { prepareToolInput } from '../tools/coerce.js';
 import { runWithHooks, type ToolRegistry } from '../tools/registry.js';
 import { outcomeOf, resultFromError, type ToolContext, type ToolOutcome, type ToolResult } from '../tools/tool.js';
-import { redactSecrets } from '../tools/redact.js';
+import { redactSecrets, redactSecretsDeep } from '../tools/redact.js';
 
 export const CANCELED_RESULT = 'Tool execution canceled by user';
 export const SKIPPED_AFTER_DENIAL = 'Tool execution canceled by user: an earlier tool call in this batch was denied permission';
@@ -183,7 +183,7 @@ function toPart(call: ToolCallPart, result: ToolResult): ToolResultPart {
     content: redactSecrets(result.output),
     isError: result.isError,
   };
-  if (result.metadata) part.metadata = result.metadata;
+  if (result.metadata) part.metadata = redactSecretsDeep(result.metadata); // stored too (view's holds the file)
   if (result.images?.length) part.images = result.images;
   return part;
 }

@@ -81,6 +81,22 @@ export function redactSecrets(text: string): string {
 }
 
 /**
+ * `value` with {@link redactSecrets} applied to every string in it (objects and arrays copied, other
+ * values kept): for a result's metadata, which is stored too (view's metadata holds the file's text).
+ */
+export function redactSecretsDeep<T>(value: T): T {
+  if (secrets.length === 0) return value;
+  if (typeof value === 'string') return redactSecrets(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactSecretsDeep(v)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactSecretsDeep(v);
+    return out as T;
+  }
+  return value;
+}
+
+/**
  * `env` without the credential variables (and without unset ones), except those named in
  * `passThrough` (config `shell.passEnv`): the environment for a process a tool starts (the bash
  * tool's shell, MCP stdio servers before their configured `env`).
