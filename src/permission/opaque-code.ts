@@ -74,15 +74,18 @@ export function isInputFile(path: string): boolean {
 
 /**
  * Why an interpreter invocation is opaque code, or undefined when it runs a program file (or only
- * prints its version). `extraArgsUnknown`: more arguments come from input (`xargs python3`).
+ * prints its version). `extraArgsUnknown`: more arguments come from input (`xargs python3`). `written`:
+ * the command as written, for the reason.
  */
-export function interpreterCode(name: string, args: readonly CommandArg[], extraArgsUnknown: boolean): string | undefined {
-  if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk' || name === 'busybox-awk') {
-    return awkProgram(args).opaque;
-  }
+export function interpreterCode(
+  name: string,
+  args: readonly CommandArg[],
+  extraArgsUnknown: boolean,
+  written = [name, ...args.map((a) => a.value)].join(' '),
+): string | undefined {
+  if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk') return awkProgram(args, written).opaque;
   const entry = interpreters.get(name);
   if (!entry) return undefined;
-  const written = [name, ...args.map((a) => a.value)].join(' ');
   let programFile = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -154,9 +157,8 @@ const AWK_VALUE_OPTIONS = ['-F', '-v', '--field-separator', '--assign'];
 const AWK_READING_FLAGS = ['--posix', '-P', '--traditional', '--compat', '-c', '-b', '--characters-as-bytes', '-N', '--use-lc-numeric', '-r', '--re-interval', '-S', '--sandbox', '-s', '--no-optimize', '-O', '--optimize', '-n', '--non-decimal-data', '-M', '--bignum', '-t', '--lint-old'];
 
 /** Parses awk's arguments and looks at its program for commands and writes (gawk(1), POSIX awk). */
-export function awkProgram(args: readonly CommandArg[]): AwkProgram {
+export function awkProgram(args: readonly CommandArg[], written = ['awk', ...args.map((a) => a.value)].join(' ')): AwkProgram {
   const result: AwkProgram = { writes: [], inPlaceFiles: [], readOnly: false };
-  const written = ['awk', ...args.map((a) => a.value)].join(' ');
   let program: CommandArg | undefined;
   let fromFile = false;
   let inPlace = false;
@@ -277,9 +279,8 @@ export interface GitInvocation {
  * harmless list, `--exec-path=DIR`, and subcommand options that carry a command are opaque code.
  * Directory options are returned for the caller to judge (it knows the project).
  */
-export function gitInvocation(args: readonly CommandArg[]): GitInvocation {
+export function gitInvocation(args: readonly CommandArg[], written = ['git', ...args.map((a) => a.value)].join(' ')): GitInvocation {
   const directories: GitInvocation['directories'] = [];
-  const written = ['git', ...args.map((a) => a.value)].join(' ');
   let opaque: string | undefined;
   let i = 0;
   for (; i < args.length; i++) {

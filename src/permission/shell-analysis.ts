@@ -639,7 +639,7 @@ class Analysis {
       } else return void this.fail(`${name}: unknown option ${option}`);
     }
     if (spec.assignments) {
-      for (; i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.value); i++) {
+      for (; i < words.length && /^[^=]+=/.test(words[i]!.value) /* env takes any NAME=value, even BASH_FUNC_ls%%= */; i++) {
         const [assignName, ...rest] = words[i]!.value.split('=');
         assignments.push(words[i]!.text);
         if (!words[i]!.literal || !isSafeEnvAssignment(assignName!, rest.join('='))) safeEnv = false;
@@ -852,7 +852,7 @@ class Analysis {
     const commandArgs: CommandArg[] = argWords.map((w, i) => ({ value: args[i]!, literal: w.literal }));
     const text = [name, ...argWords.map((w) => w.text)].join(' ');
     const opaque = invocation.opaque ?? this.opaqueCode(name, commandArgs, invocation, text);
-    const awk = AWK_NAMES.has(name) ? awkProgram(commandArgs) : undefined;
+    const awk = AWK_NAMES.has(name) ? awkProgram(commandArgs, text) : undefined;
     const readOnly =
       opaque === undefined &&
       invocation.safeEnv &&
@@ -887,7 +887,7 @@ class Analysis {
   private opaqueCode(name: string, args: CommandArg[], invocation: Invocation, text: string): string | undefined {
     const runner = opaqueRunner(name);
     if (runner) return opaqueReason(`${text} (${runner})`);
-    const code = interpreterCode(name, args, invocation.appendsArguments) ?? variableBuiltinCode(name, args, text);
+    const code = interpreterCode(name, args, invocation.appendsArguments, text) ?? variableBuiltinCode(name, args, text);
     if (code) return code;
     if (name === 'git') return this.gitOpaque(args, invocation.dir, text);
     const word = invocation.words[0];
@@ -909,7 +909,7 @@ class Analysis {
    * a program (see {@link gitInvocation}).
    */
   private gitOpaque(args: CommandArg[], dir: Directory, text: string): string | undefined {
-    const git = gitInvocation(args);
+    const git = gitInvocation(args, text);
     if (git.opaque) return git.opaque;
     let where = dir.path;
     for (const { option, arg } of git.directories) {
