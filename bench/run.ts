@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only startup,search,agent,prompt,tui]`
+ * `npm run bench [-- --quick] [-- --only startup,search,agent,prompt,custom,tui,huge]`
  *
  * Builds dist/ (so bin/opencode runs the current source), then runs each benchmark and prints one
  * table. Figures are medians; ratios compare figures measured in this same run. Nothing passes or
@@ -10,9 +10,12 @@ import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { benchAgentLoop } from './agent-loop.js';
+import { benchCustomTools } from './custom-tools.js';
+import { benchHugeReply } from './huge-reply.js';
 import { log, printTable, type Row } from './lib.js';
 import { benchPromptSize } from './prompt-size.js';
 import { benchSearch } from './search.js';
+import { benchStats } from './stats.js';
 import { benchStartup } from './startup.js';
 import { searchTree } from './tree.js';
 import { benchTui } from './tui.js';
@@ -34,6 +37,9 @@ if (wanted('startup')) rows.push(...(await benchStartup({ runs: quick ? 7 : 15 }
 if (wanted('search')) rows.push(...(await benchSearch(tree!, { runs: quick ? 5 : 7 })));
 if (wanted('agent')) rows.push(...(await benchAgentLoop({ sessions: quick ? 1 : 3, bigProject: tree?.root })));
 if (wanted('prompt')) rows.push(...benchPromptSize(tree?.root));
+if (wanted('stats')) rows.push(...(await benchStats({ runs: quick ? 5 : 15 })));
+if (wanted('custom')) rows.push(...(await benchCustomTools({ runs: quick ? 5 : 11 })));
+if (wanted('huge')) rows.push(...(await benchHugeReply({ runs: quick ? 1 : 3 })));
 if (wanted('tui')) rows.push(...(await benchTui({ runs: quick ? 3 : 5, presses: quick ? 20 : 50, tokens: quick ? 2000 : 5000 })));
 
 const cpu = cpus();

@@ -1,12 +1,12 @@
 /**
  * Terminal-column arithmetic for the render layer. Every line the render layer returns is at most
  * `width` columns as string-width counts them (CJK and emoji are 2 columns, ANSI escapes 0) and
- * never contains a newline. Wrapping is wrap-ansi's hard wrap, cutting is slice-ansi; both keep
- * ANSI colour codes balanced.
+ * never contains a newline. Wrapping follows wrap-ansi's hard wrap in linear time (wrap.ts), cutting is
+ * slice-ansi; both keep ANSI colour codes balanced.
  */
 import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
-import wrapAnsi from 'wrap-ansi';
+import { wrapLine } from './wrap.js';
 
 /** ANSI colour/style (SGR) escapes, the only escapes the render layer produces. */
 const SGR = /\u001b\[[0-9;]*m/g;
@@ -79,26 +79,50 @@ export function fitLine(line: string, width: number): string {
  * Newlines in `text` start new lines; tabs are expanded first. A line's leading indentation is kept
  * and repeated on its continuation lines (a hanging indent), so wrapped code and nested text stay
  * aligned; when the indentation leaves no room it is wrapped as plain text. Empty text gives `['']`.
+ * Linear in the text's length (wrap.ts): a 1 MB line is as cheap per character as a short one.
  */
 export function wrapText(text: string, width: number): string[] {
   const w = Math.max(1, width);
   const out: string[] = [];
   for (const source of normalizeText(text).split('\n')) {
-    if (displayWidth(source) <= w) {
+    // a short line that fits is the common case; a long one is measured by wrapping it
+    if (source.length <= SHORT_LINE_CHARS && displayWidth(source) <= w) {
       out.push(source);
       continue;
     }
     // measured on the visible text: a highlighted code line may start with a colour code
-    const indent = /^ */.exec(source.replace(SGR, ''))![0];
+    const indent = /^ */.exec(source.slice(0, 4 * w).replace(SGR, ''))![0];
     const room = w - indent.length;
     const rows =
       room >= Math.min(10, Math.ceil(w / 2))
-        ? wrapAnsi(sliceAnsi(source, indent.length), room, { hard: true }).split('\n').map((row) => indent + row)
-        : wrapAnsi(source, w, { hard: true, trim: false }).split('\n');
-    // wrap-ansi can leave a row one column over at a wide character or a split emoji sequence
+        ? wrapLine(withoutLeadingSpaces(source, indent.length), room).map((row) => indent + row)
+        : wrapLine(source, w, { trim: false });
+    // a wide character on a row of width 1 cannot fit: fitLine drops it
     for (const row of rows) out.push(fitLine(row, w));
   }
   return out;
+}
+
+/** Lines up to this many characters are measured whole before wrapping (cheap); longer ones are wrapped at once. */
+const SHORT_LINE_CHARS = 1024;
+
+/** `line` without its first `count` spaces, colour codes among them kept (slice-ansi's cut, in linear time). */
+function withoutLeadingSpaces(line: string, count: number): string {
+  let kept = '';
+  let i = 0;
+  let left = count;
+  while (left > 0 && i < line.length) {
+    if (line[i] === ' ') {
+      left--;
+      i++;
+      continue;
+    }
+    const escape = /^\u001b\[[0-9;]*m/.exec(line.slice(i, i + 32));
+    if (!escape) break;
+    kept += escape[0];
+    i += escape[0].length;
+  }
+  return kept + line.slice(i);
 }
 
 /** `line` followed by spaces up to `width` columns (unchanged when already that wide). */
