@@ -25,7 +25,7 @@ describe('configJsonSchema', () => {
     const mcp = props.mcpServers.additionalProperties as Node;
     expect(Object.keys(mcp.properties!)).toEqual(['type', 'command', 'args', 'env', 'url', 'headers', 'timeout', 'disabled']);
     const provider = props.providers.additionalProperties as Node;
-    expect(Object.keys(provider.properties!)).toEqual(['apiKey', 'disabled', 'baseURL', 'models']);
+    expect(Object.keys(provider.properties!)).toEqual(['apiKey', 'disabled', 'baseURL', 'models', 'firstByteTimeoutMs', 'idleTimeoutMs', 'retryBudgetMs']);
     const lsp = props.lsp.additionalProperties as Node;
     expect(Object.keys(lsp.properties!)).toEqual(['command', 'args', 'options', 'disabled']);
     expect(props.tui.properties!.theme.default).toBe('opencode');
