@@ -32,6 +32,7 @@ const MAX_HASHED_BYTES = 64 * 1024 * 1024;
 interface Fingerprint {
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
   sha256: string;
 }
 
@@ -122,15 +123,15 @@ function sizeOf(path: string): number | undefined {
   }
 }
 
-/** The size and SHA-256 of a file, cached by path, size and modification time. */
+/** The size and SHA-256 of a file, cached by path, size and modification and change times. */
 function fingerprint(path: string, known?: Stats): Fingerprint | undefined {
   try {
     const stats = known ?? statSync(path);
     const cached = hashes.get(path);
-    if (cached && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs) return cached;
+    if (cached && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs && cached.ctimeMs === stats.ctimeMs) return cached;
     if (stats.size > MAX_HASHED_BYTES) return undefined;
     const sha256 = createHash('sha256').update(readFileSync(path)).digest('hex');
-    const result = { size: stats.size, mtimeMs: stats.mtimeMs, sha256 };
+    const result = { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, sha256 };
     hashes.set(path, result);
     return result;
   } catch {
