@@ -2,7 +2,7 @@
  * Finds and loads plugins (issue #11 §1): `.js`, `.mjs` and `.ts` files in the user's and the
  * project's `plugins/` folders, and the packages named under `plugins` in `.opencode.json`, resolved
  * from the project's `node_modules` (nothing is downloaded). TypeScript is loaded without a build step
- * through jiti, which also maps `opencode/plugin` to our own helpers, so a plugin needs no install.
+ * through jiti, which also hands `opencode/plugin` our own helpers, so a plugin needs no install.
  *
  * A plugin that cannot be loaded (a syntax error, a throw at load, no default function) is one
  * problem line and is skipped; the others still load.
@@ -44,25 +44,17 @@ export function pluginFiles(dir: string): string[] {
   }
 }
 
-/** Our `opencode/plugin` module: the built one next to this chunk, or the source in tests. */
-function pluginHelpersPath(): string {
-  for (const candidate of ['./plugin.js', './api.ts']) {
-    const path = fileURLToPath(new URL(candidate, import.meta.url));
-    if (existsSync(path)) return path;
-  }
-  return fileURLToPath(new URL('./plugin.js', import.meta.url));
-}
-
 type Jiti = { import(id: string, opts?: { default?: boolean }): Promise<unknown>; esmResolve(id: string, opts?: { parentURL?: string; try?: boolean }): string | undefined };
 let jitiPromise: Promise<(id: string) => Jiti> | undefined;
 
 /** jiti, loaded on first use only: a project without plugins never pays for it. */
 async function jitiFor(projectDir: string): Promise<Jiti> {
-  jitiPromise ??= import('jiti').then((m) => (id: string) =>
+  jitiPromise ??= Promise.all([import('jiti'), import('./api.js')]).then(([m, helpers]) => (id: string) =>
     m.createJiti(id, {
-      alias: { 'opencode/plugin': pluginHelpersPath() },
+      // `opencode/plugin` is this very module, already loaded: nothing to resolve or transform, and
+      // the plugin's zod is ours
+      virtualModules: { 'opencode/plugin': helpers },
       interopDefault: true,
-      moduleCache: false,
     }) as unknown as Jiti,
   );
   return (await jitiPromise)(join(projectDir, 'package.json'));
