@@ -5,6 +5,7 @@
  */
 import { gitInvocation } from './opaque-code.js';
 import { bannedByIdentity } from './program-identity.js';
+import { markHardLinkedWrites } from './hard-links.js';
 import { analyzeCommand, sessionScope, type ShellAnalysis, type SimpleCommand } from './shell-analysis.js';
 import type { CommandPart, CommandSubject } from './types.js';
 
@@ -43,7 +44,8 @@ export async function analyseForPermission(
       if (c.opaque !== undefined) part.opaque = c.opaque;
       return part;
     }),
-    writes: analysis.writes.map((w) => ({ target: w.target, path: w.path, via: w.via })),
+    // a file in the project may be another name of one outside it (issue 10 §1)
+    writes: markHardLinkedWrites(analysis.writes.map((w) => ({ target: w.target, path: w.path, via: w.via }))),
     readOnly: analysis.readOnly,
   };
   if (analysis.unanalysable !== undefined) subject.unanalysable = analysis.unanalysable;

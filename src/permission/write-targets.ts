@@ -128,7 +128,7 @@ export const WRITE_TARGETS: Readonly<Record<string, WriterSpec>> = {
   chmod: { example: 'chmod +x script.sh (the mode is skipped)', custom: chmodTargets },
   chown: { example: 'chown user:group f (the owner is skipped)', positionals: 'after-first', options: { long: CHOWN_LONG, longWithValue: ['from', 'reference'] }, custom: ownerTargets },
   chgrp: { example: 'chgrp staff f', positionals: 'after-first', options: { long: CHOWN_LONG, longWithValue: ['from', 'reference'] }, custom: ownerTargets },
-  dd: { example: 'dd if=a of=/tmp/b', custom: (words) => ({ onlyTargets: true, targets: words.filter((w) => w.value.startsWith('of=')).map((w) => ({ word: attachedWord(w, w.value.slice(3)), via: 'other' })) }) },
+  dd: { example: 'dd if=a of=/tmp/b, dd if=a of=~/b (bash expands ~ after the = of such a word)', custom: (words) => ({ onlyTargets: true, targets: words.filter((w) => w.value.startsWith('of=')).map((w) => ({ word: assignmentValue(w)!, via: 'other' })) }) },
   tee: { example: 'tee -a log (not -, >(cmd) or /dev/null)', custom: teeTargets },
   sed: { example: "sed -i s/a/b/ f, sed --in-pl s/a/b/ f, sed 's/x/y/w /tmp/out' f", custom: sedTargets },
   sort: { example: 'sort -o /tmp/x f, sort --out=/tmp/x f', via: 'sort -o', targetOptions: ['-o', '--output'], positionals: 'none', options: { shortWithValue: 'kStTo', long: ['ignore-leading-blanks', 'dictionary-order', 'ignore-case', 'general-numeric-sort', 'ignore-nonprinting', 'month-sort', 'human-numeric-sort', 'numeric-sort', 'random-sort', 'random-source', 'reverse', 'sort', 'version-sort', 'batch-size', 'check', 'compress-program', 'debug', 'files0-from', 'key', 'merge', 'output', 'stable', 'buffer-size', 'field-separator', 'temporary-directory', 'parallel', 'unique', 'zero-terminated'], longWithValue: ['random-source', 'sort', 'batch-size', 'compress-program', 'files0-from', 'key', 'output', 'buffer-size', 'field-separator', 'temporary-directory', 'parallel'] } },
@@ -158,7 +158,7 @@ export const WRITE_TARGETS: Readonly<Record<string, WriterSpec>> = {
   npm: { example: 'npm install --prefix /tmp/x, npm ls --cache=/tmp/c, npm install -g x (the global folder), npm config set x y (~/.npmrc)', custom: npmTargets },
   pip: { example: 'pip install --target /tmp/x y, pip install --user x (~/.local), pip download -d /tmp/x y', custom: pipTargets },
   rsync: { example: 'rsync -a src/ /tmp/dest (the last argument)', positionals: 'last', onlyTargets: false, options: { shortWithValue: 'BeTfM', long: ['rsh', 'rsync-path', 'exclude', 'exclude-from', 'include', 'include-from', 'files-from', 'filter', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'backup-dir', 'suffix', 'log-file', 'partial-dir', 'password-file', 'out-format', 'chmod', 'chown', 'block-size', 'timeout', 'port', 'bwlimit', 'max-size', 'min-size', 'max-delete', 'info', 'debug', 'usermap', 'groupmap'], longWithValue: ['rsh', 'rsync-path', 'exclude', 'exclude-from', 'include', 'include-from', 'files-from', 'filter', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'backup-dir', 'suffix', 'log-file', 'partial-dir', 'password-file', 'out-format', 'chmod', 'chown', 'block-size', 'timeout', 'port', 'bwlimit', 'max-size', 'min-size', 'max-delete', 'info', 'debug', 'usermap', 'groupmap'] }, targetOptions: ['--log-file', '--backup-dir', '--temp-dir', '--partial-dir'] },
-  make: { example: 'make -C /tmp/x (works in /tmp/x)', custom: (words) => directoryOption(words, { shortWithValue: 'CfIjloW', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'old-file', 'what-if', 'assume-old', 'assume-new', 'new-file'], longWithValue: ['directory', 'file', 'makefile', 'include-dir', 'old-file', 'what-if', 'assume-old', 'assume-new', 'new-file'] }, ['-C', '--directory']) },
+  make: { example: 'make -C /tmp/x (works in /tmp/x), make install DESTDIR=/tmp/x', custom: (words) => directoryOption(words, { shortWithValue: 'CfIjloW', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'old-file', 'what-if', 'assume-old', 'assume-new', 'new-file'], longWithValue: ['directory', 'file', 'makefile', 'include-dir', 'old-file', 'what-if', 'assume-old', 'assume-new', 'new-file'] }, ['-C', '--directory']) },
 };
 
 const writers = new Map(Object.entries(WRITE_TARGETS));
@@ -241,18 +241,33 @@ export function genericTargets(words: readonly ShellWord[]): WriteTarget[] {
   const targets: WriteTarget[] = [];
   for (const w of words) {
     let candidate: ShellWord = w;
-    if (w.literal && w.value.startsWith('--') && w.value.includes('=')) candidate = attachedWord(w, w.value.slice(w.value.indexOf('=') + 1));
+    const assigned = assignmentValue(w);
+    if (assigned) candidate = assigned;
+    else if (w.literal && w.value.startsWith('--') && w.value.includes('=')) candidate = attachedWord(w, w.value.slice(w.value.indexOf('=') + 1));
     else if (w.literal && /^-[A-Za-z](\/|~\/)/.test(w.value)) candidate = attachedWord(w, w.value.slice(2));
     if (leavesDirectory(candidate, w)) targets.push({ word: candidate, via: 'argument' });
   }
   return targets;
 }
 
+/**
+ * The value of an argument shaped like an assignment (`PREFIX=~/x`, `of=/tmp/b`), as bash passes it:
+ * outside POSIX mode bash expands an unquoted `~` right after the `=` (or after a `:`) of such a word
+ * (bash(1), "Tilde Expansion"), so `make PREFIX=~/x` gets the home folder. Undefined for other words.
+ */
+export function assignmentValue(w: ShellWord): ShellWord | undefined {
+  const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(w.value);
+  if (!match) return undefined;
+  const value = attachedWord(w, w.value.slice(match[0].length));
+  const tilde = w.literal && /^[A-Za-z_][A-Za-z0-9_]*=~(\/|$)/.test(w.text);
+  return tilde ? { ...value, tilde: true } : value;
+}
+
 function leavesDirectory(candidate: ShellWord, original: ShellWord): boolean {
   const value = candidate.value;
   if (URL.test(value) || original.processSubstitution) return false;
   if (!candidate.literal) return value.startsWith('/') || value.startsWith('~') || EXPANDED_PATH.test(value) || /^\.\.(\/|$)/.test(value);
-  if (candidate === original && original.tilde) return true; // ~/x: the home folder
+  if (candidate.tilde) return true; // ~/x: the home folder
   return value.startsWith('/') || posix.normalize(value).split('/')[0] === '..';
 }
 
@@ -453,7 +468,8 @@ function sqliteTargets(words: readonly ShellWord[]): CommandWrites {
 function directoryOption(words: readonly ShellWord[], spec: OptionSpec, names: string[]): CommandWrites {
   const parsed = parseOptions(words, spec);
   const directory = optionValues(parsed, ...names);
-  return { onlyTargets: false, targets: [], ...(directory.length && { directory }) };
+  // its other words are judged as any program's: `make install PREFIX=~/x`
+  return { onlyTargets: false, targets: genericTargets(parsed.positionals), ...(directory.length && { directory }) };
 }
 
 // ---- git

@@ -142,6 +142,8 @@ const STOP_WATCHING = '{ [ -n "${__oc_wd-}" ] && command kill "$__oc_wd"; } 2>/d
  *   (which replaces ours) doesn't lose its `cd` and exports; the EXIT trap still saves when the
  *   command runs `exit`, and the TERM trap turns a timeout into such an exit.
  * - `command` bypasses functions the command may have defined with those names.
+ * - CDPATH is unset before each command (one inherited or exported earlier would send `cd src`
+ *   elsewhere than the permission check thought).
  * - One line, so that bash reports a syntax error in the command without a misleading `eval: line N`.
  */
 const WRAPPER = [
@@ -150,6 +152,8 @@ const WRAPPER = [
   '. "$__oc_in" 2>/dev/null',
   'command rm -f -- "$__oc_in" 2>/dev/null',
   'PWD=$__oc_dir', // the snapshot's PWD may name a directory that is gone (we then started elsewhere)
+  // `cd name` must mean ./name: the permission check resolves paths so (issue 10 §1); a CDPATH set in the line is seen there
+  'unset CDPATH',
   `trap '__oc_rc=$?; ${`${STOP_WATCHING}; ${SAVE_STATE}`.replaceAll("'", "'\\''")}; exit $__oc_rc' EXIT`,
   "trap 'exit 143' TERM",
   'eval "$__oc_cmd"',
