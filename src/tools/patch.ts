@@ -36,7 +36,7 @@ Read every file you update or delete with view first. Format:
 *** Delete File: src/old.ts
 *** End Patch
 
-- Update: "*** Move to: <path>" right after the header also renames the file. Each hunk starts with "@@", or "@@ <a line above it>" to place it. Its lines start with " " (context), "-" (remove) or "+" (add). Give about 3 lines of context above and below each change, copied exactly; hunks in file order. "*** End of File" after a hunk pins it to the end of the file.
+- Update: "*** Move to: <path>" right after the header also renames the file. Each hunk starts with "@@", or "@@ <a line above it>" to place it. Its lines start with " " (context), "-" (remove) or "+" (add). Give about 3 lines of context above and below each change, copied exactly; hunks in file order. "*** End of File" after a hunk pins it to the end of the file; a hunk of only "+" lines under a bare "@@" is added at the end of the file.
 - Add: every line starts with "+". The file must not exist.
 - Paths: absolute, or relative to the project directory.
 If a hunk does not match, the error shows the closest lines of the file: fix the hunk from them and send the whole patch again.`;
