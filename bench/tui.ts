@@ -10,6 +10,8 @@
  *    (ii) CPU (user+system) while 5,000 tokens stream into a new assistant message through the bus
  *    (`message.updated` with the text so far, a token every 2 ms), N=10 vs N=2000;
  *    (iii) peak RSS of this process during the N=2000 stream.
+ * c. a session holding one 1 MiB line (issue 10 §3) in an assistant reply, a code block, a tool result
+ *    and a user message: runTui → the first frame, and page up/down key → frame.
  */
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -38,6 +40,7 @@ const sleep = (msToWait: number) => new Promise((resolve) => setTimeout(resolve,
 export async function benchTui(opts: { runs: number; presses: number; tokens: number }): Promise<Row[]> {
   const rows = await firstFrame(opts.runs);
   rows.push(...(await inProcess(opts.presses, opts.tokens)));
+  rows.push(...(await hugeLineRows(Math.min(20, opts.presses))));
   return rows;
 }
 
@@ -221,13 +224,14 @@ function makeSession(sessionId: string, n: number): Message[] {
 }
 
 /** In-memory services: one session of `n` messages; the agent is never run (events are emitted by the bench). */
-function memoryServices(n: number, dataDir: string): { services: ChatServices; session: Session; messages: Message[] } {
+function memoryServices(n: number, dataDir: string, make: (sessionId: string, n: number) => Message[] = makeSession): { services: ChatServices; session: Session; messages: Message[] } {
   const now = Date.now();
   const session: Session = {
     id: 'ses_bench', title: `Bench session of ${n} messages`, messageCount: n, promptTokens: 1000, completionTokens: 500,
     cacheReadTokens: 0, cacheWriteTokens: 0, contextTokens: 1500, costUsd: 0.01, createdAt: now, updatedAt: now,
   };
-  const messages = makeSession(session.id, n);
+  const messages = make(session.id, n);
+  session.messageCount = messages.length;
   const services: ChatServices = {
     cwd: dataDir,
     version: 'bench',
@@ -266,18 +270,26 @@ interface Mounted {
   unmount(): Promise<void>;
 }
 
-export async function mount(n: number): Promise<Mounted> {
+/**
+ * Runs the TUI in this process on the fake TTY over a session of `n` messages (made by `make`), and
+ * resolves once its first frame naming the model (or containing `openedWhen`) was written.
+ * `openedMs`: runTui → that frame.
+ */
+export async function mount(n: number, make?: (sessionId: string, n: number) => Message[], openedWhen = MODEL.name): Promise<Mounted & { openedMs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-tui-'));
-  const { services, session } = memoryServices(n, dir);
+  const { services, session } = memoryServices(n, dir, make);
   const stdin = new FakeStdin();
   const stdout = new FakeStdout();
   const { runTui } = await import('../src/tui/run.js');
   const consoleBefore = { ...console };
-  const first = stdout.nextWriteWith(MODEL.name);
+  const first = stdout.nextWriteWith(openedWhen);
+  const t0 = performance.now();
   const done = runTui({ services, debug: false, stdin: stdin as unknown as NodeJS.ReadStream, stdout: stdout as unknown as NodeJS.WriteStream });
-  await first;
+  const openedMs = (await Promise.race([first, sleep(60_000).then(() => NaN)])) - t0;
+  if (Number.isNaN(openedMs)) throw new Error(`the TUI never showed "${openedWhen}"`);
   await sleep(200); // let the first frame's follow-ups (measurements, sidebar) settle
   return {
+    openedMs,
     stdin,
     stdout,
     services,
@@ -351,6 +363,97 @@ export async function streamTokens(bus: ChatServices['bus'], sessionId: string, 
   const wallMs = performance.now() - t0;
   clearInterval(sampler);
   return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs, peakRssMb: peakRss / 2 ** 20 };
+}
+
+const HUGE_LINE_CHARS = 1024 * 1024;
+const OPENED_MARK = 'END-OF-SESSION';
+
+/** A 1 MiB line of prose-like ASCII words (no newline). */
+function hugeLine(): string {
+  const words = 'the quick brown fox jumps over the lazy dog while the model keeps writing one very long line ';
+  return words.repeat(Math.ceil(HUGE_LINE_CHARS / words.length)).slice(0, HUGE_LINE_CHARS);
+}
+
+/** Where the 1 MiB line sits: the session is a prompt, the line's message(s), and a short final reply. */
+const HUGE_CASES: Record<string, (line: string, call: string) => MessagePart[][]> = {
+  'assistant reply': (line) => [[{ type: 'text', text: line }]],
+  'code block': (line) => [[{ type: 'text', text: `Here it is:\n\n\`\`\`js\nconst data = "${line}";\n\`\`\`\n` }]],
+  'tool result': (line, call) => [
+    [{ type: 'tool_call', id: call, name: 'bash', input: JSON.stringify({ command: 'cat big.txt', description: 'Show the file' }), finished: true }],
+    [{ type: 'tool_result', toolCallId: call, name: 'bash', content: line, metadata: { exitCode: 0 }, isError: false }],
+  ],
+  'user message': (line) => [[{ type: 'text', text: line }]],
+};
+
+function hugeSession(kind: string): (sessionId: string) => Message[] {
+  return (sessionId) => {
+    const t = Date.now();
+    const messages: Message[] = [];
+    const push = (role: Message['role'], parts: MessagePart[]) => {
+      const finished = role === 'user' ? parts : [...parts, { type: 'finish' as const, reason: parts.some((p) => p.type === 'tool_call') ? ('tool_use' as const) : ('end_turn' as const), time: t }];
+      messages.push({ id: `msg_${messages.length}`, sessionId, role, parts: finished, model: role === 'assistant' ? MODEL.id : undefined, seq: messages.length, createdAt: t, updatedAt: t, finishedAt: t });
+    };
+    const blocks = HUGE_CASES[kind]!(hugeLine(), 'toolu_huge');
+    if (kind === 'user message') push('user', blocks[0]!);
+    else {
+      push('user', [{ type: 'text', text: 'Show me the big thing.' }]);
+      blocks.forEach((parts) => push(parts[0]!.type === 'tool_result' ? 'tool' : 'assistant', parts));
+    }
+    push('assistant', [{ type: 'text', text: `That was it. ${OPENED_MARK}` }]);
+    return messages;
+  };
+}
+
+/** Key → frame for `presses` presses of `key`, each waiting for the next stdout write. */
+async function keyToAnyFrame(ui: Mounted, key: string, presses: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < presses; i++) {
+    const shown = ui.stdout.nextWriteWith('');
+    const t0 = performance.now();
+    ui.stdin.write(key);
+    // no frame within a second: the list is already at its top (or bottom), nothing left to scroll
+    const t1 = await Promise.race([shown, sleep(1000).then(() => NaN)]);
+    if (Number.isNaN(t1)) break;
+    times.push(t1 - t0);
+    await sleep(20);
+  }
+  return times;
+}
+
+/**
+ * A session holding one 1 MiB line, in each of the places it can be (issue 10 §3): runTui → the first
+ * frame showing the session's end, then `presses` page-ups and as many page-downs, key → frame.
+ */
+export async function hugeLineRows(presses: number): Promise<Row[]> {
+  const section = 'tui: a 1 MiB single line (fake TTY 120×40)';
+  const rows: Row[] = [];
+  for (const kind of Object.keys(HUGE_CASES).filter((k) => !process.env.HUGE_ONLY || k === process.env.HUGE_ONLY)) {
+    log(`tui in-process: a 1 MiB line in a ${kind}: open, ${presses} × page up, ${presses} × page down`);
+    const ui = await mount(0, hugeSession(kind), OPENED_MARK);
+    try {
+      const up = await keyToAnyFrame(ui, '\u001b[5~', presses);
+      const down = await keyToAnyFrame(ui, '\u001b[6~', presses);
+      const keys = [...up, ...down];
+      rows.push({
+        section,
+        name: `${kind}: open`,
+        value: ms(ui.openedMs),
+        target: '≤ 50 ms (key → frame)',
+        note: 'runTui → the first frame showing the end of the session (the 1 MiB line laid out once for the width, then cached)',
+      });
+      rows.push({
+        section,
+        name: `${kind}: page up/down → frame`,
+        value: keys.length ? stats(keys) : 'no frames',
+        ratio: keys.length ? `max ${ms(Math.max(...keys))}` : undefined,
+        target: '≤ 50 ms',
+        note: `up to ${presses} page-ups then ${presses} page-downs, 20 ms apart (${up.length} + ${down.length} drew a frame; the rest were at the top or bottom)`,
+      });
+    } finally {
+      await ui.unmount();
+    }
+  }
+  return rows;
 }
 
 async function inProcess(presses: number, tokens: number): Promise<Row[]> {
