@@ -54,7 +54,7 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'head', example: 'head -n 20 README.md' },
   { command: 'tail', example: 'tail -n 50 build.log' },
   { command: 'wc', example: 'wc -l src/*.ts' },
-  { command: 'sort', example: 'sort -u names.txt (not -o file)', deniedFlags: ['-o', '--output', '--compress-program'], shortValueFlags: 'kStT' },
+  { command: 'sort', example: 'sort -u names.txt (not -o file, -T dir for its temporary files, or --compress-program)', deniedFlags: ['-o', '--output', '--compress-program', '-T', '--temporary-directory'], shortValueFlags: 'kSt' },
   { command: 'uniq', example: 'uniq -c (not a second file, which it writes)', check: (a) => positionals(a, ['-f', '-s', '-w']).length <= 1 },
   { command: 'cut', example: 'cut -d: -f1 /etc/passwd' },
   { command: 'tr', example: "tr 'a-z' 'A-Z'" },
@@ -118,8 +118,8 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'sum', example: 'sum f' },
   { command: 'shuf', example: 'shuf -n 3 f (not -o FILE)', deniedFlags: ['-o', '--output'], shortValueFlags: 'inr' },
   { command: 'iconv', example: 'iconv -f latin1 -t utf8 f, iconv -l (not -o FILE)', deniedFlags: ['-o', '--output'], shortValueFlags: 'ft' },
-  { command: 'diff3', example: 'diff3 mine base theirs' },
-  { command: 'sdiff', example: 'sdiff a b (not -o FILE)', deniedFlags: ['-o', '--output'], shortValueFlags: 'wI' },
+  { command: 'diff3', example: 'diff3 mine base theirs (not --diff-program, which runs a program)', deniedFlags: ['--diff-program'] },
+  { command: 'sdiff', example: 'sdiff a b (not -o FILE or --diff-program)', deniedFlags: ['-o', '--output', '--diff-program'], shortValueFlags: 'wI' },
   { command: 'pathchk', example: 'pathchk -p name' },
   { command: 'dir', example: 'dir -l' },
   { command: 'vdir', example: 'vdir' },
@@ -224,10 +224,10 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'git ls-files', example: 'git ls-files src' },
   { command: 'git ls-tree', example: 'git ls-tree HEAD' },
   { command: 'git rev-parse', example: 'git rev-parse HEAD' },
-  { command: 'git rev-list', example: 'git rev-list --count HEAD' },
+  { command: 'git rev-list', example: 'git rev-list --count HEAD (not --output=file)', deniedFlags: ['--output'] },
   { command: 'git blame', example: 'git blame -L 10,20 a.ts' },
   { command: 'git grep', example: 'git grep -n TODO (not -O, which opens a program)', deniedFlags: ['-O', '--open-files-in-pager'], shortValueFlags: 'eABCm' },
-  { command: 'git shortlog', example: 'git shortlog -sn' },
+  { command: 'git shortlog', example: 'git shortlog -sn (not --output=file)', deniedFlags: ['--output'] },
   { command: 'git describe', example: 'git describe --tags' },
   { command: 'git cat-file', example: 'git cat-file -p HEAD' },
   { command: 'git merge-base', example: 'git merge-base main HEAD' },
@@ -472,7 +472,9 @@ const TAR_CODE_OPTIONS = /^(-[A-Za-z]*[IF]|--(use-compress-program|to-command|in
 /** `tar t…`: lists an archive; any mode that writes, or an option that runs a program, asks. */
 function tarLists(args: readonly string[]): boolean {
   const first = args[0] ?? '';
-  const modes = /^[a-zA-Z]+$/.test(first) ? first : args.filter((a) => /^-[a-zA-Z]+$/.test(a)).map((a) => a.slice(1)).join('');
+  const oldStyle = /^[a-zA-Z]+$/.test(first);
+  if (oldStyle && /[IF]/.test(first)) return false; // tar tIf PROG a.tar runs PROG
+  const modes = oldStyle ? first : args.filter((a) => /^-[a-zA-Z]+$/.test(a)).map((a) => a.slice(1)).join('');
   const longList = args.includes('--list');
   if (!/t/.test(modes) && !longList) return false;
   if (/[xcruAdg]/.test(modes.replace(/f.*$/, ''))) return false;
