@@ -144,7 +144,7 @@ export const WRITE_TARGETS: Readonly<Record<string, WriterSpec>> = {
   zip: { example: 'zip -r /tmp/a.zip src (the archive)', custom: zipTargets },
   unzip: { example: 'unzip a.zip -d /tmp/x (default: the working directory; not -l, -t, -p)', custom: unzipTargets },
   gzip: GZIP_LIKE,
-  gunzip: GZIP_LIKE,
+  gunzip: { ...GZIP_LIKE, example: 'gunzip /tmp/x.gz' },
   bzip2: { ...GZIP_LIKE, example: 'bzip2 /tmp/x' },
   bunzip2: { ...GZIP_LIKE, example: 'bunzip2 /tmp/x.bz2' },
   xz: { ...GZIP_LIKE, example: 'xz -d /tmp/x.xz' },
