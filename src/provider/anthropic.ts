@@ -24,7 +24,7 @@ import type { FinishReason, Message, Usage } from '../message.js';
 import { emptyUsage } from '../message.js';
 import { pairToolResults, toolInputObject, toolParameters } from './history.js';
 import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
-import { DEFAULT_STALL_TIMEOUTS, stallGuardedFetch } from './stall.js';
+import { DEFAULT_STALL_TIMEOUTS, stallGuardedFetch, type StallTimeouts } from './stall.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse } from './types.js';
 import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, type StreamSource } from './wire.js';
 
@@ -230,6 +230,10 @@ export class AnthropicProvider implements Provider {
     return { providerName: 'Anthropic', baseURL: this.connection.baseURL, kind: 'Anthropic Messages', secrets: [this.connection.apiKey] };
   }
 
+  private get stallTimeouts(): StallTimeouts {
+    return { ...DEFAULT_STALL_TIMEOUTS, ...this.retry.stallTimeouts };
+  }
+
   private sdk(): Promise<Anthropic> {
     this.client ??= import('@anthropic-ai/sdk').then(
       ({ default: AnthropicClient }) =>
@@ -238,8 +242,10 @@ export class AnthropicProvider implements Provider {
           baseURL: this.connection.baseURL,
           defaultHeaders: this.connection.headers,
           maxRetries: 0, // our retry loop decides (retry.ts)
-          // a server that accepts the connection and goes silent fails the attempt (stall.ts)
-          fetch: stallGuardedFetch({ ...DEFAULT_STALL_TIMEOUTS, ...this.retry.stallTimeouts }),
+          // a server that accepts the connection and goes silent fails the attempt (stall.ts); the SDK's
+          // own limit (10 min to the response headers) is put past ours, so ours decide
+          fetch: stallGuardedFetch(this.stallTimeouts),
+          timeout: this.stallTimeouts.firstByteTimeoutMs + 60_000,
           logLevel: 'off',
         }),
     );

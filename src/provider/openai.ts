@@ -19,7 +19,7 @@ import type { FinishReason, Message, Usage } from '../message.js';
 import { emptyUsage } from '../message.js';
 import { pairToolResults, toolInputJson, toolParameters } from './history.js';
 import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
-import { DEFAULT_STALL_TIMEOUTS, stallGuardedFetch } from './stall.js';
+import { DEFAULT_STALL_TIMEOUTS, stallGuardedFetch, type StallTimeouts } from './stall.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderToolCall } from './types.js';
 import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, tokenCount, type StreamSource } from './wire.js';
 
@@ -164,6 +164,10 @@ export class OpenAIProvider implements Provider {
     };
   }
 
+  private get stallTimeouts(): StallTimeouts {
+    return { ...DEFAULT_STALL_TIMEOUTS, ...this.retry.stallTimeouts };
+  }
+
   private sdk(): Promise<OpenAI> {
     // organization / project are passed as null so OPENAI_ORG_ID / OPENAI_PROJECT_ID never reach Groq & co.
     this.client ??= import('openai').then(
@@ -175,8 +179,10 @@ export class OpenAIProvider implements Provider {
           project: null,
           defaultHeaders: this.connection.headers,
           maxRetries: 0, // our retry loop decides (retry.ts)
-          // a server that accepts the connection and goes silent fails the attempt (stall.ts)
-          fetch: stallGuardedFetch({ ...DEFAULT_STALL_TIMEOUTS, ...this.retry.stallTimeouts }),
+          // a server that accepts the connection and goes silent fails the attempt (stall.ts); the SDK's
+          // own limit (10 min to the response headers) is put past ours, so ours decide
+          fetch: stallGuardedFetch(this.stallTimeouts),
+          timeout: this.stallTimeouts.firstByteTimeoutMs + 60_000,
           logLevel: 'off',
         }),
     );
