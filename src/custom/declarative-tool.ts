@@ -6,6 +6,7 @@
  * code when it failed, decoded, cleaned and cut to the tool's limits (`output.ts`).
  */
 import { isAbsolute, resolve } from 'node:path';
+import { withoutCredentials } from '../tools/redact.js';
 import { NON_INTERACTIVE_ENV } from '../tools/shell.js';
 import { errorResult, resultFromError, type Tool, type ToolResult } from '../tools/tool.js';
 import { argumentText, formatArgv, substituteArgv } from './argv.js';
@@ -28,6 +29,8 @@ export interface DeclarativeToolOptions {
   projectDir: string;
   /** our environment (default `process.env`) */
   env?: Record<string, string | undefined>;
+  /** credential variables to pass anyway (config `shell.passEnv`; by default the program gets none, as bash's shell) */
+  passEnv?: readonly string[];
 }
 
 /** Builds the tool. Its `run` never rejects. */
@@ -55,7 +58,8 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
       const argv = spec.command ? substituteArgv(spec.command, args) : scriptArgv(spec.script!);
       const cwdText = spec.cwd === undefined ? undefined : expandVariables(spec.cwd, baseEnv);
       const cwd = cwdText === undefined ? options.projectDir : isAbsolute(cwdText) ? cwdText : resolve(options.projectDir, cwdText);
-      const env: Record<string, string | undefined> = { ...baseEnv, ...NON_INTERACTIVE_ENV };
+      // provider keys stay out, as from the bash tool's shell (tools/redact.ts); `${VAR}` in `env` may still name one on purpose
+      const env: Record<string, string | undefined> = { ...withoutCredentials(baseEnv, options.passEnv), ...NON_INTERACTIVE_ENV };
       for (const [key, value] of Object.entries(spec.env)) env[key] = expandVariables(value, baseEnv);
       for (const [key, value] of Object.entries(args)) if (value !== undefined && value !== null) env[argumentVariable(key)] = argumentText(value);
       const shown = formatArgv(argv);

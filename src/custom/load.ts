@@ -109,7 +109,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       report.warnings.push(...parsed.warnings.map((w) => `${origin}: ${w}`));
       for (const spec of parsed.tools) {
         if (!claim(source, spec.name, origin)) continue;
-        registry.register(createDeclarativeTool(spec, { projectDir, env }), source, origin);
+        registry.register(createDeclarativeTool(spec, { projectDir, env, passEnv: passEnvOf(options.config) }), source, origin);
         report.tools.push({ name: spec.name, source, kind: 'file', origin });
       }
     }
@@ -187,4 +187,10 @@ function findWorktree(dir: string): string {
     if (parent === current) return dir;
     current = parent;
   }
+}
+
+/** `shell.passEnv` of the config, if any: the credential variables the person lets through to programs. */
+function passEnvOf(config: Record<string, unknown>): string[] | undefined {
+  const shell = config.shell as { passEnv?: unknown } | undefined;
+  return Array.isArray(shell?.passEnv) ? (shell.passEnv as string[]) : undefined;
 }

@@ -108,6 +108,17 @@ describe('declarative tool results', () => {
     expect(result.output).toBe(`http://monitor.test/v1 ${dir}`);
   });
 
+  it('gives the program no provider key (as the bash tool), unless env names one on purpose', async () => {
+    const dir = project();
+    const parsed = parseToolFile(
+      JSON.stringify({ name: 'keys', description: 'd', command: [process.execPath, '-e', 'console.log(String(process.env.ANTHROPIC_API_KEY) + " " + process.env.MONITOR_URL + " " + process.env.EXPLICIT)'], readOnly: true, env: { EXPLICIT: '${OPENAI_API_KEY}' } }),
+      join(dir, 'k.json'),
+      'json',
+    );
+    const tool = createDeclarativeTool(parsed.tools[0]!, { projectDir: dir, env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-x', OPENAI_API_KEY: 'sk-o', MONITOR_URL: 'http://m' } });
+    expect((await runTool(tool, {}, toolContext(dir))).output).toBe('undefined http://m sk-o');
+  });
+
   it('asks permission with the exact argv unless readOnly', async () => {
     const dir = project();
     const asked: PermissionAskInput[] = [];
