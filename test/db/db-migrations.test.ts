@@ -38,8 +38,8 @@ describe('opening the database', () => {
       'sessions_created_at',
       'sessions_parent_session_id',
       'tool_calls',
-      'tool_calls_started_at',
-      'tool_calls_tool_started_at',
+      'tool_calls_by_tool',
+      'tool_calls_durations',
     ]);
     db.close();
   });
