@@ -214,9 +214,8 @@ export function classifyError(err: unknown, signal: AbortSignal | undefined, opt
   const stall = status === undefined ? findStall(err) : undefined;
   if (stall) {
     const at = options.baseURL ? ` at ${displayURL(options.baseURL)}` : '';
-    const what = stall.phase === 'first-byte' ? 'sent no response' : 'stopped sending';
     return {
-      error: new ProviderError(scrub(`${name} API${at} ${what}: ${stall.message}`), { retryable: true, code: 'connection', cause: scrubbedCause(err, scrub) }),
+      error: new ProviderError(scrub(`${name} API${at}: ${stall.message}`), { retryable: true, code: 'connection', cause: scrubbedCause(err, scrub) }),
       reason: stall.message,
     };
   }

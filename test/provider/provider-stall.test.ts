@@ -76,7 +76,7 @@ describe.each<Api>(['anthropic', 'openai'])('%s: a silent server', (api) => {
     const error = failed(events);
     expect(error.code).toBe('connection');
     expect(error.retryable).toBe(true);
-    expect(error.message).toBe(`${displayName(api)} API at ${base(api, fake)} stopped sending: no data for 0.3 s`);
+    expect(error.message).toBe(`${displayName(api)} API at ${base(api, fake)}: no data for 0.3 s`);
     expect(fake.requests).toHaveLength(1);
   }, 20_000);
 
@@ -106,7 +106,7 @@ describe.each<Api>(['anthropic', 'openai'])('%s: a silent server', (api) => {
     const last = events.at(-1)!;
     expect(last.type).toBe('error');
     expect(failed(events).message).toMatch(
-      new RegExp(`^${displayName(api)} API at \\S+ (sent no response: no response within 0\\.2 s|did not answer within the retry budget of 1\\.5 s) \\(gave up after \\d+ retries\\)$`),
+      new RegExp(`^${displayName(api)} API at \\S+(: no response within 0\\.2 s| did not answer within the retry budget of 1\\.5 s) \\(gave up after \\d+ retries\\)$`),
     );
     // 1.5 s of 0.2 s attempts: far fewer than the 50 retries allowed
     expect(retries(events).length).toBeLessThan(10);
