@@ -101,6 +101,18 @@ describe('declarative tool results', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('esc (the signal of the run) kills the whole process tree at once', async () => {
+    const dir = project();
+    const marker = join(dir, 'grandchild-survived');
+    const code = `require('child_process').spawn(process.execPath, ['-e', "setTimeout(() => require('fs').writeFileSync('${marker}', 'x'), 1500)"], { stdio: 'ignore' }); setInterval(() => {}, 1000)`;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const result = await runTool(nodeTool(dir, code), {}, toolContext(dir, { signal: controller.signal }));
+    expect(result).toMatchObject({ output: 'Tool execution canceled by user', isError: true });
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('takes ${VAR} in env from our environment and runs in cwd relative to the project', async () => {
     const dir = project();
     const tool = nodeTool(dir, 'console.log(process.env.API + " " + process.cwd())', { env: { API: '${MONITOR_URL}/v1' }, cwd: '.' });
