@@ -6,7 +6,7 @@
  */
 import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
-import { wrapLine } from './wrap.js';
+import { clustersWidth, wrapLine } from './wrap.js';
 
 /** ANSI colour/style (SGR) escapes, the only escapes the render layer produces. */
 const SGR = /\u001b\[[0-9;]*m/g;
@@ -23,7 +23,8 @@ export function displayWidth(s: string): number {
   // the same lines are measured frame after frame (a streaming message's finished part): remember them
   let width = widthCache.get(s);
   if (width === undefined) {
-    width = stringWidth(s);
+    // other escapes than colours are string-width's to strip; the render layer makes none (normalizeText)
+    width = plain.includes('\u001b') ? stringWidth(s) : clustersWidth(plain);
     if (widthCache.size >= WIDTH_CACHE_SIZE) widthCache.clear();
     widthCache.set(s, width);
   }
@@ -97,8 +98,8 @@ export function wrapText(text: string, width: number): string[] {
       room >= Math.min(10, Math.ceil(w / 2))
         ? wrapLine(withoutLeadingSpaces(source, indent.length), room).map((row) => indent + row)
         : wrapLine(source, w, { trim: false });
-    // a wide character on a row of width 1 cannot fit: fitLine drops it
-    for (const row of rows) out.push(fitLine(row, w));
+    // rows are within the width, but for a wide character on rows of width 1: fitLine drops it
+    for (const row of rows) out.push(w < 2 ? fitLine(row, w) : row);
   }
   return out;
 }
