@@ -37,12 +37,15 @@ export interface Interpreter {
   fileOptions?: readonly string[];
   /** with no program file, reads its program from standard input (`echo … | python3`) */
   readsStdin: boolean;
+  /** every use runs commands it reads from its input or arguments (an editor or calculator with `!cmd`): opaque unless it only prints its version */
+  alwaysOpaque?: boolean;
 }
 
 /** Interpreters whose one-liners are opaque. One row per language, with an example. */
 export const INTERPRETERS: readonly Interpreter[] = [
   { names: ['python', 'python2', 'python3', 'pypy', 'pypy3'], example: "python3 -c 'import os; os.remove(\"x\")'", codeOptions: ['-c'], valueOptions: ['-m', '-W', '-X', '-Q'], readsStdin: true },
   { names: ['node', 'nodejs'], example: "node -e 'require(\"fs\").rmSync(\"x\")'", codeOptions: ['-e', '--eval', '-p', '--print'], valueOptions: ['-r', '--require', '--import', '--input-type', '--loader', '--experimental-loader', '-C', '--conditions'], readsStdin: true },
+  { names: ['ts-node', 'tsx'], example: "tsx -e 'require(\"fs\").rmSync(\"x\")'", codeOptions: ['-e', '--eval', '-p', '--print'], valueOptions: ['-r', '--require', '--import'], readsStdin: true },
   { names: ['bun'], example: "bun -e 'await Bun.write(\"x\", \"\")'", codeOptions: ['-e', '--eval', '-p', '--print'], readsStdin: false },
   { names: ['deno'], example: "deno eval 'Deno.removeSync(\"x\")'", codeOptions: ['eval'], readsStdin: false },
   { names: ['perl', 'perl5'], example: "perl -e 'unlink \"x\"'", codeOptions: ['-e', '-E'], valueOptions: ['-I', '-x'], readsStdin: true },
@@ -56,13 +59,21 @@ export const INTERPRETERS: readonly Interpreter[] = [
   { names: ['tclsh', 'wish', 'expect'], example: "expect -c 'exec rm x'", codeOptions: ['-c'], readsStdin: true },
   { names: ['fish', 'tcsh', 'csh', 'xonsh', 'nu'], example: "fish -c 'rm x' (not bash: its -c string is not analysed)", codeOptions: ['-c', '--command'], readsStdin: true },
   { names: ['gdb'], example: "gdb -batch -ex '!rm x'", codeOptions: ['-ex', '--ex', '-eval-command', '--eval-command', '-x', '--command', '-iex', '-ix'], readsStdin: false },
-  { names: ['vim', 'vi', 'nvim', 'ex', 'view', 'gvim', 'vimdiff', 'rvim'], example: "vim -es -c '!rm x' -c q", codeOptions: ['-c', '--cmd', '-S', '-s', '-u'], readsStdin: false },
-  { names: ['emacs'], example: "emacs --batch --eval '(delete-file \"x\")'", codeOptions: ['--eval', '-eval', '-l', '--load', '-f', '--funcall', '--script', '-x'], readsStdin: false },
+  { names: ['vim', 'vi', 'nvim', 'ex', 'view', 'gvim', 'vimdiff', 'rvim', 'vimx'], example: "vim -es -c '!rm x' -c q; echo '!rm x' | ex (without a terminal it reads commands from input)", codeOptions: ['-c', '--cmd', '-S', '-s', '-u'], readsStdin: true, alwaysOpaque: true },
+  { names: ['emacs'], example: "emacs --batch --eval '(delete-file \"x\")'", codeOptions: ['--eval', '-eval', '-l', '--load', '-f', '--funcall', '--script', '-x'], readsStdin: false, alwaysOpaque: true },
+  { names: ['ed', 'red'], example: "echo '!rm x' | ed f", codeOptions: [], readsStdin: true, alwaysOpaque: true },
+  { names: ['dc'], example: "dc -e '!rm x'", codeOptions: ['-e', '--expression', '-f', '--file'], readsStdin: true, alwaysOpaque: true },
+  { names: ['m4'], example: "echo 'syscmd(rm x)' | m4", codeOptions: [], readsStdin: true, alwaysOpaque: true },
   { names: ['sqlite3'], example: "sqlite3 db '.shell rm x' (dot-commands .shell, .system, .output)", codeOptions: ['-cmd', '--cmd', '-init', '--init'], readsStdin: false },
   { names: ['make', 'gmake'], example: 'echo "all:; rm x" | make -f -, make --eval=\'$(shell rm x)\'', codeOptions: ['-E', '--eval'], valueOptions: ['-C', '--directory', '-I', '--include-dir', '-j', '--jobs', '-l', '--load-average', '-o', '--old-file', '-W', '--what-if', '--new-file', '--assume-new', '--assume-old'], fileOptions: ['-f', '--file', '--makefile'], readsStdin: false },
 ];
 
 const interpreters = new Map(INTERPRETERS.flatMap((entry) => entry.names.map((name) => [name, entry] as const)));
+
+/** The interpreter for a program name, also with a version (`python3.12`, `perl5.36`, `lua5.4`, `node20`, `ruby3.2`). */
+function interpreterFor(name: string): Interpreter | undefined {
+  return interpreters.get(name) ?? interpreters.get(name.replace(/-?[\d.]+$/, '')) ?? interpreters.get(name.replace(/[\d.]+$/, '3'));
+}
 
 /** Files that are standard input. */
 const STDIN_FILES = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/(self|\d+)\/fd\/0)$/;
@@ -84,8 +95,9 @@ export function interpreterCode(
   written = [name, ...args.map((a) => a.value)].join(' '),
 ): string | undefined {
   if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk') return awkProgram(args, written).opaque;
-  const entry = interpreters.get(name);
+  const entry = interpreterFor(name);
   if (!entry) return undefined;
+  if (entry.alwaysOpaque && !isVersionQuery(args)) return opaqueReason(written);
   let programFile = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -99,11 +111,8 @@ export function interpreterCode(
     if (entry.codeOptions.includes(option) || entry.codeOptions.some((o) => o.length === 2 && !option.startsWith('--') && option.startsWith(o))) {
       return opaqueReason(written);
     }
-    if (name.startsWith('python') && /^-[A-Za-z]*c/.test(value) && !value.startsWith('--')) return opaqueReason(written); // python3 -Bc '…'
-    if ((name === 'perl' || name === 'perl5') && /^-[a-zA-Z]*[eE]/.test(value) && !value.startsWith('--')) return opaqueReason(written); // perl -ne '…'
-    if ((name === 'vim' || name === 'vi' || name === 'nvim' || name === 'ex' || name === 'view' || name === 'gvim' || name === 'rvim' || name === 'vimdiff') && value.startsWith('+')) {
-      return opaqueReason(written); // vim +'!rm x'
-    }
+    if (entry.names[0] === 'python' && /^-[A-Za-z]*c/.test(value) && !value.startsWith('--')) return opaqueReason(written); // python3 -Bc '…'
+    if (entry.names[0] === 'perl' && /^-[a-zA-Z]*[eE]/.test(value) && !value.startsWith('--')) return opaqueReason(written); // perl -ne '…'
     if (name === 'sqlite3' && i > 0 && SQLITE_CODE.test(value)) return opaqueReason(written); // sqlite3 db '.shell rm x'
     if (entry.fileOptions?.includes(option)) {
       const file = attached ?? args[++i]?.value;
@@ -119,7 +128,7 @@ export function interpreterCode(
     if (value.startsWith('-') && value !== '-') continue; // a flag
     if (isInputFile(value)) return opaqueReason(`${written} (the program is read from input)`);
     programFile = true;
-    if (name !== 'make' && name !== 'gmake' && name !== 'sqlite3') break; // the rest are the program's own arguments
+    if (entry.names[0] !== 'make' && name !== 'sqlite3') break; // the rest are the program's own arguments
   }
   if (name === 'sqlite3' && args.filter((a) => !a.value.startsWith('-')).length < 2) {
     return opaqueReason(`${written} (its commands are read from input)`);
@@ -317,8 +326,38 @@ export function gitInvocation(args: readonly CommandArg[], written = ['git', ...
       }
     }
     if (sub && /^alias\./i.test(sub)) opaque = opaqueReason(written);
+    if (sub === 'config') {
+      const key = gitConfigSetKey(args.slice(i + 1).map((a) => a.value));
+      if (key !== undefined && !isHarmlessGitConfig(key)) opaque = opaqueReason(`${written} (sets ${key}, which can make later git commands run a program)`);
+    }
   }
   return { subcommandIndex: i, directories, ...(opaque !== undefined && { opaque }) };
+}
+
+const CONFIG_VALUE_OPTIONS = ['-f', '--file', '--blob', '--type', '--default', '--comment', '--value'];
+const CONFIG_NOT_SETTING = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--list', '-l', '--unset', '--unset-all', '--remove-section'];
+
+/**
+ * The key `git config …` sets (`git config core.pager x`, `git config set alias.x …`, `--add`,
+ * `--rename-section old alias`), or undefined when it only reads or removes.
+ */
+function gitConfigSetKey(args: readonly string[]): string | undefined {
+  const positionals: string[] = [];
+  let renames = false;
+  for (let i = 0; i < args.length; i++) {
+    const [option, attached] = splitLong(args[i]!);
+    if (CONFIG_VALUE_OPTIONS.includes(option)) {
+      if (attached === undefined) i++;
+    } else if (CONFIG_NOT_SETTING.includes(option)) return undefined;
+    else if (option === '--rename-section') renames = true;
+    else if (!option.startsWith('-')) positionals.push(args[i]!);
+  }
+  const [first, second, third] = positionals;
+  if (renames) return second !== undefined ? `${second}.` : undefined;
+  if (first === 'set') return second;
+  if (first === 'rename-section') return third !== undefined ? `${third}.` : undefined;
+  if (first === 'get' || first === 'list' || first === 'unset' || first === 'remove-section') return undefined;
+  return second !== undefined ? first : undefined;
 }
 
 // ---- bash's own evaluation
@@ -455,6 +494,20 @@ export const OPAQUE_RUNNERS: Readonly<Record<string, string>> = {
   'xvfb-run': 'runs a command',
   crontab: 'installs commands that run later',
   tmux: 'runs commands in a terminal it keeps',
+  mise: 'runs a command with tools it installs', // mise exec -- rm x
+  dotenv: 'runs a command with variables from a file', // dotenv -- rm x
+  'env-cmd': 'runs a command with variables from a file',
+  doppler: 'runs a command with variables it fetches',
+  op: 'runs a command with secrets it fetches', // op run -- rm x
+  'aws-vault': 'runs a command with credentials',
+  concurrently: 'runs command strings', // concurrently 'rm x'
+  hyperfine: 'runs command strings',
+  watchexec: 'runs a command when files change',
+  nodemon: 'runs a command when files change (--exec)',
+  'npm-run-all': 'runs package scripts by pattern',
+  'run-p': 'runs package scripts by pattern',
+  'run-s': 'runs package scripts by pattern',
+  bunx: 'runs a package\'s program, downloading it if needed',
   screen: 'runs commands in a terminal it keeps',
 };
 
@@ -462,4 +515,41 @@ export const OPAQUE_RUNNERS: Readonly<Record<string, string>> = {
 export function opaqueRunner(name: string): string | undefined {
   if (/^ld-linux.*\.so(\.\d+)*$|^ld-.*\.so(\.\d+)*$/.test(name)) return OPAQUE_RUNNERS['ld.so'];
   return Object.hasOwn(OPAQUE_RUNNERS, name) ? OPAQUE_RUNNERS[name] : undefined;
+}
+
+// ---- options that run a command
+
+/**
+ * Options of ordinary programs whose value is a command they run: `tar --to-command='rm x'`,
+ * `rsync -e 'sh -c …'`. One row per program, with an example.
+ */
+export const COMMAND_OPTIONS: Readonly<Record<string, { options: readonly string[]; example: string }>> = {
+  tar: { options: ['--to-command', '-I', '--use-compress-program', '--checkpoint-action', '-F', '--info-script', '--new-volume-script', '--rsh-command', '--rmt-command'], example: "tar -xf a.tar --to-command='rm x'" },
+  rsync: { options: ['-e', '--rsh', '--rsync-path'], example: "rsync -e 'sh -c \"rm x\"' a b:" },
+  zip: { options: ['-TT', '--unzip-command'], example: "zip -T -TT 'rm x #' a.zip f" },
+  sort: { options: ['--compress-program'], example: "sort --compress-program='./x.sh' f" },
+  man: { options: ['-P', '--pager', '-H', '--html'], example: "man -P 'rm x;' ls" },
+  diff: { options: ['--diff-program'], example: 'sdiff --diff-program=./x.sh a b' },
+  sdiff: { options: ['--diff-program'], example: 'sdiff --diff-program=./x.sh a b' },
+  tcpdump: { options: ['-z'], example: "tcpdump -z './x.sh' -w f" },
+  ssh: { options: ['-o'], example: "ssh -o ProxyCommand='rm x' h" },
+  scp: { options: ['-S', '-o'], example: 'scp -S ./x.sh a h:' },
+  'apt-get': { options: ['-o'], example: "apt-get -o APT::Update::Pre-Invoke::='rm x' update" },
+  apt: { options: ['-o'], example: "apt -o APT::Update::Pre-Invoke::='rm x' update" },
+  npm: { options: ['--script-shell', '--node-options', '--call', '-c'], example: "npm exec -c 'rm x', npm run t --script-shell=./x.sh" },
+  pnpm: { options: ['--script-shell', '-c', '--shell-mode'], example: "pnpm exec -c 'rm x'" },
+};
+
+/** Why a program's options make it run a command given as text, or undefined. */
+export function commandOptionCode(name: string, args: readonly CommandArg[], written: string): string | undefined {
+  const row = Object.hasOwn(COMMAND_OPTIONS, name) ? COMMAND_OPTIONS[name]! : undefined;
+  if (!row) return undefined;
+  for (const arg of args) {
+    if (arg.value === '--') break;
+    const [option] = splitLong(arg.value);
+    // `-I cmd`, `-Icmd`, and a cluster holding the letter (`rsync -avze 'sh -c …'`)
+    const hit = row.options.some((o) => option === o || (o.length === 2 && /^-[A-Za-z]{2,}$/.test(option) && option.slice(1).includes(o[1]!)));
+    if (hit) return opaqueReason(`${written} (${option} runs a command)`);
+  }
+  return undefined;
 }

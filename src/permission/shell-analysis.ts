@@ -25,6 +25,7 @@ import {
   arithmeticHidesCode,
   assignmentRunsCode,
   awkProgram,
+  commandOptionCode,
   gitInvocation,
   interpreterCode,
   isInputFile,
@@ -183,6 +184,8 @@ interface WrapperSpec {
   stringOnly?: boolean;
   /** the words after the options are joined and run by `sh -c` (`watch git status`), unless one of these options is given */
   joinsCommand?: { unlessOptions: readonly string[] };
+  /** also a command of its own, which rules and grants name (`uv run pytest *`); the command it runs is judged as well (`uv run rm x` meets `rm *`) */
+  alsoRecorded?: boolean;
   /** options that set a replacement string whose occurrences become input (`xargs -I {}`; `-i` and `--replace` default to `{}`) */
   replaceOptions?: readonly string[];
 }
@@ -313,6 +316,25 @@ const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   busybox: { example: 'busybox rm x (the applet is the command)', flags: [], noCommandOptions: ['--list', '--list-full', '--help', '--install'] },
   catchsegv: { example: 'catchsegv ./a.out', flags: [] },
   fakeroot: { example: 'fakeroot make deb', flags: ['--unknown-is-real'], valueOptions: ['-l', '--lib', '--faked', '-s', '-i', '-b'], noCommandOptions: ['-h', '--help', '-v', '--version'] },
+  // package and version managers that run a command in their environment: `uv run pytest`, `npm exec -- tsc`
+  'uv run': { alsoRecorded: true,
+    example: 'uv run pytest -q',
+    flags: ['--no-project', '--isolated', '--frozen', '--locked', '--no-sync', '--all-extras', '--no-dev', '--dev', '-q', '--quiet', '-v', '--verbose', '--offline', '--active', '--no-active', '--exact', '--no-cache'],
+    valueOptions: ['--with', '--python', '-p', '--directory', '--project', '--extra', '--group', '--package', '--index', '--with-requirements'],
+    opaqueOptions: ['--env-file', '--script', '-s', '-m', '--module'],
+    directoryOptions: ['--directory'],
+  },
+  'poetry run': { alsoRecorded: true, example: 'poetry run pytest', flags: ['-q', '--quiet', '-v', '-vv', '-vvv', '--verbose', '-n', '--no-interaction', '--ansi', '--no-ansi', '--no-plugins', '--no-cache'], valueOptions: ['-C', '--directory', '-P', '--project'], directoryOptions: ['-C', '--directory'] },
+  'pipenv run': { alsoRecorded: true, example: 'pipenv run pytest', flags: [] },
+  'conda run': { alsoRecorded: true, example: 'conda run -n env pytest', flags: ['--no-capture-output', '--live-stream', '-v', '--verbose'], valueOptions: ['-n', '--name', '-p', '--prefix', '--cwd'], directoryOptions: ['--cwd'] },
+  'bundle exec': { alsoRecorded: true, example: 'bundle exec rspec', flags: ['--keep-file-descriptors'], valueOptions: ['--gemfile'] },
+  'npm exec': { alsoRecorded: true, example: 'npm exec -- tsc --noEmit (-c runs a string)', flags: ['-y', '--yes', '--no', '--no-install'], valueOptions: ['--package', '-w', '--workspace'], commandStringOptions: ['-c', '--call'] },
+  'pnpm exec': { alsoRecorded: true, example: 'pnpm exec tsc', flags: ['-r', '--recursive', '--parallel', '--no-bail', '--report-summary'], valueOptions: ['--filter', '-F', '--workspace-concurrency', '-C', '--dir'], opaqueOptions: ['-c', '--shell-mode'], directoryOptions: ['-C', '--dir'] },
+  'yarn exec': { alsoRecorded: true, example: 'yarn exec tsc', flags: [] },
+  'pyenv exec': { alsoRecorded: true, example: 'pyenv exec python script.py', flags: [] },
+  'rbenv exec': { alsoRecorded: true, example: 'rbenv exec ruby script.rb', flags: [] },
+  'asdf exec': { alsoRecorded: true, example: 'asdf exec node script.js', flags: [] },
+  'cross-env': { example: 'cross-env NODE_ENV=test jest', flags: [], assignments: true },
   faketime: { example: "faketime '2020-01-01' date", flags: ['-m', '-f'], valueOptions: ['-p'], noCommandOptions: ['--help', '--version'], operands: 1 },
 };
 
@@ -411,6 +433,7 @@ class Analysis {
 
   result(): ShellAnalysis {
     this.walkUncalledFunctions();
+    this.gitMetadataWrites();
     const readOnly = this.everyCommandReadOnly && !this.unanalysable && !this.banned && this.writes.length === 0;
     return {
       commands: this.commands,
@@ -422,6 +445,19 @@ class Analysis {
     };
   }
 
+  /**
+   * A write into a repository's `.git` folder (`config`, `hooks/`) is code the next git command runs
+   * (`echo '[core] fsmonitor = rm x' >> .git/config`, `cp x.sh .git/hooks/pre-commit`): opaque.
+   */
+  private gitMetadataWrites(): void {
+    for (const write of [...this.writes]) {
+      if (write.path === undefined || !isWithin(this.startDir, write.path)) continue;
+      if (!/(^|\/)\.git(\/|$)/.test(relative(this.startDir, write.path))) continue;
+      const text = `${write.via} ${write.target}`;
+      this.recordOpaque('.git', text, opaqueReason(`writes ${write.target} (git's configuration and hooks run programs)`), []);
+    }
+  }
+
   /** Records a part that is opaque code on its own: `[[ … ]]`, `(( ))`, `PATH=./bin`, a program named in input. */
   private recordOpaque(name: string, text: string, reason: string, wrappers: readonly string[]): void {
     this.commands.push({ name, args: [], text, wrappers: [...wrappers], readOnly: false, opaque: reason });
@@ -431,6 +467,7 @@ class Analysis {
   /** Parses and walks a command line or a nested `bash -c` / `eval` string. */
   source(source: string, scope: Scope, what = ''): void {
     if (scope.depth > MAX_NESTING) return this.fail(`${what}nested more than ${MAX_NESTING} levels deep`);
+    this.directory.noteSource(source);
     let script: ShellScript;
     try {
       script = parseShell(source);
@@ -567,10 +604,17 @@ class Analysis {
       const nameWord = invocation.words[0]!;
       if (!nameWord.literal) return this.fail(`the command name ${nameWord.text} is only known when it runs`);
       const name = basename(expandTilde(nameWord, this.home));
-      const wrapper = wrappers.get(name);
+      // `uv run CMD`, `npm exec CMD`: a subcommand that is a wrapper
+      const sub = invocation.words[1];
+      const subName = sub?.literal ? `${name} ${sub.value}` : undefined;
+      const subWrapper = subName !== undefined ? wrappers.get(subName) : undefined;
+      const wrapper = subWrapper ?? wrappers.get(name);
       if (!wrapper) return this.dispatch(name, invocation, scope);
-      const unwrapped = this.unwrap(name, wrapper, invocation, scope);
+      const unwrapped = subWrapper
+        ? this.unwrap(subName!, subWrapper, { ...invocation, words: invocation.words.slice(1) }, scope)
+        : this.unwrap(name, wrapper, invocation, scope);
       if (!unwrapped) return; // unanalysable, or recorded as a command of its own
+      if (wrapper.alsoRecorded) this.record(name, invocation.words.slice(1), invocation);
       invocation = unwrapped;
     }
   }
@@ -887,7 +931,10 @@ class Analysis {
   private opaqueCode(name: string, args: CommandArg[], invocation: Invocation, text: string): string | undefined {
     const runner = opaqueRunner(name);
     if (runner) return opaqueReason(`${text} (${runner})`);
-    const code = interpreterCode(name, args, invocation.appendsArguments, text) ?? variableBuiltinCode(name, args, text);
+    const code =
+      interpreterCode(name, args, invocation.appendsArguments, text) ??
+      variableBuiltinCode(name, args, text) ??
+      commandOptionCode(name, args, text);
     if (code) return code;
     if (name === 'git') return this.gitOpaque(args, invocation.dir, text);
     const word = invocation.words[0];
@@ -1004,7 +1051,12 @@ class Analysis {
     const starts = rest.slice(0, firstExpression === -1 ? rest.length : firstExpression);
     for (let i = 0; i < rest.length; i++) {
       const action = rest[i]!.value;
-      if (action === '-delete') {
+      const previous = rest[i - 1];
+      const isValue = previous !== undefined && previous.literal && /^-/.test(previous.value) && !FIND_WRITING_ACTIONS.includes(previous.value) && previous.value !== '-delete';
+      if (!rest[i]!.literal && !isValue && /^(\$|`)/.test(action)) {
+        // `find . $ACTION`: an expansion may be -delete or -fprint FILE
+        this.writes.push({ target: `${rest[i]!.text} (may be an action that writes)`, via: 'other' });
+      } else if (action === '-delete') {
         if (starts.length) for (const start of starts) this.write(start, dir, 'other');
         else this.write({ ...rest[i]!, text: '.', value: '.', literal: true }, dir, 'other');
       } else if (FIND_WRITING_ACTIONS.includes(action) && rest[i + 1]) {
