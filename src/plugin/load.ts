@@ -12,6 +12,9 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PluginInput, PluginResult } from './api.js';
 
+/** How long a plugin's function may take to return its tools and hooks; then it is skipped (a run must not wait forever). */
+export const PLUGIN_INIT_TIMEOUT_MS = 10_000;
+
 /** Extensions of plugin files. */
 export const PLUGIN_EXTENSIONS = ['.js', '.mjs', '.ts'];
 
@@ -64,7 +67,12 @@ async function jitiFor(projectDir: string): Promise<Jiti> {
  * Loads each plugin and calls its function. Returns the plugins that loaded and one line per problem,
  * each starting with the plugin's label, e.g. `.opencode/plugins/broken.ts: failed at load: boom`.
  */
-export async function loadPlugins(specs: readonly PluginSpec[], input: Omit<PluginInput, 'log'>, log: (spec: PluginSpec) => PluginInput['log']): Promise<{ plugins: LoadedPlugin[]; problems: string[] }> {
+export async function loadPlugins(
+  specs: readonly PluginSpec[],
+  input: Omit<PluginInput, 'log'>,
+  log: (spec: PluginSpec) => PluginInput['log'],
+  initTimeoutMs = PLUGIN_INIT_TIMEOUT_MS,
+): Promise<{ plugins: LoadedPlugin[]; problems: string[] }> {
   const plugins: LoadedPlugin[] = [];
   const problems: string[] = [];
   if (specs.length === 0) return { plugins, problems };
@@ -91,7 +99,8 @@ export async function loadPlugins(specs: readonly PluginSpec[], input: Omit<Plug
       continue;
     }
     try {
-      const result = ((await (fn as (i: PluginInput) => unknown)({ ...input, log: log(spec) })) ?? {}) as PluginResult;
+      const init = Promise.resolve((fn as (i: PluginInput) => unknown)({ ...input, log: log(spec) }));
+      const result = ((await withTimeout(init, initTimeoutMs)) ?? {}) as PluginResult;
       if (typeof result !== 'object') throw new Error('the plugin function must return { tools, hooks } (or nothing)');
       plugins.push({ spec, result });
     } catch (err) {
@@ -104,4 +113,13 @@ export async function loadPlugins(specs: readonly PluginSpec[], input: Omit<Plug
 function firstLine(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.split('\n')[0]!.trim() || 'unknown error';
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not return its tools and hooks within ${ms / 1000} s`)), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

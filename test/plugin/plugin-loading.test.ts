@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCustomTools } from '../../src/custom/load.js';
+import { loadPlugins } from '../../src/plugin/load.js';
 import { builtinTools } from '../../src/tools/index.js';
 import { toolContext } from '../support/tool-context.js';
 
@@ -61,5 +62,14 @@ describe('loading plugins', () => {
       '.opencode/plugins/half.mjs: tools.bad name: a name may hold only letters, digits, _ and - (at most 64)',
       '.opencode/plugins/half.mjs: tools.noexec.execute: missing (a function (args, ctx) => output)',
     ]);
+  });
+
+  it('skips a plugin whose function never returns, after the init timeout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-plugins-'));
+    const file = join(dir, 'hang.mjs');
+    write(file, 'export default () => new Promise(() => {});\n');
+    const silent = { info() {}, warn() {}, error() {} };
+    const loaded = await loadPlugins([{ source: 'project', id: file, label: 'hang.mjs' }], { directory: dir, worktree: dir, config: {} }, () => silent, 200);
+    expect(loaded).toEqual({ plugins: [], problems: ['hang.mjs: failed at load: did not return its tools and hooks within 0.2 s'] });
   });
 });
