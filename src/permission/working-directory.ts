@@ -42,12 +42,20 @@ export class WorkingDirectory {
     if (name === 'CDPATH') this.cdpath = true;
   }
 
-  /** A command seen in the line: `shopt -s cdable_vars`, `export CDPATH=…`, `declare CDPATH=…`. */
-  noteCommand(name: string, args: readonly string[]): void {
-    if (name === 'shopt' && args.some((a) => /^-[a-z]*s/.test(a)) && args.includes('cdable_vars')) this.cdableVars = true;
-    if (['export', 'declare', 'typeset', 'local', 'readonly'].includes(name)) {
-      for (const arg of args) if (/^CDPATH(\+?=|$)/.test(arg)) this.cdpath = true;
-    }
+  /**
+   * A command seen in the line. Any mention of CDPATH or cdable_vars in its arguments counts, however
+   * it sets them: `export CDPATH=…`, `read CDPATH`, `printf -v CDPATH …`, `declare -n r=CDPATH`,
+   * `shopt -s cdable_vars`.
+   */
+  noteCommand(_name: string, args: readonly string[]): void {
+    if (args.some((a) => a.includes('CDPATH'))) this.cdpath = true;
+    if (args.some((a) => a.includes('cdable_vars'))) this.cdableVars = true;
+  }
+
+  /** A script or nested string about to be walked: a mention of CDPATH anywhere (`for CDPATH in …`, `${CDPATH:=…}`) counts. */
+  noteSource(text: string): void {
+    if (text.includes('CDPATH')) this.cdpath = true;
+    if (text.includes('cdable_vars')) this.cdableVars = true;
   }
 
   /**

@@ -74,8 +74,10 @@ export interface WriterSpec {
   targetOptions?: readonly string[];
   /** with one of these the positionals are all sources, not targets (`cp -t dir a b`) */
   positionalsAreSourcesWith?: readonly string[];
-  /** targets become symbolic links: always, or with one of these options */
+  /** targets become links: always, or with one of these options */
   links?: true | readonly string[];
+  /** with one of these options (or always) targets are folders that may be filled with links (`cp -r`, `rsync -a`) */
+  containers?: true | readonly string[];
   /** the program writes where its targets are and nowhere else (default true) */
   onlyTargets?: boolean;
   /** when the table's generic reading is not enough */
@@ -122,13 +124,13 @@ export const WRITE_TARGETS: Readonly<Record<string, WriterSpec>> = {
   mkfifo: { example: 'mkfifo /tmp/p', positionals: 'all', options: { shortWithValue: 'm', long: ['mode', 'context'], longWithValue: ['mode'] } },
   truncate: { example: 'truncate -s 0 log', positionals: 'all', options: { shortWithValue: 'sr', long: ['no-create', 'io-blocks', 'reference', 'size'], longWithValue: ['reference', 'size'] } },
   mv: { example: 'mv a b, mv -t /dest a (sources are removed: all are written)', positionals: 'all', targetOptions: TARGET_DIRECTORY, options: { shortWithValue: 'St', long: MV_LONG, longWithValue: ['suffix', 'target-directory'] } },
-  cp: { example: 'cp a b, cp -t /dest a, cp --target=/dest a', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, links: ['-s', '--symbolic-link'], options: { shortWithValue: 'St', long: CP_LONG, longWithValue: ['no-preserve', 'sparse', 'suffix', 'target-directory'] } },
+  cp: { example: 'cp a b, cp -t /dest a, cp --target=/dest a (-s and -l make links; -r, -a, -d, -P copy links as links)', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, links: ['-s', '--symbolic-link', '-l', '--link'], containers: ['-r', '-R', '--recursive', '-a', '--archive', '-d', '-P', '--no-dereference'], options: { shortWithValue: 'St', long: CP_LONG, longWithValue: ['no-preserve', 'sparse', 'suffix', 'target-directory'] } },
   ln: { example: 'ln -s /outside L (L becomes a link), ln -t /dest a', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, links: true, options: { shortWithValue: 'St', long: LN_LONG, longWithValue: ['suffix', 'target-directory'] } },
   install: { example: 'install -m 755 bin /usr/local/bin/x, install -t /dest a, install -d a b', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, options: { shortWithValue: 'gmoSt', long: INSTALL_LONG, longWithValue: ['group', 'mode', 'owner', 'strip-program', 'suffix', 'target-directory'] }, custom: installTargets },
   chmod: { example: 'chmod +x script.sh (the mode is skipped)', custom: chmodTargets },
   chown: { example: 'chown user:group f (the owner is skipped)', positionals: 'after-first', options: { long: CHOWN_LONG, longWithValue: ['from', 'reference'] }, custom: ownerTargets },
   chgrp: { example: 'chgrp staff f', positionals: 'after-first', options: { long: CHOWN_LONG, longWithValue: ['from', 'reference'] }, custom: ownerTargets },
-  dd: { example: 'dd if=a of=/tmp/b, dd if=a of=~/b (bash expands ~ after the = of such a word)', custom: (words) => ({ onlyTargets: true, targets: words.filter((w) => w.value.startsWith('of=')).map((w) => ({ word: assignmentValue(w)!, via: 'other' })) }) },
+  dd: { example: 'dd if=a of=/tmp/b, dd if=a of=~/b (bash expands ~ after the = of such a word)', custom: (words) => ({ onlyTargets: true, targets: words.filter((w) => w.value.startsWith('of=') || !w.literal).map((w) => (w.value.startsWith('of=') ? { word: assignmentValue(w)!, via: 'other' as const } : unknownPlace(`${w.text} (may be of=FILE)`))) }) },
   tee: { example: 'tee -a log (not -, >(cmd) or /dev/null)', custom: teeTargets },
   sed: { example: "sed -i s/a/b/ f, sed --in-pl s/a/b/ f, sed 's/x/y/w /tmp/out' f", custom: sedTargets },
   sort: { example: 'sort -o /tmp/x f, sort --out=/tmp/x f, sort -T /tmp/t f (its temporary files)', via: 'sort -o', targetOptions: ['-o', '--output', '-T', '--temporary-directory'], positionals: 'none', options: { shortWithValue: 'kStTo', long: ['ignore-leading-blanks', 'dictionary-order', 'ignore-case', 'general-numeric-sort', 'ignore-nonprinting', 'month-sort', 'human-numeric-sort', 'numeric-sort', 'random-sort', 'random-source', 'reverse', 'sort', 'version-sort', 'batch-size', 'check', 'compress-program', 'debug', 'files0-from', 'key', 'merge', 'output', 'stable', 'buffer-size', 'field-separator', 'temporary-directory', 'parallel', 'unique', 'zero-terminated'], longWithValue: ['random-source', 'sort', 'batch-size', 'compress-program', 'files0-from', 'key', 'output', 'buffer-size', 'field-separator', 'temporary-directory', 'parallel'] } },
@@ -157,7 +159,7 @@ export const WRITE_TARGETS: Readonly<Record<string, WriterSpec>> = {
   git: { example: 'git clone url /tmp/x, git init /tmp/x, git worktree add /tmp/w, git archive -o /tmp/a.tar HEAD, git config --global x y', custom: gitTargets },
   npm: { example: 'npm install --prefix /tmp/x, npm ls --cache=/tmp/c, npm install -g x (the global folder), npm config set x y (~/.npmrc)', custom: npmTargets },
   pip: { example: 'pip install --target /tmp/x y, pip install --user x (~/.local), pip download -d /tmp/x y', custom: pipTargets },
-  rsync: { example: 'rsync -a src/ /tmp/dest (the last argument)', positionals: 'last', onlyTargets: false, options: { shortWithValue: 'BeTfM', long: ['rsh', 'rsync-path', 'exclude', 'exclude-from', 'include', 'include-from', 'files-from', 'filter', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'backup-dir', 'suffix', 'log-file', 'partial-dir', 'password-file', 'out-format', 'chmod', 'chown', 'block-size', 'timeout', 'port', 'bwlimit', 'max-size', 'min-size', 'max-delete', 'info', 'debug', 'usermap', 'groupmap'], longWithValue: ['rsh', 'rsync-path', 'exclude', 'exclude-from', 'include', 'include-from', 'files-from', 'filter', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'backup-dir', 'suffix', 'log-file', 'partial-dir', 'password-file', 'out-format', 'chmod', 'chown', 'block-size', 'timeout', 'port', 'bwlimit', 'max-size', 'min-size', 'max-delete', 'info', 'debug', 'usermap', 'groupmap'] }, targetOptions: ['--log-file', '--backup-dir', '--temp-dir', '--partial-dir'] },
+  rsync: { example: 'rsync -a src/ /tmp/dest (the last argument; it may receive links)', positionals: 'last', containers: true, onlyTargets: false, options: { shortWithValue: 'BeTfM', long: ['rsh', 'rsync-path', 'exclude', 'exclude-from', 'include', 'include-from', 'files-from', 'filter', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'backup-dir', 'suffix', 'log-file', 'partial-dir', 'password-file', 'out-format', 'chmod', 'chown', 'block-size', 'timeout', 'port', 'bwlimit', 'max-size', 'min-size', 'max-delete', 'info', 'debug', 'usermap', 'groupmap'], longWithValue: ['rsh', 'rsync-path', 'exclude', 'exclude-from', 'include', 'include-from', 'files-from', 'filter', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'backup-dir', 'suffix', 'log-file', 'partial-dir', 'password-file', 'out-format', 'chmod', 'chown', 'block-size', 'timeout', 'port', 'bwlimit', 'max-size', 'min-size', 'max-delete', 'info', 'debug', 'usermap', 'groupmap'] }, targetOptions: ['--log-file', '--backup-dir', '--temp-dir', '--partial-dir'] },
   make: { example: 'make -C /tmp/x (works in /tmp/x), make install DESTDIR=/tmp/x', custom: (words) => directoryOption(words, { shortWithValue: 'CfIjloW', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'old-file', 'what-if', 'assume-old', 'assume-new', 'new-file'], longWithValue: ['directory', 'file', 'makefile', 'include-dir', 'old-file', 'what-if', 'assume-old', 'assume-new', 'new-file'] }, ['-C', '--directory']) },
 };
 
@@ -180,16 +182,35 @@ export function knowsWriter(name: string): boolean {
  * {@link genericTargets} (the caller skips read-only commands, which write nothing).
  */
 export function commandWrites(name: string, words: readonly ShellWord[], context: WriterContext): CommandWrites {
-  const spec = writers.get(programKey(name));
+  const key = programKey(name);
+  const spec = writers.get(key);
   if (!spec) return { targets: genericTargets(words), onlyTargets: false };
-  if (spec.custom) return spec.custom(words, context);
-  return tableTargets(spec, words);
+  const found = spec.custom ? spec.custom(words, context) : tableTargets(spec, words);
+  if (OPERANDS_ONLY.has(key)) return found;
+  // `cp "$X" a b` with X=-t/tmp, `sort $OPTS f` with OPTS=-o/tmp/x: an expansion may be an option naming a target
+  const hidden = expansionsBeforeEndOfOptions(words);
+  if (hidden.length) found.targets.push(...hidden.map((w) => unknownPlace(`${w.text} (may be an option naming a file to write)`)));
+  return found;
+}
+
+/**
+ * Programs with no option that names a file to write (an expansion among their words can only be an
+ * operand, already a target), and those whose row looks at expansions itself (git: only the
+ * subcommands with `--output`; `git commit -m "$MSG"` is common and harmless).
+ */
+const OPERANDS_ONLY = new Set(['rm', 'rmdir', 'unlink', 'shred', 'touch', 'mkdir', 'mkfifo', 'truncate', 'chmod', 'chown', 'chgrp', 'tee', 'git', 'make']);
+
+/** Words before `--` that start with an expansion (`$X`, `"$X"`, a command substitution): they may expand to an option. */
+function expansionsBeforeEndOfOptions(words: readonly ShellWord[]): ShellWord[] {
+  const end = words.findIndex((w) => w.literal && w.value === '--');
+  return words.slice(0, end === -1 ? words.length : end).filter((w) => !w.literal && /^(\$|`)/.test(w.value) && !w.processSubstitution);
 }
 
 function tableTargets(spec: WriterSpec, words: readonly ShellWord[]): CommandWrites {
   const parsed = parseOptions(words, spec.options ?? {});
   const targets: WriterTargetList = new WriterTargetList();
   const links = spec.links === true || (Array.isArray(spec.links) && hasOption(parsed, ...spec.links));
+  const containers = spec.containers === true || (Array.isArray(spec.containers) && hasOption(parsed, ...spec.containers));
   const targetOptions = optionValues(parsed, ...(spec.targetOptions ?? []));
   const via = spec.via ?? 'other';
   for (const value of targetOptions) targets.add(value, via, links);
@@ -198,6 +219,7 @@ function tableTargets(spec: WriterSpec, words: readonly ShellWord[]): CommandWri
     for (const target of pickPositionals(parsed.positionals, spec.positionals ?? 'all')) targets.add(target, via, links);
   }
   for (const unknown of parsed.unknownWords) targets.add(unknown, via, links);
+  if (containers) for (const target of targets.list) if (!target.link) target.container = true;
   return { targets: targets.list, onlyTargets: spec.onlyTargets ?? true };
 }
 
@@ -229,7 +251,7 @@ function pickPositionals(positionals: ShellWord[], which: NonNullable<WriterSpec
 
 const URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 /** A value that starts with an expansion followed by `/` (`$HOME/x`, `${D}/x`, `$(pwd)/../x`): a path we can't place. */
-const EXPANDED_PATH = /^(\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([^)]*\)|`[^`]*`)\//;
+const EXPANDED_PATH = /^(\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([^)]*\)|`[^`]*`)\/|^\$\{?(HOME|TMPDIR|OLDPWD)\}?$/;
 
 /**
  * The words of a program we know nothing about that may name a place outside the directory it runs
@@ -312,7 +334,9 @@ function sedTargets(words: readonly ShellWord[]): CommandWrites {
   for (const file of script.writes) {
     if (!SED_OUTPUT_STREAMS.has(file)) targets.push({ word: word(file), via: 'sed w' });
   }
-  if (!script.valid && /[wW]/.test(sed.scripts.join('\n'))) targets.push({ ...unknownPlace('(a file the sed script may write)'), via: 'sed w' });
+  const fileWords = new Set(sed.fileIndexes);
+  const hidden = words.some((w, i) => !w.literal && !fileWords.has(i));
+  if (hidden || (!script.valid && /[wW]/.test(sed.scripts.join('\n')))) targets.push({ ...unknownPlace('(a file the sed script may write)'), via: 'sed w' });
   if (sed.opaque && sed.scriptFiles) targets.push({ ...unknownPlace('(a file a sed script file may write)'), via: 'sed w' });
   const runsCode = script.executes ? 'sed runs a shell command from its script (the e command or flag)' : undefined;
   return { onlyTargets: true, targets, ...(runsCode && { runsCode }) };
@@ -583,6 +607,10 @@ function gitTargets(words: readonly ShellWord[], context: WriterContext): Comman
         if (value) targets.push({ word: value, via: 'git --output' });
       }
     }
+  }
+  if (sub !== undefined && (GIT_READING_SUBCOMMANDS.has(sub) || sub === 'format-patch' || sub === 'archive')) {
+    // `git log "$X"` with X=--output=/tmp/x
+    targets.push(...expansionsBeforeEndOfOptions(rest).map((w) => unknownPlace(`${w.text} (may be an option naming a file to write)`)));
   }
   const onlyTargets = sub !== undefined && GIT_READING_SUBCOMMANDS.has(sub) && !targets.some((t) => t.via === 'other');
   return { onlyTargets, targets, ...(directory.length && { directory }) };

@@ -178,6 +178,18 @@ const CORPUS: Record<string, Row[]> = {
     ['cd sub && make', ['ask', 'ask', 'allow']],
     ['f(){ cd sub; }; f; echo x > y', ['ask', 'ask', 'allow']],
   ],
+  'expansions that may be options or scripts': [
+    ['cp "$X" a b', ALWAYS], // X=-t/tmp
+    ['sort $OPTS names', ALWAYS], // OPTS=-o/tmp/x
+    ['git log "$X"', ALWAYS], // X=--output=/tmp/x
+    ['sed "$S" f', ALWAYS], // S='w /tmp/x'
+    ['dd $ARGS', ALWAYS], // ARGS=of=/tmp/x
+    ['find . $ACTION', ALWAYS], // ACTION=-delete, or -fprint with a file
+    ['tar $FLAGS a.tar', ALWAYS],
+    ['git commit -m "$MSG"', ['ask', 'ask', 'allow']],
+    ['cp -- "$f" build/', ['ask', 'ask', 'allow']], // after --, only a file
+    ['find . -name "$P"', ['ask', 'ask', 'allow']],
+  ],
   'links made in the same line': [
     ['ln -s /outside L && echo x > L/n', ALWAYS],
     ['ln -s /etc L; echo x >> L/passwd', ALWAYS],
@@ -186,7 +198,12 @@ const CORPUS: Record<string, Row[]> = {
     ['ln -s /outside L && cd L && touch n', ALWAYS],
     ['git clone https://example.com/r.git r && echo x > r/link', ALWAYS], // a clone may hold links
     ['tar xf a.tar && echo x >> notes', ALWAYS], // so may an archive
+    ['cp -l /etc/passwd p && echo x >> p', ALWAYS], // a hard link
+    ['cp -a /etc/skel s && echo x > s/.bashrc', ALWAYS], // -a copies links as links
+    ['rsync -a /etc/ e && echo x > e/hosts', ALWAYS],
+    ['for CDPATH in /tmp; do cd sub; echo x > y; done', ALWAYS],
     ['ln -s src L && echo x > other', ['ask', 'ask', 'allow']],
+    ['cp a b && echo x > b2', ['ask', 'ask', 'allow']],
   ],
 };
 
