@@ -7,6 +7,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
+import { resolveToolPath } from './write-guard.js';
 import { escapeLineBreaks, ripgrepIgnoreArgs, walkFiles } from './file-walk.js';
 import { compileGlob, hasGlobSyntax, namesHiddenEntries, patternWords } from './glob-pattern.js';
 import { GLOB_IGNORED_FOLDERS, segmentFilter } from './ignore.js';
@@ -50,7 +51,7 @@ export const globTool = defineTool({
  * inside the root is made relative, and one outside it searches from its fixed leading folders.
  */
 export function resolveSearch(cwd: string, path: string | undefined, pattern: string): { root: string; pattern: string } {
-  const root = resolve(cwd, path || '.');
+  const root = resolveToolPath({ cwd }, path || '.');
   let rel = pattern.trim().replace(/^(\.\/)+/, '');
   if (!isAbsolute(rel)) return { root, pattern: rel };
   const rootPrefix = root.endsWith(sep) ? root : root + sep;

@@ -11,6 +11,7 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
+import { resolveToolPath } from './write-guard.js';
 import { escapeLineBreaks, ripgrepIgnoreArgs, walkFiles } from './file-walk.js';
 import { compileGlob, splitTopLevelCommas } from './glob-pattern.js';
 import { findRipgrep, runRipgrep, RipgrepUnavailableError } from './ripgrep.js';
@@ -44,7 +45,7 @@ export const grepTool = defineTool({
   parameters,
   readOnly: true,
   async run(input, ctx) {
-    const root = resolve(ctx.cwd, input.path || '.');
+    const root = resolveToolPath(ctx, input.path || '.');
     const { matches, truncated } = await searchFiles(
       root,
       { pattern: input.pattern, literal: input.literal_text ?? false, include: input.include },

@@ -3,7 +3,7 @@
  * project that dangles to a place outside it is an outside write (it asks, whatever the rules), and
  * `~/x` is the home folder, not `./~/x`. The tools' requests go to a real PermissionService.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,9 @@ import { expandHome, resolveToolPath } from '../../src/tools/write-guard.js';
 import { writeTool } from '../../src/tools/write.js';
 import { editTool } from '../../src/tools/edit.js';
 import { viewTool } from '../../src/tools/view.js';
+import { lsTool } from '../../src/tools/ls.js';
+import { globTool } from '../../src/tools/glob.js';
+import { grepTool } from '../../src/tools/grep.js';
 import { runTool, toolContext } from '../support/tool-context.js';
 
 let root: string;
@@ -133,5 +136,16 @@ describe('~ in file tool paths', () => {
     const edited = await runTool(editTool, { file_path: '~/x', old_string: 'one', new_string: 'two' }, ctx);
     expect(edited.isError).toBe(false);
     expect(readFileSync(join(home, 'x'), 'utf8')).toBe('two\n');
+  });
+});
+
+describe('~ in the search and listing tools', () => {
+  it('ls, glob and grep of ~/notes look in the home folder', async () => {
+    mkdirSync(join(home, 'notes'));
+    writeFileSync(join(home, 'notes', 'todo.md'), 'buy milk\n');
+    const ctx = toolContext(project);
+    expect((await runTool(lsTool, { path: '~/notes' }, ctx)).output).toContain('todo.md');
+    expect((await runTool(globTool, { pattern: '*.md', path: '~/notes' }, ctx)).output).toBe(join(home, 'notes', 'todo.md'));
+    expect((await runTool(grepTool, { pattern: 'milk', path: '~/notes' }, ctx)).output).toContain(join(home, 'notes', 'todo.md'));
   });
 });
