@@ -180,19 +180,34 @@ export function describeShadowed(entry: ToolEntry, name: string): string {
 export async function runWithHooks(tool: Tool, input: string, ctx: ToolContext, hooks: ToolCallHooks | undefined): Promise<ToolResult> {
   if (!hooks) return tool.run(input, ctx);
   const call = { sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, args: parseArgs(input) };
-  const before = await hooks.before(call);
+  // a hook that never settles must not outlive esc
+  const before = await untilAborted(hooks.before(call), ctx.signal);
   if ('blocked' in before) return { output: before.blocked, isError: true, metadata: { blockedByPlugin: true } };
   const rewritten = before.args === call.args ? input : JSON.stringify(before.args);
   call.args = before.args;
   const askPermission: PermissionAsk = async (request, subject) => {
-    const answer = await hooks.permission({ sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, action: request.action, description: request.description, params: request.params });
+    const answer = await untilAborted(hooks.permission({ sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, action: request.action, description: request.description, params: request.params }), ctx.signal);
     if (answer === 'allow') return;
     if (answer === 'deny') throw new ToolError(`Permission denied by a plugin: ${request.description}`);
     return ctx.askPermission(request, subject);
   };
   const result = await tool.run(rewritten, { ...ctx, askPermission });
-  const output = await hooks.after(call, { output: result.output, isError: result.isError });
+  const output = await untilAborted(hooks.after(call, { output: result.output, isError: result.isError }), ctx.signal);
   return output === result.output ? result : { ...result, output };
+}
+
+/** `promise`, or a rejection with the signal's AbortError as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error && signal.reason.name === 'AbortError' ? signal.reason : new DOMException('The operation was aborted', 'AbortError');
 }
 
 function parseArgs(input: string): unknown {

@@ -62,3 +62,20 @@ describe('ToolRegistry precedence', () => {
     expect(sub.hooks).toBe(hooks);
   });
 });
+
+describe('runWithHooks', () => {
+  it('a hook that never settles is left behind when the run is cancelled', async () => {
+    const { runWithHooks } = await import('../../src/tools/registry.js');
+    const { resultFromError } = await import('../../src/tools/tool.js');
+    const { toolContext } = await import('../support/tool-context.js');
+    const hooks: ToolCallHooks = {
+      before: () => new Promise(() => {}),
+      after: async (_call, result) => result.output,
+      permission: async () => 'ask',
+    };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const outcome = await runWithHooks(tool('ls', 'builtin'), '{}', toolContext('/tmp', { signal: controller.signal }), hooks).catch(resultFromError);
+    expect(outcome).toEqual({ output: 'Tool execution canceled by user', isError: true });
+  });
+});
