@@ -13,13 +13,17 @@ import type { MessagePart } from '../message.js';
 /** Characters (UTF-16 units) one stored part keeps at most, note excluded: 4 MiB of ASCII. */
 export const MAX_STORED_PART_CHARS = 4 * 1024 * 1024;
 
+/** Room left for the note of {@link cutMiddle} beyond `maxChars`, in characters; the note is ~170. */
+export const CUT_NOTE_MAX_CHARS = 256;
+
 /**
- * `text` unchanged when it has at most `maxChars` characters; else its first and last `maxChars / 2`
- * characters (never half of a surrogate pair) joined by a note naming how many characters and lines
- * were cut and how long the whole was.
+ * `text` unchanged when it has at most `maxChars` + {@link CUT_NOTE_MAX_CHARS} characters; else its
+ * first and last `maxChars / 2` characters (never half of a surrogate pair) joined by a note naming
+ * how many characters and lines were cut and how long the whole was. Cutting a cut text changes
+ * nothing (the agent and the store both apply it).
  */
 export function cutMiddle(text: string, maxChars: number = MAX_STORED_PART_CHARS): string {
-  if (text.length <= maxChars) return text;
+  if (text.length <= maxChars + CUT_NOTE_MAX_CHARS) return text;
   const half = Math.floor(maxChars / 2);
   let headEnd = half;
   let tailStart = text.length - half;
@@ -37,8 +41,9 @@ export function cutMiddle(text: string, maxChars: number = MAX_STORED_PART_CHARS
 
 /** The part with its text bounded by {@link cutMiddle}; the same object when nothing was cut. */
 export function capPart(part: MessagePart, maxChars: number = MAX_STORED_PART_CHARS): MessagePart {
-  if (part.type === 'text' && part.text.length > maxChars) return { ...part, text: cutMiddle(part.text, maxChars) };
-  if (part.type === 'tool_result' && part.content.length > maxChars) return { ...part, content: cutMiddle(part.content, maxChars) };
+  const limit = maxChars + CUT_NOTE_MAX_CHARS;
+  if (part.type === 'text' && part.text.length > limit) return { ...part, text: cutMiddle(part.text, maxChars) };
+  if (part.type === 'tool_result' && part.content.length > limit) return { ...part, content: cutMiddle(part.content, maxChars) };
   return part;
 }
 
