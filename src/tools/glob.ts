@@ -4,7 +4,7 @@
  * hidden files are reachable when the pattern names them, and the rg and fallback paths agree.
  */
 import { statSync } from 'node:fs';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { isAbsolute, sep } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 import { resolveToolPath } from './write-guard.js';
