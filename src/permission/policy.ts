@@ -8,7 +8,9 @@
  * 2. Writes outside the project (edit/write/patch of a file outside it, a shell write to an absolute
  *    path outside it, or to a place that cannot be known) always ask: neither rules nor session grants
  *    allow them.
- * 3. A command that could not be analysed always asks.
+ * 3. A command that could not be analysed always asks. A part that is opaque code (issue #10 §1:
+ *    `python3 -c`, `… | sh`, `PATH=./bin ls`, …) asks unless an `allow` rule names its program, and
+ *    asks anyway while any `deny` rule exists for the tool (no session grant then).
  * 4. Every other part is allowed by its last matching rule, or by the default when no rule matches
  *    (the original's behaviour: read-only shell commands run, everything else asks), or by a session
  *    grant when it would ask. The call asks when any part still asks.
