@@ -22,10 +22,13 @@ export interface AnalysedCommand {
  *
  * Also recognises a banned program by what it is (`program-identity.ts`): a link to curl or a copy of
  * it under another name found through `pathEnv` (default: this process's `PATH`) sets `analysis.banned`.
+ *
+ * `projectDir`: the project, when `cwd` (the shell's directory) may be elsewhere; then a program that
+ * may write anywhere where it runs (`make`) is a write to `cwd`, which the policy judges.
  */
 export async function analyseForPermission(
   command: string,
-  options: { cwd: string; home: string; pathEnv?: string },
+  options: { cwd: string; home: string; pathEnv?: string; projectDir?: string },
 ): Promise<AnalysedCommand> {
   let analysis: ShellAnalysis;
   try {
@@ -49,6 +52,10 @@ export async function analyseForPermission(
     readOnly: analysis.readOnly,
   };
   if (analysis.unanalysable !== undefined) subject.unanalysable = analysis.unanalysable;
+  // the shell stayed elsewhere after an earlier `cd /tmp`: `make` or `npm install` writes there (issue 10 §1)
+  if (options.projectDir !== undefined && options.cwd !== options.projectDir && analysis.startDirectoryWriters?.length) {
+    subject.writes.push({ target: `${options.cwd} (where ${analysis.startDirectoryWriters.join(', ')} runs)`, path: options.cwd, via: 'working directory' });
+  }
   if (!analysis.banned) {
     const pathEnv = options.pathEnv ?? process.env.PATH;
     for (const program of analysis.programs ?? []) {

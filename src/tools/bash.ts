@@ -57,6 +57,7 @@ export const bashTool = defineTool({
     const { analysis, subject } = await analyseForPermission(command, {
       cwd: ctx.shell().cwd,
       home: process.env.HOME || homedir(),
+      projectDir: ctx.cwd, // a shell left outside the project by an earlier cd: what runs there writes there
     });
     const banned = analysis.banned;
     if (banned) throw new ToolError(`Command '${banned.name}' is not allowed: ${banned.reason}.`);

@@ -276,3 +276,24 @@ describe('hard links: a file in the project may be another name of one outside i
     ]);
   });
 });
+
+describe('a shell an earlier command left outside the project', () => {
+  const decideIn = async (shellDir: string, command: string, setting: PermissionSetting | undefined): Promise<Decision> => {
+    const { subject } = await analyseForPermission(command, { cwd: shellDir, home: HOME, pathEnv: '', projectDir: CWD });
+    const verdict = evaluatePermission('bash', subject, { rules: permissionRules(setting), grants: [], cwd: CWD });
+    if (verdict.action !== 'ask') return verdict.action;
+    return verdict.reasons.some((r) => /outside the project|cannot be known|runs code/.test(r)) ? 'always' : 'ask';
+  };
+
+  it.each<[string, string, [Decision, Decision, Decision]]>([
+    ['/tmp', 'make', ALWAYS], // make writes where it runs: /tmp
+    ['/tmp', 'npm install', ALWAYS],
+    ['/tmp', 'echo x > y', ALWAYS],
+    ['/tmp', 'ls -la', ['allow', 'allow', 'allow']], // reading is fine anywhere
+    ['/tmp', 'rm -rf ~/x', ['always', 'deny', 'deny']], // a deny rule still denies
+    [`${CWD}/sub`, 'make', ['ask', 'ask', 'allow']], // a folder of the project
+  ])('in %s: %j → %j', async (shellDir, command, expected) => {
+    const got = [await decideIn(shellDir, command, RULE_SETS.none), await decideIn(shellDir, command, RULE_SETS.deny), await decideIn(shellDir, command, RULE_SETS.allowAll)];
+    expect(got).toEqual(expected);
+  });
+});
