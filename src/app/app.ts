@@ -25,7 +25,7 @@ import { builtinTools, TASK_TOOL_NAMES } from '../tools/index.js';
 import { projectTree } from '../tools/ls.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createShell } from '../tools/shell.js';
-import { heldSecrets, rememberSecrets, withoutCredentials } from '../tools/redact.js';
+import { credentialValues, heldSecrets, rememberSecrets, withoutCredentials } from '../tools/redact.js';
 import { startLeftoverJournal, stopLeftoverJournal } from './leftovers.js';
 import type { ShellRunner } from '../tools/tool.js';
 
@@ -93,6 +93,7 @@ export function createApp(opts: AppOptions): App {
   const journal = startLeftoverJournal(resolveDataDir(config, cwd), db);
   // the keys we hold are [redacted] in every tool result (issue #10 §1)
   rememberSecrets(heldSecrets(opts.providerSettings.env, Object.values(opts.providerSettings.providers).map((p) => p.apiKey)));
+  for (const server of Object.values(config.mcpServers)) rememberSecrets([...credentialValues(server.env), ...credentialValues(server.headers)]);
   const permission = new PermissionService(cwd, {
     rules: permissionRules(config.permission),
     // "always allow in this project" writes into <cwd>/.opencode.json

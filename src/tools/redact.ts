@@ -73,6 +73,29 @@ export function heldSecrets(env: Record<string, string | undefined>, configKeys:
   return values;
 }
 
+/**
+ * Names of variables and headers whose values are credentials, by a whole word: `GITHUB_TOKEN`,
+ * `DB_PASSWORD`, `OPENAI_API_KEY`, `Authorization`, `X-Api-Key`, `Cookie`; not `GIT_AUTHOR_NAME`.
+ */
+const SECRET_NAME =
+  /(?:^|[_-])(?:api[_-]?key|key|token|secret|password|passwd|pat|credentials?|cookie|auth)(?:$|[_-])|^authorization$/i;
+
+/**
+ * The values in `entries` (an MCP server entry's `env` or `headers`) that are credentials by their
+ * name ({@link SECRET_NAME}), with a `Bearer `/`Basic `/`token ` scheme word also taken off, so the
+ * bare token is hidden too: `{ Authorization: "Bearer abc…" }` gives `Bearer abc…` and `abc…`.
+ */
+export function credentialValues(entries: Record<string, string> | undefined): string[] {
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(entries ?? {})) {
+    if (!SECRET_NAME.test(name) || !value) continue;
+    values.push(value);
+    const bare = /^(?:bearer|basic|token)\s+(\S+)$/i.exec(value.trim())?.[1];
+    if (bare) values.push(bare);
+  }
+  return values;
+}
+
 /** `text` with every registered secret replaced by {@link REDACTED}. */
 export function redactSecrets(text: string): string {
   let out = text;

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bashTool } from '../../src/tools/bash.js';
 import {
   CREDENTIAL_ENV_NAMES,
+  credentialValues,
   forgetSecrets,
   heldSecrets,
   redactSecrets,
@@ -119,5 +120,18 @@ describe('redactSecrets', () => {
 
   it('takes the held secrets from the credential variables and the config keys', () => {
     expect(heldSecrets({ ANTHROPIC_API_KEY: 'sk-a', PATH: '/bin', XAI_API_KEY: 'xai-1' }, ['cfg-key', undefined])).toEqual(['sk-a', 'xai-1', 'cfg-key']);
+  });
+});
+
+describe('credentialValues (an MCP entry\'s env and headers)', () => {
+  it.each([
+    [{ GITHUB_TOKEN: 'ghp_abc' }, ['ghp_abc']],
+    [{ DB_PASSWORD: 'pw', OPENAI_API_KEY: 'sk-o' }, ['pw', 'sk-o']],
+    [{ Authorization: 'Bearer tok-123' }, ['Bearer tok-123', 'tok-123']],
+    [{ 'X-Api-Key': 'k1' }, ['k1']],
+    [{ GIT_AUTHOR_NAME: 'Jane Doe', DEBUG: '1', MONKEY: 'banana' }, []],
+    [undefined, []],
+  ] as [Record<string, string> | undefined, string[]][])('%j gives %j', (entries, expected) => {
+    expect(credentialValues(entries)).toEqual(expected);
   });
 });
