@@ -1,16 +1,16 @@
 /**
  * Starts a project's custom tools for a running app: loads them into its registry
- * (`load.ts`), then says every problem and override once: as `warning` events on the bus (the TUI's
+ * (`load.ts`), answers the permission requests plugins approved, then says every problem and override once: as `warning` events on the bus (the TUI's
  * status line and logs page) and through `write` (stderr with `-p`). An override that appears later
  * (an MCP server connecting after the load) is said when it appears.
  */
 import type { App } from '../app/app.js';
-import { overrideWarnings } from '../tools/registry.js';
+import { overrideWarnings, PLUGIN_APPROVED } from '../tools/registry.js';
 import { loadCustomTools, type CustomToolsReport } from './load.js';
 
 /** Loads the custom tools of `app`'s project; `write` gets each warning line too. Never throws. */
 export async function startCustomTools(
-  app: Pick<App, 'cwd' | 'config' | 'tools' | 'bus'>,
+  app: Pick<App, 'cwd' | 'config' | 'tools' | 'bus'> & { permission?: Pick<App['permission'], 'onRequest' | 'respond'> },
   options: { env?: Record<string, string | undefined>; write?: (line: string) => void } = {},
 ): Promise<CustomToolsReport> {
   const said = new Set<string>();
@@ -35,6 +35,10 @@ export async function startCustomTools(
   for (const line of report.failed) say(line);
   for (const line of report.warnings) say(line);
   for (const line of report.overrides) say(line);
+  // a request a plugin's permission.ask allowed passed the rules (deny rules hold) and would now ask the person: answer it
+  app.permission?.onRequest((request) => {
+    if (PLUGIN_APPROVED.has(request.params)) app.permission!.respond(request.id, 'allow');
+  });
   app.tools.onChange(() => {
     for (const line of overrideWarnings(app.tools)) say(line);
   });

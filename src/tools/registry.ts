@@ -171,10 +171,18 @@ export function describeShadowed(entry: ToolEntry, name: string): string {
 }
 
 /**
+ * The `params` of permission requests a plugin's `permission.ask` allowed: whoever answers the
+ * person's requests (`custom/start.ts`) answers these `allow` without showing them. A request that
+ * reaches no such answerer is asked as usual.
+ */
+export const PLUGIN_APPROVED = new WeakSet<object>();
+
+/**
  * Runs `tool` with the plugins' hooks around it (issue #11 §1): `before` may rewrite the arguments or
  * block the call (an error result with the reason), the tool's permission requests go to
- * `permission` first (`deny` → an error result the model sees, `allow` → answered without asking the
- * person), and `after` may rewrite the output. Without hooks this is `tool.run(input, ctx)`.
+ * `permission` first (`deny` → an error result the model sees; `allow` → the request still goes to
+ * the permission service, so `deny` rules hold, marked {@link PLUGIN_APPROVED} so that the app answers
+ * it in the person's place), and `after` may rewrite the output. Without hooks this is `tool.run(input, ctx)`.
  * `input` is the JSON text of the arguments, already checked against the tool's schema.
  */
 export async function runWithHooks(tool: Tool, input: string, ctx: ToolContext, hooks: ToolCallHooks | undefined): Promise<ToolResult> {
@@ -187,7 +195,12 @@ export async function runWithHooks(tool: Tool, input: string, ctx: ToolContext, 
   call.args = before.args;
   const askPermission: PermissionAsk = async (request, subject) => {
     const answer = await untilAborted(hooks.permission({ sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, action: request.action, description: request.description, params: request.params }), ctx.signal);
-    if (answer === 'allow') return;
+    if (answer === 'allow') {
+      // the service keeps `params` by reference in the request it shows: the mark travels with it
+      const params = { ...request.params };
+      PLUGIN_APPROVED.add(params);
+      return ctx.askPermission({ ...request, params }, subject);
+    }
     if (answer === 'deny') throw new ToolError(`Permission denied by a plugin: ${request.description}`);
     return ctx.askPermission(request, subject);
   };

@@ -123,8 +123,8 @@ describe('a TypeScript plugin', () => {
       { toolCalls: [{ id: 'toolu_wc', name: 'word_count', input: { text: 'one two three' } }] },
       { text: 'Five words.' },
     ]);
-    // --no-auto-approve: the word_count ask passes only because the plugin's permission.ask allows it
-    const run = await runCli(['-p', 'count', '--no-auto-approve'], { cwd: dir, env: env(fake) });
+    // the person's side of permission.ask (no dialog shown) is tested in custom-tools-tui.test.tsx
+    const run = await runCli(['-p', 'count'], { cwd: dir, env: env(fake) });
     expect(run).toMatchObject({ code: 0, stdout: 'Five words.\n', stderr: '' });
     expect(toolNames(fake, 0)).toContain('word_count');
     expect(toolResultsSent(fake, 1)).toEqual([['5 words in "one two three plus two" (call toolu_wc) [audited]', false]]);

@@ -90,4 +90,34 @@ describe('custom tools in the TUI', () => {
     const at = lines.indexOf('Custom Tools');
     expect(lines.slice(at, at + 3)).toEqual(['Custom Tools', '● status project', '● .opencode/plugins/x.ts: failed at load: boom']);
   });
+
+  it("a plugin's permission.ask allow answers in the person's place; a deny rule of .opencode.json still refuses", async () => {
+    for (const [config, expected] of [
+      [undefined, { content: 'deployed', isError: false }],
+      [{ permission: { deploy: 'deny' } }, { isError: true }],
+    ] as const) {
+      t = await startTuiApp([{ toolCalls: [{ id: 'toolu_dp', name: 'deploy', input: {} }] }, { text: 'ok' }], config ? { config } : {});
+      mkdirSync(join(t.dir, '.opencode', 'tools'), { recursive: true });
+      mkdirSync(join(t.dir, '.opencode', 'plugins'), { recursive: true });
+      writeFileSync(join(t.dir, '.opencode', 'tools', 'deploy.json'), JSON.stringify({ name: 'deploy', description: 'Deploys.', command: ['echo', 'deployed'] }));
+      writeFileSync(
+        join(t.dir, '.opencode', 'plugins', 'auto.mjs'),
+        "export default async () => ({ hooks: { 'permission.ask': async (request) => (request.tool === 'deploy' ? 'allow' : 'ask') } });\n",
+      );
+      store = new ChatStore(t.services);
+      await until(store, (s) => s.customTools !== undefined);
+      const asked: string[] = [];
+      t.services.permission.onRequest((request) => asked.push(request.toolName));
+      const finished = await store.send('deploy');
+      expect(finished?.reason).toBe('end_turn');
+      const done = await until(store, (s) => !s.busy && s.permissionQueue.length === 0);
+      expect(done.items[1]!.tools[0]!.result).toMatchObject(expected);
+      // with the rule, the service refused before anyone was asked; without it, the plugin answered
+      expect(asked).toEqual(config ? [] : ['deploy']);
+      store.dispose();
+      store = undefined;
+      await t.close();
+      t = undefined;
+    }
+  });
 });
