@@ -130,7 +130,7 @@ export function interpreterCode(
     programFile = true;
     if (entry.names[0] !== 'make' && name !== 'sqlite3') break; // the rest are the program's own arguments
   }
-  if (name === 'sqlite3' && args.filter((a) => !a.value.startsWith('-')).length < 2) {
+  if (name === 'sqlite3' && !isVersionQuery(args) && args.filter((a) => !a.value.startsWith('-')).length < 2) {
     return opaqueReason(`${written} (its commands are read from input)`);
   }
   if (!programFile && entry.readsStdin && !extraArgsUnknown && !isVersionQuery(args)) {
