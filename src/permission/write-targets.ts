@@ -16,51 +16,24 @@
  *
  * Pure.
  */
-import { basename as pathBasename, posix } from 'node:path';
-import { attachedWord, hasOption, optionValues, parseOptions, resolveLongOption, type OptionSpec, type ParsedOptions } from './getopt.js';
+import { posix } from 'node:path';
+import { attachedWord, hasOption, optionValues, parseOptions, type OptionSpec } from './getopt.js';
+import { gitTargets } from './git-writes.js';
+import { npmTargets, pipTargets } from './package-writes.js';
+import { parseSed } from './safe-commands.js';
 import { readSedScript, SED_OUTPUT_STREAMS } from './sed-script.js';
-import { isGitConfigRead, parseGitGlobals, parseSed, type CommandArg } from './safe-commands.js';
 import type { ShellWord } from './shell-parse.js';
+import {
+  expansionsBeforeEndOfOptions,
+  literalWord as word,
+  unknownPlace,
+  type CommandWrites,
+  type WriterContext,
+  type WriteTarget,
+  type WriteVia,
+} from './write-target-types.js';
 
-/** How a write was found (shown in the analysis and tests; the dialog shows the path). */
-export type WriteVia =
-  | 'redirect'
-  | 'tee'
-  | 'sed -i'
-  | 'sed w'
-  | 'sort -o'
-  | 'git --output'
-  | 'other'
-  /** a path argument of a program not known to only read it */
-  | 'argument'
-  /** a program not known to write only its arguments, run in a directory other than the line's */
-  | 'working directory';
-
-/** One place a command writes. */
-export interface WriteTarget {
-  /** the target as a word of the command (or made up: `.` for the working directory) */
-  word: ShellWord;
-  via: WriteVia;
-  /** directories (as words, outermost first) the target is relative to: `git -C sub`, `tar -C dir` */
-  within?: ShellWord[];
-  /** the place cannot be known before it runs (shown as the word's text): `$TMPDIR`, npm's global folder */
-  unknown?: boolean;
-  /** the target becomes a symbolic link: it and paths under it are not known afterwards */
-  link?: boolean;
-  /** the target is a folder filled with files that may be links (a clone, an extracted archive): paths under it are not known afterwards */
-  container?: boolean;
-}
-
-/** What a command writes, and what it does that the analysis cannot see through. */
-export interface CommandWrites {
-  targets: WriteTarget[];
-  /** the directories (outermost first) the command works in when an option moves it: `git -C x`, `make -C x`, `npm --prefix x` */
-  directory?: ShellWord[];
-  /** the command runs a program or code given in its arguments: why (the analysis then asks every time) */
-  runsCode?: string;
-  /** the program writes only its targets: no write to its working directory is assumed */
-  onlyTargets: boolean;
-}
+export type { CommandWrites, WriterContext, WriteTarget, WriteVia } from './write-target-types.js';
 
 /** A row of {@link WRITE_TARGETS}. */
 export interface WriterSpec {
@@ -83,14 +56,6 @@ export interface WriterSpec {
   /** when the table's generic reading is not enough */
   custom?: (words: readonly ShellWord[], context: WriterContext) => CommandWrites;
 }
-
-/** What a custom reader may need besides the words. */
-export interface WriterContext {
-  home: string;
-}
-
-const word = (value: string): ShellWord => ({ text: value, value, literal: true, tilde: false, processSubstitution: false, substitutions: [] });
-const unknownPlace = (text: string): WriteTarget => ({ word: { ...word(text), literal: false }, via: 'other', unknown: true });
 
 // ---- option tables (long options without dashes; those that require a value listed again)
 
@@ -200,11 +165,6 @@ export function commandWrites(name: string, words: readonly ShellWord[], context
  */
 const OPERANDS_ONLY = new Set(['rm', 'rmdir', 'unlink', 'shred', 'touch', 'mkdir', 'mkfifo', 'truncate', 'chmod', 'chown', 'chgrp', 'tee', 'git', 'make']);
 
-/** Words before `--` that start with an expansion (`$X`, `"$X"`, a command substitution): they may expand to an option. */
-function expansionsBeforeEndOfOptions(words: readonly ShellWord[]): ShellWord[] {
-  const end = words.findIndex((w) => w.literal && w.value === '--');
-  return words.slice(0, end === -1 ? words.length : end).filter((w) => !w.literal && /^(\$|`)/.test(w.value) && !w.processSubstitution);
-}
 
 function tableTargets(spec: WriterSpec, words: readonly ShellWord[]): CommandWrites {
   const parsed = parseOptions(words, spec.options ?? {});
@@ -494,194 +454,4 @@ function directoryOption(words: readonly ShellWord[], spec: OptionSpec, names: s
   const directory = optionValues(parsed, ...names);
   // its other words are judged as any program's: `make install PREFIX=~/x`
   return { onlyTargets: false, targets: genericTargets(parsed.positionals), ...(directory.length && { directory }) };
-}
-
-// ---- git
-
-const GIT_SUBCOMMAND_TARGETS: Readonly<Record<string, { spec: OptionSpec; example: string; targets: (parsed: ParsedOptions, home: string) => WriteTarget[] }>> = {
-  clone: {
-    example: 'git clone url /tmp/x (default: a folder named after the repository, in the working directory)',
-    spec: { shortWithValue: 'objuc', long: ['origin', 'branch', 'upload-pack', 'reference', 'reference-if-able', 'separate-git-dir', 'depth', 'shallow-since', 'shallow-exclude', 'config', 'template', 'jobs', 'filter', 'server-option', 'bundle-uri', 'ref-format', 'bare', 'mirror', 'recurse-submodules', 'no-checkout', 'quiet', 'verbose', 'progress', 'single-branch', 'no-tags', 'shallow-submodules', 'local', 'shared', 'dissociate', 'sparse', 'also-filter-submodules', 'remote-submodules'], longWithValue: ['origin', 'branch', 'upload-pack', 'reference', 'reference-if-able', 'separate-git-dir', 'depth', 'shallow-since', 'shallow-exclude', 'config', 'template', 'jobs', 'filter', 'server-option', 'bundle-uri', 'ref-format'] },
-    targets: (parsed) => {
-      const [repository, directory] = parsed.positionals;
-      const derived = repository?.literal ? word(pathBasename(repository.value.replace(/\/+$/, '').replace(/:+$/, '')).replace(/\.git$/, '') || '.') : undefined;
-      const target = directory ?? derived ?? unknownPlace('(the folder git clone creates)').word;
-      return [{ word: target, via: 'other', container: true }, ...optionValues(parsed, '--separate-git-dir').map((w) => ({ word: w, via: 'other' as const }))];
-    },
-  },
-  init: {
-    example: 'git init /tmp/x (default: the working directory)',
-    spec: { shortWithValue: 'b', long: ['bare', 'quiet', 'template', 'separate-git-dir', 'object-format', 'ref-format', 'initial-branch', 'shared'], longWithValue: ['template', 'separate-git-dir', 'object-format', 'ref-format', 'initial-branch'] },
-    targets: (parsed) => [
-      { word: parsed.positionals[0] ?? word('.'), via: 'other' },
-      ...optionValues(parsed, '--separate-git-dir').map((w) => ({ word: w, via: 'other' as const })),
-    ],
-  },
-  archive: {
-    example: 'git archive -o /tmp/a.tar HEAD',
-    spec: { shortWithValue: 'o', long: ['format', 'prefix', 'output', 'add-file', 'add-virtual-file', 'worktree-attributes', 'mtime', 'remote', 'exec', 'list', 'verbose'], longWithValue: ['format', 'prefix', 'output', 'add-file', 'add-virtual-file', 'mtime', 'remote', 'exec'] },
-    targets: (parsed) => optionValues(parsed, '-o', '--output').map((w) => ({ word: w, via: 'git --output' })),
-  },
-  bundle: {
-    example: 'git bundle create /tmp/repo.bundle --all',
-    spec: { long: ['progress', 'all', 'quiet', 'version'] },
-    targets: (parsed) => (parsed.positionals[0]?.value === 'create' && parsed.positionals[1] ? [{ word: parsed.positionals[1], via: 'other' }] : []),
-  },
-  'format-patch': {
-    example: 'git format-patch -o /tmp/patches HEAD~3 (default: the working directory)',
-    spec: { shortWithValue: 'ov', long: ['output-directory', 'output', 'stdout', 'numbered', 'start-number', 'subject-prefix', 'cover-letter', 'in-reply-to', 'to', 'cc', 'from', 'signature', 'suffix'], longWithValue: ['output-directory', 'output', 'start-number', 'subject-prefix', 'in-reply-to', 'to', 'cc', 'suffix'] },
-    targets: (parsed) => {
-      if (hasOption(parsed, '--stdout')) return [];
-      const output = optionValues(parsed, '-o', '--output-directory', '--output');
-      return (output.length ? output : [word('.')]).map((w) => ({ word: w, via: 'other' as const }));
-    },
-  },
-  worktree: {
-    example: 'git worktree add /tmp/w main, git worktree move w /tmp/w',
-    spec: { shortWithValue: 'bB', long: ['force', 'detach', 'checkout', 'lock', 'reason', 'orphan', 'track', 'guess-remote', 'quiet'], longWithValue: ['reason'] },
-    targets: (parsed) => {
-      const [action, ...rest] = parsed.positionals;
-      if (action?.value === 'add' && rest[0]) return [{ word: rest[0], via: 'other' }];
-      if (action?.value === 'move' && rest[1]) return [{ word: rest[1], via: 'other' }];
-      if (action?.value === 'remove' && rest[0]) return [{ word: rest[0], via: 'other' }];
-      return [];
-    },
-  },
-  submodule: {
-    example: 'git submodule add url /tmp/x',
-    spec: { shortWithValue: 'b', long: ['branch', 'force', 'name', 'reference', 'depth', 'quiet'], longWithValue: ['branch', 'name', 'reference', 'depth'] },
-    targets: (parsed) => {
-      const [action, , path] = parsed.positionals;
-      return action?.value === 'add' && path ? [{ word: path, via: 'other' }] : [];
-    },
-  },
-  config: {
-    example: 'git config --global user.name x (~/.gitconfig), git config --file /tmp/c x y, git config --system x y (/etc/gitconfig)',
-    spec: { shortWithValue: 'f', long: ['global', 'system', 'local', 'worktree', 'file', 'blob'], longWithValue: ['file', 'blob'] },
-    targets: (parsed, home) => {
-      const files = optionValues(parsed, '-f', '--file');
-      if (files.length) return files.map((w) => ({ word: w, via: 'other' as const }));
-      if (hasOption(parsed, '--global')) return [{ word: word(`${home}/.gitconfig`), via: 'other' }];
-      if (hasOption(parsed, '--system')) return [{ word: word('/etc/gitconfig'), via: 'other' }];
-      return [];
-    },
-  },
-};
-
-const gitSubcommands = new Map(Object.entries(GIT_SUBCOMMAND_TARGETS));
-
-/** git subcommands that only read, but for their `--output` file: they write nothing else. */
-const GIT_READING_SUBCOMMANDS = new Set(['log', 'show', 'diff', 'whatchanged', 'shortlog', 'blame', 'grep', 'status', 'ls-files', 'ls-tree', 'rev-list', 'rev-parse', 'cat-file', 'describe', 'range-diff', 'diff-tree', 'diff-files', 'diff-index', 'show-ref', 'for-each-ref', 'name-rev', 'merge-base', 'check-ignore', 'count-objects', 'version', 'help']);
-
-/** Every git subcommand: `--output` (log, diff, show, …); then the subcommand's own targets; and `-C`, `--git-dir`, `--work-tree`. */
-function gitTargets(words: readonly ShellWord[], context: WriterContext): CommandWrites {
-  const args: CommandArg[] = words.map((w) => ({ value: w.value, literal: w.literal }));
-  const git = parseGitGlobals(args);
-  const globals = words.slice(0, git.subcommandIndex);
-  const directory: ShellWord[] = [];
-  const targets: WriteTarget[] = [];
-  for (let i = 0; i < globals.length; i++) {
-    const w = globals[i]!;
-    const [name, attached] = w.value.startsWith('--') && w.value.includes('=') ? [w.value.slice(0, w.value.indexOf('=')), w.value.slice(w.value.indexOf('=') + 1)] : [w.value, undefined];
-    const value = attached !== undefined ? attachedWord(w, attached) : name === '-C' || name === '--git-dir' || name === '--work-tree' ? globals[i + 1] : undefined;
-    if (name === '-C' && value) directory.push(value);
-    if ((name === '--git-dir' || name === '--work-tree') && value) targets.push({ word: value, via: 'other' });
-    if (['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env'].includes(name) && attached === undefined) i++;
-  }
-  const rest = words.slice(git.subcommandIndex + 1);
-  const sub = git.subcommand;
-  const row = sub !== undefined ? gitSubcommands.get(sub) : undefined;
-  if (sub === 'config' && isGitConfigRead(rest.map((w) => w.value))) {
-    return { onlyTargets: true, targets, ...(directory.length && { directory }) };
-  }
-  if (row) targets.push(...row.targets(parseOptions(rest, row.spec), context.home));
-  else {
-    // --output (and its abbreviations) of log, diff, show, … : `git log --out=x`
-    for (let i = 0; i < rest.length; i++) {
-      const w = rest[i]!;
-      if (w.value === '--') break;
-      const eq = w.value.indexOf('=');
-      const name = eq === -1 ? w.value : w.value.slice(0, eq);
-      if (name.startsWith('--') && name.length > 3 && 'output'.startsWith(name.slice(2))) {
-        const value = eq !== -1 ? attachedWord(w, w.value.slice(eq + 1)) : rest[++i];
-        if (value) targets.push({ word: value, via: 'git --output' });
-      }
-    }
-  }
-  if (sub !== undefined && (GIT_READING_SUBCOMMANDS.has(sub) || sub === 'format-patch' || sub === 'archive')) {
-    // `git log "$X"` with X=--output=/tmp/x
-    targets.push(...expansionsBeforeEndOfOptions(rest).map((w) => unknownPlace(`${w.text} (may be an option naming a file to write)`)));
-  }
-  const onlyTargets = sub !== undefined && GIT_READING_SUBCOMMANDS.has(sub) && !targets.some((t) => t.via === 'other');
-  return { onlyTargets, targets, ...(directory.length && { directory }) };
-}
-
-// ---- npm and pip
-
-/** npm options whose value is a place npm writes (npm's config docs); abbreviations count, as nopt expands them. */
-const NPM_WRITE_OPTIONS = ['cache', 'logs-dir', 'userconfig', 'globalconfig', 'pack-destination', 'prefix'];
-const NPM_CONFIG_WRITES = ['set', 'delete', 'edit', 'fix'];
-
-function npmTargets(words: readonly ShellWord[], context: WriterContext): CommandWrites {
-  const targets: WriteTarget[] = [];
-  const directory: ShellWord[] = [];
-  let global = false;
-  let location: string | undefined;
-  const positionals: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (w.value === '--') break;
-    if (w.value === '-g' || w.value === '--global') global = true;
-    else if (w.value === '-C' && words[i + 1]) directory.push(words[++i]!);
-    else if (w.value.startsWith('--')) {
-      const eq = w.value.indexOf('=');
-      const name = (eq === -1 ? w.value : w.value.slice(0, eq)).slice(2);
-      const option = name.length >= 3 ? NPM_WRITE_OPTIONS.find((o) => o.startsWith(name)) : NPM_WRITE_OPTIONS.find((o) => o === name);
-      const value = eq !== -1 ? attachedWord(w, w.value.slice(eq + 1)) : words[i + 1];
-      if (name === 'location') {
-        location = value?.value;
-        if (eq === -1) i++;
-      }
-      if (option && value) {
-        if (eq === -1) i++;
-        if (option === 'prefix') directory.push(value);
-        else targets.push({ word: value, via: 'other' });
-      }
-    } else if (!w.value.startsWith('-')) positionals.push(w.value);
-  }
-  if (location === 'global') global = true;
-  const [command, action] = positionals;
-  const configWrite = (command === 'config' || command === 'c') && NPM_CONFIG_WRITES.includes(action ?? '');
-  if (configWrite || command === 'set' || command === 'login' || command === 'adduser' || command === 'logout') {
-    if (global) targets.push(unknownPlace("(npm's global config file)"));
-    else if (location !== 'project') targets.push({ word: word(`${context.home}/.npmrc`), via: 'other' });
-  } else if (global && command !== undefined && !['ls', 'list', 'll', 'la', 'root', 'prefix', 'config', 'get', 'view', 'outdated', 'explain', 'why', 'help'].includes(command)) {
-    targets.push(unknownPlace("(npm's global package folder)"));
-  }
-  return { onlyTargets: false, targets, ...(directory.length && { directory }) };
-}
-
-const PIP_WRITE_OPTIONS = ['target', 'prefix', 'root', 'src', 'dest', 'wheel-dir', 'log', 'log-file', 'cache-dir', 'build', 'report'];
-/** pip's other long options that share a prefix with those, so that abbreviations resolve as optparse does */
-const PIP_OTHER_OPTIONS = ['pre', 'prefer-binary', 'progress-bar', 'proxy', 'python', 'python-version', 'platform', 'require-hashes', 'requirement', 'retries', 'root-user-action', 'src', 'debug', 'disable-pip-version-check', 'target', 'trusted-host', 'timeout', 'log-file', 'local', 'cert', 'client-cert', 'constraint', 'config-settings', 'compile', 'dry-run', 'editable', 'exists-action', 'extra-index-url', 'find-links', 'force-reinstall', 'global-option', 'ignore-installed', 'ignore-requires-python', 'implementation', 'index-url', 'isolated', 'keyring-provider', 'no-binary', 'no-build-isolation', 'no-cache-dir', 'no-color', 'no-compile', 'no-deps', 'no-index', 'no-input', 'no-python-version-warning', 'no-warn-conflicts', 'no-warn-script-location', 'only-binary', 'quiet', 'upgrade', 'upgrade-strategy', 'use-feature', 'use-deprecated', 'user', 'verbose', 'abi', 'check-build-dependencies', 'break-system-packages', 'require-virtualenv', 'python-version', 'resume-retries'];
-
-function pipTargets(words: readonly ShellWord[], context: WriterContext): CommandWrites {
-  const targets: WriteTarget[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (w.value === '--') break;
-    if (w.value === '--user') targets.push({ word: word(`${context.home}/.local`), via: 'other' });
-    else if (['-t', '-d', '-w'].includes(w.value) && words[i + 1]) targets.push({ word: words[++i]!, via: 'other' });
-    else if (w.value.startsWith('--')) {
-      const eq = w.value.indexOf('=');
-      const name = (eq === -1 ? w.value : w.value.slice(0, eq)).slice(2);
-      // optparse takes any unique prefix of a long option: --targ is --target
-      const resolved = resolveLongOption(name, [...new Set([...PIP_WRITE_OPTIONS, ...PIP_OTHER_OPTIONS])]);
-      if (resolved && resolved !== 'ambiguous' && PIP_WRITE_OPTIONS.includes(resolved)) {
-        const value = eq !== -1 ? attachedWord(w, w.value.slice(eq + 1)) : words[++i];
-        if (value) targets.push({ word: value, via: 'other' });
-      }
-    }
-  }
-  return { onlyTargets: false, targets };
 }
