@@ -38,6 +38,8 @@ export interface StatsReport {
   notCalled: UnusedTool[];
   /** MCP servers are configured but were not started (no `--mcp`): their unused tools are not in `notCalled` */
   mcpNotStarted: boolean;
+  /** custom tool files and plugins that failed to load (so are not offered), one line each as `opencode tools` says them */
+  failedToLoad: string[];
 }
 
 /** Options of {@link runStats}. */
@@ -73,9 +75,9 @@ export async function runStats(opts: StatsOptions): Promise<number> {
     }
   }
 
-  const registry = await offeredRegistry(cwd, config, opts.mcp === true);
+  const { registry, failed } = await offeredRegistry(cwd, config, opts.mcp === true);
   const mcpNotStarted = opts.mcp !== true && Object.keys(config.mcpServers).length > 0;
-  const report: StatsReport = { days, sinceMs, tools, notCalled: notCalled(registry, tools), mcpNotStarted };
+  const report: StatsReport = { days, sinceMs, tools, notCalled: notCalled(registry, tools), mcpNotStarted, failedToLoad: failed };
   if (opts.json) process.stdout.write(`${JSON.stringify(statsJson(report), null, 2)}\n`);
   else process.stdout.write(formatStats(report, { color: chalk.level > 0 && process.stdout.isTTY === true }));
   return 0;
@@ -86,7 +88,7 @@ async function offeredRegistry(
   cwd: string,
   config: import('../config/schema.js').Config,
   withMcp: boolean,
-): Promise<ToolRegistry> {
+): Promise<{ registry: ToolRegistry; failed: string[] }> {
   const { builtinTools } = await import('../tools/index.js');
   const { loadCustomTools } = await import('../custom/load.js');
   const registry = builtinTools();
@@ -96,13 +98,16 @@ async function offeredRegistry(
     const { PROMPT_MCP_WAIT_MS } = await import('./mcp.js');
     mcp = new McpService({ servers: config.mcpServers, cwd, registry });
     mcp.start();
-    await Promise.all([loadCustomTools({ projectDir: cwd, config, registry, onLog: () => {} }), mcp.waitForStartup(PROMPT_MCP_WAIT_MS)]);
+    const [report] = await Promise.all([
+      loadCustomTools({ projectDir: cwd, config, registry, onLog: () => {} }),
+      mcp.waitForStartup(PROMPT_MCP_WAIT_MS),
+    ]);
     await mcp.close();
-  } else {
-    // a plugin's log lines are for `opencode tools` and the TUI; the report stays what was asked for
-    await loadCustomTools({ projectDir: cwd, config, registry, onLog: () => {} });
+    return { registry, failed: report.failed };
   }
-  return registry;
+  // a plugin's log lines are for `opencode tools` and the TUI; the report stays what was asked for
+  const report = await loadCustomTools({ projectDir: cwd, config, registry, onLog: () => {} });
+  return { registry, failed: report.failed };
 }
 
 /** The offered tools (winners of their names, not turned off) with no call in `stats`, by name. */
@@ -139,6 +144,7 @@ export function statsJson(report: StatsReport): Record<string, unknown> {
     })),
     notCalled: report.notCalled,
     mcpNotStarted: report.mcpNotStarted,
+    failedToLoad: report.failedToLoad,
   };
 }
 
@@ -196,6 +202,10 @@ export function formatStats(report: StatsReport, options: { color: boolean }): s
     lines.push(bold(`Offered but not called in ${period} (${report.notCalled.length}):`));
     const rows = report.notCalled.map((t) => [t.name, SOURCE_NAMES[t.source] ?? t.source, t.origin ?? '']);
     lines.push(...alignColumns(rows, new Set([0, 1, 2])).map((line) => `  ${line}`));
+  }
+  if (report.failedToLoad.length) {
+    const n = report.failedToLoad.length;
+    lines.push('', `${n} custom tool file${n === 1 ? '' : 's'} or plugin${n === 1 ? '' : 's'} failed to load, so ${n === 1 ? 'is' : 'are'} not offered (opencode tools says why).`);
   }
   if (report.mcpNotStarted) lines.push('', 'MCP servers were not started: their tools show only once called (--mcp connects to them).');
   return `${lines.join('\n')}\n`;

@@ -156,6 +156,17 @@ describe('opencode stats', () => {
     expect(existsSync(join(dir, '.opencode', 'opencode.db'))).toBe(false);
   });
 
+  it('says how many custom tools failed to load', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-stats-'));
+    mkdirSync(join(dir, '.opencode', 'tools'), { recursive: true });
+    writeFileSync(join(dir, '.opencode', 'tools', 'broken.yaml'), 'name: broken\ndescription: no command\n');
+    const run = await runCli(['stats'], { cwd: dir, env: env() });
+    expect(run.code).toBe(0);
+    expect(run.stdout.endsWith('\n\n1 custom tool file or plugin failed to load, so is not offered (opencode tools says why).\n')).toBe(true);
+    const json = await runCli(['stats', '--json'], { cwd: dir, env: env() });
+    expect(JSON.parse(json.stdout).failedToLoad).toEqual([expect.stringMatching(/^\.opencode\/tools\/broken\.yaml: /)]);
+  });
+
   it('says when configured MCP servers were not started', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-stats-'));
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ mcpServers: { files: { command: 'never-started' } } }));
