@@ -26,6 +26,16 @@ export type ChatItemRenderOptions = RenderOptions & {
 /** Thinking lines shown while a message streams (the newest ones). */
 export const STREAMING_THINKING_LINES = 6;
 
+/**
+ * A text part longer than this is shown while it streams as its last {@link STREAMING_TAIL_CHARS}
+ * characters, wrapped as plain text, below a note: laying out a growing megabyte on every frame froze
+ * the screen (issue 10 §3). The finished message is rendered in full, once.
+ */
+export const STREAMING_FULL_MAX_CHARS = 256 * 1024;
+
+/** Characters of a long streaming text part shown while it streams (~550 rows at 120 columns). */
+export const STREAMING_TAIL_CHARS = 64 * 1024;
+
 /** The key that shows finished thinking in full (the collapsed line names it). */
 const SHOW_THINKING_KEY = 'ctrl+y';
 
@@ -73,7 +83,8 @@ function assistantLines(item: ChatItem, options: ChatItemRenderOptions, theme: T
       if (part.text.trim()) hasText = true;
       // only the part still being written can end mid-line or inside an open code fence
       const writing = item.streaming && index === parts.length - 1;
-      sections.push(writing ? renderStreamingMarkdown(`${item.id}:${index}`, part.text, width, theme) : renderMarkdown(part.text, width, theme));
+      if (writing && part.text.length > STREAMING_FULL_MAX_CHARS) sections.push(streamingTailLines(part.text, width, theme));
+      else sections.push(writing ? renderStreamingMarkdown(`${item.id}:${index}`, part.text, width, theme) : renderMarkdown(part.text, width, theme));
     } else if (part.type === 'tool_call') {
       const view = views.get(part.id) ?? { call: part as ToolCallPart };
       drawn.add(view);
@@ -91,6 +102,18 @@ function assistantLines(item: ChatItem, options: ChatItemRenderOptions, theme: T
     lines.push(...section);
   }
   return lines;
+}
+
+/** The end of a long streaming text (see {@link STREAMING_FULL_MAX_CHARS}), from a line start when one is near. */
+function streamingTailLines(text: string, width: number, theme: Theme): string[] {
+  let start = text.length - STREAMING_TAIL_CHARS;
+  const lineStart = text.indexOf('\n', start);
+  if (lineStart !== -1 && lineStart - start < 4096) start = lineStart + 1;
+  // a UTF-16 pair cut in two would show a replacement character
+  const code = text.charCodeAt(start);
+  if (code >= 0xdc00 && code <= 0xdfff) start++;
+  const note = `… ${start.toLocaleString('en-US')} characters above; the whole reply is shown when it finishes`;
+  return [chalk.hex(theme.textMuted)(note), ...wrapText(text.slice(start), width)];
 }
 
 function thinkingLines(part: ReasoningPart, streaming: boolean, showThinking: boolean, width: number, theme: Theme): string[] {
