@@ -122,3 +122,9 @@ export function hasOption(parsed: ParsedOptions, ...names: string[]): boolean {
 export function optionValues(parsed: ParsedOptions, ...names: string[]): ShellWord[] {
   return parsed.options.filter((o) => names.includes(o.name) && o.value).map((o) => o.value!);
 }
+
+/** `--name=value` → [`--name`, `value`]; anything else → [arg, undefined]. */
+export function splitLong(arg: string): [string, string | undefined] {
+  const eq = arg.indexOf('=');
+  return arg.startsWith('-') && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+}
