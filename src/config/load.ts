@@ -201,7 +201,7 @@ function disableIncompleteServers(config: Config, files: string[], values: Recor
     server.disabled = true;
     warnings.push(`${where('mcpServers', name)}mcpServers.${name}: type "${server.type}" needs "${needs}"; server disabled`);
   }
-  for (const [language, server] of Object.entries(config.lsp)) {
+  for (const [language, server] of Object.entries(config.lsp || {})) {
     if (server.disabled || server.command) continue;
     server.disabled = true;
     warnings.push(`${where('lsp', language)}lsp.${language}: no "command"; server disabled`);

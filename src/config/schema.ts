@@ -126,10 +126,20 @@ export const mcpServerSchema = z
 /** The shape of one `lsp` entry, as written in the file. */
 export const lspServerSchema = z
   .strictObject({
-    command: z.string().optional().describe('Language server executable, e.g. "typescript-language-server".'),
+    command: z.string().optional().describe('Language server executable, e.g. "typescript-language-server" (on PATH, or a path).'),
     args: z.array(z.string()).optional().describe('Arguments, e.g. ["--stdio"].'),
-    options: z.unknown().optional().describe('initializationOptions sent to the server.'),
-    disabled: z.boolean().optional().describe('Keep the entry but do not start the server.'),
+    options: z.unknown().optional().describe('The original\'s name for initializationOptions (used when initializationOptions is not set).'),
+    disabled: z.boolean().optional().describe('Keep the entry but do not start the server; also stops discovery of this language.'),
+    env: z.record(z.string(), z.string()).optional().describe('Extra environment of the server process.'),
+    extensions: z
+      .array(z.string())
+      .optional()
+      .describe('File extensions it serves, e.g. [".lua"]; defaults to the known ones for typescript, python, go, rust and c.'),
+    initializationOptions: z.unknown().optional().describe('initializationOptions sent with initialize.'),
+    startTimeoutMs: positiveInt().optional().describe('Milliseconds the server may take to answer initialize (default 30000).'),
+    diagnosticsTimeoutMs: positiveInt()
+      .optional()
+      .describe('Milliseconds an edit, write or patch waits for fresh diagnostics (default 5000).'),
   })
   .describe('A language server used for diagnostics after edits.');
 
@@ -187,7 +197,10 @@ export const configSchema = z
     providers: z.record(z.string(), providerSchema).default({}).describe('Providers by id, e.g. "anthropic", "openai".'),
     agents: agentsSchema,
     mcpServers: z.record(z.string(), mcpServerSchema).default({}).describe('MCP servers by name.'),
-    lsp: z.record(z.string(), lspServerSchema).default({}).describe('Language servers by language, e.g. "typescript".'),
+    lsp: z
+      .union([z.literal(false), z.record(z.string(), lspServerSchema)])
+      .default({})
+      .describe('Language servers by language, e.g. "typescript"; installed servers are found without an entry; false turns them all off.'),
     shell: z
       .strictObject({
         path: z.string().optional().describe('Shell for the bash tool; defaults to $SHELL, then /bin/bash.'),

@@ -21,6 +21,7 @@ import { changedLineRanges, fileDiff } from './diff.js';
 import { replaceText, type Normalisation } from './fuzzy-match.js';
 import { encodeDocument, normalizeLineEndings, readDocument, textAsRead, writeFileAtomic } from './text-document.js';
 import { cutLine, numberLines, splitLines } from './view.js';
+import { lspDiagnosticsAfterWrite } from './diagnostics.js';
 import {
   recordFileWrite,
   requireFreshRead,
@@ -91,7 +92,8 @@ async function createFile(path: string, content: string, ctx: ToolContext): Prom
   ensureParentDirectory(path);
   writeFileAtomic(path, bytes);
   recordFileWrite(ctx, path, null, textAsRead(content));
-  return { output: `<result>\nFile created: ${path}\n</result>\n`, isError: false, metadata: { ...change } };
+  const diagnostics = await lspDiagnosticsAfterWrite(ctx, [{ path, text: textAsRead(content) }]);
+  return { output: `<result>\nFile created: ${path}\n</result>\n${diagnostics}`, isError: false, metadata: { ...change } };
 }
 
 /** Replace mode, or delete mode when `new_string` is empty. */
@@ -150,6 +152,7 @@ async function changeFile(path: string, input: EditInput, ctx: ToolContext): Pro
   output += '</result>\n';
   const snippet = changeSnippet(before, after);
   if (snippet) output += `<snippet>\n${snippet}\n</snippet>\n`;
+  output += await lspDiagnosticsAfterWrite(ctx, [{ path, text: after }]);
   return { output, isError: false, metadata: { ...change } };
 }
 

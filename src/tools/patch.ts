@@ -19,6 +19,7 @@ import { decodeDocument, encodeDocument, textAsRead, writeFileAtomic, type TextD
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
 import { recordFileWrite, requireFreshRead, resolveToolPath } from './write-guard.js';
+import { lspDiagnosticsAfterWrite } from './diagnostics.js';
 
 const DESCRIPTION = `Applies a patch: changes to one or more files in one call, all of them or (if anything fails) none.
 Prefer edit for one small change in one file; use patch for several changes in a file or across files, and to add, delete or move files.
@@ -118,8 +119,12 @@ export const patchTool = defineTool({
     }
     const additions = changes.reduce((sum, c) => sum + c.diff.additions, 0);
     const removals = changes.reduce((sum, c) => sum + c.diff.removals, 0);
+    const diagnostics = await lspDiagnosticsAfterWrite(
+      ctx,
+      changes.flatMap((c) => (c.moveTo ? [{ path: c.path, text: null }, { path: c.moveTo, text: c.after }] : [{ path: c.path, text: c.kind === 'delete' ? null : c.after }])),
+    );
     return {
-      output: `Patch applied successfully. ${changes.length} files changed, ${additions} additions, ${removals} removals`,
+      output: `Patch applied successfully. ${changes.length} files changed, ${additions} additions, ${removals} removals${diagnostics}`,
       isError: false,
       metadata: {
         files_changed: changes.map((c) => c.moveTo ?? c.path),

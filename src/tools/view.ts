@@ -21,6 +21,7 @@ import { abortError } from './ripgrep.js';
 import { decodeDocument, encodingLabel } from './text-document.js';
 import { requireRegularFile } from './file-io.js';
 import { similarPaths } from './path-suggestions.js';
+import { lspFileViewed } from './diagnostics.js';
 
 const DESCRIPTION = `Read a text file. Lines come numbered as \`     1|text\`; the number and the | are not part of the file. Text is shown verbatim: tabs are real tab characters.
 
@@ -99,6 +100,7 @@ export const viewTool = defineTool({
     }
     output += '\n</file>\n';
     ctx.fileTimes.record(filePath);
+    lspFileViewed(ctx, filePath, text);
     return { output, isError: false, metadata: { file_path: filePath, content } };
   },
 });

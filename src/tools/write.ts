@@ -30,6 +30,7 @@ import {
   resolveToolPath,
   statIfExists,
 } from './write-guard.js';
+import { lspDiagnosticsAfterWrite } from './diagnostics.js';
 
 const DESCRIPTION = `Writes a whole file: creates it (and missing parent directories) or replaces all of its content.
 
@@ -86,8 +87,9 @@ export const writeTool = defineTool({
 
     const format = previous ? describeFormat(previous.format) : '';
     const kept = format ? `\nKept the file's ${format}.` : '';
+    const diagnostics = await lspDiagnosticsAfterWrite(ctx, [{ path, text: after }]);
     return {
-      output: `<result>\nFile successfully written: ${path}${kept}\n</result>`,
+      output: `<result>\nFile successfully written: ${path}${kept}\n</result>${diagnostics}`,
       isError: false,
       metadata: { diff, additions, removals },
     };

@@ -26,8 +26,11 @@ describe('configJsonSchema', () => {
     expect(Object.keys(mcp.properties!)).toEqual(['type', 'command', 'args', 'env', 'url', 'headers', 'timeout', 'disabled']);
     const provider = props.providers.additionalProperties as Node;
     expect(Object.keys(provider.properties!)).toEqual(['apiKey', 'disabled', 'baseURL', 'models', 'firstByteTimeoutMs', 'idleTimeoutMs', 'retryBudgetMs']);
-    const lsp = props.lsp.additionalProperties as Node;
-    expect(Object.keys(lsp.properties!)).toEqual(['command', 'args', 'options', 'disabled']);
+    // "lsp": false turns every server off; otherwise an object of entries
+    const lspVariants = (props.lsp as Node & { anyOf: Node[] }).anyOf;
+    expect(lspVariants[0]).toEqual({ type: 'boolean', const: false });
+    const lsp = lspVariants[1]!.additionalProperties as Node;
+    expect(Object.keys(lsp.properties!)).toEqual(['command', 'args', 'options', 'disabled', 'env', 'extensions', 'initializationOptions', 'startTimeoutMs', 'diagnosticsTimeoutMs']);
     expect(props.tui.properties!.theme.default).toBe('opencode');
     expect(props.data.properties!.directory.default).toBe('.opencode');
   });

@@ -129,7 +129,7 @@ describe('loading .opencode.json', () => {
     expect(config.agents.task).toEqual({ model: 'gpt-4.1', maxSteps: 20 });
     expect(config.agents.title).toEqual({ maxTokens: 80, maxSteps: 100 });
     expect(config.mcpServers.web).toEqual({ type: 'http', url: 'http://x/mcp', headers: { Authorization: 'Bearer t' }, timeout: 30 });
-    expect(config.lsp.typescript).toEqual({ command: 'typescript-language-server', args: ['--stdio'], options: { a: 1 } });
+    expect((config.lsp || {}).typescript).toEqual({ command: 'typescript-language-server', args: ['--stdio'], options: { a: 1 } });
     expect(config.shell).toEqual({ path: '/bin/fish', args: [] });
     expect(config.debugLSP).toBe(true);
   });
@@ -147,6 +147,6 @@ describe('loading .opencode.json', () => {
     ]);
     expect(config.mcpServers.a.disabled).toBe(true);
     expect(config.mcpServers.c.disabled).toBeUndefined();
-    expect(config.lsp.go.disabled).toBe(true);
+    expect((config.lsp || {}).go.disabled).toBe(true);
   });
 });
