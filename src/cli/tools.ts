@@ -5,6 +5,7 @@
  * as `-p` is) so their tools are listed too.
  */
 import { resolve } from 'node:path';
+import { resolveDataDir } from '../config/load.js';
 import type { CustomToolsReport } from '../custom/load.js';
 import { describeEntry, describeShadowed, SOURCE_LABEL, type ToolEntry, type ToolRegistry } from '../tools/registry.js';
 import { loadConfigForCommand } from './load-config.js';
@@ -89,7 +90,7 @@ export async function runToolsList(opts: { cwd?: string; json?: boolean }): Prom
     mcp = new McpService({ servers: config.mcpServers, cwd, registry });
     mcp.start();
   }
-  const [report] = await Promise.all([loadCustomTools({ projectDir: cwd, config, registry }), mcp?.waitForStartup(PROMPT_MCP_WAIT_MS)]);
+  const [report] = await Promise.all([loadCustomTools({ projectDir: cwd, config, registry, cacheDir: resolveDataDir(config, cwd) }), mcp?.waitForStartup(PROMPT_MCP_WAIT_MS)]);
   await mcp?.close();
   const rows = listTools(registry);
   if (opts.json) {

@@ -8,13 +8,13 @@
  */
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { TOOL_NAME_PATTERN } from '../tools/registry.js';
 
 /** Default and largest timeout of a declarative tool, in ms (the bash tool's: 1 min, 10 min). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const MAX_TIMEOUT_MS = 600_000;
 
-/** Tool names the providers accept (Anthropic and OpenAI: letters, digits, `_` and `-`, at most 64). */
-export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export { TOOL_NAME_PATTERN };
 
 /** A checked declarative tool. */
 export interface DeclarativeToolSpec {

@@ -18,7 +18,8 @@ import { loadPlugins, pluginFiles, type LoadedPlugin, type PluginSpec } from '..
 import { checkPluginTool, createPluginTool } from '../plugin/tool.js';
 import { overrideWarnings, type ToolRegistry } from '../tools/registry.js';
 import { createDeclarativeTool } from './declarative-tool.js';
-import { parseToolFile } from './declarative-spec.js';
+import type { ParsedToolFile } from './declarative-spec.js';
+import { openToolFileCache } from './tool-file-cache.js';
 
 /** Extensions of declarative tool files. */
 export const TOOL_FILE_EXTENSIONS = ['.json', '.yaml', '.yml'];
@@ -56,6 +57,8 @@ export interface LoadCustomToolsOptions {
   bus?: EventBus<AgentEvents>;
   /** HOME and XDG_CONFIG_HOME come from here (default `process.env`) */
   env?: Record<string, string | undefined>;
+  /** the data directory, where what checking each tool file gave is remembered (`tool-file-cache.ts`); none: not remembered */
+  cacheDir?: string;
   /** where the plugins' log lines and hook failures go (default: the bus's `warning`) */
   onLog?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
@@ -94,6 +97,9 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     return true;
   };
 
+  const cache = openToolFileCache(options.cacheDir);
+  // the checker (and the YAML parser in it) loads only when a file is new or changed
+  let parseToolFile: ((text: string, file: string, ext: string) => ParsedToolFile) | undefined;
   for (const { source, dir } of roots) {
     for (const file of toolFiles(join(dir, 'tools'))) {
       const origin = label(file);
@@ -104,7 +110,12 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
         report.failed.push(`${origin}: cannot read: ${(err as Error).message}`);
         continue;
       }
-      const parsed = parseToolFile(text, file, extname(file).slice(1).toLowerCase());
+      let parsed = cache.get(file, text);
+      if (!parsed) {
+        parseToolFile ??= (await import('./declarative-spec.js')).parseToolFile;
+        parsed = parseToolFile(text, file, extname(file).slice(1).toLowerCase());
+        cache.set(file, text, parsed);
+      }
       report.failed.push(...parsed.errors.map((e) => `${origin}: ${e}`));
       report.warnings.push(...parsed.warnings.map((w) => `${origin}: ${w}`));
       for (const spec of parsed.tools) {
@@ -114,6 +125,8 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       }
     }
   }
+
+  cache.save();
 
   const specs: PluginSpec[] = [];
   for (const { source, dir } of roots) for (const file of pluginFiles(join(dir, 'plugins'))) specs.push({ source, id: file, label: label(file) });

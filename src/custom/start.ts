@@ -5,6 +5,7 @@
  * (an MCP server connecting after the load) is said when it appears.
  */
 import type { App } from '../app/app.js';
+import { resolveDataDir } from '../config/load.js';
 import { overrideWarnings, PLUGIN_APPROVED } from '../tools/registry.js';
 import { loadCustomTools, type CustomToolsReport } from './load.js';
 
@@ -25,6 +26,7 @@ export async function startCustomTools(
     config: app.config,
     registry: app.tools,
     bus: app.bus,
+    cacheDir: resolveDataDir(app.config, app.cwd),
     env: options.env,
     onLog: (level, message) => {
       // a plugin's info lines are for debugging; its warnings and errors are said like ours

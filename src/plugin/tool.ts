@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { truncateOutput } from '../custom/output.js';
-import { TOOL_NAME_PATTERN } from '../custom/declarative-spec.js';
+import { TOOL_NAME_PATTERN } from '../tools/registry.js';
 import { describeInvalidInput, errorResult, resultFromError, toInputSchema, type Tool, type ToolResult } from '../tools/tool.js';
 import type { PluginTool } from './api.js';
 

@@ -15,6 +15,9 @@ import type { ToolSchema } from '../provider/types.js';
 import type { PermissionAsk } from '../permission/types.js';
 import { ToolError, type Tool, type ToolContext, type ToolResult } from './tool.js';
 
+/** Tool names the providers accept (Anthropic and OpenAI: letters, digits, `_` and `-`, at most 64). */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** Where a tool came from, lowest precedence first. */
 export type ToolSource = 'builtin' | 'mcp' | 'user' | 'project' | 'runtime';
 
