@@ -11,7 +11,8 @@
  *    (`message.updated` with the text so far, a token every 2 ms), N=10 vs N=2000;
  *    (iii) peak RSS of this process during the N=2000 stream.
  * c. a session holding one 1 MiB line (issue 10 §3) in an assistant reply, a code block, a tool result
- *    and a user message: runTui → the first frame, and page up/down key → frame.
+ *    and a user message: runTui → the first frame, and page up/down key → frame; and a 40 MiB reply
+ *    streaming in 64 KiB events: key → frame meanwhile, finish → frame.
  */
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -41,6 +42,7 @@ export async function benchTui(opts: { runs: number; presses: number; tokens: nu
   const rows = await firstFrame(opts.runs);
   rows.push(...(await inProcess(opts.presses, opts.tokens)));
   rows.push(...(await hugeLineRows(Math.min(20, opts.presses))));
+  rows.push(...(await hugeStreamRows()));
   return rows;
 }
 
@@ -454,6 +456,63 @@ export async function hugeLineRows(presses: number): Promise<Row[]> {
     }
   }
   return rows;
+}
+
+/**
+ * A 40 MiB single-line reply streaming into the TUI (issue 10 §3) as the agent sends it: 640
+ * `message.updated` events of 64 KiB more text, one every 5 ms, then the finish with the text cut as
+ * the store cuts it. Measured: CPU and wall of the stream, key → frame for letters typed meanwhile,
+ * and the time from the finish event to the frame showing the reply's end.
+ */
+export async function hugeStreamRows(): Promise<Row[]> {
+  const section = 'tui: a 40 MiB reply streaming (fake TTY 120×40)';
+  log('tui in-process: a 40 MiB single-line reply streaming in 64 KiB events');
+  const ui = await mount(0, () => [], MODEL.name);
+  try {
+    const sessionId = ui.session.id;
+    const { bus } = ui.services;
+    const chunk = hugeLine().slice(0, 64 * 1024);
+    const now = Date.now();
+    const message: Message = { id: 'msg_huge', sessionId, role: 'assistant', parts: [], model: MODEL.id, seq: 1, createdAt: now, updatedAt: now };
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    bus.emit('run.started', { sessionId });
+    bus.emit('message.created', { message });
+    let text = '';
+    const keys: number[] = [];
+    let typed = '';
+    for (let i = 0; i < 640; i++) {
+      text += chunk;
+      bus.emit('message.updated', { message: { ...message, parts: [{ type: 'text', text }], updatedAt: Date.now() } });
+      if (i % 64 === 32) {
+        typed += 'abcdefghij'[keys.length % 10];
+        const shown = ui.stdout.nextWriteWith(typed);
+        const k0 = performance.now();
+        ui.stdin.write(typed.at(-1)!);
+        const k1 = await Promise.race([shown, sleep(5000).then(() => NaN)]);
+        keys.push(k1 - k0);
+      } else await sleep(5);
+    }
+    const { cutMiddle } = await import('../src/db/part-cap.js');
+    const stored = cutMiddle(text);
+    const end = `${OPENED_MARK}`;
+    const finished: Message = { ...message, parts: [{ type: 'text', text: `${stored} ${end}` }, { type: 'finish', reason: 'end_turn', time: Date.now() }], finishedAt: Date.now() };
+    const shownEnd = ui.stdout.nextWriteWith(end);
+    const f0 = performance.now();
+    bus.emit('message.updated', { message: finished });
+    bus.emit('run.finished', { sessionId, reason: 'end_turn', message: finished, usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 }, costUsd: 0 });
+    const finishMs = (await Promise.race([shownEnd, sleep(30_000).then(() => NaN)])) - f0;
+    const cpu = process.cpuUsage(cpu0);
+    const wallMs = performance.now() - t0;
+    const ok = keys.filter((k) => !Number.isNaN(k));
+    return [
+      { section, name: 'stream: wall / CPU', value: `${ms(wallMs)} / ${ms((cpu.user + cpu.system) / 1000)}`, note: '640 updates of +64 KiB, 5 ms apart (the events alone take ~3.5 s of wall), then the finish' },
+      { section, name: 'key → frame while it streams', value: ok.length ? stats(ok) : 'none', ratio: `${ok.length} of ${keys.length} shown`, target: '≤ 50 ms', note: 'a letter typed every 64 updates → the frame showing it' },
+      { section, name: 'finish → frame with the whole (cut) reply', value: ms(finishMs), note: 'the finished 4 MiB reply laid out once (markdown + wrap), its end on screen' },
+    ];
+  } finally {
+    await ui.unmount();
+  }
 }
 
 async function inProcess(presses: number, tokens: number): Promise<Row[]> {
