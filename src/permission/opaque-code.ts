@@ -389,7 +389,14 @@ export function wordHidesCode(text: string): boolean {
   for (const match of text.matchAll(/\$\(\(([\s\S]*?)\)\)|\$\[([\s\S]*?)\]/g)) {
     if (arithmeticHidesCode(match[1] ?? match[2] ?? '')) return true;
   }
-  return /\$\{[^}]*\[[^\]]*(['"`]|\$\()/.test(text);
+  // ${a['$(…)']}, ${x:'$(…)'} (an offset is arithmetic), a['$(…)']=1 (an indexed array's subscript)
+  return /\$\{[^}]*[[:][^\]}]*(['"`]|\$\()/.test(text) || /^[A-Za-z_][A-Za-z0-9_]*\[[^\]]*(['"`]|\$\()/.test(text);
+}
+
+/** The header of a C-style `for (( … ; … ; … ))` loop, whose three parts are arithmetic. */
+export function forLoopHidesCode(text: string): boolean {
+  const header = /^for\s*\(\(([\s\S]*?)\)\)/.exec(text);
+  return header !== null && arithmeticHidesCode(header[1]!);
 }
 
 // ---- variables
@@ -427,6 +434,13 @@ const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'local', 'readonly
  * `[ -v 'a[$(rm x)]' ]`, `unset 'a[$(rm x)]'`, `let 'a[$(rm x)]'`.
  */
 export function variableBuiltinCode(name: string, args: readonly CommandArg[], written: string): string | undefined {
+  const values = args.map((a) => a.value);
+  const hasOption = (letter: string) => values.some((v) => new RegExp(`^-[A-Za-z]*${letter}`).test(v));
+  // builtins that run code they are given, or change what a name runs
+  if (name === 'hash' && hasOption('p')) return opaqueReason(`${written} (makes a command name run another program)`); // hash -p ./x ls
+  if (name === 'enable' && hasOption('f')) return opaqueReason(`${written} (loads a builtin from a shared library)`);
+  if ((name === 'mapfile' || name === 'readarray') && hasOption('C')) return opaqueReason(`${written} (runs its callback)`);
+  if (name === 'compgen' && (hasOption('C') || hasOption('F'))) return opaqueReason(`${written} (runs a command or function to complete)`);
   if (name === 'let') {
     return args.some((a) => arithmeticHidesCode(a.value)) ? opaqueReason(`${written} (bash evaluates array subscripts in it)`) : undefined;
   }
@@ -494,6 +508,7 @@ export const OPAQUE_RUNNERS: Readonly<Record<string, string>> = {
   'xvfb-run': 'runs a command',
   crontab: 'installs commands that run later',
   tmux: 'runs commands in a terminal it keeps',
+  fc: "runs commands again from the shell's history", // set -o history; history -s 'rm x'; fc -s rm
   mise: 'runs a command with tools it installs', // mise exec -- rm x
   dotenv: 'runs a command with variables from a file', // dotenv -- rm x
   'env-cmd': 'runs a command with variables from a file',

@@ -32,6 +32,7 @@ import {
   assignmentRunsCode,
   awkProgram,
   commandOptionCode,
+  forLoopHidesCode,
   gitInvocation,
   interpreterCode,
   isInputFile,
@@ -339,8 +340,11 @@ class Analysis {
       const inner: Scope = command.subshell || command.type === 'CoprocClause' || command.type === 'FuncDecl' ? subshell(scope) : scope;
       const wrapped = command.type === 'TimeClause' ? { ...inner, wrappers: [...inner.wrappers, 'time'] } : inner;
       if (command.text !== undefined) {
-        const hides = command.type === 'TestClause' ? testClauseHidesCode(command.text) : arithmeticHidesCode(command.text);
-        const name = command.type === 'TestClause' ? '[[' : '((';
+        const hides =
+          command.type === 'TestClause' ? testClauseHidesCode(command.text)
+          : command.type === 'ForClause' ? forLoopHidesCode(command.text)
+          : arithmeticHidesCode(command.text);
+        const name = command.type === 'TestClause' ? '[[' : command.type === 'ForClause' ? 'for' : '((';
         if (hides) this.recordOpaque(name, command.text, opaqueReason(`${command.text} (bash evaluates array subscripts in it)`), scope.wrappers);
       }
       if (command.type === 'FuncDecl' && command.name !== undefined) this.declareFunction(command.name, command.statements, scope);

@@ -107,7 +107,16 @@ const CORPUS: Record<string, Row[]> = {
     ["unset 'a[$(rm x)]'", 'ask', 'ask', 'ask'],
     ["n='a[$(rm x)]'", 'ask', 'ask', 'ask'], // stored for a later `(( n ))`
     ["export n='a[$(rm x)]'", 'ask', 'ask', 'ask'],
+    ["for ((i=0; i<'a[$(rm x)]'; i++)); do echo; done", 'ask', 'ask', 'ask'],
+    ["a['$(rm x)']=1", 'ask', 'ask', 'ask'],
+    ["echo ${x:'a[$(rm x)]'}", 'ask', 'ask', 'ask'],
+    ["hash -p ./x.sh ls", 'ask', 'ask', 'ask'], // then `ls` runs x.sh
+    ["mapfile -C 'rm x' -c 1 a < f", 'ask', 'ask', 'ask'],
+    ["compgen -C 'rm x' w", 'ask', 'ask', 'ask'],
+    ['fc -s rm', 'ask', 'ask', 'ask'],
     ['echo $(( a[$(rm z)] ))', 'ask', 'deny', 'deny'], // unquoted: seen as a substitution
+    ['for ((i=0; i<3; i++)); do echo $i; done', 'allow', 'allow', 'allow'],
+    ['echo ${x:1:2} ${y:-default}', 'allow', 'allow', 'allow'],
     ['[[ -f x ]]', 'allow', 'allow', 'allow'],
     ['(( 1 + 2 ))', 'allow', 'allow', 'allow'],
     ['echo $((1+2))', 'allow', 'allow', 'allow'],
