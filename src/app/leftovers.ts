@@ -36,6 +36,8 @@ export interface ProcessIdentity {
 /** One process's journal. Paths are absolute. */
 export interface RunJournal {
   process: ProcessIdentity;
+  /** when the process started its journal, unix ms: sessions changed since may hold its cut-off turns */
+  startedAtMs: number;
   tempFiles: string[];
   stateDirs: string[];
   /** process groups of shells, identified by their leader */
@@ -50,6 +52,8 @@ export interface LeftoverCleanup {
   endedGroups: number[];
   /** other opencode processes still running in this project */
   othersRunning: number;
+  /** the earliest start (unix ms) of the dead processes whose journals were found; undefined when none */
+  crashedSinceMs?: number;
 }
 
 /** Temporary file names of `writeFileAtomic`: only such files are ever removed from a journal's list. */
@@ -67,7 +71,13 @@ export class LeftoverJournal implements LeftoverRecorder {
   constructor(dataDir: string) {
     const dir = join(dataDir, JOURNAL_DIR);
     this.file = join(dir, `run-${process.pid}.json`);
-    this.journal = { process: { pid: process.pid, startTicks: processStartTicks(process.pid) }, tempFiles: [], stateDirs: [], groups: [] };
+    this.journal = {
+      process: { pid: process.pid, startTicks: processStartTicks(process.pid) },
+      startedAtMs: Date.now(),
+      tempFiles: [],
+      stateDirs: [],
+      groups: [],
+    };
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch {
@@ -146,9 +156,9 @@ export class LeftoverJournal implements LeftoverRecorder {
  */
 export function startLeftoverJournal(dataDir: string, db: Database): LeftoverJournal {
   const cleanup = cleanLeftovers(dataDir);
-  if (cleanup.othersRunning === 0) {
+  if (cleanup.othersRunning === 0 && cleanup.crashedSinceMs !== undefined) {
     try {
-      repairCrashedSessions(db);
+      repairCrashedSessions(db, cleanup.crashedSinceMs);
     } catch {
       // a busy or read-only database: each session is still repaired when its next run starts
     }
@@ -191,6 +201,8 @@ export function cleanLeftovers(dataDir: string, tempDir: string = tmpdir()): Lef
     for (const path of journal.tempFiles) if (removeTempFile(path)) result.removedTempFiles.push(path);
     for (const path of journal.stateDirs) if (removeStateDir(path)) result.removedStateDirs.push(path);
     for (const group of journal.groups) if (endGroup(group)) result.endedGroups.push(group.pid);
+    const started = typeof journal.startedAtMs === 'number' ? journal.startedAtMs : 0;
+    result.crashedSinceMs = Math.min(result.crashedSinceMs ?? started, started);
     removeQuietly(file);
   }
   // state directories are named after their process: also those of crashes in other projects
@@ -204,14 +216,15 @@ export function cleanLeftovers(dataDir: string, tempDir: string = tmpdir()): Lef
 }
 
 /**
- * Repairs every session a killed process left mid-turn (`repairInterruptedTurns`: a call cut off is
- * stored as interrupted, not canceled), so it reads right when it is opened. Call it only when no
- * other opencode process runs in the project ({@link LeftoverCleanup.othersRunning} is 0): a live
- * process's turn in progress looks the same. Returns the number of sessions repaired.
+ * Repairs every session changed since `sinceMs` (unix ms: when the killed process started) that it
+ * left mid-turn (`repairInterruptedTurns`: a call cut off is stored as interrupted, not canceled),
+ * so it reads right when it is opened. Call it only when no other opencode process runs in the
+ * project ({@link LeftoverCleanup.othersRunning} is 0): a live process's turn in progress looks the
+ * same. Returns the number of sessions repaired.
  */
-export function repairCrashedSessions(db: Database): number {
+export function repairCrashedSessions(db: Database, sinceMs: number): number {
   let repaired = 0;
-  for (const sessionId of sessionsWithInterruptedTurns(db.connection)) {
+  for (const sessionId of sessionsWithInterruptedTurns(db.connection, sinceMs)) {
     if (repairInterruptedTurns(db, sessionId) > 0) repaired++;
   }
   return repaired;

@@ -59,8 +59,10 @@ describe('a call cut off by a crash', () => {
     reply.parts.push({ type: 'finish', reason: 'end_turn', time: 3 });
     db.messages.finish(reply);
 
-    expect(new Set(sessionsWithInterruptedTurns(db.connection))).toEqual(new Set([h.sessionId, streaming]));
-    expect(repairCrashedSessions(db)).toBe(2);
+    expect(new Set(sessionsWithInterruptedTurns(db.connection, 0))).toEqual(new Set([h.sessionId, streaming]));
+    // only sessions changed since the crashed process started are looked at
+    expect(sessionsWithInterruptedTurns(db.connection, Date.now() + 60_000)).toEqual([]);
+    expect(repairCrashedSessions(db, 0)).toBe(2);
 
     expect(toolResultsOf(db, h.sessionId)).toEqual([{ name: 'bash', content: INTERRUPTED_RESULT, isError: true }]);
     const cut = db.messages.list(streaming)[0]!;

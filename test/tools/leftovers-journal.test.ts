@@ -51,10 +51,11 @@ function deadPid(): number {
   return spawnSync('true').pid!;
 }
 
-function writeJournal(dataDir: string, journal: RunJournal): string {
+/** A journal as a process that started at unix ms 1000 leaves it. */
+function writeJournal(dataDir: string, journal: Omit<RunJournal, 'startedAtMs'>): string {
   mkdirSync(join(dataDir, 'state'), { recursive: true });
   const file = join(dataDir, 'state', `run-${journal.process.pid}.json`);
-  writeFileSync(file, JSON.stringify(journal));
+  writeFileSync(file, JSON.stringify({ ...journal, startedAtMs: 1000 }));
   return file;
 }
 
@@ -112,7 +113,8 @@ describe('after a kill -9', () => {
 
     const cleanup = cleanLeftovers(dataDir, root);
 
-    expect(cleanup).toEqual({ removedTempFiles: [temp], removedStateDirs: [], endedGroups: [], othersRunning: 0 });
+    expect(cleanup).toEqual({ removedTempFiles: [temp], removedStateDirs: [], endedGroups: [], othersRunning: 0, crashedSinceMs: expect.any(Number) });
+    expect(cleanup.crashedSinceMs).toBeLessThanOrEqual(Date.now());
     expect(existsSync(temp)).toBe(false);
     expect(existsSync(journalFile)).toBe(false);
   }, 30_000);
@@ -134,7 +136,7 @@ describe('after a kill -9', () => {
     const notOurs = join(root, 'some-dir');
     mkdirSync(notOurs);
     writeJournal(dataDir, { process: { pid: deadPid(), startTicks: '1' }, tempFiles: [precious], stateDirs: [notOurs], groups: [] });
-    expect(cleanLeftovers(dataDir, root)).toEqual({ removedTempFiles: [], removedStateDirs: [], endedGroups: [], othersRunning: 0 });
+    expect(cleanLeftovers(dataDir, root)).toEqual({ removedTempFiles: [], removedStateDirs: [], endedGroups: [], othersRunning: 0, crashedSinceMs: 1000 });
     expect(readFileSync(precious, 'utf8')).toBe('keep');
     expect(existsSync(notOurs)).toBe(true);
   });
