@@ -365,7 +365,7 @@ class Analysis {
 
   private call(call: ShellCall, statement: ShellStatement, scope: Scope): void {
     const envCode = call.assignments
-      .map((a) => assignmentRunsCode(a.name, a.value?.literal ? a.value.value : undefined, a.text))
+      .map((a) => assignmentRunsCode(a.name, a.value === undefined ? '' : a.value.literal ? a.value.value : undefined, a.text))
       .find((reason) => reason !== undefined);
     const hidden = [...call.words.map((w) => w.text), ...call.assignments.map((a) => a.text)].find(wordHidesCode);
     for (const assignment of call.assignments) this.directory.noteAssignment(assignment.name);
@@ -902,8 +902,10 @@ class Analysis {
   /** Records a write; its absolute path, unless it cannot be known (not literal, or under a link this line made). */
   private write(target: ShellWord, dir: Directory, via: ShellWrite['via']): string | undefined {
     const resolved = target.literal ? this.resolvePath(target, dir) : undefined;
-    const path = resolved !== undefined && this.directory.underLink(resolved) ? undefined : resolved;
-    this.writes.push({ target: target.text, ...(path !== undefined && { path }), via });
+    const linked = resolved !== undefined && this.directory.underLink(resolved);
+    const path = linked ? undefined : resolved;
+    const text = linked ? `${target.text} (under a link, clone, checkout or archive made earlier in this line)` : target.text;
+    this.writes.push({ target: text, ...(path !== undefined && { path }), via });
     return path;
   }
 
