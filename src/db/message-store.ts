@@ -163,7 +163,7 @@ export class MessageStore {
   /** performance.now() of each message's last write, for throttling */
   private readonly lastWriteAt = new Map<string, number>();
   private readonly deferredErrors = new Map<string, unknown>();
-  /** what this store last wrote of each message it writes, for append-only streaming writes */
+  /** what this store last wrote of each message it is streaming, for append-only streaming writes */
   private readonly written = new Map<string, { parts: PartSnapshot[]; chunkSeq: number }>();
   private readonly checkpointAfterChars: number;
   private charsSinceCheckpoint = 0;
@@ -233,7 +233,6 @@ export class MessageStore {
         return inserted;
       })
       .immediate();
-    this.written.set(row!.id, { parts: parts.map(snapshotOf), chunkSeq: 0 });
     return toMessage(row!);
   }
 
@@ -362,12 +361,14 @@ export class MessageStore {
     this.lastWriteAt.set(message.id, performance.now());
     if (!row) throw new NotFoundError('message', message.id);
     this.charsSinceCheckpoint += json.length;
-    this.written.set(message.id, { parts: parts.map(snapshotOf), chunkSeq: 0 });
+    // only a message being streamed keeps a snapshot (it holds the parts' text)
+    if (cap) this.written.delete(message.id);
+    else this.written.set(message.id, { parts: parts.map(snapshotOf), chunkSeq: 0 });
     return toMessage(row);
   }
 
   /**
-   * A streaming write: a small message (or one this store did not write before) is rewritten whole;
+   * A streaming write: a small message (or the first streaming write of one) is rewritten whole;
    * past {@link STREAMING_REWRITE_MAX_CHARS}, only the rows from {@link chunksBetween} are inserted. The
    * message row itself is left alone then (SQLite rewrites a whole row, overflow pages included, on any
    * update), so its `updated_at` moves on the next whole write.
