@@ -27,6 +27,10 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { createShell } from '../tools/shell.js';
 import { credentialValues, heldSecrets, rememberSecrets, withoutCredentials } from '../tools/redact.js';
 import { startLeftoverJournal, stopLeftoverJournal } from './leftovers.js';
+import { createApplyEditHandler } from './lsp-edits.js';
+import { LspService } from '../lsp/service.js';
+import { planServers } from '../lsp/servers.js';
+import { diagnosticsTool, LSP_SERVICE } from '../tools/diagnostics.js';
 import type { ShellRunner } from '../tools/tool.js';
 
 export interface AppOptions {
@@ -64,6 +68,8 @@ export interface App {
   compact(sessionId: string, signal?: AbortSignal): Promise<void>;
   /** MCP servers: connect in the background from creation; their tools join `tools` as they arrive */
   mcp: McpService;
+  /** language servers: planned at creation, started when a file of their language is first viewed or changed (issue 12) */
+  lsp: LspService;
   /**
    * Cancels every request in progress: replies (with their sub-agents and compaction), compactions
    * started by hand, and background requests (session titles). For quitting, mid-stream or not.
@@ -106,6 +112,17 @@ export function createApp(opts: AppOptions): App {
   const mcp = new McpService({ servers: config.mcpServers, cwd, registry: tools, logDir: resolveDataDir(config, cwd), env: withoutCredentials(process.env) });
   mcp.events.on('warning', (w) => bus.emit('warning', { message: w.message }));
   mcp.start();
+  // language servers are only planned here (a PATH lookup and a bounded scan); they start on first use (issue 12)
+  const { servers: lspServers } = planServers(cwd, config.lsp, process.env.PATH);
+  const lsp: LspService = new LspService({
+    root: cwd,
+    servers: lspServers,
+    env: withoutCredentials(process.env),
+    onApplyEdit: createApplyEditHandler({ cwd, permission, fileHistory: db.files, lsp: (): LspService => lsp }),
+    log: config.debugLSP ? (line) => bus.emit('warning', { message: line }) : undefined,
+  });
+  // offered whenever a server is configured or discovered, even before it started (reference §7 [BUG])
+  if (lsp.hasServers) tools.register(diagnosticsTool, 'builtin');
   const shells = new Map<string, ShellRunner>();
   const shellFor = (sessionId: string) => {
     let shell = shells.get(sessionId);
@@ -137,14 +154,14 @@ export function createApp(opts: AppOptions): App {
     permission,
     bus,
     toolCallLog: db.toolCalls,
-    toolServices: { fileTimes, fileHistory: db.files, shellFor, extra: sourcegraph },
+    toolServices: { fileTimes, fileHistory: db.files, shellFor, extra: { ...sourcegraph, [LSP_SERVICE]: lsp } },
     promptEnvironment,
     maxTokens: taskSettings.maxTokens ?? taskModel.defaultMaxTokens,
     maxSteps: taskSettings.maxSteps,
     reasoningEffort: taskSettings.reasoningEffort,
     computeCost,
   });
-  const extra = { ...sourcegraph, [SUB_AGENT_RUNNER]: createSubAgentRunner(taskAgent, db, bus) };
+  const extra = { ...sourcegraph, [LSP_SERVICE]: lsp, [SUB_AGENT_RUNNER]: createSubAgentRunner(taskAgent, db, bus) };
   const summarizerModel = opts.models.summarizer ?? opts.models.coder;
   const compact = async (sessionId: string, signal?: AbortSignal): Promise<void> => {
     // the provider is built per call, as for titles: a missing summarizer credential fails the compaction, not the app
@@ -218,6 +235,7 @@ export function createApp(opts: AppOptions): App {
     },
     compact: (sessionId, signal) => coder.runExclusive(sessionId, (s) => compact(sessionId, s), signal),
     mcp,
+    lsp,
     cancelAll() {
       background.abort();
       for (const agent of [coder, taskAgent, ...retired]) agent.cancelAll();
@@ -230,7 +248,7 @@ export function createApp(opts: AppOptions): App {
       await Promise.all([coder.idle(), taskAgent.idle(), ...retired.map((a) => a.idle())]);
       for (const shell of shells.values()) shell.close();
       stopLeftoverJournal(journal);
-      await mcp.close();
+      await Promise.all([mcp.close(), lsp.close()]);
       db.close();
     },
   };
