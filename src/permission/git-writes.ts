@@ -53,7 +53,7 @@ const GIT_SUBCOMMAND_TARGETS: Readonly<Record<string, { spec: OptionSpec; exampl
     spec: { shortWithValue: 'bB', long: ['force', 'detach', 'checkout', 'lock', 'reason', 'orphan', 'track', 'guess-remote', 'quiet'], longWithValue: ['reason'] },
     targets: (parsed) => {
       const [action, ...rest] = parsed.positionals;
-      if (action?.value === 'add' && rest[0]) return [{ word: rest[0], via: 'other' }];
+      if (action?.value === 'add' && rest[0]) return [{ word: rest[0], via: 'other', container: true }];
       if (action?.value === 'move' && rest[1]) return [{ word: rest[1], via: 'other' }];
       if (action?.value === 'remove' && rest[0]) return [{ word: rest[0], via: 'other' }];
       return [];
@@ -82,6 +82,13 @@ const GIT_SUBCOMMAND_TARGETS: Readonly<Record<string, { spec: OptionSpec; exampl
 
 const gitSubcommands = new Map(Object.entries(GIT_SUBCOMMAND_TARGETS));
 
+/**
+ * git subcommands that update the work tree: what they check out may hold symbolic links (a branch
+ * with `notes -> ~/.bashrc`), so a path under the work tree written later in the same line is not
+ * known (`git checkout b && echo x >> notes`).
+ */
+const GIT_WORK_TREE_UPDATES = new Set(['checkout', 'switch', 'reset', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert', 'apply', 'am', 'restore', 'stash', 'read-tree', 'checkout-index', 'sparse-checkout', 'bisect']);
+
 /** git subcommands that only read, but for their `--output` file: they write nothing else. */
 const GIT_READING_SUBCOMMANDS = new Set(['log', 'show', 'diff', 'whatchanged', 'shortlog', 'blame', 'grep', 'status', 'ls-files', 'ls-tree', 'rev-list', 'rev-parse', 'cat-file', 'describe', 'range-diff', 'diff-tree', 'diff-files', 'diff-index', 'show-ref', 'for-each-ref', 'name-rev', 'merge-base', 'check-ignore', 'count-objects', 'version', 'help']);
 
@@ -107,6 +114,11 @@ export function gitTargets(words: readonly ShellWord[], context: WriterContext):
     return { onlyTargets: true, targets, ...(directory.length && { directory }) };
   }
   if (row) targets.push(...row.targets(parseOptions(rest, row.spec), context.home));
+  const stashKeeps = sub === 'stash' && !['pop', 'apply', 'branch'].includes(rest.find((w) => !w.value.startsWith('-'))?.value ?? '');
+  if (sub !== undefined && GIT_WORK_TREE_UPDATES.has(sub) && !stashKeeps) {
+    const workTree = targets.find((t) => t.via === 'other' && globals.includes(t.word)) ?? { word: word('.'), via: 'other' as const };
+    targets.push({ ...workTree, container: true });
+  }
   else {
     // --output (and its abbreviations) of log, diff, show, … : `git log --out=x`
     for (let i = 0; i < rest.length; i++) {

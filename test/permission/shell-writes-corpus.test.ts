@@ -202,6 +202,11 @@ const CORPUS: Record<string, Row[]> = {
     ['cp -a /etc/skel s && echo x > s/.bashrc', ALWAYS], // -a copies links as links
     ['rsync -a /etc/ e && echo x > e/hosts', ALWAYS],
     ['for CDPATH in /tmp; do cd sub; echo x > y; done', ALWAYS],
+    ['git checkout b && echo x >> notes', ALWAYS], // the branch may hold notes -> ~/.bashrc
+    ['git pull && echo x > log.txt', ALWAYS],
+    ['git worktree add w && echo x > w/y', ALWAYS],
+    ['git checkout b', ['ask', 'ask', 'allow']],
+    ['git stash && echo x > y', ['ask', 'ask', 'allow']],
     ['ln -s src L && echo x > other', ['ask', 'ask', 'allow']],
     ['cp a b && echo x > b2', ['ask', 'ask', 'allow']],
   ],
