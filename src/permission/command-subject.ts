@@ -3,7 +3,7 @@
  * (`shell-analysis.ts`) turned into a {@link CommandSubject}: each simple command with the text rules
  * match, whether it is read-only on its own, and the scope "allow for session" would grant for it.
  */
-import { gitInvocation } from './opaque-code.js';
+import { gitInvocation } from './git-code.js';
 import { bannedByIdentity } from './program-identity.js';
 import { markHardLinkedWrites } from './hard-links.js';
 import { analyzeCommand, sessionScope, type ShellAnalysis, type SimpleCommand } from './shell-analysis.js';

@@ -33,7 +33,6 @@ import {
   awkProgram,
   commandOptionCode,
   forLoopHidesCode,
-  gitInvocation,
   interpreterCode,
   isInputFile,
   opaqueReason,
@@ -43,6 +42,7 @@ import {
   variableBuiltinCode,
   wordHidesCode,
 } from './opaque-code.js';
+import { gitInvocation } from './git-code.js';
 import { PRIVILEGED_WRAPPERS, wrappers, type WrapperSpec } from './wrappers.js';
 import {
   FIND_WRITING_ACTIONS,

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CODE_ENVIRONMENT, codeEnvironmentVariable } from '../../src/permission/code-env.js';
-import { COMMAND_OPTIONS, INTERPRETERS, OPAQUE_RUNNERS, isHarmlessGitConfig } from '../../src/permission/opaque-code.js';
+import { isHarmlessGitConfig } from '../../src/permission/git-code.js';
+import { COMMAND_OPTIONS, INTERPRETERS, OPAQUE_RUNNERS } from '../../src/permission/opaque-code.js';
 import { analyzeCommand, type ShellAnalysis } from '../../src/permission/shell-analysis.js';
 import { WRAPPERS } from '../../src/permission/wrappers.js';
 
