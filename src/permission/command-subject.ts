@@ -4,7 +4,7 @@
  * match, whether it is read-only on its own, and the scope "allow for session" would grant for it.
  */
 import { gitInvocation } from './git-code.js';
-import { bannedByIdentity } from './program-identity.js';
+import { bannedByIdentity, linkTargetName } from './program-identity.js';
 import { markHardLinkedWrites } from './hard-links.js';
 import { analyzeCommand, sessionScope, type ShellAnalysis, type SimpleCommand } from './shell-analysis.js';
 import type { CommandPart, CommandSubject } from './types.js';
@@ -56,8 +56,15 @@ export async function analyseForPermission(
   if (options.projectDir !== undefined && options.cwd !== options.projectDir && analysis.startDirectoryWriters?.length) {
     subject.writes.push({ target: `${options.cwd} (where ${analysis.startDirectoryWriters.join(', ')} runs)`, path: options.cwd, via: 'working directory' });
   }
+  const pathEnv = options.pathEnv ?? process.env.PATH;
+  // a link judged by what it runs: `./del x`, del → /bin/rm, meets `"rm *": "deny"`
+  for (const program of analysis.programs ?? []) {
+    const target = linkTargetName(program, { cwd: options.cwd, pathEnv });
+    const part = subject.parts[program.command];
+    const command = analysis.commands[program.command];
+    if (target && part && command) part.linkText = [target, ...command.args].join(' ');
+  }
   if (!analysis.banned) {
-    const pathEnv = options.pathEnv ?? process.env.PATH;
     for (const program of analysis.programs ?? []) {
       const banned = bannedByIdentity(program, { cwd: options.cwd, pathEnv });
       if (banned) {

@@ -203,7 +203,8 @@ class Judge {
    */
   private commandFacets(part: CommandPart): Facet[] {
     // quotes resolved and git's global options dropped: `git -C . 'pu'sh` is judged as `git push` too
-    const subjects = part.resolvedText !== undefined ? [part.text, part.resolvedText] : [part.text];
+    // and a link by what it runs: `./del x` (del → /bin/rm) is also `rm x`
+    const subjects = [part.text, ...(part.resolvedText !== undefined ? [part.resolvedText] : []), ...(part.linkText !== undefined ? [part.linkText] : [])];
     const rule = lastMatchingRule(this.ctx.rules, this.tool, subjects);
     const privilege = part.wrappers.filter((w) => PRIVILEGE_WRAPPERS.has(w));
     const privileged = (text: string) => [...new Set(privilege), text].join(' ');

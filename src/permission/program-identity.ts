@@ -68,6 +68,23 @@ export function bannedByIdentity(program: ProgramReference, options: { cwd: stri
   return undefined;
 }
 
+/**
+ * The name of the program a link really runs (`del` → `/bin/rm` is `rm`), when `program` is a
+ * symbolic link to a file of another name: rules then judge it under that name too (`"rm *": "deny"`
+ * holds for `./del x`). undefined for anything else.
+ */
+export function linkTargetName(program: ProgramReference, options: { cwd: string; pathEnv?: string }): string | undefined {
+  const file = locate(program, options.cwd, options.pathEnv);
+  if (!file) return undefined;
+  try {
+    if (!lstatSync(file).isSymbolicLink()) return undefined;
+    const target = basename(realpathSync(file));
+    return target !== program.name ? target : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The file bash would run for `program`, or undefined. */
 function locate(program: ProgramReference, cwd: string, pathEnv: string | undefined): string | undefined {
   if (program.invokedAs.includes('/')) return resolve(program.dir ?? cwd, program.invokedAs);

@@ -93,6 +93,8 @@ export interface ProgramUse {
   invokedAs: string;
   /** the directory it runs in, when known */
   dir?: string;
+  /** its index in {@link ShellAnalysis.commands} */
+  command: number;
 }
 
 export interface ShellWrite {
@@ -813,7 +815,8 @@ class Analysis {
     if (!word?.literal) return;
     const invokedAs = expandTilde(word, this.home);
     if (!invokedAs.includes('/') && SHELL_BUILTINS.has(name)) return;
-    this.programs.push({ name, invokedAs, ...(invocation.dir.path !== undefined && { dir: invocation.dir.path }) });
+    const command = this.commands.length - 1; // recorded just before
+    this.programs.push({ name, invokedAs, command, ...(invocation.dir.path !== undefined && { dir: invocation.dir.path }) });
   }
 
   /** awk's `print > "file"` and `gawk -i inplace` are writes. */

@@ -51,6 +51,8 @@ export interface CommandPart {
    * `git push` for `git -C . 'pu'sh`. Rules match it as well (issue #10 §1).
    */
   resolvedText?: string;
+  /** the command named by what its program really is, when it is a symbolic link to another name: `rm x` for `./del x` (issue #10 §1) */
+  linkText?: string;
   /** set when it runs code the analysis cannot see: why, e.g. `runs code the check cannot see: python3 -c …` (issue #10 §1) */
   opaque?: string;
 }

@@ -7,7 +7,9 @@ import { chmodSync, copyFileSync, linkSync, mkdirSync, symlinkSync, writeFileSyn
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { analyseForPermission } from '../../src/permission/command-subject.js';
+import { evaluatePermission } from '../../src/permission/policy.js';
 import { bannedByIdentity } from '../../src/permission/program-identity.js';
+import { permissionRules } from '../../src/permission/rules.js';
 import { tempDir } from '../support/recording-context.js';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -89,5 +91,19 @@ describe('a program is judged by what it is, not by its name', () => {
     expect(bannedByIdentity({ name: 'tool', invokedAs: './tool' }, { cwd: project, pathEnv })).toBeUndefined();
     executable(copy, CURL);
     expect(bannedByIdentity({ name: 'tool', invokedAs: './tool' }, { cwd: project, pathEnv })?.name).toBe('curl');
+  });
+});
+
+describe('a link is judged by rules under the name of what it runs', () => {
+  it('./del x, where del links to rm, meets "rm *": "deny" under "*": "allow"', async () => {
+    executable(join(bin, 'rm'), '#!/bin/sh\necho removed "$@"\n');
+    symlinkSync(join(bin, 'rm'), join(project, 'del'));
+    const decide = async (command: string) => {
+      const { subject } = await analyseForPermission(command, { cwd: project, home: tmp.dir, pathEnv });
+      return evaluatePermission('bash', subject, { rules: permissionRules({ bash: { '*': 'allow', 'rm *': 'deny' } }), grants: [], cwd: project }).action;
+    };
+    expect(await decide('./del x')).toBe('deny');
+    expect(await decide('ls && ./del -rf x')).toBe('deny');
+    expect(await decide('ls -la')).toBe('allow');
   });
 });
