@@ -206,6 +206,16 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'dmesg', example: 'dmesg | tail (not -c/-C/-D/-E/-n, which clear or change the kernel log)', deniedFlags: ['-c', '-C', '-D', '-E', '-n', '--clear', '--read-clear', '--console-off', '--console-on', '--console-level'], shortValueFlags: 'fFlsn' },
   { command: 'sysctl', example: 'sysctl vm.swappiness (not -w, -p or name=value)', check: (a) => a.every((x) => !x.includes('=') && !/^-[a-zA-Z]*[wpf]|^--(write|load|system)/.test(x)) },
   { command: 'netstat', example: 'netstat -tlnp' },
+  { command: 'read', example: 'read -r line < f (sets a shell variable; one that makes programs run code is judged as such)' },
+  { command: 'mapfile', example: 'mapfile -t lines < f (not -C, which runs a callback)', deniedFlags: ['-C'], shortValueFlags: 'dnOsuc' },
+  { command: 'readarray', example: 'readarray -t lines < f (as mapfile)', deniedFlags: ['-C'], shortValueFlags: 'dnOsuc' },
+  { command: 'sw_vers', example: 'sw_vers' },
+  { command: 'ip', example: 'ip addr, ip -br link, ip route (not add/del/set/flush or netns exec)', check: ipShows },
+  { command: 'systemctl', example: 'systemctl status nginx, systemctl list-units (not start/stop/enable/…)', check: (a) => SYSTEMCTL_READS.includes(a.find((x) => !x.startsWith('-')) ?? '') },
+  { command: 'journalctl', example: 'journalctl -n 20 -u nginx (not --vacuum-*, --rotate, --flush)', deniedFlags: ['--vacuum-size', '--vacuum-time', '--vacuum-files', '--rotate', '--flush', '--sync', '--relinquish-var', '--smart-relinquish-var', '--setup-keys', '--update-catalog'] },
+  { command: 'docker ps', example: 'docker ps -a' },
+  { command: 'docker images', example: 'docker images' },
+  { command: 'docker version', example: 'docker version' },
   { command: 'ss', example: 'ss -tlnp (not -K, which closes sockets)', deniedFlags: ['-K', '--kill'], shortValueFlags: 'fAF' },
   // git: read-only subcommands, and the listing forms of the ones that also change things
   { command: 'git', example: 'git --version', check: VERSION_ONLY },
@@ -267,6 +277,8 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'pip show', example: 'pip show -f requests', check: pipReadOptions },
   { command: 'pip freeze', example: 'pip freeze --all', check: pipReadOptions },
   { command: 'gcc', example: 'gcc --version', check: VERSION_ONLY },
+  { command: 'tsc', example: 'tsc --version', check: VERSION_ONLY },
+  { command: 'xargs', example: 'xargs --version', check: VERSION_ONLY },
   { command: 'make', example: 'make --version', check: VERSION_ONLY },
   { command: 'cmake', example: 'cmake --version', check: VERSION_ONLY },
   { command: 'ruby', example: 'ruby --version', check: VERSION_ONLY },
@@ -321,10 +333,19 @@ export function isReadOnlyCommand(
   const { entry, rest } = found;
   const open = !entry.deniedFlags && !entry.check;
   if (open) return true;
-  if (options.extraArgsUnknown || !rest.slice(0, entry.knownArgs ?? rest.length).every((a) => a.literal)) return false;
+  if (options.extraArgsUnknown || !rest.slice(0, entry.knownArgs ?? rest.length).every((a) => a.literal || globCannotBeOption(a.value))) return false;
   const values = rest.map((a) => a.value);
   if (entry.deniedFlags && hasFlag(values, entry.deniedFlags, entry.shortValueFlags)) return false;
   return entry.check ? entry.check(values) : true;
+}
+
+/**
+ * A glob that starts with a plain character (`dist/*`, `src/**\/*.ts`) expands only to names that
+ * start the same way, never to an option; one with an expansion (`x$Y`, which word splitting may turn
+ * into `x -o /tmp/f`) or that starts with a glob character (`*.ts` may match `-C.ts`) may.
+ */
+function globCannotBeOption(value: string): boolean {
+  return !/[$`]/.test(value) && /^[^-*?[{~\\]/.test(value);
 }
 
 function findEntry(commandName: string, args: readonly CommandArg[]): { entry: SafeCommand; rest: readonly CommandArg[] } | undefined {
@@ -428,6 +449,7 @@ function gitRemoteLists(args: readonly string[]): boolean {
 }
 
 const CONFIG_READS = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--list', '-l'];
+const CONFIG_LOOKUP_FLAGS = ['--global', '--system', '--local', '--worktree', '--show-origin', '--show-scope', '--includes', '--no-includes', '-z', '--null', '--bool', '--int', '--path', '--bool-or-int', '--type', '--name-only'];
 const CONFIG_WRITES = ['--add', '--unset', '--unset-all', '--replace-all', '--rename-section', '--remove-section', '-e', '--edit'];
 
 /** Whether `git config …` (its arguments after `config`) only reads: `--get`, `--list`, `get`, `list`. */
@@ -435,9 +457,24 @@ export function isGitConfigRead(args: readonly string[]): boolean {
   const flags = args.map((a) => splitLong(a)[0]);
   if (flags.some((f) => CONFIG_WRITES.includes(f))) return false;
   if (flags.some((f) => CONFIG_READS.includes(f))) return true;
-  const firstPositional = args.find((a) => !a.startsWith('-'));
-  return firstPositional === 'get' || firstPositional === 'list'; // git 2.46+: git config get/list
+  const positionals = args.filter((a) => !a.startsWith('-'));
+  if (positionals[0] === 'get' || positionals[0] === 'list') return true; // git 2.46+: git config get/list
+  // `git config user.name`: one name and no value reads it
+  return positionals.length === 1 && flags.every((f) => CONFIG_LOOKUP_FLAGS.includes(f) || f === positionals[0]);
 }
+
+// ---- ip, systemctl
+
+const IP_OBJECTS = ['addr', 'address', 'a', 'route', 'r', 'ro', 'link', 'l', 'neigh', 'n', 'rule', 'ru', 'maddr', 'm', 'tuntap', 'netconf'];
+const IP_WRITES = ['add', 'del', 'delete', 'set', 'change', 'replace', 'flush', 'append', 'prepend', 'exec', 'save', 'restore', 'monitor', 'up', 'down'];
+
+/** `ip addr`, `ip -br -c link show`: an object that only lists, and no verb that changes it. */
+function ipShows(args: readonly string[]): boolean {
+  const words = args.filter((a) => !a.startsWith('-'));
+  return words.length > 0 && IP_OBJECTS.includes(words[0]!) && !words.some((w) => IP_WRITES.includes(w));
+}
+
+const SYSTEMCTL_READS = ['status', 'show', 'cat', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'list-dependencies', 'list-jobs', 'is-active', 'is-enabled', 'is-failed', 'is-system-running', 'get-default'];
 
 // ---- npm, pip, declare, tar
 

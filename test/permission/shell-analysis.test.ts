@@ -170,7 +170,7 @@ const CORPUS: Row[] = [
   // the string is analysed; the sh is opaque code, for xargs puts its input into the string (issue #10 §1)
   row('xargs -I{} sh -c "rm {}"', false, ['sh', 'rm'], { writes: [['{}', 'other', `${CWD}/{}`]] }),
   row('trap "rm -f lock" EXIT', false, ['rm'], { writes: [['lock', 'other', `${CWD}/lock`]] }),
-  row('while read l; do echo "$l"; done < f', false, ['read', 'echo']),
+  row('while read l; do echo "$l"; done < f', true, ['read', 'echo']), // read only sets a variable (issue 10 §1: needless asks)
   row('case $x in a) rm y;; esac', false, ['rm'], { writes: [['y', 'other', `${CWD}/y`]] }),
   row('f() { rm -rf x; }; f', false, ['rm', 'f'], { writes: [['x', 'other', `${CWD}/x`]] }),
   row('coproc rm x', false, ['rm'], { writes: [['x', 'other', `${CWD}/x`]] }),

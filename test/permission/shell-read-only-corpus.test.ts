@@ -45,7 +45,18 @@ const READ_ONLY: readonly string[] = [
   'node --version', 'python3 --version', 'npm --version', 'npm ls --depth 0', 'npm ls --all --json', 'npm root -g',
   'npm run', 'npm config get registry', 'npm config list', 'npm explain react', 'pip list', 'pip3 list --format=json',
   'pip show requests', 'pip freeze', 'go version', 'go env GOPATH', 'go list ./...', 'cargo --version', 'rustc --version',
-  'java -version', 'gcc --version', 'make --version',
+  'java -version', 'gcc --version', 'make --version', 'tsc --version', 'xargs --version', 'git config user.name',
+  'file dist/*', 'ls src/*.ts', 'ip addr', 'ip -br link', 'systemctl status nginx', 'journalctl -n 20 -u nginx', 'docker ps -a',
+  'while read -r l; do echo "$l"; done < f', 'mapfile -t lines < f',
+];
+
+/** Their forms that change something, or that a listing option hides, still ask. */
+const NOT_READ_ONLY: readonly string[] = [
+  'git config user.name Bob', 'sort x$Y', 'file *.ts', 'ip route add 10.0.0.0/8 dev x', 'ip netns exec x sh',
+  'systemctl restart nginx', 'journalctl --vacuum-time=1s', 'npm ls --cache=/tmp/c', 'npm ls --cach=/tmp/c', 'npm run build',
+  'npm config set x y', 'pip list --outdated', 'pip list --log /tmp/x', 'pip list --lo=/tmp/x', 'ulimit -n 100', 'umask 000',
+  'export X=1', 'declare X=1', 'declare -x X', 'shopt -s extglob', 'hash -p ./x ls', 'stty raw', 'tar -xf a.tar', 'tar tIf prog a.tar',
+  'unzip a.zip', 'sysctl -w x=1', 'dmesg -c', 'ss -K dst 1.2.3.4', 'set -e', 'mapfile -C cb x < f', 'sort -T /tmp f',
 ];
 
 /** The read-only commands that still ask with no rules, and why: at most 1 per 100. */
@@ -60,5 +71,9 @@ describe('plainly read-only commands run without asking', () => {
 
   it.each(READ_ONLY)('%j', async (command) => {
     expect(await decide(command)).toBe(STILL_ASKS[command] !== undefined ? 'ask' : 'allow');
+  });
+
+  it.each(NOT_READ_ONLY)('%j asks', async (command) => {
+    expect(await decide(command)).toBe('ask');
   });
 });
