@@ -119,15 +119,19 @@ const SAVE_STATE =
  * holds; a background member of the group blocks reading it, and its end-of-file, which the kernel
  * delivers whatever killed the agent, makes it kill the group. Portable (no prctl or setpriv needed)
  * and it reaches the command's children too, which a parent-death signal on the shell alone would
- * not. The command itself runs with fd 3 closed; the watcher is stopped when the command ends, so
- * background jobs (`npm run dev &`) outlive the agent until its next start ends them (app/leftovers.ts).
+ * not. The command itself runs with fd 3 closed. When the command ends the watcher is stopped, unless
+ * the shell still has background jobs (`npm run dev &`): it then stays to end them with the agent.
+ * Jobs the shell does not know (`(cmd &)`, `nohup` from a subshell, jobs under dash, which lists no
+ * jobs to a subshell) lose their watcher and are ended by the next start (app/leftovers.ts).
  */
 const WATCH_AGENT =
   'if { : <&3; } 2>/dev/null; then { command read -r __oc_x <&3; command kill -KILL 0; } </dev/null >/dev/null 2>&1 & ' +
   '__oc_wd=$!; exec 3<&-; fi';
 
-/** Stops the watcher of {@link WATCH_AGENT} (the command is over; its background jobs may stay). */
-const STOP_WATCHING = '{ [ -n "${__oc_wd-}" ] && command kill "$__oc_wd"; } 2>/dev/null';
+/** Stops the watcher of {@link WATCH_AGENT} when the command left no background job of the shell behind. */
+const STOP_WATCHING =
+  '{ if [ -n "${__oc_wd-}" ]; then __oc_keep=; for __oc_j in $(command jobs -p); do [ "$__oc_j" = "$__oc_wd" ] || __oc_keep=1; done; ' +
+  '[ -n "$__oc_keep" ] || command kill "$__oc_wd"; fi; } 2>/dev/null';
 
 /**
  * Runs inside the shell: `$1` the input file (the environment snapshot, then `__oc_cmd='…'`), `$2`
@@ -197,6 +201,8 @@ class SessionShell implements ShellRunner {
   private queue: Promise<unknown> = Promise.resolve();
   /** process groups of finished commands that left background jobs behind */
   private readonly backgroundGroups = new Set<number>();
+  /** the watcher sockets of those groups (WATCH_AGENT): open while the group lives, so it dies with us */
+  private readonly lifelines = new Map<number, Readable>();
   private closed = false;
 
   constructor(options: ShellOptions) {
@@ -231,6 +237,8 @@ class SessionShell implements ShellRunner {
     this.closed = true;
     for (const pgid of this.backgroundGroups) terminateGroup(pgid, this.killGraceMs);
     this.backgroundGroups.clear();
+    for (const lifeline of this.lifelines.values()) lifeline.destroy();
+    this.lifelines.clear();
     if (this.stateDir) {
       rmSync(this.stateDir, { recursive: true, force: true });
       liveStateDirs.delete(this.stateDir);
@@ -283,14 +291,16 @@ class SessionShell implements ShellRunner {
     if (lifeline) unrefStream(lifeline);
     if (child.pid !== undefined) leftovers().processGroupStarted(child.pid);
     const outcome = await this.supervise(child, { ...options, stdout, stderr, onOutput, signal });
-    lifeline?.destroy();
 
     removeQuietly(inputPath); // the shell died before removing it
     this.adoptState(statePrefix);
-    if (child.pid !== undefined) {
+    if (child.pid !== undefined && groupAlive(child.pid)) {
       // background jobs, or a group still dying after a timeout: ended by close(), journaled until gone
-      if (groupAlive(child.pid)) this.backgroundGroups.add(child.pid);
-      else leftovers().processGroupEnded(child.pid);
+      this.backgroundGroups.add(child.pid);
+      if (lifeline) this.lifelines.set(child.pid, lifeline);
+    } else {
+      if (child.pid !== undefined) leftovers().processGroupEnded(child.pid);
+      lifeline?.destroy();
     }
     this.forgetDeadGroups();
     return {
@@ -401,6 +411,8 @@ class SessionShell implements ShellRunner {
     for (const pgid of this.backgroundGroups) {
       if (groupAlive(pgid)) continue;
       this.backgroundGroups.delete(pgid);
+      this.lifelines.get(pgid)?.destroy();
+      this.lifelines.delete(pgid);
       leftovers().processGroupEnded(pgid);
     }
   }

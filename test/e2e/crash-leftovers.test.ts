@@ -1,9 +1,10 @@
 /**
  * End to end, issue #10 §2 and §4: `opencode -p` is killed with SIGKILL while the bash tool runs
  * `sleep 300` (the scripted model asked for it). Then:
- * - the shell's own process group ends with it (the watcher in the group sees the agent die);
- * - a background job started by an earlier call outlives it, and so do the shell's state directory
- *   (mode 0700, files 0600, no key in them) and the journal in `.opencode/state`;
+ * - the shell's own process group ends with it (the watcher in the group sees the agent die), and so
+ *   does a background job of an earlier call (`sleep 301 &`, whose watcher stayed for it);
+ * - a job of another call that the shell did not know (`(sleep 300 &)`, from a subshell) outlives it, and so do
+ *   the shell's state directory (mode 0700, files 0600, no key in them) and the journal in `.opencode/state`;
  * - the next start in the project ends that background job (its group was journaled with the leader's
  *   start time), removes the state directory and the journal, and stores the cut-off call as
  *   interrupted (not "canceled by user") in the killed session.
@@ -62,7 +63,8 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of opencode -p during a b
     mkdirSync(join(dir, 'src'));
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ permission: { bash: { '*': 'allow' } } }));
     const first = await startFakeProvider([
-      { toolCalls: [{ id: 'toolu_bg', name: 'bash', input: { command: 'sleep 300 >/dev/null 2>&1 & echo $! > bg.pid' } }] },
+      { toolCalls: [{ id: 'toolu_bg', name: 'bash', input: { command: '(sleep 300 >/dev/null 2>&1 & echo $! > bg.pid)' } }] },
+      { toolCalls: [{ id: 'toolu_job', name: 'bash', input: { command: 'sleep 301 >/dev/null 2>&1 & echo $! > job.pid' } }] },
       { toolCalls: [{ id: 'toolu_fg', name: 'bash', input: { command: 'echo $$ > fg.pid; sleep 300', timeout: 600_000 } }] },
       { text: 'never sent' },
     ]);
@@ -73,14 +75,17 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of opencode -p during a b
     const killed = runCli(['-p', 'start the server, then wait'], { cwd: dir, env, onSpawn: (pid) => (cliPid = pid) });
     expect(await eventually(() => existsSync(join(dir, 'fg.pid')) && readFileSync(join(dir, 'fg.pid'), 'utf8').endsWith('\n'))).toBe(true);
     const bgPid = Number(readFileSync(join(dir, 'bg.pid'), 'utf8'));
+    const jobPid = Number(readFileSync(join(dir, 'job.pid'), 'utf8'));
     const fgPgid = Number(readFileSync(join(dir, 'fg.pid'), 'utf8'));
-    strays.push(bgPid);
+    strays.push(bgPid, jobPid);
     expect(alive(bgPid)).toBe(true);
+    expect(alive(jobPid)).toBe(true);
     process.kill(cliPid, 'SIGKILL');
     expect((await killed).signal).toBe('SIGKILL');
 
-    // the running command's whole group dies with opencode; the earlier call's background job does not
-    expect(await eventually(() => !alive(fgPgid))).toBe(true);
+    // the running command's whole group dies with opencode, and the shell's background job of an earlier call;
+    // a job started from a subshell in another call, which the shell could not see, does not
+    expect(await eventually(() => !alive(fgPgid) && !alive(jobPid))).toBe(true);
     expect(alive(bgPid)).toBe(true);
 
     // left behind: the shell state directory, private and without the key, and the journal
@@ -119,6 +124,7 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of opencode -p during a b
       const results = rows.flatMap((r) => (JSON.parse(r.parts) as { type: string; toolCallId?: string; content?: string }[]).filter((p) => p.type === 'tool_result'));
       expect(results.map((r) => [r.toolCallId, r.content])).toEqual([
         ['toolu_bg', 'no output'],
+        ['toolu_job', 'no output'],
         ['toolu_fg', INTERRUPTED_RESULT],
       ]);
       expect(rows.every((r) => r.finished_at !== null)).toBe(true);
