@@ -128,10 +128,12 @@ export interface ShellAnalysis {
 
 /**
  * Analyses a bash command line. Never throws: what it cannot analyse comes back as `unanalysable`.
- * `cwd` resolves relative write targets (and follows `cd` within the line); `home` expands `~`.
+ * `cwd` resolves relative write targets (and follows `cd` within the line); `home` expands `~`;
+ * `projectDir` (default `cwd`): git run outside it, or writes into a `.git` folder, are opaque code.
  */
-export function analyzeCommand(command: string, options: { cwd: string; home: string }): ShellAnalysis {
-  const analysis = new Analysis(options.home, options.cwd);
+export function analyzeCommand(command: string, options: { cwd: string; home: string; projectDir?: string }): ShellAnalysis {
+  // git run outside the project reads another repository's configuration (issue 10 §1)
+  const analysis = new Analysis(options.home, options.projectDir ?? options.cwd);
   try {
     analysis.source(command, { dir: { path: options.cwd }, wrappers: [], depth: 0 });
   } catch (error) {

@@ -314,3 +314,16 @@ describe('the request says in plain words why it asks', () => {
     expect(v).toMatchObject({ action: 'ask', reasons: [reason] });
   });
 });
+
+describe('git in another repository than the project, after an earlier cd', () => {
+  it('a shell left in /tmp/evil by an earlier call runs git status there: opaque', async () => {
+    const { subject } = await analyseForPermission('git status', { cwd: '/tmp/evil', home: HOME, pathEnv: '', projectDir: CWD });
+    const v = evaluatePermission('bash', subject, { rules: permissionRules(RULE_SETS.allowAll), grants: [], cwd: CWD });
+    expect(v).toMatchObject({ action: 'ask', reasons: ['runs code the check cannot see: git status (runs in another repository, whose configuration can run programs)'] });
+  });
+
+  it('a shell in a folder of the project may run git -C .. there', async () => {
+    const { subject } = await analyseForPermission('git -C .. status', { cwd: `${CWD}/src`, home: HOME, pathEnv: '', projectDir: CWD });
+    expect(evaluatePermission('bash', subject, { rules: [], grants: [], cwd: CWD }).action).toBe('allow');
+  });
+});
