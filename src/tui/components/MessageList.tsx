@@ -10,6 +10,7 @@ import React, { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import { matchesBinding } from '../input/keys.js';
 import { LineCache } from '../render/line-cache.js';
+import { concatRows, type Rows } from '../render/rows.js';
 import type { ChatItem } from '../state/chat-item.js';
 import { bottomWindow, moveDown, moveUp, windowFrom, type ListPosition } from '../state/viewport.js';
 import { useTheme } from '../theme-context.js';
@@ -44,11 +45,11 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
   }
 
   const linesOf = useMemo(() => {
-    const memo = new Map<number, readonly string[]>();
-    return (index: number): readonly string[] => {
+    const memo = new Map<number, Rows>();
+    return (index: number): Rows => {
       let lines = memo.get(index);
       if (!lines) {
-        lines = [...cache.get(items[index]!, { width, showThinking, cwd }, theme), ''];
+        lines = concatRows(cache.get(items[index]!, { width, showThinking, cwd }, theme), ['']);
         memo.set(index, lines);
       }
       return lines;

@@ -4,15 +4,17 @@
  */
 import type { ChatItem } from '../state/chat-item.js';
 import type { Theme } from '../theme.js';
-import { renderChatItem, type ChatItemRenderOptions } from './message-lines.js';
+import { layoutChatItem, type ChatItemRenderOptions } from './message-lines.js';
+import type { Rows } from './rows.js';
 
 interface Entry {
   key: string;
-  lines: string[];
+  lines: Rows;
 }
 
 /**
- * A least-recently-used cache of {@link renderChatItem}'s lines. An item's lines are reused while
+ * A least-recently-used cache of {@link layoutChatItem}'s rows (an array, or for an item holding a
+ * huge text, rows cut from it when read, which keep what they found). An item's lines are reused while
  * its `id`, `version`, the width, `showThinking`, the theme's name and the `cwd` are unchanged; any
  * change re-renders. Only the newest rendering of each item is kept (an item's older versions and
  * widths are never asked for again), so a streaming message takes one entry, not one per version.
@@ -25,7 +27,7 @@ export class LineCache {
   constructor(private readonly maxEntries = 5000) {}
 
   /** The item's lines: from the cache when nothing they depend on changed, else rendered and stored. */
-  get(item: ChatItem, options: ChatItemRenderOptions, theme: Theme): string[] {
+  get(item: ChatItem, options: ChatItemRenderOptions, theme: Theme): Rows {
     const key = `${item.version}\u0000${options.width}\u0000${options.showThinking ? 1 : 0}\u0000${theme.name}\u0000${options.cwd ?? ''}`;
     const entry = this.entries.get(item.id);
     // re-inserting moves the item to the most recently used end of the Map's order
@@ -34,7 +36,7 @@ export class LineCache {
       this.entries.set(item.id, entry);
       return entry.lines;
     }
-    const lines = renderChatItem(item, options, theme);
+    const lines = layoutChatItem(item, options, theme);
     this.entries.set(item.id, { key, lines });
     const limit = Math.max(1, this.maxEntries);
     while (this.entries.size > limit) this.entries.delete(this.entries.keys().next().value!);

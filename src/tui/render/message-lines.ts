@@ -12,7 +12,9 @@ import chalk from 'chalk';
 import type { ImagePart, ReasoningPart, TextPart, ToolCallPart } from '../../message.js';
 import type { ChatItem, RenderOptions, ReplyFooter, ToolCallView } from '../state/chat-item.js';
 import type { Theme } from '../theme.js';
+import { HUGE_TEXT_CHARS, hugeTextRows, LazyWrappedText } from './lazy-rows.js';
 import { renderMarkdown } from './markdown.js';
+import { mapRows, RowSeq, type Rows } from './rows.js';
 import { renderStreamingMarkdown } from './streaming-markdown.js';
 import { fitLine, wrapText } from './text-width.js';
 import { renderToolCall } from './tool-lines.js';
@@ -46,31 +48,56 @@ const USER_BAR = '┃ ';
  * leading or trailing blank line. See the module comment for the layout.
  */
 export function renderChatItem(item: ChatItem, options: ChatItemRenderOptions, theme: Theme): string[] {
-  const width = Math.max(1, options.width);
-  const lines = item.role === 'user' ? userLines(item, width, theme) : assistantLines(item, { ...options, width }, theme);
-  return lines.map((line) => fitLine(line, width));
+  const rows = layoutChatItem(item, options, theme);
+  return Array.isArray(rows) ? (rows as string[]) : rows.slice();
 }
 
-function userLines(item: ChatItem, width: number, theme: Theme): string[] {
+/**
+ * {@link renderChatItem}'s rows as {@link Rows}: an array for an item of normal size; for one holding
+ * a text past {@link HUGE_TEXT_CHARS} (a reply, a user message, shown thinking), rows that are cut
+ * from the text only when read (lazy-rows.ts), so opening a session with a 1 MiB line lays out only
+ * what is on screen (issue 10 §3).
+ */
+export function layoutChatItem(item: ChatItem, options: ChatItemRenderOptions, theme: Theme): Rows {
+  const width = Math.max(1, options.width);
+  const sections = item.role === 'user' ? [userLines(item, width, theme)] : assistantSections(item, { ...options, width }, theme);
+  const fit = (line: string) => fitLine(line, width);
+  const parts: Rows[] = [];
+  for (const section of sections) {
+    if (section.length === 0) continue;
+    if (parts.length) parts.push(['']);
+    parts.push(Array.isArray(section) ? (section as string[]).map(fit) : mapRows(section, fit));
+  }
+  if (parts.every((part) => Array.isArray(part))) return (parts as string[][]).flat();
+  return new RowSeq(parts);
+}
+
+function userLines(item: ChatItem, width: number, theme: Theme): Rows {
   const room = Math.max(1, width - USER_BAR.length);
   const text = item.message.parts
     .filter((p): p is TextPart => p.type === 'text')
     .map((p) => p.text)
     .join('')
     .replace(/\n+$/, '');
-  const lines = text === '' ? [] : wrapText(text, room).map((l) => chalk.hex(theme.text)(l));
+  const bar = chalk.hex(theme.secondary)(USER_BAR);
   const attachments = item.message.parts
     .filter((p): p is ImagePart => p.type === 'image')
     .map((p) => `[${p.name ?? p.mimeType}]`);
-  if (attachments.length) lines.push(...wrapText(attachments.join(' '), room).map((l) => chalk.hex(theme.textMuted)(l)));
-  if (lines.length === 0) lines.push('');
-  const bar = chalk.hex(theme.secondary)(USER_BAR);
-  return lines.map((line) => bar + line);
+  const attachmentLines = attachments.length ? wrapText(attachments.join(' '), room).map((l) => bar + chalk.hex(theme.textMuted)(l)) : [];
+  if (text.length > HUGE_TEXT_CHARS) {
+    const style = chalk.hex(theme.text);
+    return new RowSeq([mapRows(new LazyWrappedText(text, room), (l) => bar + style(l)), attachmentLines]);
+  }
+  const lines = text === '' ? [] : wrapText(text, room).map((l) => bar + chalk.hex(theme.text)(l));
+  lines.push(...attachmentLines);
+  if (lines.length === 0) lines.push(bar);
+  return lines;
 }
 
-function assistantLines(item: ChatItem, options: ChatItemRenderOptions, theme: Theme): string[] {
+/** An assistant message's sections in order (thinking, text, tool calls, footer), empty ones included. */
+function assistantSections(item: ChatItem, options: ChatItemRenderOptions, theme: Theme): Rows[] {
   const { width } = options;
-  const sections: string[][] = [];
+  const sections: Rows[] = [];
   const views = new Map(item.tools.map((v) => [v.call.id, v]));
   const drawn = new Set<ToolCallView>();
   const parts = item.message.parts;
@@ -84,7 +111,8 @@ function assistantLines(item: ChatItem, options: ChatItemRenderOptions, theme: T
       // only the part still being written can end mid-line or inside an open code fence
       const writing = item.streaming && index === parts.length - 1;
       if (writing && part.text.length > STREAMING_FULL_MAX_CHARS) sections.push(streamingTailLines(part.text, width, theme));
-      else sections.push(writing ? renderStreamingMarkdown(`${item.id}:${index}`, part.text, width, theme) : renderMarkdown(part.text, width, theme));
+      else if (writing) sections.push(renderStreamingMarkdown(`${item.id}:${index}`, part.text, width, theme));
+      else sections.push(part.text.length > HUGE_TEXT_CHARS ? hugeTextRows(part.text, width, theme) : renderMarkdown(part.text, width, theme));
     } else if (part.type === 'tool_call') {
       const view = views.get(part.id) ?? { call: part as ToolCallPart };
       drawn.add(view);
@@ -94,14 +122,7 @@ function assistantLines(item: ChatItem, options: ChatItemRenderOptions, theme: T
   // results may arrive for calls the message doesn't list (defensive: the store owns that invariant)
   for (const view of item.tools) if (!drawn.has(view)) sections.push(renderToolCall(view, options, theme));
   if (item.footer) sections.push(footerLines(item.footer, hasText || item.tools.length > 0, width, theme));
-
-  const lines: string[] = [];
-  for (const section of sections) {
-    if (section.length === 0) continue;
-    if (lines.length) lines.push('');
-    lines.push(...section);
-  }
-  return lines;
+  return sections;
 }
 
 /** The end of a long streaming text (see {@link STREAMING_FULL_MAX_CHARS}), from a line start when one is near. */
@@ -116,7 +137,7 @@ function streamingTailLines(text: string, width: number, theme: Theme): string[]
   return [chalk.hex(theme.textMuted)(note), ...wrapText(text.slice(start), width)];
 }
 
-function thinkingLines(part: ReasoningPart, streaming: boolean, showThinking: boolean, width: number, theme: Theme): string[] {
+function thinkingLines(part: ReasoningPart, streaming: boolean, showThinking: boolean, width: number, theme: Theme): Rows {
   const text = part.thinking.trim();
   if (!text) return [];
   const style = chalk.italic.hex(theme.textMuted);
@@ -125,6 +146,7 @@ function thinkingLines(part: ReasoningPart, streaming: boolean, showThinking: bo
     const count = text.split('\n').length;
     return [style(`Thinking (${count} line${count === 1 ? '' : 's'}) — ${SHOW_THINKING_KEY} to show`)];
   }
+  if (text.length > HUGE_TEXT_CHARS) return mapRows(new LazyWrappedText(text, width), (l) => style(l));
   return wrapText(text, width).map((l) => style(l));
 }
 

@@ -331,23 +331,36 @@ export function wrapLine(line: string, width: number, options: WrapLineOptions =
  */
 function wrapPlainAscii(line: string, w: number): string[] {
   const rows: string[] = [];
-  let rowStart = 0;
-  let rowEnd = 0; // end of the row's last word (its trailing spaces are not part of it)
+  plainAsciiRowBounds(line, 0, line.length, w, (start, end) => void rows.push(line.slice(start, end)));
+  return rows;
+}
+
+/**
+ * The rows {@link wrapLine} makes of `text.slice(from, to)` (printable ASCII, no `\n`, no escapes) at
+ * `width` columns, trimming, as offsets into `text`: `each(start, end)` is called once per row in
+ * order, and the row is `text.slice(start, end)` (an empty line gives one empty row). No string is
+ * built, so the rows of a megabyte line are counted in a few milliseconds and cut only when shown
+ * (lazy-rows.ts).
+ */
+export function plainAsciiRowBounds(text: string, from: number, to: number, width: number, each: (start: number, end: number) => void): void {
+  const w = Math.max(1, Math.floor(width));
+  let rowStart = from;
+  let rowEnd = from; // end of the row's last word (its trailing spaces are not part of it)
   let rowWidth = 0;
-  let i = 0;
-  const n = line.length;
+  let i = from;
+  const n = to;
   while (i < n) {
     // the next word: [start, end)
     let start = i;
-    while (start < n && line.charCodeAt(start) === 32) start++;
+    while (start < n && text.charCodeAt(start) === 32) start++;
     if (start >= n) break;
-    let end = line.indexOf(' ', start);
-    if (end < 0) end = n;
+    let end = text.indexOf(' ', start);
+    if (end < 0 || end > n) end = n;
     const length = end - start;
     const spaces = rowWidth > 0 ? start - rowEnd : 0;
     if (length <= w) {
       if (rowWidth > 0 && rowWidth + spaces + length > w) {
-        rows.push(line.slice(rowStart, rowEnd));
+        each(rowStart, rowEnd);
         rowWidth = 0;
       }
       if (rowWidth === 0) rowStart = start;
@@ -359,25 +372,25 @@ function wrapPlainAscii(line: string, w: number): string[] {
       const breaksHere = 1 + Math.floor((length - room - 1) / w);
       const breaksNext = Math.floor((length - 1) / w);
       if (rowWidth > 0 && (breaksNext < breaksHere || room <= 0)) {
-        rows.push(line.slice(rowStart, rowEnd));
+        each(rowStart, rowEnd);
         rowWidth = 0;
       }
       let at = start;
       if (rowWidth > 0) {
         at = start + room;
-        rows.push(line.slice(rowStart, at));
+        each(rowStart, at);
       } else {
         rowStart = start;
       }
-      for (; end - at > w; at += w) rows.push(line.slice(at, at + w));
+      for (; end - at > w; at += w) each(at, at + w);
       rowStart = at;
       rowEnd = end;
       rowWidth = end - at;
     }
     i = end;
   }
-  rows.push(rowWidth > 0 ? line.slice(rowStart, rowEnd) : '');
-  return rows;
+  if (rowWidth > 0) each(rowStart, rowEnd);
+  else each(from, from);
 }
 
 /** A row without the spaces before its end (escapes after them are kept). Linear in the row's length. */

@@ -7,14 +7,18 @@
  * the person scrolled to, so output arriving below does not move what they are reading.
  */
 
+
 /** A line of the list: item `index`, its line `line`. */
 export interface ListPosition {
   index: number;
   line: number;
 }
 
-/** Lines of item `index` (already wrapped to the width). */
-export type LinesOf = (index: number) => readonly string[];
+/**
+ * Rows of item `index` (already wrapped to the width): an array, or rows made when read (a huge item,
+ * render/rows.ts); only `length` and the rows a window shows are asked for.
+ */
+export type LinesOf = (index: number) => Rows;
 
 export interface VisibleWindow {
   /** the first visible line */
@@ -27,7 +31,7 @@ export interface VisibleWindow {
 
 /** The last `height` lines of the list. */
 export function bottomWindow(count: number, linesOf: LinesOf, height: number): VisibleWindow {
-  const chunks: (readonly string[])[] = [];
+  const chunks: string[][] = [];
   let need = height;
   let index = count - 1;
   let topLine = 0;
@@ -39,7 +43,7 @@ export function bottomWindow(count: number, linesOf: LinesOf, height: number): V
       need = 0;
       break;
     }
-    chunks.push(lines);
+    chunks.push(lines.slice());
     need -= lines.length;
   }
   const lines = chunks.reverse().flat();
@@ -54,7 +58,9 @@ export function windowFrom(top: ListPosition, count: number, linesOf: LinesOf, h
   const start = { index, line };
   while (index < count && lines.length < height) {
     const block = linesOf(index);
-    for (; line < block.length && lines.length < height; line++) lines.push(block[line]!);
+    const take = Math.min(block.length - line, height - lines.length);
+    if (take > 0) lines.push(...block.slice(line, line + take));
+    line += Math.max(0, take);
     if (line >= block.length) {
       index++;
       line = 0;
