@@ -139,6 +139,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       warn: (message) => log('warn', `${spec.label}: ${message}`),
       error: (message) => log('error', `${spec.label}: ${message}`),
     }),
+    { dataDir: options.cacheDir },
   );
   report.failed.push(...loaded.problems);
   report.plugins = loaded.plugins;

@@ -2,7 +2,8 @@
  * Finds and loads plugins (issue #11 §1): `.js`, `.mjs` and `.ts` files in the user's and the
  * project's `plugins/` folders, and the packages named under `plugins` in `.opencode.json`, resolved
  * from the project's `node_modules` (nothing is downloaded). TypeScript is loaded without a build step
- * through jiti, which also hands `opencode/plugin` our own helpers, so a plugin needs no install.
+ * through jiti, which also hands `opencode/plugin` our own helpers, so a plugin needs no install; a
+ * plugin file seen before runs from its transpiled copy in the data directory (`compiled-cache.ts`).
  *
  * A plugin that cannot be loaded (a syntax error, a throw at load, no default function) is one
  * problem line and is skipped; the others still load.
@@ -11,6 +12,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PluginInput, PluginResult } from './api.js';
+import { cachedPluginImporter, type JitiLike } from './compiled-cache.js';
 
 /** How long a plugin's function may take to return its tools and hooks; then it is skipped (a run must not wait forever). */
 export const PLUGIN_INIT_TIMEOUT_MS = 10_000;
@@ -47,11 +49,11 @@ export function pluginFiles(dir: string): string[] {
   }
 }
 
-type Jiti = { import(id: string, opts?: { default?: boolean }): Promise<unknown>; esmResolve(id: string, opts?: { parentURL?: string; try?: boolean }): string | undefined };
+type Jiti = JitiLike & { esmResolve(id: string, opts?: { parentURL?: string; try?: boolean }): string | undefined };
 let jitiPromise: Promise<(id: string) => Jiti> | undefined;
 
-/** jiti, loaded on first use only: a project without plugins never pays for it. */
-async function jitiFor(projectDir: string): Promise<Jiti> {
+/** jiti, loaded on first use only: a project without plugins, or whose plugins are all cached, never pays for it. */
+async function jitiFor(parent: string): Promise<Jiti> {
   jitiPromise ??= Promise.all([import('jiti'), import('./api.js')]).then(([m, helpers]) => (id: string) =>
     m.createJiti(id, {
       // `opencode/plugin` is this very module, already loaded: nothing to resolve or transform, and
@@ -60,52 +62,74 @@ async function jitiFor(projectDir: string): Promise<Jiti> {
       interopDefault: true,
     }) as unknown as Jiti,
   );
-  return (await jitiPromise)(join(projectDir, 'package.json'));
+  return (await jitiPromise)(parent);
+}
+
+/** How {@link loadPlugins} runs. */
+export interface LoadPluginsOptions {
+  /** how long a plugin's function may take (default {@link PLUGIN_INIT_TIMEOUT_MS}) */
+  initTimeoutMs?: number;
+  /** the data directory, where transpiled plugin files are kept (`compiled-cache.ts`); none: jiti every time */
+  dataDir?: string;
 }
 
 /**
- * Loads each plugin and calls its function. Returns the plugins that loaded and one line per problem,
+ * Loads each plugin and calls its function, all at once (a slow plugin does not hold the others back);
+ * the result keeps the order of `specs`. Returns the plugins that loaded and one line per problem,
  * each starting with the plugin's label, e.g. `.opencode/plugins/broken.ts: failed at load: boom`.
  */
 export async function loadPlugins(
   specs: readonly PluginSpec[],
   input: Omit<PluginInput, 'log'>,
   log: (spec: PluginSpec) => PluginInput['log'],
-  initTimeoutMs = PLUGIN_INIT_TIMEOUT_MS,
+  options: LoadPluginsOptions = {},
 ): Promise<{ plugins: LoadedPlugin[]; problems: string[] }> {
   const plugins: LoadedPlugin[] = [];
   const problems: string[] = [];
   if (specs.length === 0) return { plugins, problems };
-  const jiti = await jitiFor(input.directory);
-  for (const spec of specs) {
-    let entry = spec.id;
-    if (!entry.startsWith('/')) {
-      const resolved = jiti.esmResolve(spec.id, { parentURL: `file://${join(input.directory, 'package.json')}`, try: true });
-      if (!resolved) {
-        problems.push(`${spec.label}: not found in ${join(input.directory, 'node_modules')} (install it in the project: npm install ${spec.id})`);
-        continue;
-      }
-      entry = resolved.startsWith('file://') ? fileURLToPath(resolved) : resolved;
-    }
+  const initTimeoutMs = options.initTimeoutMs ?? PLUGIN_INIT_TIMEOUT_MS;
+  const parent = join(input.directory, 'package.json');
+  let jiti: Promise<Jiti> | undefined;
+  const jitiForProject = () => (jiti ??= jitiFor(parent));
+  const importFile = cachedPluginImporter({
+    dataDir: options.dataDir,
+    helpers: await import('./api.js'),
+    jitiFor: jitiForProject,
+  });
+  const loadOne = async (spec: PluginSpec): Promise<LoadedPlugin | string> => {
     let fn: unknown;
-    try {
-      fn = await jiti.import(entry, { default: true });
-    } catch (err) {
-      problems.push(`${spec.label}: failed at load: ${firstLine(err)}`);
-      continue;
+    if (spec.id.startsWith('/')) {
+      try {
+        fn = await importFile(spec.id);
+      } catch (err) {
+        return `${spec.label}: failed at load: ${firstLine(err)}`;
+      }
+    } else {
+      // a package named in the config: resolved by jiti's rules (ESM-only exports too), loaded by jiti
+      const jiti = await jitiForProject();
+      const resolved = jiti.esmResolve(spec.id, { parentURL: `file://${parent}`, try: true });
+      if (!resolved) return `${spec.label}: not found in ${join(input.directory, 'node_modules')} (install it in the project: npm install ${spec.id})`;
+      try {
+        fn = await jiti.import(resolved.startsWith('file://') ? fileURLToPath(resolved) : resolved, { default: true });
+      } catch (err) {
+        return `${spec.label}: failed at load: ${firstLine(err)}`;
+      }
     }
     if (typeof fn !== 'function') {
-      problems.push(`${spec.label}: the default export must be a plugin function (async ({ directory, worktree, config, log }) => ({ tools, hooks }))`);
-      continue;
+      return `${spec.label}: the default export must be a plugin function (async ({ directory, worktree, config, log }) => ({ tools, hooks }))`;
     }
     try {
       const init = Promise.resolve((fn as (i: PluginInput) => unknown)({ ...input, log: log(spec) }));
       const result = ((await withTimeout(init, initTimeoutMs)) ?? {}) as PluginResult;
       if (typeof result !== 'object') throw new Error('the plugin function must return { tools, hooks } (or nothing)');
-      plugins.push({ spec, result });
+      return { spec, result };
     } catch (err) {
-      problems.push(`${spec.label}: failed at load: ${firstLine(err)}`);
+      return `${spec.label}: failed at load: ${firstLine(err)}`;
     }
+  };
+  for (const outcome of await Promise.all(specs.map(loadOne))) {
+    if (typeof outcome === 'string') problems.push(outcome);
+    else plugins.push(outcome);
   }
   return { plugins, problems };
 }
