@@ -75,3 +75,38 @@ export function pipTargets(words: readonly ShellWord[], context: WriterContext):
   }
   return { onlyTargets: false, targets };
 }
+
+/**
+ * Commands that install into or configure a folder of the person's, outside the project, without
+ * naming it (each with where it writes, by the tool's documented default). They ask every time, as
+ * `npm install -g` does.
+ */
+export const HOME_WRITERS: readonly { command: string; place: string; example: string }[] = [
+  { command: 'go install', place: '$GOBIN or ~/go/bin', example: 'go install golang.org/x/tools/gopls@latest' },
+  { command: 'go get', place: 'the module cache, ~/go/pkg/mod', example: 'go get example.com/x' },
+  { command: 'cargo install', place: '~/.cargo/bin', example: 'cargo install ripgrep' },
+  { command: 'gem install', place: 'the gem folder', example: 'gem install rails' },
+  { command: 'pipx install', place: '~/.local/pipx and ~/.local/bin', example: 'pipx install black' },
+  { command: 'pip config', place: "pip's configuration file", example: 'pip config set global.index-url http://x' },
+  { command: 'yarn config', place: '~/.yarnrc', example: 'yarn config set registry http://x' },
+  { command: 'yarn global', place: "yarn's global folder", example: 'yarn global add typescript' },
+  { command: 'pnpm config', place: "pnpm's configuration file", example: 'pnpm config set registry http://x' },
+  { command: 'rustup', place: '~/.rustup', example: 'rustup default nightly' },
+  { command: 'brew', place: "Homebrew's prefix", example: 'brew install jq' },
+  { command: 'corepack', place: 'the folder of node', example: 'corepack enable' },
+];
+
+const HOME_WRITER_READS = new Set(['list', 'show', 'get', 'search', 'info', 'help', '--version', '-V', '--help', 'which', 'check', 'doctor', 'config']);
+
+/** Where `name words…` writes in the person's folders (`go install x` → ~/go/bin), or undefined. */
+export function homeWriterPlace(name: string, words: readonly ShellWord[]): string | undefined {
+  const first = words.find((w) => !w.value.startsWith('-'))?.value;
+  const second = words.filter((w) => !w.value.startsWith('-'))[1]?.value;
+  const row = HOME_WRITERS.find((r) => r.command === `${name} ${first}`) ?? HOME_WRITERS.find((r) => r.command === name);
+  if (!row) return undefined;
+  // the listing forms write nothing: `rustup show`, `brew list`, `pip config list`, `yarn config get`
+  const action = row.command === name ? first : second;
+  if (action === undefined || HOME_WRITER_READS.has(action)) return undefined;
+  if (row.command === 'pnpm config' && action === 'set' && words.some((w) => w.value === '--location=project')) return undefined;
+  return row.place;
+}

@@ -19,7 +19,7 @@
 import { posix } from 'node:path';
 import { attachedWord, hasOption, optionValues, parseOptions, type OptionSpec } from './getopt.js';
 import { gitTargets } from './git-writes.js';
-import { npmTargets, pipTargets } from './package-writes.js';
+import { homeWriterPlace, npmTargets, pipTargets } from './package-writes.js';
 import { parseSed } from './safe-commands.js';
 import { readSedScript, SED_OUTPUT_STREAMS } from './sed-script.js';
 import type { ShellWord } from './shell-parse.js';
@@ -149,8 +149,10 @@ export function knowsWriter(name: string): boolean {
 export function commandWrites(name: string, words: readonly ShellWord[], context: WriterContext): CommandWrites {
   const key = programKey(name);
   const spec = writers.get(key);
-  if (!spec) return { targets: genericTargets(words), onlyTargets: false };
+  const home = homeWriterPlace(key, words);
+  if (!spec) return { targets: [...genericTargets(words), ...(home ? [unknownPlace(`${home} (${name} ${words.map((w) => w.text).join(' ')})`)] : [])], onlyTargets: false };
   const found = spec.custom ? spec.custom(words, context) : tableTargets(spec, words);
+  if (home) found.targets.push(unknownPlace(`${home} (${name} ${words.map((w) => w.text).join(' ')})`));
   if (OPERANDS_ONLY.has(key)) return found;
   // `cp "$X" a b` with X=-t/tmp, `sort $OPTS f` with OPTS=-o/tmp/x: an expansion may be an option naming a target
   const hidden = expansionsBeforeEndOfOptions(words);

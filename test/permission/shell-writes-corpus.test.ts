@@ -145,6 +145,14 @@ const CORPUS: Record<string, Row[]> = {
     ['pip install --targ=/tmp/x requests', ALWAYS],
     ['pip install --user requests', ALWAYS],
     ['pip download -d /tmp/x requests', ALWAYS],
+    ['go install golang.org/x/tools/gopls@latest', ALWAYS], // ~/go/bin
+    ['cargo install ripgrep', ALWAYS],
+    ['pip config set global.index-url http://x', ALWAYS],
+    ['yarn config set registry http://x', ALWAYS],
+    ['rustup default nightly', ALWAYS],
+    ['brew install jq', ALWAYS],
+    ['rustup show', ['ask', 'ask', 'allow']], // a listing form
+    ['go test ./...', ['ask', 'ask', 'allow']],
     ['tar -C build -xf a.tar', ['ask', 'ask', 'allow']],
     ['zip -r dist/a.zip src', ['ask', 'ask', 'allow']],
     ['mktemp -p . x.XXXX', ['ask', 'ask', 'allow']],

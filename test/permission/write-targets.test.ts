@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveLongOption } from '../../src/permission/getopt.js';
 import { readSedScript } from '../../src/permission/sed-script.js';
 import { analyzeCommand } from '../../src/permission/shell-analysis.js';
+import { HOME_WRITERS } from '../../src/permission/package-writes.js';
 import { WRITE_TARGETS } from '../../src/permission/write-targets.js';
 
 const options = { cwd: '/work/project', home: '/home/dev' };
@@ -93,5 +94,12 @@ describe('sed scripts', () => {
   ])('%j', (script, expected) => {
     const effects = readSedScript(script);
     expect(effects).toEqual({ valid: expected.valid ?? true, writes: expected.writes, reads: expected.reads ?? [], executes: expected.executes ?? false });
+  });
+});
+
+describe('commands that write into the person\'s folders without naming them', () => {
+  it.each(HOME_WRITERS.map((row) => [row.command, row.example, row.place] as const))('%s: %j writes %s', (_, example, place) => {
+    const writes = analyzeCommand(example, options).writes;
+    expect(writes.some((w) => w.path === undefined && w.target.startsWith(place))).toBe(true);
   });
 });
