@@ -379,7 +379,14 @@ export const OPAQUE_RUNNERS: Readonly<Record<string, string>> = {
   'xvfb-run': 'runs a command',
   crontab: 'installs commands that run later',
   tmux: 'runs commands in a terminal it keeps',
-  fc: "runs commands again from the shell's history", // set -o history; history -s 'rm x'; fc -s rm
+  fc: "runs commands again from the shell's history",
+  ssh: 'runs a command string on another machine, or this one', // ssh localhost rm x
+  sg: 'runs a command string with another group', // sg staff -c 'rm x'
+  newgrp: 'runs a shell with another group',
+  setpriv: 'runs a command with other privileges',
+  capsh: 'runs a shell with other capabilities',
+  chpst: 'runs a command with another environment',
+  envdir: 'runs a command with variables from a folder', // set -o history; history -s 'rm x'; fc -s rm
   mise: 'runs a command with tools it installs', // mise exec -- rm x
   dotenv: 'runs a command with variables from a file', // dotenv -- rm x
   'env-cmd': 'runs a command with variables from a file',

@@ -180,6 +180,8 @@ const CORPUS: Record<string, Row[]> = {
     ['busybox rm x', 'ask', 'deny', 'deny'],
     ['busybox wget x', 'banned', 'banned', 'banned'],
     ['strace rm x', 'ask', 'ask', 'ask'],
+    ['ssh localhost rm x', 'ask', 'ask', 'ask'],
+    ["sg staff -c 'rm x'", 'ask', 'ask', 'ask'],
     ['/lib64/ld-linux-x86-64.so.2 /bin/rm x', 'ask', 'ask', 'ask'],
     ['uv run rm x', 'ask', 'deny', 'deny'],
     ['poetry run rm x', 'ask', 'deny', 'deny'],
