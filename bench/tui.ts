@@ -387,7 +387,7 @@ const HUGE_CASES: Record<string, (line: string, call: string) => MessagePart[][]
   'user message': (line) => [[{ type: 'text', text: line }]],
 };
 
-function hugeSession(kind: string): (sessionId: string) => Message[] {
+function hugeSession(kind: string, chars = HUGE_LINE_CHARS): (sessionId: string) => Message[] {
   return (sessionId) => {
     const t = Date.now();
     const messages: Message[] = [];
@@ -395,7 +395,7 @@ function hugeSession(kind: string): (sessionId: string) => Message[] {
       const finished = role === 'user' ? parts : [...parts, { type: 'finish' as const, reason: parts.some((p) => p.type === 'tool_call') ? ('tool_use' as const) : ('end_turn' as const), time: t }];
       messages.push({ id: `msg_${messages.length}`, sessionId, role, parts: finished, model: role === 'assistant' ? MODEL.id : undefined, seq: messages.length, createdAt: t, updatedAt: t, finishedAt: t });
     };
-    const blocks = HUGE_CASES[kind]!(hugeLine(), 'toolu_huge');
+    const blocks = HUGE_CASES[kind]!(hugeLine().slice(0, chars), 'toolu_huge');
     if (kind === 'user message') push('user', blocks[0]!);
     else {
       push('user', [{ type: 'text', text: 'Show me the big thing.' }]);
@@ -429,9 +429,25 @@ async function keyToAnyFrame(ui: Mounted, key: string, presses: number): Promise
 export async function hugeLineRows(presses: number): Promise<Row[]> {
   const section = 'tui: a 1 MiB single line (fake TTY 120×40)';
   const rows: Row[] = [];
+  // the first runTui of the process loads the TUI's modules (~0.3–0.9 s): measured apart, as start-up
+  log('tui in-process: a session of the same shape with a 100-character line (warms the modules, baseline)');
+  const baseline: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const small = await mount(0, hugeSession('assistant reply', 100), OPENED_MARK);
+    if (i > 0) baseline.push(small.openedMs);
+    await small.unmount();
+  }
+  rows.push({ section, name: 'baseline: the same session with a 100-character line: open', value: stats(baseline), note: 'runTui → the first frame, modules already loaded: what opening costs without a huge item' });
   for (const kind of Object.keys(HUGE_CASES).filter((k) => !process.env.HUGE_ONLY || k === process.env.HUGE_ONLY)) {
-    log(`tui in-process: a 1 MiB line in a ${kind}: open, ${presses} × page up, ${presses} × page down`);
+    log(`tui in-process: a 1 MiB line in a ${kind}: open (3 times), ${presses} × page up, ${presses} × page down`);
+    const opens: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const again = await mount(0, hugeSession(kind), OPENED_MARK);
+      opens.push(again.openedMs);
+      await again.unmount();
+    }
     const ui = await mount(0, hugeSession(kind), OPENED_MARK);
+    opens.push(ui.openedMs);
     try {
       const up = await keyToAnyFrame(ui, '\u001b[5~', presses);
       const down = await keyToAnyFrame(ui, '\u001b[6~', presses);
@@ -439,9 +455,10 @@ export async function hugeLineRows(presses: number): Promise<Row[]> {
       rows.push({
         section,
         name: `${kind}: open`,
-        value: ms(ui.openedMs),
+        value: stats(opens),
+        ratio: `max ${ms(Math.max(...opens))}`,
         target: '≤ 50 ms (key → frame)',
-        note: 'runTui → the first frame showing the end of the session (the 1 MiB line laid out once for the width, then cached)',
+        note: 'runTui → the first frame showing the end of the session (modules loaded; rows of the 1 MiB line found by a scan, only the shown ones cut)',
       });
       rows.push({
         section,

@@ -6,7 +6,7 @@
  * The view either follows the bottom (new output stays in sight) or is anchored at a top position
  * the person scrolled to, so output arriving below does not move what they are reading.
  */
-
+import type { Rows } from '../render/rows.js';
 
 /** A line of the list: item `index`, its line `line`. */
 export interface ListPosition {
