@@ -6,7 +6,8 @@
  * Layout: a user message sits behind a `┃ ` bar in the secondary colour, attachments as `[name]`.
  * An assistant message is its parts in order, a blank line between them: thinking (muted italic),
  * text as markdown, tool calls (see tool-lines.ts), then the reply's footer. No blank line at the
- * start or end: spacing between items is the list's job.
+ * start or end: spacing between items is the list's job. A text past 256 KiB (HUGE_TEXT_CHARS) is laid
+ * out lazily and, in a reply, not lexed as markdown (lazy-rows.ts).
  */
 import chalk from 'chalk';
 import type { ImagePart, ReasoningPart, TextPart, ToolCallPart } from '../../message.js';
@@ -31,7 +32,7 @@ export const STREAMING_THINKING_LINES = 6;
 /**
  * A text part longer than this is shown while it streams as its last {@link STREAMING_TAIL_CHARS}
  * characters, wrapped as plain text, below a note: laying out a growing megabyte on every frame froze
- * the screen (issue 10 §3). The finished message is rendered in full, once.
+ * the screen (issue 10 §3). The finished message is shown whole, its rows cut when shown (lazy-rows.ts).
  */
 export const STREAMING_FULL_MAX_CHARS = 256 * 1024;
 
