@@ -83,30 +83,39 @@ export async function runStats(opts: StatsOptions): Promise<number> {
   return 0;
 }
 
-/** The registry the model would be offered in `cwd`, built without the TUI or a provider. */
+/**
+ * The built-in tools' names, as `tools/index.ts` registers them: a table, so that listing what is
+ * offered does not import every tool's module (the agent tool alone brings the providers' SDKs).
+ * A test keeps it equal to `builtinTools()`.
+ */
+export const BUILTIN_TOOL_NAMES = ['agent', 'bash', 'edit', 'fetch', 'glob', 'grep', 'ls', 'patch', 'sourcegraph', 'view', 'write'] as const;
+
+/**
+ * The registry the model would be offered in `cwd`, built without the TUI or a provider: stand-ins
+ * that only name the built-ins and the custom tools (`listOnly`), plus the MCP servers' tools with `--mcp`.
+ */
 async function offeredRegistry(
   cwd: string,
   config: import('../config/schema.js').Config,
   withMcp: boolean,
 ): Promise<{ registry: ToolRegistry; failed: string[] }> {
-  const { builtinTools } = await import('../tools/index.js');
-  const { loadCustomTools } = await import('../custom/load.js');
-  const registry = builtinTools();
-  let mcp: import('../mcp/service.js').McpService | undefined;
+  const { ToolRegistry } = await import('../tools/registry.js');
+  const { listedTool, loadCustomTools } = await import('../custom/load.js');
+  const { resolveDataDir } = await import('../config/load.js');
+  const registry = new ToolRegistry();
+  for (const name of BUILTIN_TOOL_NAMES) registry.register(listedTool(name), 'builtin');
+  // a plugin's log lines are for `opencode tools` and the TUI; the report stays what was asked for
+  const loadCustom = () => loadCustomTools({ projectDir: cwd, config, registry, cacheDir: resolveDataDir(config, cwd), listOnly: true, onLog: () => {} });
   if (withMcp && Object.keys(config.mcpServers).length > 0) {
     const { McpService } = await import('../mcp/service.js');
     const { PROMPT_MCP_WAIT_MS } = await import('./mcp.js');
-    mcp = new McpService({ servers: config.mcpServers, cwd, registry });
+    const mcp = new McpService({ servers: config.mcpServers, cwd, registry });
     mcp.start();
-    const [report] = await Promise.all([
-      loadCustomTools({ projectDir: cwd, config, registry, onLog: () => {} }),
-      mcp.waitForStartup(PROMPT_MCP_WAIT_MS),
-    ]);
+    const [report] = await Promise.all([loadCustom(), mcp.waitForStartup(PROMPT_MCP_WAIT_MS)]);
     await mcp.close();
     return { registry, failed: report.failed };
   }
-  // a plugin's log lines are for `opencode tools` and the TUI; the report stays what was asked for
-  const report = await loadCustomTools({ projectDir: cwd, config, registry, onLog: () => {} });
+  const report = await loadCustom();
   return { registry, failed: report.failed };
 }
 

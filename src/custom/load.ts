@@ -17,7 +17,7 @@ import { subscribeEventHooks, toolCallHooks } from '../plugin/hooks.js';
 import { loadPlugins, pluginFiles, type LoadedPlugin, type PluginSpec } from '../plugin/load.js';
 import { checkPluginTool, createPluginTool } from '../plugin/tool.js';
 import { overrideWarnings, type ToolRegistry } from '../tools/registry.js';
-import { createDeclarativeTool } from './declarative-tool.js';
+import type { Tool } from '../tools/tool.js';
 import type { ParsedToolFile } from './declarative-spec.js';
 import { openToolFileCache } from './tool-file-cache.js';
 
@@ -61,6 +61,23 @@ export interface LoadCustomToolsOptions {
   cacheDir?: string;
   /** where the plugins' log lines and hook failures go (default: the bus's `warning`) */
   onLog?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /**
+   * Register each tool as a stand-in that only names it ({@link listedTool}) and install no hooks: for
+   * reports that list the offered tools (`opencode stats`) without paying for building them. The
+   * plugins' functions still run (only they know their tools).
+   */
+  listOnly?: boolean;
+}
+
+/** A stand-in for a tool that is listed, never run (`listOnly`). */
+export function listedTool(name: string): Tool {
+  return {
+    name,
+    description: '',
+    inputSchema: { type: 'object', properties: {} },
+    readOnly: true,
+    run: async () => ({ output: `${name} was loaded for a listing only and cannot run`, isError: true }),
+  };
 }
 
 /** The user's opencode folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`. */
@@ -98,6 +115,8 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   };
 
   const cache = openToolFileCache(options.cacheDir);
+  // the declarative tool's runner (and the encoding detection in it) loads only when a tool will run
+  const createDeclarativeTool = options.listOnly ? undefined : (await import('./declarative-tool.js')).createDeclarativeTool;
   // the checker (and the YAML parser in it) loads only when a file is new or changed
   let parseToolFile: ((text: string, file: string, ext: string) => ParsedToolFile) | undefined;
   for (const { source, dir } of roots) {
@@ -120,7 +139,8 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       report.warnings.push(...parsed.warnings.map((w) => `${origin}: ${w}`));
       for (const spec of parsed.tools) {
         if (!claim(source, spec.name, origin)) continue;
-        registry.register(createDeclarativeTool(spec, { projectDir, env, passEnv: passEnvOf(options.config) }), source, origin);
+        const tool = createDeclarativeTool ? createDeclarativeTool(spec, { projectDir, env, passEnv: passEnvOf(options.config) }) : listedTool(spec.name);
+        registry.register(tool, source, origin);
         report.tools.push({ name: spec.name, source, kind: 'file', origin });
       }
     }
@@ -151,13 +171,15 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
         continue;
       }
       if (!claim(plugin.spec.source, name, plugin.spec.label)) continue;
-      registry.register(createPluginTool(name, def), plugin.spec.source, plugin.spec.label);
+      registry.register(options.listOnly ? listedTool(name) : createPluginTool(name, def), plugin.spec.source, plugin.spec.label);
       report.tools.push({ name, source: plugin.spec.source, kind: 'plugin', origin: plugin.spec.label });
     }
   }
   const warn = (message: string) => log('warn', message);
-  registry.hooks = toolCallHooks(loaded.plugins, warn);
-  if (options.bus) subscribeEventHooks(loaded.plugins, options.bus, warn);
+  if (!options.listOnly) {
+    registry.hooks = toolCallHooks(loaded.plugins, warn);
+    if (options.bus) subscribeEventHooks(loaded.plugins, options.bus, warn);
+  }
 
   registry.disable(Object.entries(options.config.tools ?? {}).filter(([, on]) => on === false).map(([name]) => name));
   report.overrides = overrideWarnings(registry);
