@@ -168,3 +168,20 @@ describe('a text part past 256 KiB', () => {
     expect(rows.at(1)).toBe('');
   });
 });
+
+describe('1 MB of thinking, shown (ctrl+y)', () => {
+  it('is its text wrapped in the muted italic style, row for row, then the reply', () => {
+    const thinking = prose();
+    const reply: ChatItem = {
+      ...item('a1', 'assistant', ''),
+      message: { id: 'a1', sessionId: 's', role: 'assistant', seq: 1, createdAt: 0, updatedAt: 0, parts: [{ type: 'reasoning', thinking }, { type: 'text', text: 'Done.' }] },
+    };
+    const rows = layoutChatItem(reply, { width: 80, showThinking: true }, theme);
+    const style = chalk.italic.hex(theme.textMuted);
+    const full = [...wrapText(thinking, 80).map((l) => style(l)), '', 'Done.'];
+    expect(Array.isArray(rows)).toBe(false);
+    expect(rows.length).toBe(full.length);
+    expect(rows.slice(-45)).toEqual(full.slice(-45));
+    expect(rows.slice(0, 3)).toEqual(full.slice(0, 3));
+  });
+});
