@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase, TOOL_CALL_OUTCOMES, type ToolCallRow } from '../src/db/index.js';
 import { log, median, ms, ratio, spawnChecked, stats, timeRuns, type Row } from './lib.js';
+import { snapshotBin } from './snapshot.js';
 
 const DAY = 24 * 60 * 60 * 1000;
-const BIN = join(import.meta.dirname, '..', 'bin', 'opencode');
 
 export async function benchStats(options: { runs: number; calls?: number }): Promise<Row[]> {
   const calls = options.calls ?? 100_000;
@@ -62,6 +62,8 @@ export async function benchStats(options: { runs: number; calls?: number }): Pro
   db.close();
 
   log('stats: bin/opencode stats');
+  const snapshot = snapshotBin();
+  const BIN = snapshot.bin;
   const home = mkdtempSync(join(tmpdir(), 'opencode-bench-home-'));
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
   const command = await timeRuns(options.runs, () => spawnChecked(process.execPath, [BIN, 'stats'], { cwd: dir, env }));
@@ -69,6 +71,7 @@ export async function benchStats(options: { runs: number; calls?: number }): Pro
   const version = await timeRuns(options.runs, () => spawnChecked(process.execPath, [BIN, '--version'], { cwd: dir, env }));
   rmSync(dir, { recursive: true, force: true });
   rmSync(home, { recursive: true, force: true });
+  snapshot.dispose();
 
   const S = 'stats';
   const target = (v: number) => `≤ 300 ms (${v <= 300 ? 'met' : 'missed'})`;
