@@ -11,7 +11,8 @@ import { NON_INTERACTIVE_ENV } from '../tools/shell.js';
 import { errorResult, resultFromError, type Tool, type ToolResult } from '../tools/tool.js';
 import { argumentText, formatArgv, substituteArgv } from './argv.js';
 import type { DeclarativeToolSpec } from './declarative-spec.js';
-import { decodeOutput, removeControlCharacters, truncateOutput } from './output.js';
+import { decodeOutput } from './decode-output.js';
+import { removeControlCharacters, truncateOutput } from './output.js';
 import { runProcess, scriptArgv } from './process.js';
 
 /** `OPENCODE_ARG_<NAME>`: the parameter's name upper-cased, anything but letters and digits as `_`. */

@@ -1,29 +1,13 @@
 /**
- * What a custom tool's output becomes before the model sees it (issue #11 §1, §4): bytes in any
- * encoding decoded to text with the file tools' detection, control characters other than tab and
- * newline removed, and the text cut to the tool's limits keeping head and tail, with a note that
- * says what was cut and what to do about it.
+ * What a custom tool's output becomes before the model sees it (issue #11 §1, §4): control characters
+ * other than tab and newline removed, and the text cut to the tool's limits keeping head and tail,
+ * with a note that says what was cut and what to do about it. (Decoding a process's bytes is in
+ * `decode-output.ts`, apart: the encoding detection it loads is needed only when a tool runs.)
  */
-import { decodeDocument } from '../tools/text-document.js';
 import { MAX_OUTPUT_CHARS } from '../tools/tool.js';
 
 /** Default limit of a custom tool's output, in characters: the bash tool's (reference §1.1). */
 export const DEFAULT_MAX_OUTPUT_CHARS = MAX_OUTPUT_CHARS;
-
-/**
- * Decodes a process's output: UTF-8, UTF-16 with a BOM, or a legacy encoding (GBK, Shift_JIS,
- * Windows-1252, …) as the view tool would read a file of those bytes (`tools/text-document.ts`).
- * Bytes nothing decodes exactly (binary) fall back to UTF-8 with replacement characters: output is
- * shown, never refused. Line endings become `\n`.
- */
-export function decodeOutput(bytes: Buffer): string {
-  if (bytes.length === 0) return '';
-  try {
-    return decodeDocument('(tool output)', bytes).text;
-  } catch {
-    return bytes.toString('utf8').replace(/\r\n?/g, '\n');
-  }
-}
 
 /** Removes C0/C1 control characters and ANSI escape sequences, keeping tab and newline. */
 export function removeControlCharacters(text: string): string {

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../tools/file-io.js';
+import { writeCacheFile } from './cache-file.js';
 import type { ParsedToolFile } from './declarative-spec.js';
 
 /** The cache file's name in the data directory. */
@@ -55,7 +55,7 @@ export function openToolFileCache(dir: string | undefined): ToolFileCache {
       if (!path) return;
       if (!changed && Object.keys(used).length === Object.keys(stored).length) return;
       try {
-        writeFileAtomic(path, Buffer.from(JSON.stringify({ format: FORMAT, entries: used })));
+        writeCacheFile(path, JSON.stringify({ format: FORMAT, entries: used }));
       } catch {
         // a read-only or full disk: the next start parses again
       }

@@ -19,7 +19,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { runInThisContext } from 'node:vm';
-import { writeFileAtomic } from '../tools/file-io.js';
+import { writeCacheFile } from '../custom/cache-file.js';
 
 /** The folder in the data directory. */
 export const PLUGIN_CACHE_DIR = 'plugins.cache';
@@ -143,7 +143,7 @@ function store(dir: string, prefix: string, name: string, compiled: CompiledPlug
     mkdirSync(dir, { recursive: true });
     // older versions of the same file are of no further use
     for (const old of readdirSync(dir)) if (old.startsWith(`${prefix}-`) && old !== name) rmSync(join(dir, old), { force: true });
-    writeFileAtomic(join(dir, name), Buffer.from(JSON.stringify(compiled)));
+    writeCacheFile(join(dir, name), JSON.stringify(compiled));
   } catch {
     // a read-only or full disk: the next start transpiles again
   }
