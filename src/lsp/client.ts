@@ -100,7 +100,9 @@ export class LspClient {
    */
   static async start(options: LspClientOptions): Promise<LspClient> {
     // imported here so that -p and the first frame never load it (issue 12: servers start lazily)
-    const rpc = await import('vscode-jsonrpc/node');
+    const loaded = await import('vscode-jsonrpc/node');
+    // a CommonJS package: Node gives named exports, the esbuild bundle only a default export
+    const rpc = (typeof loaded.createMessageConnection === 'function' ? loaded : (loaded as unknown as { default: typeof loaded }).default);
     const child = spawn(options.command, options.args, { cwd: options.root, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const stderrTail = { text: '' };
     child.stderr!.setEncoding('utf8');
@@ -123,18 +125,21 @@ export class LspClient {
     // a failed spawn still emits stream errors (EPIPE on stdin); they are reported through `spawned`
     child.stdin!.on('error', () => {});
     await spawned;
-    const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout!), new rpc.StreamMessageWriter(child.stdin!));
-    connection.onError(() => {});
-    const client = new LspClient(options, child, connection, stderrTail);
-    client.registerHandlers();
-    connection.listen();
+    let client: LspClient | undefined;
     try {
+      const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout!), new rpc.StreamMessageWriter(child.stdin!));
+      connection.onError(() => {});
+      client = new LspClient(options, child, connection, stderrTail);
+      client.registerHandlers();
+      connection.listen();
       await client.initialize();
+      return client;
     } catch (err) {
-      client.kill();
-      throw err;
+      // whatever failed, the process goes with it
+      if (client) client.kill();
+      else if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      throw err instanceof LspStartError ? err : new LspStartError(`cannot talk to ${options.command}: ${(err as Error).message}`);
     }
-    return client;
   }
 
   /** The server's name, e.g. `typescript`. */
@@ -396,8 +401,8 @@ export class LspClient {
 
   /** `shutdown` and `exit`, then kills the process (and its children) if it is still there. */
   async shutdown(): Promise<void> {
-    if (this.exited) return;
     this.closing = true;
+    if (this.exited) return this.kill();
     const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
     try {
@@ -410,14 +415,22 @@ export class LspClient {
     this.kill();
   }
 
-  /** Kills the server's process group at once. */
+  /**
+   * Kills the server's process group at once, and lets go of its pipes. The group is killed even when
+   * the server itself already exited: typescript-language-server's tsserver children outlive it and
+   * hold its stderr, which would keep our process alive (`-p` never exited).
+   */
   kill(): void {
     this.closing = true;
-    if (this.exited || this.child.pid === undefined) return;
-    try {
-      process.kill(-this.child.pid, 'SIGKILL');
-    } catch {
-      this.child.kill('SIGKILL');
+    if (this.child.pid !== undefined) {
+      try {
+        process.kill(-this.child.pid, 'SIGKILL');
+      } catch {
+        if (!this.exited) this.child.kill('SIGKILL');
+      }
     }
+    this.child.stdin?.destroy();
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
   }
 }

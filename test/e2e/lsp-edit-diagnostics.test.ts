@@ -1,0 +1,64 @@
+/**
+ * End to end: `bin/opencode -p` in a TypeScript project with typescript-language-server installed in
+ * node_modules/.bin (found by discovery, no lsp config but a longer wait for a slow machine). The
+ * scripted model views a file, edits it wrongly, sees the type error in the edit result, and fixes it;
+ * the diagnostics tool is offered from the first request, before any server started.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { cleanEnv, runCli } from '../support/cli.js';
+
+const ORIGINAL = 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\n';
+const WRONG = 'export function greet(name: string): string {\n  return name.length;\n}\n';
+
+let fake: FakeProvider | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+describe('opencode -p with a language server', () => {
+  it('the model sees the type error its edit made and fixes it', { timeout: 300_000 }, async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'opencode-e2e-lsp-')), 'greet app');
+    mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'typescript-language-server'), join(dir, 'node_modules', '.bin', 'typescript-language-server'));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true } }));
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ lsp: { typescript: { command: join(dir, 'node_modules', '.bin', 'typescript-language-server'), diagnosticsTimeoutMs: 120_000 } } }));
+    const file = join(dir, 'greet.ts');
+    writeFileSync(file, ORIGINAL);
+    fake = await startFakeProvider([
+      { toolCalls: [{ name: 'view', input: { file_path: file } }] },
+      { toolCalls: [{ name: 'edit', input: { file_path: file, old_string: '  return `hi ${name}`;', new_string: '  return name.length;' } }] },
+      { toolCalls: [{ name: 'edit', input: { file_path: file, old_string: '  return name.length;', new_string: '  return `hi ${name} (${name.length})`;' } }] },
+      { text: 'Done: greet includes the length.' },
+    ]);
+    // PATH without node_modules/.bin: only the configured server
+    const run = await runCli(['-p', 'make greet mention the length', '-f', 'json'], { cwd: dir, timeoutMs: 240_000, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, PATH: '/usr/bin:/bin' }) });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ response: 'Done: greet includes the length.' });
+    expect(readFileSync(file, 'utf8')).toBe('export function greet(name: string): string {\n  return `hi ${name} (${name.length})`;\n}\n');
+    expect(WRONG).not.toBe(ORIGINAL);
+
+    // offered from the first request on
+    const first = fake.requests.find((r) => r.body?.tools)!;
+    expect(first.body.tools.map((t: { name: string }) => t.name)).toContain('diagnostics');
+
+    const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
+    try {
+      const rows = db.prepare("SELECT parts FROM messages WHERE role = 'tool' ORDER BY seq").all() as { parts: string }[];
+      const results = rows.map((r) => JSON.parse(r.parts).find((p: { type: string }) => p.type === 'tool_result'));
+      expect(results.map((r) => r.name)).toEqual(['view', 'edit', 'edit']);
+      expect(results[1].content).toContain(
+        `<file_diagnostics>\nError: ${file}:2:3 [typescript][2322] Type 'number' is not assignable to type 'string'.\n</file_diagnostics>\n`,
+      );
+      expect(results[2].content).not.toContain('diagnostic');
+    } finally {
+      db.close();
+    }
+  });
+});
