@@ -4,7 +4,7 @@
  * scripted model views a file, edits it wrongly, sees the type error in the edit result, and fixes it;
  * the diagnostics tool is offered from the first request, before any server started.
  */
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -13,7 +13,6 @@ import { startFakeProvider, type FakeProvider } from '../support/fake-provider.j
 import { cleanEnv, runCli } from '../support/cli.js';
 
 const ORIGINAL = 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\n';
-const WRONG = 'export function greet(name: string): string {\n  return name.length;\n}\n';
 
 let fake: FakeProvider | undefined;
 afterEach(async () => {
@@ -42,7 +41,6 @@ describe('opencode -p with a language server', () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ response: 'Done: greet includes the length.' });
     expect(readFileSync(file, 'utf8')).toBe('export function greet(name: string): string {\n  return `hi ${name} (${name.length})`;\n}\n');
-    expect(WRONG).not.toBe(ORIGINAL);
 
     // offered from the first request on
     const first = fake.requests.find((r) => r.body?.tools)!;
@@ -60,5 +58,21 @@ describe('opencode -p with a language server', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('-p "say hi" starts no language server, configured or not', { timeout: 120_000 }, async () => {
+    const base = mkdtempSync(join(tmpdir(), 'opencode-e2e-lsp-'));
+    const dir = join(base, 'project');
+    mkdirSync(dir);
+    const logFile = join(base, 'server.log');
+    writeFileSync(join(dir, 'a.fk'), 'ERROR: x\n');
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ lsp: { fake: { command: process.execPath, args: [join(import.meta.dirname, '..', 'fixtures', 'fake-lsp-server.mjs'), 'normal'], extensions: ['.fk'], env: { FAKE_LSP_LOG: logFile } } } }));
+    fake = await startFakeProvider([{ text: 'hi' }]);
+    const run = await runCli(['-p', 'say hi'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    expect(run.stdout).toBe('hi\n');
+    expect(run.code).toBe(0);
+    expect(existsSync(logFile)).toBe(false);
+    // the tool is offered all the same
+    expect(fake.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toContain('diagnostics');
   });
 });
