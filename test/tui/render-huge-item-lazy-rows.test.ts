@@ -7,12 +7,14 @@
 import chalk from 'chalk';
 import { Lexer } from 'marked';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import wrapAnsi from 'wrap-ansi';
 import { HUGE_TEXT_CHARS, hugeTextRows, LazyWrappedText } from '../../src/tui/render/lazy-rows.js';
 import { LineCache } from '../../src/tui/render/line-cache.js';
 import { renderMarkdown } from '../../src/tui/render/markdown.js';
 import { layoutChatItem, renderChatItem } from '../../src/tui/render/message-lines.js';
 import { concatRows, mapRows, RowSeq, type Rows } from '../../src/tui/render/rows.js';
 import { wrapText } from '../../src/tui/render/text-width.js';
+import { wrapLine } from '../../src/tui/render/wrap.js';
 import type { ChatItem } from '../../src/tui/state/chat-item.js';
 import { bottomWindow, moveDown, moveUp, windowFrom, type LinesOf } from '../../src/tui/state/viewport.js';
 import { THEMES } from '../../src/tui/themes.js';
@@ -183,5 +185,34 @@ describe('1 MB of thinking, shown (ctrl+y)', () => {
     expect(rows.length).toBe(full.length);
     expect(rows.slice(-45)).toEqual(full.slice(-45));
     expect(rows.slice(0, 3)).toEqual(full.slice(0, 3));
+  });
+});
+
+describe('rows of printable ASCII found a row at a time are wrap-ansi’s (hard mode)', () => {
+  /** A deterministic generator (mulberry32): the same lines on every run. */
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+
+  it('on 3,000 random lines of words, runs of spaces and words wider than the row, at widths 2–30', () => {
+    const next = random(10);
+    const differences: string[] = [];
+    for (let n = 0; n < 3000; n++) {
+      let line = '';
+      const words = Math.floor(next() * 12);
+      for (let i = 0; i < words; i++) {
+        line += ' '.repeat(next() < 0.8 ? 1 : Math.floor(next() * 5));
+        line += 'abcdefghijklmnopqrstuvwxyz0123456789'.slice(0, 1 + Math.floor(next() * (next() < 0.2 ? 36 : 8)));
+      }
+      const width = 2 + Math.floor(next() * 29);
+      const expected = wrapAnsi(line, width, { hard: true }).split('\n');
+      if (JSON.stringify(new LazyWrappedText(line, width).slice()) !== JSON.stringify(wrapText(line, width)) || JSON.stringify(wrapLine(line, width)) !== JSON.stringify(expected)) {
+        differences.push(`${JSON.stringify(line)} at ${width}`);
+      }
+    }
+    expect(differences).toEqual([]);
   });
 });

@@ -27,6 +27,9 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** What {@link normalizeText} changes or removes: CR, tabs, controls other than `\n`, escapes. */
 const NEEDS_NORMALIZING = /[\u0000-\u0009\u000b-\u001f\u007f]/;
 
+/** Lines of printable ASCII only (the common huge text): nothing to normalize, every line scanned. */
+const ASCII_LINES = /^[\x20-\x7e\n]*$/;
+
 /** Lines of a width that short are the width's own (wrapText's `SHORT_LINE_CHARS`). */
 const SHORT_LINE_CHARS = 1024;
 
@@ -45,9 +48,13 @@ export class LazyWrappedText implements Rows {
   private pads: number[] = [];
   private readonly made = new Map<number, string>();
   private scanned = false;
+  /** every line is printable ASCII */
+  private readonly ascii: boolean;
 
-  constructor(text: string, width: number) {
-    this.text = NEEDS_NORMALIZING.test(text) ? normalizeText(text) : text;
+  /** @param asciiLines known: every line of `text` is printable ASCII (saves a pass over a megabyte) */
+  constructor(text: string, width: number, asciiLines?: boolean) {
+    this.ascii = asciiLines ?? ASCII_LINES.test(text);
+    this.text = !this.ascii && NEEDS_NORMALIZING.test(text) ? normalizeText(text) : text;
     this.width = Math.max(1, width);
   }
 
@@ -87,7 +94,7 @@ export class LazyWrappedText implements Rows {
       let lineEnd = text.indexOf('\n', lineStart);
       if (lineEnd < 0) lineEnd = text.length;
       const source = text.slice(lineStart, lineEnd);
-      if (PRINTABLE_ASCII.test(source)) {
+      if (this.ascii || PRINTABLE_ASCII.test(source)) {
         if (source.length <= SHORT_LINE_CHARS && source.length <= w) row(lineStart, lineEnd, 0);
         else {
           // wrapText's hanging indent: the indentation (as it measures it) repeated on every row
@@ -121,7 +128,8 @@ export class LazyWrappedText implements Rows {
 export function hugeTextRows(raw: string, width: number, theme: Theme): Rows {
   const w = Math.max(1, width);
   // CR and tabs first: a fence line ending in CR would not be seen as one
-  const text = NEEDS_NORMALIZING.test(raw) ? normalizeText(raw) : raw;
+  const ascii = ASCII_LINES.test(raw);
+  const text = !ascii && NEEDS_NORMALIZING.test(raw) ? normalizeText(raw) : raw;
   const parts: Rows[] = [];
   const add = (rows: Rows) => {
     if (rows.length === 0) return;
@@ -129,8 +137,9 @@ export function hugeTextRows(raw: string, width: number, theme: Theme): Rows {
     parts.push(rows);
   };
   const prose = (from: number, to: number) => {
-    const chunk = text.slice(from, to).replace(/^(?:[ \t]*\n)+/, '').replace(/(?:\n[ \t]*)+$/, '').replace(/\n(?:[ \t]*\n)+/g, '\n\n');
-    if (chunk.trim() !== '') add(new LazyWrappedText(chunk, w));
+    let chunk = text.slice(from, to);
+    if (chunk.includes('\n')) chunk = chunk.replace(/^(?:[ \t]*\n)+/, '').replace(/(?:\n[ \t]*)+$/, '').replace(/\n(?:[ \t]*\n)+/g, '\n\n');
+    if (chunk.trim() !== '') add(new LazyWrappedText(chunk, w, ascii || undefined));
   };
   const code = (body: string, language: string | undefined) => {
     if (body.length <= HIGHLIGHTED_CODE_MAX_CHARS) {
@@ -138,7 +147,7 @@ export function hugeTextRows(raw: string, width: number, theme: Theme): Rows {
       return;
     }
     const room = Math.max(1, w - 2);
-    add(mapRows(new LazyWrappedText(body, room), (row) => (row === '' ? '' : fitLine(`  ${row}`, w))));
+    add(mapRows(new LazyWrappedText(body, room, ascii || undefined), (row) => (row === '' ? '' : fitLine(`  ${row}`, w))));
   };
 
   let open: OpenFence | undefined;

@@ -339,17 +339,32 @@ function wrapPlainAscii(line: string, w: number): string[] {
  * The rows {@link wrapLine} makes of `text.slice(from, to)` (printable ASCII, no `\n`, no escapes) at
  * `width` columns, trimming, as offsets into `text`: `each(start, end)` is called once per row in
  * order, and the row is `text.slice(start, end)` (an empty line gives one empty row). No string is
- * built, so the rows of a megabyte line are counted in a few milliseconds and cut only when shown
+ * built and the work is per row, not per word (a row is found by looking at its last column), so
+ * the rows of a megabyte line are counted in about a millisecond and cut only when shown
  * (lazy-rows.ts).
+ *
+ * The rules, as wrapLine's: a row is a slice of the line, so it is as wide as it is long; it takes
+ * every following word that ends within `width` columns of its start; a word wider than a row is
+ * broken, starting on the current row unless that takes more rows (wrap-ansi's `hard` mode).
  */
 export function plainAsciiRowBounds(text: string, from: number, to: number, width: number, each: (start: number, end: number) => void): void {
   const w = Math.max(1, Math.floor(width));
-  let rowStart = from;
-  let rowEnd = from; // end of the row's last word (its trailing spaces are not part of it)
-  let rowWidth = 0;
-  let i = from;
   const n = to;
-  while (i < n) {
+  let open = false; // a row is being filled: [rowStart, rowEnd), rowEnd the end of its last word
+  let rowStart = from;
+  let rowEnd = from;
+  let i = from;
+  for (;;) {
+    if (open) {
+      // the row takes every word ending by its last column: cut at that column, or before the word
+      // that straddles it, then drop the spaces before the cut (rowEnd is a word's end: never passed)
+      const limit = rowStart + w;
+      let cut = limit >= n ? n : text.charCodeAt(limit) === 32 ? limit : text.lastIndexOf(' ', limit - 1);
+      if (cut < rowEnd) cut = rowEnd;
+      while (cut > rowEnd && text.charCodeAt(cut - 1) === 32) cut--;
+      rowEnd = cut;
+      i = cut;
+    }
     // the next word: [start, end)
     let start = i;
     while (start < n && text.charCodeAt(start) === 32) start++;
@@ -357,39 +372,32 @@ export function plainAsciiRowBounds(text: string, from: number, to: number, widt
     let end = text.indexOf(' ', start);
     if (end < 0 || end > n) end = n;
     const length = end - start;
-    const spaces = rowWidth > 0 ? start - rowEnd : 0;
     if (length <= w) {
-      if (rowWidth > 0 && rowWidth + spaces + length > w) {
-        each(rowStart, rowEnd);
-        rowWidth = 0;
-      }
-      if (rowWidth === 0) rowStart = start;
-      rowWidth += (rowWidth > 0 ? spaces : 0) + length;
+      // it did not fit on the open row (the row took every word that did)
+      if (open) each(rowStart, rowEnd);
+      open = true;
+      rowStart = start;
       rowEnd = end;
-    } else {
-      // broken across rows; it starts on this row unless that takes more rows (as in wrapLine)
-      const room = w - rowWidth - spaces;
+      continue;
+    }
+    // broken across rows; it starts on this row unless that takes more rows
+    let at = start;
+    if (open) {
+      const room = rowStart + w - start;
       const breaksHere = 1 + Math.floor((length - room - 1) / w);
       const breaksNext = Math.floor((length - 1) / w);
-      if (rowWidth > 0 && (breaksNext < breaksHere || room <= 0)) {
-        each(rowStart, rowEnd);
-        rowWidth = 0;
-      }
-      let at = start;
-      if (rowWidth > 0) {
+      if (breaksNext < breaksHere || room <= 0) each(rowStart, rowEnd);
+      else {
         at = start + room;
         each(rowStart, at);
-      } else {
-        rowStart = start;
       }
-      for (; end - at > w; at += w) each(at, at + w);
-      rowStart = at;
-      rowEnd = end;
-      rowWidth = end - at;
     }
-    i = end;
+    for (; end - at > w; at += w) each(at, at + w);
+    open = true;
+    rowStart = at;
+    rowEnd = end;
   }
-  if (rowWidth > 0) each(rowStart, rowEnd);
+  if (open) each(rowStart, rowEnd);
   else each(from, from);
 }
 
