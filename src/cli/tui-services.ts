@@ -12,7 +12,7 @@ import type { ProviderSettings } from '../provider/index.js';
 import { discoverModels, listModels, resolveModel } from '../provider/resolve.js';
 import { localBaseURL, localEndpoint } from '../provider/settings.js';
 import { relativeToProject } from '../tui/format.js';
-import type { ChatServices, CustomToolsSummary } from '../tui/state/services.js';
+import type { ChatServices, CustomToolsSummary, LspView } from '../tui/state/services.js';
 import { VERSION } from '../version.js';
 
 /** Providers in the model dialog's order (the original sorts by popularity); others follow by name. */
@@ -91,7 +91,8 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
       onUpdate: (listener) => app.mcp.events.on('server.updated', listener),
     },
     customTools: { load: loadCustomTools },
-    lspServers: Object.entries(app.config.lsp ?? {}).filter(([, server]) => !server.disabled).map(([name]) => name),
+    lspServers: app.lsp.statuses().map((s) => s.language),
+    lsp: lspView(app),
     dataDir,
     // loadCustomCommands looks in `<dir>/commands` of each
     userCommandDirs: [join(configHome, 'opencode'), join(env.HOME || homedir(), '.opencode')],
@@ -100,5 +101,22 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
       isInitialized: () => isProjectInitialized(dataDir),
       markInitialized: () => markProjectInitialized(dataDir),
     },
+  };
+}
+
+/** The LSP part of the services: a snapshot rebuilt only when the service reports a change. */
+function lspView(app: App): ChatServices['lsp'] {
+  let snapshot: LspView | undefined;
+  const build = (): LspView => ({
+    servers: app.lsp.statuses().map((s) => ({ language: s.language, state: s.state, ...(s.reason ? { reason: s.reason } : {}) })),
+    counts: app.lsp.counts(),
+  });
+  return {
+    subscribe: (listener) =>
+      app.lsp.onChange(() => {
+        snapshot = undefined;
+        listener();
+      }),
+    snapshot: () => (snapshot ??= build()),
   };
 }

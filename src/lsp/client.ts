@@ -45,6 +45,8 @@ export interface LspClientOptions {
   onExit?: (reason: string) => void;
   /** verbose traffic log (`debugLSP`) */
   log?: (line: string) => void;
+  /** a file's diagnostics were stored (published or pulled) */
+  onDiagnostics?: (path: string) => void;
 }
 
 /** Raised when a server cannot be started; the message is the reason shown to the person. */
@@ -253,6 +255,7 @@ export class LspClient {
     this.seq++;
     this.diagnostics.set(path, { items: wire.map((d) => fromLsp(path, d)), version, seq: this.seq });
     this.wake();
+    this.options.onDiagnostics?.(path);
   }
 
   private wake(): void {

@@ -153,6 +153,7 @@ export class LspService {
       onApplyEdit: this.options.onApplyEdit ? (edit, label) => this.options.onApplyEdit!(edit, label, this.lastTag) : undefined,
       onExit: (reason) => this.crashed(slot, reason),
       log: this.options.log,
+      onDiagnostics: () => this.emitChange(),
     }).then(
       (client) => {
         slot.starting = undefined;

@@ -18,7 +18,7 @@ import { LogsPage } from './pages/LogsPage.js';
 import { onHighlighterLoaded } from './render/highlight.js';
 import { LineCache } from './render/line-cache.js';
 import type { ChatStore } from './state/chat-store.js';
-import type { ChatServices } from './state/services.js';
+import type { ChatServices, LspView } from './state/services.js';
 import type { Theme } from './theme.js';
 import { ThemeContext } from './theme-context.js';
 import { themeByName } from './themes.js';
@@ -54,6 +54,7 @@ function useTerminalSize(): { columns: number; rows: number } {
 
 export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const lsp = useSyncExternalStore(services.lsp?.subscribe ?? noLspSubscribe, services.lsp?.snapshot ?? noLspSnapshot);
   const { columns, rows } = useTerminalSize();
   const [theme, setTheme] = useState(initialTheme);
   const [dialog, setDialog] = useState<DialogState | undefined>(() =>
@@ -219,6 +220,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
               cwd={services.cwd}
               title={state.session?.title ?? ''}
               lspServers={services.lspServers}
+              lspStates={services.lsp ? lsp.servers : undefined}
               mcpServers={state.mcpServers}
               customTools={state.customTools}
               modifiedFiles={state.modifiedFiles}
@@ -241,6 +243,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
           usage={state.session ? { contextTokens: state.session.contextTokens, costUsd: state.session.costUsd } : undefined}
           contextWindowTokens={model.contextWindowTokens}
           status={state.status}
+          diagnostics={lsp.counts}
           modelName={model.name}
           busy={state.busy}
         />
@@ -248,3 +251,8 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
     </ThemeContext.Provider>
   );
 }
+
+// without language servers: nothing to subscribe to, and a snapshot that never changes
+const NO_LSP: LspView = { servers: [], counts: { errors: 0, warnings: 0 } };
+const noLspSubscribe = () => () => {};
+const noLspSnapshot = () => NO_LSP;

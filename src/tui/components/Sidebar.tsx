@@ -7,7 +7,7 @@ import { Box, Text } from 'ink';
 import React, { memo } from 'react';
 import type { FileChange } from '../../db/file-store.js';
 import type { McpServerInfo } from '../../mcp/service.js';
-import type { CustomToolsSummary } from '../state/services.js';
+import type { CustomToolsSummary, LspView } from '../state/services.js';
 import { useTheme } from '../theme-context.js';
 import { Logo } from './Logo.js';
 
@@ -18,6 +18,8 @@ export interface SidebarProps {
   cwd: string;
   title: string;
   lspServers: string[];
+  /** the servers' states (issue 12); when given, shown instead of the bare names */
+  lspStates?: LspView['servers'];
   mcpServers: McpServerInfo[];
   /** custom tools (issue 11): the section shows only when some loaded or failed */
   customTools?: CustomToolsSummary;
@@ -31,7 +33,7 @@ function fitPath(path: string, width: number): string {
 }
 
 export const Sidebar = memo(function Sidebar(props: SidebarProps) {
-  const { width, height, version, cwd, title, lspServers, mcpServers, customTools, modifiedFiles } = props;
+  const { width, height, version, cwd, title, lspServers, lspStates, mcpServers, customTools, modifiedFiles } = props;
   const theme = useTheme();
   const inner = width - 2;
   const home = process.env.HOME;
@@ -56,11 +58,23 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
         LSP Configuration
       </Text>
       {lspServers.length === 0 ? <Text color={theme.textMuted}>none configured</Text> : null}
-      {lspServers.map((name) => (
-        <Text key={name} color={theme.text} wrap="truncate-end">
-          • {name}
-        </Text>
-      ))}
+      {lspStates
+        ? lspStates.map((s) => (
+            <Text key={s.language} wrap="truncate-end">
+              <Text color={s.state === 'ready' ? theme.success : s.state === 'failed' ? theme.error : s.state === 'starting' ? theme.warning : theme.textMuted}>● </Text>
+              <Text color={theme.text}>{s.language}</Text>
+              <Text color={theme.textMuted}>
+                {' '}
+                {s.state === 'idle' ? 'not started' : s.state}
+                {s.state === 'failed' && s.reason ? `: ${s.reason}` : ''}
+              </Text>
+            </Text>
+          ))
+        : lspServers.map((name) => (
+            <Text key={name} color={theme.text} wrap="truncate-end">
+              • {name}
+            </Text>
+          ))}
       {mcpServers.length > 0 ? (
         <>
           <Text> </Text>

@@ -64,12 +64,25 @@ export interface ChatServices {
   customTools?: { load(): Promise<CustomToolsSummary> };
   /** configured language servers' names (sidebar) */
   lspServers: string[];
+  /** language servers' states and diagnostics counts (issue 12), when the app has any */
+  lsp?: {
+    subscribe(listener: () => void): () => void;
+    /** the same object until something changed */
+    snapshot(): LspView;
+  };
   /** the project's data directory (custom commands, the init flag) */
   dataDir: string;
   /** user config directories whose `commands/` folders hold custom commands (`~/.config/opencode`, `~/.opencode`) */
   userCommandDirs: string[];
   /** the Initialize Project prompt and its flag */
   init: { prompt: string; isInitialized(): boolean; markInitialized(): void };
+}
+
+/** Language servers as the sidebar and status bar show them. */
+export interface LspView {
+  servers: { language: string; state: 'idle' | 'starting' | 'ready' | 'failed'; reason?: string }[];
+  /** errors and warnings over the files the servers reported on */
+  counts: { errors: number; warnings: number };
 }
 
 /** The custom tools for the sidebar: each loaded one with its source and file, and one line per failure. */
