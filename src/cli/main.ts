@@ -63,6 +63,16 @@ program
   });
 
 program
+  .command('lsp')
+  .description('language servers of this project')
+  .command('list')
+  .description('print which language servers would start for this project, and why (none is started)')
+  .action(async (_opts: unknown, command: Command) => {
+    const { runLspList } = await import('./lsp.js');
+    process.exitCode = await runLspList(command.optsWithGlobals<CliOptions>());
+  });
+
+program
   .command('tools')
   .description('list the tools offered to the model: source, file, overrides; custom tools that failed to load')
   .option('--json', 'print JSON')
