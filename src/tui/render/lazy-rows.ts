@@ -12,8 +12,8 @@
 import type { Theme } from '../theme.js';
 import { nextFenceState, renderCodeBlock, type OpenFence } from './markdown.js';
 import { mapRows, RowSeq, type Rows } from './rows.js';
-import { fitLine, normalizeText, wrapText } from './text-width.js';
-import { plainAsciiRowBounds } from './wrap.js';
+import { displayWidth, fitLine, normalizeText, wrapText } from './text-width.js';
+import { plainAsciiRowBounds, simpleRowBounds } from './wrap.js';
 
 /** Text longer than this (UTF-16 units) is laid out lazily, and a text part is not lexed as markdown. */
 export const HUGE_TEXT_CHARS = 256 * 1024;
@@ -35,9 +35,10 @@ const SHORT_LINE_CHARS = 1024;
 
 /**
  * {@link wrapText}`(text, width)` as {@link Rows}: row offsets are found on first use (`length` or a
- * row), rows are cut when read. Lines of printable ASCII are scanned without building strings; any
- * other line (wide characters, colour codes, an indentation that leaves too little room) is wrapped
- * by wrapText itself when the scan reaches it.
+ * row), rows are cut when read. Lines of printable ASCII are scanned a row at a time, lines of wide
+ * or accented characters a character at a time, without building strings; any other line (combining
+ * marks, emoji sequences, colour codes, an indentation that leaves too little room) is wrapped by
+ * wrapText itself when the scan reaches it.
  */
 export class LazyWrappedText implements Rows {
   private readonly text: string;
@@ -103,12 +104,33 @@ export class LazyWrappedText implements Rows {
           if (room >= Math.min(10, Math.ceil(w / 2))) plainAsciiRowBounds(text, lineStart + indent, lineEnd, room, (s, e) => row(s, e, indent));
           else this.eager(source, row);
         }
-      } else this.eager(source, row);
+      } else if (!this.simple(source, lineStart, lineEnd, row)) this.eager(source, row);
       lineStart = lineEnd + 1;
     }
   }
 
-  /** A line the scan does not handle: wrapText's rows, kept as strings. */
+  /**
+   * A line of wide or accented characters without marks or colour codes (CJK, most symbols): its row
+   * offsets from a scan with one width lookup per character. False when it is not such a line.
+   */
+  private simple(source: string, lineStart: number, lineEnd: number, row: (start: number, end: number, pad: number) => void): boolean {
+    const w = this.width;
+    // rows of width 1 get wide characters cut by fitLine (wrapText): left to wrapText
+    if (w < 2 || source.includes('\u001b')) return false;
+    if (source.length <= SHORT_LINE_CHARS && displayWidth(source) <= w) {
+      row(lineStart, lineEnd, 0);
+      return true;
+    }
+    const indent = /^ */.exec(source.slice(0, 4 * w))![0].length;
+    const room = w - indent;
+    if (room < Math.min(10, Math.ceil(w / 2))) return false;
+    const bounds = simpleRowBounds(this.text, lineStart + indent, lineEnd, room);
+    if (!bounds) return false;
+    for (let k = 0; k < bounds.length; k += 2) row(bounds[k]!, bounds[k + 1]!, indent);
+    return true;
+  }
+
+  /** A line the scans do not handle: wrapText's rows, kept as strings. */
   private eager(source: string, row: (start: number, end: number, pad: number) => void): void {
     for (const made of wrapText(source, this.width)) {
       this.made.set(this.starts.length, made);

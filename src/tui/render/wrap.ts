@@ -401,6 +401,87 @@ export function plainAsciiRowBounds(text: string, from: number, to: number, widt
   else each(from, from);
 }
 
+/**
+ * Row offsets of a line of code points that are grapheme clusters each (no combining or joining
+ * marks, see {@link CLUSTER_JOINING}) and have no colour codes: CJK, most symbols, accented Latin.
+ * The rows are {@link wrapLine}'s (trimming) of `text.slice(from, to)`, as pairs `[start0, end0,
+ * start1, end1, …]` of offsets into `text`, each row `text.slice(start, end)`; `undefined` when the
+ * line holds what this does not handle (a joining mark, a colour code, a zero-width character), to be
+ * wrapped by wrapLine instead. Linear, one width lookup per code point, no string built per row.
+ */
+export function simpleRowBounds(text: string, from: number, to: number, width: number): number[] | undefined {
+  const line = text.slice(from, to);
+  if (line.includes('\u001b') || CLUSTER_JOINING.test(line)) return undefined;
+  const w = Math.max(1, Math.floor(width));
+  const rows: number[] = [];
+  let rowStart = from;
+  let rowEnd = from;
+  let rowWidth = 0;
+  let hasText = false;
+  let pendingSpaces = 0;
+  const endRow = (end: number) => {
+    // spaces before a wide character that did not fit end the row: trimmed, as wrapLine trims them
+    while (end > rowStart && text.charCodeAt(end - 1) === 32) end--;
+    rows.push(rowStart, end);
+    rowWidth = 0;
+    hasText = false;
+  };
+  let i = from;
+  while (i < to) {
+    const code = text.charCodeAt(i);
+    if (code === 32) {
+      pendingSpaces++;
+      i++;
+      continue;
+    }
+    // the word [start, end) and its width
+    const start = i;
+    let wordWidth = 0;
+    while (i < to && text.charCodeAt(i) !== 32) {
+      const cp = text.codePointAt(i)!;
+      const size = cp > 0xffff ? 2 : 1;
+      const cw = graphemeWidth(text.slice(i, i + size));
+      if (cw === 0) return undefined;
+      wordWidth += cw;
+      i += size;
+    }
+    const end = i;
+    const spaces = hasText ? pendingSpaces : 0;
+    pendingSpaces = 0;
+    if (wordWidth <= w) {
+      if (hasText && rowWidth + spaces + wordWidth > w) endRow(rowEnd);
+      if (hasText) rowWidth += spaces;
+      else rowStart = start;
+      rowWidth += wordWidth;
+      hasText = true;
+      rowEnd = end;
+      continue;
+    }
+    // a word wider than a row is broken; it starts on this row unless that takes more rows (as wrapLine)
+    const room = w - rowWidth - spaces;
+    const breaksHere = 1 + Math.floor((wordWidth - room - 1) / w);
+    const breaksNext = Math.floor((wordWidth - 1) / w);
+    if (hasText && (breaksNext < breaksHere || room <= 0)) endRow(rowEnd);
+    if (hasText) rowWidth += spaces;
+    else rowStart = start;
+    for (let at = start; at < end; ) {
+      const size = text.codePointAt(at)! > 0xffff ? 2 : 1;
+      const cw = graphemeWidth(text.slice(at, at + size));
+      if (rowWidth + cw > w && hasText) {
+        endRow(at);
+        rowStart = at;
+      }
+      hasText = true;
+      rowWidth += cw;
+      at += size;
+    }
+    rowEnd = end;
+  }
+  if (hasText) rows.push(rowStart, rowEnd);
+  else rows.push(from, from);
+  return rows;
+}
+
 /** A row without the spaces before its end (escapes after them are kept). Linear in the row's length. */
 function trimRowEnd(row: string): string {
   let escapesStart = row.length;
