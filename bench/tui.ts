@@ -432,16 +432,16 @@ export async function hugeLineRows(presses: number): Promise<Row[]> {
   // the first runTui of the process loads the TUI's modules (~0.3–0.9 s): measured apart, as start-up
   log('tui in-process: a session of the same shape with a 100-character line (warms the modules, baseline)');
   const baseline: number[] = [];
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 6; i++) {
     const small = await mount(0, hugeSession('assistant reply', 100), OPENED_MARK);
     if (i > 0) baseline.push(small.openedMs);
     await small.unmount();
   }
   rows.push({ section, name: 'baseline: the same session with a 100-character line: open', value: stats(baseline), note: 'runTui → the first frame, modules already loaded: what opening costs without a huge item' });
   for (const kind of Object.keys(HUGE_CASES).filter((k) => !process.env.HUGE_ONLY || k === process.env.HUGE_ONLY)) {
-    log(`tui in-process: a 1 MiB line in a ${kind}: open (3 times), ${presses} × page up, ${presses} × page down`);
+    log(`tui in-process: a 1 MiB line in a ${kind}: open (5 times), ${presses} × page up, ${presses} × page down`);
     const opens: number[] = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 4; i++) {
       const again = await mount(0, hugeSession(kind), OPENED_MARK);
       opens.push(again.openedMs);
       await again.unmount();
