@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only startup,search,agent,prompt,custom,tui,huge]`
+ * `npm run bench [-- --quick] [-- --only startup,search,agent,prompt,custom,tui,huge,lsp]`
  *
  * Builds dist/ (so bin/opencode runs the current source), then runs each benchmark and prints one
  * table. Figures are medians; ratios compare figures measured in this same run. Nothing passes or
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { benchAgentLoop } from './agent-loop.js';
 import { benchCustomTools } from './custom-tools.js';
 import { benchHugeReply } from './huge-reply.js';
+import { benchLsp } from './lsp.js';
 import { log, printTable, type Row } from './lib.js';
 import { benchPromptSize } from './prompt-size.js';
 import { benchSearch } from './search.js';
@@ -40,6 +41,7 @@ if (wanted('prompt')) rows.push(...benchPromptSize(tree?.root));
 if (wanted('stats')) rows.push(...(await benchStats({ runs: quick ? 5 : 15 })));
 if (wanted('custom')) rows.push(...(await benchCustomTools({ runs: quick ? 5 : 11 })));
 if (wanted('huge')) rows.push(...(await benchHugeReply({ runs: quick ? 1 : 3 })));
+if (wanted('lsp')) rows.push(...(await benchLsp({ runs: quick ? 5 : 15 })));
 if (wanted('tui')) rows.push(...(await benchTui({ runs: quick ? 3 : 5, presses: quick ? 20 : 50, tokens: quick ? 2000 : 5000 })));
 
 const cpu = cpus();
