@@ -3,7 +3,7 @@
  * seeded into a real database (40 tools, all outcomes, 60 days of history), then
  * - the query alone (`ToolCallLog.stats`, the two SQL statements), 30 and 7 days;
  * - the whole command as a person runs it (`bin/opencode stats`, spawn to exit), which adds Node's
- *   start, loading the config and building the offered tools;
+ *   start, loading the config and listing the offered tools;
  * - one insert, as the agent loop pays it per call.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -79,7 +79,7 @@ export async function benchStats(options: { runs: number; calls?: number }): Pro
     { section: S, name: `ToolCallLog.stats, ${calls} calls, 30 days`, value: stats(query30), target: target(median(query30)), note: 'a grouped scan of the covering index tool_calls_by_tool, then two walks of tool_calls_durations per tool (40 tools)' },
     { section: S, name: '  the same, CPU time', value: ms(queryCpuMs), note: 'process.cpuUsage per call: what the query costs when the machine is not shared' },
     { section: S, name: `ToolCallLog.stats, ${calls} calls, 7 days`, value: stats(query7), note: 'the same scan, fewer rows pass the period' },
-    { section: S, name: `opencode stats, ${calls} calls`, value: stats(command), ratio: ratio(median(command), median(version)), target: target(median(command)), note: 'spawn to exit: Node start, config, built-in and custom tools (module loading), query, text; ratio to --version' },
+    { section: S, name: `opencode stats, ${calls} calls`, value: stats(command), ratio: ratio(median(command), median(version)), target: target(median(command)), note: 'spawn to exit: Node start, config (zod), query, the offered tools listed (built-ins from a table, custom tools from the caches), text; ratio to --version' },
     { section: S, name: `opencode stats --json --days 7`, value: stats(commandJson), note: 'spawn to exit' },
     { section: S, name: 'opencode --version', value: stats(version), note: 'spawn to exit: what any command pays before its own work' },
     { section: S, name: 'one call-log insert', value: ms(median(insertTimes)), note: 'prepared statement, WAL, synchronous NORMAL: what each tool call adds to the loop' },

@@ -62,6 +62,7 @@ export class ToolCallLog {
   private readonly insert: BetterSqlite3.Statement;
   private readonly byTool: BetterSqlite3.Statement;
   private readonly nthDuration: BetterSqlite3.Statement;
+  private readonly nthLongest: BetterSqlite3.Statement;
 
   constructor(private readonly db: BetterSqlite3.Database) {
     this.insert = db.prepare(
@@ -83,6 +84,15 @@ export class ToolCallLog {
         `SELECT duration_ms FROM tool_calls INDEXED BY tool_calls_durations
          WHERE tool = @tool AND started_at >= @since AND ${RAN}
          ORDER BY duration_ms LIMIT 1 OFFSET @offset`,
+      )
+      .pluck();
+    // the same walk from the long end: the k-th shortest of n is the (n - k + 1)-th longest, so p95
+    // steps over 5% of the entries instead of 95%
+    this.nthLongest = db
+      .prepare(
+        `SELECT duration_ms FROM tool_calls INDEXED BY tool_calls_durations
+         WHERE tool = @tool AND started_at >= @since AND ${RAN}
+         ORDER BY duration_ms DESC LIMIT 1 OFFSET @offset`,
       )
       .pluck();
   }
@@ -121,8 +131,13 @@ export class ToolCallLog {
       outputChars: number;
     })[];
     // nearest rank: the ceil(p × n / 100)-th shortest of the n calls that ran
-    const percentile = (tool: string, ran: number, p: number): number | null =>
-      ran === 0 ? null : (this.nthDuration.get({ tool, since, offset: Math.ceil((p * ran) / 100) - 1 }) as number);
+    const percentile = (tool: string, ran: number, p: number): number | null => {
+      if (ran === 0) return null;
+      const rank = Math.ceil((p * ran) / 100);
+      return (rank - 1 <= ran - rank
+        ? this.nthDuration.get({ tool, since, offset: rank - 1 })
+        : this.nthLongest.get({ tool, since, offset: ran - rank })) as number;
+    };
     return rows
       .map((r) => {
         const outcomes = Object.fromEntries(TOOL_CALL_OUTCOMES.map((o) => [o, r[o]])) as Record<ToolCallOutcome, number>;
