@@ -75,4 +75,14 @@ describe('opencode -p with a language server', () => {
     // the tool is offered all the same
     expect(fake.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toContain('diagnostics');
   });
+
+  it('with "lsp": false the diagnostics tool is not offered', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-e2e-lsp-'));
+    writeFileSync(join(dir, 'a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ lsp: false }));
+    fake = await startFakeProvider([{ text: 'hi' }]);
+    const run = await runCli(['-p', 'say hi'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    expect(run.code).toBe(0);
+    expect(fake.requests[0]!.body.tools.map((t: { name: string }) => t.name)).not.toContain('diagnostics');
+  });
 });
