@@ -402,6 +402,32 @@ export function plainAsciiRowBounds(text: string, from: number, to: number, widt
 }
 
 /**
+ * What each BMP code point seen is, for the character scan: 0 not looked at yet, {@link JOINS} a code
+ * point that can join a neighbour into one cluster, else its string-width plus one. A lookup per
+ * character: CLUSTER_JOINING's test over a megabyte of CJK alone took ~60 ms.
+ */
+const bmpClasses = new Uint8Array(0x10000);
+const JOINS = 255;
+
+/**
+ * Columns of the code point at `text[i]` as {@link graphemeWidth} measures it, or -1 when it can join
+ * a neighbour (a mark, ZWJ, …: the line is not one cluster per code point).
+ */
+function codePointWidth(text: string, i: number, codePoint: number): number {
+  if (codePoint > 0xffff) {
+    const char = text.slice(i, i + 2);
+    return CLUSTER_JOINING.test(char) ? -1 : graphemeWidth(char);
+  }
+  let known = bmpClasses[codePoint]!;
+  if (known === 0) {
+    const char = String.fromCharCode(codePoint);
+    known = CLUSTER_JOINING.test(char) ? JOINS : graphemeWidth(char) + 1;
+    bmpClasses[codePoint] = known;
+  }
+  return known === JOINS ? -1 : known - 1;
+}
+
+/**
  * Row offsets of a line of code points that are grapheme clusters each (no combining or joining
  * marks, see {@link CLUSTER_JOINING}) and have no colour codes: CJK, most symbols, accented Latin.
  * The rows are {@link wrapLine}'s (trimming) of `text.slice(from, to)`, as pairs `[start0, end0,
@@ -410,8 +436,7 @@ export function plainAsciiRowBounds(text: string, from: number, to: number, widt
  * wrapped by wrapLine instead. Linear, one width lookup per code point, no string built per row.
  */
 export function simpleRowBounds(text: string, from: number, to: number, width: number): number[] | undefined {
-  const line = text.slice(from, to);
-  if (line.includes('\u001b') || CLUSTER_JOINING.test(line)) return undefined;
+  if (text.slice(from, to).includes('\u001b')) return undefined;
   const w = Math.max(1, Math.floor(width));
   const rows: number[] = [];
   let rowStart = from;
@@ -440,8 +465,8 @@ export function simpleRowBounds(text: string, from: number, to: number, width: n
     while (i < to && text.charCodeAt(i) !== 32) {
       const cp = text.codePointAt(i)!;
       const size = cp > 0xffff ? 2 : 1;
-      const cw = graphemeWidth(text.slice(i, i + size));
-      if (cw === 0) return undefined;
+      const cw = codePointWidth(text, i, cp);
+      if (cw <= 0) return undefined;
       wordWidth += cw;
       i += size;
     }
@@ -465,8 +490,9 @@ export function simpleRowBounds(text: string, from: number, to: number, width: n
     if (hasText) rowWidth += spaces;
     else rowStart = start;
     for (let at = start; at < end; ) {
-      const size = text.codePointAt(at)! > 0xffff ? 2 : 1;
-      const cw = graphemeWidth(text.slice(at, at + size));
+      const cp = text.codePointAt(at)!;
+      const size = cp > 0xffff ? 2 : 1;
+      const cw = codePointWidth(text, at, cp);
       if (rowWidth + cw > w && hasText) {
         endRow(at);
         rowStart = at;
