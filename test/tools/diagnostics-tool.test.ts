@@ -55,3 +55,23 @@ describe('diagnostics tool', () => {
     expect(result).toMatchObject({ isError: true, output: 'No language server is configured or installed for this project.' });
   });
 });
+
+describe('diagnostics after a patch', () => {
+  it('appends the new problems of every file the patch changed; a deleted file is closed', async () => {
+    const { patchTool } = await import('../../src/tools/patch.js');
+    const { viewTool } = await import('../../src/tools/view.js');
+    const { dir, logFile } = tempProject();
+    service = new LspService({ root: dir, servers: [fakePlan('normal', logFile)], env: process.env, watch: false });
+    const ctx = { ...toolContext(dir), extra: { [LSP_SERVICE]: service } };
+    writeFileSync(join(dir, 'old.fk'), 'ERROR: old\n');
+    await runTool(viewTool, { file_path: join(dir, 'old.fk') }, ctx);
+    const patch = ['*** Begin Patch', '*** Add File: new.fk', '+fine', '+WARN: careful', '*** Delete File: old.fk', '*** End Patch'].join('\n');
+    const result = await runTool(patchTool, { patch_text: patch }, ctx);
+    expect(result.output).toBe(
+      'Patch applied successfully. 2 files changed, 2 additions, 1 removals\n' +
+        `<file_diagnostics>\nWarn: ${join(dir, 'new.fk')}:2:1 [fake][W1] careful\n</file_diagnostics>\n` +
+        '<diagnostic_summary>\nChanged files: 0 errors, 1 warning introduced by this change\n</diagnostic_summary>\n',
+    );
+    expect(service.openDocuments('fake')).toEqual([join(dir, 'new.fk')]);
+  });
+});
