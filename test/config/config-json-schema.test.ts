@@ -11,7 +11,7 @@ describe('configJsonSchema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.title).toBe('OpenCode configuration');
     expect(Object.keys(props)).toEqual([
-      '$schema', 'data', 'providers', 'agents', 'mcpServers', 'lsp', 'shell', 'autoCompact', 'contextPaths', 'sourcegraph', 'tui', 'permission', 'debug', 'debugLSP',
+      '$schema', 'data', 'providers', 'agents', 'mcpServers', 'lsp', 'shell', 'autoCompact', 'contextPaths', 'sourcegraph', 'tui', 'permission', 'debug', 'debugLSP', 'tools', 'plugins',
     ]);
   });
 

@@ -40,6 +40,8 @@ describe('loading .opencode.json', () => {
       tui: { theme: 'opencode' },
       debug: false,
       debugLSP: false,
+      tools: {},
+      plugins: [],
     });
     expect(config.contextPaths).toContain('AGENTS.md');
     expect(resolveDataDir(config, project)).toBe(path.join(project, '.opencode'));
