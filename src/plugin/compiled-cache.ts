@@ -7,9 +7,10 @@
  * The copy is jiti's own transform (TypeScript stripped, ESM turned into an async CommonJS body that
  * calls `jitiImport`), evaluated the way jiti evaluates it: wrapped in
  * `async function (exports, require, module, __filename, __dirname, jitiImport, jitiESMResolve)`
- * (jiti 2.x `eval_evalModule`). Only plugins whose every import is `opencode/plugin` or a Node
- * built-in take this path: anything else (a relative helper, a package, a computed specifier) is
- * resolved by jiti's rules, so such a plugin is loaded by jiti as before.
+ * (jiti 2.x `eval_evalModule`). Only TypeScript and ES module plugins whose every import is
+ * `opencode/plugin` or a Node built-in take this path: anything else (a relative helper, a package, a
+ * computed specifier, a CommonJS `.js` file) is left to jiti's rules, so such a plugin loads through
+ * jiti as before.
  *
  * Files: `<data dir>/plugins.cache/<hash of path>-<hash of text, jiti version, format>.json` holding
  * `{ code, native }`; a new version of a plugin removes the older files of the same path.
@@ -27,6 +28,12 @@ export const PLUGIN_CACHE_DIR = 'plugins.cache';
 const FORMAT = 1;
 /** The one module a plugin may import that is not on disk: our helpers (`api.ts`). */
 const HELPERS_ID = 'opencode/plugin';
+const TYPESCRIPT = /\.[cm]?tsx?$/;
+/**
+ * ES module syntax (the test jiti takes from mlly's `hasESMSyntax`): a `.js` file without it is
+ * CommonJS, which jiti runs as it is (not transformed, sloppy mode allowed), so it is left to jiti.
+ */
+const ESM_SYNTAX = /([\s;]|^)(import[\s\w*,{}]*from|import\s*["'*{]|export\b\s*(?:[*{]|default|class|type|function|const|var|let|async function)|import\.meta\b)/m;
 /** What jiti 2.x's transform puts in its output instead of code when the source does not parse. */
 const JITI_ERROR = '__JITI_ERROR__';
 
@@ -79,14 +86,14 @@ export function cachedPluginImporter(options: PluginCacheOptions): PluginImporte
       const jiti = await options.jitiFor();
       let code: string;
       try {
-        code = jiti.transform({ source, filename: file, ts: /\.[cm]?tsx?$/.test(file), async: true, jsx: false, interopDefault: true });
+        code = jiti.transform({ source, filename: file, ts: TYPESCRIPT.test(file), async: true, jsx: false, interopDefault: true });
       } catch {
         code = JITI_ERROR;
       }
       // a syntax error (jiti's transform then returns code setting `exports.__JITI_ERROR__`) is not
       // stored: jiti's import reports it as it always did
       if (code.includes(JITI_ERROR)) return jiti.import(file, { default: true });
-      compiled = { code, native: importsAreNative(code) };
+      compiled = { code, native: (TYPESCRIPT.test(file) || ESM_SYNTAX.test(source)) && importsAreNative(code) };
       store(dir, prefix, name, compiled);
     }
     if (!compiled.native) return (await options.jitiFor()).import(file, { default: true });

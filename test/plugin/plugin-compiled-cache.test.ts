@@ -89,6 +89,16 @@ describe('compiled plugin cache', () => {
     expect(await loadInNewProcess(dir)).toEqual({ outputs: { loud: 'X' }, failed: [], jitiLoaded: true });
   });
 
+  it('leaves a CommonJS .js plugin (sloppy mode allowed) to jiti', async () => {
+    const dir = project();
+    // a plain function's `this` is undefined in strict mode only: a transpiled copy ("use strict") would say so
+    writeFileSync(
+      join(dir, '.opencode', 'plugins', 'old.js'),
+      "const os = require('node:os');\nfunction mode() { return this === undefined ? 'strict' : 'sloppy'; }\nmodule.exports = async () => ({ tools: { old: { description: 'Old.', args: {}, execute: async (a) => [a.q, mode(), typeof os.platform()].join(' ') } } });\n",
+    );
+    for (let i = 0; i < 2; i++) expect(await loadInNewProcess(dir)).toEqual({ outputs: { old: 'x sloppy string' }, failed: [], jitiLoaded: true });
+  });
+
   it('a plugin with a syntax error is reported at every start and nothing is stored', async () => {
     const dir = project();
     writeFileSync(join(dir, '.opencode', 'plugins', 'broken.ts'), 'export default async () => ({ tools: {\n');
