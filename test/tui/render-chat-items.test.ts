@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LineCache } from '../../src/tui/render/line-cache.js';
 import { formatDuration, renderChatItem } from '../../src/tui/render/message-lines.js';
 import type { MessagePart } from '../../src/message.js';
+import { INTERRUPTED_REPLY } from '../../src/agent/history.js';
 import type { ChatItem, ReplyFooter, ToolCallView } from '../../src/tui/state/chat-item.js';
 import { THEMES } from '../../src/tui/themes.js';
 
@@ -90,6 +91,9 @@ describe('reply footers', () => {
 
   it('says why a reply stopped', () => {
     expect(withFooter({ reason: 'canceled', model: 'a/b', durationMs: 1 })).toBe('canceled');
+    // a reply a crash cut off carries the repair's note (agent/history.ts), and is not shown as canceled by the person
+    expect(render(item('assistant', [{ type: 'text', text: 'Done.' }], { footer: { reason: 'canceled', message: INTERRUPTED_REPLY } })).slice(2).join(' '))
+      .toBe('interrupted: opencode stopped before this reply finished');
     expect(withFooter({ reason: 'error', message: 'overloaded_error:\nAnthropic is overloaded' })).toBe('error: overloaded_error: Anthropic is overloaded');
     expect(withFooter({ reason: 'permission_denied' })).toBe('permission denied');
     expect(withFooter({ reason: 'step_limit', message: 'reached 25 steps' })).toBe('step limit: reached 25 steps');

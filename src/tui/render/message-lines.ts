@@ -152,14 +152,16 @@ function thinkingLines(part: ReasoningPart, streaming: boolean, showThinking: bo
 }
 
 /**
- * The reply's footer text: `model (12.3s)` for a normal finish, `canceled`, `error: <message>`,
+ * The reply's footer text: `model (12.3s)` for a normal finish, `canceled` (`interrupted: <note>` when a
+ * crash cut it off), `error: <message>`,
  * `permission denied`, `step limit: <message>`, or `finished without output` for an end_turn that
  * wrote nothing. `hasOutput`: the message has text or tool calls.
  */
 export function footerText(footer: ReplyFooter, hasOutput: boolean): string {
   switch (footer.reason) {
     case 'canceled':
-      return 'canceled';
+      // a reply cut off by a crash carries the repair's note (agent/history.ts); one the person canceled has none
+      return footer.message ? `interrupted: ${oneLine(footer.message)}` : 'canceled';
     case 'error':
       return footer.message ? `error: ${oneLine(footer.message)}` : 'error';
     case 'permission_denied':
