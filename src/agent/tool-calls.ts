@@ -13,7 +13,8 @@
 import type { ToolCallPart, ToolResultPart } from '../message.js';
 import { prepareToolInput } from '../tools/coerce.js';
 import { runWithHooks, type ToolRegistry } from '../tools/registry.js';
-import { outcomeOf, resultFromError, type ToolContext, type ToolOutcome, type ToolResult } from '../tools/tool.js';
+import type { ToolCallRow } from '../db/index.js';
+import { outcomeOf, resultFromError, type ToolContext, type ToolResult } from '../tools/tool.js';
 import { redactSecrets, redactSecretsDeep } from '../tools/redact.js';
 
 export const CANCELED_RESULT = 'Tool execution canceled by user';
@@ -38,28 +39,8 @@ export interface BatchOptions {
   log?: ToolCallRecorder;
 }
 
-/** One finished tool call, as the call log stores it (issue 11 §5). */
-export interface ToolCallRecord {
-  sessionId: string;
-  /** the assistant message holding the call */
-  messageId: string;
-  toolCallId: string;
-  /** the name the model called (also for unknown tools) */
-  tool: string;
-  /** the registry's source of the tool that ran (`builtin`, `mcp`, `user`, `project`, `runtime`); `unknown` when none */
-  source: string;
-  /** unix ms */
-  startedAt: number;
-  durationMs: number;
-  outcome: ToolOutcome;
-  /** some argument was coerced to the schema before the call */
-  coerced: boolean;
-  /** characters of the arguments as the model sent them */
-  inputChars: number;
-  /** characters of the output the model got */
-  outputChars: number;
-  truncated: boolean;
-}
+/** One finished tool call, as the call log stores it (issue 11 §5): the db's row, so the two never drift. */
+export type ToolCallRecord = ToolCallRow;
 
 /** Where finished calls are written. `record` may throw (a full disk): the batch carries on without it. */
 export interface ToolCallRecorder {

@@ -92,25 +92,10 @@ export async function readBodyLimited(
   signal: AbortSignal,
   onProgress?: (bytes: number) => void,
 ): Promise<Buffer> {
-  const onAbort = () => body.destroy(abortError());
-  if (signal.aborted) onAbort();
-  signal.addEventListener('abort', onAbort, { once: true });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBytes) {
-        body.destroy();
-        throw new BodyTooLargeError(maxBytes);
-      }
-      chunks.push(chunk);
-      onProgress?.(size);
-    }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-  return Buffer.concat(chunks);
+  // one byte past the limit tells a body of exactly maxBytes from a larger one
+  const { bytes, complete } = await readBodyPrefix(body, maxBytes + 1, signal, onProgress);
+  if (!complete || bytes.length > maxBytes) throw new BodyTooLargeError(maxBytes);
+  return bytes;
 }
 
 /**
