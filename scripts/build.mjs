@@ -78,5 +78,6 @@ const result = await build({
 const outputs = new Set(Object.keys(result.metafile.outputs).map((f) => basename(f)));
 const dist = new URL('../dist/', import.meta.url);
 for (const file of readdirSync(dist)) {
-  if (!outputs.has(file)) rmSync(new URL(file, dist), { force: true });
+  // types/ holds the declarations `npm run build:types` writes (tsconfig.types.json), not esbuild's output
+  if (file !== 'types' && !outputs.has(file)) rmSync(new URL(file, dist), { force: true });
 }
