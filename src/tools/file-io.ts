@@ -13,9 +13,7 @@ import {
   fchmodSync,
   fchownSync,
   fsyncSync,
-  lstatSync,
   openSync,
-  readlinkSync,
   renameSync,
   statSync,
   unlinkSync,
@@ -24,6 +22,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { leftovers } from './leftovers.js';
+import { MAX_LINK_HOPS, resolveAllLinks } from '../permission/real-path.js';
 import { describeStorageError, StorageError, storageProblem } from '../db/storage-errors.js';
 import { ToolError } from './tool.js';
 
@@ -31,9 +30,6 @@ export interface WriteOptions {
   /** permission bits for the file; default: those of the file being replaced, else 0o666 minus the umask */
   mode?: number;
 }
-
-/** Symbolic links followed at most (Linux's own limit, `ELOOP`). */
-const MAX_SYMLINK_HOPS = 40;
 
 /**
  * Writes `bytes` to `path` atomically (temp file in the target's directory, fsync, rename).
@@ -101,21 +97,18 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: WriteO
   syncDirectory(dirname(target));
 }
 
-/** The path a write to `path` must replace: symbolic links followed to their (possibly missing) target. */
+/**
+ * The path a write to `path` must replace: every symbolic link followed the way the kernel does,
+ * dangling ones too, by the same {@link resolveAllLinks} the permission check uses (issue #10 §1). A
+ * link's text with `..` after another link (`L → D/../../x`, `D` a link) leads where the kernel goes,
+ * not where the text reads; following it by text wrote outside the project after the check had
+ * judged the kernel's place inside.
+ * @throws ELOOP after {@link MAX_LINK_HOPS} links
+ */
 export function resolveWriteTarget(path: string): string {
-  let current = resolve(path);
-  for (let hops = 0; hops <= MAX_SYMLINK_HOPS; hops++) {
-    let stats: Stats;
-    try {
-      stats = lstatSync(current);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return current;
-      throw err;
-    }
-    if (!stats.isSymbolicLink()) return current;
-    current = resolve(dirname(current), readlinkSync(current));
-  }
-  throw fsError('ELOOP', `too many symbolic links encountered, open '${path}'`, path);
+  const target = resolveAllLinks(path);
+  if (target === undefined) throw fsError('ELOOP', `too many symbolic links encountered, open '${path}'`, path);
+  return target;
 }
 
 function statIfExists(path: string): Stats | undefined {
