@@ -52,11 +52,13 @@ export function rememberSecrets(values: Iterable<string | undefined>): void {
   }
   // longest first, so a secret that contains another is replaced whole
   secrets = [...all].sort((a, b) => b.length - a.length);
+  pieces = undefined;
 }
 
 /** Forgets every registered secret (tests). */
 export function forgetSecrets(): void {
   secrets = [];
+  pieces = undefined;
 }
 
 /**
@@ -96,11 +98,52 @@ export function credentialValues(entries: Record<string, string> | undefined): s
   return values;
 }
 
-/** `text` with every registered secret replaced by {@link REDACTED}. */
+/**
+ * Pieces of a held secret at least this long are hidden too, wherever they are: output is cut in
+ * many places (the middle of a long bash output, the tail shown live, view's and grep's long lines, a
+ * custom tool's cap), and a cut through a key left all but its last characters in the text, where an
+ * exact match no longer finds it. 16 is past the public prefixes keys share (`sk-ant-api03-` is 13),
+ * so a piece only matches once it holds characters of the key's own.
+ */
+export const SECRET_PIECE_CHARS = 16;
+
+/** Every {@link SECRET_PIECE_CHARS}-long piece of the registered secrets, rebuilt when they change. */
+let pieces: Set<string> | undefined;
+
+function secretPieces(): Set<string> {
+  if (pieces) return pieces;
+  pieces = new Set();
+  for (const secret of secrets) {
+    for (let i = 0; i + SECRET_PIECE_CHARS <= secret.length; i++) pieces.add(secret.slice(i, i + SECRET_PIECE_CHARS));
+  }
+  return pieces;
+}
+
+/**
+ * `text` with every registered secret replaced by {@link REDACTED}, and every piece of one at least
+ * {@link SECRET_PIECE_CHARS} long (a key cut by a truncation). Linear in the text's length.
+ */
 export function redactSecrets(text: string): string {
+  if (secrets.length === 0) return text;
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  return out;
+  const wanted = secretPieces();
+  if (wanted.size === 0 || out.length < SECRET_PIECE_CHARS) return out;
+  let result = '';
+  let copiedTo = 0;
+  for (let i = 0; i + SECRET_PIECE_CHARS <= out.length; ) {
+    if (!wanted.has(out.slice(i, i + SECRET_PIECE_CHARS))) {
+      i++;
+      continue;
+    }
+    // grow the piece while the next window is a piece too (overlapping windows of one secret)
+    let end = i + SECRET_PIECE_CHARS;
+    while (end < out.length && wanted.has(out.slice(end - SECRET_PIECE_CHARS + 1, end + 1))) end++;
+    result += out.slice(copiedTo, i) + REDACTED;
+    copiedTo = end;
+    i = end;
+  }
+  return copiedTo === 0 ? out : result + out.slice(copiedTo);
 }
 
 /**
@@ -113,7 +156,7 @@ export function redactSecretsDeep<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => redactSecretsDeep(v)) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactSecretsDeep(v);
+    for (const [k, v] of Object.entries(value)) out[redactSecrets(k)] = redactSecretsDeep(v);
     return out as T;
   }
   return value;
