@@ -143,8 +143,15 @@ describe('a TypeScript plugin', () => {
     cpSync(join(EXAMPLES, 'custom-tools', '.opencode', 'plugins'), join(dir, '.opencode', 'plugins'), { recursive: true });
     writeFileSync(join(dir, '.env'), 'SECRET=1\n');
     writeFileSync(join(dir, 'notes.txt'), 'hello\n');
+    const patchEnv = '*** Begin Patch\n*** Update File: .env\n@@\n-SECRET=1\n+SECRET=2\n*** End Patch';
     fake = await startFakeProvider([
-      { toolCalls: [{ name: 'view', input: { file_path: join(dir, '.env') } }, { name: 'view', input: { file_path: join(dir, 'notes.txt') } }] },
+      {
+        toolCalls: [
+          { name: 'view', input: { file_path: join(dir, '.env') } },
+          { name: 'view', input: { file_path: join(dir, 'notes.txt') } },
+          { name: 'patch', input: { patch_text: patchEnv } },
+        ],
+      },
       { text: 'ok' },
     ]);
     const run = await runCli(['-p', 'read the env'], { cwd: dir, env: env(fake) });
@@ -153,6 +160,9 @@ describe('a TypeScript plugin', () => {
     expect(results[0]).toEqual([`${join(dir, '.env')} holds secrets: .env files are not read or changed here. Ask the person for the value you need.`, true]);
     expect(results[1]![1]).toBe(false);
     expect(results[1]![0]).toContain('hello');
+    // a patch names its files in its headers: the plugin finds .env there too, and the file is unchanged
+    expect(results[2]).toEqual(['.env holds secrets: .env files are not read or changed here. Ask the person for the value you need.', true]);
+    expect(readFileSync(join(dir, '.env'), 'utf8')).toBe('SECRET=1\n');
   });
 
   it('one that throws at load and one whose hook throws: one line each, the rest still loads and runs', async () => {
