@@ -19,7 +19,7 @@ import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool
 import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
 import { changedLineRanges, fileDiff } from './diff.js';
 import { replaceText, type Normalisation } from './fuzzy-match.js';
-import { encodeDocument, normalizeLineEndings, readDocument, textAsRead, writeFileAtomic } from './text-document.js';
+import { encodeDocument, lineSourcesOfSpans, normalizeLineEndings, readDocument, textAsRead, writeFileAtomic } from './text-document.js';
 import { cutLine, numberLines, splitLines } from './view.js';
 import { lspDiagnosticsAfterWrite } from './diagnostics.js';
 import {
@@ -126,7 +126,8 @@ async function changeFile(path: string, input: EditInput, ctx: ToolContext): Pro
   const after = outcome.text;
   if (after === before) throw new ToolError('new content is the same as old content. No changes made.');
   // before asking: a character the file's encoding lacks is refused without bothering the person
-  const bytes = encodeDocument(document, after);
+  // the ending of each line break is decided by where the replacement was, not by a line diff
+  const bytes = encodeDocument(document, after, lineSourcesOfSpans(before, outcome.spans));
 
   const change = fileDiff(ctx.cwd, path, before, after);
   await ctx.askPermission({

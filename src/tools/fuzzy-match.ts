@@ -43,6 +43,13 @@ const TAB_WIDTHS = [4, 8, 2] as const;
 /** What a normalised match had to overlook. */
 export type Normalisation = 'indentation' | 'quotes';
 
+/** One replaced place: characters `start` to `end` (exclusive) of the original text became `replacement`. */
+export interface ReplacedSpan {
+  start: number;
+  end: number;
+  replacement: string;
+}
+
 export type ReplaceOutcome =
   | {
       status: 'replaced';
@@ -53,6 +60,8 @@ export type ReplaceOutcome =
       lines: number[];
       /** empty for an exact match */
       normalised: Normalisation[];
+      /** each place changed: `start`–`end` in the original text, and the text put there */
+      spans: ReplacedSpan[];
     }
   | { status: 'not-found' }
   /** several places match and `replaceAll` was not set; `lines` are 1-based */
@@ -74,7 +83,8 @@ export function replaceText(text: string, oldString: string, newString: string, 
     }
     parts.push(text.slice(last));
     const out = parts.join('');
-    return { status: 'replaced', text: out, count: exact.length, lines: linesAt(text, exact), normalised: [] };
+    const spans = exact.map((start) => ({ start, end: start + oldString.length, replacement: newString }));
+    return { status: 'replaced', text: out, count: exact.length, lines: linesAt(text, exact), normalised: [], spans };
   }
 
   const regions = findNormalised(text, oldString);
@@ -86,14 +96,17 @@ export function replaceText(text: string, oldString: string, newString: string, 
   const style = indentStyle(text);
   let out = '';
   let last = 0;
+  const spans: ReplacedSpan[] = [];
   for (const region of regions) {
     const found = text.slice(region.start, region.end);
     const atLineStart = region.start === 0 || text[region.start - 1] === '\n';
-    out += text.slice(last, region.start) + adaptReplacement(found, oldString, newString, region.tabWidth, style, atLineStart);
+    const replacement = adaptReplacement(found, oldString, newString, region.tabWidth, style, atLineStart);
+    spans.push({ start: region.start, end: region.end, replacement });
+    out += text.slice(last, region.start) + replacement;
     last = region.end;
   }
   out += text.slice(last);
-  return { status: 'replaced', text: out, count: regions.length, lines, normalised };
+  return { status: 'replaced', text: out, count: regions.length, lines, normalised, spans };
 }
 
 /** `text` with every look-alike quote and dash made ASCII. */

@@ -129,6 +129,62 @@ export function encodeDocument(
   return encodeText(text, encoding, bom, previous.path);
 }
 
+/**
+ * The line sources (for {@link encodeDocument}) of the text made by replacing `spans` of `text`
+ * (sorted, not overlapping; `text` with `\n` endings). Every line break outside the spans keeps the
+ * ending it had. Inside a span, the new text's breaks in the part it shares with the old text at the
+ * start keep theirs, then those in the part shared at the end; the breaks of the changed middle take
+ * the middle's old ones paired from the end, and those beyond the pairs are new. When the new text is
+ * just the end of the old (a deletion at the start: `same\nsame\n` → `same\n`), the shared end is
+ * what is kept.
+ *
+ * The edit tool knows where it replaced, so it needs no line diff of the whole file, which cannot tell
+ * a kept line from a removed identical one: removing the first of `x\r\nsame\r\nsame\n` with
+ * `x\nsame` → `x` gave the kept `same` the removed one's `\r\n` (issue #10 §4, as patch did).
+ */
+export function lineSourcesOfSpans(text: string, spans: readonly { start: number; end: number; replacement: string }[]): (number | undefined)[] {
+  const sources: (number | undefined)[] = [];
+  let line = 0; // index of the next line break of `text`
+  let at = 0;
+  const copy = (until: number) => {
+    for (let i = text.indexOf('\n', at); i !== -1 && i < until; i = text.indexOf('\n', i + 1)) sources.push(line++);
+    at = until;
+  };
+  for (const span of spans) {
+    copy(span.start);
+    const old = text.slice(span.start, span.end);
+    const rep = span.replacement;
+    // old break offset (in `old`) → its line index
+    const oldBreaks = new Map<number, number>();
+    for (let i = old.indexOf('\n'); i !== -1; i = old.indexOf('\n', i + 1)) oldBreaks.set(i, line++);
+    at = span.end;
+    let prefix = 0;
+    let suffix = 0;
+    if (rep.length < old.length && old.endsWith(rep)) suffix = rep.length;
+    else {
+      const shorter = Math.min(old.length, rep.length);
+      while (prefix < shorter && old[prefix] === rep[prefix]) prefix++;
+      while (suffix < shorter - prefix && old[old.length - 1 - suffix] === rep[rep.length - 1 - suffix]) suffix++;
+    }
+    const shift = old.length - rep.length;
+    const middleOld = [...oldBreaks].filter(([i]) => i >= prefix && i < old.length - suffix).map(([, l]) => l);
+    const middleNew: number[] = [];
+    for (let i = rep.indexOf('\n'); i !== -1; i = rep.indexOf('\n', i + 1)) {
+      if (i < prefix) sources.push(oldBreaks.get(i));
+      else if (i >= rep.length - suffix) sources.push(oldBreaks.get(i + shift));
+      else {
+        middleNew.push(sources.length);
+        sources.push(undefined);
+      }
+    }
+    const paired = Math.min(middleNew.length, middleOld.length);
+    for (let k = 1; k <= paired; k++) sources[middleNew[middleNew.length - k]!] = middleOld[middleOld.length - k];
+  }
+  copy(text.length);
+  sources.push(line); // the last line (after the last break) has the file's final "ending"
+  return sources;
+}
+
 /** `newText` (LF) with each line given the ending of its source line in `previous` (the dominant one when new). */
 function endingsFromSources(previous: TextDocument, newText: string, sources: readonly (number | undefined)[]): string {
   const { lineEndings, eol } = previous.format;

@@ -9,7 +9,7 @@ const GO = 'package main\n\nfunc main() {\n\tfor i := 0; i < 3; i++ {\n\t\tfmt.P
 
 describe('replaceText: exact', () => {
   it('replaces the one occurrence and reports its line', () => {
-    expect(replaceText('a\nb\nc\n', 'b', 'B', false)).toEqual({ status: 'replaced', text: 'a\nB\nc\n', count: 1, lines: [2], normalised: [] });
+    expect(replaceText('a\nb\nc\n', 'b', 'B', false)).toEqual({ status: 'replaced', text: 'a\nB\nc\n', count: 1, lines: [2], normalised: [], spans: [{ start: 2, end: 3, replacement: 'B' }] });
   });
 
   it('lists the lines of several occurrences', () => {
@@ -36,6 +36,7 @@ describe('replaceText: tabs and spaces in indentation', () => {
       count: 1,
       lines: [4],
       normalised: ['indentation'],
+      spans: [{ start: GO.indexOf('\tfor'), end: GO.indexOf('\t}\n}') + 2, replacement: '\tfor i := 0; i < 3; i++ {\n\t\tif i%2 == 0 {\n\t\t\tfmt.Println("even", i)\n\t\t}\n\t}' }],
     });
   });
 
@@ -95,6 +96,7 @@ describe('replaceText: typographic quotes and dashes', () => {
       count: 1,
       lines: [1],
       normalised: ['quotes'],
+      spans: [{ start: 0, end: doc.length - 1, replacement: 'title: “Getting started fast”\nintro: It’s easy — just run it.' }],
     });
   });
 
