@@ -13,6 +13,7 @@ import {
   type ProviderSettings,
 } from './settings.js';
 import { ProviderError, type ModelInfo } from './types.js';
+import { connectionDetail, unreachableMessage } from './retry.js';
 
 /** Limits of a model we know nothing about (a local or custom server's), in tokens. */
 export const UNKNOWN_MODEL_DEFAULTS = { contextWindowTokens: 32768, defaultMaxTokens: 4096 } as const;
@@ -130,9 +131,13 @@ async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeo
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
+    const e = err as Error;
     if (e.name === 'TimeoutError') throw fail(`no answer within ${timeoutMs} ms`, err);
-    throw fail(e.cause?.code ?? e.message, err);
+    const detail = connectionDetail(err);
+    const unreachable = unreachableMessage(detail, baseURL);
+    // the same words as a request that cannot connect (issue #10 §2): `cannot reach http://127.0.0.1:11434 (connection refused): …`
+    if (unreachable) throw new ProviderError(`${unreachable.message} (listing its models at ${url})`, { code: 'connection', cause: err });
+    throw fail(detail || e.message, err);
   }
   if (!response.ok) throw fail(`HTTP ${response.status}`);
   let body: { data?: Array<Record<string, unknown>> };

@@ -267,6 +267,11 @@ export function unreachableMessage(code: string, baseURL: string | undefined): {
       return { message: `cannot reach ${origin} (connection refused): is the server running?`, reason: 'connection refused' };
     case 'ENOTFOUND':
       return { message: `cannot reach ${origin} (host ${host} not found): check the base URL`, reason: `host ${host} not found` };
+    case 'bad port': {
+      // undici refuses the ports browsers block (the Fetch standard's "bad port" list), before connecting
+      const port = baseURL ? new URL(baseURL).port : '';
+      return { message: `cannot reach ${origin} (Node's fetch refuses port ${port || 'this port'} as unsafe): use another port`, reason: 'port refused by fetch' };
+    }
     case 'EAI_AGAIN':
       return {
         message: `cannot reach ${origin} (the DNS lookup of ${host} failed): check the network connection and the base URL`,
@@ -388,15 +393,19 @@ function isConnectionError(err: unknown): boolean {
   return false;
 }
 
-/** The innermost system error code or message of a connection failure, e.g. `ECONNREFUSED`. */
-function connectionDetail(err: unknown): string {
-  let detail = '';
+/**
+ * The innermost system error code of a connection failure (`ECONNREFUSED`), else its innermost message
+ * (Node's fetch wraps the reason: `fetch failed` ← `bad port`).
+ */
+export function connectionDetail(err: unknown): string {
+  let code = '';
+  let message = '';
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as SdkErrorShape).cause, depth++) {
-    const { code } = e as SdkErrorShape;
-    if (typeof code === 'string') detail = code;
-    else if (!detail && e instanceof Error && e.name !== 'APIConnectionError') detail = e.message;
+    const shape = e as SdkErrorShape;
+    if (typeof shape.code === 'string') code = shape.code;
+    else if (e instanceof Error && e.name !== 'APIConnectionError' && e.message) message = e.message;
   }
-  return detail;
+  return code || message;
 }
 
 /** A copy of the cause with a scrubbed message, so logging `error.cause` cannot leak a key either. */

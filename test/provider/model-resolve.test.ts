@@ -125,7 +125,13 @@ describe('resolveModel', () => {
   it('reports a refused discovery connection', async () => {
     const port = await freePort();
     await expect(resolveModel('local/x', envSettings({ LOCAL_ENDPOINT: `http://127.0.0.1:${port}` }))).rejects.toThrow(
-      `Could not list models at http://127.0.0.1:${port}/v1/models: ECONNREFUSED. Is the server running?`,
+      `cannot reach http://127.0.0.1:${port} (connection refused): is the server running? (listing its models at http://127.0.0.1:${port}/v1/models)`,
+    );
+  });
+
+  it('names a port that Node\'s fetch refuses to use, instead of "fetch failed"', async () => {
+    await expect(resolveModel('local/x', envSettings({ LOCAL_ENDPOINT: 'http://127.0.0.1:9' }))).rejects.toThrow(
+      "cannot reach http://127.0.0.1:9 (Node's fetch refuses port 9 as unsafe): use another port (listing its models at http://127.0.0.1:9/v1/models)",
     );
   });
 });
@@ -179,7 +185,7 @@ describe('defaultModels', () => {
     const port = await freePort();
     const endpoint = `http://127.0.0.1:${port}`;
     expect(await defaultModels(envSettings({ LOCAL_ENDPOINT: endpoint, ANTHROPIC_API_KEY: 'a' }))).toEqual(anthropicDefaults);
-    await expect(defaultModels(envSettings({ LOCAL_ENDPOINT: endpoint }))).rejects.toThrow(/Could not list models at .*ECONNREFUSED/);
+    await expect(defaultModels(envSettings({ LOCAL_ENDPOINT: endpoint }))).rejects.toThrow(/cannot reach .* \(connection refused\)/);
   });
 });
 

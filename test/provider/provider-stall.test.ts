@@ -144,6 +144,13 @@ describe.each<Api>(['anthropic', 'openai'])('%s: nothing listening', (api) => {
     expect(error.message).toBe(`cannot reach http://127.0.0.1:${port} (connection refused): is the server running?`);
   }, 20_000);
 
+  it('a port Node\'s fetch refuses (9, on the Fetch standard\'s bad-port list) is named, not "fetch failed"', async () => {
+    const url = api === 'anthropic' ? 'http://127.0.0.1:9' : 'http://127.0.0.1:9/v1';
+    const events = await collect(providerFor(api, url, {}, {}).stream(request([user('hi')])));
+    expect(events.map((e) => e.type)).toEqual(['retry', 'retry', 'error']);
+    expect(failed(events).message).toBe("cannot reach http://127.0.0.1:9 (Node's fetch refuses port 9 as unsafe): use another port");
+  }, 20_000);
+
   it('an unknown host fails after 2 quick retries naming the host', async () => {
     const url = api === 'anthropic' ? 'http://no-such-host.invalid' : 'http://no-such-host.invalid/v1';
     const events = await collect(providerFor(api, url).stream(request([user('hi')])));
@@ -160,6 +167,7 @@ describe('unreachableMessage', () => {
   it.each([
     ['ECONNREFUSED', 'http://127.0.0.1:11434/v1', 'cannot reach http://127.0.0.1:11434 (connection refused): is the server running?'],
     ['ECONNREFUSED', 'https://user:pw@proxy.example:8443/anthropic', 'cannot reach https://proxy.example:8443 (connection refused): is the server running?'],
+    ['bad port', 'http://127.0.0.1:6000/v1', "cannot reach http://127.0.0.1:6000 (Node's fetch refuses port 6000 as unsafe): use another port"],
     ['ENOTFOUND', 'https://api.antrhopic.com', 'cannot reach https://api.antrhopic.com (host api.antrhopic.com not found): check the base URL'],
     [
       'EAI_AGAIN',
