@@ -18,6 +18,7 @@
  * model named).
  */
 import type { PatchHunk } from './patch-parse.js';
+import { toAsciiLookalikes } from './fuzzy-match.js';
 
 /** The original's limit: a patch whose fuzz adds up to more than this is refused. */
 export const MAX_PATCH_FUZZ = 3;
@@ -27,6 +28,7 @@ export const FUZZ = {
   trailingWhitespace: 1,
   surroundingWhitespace: 100,
   looseAnchor: 1,
+  lookalikes: 1,
   endOfFileAway: 10_000,
 } as const;
 
@@ -54,23 +56,48 @@ export function fromLines({ lines, finalNewline }: TextLines): string {
 export interface ContextMatch {
   index: number;
   fuzz: number;
+  /** how the lines matched when not exactly, e.g. `with trailing whitespace ignored` */
+  loosely?: string;
 }
 
 type LineEquals = (fileLine: string, patchLine: string) => boolean;
 
-/** The original's three comparisons, strictest first, with their fuzz. */
-const COMPARISONS: { fuzz: number; equals: LineEquals }[] = [
+/** Spaces other than U+0020 that look like one: no-break, en/em and the other fixed-width spaces, ideographic. */
+const LOOKALIKE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+
+/**
+ * `line` with typographic quotes and dashes ({@link toAsciiLookalikes}) and look-alike spaces as ASCII,
+ * as codex's `seek_sequence` compares in its last pass: a model often writes `"` for a file's `“`.
+ */
+export function asciiLookalikeLine(line: string): string {
+  return toAsciiLookalikes(line).replace(LOOKALIKE_SPACES, ' ');
+}
+
+/**
+ * The original's three comparisons, strictest first, with their fuzz, and look-alike punctuation and
+ * spaces (codex's last pass) before indentation, which is refused above the limit anyway.
+ */
+const COMPARISONS: { fuzz: number; equals: LineEquals; loosely?: string }[] = [
   { fuzz: 0, equals: (a, b) => a === b },
-  { fuzz: FUZZ.trailingWhitespace, equals: (a, b) => a.trimEnd() === b.trimEnd() },
-  { fuzz: FUZZ.surroundingWhitespace, equals: (a, b) => a.trim() === b.trim() },
+  { fuzz: FUZZ.trailingWhitespace, equals: (a, b) => a.trimEnd() === b.trimEnd(), loosely: 'with trailing whitespace ignored' },
+  {
+    fuzz: FUZZ.lookalikes,
+    equals: (a, b) => asciiLookalikeLine(a).trimEnd() === asciiLookalikeLine(b).trimEnd(),
+    loosely: 'with look-alike quotes, dashes or spaces taken as ASCII',
+  },
+  {
+    fuzz: FUZZ.surroundingWhitespace,
+    equals: (a, b) => asciiLookalikeLine(a).trim() === asciiLookalikeLine(b).trim(),
+    loosely: 'with indentation and trailing whitespace ignored',
+  },
 ];
 
 /** First index ≥ `start` where `context` occurs in `lines`, trying each comparison in turn. */
 export function findLines(lines: string[], context: string[], start: number): ContextMatch | undefined {
   if (context.length === 0) return { index: start, fuzz: 0 };
-  for (const { fuzz, equals } of COMPARISONS) {
+  for (const { fuzz, equals, loosely } of COMPARISONS) {
     for (let i = Math.max(start, 0); i + context.length <= lines.length; i++) {
-      if (context.every((line, j) => equals(lines[i + j], line))) return { index: i, fuzz };
+      if (context.every((line, j) => equals(lines[i + j], line))) return loosely ? { index: i, fuzz, loosely } : { index: i, fuzz };
     }
   }
   return undefined;
@@ -88,7 +115,7 @@ export function findContext(lines: string[], context: string[], start: number, e
     if (match) return match;
   }
   const away = findLines(lines, context, start);
-  return away && { index: away.index, fuzz: away.fuzz + FUZZ.endOfFileAway };
+  return away && { ...away, fuzz: away.fuzz + FUZZ.endOfFileAway };
 }
 
 /**
@@ -98,7 +125,7 @@ export function findContext(lines: string[], context: string[], start: number, e
  */
 export function findAnchor(lines: string[], anchor: string, start: number): ContextMatch | undefined {
   const exact: LineEquals = (a, b) => a === b;
-  const trimmed: LineEquals = (a, b) => a.trim() === b.trim();
+  const trimmed: LineEquals = (a, b) => asciiLookalikeLine(a).trim() === asciiLookalikeLine(b).trim();
   const searches: { passed: boolean; equals: LineEquals; fuzz: number }[] = [
     { passed: true, equals: exact, fuzz: 0 },
     { passed: false, equals: exact, fuzz: 0 },
@@ -193,8 +220,7 @@ export function applyHunks(text: string, hunks: PatchHunk[]): UpdatedText {
     const match = appended ? { index: lines.length, fuzz: 0 } : findContext(lines, hunk.oldLines, position, hunk.endOfFile);
     if (!match) throw new HunkMismatchError(describeMissing(name, lines, hunk, position), number, hunk.line);
     const base = match.fuzz % FUZZ.endOfFileAway;
-    if (base === FUZZ.trailingWhitespace) noteLoose(base, `matched at line ${match.index + 1} only with trailing whitespace ignored`);
-    if (base === FUZZ.surroundingWhitespace) noteLoose(base, `matched at line ${match.index + 1} only with indentation and trailing whitespace ignored`);
+    if ('loosely' in match && match.loosely) noteLoose(base, `matched at line ${match.index + 1} only ${match.loosely}`);
     if (match.fuzz >= FUZZ.endOfFileAway) {
       noteLoose(FUZZ.endOfFileAway, `is marked "*** End of File" but matched at line ${match.index + 1}, not at the end of the file`);
     }

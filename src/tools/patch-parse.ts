@@ -86,11 +86,23 @@ const UNIFIED_HUNK_HEADER = /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/;
  * `*** End Patch` (the original's rule). A path may appear once only.
  */
 export function parsePatch(text: string): PatchOperation[] {
-  const lines = text.trim().replace(/\r\n/g, '\n').split('\n');
+  const lines = withoutHeredoc(text.trim().replace(/\r\n/g, '\n').split('\n'));
   if (lines.length < 2 || !lines[0].trim().startsWith(BEGIN) || lines[lines.length - 1].trim() !== END) {
     throw new PatchParseError(`a patch must start with a line "${BEGIN}" and end with a line "${END}"`);
   }
   return new Parser(lines).parse();
+}
+
+/** `<<EOF`, `<<'EOF'`, `<<"EOF"` (spaces allowed): the first line of a patch wrapped as a shell heredoc. */
+const HEREDOC_START = /^<<\s*(['"]?)EOF\1$/;
+
+/**
+ * `lines` without a shell heredoc around them (`<<'EOF'` … `EOF`), which models copy from the
+ * command-line form of apply_patch; codex's lenient parser takes them off too. Anything else is kept.
+ */
+function withoutHeredoc(lines: string[]): string[] {
+  if (lines.length >= 4 && HEREDOC_START.test(lines[0].trim()) && lines[lines.length - 1].trim() === 'EOF') return lines.slice(1, -1);
+  return lines;
 }
 
 /** `line` (trimmed) is the header `prefix` with a path, or without one (an error reported by takePath) */

@@ -116,7 +116,7 @@ describe('patch matching: placement', () => {
 
   it('the helpers report indexes and fuzz', () => {
     expect(findContext(['a', 'b', 'a', 'b'], ['a', 'b'], 0, true)).toEqual({ index: 2, fuzz: 0 });
-    expect(findContext(['a', 'b '], ['b'], 0, false)).toEqual({ index: 1, fuzz: 1 });
+    expect(findContext(['a', 'b '], ['b'], 0, false)).toEqual({ index: 1, fuzz: 1, loosely: 'with trailing whitespace ignored' });
     expect(findContext(['a'], ['zzz'], 0, false)).toBeUndefined();
     expect(findAnchor(['x', 'def f():', 'y'], 'def f():', 0)).toEqual({ index: 2, fuzz: 0 });
     expect(findAnchor(['x'], 'nope', 0)).toBeUndefined();
