@@ -113,6 +113,7 @@ export function interpreterCode(
     }
     if (entry.names[0] === 'python' && /^-[A-Za-z]*c/.test(value) && !value.startsWith('--')) return opaqueReason(written); // python3 -Bc '…'
     if (entry.names[0] === 'perl' && /^-[a-zA-Z]*[eE]/.test(value) && !value.startsWith('--')) return opaqueReason(written); // perl -ne '…'
+    if (entry.names[0] === 'ruby' && /^-[acdlnpsSvwy]+e/.test(value)) return opaqueReason(written); // ruby -ne '…', ruby -pe '…'
     if (name === 'sqlite3' && i > 0 && SQLITE_CODE.test(value)) return opaqueReason(written); // sqlite3 db '.shell rm x'
     if (entry.fileOptions?.includes(option)) {
       const file = attached ?? args[++i]?.value;
@@ -260,8 +261,17 @@ export function wordHidesCode(text: string): boolean {
   for (const match of text.matchAll(/\$\(\(([\s\S]*?)\)\)|\$\[([\s\S]*?)\]/g)) {
     if (arithmeticHidesCode(match[1] ?? match[2] ?? '')) return true;
   }
+  if (expandsPrompt(text)) return true;
   // ${a['$(…)']}, ${x:'$(…)'} (an offset is arithmetic), a['$(…)']=1 (an indexed array's subscript)
   return /\$\{[^}]*[[:][^\]}]*(['"`]|\$\()/.test(text) || /^[A-Za-z_][A-Za-z0-9_]*\[[^\]]*(['"`]|\$\()/.test(text);
+}
+
+/**
+ * Whether text holds `${x@P}`: bash expands the value of x as a prompt, which runs the command
+ * substitutions it holds (`x='$(rm y)'; echo ${x@P}`; bash(1) "Parameter transformation").
+ */
+export function expandsPrompt(text: string): boolean {
+  return /\$\{[^}]*@P\}/.test(text);
 }
 
 /** The header of a C-style `for (( … ; … ; … ))` loop, whose three parts are arithmetic. */
@@ -292,7 +302,7 @@ const NAME_ARGUMENTS: Readonly<Record<string, (args: readonly string[]) => { nam
   printf: (args) => ({ names: args[0] === '-v' && args[1] !== undefined ? [args[1]] : [], sets: true }), // printf -v PATH …
   getopts: (args) => ({ names: args[1] !== undefined ? [args[1]] : [], sets: true }),
   wait: (args) => ({ names: args.flatMap((a, i) => (a === '-p' && args[i + 1] !== undefined ? [args[i + 1]!] : [])), sets: true }),
-  unset: (args) => ({ names: args.filter((a) => !a.startsWith('-')), sets: false }), // unset 'a[$(rm x)]'
+  unset: (args) => ({ names: args.filter((a) => !a.startsWith('-')), sets: false }), // unset 'a[$(rm x)]'; unset PATH (see below)
   test: (args) => ({ names: args.flatMap((a, i) => (a === '-v' && args[i + 1] !== undefined ? [args[i + 1]!] : [])), sets: false }),
   '[': (args) => ({ names: args.flatMap((a, i) => (a === '-v' && args[i + 1] !== undefined ? [args[i + 1]!] : [])), sets: false }),
 };
@@ -320,6 +330,7 @@ export function variableBuiltinCode(name: string, args: readonly CommandArg[], w
     if ((name === 'export' && options.includes('f')) || (options.includes('f') && options.includes('x'))) {
       return opaqueReason(`${written} (exports a function that child shells run)`);
     }
+    if (options.includes('p')) return undefined; // declare -p HOME: prints, sets nothing
     for (const arg of args) {
       if (/^[-+][A-Za-z]+$/.test(arg.value)) continue;
       const eq = arg.value.indexOf('=');
@@ -334,6 +345,8 @@ export function variableBuiltinCode(name: string, args: readonly CommandArg[], w
   if (!pick || !Object.hasOwn(NAME_ARGUMENTS, name)) return undefined;
   const { names, sets } = pick(args.map((a) => a.value));
   for (const variable of names) {
+    // with PATH unset, bash looks for commands in the current directory: `unset PATH; ls` runs ./ls
+    if (name === 'unset' && variable === 'PATH') return opaqueReason(`${written} (bash then runs programs from the current directory)`);
     if (subscriptHidesCode(variable)) return opaqueReason(`${written} (bash evaluates the array subscript)`);
     if (sets && codeEnvironmentVariable(variable)) return opaqueReason(`${written} (sets ${variable}, which makes programs run code)`);
   }
@@ -401,11 +414,19 @@ export const OPAQUE_RUNNERS: Readonly<Record<string, string>> = {
   'run-p': 'runs package scripts by pattern',
   'run-s': 'runs package scripts by pattern',
   bunx: 'runs a package\'s program, downloading it if needed',
+  'pnpm dlx': 'runs a package\'s program, downloading it', // pnpm dlx rm x
+  'yarn dlx': 'runs a package\'s program, downloading it', // yarn dlx cowsay
+  'bun x': 'runs a package\'s program, downloading it if needed', // bun x cowsay
   screen: 'runs commands in a terminal it keeps',
 };
 
 /** Why a program runs commands we cannot follow, or undefined. The dynamic loader also by its file names (`ld-linux-x86-64.so.2`). */
-export function opaqueRunner(name: string): string | undefined {
+export function opaqueRunner(name: string, args: readonly CommandArg[] = []): string | undefined {
+  // ssh -V, npx --version (not `npx version`, which runs a package named version)
+  if (!name.includes(' ') && args.length === 1 && ['--version', '-V', '-v', '--help'].includes(args[0]!.value)) return undefined;
+  if (name === 'crontab' && args.some((a) => a.value === '-l') && args.every((a) => a.literal && (a.value === '-l' || a.value === '-u' || !a.value.startsWith('-')))) {
+    return undefined; // crontab -l [-u user] only lists
+  }
   if (/^ld-linux.*\.so(\.\d+)*$|^ld-.*\.so(\.\d+)*$/.test(name)) return OPAQUE_RUNNERS['ld.so'];
   return Object.hasOwn(OPAQUE_RUNNERS, name) ? OPAQUE_RUNNERS[name] : undefined;
 }
@@ -433,8 +454,14 @@ export const COMMAND_OPTIONS: Readonly<Record<string, { options: readonly string
   pnpm: { options: ['--script-shell', '-c', '--shell-mode'], example: "pnpm exec -c 'rm x'" },
 };
 
+/** Pagers whose `+cmd` argument is a command run at start, where `!cmd` and `|cmd` run a shell command (less(1) "+cmd"). */
+const PAGERS_WITH_START_COMMANDS = new Set(['less', 'more', 'most', 'pg']);
+
 /** Why a program's options make it run a command given as text, or undefined. */
 export function commandOptionCode(name: string, args: readonly CommandArg[], written: string): string | undefined {
+  if (PAGERS_WITH_START_COMMANDS.has(name) && args.some((a) => a.value.startsWith('+') && (!a.literal || /[!|]/.test(a.value)))) {
+    return opaqueReason(`${written} (its +command runs a shell command)`); // less '+!rm x' f
+  }
   const row = Object.hasOwn(COMMAND_OPTIONS, name) ? COMMAND_OPTIONS[name]! : undefined;
   if (!row) return undefined;
   for (const arg of args) {

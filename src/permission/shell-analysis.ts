@@ -32,6 +32,7 @@ import {
   assignmentRunsCode,
   awkProgram,
   commandOptionCode,
+  expandsPrompt,
   forLoopHidesCode,
   interpreterCode,
   isInputFile,
@@ -182,7 +183,7 @@ const SHELL_BUILTINS = new Set([
 ]);
 
 /** Shells whose `-c` string (or here-document on stdin) is parsed and analysed in turn. */
-const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh']);
+const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'hush', 'rbash', 'posh', 'yash']);
 const SHELL_VALUE_OPTIONS = ['-o', '+o', '-O', '+O', '--rcfile', '--init-file'];
 
 /** Nested `bash -c "eval '…'"` strings deeper than this are unanalysable. */
@@ -204,7 +205,7 @@ const SHELL_STATE_BUILTINS = new Set([
   'export', 'unset', 'declare', 'typeset', 'local', 'readonly', 'alias', 'unalias', 'set', 'shopt', 'hash',
   'let', 'read', 'mapfile', 'readarray', 'ulimit', 'umask', 'wait', 'jobs', 'fg', 'bg', 'disown', 'kill',
   'exit', 'return', 'break', 'continue', 'shift', 'getopts', 'enable', 'complete', 'compgen', 'compopt',
-  'bind', 'history', 'suspend', 'times', 'caller', 'logout', 'cd', 'pushd', 'popd', 'dirs', 'help',
+  'bind', 'suspend', 'times', 'caller', 'logout', 'cd', 'pushd', 'popd', 'dirs', 'help',
 ]);
 
 // ---- the walk
@@ -347,12 +348,19 @@ class Analysis {
         const hides =
           command.type === 'TestClause' ? testClauseHidesCode(command.text)
           : command.type === 'ForClause' ? forLoopHidesCode(command.text)
+          : command.type === 'CaseClause' ? false
           : arithmeticHidesCode(command.text);
         const name = command.type === 'TestClause' ? '[[' : command.type === 'ForClause' ? 'for' : '((';
         if (hides) this.recordOpaque(name, command.text, opaqueReason(`${command.text} (bash evaluates array subscripts in it)`), scope.wrappers);
+        // `for PATH in ./bin; do ls; done` sets the loop's variable like an assignment
+        const loopVariable = command.type === 'ForClause' ? /^(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\b/.exec(command.text)?.[1] : undefined;
+        const setsCode = loopVariable !== undefined ? assignmentRunsCode(loopVariable, undefined, `for ${loopVariable}`) : undefined;
+        if (setsCode) this.recordOpaque('for', command.text, setsCode, scope.wrappers);
+        // `[[ ${x@P} ]]`, `case ${x@P} in`: prompt expansion runs the substitutions the value holds
+        else if (expandsPrompt(command.text)) this.recordOpaque(command.type, command.text, opaqueReason(`${command.text} (\${…@P} runs the commands its value holds)`), scope.wrappers);
       }
       if (command.type === 'FuncDecl' && command.name !== undefined) this.declareFunction(command.name, command.statements, scope);
-      else for (const child of command.statements) this.statement(child, wrapped);
+      else for (const child of command.statements) this.statement(command.type === 'TimeClause' ? withoutEndOfOptions(child) : child, wrapped);
       for (const substitution of command.substitutions) this.script(substitution, substitutionScope(scope));
     }
     for (const redirect of statement.redirects) {
@@ -362,6 +370,7 @@ class Analysis {
         this.write(target, dirBefore, 'redirect');
       }
       for (const word of [target, ...(redirect.heredoc ? [redirect.heredoc] : [])]) {
+        if (!word.literal && expandsPrompt(word.value)) this.recordOpaque(op, word.value, opaqueReason(`${word.value} (\${…@P} runs the commands its value holds)`), scope.wrappers);
         for (const substitution of word.substitutions) this.script(substitution, substitutionScope(scope));
       }
     }
@@ -738,6 +747,7 @@ class Analysis {
       opaque === undefined &&
       invocation.safeEnv &&
       !invocation.privileged &&
+      !runsFileOutsideSystem(invocation.words[0]) &&
       (isReadOnlyCommand(name, commandArgs, { extraArgsUnknown: invocation.appendsArguments }) ||
         (awk?.readOnly === true && !invocation.appendsArguments));
     this.commands.push({
@@ -766,7 +776,7 @@ class Analysis {
    * variable or evaluates a subscript, or a program this line wrote, copied or linked.
    */
   private opaqueCode(name: string, args: CommandArg[], invocation: Invocation, text: string): string | undefined {
-    const runner = opaqueRunner(name);
+    const runner = opaqueRunner(name, args) ?? (args[0] ? opaqueRunner(`${name} ${args[0].value}`, args.slice(1)) : undefined);
     if (runner) return opaqueReason(`${text} (${runner})`);
     const code =
       interpreterCode(name, args, invocation.appendsArguments, text) ??
@@ -962,3 +972,17 @@ function attachedWord(word: ShellWord, value: string): ShellWord {
   return { text, value, literal: word.literal, tilde: false, processSubstitution: false, substitutions: [] };
 }
 
+/** `time -- rm x`: bash's time keyword takes `--` as the end of its options, and runs what follows. */
+function withoutEndOfOptions(statement: ShellStatement): ShellStatement {
+  const command = statement.command;
+  if (command?.kind !== 'call' || !command.words[0]?.literal || command.words[0].value !== '--') return statement;
+  return { ...statement, command: { ...command, words: command.words.slice(1) } };
+}
+
+/** Folders of the system's own programs: `/usr/bin/ls` is ls, but `./ls` or `bin/cat` is whatever the project holds. */
+const SYSTEM_PROGRAM_DIRS = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
+
+/** Whether a command word is a path to a file that is not one of the system's programs (`./ls -la`): never read-only by its name. */
+function runsFileOutsideSystem(word: ShellWord | undefined): boolean {
+  return word !== undefined && word.value.includes('/') && !SYSTEM_PROGRAM_DIRS.test(word.value);
+}

@@ -44,7 +44,7 @@ export interface ShellCompound {
   subshell: boolean;
   statements: ShellStatement[];
   substitutions: ShellScript[];
-  /** the source text, for `[[ ]]` (`TestClause`), `(( ))` (`ArithmCmd`) and `for (( ))` (`ForClause`), whose operands bash may evaluate as arithmetic */
+  /** the source text, for `[[ ]]` (`TestClause`), `(( ))` (`ArithmCmd`) and `for (( ))` (`ForClause`), whose operands bash may evaluate as arithmetic; also for `for NAME in` (a variable it sets) and `case` */
   text?: string;
   /** a function's name (`FuncDecl`): its body (`statements`) runs where the function is called */
   name?: string;
@@ -246,7 +246,8 @@ class Converter {
       return { kind: 'call', assignments: [], words };
     }
     if (type === 'BinaryCmd') return this.binary(cmd);
-    const evaluated = type === 'TestClause' || type === 'ArithmCmd' || (type === 'ForClause' && Boolean(cmd.Loop) && this.parser.nodeType(cmd.Loop) === 'CStyleLoop');
+    // `for PATH in …` sets a variable; `case ${x@P} in` expands a prompt: their text is looked at too
+    const evaluated = type === 'TestClause' || type === 'ArithmCmd' || type === 'ForClause' || type === 'CaseClause';
     const name = type === 'FuncDecl' && cmd.Name ? { name: String(cmd.Name.Value) } : {};
     return { kind: 'compound', type, subshell: type === 'Subshell', ...this.children(cmd), ...(evaluated && { text: this.text(cmd) }), ...name };
   }

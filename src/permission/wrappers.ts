@@ -186,6 +186,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   'conda run': { alsoRecorded: true, example: 'conda run -n env pytest', flags: ['--no-capture-output', '--live-stream', '-v', '--verbose'], valueOptions: ['-n', '--name', '-p', '--prefix', '--cwd'], directoryOptions: ['--cwd'] },
   'bundle exec': { alsoRecorded: true, example: 'bundle exec rspec', flags: ['--keep-file-descriptors'], valueOptions: ['--gemfile'] },
   'npm exec': { alsoRecorded: true, example: 'npm exec -- tsc --noEmit (-c runs a string)', flags: ['-y', '--yes', '--no', '--no-install'], valueOptions: ['--package', '-w', '--workspace'], commandStringOptions: ['-c', '--call'] },
+  'npm x': { alsoRecorded: true, example: 'npm x -- tsc --noEmit (npm exec by its alias)', flags: ['-y', '--yes', '--no', '--no-install'], valueOptions: ['--package', '-w', '--workspace'], commandStringOptions: ['-c', '--call'] },
   'pnpm exec': { alsoRecorded: true, example: 'pnpm exec tsc', flags: ['-r', '--recursive', '--parallel', '--no-bail', '--report-summary'], valueOptions: ['--filter', '-F', '--workspace-concurrency', '-C', '--dir'], opaqueOptions: ['-c', '--shell-mode'], directoryOptions: ['-C', '--dir'] },
   'yarn exec': { alsoRecorded: true, example: 'yarn exec tsc', flags: [] },
   'pyenv exec': { alsoRecorded: true, example: 'pyenv exec python script.py', flags: [] },

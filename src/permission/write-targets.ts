@@ -91,6 +91,7 @@ export const WRITE_TARGETS: Readonly<Record<string, WriterSpec>> = {
   mv: { example: 'mv a b, mv -t /dest a (sources are removed: all are written)', positionals: 'all', targetOptions: TARGET_DIRECTORY, options: { shortWithValue: 'St', long: MV_LONG, longWithValue: ['suffix', 'target-directory'] } },
   cp: { example: 'cp a b, cp -t /dest a, cp --target=/dest a (-s and -l make links; -r, -a, -d, -P copy links as links)', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, links: ['-s', '--symbolic-link', '-l', '--link'], containers: ['-r', '-R', '--recursive', '-a', '--archive', '-d', '-P', '--no-dereference'], options: { shortWithValue: 'St', long: CP_LONG, longWithValue: ['no-preserve', 'sparse', 'suffix', 'target-directory'] } },
   ln: { example: 'ln -s /outside L (L becomes a link), ln -t /dest a', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, links: true, options: { shortWithValue: 'St', long: LN_LONG, longWithValue: ['suffix', 'target-directory'] } },
+  history: { example: 'history -w /tmp/h, history -a (writes $HISTFILE); history and history -c write no file', positionals: 'last', custom: historyTargets },
   install: { example: 'install -m 755 bin /usr/local/bin/x, install -t /dest a, install -d a b', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, options: { shortWithValue: 'gmoSt', long: INSTALL_LONG, longWithValue: ['group', 'mode', 'owner', 'strip-program', 'suffix', 'target-directory'] }, custom: installTargets },
   chmod: { example: 'chmod +x script.sh (the mode is skipped)', custom: chmodTargets },
   chown: { example: 'chown user:group f (the owner is skipped)', positionals: 'after-first', options: { long: CHOWN_LONG, longWithValue: ['from', 'reference'] }, custom: ownerTargets },
@@ -147,6 +148,22 @@ export function knowsWriter(name: string): boolean {
  * {@link genericTargets} (the caller skips read-only commands, which write nothing).
  */
 export function commandWrites(name: string, words: readonly ShellWord[], context: WriterContext): CommandWrites {
+  const found = localCommandWrites(name, words, context);
+  if (!REMOTE_COPIERS.has(programKey(name))) return found;
+  const remote = (w: ShellWord) => w.literal && REMOTE_PATH.test(w.value);
+  const targets = found.targets.filter((t) => !remote(t.word));
+  // the last remote word (scp has no row of its own, so every remote word is looked at)
+  const remoteWord = words.filter(remote).at(-1);
+  if (remoteWord) targets.push(unknownPlace(`${remoteWord.text} (on another machine)`));
+  return { ...found, targets };
+}
+
+/** Programs that copy to another machine: `rsync -a f user@host:/tmp/`, `scp f host:` (a place outside the project). */
+const REMOTE_COPIERS = new Set(['rsync', 'scp', 'sftp']);
+/** `[user@]host:path` (no `/` before the colon) or `rsync://host/path`. */
+const REMOTE_PATH = /^(?:[^/:@]+@)?[^/:]+:|^rsync:\/\//;
+
+function localCommandWrites(name: string, words: readonly ShellWord[], context: WriterContext): CommandWrites {
   const key = programKey(name);
   const spec = writers.get(key);
   const home = homeWriterPlace(key, words);
@@ -256,6 +273,14 @@ function leavesDirectory(candidate: ShellWord, original: ShellWord): boolean {
 }
 
 // ---- custom readers
+
+/** bash's history builtin: `-a` and `-w` write the file named (or $HISTFILE); other forms write no file. */
+function historyTargets(words: readonly ShellWord[]): CommandWrites {
+  const options = words.filter((w) => /^-[A-Za-z]+$/.test(w.value)).map((w) => w.value).join('');
+  if (!/[aw]/.test(options)) return { onlyTargets: true, targets: [] };
+  const file = words.find((w) => !/^-/.test(w.value));
+  return { onlyTargets: true, targets: [file ? { word: file, via: 'other' } : unknownPlace('$HISTFILE (history)')] };
+}
 
 function installTargets(words: readonly ShellWord[]): CommandWrites {
   const spec = WRITE_TARGETS.install!;
