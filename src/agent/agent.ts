@@ -17,6 +17,7 @@ import { systemPrompt, stepLimitMessage, type AgentKind, type PromptEnvironment 
 import { repairInterruptedTurns, historyForProvider } from './history.js';
 import { CANCELED_RESULT, runToolCalls, type ToolCallRecorder } from './tool-calls.js';
 import { capParts } from '../db/part-cap.js';
+import { redactSecrets } from '../tools/redact.js';
 import type { AgentSession, AgentStore } from './store.js';
 
 /** Thrown by {@link Agent.run} when the session already has a run in progress. */
@@ -406,7 +407,8 @@ export class Agent {
       fileTimes: toolServices.fileTimes,
       fileHistory: toolServices.fileHistory,
       shell: () => toolServices.shellFor(sessionId),
-      onProgress: (text) => bus.emit('tool.progress', { sessionId, toolCallId: call.id, text }),
+      // any tool's live output (a plugin's or custom tool's too), as its result: keys we hold are hidden (issue #10 §1)
+      onProgress: (text) => bus.emit('tool.progress', { sessionId, toolCallId: call.id, text: redactSecrets(text) }),
       extra: toolServices.extra,
     };
   }
