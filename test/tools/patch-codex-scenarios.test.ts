@@ -2,7 +2,8 @@
  * More of codex's apply_patch scenarios (issue 10 §4), tried after the first parity fixes: lines
  * that differ from the file only in look-alike punctuation or spaces (codex's `seek_sequence` last
  * pass: `"` for `“`, `-` for `—`, a space for a no-break space), a patch wrapped in a shell heredoc
- * (codex's lenient parser), and added-only hunks, End-of-File markers, CRLF files and files without a
+ * (codex's lenient parser), removing the last line of a file without a final newline (the kept
+ * line lost its own break), and added-only hunks, End-of-File markers, CRLF files and files without a
  * final newline where we already agreed. Each asserts the exact bytes on disk or the exact refusal.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -77,6 +78,11 @@ describe('patch: added-only hunks, End of File, CRLF and no final newline (agree
     ['two added-only hunks, in order at the end', 'a\n', ['@@', '+b', '@@', '+c'], 'a\nb\nc\n'],
     ['an added-only hunk after an @@ anchor in a CRLF file', 'def f():\r\n    pass\r\n', ['@@ def f():', '+    x = 1'], 'def f():\r\n    x = 1\r\n    pass\r\n'],
     ['an End of File hunk takes the last of two equal lines', 'a\nb\na\n', ['@@', '-a', '+A', '*** End of File'], 'a\nb\nA\n'],
+    ['the last line of a file without a final newline removed: the kept line keeps its break (git, codex)', 'a\nb', ['@@', ' a', '-b'], 'a\n'],
+    ['the same in a CRLF file', 'a\r\nb', ['@@', '-b'], 'a\r\n'],
+    ['the last two removed, the first kept', 'a\nb\nc', ['@@', ' a', '-b', '-c'], 'a\n'],
+    ['the last line replaced: still no final newline', 'a\nb', ['@@', '-b', '+B'], 'a\nB'],
+    ['every line removed', 'a\nb', ['@@', '-a', '-b'], ''],
     ['an @@ anchor with trailing spaces', 'def g():\n    pass\n', ['@@ def g():   ', '-    pass', '+    return 1'], 'def g():\n    return 1\n'],
   ])('%s', async (_name, content, hunk, expected) => {
     const path = readFile('f.txt', content);
