@@ -7,7 +7,7 @@
  * up from where `D` leads) while the write followed them by their text, so a link the check judged
  * inside wrote outside the project without asking.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { permissionRules } from '../../src/permission/rules.js';
 import { PermissionService } from '../../src/permission/service.js';
 import type { PermissionAskInput, PermissionSubject } from '../../src/permission/types.js';
 import { resolveWriteTarget } from '../../src/tools/file-io.js';
+import { resolveToolPath } from '../../src/tools/write-guard.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { writeTool } from '../../src/tools/write.js';
 import { editTool } from '../../src/tools/edit.js';
@@ -157,13 +158,29 @@ describe('new files through links and odd path forms', () => {
     const { contextFor, asked } = askingContext();
     const added = path();
     const result = await runTool(patchTool, { patch_text: `*** Begin Patch\n*** Add File: ${added}\n+x\n*** End Patch` }, contextFor(patchTool));
-    // a link at the named path itself (even dangling) is a file there: Add refuses it before asking
-    if (/refus|exists/.test(result.output) && result.isError) {
+    // a link at the named path itself (even dangling) is something there: Add refuses it before asking
+    let linkThere = false;
+    try {
+      linkThere = lstatSync(resolveToolPath({ cwd: project }, added)).isSymbolicLink();
+    } catch {
+      // nothing at the path
+    }
+    if (linkThere) {
+      expect(result).toMatchObject({ isError: true, output: `file already exists and cannot be added: ${resolveToolPath({ cwd: project }, added)}` });
       expect(asked).toEqual([]);
       expect(existsSync(join(root, lands))).toBe(false);
       return;
     }
     expect(asked.length).toBe(asks ? 1 : 0);
+    expect(existsSync(join(root, lands))).toBe(!asks);
+  });
+
+  it.each(NEW_FILE_ROWS)('edit (create mode): $name', async ({ make, path, lands, asks }) => {
+    make();
+    const { contextFor, asked } = askingContext();
+    const result = await runTool(editTool, { file_path: path(), old_string: '', new_string: 'x\n' }, contextFor(editTool));
+    expect(asked.length).toBe(asks ? 1 : 0);
+    expect(result.isError).toBe(asks);
     expect(existsSync(join(root, lands))).toBe(!asks);
   });
 
