@@ -331,6 +331,16 @@ export function variableBuiltinCode(name: string, args: readonly CommandArg[], w
       return opaqueReason(`${written} (exports a function that child shells run)`);
     }
     if (options.includes('p')) return undefined; // declare -p HOME: prints, sets nothing
+    // declare -n ref=PATH: a later `ref=./bin` sets PATH under another name
+    // (`declare -n ref` alone: its first assignment, `ref=PATH`, names the target)
+    for (const arg of options.includes('n') ? args : []) {
+      if (/^[-+][A-Za-z]+$/.test(arg.value)) continue;
+      const eq = arg.value.indexOf('=');
+      const target = eq < 0 || !arg.literal ? '' : arg.value.slice(eq + 1).replace(/\[.*$/, '');
+      if (target === '' || codeEnvironmentVariable(target)) {
+        return opaqueReason(`${written} (a reference to ${target || 'a variable only known when it runs'}: setting it sets that variable)`);
+      }
+    }
     for (const arg of args) {
       if (/^[-+][A-Za-z]+$/.test(arg.value)) continue;
       const eq = arg.value.indexOf('=');

@@ -65,7 +65,9 @@ export class WorkingDirectory {
   change(name: string, args: readonly ShellWord[], dir: Directory, home: string, resolve: (word: ShellWord) => string | undefined): void {
     if (name === 'popd') dir.path = undefined;
     if (name !== 'cd' && name !== 'pushd') return;
-    const target = args.find((a) => !CD_OPTIONS.test(a.value));
+    // `cd -- ..`: the operand follows the end of options
+    const end = args.findIndex((a) => a.literal && a.value === '--');
+    const target = end >= 0 && args.slice(0, end).every((a) => CD_OPTIONS.test(a.value)) ? args[end + 1] : args.find((a) => !CD_OPTIONS.test(a.value));
     if (!target) {
       dir.path = name === 'cd' ? home : undefined;
       return;
