@@ -19,6 +19,7 @@ import { decodeDocument, encodeDocument, textAsRead, writeFileAtomic, type TextD
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
 import { recordFileWrite, requireFreshRead, resolveToolPath } from './write-guard.js';
+import { resolveAllLinks } from '../permission/real-path.js';
 import { lspDiagnosticsAfterWrite } from './diagnostics.js';
 
 const DESCRIPTION = `Applies a patch: changes to one or more files in one call, all of them or (if anything fails) none.
@@ -147,22 +148,43 @@ function parse(patchText: string): PatchOperation[] {
   }
 }
 
-/** Each file at most once, counting move destinations, after resolving (`a.ts` and `./a.ts` are one file). */
+/**
+ * Each file at most once, counting move destinations, after resolving: `a.ts` and `./a.ts` are one
+ * file, and so are a symbolic link and its target or two hard links (same device and inode). Two
+ * sections on one file through a link used to be applied one over the other: the first change was
+ * lost and the result said "2 files changed".
+ */
 function requireDistinctPaths(operations: PatchOperation[], ctx: ToolContext): void {
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { line: number; path: string }>();
   for (const operation of operations) {
     const paths = [operation.path];
     if (operation.kind === 'update' && operation.moveTo !== undefined) paths.push(operation.moveTo);
     for (const path of new Set(paths.map((p) => resolveToolPath(ctx, p)))) {
-      const first = seen.get(path);
+      const keys = fileIdentities(path);
+      const first = keys.map((key) => seen.get(key)).find((f) => f !== undefined);
       if (first !== undefined) {
+        const same = first.path === path ? '' : ` (the same file as ${first.path})`;
         throw new ToolError(
-          `failed to parse patch: line ${operation.line}: ${path} is already changed at line ${first}; put all changes to one file in one section`,
+          `failed to parse patch: line ${operation.line}: ${path}${same} is already changed at line ${first.line}; put all changes to one file in one section`,
         );
       }
-      seen.set(path, operation.line);
+      for (const key of keys) seen.set(key, { line: operation.line, path });
     }
   }
+}
+
+/** The names one file goes by: its absolute path, where its links lead, and its device and inode when it exists. */
+function fileIdentities(path: string): string[] {
+  const keys = [path];
+  const real = resolveAllLinks(path);
+  if (real !== undefined && real !== path) keys.push(real);
+  try {
+    const stats = statSync(path);
+    keys.push(`inode:${stats.dev}:${stats.ino}`);
+  } catch {
+    // nothing there yet (an Add, a Move's destination): its paths are its names
+  }
+  return keys;
 }
 
 /** Checks the preconditions, matches the hunks and encodes the result. Throws ToolError or HunkMismatchError. */
