@@ -129,7 +129,8 @@ class Parser {
       const start = this.index + 1;
       if (isHeader(line, UPDATE)) {
         const path = this.takePath(UPDATE);
-        const moveTo = this.lines[this.index].startsWith(MOVE) ? this.takePath(MOVE) : undefined;
+        // the Move line belongs to the header, so it may carry spaces around it too
+        const moveTo = this.lines[this.index]?.trim().startsWith(MOVE) ? this.takePath(MOVE) : undefined;
         operations.push({ kind: 'update', path, ...(moveTo === undefined ? {} : { moveTo }), hunks: this.parseHunks(), line: start });
       } else if (isHeader(line, ADD)) {
         const path = this.takePath(ADD);

@@ -70,6 +70,16 @@ describe('patch: a shell heredoc around the patch', () => {
   });
 });
 
+describe('patch: a Move line with spaces around it, as the header it belongs to', () => {
+  it('"  *** Move to: b.txt  " moves the file', async () => {
+    readFile('a.txt', 'a\n');
+    const result = await apply(['*** Begin Patch', '*** Update File: a.txt', '  *** Move to: b.txt  ', '@@', '-a', '+A', '*** End Patch'].join('\n'));
+    expect(result.isError).toBe(false);
+    expect(readFileSync(join(ws.dir, 'b.txt'), 'utf8')).toBe('A\n');
+    expect(existsSync(join(ws.dir, 'a.txt'))).toBe(false);
+  });
+});
+
 describe('patch: added-only hunks, End of File, CRLF and no final newline (agreeing with codex)', () => {
   it.each([
     ['an added-only hunk marked End of File', 'a\nb\n', ['@@', '+c', '*** End of File'], 'a\nb\nc\n'],
