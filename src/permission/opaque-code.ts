@@ -428,6 +428,68 @@ export const OPAQUE_RUNNERS: Readonly<Record<string, string>> = {
   'yarn dlx': 'runs a package\'s program, downloading it', // yarn dlx cowsay
   'bun x': 'runs a package\'s program, downloading it if needed', // bun x cowsay
   screen: 'runs commands in a terminal it keeps',
+  // more programs that run the command they are given (a breaker's round): seen as opaque, not followed
+  toybox: 'runs the tool it is given (a multi-call binary, like busybox)', // toybox rm x
+  coreutils: 'runs the tool it is given (a multi-call binary)', // coreutils --coreutils-prog=rm x
+  cgexec: 'runs a command in a control group', // cgexec -g cpu:x rm x
+  'dbus-run-session': 'runs a command in a new D-Bus session',
+  'ssh-agent': 'runs a command with an agent', // ssh-agent rm x
+  rlwrap: 'runs a command with line editing',
+  'dumb-init': 'runs a command as an init process',
+  tini: 'runs a command as an init process',
+  chronic: 'runs a command, showing its output only on failure', // chronic rm x
+  ifne: 'runs a command when its input is not empty',
+  pee: 'runs each command string it is given', // pee 'rm x'
+  retry: 'runs a command until it succeeds',
+  tsp: 'queues a command to run later',
+  nq: 'queues a command to run later',
+  sem: 'runs a command under GNU parallel',
+  eatmydata: 'runs a command without fsync',
+  torsocks: 'runs a command through Tor',
+  proxychains: 'runs a command through proxies',
+  proxychains4: 'runs a command through proxies',
+  trickle: 'runs a command with limited bandwidth',
+  gtimeout: 'runs a command with a time limit (GNU timeout on macOS)',
+  caffeinate: 'runs a command keeping the machine awake',
+  runcon: 'runs a command in another SELinux context',
+  setarch: 'runs a command with another architecture',
+  linux32: 'runs a command with another architecture',
+  linux64: 'runs a command with another architecture',
+  i386: 'runs a command with another architecture',
+  x86_64: 'runs a command with another architecture',
+  softlimit: 'runs a command with limits',
+  setuidgid: 'runs a command as another user',
+  nocache: 'runs a command without the page cache',
+  'sandbox-exec': 'runs a command in a sandbox (macOS)',
+  'flatpak-spawn': 'runs a command on the host', // flatpak-spawn --host rm x
+  'distrobox-host-exec': 'runs a command on the host',
+  'toolbox run': 'runs a command in a container',
+  mosh: 'runs a command on another machine',
+  'parallel-ssh': 'runs a command on other machines',
+  pssh: 'runs a command on other machines',
+  pdsh: 'runs a command on other machines',
+  uvx: 'runs a package\'s program, downloading it if needed', // uvx rm
+  'uv tool': 'runs a package\'s program, downloading it if needed', // uv tool run rm
+  'pipx run': 'runs a package\'s program, downloading it if needed',
+  'gem exec': 'runs a gem\'s program, installing it if needed',
+  'volta run': 'runs a command with a tool version',
+  'fnm exec': 'runs a command with a Node version',
+  'nvm exec': 'runs a command with a Node version',
+  'nix run': 'runs a package\'s program, downloading it if needed',
+  'nix shell': 'runs a command with packages it downloads',
+  'nix develop': 'runs a command in a development shell',
+  'guix shell': 'runs a command with packages it downloads',
+  'mamba run': 'runs a command in an environment',
+  'micromamba run': 'runs a command in an environment',
+  'hatch run': 'runs a command in an environment',
+  'pdm run': 'runs a command or script in an environment',
+  'rye run': 'runs a command or script in an environment',
+  byobu: 'runs commands in a terminal it keeps',
+  'docker exec': 'runs a command in a container', // docker exec c rm x
+  'podman exec': 'runs a command in a container',
+  'kubectl exec': 'runs a command in a pod',
+  'lxc exec': 'runs a command in a container',
+  'vagrant ssh': 'runs a command string in a virtual machine', // vagrant ssh -c 'rm x'
 };
 
 /** Why a program runs commands we cannot follow, or undefined. The dynamic loader also by its file names (`ld-linux-x86-64.so.2`). */

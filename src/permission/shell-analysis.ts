@@ -553,6 +553,10 @@ class Analysis {
       return void this.commandString(name, { ...rest[0]!, text: rest.map((w) => w.text).join(' '), value: rest.map((w) => w.value).join(' ') }, { ...invocation, dir }, scope);
     }
     if (noCommand || i >= words.length) {
+      // `echo 'rm x' | sudo -s`: with no command, -s/-i run a shell that reads its input
+      if (!noCommand && spec.privileged && words.slice(1, i).some((w) => /^-[A-Za-z]*[si]|^--(shell|login)$/.test(w.value))) {
+        return void this.recordOpaque(name, written, opaqueReason(`${written} (runs a shell that reads commands from its input)`), invocation.wrappers);
+      }
       if (!noCommand && spec.defaultCommand) {
         const echo: ShellWord = { ...words[0]!, text: spec.defaultCommand, value: spec.defaultCommand };
         return { ...invocation, words: [echo], wrappers: [...invocation.wrappers, name], appendsArguments: true };
