@@ -107,41 +107,62 @@ export function credentialValues(entries: Record<string, string> | undefined): s
  */
 export const SECRET_PIECE_CHARS = 16;
 
-/** Every {@link SECRET_PIECE_CHARS}-long piece of the registered secrets, rebuilt when they change. */
-let pieces: Set<string> | undefined;
+/** Every {@link SECRET_PIECE_CHARS}-long piece of the registered secrets and their rolling hashes, rebuilt when they change. */
+let pieces: { texts: Set<string>; hashes: Set<number> } | undefined;
 
-function secretPieces(): Set<string> {
+const HASH_BASE = 31;
+/** `HASH_BASE` to the power `SECRET_PIECE_CHARS - 1`, modulo 2^32: what the character leaving the window weighs */
+const HASH_OUT = Array.from({ length: SECRET_PIECE_CHARS - 1 }).reduce<number>((h) => Math.imul(h, HASH_BASE), 1);
+
+/** The polynomial hash of `text[from, from + SECRET_PIECE_CHARS)`, modulo 2^32. */
+function windowHash(text: string, from: number): number {
+  let h = 0;
+  for (let i = from; i < from + SECRET_PIECE_CHARS; i++) h = (Math.imul(h, HASH_BASE) + text.charCodeAt(i)) | 0;
+  return h;
+}
+
+function secretPieces(): { texts: Set<string>; hashes: Set<number> } {
   if (pieces) return pieces;
-  pieces = new Set();
+  pieces = { texts: new Set(), hashes: new Set() };
   for (const secret of secrets) {
-    for (let i = 0; i + SECRET_PIECE_CHARS <= secret.length; i++) pieces.add(secret.slice(i, i + SECRET_PIECE_CHARS));
+    for (let i = 0; i + SECRET_PIECE_CHARS <= secret.length; i++) {
+      pieces.texts.add(secret.slice(i, i + SECRET_PIECE_CHARS));
+      pieces.hashes.add(windowHash(secret, i));
+    }
   }
   return pieces;
 }
 
 /**
  * `text` with every registered secret replaced by {@link REDACTED}, and every piece of one at least
- * {@link SECRET_PIECE_CHARS} long (a key cut by a truncation). Linear in the text's length.
+ * {@link SECRET_PIECE_CHARS} long (a key cut by a truncation). Linear in the text's length: a rolling
+ * hash of each window, its text compared only when the hash is a piece's.
  */
 export function redactSecrets(text: string): string {
   if (secrets.length === 0) return text;
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  const wanted = secretPieces();
-  if (wanted.size === 0 || out.length < SECRET_PIECE_CHARS) return out;
+  const { texts, hashes } = secretPieces();
+  if (texts.size === 0 || out.length < SECRET_PIECE_CHARS) return out;
+  const isPiece = (from: number, hash: number) => hashes.has(hash) && texts.has(out.slice(from, from + SECRET_PIECE_CHARS));
   let result = '';
   let copiedTo = 0;
+  let hash = windowHash(out, 0);
   for (let i = 0; i + SECRET_PIECE_CHARS <= out.length; ) {
-    if (!wanted.has(out.slice(i, i + SECRET_PIECE_CHARS))) {
+    if (!isPiece(i, hash)) {
+      if (i + SECRET_PIECE_CHARS < out.length) {
+        hash = (Math.imul(hash - Math.imul(out.charCodeAt(i), HASH_OUT), HASH_BASE) + out.charCodeAt(i + SECRET_PIECE_CHARS)) | 0;
+      }
       i++;
       continue;
     }
     // grow the piece while the next window is a piece too (overlapping windows of one secret)
     let end = i + SECRET_PIECE_CHARS;
-    while (end < out.length && wanted.has(out.slice(end - SECRET_PIECE_CHARS + 1, end + 1))) end++;
+    while (end < out.length && texts.has(out.slice(end - SECRET_PIECE_CHARS + 1, end + 1))) end++;
     result += out.slice(copiedTo, i) + REDACTED;
     copiedTo = end;
     i = end;
+    if (i + SECRET_PIECE_CHARS <= out.length) hash = windowHash(out, i);
   }
   return copiedTo === 0 ? out : result + out.slice(copiedTo);
 }

@@ -49,6 +49,35 @@ describe('redactSecrets: the exact value and pieces of it', () => {
     expect(redactSecrets(text)).toBe(expected);
   });
 
+  it('agrees with a plain window-by-window search on 500 random texts holding pieces of the key', () => {
+    // the rolling hash is an optimisation only: same result as comparing every window's text
+    const naive = (text: string) => {
+      let out = text.split(KEY).join(REDACTED);
+      const wanted = new Set(Array.from({ length: KEY.length - SECRET_PIECE_CHARS + 1 }, (_, i) => KEY.slice(i, i + SECRET_PIECE_CHARS)));
+      let result = '';
+      let i = 0;
+      while (i < out.length) {
+        if (i + SECRET_PIECE_CHARS <= out.length && wanted.has(out.slice(i, i + SECRET_PIECE_CHARS))) {
+          let end = i + SECRET_PIECE_CHARS;
+          while (end < out.length && wanted.has(out.slice(end - SECRET_PIECE_CHARS + 1, end + 1))) end++;
+          result += REDACTED;
+          i = end;
+        } else result += out[i++];
+      }
+      return result;
+    };
+    let seed = 7;
+    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    for (let round = 0; round < 500; round++) {
+      let text = '';
+      for (let part = 0; part < 6; part++) {
+        const from = random(KEY.length);
+        text += random(2) ? KEY.slice(from, from + 10 + random(30)) : 'é xyz\n\u{1F600}'.slice(0, random(9)) + 'abc'.repeat(random(5));
+      }
+      expect(redactSecrets(text)).toBe(naive(text));
+    }
+  });
+
   it('truncateMiddle cutting through the key leaves no piece of it', () => {
     const text = `${'a'.repeat(MAX_OUTPUT_CHARS / 2 - 20)}${KEY}${'b'.repeat(MAX_OUTPUT_CHARS)}`;
     const cutText = truncateMiddle(text, MAX_OUTPUT_CHARS);
