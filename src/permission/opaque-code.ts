@@ -128,6 +128,8 @@ export function interpreterCode(
     }
     if (value.startsWith('-') && value !== '-') continue; // a flag
     if (isInputFile(value)) return opaqueReason(`${written} (the program is read from input)`);
+    // python3 <(echo …), node "$F": the program file is only known when it runs
+    if (!arg.literal) return opaqueReason(`${written} (the program file is only known when it runs)`);
     programFile = true;
     if (entry.names[0] !== 'make' && name !== 'sqlite3') break; // the rest are the program's own arguments
   }
