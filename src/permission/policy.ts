@@ -73,6 +73,26 @@ const NOT_A_FILE = /^\/dev\/(null|zero|stdout|stderr|tty|fd\/\d+)$/;
  */
 const PRIVILEGE_WRAPPERS = new Set(['sudo', 'doas']);
 
+/**
+ * Files inside the project that decide what runs or what is allowed: changing one can raise the
+ * model's own permissions or run code at the next start, so it asks whatever the rules allow (deny
+ * rules still deny). Paths relative to the project, `/`-separated; a folder entry covers what is under it.
+ */
+export const PROTECTED_PROJECT_PATHS: readonly { path: string; folder: boolean; why: string }[] = [
+  // e.g. a "permission": {"bash": "allow"} written in by the model
+  { path: '.opencode.json', folder: false, why: "changes opencode's configuration (permission rules, MCP servers, plugins)" },
+  // e.g. .opencode/plugins/x.ts or .opencode/tools/x.yaml: code that runs at the next start
+  { path: '.opencode', folder: true, why: "changes opencode's data folder (plugins, custom tools and commands run from there)" },
+  // e.g. .git/hooks/pre-commit or core.fsmonitor in .git/config: run by the next git command
+  { path: '.git', folder: true, why: "changes git's configuration or hooks (git runs them)" },
+];
+
+/** Why changing `rel` (relative to the project, `/`-separated) always asks, or undefined. */
+export function protectedPathReason(rel: string): string | undefined {
+  const hit = PROTECTED_PROJECT_PATHS.find((p) => rel === p.path || (p.folder && rel.startsWith(`${p.path}/`)));
+  return hit && `${hit.why}: ${rel}`;
+}
+
 /** One thing a rule is matched against, and what a session grant for it would be. */
 interface Facet {
   /** the strings rules are matched against; the first is the one shown */
@@ -118,6 +138,8 @@ class Judge {
         const rel = relative(this.ctx.cwd, path).split(sep).join('/') || '.';
         const rule = lastMatchingRule(this.ctx.rules, this.tool, [rel, path]);
         facets.push({ subjects: [rel, path], grant: this.grantOf(rel, true), status: rule?.action ?? 'ask', rule, defaultReason: 'changes a file' });
+        const guarded = protectedPathReason(rel);
+        if (guarded) always.push(guarded);
       } else {
         const rule = lastMatchingRule(this.ctx.rules, this.tool, [path]);
         // only a deny rule counts outside the project: allow rules and grants do not reach there
@@ -171,6 +193,10 @@ class Judge {
       if (write.path && NOT_A_FILE.test(write.path)) continue;
       if (!write.path) always.push(`writes to a place that cannot be known before it runs: ${write.target}`);
       else if (!this.isInside(write.path)) always.push(`writes outside the project: ${write.path}`);
+      else {
+        const guarded = protectedPathReason(relative(this.ctx.cwd, write.path).split(sep).join('/'));
+        if (guarded) always.push(guarded);
+      }
     }
     // A read-only command allowed by default must still ask when the line writes a file in the project
     // that no writing command accounts for: `echo x > notes.txt` is `echo` plus a write, and a
