@@ -78,8 +78,11 @@ export class InputRouter {
     this.draining = true;
     while (this.queue.length) {
       if (this.process(this.queue.shift()!)) {
-        // what arrives meanwhile (Ink emits one read's keys back to back) waits for the next turn
-        setTimeout(() => this.drain(), 0);
+        // what arrives meanwhile (Ink emits one read's keys back to back) waits for the next turn.
+        // setImmediate, not setTimeout(0): immediates run in the order they were queued, so the render
+        // a key caused (React's scheduler queues it with setImmediate in Node) lands before the next key;
+        // a 1 ms timer could fire first on a busy machine and hand that key to the layer below the dialog.
+        setImmediate(() => this.drain());
         return;
       }
     }
