@@ -48,6 +48,15 @@ export interface WrapperSpec {
 }
 
 /** Commands that run another command, seen through to it. Options from GNU coreutils, sudo(8), doas(1), findutils. */
+/** The options of `su` (and of `runuser`, which takes the same): everything but the example. */
+const SU_OPTIONS: Omit<WrapperSpec, 'example'> = {
+  flags: ['-', '-l', '--login', '-m', '-p', '--preserve-environment', '-f', '--fast', '-P', '--pty'],
+  valueOptions: ['-g', '--group', '-G', '--supp-group', '-w', '--whitelist-environment'],
+  commandStringOptions: ['-c', '--command', '--session-command'],
+  stringOnly: true,
+  privileged: true,
+};
+
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   env: {
     example: 'env -i FOO=1 make test',
@@ -153,22 +162,9 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     noCommandOptions: ['-h', '--help', '-v', '--version'],
     joinsCommand: { unlessOptions: ['-x', '--exec'] },
   },
-  su: {
-    example: "su -c 'make install' root (always asks; the string is analysed; without -c a shell reads its input)",
-    flags: ['-', '-l', '--login', '-m', '-p', '--preserve-environment', '-f', '--fast', '-P', '--pty'],
-    valueOptions: ['-g', '--group', '-G', '--supp-group', '-w', '--whitelist-environment'],
-    commandStringOptions: ['-c', '--command', '--session-command'],
-    stringOnly: true,
-    privileged: true,
-  },
-  runuser: {
-    example: "runuser -l app -c 'make' (always asks, as su)",
-    flags: ['-', '-l', '--login', '-m', '-p', '--preserve-environment', '-f', '--fast', '-P', '--pty'],
-    valueOptions: ['-g', '--group', '-G', '--supp-group', '-w', '--whitelist-environment'],
-    commandStringOptions: ['-c', '--command', '--session-command'],
-    stringOnly: true,
-    privileged: true,
-  },
+  su: { ...SU_OPTIONS, example: "su -c 'make install' root (always asks; the string is analysed; without -c a shell reads its input)" },
+  // util-linux's runuser takes su's options
+  runuser: { ...SU_OPTIONS, example: "runuser -l app -c 'make' (always asks, as su)" },
   pkexec: { example: 'pkexec make install (always asks)', flags: ['--disable-internal-agent', '--keep-cwd'], valueOptions: ['--user'], noCommandOptions: ['--version', '--help'], privileged: true },
   busybox: { example: 'busybox rm x (the applet is the command)', flags: [], noCommandOptions: ['--list', '--list-full', '--help', '--install'] },
   catchsegv: { example: 'catchsegv ./a.out', flags: [] },
