@@ -35,6 +35,8 @@ export interface Session {
   createdAt: number;
   /** unix ms */
   updatedAt: number;
+  /** unix ms the TUI last opened or created it (migration 0004); unset for sessions never used there */
+  tuiUsedAt?: number;
 }
 
 interface SessionRow {
@@ -51,6 +53,7 @@ interface SessionRow {
   summary_message_id: string | null;
   created_at: number;
   updated_at: number;
+  tui_used_at: number | null;
 }
 
 function toSession(row: SessionRow): Session {
@@ -69,6 +72,7 @@ function toSession(row: SessionRow): Session {
   };
   if (row.parent_session_id !== null) session.parentSessionId = row.parent_session_id;
   if (row.summary_message_id !== null) session.summaryMessageId = row.summary_message_id;
+  if (row.tui_used_at !== null) session.tuiUsedAt = row.tui_used_at;
   return session;
 }
 
@@ -112,6 +116,83 @@ export class SessionStore {
       .prepare<[string], SessionRow>('SELECT * FROM sessions WHERE parent_session_id = ? ORDER BY created_at, rowid')
       .all(parentId)
       .map(toSession);
+  }
+
+  /** Every session, sub-agent sessions included, most recently updated first. */
+  listAll(): Session[] {
+    return this.db
+      .prepare<[], SessionRow>('SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC')
+      .all()
+      .map(toSession);
+  }
+
+  /** The most recently updated top-level session (`--continue`), or `undefined` when there is none. */
+  latest(): Session | undefined {
+    const row = this.db
+      .prepare<[], SessionRow>('SELECT * FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1')
+      .get();
+    return row && toSession(row);
+  }
+
+  /** The top-level session the TUI last opened or created (it reopens there), or `undefined`. */
+  lastUsedInTui(): Session | undefined {
+    const row = this.db
+      .prepare<[], SessionRow>(
+        'SELECT * FROM sessions WHERE parent_session_id IS NULL AND tui_used_at IS NOT NULL ORDER BY tui_used_at DESC, rowid DESC LIMIT 1',
+      )
+      .get();
+    return row && toSession(row);
+  }
+
+  /**
+   * Records that the TUI opened or created the session now (see {@link lastUsedInTui}). Leaves
+   * `updatedAt` alone: opening a session does not change it. @throws {NotFoundError}
+   */
+  markUsedInTui(id: string, atMs: number = Date.now()): void {
+    const result = this.db.prepare('UPDATE sessions SET tui_used_at = ? WHERE id = ?').run(atMs, id);
+    if (result.changes === 0) throw new NotFoundError('session', id);
+  }
+
+  /**
+   * Sessions whose id starts with `prefix` (sub-agent sessions included), at most `limit`, by id. For
+   * ids typed by a person, who may give a unique prefix as with git.
+   */
+  findByIdPrefix(prefix: string, limit = 10): Session[] {
+    return this.db
+      .prepare<[number, string, number], SessionRow>('SELECT * FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?')
+      .all(prefix.length, prefix, limit)
+      .map(toSession);
+  }
+
+  /**
+   * Inserts `session` exactly as given (every field, timestamps and totals included), for an import.
+   * `messageCount` is not written: the messages-table triggers count the messages inserted afterwards.
+   * @throws `SqliteError` (SQLITE_CONSTRAINT_PRIMARYKEY) when the id is taken, (…_FOREIGNKEY) when the
+   *   parent or summary message does not exist
+   */
+  restore(session: Omit<Session, 'messageCount'>): Session {
+    const row = this.db
+      .prepare<unknown[], SessionRow>(
+        `INSERT INTO sessions (id, parent_session_id, title, prompt_tokens, completion_tokens, cache_read_tokens,
+           cache_write_tokens, context_tokens, cost, summary_message_id, created_at, updated_at, tui_used_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      )
+      .get(
+        session.id,
+        session.parentSessionId ?? null,
+        session.title,
+        session.promptTokens,
+        session.completionTokens,
+        session.cacheReadTokens,
+        session.cacheWriteTokens,
+        session.contextTokens,
+        session.costUsd,
+        session.summaryMessageId ?? null,
+        session.createdAt,
+        session.updatedAt,
+        session.tuiUsedAt ?? null,
+      );
+    return toSession(row!);
   }
 
   /** Renames a session. @throws {NotFoundError} */
