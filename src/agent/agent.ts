@@ -403,7 +403,7 @@ export class Agent {
       toolCallId: call.id,
       cwd,
       signal,
-      askPermission: (input, subject) => permission.request(sessionId, call.name, { ...input, subject }, signal),
+      askPermission: (input, subject) => permission.request(sessionId, call.name, { ...input, subject, toolCallId: call.id }, signal),
       fileTimes: toolServices.fileTimes,
       fileHistory: toolServices.fileHistory,
       shell: () => toolServices.shellFor(sessionId),

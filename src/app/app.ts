@@ -42,6 +42,8 @@ export interface AppOptions {
   providerSettings: ProviderSettings;
   /** ask for a title in the background on a session's first message */
   generateTitles: boolean;
+  /** services added to the coder's tool context (`ToolContext.extra`), e.g. `opencode acp`'s editor file writer */
+  toolExtra?: Record<string, unknown>;
 }
 
 /** The services of one project. */
@@ -161,7 +163,7 @@ export function createApp(opts: AppOptions): App {
     reasoningEffort: taskSettings.reasoningEffort,
     computeCost,
   });
-  const extra = { ...sourcegraph, [LSP_SERVICE]: lsp, [SUB_AGENT_RUNNER]: createSubAgentRunner(taskAgent, db, bus) };
+  const extra = { ...sourcegraph, [LSP_SERVICE]: lsp, [SUB_AGENT_RUNNER]: createSubAgentRunner(taskAgent, db, bus), ...opts.toolExtra };
   const summarizerModel = opts.models.summarizer ?? opts.models.coder;
   const compact = async (sessionId: string, signal?: AbortSignal): Promise<void> => {
     // the provider is built per call, as for titles: a missing summarizer credential fails the compaction, not the app

@@ -60,17 +60,40 @@ export class McpService {
 
   constructor(private readonly opts: McpServiceOptions) {
     for (const [name, config] of Object.entries(opts.servers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const server: McpServer = new McpServer({
-        name,
-        config,
-        cwd: opts.cwd,
-        log: new McpLog(opts.logDir && !config.disabled ? path.join(opts.logDir, `mcp-${name.replace(/[^a-zA-Z0-9_-]/g, '_')}.log`) : undefined),
-        initializeTimeoutMs: opts.initializeTimeoutMs,
-        env: opts.env,
-        onChange: () => this.changed(server),
-      });
-      this.byName.set(name, server);
+      this.byName.set(name, this.createServer(name, config));
     }
+  }
+
+  /**
+   * Joins more servers to the configured ones (`opencode acp`: the editor's servers of a session); once
+   * started, they connect at once. A name already present is skipped, and returned, so the caller can say so.
+   */
+  add(servers: Record<string, McpServerConfig>): string[] {
+    const skipped: string[] = [];
+    for (const [name, config] of Object.entries(servers)) {
+      if (this.byName.has(name)) {
+        skipped.push(name);
+        continue;
+      }
+      const server = this.createServer(name, config);
+      this.byName.set(name, server);
+      if (this.started) void server.connect();
+    }
+    return skipped;
+  }
+
+  private createServer(name: string, config: McpServerConfig): McpServer {
+    const { opts } = this;
+    const server: McpServer = new McpServer({
+      name,
+      config,
+      cwd: opts.cwd,
+      log: new McpLog(opts.logDir && !config.disabled ? path.join(opts.logDir, `mcp-${name.replace(/[^a-zA-Z0-9_-]/g, '_')}.log`) : undefined),
+      initializeTimeoutMs: opts.initializeTimeoutMs,
+      env: opts.env,
+      onChange: () => this.changed(server),
+    });
+    return server;
   }
 
   /** Connects every enabled server in the background. Returns at once; calling it again does nothing. */

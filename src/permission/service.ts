@@ -34,7 +34,7 @@ export class PermissionRuleError extends ToolError {
 }
 
 /** A request as tools make it: what the dialog shows, and what rules and grants are matched against. */
-export type PermissionRequestInput = PermissionAskInput & { subject?: PermissionSubject };
+export type PermissionRequestInput = PermissionAskInput & { subject?: PermissionSubject; toolCallId?: string };
 
 export interface PermissionServiceOptions {
   /** the `permission` rules (`permissionRules(config.permission)`), in order */
@@ -111,6 +111,7 @@ export class PermissionService {
       scopes: verdict.scopes,
       reasons: verdict.reasons,
       createdAt: Date.now(),
+      ...(input.toolCallId ? { toolCallId: input.toolCallId } : {}),
     };
     const decision = await new Promise<PermissionDecision>((resolveDecision, reject) => {
       const onAbort = () => {

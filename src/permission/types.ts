@@ -106,6 +106,8 @@ export interface PermissionRequest extends Required<Omit<PermissionAskInput, 'pa
   reasons: string[];
   /** unix ms */
   createdAt: number;
+  /** the tool call that asks, when the agent loop made the request (an editor front end shows the request on that call, e.g. ACP) */
+  toolCallId?: string;
 }
 
 /**

@@ -19,10 +19,11 @@ import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool
 import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
 import { changedLineRanges, fileDiff } from './diff.js';
 import { replaceText, type Normalisation } from './fuzzy-match.js';
-import { encodeDocument, lineSourcesOfSpans, normalizeLineEndings, readDocument, textAsRead, writeFileAtomic } from './text-document.js';
+import { encodeDocument, lineSourcesOfSpans, normalizeLineEndings, readDocument, textAsRead } from './text-document.js';
 import { cutLine, numberLines, splitLines } from './view.js';
 import { lspDiagnosticsAfterWrite } from './diagnostics.js';
 import {
+  commitFileWrite,
   recordFileWrite,
   requireFreshRead,
   requireUnchangedWhileAsking,
@@ -90,7 +91,7 @@ async function createFile(path: string, content: string, ctx: ToolContext): Prom
   requireUnchangedWhileAsking(ctx, path, false);
 
   ensureParentDirectory(path);
-  writeFileAtomic(path, bytes);
+  await commitFileWrite(ctx, path, bytes);
   recordFileWrite(ctx, path, null, textAsRead(content));
   const diagnostics = await lspDiagnosticsAfterWrite(ctx, [{ path, text: textAsRead(content) }]);
   return { output: `<result>\nFile created: ${path}\n</result>\n${diagnostics}`, isError: false, metadata: { ...change } };
@@ -139,7 +140,7 @@ async function changeFile(path: string, input: EditInput, ctx: ToolContext): Pro
   ctx.signal.throwIfAborted();
   requireUnchangedWhileAsking(ctx, path, true);
 
-  writeFileAtomic(path, bytes);
+  await commitFileWrite(ctx, path, bytes, document.format.encoding);
   recordFileWrite(ctx, path, before, after);
 
   const what = deleting ? 'Content deleted from file' : 'Content replaced in file';

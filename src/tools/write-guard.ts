@@ -7,8 +7,43 @@
 import { statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import iconv from 'iconv-lite';
 import { ToolError, type ToolContext } from './tool.js';
 import type { FileStamp } from './file-times.js';
+import { writeFileAtomic } from './file-io.js';
+
+/**
+ * `ToolContext.extra` key of an {@link EditorFiles}: when set, `edit` and `write` hand a file's new
+ * text to the editor instead of writing the disk themselves (`opencode acp` with a client that offers
+ * `fs/write_text_file`, so the change lands in the editor's buffer and its undo works).
+ */
+export const EDITOR_FILES = 'editorFiles';
+
+/** An editor that writes files for the tools (ACP's `fs/write_text_file`). */
+export interface EditorFiles {
+  /**
+   * Writes `text` (the whole new content: the file's own line endings, no byte order mark) to the
+   * absolute `path` through the editor. Rejects when the editor refuses; resolves once it is written.
+   */
+  writeTextFile(sessionId: string, path: string, text: string, signal: AbortSignal): Promise<void>;
+}
+
+/**
+ * Puts the new content of `path` in place after every check passed: `bytes` (from `encodeDocument`,
+ * in the file's encoding `encoding`) atomically on disk, or, when an {@link EditorFiles} is attached,
+ * the same content as text through the editor.
+ * @throws ToolError when the editor refuses the write; the fs error of `writeFileAtomic` otherwise
+ */
+export async function commitFileWrite(ctx: ToolContext, path: string, bytes: Uint8Array, encoding = 'utf8'): Promise<void> {
+  const editor = ctx.extra?.[EDITOR_FILES] as EditorFiles | undefined;
+  if (!editor) return writeFileAtomic(path, bytes);
+  const text = iconv.decode(Buffer.from(bytes), encoding, { stripBOM: true });
+  try {
+    await editor.writeTextFile(ctx.sessionId, path, text, ctx.signal);
+  } catch (err) {
+    throw new ToolError(`The editor could not write ${path}: ${(err as Error).message}`);
+  }
+}
 
 /**
  * `path` made absolute against the project directory, with a leading `~` or `~/` meaning the home

@@ -20,10 +20,10 @@ import {
   encodeDocument,
   readDocument,
   textAsRead,
-  writeFileAtomic,
   type TextDocument,
 } from './text-document.js';
 import {
+  commitFileWrite,
   recordFileWrite,
   requireFreshRead,
   requireUnchangedWhileAsking,
@@ -82,7 +82,7 @@ export const writeTool = defineTool({
     requireUnchangedWhileAsking(ctx, path, previous !== undefined);
 
     ensureParentDirectory(path);
-    writeFileAtomic(path, bytes);
+    await commitFileWrite(ctx, path, bytes, previous?.format.encoding);
     recordFileWrite(ctx, path, before, after);
 
     const format = previous ? describeFormat(previous.format) : '';
