@@ -11,7 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import { diffLines } from 'diff';
-import type { FileHistory } from '../tools/file-history.js';
+import type { FileHistory, FileWriteBytes } from '../tools/file-history.js';
+import { TurnChangeStore } from './turn-changes.js';
 
 /** One stored version of a file. */
 export interface FileVersion {
@@ -64,19 +65,31 @@ function toFileVersion(row: FileRow): FileVersion {
 
 /** Reads and writes the `files` table; the SQLite side of the tools' {@link FileHistory}. */
 export class FileStore implements FileHistory {
+  /** each turn's exact file states, for undo and redo (issue 14) */
+  readonly turns: TurnChangeStore;
+
   constructor(
     private readonly db: BetterSqlite3.Database,
     private readonly onError: (err: unknown) => void = (err) =>
       process.stderr.write(`opencode: file history not saved: ${err instanceof Error ? err.message : String(err)}\n`),
-  ) {}
+  ) {
+    this.turns = new TurnChangeStore(db);
+  }
 
   /**
-   * {@link FileHistory.recordWrite}: like {@link record}, but a storage failure goes to the `onError`
-   * given to the store instead of failing the tool's write.
+   * {@link FileHistory.recordWrite}: like {@link record}, plus the turn's exact bytes when `bytes` is
+   * given ({@link TurnChangeStore.record}); a storage failure goes to the `onError` given to the store
+   * instead of failing the tool's write.
    */
-  recordWrite(sessionId: string, path: string, before: string | null, after: string): void {
+  recordWrite(sessionId: string, path: string, before: string | null, after: string, bytes?: FileWriteBytes): void {
     try {
       this.record(sessionId, path, before, after);
+    } catch (err) {
+      this.onError(err);
+    }
+    if (!bytes) return;
+    try {
+      this.turns.record({ sessionId, path, ...bytes });
     } catch (err) {
       this.onError(err);
     }

@@ -1,15 +1,76 @@
 /**
  * File history as tools see it (reference §6): every write by a tool stores a version, so the UI can
- * show what a session changed. The SQLite implementation is `db/file-store.ts`; tools only know this.
+ * show what a session changed, and the exact bytes of each turn's changes, so undo can put them back
+ * (issue 14). The SQLite implementation is `db/file-store.ts`; tools only know this.
  */
+import { readFileSync, statSync } from 'node:fs';
+import type { FileSnapshot } from '../db/turn-changes.js';
+
+export type { FileSnapshot };
+
+/** The exact states of a write, for undo: what was at the path before and after it. */
+export interface FileWriteBytes {
+  /** the assistant message holding the tool call: its turn is the person's message before it */
+  messageId: string;
+  /** `null`: nothing was at the path */
+  before: FileSnapshot | null;
+  /** `null`: the write removed the path */
+  after: FileSnapshot | null;
+}
+
 export interface FileHistory {
   /**
    * Records a write of `path` (absolute) in `sessionId`. `before` is the content before the write
-   * (`null` when the file did not exist), `after` the content written (`''` for a deletion).
-   * Never throws for a history problem that should not fail the write; a storage failure is logged.
+   * (`null` when the file did not exist), `after` the content written (`''` for a deletion); `bytes`,
+   * when given, the exact states for undo. Never throws for a history problem that should not fail
+   * the write; a storage failure is logged.
    */
-  recordWrite(sessionId: string, path: string, before: string | null, after: string): void;
+  recordWrite(sessionId: string, path: string, before: string | null, after: string, bytes?: FileWriteBytes): void;
 }
 
 /** A history that keeps nothing, for tests and sub-agents without storage. */
 export const noFileHistory: FileHistory = { recordWrite() {} };
+
+/** What a tool knew of a file before changing it: `readDocument`'s document, or patch's original. */
+export interface KnownFileState {
+  /** the bytes read; without them the write is recorded for the sidebar only, not for undo */
+  bytes?: Uint8Array;
+  /** permission bits */
+  mode: number;
+  /** the path itself was a symbolic link with this target text */
+  linkTarget?: string;
+}
+
+/**
+ * The exact states of a write just made to `path` by the call in `messageId`, for
+ * {@link FileHistory.recordWrite}: before from what the tool read (`previous`; nothing when `before` is
+ * `null`), after read back from the disk now (links followed; `null` when nothing is there), so what an
+ * editor or the file system made of the bytes is what undo compares with. Undefined when the before
+ * state is not known exactly (a caller that passed no bytes), or the file cannot be read back.
+ */
+export function writeBytes(messageId: string, path: string, before: string | null, previous?: KnownFileState): FileWriteBytes | undefined {
+  let prior: FileSnapshot | null = null;
+  if (before !== null) {
+    if (!previous?.bytes) return undefined;
+    prior = { bytes: previous.bytes, mode: previous.mode, ...(previous.linkTarget !== undefined ? { linkTarget: previous.linkTarget } : {}) };
+  }
+  try {
+    return { messageId, before: prior, after: readSnapshot(path) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file at `path` now (links followed), or `null` when nothing is there. @throws the fs error otherwise */
+export function readSnapshot(path: string): FileSnapshot | null {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw err;
+  }
+  if (!stats.isFile()) throw new Error(`${path} is not a regular file`);
+  return { bytes: readFileSync(path), mode: stats.mode & 0o7777 };
+}

@@ -6,6 +6,7 @@ import { sql as initial } from './0001-initial.js';
 import { sql as messageChunks } from './0002-message-chunks.js';
 import { sql as toolCalls } from './0003-tool-calls.js';
 import { sql as sessionTuiUse } from './0004-session-tui-use.js';
+import { sql as turnChanges } from './0005-turn-changes.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it has run. */
 export interface Migration {
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   { version: 2, name: 'message-chunks', sql: messageChunks },
   { version: 3, name: 'tool-calls', sql: toolCalls },
   { version: 4, name: 'session-tui-use', sql: sessionTuiUse },
+  { version: 5, name: 'turn-changes', sql: turnChanges },
 ];
