@@ -9,7 +9,7 @@ import type { ImagePart } from '../message.js';
 import { Editor, type EditorHandle } from './components/Editor.js';
 import { DialogHost, type DialogState } from './DialogHost.js';
 import { LAYER, useKeys } from './input/InputProvider.js';
-import { matches } from './keybindings.js';
+import { useKeymap } from './keymap-context.js';
 import { MessageList } from './components/MessageList.js';
 import { Sidebar } from './components/Sidebar.js';
 import { StatusBar } from './components/StatusBar.js';
@@ -57,6 +57,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   const lsp = useSyncExternalStore(services.lsp?.subscribe ?? noLspSubscribe, services.lsp?.snapshot ?? noLspSnapshot);
   const { columns, rows } = useTerminalSize();
   const [theme, setTheme] = useState(initialTheme);
+  const keymap = useKeymap();
   const [dialog, setDialog] = useState<DialogState | undefined>(() =>
     services.init.isInitialized() ? undefined : { kind: 'init' },
   );
@@ -118,26 +119,26 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
 
   useKeys(
     (key) => {
-      if (matches(key, 'quit')) setDialog({ kind: 'quit' });
-      else if (matches(key, 'help') || (state.busy && matches(key, 'help_busy'))) setDialog({ kind: 'help' });
-      else if (matches(key, 'logs')) {
+      if (keymap.matches(key, 'app.quit')) setDialog({ kind: 'quit' });
+      else if (keymap.matches(key, 'app.help') || (state.busy && keymap.matches(key, 'app.help_busy'))) setDialog({ kind: 'help' });
+      else if (keymap.matches(key, 'app.logs')) {
         // the editor unmounts with the chat page: keep what was typed
         draft.current = editorRef.current?.getText() ?? '';
         setPage('logs');
-      } else if (matches(key, 'sessions')) {
+      } else if (keymap.matches(key, 'session.list')) {
         if (!refuseWhileBusy('switch sessions')) setDialog({ kind: 'sessions', sessions: services.sessions.list() });
-      } else if (matches(key, 'commands')) setDialog({ kind: 'commands' });
-      else if (matches(key, 'models')) {
+      } else if (keymap.matches(key, 'command.list')) setDialog({ kind: 'commands' });
+      else if (keymap.matches(key, 'model.list')) {
         if (!refuseWhileBusy('switch models')) setDialog({ kind: 'models' });
-      } else if (matches(key, 'themes')) setDialog({ kind: 'themes' });
-      else if (matches(key, 'attach')) setDialog({ kind: 'filepicker' });
-      else if (matches(key, 'new_session')) {
+      } else if (keymap.matches(key, 'theme.list')) setDialog({ kind: 'themes' });
+      else if (keymap.matches(key, 'attachment.add')) setDialog({ kind: 'filepicker' });
+      else if (keymap.matches(key, 'session.new')) {
         if (!refuseWhileBusy('start a new session')) {
           store.openSession(undefined);
           setAttachments([]);
         }
-      } else if (matches(key, 'toggle_thinking')) setShowThinking((v) => !v);
-      else if (matches(key, 'cancel') && (state.busy || state.compacting)) store.cancel();
+      } else if (keymap.matches(key, 'messages.toggle_thinking')) setShowThinking((v) => !v);
+      else if (keymap.matches(key, 'session.interrupt') && (state.busy || state.compacting)) store.cancel();
       else return false;
       return true;
     },

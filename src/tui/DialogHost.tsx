@@ -19,6 +19,7 @@ import { QuitDialog } from './dialogs/QuitDialog.js';
 import { SessionsDialog } from './dialogs/SessionsDialog.js';
 import { ThemesDialog } from './dialogs/ThemesDialog.js';
 import { loadAttachment, MAX_ATTACHMENTS } from './input/attachments.js';
+import { useKeymap } from './keymap-context.js';
 import type { ChatStore } from './state/chat-store.js';
 import type { ChatServices } from './state/services.js';
 import { THEME_NAMES, type Theme } from './theme.js';
@@ -66,6 +67,7 @@ export function DialogHost(props: DialogHostProps) {
   const { services, store, permission, dialog, area, onClose } = props;
   const [providers, setProviders] = useState<ModelProvider[] | undefined>();
   const [custom, setCustom] = useState<CustomCommand[]>([]);
+  const keymap = useKeymap();
 
   useEffect(() => {
     if (dialog?.kind === 'models' && !providers) {
@@ -199,7 +201,7 @@ export function DialogHost(props: DialogHostProps) {
         onPick={(path) => {
           onClose();
           if (props.attachmentCount >= MAX_ATTACHMENTS) {
-            store.setStatus(`At most ${MAX_ATTACHMENTS} attachments: remove one with ctrl+r and its number`, 'warn');
+            store.setStatus(`At most ${MAX_ATTACHMENTS} attachments: remove one with ${keymap.hint('attachment.remove') ?? 'attachment.remove'} and its number`, 'warn');
             return;
           }
           loadAttachment(path).then(props.onAttach, (err: unknown) => store.setStatus((err as Error).message, 'error'));

@@ -1,118 +1,176 @@
 /**
- * Every key binding of the TUI, as one table (policy as data): the help dialog renders from it, and
- * components ask {@link matches} instead of spelling key strings themselves. The bindings are the
- * original's (reference §9.3, read from its code, not its README), plus the port's own: ctrl+y
- * (thinking), alt/shift+enter (newline), the permission dialog's "always allow".
+ * Every key binding of the TUI, by action name, as one table (policy as data; issue 15 §3). The
+ * help dialog, the status hints, `opencode keybindings` and the README are drawn from it, and
+ * components ask the keymap in effect (`useKeymap().matches(key, 'session.new')`, keymap.ts) instead
+ * of spelling key strings themselves, so `keybindings` in `.opencode.json` can rebind any row.
  *
- * Key strings are those of {@link matchesBinding}: `ctrl+s`, `esc`, `enter`, `shift+tab`, `pgup`, `?`.
+ * The default keys are the original's (reference §9.3, read from its code, not its README), plus the
+ * port's own: ctrl+y (thinking), alt/shift+enter (newline), the permission dialog's `p` and esc.
+ *
+ * Key strings are those of `matchesBinding` (input/keys.ts): `ctrl+s`, `esc`, `enter`, `shift+tab`,
+ * `pgup`, `?`. To add a binding: one row here (action `area.verb`, default keys, one line for the
+ * help, the scope it is listed under), then `keymap.matches(key, 'area.verb')` where it is handled;
+ * a scope not in {@link KEY_CONTEXTS} needs a context row too, so conflicts in it are found.
  */
-import { matchesBinding, type Key } from './input/keys.js';
 
-/** Where a binding applies (the help dialog's groups, in this order). */
-export type BindingScope = 'global' | 'chat' | 'editor' | 'messages' | 'dialog';
+/**
+ * Where a binding is listed (the help dialog's groups, {@link BINDING_SCOPES}); also the unit the
+ * conflict check works in ({@link KEY_CONTEXTS}).
+ */
+export type BindingScope =
+  | 'global'
+  | 'chat'
+  | 'editor'
+  | 'completion'
+  | 'messages'
+  | 'list'
+  | 'models'
+  | 'buttons'
+  | 'permission'
+  | 'init'
+  | 'arguments'
+  | 'file_picker'
+  | 'logs';
 
 /** One row of the table. */
 export interface Binding {
-  /** stable name components refer to, e.g. `sessions` */
-  id: string;
-  /** every key that triggers it; the first is the one hints show */
+  /** the name `keybindings` in the config and the code use, `area.verb`: `session.new` */
+  action: string;
+  /** the default keys; the first is the one hints show */
   keys: readonly string[];
-  /** one line for the help dialog */
+  /** one line for the help dialog and `opencode keybindings` */
   description: string;
   scope: BindingScope;
 }
 
 /** The table. Scopes in help order; within a scope, the order the help dialog lists. */
 export const BINDINGS = [
-  // Global: work on any page, unless a dialog is open (the dialog takes every key).
-  { id: 'quit', keys: ['ctrl+c'], description: 'Quit (asks first)', scope: 'global' },
-  // ctrl+_ is what most terminals send for ctrl+/ and ctrl+?; ctrl+h is the original's other key
-  { id: 'help', keys: ['ctrl+_', 'ctrl+h'], description: 'Show or hide this help', scope: 'global' },
-  { id: 'help_busy', keys: ['?'], description: 'Show help while the agent is working', scope: 'global' },
-  { id: 'logs', keys: ['ctrl+l'], description: 'Show the logs page', scope: 'global' },
-  { id: 'sessions', keys: ['ctrl+s'], description: 'Switch session', scope: 'global' },
-  { id: 'commands', keys: ['ctrl+k'], description: 'Commands', scope: 'global' },
-  { id: 'models', keys: ['ctrl+o'], description: 'Select model', scope: 'global' },
-  { id: 'themes', keys: ['ctrl+t'], description: 'Select theme', scope: 'global' },
-  { id: 'attach', keys: ['ctrl+f'], description: 'Attach an image (file picker)', scope: 'global' },
+  // Global: on the chat page, whatever has the focus (a dialog takes every key while it is open).
+  { action: 'app.quit', keys: ['ctrl+c'], description: 'Quit (asks first; in a dialog too)', scope: 'global' },
+  // terminals send ctrl+/ as ctrl+_ (0x1f; the keymap takes either spelling); ctrl+h is the original's
+  // other key. Not ctrl+?: xterm and tmux send it as backspace (issue 13 §6).
+  { action: 'app.help', keys: ['ctrl+/', 'ctrl+h'], description: 'Show or hide this help', scope: 'global' },
+  { action: 'app.help_busy', keys: ['?'], description: 'Show help while the agent is working', scope: 'global' },
+  { action: 'app.logs', keys: ['ctrl+l'], description: 'Show the logs page', scope: 'global' },
+  { action: 'session.list', keys: ['ctrl+s'], description: 'Switch session', scope: 'global' },
+  { action: 'command.list', keys: ['ctrl+k'], description: 'Commands', scope: 'global' },
+  { action: 'model.list', keys: ['ctrl+o'], description: 'Select model', scope: 'global' },
+  { action: 'theme.list', keys: ['ctrl+t'], description: 'Select theme', scope: 'global' },
+  { action: 'attachment.add', keys: ['ctrl+f'], description: 'Attach an image (file picker)', scope: 'global' },
 
   // Chat page
-  { id: 'new_session', keys: ['ctrl+n'], description: 'New session', scope: 'chat' },
-  { id: 'cancel', keys: ['esc'], description: 'Cancel the running reply', scope: 'chat' },
-  { id: 'toggle_thinking', keys: ['ctrl+y'], description: 'Show or hide thinking', scope: 'chat' },
-  { id: 'completion', keys: ['@'], description: 'Complete a file or folder name', scope: 'chat' },
-  { id: 'completion_select', keys: ['tab', 'enter'], description: 'Completion: take the item', scope: 'chat' },
-  // backspace edits the query (the original closed the list on it); the list closes when the `@` goes
-  { id: 'completion_close', keys: ['esc', 'space'], description: 'Completion: close', scope: 'chat' },
+  { action: 'session.new', keys: ['ctrl+n'], description: 'New session', scope: 'chat' },
+  { action: 'session.interrupt', keys: ['esc'], description: 'Cancel the running reply', scope: 'chat' },
+  { action: 'messages.toggle_thinking', keys: ['ctrl+y'], description: 'Show or hide thinking', scope: 'chat' },
 
-  // Editor
-  { id: 'send', keys: ['enter'], description: 'Send the message', scope: 'editor' },
+  // Editor. `@` after a space opens the file completion (typed text, not a key binding).
+  { action: 'editor.submit', keys: ['enter'], description: 'Send the message', scope: 'editor' },
   // a trailing `\` before enter also inserts a newline (the original's only way)
-  { id: 'newline', keys: ['shift+enter', 'alt+enter'], description: 'New line (or end the line with \\)', scope: 'editor' },
-  { id: 'external_editor', keys: ['ctrl+e'], description: 'Write the message in $EDITOR', scope: 'editor' },
-  // a two-key chord: ctrl+r, then 1-9 removes that attachment, `r` removes all
-  { id: 'remove_attachment', keys: ['ctrl+r'], description: 'Then a digit: remove that attachment; r: all', scope: 'editor' },
+  { action: 'editor.newline', keys: ['shift+enter', 'alt+enter'], description: 'New line (or end the line with \\)', scope: 'editor' },
+  { action: 'editor.open', keys: ['ctrl+e'], description: 'Write the message in $EDITOR', scope: 'editor' },
+  // a two-key chord: the action's key, then 1-9 removes that attachment, `r` removes all
+  { action: 'attachment.remove', keys: ['ctrl+r'], description: 'Then a digit: remove that attachment; r: all', scope: 'editor' },
+
+  // File completion (the `@` list)
+  { action: 'completion.up', keys: ['up'], description: 'Completion: previous file', scope: 'completion' },
+  { action: 'completion.down', keys: ['down'], description: 'Completion: next file', scope: 'completion' },
+  { action: 'completion.select', keys: ['tab', 'enter'], description: 'Completion: take the file', scope: 'completion' },
+  // backspace edits the query (the original closed the list on it); the list closes when the `@` goes
+  { action: 'completion.close', keys: ['esc', 'space'], description: 'Completion: close', scope: 'completion' },
 
   // Message list
-  { id: 'page_up', keys: ['pgup'], description: 'Scroll up a page', scope: 'messages' },
-  { id: 'page_down', keys: ['pgdown'], description: 'Scroll down a page', scope: 'messages' },
-  { id: 'half_page_up', keys: ['ctrl+u'], description: 'Scroll up half a page', scope: 'messages' },
-  { id: 'half_page_down', keys: ['ctrl+d'], description: 'Scroll down half a page', scope: 'messages' },
+  { action: 'messages.page_up', keys: ['pgup'], description: 'Scroll up a page', scope: 'messages' },
+  { action: 'messages.page_down', keys: ['pgdown'], description: 'Scroll down a page', scope: 'messages' },
+  { action: 'messages.half_page_up', keys: ['ctrl+u'], description: 'Scroll up half a page', scope: 'messages' },
+  { action: 'messages.half_page_down', keys: ['ctrl+d'], description: 'Scroll down half a page', scope: 'messages' },
 
-  // Dialogs and lists
-  { id: 'dialog_up', keys: ['up', 'k'], description: 'Previous item', scope: 'dialog' },
-  { id: 'dialog_down', keys: ['down', 'j'], description: 'Next item', scope: 'dialog' },
-  { id: 'dialog_page_up', keys: ['pgup'], description: 'Scroll up a page', scope: 'dialog' },
-  { id: 'dialog_page_down', keys: ['pgdown'], description: 'Scroll down a page', scope: 'dialog' },
-  { id: 'dialog_select', keys: ['enter'], description: 'Choose', scope: 'dialog' },
-  { id: 'dialog_close', keys: ['esc'], description: 'Close the dialog', scope: 'dialog' },
-  { id: 'dialog_left', keys: ['left', 'h'], description: 'Models: previous provider', scope: 'dialog' },
-  { id: 'dialog_right', keys: ['right', 'l'], description: 'Models: next provider', scope: 'dialog' },
-  { id: 'button_next', keys: ['right', 'tab'], description: 'Next button', scope: 'dialog' },
-  { id: 'button_previous', keys: ['left', 'shift+tab'], description: 'Previous button', scope: 'dialog' },
-  { id: 'button_press', keys: ['enter', 'space'], description: 'Press the selected button', scope: 'dialog' },
-  { id: 'field_next', keys: ['tab', 'down'], description: 'Arguments: next field', scope: 'dialog' },
-  { id: 'field_previous', keys: ['shift+tab', 'up'], description: 'Arguments: previous field', scope: 'dialog' },
-  { id: 'confirm_yes', keys: ['y'], description: 'Quit / init: yes', scope: 'dialog' },
-  { id: 'confirm_no', keys: ['n'], description: 'Quit / init: no', scope: 'dialog' },
-  { id: 'init_toggle', keys: ['tab', 'left', 'right', 'h', 'l'], description: 'Init: toggle yes / no', scope: 'dialog' },
-  { id: 'init_cancel', keys: ['esc', 'q'], description: 'Init: not now', scope: 'dialog' },
-  { id: 'permission_allow', keys: ['a'], description: 'Permission: allow this call', scope: 'dialog' },
-  { id: 'permission_session', keys: ['s'], description: 'Permission: allow for this session', scope: 'dialog' },
-  { id: 'permission_deny', keys: ['d'], description: 'Permission: deny', scope: 'dialog' },
-  { id: 'permission_scroll_up', keys: ['up', 'k'], description: 'Permission: scroll the content', scope: 'dialog' },
-  { id: 'permission_scroll_down', keys: ['down', 'j'], description: 'Permission: scroll the content', scope: 'dialog' },
-  { id: 'file_picker_into', keys: ['l', 'enter'], description: 'File picker: open the folder / pick', scope: 'dialog' },
-  { id: 'file_picker_up', keys: ['h', 'backspace'], description: 'File picker: parent folder', scope: 'dialog' },
-  { id: 'file_picker_type', keys: ['i'], description: 'File picker: type a path', scope: 'dialog' },
-  { id: 'logs_back', keys: ['esc', 'q', 'backspace'], description: 'Logs page: back to the chat', scope: 'dialog' },
+  // Lists and scrolling dialogs: sessions, commands, models, themes, help, logs, file picker
+  { action: 'dialog.up', keys: ['up', 'k'], description: 'Previous item', scope: 'list' },
+  { action: 'dialog.down', keys: ['down', 'j'], description: 'Next item', scope: 'list' },
+  { action: 'dialog.page_up', keys: ['pgup'], description: 'Up a page', scope: 'list' },
+  { action: 'dialog.page_down', keys: ['pgdown'], description: 'Down a page', scope: 'list' },
+  { action: 'dialog.first', keys: ['home'], description: 'First item', scope: 'list' },
+  { action: 'dialog.last', keys: ['end'], description: 'Last item', scope: 'list' },
+  { action: 'dialog.select', keys: ['enter'], description: 'Choose', scope: 'list' },
+  { action: 'dialog.close', keys: ['esc'], description: 'Close the dialog', scope: 'list' },
+  { action: 'model.provider_previous', keys: ['left', 'h'], description: 'Models: previous provider', scope: 'models' },
+  { action: 'model.provider_next', keys: ['right', 'l'], description: 'Models: next provider', scope: 'models' },
+
+  // Dialogs with buttons: quit, init, permission
+  { action: 'button.next', keys: ['right', 'tab'], description: 'Next button', scope: 'buttons' },
+  { action: 'button.previous', keys: ['left', 'shift+tab'], description: 'Previous button', scope: 'buttons' },
+  { action: 'button.press', keys: ['enter', 'space'], description: 'Press the selected button', scope: 'buttons' },
+  { action: 'confirm.yes', keys: ['y'], description: 'Quit / init: yes', scope: 'buttons' },
+  { action: 'confirm.no', keys: ['n'], description: 'Quit / init: no', scope: 'buttons' },
+
+  // Permission dialog. esc denies (issue 13 §3): a pending call must be answered, and esc is how
+  // people say no; ctrl+c opens the quit question over it.
+  { action: 'permission.allow', keys: ['a'], description: 'Permission: allow this call', scope: 'permission' },
+  { action: 'permission.allow_session', keys: ['s'], description: 'Permission: allow for this session', scope: 'permission' },
+  { action: 'permission.allow_always', keys: ['p'], description: 'Permission: always allow in this project', scope: 'permission' },
+  { action: 'permission.deny', keys: ['d', 'esc'], description: 'Permission: deny', scope: 'permission' },
+  { action: 'permission.scroll_up', keys: ['up', 'k'], description: 'Permission: scroll the content up', scope: 'permission' },
+  { action: 'permission.scroll_down', keys: ['down', 'j'], description: 'Permission: scroll the content down', scope: 'permission' },
+
+  // Init dialog (first start in a project)
+  { action: 'init.toggle', keys: ['h', 'l'], description: 'Init: toggle yes / no', scope: 'init' },
+  { action: 'init.cancel', keys: ['esc', 'q'], description: 'Init: not now', scope: 'init' },
+
+  // Arguments of a custom command
+  { action: 'field.next', keys: ['tab', 'down'], description: 'Arguments: next field', scope: 'arguments' },
+  { action: 'field.previous', keys: ['shift+tab', 'up'], description: 'Arguments: previous field', scope: 'arguments' },
+
+  // File picker (ctrl+f); j/k/↑/↓ and esc as in lists
+  { action: 'file_picker.open', keys: ['l', 'right', 'enter'], description: 'File picker: open the folder / pick', scope: 'file_picker' },
+  { action: 'file_picker.parent', keys: ['h', 'left', 'backspace'], description: 'File picker: parent folder', scope: 'file_picker' },
+  { action: 'file_picker.type', keys: ['i'], description: 'File picker: type a path', scope: 'file_picker' },
+
+  // Logs page (ctrl+l); ↑/↓/j/k/pgup/pgdown as in lists
+  { action: 'logs.back', keys: ['esc', 'q', 'backspace'], description: 'Logs page: back to the chat', scope: 'logs' },
 ] as const satisfies readonly Binding[];
 
-/** The id of a row of {@link BINDINGS}; a typo is a compile error. */
-export type BindingId = (typeof BINDINGS)[number]['id'];
+/** The name of an action of {@link BINDINGS}; a typo is a compile error. */
+export type ActionName = (typeof BINDINGS)[number]['action'];
 
 /** The scopes in the order the help dialog shows them, with their headings. */
 export const BINDING_SCOPES: readonly { scope: BindingScope; title: string }[] = [
   { scope: 'global', title: 'Global' },
   { scope: 'chat', title: 'Chat' },
   { scope: 'editor', title: 'Editor' },
+  { scope: 'completion', title: 'File completion (@)' },
   { scope: 'messages', title: 'Messages' },
-  { scope: 'dialog', title: 'Dialogs' },
+  { scope: 'list', title: 'Lists and dialogs' },
+  { scope: 'models', title: 'Models dialog' },
+  { scope: 'buttons', title: 'Buttons (quit, init, permission)' },
+  { scope: 'permission', title: 'Permission dialog' },
+  { scope: 'init', title: 'Init dialog' },
+  { scope: 'arguments', title: 'Command arguments' },
+  { scope: 'file_picker', title: 'File picker' },
+  { scope: 'logs', title: 'Logs page' },
 ];
 
-const BY_ID = new Map<string, Binding>(BINDINGS.map((b) => [b.id, b]));
+/**
+ * The sets of actions that read keys at the same time: two actions on one key is a conflict only
+ * inside one of these (a dialog's enter and the editor's enter never meet). Each is its scopes'
+ * actions plus the shared ones its component also reads. A component that handles a layer above
+ * another (the `@` list over the editor) is its own context: its keys win there on purpose.
+ */
+export const KEY_CONTEXTS: readonly { name: string; scopes: readonly BindingScope[]; actions?: readonly ActionName[] }[] = [
+  // App's global handler, the message list and the editor all listen on the chat page
+  { name: 'chat page', scopes: ['global', 'chat', 'editor', 'messages'] },
+  { name: 'file completion', scopes: ['completion'] },
+  { name: 'list dialogs', scopes: ['list'], actions: ['app.quit'] },
+  { name: 'models dialog', scopes: ['list', 'models'], actions: ['app.quit'] },
+  { name: 'help dialog', scopes: [], actions: ['app.quit', 'app.help', 'app.help_busy', 'dialog.close', 'dialog.up', 'dialog.down', 'dialog.page_up', 'dialog.page_down', 'dialog.first', 'dialog.last'] },
+  { name: 'quit dialog', scopes: ['buttons'], actions: ['app.quit', 'dialog.close'] },
+  { name: 'permission dialog', scopes: ['permission'], actions: ['app.quit', 'button.next', 'button.previous', 'button.press', 'dialog.page_up', 'dialog.page_down', 'dialog.first', 'dialog.last'] },
+  { name: 'init dialog', scopes: ['init', 'buttons'], actions: ['app.quit'] },
+  { name: 'arguments dialog', scopes: ['arguments'], actions: ['app.quit', 'dialog.close', 'dialog.select'] },
+  { name: 'file picker', scopes: ['file_picker'], actions: ['app.quit', 'dialog.up', 'dialog.down', 'dialog.close'] },
+  { name: 'logs page', scopes: ['logs'], actions: ['app.quit', 'dialog.up', 'dialog.down', 'dialog.page_up', 'dialog.page_down', 'dialog.first', 'dialog.last'] },
+];
 
-/** The keys of binding `id`, e.g. `bindingFor('help')` → `['ctrl+_', 'ctrl+h']`. */
-export function bindingFor(id: BindingId): string[] {
-  return [...BY_ID.get(id)!.keys];
-}
-
-/** True when `key` is one of the keys of binding `id`. */
-export function matches(key: Key, id: BindingId): boolean {
-  return BY_ID.get(id)!.keys.some((binding) => matchesBinding(key, binding));
-}
-
-/** How a binding's keys read in help and hints: `ctrl+_ / ctrl+h`. */
+/** How a list of keys reads in help and hints: `ctrl+/ / ctrl+h`; `none` when unbound. */
 export function formatKeys(keys: readonly string[]): string {
-  return keys.join(' / ');
+  return keys.length === 0 ? 'none' : keys.join(' / ');
 }

@@ -22,6 +22,7 @@ import { Box, Text, useStdin, useStdout } from 'ink';
 import { memo, useCallback, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import type { ImagePart } from '../../message.js';
 import { useTheme } from '../theme-context.js';
+import { useKeymap } from '../keymap-context.js';
 import { LAYER, useKeys, usePaste } from '../input/InputProvider.js';
 import { matchesBinding, type Key } from '../input/keys.js';
 import { EMPTY_EDITOR, editorWith, insertText, moveVertical, type EditorState } from '../input/editor-state.js';
@@ -114,6 +115,7 @@ export const Editor = memo(function Editor(props: EditorProps) {
   const disabled = props.disabled === true || props.busy === true;
   const controlled = props.attachments;
   const theme = useTheme();
+  const keymap = useKeymap();
   const [model, setModel] = useState<Model>(INITIAL);
   const modelRef = useRef<Model>(INITIAL);
   const removePending = useRef(false);
@@ -239,15 +241,19 @@ export const Editor = memo(function Editor(props: EditorProps) {
       }
       // any other key cancels and acts as itself
     }
-    if (matchesBinding(key, 'ctrl+r') && attachmentsRef.current.length > 0) {
+    if (keymap.matches(key, 'attachment.remove') && attachmentsRef.current.length > 0) {
       removePending.current = true;
       return true;
     }
-    if (matchesBinding(key, 'ctrl+e')) {
+    if (keymap.matches(key, 'editor.open')) {
       openExternalEditor();
       return true;
     }
-    if (key.name === 'return' && !key.ctrl) return onEnter(key, m);
+    if (keymap.matches(key, 'editor.newline')) {
+      edit(insertText(m.edit, '\n'));
+      return true;
+    }
+    if (keymap.matches(key, 'editor.submit')) return onEnter(key, m);
     if (matchesBinding(key, 'up') || matchesBinding(key, 'down')) {
       const up = key.name === 'up';
       const moved = moveVertical(m.edit, textWidth, up ? -1 : 1);

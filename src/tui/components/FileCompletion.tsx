@@ -11,7 +11,7 @@ import { Fzf, type FzfResultItem } from 'fzf';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTheme } from '../theme-context.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
-import { matchesBinding } from '../input/keys.js';
+import { useKeymap } from '../keymap-context.js';
 
 // fzf's own `byLengthAsc` is not reachable from NodeNext typings (its main.d.ts re-exports without
 // an extension), so the same tiebreak is written here: among equal scores, the shorter path first.
@@ -38,6 +38,7 @@ export interface FileCompletionProps {
 /** The popup; see the module comment for its keys. */
 export function FileCompletion({ query, listFiles, onSelect, onClose, width, active = true }: FileCompletionProps) {
   const theme = useTheme();
+  const keymap = useKeymap();
   const [files, setFiles] = useState<string[] | undefined>(undefined);
   const [failure, setFailure] = useState<string | undefined>(undefined);
   // the selection lives in a ref too: keys that arrive before React re-renders must see the last move
@@ -74,32 +75,33 @@ export function FileCompletion({ query, listFiles, onSelect, onClose, width, act
   useKeys(
     (key) => {
       const current = clamp(selectedRef.current);
-      if (matchesBinding(key, 'up')) {
+      if (keymap.matches(key, 'completion.up')) {
         if (matches.length > 0) setSelected((current - 1 + matches.length) % matches.length);
         return true;
       }
-      if (matchesBinding(key, 'down')) {
+      if (keymap.matches(key, 'completion.down')) {
         if (matches.length > 0) setSelected((current + 1) % matches.length);
         return true;
       }
-      if (matchesBinding(key, 'tab') || matchesBinding(key, 'enter')) {
+      if (keymap.matches(key, 'completion.select')) {
         const choice = matches[current];
         if (choice) {
           onSelect(choice.item);
           return true;
         }
         // nothing to choose: tab closes, enter goes on to the editor (it sends)
-        if (matchesBinding(key, 'tab')) {
+        if (key.name === 'tab') {
           onClose();
           return true;
         }
         return false;
       }
-      if (matchesBinding(key, 'esc')) {
+      if (keymap.matches(key, 'completion.close') && key.name !== 'space') {
         onClose();
         return true;
       }
-      if (matchesBinding(key, 'space')) {
+      if (keymap.matches(key, 'completion.close')) {
+        // space closes the list and is typed too
         onClose();
         return false;
       }

@@ -9,7 +9,7 @@ import chalk from 'chalk';
 import { Box, Text } from 'ink';
 import React, { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { LAYER, useKeys } from '../input/InputProvider.js';
-import { matchesBinding } from '../input/keys.js';
+import { useKeymap } from '../keymap-context.js';
 import { LineCache } from '../render/line-cache.js';
 import { concatRows, type Rows } from '../render/rows.js';
 import type { ChatItem } from '../state/chat-item.js';
@@ -38,6 +38,7 @@ export interface MessageListProps {
 export const MessageList = memo(function MessageList(props: MessageListProps) {
   const { items, width, height, showThinking, cwd, cache, active, resetKey, epoch } = props;
   const theme = useTheme();
+  const keymap = useKeymap();
   const [anchor, setAnchor] = useState<ListPosition | null>(null);
   const lastReset = useRef(resetKey);
   if (lastReset.current !== resetKey) {
@@ -73,10 +74,10 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
       const page = Math.max(1, height - 2);
       const half = Math.max(1, Math.floor(height / 2));
       let up = 0;
-      if (matchesBinding(key, 'pgup')) up = page;
-      else if (matchesBinding(key, 'ctrl+u')) up = half;
-      else if (matchesBinding(key, 'pgdown')) up = -page;
-      else if (matchesBinding(key, 'ctrl+d')) up = -half;
+      if (keymap.matches(key, 'messages.page_up')) up = page;
+      else if (keymap.matches(key, 'messages.half_page_up')) up = half;
+      else if (keymap.matches(key, 'messages.page_down')) up = -page;
+      else if (keymap.matches(key, 'messages.half_page_down')) up = -half;
       else return false;
       if (items.length === 0) return true;
       const top = anchor ?? view.top;

@@ -4,6 +4,8 @@
  */
 import { Box, Text } from 'ink';
 import React, { memo } from 'react';
+import type { ActionName } from '../keybindings.js';
+import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
 import { Logo } from './Logo.js';
 
@@ -15,12 +17,17 @@ export interface WelcomeProps {
 
 export const Welcome = memo(function Welcome({ version, cwd, modelName }: WelcomeProps) {
   const theme = useTheme();
-  const hint = (key: string, text: string) => (
-    <Text>
-      <Text color={theme.primary}>{key.padEnd(10)}</Text>
-      <Text color={theme.textMuted}>{text}</Text>
-    </Text>
-  );
+  const keymap = useKeymap();
+  // the keys in effect (a rebound or unbound action shows its new key, or nothing)
+  const hint = (action: ActionName | '@', text: string) => {
+    const key = action === '@' ? '@' : keymap.hint(action);
+    return key === undefined ? null : (
+      <Text>
+        <Text color={theme.primary}>{key.padEnd(10)}</Text>
+        <Text color={theme.textMuted}>{text}</Text>
+      </Text>
+    );
+  };
   return (
     <Box flexDirection="column" paddingTop={1}>
       <Logo version={version} />
@@ -31,10 +38,10 @@ export const Welcome = memo(function Welcome({ version, cwd, modelName }: Welcom
       <Text color={theme.text}>Type a request and press enter.</Text>
       <Text> </Text>
       {hint('@', 'add a file or folder of the project')}
-      {hint('ctrl+k', 'commands (initialize project, compact session)')}
-      {hint('ctrl+s', 'earlier sessions')}
-      {hint('ctrl+o', 'change model')}
-      {hint('ctrl+_', 'all keys')}
+      {hint('command.list', 'commands (initialize project, compact session)')}
+      {hint('session.list', 'earlier sessions')}
+      {hint('model.list', 'change model')}
+      {hint('app.help', 'all keys')}
     </Box>
   );
 });

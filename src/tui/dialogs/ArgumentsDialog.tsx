@@ -8,7 +8,7 @@ import { useState } from 'react';
 import stringWidth from 'string-width';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, clamp, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys, usePaste } from '../input/InputProvider.js';
-import { matches } from '../keybindings.js';
+import { useKeymap } from '../keymap-context.js';
 import { fitLine } from '../render/text-width.js';
 import { useTheme } from '../theme-context.js';
 import type { DialogSizeProps } from './ListDialog.js';
@@ -30,6 +30,7 @@ export interface ArgumentsDialogProps extends DialogSizeProps {
  */
 export function ArgumentsDialog({ title, names, onSubmit, onClose, width, height }: ArgumentsDialogProps) {
   const theme = useTheme();
+  const keymap = useKeymap();
   const screen = useScreenSize(width, height);
   const [values, setValues] = useState<string[]>(() => names.map(() => ''));
   const [focused, setFocused] = useState(0);
@@ -40,10 +41,10 @@ export function ArgumentsDialog({ title, names, onSubmit, onClose, width, height
 
   useKeys(
     (key) => {
-      if (matches(key, 'dialog_close')) onClose();
-      else if (matches(key, 'dialog_select')) onSubmit(Object.fromEntries(names.map((name, i) => [name, values[i] ?? ''])));
-      else if (matches(key, 'field_next')) setFocused((f) => (f + 1) % Math.max(1, count));
-      else if (matches(key, 'field_previous')) setFocused((f) => (f - 1 + count) % Math.max(1, count));
+      if (keymap.matches(key, 'dialog.close')) onClose();
+      else if (keymap.matches(key, 'dialog.select')) onSubmit(Object.fromEntries(names.map((name, i) => [name, values[i] ?? ''])));
+      else if (keymap.matches(key, 'field.next')) setFocused((f) => (f + 1) % Math.max(1, count));
+      else if (keymap.matches(key, 'field.previous')) setFocused((f) => (f - 1 + count) % Math.max(1, count));
       else if (key.name === 'backspace' && !key.ctrl && !key.meta) edit((v) => Array.from(v).slice(0, -1).join(''));
       else if (key.ctrl && key.name === 'u') edit(() => '');
       else if (key.text) edit((v) => v + oneLine(key.text));

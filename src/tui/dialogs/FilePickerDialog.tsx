@@ -16,6 +16,7 @@ import { DialogFrame } from '../components/DialogFrame.js';
 import { hasImageExtension } from '../input/attachments.js';
 import { backspace, editorWith, insertText } from '../input/editor-state.js';
 import { LAYER, sanitizePaste, useKeys, usePaste } from '../input/InputProvider.js';
+import { useKeymap } from '../keymap-context.js';
 import { matchesBinding, type Key } from '../input/keys.js';
 import { useTheme } from '../theme-context.js';
 
@@ -73,6 +74,7 @@ function displayPath(dir: string): string {
 /** The picker; see the module comment. */
 export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePickerDialogProps) {
   const theme = useTheme();
+  const keymap = useKeymap();
   const [dir, setDir] = useState(() => resolve(cwd));
   const [selected, setSelected] = useState(0);
   const [typed, setTyped] = useState<string | undefined>(undefined);
@@ -136,14 +138,14 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
         return true;
       }
       const last = entries.length - 1;
-      if (matchesBinding(key, 'j') || matchesBinding(key, 'down')) setSelected(Math.min(last, selected + 1));
-      else if (matchesBinding(key, 'k') || matchesBinding(key, 'up')) setSelected(Math.max(0, selected - 1));
-      else if (matchesBinding(key, 'l') || matchesBinding(key, 'right') || matchesBinding(key, 'enter')) open();
-      else if (matchesBinding(key, 'h') || matchesBinding(key, 'left') || matchesBinding(key, 'backspace')) goUp();
-      else if (matchesBinding(key, 'i')) {
+      if (keymap.matches(key, 'dialog.down')) setSelected(Math.min(last, selected + 1));
+      else if (keymap.matches(key, 'dialog.up')) setSelected(Math.max(0, selected - 1));
+      else if (keymap.matches(key, 'file_picker.open')) open();
+      else if (keymap.matches(key, 'file_picker.parent')) goUp();
+      else if (keymap.matches(key, 'file_picker.type')) {
         setTyped('');
         setProblem(undefined);
-      } else if (matchesBinding(key, 'esc')) onClose();
+      } else if (keymap.matches(key, 'dialog.close')) onClose();
       return true;
     },
     { layer: LAYER.dialog },

@@ -1,13 +1,16 @@
 /**
- * "Help" (ctrl+_ / ctrl+h, or `?` while the agent works): every key binding, grouped by where it
- * applies, drawn from the one table in `keybindings.ts` and nothing else. ↑↓/j/k/pgup/pgdown scroll
- * when it does not fit; esc, `?` and the help keys close it.
+ * "Help" (ctrl+/ / ctrl+h, or `?` while the agent works): every key binding, grouped by where it
+ * applies, drawn from the one table in `keybindings.ts` with the keys in effect (the config's
+ * `keybindings` applied; an unbound action shows `none`). ↑↓/j/k/pgup/pgdown scroll when it does
+ * not fit; esc, `?` and the help keys close it.
  */
 import { Text } from 'ink';
 import { useState } from 'react';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, FRAME_VERTICAL_ROWS, clamp, fitText, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
-import { BINDINGS, BINDING_SCOPES, formatKeys, matches, type Binding } from '../keybindings.js';
+import { BINDINGS, BINDING_SCOPES, formatKeys, type ActionName, type Binding } from '../keybindings.js';
+import { DEFAULT_KEYMAP, type Keymap } from '../keymap.js';
+import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
 import type { DialogSizeProps } from './ListDialog.js';
 
@@ -20,15 +23,18 @@ export interface HelpDialogProps extends DialogSizeProps {
 /** One row of the help: a scope heading, a binding, or a blank line between groups. */
 type HelpRow = { kind: 'heading'; text: string } | { kind: 'binding'; keys: string; description: string } | { kind: 'blank' };
 
-/** The rows of the help for `bindings`: each scope's heading, then its bindings in table order. */
-export function helpRows(bindings: readonly Binding[]): HelpRow[] {
+/**
+ * The rows of the help for `bindings`: each scope's heading, then its bindings in table order, with
+ * the keys `keymap` gives each action.
+ */
+export function helpRows(bindings: readonly Binding[], keymap: Keymap = DEFAULT_KEYMAP): HelpRow[] {
   const rows: HelpRow[] = [];
   for (const { scope, title } of BINDING_SCOPES) {
     const group = bindings.filter((b) => b.scope === scope);
     if (group.length === 0) continue;
     if (rows.length > 0) rows.push({ kind: 'blank' });
     rows.push({ kind: 'heading', text: title });
-    for (const b of group) rows.push({ kind: 'binding', keys: formatKeys(b.keys), description: b.description });
+    for (const b of group) rows.push({ kind: 'binding', keys: formatKeys(keymap.keys(b.action as ActionName)), description: b.description });
   }
   return rows;
 }
@@ -39,8 +45,9 @@ const KEYS_COLUMNS = 28;
 /** The help dialog: 80 columns (less on a narrow screen), as tall as the screen allows. */
 export function HelpDialog({ onClose, bindings = BINDINGS, width, height }: HelpDialogProps) {
   const theme = useTheme();
+  const keymap = useKeymap();
   const screen = useScreenSize(width, height);
-  const rows = helpRows(bindings);
+  const rows = helpRows(bindings, keymap);
   const frameWidth = clamp(80, 40, screen.columns - 2);
   const inner = frameWidth - FRAME_HORIZONTAL_COLUMNS;
   const area = Math.max(3, Math.min(rows.length, screen.rows - FRAME_VERTICAL_ROWS - 2));
@@ -53,13 +60,13 @@ export function HelpDialog({ onClose, bindings = BINDINGS, width, height }: Help
 
   useKeys(
     (key) => {
-      if (matches(key, 'dialog_close') || matches(key, 'help') || matches(key, 'help_busy')) onClose();
-      else if (matches(key, 'dialog_up')) scrollTo(offset - 1);
-      else if (matches(key, 'dialog_down')) scrollTo(offset + 1);
-      else if (matches(key, 'dialog_page_up')) scrollTo(offset - body);
-      else if (matches(key, 'dialog_page_down')) scrollTo(offset + body);
-      else if (key.name === 'home') scrollTo(0);
-      else if (key.name === 'end') scrollTo(maxOffset);
+      if (keymap.matches(key, 'dialog.close') || keymap.matches(key, 'app.help') || keymap.matches(key, 'app.help_busy')) onClose();
+      else if (keymap.matches(key, 'dialog.up')) scrollTo(offset - 1);
+      else if (keymap.matches(key, 'dialog.down')) scrollTo(offset + 1);
+      else if (keymap.matches(key, 'dialog.page_up')) scrollTo(offset - body);
+      else if (keymap.matches(key, 'dialog.page_down')) scrollTo(offset + body);
+      else if (keymap.matches(key, 'dialog.first')) scrollTo(0);
+      else if (keymap.matches(key, 'dialog.last')) scrollTo(maxOffset);
       return true;
     },
     { layer: LAYER.dialog },

@@ -7,7 +7,7 @@ import { Text } from 'ink';
 import { useState } from 'react';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, clamp, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
-import { matches } from '../keybindings.js';
+import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
 import { Buttons } from './Buttons.js';
 import type { DialogSizeProps } from './ListDialog.js';
@@ -32,14 +32,15 @@ const BUTTONS = [{ label: 'Yes (y)' }, { label: 'No (n)' }];
  */
 export function InitDialog({ onAnswer, width, height }: InitDialogProps) {
   const theme = useTheme();
+  const keymap = useKeymap();
   const screen = useScreenSize(width, height);
   const [selected, setSelected] = useState(0);
   useKeys(
     (key) => {
-      if (matches(key, 'confirm_yes')) onAnswer(true);
-      else if (matches(key, 'confirm_no') || matches(key, 'init_cancel')) onAnswer(false);
-      else if (matches(key, 'init_toggle') || matches(key, 'button_previous')) setSelected((s) => 1 - s);
-      else if (matches(key, 'button_press')) onAnswer(selected === 0);
+      if (keymap.matches(key, 'confirm.yes')) onAnswer(true);
+      else if (keymap.matches(key, 'confirm.no') || keymap.matches(key, 'init.cancel')) onAnswer(false);
+      else if (keymap.matches(key, 'init.toggle') || keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous')) setSelected((s) => 1 - s);
+      else if (keymap.matches(key, 'button.press')) onAnswer(selected === 0);
       return true;
     },
     { layer: LAYER.dialog },

@@ -9,7 +9,7 @@ import stringWidth from 'string-width';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, clamp, fitText, scrollTop } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import type { Key } from '../input/keys.js';
-import { matches } from '../keybindings.js';
+import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
 
 /** One row of a {@link ListDialog}. */
@@ -56,6 +56,7 @@ export interface ListDialogProps {
  */
 export function ListDialog(props: ListDialogProps) {
   const theme = useTheme();
+  const keymap = useKeymap();
   const { items, width, visibleRows = LIST_VISIBLE_ROWS } = props;
   const count = items.length;
   // the list's identity: a different list (another provider's models) starts over at initialIndex
@@ -80,14 +81,14 @@ export function ListDialog(props: ListDialogProps) {
   useKeys(
     (key) => {
       if (props.onKey?.(key)) return true;
-      if (matches(key, 'dialog_close')) props.onClose();
-      else if (matches(key, 'dialog_up')) moveTo(selected - 1);
-      else if (matches(key, 'dialog_down')) moveTo(selected + 1);
-      else if (matches(key, 'dialog_page_up')) moveTo(selected - visibleRows);
-      else if (matches(key, 'dialog_page_down')) moveTo(selected + visibleRows);
-      else if (key.name === 'home') moveTo(0);
-      else if (key.name === 'end') moveTo(count - 1);
-      else if (matches(key, 'dialog_select') && count > 0) props.onChoose(items[selected]!, selected);
+      if (keymap.matches(key, 'dialog.close')) props.onClose();
+      else if (keymap.matches(key, 'dialog.up')) moveTo(selected - 1);
+      else if (keymap.matches(key, 'dialog.down')) moveTo(selected + 1);
+      else if (keymap.matches(key, 'dialog.page_up')) moveTo(selected - visibleRows);
+      else if (keymap.matches(key, 'dialog.page_down')) moveTo(selected + visibleRows);
+      else if (keymap.matches(key, 'dialog.first')) moveTo(0);
+      else if (keymap.matches(key, 'dialog.last')) moveTo(count - 1);
+      else if (keymap.matches(key, 'dialog.select') && count > 0) props.onChoose(items[selected]!, selected);
       return true;
     },
     { layer: LAYER.dialog },

@@ -6,7 +6,7 @@
 import { Box, Text } from 'ink';
 import { useMemo, useState } from 'react';
 import { FRAME_HORIZONTAL_COLUMNS, clamp, fitText, useScreenSize } from '../components/DialogFrame.js';
-import { matches } from '../keybindings.js';
+import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
 import { ListDialog, type DialogSizeProps, type ListItem } from './ListDialog.js';
 
@@ -34,6 +34,7 @@ export const MODELS_DIALOG_WIDTH = 40;
 /** The models dialog. Switching provider wraps around at either end. */
 export function ModelsDialog(props: ModelsDialogProps) {
   const theme = useTheme();
+  const keymap = useKeymap();
   const screen = useScreenSize(props.width, props.height);
   const { providers, currentModelId } = props;
   const [providerIndex, setProviderIndex] = useState(() =>
@@ -67,8 +68,8 @@ export function ModelsDialog(props: ModelsDialogProps) {
       onClose={props.onClose}
       onKey={(key) => {
         if (count === 0) return false;
-        if (matches(key, 'dialog_left')) setProviderIndex((i) => (i - 1 + count) % count);
-        else if (matches(key, 'dialog_right')) setProviderIndex((i) => (i + 1) % count);
+        if (keymap.matches(key, 'model.provider_previous')) setProviderIndex((i) => (i - 1 + count) % count);
+        else if (keymap.matches(key, 'model.provider_next')) setProviderIndex((i) => (i + 1) % count);
         else return false;
         return true;
       }}

@@ -18,7 +18,7 @@ import { useRef, useState } from 'react';
 import type { PermissionDecision, PermissionRequest } from '../../permission/types.js';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, FRAME_VERTICAL_ROWS, clamp, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
-import { matches } from '../keybindings.js';
+import { useKeymap } from '../keymap-context.js';
 import { relativeToProject } from '../format.js';
 import { renderDiff } from '../render/diff.js';
 import { highlightCode } from '../render/highlight.js';
@@ -56,6 +56,7 @@ const MIN_CONTENT_ROWS = 3;
 /** The permission dialog. Modal: registers on {@link LAYER.dialog} and takes every key. */
 export function PermissionDialog({ request, queued, cwd, onDecide, width, height }: PermissionDialogProps) {
   const theme = useTheme();
+  const keymap = useKeymap();
   const screen = useScreenSize(width, height);
   const size = permissionDialogSize(request.toolName, screen.columns, screen.rows);
   const inner = size.width - FRAME_HORIZONTAL_COLUMNS;
@@ -96,18 +97,18 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
 
   useKeys(
     (key) => {
-      if (matches(key, 'permission_allow')) decide('allow');
-      else if (matches(key, 'permission_session')) decide('allow_session');
-      else if (matches(key, 'permission_deny')) decide('deny');
-      else if (matches(key, 'button_next')) select(selected + 1);
-      else if (matches(key, 'button_previous')) select(selected - 1);
-      else if (matches(key, 'button_press')) decide(BUTTONS[selected]!.decision);
-      else if (matches(key, 'permission_scroll_up')) scrollTo(offset - 1);
-      else if (matches(key, 'permission_scroll_down')) scrollTo(offset + 1);
-      else if (matches(key, 'dialog_page_up')) scrollTo(offset - Math.max(1, bodyRows - 1));
-      else if (matches(key, 'dialog_page_down')) scrollTo(offset + Math.max(1, bodyRows - 1));
-      else if (key.name === 'home') scrollTo(0);
-      else if (key.name === 'end') scrollTo(maxOffset);
+      if (keymap.matches(key, 'permission.allow')) decide('allow');
+      else if (keymap.matches(key, 'permission.allow_session')) decide('allow_session');
+      else if (keymap.matches(key, 'permission.deny')) decide('deny');
+      else if (keymap.matches(key, 'button.next')) select(selected + 1);
+      else if (keymap.matches(key, 'button.previous')) select(selected - 1);
+      else if (keymap.matches(key, 'button.press')) decide(BUTTONS[selected]!.decision);
+      else if (keymap.matches(key, 'permission.scroll_up')) scrollTo(offset - 1);
+      else if (keymap.matches(key, 'permission.scroll_down')) scrollTo(offset + 1);
+      else if (keymap.matches(key, 'dialog.page_up')) scrollTo(offset - Math.max(1, bodyRows - 1));
+      else if (keymap.matches(key, 'dialog.page_down')) scrollTo(offset + Math.max(1, bodyRows - 1));
+      else if (keymap.matches(key, 'dialog.first')) scrollTo(0);
+      else if (keymap.matches(key, 'dialog.last')) scrollTo(maxOffset);
       return true;
     },
     { layer: LAYER.dialog },

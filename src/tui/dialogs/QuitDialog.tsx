@@ -7,7 +7,7 @@ import { Text } from 'ink';
 import { useState } from 'react';
 import { DialogFrame } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
-import { matches } from '../keybindings.js';
+import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
 import { Buttons } from './Buttons.js';
 
@@ -22,13 +22,14 @@ const WIDTH = 30;
 /** The quit dialog: 30 columns. Modal. */
 export function QuitDialog({ onQuit, onClose }: QuitDialogProps) {
   const theme = useTheme();
+  const keymap = useKeymap();
   const [selected, setSelected] = useState(1);
   useKeys(
     (key) => {
-      if (matches(key, 'confirm_yes')) onQuit();
-      else if (matches(key, 'confirm_no') || matches(key, 'dialog_close')) onClose();
-      else if (matches(key, 'button_next') || matches(key, 'button_previous')) setSelected((s) => 1 - s);
-      else if (matches(key, 'button_press')) (selected === 0 ? onQuit : onClose)();
+      if (keymap.matches(key, 'confirm.yes')) onQuit();
+      else if (keymap.matches(key, 'confirm.no') || keymap.matches(key, 'dialog.close')) onClose();
+      else if (keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous')) setSelected((s) => 1 - s);
+      else if (keymap.matches(key, 'button.press')) (selected === 0 ? onQuit : onClose)();
       return true;
     },
     { layer: LAYER.dialog },

@@ -10,7 +10,7 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { clamp, fitText, scrollTop, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
-import { matches } from '../keybindings.js';
+import { useKeymap } from '../keymap-context.js';
 import { wrapText } from '../render/text-width.js';
 import type { Theme } from '../theme.js';
 import { useTheme } from '../theme-context.js';
@@ -38,6 +38,7 @@ function levelColour(level: LogLevel, theme: Theme): string {
 /** The logs page: the table takes 60% of the rows (at least 3), the detail pane the rest. */
 export function LogsPage({ entries, onBack, width, height }: LogsPageProps) {
   const theme = useTheme();
+  const keymap = useKeymap();
   const screen = useScreenSize(width, height);
   const rows = newestFirst(entries);
   // title + table header + table rows + pane rule + pane
@@ -55,13 +56,13 @@ export function LogsPage({ entries, onBack, width, height }: LogsPageProps) {
 
   useKeys(
     (key) => {
-      if (matches(key, 'logs_back')) onBack();
-      else if (matches(key, 'dialog_up')) moveTo(selected - 1);
-      else if (matches(key, 'dialog_down')) moveTo(selected + 1);
-      else if (matches(key, 'dialog_page_up')) moveTo(selected - tableRows);
-      else if (matches(key, 'dialog_page_down')) moveTo(selected + tableRows);
-      else if (key.name === 'home') moveTo(0);
-      else if (key.name === 'end') moveTo(rows.length - 1);
+      if (keymap.matches(key, 'logs.back')) onBack();
+      else if (keymap.matches(key, 'dialog.up')) moveTo(selected - 1);
+      else if (keymap.matches(key, 'dialog.down')) moveTo(selected + 1);
+      else if (keymap.matches(key, 'dialog.page_up')) moveTo(selected - tableRows);
+      else if (keymap.matches(key, 'dialog.page_down')) moveTo(selected + tableRows);
+      else if (keymap.matches(key, 'dialog.first')) moveTo(0);
+      else if (keymap.matches(key, 'dialog.last')) moveTo(rows.length - 1);
       return true;
     },
     { layer: LAYER.dialog },
