@@ -90,13 +90,12 @@ describe('several keys in one read', () => {
     const router = new InputRouter();
     const seen: string[] = [];
     router.addKeyHandler(0, { current: (k) => void seen.push(k.name === 'text' ? `text:${k.text}` : `${k.ctrl ? 'ctrl+' : ''}${k.name}`) });
-    router.input('hi\r');
-    // the first key at once, the rest after the app had a chance to render
-    expect(seen).toEqual(['text:hi']);
     router.input('ab\u007f\u007fZ');
+    // the first key at once, the rest after the app had a chance to render
+    expect(seen).toEqual(['text:ab']);
     router.input('xy\u0003');
     await new Promise((r) => setTimeout(r, 100));
-    expect(seen).toEqual(['text:hi', 'return', 'text:ab', 'backspace', 'backspace', 'z', 'text:xy', 'ctrl+c']);
+    expect(seen).toEqual(['text:ab', 'backspace', 'backspace', 'z', 'text:xy', 'ctrl+c']);
   });
 
   it('with a dialog open, a short printable run is separate presses (aaa: three answers)', async () => {

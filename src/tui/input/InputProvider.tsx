@@ -1,7 +1,8 @@
 /**
  * The one place terminal input enters the TUI. It reads Ink's raw input events, cuts out bracketed
  * pastes (`ESC [200~ … ESC [201~`, xterm ctlseqs) so a paste arrives whole and never as key presses,
- * and hands each key to the registered handlers, topmost layer first.
+ * takes a burst of lines without those markers as a paste too (paste-burst.ts), and hands each key
+ * to the registered handlers, topmost layer first.
  *
  * Components do not call Ink's `useInput` (it would see pasted text as typing); they call
  * {@link useKeys} and {@link usePaste}.
@@ -9,6 +10,7 @@
 import { useStdin } from 'ink';
 import React, { createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { parseKey, type Key } from './keys.js';
+import { BURST_GAP_MS, classifyBurst, PASTE_FOLLOW_MS, startsBurst } from './paste-burst.js';
 
 /** Returns true when it handled the key (lower handlers then don't see it). */
 export type KeyHandler = (key: Key) => boolean | void;
@@ -39,6 +41,19 @@ interface PasteRegistration {
   handler: { current: (text: string) => void };
 }
 
+/** An input event waiting in the router's queue: a raw sequence, or a burst decided to be a paste. */
+type Queued = string | { paste: string };
+
+/** A burst being held (paste-burst.ts): its events so far. */
+interface Burst {
+  events: string[];
+  /** it started soon after a paste ended */
+  afterPaste: boolean;
+  /** bumped by every event; the end-of-burst check sees whether one came meanwhile */
+  generation: number;
+  timer?: NodeJS.Timeout;
+}
+
 /** Routes keys and pastes; made by {@link InputProvider}. Exported for tests of the router itself. */
 export class InputRouter {
   private readonly keyHandlers = new Set<Registration>();
@@ -46,9 +61,17 @@ export class InputRouter {
   private order = 0;
   private paste: string[] | undefined;
   /** raw events not handled yet (see {@link input}) */
-  private readonly queue: string[] = [];
+  private readonly queue: Queued[] = [];
   private draining = false;
   private pasteTimer: NodeJS.Timeout | undefined;
+  /** between the bracketed-paste markers, as events arrive (the queue may not have reached them) */
+  private bracketed = false;
+  private burst: Burst | undefined;
+  private lastInputAt = -Infinity;
+  private lastPasteAt = -Infinity;
+
+  /** `now`: a monotonic clock in ms (tests pass their own) */
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   addKeyHandler(layer: number, handler: { current: KeyHandler }): () => void {
     const reg = { layer, order: this.order++, handler };
@@ -68,10 +91,67 @@ export class InputRouter {
    * often changes what should get the next one (ctrl+k opens a dialog, the next Down belongs to it),
    * and React must render that change first. Keys that arrive in one read (a busy app, ssh, tmux)
    * are thus handled as if typed one by one.
+   *
+   * Input with a line break that may be part of a paste without markers is held first, as a burst,
+   * until the reads stop (paste-burst.ts); then it is one paste, or keys as above.
    */
   input(sequence: string): void {
-    this.queue.push(sequence);
+    const now = this.now();
+    const sincePrevious = now - this.lastInputAt;
+    this.lastInputAt = now;
+    if (this.burst) {
+      if (sequence !== PASTE_START) {
+        this.burst.events.push(sequence);
+        this.armBurst();
+        return;
+      }
+      this.endBurst();
+    }
+    if (sequence === PASTE_START) this.bracketed = true;
+    else if (sequence === PASTE_END) this.bracketed = false;
+    else if (!this.bracketed && startsBurst(sequence, sincePrevious, now - this.lastPasteAt)) {
+      this.burst = { events: [sequence], afterPaste: now - this.lastPasteAt <= PASTE_FOLLOW_MS, generation: 0 };
+      this.armBurst();
+      return;
+    }
+    this.enqueue(sequence);
+  }
+
+  private enqueue(...items: Queued[]): void {
+    this.queue.push(...items);
     if (!this.draining) this.drain();
+  }
+
+  /**
+   * (Re)starts the end-of-burst wait. When the timer fires, the check itself waits one more turn
+   * (setImmediate): input already waiting in the terminal is read in between (Node's poll phase
+   * comes after the timers), so a busy app that was slow to read does not cut a paste in two.
+   */
+  private armBurst(): void {
+    const burst = this.burst!;
+    const generation = ++burst.generation;
+    clearTimeout(burst.timer);
+    burst.timer = setTimeout(() => {
+      setImmediate(() => {
+        if (this.burst === burst && burst.generation === generation) this.endBurst();
+      });
+    }, BURST_GAP_MS);
+    burst.timer.unref?.();
+  }
+
+  /** Decides the held burst: one paste, or its events as keys. */
+  private endBurst(): void {
+    const burst = this.burst;
+    if (!burst) return;
+    this.burst = undefined;
+    clearTimeout(burst.timer);
+    const text = burst.events.join('');
+    if (classifyBurst(text, burst.afterPaste) === 'paste') {
+      this.lastPasteAt = this.now();
+      this.enqueue({ paste: text });
+    } else {
+      this.enqueue(...burst.events);
+    }
   }
 
   private drain(): void {
@@ -90,7 +170,12 @@ export class InputRouter {
   }
 
   /** Handles one event; true when a key or paste was delivered to a handler. */
-  private process(sequence: string): boolean {
+  private process(item: Queued): boolean {
+    if (typeof item !== 'string') {
+      this.deliverPaste(item.paste);
+      return true;
+    }
+    let sequence = item;
     if (sequence === PASTE_START) {
       this.paste = [];
       this.armPasteTimeout();
@@ -126,6 +211,7 @@ export class InputRouter {
 
   private endPaste(): void {
     clearTimeout(this.pasteTimer);
+    this.bracketed = false;
     const text = this.paste?.join('') ?? '';
     this.paste = undefined;
     this.deliverPaste(text);
