@@ -1,8 +1,7 @@
 /**
  * The TUI (`npm run bench -- --only tui`):
- * a. start to first frame, in a real pty (`script`, 120×40) against the loopback fake: ms until the
- *    pre-Ink skeleton (`OpenCode v…`) and until Ink's first real frame (the status bar names the
- *    model), beside `node -e 0` (spawn → exit) started the same way.
+ * a. start-up as a person meets it, in a real pty through bin/opencode's shebang: skeleton, status
+ *    bar, full UI usable (a key echoed), the first keys' latency, RSS ({@link benchTuiStartup}).
  * b. in this process, without a terminal: the real TUI (`runTui`) on a fake TTY stdout (120×40, write
  *    times recorded) and stdin, over in-memory {@link ChatServices} holding a session of N messages
  *    (user prompts; assistant markdown with code blocks; bash/view/edit calls and their results):
@@ -14,7 +13,6 @@
  *    and a user message: runTui → the first frame, and page up/down key → frame; and a 40 MiB reply
  *    streaming in 64 KiB events: key → frame meanwhile, finish → frame.
  */
-import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,10 +24,8 @@ import { EventBus } from '../src/events/bus.js';
 import type { Message, MessagePart } from '../src/message.js';
 import { catalogModel, DEFAULT_MODELS } from '../src/provider/catalog.js';
 import type { ChatServices } from '../src/tui/state/services.js';
-import { startFakeProvider } from '../test/support/fake-provider.js';
-import { BIN } from '../test/support/cli.js';
-import { tuiEnv } from '../test/support/tmux.js';
-import { log, median, ms, ratio, smallProject, stats, type Row } from './lib.js';
+import { log, median, ms, ratio, stats, type Row } from './lib.js';
+import { benchTuiStartup } from './tui-startup.js';
 
 const COLUMNS = 120;
 const ROWS = 40;
@@ -39,98 +35,11 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][0-9A-Za-z]|\u001b[=>78]/g;
 const sleep = (msToWait: number) => new Promise((resolve) => setTimeout(resolve, msToWait));
 
 export async function benchTui(opts: { runs: number; presses: number; tokens: number }): Promise<Row[]> {
-  const rows = await firstFrame(opts.runs);
+  const rows = await benchTuiStartup(opts.runs);
   rows.push(...(await inProcess(opts.presses, opts.tokens)));
   rows.push(...(await hugeLineRows(Math.min(20, opts.presses))));
   rows.push(...(await hugeStreamRows()));
   return rows;
-}
-
-// ---------------------------------------------------------------- a. start to first frame (pty)
-
-interface PtyRun {
-  /** spawn → output containing `OpenCode v` (NaN when never) */
-  skeletonMs: number;
-  /** spawn → output containing the model's name */
-  readyMs: number;
-  /** spawn → exit */
-  exitMs: number;
-}
-
-/** Runs `command` (a shell line) in a 120×40 pty; stops at `until` in the output (then kills) or at exit. */
-function inPty(command: string, cwd: string, env: Record<string, string>, until?: string): Promise<PtyRun> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn('script', ['-qfec', `stty rows ${ROWS} cols ${COLUMNS}; exec ${command}`, '/dev/null'], {
-      cwd,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const run: PtyRun = { skeletonMs: NaN, readyMs: NaN, exitMs: NaN };
-    let out = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const now = performance.now() - t0;
-      if (Number.isNaN(run.skeletonMs) && out.includes('OpenCode v')) run.skeletonMs = now;
-      if (until && Number.isNaN(run.readyMs) && out.replace(ANSI, '').includes(until)) {
-        run.readyMs = now;
-        // closing the pty hangs the TUI up (SIGHUP): it restores the terminal and exits
-        child.kill('SIGTERM');
-      }
-    });
-    child.on('error', reject);
-    child.on('close', () => {
-      clearTimeout(timer);
-      run.exitMs = performance.now() - t0;
-      if (until && Number.isNaN(run.readyMs)) reject(new Error(`the TUI never showed ${JSON.stringify(until)}; output:\n${out.replace(ANSI, ' ').slice(-2000)}`));
-      else resolve(run);
-    });
-  });
-}
-
-async function firstFrame(runs: number): Promise<Row[]> {
-  const fake = await startFakeProvider([], { fallback: { text: 'hi' } });
-  const dir = smallProject();
-  const env = tuiEnv(fake.anthropicBaseURL);
-  const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-  const node = `${quote(process.execPath)} -e 0`;
-  const tui = `${quote(process.execPath)} ${quote(BIN)}`;
-  try {
-    log(`tui start-up: ${runs} interleaved pty runs of node -e 0 / opencode (until "${MODEL.name}")`);
-    // warm-up: creates the project's database and the init flag question stays unanswered (not timed)
-    await inPty(tui, dir, env, MODEL.name);
-    const base: number[] = [];
-    const skeleton: number[] = [];
-    const ready: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      base.push((await inPty(node, dir, env)).exitMs);
-      const r = await inPty(tui, dir, env, MODEL.name);
-      skeleton.push(r.skeletonMs);
-      ready.push(r.readyMs);
-    }
-    const b = median(base);
-    return [
-      { section: 'tui start-up', name: 'pty: node -e 0 (spawn → exit)', value: stats(base), ratio: '1.00×', note: `script -qfec "stty rows ${ROWS} cols ${COLUMNS}; exec node -e 0"` },
-      {
-        section: 'tui start-up',
-        name: 'opencode: first frame (skeleton)',
-        value: stats(skeleton),
-        ratio: ratio(median(skeleton), b),
-        note: 'spawn → the pre-Ink frame ("OpenCode v…") on the pty',
-      },
-      {
-        section: 'tui start-up',
-        name: "opencode: Ink's first frame",
-        value: stats(ready),
-        ratio: ratio(median(ready), b),
-        note: `spawn → the status bar names the model ("${MODEL.name}"): config, models, db, Ink loaded and rendered`,
-      },
-    ];
-  } finally {
-    await fake.close();
-    for (const d of [dir, env.HOME!]) rmSync(d, { recursive: true, force: true });
-  }
 }
 
 // ---------------------------------------------------------------- b. in process

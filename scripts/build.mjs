@@ -64,6 +64,9 @@ const result = await build({
   legalComments: 'none',
   // jiti finds its TypeScript transform relative to its own files (plugins, issue 11)
   external: ['better-sqlite3', '@vscode/ripgrep', 'react-devtools-core', 'jiti'],
+  // jsonc-parser's `main` is a UMD build whose require('./impl/format') esbuild cannot follow (the
+  // bundle then fails at run time: "Cannot find module './impl/format'"); its `module` build is ESM
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // React's production build: its development build checks and logs on every render (and is slower)
   define: { OPENCODE_VERSION: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
   banner: {
