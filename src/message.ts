@@ -38,6 +38,12 @@ export interface ReasoningPart {
 export interface TextPart {
   type: 'text';
   text: string;
+  /**
+   * Set on a text opencode wrote into the conversation on the person's behalf, in a `user` message:
+   * `undo` / `redo` say files were put back (issue 14). The UI shows it as a note, not as their
+   * words; the model gets the text like any other, so it knows in its next request.
+   */
+  note?: 'undo' | 'redo';
 }
 
 /** An image attached by the person (or returned by a tool), base64 encoded without a data-URL prefix. */

@@ -141,7 +141,7 @@ async function changeFile(path: string, input: EditInput, ctx: ToolContext): Pro
   requireUnchangedWhileAsking(ctx, path, true);
 
   await commitFileWrite(ctx, path, bytes, document.format.encoding);
-  recordFileWrite(ctx, path, before, after);
+  recordFileWrite(ctx, path, before, after, document);
 
   const what = deleting ? 'Content deleted from file' : 'Content replaced in file';
   const times = outcome.count > 1 ? ` (${outcome.count} occurrences)` : '';

@@ -112,10 +112,10 @@ export const patchTool = defineTool({
 
     for (const change of changes) {
       if (change.moveTo) {
-        recordFileWrite(ctx, change.path, change.before, '');
+        recordFileWrite(ctx, change.path, change.before, '', change.original);
         recordFileWrite(ctx, change.moveTo, null, change.after);
       } else {
-        recordFileWrite(ctx, change.path, change.before, change.after);
+        recordFileWrite(ctx, change.path, change.before, change.after, change.original);
       }
     }
     const additions = changes.reduce((sum, c) => sum + c.diff.additions, 0);

@@ -44,6 +44,8 @@ export interface TextDocument {
   format: TextFormat;
   /** permission bits (`st_mode & 0o7777`) */
   mode: number;
+  /** the bytes read ({@link readDocument} sets it): what undo puts back (issue 14) */
+  bytes?: Buffer;
 }
 
 /** A NUL byte within this many leading bytes marks a binary file (git looks at the first 8000). */
@@ -87,7 +89,7 @@ export function readDocument(path: string): TextDocument {
   requireRegularFile(path, stats);
   const bytes = readFileSync(path);
   const mode = stats.mode & 0o7777;
-  return { path, ...decodeDocument(path, bytes), mode };
+  return { path, ...decodeDocument(path, bytes), mode, bytes };
 }
 
 /**

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import iconv from 'iconv-lite';
 import { ToolError, type ToolContext } from './tool.js';
 import type { FileStamp } from './file-times.js';
+import { writeBytes, type KnownFileState } from './file-history.js';
 import { writeFileAtomic } from './file-io.js';
 
 /**
@@ -112,12 +113,13 @@ export function requireUnchangedWhileAsking(ctx: ToolContext, path: string, exis
 /**
  * Records a finished write: the read tracker sees our own write as read, the history gets a version.
  * `before` and `after` are decoded texts as `readDocument` gives them (no BOM, `\n` line endings;
- * `textAsRead` for a new file), so versions compare equal whatever the file's encoding.
+ * `textAsRead` for a new file), so versions compare equal whatever the file's encoding. `previous`
+ * (the document read, with its bytes) lets undo put the exact bytes back (issue 14); a new file needs none.
  */
-export function recordFileWrite(ctx: ToolContext, path: string, before: string | null, after: string): void {
+export function recordFileWrite(ctx: ToolContext, path: string, before: string | null, after: string, previous?: KnownFileState): void {
   ctx.fileTimes.record(path);
   try {
-    ctx.fileHistory.recordWrite(ctx.sessionId, path, before, after);
+    ctx.fileHistory.recordWrite(ctx.sessionId, path, before, after, writeBytes(ctx.messageId, path, before, previous));
   } catch {
     // history is for the UI; a storage problem must not turn a done write into a failure
   }

@@ -83,7 +83,7 @@ export const writeTool = defineTool({
 
     ensureParentDirectory(path);
     await commitFileWrite(ctx, path, bytes, previous?.format.encoding);
-    recordFileWrite(ctx, path, before, after);
+    recordFileWrite(ctx, path, before, after, previous);
 
     const format = previous ? describeFormat(previous.format) : '';
     const kept = format ? `\nKept the file's ${format}.` : '';

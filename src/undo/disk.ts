@@ -1,0 +1,106 @@
+/**
+ * The disk side of undo and redo (issue 14): is a file still as a turn left it, and putting a recorded
+ * state back. Writes go through the tools' safe path (`writeFileAtomic`: temp file, fsync, rename),
+ * so an interrupted undo never leaves half a file.
+ */
+import { lstatSync, symlinkSync, unlinkSync } from 'node:fs';
+import { fileDiff } from '../tools/diff.js';
+import { ensureParentDirectory, writeFileAtomic } from '../tools/file-io.js';
+import { readSnapshot, type FileSnapshot } from '../tools/file-history.js';
+import { decodeDocument } from '../tools/text-document.js';
+
+/** Lines of a conflict's diff kept for the message; the rest is counted. */
+export const CONFLICT_DIFF_MAX_LINES = 80;
+
+/** Why a file is not as expected: said to the person, with the difference. */
+export interface Mismatch {
+  /** one clause, e.g. `was deleted since`, `changed since`, `mode changed since (644 → 755)` */
+  reason: string;
+  /** unified diff from the expected content to what is on disk now; `''` when there is no text to compare */
+  diff: string;
+}
+
+/**
+ * Whether `path` holds exactly `expected` (`null`: nothing there). Returns undefined when it does,
+ * else why not and the difference (the expected content to the disk's).
+ */
+export function compareWithDisk(cwd: string, path: string, expected: FileSnapshot | null): Mismatch | undefined {
+  if (expected === null) {
+    if (!existsAtAll(path)) return undefined;
+    let now: FileSnapshot | null = null;
+    try {
+      now = readSnapshot(path);
+    } catch {
+      // a folder or a special file: said without a diff
+    }
+    return { reason: 'was created again since', diff: now ? textDiff(cwd, path, new Uint8Array(), now.bytes) : '' };
+  }
+  if (expected.linkTarget !== undefined && !existsAtAll(path)) return { reason: 'was deleted since', diff: '' };
+  let now: FileSnapshot | null;
+  try {
+    now = readSnapshot(path);
+  } catch (err) {
+    return { reason: `cannot be read (${(err as Error).message})`, diff: '' };
+  }
+  if (now === null) return { reason: 'was deleted since', diff: textDiff(cwd, path, expected.bytes, new Uint8Array()) };
+  if (!Buffer.from(now.bytes).equals(Buffer.from(expected.bytes))) {
+    return { reason: 'changed since', diff: textDiff(cwd, path, expected.bytes, now.bytes) };
+  }
+  if (now.mode !== expected.mode) return { reason: `mode changed since (${octal(expected.mode)} → ${octal(now.mode)})`, diff: '' };
+  return undefined;
+}
+
+/**
+ * Puts `target` at `path` (`null`: removes what is there). A symbolic link is re-created as a link
+ * when nothing is at the path; otherwise the bytes are written through it, with `target.mode`.
+ * Missing parent folders are created. Returns how to take the step back (the state `current`).
+ * @throws the fs error; the path is then as it was
+ */
+export function putState(path: string, target: FileSnapshot | null, current: FileSnapshot | null): () => void {
+  if (target === null) {
+    unlinkSync(path);
+  } else if (target.linkTarget !== undefined && !existsAtAll(path)) {
+    ensureParentDirectory(path);
+    symlinkSync(target.linkTarget, path);
+  } else {
+    ensureParentDirectory(path);
+    writeFileAtomic(path, target.bytes, { mode: target.mode });
+  }
+  return () => {
+    if (current !== null) putState(path, current, null);
+    else if (existsAtAll(path)) unlinkSync(path);
+  };
+}
+
+/** True when anything (a dangling link too) is at `path`. */
+function existsAtAll(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+    throw err;
+  }
+}
+
+/** The diff of two contents as text, cut to {@link CONFLICT_DIFF_MAX_LINES}; a note when either is not text. */
+function textDiff(cwd: string, path: string, from: Uint8Array, to: Uint8Array): string {
+  let before: string;
+  let after: string;
+  try {
+    before = from.length ? decodeDocument(path, from).text : '';
+    after = to.length ? decodeDocument(path, to).text : '';
+  } catch {
+    return '(binary or undecodable content: no diff shown)\n';
+  }
+  const lines = fileDiff(cwd, path, before, after).diff.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  if (lines.length <= CONFLICT_DIFF_MAX_LINES) return lines.map((l) => `${l}\n`).join('');
+  const kept = lines.slice(0, CONFLICT_DIFF_MAX_LINES).map((l) => `${l}\n`).join('');
+  return `${kept}… ${lines.length - CONFLICT_DIFF_MAX_LINES} more diff lines\n`;
+}
+
+function octal(mode: number): string {
+  return mode.toString(8).padStart(3, '0');
+}

@@ -1,0 +1,227 @@
+/**
+ * Undo and redo of the agent's file changes, turn by turn (issue 14). A turn is the person's message
+ * and everything the agent did for it; `edit`, `write` and `patch` record the exact bytes and mode of
+ * each file before the turn's first write and after its last (`db/turn-changes.ts`). `bash` is not
+ * tracked: files a command changed are not put back.
+ *
+ * - {@link undoTurn} takes back the latest turn whose changes are on disk: each file gets its bytes
+ *   and mode from before the turn, a created file is removed, a deleted one re-created. Repeated, it
+ *   walks back turn by turn.
+ * - {@link redoTurn} puts back the turn undone most recently. A turn that changes files after an undo
+ *   ends what can be redone.
+ * - A file that is no longer as the turn (or the undo) left it — a person or a formatter changed it — is
+ *   left alone: the result names it with the difference, and the rest of the turn is undone. When
+ *   every file of the turn changed, nothing happens.
+ * - What happened is added to the conversation as a note (a `user` message whose text part has
+ *   `note`), which the model gets with its next request.
+ */
+import { isAbsolute, relative, sep } from 'node:path';
+import type { FileStore } from '../db/file-store.js';
+import type { MessageStore } from '../db/message-store.js';
+import type { TurnChange, TurnChanges, TurnChangeState } from '../db/turn-changes.js';
+import { messageText, type Message } from '../message.js';
+import { readSnapshot, type FileSnapshot } from '../tools/file-history.js';
+import { decodeDocument } from '../tools/text-document.js';
+import { compareWithDisk, putState, type Mismatch } from './disk.js';
+
+/** What undo and redo use of the database. */
+export interface UndoStores {
+  files: Pick<FileStore, 'turns' | 'recordWrite'>;
+  messages: Pick<MessageStore, 'create' | 'get'>;
+}
+
+/** Options of {@link undoTurn} and {@link redoTurn}. */
+export interface UndoOptions {
+  /** the project directory: paths in messages and the note are relative to it */
+  cwd: string;
+  /** also overwrite files that changed since (their difference is still reported) */
+  force?: boolean;
+}
+
+/** What happened to one file: `restored` (content put back), `removed`, `created` (re-created). */
+export interface FileRestored {
+  /** absolute */
+  path: string;
+  action: 'restored' | 'removed' | 'created';
+}
+
+/** A file left alone because it is not as the turn (or the undo) left it. */
+export interface FileConflict extends Mismatch {
+  /** absolute */
+  path: string;
+}
+
+/** The outcome of an undo or redo. */
+export interface TurnUndoResult {
+  kind: 'undo' | 'redo';
+  /** the person's message that started the turn */
+  turnId: string;
+  /** the first line of that message, cut to {@link PROMPT_PREVIEW_CHARS} */
+  prompt: string;
+  /** the files put back, by path */
+  files: FileRestored[];
+  /** the files left alone, by path (overwritten anyway with `force`, and then in `files` too) */
+  conflicts: FileConflict[];
+  /** the note added to the conversation; absent when nothing was changed */
+  note?: Message;
+}
+
+/** Characters of the turn's prompt shown in messages. */
+export const PROMPT_PREVIEW_CHARS = 60;
+
+/** Thrown when there is no turn to undo (or redo). The message says why and what to do. */
+export class NothingToUndoError extends Error {
+  constructor(readonly kind: 'undo' | 'redo') {
+    super(
+      kind === 'undo'
+        ? 'Nothing to undo: no turn of this session has file changes left to undo (undo covers edit, write and patch, not bash).'
+        : 'Nothing to redo: no turn was undone since the agent last changed files.',
+    );
+    this.name = 'NothingToUndoError';
+  }
+}
+
+/** Thrown when writing a file failed: every file already put back was returned to its state, nothing changed. */
+export class UndoFailedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UndoFailedError';
+  }
+}
+
+/**
+ * Undoes the latest turn of `sessionId` whose file changes are on disk. See the module comment.
+ * @throws {NothingToUndoError} when there is none
+ * @throws {UndoFailedError} when a write failed (nothing was changed)
+ */
+export function undoTurn(stores: UndoStores, sessionId: string, options: UndoOptions): TurnUndoResult {
+  const turn = stores.files.turns.lastDone(sessionId);
+  if (!turn) throw new NothingToUndoError('undo');
+  return apply(stores, sessionId, turn, 'undo', options);
+}
+
+/**
+ * Redoes the turn undone most recently. See the module comment.
+ * @throws {NothingToUndoError} when there is none
+ * @throws {UndoFailedError} when a write failed (nothing was changed)
+ */
+export function redoTurn(stores: UndoStores, sessionId: string, options: UndoOptions): TurnUndoResult {
+  const turn = stores.files.turns.lastUndone(sessionId);
+  if (!turn) throw new NothingToUndoError('redo');
+  return apply(stores, sessionId, turn, 'redo', options);
+}
+
+function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: 'undo' | 'redo', options: UndoOptions): TurnUndoResult {
+  const turnMessage = stores.messages.get(turn.turnId);
+  const prompt = preview(turnMessage ? messageText(turnMessage) : '');
+  const files: FileRestored[] = [];
+  const conflicts: FileConflict[] = [];
+  const states: { id: number; state: TurnChangeState }[] = [];
+  const steps: { path: string; back: () => void }[] = [];
+  const written: { change: TurnChange; from: FileSnapshot | null; to: FileSnapshot | null }[] = [];
+
+  for (const change of turn.changes) {
+    // a file undo left alone is not redone: it still holds the turn's change (or the person's)
+    if (kind === 'redo' && change.state === 'skipped') {
+      states.push({ id: change.id, state: 'done' });
+      continue;
+    }
+    const from = kind === 'undo' ? change.after : change.before;
+    const to = kind === 'undo' ? change.before : change.after;
+    const mismatch = compareWithDisk(options.cwd, change.path, from);
+    if (mismatch) {
+      conflicts.push({ path: change.path, ...mismatch });
+      if (!options.force) {
+        states.push({ id: change.id, state: kind === 'undo' ? 'skipped' : 'done' });
+        continue;
+      }
+    }
+    try {
+      steps.push({ path: change.path, back: putState(change.path, to, mismatch ? currentState(change.path) : from) });
+    } catch (err) {
+      rollBack(steps, change.path, err);
+    }
+    files.push({ path: change.path, action: to === null ? 'removed' : from === null ? 'created' : 'restored' });
+    written.push({ change, from, to });
+    states.push({ id: change.id, state: kind === 'undo' ? 'undone' : 'done' });
+  }
+
+  const result: TurnUndoResult = { kind, turnId: turn.turnId, prompt, files, conflicts };
+  // every file changed since: nothing was done, and the turn stays where it was
+  if (files.length === 0) return result;
+  stores.files.turns.setStates(states);
+  for (const { change, from, to } of written) recordVersion(stores, sessionId, change.path, from, to);
+  result.note = stores.messages.create({
+    sessionId,
+    role: 'user',
+    parts: [
+      { type: 'text', text: noteText(result, options.cwd), note: kind },
+      { type: 'finish', reason: 'end_turn', time: Date.now() },
+    ],
+  });
+  return result;
+}
+
+/** The text of the note: short, for the model and the person alike. */
+export function noteText(result: Pick<TurnUndoResult, 'kind' | 'files' | 'conflicts'>, cwd: string): string {
+  const name = (path: string) => displayPath(cwd, path);
+  const words: Record<FileRestored['action'], string> =
+    result.kind === 'undo'
+      ? { restored: 'restored', removed: 'removed', created: 'restored (it had been deleted)' }
+      : { restored: 'changed again', removed: 'removed again', created: 'created again' };
+  const done = result.files.map((f) => `${name(f.path)} ${words[f.action]}`).join(', ');
+  let text =
+    result.kind === 'undo'
+      ? `The user undid the last turn's file changes: ${done}.`
+      : `The user redid the file changes they had undone: ${done}.`;
+  const left = result.conflicts.filter((c) => !result.files.some((f) => f.path === c.path));
+  if (left.length) text += ` Left as they are, because they changed since: ${left.map((c) => name(c.path)).join(', ')}.`;
+  return `${text} Read a file again before changing it.`;
+}
+
+/** Puts back what was written so far, then throws an {@link UndoFailedError} naming the failure. */
+function rollBack(steps: { path: string; back: () => void }[], failedPath: string, err: unknown): never {
+  const unrestored: string[] = [];
+  for (const step of steps.reverse()) {
+    try {
+      step.back();
+    } catch (backErr) {
+      unrestored.push(`${step.path} (${(backErr as Error).message})`);
+    }
+  }
+  const outcome = unrestored.length
+    ? `These files could not be returned to their state before: ${unrestored.join(', ')}.`
+    : 'The files already written were returned to their state before: nothing changed.';
+  throw new UndoFailedError(`writing ${failedPath} failed: ${(err as Error).message}. ${outcome}`);
+}
+
+/** What is at `path` now, for a rollback over a file that changed (force); null when unreadable. */
+function currentState(path: string): FileSnapshot | null {
+  try {
+    return readSnapshot(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The sidebar's text history follows the undo: a version with the content put back. */
+function recordVersion(stores: UndoStores, sessionId: string, path: string, from: FileSnapshot | null, to: FileSnapshot | null): void {
+  try {
+    const text = (s: FileSnapshot | null) => (s === null ? null : decodeDocument(path, s.bytes).text);
+    stores.files.recordWrite(sessionId, path, text(from), text(to) ?? '');
+  } catch {
+    // bytes that are not text have no version to show
+  }
+}
+
+function preview(text: string): string {
+  const line = text.trim().split('\n', 1)[0] ?? '';
+  return line.length > PROMPT_PREVIEW_CHARS ? `${line.slice(0, PROMPT_PREVIEW_CHARS - 1)}…` : line;
+}
+
+/** `path` relative to `cwd` with `/` separators when inside it, else absolute. */
+export function displayPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return path;
+  return rel.split(sep).join('/');
+}
