@@ -4,6 +4,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
+import { registerSessionsCommand } from './sessions-command.js';
 
 /** Exit codes: 0 ok, 1 a failed run, 2 bad usage or config, 130 interrupted. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -14,8 +15,12 @@ const program = new Command('opencode')
   .helpOption('-h, --help', 'show this help')
   .option('-p, --prompt <text>', 'run one prompt non-interactively and print the answer ("-" reads stdin)')
   .addOption(
-    new Option('-f, --output-format <format>', 'output format of -p').choices(['text', 'json']).default('text'),
+    new Option('-f, --output-format <format>', 'output format of -p (stream-json: one JSON object per line as the run goes)')
+      .choices(['text', 'json', 'stream-json'])
+      .default('text'),
   )
+  .option('--continue', "continue the project's most recent session (with -p, or in the TUI)")
+  .option('--session <id>', 'continue this session (an id or a unique prefix; `opencode sessions list` shows them)')
   .option('-q, --quiet', 'no spinner on stderr')
   .option('-c, --cwd <dir>', 'project directory to work in (default: the current directory)')
   .option('-m, --model <provider/model>', 'the coder model, e.g. anthropic/claude-sonnet-5-5', parseModel)
@@ -32,6 +37,11 @@ const program = new Command('opencode')
     if (words.length > 0) {
       const text = words.join(' ');
       process.stderr.write(`opencode: unexpected argument "${text}". To run a prompt: opencode -p "${text}"\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    if (opts.continue && opts.session !== undefined) {
+      process.stderr.write('opencode: --continue and --session both name a session; give one of them\n');
       process.exitCode = EXIT.usage;
       return;
     }
@@ -73,6 +83,14 @@ program
   });
 
 program
+  .command('acp')
+  .description('serve the Agent Client Protocol on stdin/stdout: the agent behind your editor (Zed, JetBrains, Neovim, VS Code)')
+  .action(async (_opts: unknown, command: Command) => {
+    const { runAcp } = await import('../acp/run.js');
+    process.exitCode = await runAcp(command.optsWithGlobals<CliOptions>());
+  });
+
+program
   .command('tools')
   .description('list the tools offered to the model: source, file, overrides; custom tools that failed to load')
   .option('--json', 'print JSON')
@@ -92,10 +110,17 @@ program
     process.exitCode = await runStats(command.optsWithGlobals<CliOptions & { days?: number; json?: boolean; mcp?: boolean }>());
   });
 
+// list, show, export, import, delete (issue 14); the sub-commands load their code lazily
+registerSessionsCommand(program);
+
 /** Parsed global options. */
 export interface CliOptions {
   prompt?: string;
-  outputFormat: 'text' | 'json';
+  outputFormat: 'text' | 'json' | 'stream-json';
+  /** `--continue`: the project's most recent session */
+  continue?: boolean;
+  /** `--session ID`: this session (id or unique prefix) */
+  session?: string;
   quiet?: boolean;
   cwd?: string;
   model?: string;
