@@ -1,0 +1,367 @@
+/**
+ * The ACP agent (`opencode acp`, issue 15): the handlers of the official SDK's agent app, on top of
+ * the same core as `-p` (one {@link App} per project folder). Methods: `initialize`, `authenticate`,
+ * `session/new`, `session/load`, `session/prompt`, `session/cancel`; to the editor: `session/update`
+ * (message and thought chunks, tool calls and their updates, commands, titles),
+ * `session/request_permission` (our permission service's requests) and `fs/write_text_file` (edits
+ * when the editor offers it).
+ *
+ * Protocol errors (JSON-RPC codes): invalid params -32602 (a relative cwd, audio, a custom command
+ * without its values), invalid request -32600 (a prompt while one runs), resource not found -32002
+ * (an unknown session), auth required -32000 (no provider credential), internal error -32603 (a
+ * provider or storage failure, with its message). The SDK itself answers malformed params (-32602),
+ * unknown methods (-32601) and requests before `initialize` (-32600).
+ */
+import {
+  agent,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentApp,
+  type AgentContext,
+  type ClientCapabilities,
+  type PromptResponse,
+  type SessionUpdate,
+} from '@agentclientprotocol/sdk';
+import { SessionBusyError, type RunResult } from '../agent/agent.js';
+import { INIT_PROMPT, markProjectInitialized } from '../agent/init-prompt.js';
+import type { PermissionRequest } from '../permission/types.js';
+import type { ProviderSettings } from '../provider/settings.js';
+import { PLUGIN_APPROVED } from '../tools/registry.js';
+import type { EditorFiles } from '../tools/write-guard.js';
+import type { CustomCommand } from '../tui/custom-commands.js';
+import { VERSION } from '../version.js';
+import { authenticationProblem, authMethods } from './auth.js';
+import { availableCommands, CommandInputError, parseCommand } from './commands.js';
+import { decisionOf, permissionOptions, permissionToolCall } from './permission-options.js';
+import { editorMcpServers, openProject, ProjectOpenError, type Project } from './project.js';
+import { promptMessage, PromptContentError } from './prompt-content.js';
+import { replaySession, SessionStream } from './session-stream.js';
+import { STOP_REASONS } from './stop-reason.js';
+
+export interface AcpServerOptions {
+  env: NodeJS.ProcessEnv;
+  /** provider settings of the folder the editor started us in: what `initialize` lists as auth methods */
+  launchSettings: ProviderSettings;
+  /** `-m provider/model` for every session */
+  model?: string;
+  debug?: boolean;
+  /** a line for stderr */
+  log: (line: string) => void;
+}
+
+/** One ACP session: a root session of a project's database. */
+interface AcpSession {
+  id: string;
+  project: Project;
+  stream: SessionStream;
+  /** aborts the prompt running now */
+  controller?: AbortController;
+  title?: string;
+  unsubscribe: () => void;
+}
+
+/** Depth bound of the parent walk from a sub-agent's session to its root. */
+const MAX_SESSION_DEPTH = 16;
+
+export class AcpServer {
+  private clientCapabilities: ClientCapabilities = {};
+  private client: AgentContext | undefined;
+  private readonly projects = new Map<string, Promise<Project>>();
+  private readonly sessions = new Map<string, AcpSession>();
+  /** updates go out in order; a prompt's answer waits for its updates */
+  private sending: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: AcpServerOptions) {}
+
+  /** The SDK agent app with our handlers; `connect` it to a stream. */
+  app(): AgentApp {
+    return agent({ name: 'opencode' })
+      .onConnect((connection) => {
+        this.client = connection.client;
+      })
+      .onRequest(methods.agent.initialize, ({ params }) => {
+        this.clientCapabilities = params.clientCapabilities ?? {};
+        return {
+          // the only version we speak; a client asking for another decides whether to go on (ACP "Initialization")
+          protocolVersion: PROTOCOL_VERSION,
+          agentCapabilities: {
+            loadSession: true,
+            promptCapabilities: { image: true, audio: false, embeddedContext: true },
+            mcpCapabilities: { http: true, sse: true },
+          },
+          authMethods: authMethods(this.opts.launchSettings),
+          agentInfo: { name: 'opencode', title: 'OpenCode', version: VERSION },
+        };
+      })
+      .onRequest(methods.agent.authenticate, ({ params }) => {
+        const problem = authenticationProblem(params.methodId, this.opts.launchSettings);
+        if (problem) throw RequestError.authRequired(undefined, problem);
+        return {};
+      })
+      .onRequest(methods.agent.session.new, async ({ params }) => {
+        const project = await this.project(params.cwd);
+        this.addMcpServers(project, params.mcpServers);
+        const session = project.app.db.sessions.create({ title: 'New Session' });
+        this.attach(project, session.id);
+        // after the answer, so the editor knows the session the update is for
+        setImmediate(() => void this.advertiseCommands(session.id));
+        return { sessionId: session.id };
+      })
+      .onRequest(methods.agent.session.load, async ({ params }) => {
+        const project = await this.project(params.cwd);
+        const stored = project.app.db.sessions.get(params.sessionId);
+        if (!stored || stored.parentSessionId) throw RequestError.sessionNotFound(params.sessionId);
+        if (this.sessions.get(stored.id)?.controller) {
+          throw RequestError.invalidRequest(undefined, `session ${stored.id} is answering a prompt: cancel it before loading it again`);
+        }
+        this.sessions.get(stored.id)?.unsubscribe();
+        this.addMcpServers(project, params.mcpServers);
+        const session = this.attach(project, stored.id);
+        session.title = stored.title;
+        // ACP: the whole conversation is replayed as updates before the answer
+        replaySession(project.app.db.messages.list(stored.id), project.cwd, (update) => this.send(stored.id, update));
+        await this.sending;
+        setImmediate(() => void this.advertiseCommands(stored.id));
+        return {};
+      })
+      .onRequest(methods.agent.session.prompt, async ({ params, signal }) => {
+        const session = this.session(params.sessionId);
+        const controller = new AbortController();
+        // `$/cancel_request` of this prompt cancels it as session/cancel does
+        const onAbort = () => controller.abort();
+        signal.addEventListener('abort', onAbort, { once: true });
+        try {
+          return await this.prompt(session, params.prompt, controller);
+        } finally {
+          signal.removeEventListener('abort', onAbort);
+        }
+      })
+      .onNotification(methods.agent.session.cancel, ({ params }) => {
+        const session = this.sessions.get(params.sessionId);
+        if (!session) return;
+        session.controller?.abort();
+        session.project.app.coder.cancel(session.id);
+      });
+  }
+
+  /** Cancels every run and closes every project (shells, MCP servers, databases). */
+  async close(): Promise<void> {
+    const projects = await Promise.allSettled([...this.projects.values()]);
+    for (const p of projects) if (p.status === 'fulfilled') p.value.app.cancelAll();
+    await Promise.allSettled(projects.map((p) => (p.status === 'fulfilled' ? p.value.app.close() : undefined)));
+  }
+
+  private async prompt(session: AcpSession, blocks: Parameters<typeof promptMessage>[0], controller: AbortController): Promise<PromptResponse> {
+    const { project } = session;
+    const { app } = project;
+    if (session.controller || app.coder.isBusy(session.id)) {
+      throw RequestError.invalidRequest(undefined, 'this session is still answering the previous prompt: wait for its answer or send session/cancel');
+    }
+    let message;
+    let command;
+    try {
+      message = promptMessage(blocks, project.cwd);
+      command = parseCommand(message.text, await project.commands());
+    } catch (err) {
+      if (err instanceof PromptContentError || err instanceof CommandInputError) throw RequestError.invalidParams(undefined, err.message);
+      throw err;
+    }
+    session.controller = controller;
+    try {
+      await project.customTools;
+      if (command?.kind === 'builtin' && command.name === 'compact') return await this.compact(session, controller.signal);
+      const text = command?.kind === 'builtin' ? INIT_PROMPT : command?.kind === 'custom' ? command.prompt : message.text;
+      let result: RunResult;
+      try {
+        result = await app.coder.run(session.id, text, { attachments: message.attachments, signal: controller.signal });
+      } catch (err) {
+        if (err instanceof SessionBusyError) throw RequestError.invalidRequest(undefined, err.message);
+        throw RequestError.internalError(undefined, (err as Error).message);
+      }
+      if (command?.kind === 'builtin' && command.name === 'init' && result.reason === 'end_turn') {
+        try {
+          markProjectInitialized(project.dataDir);
+        } catch (err) {
+          project.log(`warning: cannot record that the project was initialised: ${(err as Error).message}`);
+        }
+      }
+      const stop = STOP_REASONS[result.reason];
+      if (stop === 'error') throw RequestError.internalError(undefined, result.error ?? 'the run failed');
+      return { stopReason: stop };
+    } finally {
+      session.controller = undefined;
+      await this.sending;
+    }
+  }
+
+  /** `/compact`: the summarizer writes the summary; the editor is told in one message. */
+  private async compact(session: AcpSession, signal: AbortSignal): Promise<PromptResponse> {
+    try {
+      await session.project.app.compact(session.id, signal);
+    } catch (err) {
+      if (signal.aborted) return { stopReason: 'cancelled' };
+      throw RequestError.internalError(undefined, `cannot compact the session: ${(err as Error).message}`);
+    }
+    this.send(session.id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Session compacted: later requests send the summary and what follows it.' } });
+    return { stopReason: 'end_turn' };
+  }
+
+  /** The project of `cwd`, opened on first use (one per folder for the life of the process). */
+  private async project(cwd: string): Promise<Project> {
+    let pending = this.projects.get(cwd);
+    if (!pending) {
+      const editorFiles = this.clientCapabilities.fs?.writeTextFile ? this.editorFiles() : undefined;
+      pending = openProject(cwd, { env: this.opts.env, model: this.opts.model, debug: this.opts.debug, editorFiles, log: this.opts.log }).then((project) => {
+        project.app.permission.onRequest((request) => this.askPermission(project, request));
+        return project;
+      });
+      this.projects.set(cwd, pending);
+      // a folder that could not be opened is tried afresh next time (the person may fix the config)
+      pending.catch(() => this.projects.delete(cwd));
+    }
+    try {
+      return await pending;
+    } catch (err) {
+      if (!(err instanceof ProjectOpenError)) throw RequestError.internalError(undefined, (err as Error).message);
+      if (err.kind === 'params') throw RequestError.invalidParams(undefined, err.message);
+      if (err.kind === 'auth') throw RequestError.authRequired(undefined, err.message);
+      throw RequestError.internalError(undefined, err.message);
+    }
+  }
+
+  /** Subscribes the session's stream to the project's events. */
+  private attach(project: Project, sessionId: string): AcpSession {
+    const stream = new SessionStream(project.cwd, (update) => this.send(sessionId, update));
+    const { bus } = project.app;
+    const session: AcpSession = { id: sessionId, project, stream, unsubscribe: () => {} };
+    const offs = [
+      bus.on('message.created', (e) => e.message.sessionId === sessionId && stream.message(e.message)),
+      bus.on('message.updated', (e) => e.message.sessionId === sessionId && stream.message(e.message)),
+      bus.on('tool.started', (e) => e.sessionId === sessionId && stream.toolStarted(e.toolCallId)),
+      bus.on('tool.progress', (e) => e.sessionId === sessionId && stream.toolProgress(e.toolCallId, e.text)),
+      bus.on('session.updated', (e) => e.sessionId === sessionId && this.titleChanged(session)),
+    ];
+    session.unsubscribe = () => {
+      for (const off of offs) off();
+      this.sessions.delete(sessionId);
+    };
+    this.sessions.set(sessionId, session);
+    return session;
+  }
+
+  private session(sessionId: string): AcpSession {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw RequestError.sessionNotFound(sessionId);
+    return session;
+  }
+
+  /** Queues one `session/update`; a failed send (the editor went away) is logged. */
+  private send(sessionId: string, update: SessionUpdate): void {
+    const client = this.client;
+    if (!client) return;
+    this.sending = this.sending
+      .then(() => client.notify(methods.client.session.update, { sessionId, update }))
+      .catch((err: unknown) => this.opts.log(`cannot send an update: ${(err as Error).message}`));
+  }
+
+  private async advertiseCommands(sessionId: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    let custom: CustomCommand[];
+    try {
+      custom = await session.project.commands();
+    } catch (err) {
+      session.project.log(`warning: cannot read the custom commands: ${(err as Error).message}`);
+      custom = [];
+    }
+    this.send(sessionId, { sessionUpdate: 'available_commands_update', availableCommands: availableCommands(custom) });
+  }
+
+  /** A generated title is told to the editor once (`session_info_update`). */
+  private titleChanged(session: AcpSession): void {
+    const title = session.project.app.db.sessions.get(session.id)?.title;
+    if (!title || title === session.title || title === 'New Session') return;
+    session.title = title;
+    this.send(session.id, { sessionUpdate: 'session_info_update', title });
+  }
+
+  private addMcpServers(project: Project, servers: Parameters<typeof editorMcpServers>[0]): void {
+    if (servers.length === 0) return;
+    const skipped = project.app.mcp.add(editorMcpServers(servers));
+    if (skipped.length > 0) project.log(`MCP servers already running for ${project.cwd}, kept as they are: ${skipped.join(', ')}`);
+  }
+
+  /** The ACP session a request of `sessionId` belongs to: itself, or for a sub-agent its root. */
+  private rootSession(project: Project, sessionId: string): AcpSession | undefined {
+    let id: string | null | undefined = sessionId;
+    for (let depth = 0; id && depth < MAX_SESSION_DEPTH; depth++) {
+      const session = this.sessions.get(id);
+      if (session && session.project === project) return session;
+      id = project.app.db.sessions.get(id)?.parentSessionId;
+    }
+    return undefined;
+  }
+
+  /**
+   * Asks the editor (`session/request_permission`) and answers the permission service. A request
+   * withdrawn meanwhile (the run was cancelled) cancels the editor's question.
+   */
+  private askPermission(project: Project, request: PermissionRequest): void {
+    // a plugin approved it in the person's place (custom/start.ts answers it)
+    if (PLUGIN_APPROVED.has(request.params)) return;
+    const session = this.rootSession(project, request.sessionId);
+    const client = this.client;
+    if (!session || !client) {
+      project.log(`permission request of session ${request.sessionId} has no editor session to ask: denied`);
+      project.app.permission.respond(request.id, 'deny');
+      return;
+    }
+    const withdrawn = new AbortController();
+    let answered = false;
+    const off = project.app.permission.onResolved((id) => {
+      if (id === request.id && !answered) withdrawn.abort();
+    });
+    const toolCall = permissionToolCall(request, request.toolCallId !== undefined && session.stream.knows(request.toolCallId));
+    // the tool call's updates so far go first, so the editor knows the call it is asked about
+    void this.sending
+      .then(() =>
+        client.request(
+          methods.client.session.requestPermission,
+          { sessionId: session.id, toolCall, options: permissionOptions(request) },
+          { cancellationSignal: withdrawn.signal, stopWaitingOnCancel: true },
+        ),
+      )
+      .then((response) => {
+        answered = true;
+        project.app.permission.respond(request.id, decisionOf(response.outcome));
+      })
+      .catch((err: unknown) => {
+        if (withdrawn.signal.aborted) return;
+        project.log(`permission request failed, denied: ${(err as Error).message}`);
+        project.app.permission.respond(request.id, 'deny');
+      })
+      .finally(off);
+  }
+
+  /** Edits through the editor's buffers (`fs/write_text_file`), for the session the write is for. */
+  private editorFiles(): EditorFiles {
+    return {
+      writeTextFile: async (sessionId, path, text, signal) => {
+        const client = this.client;
+        if (!client) throw new Error('the editor is not connected');
+        const session = this.sessions.get(sessionId) ?? this.rootOfAny(sessionId);
+        await this.sending;
+        await client.request(methods.client.fs.writeTextFile, { sessionId: session?.id ?? sessionId, path, content: text }, { cancellationSignal: signal });
+      },
+    };
+  }
+
+  private rootOfAny(sessionId: string): AcpSession | undefined {
+    for (const session of this.sessions.values()) {
+      const root = this.rootSession(session.project, sessionId);
+      if (root) return root;
+    }
+    return undefined;
+  }
+}

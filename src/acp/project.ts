@@ -1,0 +1,137 @@
+/**
+ * One project folder of an `opencode acp` process: its config, models and {@link App} (the same
+ * services `-p` builds), its custom tools and commands, and its log. ACP gives every session its own
+ * `cwd`, so the process opens a project per folder on first use and keeps it until the editor goes.
+ */
+import { appendFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import type { McpServer as AcpMcpServer } from '@agentclientprotocol/sdk';
+import { createApp, type App } from '../app/app.js';
+import { resolveDataDir } from '../config/load.js';
+import type { McpServerConfig } from '../config/schema.js';
+import { tryLoadConfig } from '../cli/load-config.js';
+import { resolveModels } from '../cli/models.js';
+import { credentialValues, rememberSecrets } from '../tools/redact.js';
+import { EDITOR_FILES, type EditorFiles } from '../tools/write-guard.js';
+import { loadCustomCommands, userCommandDirs, type CustomCommand } from '../tui/custom-commands.js';
+import { authMethods } from './auth.js';
+
+/** An opened project. */
+export interface Project {
+  cwd: string;
+  app: App;
+  /** `<data dir>` of the project (default `<cwd>/.opencode`) */
+  dataDir: string;
+  /** settles when the custom tools and plugins are loaded (a prompt waits for it) */
+  customTools: Promise<unknown>;
+  /** the custom commands now (read afresh each time: a new file shows at the next session) */
+  commands(): Promise<CustomCommand[]>;
+  /** a line to stderr and to `<data dir>/acp.log` */
+  log(line: string): void;
+}
+
+/** Why a project cannot be opened; `kind` picks the JSON-RPC error. */
+export class ProjectOpenError extends Error {
+  constructor(
+    message: string,
+    /** `params`: a bad cwd; `auth`: no provider credential; `config`: .opencode.json is wrong or the models cannot be used; `storage`: the database */
+    readonly kind: 'params' | 'auth' | 'config' | 'storage',
+  ) {
+    super(message);
+    this.name = 'ProjectOpenError';
+  }
+}
+
+export interface OpenProjectOptions {
+  env: NodeJS.ProcessEnv;
+  /** `-m provider/model` */
+  model?: string;
+  debug?: boolean;
+  /** the editor's file writer, when it offers `fs/write_text_file` */
+  editorFiles?: EditorFiles;
+  /** a line for stderr (the process's log) */
+  log: (line: string) => void;
+}
+
+/**
+ * Opens the project at `cwd` (absolute, an existing folder).
+ * @throws {ProjectOpenError} naming the problem and what to do
+ */
+export async function openProject(cwd: string, options: OpenProjectOptions): Promise<Project> {
+  if (!isAbsolute(cwd)) throw new ProjectOpenError(`cwd must be an absolute path; got "${cwd}"`, 'params');
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new ProjectOpenError(`cwd ${cwd}: no such directory`, 'params');
+  const loaded = tryLoadConfig(cwd);
+  if ('problems' in loaded) throw new ProjectOpenError(loaded.problems.join('\n'), 'config');
+  const config = { ...loaded.config, debug: loaded.config.debug || !!options.debug };
+  let models;
+  try {
+    models = await resolveModels(config, options.env, options.model);
+  } catch (err) {
+    const noCredential = authMethods({ providers: config.providers ?? {}, env: options.env }).length === 0;
+    throw new ProjectOpenError((err as Error).message, noCredential ? 'auth' : 'config');
+  }
+  let app: App;
+  try {
+    app = createApp({
+      cwd,
+      config,
+      models: models.models,
+      providerSettings: models.settings,
+      generateTitles: true,
+      toolExtra: options.editorFiles ? { [EDITOR_FILES]: options.editorFiles } : undefined,
+    });
+  } catch (err) {
+    throw new ProjectOpenError(`cannot open the session database: ${(err as Error).message}`, 'storage');
+  }
+  const dataDir = resolveDataDir(config, cwd);
+  const logFile = join(dataDir, 'acp.log');
+  const log = (line: string) => {
+    options.log(line);
+    try {
+      appendFileSync(logFile, `${new Date().toISOString()} ${line}\n`);
+    } catch {
+      // the log file is a convenience: stderr has the line
+    }
+  };
+  for (const warning of loaded.warnings) log(`warning: ${warning}`);
+  app.bus.on('warning', (w) => log(`warning: ${w.message}`));
+  if (config.debug) {
+    app.bus.on('tool.started', (e) => log(`[debug] tool ${e.name} ${e.toolCallId}`));
+    app.bus.on('provider.retry', (e) => log(`[debug] retry ${e.attempt}/${e.maxRetries}: ${e.reason}`));
+  }
+  // custom tools and plugins load in the background; warnings go to the bus, and so to the log
+  const customTools = import('../custom/start.js')
+    .then(({ startCustomTools }) => startCustomTools(app, { env: options.env }))
+    .catch((err: unknown) => log(`custom tools failed to load: ${(err as Error).message}`));
+  return {
+    cwd,
+    app,
+    dataDir,
+    customTools,
+    commands: () => loadCustomCommands({ configDirs: userCommandDirs(options.env), dataDir, env: options.env }),
+    log,
+  };
+}
+
+/**
+ * The editor's MCP servers (ACP `McpServer`) in our config shape, by name: stdio with its command,
+ * arguments and environment; http and sse with URL and headers. Their credentials are remembered, so
+ * tool results never show them.
+ */
+export function editorMcpServers(servers: readonly AcpMcpServer[]): Record<string, McpServerConfig> {
+  const out: Record<string, McpServerConfig> = {};
+  for (const server of servers) {
+    if ('type' in server && (server.type === 'http' || server.type === 'sse')) {
+      const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+      rememberSecrets(credentialValues(headers));
+      out[server.name] = { type: server.type, url: server.url, headers };
+    } else {
+      const stdio = server as Extract<AcpMcpServer, { command: string }>;
+      const env = Object.fromEntries(stdio.env.map((e) => [e.name, e.value]));
+      rememberSecrets(credentialValues(env));
+      out[stdio.name] = { type: 'stdio', command: stdio.command, args: stdio.args, env };
+    }
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+/**
+ * `opencode acp`: serves the Agent Client Protocol on stdin/stdout until the editor closes the
+ * connection (issue 15). stdout carries only the protocol's JSON-RPC lines: everything else that
+ * would reach it (a library's `console.log`, a plugin's `process.stdout.write`) goes to stderr, and
+ * our own log lines go to stderr and to `<data dir>/acp.log` of the project they concern.
+ *
+ * Nothing of the TUI loads here: the custom commands' loader (`tui/custom-commands.ts`) is plain
+ * file reading.
+ */
+import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { ndJsonStream } from '@agentclientprotocol/sdk';
+import { tryLoadConfig } from '../cli/load-config.js';
+import { routeLibraryConsole } from '../cli/library-console.js';
+import type { CliOptions } from '../cli/main.js';
+import { AcpServer } from './agent-server.js';
+
+/** How long closing waits for runs to write their last messages and servers to stop, ms. */
+const CLOSE_GRACE_MS = 1000;
+
+/** Serves until stdin ends or a signal; resolves with the exit code (0). */
+export async function runAcp(opts: CliOptions): Promise<number> {
+  const protocolWrite = keepStdoutForProtocol();
+  routeLibraryConsole(!!opts.debug);
+  const log = (line: string) => process.stderr.write(`opencode acp: ${line}\n`);
+  const launchCwd = resolve(opts.cwd ?? process.cwd());
+  const launchConfig = tryLoadConfig(launchCwd);
+  const server = new AcpServer({
+    env: process.env,
+    launchSettings: { providers: 'problems' in launchConfig ? {} : (launchConfig.config.providers ?? {}), env: process.env },
+    model: opts.model,
+    debug: opts.debug,
+    log,
+  });
+  const output = new WritableStream<Uint8Array>({
+    write: (chunk) => new Promise<void>((done, fail) => protocolWrite(chunk, (err) => (err ? fail(err) : done()))),
+  });
+  const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
+  const connection = server.app().connect(ndJsonStream(output, input));
+  const stop = () => connection.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await connection.closed;
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  await settlesWithin(server.close(), CLOSE_GRACE_MS);
+  // an MCP server slow to stop or a socket must not keep an editor's agent process alive
+  setTimeout(() => process.exit(), 100).unref();
+  return 0;
+}
+
+type Write = (chunk: Uint8Array, callback: (err?: Error | null) => void) => boolean;
+
+/**
+ * Sends every other writer of stdout to stderr, and returns the one write that still reaches stdout
+ * (the protocol's).
+ */
+function keepStdoutForProtocol(): Write {
+  const stdout = process.stdout;
+  const original = stdout.write.bind(stdout) as Write;
+  stdout.write = ((...args: Parameters<typeof process.stderr.write>) => process.stderr.write(...args)) as typeof stdout.write;
+  return original;
+}
+
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.catch(() => undefined), new Promise<void>((done) => (timer = setTimeout(done, ms)))]);
+  clearTimeout(timer);
+}
