@@ -30,7 +30,8 @@ export type BindingScope =
   | 'init'
   | 'arguments'
   | 'file_picker'
-  | 'logs';
+  | 'logs'
+  | 'pager';
 
 /** One row of the table. */
 export interface Binding {
@@ -60,7 +61,10 @@ export const BINDINGS = [
 
   // Chat page
   { action: 'session.new', keys: ['ctrl+n'], description: 'New session', scope: 'chat' },
-  { action: 'session.interrupt', keys: ['esc'], description: 'Cancel the running reply', scope: 'chat' },
+  // issue 13 §4: the first esc cancels the run and holds the queued messages, a second clears them
+  { action: 'session.interrupt', keys: ['esc'], description: 'Cancel the running reply; again: clear the queued messages', scope: 'chat' },
+  // only on an empty editor with messages queued; otherwise ↑ is the editor's (rows, history)
+  { action: 'queue.recall', keys: ['up'], description: 'Empty editor: take the last queued message back to edit', scope: 'chat' },
   { action: 'messages.toggle_thinking', keys: ['ctrl+y'], description: 'Show or hide thinking', scope: 'chat' },
 
   // Editor. `@` after a space opens the file completion (typed text, not a key binding).
@@ -83,6 +87,9 @@ export const BINDINGS = [
   { action: 'messages.page_down', keys: ['pgdown'], description: 'Scroll down a page', scope: 'messages' },
   { action: 'messages.half_page_up', keys: ['ctrl+u'], description: 'Scroll up half a page', scope: 'messages' },
   { action: 'messages.half_page_down', keys: ['ctrl+d'], description: 'Scroll down half a page', scope: 'messages' },
+  // issue 13 §9: both act on the newest cut (or expanded) tool result on screen
+  { action: 'messages.expand', keys: ['ctrl+x'], description: 'Expand or collapse the newest cut tool result on screen', scope: 'messages' },
+  { action: 'messages.pager', keys: ['ctrl+p'], description: 'Open the newest cut tool result on screen whole, in the pager', scope: 'messages' },
 
   // Lists and scrolling dialogs: sessions, commands, models, themes, help, logs, file picker
   { action: 'dialog.up', keys: ['up', 'k'], description: 'Previous item', scope: 'list' },
@@ -127,6 +134,9 @@ export const BINDINGS = [
 
   // Logs page (ctrl+l); ↑/↓/j/k/pgup/pgdown as in lists
   { action: 'logs.back', keys: ['esc', 'q', 'backspace'], description: 'Logs page: back to the chat', scope: 'logs' },
+
+  // Pager (messages.pager); ↑/↓/j/k/pgup/pgdown/home/end as in lists
+  { action: 'pager.back', keys: ['esc', 'q'], description: 'Pager: back to the chat', scope: 'pager' },
 ] as const satisfies readonly Binding[];
 
 /** The name of an action of {@link BINDINGS}; a typo is a compile error. */
@@ -147,6 +157,7 @@ export const BINDING_SCOPES: readonly { scope: BindingScope; title: string }[] =
   { scope: 'arguments', title: 'Command arguments' },
   { scope: 'file_picker', title: 'File picker' },
   { scope: 'logs', title: 'Logs page' },
+  { scope: 'pager', title: 'Pager (a whole tool result)' },
 ];
 
 /**
@@ -168,6 +179,7 @@ export const KEY_CONTEXTS: readonly { name: string; scopes: readonly BindingScop
   { name: 'arguments dialog', scopes: ['arguments'], actions: ['app.quit', 'dialog.close', 'dialog.select'] },
   { name: 'file picker', scopes: ['file_picker'], actions: ['app.quit', 'dialog.up', 'dialog.down', 'dialog.close'] },
   { name: 'logs page', scopes: ['logs'], actions: ['app.quit', 'dialog.up', 'dialog.down', 'dialog.page_up', 'dialog.page_down', 'dialog.first', 'dialog.last'] },
+  { name: 'pager', scopes: ['pager'], actions: ['app.quit', 'dialog.up', 'dialog.down', 'dialog.page_up', 'dialog.page_down', 'dialog.first', 'dialog.last'] },
 ];
 
 /** How a list of keys reads in help and hints: `ctrl+/ / ctrl+h`; `none` when unbound. */
