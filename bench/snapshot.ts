@@ -14,7 +14,8 @@ const ROOT = join(import.meta.dirname, '..');
 export function snapshotBin(): { bin: string; dispose(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-bin-'));
   mkdirSync(join(dir, 'bin'));
-  cpSync(join(ROOT, 'bin', 'opencode'), join(dir, 'bin', 'opencode'));
+  // bin/package.json too: it makes bin/opencode CommonJS
+  cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
   cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
