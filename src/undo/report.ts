@@ -1,0 +1,67 @@
+/**
+ * An undo's or redo's outcome in words (issue 14): the text `opencode sessions undo` prints and the
+ * TUI shows, its JSON, and the one-line status.
+ */
+import { displayPath, type TurnUndoResult } from './undo.js';
+
+/** What each action is called in the listing. */
+const ACTION_WORDS: Readonly<Record<TurnUndoResult['files'][number]['action'], string>> = {
+  restored: 'restored',
+  removed: 'removed',
+  created: 'created',
+};
+
+/**
+ * The outcome as lines, e.g.
+ * ```
+ * Undid the turn "tidy up the files":
+ *   restored  legacy.txt
+ *   removed   new.txt
+ * Left alone, changed since:
+ *   notes.md: changed since
+ *     --- a/notes.md
+ *     …
+ * ```
+ */
+export function formatUndoResult(result: TurnUndoResult, cwd: string): string {
+  const verb = result.kind === 'undo' ? 'Undid' : 'Redid';
+  const turn = result.prompt ? `the turn "${result.prompt}"` : 'the turn';
+  const lines: string[] = [];
+  if (result.files.length) {
+    lines.push(`${verb} ${turn}:`);
+    for (const file of result.files) lines.push(`  ${ACTION_WORDS[file.action].padEnd(9)} ${displayPath(cwd, file.path)}`);
+  } else {
+    lines.push(`Nothing ${result.kind === 'undo' ? 'undone' : 'redone'}: every file of ${turn} changed since.`);
+  }
+  if (result.conflicts.length) {
+    const overwritten = result.files.length && result.conflicts.every((c) => result.files.some((f) => f.path === c.path));
+    lines.push(overwritten ? 'Overwritten although they changed since (--force):' : 'Left alone, changed since (your changes are kept):');
+    for (const conflict of result.conflicts) {
+      lines.push(`  ${displayPath(cwd, conflict.path)}: ${conflict.reason}`);
+      for (const line of conflict.diff.replace(/\n$/, '').split('\n')) if (line) lines.push(`    ${line}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** One line for a status bar: `Undid "tidy up…": 3 files (1 left alone, changed since)`. */
+export function undoStatusLine(result: TurnUndoResult): string {
+  const verb = result.kind === 'undo' ? 'Undid' : 'Redid';
+  const turn = result.prompt ? ` "${result.prompt}"` : '';
+  const left = result.conflicts.filter((c) => !result.files.some((f) => f.path === c.path)).length;
+  if (result.files.length === 0) return `Nothing ${result.kind === 'undo' ? 'undone' : 'redone'}: every file of the turn changed since`;
+  const count = `${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}`;
+  return `${verb}${turn}: ${count}${left ? ` (${left} left alone: changed since)` : ''}`;
+}
+
+/** The outcome as `--json` prints it: paths relative to the project when inside it. */
+export function undoResultJson(result: TurnUndoResult, cwd: string): Record<string, unknown> {
+  return {
+    kind: result.kind,
+    turnId: result.turnId,
+    prompt: result.prompt,
+    files: result.files.map((f) => ({ path: displayPath(cwd, f.path), action: f.action })),
+    conflicts: result.conflicts.map((c) => ({ path: displayPath(cwd, c.path), reason: c.reason, diff: c.diff })),
+    noteMessageId: result.note?.id ?? null,
+  };
+}
