@@ -3,6 +3,7 @@
  * result, a denial ends the turn, a step cap ends a runaway loop, read-only calls run concurrently,
  * cancellation leaves a history the API accepts, and a crash never leaves the session busy.
  */
+import { performance } from 'node:perf_hooks';
 import type { FinishReason, ImagePart, Message, MessagePart, ToolCallPart, Usage } from '../message.js';
 import { emptyUsage, finishPart, messageText, toolCalls } from '../message.js';
 import type { EventBus } from '../events/bus.js';
@@ -287,6 +288,18 @@ export class Agent {
       store.messages.updateStreaming(assistant);
       bus.emit('message.updated', { message: assistant });
     };
+    // what -d and stream-json report of each call (issue 14)
+    const startedAt = performance.now();
+    let retries = 0;
+    const called = (call: Pick<AgentEvents['provider.call'], 'outcome' | 'status' | 'usage' | 'costUsd' | 'finishReason' | 'error'>) =>
+      bus.emit('provider.call', {
+        sessionId: assistant.sessionId,
+        messageId: assistant.id,
+        model: this.model.id,
+        durationMs: Math.round(performance.now() - startedAt),
+        retries,
+        ...call,
+      });
     for await (const event of events) {
       const parts = assistant.parts;
       switch (event.type) {
@@ -317,6 +330,7 @@ export class Agent {
         }
         case 'retry':
           // what was streamed is void: the provider starts the message afresh
+          retries++;
           assistant.parts = [];
           bus.emit('provider.retry', { sessionId: assistant.sessionId, ...event });
           break;
@@ -327,16 +341,19 @@ export class Agent {
             ...(r.content ? [{ type: 'text' as const, text: r.content }] : []),
             ...r.toolCalls.map((c): ToolCallPart => ({ type: 'tool_call', ...c, finished: true })),
           ];
-          this.trackUsage(assistant.sessionId, r.usage, totals);
+          const costUsd = this.trackUsage(assistant.sessionId, r.usage, totals);
           changed();
+          called({ outcome: 'ok', usage: r.usage, costUsd, finishReason: r.finishReason });
           return { kind: 'ok', value: r };
         }
         case 'error':
           changed();
+          called({ outcome: signal.aborted ? 'canceled' : 'error', status: event.error.status, error: event.error.message });
           return { kind: 'error', message: event.error.message };
       }
       changed();
     }
+    called({ outcome: 'error', error: 'The provider stream ended without a final event' });
     return { kind: 'error', message: 'The provider stream ended without a final event' };
   }
 
@@ -366,7 +383,8 @@ export class Agent {
     }
   }
 
-  private trackUsage(sessionId: string, usage: Usage, totals: { usage: Usage; costUsd: number }): void {
+  /** Adds a call's usage to the run's totals and the session's (and its ancestors'); returns its cost, USD. */
+  private trackUsage(sessionId: string, usage: Usage, totals: { usage: Usage; costUsd: number }): number {
     const cost = this.opts.computeCost(this.model, usage);
     for (const key of Object.keys(totals.usage) as (keyof Usage)[]) totals.usage[key] += usage[key];
     totals.costUsd += cost;
@@ -378,6 +396,7 @@ export class Agent {
       this.opts.bus.emit('session.updated', { sessionId: id });
       id = this.opts.store.sessions.get(id)?.parentSessionId ?? undefined;
     }
+    return cost;
   }
 
   /** Open tool calls of an interrupted message get a canceled result, so the history stays valid. */

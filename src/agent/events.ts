@@ -27,6 +27,25 @@ export interface AgentEvents {
   /** live progress of a running tool (e.g. bash output so far) */
   'tool.progress': { sessionId: string; toolCallId: string; text: string };
   'tool.finished': { sessionId: string; toolCallId: string; name: string; isError: boolean };
+  /**
+   * one provider call of a run ended (for `-d` and `-f stream-json`, issue 14): `durationMs` from the
+   * request to its last event, retries included; `status` is the HTTP status of a failed call when
+   * there was one; `usage` is the call's own tokens (on success)
+   */
+  'provider.call': {
+    sessionId: string;
+    messageId: string;
+    /** `provider/model` */
+    model: string;
+    durationMs: number;
+    outcome: 'ok' | 'error' | 'canceled';
+    status?: number;
+    retries: number;
+    usage?: Usage;
+    costUsd?: number;
+    finishReason?: FinishReason;
+    error?: string;
+  };
   /** the provider is retrying; what was streamed of the current message is discarded */
   'provider.retry': { sessionId: string; attempt: number; maxRetries: number; delayMs: number; reason: string };
   'session.updated': { sessionId: string };

@@ -57,6 +57,22 @@ export interface UnattendedMode {
 
 type Listener = (request: PermissionRequest) => void;
 
+/**
+ * How one request was decided, for reports (`opencode -p -f stream-json`, issue 14): `by` a rule (or
+ * the defaults: read-only calls), a grant for the session, the unattended mode of `-p`, or the person.
+ * A request withdrawn by a cancel is not reported.
+ */
+export interface PermissionOutcome {
+  sessionId: string;
+  toolName: string;
+  /** what the call would do, as the dialog says it */
+  description: string;
+  decision: PermissionDecision;
+  by: 'rule' | 'session' | 'unattended' | 'person';
+  /** why it was refused, for a refusal by a rule or by `--no-auto-approve` */
+  message?: string;
+}
+
 interface Pending {
   request: PermissionRequest;
   subject?: PermissionSubject;
@@ -72,6 +88,7 @@ export class PermissionService {
   private readonly isInsideProject: (path: string) => boolean;
   private readonly listeners = new Set<Listener>();
   private readonly resolvedListeners = new Set<(id: string, decision: PermissionDecision) => void>();
+  private readonly outcomeListeners = new Set<(outcome: PermissionOutcome) => void>();
 
   /** @param cwd the project directory (absolute); requests without a path concern it */
   constructor(
@@ -91,13 +108,22 @@ export class PermissionService {
   async request(sessionId: string, toolName: string, input: PermissionRequestInput, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
     const verdict = this.evaluate(sessionId, toolName, input.subject);
-    if (verdict.action === 'deny') throw new PermissionRuleError(verdict.message);
-    if (verdict.action === 'allow' || this.autoApproved.has(sessionId)) return;
-    if (this.unattended?.autoApprove) return;
+    const decided = (decision: PermissionDecision, by: PermissionOutcome['by'], message?: string) => {
+      if (this.outcomeListeners.size === 0) return;
+      const outcome: PermissionOutcome = { sessionId, toolName, description: input.description, decision, by, ...(message ? { message } : {}) };
+      for (const listener of [...this.outcomeListeners]) listener(outcome);
+    };
+    if (verdict.action === 'deny') {
+      decided('deny', 'rule', verdict.message);
+      throw new PermissionRuleError(verdict.message);
+    }
+    if (verdict.action === 'allow') return decided('allow', 'rule');
+    if (this.autoApproved.has(sessionId)) return decided('allow', 'session');
+    if (this.unattended?.autoApprove) return decided('allow', 'unattended');
     if (this.unattended) {
-      throw new PermissionRuleError(
-        `Permission denied: opencode -p was run with --no-auto-approve and this call needs approval: ${input.description}`,
-      );
+      const message = `Permission denied: opencode -p was run with --no-auto-approve and this call needs approval: ${input.description}`;
+      decided('deny', 'unattended', message);
+      throw new PermissionRuleError(message);
     }
 
     const request: PermissionRequest = {
@@ -130,6 +156,7 @@ export class PermissionService {
       });
       for (const listener of [...this.listeners]) listener(request);
     });
+    decided(decision, 'person');
     if (decision === 'deny') throw new PermissionDeniedError();
     if (decision === 'allow_session') this.grant(sessionId, verdict.grants);
     if (decision === 'allow_always') this.allowAlways(sessionId, toolName, verdict.grants);
@@ -180,6 +207,12 @@ export class PermissionService {
   onResolved(listener: (id: string, decision: PermissionDecision) => void): () => void {
     this.resolvedListeners.add(listener);
     return () => this.resolvedListeners.delete(listener);
+  }
+
+  /** Subscribes to how each request was decided (see {@link PermissionOutcome}); returns the unsubscribe function. */
+  onOutcome(listener: (outcome: PermissionOutcome) => void): () => void {
+    this.outcomeListeners.add(listener);
+    return () => this.outcomeListeners.delete(listener);
   }
 
   private evaluate(sessionId: string, toolName: string, subject: PermissionSubject | undefined): Verdict {
