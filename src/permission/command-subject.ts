@@ -48,7 +48,15 @@ export async function analyseForPermission(
       return part;
     }),
     // a file in the project may be another name of one outside it (issue 10 §1)
-    writes: markHardLinkedWrites(analysis.writes.map((w) => ({ target: w.target, path: w.path, via: w.via }))),
+    writes: markHardLinkedWrites(
+      analysis.writes.map((w) => ({
+        target: w.target,
+        path: w.path,
+        via: w.via,
+        ...(w.command !== undefined && { part: w.command }),
+        ...(w.redirect !== undefined && { redirect: w.redirect }),
+      })),
+    ),
     readOnly: analysis.readOnly,
   };
   if (analysis.unanalysable !== undefined) subject.unanalysable = analysis.unanalysable;

@@ -20,7 +20,13 @@ export function markHardLinkedWrites(writes: readonly CommandWrite[]): CommandWr
     if (write.path === undefined) return write;
     const links = linkCount(write.path);
     if (links <= 1) return write;
-    return { target: `${write.target} (a file with ${links} names: the others may be outside the project)`, via: write.via };
+    // the path goes: the place is unknown
+    return {
+      target: `${write.target} (a file with ${links} names: the others may be outside the project)`,
+      via: write.via,
+      ...(write.part !== undefined && { part: write.part }),
+      ...(write.redirect !== undefined && { redirect: write.redirect }),
+    };
   });
 }
 

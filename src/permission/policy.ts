@@ -171,7 +171,8 @@ class Judge {
   }
 
   command(subject: CommandSubject): Verdict {
-    const facets = subject.parts.flatMap((part) => this.commandFacets(part));
+    const partFacets = subject.parts.map((part) => this.commandFacets(part));
+    const facets = partFacets.flat();
     const deniedMessage = (f: Facet) =>
       `\`${f.subjects[0]}\` is denied by the permission rule ${describeRule(f.rule!)}`;
 
@@ -202,13 +203,26 @@ class Judge {
     // that no writing command accounts for: `echo x > notes.txt` is `echo` plus a write, and a
     // redirection can hang on any command. (Writes outside the project ask anyway.)
     const allPartsReadOnly = subject.parts.every((p) => p.readOnly);
-    const unattributedWrite = subject.writes.some(
+    const unaccounted = subject.writes.filter(
       (w) => (w.via === 'redirect' || allPartsReadOnly) && !!w.path && !NOT_A_FILE.test(w.path) && this.isInside(w.path),
     );
     const writesAFile = subject.writes.some((w) => !w.path || !NOT_A_FILE.test(w.path));
     const unexplained = !subject.readOnly && !writesAFile && allPartsReadOnly;
-    if (unattributedWrite || unexplained) {
-      const why = unattributedWrite ? 'writes a file' : 'the command as a whole is not read-only';
+    // A write tied to one part asks for that part and names it with the write (issue 13 §13):
+    // `git status && echo done > status.txt` asks for `echo done > status.txt: writes a file`, and
+    // `git status` stays allowed. A write tied to no single part (`{ a; b; } > log`) asks for all.
+    for (const write of unaccounted) {
+      const part = write.part !== undefined ? subject.parts[write.part] : undefined;
+      const main = write.part !== undefined ? partFacets[write.part]?.[0] : undefined;
+      if (!part || !main) continue;
+      if (main.status === 'default-allow') {
+        main.status = 'ask';
+        main.reason = `${write.redirect !== undefined ? `${part.text} ${write.redirect} ${write.target}` : part.text}: writes a file`;
+      }
+    }
+    const untied = unaccounted.some((w) => w.part === undefined || !subject.parts[w.part]);
+    if (untied || unexplained) {
+      const why = untied ? 'writes a file' : 'the command as a whole is not read-only';
       for (const facet of facets) {
         if (facet.status === 'default-allow') {
           facet.status = 'ask';

@@ -105,6 +105,15 @@ export interface ShellWrite {
   path?: string;
   /** how it was found; `argument` and `working directory` are the guesses for programs the table of `write-targets.ts` does not know */
   via: WriteVia;
+  /**
+   * The one simple command the write belongs to (its index in {@link ShellAnalysis.commands}): the
+   * command a redirection hangs on (`echo done > status.txt`), or the writing command itself (`tee
+   * log`). Unset when the write cannot be tied to one command (`{ a; b; } > log`). Lets a reason name
+   * the part of a compound line that writes (issue 13 §13).
+   */
+  command?: number;
+  /** the redirection operator, for a redirection: `>`, `>>`, `&>`, … */
+  redirect?: string;
 }
 
 export interface ShellAnalysis {
@@ -340,7 +349,9 @@ class Analysis {
     const scope = statement.background ? subshell(outer) : outer;
     const dirBefore = { ...scope.dir }; // redirections are opened before the command runs (`cd x > log`)
     const command = statement.command;
-    if (command?.kind === 'call') this.call(command, statement, scope);
+    // the simple command the statement's redirections write for, when it is exactly one
+    let owner: number | undefined;
+    if (command?.kind === 'call') owner = this.call(command, statement, scope);
     else if (command) {
       const inner: Scope = command.subshell || command.type === 'CoprocClause' || command.type === 'FuncDecl' ? subshell(scope) : scope;
       const wrapped = command.type === 'TimeClause' ? { ...inner, wrappers: [...inner.wrappers, 'time'] } : inner;
@@ -367,7 +378,12 @@ class Analysis {
       const { op, target } = redirect;
       const duplicatesDescriptor = op === '>&' && target.literal && /^(\d+-?|-)$/.test(target.value);
       if ((WRITING_REDIRECTS.has(op) || (op === '>&' && !duplicatesDescriptor)) && !(target.literal && OUTPUT_SINKS.has(target.value))) {
+        const written = this.writes.length;
         this.write(target, dirBefore, 'redirect');
+        for (const write of this.writes.slice(written)) {
+          write.redirect = op;
+          if (owner !== undefined) write.command = owner;
+        }
       }
       for (const word of [target, ...(redirect.heredoc ? [redirect.heredoc] : [])]) {
         if (!word.literal && expandsPrompt(word.value)) this.recordOpaque(op, word.value, opaqueReason(`${word.value} (\${…@P} runs the commands its value holds)`), scope.wrappers);
@@ -376,7 +392,9 @@ class Analysis {
     }
   }
 
-  private call(call: ShellCall, statement: ShellStatement, scope: Scope): void {
+  /** Walks one call; returns the index of its command when it recorded exactly one (redirections are then that command's). */
+  private call(call: ShellCall, statement: ShellStatement, scope: Scope): number | undefined {
+    let owner: number | undefined;
     const envCode = call.assignments
       .map((a) => assignmentRunsCode(a.name, a.value === undefined ? '' : a.value.literal ? a.value.value : undefined, a.text))
       .find((reason) => reason !== undefined);
@@ -390,6 +408,7 @@ class Analysis {
       const text = call.assignments.map((a) => a.text).join(' ');
       if (envCode ?? hidden) this.recordOpaque(call.assignments[0]!.name, text, envCode ?? opaqueReason(hidden!), scope.wrappers);
     } else {
+      const first = this.commands.length;
       this.invoke({
         ...((envCode ?? hidden) !== undefined && { opaque: envCode ?? opaqueReason(hidden!) }),
         words: call.words,
@@ -401,9 +420,11 @@ class Analysis {
         dir: scope.dir,
         statement,
       }, scope);
+      if (this.commands.length === first + 1) owner = first;
     }
     const nested = [...call.assignments.flatMap((a) => a.substitutions), ...call.words.flatMap((w) => w.substitutions)];
     for (const substitution of nested) this.script(substitution, substitutionScope(scope));
+    return owner;
   }
 
   /** A function declared in this line: walked where it is called, since it runs in the caller's shell and directory. */
@@ -763,6 +784,8 @@ class Analysis {
       ...(opaque !== undefined && { opaque }),
     });
     this.programUse(name, invocation);
+    const index = this.commands.length - 1;
+    const written = this.writes.length;
     if (awk) this.awkWrites(awk, invocation.dir);
     this.trackCopies(name, argWords, invocation.dir);
     this.checkBanned(name);
@@ -772,6 +795,7 @@ class Analysis {
     // find . | xargs rm: the files xargs appends are a word we can't know
     const appended = invocation.appendsArguments ? [{ ...plainWord(XARGS_TARGETS), literal: false }] : [];
     this.commandWrites(name, [...argWords, ...appended], invocation.dir, readOnly);
+    for (const write of this.writes.slice(written)) write.command ??= index;
   }
 
   /**

@@ -64,6 +64,10 @@ export interface CommandWrite {
   /** absolute, when it could be resolved; a write whose place is unknown is treated as outside the project */
   path?: string;
   via: string;
+  /** the part ({@link CommandSubject.parts} index) the write belongs to, when it is one: the command a redirection hangs on, or a writing command (`tee log`) */
+  part?: number;
+  /** the redirection operator (`>`, `>>`, …) when the write is a redirection */
+  redirect?: string;
 }
 
 /** Files a tool changes (edit, write, patch; a move names both paths). */
