@@ -1,8 +1,9 @@
 /**
  * The tool-call log (issue 11 §5): every tool call, of every source, as a row of `tool_calls`, and the
- * per-tool figures `opencode stats` prints. One prepared insert per call, so the agent loop pays one
- * small write per tool call; the figures are one grouped scan of an index and two index walks per tool,
- * without reading the table or sorting, fast on 100,000 rows (bench: `--only stats`).
+ * per-tool figures `opencode stats` prints. One prepared insert per call (a trigger adds it to the
+ * daily roll-up), so the agent loop pays one small write per tool call; the figures add up the roll-up's
+ * rows (one per tool and day) plus the period's partial first day, and walk an index twice per tool for
+ * the percentiles, without sorting: fast on 100,000 rows (bench: `--only stats`).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -55,12 +56,47 @@ export interface ToolStats {
   outputChars: number;
 }
 
+/** A UTC day in ms: the roll-up's unit (migration 0006). */
+const DAY_MS = 86_400_000;
+
+/** What the roll-up and the partial-day query give per tool (and per day). */
+type ToolTotals = Record<ToolCallOutcome, number> & {
+  tool: string;
+  source: string;
+  lastUsedAt: number;
+  calls: number;
+  coerced: number;
+  truncated: number;
+  inputChars: number;
+  outputChars: number;
+};
+
+/** Adds up rows of the same tool; the source is the one of the latest call. */
+function sumByTool(rows: readonly ToolTotals[]): ToolTotals[] {
+  const byTool = new Map<string, ToolTotals>();
+  const SUMMED = ['calls', 'coerced', 'truncated', 'inputChars', 'outputChars', ...TOOL_CALL_OUTCOMES] as const;
+  for (const row of rows) {
+    const total = byTool.get(row.tool);
+    if (!total) {
+      byTool.set(row.tool, { ...row });
+      continue;
+    }
+    for (const key of SUMMED) total[key] += row[key];
+    if (row.lastUsedAt >= total.lastUsedAt) {
+      total.lastUsedAt = row.lastUsedAt;
+      total.source = row.source;
+    }
+  }
+  return [...byTool.values()];
+}
+
 /** The calls whose duration says how long the tool takes (not rejected or stopped before or while running). */
 const RAN = `outcome IN ('ok', 'error', 'timeout')`;
 
 export class ToolCallLog {
   private readonly insert: BetterSqlite3.Statement;
-  private readonly byTool: BetterSqlite3.Statement;
+  private readonly byToolDays: BetterSqlite3.Statement;
+  private readonly byToolPartial: BetterSqlite3.Statement;
   private readonly nthDuration: BetterSqlite3.Statement;
   private readonly nthLongest: BetterSqlite3.Statement;
 
@@ -70,13 +106,20 @@ export class ToolCallLog {
          coerced, input_chars, output_chars, truncated)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    // SQLite takes the bare column `source` from the row that gave max(started_at): the latest call's source
-    this.byTool = db.prepare(
+    // whole days from the roll-up (migration 0006), kept by a trigger on every insert
+    this.byToolDays = db.prepare(
+      `SELECT tool, source, last_used_at AS lastUsedAt, calls, ${TOOL_CALL_OUTCOMES.join(', ')},
+         coerced, truncated, input_chars AS inputChars, output_chars AS outputChars
+       FROM tool_call_days WHERE day >= @firstDay`,
+    );
+    // the partial first day from the calls themselves: a range seek of at most a day. SQLite takes the
+    // bare column `source` from the row that gave max(started_at): the latest call's source
+    this.byToolPartial = db.prepare(
       `SELECT tool, source, max(started_at) AS lastUsedAt, count(*) AS calls,
          ${TOOL_CALL_OUTCOMES.map((o) => `sum(outcome = '${o}') AS ${o}`).join(', ')},
          sum(coerced) AS coerced, sum(truncated) AS truncated,
          sum(input_chars) AS inputChars, sum(output_chars) AS outputChars
-       FROM tool_calls INDEXED BY tool_calls_by_tool WHERE started_at >= @since GROUP BY tool`,
+       FROM tool_calls INDEXED BY tool_calls_started WHERE started_at >= @since AND started_at < @until GROUP BY tool`,
     );
     // the k-th shortest run of a tool in the period, walking its durations in the index (no sort, no table reads)
     this.nthDuration = db
@@ -120,16 +163,11 @@ export class ToolCallLog {
    */
   stats(sinceMs: number): ToolStats[] {
     const since = Math.floor(sinceMs);
-    const rows = this.byTool.all({ since }) as (Record<ToolCallOutcome, number> & {
-      tool: string;
-      source: string;
-      lastUsedAt: number;
-      calls: number;
-      coerced: number;
-      truncated: number;
-      inputChars: number;
-      outputChars: number;
-    })[];
+    const firstDay = Math.ceil(since / DAY_MS);
+    const rows = sumByTool([
+      ...(this.byToolPartial.all({ since, until: firstDay * DAY_MS }) as ToolTotals[]),
+      ...(this.byToolDays.all({ firstDay }) as ToolTotals[]),
+    ]);
     // nearest rank: the ceil(p × n / 100)-th shortest of the n calls that ran
     const percentile = (tool: string, ran: number, p: number): number | null => {
       if (ran === 0) return null;

@@ -37,9 +37,14 @@ describe('opening the database', () => {
       'sessions',
       'sessions_created_at',
       'sessions_parent_session_id',
+      'sessions_tui_used_at',
+      'tool_call_days',
+      'tool_call_days_insert',
       'tool_calls',
-      'tool_calls_by_tool',
       'tool_calls_durations',
+      'tool_calls_started',
+      'turn_changes',
+      'turn_changes_session',
     ]);
     db.close();
   });

@@ -7,6 +7,7 @@ import { sql as messageChunks } from './0002-message-chunks.js';
 import { sql as toolCalls } from './0003-tool-calls.js';
 import { sql as sessionTuiUse } from './0004-session-tui-use.js';
 import { sql as turnChanges } from './0005-turn-changes.js';
+import { sql as toolCallDays } from './0006-tool-call-days.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it has run. */
 export interface Migration {
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: 'tool-calls', sql: toolCalls },
   { version: 4, name: 'session-tui-use', sql: sessionTuiUse },
   { version: 5, name: 'turn-changes', sql: turnChanges },
+  { version: 6, name: 'tool-call-days', sql: toolCallDays },
 ];
