@@ -13,6 +13,7 @@ import { discoverModels, listModels, resolveModel } from '../provider/resolve.js
 import { localBaseURL, localEndpoint } from '../provider/settings.js';
 import { relativeToProject } from '../tui/format.js';
 import type { ChatServices, CustomToolsSummary, LspView } from '../tui/state/services.js';
+import { undoInSession } from '../undo/session-undo.js';
 import { VERSION } from '../version.js';
 
 /** Providers in the model dialog's order (the original sorts by popularity); others follow by name. */
@@ -49,7 +50,11 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
       create: () => db.sessions.create({ title: 'New Session' }),
       messages: (id) => db.messages.list(id),
       modifiedFiles: (id) => db.files.changes(id).map((c) => ({ ...c, path: relativeToProject(c.path, cwd) })),
+      rename: (id, title) => db.sessions.updateTitle(id, title),
+      delete: (id) => db.sessions.delete(id),
     },
+    undo: (sessionId) => undoInSession(app, sessionId, 'undo'),
+    redo: (sessionId) => undoInSession(app, sessionId, 'redo'),
     agent: {
       run: async (sessionId, text, attachments) => {
         await loadCustomTools().catch(() => undefined);

@@ -10,6 +10,7 @@ import type { ImagePart, Message } from '../../message.js';
 import type { McpServerInfo } from '../../mcp/service.js';
 import type { PermissionDecision, PermissionRequest } from '../../permission/types.js';
 import type { ModelInfo } from '../../provider/types.js';
+import type { TurnUndoResult } from '../../undo/undo.js';
 
 /** The services of one project, as the TUI sees them. */
 export interface ChatServices {
@@ -34,7 +35,19 @@ export interface ChatServices {
     messages(sessionId: string): Message[];
     /** files the session changed, with line counts against their first version */
     modifiedFiles(sessionId: string): FileChange[];
+    /** gives the session a new title (ctrl+s → rename); returns the session as stored */
+    rename(sessionId: string, title: string): Session;
+    /** deletes the session with its messages, file history and sub-agent sessions (ctrl+s → delete) */
+    delete(sessionId: string): void;
   };
+  /**
+   * Undoes the file changes of the session's last turn (issue 14, `src/undo/`): files put back byte
+   * for byte, a file changed since left alone with its diff, a note added to the conversation.
+   * Rejects with a message to show: a reply is running, nothing to undo, a write failed.
+   */
+  undo(sessionId: string): Promise<TurnUndoResult>;
+  /** Puts back the turn undone most recently; rejects as {@link undo} does. */
+  redo(sessionId: string): Promise<TurnUndoResult>;
   /** the coder agent */
   agent: {
     /** runs one prompt; resolves when the reply is finished (never rejects for provider/tool errors) */
