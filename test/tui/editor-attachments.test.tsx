@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
 import { Editor, type EditorHandle } from '../../src/tui/components/Editor.js';
 import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import type { ExternalEditorRunner, ExternalEditResult } from '../../src/tui/input/external-editor.js';
 import { cleanupTempDirs, tempDir, writeTree } from '../support/temp-tree.js';
 
 afterEach(cleanupTempDirs);
@@ -13,7 +14,7 @@ const noFiles = async () => [];
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 const BORDER = '─'.repeat(50);
 
-function setup(extra: { runExternalEditor?: (t: string) => Promise<string | undefined>; disabled?: boolean } = {}) {
+function setup(extra: { runExternalEditor?: ExternalEditorRunner; disabled?: boolean } = {}) {
   const onSubmit = vi.fn();
   const onMessage = vi.fn();
   const ref = createRef<EditorHandle>();
@@ -62,28 +63,48 @@ describe('editor attachments', () => {
 });
 
 describe('editor ctrl+e', () => {
-  it('sends what the external editor returns', async () => {
-    const run = vi.fn(async (t: string) => `${t} and more`);
-    const { stdin, onSubmit, lastFrame } = setup({ runExternalEditor: run });
+  it('puts what the editor saved into the input box and sends nothing; enter then sends it', async () => {
+    const run = vi.fn(async (t: string): Promise<ExternalEditResult> => ({ outcome: 'saved', text: `${t} and more` }));
+    const { stdin, onSubmit, onMessage, lastFrame } = setup({ runExternalEditor: run });
     await tick();
     await type(stdin, ['d', 'r', 'a', 'f', 't', '\u0005']);
     expect(run.mock.calls).toEqual([['draft']]);
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(lastFrame()).toBe(`${BORDER}\n> draft and more`);
+    expect(onMessage.mock.calls).toEqual([['the edited message is in the input box: enter sends it', 'info']]);
+    await type(stdin, ['\r']);
     expect(onSubmit.mock.calls).toEqual([['draft and more', []]]);
-    expect(lastFrame()).toBe(`${BORDER}\n>`);
   });
 
-  it('keeps the text when the editor fails or returns nothing; while disabled it loads the result', async () => {
-    const results: Array<string | undefined> = [undefined, '  \n', 'from the editor'];
-    const { stdin, onSubmit, onMessage, lastFrame } = setup({ runExternalEditor: async () => results.shift(), disabled: true });
+  it('keeps the draft and sends nothing when the editor quits without saving, fails, or cannot start', async () => {
+    const results: Array<ExternalEditResult | Error> = [
+      { outcome: 'unchanged' },
+      { outcome: 'failed', exitCode: 1, signal: null },
+      new Error('editor not found or not executable: nvim; set $VISUAL or $EDITOR'),
+    ];
+    const run = async () => {
+      const next = results.shift()!;
+      if (next instanceof Error) throw next;
+      return next;
+    };
+    const { stdin, onSubmit, onMessage, lastFrame } = setup({ runExternalEditor: run });
     await tick();
-    await type(stdin, ['x', '\u0005', '\u0005']);
+    await type(stdin, ['x', '\u0005', '\u0005', '\u0005']);
     expect(onMessage.mock.calls).toEqual([
-      ['the editor did not exit cleanly; nothing was sent', 'warn'],
-      ['message is empty', 'warn'],
+      ['the editor closed without saving: the draft is unchanged, nothing was sent', 'info'],
+      ['the editor exited with code 1: the draft is unchanged, nothing was sent', 'warn'],
+      ['editor not found or not executable: nvim; set $VISUAL or $EDITOR; the draft is unchanged', 'error'],
     ]);
-    expect(lastFrame()).toBe(`${BORDER}\n> x`);
-    await type(stdin, ['\u0005']);
     expect(onSubmit).not.toHaveBeenCalled();
-    expect(lastFrame()).toBe(`${BORDER}\n> from the editor`);
+    expect(lastFrame()).toBe(`${BORDER}\n> x`);
+  });
+
+  it('an empty save empties the box, with a warning; nothing is sent', async () => {
+    const { stdin, onSubmit, onMessage, lastFrame } = setup({ runExternalEditor: async () => ({ outcome: 'saved', text: '' }) });
+    await tick();
+    await type(stdin, ['x', '\u0005']);
+    expect(onMessage.mock.calls).toEqual([['the editor saved an empty message', 'warn']]);
+    expect(lastFrame()).toBe(`${BORDER}\n>`);
+    expect(onSubmit).not.toHaveBeenCalled();
   });
 });

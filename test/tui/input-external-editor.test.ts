@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { editInExternalEditor, editorCommand, externalEditorRunner } from '../../src/tui/input/external-editor.js';
+import { editInExternalEditor, editorCommand, externalEditMessage, externalEditorRunner, type ExternalEditResult } from '../../src/tui/input/external-editor.js';
 import { cleanupTempDirs, tempDir } from '../support/temp-tree.js';
 
 afterEach(cleanupTempDirs);
@@ -15,16 +15,25 @@ function fakeEditor(dir: string, code = 0): string {
 }
 
 describe('external editor', () => {
-  it('edits the text in a temp msg_*.md file and returns it without trailing newlines', () => {
+  it('edits the text in a temp msg_*.md file and returns what was saved, without trailing newlines', () => {
     const dir = tempDir();
-    expect(editInExternalEditor('my draft', fakeEditor(dir))).toBe('my draft\nadded by the editor');
+    expect(editInExternalEditor('my draft', fakeEditor(dir))).toEqual({ outcome: 'saved', text: 'my draft\nadded by the editor' });
     const given = readFileSync(join(dir, 'file-given'), 'utf8');
     expect(basename(given)).toMatch(/^msg_.*\.md$/);
   });
 
-  it('returns undefined when the editor exits with a non-zero code', () => {
+  it('says the editor failed when it exits with a non-zero code', () => {
     const dir = tempDir();
-    expect(editInExternalEditor('my draft', fakeEditor(dir, 1))).toBeUndefined();
+    expect(editInExternalEditor('my draft', fakeEditor(dir, 1))).toEqual({ outcome: 'failed', exitCode: 1, signal: null });
+  });
+
+  it('says unchanged when the editor quits without saving (issue 13 §2: the draft was sent), trailing newlines and all', () => {
+    // `true` exits 0 and touches nothing: what quitting vi with :q does to the file
+    expect(editInExternalEditor('my draft\n\n', 'true')).toEqual({ outcome: 'unchanged' });
+  });
+
+  it('says so when the editor removed the file', () => {
+    expect(() => editInExternalEditor('my draft', 'rm')).toThrow('cannot read what the editor saved (ENOENT)');
   });
 
   it('says so when the editor does not exist (it used to read as "did not exit cleanly")', () => {
@@ -55,7 +64,7 @@ describe('external editor', () => {
         return fakeEditor(dir);
       },
     );
-    expect(await runner('x')).toBe('x\nadded by the editor');
+    expect(await runner('x')).toEqual({ outcome: 'saved', text: 'x\nadded by the editor' });
     expect(calls).toEqual([
       'raw false',
       JSON.stringify('\u001b[?2004l\u001b[?25h\u001b[?1049l'),
@@ -67,5 +76,18 @@ describe('external editor', () => {
     const quiet = { isTTY: false } as NodeJS.WriteStream;
     const failing = externalEditorRunner({ setRawMode: vi.fn(), stdout: quiet }, () => `'${join(dir, 'missing')}'`);
     await expect(failing('x')).rejects.toThrow('editor not found or not executable'); // the shell exits 127
+  });
+});
+
+describe('the status line after an external edit', () => {
+  const rows: Array<[result: ExternalEditResult, text: string, level: 'info' | 'warn']> = [
+    [{ outcome: 'saved', text: 'fix it' }, 'the edited message is in the input box: enter sends it', 'info'],
+    [{ outcome: 'saved', text: ' \n' }, 'the editor saved an empty message', 'warn'],
+    [{ outcome: 'unchanged' }, 'the editor closed without saving: the draft is unchanged, nothing was sent', 'info'],
+    [{ outcome: 'failed', exitCode: 1, signal: null }, 'the editor exited with code 1: the draft is unchanged, nothing was sent', 'warn'],
+    [{ outcome: 'failed', exitCode: null, signal: 'SIGKILL' }, 'the editor was stopped by SIGKILL: the draft is unchanged, nothing was sent', 'warn'],
+  ];
+  it.each(rows)('%j → %s', (result, text, level) => {
+    expect(externalEditMessage(result)).toEqual({ text, level });
   });
 });

@@ -9,9 +9,12 @@
  *   reports them: `ESC CR`, `CSI 13;2u`) insert a newline.
  * - ↑/↓ move between rows; on the first/last row they recall earlier prompts (`history`, newest
  *   last); coming back down past the newest restores the draft.
- * - ctrl+e edits the text in `$VISUAL`/`$EDITOR` and sends the result (exit 0, non-empty).
+ * - ctrl+e edits the text in `$VISUAL`/`$EDITOR`; what was saved comes back into the box (never
+ *   sent: enter sends it); a failed or unsaved edit leaves the draft as it was, with a message.
  * - ctrl+r then 1–5 removes that attachment; ctrl+r then r removes all.
- * - `@` at the start or after a space opens the file completion ({@link FileCompletion}).
+ * - `@` at the start or after a space opens the file completion ({@link FileCompletion}); `/` at
+ *   the start of the input opens the command list ({@link SlashCompletion}, with `listCommands`
+ *   and `onCommand`). Text that arrives in one read opens them as typing it does.
  * - the editing keys of `EDIT_BINDINGS` (input/editor-keys.ts).
  * Pastes (bracketed, or a run of text the terminal sent at once) are inserted whole, never sent.
  *
@@ -30,9 +33,12 @@ import { applyEditKey } from '../input/editor-keys.js';
 import { layoutEditor } from '../input/editor-layout.js';
 import { AT_DRAFT, historyNewer, historyOlder, type HistoryPosition } from '../input/prompt-history.js';
 import { AttachmentError, loadAttachment, MAX_ATTACHMENTS } from '../input/attachments.js';
-import { externalEditorRunner, type ExternalEditorRunner } from '../input/external-editor.js';
+import { externalEditMessage, externalEditorRunner, type ExternalEditorRunner } from '../input/external-editor.js';
 import { projectFileLister } from '../input/project-files.js';
+import { completionOpenedBy, completionQuery, completionStillOpen, type Completion } from '../input/completion-trigger.js';
+import type { CommandItem } from '../commands.js';
 import { FileCompletion } from './FileCompletion.js';
+import { SlashCompletion } from './SlashCompletion.js';
 
 /** Text rows shown at most; a longer text scrolls with the cursor. */
 export const EDITOR_MAX_ROWS = 8;
@@ -84,6 +90,10 @@ export interface EditorProps {
    * released, the alternate screen left and re-entered, a redraw through a synthetic resize)
    */
   runExternalEditor?: ExternalEditorRunner;
+  /** the `/` list's commands (built-ins and custom); without it and `onCommand`, `/` is just a character */
+  listCommands?: () => Promise<readonly CommandItem[]>;
+  /** a command chosen in the `/` list (the input is emptied first) */
+  onCommand?: (id: string) => void;
   /** a refusal or failure to show (6th attachment, unreadable image, external editor failed) */
   onMessage?: (text: string, level: EditorMessageLevel) => void;
   /** for {@link EditorHandle} */
@@ -93,25 +103,23 @@ export interface EditorProps {
 interface Model {
   edit: EditorState;
   history: HistoryPosition;
-  /** index of the `@` whose completion is open */
-  completionAt?: number;
+  /** the `@` or `/` list that is open */
+  completion?: Completion;
   attachments: ImagePart[];
 }
 
 const INITIAL: Model = { edit: EMPTY_EDITOR, history: AT_DRAFT, attachments: [] };
 
-/** The `@` completion stays open while the cursor is after its `@` with no whitespace between. */
+/** Closes the completion when the text no longer has it (see `completionStillOpen`). */
 function checkCompletion(m: Model): Model {
-  const at = m.completionAt;
-  if (at === undefined) return m;
-  const { text, cursor } = m.edit;
-  if (text[at] === '@' && cursor > at && !/\s/.test(text.slice(at + 1, cursor))) return m;
-  return { ...m, completionAt: undefined };
+  if (!m.completion || completionStillOpen(m.completion, m.edit)) return m;
+  return { ...m, completion: undefined };
 }
 
 /** The editor; see the module comment. */
 export const Editor = memo(function Editor(props: EditorProps) {
-  const { onSubmit, cwd, history, width, focus, onMessage, ref, onAttachmentsChange } = props;
+  const { onSubmit, cwd, history, width, focus, onMessage, ref, onAttachmentsChange, listCommands, onCommand } = props;
+  const commandsEnabled = !!listCommands && !!onCommand;
   const disabled = props.disabled === true || props.busy === true;
   const controlled = props.attachments;
   const theme = useTheme();
@@ -131,8 +139,8 @@ export const Editor = memo(function Editor(props: EditorProps) {
 
   /** A new text: history browsing ends (the edited text is the draft now). */
   const edit = useCallback(
-    (next: EditorState, completionAt?: number) =>
-      update((m) => ({ ...m, edit: next, history: next.text === m.edit.text ? m.history : AT_DRAFT, completionAt: completionAt ?? m.completionAt })),
+    (next: EditorState, completion?: Completion) =>
+      update((m) => ({ ...m, edit: next, history: next.text === m.edit.text ? m.history : AT_DRAFT, completion: completion ?? m.completion })),
     [update],
   );
 
@@ -182,7 +190,7 @@ export const Editor = memo(function Editor(props: EditorProps) {
           return false;
         }
       },
-      setText: (text) => update((m) => ({ ...m, edit: editorWith(text), history: AT_DRAFT, completionAt: undefined })),
+      setText: (text) => update((m) => ({ ...m, edit: editorWith(text), history: AT_DRAFT, completion: undefined })),
       getText: () => modelRef.current.edit.text,
     }),
     [addAttachment, attachmentsFull, update, onMessage],
@@ -207,18 +215,21 @@ export const Editor = memo(function Editor(props: EditorProps) {
     () => props.runExternalEditor ?? externalEditorRunner({ setRawMode, stdin, stdout }),
     [props.runExternalEditor, setRawMode, stdin, stdout],
   );
+  // ctrl+e: what the editor saved comes back into the box and the person sends it with enter;
+  // nothing is ever sent from here (issue 13 §2)
   const openExternalEditor = () => {
     if (externalRunning.current) return;
     externalRunning.current = true;
     runExternal(modelRef.current.edit.text)
       .then(
-        (content) => {
-          if (content === undefined) onMessage?.('the editor did not exit cleanly; nothing was sent', 'warn');
-          else if (content.trim() === '') onMessage?.('message is empty', 'warn');
-          else if (disabledRef.current) update((m) => ({ ...m, edit: editorWith(content), history: AT_DRAFT }));
-          else send(content);
+        (result) => {
+          const { text, level } = externalEditMessage(result);
+          if (result.outcome === 'saved') {
+            update((m) => ({ ...m, edit: editorWith(result.text), history: AT_DRAFT, completion: undefined }));
+          }
+          onMessage?.(text, level);
         },
-        (err: unknown) => onMessage?.(err instanceof Error ? err.message : String(err), 'error'),
+        (err: unknown) => onMessage?.(`${err instanceof Error ? err.message : String(err)}; the draft is unchanged`, 'error'),
       )
       .finally(() => {
         externalRunning.current = false;
@@ -262,17 +273,12 @@ export const Editor = memo(function Editor(props: EditorProps) {
         return true;
       }
       const step = up ? historyOlder(history, m.history, m.edit.text) : historyNewer(history, m.history);
-      if (step) update((x) => ({ ...x, edit: editorWith(step.text), history: step.position, completionAt: undefined }));
+      if (step) update((x) => ({ ...x, edit: editorWith(step.text), history: step.position, completion: undefined }));
       return true;
     }
     const next = applyEditKey(m.edit, key);
     if (!next) return false;
-    // `@` typed at the start or after whitespace opens the completion
-    // (also at the end of a run of keys that arrived in one read: `look at @`)
-    const typed = key.text;
-    const before = typed.length > 1 ? typed[typed.length - 2] : m.edit.cursor === 0 ? ' ' : m.edit.text[m.edit.cursor - 1]!;
-    const opens = typed.endsWith('@') && /\s/.test(before);
-    edit(next, opens ? next.cursor - 1 : undefined);
+    edit(next, completionOpenedBy(m.edit, next, commandsEnabled));
     return true;
   };
 
@@ -289,31 +295,60 @@ export const Editor = memo(function Editor(props: EditorProps) {
   };
 
   useKeys(onKey, { layer: LAYER.editor, active: focus });
-  usePaste((text) => edit(insertText(modelRef.current.edit, text)), { layer: LAYER.editor, active: focus });
+  usePaste(
+    (text) => {
+      const before = modelRef.current.edit;
+      const next = insertText(before, text);
+      edit(next, completionOpenedBy(before, next, commandsEnabled));
+    },
+    { layer: LAYER.editor, active: focus },
+  );
 
   const onSelectFile = useCallback(
     (path: string) =>
       update((m) => {
-        const at = m.completionAt;
-        if (at === undefined) return m;
+        if (m.completion?.kind !== 'file') return m;
+        const at = m.completion.at;
         const { text, cursor } = m.edit;
         const edited = { text: text.slice(0, at) + path + text.slice(cursor), cursor: at + path.length };
-        return { ...m, edit: edited, history: AT_DRAFT, completionAt: undefined };
+        return { ...m, edit: edited, history: AT_DRAFT, completion: undefined };
       }),
     [update],
   );
-  const onCloseCompletion = useCallback(() => update((m) => ({ ...m, completionAt: undefined })), [update]);
+  const onCloseCompletion = useCallback(() => update((m) => ({ ...m, completion: undefined })), [update]);
+  const onRunCommand = useCallback(
+    (id: string) => {
+      update((m) => ({ ...m, edit: EMPTY_EDITOR, history: AT_DRAFT, completion: undefined }));
+      onCommand?.(id);
+    },
+    [update, onCommand],
+  );
+  const onCompleteCommand = useCallback(
+    (name: string) => update((m) => ({ ...m, edit: editorWith(`/${name}`), history: AT_DRAFT, completion: { kind: 'command', at: 0 } })),
+    [update],
+  );
 
   const view = useMemo(
     () => layoutEditor(model.edit.text, model.edit.cursor, textWidth, EDITOR_MAX_ROWS, focus),
     [model.edit, textWidth, focus],
   );
-  const query = model.completionAt === undefined ? undefined : model.edit.text.slice(model.completionAt + 1, model.edit.cursor);
+  const completion = focus ? model.completion : undefined;
+  const query = completion ? completionQuery(completion, model.edit) : '';
 
   return (
     <Box flexDirection="column" width={width}>
-      {query !== undefined && focus ? (
+      {completion?.kind === 'file' ? (
         <FileCompletion query={query} listFiles={listFiles} onSelect={onSelectFile} onClose={onCloseCompletion} width={width} />
+      ) : null}
+      {completion?.kind === 'command' && listCommands ? (
+        <SlashCompletion
+          query={query}
+          listCommands={listCommands}
+          onRun={onRunCommand}
+          onComplete={onCompleteCommand}
+          onClose={onCloseCompletion}
+          width={width}
+        />
       ) : null}
       {attachmentsRef.current.length > 0 ? (
         <Box flexWrap="wrap" columnGap={2}>

@@ -1,7 +1,9 @@
 /**
  * Writing the prompt in the person's own editor (ctrl+e, reference §9.3): the current text goes
  * into a temp file `msg_*.md`, `$VISUAL`/`$EDITOR` runs on it with the terminal handed over, and
- * the file's content comes back when the editor exits with code 0.
+ * what was saved comes back when the editor exits with code 0 ({@link ExternalEditResult}). The
+ * caller puts it in the input box; it is never sent from here (issue 13 §2: quitting the editor
+ * without saving used to send the draft).
  *
  * Handing the terminal over: Ink keeps stdin in raw mode and reads it. The runner turns raw mode
  * off first (through Ink's `setRawMode`, which also stops Ink reading), leaves the alternate screen
@@ -16,8 +18,21 @@ import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
-/** Runs an external editor on `initial`; resolves to the edited text, or undefined when cancelled. */
-export type ExternalEditorRunner = (initial: string) => Promise<string | undefined>;
+/**
+ * How an external edit ended:
+ * - `saved`: exit 0 and the file differs from what it was given; `text` is its content without
+ *   trailing newlines (editors add one);
+ * - `unchanged`: exit 0 and the file is byte for byte what it was given (quit without saving, or
+ *   saved as it was);
+ * - `failed`: the editor exited with a code other than 0 (`exitCode`) or was killed (`signal`).
+ */
+export type ExternalEditResult =
+  | { outcome: 'saved'; text: string }
+  | { outcome: 'unchanged' }
+  | { outcome: 'failed'; exitCode: number | null; signal: NodeJS.Signals | null };
+
+/** Runs an external editor on `initial`. @throws {@link ExternalEditorError} when it cannot start */
+export type ExternalEditorRunner = (initial: string) => Promise<ExternalEditResult>;
 
 /** What the runner needs of the terminal: Ink's `useStdin()` gives both. */
 export interface TerminalHandover {
@@ -72,25 +87,60 @@ function shellQuote(s: string): string {
 
 /**
  * Runs `command` on a temp file `msg_*.md` holding `initial`, synchronously with the terminal
- * inherited. Returns the file's content when it exits with 0 (trailing newlines removed: editors
- * add one), undefined for any other exit code. Throws {@link ExternalEditorError} when the shell
- * cannot start. The temp folder is removed after.
+ * inherited, and tells how it ended ({@link ExternalEditResult}). Throws
+ * {@link ExternalEditorError} when the shell cannot start it (not found: the shell's 127/126). The
+ * temp folder is removed after.
  */
-export function editInExternalEditor(initial: string, command: string = editorCommand()): string | undefined {
+export function editInExternalEditor(initial: string, command: string = editorCommand()): ExternalEditResult {
   const dir = mkdtempSync(join(tmpdir(), 'opencode-'));
   const file = join(dir, `msg_${process.pid}_${Date.now().toString(36)}.md`);
   try {
-    writeFileSync(file, initial);
+    const given = Buffer.from(initial, 'utf8');
+    writeFileSync(file, given);
     const result = spawnSync(`${command} ${shellQuote(file)}`, { stdio: 'inherit', shell: true });
     if (result.error) throw new ExternalEditorError(`could not start ${command}: ${result.error.message}`);
     // the shell's "command not found" (POSIX: 127; 126 found but not executable)
     if (result.status === 127 || result.status === 126) {
       throw new ExternalEditorError(`editor not found or not executable: ${command}; set $VISUAL or $EDITOR`);
     }
-    if (result.status !== 0) return undefined;
-    return readFileSync(file, 'utf8').replace(/(\r?\n)+$/, '');
+    if (result.status !== 0) return { outcome: 'failed', exitCode: result.status, signal: result.signal };
+    let saved: Buffer;
+    try {
+      saved = readFileSync(file);
+    } catch (err) {
+      throw new ExternalEditorError(`cannot read what the editor saved (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+    if (saved.equals(given)) return { outcome: 'unchanged' };
+    return { outcome: 'saved', text: saved.toString('utf8').replace(/(\r?\n)+$/, '') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The status line after an external edit: what happened to the draft and that nothing was sent.
+ *
+ * | result | message |
+ * |---|---|
+ * | saved `fix it` | `the edited message is in the input box: enter sends it` (info) |
+ * | saved `` | `the editor saved an empty message` (warn) |
+ * | unchanged | `the editor closed without saving: the draft is unchanged, nothing was sent` (info) |
+ * | failed, code 1 | `the editor exited with code 1: the draft is unchanged, nothing was sent` (warn) |
+ * | failed, SIGKILL | `the editor was stopped by SIGKILL: the draft is unchanged, nothing was sent` (warn) |
+ */
+export function externalEditMessage(result: ExternalEditResult): { text: string; level: 'info' | 'warn' } {
+  const kept = 'the draft is unchanged, nothing was sent';
+  switch (result.outcome) {
+    case 'saved':
+      return result.text.trim() === ''
+        ? { text: 'the editor saved an empty message', level: 'warn' }
+        : { text: 'the edited message is in the input box: enter sends it', level: 'info' };
+    case 'unchanged':
+      return { text: `the editor closed without saving: ${kept}`, level: 'info' };
+    case 'failed':
+      return result.signal
+        ? { text: `the editor was stopped by ${result.signal}: ${kept}`, level: 'warn' }
+        : { text: `the editor exited with code ${result.exitCode}: ${kept}`, level: 'warn' };
   }
 }
 
