@@ -10,8 +10,8 @@ import { createSubAgentRunner } from '../agent/sub-agent.js';
 import { generateTitle } from '../agent/title.js';
 import { resolveDataDir } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { openDatabase, type Database } from '../db/index.js';
-import { EventBus } from '../events/bus.js';
+import type { Database } from '../db/index.js';
+import type { EventBus } from '../events/bus.js';
 import { McpService } from '../mcp/service.js';
 import { saveProjectRules } from '../permission/project-rules.js';
 import { permissionRules } from '../permission/rules.js';
@@ -26,7 +26,8 @@ import { projectTree } from '../tools/ls.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createShell } from '../tools/shell.js';
 import { credentialValues, heldSecrets, rememberSecrets, withoutCredentials } from '../tools/redact.js';
-import { startLeftoverJournal, stopLeftoverJournal } from './leftovers.js';
+import { stopLeftoverJournal } from './leftovers.js';
+import { openAppStorage, type AppStorage } from './storage.js';
 import { createApplyEditHandler } from './lsp-edits.js';
 import { LspService } from '../lsp/service.js';
 import { planServers } from '../lsp/servers.js';
@@ -44,6 +45,8 @@ export interface AppOptions {
   generateTitles: boolean;
   /** services added to the coder's tool context (`ToolContext.extra`), e.g. `opencode acp`'s editor file writer */
   toolExtra?: Record<string, unknown>;
+  /** bus, database and journal opened beforehand (the TUI's first frame, issue 16); opened here by default */
+  storage?: AppStorage;
 }
 
 /** The services of one project. */
@@ -90,15 +93,7 @@ export interface App {
  */
 export function createApp(opts: AppOptions): App {
   const { cwd, config } = opts;
-  const bus = new EventBus<AgentEvents>((err) => {
-    if (config.debug) process.stderr.write(`event handler failed: ${String(err)}\n`);
-  });
-  // a failed history write must not fail the edit; it is reported, not printed over the UI
-  const db = openDatabase(resolveDataDir(config, cwd), {
-    onFileHistoryError: (err) => bus.emit('warning', { message: `File history not saved: ${(err as Error).message}` }),
-  });
-  // a killed opencode's temp files, shell state and processes go, its sessions are repaired; ours are journaled (issue #10 §2)
-  const journal = startLeftoverJournal(resolveDataDir(config, cwd), db);
+  const { bus, db, journal } = opts.storage ?? openAppStorage(cwd, config);
   // the keys we hold are [redacted] in every tool result (issue #10 §1)
   rememberSecrets(heldSecrets(opts.providerSettings.env, Object.values(opts.providerSettings.providers).map((p) => p.apiKey)));
   for (const server of Object.values(config.mcpServers)) rememberSecrets([...credentialValues(server.env), ...credentialValues(server.headers)]);
