@@ -25,6 +25,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import { SessionBusyError, type RunResult } from '../agent/agent.js';
 import { INIT_PROMPT, markProjectInitialized } from '../agent/init-prompt.js';
+import { PROMPT_MCP_WAIT_MS } from '../cli/mcp.js';
 import type { PermissionRequest } from '../permission/types.js';
 import type { ProviderSettings } from '../provider/settings.js';
 import { PLUGIN_APPROVED } from '../tools/registry.js';
@@ -169,7 +170,8 @@ export class AcpServer {
     }
     session.controller = controller;
     try {
-      await project.customTools;
+      // a prompt needs its tools on the first request, as -p: the MCP servers (the editor's too) get a bounded wait
+      await Promise.all([project.customTools, app.mcp.waitForStartup(PROMPT_MCP_WAIT_MS)]);
       if (command?.kind === 'builtin' && command.name === 'compact') return await this.compact(session, controller.signal);
       const text = command?.kind === 'builtin' ? INIT_PROMPT : command?.kind === 'custom' ? command.prompt : message.text;
       let result: RunResult;
