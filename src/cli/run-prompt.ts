@@ -1,6 +1,8 @@
 /**
- * `opencode -p PROMPT`: one prompt without the TUI (reference §9.1). Creates a session, runs the coder
- * agent and prints only the final answer. Permission: `deny` rules hold; what would ask the person is
+ * `opencode -p PROMPT`: one prompt without the TUI (reference §9.1). Creates a session (or continues
+ * one: `--continue`, `--session ID`, issue 14), runs the coder agent and prints only the final answer
+ * (`-f text|json`), or every step as JSON lines (`-f stream-json`, see stream-json.ts). `-d` writes
+ * what debug-log.ts says to stderr. Permission: `deny` rules hold; what would ask the person is
  * approved (as the original), or refused with `--no-auto-approve` (issue #4 §2).
  *
  * Exit codes: 0 done, 1 the run failed (provider error, step cap, storage failure), 2 bad usage or
@@ -18,6 +20,9 @@ import type { CliOptions } from './main.js';
 import { startSpinner } from './spinner.js';
 import { waitForMcpBeforePrompt } from './mcp.js';
 import { routeLibraryConsole } from './library-console.js';
+import { attachDebugLog } from './debug-log.js';
+import { chosenSession, SessionLookupError } from './session-ref.js';
+import { startStreamJson, type StreamJson } from './stream-json.js';
 
 // Node's fetch parses HTTP with a WebAssembly module; V8's optimising compile of it runs in the
 // background and the process waits for it at exit (~250 ms here, see BENCHMARKS.md). The baseline
@@ -68,15 +73,23 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   );
   const stopMcpWarnings = await waitForMcpBeforePrompt(app.mcp, (line) => process.stderr.write(`opencode: ${line}\n`));
   await customTools;
+  // --continue / --session (issue 14): an unknown id is a usage error, before anything is sent
+  let continued;
+  try {
+    continued = chosenSession(app.db, { continue: opts.continue, session: opts.session });
+  } catch (err) {
+    stopMcpWarnings();
+    await closeQuietly(app);
+    if (err instanceof SessionLookupError) return fail(2, err.message);
+    return fail(1, (err as Error).message);
+  }
+  if (opts.continue && !continued) process.stderr.write('opencode: no earlier session in this project to continue; starting a new one\n');
+  if (config.debug) attachDebugLog(app, models.settings, (line) => process.stderr.write(`[debug] ${line}\n`));
   const spinner = !opts.quiet && process.stderr.isTTY ? startSpinner('Thinking...') : undefined;
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   process.once('SIGTERM', onSigint);
-  if (config.debug) {
-    app.bus.on('tool.started', (e) => process.stderr.write(`[debug] tool ${e.name} ${e.toolCallId}\n`));
-    app.bus.on('provider.retry', (e) => process.stderr.write(`[debug] retry ${e.attempt}/${e.maxRetries}: ${e.reason}\n`));
-  }
   app.bus.on('provider.retry', (e) => {
     const note = `retrying (${e.attempt}/${e.maxRetries}) in ${waitText(e.delayMs)}: ${e.reason}`;
     // without a spinner a long backoff would look like a hang: say so on stderr
@@ -85,13 +98,24 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   });
 
   let result: RunResult;
+  let stream: StreamJson | undefined;
+  let streamError: NodeJS.ErrnoException | undefined;
   try {
-    const session = app.db.sessions.create({ title: `Non-interactive: ${prompt.trim().replace(/\s+/g, ' ').slice(0, 100)}` });
+    const session = continued ?? app.db.sessions.create({ title: `Non-interactive: ${prompt.trim().replace(/\s+/g, ' ').slice(0, 100)}` });
+    if (opts.outputFormat === 'stream-json') {
+      const line = { id: session.id, title: session.title, model: app.coderModel.id, continued: continued !== undefined };
+      // a reader that goes away (`| head`) or a full disk must not crash the run: it is reported at the end
+      process.stdout.on('error', (err: NodeJS.ErrnoException) => (streamError ??= err));
+      stream = startStreamJson(app, line, (text) => {
+        if (!streamError) process.stdout.write(text);
+      });
+    }
     // every session of this run, sub-agents' included: nobody is there to answer
     app.permission.setUnattended({ autoApprove: opts.autoApprove !== false });
     result = await app.coder.run(session.id, prompt, { signal: controller.signal });
   } catch (err) {
     spinner?.stop();
+    stream?.stop();
     await closeQuietly(app);
     return fail(1, (err as Error).message);
   } finally {
@@ -102,12 +126,22 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   stopMcpWarnings();
   await closeQuietly(app);
 
+  if (stream) {
+    // the last line says how the run ended, whatever it was; the exit code says it too
+    stream.result(result, finalText(result));
+    stream.stop();
+    await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+    if (streamError?.code === 'EPIPE') return 0;
+    if (streamError) return fail(1, `cannot write the output: ${streamError.message}`);
+  }
   if (result.reason === 'canceled') return fail(130, 'interrupted');
   if (result.reason === 'error') return fail(1, result.error ?? 'the run failed');
-  const text = finalText(result) || 'No content available';
-  const output = opts.outputFormat === 'json' ? JSON.stringify({ response: text }, null, 2) : text;
-  const written = await writeAnswer(`${output}\n`);
-  if (written !== 0) return written;
+  if (!stream) {
+    const text = finalText(result) || 'No content available';
+    const output = opts.outputFormat === 'json' ? JSON.stringify({ response: text }, null, 2) : text;
+    const written = await writeAnswer(`${output}\n`);
+    if (written !== 0) return written;
+  }
   if (result.reason === 'step_limit') return fail(1, result.error ?? 'step limit reached');
   if (result.reason === 'max_tokens') {
     process.stderr.write('opencode: warning: the answer was cut at the output limit (agents.coder.maxTokens)\n');
