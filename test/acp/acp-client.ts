@@ -33,7 +33,7 @@ export interface AcpAgentProcess {
   permissionRequests: RequestPermissionRequest[];
   writes: WriteTextFileRequest[];
   /** how the next permission questions are answered (default: allow once) */
-  answer: (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+  answer: (request: RequestPermissionRequest, signal: AbortSignal) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   /** resolves once an update matching `test` arrived (checks those already received first) */
   waitForUpdate(test: (update: SessionUpdate) => boolean): Promise<SessionUpdate>;
   /** closes stdin and waits for the process to exit */
@@ -87,9 +87,9 @@ export function startAcpAgent(options: StartOptions): AcpAgentProcess {
         }
       }
     })
-    .onRequest(methods.client.session.requestPermission, ({ params }) => {
+    .onRequest(methods.client.session.requestPermission, ({ params, signal }) => {
       agentProcess.permissionRequests.push(params);
-      return agentProcess.answer(params);
+      return agentProcess.answer(params, signal);
     })
     .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
       agentProcess.writes.push(params);
