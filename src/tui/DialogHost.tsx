@@ -1,6 +1,10 @@
 /**
- * Shows the one dialog that is open (a permission request first: it blocks the agent) in the
- * message area, and carries out what the person chose through the core's functions.
+ * Shows the one dialog that is open (the quit question first, then a permission request: it blocks
+ * the agent) in the message area, and carries out what the person chose through the core's functions.
+ *
+ * ctrl+c (`app.quit`) in any dialog opens the quit question over it (issue 13 §3: no key press is
+ * silently lost); "no" goes back to the dialog it came from, and a pending permission request shows
+ * again, unanswered.
  */
 import { Box } from 'ink';
 import React, { useEffect, useState } from 'react';
@@ -19,6 +23,7 @@ import { QuitDialog } from './dialogs/QuitDialog.js';
 import { SessionsDialog } from './dialogs/SessionsDialog.js';
 import { ThemesDialog } from './dialogs/ThemesDialog.js';
 import { loadAttachment, MAX_ATTACHMENTS } from './input/attachments.js';
+import { LAYER, useKeys } from './input/InputProvider.js';
 import { useKeymap } from './keymap-context.js';
 import type { ChatStore } from './state/chat-store.js';
 import type { ChatServices } from './state/services.js';
@@ -27,7 +32,8 @@ import { THEME_NAMES, type Theme } from './theme.js';
 /** Which dialog is open. */
 export type DialogState =
   | { kind: 'help' }
-  | { kind: 'quit' }
+  /** `back`: the dialog it was opened over, shown again on "no" */
+  | { kind: 'quit'; back?: DialogState }
   | { kind: 'sessions'; sessions: Session[] }
   | { kind: 'commands' }
   | { kind: 'models' }
@@ -41,6 +47,9 @@ const BUILTIN_COMMANDS = [
   { id: 'init', title: 'Initialize Project', description: 'Create or update OpenCode.md: build/test commands and code style for the agent' },
   { id: 'compact', title: 'Compact Session', description: 'Summarise this session; later requests start from the summary' },
 ];
+
+/** Above every dialog: where ctrl+c is caught before the open dialog takes it. */
+export const QUIT_KEY_LAYER = LAYER.dialog + 1;
 
 export interface DialogHostProps {
   services: ChatServices;
@@ -69,6 +78,15 @@ export function DialogHost(props: DialogHostProps) {
   const [custom, setCustom] = useState<CustomCommand[]>([]);
   const keymap = useKeymap();
 
+  useKeys(
+    (key) => {
+      if (dialog?.kind === 'quit' || !keymap.matches(key, 'app.quit')) return false;
+      props.onOpen({ kind: 'quit', ...(dialog && { back: dialog }) });
+      return true;
+    },
+    { layer: QUIT_KEY_LAYER },
+  );
+
   useEffect(() => {
     if (dialog?.kind === 'models' && !providers) {
       services.models().then(setProviders, (err: unknown) => store.setStatus(`Cannot list models: ${(err as Error).message}`, 'error'));
@@ -86,7 +104,10 @@ export function DialogHost(props: DialogHostProps) {
   };
 
   let body: React.ReactNode = null;
-  if (permission) {
+  if (dialog?.kind === 'quit') {
+    const back = dialog.back;
+    body = <QuitDialog onQuit={props.onQuit} onClose={back ? () => props.onOpen(back) : onClose} />;
+  } else if (permission) {
     body = (
       <PermissionDialog
         key={permission.id}
@@ -99,8 +120,6 @@ export function DialogHost(props: DialogHostProps) {
     );
   } else if (dialog?.kind === 'help') {
     body = <HelpDialog onClose={onClose} {...area} />;
-  } else if (dialog?.kind === 'quit') {
-    body = <QuitDialog onQuit={props.onQuit} onClose={onClose} />;
   } else if (dialog?.kind === 'sessions') {
     body = (
       <SessionsDialog

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PermissionDecision, PermissionRequest } from '../../src/permission/types.js';
 import { PermissionDialog, displayPath, permissionDialogSize } from '../../src/tui/dialogs/PermissionDialog.js';
 import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { buildKeymap } from '../../src/tui/keymap.js';
+import { KeymapContext } from '../../src/tui/keymap-context.js';
 
 const CWD = '/work/project';
 const settle = () => new Promise((r) => setTimeout(r, 30));
@@ -59,15 +61,17 @@ describe('permission dialog', () => {
     expect(frame).toContain('Allow for session grants: git checkout *');
     expect(frame).toContain('›Allow (a)‹');
     expect(frame).toContain(' Allow for session (s) ');
-    expect(frame).toContain(' Always allow in this project ');
+    expect(frame).toContain(' Always in project (p) ');
     expect(frame).toContain(' Deny (d) ');
   });
 
   it.each([
     ['a', 'allow'],
     ['s', 'allow_session'],
+    ['p', 'allow_always'],
     ['d', 'deny'],
-  ] as const)('answers %s with %s, once', async (key, decision) => {
+    [KEYS.esc, 'deny'], // issue 13 §3: esc denies, as d
+  ] as const)('answers %j with %s, once', async (key, decision) => {
     const d = show(bashRequest());
     await settle();
     await d.press(key, key, 'a');
@@ -92,33 +96,69 @@ describe('permission dialog', () => {
     const d = show(bashRequest());
     await settle();
     await d.press(KEYS.right, KEYS.right);
-    expect(d.frame()).toContain('›Always allow in this project‹');
+    expect(d.frame()).toContain('›Always in project (p)‹');
     expect(d.frame()).toContain(' Allow (a) ');
   });
 
-  it('esc does not answer', async () => {
-    const d = show(bashRequest());
-    await settle();
-    await d.press(KEYS.esc);
-    await settle();
-    expect(d.onDecide).not.toHaveBeenCalled();
-    expect(d.frame()).toContain('Permission Required');
-  });
-
-  it('with no scopes says so, and the session and always buttons allow this call only', async () => {
+  it('with no scopes says so and offers only Allow and Deny; s and p do nothing', async () => {
     const request = bashRequest({ scopes: [], reasons: ['could not analyse the command'] });
     let d = show(request);
     await settle();
     expect(d.frame()).toContain('This call only: nothing broader can be granted');
     expect(d.frame()).not.toContain('Allow for session grants');
-    await d.press('s');
-    expect(d.onDecide.mock.calls).toEqual([['allow']]);
+    expect(d.frame()).toMatch(/│ ›Allow \(a\)‹  Deny \(d\) +│/);
+    expect(d.frame()).not.toContain('for session (s)');
+    expect(d.frame()).not.toContain('in project (p)');
+    await d.press('s', 'p');
+    expect(d.onDecide).not.toHaveBeenCalled();
+    await d.press(KEYS.right, KEYS.enter);
+    expect(d.onDecide.mock.calls).toEqual([['deny']]);
     d.unmount();
 
     d = show(request);
     await settle();
     await d.press(KEYS.right, KEYS.right, KEYS.enter);
     expect(d.onDecide.mock.calls).toEqual([['allow']]);
+  });
+
+  it('at 80 columns the four buttons, each with its key, fit on one row', async () => {
+    const onDecide = vi.fn<(d: PermissionDecision) => void>();
+    const r = render(
+      <InputProvider>
+        <PermissionDialog request={bashRequest()} queued={0} cwd={CWD} onDecide={onDecide} width={80} height={24} />
+      </InputProvider>,
+    );
+    unmount = r.unmount;
+    await settle();
+    const rows = (r.lastFrame() ?? '').split('\n');
+    expect(rows[0]).toHaveLength(78);
+    expect(rows.filter((row) => row.includes('Deny (d)'))).toEqual([
+      '│ ›Allow (a)‹  Allow for session (s)   Always in project (p)   Deny (d)      │',
+    ]);
+  });
+
+  it('shows the keys in effect: a rebound answer names its new key', async () => {
+    const { keymap } = buildKeymap([{ file: '/p/.opencode.json', bindings: { 'permission.allow': 'y', 'permission.allow_session': 'none' } }]);
+    const onDecide = vi.fn<(d: PermissionDecision) => void>();
+    const r = render(
+      <KeymapContext.Provider value={keymap}>
+        <InputProvider>
+          <PermissionDialog request={bashRequest()} queued={0} cwd={CWD} onDecide={onDecide} width={100} height={30} />
+        </InputProvider>
+      </KeymapContext.Provider>,
+    );
+    unmount = r.unmount;
+    await settle();
+    expect(r.lastFrame()).toContain('›Allow (y)‹');
+    expect(r.lastFrame()).toContain(' Allow for session ');
+    r.stdin.write('a');
+    await settle();
+    r.stdin.write('s');
+    await settle();
+    expect(onDecide).not.toHaveBeenCalled();
+    r.stdin.write('y');
+    await settle();
+    expect(onDecide.mock.calls).toEqual([['allow']]);
   });
 
   it('reads the whole-tool scope as every call of the tool', async () => {

@@ -4,20 +4,24 @@
  * the URL; MCP and other tools: the parameters as JSON), why it asks, and what "allow for session"
  * would grant. Answers with a {@link PermissionDecision}.
  *
- * Keys: `a` allow, `s` allow for session, `d` deny; ←/→/tab/shift+tab move between the buttons and
- * enter/space press the selected one; ↑↓ j/k pgup/pgdown home/end scroll the content. Esc does
- * nothing: a pending call must be answered (the agent waits on it), and a stray esc must not deny.
+ * Keys (the keymap's, defaults shown): `a` allow, `s` allow for session, `p` always allow in this
+ * project, `d` or esc deny (issue 13 §3: esc is how people say no); ←/→/tab/shift+tab move between
+ * the buttons and enter/space press the selected one; ↑↓ j/k pgup/pgdown home/end scroll the
+ * content. Every button names its key, and the four fit on one row at 80 columns (issue 13 §6).
+ * ctrl+c is not the dialog's: the dialog host opens the quit question over it.
  *
- * When `request.scopes` is empty nothing broader than this call can be granted (a write outside the
- * project, a command that could not be analysed): the dialog says so, draws "Allow for session" and
- * "Always allow in this project" muted, and both (and `s`) then answer `allow`, this call only. They
- * stay selectable so the buttons do not shift under the person's fingers between requests.
+ * Only answers that grant what they say are offered (`permissionChoices`, issue 13 §13): when
+ * `request.scopes` is empty nothing broader than this call can be granted (a write outside the
+ * project, a command that could not be analysed), the dialog says so and offers Allow and Deny.
  */
 import { Box, Text } from 'ink';
 import { useRef, useState } from 'react';
+import { permissionChoices } from '../../permission/choices.js';
 import type { PermissionDecision, PermissionRequest } from '../../permission/types.js';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, FRAME_VERTICAL_ROWS, clamp, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
+import type { ActionName } from '../keybindings.js';
+import type { Keymap } from '../keymap.js';
 import { useKeymap } from '../keymap-context.js';
 import { relativeToProject } from '../format.js';
 import { renderDiff } from '../render/diff.js';
@@ -38,13 +42,22 @@ export interface PermissionDialogProps extends DialogSizeProps {
   onDecide(decision: PermissionDecision): void;
 }
 
-/** The buttons, left to right, and what each answers (when the request has scopes). */
-const BUTTONS: readonly { label: string; decision: PermissionDecision }[] = [
-  { label: 'Allow (a)', decision: 'allow' },
-  { label: 'Allow for session (s)', decision: 'allow_session' },
-  { label: 'Always allow in this project', decision: 'allow_always' },
-  { label: 'Deny (d)', decision: 'deny' },
-];
+/** Each answer's button text and the action whose key it names: `Allow for session (s)`. */
+const BUTTON_OF: Record<PermissionDecision, { label: string; action: ActionName }> = {
+  allow: { label: 'Allow', action: 'permission.allow' },
+  allow_session: { label: 'Allow for session', action: 'permission.allow_session' },
+  allow_always: { label: 'Always in project', action: 'permission.allow_always' },
+  deny: { label: 'Deny', action: 'permission.deny' },
+};
+
+/** The buttons for `choices` with the keys in effect (a button whose action has no key shows none). */
+export function permissionButtons(choices: readonly PermissionDecision[], keymap: Keymap): { label: string; decision: PermissionDecision }[] {
+  return choices.map((decision) => {
+    const { label, action } = BUTTON_OF[decision];
+    const key = keymap.hint(action);
+    return { label: key === undefined ? label : `${label} (${key})`, decision };
+  });
+}
 
 /** Most rows the description and the session-scope line take each; the reasons take one row each. */
 const MAX_DESCRIPTION_ROWS = 2;
@@ -61,6 +74,8 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
   const size = permissionDialogSize(request.toolName, screen.columns, screen.rows);
   const inner = size.width - FRAME_HORIZONTAL_COLUMNS;
   const grantable = request.scopes.length > 0;
+  const choices = permissionChoices(request);
+  const answers = permissionButtons(choices, keymap);
 
   // per request: a new request starts at Allow, scrolled to the top, unanswered
   const [state, setState] = useState({ id: request.id, selected: 0, offset: 0 });
@@ -75,7 +90,7 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
   const description = wrapText(request.description, inner).slice(0, MAX_DESCRIPTION_ROWS);
   const reasons = reasonLines(request.reasons, inner);
   const scope = wrapText(scopeText(request), inner).slice(0, MAX_SCOPE_ROWS);
-  const buttons: Button[] = BUTTONS.map((b) => ({ label: b.label, dimmed: !grantable && b.decision.startsWith('allow_') }));
+  const buttons: Button[] = answers.map((b) => ({ label: b.label }));
   const fixedRows =
     FRAME_VERTICAL_ROWS + 2 /* tool, path */ + description.length + 1 /* blank */ + reasons.length + scope.length + 1 /* blank */ +
     buttonRows(buttons, inner);
@@ -89,20 +104,23 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
 
   const decide = (decision: PermissionDecision) => {
     if (decided.current === request.id) return;
+    // an answer not offered (its key pressed while nothing broader can be granted) does nothing
+    if (!choices.includes(decision)) return;
     decided.current = request.id;
-    onDecide(!grantable && decision.startsWith('allow_') ? 'allow' : decision);
+    onDecide(decision);
   };
   const scrollTo = (next: number) => setState({ id: request.id, selected, offset: clamp(next, 0, maxOffset) });
-  const select = (next: number) => setState({ id: request.id, selected: (next + BUTTONS.length) % BUTTONS.length, offset });
+  const select = (next: number) => setState({ id: request.id, selected: (next + answers.length) % answers.length, offset });
 
   useKeys(
     (key) => {
       if (keymap.matches(key, 'permission.allow')) decide('allow');
       else if (keymap.matches(key, 'permission.allow_session')) decide('allow_session');
+      else if (keymap.matches(key, 'permission.allow_always')) decide('allow_always');
       else if (keymap.matches(key, 'permission.deny')) decide('deny');
       else if (keymap.matches(key, 'button.next')) select(selected + 1);
       else if (keymap.matches(key, 'button.previous')) select(selected - 1);
-      else if (keymap.matches(key, 'button.press')) decide(BUTTONS[selected]!.decision);
+      else if (keymap.matches(key, 'button.press')) decide(answers[selected]!.decision);
       else if (keymap.matches(key, 'permission.scroll_up')) scrollTo(offset - 1);
       else if (keymap.matches(key, 'permission.scroll_down')) scrollTo(offset + 1);
       else if (keymap.matches(key, 'dialog.page_up')) scrollTo(offset - Math.max(1, bodyRows - 1));

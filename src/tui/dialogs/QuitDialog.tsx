@@ -1,7 +1,7 @@
 /**
- * "Quit opencode?" (ctrl+c). `y` quits, `n` or esc closes, ←/→/tab move between Yes and No, enter
- * or space press the selected one. No is selected at first, so a stray enter does not quit (the
- * original's default too).
+ * "Quit opencode?" (ctrl+c, on the chat page or over any dialog). `y` or ctrl+c again quits, `n` or
+ * esc closes, ←/→/tab move between Yes and No, enter or space press the selected one. No is selected
+ * at first, so a stray enter does not quit (the original's default too).
  */
 import { Text } from 'ink';
 import { useState } from 'react';
@@ -26,7 +26,7 @@ export function QuitDialog({ onQuit, onClose }: QuitDialogProps) {
   const [selected, setSelected] = useState(1);
   useKeys(
     (key) => {
-      if (keymap.matches(key, 'confirm.yes')) onQuit();
+      if (keymap.matches(key, 'confirm.yes') || keymap.matches(key, 'app.quit')) onQuit();
       else if (keymap.matches(key, 'confirm.no') || keymap.matches(key, 'dialog.close')) onClose();
       else if (keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous')) setSelected((s) => 1 - s);
       else if (keymap.matches(key, 'button.press')) (selected === 0 ? onQuit : onClose)();
