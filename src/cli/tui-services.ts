@@ -32,6 +32,8 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
   const { db, cwd } = app;
   const dataDir = resolveDataDir(app.config, cwd);
   const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  /** session id → the cancel of its run, from the call on (the agent's own cancel only once the run holds the session) */
+  const starting = new Map<string, AbortController>();
   // custom tools and plugins (issue 11): loaded once, after the TUI's first frame; a run waits for them
   let customTools: Promise<CustomToolsSummary> | undefined;
   const loadCustomTools = () =>
@@ -57,10 +59,20 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
     redo: (sessionId) => undoInSession(app, sessionId, 'redo'),
     agent: {
       run: async (sessionId, text, attachments) => {
-        await loadCustomTools().catch(() => undefined);
-        return app.coder.run(sessionId, text, { attachments });
+        // esc while the custom tools still load (before the agent holds the session) cancels too
+        const controller = new AbortController();
+        starting.set(sessionId, controller);
+        try {
+          await loadCustomTools().catch(() => undefined);
+          return await app.coder.run(sessionId, text, { attachments, signal: controller.signal });
+        } finally {
+          if (starting.get(sessionId) === controller) starting.delete(sessionId);
+        }
       },
-      cancel: (sessionId) => app.coder.cancel(sessionId),
+      cancel: (sessionId) => {
+        starting.get(sessionId)?.abort();
+        app.coder.cancel(sessionId);
+      },
       isBusy: (sessionId) => app.coder.isBusy(sessionId),
       model: () => app.coderModel,
     },

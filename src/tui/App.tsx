@@ -7,14 +7,17 @@ import { Box, measureElement, useStdout, type DOMElement } from 'ink';
 import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ImagePart } from '../message.js';
 import { Editor, type EditorHandle } from './components/Editor.js';
-import { DialogHost, QUIT_KEY_LAYER, type DialogState } from './DialogHost.js';
+import { DialogHost, type DialogState } from './DialogHost.js';
 import { LAYER, useKeys } from './input/InputProvider.js';
 import { useKeymap } from './keymap-context.js';
 import { MessageList } from './components/MessageList.js';
+import { Pulse } from './components/Pulse.js';
+import { QueuedPrompts } from './components/QueuedPrompts.js';
 import { Sidebar } from './components/Sidebar.js';
 import { StatusBar } from './components/StatusBar.js';
 import { Welcome } from './components/Welcome.js';
 import { LogsPage } from './pages/LogsPage.js';
+import { PagerPage, pagerContent } from './pages/PagerPage.js';
 import { onHighlighterLoaded } from './render/highlight.js';
 import { LineCache } from './render/line-cache.js';
 import type { ChatStore } from './state/chat-store.js';
@@ -61,7 +64,9 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   const [dialog, setDialog] = useState<DialogState | undefined>(() =>
     services.init.isInitialized() ? undefined : { kind: 'init' },
   );
-  const [page, setPage] = useState<'chat' | 'logs'>('chat');
+  const [page, setPage] = useState<'chat' | 'logs' | 'pager'>('chat');
+  // the pager's tool result (issue 13 §9)
+  const [pager, setPager] = useState<{ title: string; text: string }>();
   const [showThinking, setShowThinking] = useState(false);
   const [attachments, setAttachments] = useState<ImagePart[]>([]);
   const cache = useMemo(() => new LineCache(), []);
@@ -138,36 +143,66 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
           setAttachments([]);
         }
       } else if (keymap.matches(key, 'messages.toggle_thinking')) setShowThinking((v) => !v);
-      else if (keymap.matches(key, 'session.interrupt') && (state.busy || state.compacting)) store.cancel();
+      // esc cancels the run (holding the queue); with nothing running, it clears the queue (issue 13 §4)
+      else if (keymap.matches(key, 'session.interrupt') && (state.busy || state.compacting || state.queue.length > 0)) store.cancel();
       else return false;
       return true;
     },
     { layer: LAYER.global, active: !modal },
   );
-  // ctrl+c on a page other than the chat (logs, …) asks the quit question there (issue 13 §3)
-  useKeys(
-    (key) => {
-      if (!keymap.matches(key, 'app.quit')) return false;
-      setPage('chat');
-      setDialog({ kind: 'quit' });
-      return true;
-    },
-    { layer: QUIT_KEY_LAYER, active: page !== 'chat' },
-  );
 
   const send = useCallback(
     (text: string, images: ImagePart[]) => {
-      // refused: the editor keeps the text
-      if (store.refuseWhileBusy()) return false;
+      // while a reply runs the prompt is queued, and goes when it ends (issue 13 §4)
       setAttachments([]);
-      store.send(text, images).catch((err: unknown) => store.setStatus(`Could not send: ${(err as Error).message}`, 'error'));
+      store.submit(text, images);
       return true;
     },
     [store],
   );
 
+  // the queue under the list: ↑ on an empty editor takes the newest queued prompt back to edit
+  const isEditorEmpty = useCallback(() => (editorRef.current?.getText() ?? '') === '', []);
+  const recallQueued = useCallback(() => {
+    const prompt = store.recallQueued();
+    if (!prompt) return;
+    editorRef.current?.setText(prompt.text);
+    setAttachments(prompt.attachments);
+  }, [store]);
+  const releaseQueue = useCallback(() => store.releaseQueue(), [store]);
+
+  // the expand and pager keys on the message list (issue 13 §9)
+  const onResultKey = useCallback(
+    (action: 'toggle' | 'pager', toolCallId: string | undefined) => {
+      if (!toolCallId) {
+        store.setStatus('No cut tool result on screen: scroll to one (pgup) first', 'info');
+        return;
+      }
+      if (action === 'toggle') {
+        if (store.toggleResult(toolCallId) === 'missing') store.setStatus('That tool result is not stored', 'warn');
+        return;
+      }
+      const stored = store.storedResult(toolCallId);
+      if (!stored) return store.setStatus('That tool result is not stored', 'warn');
+      draft.current = editorRef.current?.getText() ?? '';
+      setPager(pagerContent(stored.call, stored.result, services.cwd));
+      setPage('pager');
+    },
+    [store, services.cwd],
+  );
+
   const closeDialog = useCallback(() => setDialog(undefined), []);
   const dialogArea = { width: mainWidth, height: areaHeight };
+
+  if (page === 'pager' && pager) {
+    return (
+      <ThemeContext.Provider value={theme}>
+        <Box flexDirection="column" width={columns} height={height}>
+          <PagerPage title={pager.title} text={pager.text} onBack={() => setPage('chat')} width={columns} height={height} />
+        </Box>
+      </ThemeContext.Provider>
+    );
+  }
 
   if (page === 'logs') {
     return (
@@ -220,6 +255,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
                 active={!modal}
                 cache={cache}
                 epoch={highlightEpoch}
+                onResultKey={onResultKey}
               />
             )}
           </Box>
@@ -238,6 +274,16 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
             />
           ) : null}
         </Box>
+        <QueuedPrompts
+          queue={state.queue}
+          held={state.queueHeld}
+          width={columns}
+          active={!modal}
+          isEditorEmpty={isEditorEmpty}
+          onRecall={recallQueued}
+          onRelease={releaseQueue}
+        />
+        {state.activity ? <Pulse activity={state.activity} width={columns} interruptKey={keymap.hint('session.interrupt') ?? 'esc'} /> : null}
         <Editor
           ref={editorRef}
           width={columns}

@@ -4,6 +4,10 @@
  * are cut from its text only when shown, render/lazy-rows.ts). Scrolling
  * (pgup/pgdown, ctrl+u/ctrl+d half a page, as the original) anchors the view; otherwise it follows
  * the bottom.
+ *
+ * Long tool results (issue 13 §9): `messages.expand` expands or collapses, and `messages.pager` opens
+ * whole, the newest tool result on screen that is cut (or expanded): the list finds it among the
+ * visible items, the App does the rest (`onResultKey`).
  */
 import chalk from 'chalk';
 import { Box, Text } from 'ink';
@@ -12,8 +16,10 @@ import { LAYER, useKeys } from '../input/InputProvider.js';
 import { useKeymap } from '../keymap-context.js';
 import { LineCache } from '../render/line-cache.js';
 import { concatRows, type Rows } from '../render/rows.js';
+import { isExpandable } from '../render/tool-lines.js';
 import type { ChatItem } from '../state/chat-item.js';
-import { bottomWindow, moveDown, moveUp, windowFrom, type ListPosition } from '../state/viewport.js';
+import { bottomWindow, lastVisibleIndex, moveDown, moveUp, windowFrom, type ListPosition } from '../state/viewport.js';
+import type { Theme } from '../theme.js';
 import { useTheme } from '../theme-context.js';
 
 export interface MessageListProps {
@@ -32,11 +38,34 @@ export interface MessageListProps {
   cache: LineCache;
   /** bumped when cached lines went stale (the code grammars loaded): lines are drawn again */
   epoch?: number;
+  /**
+   * `messages.expand` (`toggle`) or `messages.pager` (`pager`) was pressed: the tool call whose result
+   * it is for, or undefined when no cut result is on screen
+   */
+  onResultKey?(action: 'toggle' | 'pager', toolCallId: string | undefined): void;
+}
+
+/**
+ * The newest tool call among items `first`…`last` whose result is cut or expanded (what the expand
+ * and pager keys act on), or undefined.
+ */
+export function newestExpandableCall(
+  items: readonly ChatItem[],
+  first: number,
+  last: number,
+  options: { width: number; cwd?: string },
+  theme: Theme,
+): string | undefined {
+  for (let i = Math.min(last, items.length - 1); i >= Math.max(0, first); i--) {
+    const tools = items[i]!.tools;
+    for (let t = tools.length - 1; t >= 0; t--) if (isExpandable(tools[t]!, options, theme)) return tools[t]!.call.id;
+  }
+  return undefined;
 }
 
 /** Shows the visible part of the list. */
 export const MessageList = memo(function MessageList(props: MessageListProps) {
-  const { items, width, height, showThinking, cwd, cache, active, resetKey, epoch } = props;
+  const { items, width, height, showThinking, cwd, cache, active, resetKey, epoch, onResultKey } = props;
   const theme = useTheme();
   const keymap = useKeymap();
   const [anchor, setAnchor] = useState<ListPosition | null>(null);
@@ -78,7 +107,12 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
       else if (keymap.matches(key, 'messages.half_page_up')) up = half;
       else if (keymap.matches(key, 'messages.page_down')) up = -page;
       else if (keymap.matches(key, 'messages.half_page_down')) up = -half;
-      else return false;
+      else if (onResultKey && (keymap.matches(key, 'messages.expand') || keymap.matches(key, 'messages.pager'))) {
+        const last = lastVisibleIndex(view.top, items.length, linesOf, height);
+        const target = newestExpandableCall(items, view.top.index, last, { width, cwd }, theme);
+        onResultKey(keymap.matches(key, 'messages.expand') ? 'toggle' : 'pager', target);
+        return true;
+      } else return false;
       if (items.length === 0) return true;
       const top = anchor ?? view.top;
       if (up > 0) {

@@ -1,9 +1,9 @@
 /**
  * One tool call drawn as terminal lines: a header `● Bash  npm test`, nested sub-agent calls, then
  * the body: while running the progress label (or, for bash, the tail of its output so far), after
- * it the first {@link RESULT_MAX_LINES} lines of the result (reference §9.2): edit/write/patch show
- * their diff, view a highlighted code block of the file, bash its output as a code block, errors
- * in the error colour.
+ * it the first {@link RESULT_MAX_LINES} lines of the result (reference §9.2; {@link EXPANDED_MAX_LINES}
+ * once the person expanded it): edit/write/patch show their diff, view a highlighted code block of
+ * the file, bash its output as a code block, errors in the error colour.
  */
 import chalk from 'chalk';
 import { CONTENT_LINES_KEY, type ChatItem, type ToolCallView } from '../state/chat-item.js';
@@ -16,6 +16,12 @@ import { parseToolInput, toolKeyParam, toolProgressLabel, toolTitle } from './to
 
 /** Result lines shown under a finished call; the rest is summed up in `… (N more lines)`. */
 export const RESULT_MAX_LINES = 10;
+
+/**
+ * Result lines shown under an expanded call (`messages.expand`, issue 13 §9); a longer result still
+ * ends in `… (N more lines)`, and the pager (`messages.pager`) shows it whole.
+ */
+export const EXPANDED_MAX_LINES = 500;
 
 /** Lines of live bash output shown while the command runs. */
 export const PROGRESS_MAX_LINES = 10;
@@ -56,8 +62,20 @@ export function toolHeaderLine(view: ToolCallView, options: ToolLineOptions, the
 export function renderToolCall(view: ToolCallView, options: ToolLineOptions, theme: Theme): string[] {
   const lines = [toolHeaderLine(view, options, theme)];
   for (const child of view.children ?? []) lines.push(...nestedToolLines(child, options, theme));
-  lines.push(...(view.result ? resultLines(view, options, theme) : progressLines(view, options, theme)));
+  if (view.result) {
+    const body = resultBody(view, options, theme);
+    lines.push(...withCut(body.lines, body.hidden, theme));
+  } else lines.push(...progressLines(view, options, theme));
   return lines.map((line) => fitLine(line, options.width));
+}
+
+/**
+ * Whether the call's result can be expanded or collapsed (issue 13 §9): it is expanded, or lines of
+ * it are cut. False while the call runs.
+ */
+export function isExpandable(view: ToolCallView, options: ToolLineOptions, theme: Theme): boolean {
+  if (!view.result) return false;
+  return view.expanded === true || resultBody(view, options, theme).hidden > 0;
 }
 
 /** A sub-agent's tool calls, one header line each, indented by 2 (its own sub-agents further). */
@@ -80,45 +98,47 @@ function progressLines(view: ToolCallView, options: ToolLineOptions, theme: Them
   return [BODY_INDENT + chalk.hex(theme.textMuted)(toolProgressLabel(view))];
 }
 
-function resultLines(view: ToolCallView, options: ToolLineOptions, theme: Theme): string[] {
+/** A finished call's body: its result's lines (at most the call's limit) and how many were left out. */
+function resultBody(view: ToolCallView, options: ToolLineOptions, theme: Theme): { lines: string[]; hidden: number } {
   const result = view.result!;
+  const max = view.expanded ? EXPANDED_MAX_LINES : RESULT_MAX_LINES;
   const room = Math.max(1, options.width - BODY_INDENT.length);
   const style = view.mcpServer ? undefined : RESULT_STYLE[view.call.name];
   const muted = chalk.hex(theme.textMuted);
+  const first = (text: string, total?: unknown) => firstLines(text, max, total);
 
   if (result.isError) {
-    const { text, hidden } = firstLines(result.content, result.metadata?.[CONTENT_LINES_KEY]);
-    const lines = wrapText(text, room).map((l) => BODY_INDENT + chalk.hex(theme.error)(l));
-    return withCut(lines, hidden, theme);
+    const { text, hidden } = first(result.content, result.metadata?.[CONTENT_LINES_KEY]);
+    return { lines: wrapText(text, room).map((l) => BODY_INDENT + chalk.hex(theme.error)(l)), hidden };
   }
   if (style === 'diff' && typeof result.metadata?.diff === 'string' && result.metadata.diff !== '') {
     const diff = renderDiff(result.metadata.diff, room, theme).map((l) => BODY_INDENT + l);
-    return withCut(diff.slice(0, RESULT_MAX_LINES), diff.length - Math.min(diff.length, RESULT_MAX_LINES), theme);
+    return { lines: diff.slice(0, max), hidden: diff.length - Math.min(diff.length, max) };
   }
   if (style === 'file') {
     const path = stringField(result.metadata?.file_path) ?? stringField(parseToolInput(view.call.input).file_path) ?? '';
-    const { text, hidden } = firstLines(stringField(result.metadata?.content) ?? viewedText(result.content));
-    return withCut(renderCodeBlock(text, languageForPath(path), options.width, theme), hidden, theme);
+    const { text, hidden } = first(stringField(result.metadata?.content) ?? viewedText(result.content));
+    return { lines: renderCodeBlock(text, languageForPath(path), options.width, theme), hidden };
   }
   if (style === 'output') {
-    const { text, hidden } = firstLines(result.content, result.metadata?.[CONTENT_LINES_KEY]);
-    return withCut(renderCodeBlock(text, undefined, options.width, theme), hidden, theme);
+    const { text, hidden } = first(result.content, result.metadata?.[CONTENT_LINES_KEY]);
+    return { lines: renderCodeBlock(text, undefined, options.width, theme), hidden };
   }
   if (style === 'markdown') {
-    const { text, hidden } = firstLines(result.content, result.metadata?.[CONTENT_LINES_KEY]);
-    return withCut(renderMarkdown(text, room, theme).map((l) => BODY_INDENT + l), hidden, theme);
+    const { text, hidden } = first(result.content, result.metadata?.[CONTENT_LINES_KEY]);
+    return { lines: renderMarkdown(text, room, theme).map((l) => BODY_INDENT + l), hidden };
   }
-  if (result.content.trim() === '') return [];
-  const { text, hidden } = firstLines(result.content, result.metadata?.[CONTENT_LINES_KEY]);
-  return withCut(wrapText(text, room).map((l) => BODY_INDENT + muted(l)), hidden, theme);
+  if (result.content.trim() === '') return { lines: [], hidden: 0 };
+  const { text, hidden } = first(result.content, result.metadata?.[CONTENT_LINES_KEY]);
+  return { lines: wrapText(text, room).map((l) => BODY_INDENT + muted(l)), hidden };
 }
 
-/** The first {@link RESULT_MAX_LINES} lines of `text` (trailing newlines ignored) and how many were left out. */
-function firstLines(text: string, totalLines?: unknown): { text: string; hidden: number } {
+/** The first `max` lines of `text` (trailing newlines ignored) and how many were left out. */
+function firstLines(text: string, max: number, totalLines?: unknown): { text: string; hidden: number } {
   const lines = normalizeText(text).replace(/\n+$/, '').split('\n');
   // a result cut for display knows how long the whole one was
   const total = typeof totalLines === 'number' ? Math.max(totalLines, lines.length) : lines.length;
-  return { text: lines.slice(0, RESULT_MAX_LINES).join('\n'), hidden: Math.max(0, total - RESULT_MAX_LINES) };
+  return { text: lines.slice(0, max).join('\n'), hidden: Math.max(0, total - max) };
 }
 
 function lastLines(text: string, count: number): string {

@@ -9,6 +9,9 @@ import type { FinishReason, Message, ToolCallPart, ToolResultPart } from '../../
 /** Longest tool result (characters) kept in render state; the view shows at most 10 lines of it. */
 export const DISPLAY_RESULT_MAX_CHARS = 4_000;
 
+/** Longest expanded tool result (characters) kept in render state; the pager reads the whole one from the database. */
+export const EXPANDED_RESULT_MAX_CHARS = 256 * 1024;
+
 /**
  * Metadata key a cut result carries: how many lines the whole content had, so the view can say how
  * many it leaves out (the cut text alone would undercount).
@@ -26,6 +29,11 @@ export interface ToolCallView {
   children?: ChatItem[];
   /** MCP tools: the server's name, shown beside the tool name */
   mcpServer?: string;
+  /**
+   * The person expanded the result (`messages.expand`, issue 13 §9): `result` is then the stored
+   * result, cut at {@link EXPANDED_RESULT_MAX_CHARS} rather than {@link DISPLAY_RESULT_MAX_CHARS}
+   */
+  expanded?: boolean;
   /**
    * No result and none coming: the message is finished and no reply is running (opencode was
    * killed while the call ran; the next prompt gives it a "canceled" result)

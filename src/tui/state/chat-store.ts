@@ -9,10 +9,11 @@
 import type { RunFinished } from '../../agent/events.js';
 import type { FileChange } from '../../db/file-store.js';
 import type { Session } from '../../db/session-store.js';
-import type { ImagePart, Message } from '../../message.js';
+import type { ImagePart, Message, ToolCallPart, ToolResultPart } from '../../message.js';
 import type { McpServerInfo } from '../../mcp/service.js';
 import type { PermissionRequest } from '../../permission/types.js';
 import type { LogEntry } from '../pages/log-entry.js';
+import { ACTIVITY_LABELS, describeActivity, type Activity, type RetryWait } from './activity.js';
 import type { ChatItem } from './chat-item.js';
 import type { ChatServices, CustomToolsSummary } from './services.js';
 import { SessionView } from './session-view.js';
@@ -25,6 +26,14 @@ export const NOTIFY_INTERVAL_MS = 33;
 const MAX_LOG_ENTRIES = 1_000;
 
 export type StatusLevel = 'info' | 'warn' | 'error';
+
+/** A prompt sent while a reply ran (issue 13 §4): it goes when the run before it ends. */
+export interface QueuedPrompt {
+  /** unique in the store's life */
+  id: number;
+  text: string;
+  attachments: ImagePart[];
+}
 
 export interface StatusMessage {
   text: string;
@@ -50,6 +59,15 @@ export interface ChatState {
   logs: LogEntry[];
   /** the user's earlier prompts in this session, oldest first (editor history) */
   promptHistory: string[];
+  /** prompts sent while a reply ran, oldest first; the first goes when the run ends (issue 13 §4) */
+  queue: QueuedPrompt[];
+  /**
+   * The person canceled the run (esc): the queue waits instead of going. Esc again clears it; enter
+   * on an empty editor, or sending another prompt, sends it.
+   */
+  queueHeld: boolean;
+  /** what the agent does now, for the pulse line; undefined while idle (issue 13 §1) */
+  activity?: Activity;
 }
 
 export class ChatStore {
@@ -64,6 +82,11 @@ export class ChatStore {
   private notifyTimer: NodeJS.Timeout | undefined;
   private statusTimer: NodeJS.Timeout | undefined;
   private logId = 0;
+  private queueId = 0;
+  /** unix ms the running reply (or compaction) started */
+  private runStartedAt: number | undefined;
+  /** the provider's announced wait, until content arrives or the run ends */
+  private retry: RetryWait | undefined;
 
   constructor(
     private readonly services: ChatServices,
@@ -78,6 +101,8 @@ export class ChatStore {
       mcpServers: services.mcp.servers(),
       logs: [],
       promptHistory: [],
+      queue: [],
+      queueHeld: false,
     };
     this.subscribe = this.subscribe.bind(this);
     this.getSnapshot = this.getSnapshot.bind(this);
@@ -99,6 +124,7 @@ export class ChatStore {
 
   /** Opens a stored session (or none: a new chat not yet saved). */
   openSession(sessionId: string | undefined): void {
+    if (sessionId !== this.state.session?.id) this.dropQueue();
     this.childViews.clear();
     this.childOfCall.clear();
     if (!sessionId) {
@@ -123,7 +149,6 @@ export class ChatStore {
     });
   }
 
-  /** Sends a prompt: creates the session on the first one. Refused (with a status message) while busy. */
   /** True (and a status message) when a reply or a compaction runs, so a prompt cannot be sent now. */
   refuseWhileBusy(): boolean {
     if (!this.state.busy && !this.state.compacting) return false;
@@ -131,18 +156,121 @@ export class ChatStore {
     return true;
   }
 
+  /**
+   * What the editor's enter does (issue 13 §4): sends the prompt now when nothing runs, else queues
+   * it (it goes when the run ends). A held queue is released: its prompts go first, this one after.
+   * Returns which happened; a send's failure becomes a status message.
+   */
+  submit(text: string, attachments: ImagePart[] = []): 'sent' | 'queued' {
+    if (this.state.busy || this.state.compacting || this.state.queue.length > 0) {
+      this.set({ queue: [...this.state.queue, { id: ++this.queueId, text, attachments }], queueHeld: false });
+      this.drainQueue();
+      return this.state.queue.some((q) => q.id === this.queueId) ? 'queued' : 'sent';
+    }
+    this.sendReported(text, attachments);
+    return 'sent';
+  }
+
+  /**
+   * Sends a prompt: creates the session on the first one. Refused (with a status message) while busy;
+   * {@link submit} queues instead. When the run ends, the first queued prompt goes (unless it was
+   * canceled: the queue is then held).
+   */
   async send(text: string, attachments: ImagePart[] = []): Promise<RunFinished | undefined> {
     if (this.refuseWhileBusy()) return undefined;
     if (!this.state.session) this.openSession(this.services.sessions.create().id);
     const sessionId = this.state.session!.id;
+    this.runStartedAt = this.now();
     this.set({ busy: true, promptHistory: [...this.state.promptHistory, text] });
-    const result = await this.services.agent.run(sessionId, text, attachments);
-    return result;
+    try {
+      const result = await this.services.agent.run(sessionId, text, attachments);
+      if (result.reason === 'canceled' && this.state.queue.length > 0) this.set({ queueHeld: true });
+      return result;
+    } finally {
+      // a run refused before it started (another run holds the session) sends no run.finished
+      if (this.state.busy && this.state.session?.id === sessionId && !this.services.agent.isBusy(sessionId)) this.set({ busy: false });
+      this.drainQueue();
+    }
   }
 
-  /** Cancels the running reply (or compaction). */
-  cancel(): void {
-    if (this.state.session && (this.state.busy || this.state.compacting)) this.services.agent.cancel(this.state.session.id);
+  /**
+   * esc (issue 13 §4): cancels the running reply (or compaction) and holds the queue; with nothing
+   * running, clears the queue. Returns what it did.
+   */
+  cancel(): 'canceled' | 'cleared' | 'nothing' {
+    if (this.state.session && (this.state.busy || this.state.compacting)) {
+      if (this.state.queue.length > 0) this.set({ queueHeld: true });
+      this.services.agent.cancel(this.state.session.id);
+      return 'canceled';
+    }
+    if (this.state.queue.length > 0) {
+      const count = this.clearQueue();
+      this.setStatus(`${count} queued message${count === 1 ? '' : 's'} removed`, 'info');
+      return 'cleared';
+    }
+    return 'nothing';
+  }
+
+  /** Takes the newest queued prompt out of the queue (to edit it in the editor); undefined when empty. */
+  recallQueued(): QueuedPrompt | undefined {
+    const last = this.state.queue.at(-1);
+    if (!last) return undefined;
+    const queue = this.state.queue.slice(0, -1);
+    this.set({ queue, queueHeld: queue.length > 0 && this.state.queueHeld });
+    return last;
+  }
+
+  /** Empties the queue; returns how many prompts it held. */
+  clearQueue(): number {
+    const count = this.state.queue.length;
+    if (count > 0 || this.state.queueHeld) this.set({ queue: [], queueHeld: false });
+    return count;
+  }
+
+  /** Sends a held queue (enter on an empty editor). */
+  releaseQueue(): void {
+    if (!this.state.queueHeld) return;
+    this.set({ queueHeld: false });
+    this.drainQueue();
+  }
+
+  /**
+   * Expands a tool call's cut result to its stored whole (up to EXPANDED_RESULT_MAX_CHARS), or
+   * collapses it again (issue 13 §9). Returns what happened; `missing` when the call has no stored
+   * result in the open session.
+   */
+  toggleResult(toolCallId: string): 'expanded' | 'collapsed' | 'missing' {
+    const view = this.view;
+    if (!view) return 'missing';
+    if (view.isExpanded(toolCallId)) {
+      view.collapse(toolCallId);
+      this.touched(view);
+      return 'collapsed';
+    }
+    const stored = this.storedResult(toolCallId);
+    if (!stored || !view.expand(toolCallId, stored.result)) return 'missing';
+    this.touched(view);
+    return 'expanded';
+  }
+
+  /**
+   * A tool call of the open session (or of one of its sub-agents) and its whole result, read from the
+   * database (render state holds results cut): for the pager. Undefined when there is no such result.
+   */
+  storedResult(toolCallId: string): { call?: ToolCallPart; result: ToolResultPart } | undefined {
+    const sessions = [this.view?.sessionId, ...this.childViews.keys()].filter((id): id is string => !!id);
+    for (const sessionId of sessions) {
+      let result: ToolResultPart | undefined;
+      let call: ToolCallPart | undefined;
+      for (const message of this.services.sessions.messages(sessionId)) {
+        for (const part of message.parts) {
+          if (part.type === 'tool_result' && part.toolCallId === toolCallId) result = part;
+          else if (part.type === 'tool_call' && part.id === toolCallId) call = part;
+        }
+      }
+      if (result) return { call, result };
+    }
+    return undefined;
   }
 
   /** Answers the permission request `id`. */
@@ -176,7 +304,9 @@ export class ChatStore {
   }
 
   setCompacting(compacting: boolean): void {
+    if (compacting) this.runStartedAt ??= this.now();
     this.set({ compacting });
+    if (!compacting) this.drainQueue();
   }
 
   dispose(): void {
@@ -213,12 +343,20 @@ export class ChatStore {
       }),
       bus.on('run.started', ({ sessionId }) => {
         this.viewFor(sessionId)?.setRunning(true);
-        if (sessionId === this.state.session?.id) this.set({ busy: true });
+        if (sessionId !== this.state.session?.id) return;
+        this.runStartedAt ??= this.now();
+        // another window may have added messages: show them before the agent reads the history, so
+        // the model is sent nothing the person cannot see (issue 13 §10). The agent reads it in the
+        // same tick (the bus is synchronous), unless an auto-compaction comes first.
+        this.syncFromDatabase();
+        this.set({ busy: true });
       }),
       bus.on('run.finished', (run) => this.onRunFinished(run)),
       bus.on('provider.retry', ({ sessionId, attempt, maxRetries, delayMs, reason }) => {
         if (sessionId !== this.state.session?.id) return;
-        this.setStatus(`${reason}: retrying in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt} of ${maxRetries})`, 'warn');
+        // the pulse counts it down; the logs page keeps it
+        this.retry = { untilMs: this.now() + delayMs, reason, attempt, maxRetries };
+        this.log('warn', `${reason}: retrying in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt} of ${maxRetries})`);
       }),
       bus.on('session.updated', ({ sessionId }) => {
         if (sessionId === this.state.session?.id) this.refreshSession();
@@ -238,7 +376,9 @@ export class ChatStore {
         if (this.viewFor(parentSessionId)) this.attachChild(toolCallId, sessionId);
       }),
       bus.on('session.compacting', ({ sessionId }) => {
-        if (sessionId === this.state.session?.id) this.set({ compacting: true });
+        if (sessionId !== this.state.session?.id) return;
+        this.runStartedAt ??= this.now();
+        this.set({ compacting: true });
       }),
       bus.on('session.compact_failed', ({ sessionId, error }) => {
         if (sessionId !== this.state.session?.id) return;
@@ -257,6 +397,8 @@ export class ChatStore {
   private onMessage(message: Message): void {
     const view = this.viewFor(message.sessionId);
     if (!view) return;
+    // content after a retry's wait: the provider answers again
+    if (this.retry && view === this.view && message.role === 'assistant' && message.parts.length > 0) this.retry = undefined;
     const arrived = view.upsert(message);
     // an `agent` tool result names its sub-agent session: load it when it was not seen live
     if (view === this.view) {
@@ -277,11 +419,70 @@ export class ChatStore {
       this.touched(view);
     }
     if (run.sessionId !== this.state.session?.id) return;
+    this.runStartedAt = undefined;
+    this.retry = undefined;
     this.set({ busy: false });
     this.refreshSession();
     if (run.reason === 'error') this.setStatus(run.error ?? 'The provider failed', 'error');
     else if (run.reason === 'step_limit') this.setStatus(run.error ?? 'Step limit reached', 'warn');
     this.log('info', `reply finished: ${run.reason}`, run.error);
+  }
+
+  /**
+   * Brings the open session up to date with the database: messages another process (a second
+   * window) added or changed are shown; when one was deleted, the session is loaded afresh.
+   */
+  private syncFromDatabase(): void {
+    const view = this.view;
+    if (!view) return;
+    const stored = this.services.sessions.messages(view.sessionId);
+    const changed = view.changedMessages(stored);
+    if (changed === 'reload') {
+      view.load(stored);
+      this.loadChildrenFromResults(stored);
+      this.set({ items: view.items(), promptHistory: view.userTexts() });
+      return;
+    }
+    if (changed.length === 0) return;
+    for (const message of changed) this.onMessage(message);
+    this.set({ promptHistory: view.userTexts() });
+  }
+
+  /** Sends the first queued prompt when nothing runs and the queue is not held. */
+  private drainQueue(): void {
+    const next = this.state.queue[0];
+    if (!next || this.state.queueHeld || this.state.busy || this.state.compacting) return;
+    this.set({ queue: this.state.queue.slice(1) });
+    this.sendReported(next.text, next.attachments);
+  }
+
+  /** {@link send}, its failure shown in the status line. */
+  private sendReported(text: string, attachments: ImagePart[]): void {
+    this.send(text, attachments).catch((err: unknown) => this.setStatus(`Could not send: ${(err as Error).message}`, 'error'));
+  }
+
+  /** Another session is opened: its queue would go to the wrong place. */
+  private dropQueue(): void {
+    const count = this.clearQueue();
+    if (count > 0) this.log('warn', `${count} queued message${count === 1 ? '' : 's'} dropped: another session was opened`);
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  /** The pulse's content for the state as it is; the same object while nothing shown changed. */
+  private currentActivity(): Activity | undefined {
+    const { busy, compacting, items, permissionQueue } = this.state;
+    if (!busy && !compacting) {
+      this.runStartedAt = undefined;
+      return undefined;
+    }
+    const label = compacting && !busy ? ACTIVITY_LABELS.compacting : describeActivity(items, { permission: permissionQueue[0], cwd: this.services.cwd });
+    const startedAt = this.runStartedAt ?? this.now();
+    const old = this.state.activity;
+    if (old && old.label === label && old.startedAt === startedAt && old.retry === this.retry) return old;
+    return { label, startedAt, ...(this.retry ? { retry: this.retry } : {}) };
   }
 
   private viewFor(sessionId: string): SessionView | undefined {
@@ -349,6 +550,8 @@ export class ChatStore {
     if (this.notifyTimer) return;
     this.notifyTimer = setTimeout(() => {
       this.notifyTimer = undefined;
+      const activity = this.currentActivity();
+      if (activity !== this.state.activity) this.state = { ...this.state, activity };
       for (const listener of [...this.listeners]) listener();
     }, NOTIFY_INTERVAL_MS);
   }

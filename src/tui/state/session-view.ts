@@ -4,7 +4,7 @@
  * those; tool results are cut on the way in (the database keeps them whole).
  */
 import type { Message, ToolCallPart, ToolResultPart } from '../../message.js';
-import { CONTENT_LINES_KEY, DISPLAY_RESULT_MAX_CHARS, type ChatItem, type ReplyFooter, type ToolCallView } from './chat-item.js';
+import { CONTENT_LINES_KEY, DISPLAY_RESULT_MAX_CHARS, EXPANDED_RESULT_MAX_CHARS, type ChatItem, type ReplyFooter, type ToolCallView } from './chat-item.js';
 
 let versionCounter = 0;
 const nextVersion = () => String(++versionCounter);
@@ -12,17 +12,17 @@ const nextVersion = () => String(++versionCounter);
 /** Longest metadata string kept (a diff, a viewed file's content), characters. */
 const DISPLAY_METADATA_MAX_CHARS = 20_000;
 
-/** A tool result cut for display: content and long metadata strings shortened. */
-export function displayResult(result: ToolResultPart): ToolResultPart {
+/** A tool result cut for display (content to `maxChars`), long metadata strings shortened. */
+export function displayResult(result: ToolResultPart, maxChars = DISPLAY_RESULT_MAX_CHARS): ToolResultPart {
   const cut = (s: string, max: number) => (s.length > max ? s.slice(0, max) : s);
   const metadata = result.metadata
     ? Object.fromEntries(
         Object.entries(result.metadata).map(([k, v]) => [k, typeof v === 'string' ? cut(v, DISPLAY_METADATA_MAX_CHARS) : v]),
       )
     : undefined;
-  if (result.content.length > DISPLAY_RESULT_MAX_CHARS) {
+  if (result.content.length > maxChars) {
     const lines = result.content.replace(/\n+$/, '').split('\n').length;
-    return { ...result, content: cut(result.content, DISPLAY_RESULT_MAX_CHARS), metadata: { ...metadata, [CONTENT_LINES_KEY]: lines }, images: undefined };
+    return { ...result, content: cut(result.content, maxChars), metadata: { ...metadata, [CONTENT_LINES_KEY]: lines }, images: undefined };
   }
   return { ...result, metadata, images: undefined };
 }
@@ -33,6 +33,26 @@ function displayMessage(message: Message): Message {
   return { ...message, parts: message.parts.map((p) => (p.type === 'image' ? { ...p, data: '' } : p)) };
 }
 
+/** A cheap fingerprint of a message's parts: kinds, finish reason and text lengths (image data is not kept in the view). */
+function partsSignature(message: Message): string {
+  return message.parts
+    .map((p) => {
+      switch (p.type) {
+        case 'text':
+          return `t${p.text.length}`;
+        case 'reasoning':
+          return `r${p.thinking.length}`;
+        case 'tool_call':
+          return `c${p.input.length}${p.finished ? 'f' : ''}`;
+        case 'finish':
+          return `f${p.reason}`;
+        default:
+          return p.type[0];
+      }
+    })
+    .join(',');
+}
+
 /** Looks up a child session's items for a tool call (the `agent` tool). */
 export type ChildItems = (toolCallId: string) => ChatItem[] | undefined;
 
@@ -41,6 +61,8 @@ export class SessionView {
   private readonly messages = new Map<string, Message>();
   private readonly results = new Map<string, ToolResultPart>();
   private readonly progress = new Map<string, string>();
+  /** tool call id → its stored result, for the calls the person expanded */
+  private readonly expanded = new Map<string, ToolResultPart>();
   /** tool call id → the assistant message that made it */
   private readonly callOwner = new Map<string, string>();
   private readonly built = new Map<string, ChatItem>();
@@ -60,6 +82,7 @@ export class SessionView {
     this.order = [];
     this.messages.clear();
     this.results.clear();
+    this.expanded.clear();
     this.callOwner.clear();
     this.built.clear();
     for (const m of messages) this.upsert(m);
@@ -88,6 +111,28 @@ export class SessionView {
     return [];
   }
 
+  /**
+   * Compares the view with the session's stored messages (another window may have written them):
+   * the new or changed ones to {@link upsert}, in order, or `'reload'` when a shown message is no
+   * longer stored (deleted: {@link load} afresh). A message counts as changed when its parts differ
+   * in number, kind, finish or text length, which is what another process's writes change.
+   */
+  changedMessages(stored: readonly Message[]): Message[] | 'reload' {
+    const storedIds = new Set(stored.map((m) => m.id));
+    if (this.order.some((id) => !storedIds.has(id))) return 'reload';
+    const changed: Message[] = [];
+    for (const message of stored) {
+      if (message.role === 'tool') {
+        if (message.parts.some((p) => p.type === 'tool_result' && !this.results.has(p.toolCallId))) changed.push(message);
+        continue;
+      }
+      if (message.role !== 'user' && message.role !== 'assistant') continue;
+      const shown = this.messages.get(message.id);
+      if (!shown || partsSignature(shown) !== partsSignature(message)) changed.push(message);
+    }
+    return changed;
+  }
+
   /** Whether a reply runs in this session: without one, a call with no result was interrupted. */
   setRunning(running: boolean): void {
     if (running === this.replyRunning) return;
@@ -100,6 +145,29 @@ export class SessionView {
     this.progress.set(toolCallId, text);
     const owner = this.callOwner.get(toolCallId);
     if (owner) this.markDirty(owner);
+  }
+
+  /**
+   * Shows the call's stored result (`stored`, as read from the database) instead of the cut one, up
+   * to {@link EXPANDED_RESULT_MAX_CHARS} (issue 13 §9). False when the call is not in this view.
+   */
+  expand(toolCallId: string, stored: ToolResultPart): boolean {
+    const owner = this.callOwner.get(toolCallId);
+    if (!owner) return false;
+    this.expanded.set(toolCallId, displayResult(stored, EXPANDED_RESULT_MAX_CHARS));
+    this.markDirty(owner);
+    return true;
+  }
+
+  /** Back to the cut result. */
+  collapse(toolCallId: string): void {
+    if (!this.expanded.delete(toolCallId)) return;
+    const owner = this.callOwner.get(toolCallId);
+    if (owner) this.markDirty(owner);
+  }
+
+  isExpanded(toolCallId: string): boolean {
+    return this.expanded.has(toolCallId);
   }
 
   /** The message holding a tool call, if it is in this session. */
@@ -164,10 +232,12 @@ export class SessionView {
     const calls = message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
     const finish = message.parts.find((p) => p.type === 'finish');
     const tools: ToolCallView[] = calls.map((call) => {
-      const result = this.results.get(call.id);
+      const expanded = this.expanded.get(call.id);
+      const result = expanded ?? this.results.get(call.id);
       return {
         call,
         result,
+        ...(expanded ? { expanded: true } : {}),
         progress: this.progress.get(call.id),
         children: this.childItems(call.id),
         mcpServer: this.mcpServerOf(call.name),

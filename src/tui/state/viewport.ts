@@ -69,6 +69,22 @@ export function windowFrom(top: ListPosition, count: number, linesOf: LinesOf, h
   return { top: start, lines, atBottom: index >= count };
 }
 
+/**
+ * The index of the last item with a line in the window of `height` lines from `top` (the window
+ * {@link windowFrom} or {@link bottomWindow} gives); -1 for an empty list.
+ */
+export function lastVisibleIndex(top: ListPosition, count: number, linesOf: LinesOf, height: number): number {
+  if (count === 0) return -1;
+  let { index, line } = clamp(top, count, linesOf);
+  let left = Math.max(1, height);
+  for (;;) {
+    left -= linesOf(index).length - line;
+    if (left <= 0 || index === count - 1) return index;
+    index++;
+    line = 0;
+  }
+}
+
 /** The position `n` lines above `pos` (clamped at the top). */
 export function moveUp(pos: ListPosition, n: number, linesOf: LinesOf): ListPosition {
   let { index, line } = pos;

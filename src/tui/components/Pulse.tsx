@@ -1,0 +1,62 @@
+/**
+ * The pulse (issue 13 §1): one line above the editor while the agent works, so a silent provider is
+ * never a still screen: a spinner, what is happening (`Running bash: npm test`, or the retry's
+ * countdown `Retrying in 8 s (overloaded)`), the time since the run started, and `esc to interrupt`.
+ *
+ * It animates with its own timer at {@link PULSE_FRAME_MS} (≤ 10 frames a second) and holds the
+ * frame in its own state, so a tick re-renders this line only: the message list and the editor are
+ * not rendered again (typing cost stays flat, bench/tui.ts).
+ */
+import chalk from 'chalk';
+import { Text } from 'ink';
+import React, { memo, useEffect, useState } from 'react';
+import type { Activity } from '../state/activity.js';
+import { retryLabel } from '../state/activity.js';
+import { fitLine } from '../render/text-width.js';
+import { useTheme } from '../theme-context.js';
+
+/** Time between two frames of the spinner, ms: 8 frames a second. */
+export const PULSE_FRAME_MS = 125;
+
+/** The spinner's frames (a braille dot circling, as most terminal agents draw it). */
+export const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'] as const;
+
+export interface PulseProps {
+  activity: Activity;
+  /** columns of the line */
+  width: number;
+  /** the key that interrupts, as hints show it (`esc`) */
+  interruptKey: string;
+  /** unix ms now; default Date.now (tests pass a clock) */
+  now?: () => number;
+}
+
+/** `0s`, `59s`, `1m 20s`, `1h 2m`: the elapsed time as the pulse shows it. */
+export function formatElapsed(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+  return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+}
+
+/**
+ * The pulse's text without the spinner: `Running bash: npm test · 12s · esc to interrupt`; while
+ * a retry waits, its countdown replaces the label.
+ */
+export function pulseText(activity: Activity, nowMs: number, interruptKey: string): string {
+  const label = activity.retry && nowMs < activity.retry.untilMs ? retryLabel(activity.retry, nowMs) : activity.label;
+  return `${label} · ${formatElapsed(nowMs - activity.startedAt)} · ${interruptKey} to interrupt`;
+}
+
+/** The pulse line; mount it only while the agent works. */
+export const Pulse = memo(function Pulse({ activity, width, interruptKey, now = Date.now }: PulseProps) {
+  const theme = useTheme();
+  const [frame, setFrame] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setFrame((n) => (n + 1) % SPINNER_FRAMES.length), PULSE_FRAME_MS);
+    return () => clearInterval(timer);
+  }, []);
+  const spinner = chalk.hex(theme.primary)(SPINNER_FRAMES[frame]!);
+  const text = chalk.hex(theme.textMuted)(pulseText(activity, now(), interruptKey));
+  return <Text wrap="truncate-end">{fitLine(`${spinner} ${text}`, Math.max(1, width))}</Text>;
+});
