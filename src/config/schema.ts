@@ -238,6 +238,13 @@ export const configSchema = z
       })
       .prefault({})
       .describe('Terminal UI settings.'),
+    keybindings: z
+      .record(z.string(), z.union([z.string(), z.array(z.string())], { error: 'expected a key ("ctrl+n"), a list of keys or "none"' }))
+      .default({})
+      .describe(
+        'TUI keys by action name, e.g. {"session.new": ["ctrl+n", "alt+n"], "app.logs": "none"}; `opencode keybindings` lists the actions. ' +
+          'Keys: ctrl+, alt+, shift+ with a character or esc, enter, tab, backspace, delete, space, up, down, left, right, home, end, pgup, pgdown, f1-f12.',
+      ),
     permission: permissionSchema.optional(),
     debug: z.boolean().default(false).describe('Verbose logging.'),
     debugLSP: z.boolean().default(false).describe('Log language-server traffic.'),
