@@ -1,0 +1,38 @@
+/**
+ * The TUI's undo and redo (issue 14: `/undo`, `/redo`, and their keys): refused while a reply runs,
+ * carried out by the core (`ChatServices.undo`), the outcome said in the status line. The note joins
+ * the conversation through the core's `message.created` event; the difference of a file left alone
+ * (changed since the turn) is in the logs page entry.
+ */
+import { formatUndoResult, undoStatusLine } from '../../undo/report.js';
+import type { TurnUndoResult } from '../../undo/undo.js';
+import type { ChatStore } from './chat-store.js';
+import type { ChatServices } from './services.js';
+
+/** Undoes or redoes the open session's last turn; resolves with the outcome, or undefined when refused or failed (said in the status line). */
+export async function undoOrRedo(store: ChatStore, services: ChatServices, kind: 'undo' | 'redo'): Promise<TurnUndoResult | undefined> {
+  const { session, busy, compacting } = store.getSnapshot();
+  if (!session) {
+    store.setStatus(`Nothing to ${kind}: this session has no messages yet`, 'warn');
+    return undefined;
+  }
+  if (busy || compacting) {
+    store.setStatus(`The agent is busy: ${kind} after the ${compacting ? 'compaction' : 'reply'} finishes, or press esc to cancel it`, 'warn');
+    return undefined;
+  }
+  try {
+    const result = await services[kind](session.id);
+    const line = undoStatusLine(result);
+    if (result.conflicts.length) {
+      store.log('warn', line, formatUndoResult(result, services.cwd));
+      store.setStatus(`${line}; the logs page (ctrl+l) shows the difference`, 'warn');
+    } else {
+      store.log('info', line, formatUndoResult(result, services.cwd));
+      store.setStatus(line, 'info');
+    }
+    return result;
+  } catch (err) {
+    store.setStatus((err as Error).message, 'warn');
+    return undefined;
+  }
+}
