@@ -67,23 +67,23 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     return fail(1, `cannot open the session database: ${(err as Error).message}`);
   }
 
+  // --continue / --session (issue 14): an unknown id is a usage error, before anything is sent
+  let continued;
+  try {
+    continued = chosenSession(app.db, { continue: opts.continue, session: opts.session });
+  } catch (err) {
+    await closeQuietly(app);
+    if (err instanceof SessionLookupError) return fail(2, err.message);
+    return fail(1, (err as Error).message);
+  }
+  if (opts.continue && !continued) process.stderr.write('opencode: no earlier session in this project to continue; starting a new one\n');
+
   // custom tools and plugins (issue 11) load while MCP servers start; both before the first request
   const customTools = import('../custom/start.js').then(({ startCustomTools }) =>
     startCustomTools(app, { write: (line) => process.stderr.write(`opencode: warning: ${line}\n`) }),
   );
   const stopMcpWarnings = await waitForMcpBeforePrompt(app.mcp, (line) => process.stderr.write(`opencode: ${line}\n`));
   await customTools;
-  // --continue / --session (issue 14): an unknown id is a usage error, before anything is sent
-  let continued;
-  try {
-    continued = chosenSession(app.db, { continue: opts.continue, session: opts.session });
-  } catch (err) {
-    stopMcpWarnings();
-    await closeQuietly(app);
-    if (err instanceof SessionLookupError) return fail(2, err.message);
-    return fail(1, (err as Error).message);
-  }
-  if (opts.continue && !continued) process.stderr.write('opencode: no earlier session in this project to continue; starting a new one\n');
   if (config.debug) attachDebugLog(app, models.settings, (line) => process.stderr.write(`[debug] ${line}\n`));
   const spinner = !opts.quiet && process.stderr.isTTY ? startSpinner('Thinking...') : undefined;
   const controller = new AbortController();
