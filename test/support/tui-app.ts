@@ -24,11 +24,14 @@ export interface TuiApp {
  * Starts the fake provider with `turns` and builds the app in a new temp project (marked
  * initialised, so no init dialog unless `initialized: false`).
  */
-export async function startTuiApp(turns: FakeTurn[], options: { initialized?: boolean; config?: object } = {}): Promise<TuiApp> {
+export async function startTuiApp(
+  turns: FakeTurn[],
+  options: { initialized?: boolean; config?: object; /** an existing project (a second window on it: same database) */ dir?: string } = {},
+): Promise<TuiApp> {
   const fake = await startFakeProvider(turns);
-  const dir = mkdtempSync(join(tmpdir(), 'opencode-tui-'));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'opencode-tui-'));
   const home = join(dir, '.home');
-  mkdirSync(home);
+  mkdirSync(home, { recursive: true });
   if (options.initialized !== false) {
     mkdirSync(join(dir, '.opencode'), { recursive: true });
     writeFileSync(join(dir, '.opencode', 'init'), '');

@@ -87,6 +87,8 @@ export class ChatStore {
   private runStartedAt: number | undefined;
   /** the provider's announced wait, until content arrives or the run ends */
   private retry: RetryWait | undefined;
+  /** the prompt being sent, until its run ends (the editor's history has it before the database does) */
+  private sending: string | undefined;
 
   constructor(
     private readonly services: ChatServices,
@@ -181,12 +183,14 @@ export class ChatStore {
     if (!this.state.session) this.openSession(this.services.sessions.create().id);
     const sessionId = this.state.session!.id;
     this.runStartedAt = this.now();
+    this.sending = text;
     this.set({ busy: true, promptHistory: [...this.state.promptHistory, text] });
     try {
       const result = await this.services.agent.run(sessionId, text, attachments);
       if (result.reason === 'canceled' && this.state.queue.length > 0) this.set({ queueHeld: true });
       return result;
     } finally {
+      this.sending = undefined;
       // a run refused before it started (another run holds the session) sends no run.finished
       if (this.state.busy && this.state.session?.id === sessionId && !this.services.agent.isBusy(sessionId)) this.set({ busy: false });
       this.drainQueue();
@@ -437,15 +441,16 @@ export class ChatStore {
     if (!view) return;
     const stored = this.services.sessions.messages(view.sessionId);
     const changed = view.changedMessages(stored);
+    const history = () => [...view.userTexts(), ...(this.sending !== undefined ? [this.sending] : [])];
     if (changed === 'reload') {
       view.load(stored);
       this.loadChildrenFromResults(stored);
-      this.set({ items: view.items(), promptHistory: view.userTexts() });
+      this.set({ items: view.items(), promptHistory: history() });
       return;
     }
     if (changed.length === 0) return;
     for (const message of changed) this.onMessage(message);
-    this.set({ promptHistory: view.userTexts() });
+    this.set({ promptHistory: history() });
   }
 
   /** Sends the first queued prompt when nothing runs and the queue is not held. */
