@@ -43,6 +43,8 @@ export const STREAMING_TAIL_CHARS = 64 * 1024;
 const SHOW_THINKING_KEY = 'ctrl+y';
 
 const USER_BAR = '┃ ';
+const NOTE_UNDO_MARK = '↶ ';
+const NOTE_REDO_MARK = '↷ ';
 
 /**
  * Draws one chat item as lines of at most `options.width` columns, none containing `\n`, with no
@@ -74,6 +76,8 @@ export function layoutChatItem(item: ChatItem, options: ChatItemRenderOptions, t
 }
 
 function userLines(item: ChatItem, width: number, theme: Theme): Rows {
+  const note = noteLines(item, width, theme);
+  if (note) return note;
   const room = Math.max(1, width - USER_BAR.length);
   const text = item.message.parts
     .filter((p): p is TextPart => p.type === 'text')
@@ -93,6 +97,19 @@ function userLines(item: ChatItem, width: number, theme: Theme): Rows {
   lines.push(...attachmentLines);
   if (lines.length === 0) lines.push(bar);
   return lines;
+}
+
+/**
+ * A note opencode wrote into the conversation (issue 14: an undo or redo, `TextPart.note`), muted
+ * behind `↶ ` / `↷ ` so it does not read as the person's words; undefined for a person's message.
+ */
+function noteLines(item: ChatItem, width: number, theme: Theme): string[] | undefined {
+  const texts = item.message.parts.filter((p): p is TextPart => p.type === 'text');
+  if (texts.length === 0 || !texts.every((p) => p.note)) return undefined;
+  const mark = texts[0]!.note === 'redo' ? NOTE_REDO_MARK : NOTE_UNDO_MARK;
+  const muted = chalk.hex(theme.textMuted);
+  const text = texts.map((p) => p.text).join('').replace(/\n+$/, '');
+  return wrapText(text, Math.max(1, width - mark.length)).map((line, i) => muted((i === 0 ? mark : ' '.repeat(mark.length)) + line));
 }
 
 /** An assistant message's sections in order (thinking, text, tool calls, footer), empty ones included. */

@@ -17,6 +17,8 @@ import { ACTIVITY_LABELS, describeActivity, type Activity, type RetryWait } from
 import type { ChatItem } from './chat-item.js';
 import type { ChatServices, CustomToolsSummary } from './services.js';
 import { SessionView } from './session-view.js';
+import { undoOrRedo } from './undo-actions.js';
+import type { TurnUndoResult } from '../../undo/undo.js';
 
 /** How long a status message stays, ms (the original: 10 s). */
 export const STATUS_TTL_MS = 10_000;
@@ -275,6 +277,16 @@ export class ChatStore {
       if (result) return { call, result };
     }
     return undefined;
+  }
+
+  /** Undoes the file changes of the open session's last turn (issue 14: `/undo`, `session.undo`); the outcome goes to the status line. */
+  undoTurn(): Promise<TurnUndoResult | undefined> {
+    return undoOrRedo(this, this.services, 'undo');
+  }
+
+  /** Puts back the turn undone most recently (`/redo`, `session.redo`). */
+  redoTurn(): Promise<TurnUndoResult | undefined> {
+    return undoOrRedo(this, this.services, 'redo');
   }
 
   /** Answers the permission request `id`. */

@@ -215,7 +215,8 @@ export class SessionView {
     for (const id of this.order) {
       const m = this.messages.get(id)!;
       if (m.role !== 'user') continue;
-      const text = m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+      // an undo note (issue 14) is not something the person typed
+      const text = m.parts.flatMap((p) => (p.type === 'text' && !p.note ? [p.text] : [])).join('');
       if (text.trim()) texts.push(text);
     }
     return texts;
