@@ -131,7 +131,9 @@ export function parseSessionExport(value: unknown): SessionExport {
     const issue = parsed.error.issues[0]!;
     throw new SessionImportError(`${issue.path.join('.') || '(top level)'}: ${issue.message}`);
   }
-  const data = parsed.data as SessionExport;
+  // the checked value itself, not zod's copy: that one has its keys in schema order, and an export
+  // imported and exported again must read the same
+  const data = value as SessionExport;
   const ids = new Set<string>();
   for (const [i, s] of data.sessions.entries()) {
     if (ids.has(s.id)) throw new SessionImportError(`sessions.${i}.id: ${s.id} appears twice`);
