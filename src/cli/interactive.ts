@@ -38,6 +38,9 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   // problems are printed after the full screen is left; warnings go to the logs page
   const loaded = tryLoadConfig(cwd);
   if ('problems' in loaded) return leave(2, loaded.problems);
+  // keybindings that cannot be read stop the start like any config error (issue 15 §3)
+  const keys = (await import('./keybindings.js')).loadKeymap(loaded);
+  if (keys.errors.length > 0) return leave(2, keys.errors);
   const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
   let models;
   try {
@@ -58,7 +61,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       services: chatServices(app, models.settings),
       themeName: config.tui?.theme,
       debug: config.debug,
-      configWarnings: loaded.warnings,
+      configWarnings: [...loaded.warnings, ...keys.warnings],
+      keymap: keys.keymap,
     });
   } finally {
     terminal.restore();

@@ -100,6 +100,14 @@ program
   });
 
 program
+  .command('keybindings')
+  .description('print the TUI key bindings: action, default keys, the keys your .opencode.json gives it')
+  .action(async (_opts: unknown, command: Command) => {
+    const { runKeybindings } = await import('./keybindings.js');
+    process.exitCode = await runKeybindings(command.optsWithGlobals<CliOptions>());
+  });
+
+program
   .command('stats')
   .description('per-tool figures of the tool-call log: calls, errors, durations, and tools offered but not called')
   .option('--days <n>', 'the period, in days back from now (default 30)', parseDaysOption)

@@ -103,12 +103,14 @@ export function parseKeyString(text: string): ParsedKey {
   if (name === '') return { ok: false, problem: 'no key after the modifiers' };
   let canonicalName: string;
   if ([...name].length === 1) {
-    if (name !== name.toLowerCase()) return { ok: false, problem: `capital "${name}": terminals send it as shift+${name.toLowerCase()}, which cannot be bound; use "${name.toLowerCase()}"` };
+    const chord = mods.has('ctrl') || mods.has('alt');
+    // with ctrl or alt a letter's case is not seen (matchesBinding lower-cases it): ctrl+Q is ctrl+q
+    if (!chord && name !== name.toLowerCase()) return { ok: false, problem: `capital "${name}": terminals send it as shift+${name.toLowerCase()}, which cannot be bound; use "${name.toLowerCase()}"` };
     if (mods.has('shift') && !mods.has('ctrl') && !mods.has('alt')) {
       return { ok: false, problem: `shift with a character cannot be bound: terminals send the shifted character itself (bind "?" rather than "shift+/")` };
     }
     if (name === ' ') canonicalName = 'space';
-    else canonicalName = name === '_' && mods.has('ctrl') ? '/' : name;
+    else canonicalName = name === '_' && mods.has('ctrl') ? '/' : chord ? name.toLowerCase() : name;
     // shift is not seen with ctrl or alt and a character (matchesBinding ignores it there)
     mods.delete('shift');
   } else {
@@ -139,7 +141,6 @@ export const TERMINAL_LIMITS: Readonly<Record<string, string>> = {
   'ctrl+]': 'is not read by opencode (0x1d)',
   'ctrl+^': 'is not read by opencode (0x1e)',
   'ctrl+6': 'is not read by opencode (0x1e in xterm)',
-  'ctrl+z': 'suspends the program in many shells and multiplexers before opencode sees it',
 };
 
 /** The `keybindings` of one config file, as written: action → a key, a list of keys, or `"none"`. */

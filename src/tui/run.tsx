@@ -7,6 +7,8 @@ import { format } from 'node:util';
 import React from 'react';
 import { TuiApp } from './App.js';
 import { InputProvider } from './input/InputProvider.js';
+import type { Keymap } from './keymap.js';
+import { KeymapContext } from './keymap-context.js';
 import { createTuiOutput } from './output.js';
 import { loadHighlighter } from './render/highlight.js';
 import { ChatStore } from './state/chat-store.js';
@@ -22,6 +24,8 @@ export interface RunTuiOptions {
   debug: boolean;
   /** problems found in the config files, shown on the logs page */
   configWarnings?: string[];
+  /** the keys in effect (the config's `keybindings` applied); default the table's */
+  keymap?: Keymap;
   /** the session to open (default: the newest) */
   sessionId?: string;
   stdin?: NodeJS.ReadStream;
@@ -48,10 +52,13 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
     frameListeners.add(listener);
     return () => void frameListeners.delete(listener);
   };
-  const instance = render(
+  const tree = (
     <InputProvider>
       <TuiApp services={services} store={store} initialTheme={themeByName(options.themeName)} onQuit={() => quit()} onFrame={onFrame} />
-    </InputProvider>,
+    </InputProvider>
+  );
+  const instance = render(
+    options.keymap ? <KeymapContext.Provider value={options.keymap}>{tree}</KeymapContext.Provider> : tree,
     {
       stdout: output.stream,
       stdin: options.stdin ?? process.stdin,
