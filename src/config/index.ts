@@ -14,12 +14,14 @@ export {
   type ConfigInput,
   type LspServerConfig,
   type McpServerConfig,
+  type ProfileConfig,
   type ProviderConfig,
   type Theme,
 } from './schema.js';
 export {
   CONFIG_FILE_NAME,
   ConfigError,
+  configSource,
   deepMerge,
   globalConfigCandidates,
   loadConfig,
@@ -29,3 +31,13 @@ export {
 } from './load.js';
 export { configJsonSchema } from './json-schema.js';
 export { setGlobalConfigValue } from './write.js';
+export { setProjectConfigValue } from './write.js';
+export {
+  PROFILE_ENV,
+  apiKeyEnvNames,
+  applyProfile,
+  chooseProfileName,
+  profileDecides,
+  profileProviders,
+  unknownProfileMessage,
+} from './profiles.js';

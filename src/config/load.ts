@@ -42,6 +42,21 @@ export interface LoadedConfig {
   warnings: string[];
   /** the files read, global first (absolute paths) */
   files: string[];
+  /** each file's own value as read (unknown keys removed), global first: which file set what */
+  sources: { file: string; value: Record<string, unknown> }[];
+}
+
+/**
+ * The file that set `keyPath` (e.g. `['agents', 'coder', 'model']`) in the merged config: the last one
+ * holding it, as the project's file wins. Undefined when no file sets it (a default).
+ */
+export function configSource(loaded: Pick<LoadedConfig, 'sources'>, keyPath: readonly string[]): string | undefined {
+  for (let i = loaded.sources.length - 1; i >= 0; i--) {
+    let node: unknown = loaded.sources[i]!.value;
+    for (const key of keyPath) node = isPlainObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
+    if (node !== undefined) return loaded.sources[i]!.file;
+  }
+  return undefined;
 }
 
 /** The global config paths in search order; the first that exists is used. */
@@ -77,11 +92,15 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const warnings: string[] = [];
   const errors: string[] = [];
   const values: Record<string, unknown>[] = [];
+  const read: LoadedConfig['sources'] = [];
   for (const { file, text } of sources) {
     const checked = checkFile(file, text);
     warnings.push(...checked.warnings);
     errors.push(...checked.errors);
-    if (checked.value) values.push(checked.value);
+    if (checked.value) {
+      values.push(checked.value);
+      read.push({ file, value: checked.value });
+    }
   }
   if (errors.length > 0) throw new ConfigError(errors);
 
@@ -95,7 +114,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   }
   const config = parsed.data as Config;
   warnings.push(...disableIncompleteServers(config, files, values));
-  return { config, warnings, files };
+  return { config, warnings, files, sources: read };
 }
 
 /** The absolute data directory: `data.directory` resolved against the project directory. */

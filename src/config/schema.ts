@@ -58,7 +58,19 @@ const modelSchema = z
 
 const providerSchema = z
   .strictObject({
-    apiKey: z.string().optional().describe('API key; when absent the provider reads its usual environment variable.'),
+    apiKey: z
+      .string()
+      // "${WORK_KEY}" would be sent as the key itself: say what to write instead
+      .refine((key) => !ENV_REFERENCE.test(key.trim()), {
+        error: (issue) => `${JSON.stringify(issue.input)} is not expanded; for a key from the environment write "apiKeyEnv": "${String(issue.input).replace(/[${}]/g, '').trim()}"`,
+      })
+      .optional()
+      .describe('API key; when absent the provider reads apiKeyEnv, else its usual environment variable.'),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name, e.g. "WORK_ANTHROPIC_KEY"' })
+      .optional()
+      .describe('Environment variable holding the API key, e.g. "WORK_ANTHROPIC_KEY"; when set, the provider\'s usual variable (ANTHROPIC_API_KEY, …) is not read.'),
     disabled: z.boolean().optional().describe('Do not offer this provider even if a key is found.'),
     baseURL: z.string().optional().describe('Base URL of the API, for proxies and OpenAI-compatible servers.'),
     models: z
@@ -77,17 +89,27 @@ const providerSchema = z
   })
   .describe('Settings of one provider.');
 
+/** `${NAME}` or `$NAME`: an environment reference someone wrote where a value belongs. */
+const ENV_REFERENCE = /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/;
+
+const agentFields = {
+  model: z.string().optional().describe('Model id as provider/model, e.g. "anthropic/claude-sonnet-5-5", "openai/gpt-4.1", "local/qwen3-coder".'),
+  maxTokens: positiveInt().optional().describe('Output token cap per reply.'),
+  reasoningEffort: z
+    .enum(['low', 'medium', 'high'])
+    .optional()
+    .describe('Reasoning effort for models that can reason.'),
+};
+const MAX_STEPS_DESCRIPTION = 'Most model calls in one run before it stops with "step_limit".';
+
 const agentSchema = z
-  .strictObject({
-    model: z.string().optional().describe('Model id as provider/model, e.g. "anthropic/claude-sonnet-5-5", "openai/gpt-4.1", "local/qwen3-coder".'),
-    maxTokens: positiveInt().optional().describe('Output token cap per reply.'),
-    reasoningEffort: z
-      .enum(['low', 'medium', 'high'])
-      .optional()
-      .describe('Reasoning effort for models that can reason.'),
-    maxSteps: positiveInt().default(100).describe('Most model calls in one run before it stops with "step_limit".'),
-  })
+  .strictObject({ ...agentFields, maxSteps: positiveInt().default(100).describe(MAX_STEPS_DESCRIPTION) })
   .describe('Settings of one agent kind.');
+
+/** An agent kind's settings in a profile: no defaults, so only what the profile sets overrides the file's. */
+const profileAgentSchema = z
+  .strictObject({ ...agentFields, maxSteps: positiveInt().optional().describe(MAX_STEPS_DESCRIPTION) })
+  .describe('Settings of one agent kind under this profile.');
 
 const envSchema = z
   .union(
@@ -153,6 +175,29 @@ const agentsSchema = z
   .prefault({})
   .describe('Per-agent settings: coder (main), task (sub-agent), title, summarizer.');
 
+/**
+ * One entry of `profiles` (issue 15 §2): provider settings and agent models applied over the file's
+ * own when the profile is active (`--profile NAME`, `OPENCODE_PROFILE`, or the TUI's profile dialog).
+ */
+export const profileSchema = z
+  .strictObject({
+    description: z.string().optional().describe('One line shown by `opencode profiles` and the profile dialog.'),
+    providers: z
+      .record(z.string(), providerSchema)
+      .optional()
+      .describe('Provider settings merged over "providers"; a profile\'s apiKey or apiKeyEnv replaces the file\'s key for that provider.'),
+    agents: z
+      .strictObject({
+        coder: profileAgentSchema.optional(),
+        task: profileAgentSchema.optional(),
+        title: profileAgentSchema.optional(),
+        summarizer: profileAgentSchema.optional(),
+      })
+      .optional()
+      .describe('Agent settings merged over "agents", e.g. {"coder": {"model": "anthropic/claude-sonnet-5-5"}}.'),
+  })
+  .describe('A named set of provider settings and agent models.');
+
 const permissionActionSchema = z.enum(['allow', 'ask', 'deny'], {
   error: 'expected "allow", "ask" or "deny"',
 });
@@ -196,6 +241,10 @@ export const configSchema = z
       .describe('Storage settings.'),
     providers: z.record(z.string(), providerSchema).default({}).describe('Providers by id, e.g. "anthropic", "openai".'),
     agents: agentsSchema,
+    profiles: z
+      .record(z.string(), profileSchema)
+      .default({})
+      .describe('Named sets of provider settings and agent models, e.g. "work", "home", "local"; chosen with --profile NAME or OPENCODE_PROFILE.'),
     mcpServers: z.record(z.string(), mcpServerSchema).default({}).describe('MCP servers by name.'),
     lsp: z
       .union([z.literal(false), z.record(z.string(), lspServerSchema)])
@@ -265,6 +314,8 @@ export type McpServerConfig = z.output<typeof mcpServerSchema>;
 export type LspServerConfig = z.output<typeof lspServerSchema>;
 /** One provider entry after parsing. */
 export type ProviderConfig = z.output<typeof providerSchema>;
+/** One `profiles` entry after parsing. */
+export type ProfileConfig = z.output<typeof profileSchema>;
 /** One agent entry after parsing (`maxSteps` filled). */
 export type AgentConfig = z.output<typeof agentSchema>;
 /** The file as a person writes it: every key optional. */

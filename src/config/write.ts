@@ -1,60 +1,44 @@
 /**
- * Writes settings back: one setting to the global config file, as the TUI does when the person picks a
- * model or a theme (reference §8), and edits of the project's file, as "always allow in this project"
- * does (issue #4 §3). Unlike the original, which re-serialised its whole Config struct (losing unknown
- * keys and inverting `lsp.disabled`), only the one key changes; everything else in the file is kept,
- * in the project's file down to its formatting.
+ * Writes settings back into `.opencode.json` files as people wrote them (issue 13 §12): the model
+ * (ctrl+o: the project's file, or the global one when asked), the theme (global), and "always allow
+ * in this project" rules (issue #4 §3). Only the one member changes; everything else in the file stays
+ * as written: comments, trailing commas, key order, indentation, line endings, a byte order mark.
+ * The original re-serialised its whole Config struct (losing comments and unknown keys, inverting
+ * `lsp.disabled`; reference §8).
+ *
+ * Member positions come from jsonc-parser's syntax tree (`parseTree`); the edits are applied with its
+ * `applyEdits`. Its own `modify` is not used to insert, because it reformats the enclosing lines
+ * (a one-line object such as `{"permission":{"bash":"ask"}}` would be spread over seven lines).
  */
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { applyEdits, parseTree, type Node as TreeNode } from 'jsonc-parser';
 import { CONFIG_FILE_NAME, ConfigError, checkFile, globalConfigCandidates, type LoadConfigOptions } from './load.js';
 import { parseJsonText } from './json-text.js';
 
 /**
  * Sets `keyPath` (e.g. `['tui', 'theme']` or `['agents', 'coder', 'model']`) to `value` in the global
- * config file: the first existing candidate, or `$HOME/.opencode.json` when there is none. Writes
- * atomically (temp file + rename), 2-space indented. Returns the file written.
- * @throws {ConfigError} when the existing file is invalid JSON, or the new value does not fit the schema
+ * config file: the first existing candidate, or `$HOME/.opencode.json` when there is none, by a
+ * minimal edit ({@link setJsonValue}). Writes atomically (temp file + rename). Returns the file written.
+ * @throws {ConfigError} when the existing file is invalid, or the new value does not fit the schema
  *   (nothing is written then).
  */
-export function setGlobalConfigValue(
-  options: Pick<LoadConfigOptions, 'env' | 'home'>,
-  keyPath: readonly string[],
-  value: unknown,
-): string {
+export function setGlobalConfigValue(options: Pick<LoadConfigOptions, 'env' | 'home'>, keyPath: readonly string[], value: unknown): string {
   if (keyPath.length === 0) throw new ConfigError(['setGlobalConfigValue: empty key path']);
   const candidates = globalConfigCandidates(options);
-  let file = candidates[0];
-  let document: Record<string, unknown> = {};
-  for (const candidate of candidates) {
-    const text = readIfExists(candidate);
-    if (text === undefined) continue;
-    file = candidate;
-    const checked = checkFile(candidate, text);
-    // Only syntax (or top-level) errors stop us; a bad value elsewhere is the person's to fix and is kept.
-    if (!checked.value) throw new ConfigError(checked.errors);
-    document = parseJsonText(text) as Record<string, unknown>;
-    break;
-  }
+  const file = candidates.find((candidate) => readIfExists(candidate) !== undefined) ?? candidates[0]!;
+  // a new global file is private: it may hold keys
+  return updateConfigFile(file, [keyPath.join('.')], (text) => setJsonValue(text, keyPath, value), 0o600);
+}
 
-  let node = document;
-  for (const key of keyPath.slice(0, -1)) {
-    const child = node[key];
-    if (child === null || typeof child !== 'object' || Array.isArray(child)) node[key] = {};
-    node = node[key] as Record<string, unknown>;
-  }
-  node[keyPath[keyPath.length - 1]] = value;
-
-  const problems = checkFile(file, JSON.stringify(document)).errors.filter((line) =>
-    line.startsWith(`${file}: ${keyPath.join('.')}`),
-  );
-  if (problems.length > 0) throw new ConfigError(problems);
-
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temp, file);
-  return file;
+/**
+ * Sets `keyPath` to `value` in the project's `<cwd>/.opencode.json` (created when missing), by a
+ * minimal edit. Returns the file written.
+ * @throws {ConfigError} as {@link setGlobalConfigValue}
+ */
+export function setProjectConfigValue(cwd: string, keyPath: readonly string[], value: unknown): string {
+  if (keyPath.length === 0) throw new ConfigError(['setProjectConfigValue: empty key path']);
+  return updateProjectConfigFile(cwd, [keyPath.join('.')], (text) => setJsonValue(text, keyPath, value));
 }
 
 function readIfExists(file: string): string | undefined {
@@ -71,14 +55,19 @@ function readIfExists(file: string): string | undefined {
  * Changes the project's `<cwd>/.opencode.json` with `edit`, a function from the file's text to the new
  * text (e.g. a series of {@link setJsonValue} calls), so everything else in the file stays as written.
  * A missing file starts as an empty object. Writes atomically, keeping the file's mode. Returns the file.
- * @throws {ConfigError} when the file is not valid JSON, or when the result has a problem under one of
+ * @throws {ConfigError} when the file is not valid JSONC, or when the result has a problem under one of
  *   `checkedKeys` (e.g. `['permission']`); nothing is written then.
  */
 export function updateProjectConfigFile(cwd: string, checkedKeys: readonly string[], edit: (text: string) => string): string {
-  const file = path.join(cwd, CONFIG_FILE_NAME);
+  return updateConfigFile(path.join(cwd, CONFIG_FILE_NAME), checkedKeys, edit, 0o644);
+}
+
+/** {@link updateProjectConfigFile} for any config file; a missing file (and its folder) is created with `newFileMode`. */
+function updateConfigFile(file: string, checkedKeys: readonly string[], edit: (text: string) => string, newFileMode: number): string {
   const existing = readIfExists(file);
   if (existing !== undefined) {
     const checked = checkFile(file, existing);
+    // only syntax (or top-level) errors stop us; a bad value elsewhere is the person's to fix and is kept
     if (!checked.value) throw new ConfigError(checked.errors);
   }
   const text = edit(existing ?? '{\n}\n');
@@ -86,26 +75,28 @@ export function updateProjectConfigFile(cwd: string, checkedKeys: readonly strin
     checkedKeys.some((key) => line.startsWith(`${file}: ${key}`)),
   );
   if (problems.length > 0) throw new ConfigError(problems);
+  mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text, { mode: existing === undefined ? 0o644 : statSync(file).mode & 0o7777 });
+  writeFileSync(temp, text, { mode: existing === undefined ? newFileMode : statSync(file).mode & 0o7777 });
   renameSync(temp, file);
   return file;
 }
 
 /**
- * Sets `keyPath` to `value` in the JSON text `text` by a minimal edit: only the member's own text
- * changes; the rest of the file (key order, indentation, spacing, line endings, a byte order mark)
- * stays as it was. A missing member is appended at the end of its object with the indentation of its
+ * Sets `keyPath` to `value` in the JSONC text `text` by a minimal edit: only the member's own text
+ * changes; the rest of the file (comments, trailing commas, key order, indentation, spacing, line
+ * endings, a byte order mark) stays as it was. A missing member is appended at the end of its object with the indentation of its
  * siblings; missing parent objects are created; a parent that is not an object is replaced.
  * With `moveToEnd`, an existing member is removed and appended instead of changed in place (for
  * settings where order matters, like permission rules, where the last match wins).
- * @throws {Error} when `text` is not a JSON object, or (a bug) the edit would not give the expected value
+ * @throws {JsonSyntaxError} when `text` is not valid JSONC
+ * @throws {Error} when `text` is not an object, or (a bug) the edit would not give the expected value
  */
 export function setJsonValue(text: string, keyPath: readonly string[], value: unknown, options: { moveToEnd?: boolean } = {}): string {
   if (keyPath.length === 0) throw new Error('setJsonValue: empty key path');
   const bom = text.startsWith('\ufeff') ? '\ufeff' : '';
   const source = text.slice(bom.length);
-  const before: unknown = JSON.parse(source);
+  const before: unknown = parseJsonText(source);
   if (!isObject(before)) throw new Error('setJsonValue: the JSON text is not an object');
   const result = bom + editMember(source, keyPath, value, options.moveToEnd ?? false);
 
@@ -119,7 +110,7 @@ export function setJsonValue(text: string, keyPath: readonly string[], value: un
   const last = keyPath[keyPath.length - 1]!;
   if (options.moveToEnd) delete node[last];
   node[last] = value;
-  if (JSON.stringify(JSON.parse(result.slice(bom.length))) !== JSON.stringify(expected)) {
+  if (JSON.stringify(parseJsonText(result.slice(bom.length))) !== JSON.stringify(expected)) {
     throw new Error(`setJsonValue: editing ${keyPath.join('.')} did not give the expected JSON`);
   }
   return result;
@@ -160,7 +151,8 @@ function editMember(text: string, keyPath: readonly string[], value: unknown, mo
       return appendMember(removed, findObject(parseJsonNodes(removed), keyPath.slice(0, i)), key, nested, style);
     }
     const indent = lineIndent(text, member.keyStart);
-    return text.slice(0, member.value.start) + formatValue(nested, indent, style, isMultiline(text, node)) + text.slice(member.value.end);
+    const content = formatValue(nested, indent, style, isMultiline(text, node));
+    return applyEdits(text, [{ offset: member.value.start, length: member.value.end - member.value.start, content }]);
   }
   throw new Error('unreachable');
 }
@@ -209,19 +201,41 @@ function appendMember(text: string, object: JsonNode, key: string, value: unknow
   const indent = members.length > 0 && multiline ? lineIndent(text, members[members.length - 1]!.keyStart) : braceIndent + style.unit;
   const member = `${JSON.stringify(key)}${style.colon}${formatValue(value, indent, style, multiline)}`;
   if (members.length === 0) {
-    const inside = multiline ? `${style.eol}${indent}${member}${style.eol}${braceIndent}` : member;
-    return text.slice(0, object.start + 1) + inside + text.slice(object.end - 1);
+    const inner = { offset: object.start + 1, length: object.end - 1 - (object.start + 1) };
+    const between = text.slice(inner.offset, inner.offset + inner.length);
+    // an empty object holding only a comment keeps it, after the new member
+    if (between.trim() !== '') return applyEdits(text, [{ offset: inner.offset, length: 0, content: `${style.eol}${indent}${member}` }]);
+    const content = multiline ? `${style.eol}${indent}${member}${style.eol}${braceIndent}` : member;
+    return applyEdits(text, [{ ...inner, content }]);
   }
   const after = members[members.length - 1]!.value.end;
-  return text.slice(0, after) + (multiline ? `,${style.eol}${indent}` : style.colon === ':' ? ',' : ', ') + member + text.slice(after);
+  if (multiline) {
+    // the rest of the last member's line (a comma, a comment about it) stays with it: the new member
+    // goes on the next line, keeping a trailing comma if the file used one
+    const rest = /^([ \t]*)(,?)([ \t]*(?:\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\r\n])*\*\/[ \t]*)?)(?=\r?\n)/.exec(text.slice(after));
+    if (rest && rest[3]!.trim() !== '') {
+      const hadComma = rest[2] === ',';
+      const lineEnd = after + rest[0].length;
+      return applyEdits(text, [
+        ...(hadComma ? [] : [{ offset: after, length: 0, content: ',' }]),
+        { offset: lineEnd, length: 0, content: `${style.eol}${indent}${member}${hadComma ? ',' : ''}` },
+      ]);
+    }
+  }
+  const separator = multiline ? `,${style.eol}${indent}` : style.colon === ':' ? ',' : ', ';
+  return applyEdits(text, [{ offset: after, length: 0, content: separator + member }]);
 }
 
 function removeMember(text: string, object: JsonNode, index: number): string {
   const members = object.members!;
   const member = members[index]!;
-  if (members.length === 1) return text.slice(0, object.start + 1) + text.slice(object.end - 1);
-  if (index < members.length - 1) return text.slice(0, member.keyStart) + text.slice(members[index + 1]!.keyStart);
-  return text.slice(0, members[index - 1]!.value.end) + text.slice(member.value.end);
+  if (members.length === 1) return applyEdits(text, [{ offset: object.start + 1, length: object.end - 1 - (object.start + 1), content: '' }]);
+  if (index < members.length - 1) {
+    const next = members[index + 1]!.keyStart;
+    return applyEdits(text, [{ offset: member.keyStart, length: next - member.keyStart, content: '' }]);
+  }
+  const previousEnd = members[index - 1]!.value.end;
+  return applyEdits(text, [{ offset: previousEnd, length: member.value.end - previousEnd, content: '' }]);
 }
 
 function findObject(root: JsonNode, keyPath: readonly string[]): JsonNode {
@@ -245,61 +259,22 @@ function lineIndent(text: string, offset: number): string {
   return /^[ \t]*/.exec(text.slice(lineStart, offset))![0];
 }
 
-/** Positions of every object member in valid JSON text (the caller has checked it with JSON.parse). */
+/** Positions of every object member in valid JSONC text (the caller has checked it), from jsonc-parser's tree. */
 function parseJsonNodes(text: string): JsonNode {
-  let i = 0;
-  const space = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
-  };
-  const string = () => {
-    i++;
-    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    i++;
-  };
-  const value = (): JsonNode => {
-    space();
-    const start = i;
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      const members: JsonMember[] = [];
-      space();
-      if (text[i] === '}') {
-        i++;
-        return { start, end: i, members };
-      }
-      for (;;) {
-        space();
-        const keyStart = i;
-        string();
-        const keyEnd = i;
-        const key = JSON.parse(text.slice(keyStart, keyEnd)) as string;
-        space();
-        i++; // ':'
-        const v = value();
-        members.push({ key, keyStart, keyEnd, value: v });
-        space();
-        if (text[i++] === '}') return { start, end: i, members };
-      }
-    }
-    if (c === '[') {
-      i++;
-      space();
-      if (text[i] === ']') {
-        i++;
-        return { start, end: i };
-      }
-      for (;;) {
-        value();
-        space();
-        if (text[i++] === ']') return { start, end: i };
-      }
-    }
-    if (c === '"') string();
-    else while (i < text.length && !',}] \t\n\r'.includes(text[i]!)) i++;
-    return { start, end: i };
-  };
-  return value();
+  const tree = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  if (!tree) throw new Error('setJsonValue: no JSON value in the text');
+  return toJsonNode(tree);
+}
+
+function toJsonNode(node: TreeNode): JsonNode {
+  const out: JsonNode = { start: node.offset, end: node.offset + node.length };
+  if (node.type !== 'object') return out;
+  out.members = (node.children ?? []).flatMap((property) => {
+    const [keyNode, valueNode] = property.children ?? [];
+    if (!keyNode || !valueNode) return [];
+    return [{ key: keyNode.value as string, keyStart: keyNode.offset, keyEnd: keyNode.offset + keyNode.length, value: toJsonNode(valueNode) }];
+  });
+  return out;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

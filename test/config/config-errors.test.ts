@@ -91,19 +91,48 @@ describe('config errors name the file, the key and what was expected', () => {
   });
 
   it.each([
-    ['{\n  "debug": true,\n}\n', 'line 3 column 1: trailing comma before "}"'],
     ['{\n  "debug": tru\n}', 'line 2 column 12: unexpected character "t", expected a value'],
     ['{\n  "tui": {"theme": "dracula"\n', 'line 3 column 1: unexpected end of input, expected "," or "}"'],
     ['{"a": "b', 'line 1 column 7: unterminated string'],
-    ['{"a": "b\n"}', 'line 1 column 9: control character in string (use \\n, \\t)'],
+    ['{"a": "\\x"}', 'line 1 column 7: bad escape in string'],
     ['{"a" 1}', 'line 1 column 6: unexpected character "1", expected ":" after the property name'],
     ['{a: 1}', 'line 1 column 2: unexpected character "a", expected a double-quoted property name'],
+    ['{"a": 1,,}', 'line 1 column 9: unexpected character ",", expected a double-quoted property name'],
+    ['{"a": [1 2]}', 'line 1 column 10: unexpected character "2", expected "," or "]"'],
     ['{} {}', 'line 1 column 4: unexpected text after the end of the JSON value'],
     ['', 'line 1 column 1: unexpected end of input, expected a value'],
-    ['// comment\n{}', 'line 1 column 1: unexpected character "/", expected a value'],
+    ['{\n  /* the model\n  "debug": true\n}', 'line 2 column 3: unterminated /* comment'],
   ])('reports invalid JSON %j with its line and column', (text, where) => {
     writeFileSync(localFile, text);
     expect(errorLines()).toEqual([`${localFile}: invalid JSON at ${where}`]);
+  });
+
+  it('reads comments and trailing commas (JSONC), as the README\'s examples are written', () => {
+    writeFileSync(
+      localFile,
+      [
+        '// project settings',
+        '{',
+        '  /* the main agent */',
+        '  "agents": {',
+        '    "coder": { "model": "openai/gpt-4.1", }, // trailing comma in an object',
+        '  },',
+        '  "contextPaths": ["AGENTS.md", "NOTES.md",], // and in an array',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const { config, warnings } = loadConfig({ cwd: project, env: {}, home });
+    expect(warnings).toEqual([]);
+    expect(config.agents.coder).toEqual({ model: 'openai/gpt-4.1', maxSteps: 100 });
+    expect(config.contextPaths).toEqual(['AGENTS.md', 'NOTES.md']);
+  });
+
+  it('takes "__proto__" as an unknown key, as JSON.parse does, never as the object\'s prototype', () => {
+    writeFileSync(localFile, '{"__proto__": {"debug": true}}');
+    const { config, warnings } = loadConfig({ cwd: project, env: {}, home });
+    expect(config.debug).toBe(false);
+    expect(warnings).toEqual([`${localFile}: __proto__: unknown key`]);
   });
 
   it('accepts a byte-order mark', () => {

@@ -11,7 +11,7 @@ describe('configJsonSchema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.title).toBe('OpenCode configuration');
     expect(Object.keys(props)).toEqual([
-      '$schema', 'data', 'providers', 'agents', 'mcpServers', 'lsp', 'shell', 'autoCompact', 'contextPaths', 'sourcegraph', 'tui', 'permission', 'debug', 'debugLSP', 'tools', 'plugins',
+      '$schema', 'data', 'providers', 'agents', 'profiles', 'mcpServers', 'lsp', 'shell', 'autoCompact', 'contextPaths', 'sourcegraph', 'tui', 'keybindings', 'permission', 'debug', 'debugLSP', 'tools', 'plugins',
     ]);
   });
 
@@ -25,13 +25,20 @@ describe('configJsonSchema', () => {
     const mcp = props.mcpServers.additionalProperties as Node;
     expect(Object.keys(mcp.properties!)).toEqual(['type', 'command', 'args', 'env', 'url', 'headers', 'timeout', 'disabled']);
     const provider = props.providers.additionalProperties as Node;
-    expect(Object.keys(provider.properties!)).toEqual(['apiKey', 'disabled', 'baseURL', 'models', 'firstByteTimeoutMs', 'idleTimeoutMs', 'retryBudgetMs']);
+    expect(Object.keys(provider.properties!)).toEqual(['apiKey', 'apiKeyEnv', 'disabled', 'baseURL', 'models', 'firstByteTimeoutMs', 'idleTimeoutMs', 'retryBudgetMs']);
     // "lsp": false turns every server off; otherwise an object of entries
     const lspVariants = (props.lsp as Node & { anyOf: Node[] }).anyOf;
     expect(lspVariants[0]).toEqual({ type: 'boolean', const: false });
     const lsp = lspVariants[1]!.additionalProperties as Node;
     expect(Object.keys(lsp.properties!)).toEqual(['command', 'args', 'options', 'disabled', 'env', 'extensions', 'initializationOptions', 'startTimeoutMs', 'diagnosticsTimeoutMs']);
     expect(props.tui.properties!.theme.default).toBe('opencode');
+    // a profile: provider entries as under "providers", agent kinds without defaults (only what it sets overrides)
+    const profile = props.profiles.additionalProperties as Node;
+    expect(Object.keys(profile.properties!)).toEqual(['description', 'providers', 'agents']);
+    expect(Object.keys((profile.properties!.providers.additionalProperties as Node).properties!)).toEqual(Object.keys(provider.properties!));
+    const profileCoder = profile.properties!.agents.properties!.coder;
+    expect(Object.keys(profileCoder.properties!)).toEqual(['model', 'maxTokens', 'reasoningEffort', 'maxSteps']);
+    expect(profileCoder.properties!.maxSteps.default).toBeUndefined();
     expect(props.data.properties!.directory.default).toBe('.opencode');
   });
 

@@ -32,6 +32,8 @@ describe('loading .opencode.json', () => {
       data: { directory: '.opencode' },
       providers: {},
       agents: { coder: { maxSteps: 100 }, task: { maxSteps: 100 }, title: { maxSteps: 100 }, summarizer: { maxSteps: 100 } },
+      profiles: {},
+      keybindings: {},
       mcpServers: {},
       lsp: {},
       shell: {},

@@ -133,9 +133,9 @@ describe('always allow: the file text before and after', () => {
 
 describe('always allow: what it refuses or warns about', () => {
   it('leaves an invalid file alone and says why', () => {
-    writeFileSync(file, '{"debug": true,}');
+    writeFileSync(file, '{"debug": true,,}');
     expect(() => saveProjectRules(dir, 'bash', ['make *'])).toThrow(ConfigError);
-    expect(readFileSync(file, 'utf8')).toBe('{"debug": true,}');
+    expect(readFileSync(file, 'utf8')).toBe('{"debug": true,,}');
   });
 
   it('warns when a later rule overrides the new one', () => {
