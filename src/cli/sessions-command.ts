@@ -1,16 +1,17 @@
 /**
  * The `opencode sessions` command and its sub-commands, as commander sees them (issue 14). Only
- * argument parsing: each sub-command's code (sessions.ts) is imported when it runs, so `--help` and
- * `--version` stay light.
+ * argument parsing: each sub-command's code (sessions.ts; `undo` is the undo feature's,
+ * sessions-undo.ts) is imported when it runs, so `--help` and `--version` stay light.
  */
 import { Option, type Command } from 'commander';
+import { registerUndoCommand } from './sessions-undo.js';
 
 /** Global options as the sessions sub-commands read them. */
 interface GlobalOptions {
   cwd?: string;
 }
 
-/** Adds `sessions list|show|export|import|delete` to `program` (inheriting its exit and output settings). */
+/** Adds `sessions list|show|export|import|delete|undo` to `program` (inheriting its exit and output settings). */
 export function registerSessionsCommand(program: Command): void {
   const sessions = program.command('sessions').description("this project's sessions: list, show, export, import, delete");
 
@@ -59,4 +60,6 @@ export function registerSessionsCommand(program: Command): void {
       const { runSessionsDelete } = await import('./sessions.js');
       process.exitCode = await runSessionsDelete({ ...command.optsWithGlobals<GlobalOptions>(), id });
     });
+
+  registerUndoCommand(sessions);
 }
