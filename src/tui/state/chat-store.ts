@@ -138,6 +138,7 @@ export class ChatStore {
     }
     const session = this.services.sessions.get(sessionId);
     if (!session) throw new Error(`no session ${sessionId}`);
+    this.services.sessions.opened?.(sessionId);
     const view = this.newView(sessionId);
     const messages = this.services.sessions.messages(sessionId);
     view.load(messages);

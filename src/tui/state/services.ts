@@ -39,6 +39,8 @@ export interface ChatServices {
     rename(sessionId: string, title: string): Session;
     /** deletes the session with its messages, file history and sub-agent sessions (ctrl+s → delete) */
     delete(sessionId: string): void;
+    /** the TUI opened (or created) the session: the next start reopens it (issue 14; `-p` runs never count) */
+    opened?(sessionId: string): void;
   };
   /**
    * Undoes the file changes of the session's last turn (issue 14, `src/undo/`): files put back byte
