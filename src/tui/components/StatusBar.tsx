@@ -1,13 +1,20 @@
 /**
  * The bottom line (reference §9.2): help hint | context tokens and cost (a warning colour and the
  * percentage above 80 % of the window) | the transient status message | diagnostics | the model.
+ *
+ * The help hint names the key in effect (`app.help`, or `app.help_busy` while the agent works), one
+ * terminals can send (issue 13 §6: the original advertised ctrl+?, which xterm and tmux send as
+ * backspace). A status message is never cut by the model label (issue 13 §6): the label is cut
+ * first, down to nothing; a message too long even then goes on its own rows above the bar, wrapped
+ * (at most {@link MAX_MESSAGE_ROWS}).
  */
 import chalk from 'chalk';
 import { Box, Text } from 'ink';
 import React, { memo } from 'react';
 import type { StatusMessage } from '../state/chat-store.js';
 import { CONTEXT_WARNING_PERCENT, contextPercent, formatCost, formatTokens } from '../format.js';
-import { displayWidth, fitLine } from '../render/text-width.js';
+import { useKeymap } from '../keymap-context.js';
+import { displayWidth, fitLine, wrapText } from '../render/text-width.js';
 import { useTheme } from '../theme-context.js';
 
 export interface StatusBarProps {
@@ -22,14 +29,21 @@ export interface StatusBarProps {
   busy: boolean;
 }
 
+/** Rows a message too long for the bar may take above it; the rest is cut. */
+export const MAX_MESSAGE_ROWS = 2;
+/** A model label cut narrower than this many columns (with its spaces) is dropped instead. */
+const MIN_LABEL_COLUMNS = 6;
+
 /**
- * One line, composed as one string so it can never be wider than the terminal (a line one column
- * too wide wraps and shifts the whole screen): the message gets what the fixed parts leave, and on
- * a very narrow terminal the parts are dropped from the right.
+ * One line (or, for a long message, the message's rows and then the line), each composed as one
+ * string so it can never be wider than the terminal (a line one column too wide wraps and shifts the
+ * whole screen). On a very narrow terminal the parts are dropped from the right.
  */
 export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTokens, status, diagnostics, modelName, busy }: StatusBarProps) {
   const theme = useTheme();
-  const help = busy ? ' ? help ' : ' ctrl+? help ';
+  const keymap = useKeymap();
+  const helpKey = (busy ? keymap.hint('app.help_busy') : undefined) ?? keymap.hint('app.help');
+  const help = helpKey ? ` ${helpKey} help ` : '';
   let usageText = '';
   let warn = false;
   if (usage) {
@@ -40,25 +54,45 @@ export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTo
       : ` Context: ${formatTokens(usage.contextTokens)}, Cost: ${formatCost(usage.costUsd)} `;
   }
   const diag = diagnostics && (diagnostics.errors || diagnostics.warnings) ? ` ✖ ${diagnostics.errors} ⚠ ${diagnostics.warnings} ` : '';
-  const model = ` ${modelName} `;
   const statusColor = status?.level === 'error' ? theme.error : status?.level === 'warn' ? theme.warning : theme.info;
-  const fixed = displayWidth(help) + displayWidth(usageText) + displayWidth(diag) + displayWidth(model);
-  const room = width - fixed;
+  const messageText = status ? ` ${status.text.replace(/\s+/g, ' ')}` : '';
+  const fixed = displayWidth(help) + displayWidth(usageText) + displayWidth(diag);
+  const fullLabel = ` ${modelName} `;
+
+  // the label gives way to the message: cut (keeping its spaces), or dropped when too narrow
+  let model = fullLabel;
+  let messageRows: string[] = [];
+  let message = messageText;
+  const spare = width - fixed - displayWidth(messageText);
+  if (spare < displayWidth(fullLabel)) {
+    if (spare >= MIN_LABEL_COLUMNS) model = ` ${fitLine(modelName, spare - 3)}… `;
+    else if (spare >= 0) model = '';
+    else {
+      // even without the label the message does not fit: it takes rows of its own above the bar
+      messageRows = wrapText(messageText.trimStart(), Math.max(1, width - 1)).slice(0, MAX_MESSAGE_ROWS);
+      message = '';
+    }
+  }
+  const room = width - fixed - displayWidth(model);
   let line: string;
-  if (room >= 1) {
-    const message = status ? fitLine(` ${status.text.replace(/\s+/g, ' ')}`, room) : '';
+  if (room >= 0) {
     line =
-      chalk.bgHex(theme.border).hex(theme.text)(help) +
+      (help ? chalk.bgHex(theme.border).hex(theme.text)(help) : '') +
       (usageText ? chalk.hex(warn ? theme.warning : theme.textMuted)(usageText) : '') +
       chalk.hex(statusColor)(message) +
-      ' '.repeat(room - displayWidth(message)) +
+      ' '.repeat(Math.max(0, room - displayWidth(message))) +
       (diag ? chalk.hex(diagnostics!.errors ? theme.error : theme.warning)(diag) : '') +
-      chalk.bgHex(theme.secondary).hex('#000000')(model);
+      (model ? chalk.bgHex(theme.secondary).hex('#000000')(model) : '');
   } else {
     line = fitLine(chalk.bgHex(theme.border).hex(theme.text)(help) + chalk.bgHex(theme.secondary).hex('#000000')(model), width);
   }
   return (
-    <Box width={width} height={1}>
+    <Box width={width} flexDirection="column" flexShrink={0}>
+      {messageRows.map((row, i) => (
+        <Text key={i} wrap="truncate-end">
+          {chalk.hex(statusColor)(` ${row}`)}
+        </Text>
+      ))}
       <Text wrap="truncate-end">{line}</Text>
     </Box>
   );
