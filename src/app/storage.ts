@@ -9,7 +9,7 @@ import { resolveDataDir } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { EventBus } from '../events/bus.js';
-import { startLeftoverJournal, type LeftoverJournal } from './leftovers.js';
+import { startLeftoverJournal, stopLeftoverJournal, type LeftoverJournal } from './leftovers.js';
 
 /** The bus, database and journal of one project (close them with the app: `App.close`). */
 export interface AppStorage {
@@ -34,4 +34,10 @@ export function openAppStorage(cwd: string, config: Config): AppStorage {
   // a killed opencode's temp files, shell state and processes go, its sessions are repaired; ours are journaled (issue #10 §2)
   const journal = startLeftoverJournal(resolveDataDir(config, cwd), db);
   return { bus, db, journal };
+}
+
+/** Closes storage that no app took over (the app's `close` does this otherwise). */
+export function closeAppStorage(storage: AppStorage): void {
+  stopLeftoverJournal(storage.journal);
+  storage.db.close();
 }

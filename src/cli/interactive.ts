@@ -1,7 +1,11 @@
 /**
- * `opencode` without -p: the TUI. The first frame is drawn before anything heavy loads (config,
- * models, storage, Ink), then the app is built and Ink takes over the screen. The terminal is
- * restored on every way out (see tui/terminal.ts).
+ * `opencode` without -p: the TUI. Start-up comes in three steps (issue 16):
+ * 1. the skeleton frame, before anything heavy loads;
+ * 2. config, models, the app's storage (database) and Ink: the full UI on the services of
+ *    pending-services.ts, usable at once (the editor takes keys, sessions are listed);
+ * 3. after that first full frame, the rest of the app (tools, agents, permission, MCP, LSP) loads in
+ *    slices (app-loader.ts) and the services forward to it; a prompt sent meanwhile waits for it.
+ * The terminal is restored on every way out (see tui/terminal.ts).
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -27,19 +31,22 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     return code;
   };
 
-  // everything heavy loads after the first frame is on screen
-  const [{ tryLoadConfig }, { resolveModels }, { createApp }, { chatServices }, { runTui }] = await Promise.all([
+  // what the first full frame needs; the rest of the app loads after it
+  const [{ tryLoadConfig }, { loadKeymap }, { resolveModels }, { openAppStorage, closeAppStorage }, { planServers }, { pendingChatServices }, { loadAppInSlices }, { runTui }] = await Promise.all([
     import('./load-config.js'),
+    import('./keybindings.js'),
     import('./models.js'),
-    import('../app/app.js'),
-    import('./tui-services.js'),
+    import('../app/storage.js'),
+    import('../lsp/servers.js'),
+    import('./pending-services.js'),
+    import('./app-loader.js'),
     import('../tui/run.js'),
   ]);
   // problems are printed after the full screen is left; warnings go to the logs page
   const loaded = tryLoadConfig(cwd);
   if ('problems' in loaded) return leave(2, loaded.problems);
   // keybindings that cannot be read stop the start like any config error (issue 15 §3)
-  const keys = (await import('./keybindings.js')).loadKeymap(loaded);
+  const keys = loadKeymap(loaded);
   if (keys.errors.length > 0) return leave(2, keys.errors);
   const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
   let models;
@@ -48,31 +55,66 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   } catch (err) {
     return leave(2, [`opencode: ${(err as Error).message}`]);
   }
-  let app: App;
+  let storage;
   try {
-    app = createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: true });
+    storage = openAppStorage(cwd, config);
   } catch (err) {
     return leave(1, [`opencode: cannot open the session database: ${(err as Error).message}`]);
   }
+  const appStorage = storage;
+  let firstFrame: () => void = () => {};
+  const framed = new Promise<void>((resolve) => (firstFrame = resolve));
+  const app: Promise<App> = framed.then(async () => {
+    const createApp = await loadAppInSlices();
+    return createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: true, storage: appStorage });
+  });
   // a signal or a crash: stop running commands (their process groups) before exiting
-  terminal.onAbnormalExit(() => app.cancelAll());
+  void app.then((loadedApp) => terminal.onAbnormalExit(() => loadedApp.cancelAll()), () => {});
+  let loadError: unknown;
+  const { services } = pendingChatServices(
+    {
+      cwd,
+      config,
+      storage,
+      coderModel: models.models.coder,
+      // the languages the app plans servers for (it plans them again when it is built: a PATH lookup and a bounded scan)
+      lspLanguages: planServers(cwd, config.lsp, process.env.PATH).servers.map((s) => s.language),
+      settings: models.settings,
+    },
+    app,
+  );
+  // keys typed since the skeleton go to Ink first
+  terminal.releaseInput();
   try {
     await runTui({
-      services: chatServices(app, models.settings),
+      services,
       themeName: config.tui?.theme,
       debug: config.debug,
       configWarnings: [...loaded.warnings, ...keys.warnings],
       keymap: keys.keymap,
+      onFirstFrame: firstFrame,
+      // the app failed to load: the TUI closes and the error is printed
+      quitWhen: app.then(
+        () => new Promise<void>(() => {}),
+        (err: unknown) => void (loadError = err),
+      ),
     });
   } finally {
     terminal.restore();
-    // every request still running (a reply, a title waiting on a silent provider) is cancelled, or close() would wait for it
-    app.cancelAll();
-    const closed = await settlesWithin(app.close(), QUIT_GRACE_MS);
-    // whatever still holds the event loop (a server's socket, an MCP server slow to stop) must not keep
-    // a quit process alive with a blank screen (issue 10 §2); the timer does not hold the loop itself
-    setTimeout(() => process.exit(), closed ? 250 : 0).unref();
+    firstFrame(); // quit before the first frame: the app still loads, to be closed in order
+    const loadedApp = await app.catch(() => undefined);
+    if (loadedApp) {
+      // every request still running (a reply, a title waiting on a silent provider) is cancelled, or close() would wait for it
+      loadedApp.cancelAll();
+      const closed = await settlesWithin(loadedApp.close(), QUIT_GRACE_MS);
+      // whatever still holds the event loop (a server's socket, an MCP server slow to stop) must not keep
+      // a quit process alive with a blank screen (issue 10 §2); the timer does not hold the loop itself
+      setTimeout(() => process.exit(), closed ? 250 : 0).unref();
+    } else {
+      closeAppStorage(appStorage);
+    }
   }
+  if (loadError !== undefined) return leave(1, [`opencode: cannot start: ${loadError instanceof Error ? loadError.message : String(loadError)}`]);
   return 0;
 }
 

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type { App } from '../app/app.js';
 import { INIT_PROMPT, isProjectInitialized, markProjectInitialized } from '../agent/init-prompt.js';
 import { resolveDataDir } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import type { Database } from '../db/index.js';
 import { setGlobalConfigValue } from '../config/write.js';
 import type { ProviderSettings } from '../provider/index.js';
 import { discoverModels, listModels, resolveModel } from '../provider/resolve.js';
@@ -30,8 +32,6 @@ const PROVIDER_NAMES: Record<string, string> = {
 /** The services for `app`; `settings` are the provider settings the models were resolved with. */
 export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.ProcessEnv = process.env): ChatServices {
   const { db, cwd } = app;
-  const dataDir = resolveDataDir(app.config, cwd);
-  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
   /** session id → the cancel of its run, from the call on (the agent's own cancel only once the run holds the session) */
   const starting = new Map<string, AbortController>();
   // custom tools and plugins (issue 11): loaded once, after the TUI's first frame; a run waits for them
@@ -45,16 +45,7 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
     version: VERSION,
     bus: app.bus,
     permission: app.permission,
-    sessions: {
-      // most recently used first: the TUI reopens the first one
-      list: () => db.sessions.list().sort((a, b) => b.updatedAt - a.updatedAt),
-      get: (id) => db.sessions.get(id),
-      create: () => db.sessions.create({ title: 'New Session' }),
-      messages: (id) => db.messages.list(id),
-      modifiedFiles: (id) => db.files.changes(id).map((c) => ({ ...c, path: relativeToProject(c.path, cwd) })),
-      rename: (id, title) => db.sessions.updateTitle(id, title),
-      delete: (id) => db.sessions.delete(id),
-    },
+    sessions: sessionServices(db, cwd),
     undo: (sessionId) => undoInSession(app, sessionId, 'undo'),
     redo: (sessionId) => undoInSession(app, sessionId, 'redo'),
     agent: {
@@ -110,6 +101,29 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
     customTools: { load: loadCustomTools },
     lspServers: app.lsp.statuses().map((s) => s.language),
     lsp: lspView(app),
+    ...projectServices(app.config, cwd, env),
+  };
+}
+
+/** The sessions part of the services: the project's database. */
+export function sessionServices(db: Database, cwd: string): ChatServices['sessions'] {
+  return {
+    // most recently used first: the TUI reopens the first one
+    list: () => db.sessions.list().sort((a, b) => b.updatedAt - a.updatedAt),
+    get: (id) => db.sessions.get(id),
+    create: () => db.sessions.create({ title: 'New Session' }),
+    messages: (id) => db.messages.list(id),
+    modifiedFiles: (id) => db.files.changes(id).map((c) => ({ ...c, path: relativeToProject(c.path, cwd) })),
+    rename: (id, title) => db.sessions.updateTitle(id, title),
+    delete: (id) => db.sessions.delete(id),
+  };
+}
+
+/** The project's data directory, the user's command folders and the Initialize Project prompt. */
+export function projectServices(config: Config, cwd: string, env: NodeJS.ProcessEnv): Pick<ChatServices, 'dataDir' | 'userCommandDirs' | 'init'> {
+  const dataDir = resolveDataDir(config, cwd);
+  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return {
     dataDir,
     // loadCustomCommands looks in `<dir>/commands` of each
     userCommandDirs: [join(configHome, 'opencode'), join(env.HOME || homedir(), '.opencode')],

@@ -30,6 +30,13 @@ export interface RunTuiOptions {
   sessionId?: string;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /**
+   * Called once Ink's first frame is written (the app's modules then load, issue 16); the code
+   * grammars load after the promise it returns settles.
+   */
+  onFirstFrame?: () => Promise<unknown> | void;
+  /** the TUI closes when this settles (the app failed to load) */
+  quitWhen?: Promise<unknown>;
 }
 
 /** Runs the TUI until quit. */
@@ -48,6 +55,7 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
   let quit: () => void = () => {};
   const done = new Promise<void>((resolve) => (quit = resolve));
   const frameListeners = new Set<() => void>();
+  let framed = false;
   const onFrame = (listener: () => void) => {
     frameListeners.add(listener);
     return () => void frameListeners.delete(listener);
@@ -67,12 +75,18 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
       incrementalRendering: !process.env.OPENCODE_FULL_REDRAW,
       maxFps: MAX_FPS,
       onRender: () => {
+        if (!framed) {
+          framed = true;
+          // after the first frame: what it did not need (the app, then the code grammars, drawn uncoloured until then)
+          void Promise.resolve(options.onFirstFrame?.())
+            .catch(() => {})
+            .then(() => loadHighlighter());
+        }
         for (const listener of frameListeners) listener();
       },
     },
   );
-  // the code grammars load after the first frame (code is drawn uncoloured until then)
-  setTimeout(() => void loadHighlighter(), 0);
+  void options.quitWhen?.then(quit, quit);
   output.onResize(() => {
     // clear the screen: Ink then writes the whole frame once (scripts/build.mjs makes every resize a full redraw)
     output.stream.write('\u001b[2J\u001b[H');

@@ -21,6 +21,12 @@ export interface TerminalSession {
    * terminal window closes).
    */
   onAbnormalExit(cleanup: () => void): void;
+  /**
+   * Hands the keys typed since {@link enterFullScreen} to whoever reads stdin next (Ink): they are
+   * put back into the stream, in order. Until then they are held (ctrl+c among them ends the
+   * process as SIGINT would). Idempotent.
+   */
+  releaseInput(): void;
 }
 
 /**
@@ -52,6 +58,7 @@ export function enterFullScreen(fd = 1, onFatal?: (err: unknown) => void): Termi
     for (const signal of Object.keys(SIGNALS) as NodeJS.Signals[]) process.off(signal, onSignal);
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);
+    releaseInput();
     if (process.stdin.isTTY) {
       try {
         process.stdin.setRawMode(false);
@@ -73,6 +80,7 @@ export function enterFullScreen(fd = 1, onFatal?: (err: unknown) => void): Termi
     process.exit(1);
   }
   write(ENTER);
+  const releaseInput = holdInput(process.stdin);
   process.on('exit', restore);
   for (const signal of Object.keys(SIGNALS) as NodeJS.Signals[]) process.on(signal, onSignal);
   process.on('uncaughtException', onCrash);
@@ -82,5 +90,43 @@ export function enterFullScreen(fd = 1, onFatal?: (err: unknown) => void): Termi
     onAbnormalExit(fn) {
       cleanup = fn;
     },
+    releaseInput,
+  };
+}
+
+/**
+ * Raw mode from the first frame on (issue 16): a key typed while the TUI loads is neither echoed by
+ * the terminal over the skeleton frame nor kept for a line the app never reads; the keys are held
+ * here and put back into `stdin` (`unshift`) on release, for Ink to read first. Ctrl+c (0x03) while
+ * held raises SIGINT, as the terminal would have without raw mode. Returns the release.
+ */
+function holdInput(stdin: NodeJS.ReadStream): () => void {
+  if (!stdin.isTTY) return () => {};
+  try {
+    stdin.setRawMode(true);
+  } catch {
+    return () => {};
+  }
+  const held: Buffer[] = [];
+  const onReadable = () => {
+    let chunk: Buffer | string | null;
+    while ((chunk = stdin.read() as Buffer | string | null) !== null) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      if (bytes.includes(0x03)) {
+        process.kill(process.pid, 'SIGINT');
+        return;
+      }
+      held.push(bytes);
+    }
+  };
+  stdin.on('readable', onReadable);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    stdin.off('readable', onReadable);
+    // not read again until Ink listens (a paused TTY stream does not hold the process open)
+    stdin.pause();
+    if (held.length) stdin.unshift(Buffer.concat(held));
   };
 }

@@ -74,15 +74,18 @@ let loading: Promise<void> | undefined;
 const loadedListeners = new Set<() => void>();
 
 /**
- * Loads the grammars (lowlight's `common` set: ~0.2 s of module evaluation, kept off the path to the
- * first frame). Until they are in, {@link highlightCode} returns code uncoloured; `onLoaded`
+ * Loads the grammars (lowlight's `common` set: ~0.2 s of module evaluation in all, kept off the path to
+ * the first frame, one grammar at a time: grammars.ts). Until they are in, {@link highlightCode} returns code uncoloured; `onLoaded`
  * listeners then redraw. Idempotent.
  */
 export function loadHighlighter(): Promise<void> {
-  loading ??= import('lowlight').then(({ common, createLowlight: create }) => {
-    lowlight = create(common);
-    for (const listener of loadedListeners) listener();
-  });
+  // one grammar at a time, yielding between them: a key pressed meanwhile is drawn at once (issue 16)
+  loading ??= import('./grammars.js')
+    .then(({ loadCommonGrammars }) => loadCommonGrammars(() => new Promise((resolve) => setImmediate(resolve))))
+    .then((loaded) => {
+      lowlight = loaded;
+      for (const listener of loadedListeners) listener();
+    });
   return loading;
 }
 
