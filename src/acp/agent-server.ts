@@ -159,19 +159,21 @@ export class AcpServer {
     if (session.controller || app.coder.isBusy(session.id)) {
       throw RequestError.invalidRequest(undefined, 'this session is still answering the previous prompt: wait for its answer or send session/cancel');
     }
-    let message;
-    let command;
-    try {
-      message = promptMessage(blocks, project.cwd);
-      command = parseCommand(message.text, await project.commands());
-    } catch (err) {
-      if (err instanceof PromptContentError || err instanceof CommandInputError) throw RequestError.invalidParams(undefined, err.message);
-      throw err;
-    }
+    // held from here: a second prompt arriving while this one reads the commands is refused above
     session.controller = controller;
     try {
+      let message;
+      let command;
+      try {
+        message = promptMessage(blocks, project.cwd);
+        command = parseCommand(message.text, await project.commands());
+      } catch (err) {
+        if (err instanceof PromptContentError || err instanceof CommandInputError) throw RequestError.invalidParams(undefined, err.message);
+        throw err;
+      }
       // a prompt needs its tools on the first request, as -p: the MCP servers (the editor's too) get a bounded wait
       await Promise.all([project.customTools, app.mcp.waitForStartup(PROMPT_MCP_WAIT_MS)]);
+      if (controller.signal.aborted) return { stopReason: 'cancelled' };
       if (command?.kind === 'builtin' && command.name === 'compact') return await this.compact(session, controller.signal);
       const text = command?.kind === 'builtin' ? INIT_PROMPT : command?.kind === 'custom' ? command.prompt : message.text;
       let result: RunResult;
