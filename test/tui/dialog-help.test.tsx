@@ -3,7 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fitText } from '../../src/tui/components/DialogFrame.js';
 import { HelpDialog, helpRows } from '../../src/tui/dialogs/HelpDialog.js';
 import { InputProvider } from '../../src/tui/input/InputProvider.js';
-import { BINDINGS, formatKeys } from '../../src/tui/keybindings.js';
+import { BINDINGS, BINDING_SCOPES, formatKeys } from '../../src/tui/keybindings.js';
+import { buildKeymap } from '../../src/tui/keymap.js';
+import { KeymapContext } from '../../src/tui/keymap-context.js';
+
+const TITLES = BINDING_SCOPES.filter((s) => BINDINGS.some((b) => b.scope === s.scope)).map((s) => s.title);
+const LAST = BINDINGS[BINDINGS.length - 1]!.description;
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
 
@@ -26,10 +31,10 @@ describe('help dialog', () => {
     await settle();
     const lines = d.frame().split('\n');
     for (const b of BINDINGS) {
-      const row = `│ ${fitText(formatKeys(b.keys), 27, true)} ${b.description}`;
+      const row = `│ ${fitText(formatKeys(b.keys), 27, true)} ${fitText(b.description, 48)}`;
       expect(lines.some((l) => l.startsWith(row)), row).toBe(true);
     }
-    const headings = ['Global', 'Chat', 'Editor', 'Messages', 'Dialogs'].map((h) => lines.findIndex((l) => l.startsWith(`│ ${h} `)));
+    const headings = TITLES.map((h) => lines.findIndex((l) => l.startsWith(`│ ${h} `)));
     expect(headings.every((i) => i > 0)).toBe(true);
     expect([...headings].sort((a, b) => a - b)).toEqual(headings);
     expect(d.frame()).toContain('Keyboard Shortcuts');
@@ -39,27 +44,21 @@ describe('help dialog', () => {
   it('has one row per binding plus the headings and the gaps between groups', () => {
     const rows = helpRows(BINDINGS);
     expect(rows.filter((r) => r.kind === 'binding')).toHaveLength(BINDINGS.length);
-    expect(rows.filter((r) => r.kind === 'heading').map((r) => (r.kind === 'heading' ? r.text : ''))).toEqual([
-      'Global',
-      'Chat',
-      'Editor',
-      'Messages',
-      'Dialogs',
-    ]);
-    expect(rows.filter((r) => r.kind === 'blank')).toHaveLength(4);
+    expect(rows.filter((r) => r.kind === 'heading').map((r) => (r.kind === 'heading' ? r.text : ''))).toEqual(TITLES);
+    expect(rows.filter((r) => r.kind === 'blank')).toHaveLength(TITLES.length - 1);
   });
 
   it('scrolls when the screen is short, and esc or ? closes', async () => {
     const d = show(20);
     await settle();
-    expect(d.frame()).toContain('Quit (asks first)');
+    expect(d.frame()).toContain('Quit (asks first');
     expect(d.frame()).toContain('↓ more');
-    expect(d.frame()).not.toContain('Logs page: back to the chat');
+    expect(d.frame()).not.toContain(LAST);
     d.stdin.write('\u001b[F'); // end
     await settle();
-    expect(d.frame()).toContain('Logs page: back to the chat');
+    expect(d.frame()).toContain(LAST);
     expect(d.frame()).toContain('↑ more');
-    expect(d.frame()).not.toContain('Quit (asks first)');
+    expect(d.frame()).not.toContain('Quit (asks first');
     expect(d.frame().split('\n')).toHaveLength(18); // two rows short of the screen
     d.stdin.write('?');
     await settle();
@@ -68,5 +67,21 @@ describe('help dialog', () => {
     await settle();
     await settle();
     expect(d.onClose).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows the keys in effect: a rebound action its new keys, an unbound one none', async () => {
+    const { keymap } = buildKeymap([{ file: '/p/.opencode.json', bindings: { 'session.new': ['ctrl+b', 'alt+n'], 'app.logs': 'none' } }]);
+    const r = render(
+      <KeymapContext.Provider value={keymap}>
+        <InputProvider>
+          <HelpDialog onClose={vi.fn()} width={100} height={200} />
+        </InputProvider>
+      </KeymapContext.Provider>,
+    );
+    unmount = r.unmount;
+    await settle();
+    const lines = (r.lastFrame() ?? '').split('\n');
+    expect(lines.filter((l) => l.includes('New session'))).toEqual([`│ ${fitText('ctrl+b / alt+n', 27, true)} New session${' '.repeat(38)}│`]);
+    expect(lines.filter((l) => l.includes('Show the logs page'))).toEqual([`│ ${fitText('none', 27, true)} Show the logs page${' '.repeat(31)}│`]);
   });
 });
