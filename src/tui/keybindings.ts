@@ -103,6 +103,9 @@ export const BINDINGS = [
   { action: 'dialog.last', keys: ['end'], description: 'Last item', scope: 'list' },
   { action: 'dialog.select', keys: ['enter'], description: 'Choose', scope: 'list' },
   { action: 'dialog.close', keys: ['esc'], description: 'Close the dialog', scope: 'list' },
+  // issue 14: the sessions list (ctrl+s) renames and deletes; deleting asks first
+  { action: 'session.rename', keys: ['r'], description: 'Sessions: rename the selected session', scope: 'list' },
+  { action: 'session.delete', keys: ['d'], description: 'Sessions: delete the selected session (asks first)', scope: 'list' },
   { action: 'model.provider_previous', keys: ['left', 'h'], description: 'Models: previous provider', scope: 'models' },
   { action: 'model.provider_next', keys: ['right', 'l'], description: 'Models: next provider', scope: 'models' },
 

@@ -6,7 +6,6 @@ import { InitDialog } from '../../src/tui/dialogs/InitDialog.js';
 import { listRow } from '../../src/tui/dialogs/ListDialog.js';
 import { ModelsDialog } from '../../src/tui/dialogs/ModelsDialog.js';
 import { QuitDialog } from '../../src/tui/dialogs/QuitDialog.js';
-import { SessionsDialog, relativeTime } from '../../src/tui/dialogs/SessionsDialog.js';
 import { InputProvider } from '../../src/tui/input/InputProvider.js';
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
@@ -27,64 +26,6 @@ async function show(node: React.ReactNode) {
   };
   return { ...r, press, frame: () => r.lastFrame() ?? '' };
 }
-
-const NOW = Date.UTC(2025, 0, 10, 12, 0, 0);
-const MINUTE = 60_000;
-
-describe('sessions dialog', () => {
-  const sessions = Array.from({ length: 14 }, (_, i) => ({
-    id: `s${i}`,
-    title: `Session ${i}`,
-    updatedAt: NOW - i * 7 * MINUTE,
-    messageCount: i,
-  }));
-
-  it('lists the sessions with counts and relative times, the current one marked and selected', async () => {
-    const d = await show(
-      <SessionsDialog sessions={sessions} currentId="s2" onSelect={() => {}} onClose={() => {}} now={NOW} width={100} height={30} />,
-    );
-    const frame = d.frame();
-    expect(frame).toContain('Switch Session');
-    expect(frame).toMatch(/│ {3}Session 0 +0 msgs · just now │/);
-    expect(frame).toMatch(/│ {3}Session 1 +1 msg · 7m ago │/);
-    expect(frame).toMatch(/│ ✓ Session 2 +2 msgs · 14m ago │/);
-    expect(frame).toContain('Session 9');
-    expect(frame).not.toContain('Session 10');
-    expect(frame).toContain('↓ more');
-  });
-
-  it('enter on the current session selects it; ↓/j move; the list scrolls past ten rows', async () => {
-    const onSelect = vi.fn();
-    const d = await show(<SessionsDialog sessions={sessions} currentId="s2" onSelect={onSelect} onClose={() => {}} now={NOW} />);
-    await d.press(KEYS.enter);
-    expect(onSelect.mock.calls).toEqual([['s2']]);
-    await d.press(KEYS.down, 'j', 'k', KEYS.down, KEYS.enter);
-    expect(onSelect.mock.calls).toEqual([['s2'], ['s4']]);
-    await d.press(...Array(10).fill('j'), KEYS.enter);
-    expect(onSelect.mock.calls[2]).toEqual(['s13']);
-    expect(d.frame()).toContain('Session 13');
-    expect(d.frame()).toContain('↑ more');
-    expect(d.frame()).not.toContain('Session 3 ');
-  });
-
-  it('esc closes', async () => {
-    const onClose = vi.fn();
-    const d = await show(<SessionsDialog sessions={sessions} onSelect={() => {}} onClose={onClose} now={NOW} />);
-    await d.press(KEYS.esc);
-    await settle();
-    expect(onClose).toHaveBeenCalledTimes(1);
-  });
-
-  it('says how long ago', () => {
-    expect(relativeTime(NOW - 59_000, NOW)).toBe('just now');
-    expect(relativeTime(NOW + 5_000, NOW)).toBe('just now');
-    expect(relativeTime(NOW - 5 * MINUTE, NOW)).toBe('5m ago');
-    expect(relativeTime(NOW - 3 * 60 * MINUTE, NOW)).toBe('3h ago');
-    expect(relativeTime(NOW - 2 * 24 * 60 * MINUTE, NOW)).toBe('2d ago');
-    const old = new Date(2024, 5, 3, 12).getTime();
-    expect(relativeTime(old, NOW)).toBe('2024-06-03');
-  });
-});
 
 describe('models dialog', () => {
   const providers = [
@@ -129,10 +70,42 @@ describe('commands dialog', () => {
     const d = await show(<CommandsDialog commands={commands} onRun={onRun} onClose={() => {}} />);
     expect(d.frame()).toContain('Commands');
     expect(d.frame()).toContain('Create or update OpenCode.md');
-    await d.press('j');
+    await d.press(KEYS.down);
     expect(d.frame()).toContain('from ~/.config/opencode/commands/git/commit.md');
     await d.press(KEYS.enter);
     expect(onRun.mock.calls).toEqual([['user:git:commit']]);
+  });
+
+  it('filters by typing (issue 13 §5): letters narrow the list, backspace widens it, enter runs the first match', async () => {
+    const onRun = vi.fn();
+    const commands = [
+      { id: 'new', name: 'new', title: 'New Session', description: 'Start a new session' },
+      { id: 'models', name: 'models', title: 'Select Model', description: 'Choose the model' },
+      { id: 'compact', name: 'compact', title: 'Compact Session', description: 'Summarise this session' },
+      { id: 'user:git:commit', name: 'user:git:commit', title: 'user:git:commit', description: 'from ~/.config/opencode/commands/git/commit.md' },
+    ];
+    const d = await show(<CommandsDialog commands={commands} onRun={onRun} onClose={() => {}} width={80} height={24} />);
+    expect(d.frame()).toContain('> type to filter');
+    // the built-ins show their /name at the right; a custom command's title is its name
+    expect(d.frame()).toMatch(/│   Select Model +\/models │/);
+    expect(d.frame()).toMatch(/│   user:git:commit +│/);
+    // j and k are letters here, not moves
+    await d.press('c', 'o', 'm', 'm', 'i');
+    const rows = d.frame().split('\n');
+    expect(rows.filter((r) => r.includes('Session') || r.includes('Model') || r.includes('user:git'))).toEqual([
+      expect.stringMatching(/│ {3}user:git:commit +│/),
+    ]);
+    expect(d.frame()).toContain('> commi');
+    expect(d.frame()).toContain('from ~/.config/opencode/commands/git/commit.md');
+    await d.press('\u007f', '\u007f', '\u007f');
+    expect(d.frame()).toContain('> co');
+    expect(d.frame()).toContain('Compact Session');
+    await d.press('x', 'y', 'z');
+    expect(d.frame()).toContain('Nothing matches');
+    await d.press(KEYS.enter);
+    expect(onRun).not.toHaveBeenCalled();
+    await d.press('\u007f', '\u007f', '\u007f', 'd', 'e', 'l', KEYS.enter);
+    expect(onRun.mock.calls).toEqual([['models']]);
   });
 });
 

@@ -1,9 +1,19 @@
 /**
- * "Switch Session" (ctrl+s): the sessions, newest first, with how long ago each changed. Enter
- * switches, esc closes (reference §9.2–9.3).
+ * "Switch Session" (ctrl+s): the sessions, most recently used first, each with its title, message
+ * count, cost and how long ago it changed. Enter switches, esc closes (reference §9.2–9.3); `r`
+ * renames the selected session in place, `d` deletes it after a Yes/No question (issue 14).
  */
-import { ListDialog, type DialogSizeProps, type ListItem } from './ListDialog.js';
+import { Text } from 'ink';
+import { useState } from 'react';
+import { DialogFrame } from '../components/DialogFrame.js';
 import { clamp, useScreenSize } from '../components/DialogFrame.js';
+import { formatCost } from '../format.js';
+import { LAYER, useKeys } from '../input/InputProvider.js';
+import type { Key } from '../input/keys.js';
+import { useKeymap } from '../keymap-context.js';
+import { useTheme } from '../theme-context.js';
+import { Buttons } from './Buttons.js';
+import { HintRow, ListDialog, type DialogSizeProps, type ListItem } from './ListDialog.js';
 
 /** A session as the dialog lists it. */
 export interface SessionSummary {
@@ -12,44 +22,231 @@ export interface SessionSummary {
   /** unix ms */
   updatedAt: number;
   messageCount: number;
+  /** US dollars */
+  costUsd: number;
 }
 
 export interface SessionsDialogProps extends DialogSizeProps {
-  /** newest first, as shown */
+  /** in the order shown (most recently used first) */
   sessions: readonly SessionSummary[];
   /** the open session: marked ✓ and selected at first */
   currentId?: string;
   onSelect(id: string): void;
   onClose(): void;
+  /** saves a new title (already trimmed, never empty); throw to keep the old one (the message is shown) */
+  onRename(id: string, title: string): void;
+  /** deletes the session, after the person said yes; throw to keep it (the message is shown) */
+  onDelete(id: string): void;
   /** "now" for the relative times, unix ms; default `Date.now()` at render */
   now?: number;
 }
 
+/** Longest title the rename field takes, in characters. */
+export const MAX_TITLE_CHARS = 200;
+
+type Mode = { kind: 'list' } | { kind: 'rename'; id: string; text: string } | { kind: 'delete'; id: string; yes: boolean };
+
 /**
  * The sessions dialog: 60 columns wide (less on a narrow screen), 10 rows visible. Each row: title
- * (or `Untitled session`), then `<n> msgs · <relative time>`.
+ * (or `Untitled session`), then `<n> msgs · $<cost> · <relative time>`.
  */
 export function SessionsDialog(props: SessionsDialogProps) {
   const screen = useScreenSize(props.width, props.height);
+  const keymap = useKeymap();
   const now = props.now ?? Date.now();
-  const items: ListItem[] = props.sessions.map((s) => ({
+  const width = clamp(60, 30, screen.columns - 2);
+  // renames and deletions show at once, without waiting for the caller to hand a new list
+  const [sessions, setSessions] = useState(props.sessions);
+  const [mode, setMode] = useState<Mode>({ kind: 'list' });
+  const [selectedId, setSelectedId] = useState(props.currentId ?? sessions[0]?.id);
+  const [problem, setProblem] = useState<string>();
+
+  const attempt = (work: () => void): boolean => {
+    try {
+      work();
+      setProblem(undefined);
+      return true;
+    } catch (err) {
+      setProblem((err as Error).message);
+      return false;
+    }
+  };
+
+  if (mode.kind === 'rename') {
+    return (
+      <RenameField
+        width={width}
+        text={mode.text}
+        problem={problem}
+        onChange={(text) => setMode({ ...mode, text })}
+        onCancel={() => setMode({ kind: 'list' })}
+        onSave={(title) => {
+          if (!attempt(() => props.onRename(mode.id, title))) return;
+          setSessions((all) => all.map((s) => (s.id === mode.id ? { ...s, title } : s)));
+          setMode({ kind: 'list' });
+        }}
+      />
+    );
+  }
+  if (mode.kind === 'delete') {
+    const session = sessions.find((s) => s.id === mode.id);
+    return (
+      <DeleteQuestion
+        width={width}
+        title={displayTitle(session?.title ?? '')}
+        messageCount={session?.messageCount ?? 0}
+        yes={mode.yes}
+        problem={problem}
+        onToggle={() => setMode({ ...mode, yes: !mode.yes })}
+        onAnswer={(yes) => {
+          if (yes && !attempt(() => props.onDelete(mode.id))) return;
+          if (yes) {
+            const at = sessions.findIndex((s) => s.id === mode.id);
+            const rest = sessions.filter((s) => s.id !== mode.id);
+            setSessions(rest);
+            setSelectedId(rest[Math.min(at, rest.length - 1)]?.id);
+          }
+          setMode({ kind: 'list' });
+        }}
+      />
+    );
+  }
+
+  const items: ListItem[] = sessions.map((s) => ({
     id: s.id,
-    label: s.title.trim() || 'Untitled session',
-    detail: `${s.messageCount} ${s.messageCount === 1 ? 'msg' : 'msgs'} · ${relativeTime(s.updatedAt, now)}`,
+    label: displayTitle(s.title),
+    detail: `${s.messageCount} ${s.messageCount === 1 ? 'msg' : 'msgs'} · ${formatCost(s.costUsd)} · ${relativeTime(s.updatedAt, now)}`,
     current: s.id === props.currentId,
   }));
-  const current = props.sessions.findIndex((s) => s.id === props.currentId);
+  const selectedIndex = Math.max(0, sessions.findIndex((s) => s.id === selectedId));
+  const onKey = (key: Key): boolean => {
+    const selected = sessions[selectedIndex];
+    if (!selected) return false;
+    if (keymap.matches(key, 'session.rename')) {
+      setProblem(undefined);
+      setMode({ kind: 'rename', id: selected.id, text: selected.title });
+      return true;
+    }
+    if (keymap.matches(key, 'session.delete')) {
+      setProblem(undefined);
+      setMode({ kind: 'delete', id: selected.id, yes: false });
+      return true;
+    }
+    return false;
+  };
+  const hint = [
+    `${keymap.hint('dialog.select') ?? 'enter'} open`,
+    `${keymap.hint('session.rename') ?? 'r'} rename`,
+    `${keymap.hint('session.delete') ?? 'd'} delete`,
+    `${keymap.hint('dialog.close') ?? 'esc'} close`,
+  ].join(' · ');
   return (
     <ListDialog
       title="Switch Session"
       items={items}
-      initialIndex={Math.max(0, current)}
-      width={clamp(60, 30, screen.columns - 2)}
+      initialIndex={selectedIndex}
+      width={width}
       emptyText="No sessions yet"
       onChoose={(item) => props.onSelect(item.id)}
       onClose={props.onClose}
+      onKey={onKey}
+      onMove={(index) => setSelectedId(sessions[index]?.id)}
+      footer={
+        <>
+          {problem ? <ProblemRow text={problem} /> : null}
+          <HintRow text={hint} />
+        </>
+      }
     />
   );
+}
+
+/** The rename field: the title as text with a cursor at its end; enter saves, esc goes back to the list. */
+function RenameField(props: {
+  width: number;
+  text: string;
+  problem?: string;
+  onChange(text: string): void;
+  onSave(title: string): void;
+  onCancel(): void;
+}) {
+  const theme = useTheme();
+  const keymap = useKeymap();
+  const [empty, setEmpty] = useState(false);
+  useKeys(
+    (key) => {
+      if (keymap.matches(key, 'dialog.close')) props.onCancel();
+      else if (keymap.matches(key, 'dialog.select')) {
+        const title = props.text.replace(/\s+/g, ' ').trim();
+        if (title === '') setEmpty(true);
+        else props.onSave(title);
+      } else if (key.name === 'backspace' && !key.ctrl && !key.meta) props.onChange([...props.text].slice(0, -1).join(''));
+      else if (key.text !== '' && !key.ctrl && !key.meta && props.text.length < MAX_TITLE_CHARS) {
+        setEmpty(false);
+        props.onChange((props.text + key.text.replace(/[\r\n\t]/g, ' ')).slice(0, MAX_TITLE_CHARS));
+      }
+      return true;
+    },
+    { layer: LAYER.dialog },
+  );
+  return (
+    <DialogFrame title="Rename Session" width={props.width}>
+      <Text wrap="truncate-start" color={theme.text}>
+        {`> ${props.text}█`}
+      </Text>
+      {empty ? <ProblemRow text="A title cannot be empty: type one, or esc to keep the old one" /> : null}
+      {props.problem ? <ProblemRow text={props.problem} /> : null}
+      <HintRow text={`${keymap.hint('dialog.select') ?? 'enter'} save · ${keymap.hint('dialog.close') ?? 'esc'} cancel`} />
+    </DialogFrame>
+  );
+}
+
+const DELETE_BUTTONS = [{ label: 'Yes (y)' }, { label: 'No (n)' }];
+
+/** "Delete session …?" with No selected at first, so a stray enter deletes nothing. */
+function DeleteQuestion(props: {
+  width: number;
+  title: string;
+  messageCount: number;
+  yes: boolean;
+  problem?: string;
+  onToggle(): void;
+  onAnswer(yes: boolean): void;
+}) {
+  const theme = useTheme();
+  const keymap = useKeymap();
+  useKeys(
+    (key) => {
+      if (keymap.matches(key, 'confirm.yes')) props.onAnswer(true);
+      else if (keymap.matches(key, 'confirm.no') || keymap.matches(key, 'dialog.close')) props.onAnswer(false);
+      else if (keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous')) props.onToggle();
+      else if (keymap.matches(key, 'button.press')) props.onAnswer(props.yes);
+      return true;
+    },
+    { layer: LAYER.dialog },
+  );
+  const messages = `${props.messageCount} ${props.messageCount === 1 ? 'message' : 'messages'}`;
+  return (
+    <DialogFrame title="Delete Session" width={props.width}>
+      <Text color={theme.text} wrap="wrap">{`Delete "${props.title}" and its ${messages}? This cannot be undone.`}</Text>
+      {props.problem ? <ProblemRow text={props.problem} /> : null}
+      <Text> </Text>
+      <Buttons buttons={DELETE_BUTTONS} selected={props.yes ? 0 : 1} width={props.width - 4} />
+    </DialogFrame>
+  );
+}
+
+function ProblemRow({ text }: { text: string }) {
+  const theme = useTheme();
+  return (
+    <Text color={theme.error} wrap="wrap">
+      {text}
+    </Text>
+  );
+}
+
+function displayTitle(title: string): string {
+  return title.trim() || 'Untitled session';
 }
 
 /**
