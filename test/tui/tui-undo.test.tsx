@@ -1,0 +1,101 @@
+/**
+ * Undo in the TUI (issue 14), the whole app through ink-testing-library against a real App and the
+ * fake provider: ctrl+z after a turn that edited a file puts it back and shows the note in the
+ * conversation and the outcome in the status bar; alt+z redoes; a file changed since is left alone.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TuiApp } from '../../src/tui/App.js';
+import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { ChatStore } from '../../src/tui/state/chat-store.js';
+import { THEMES } from '../../src/tui/themes.js';
+import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
+
+let t: TestApp | undefined;
+let cleanup: (() => void) | undefined;
+afterEach(async () => {
+  cleanup?.();
+  await t?.close();
+  t = undefined;
+  cleanup = undefined;
+});
+
+const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
+const CTRL_Z = '\u001a';
+const ALT_Z = '\u001bz';
+
+/** The TUI after one turn that changed a.txt from `one` to `two` (the edit allowed with `a`). */
+async function afterOneTurn() {
+  t = await startTuiApp([
+    { toolCalls: [{ name: 'view', input: { file_path: 'a.txt' } }] },
+    { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'one', new_string: 'two' } }] },
+    { text: 'Edited.' },
+  ]);
+  writeFileSync(join(t.dir, 'a.txt'), 'one\n');
+  const store = new ChatStore(t.services);
+  const ui = render(
+    <InputProvider>
+      <TuiApp services={t.services} store={store} initialTheme={THEMES.opencode} onQuit={() => {}} />
+    </InputProvider>,
+  );
+  cleanup = () => {
+    ui.unmount();
+    store.dispose();
+  };
+  const waitFor = async (check: (frame: string) => boolean, timeoutMs = 10_000) => {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      const frame = ui.lastFrame() ?? '';
+      if (check(frame)) return frame;
+      await tick(25);
+    }
+    throw new Error(`timed out; last frame:\n${ui.lastFrame()}`);
+  };
+  const type = async (text: string) => {
+    ui.stdin.write(text);
+    await tick();
+  };
+  await type('change a');
+  await type('\r');
+  await waitFor((f) => f.includes('Permission Required'));
+  await type('a');
+  await waitFor((f) => f.includes('Edited.') && !f.includes('Permission Required'));
+  await waitFor(() => !store.getSnapshot().busy);
+  expect(readFileSync(join(t.dir, 'a.txt'), 'utf8')).toBe('two\n');
+  return { ui, store, waitFor, type, file: join(t.dir, 'a.txt') };
+}
+
+describe('undo in the TUI', () => {
+  it('ctrl+z restores the file, shows the note and the status; alt+z puts the change back', async () => {
+    const { store, waitFor, type, file } = await afterOneTurn();
+    await type(CTRL_Z);
+    const undone = await waitFor((f) => f.includes('↶ The user undid'));
+    expect(readFileSync(file, 'utf8')).toBe('one\n');
+    expect(undone).toContain('Undid "change a": 1 file');
+    expect(store.getSnapshot().promptHistory).toEqual(['change a']);
+
+    await type(ALT_Z);
+    const redone = await waitFor((f) => f.includes('↷ The user redid'));
+    expect(readFileSync(file, 'utf8')).toBe('two\n');
+    expect(redone).toContain('Redid "change a": 1 file');
+  });
+
+  it('leaves a file changed since alone and says where the difference is', async () => {
+    const { store, waitFor, type, file } = await afterOneTurn();
+    writeFileSync(file, 'two\nmine\n');
+    await type(CTRL_Z);
+    await waitFor((f) => f.includes('Nothing undone'));
+    expect(store.getSnapshot().status?.text).toBe(
+      'Nothing undone: every file of the turn changed since; the logs page (ctrl+l) shows the difference',
+    );
+    expect(store.getSnapshot().logs.at(-2)?.details).toBe(
+      'Nothing undone: every file of the turn "change a" changed since.\n' +
+        'Left alone, changed since (your changes are kept):\n' +
+        '  a.txt: changed since\n' +
+        '    --- a/a.txt\n    +++ b/a.txt\n    @@ -1,1 +1,2 @@\n     two\n    +mine\n',
+    );
+    expect(readFileSync(file, 'utf8')).toBe('two\nmine\n');
+  });
+});
