@@ -1,0 +1,115 @@
+/**
+ * The whole TUI (ink-testing-library, a real app, the fake provider) with keys from the config
+ * (issue 15 §3) and the dialogs' esc and ctrl+c (issue 13 §3): a rebound action answers its new key
+ * and no longer its old one; ctrl+c over the permission dialog asks the quit question and "no"
+ * brings the request back, unanswered; esc then denies it.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import React from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadKeymap } from '../../src/cli/keybindings.js';
+import { TuiApp } from '../../src/tui/App.js';
+import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { KeymapContext } from '../../src/tui/keymap-context.js';
+import { ChatStore } from '../../src/tui/state/chat-store.js';
+import { THEMES } from '../../src/tui/themes.js';
+import type { FakeTurn } from '../support/fake-provider.js';
+import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
+
+let t: TestApp | undefined;
+let cleanup: (() => void) | undefined;
+afterEach(async () => {
+  cleanup?.();
+  await t?.close();
+  t = undefined;
+  cleanup = undefined;
+});
+
+const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
+
+async function mount(turns: FakeTurn[], config: object = {}) {
+  t = await startTuiApp(turns, { config });
+  // the keymap as the TUI's start builds it: from the project's .opencode.json
+  const built = loadKeymap({ files: [join(t.dir, '.opencode.json')] });
+  expect(built.errors).toEqual([]);
+  const store = new ChatStore(t.services);
+  store.openSession(t.services.sessions.list()[0]?.id);
+  let quit = false;
+  const ui = render(
+    <KeymapContext.Provider value={built.keymap}>
+      <InputProvider>
+        <TuiApp services={t.services} store={store} initialTheme={THEMES.opencode} onQuit={() => (quit = true)} />
+      </InputProvider>
+    </KeymapContext.Provider>,
+  );
+  cleanup = () => {
+    ui.unmount();
+    store.dispose();
+  };
+  const waitFor = async (check: (frame: string) => boolean, timeoutMs = 10_000) => {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      const frame = ui.lastFrame() ?? '';
+      if (check(frame)) return frame;
+      await tick(25);
+    }
+    throw new Error(`timed out; last frame:\n${ui.lastFrame()}`);
+  };
+  const type = async (text: string) => {
+    ui.stdin.write(text);
+    await tick();
+  };
+  return { ui, store, waitFor, type, quitted: () => quit };
+}
+
+describe('the TUI with keybindings from the config', () => {
+  it('a rebound action answers its new key, not the old one; the hint and help show the new key', async () => {
+    const { ui, waitFor, type } = await mount([{ text: 'First.' }], { keybindings: { 'session.new': 'alt+n', 'app.help': ['f1'] } });
+    expect(ui.lastFrame()).toMatch(/^ f1 help /m);
+    await type('one');
+    await type('\r');
+    await waitFor((f) => f.includes('First.') && /\(\d/.test(f));
+    await type('\u000e'); // ctrl+n: no longer session.new
+    await tick(100);
+    expect(ui.lastFrame()).toContain('First.');
+    await type('\u001bn'); // alt+n
+    await waitFor((f) => !f.includes('First.'));
+    await type('\u001bOP'); // f1
+    const help = await waitFor((f) => f.includes('Keyboard Shortcuts'));
+    expect(help).toMatch(/│ alt\+n +New session/);
+  });
+
+  it('ctrl+c over the permission dialog asks to quit; n brings the request back unanswered; esc denies it', async () => {
+    const { waitFor, type, quitted } = await mount([{ toolCalls: [{ id: 'toolu_rm', name: 'bash', input: { command: 'rm victim' } }] }]);
+    writeFileSync(join(t!.dir, 'victim'), 'x');
+    await type('remove victim');
+    await type('\r');
+    await waitFor((f) => f.includes('Permission Required'));
+    await type('\u0003'); // ctrl+c
+    const question = await waitFor((f) => f.includes('Quit opencode?'));
+    expect(question).not.toContain('Permission Required');
+    await type('n');
+    await waitFor((f) => f.includes('Permission Required') && f.includes('rm victim'));
+    expect(quitted()).toBe(false);
+    await type('\u001b'); // esc: deny
+    const after = await waitFor((f) => f.includes('permission denied'));
+    expect(after).not.toContain('Permission Required');
+    expect(existsSync(join(t!.dir, 'victim'))).toBe(true);
+  });
+
+  it('ctrl+c in a list dialog asks to quit, esc goes back to the list, and ctrl+c twice quits', async () => {
+    const { waitFor, type, quitted } = await mount([]);
+    await type('\u000b'); // ctrl+k
+    await waitFor((f) => f.includes('Initialize Project'));
+    await type('\u0003');
+    await waitFor((f) => f.includes('Quit opencode?'));
+    await type('\u001b');
+    await waitFor((f) => f.includes('Initialize Project') && !f.includes('Quit opencode?'));
+    await type('\u0003');
+    await waitFor((f) => f.includes('Quit opencode?'));
+    await type('\u0003');
+    expect(quitted()).toBe(true);
+  });
+});
