@@ -25,6 +25,7 @@ import type { ChatServices, LspView } from './state/services.js';
 import type { Theme } from './theme.js';
 import { ThemeContext } from './theme-context.js';
 import { themeByName } from './themes.js';
+import { useCommands } from './useCommands.js';
 
 export interface TuiAppProps {
   services: ChatServices;
@@ -161,6 +162,23 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
     [store],
   );
 
+  // the `/` list and the ctrl+k dialog run the same commands (commands.ts)
+  const commands = useCommands({
+    services,
+    store,
+    sessionId: state.session?.id,
+    busy: state.busy || state.compacting,
+    openDialog: setDialog,
+    showLogs: () => setPage('logs'),
+    newSession: () => {
+      store.openSession(undefined);
+      setAttachments([]);
+    },
+    quit: onQuit,
+    send: (text) => send(text, []),
+    refuseWhileBusy,
+  });
+
   // the queue under the list: ↑ on an empty editor takes the newest queued prompt back to edit
   const isEditorEmpty = useCallback(() => (editorRef.current?.getText() ?? '') === '', []);
   const recallQueued = useCallback(() => {
@@ -241,6 +259,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
                 }}
                 attachmentCount={attachments.length}
                 send={send}
+                commands={commands}
               />
             ) : state.items.length === 0 ? (
               <Welcome version={services.version} cwd={services.cwd} modelName={model.name} />
@@ -293,6 +312,8 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
           attachments={attachments}
           onAttachmentsChange={setAttachments}
           onSubmit={send}
+          listCommands={commands.list}
+          onCommand={commands.run}
           onMessage={(text, level) => store.setStatus(text, level)}
         />
         <StatusBar

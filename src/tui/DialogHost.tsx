@@ -11,7 +11,8 @@ import React, { useEffect, useState } from 'react';
 import type { Session } from '../db/session-store.js';
 import type { ImagePart } from '../message.js';
 import type { PermissionRequest } from '../permission/types.js';
-import { fillPlaceholders, loadCustomCommands, type CustomCommand } from './custom-commands.js';
+import { initPrompt, type CommandItem } from './commands.js';
+import { fillPlaceholders, type CustomCommand } from './custom-commands.js';
 import { ArgumentsDialog } from './dialogs/ArgumentsDialog.js';
 import { CommandsDialog } from './dialogs/CommandsDialog.js';
 import { FilePickerDialog } from './dialogs/FilePickerDialog.js';
@@ -42,12 +43,6 @@ export type DialogState =
   | { kind: 'filepicker' }
   | { kind: 'arguments'; command: CustomCommand };
 
-/** Built-in commands of the commands dialog (reference §9.4). */
-const BUILTIN_COMMANDS = [
-  { id: 'init', title: 'Initialize Project', description: 'Create or update OpenCode.md: build/test commands and code style for the agent' },
-  { id: 'compact', title: 'Compact Session', description: 'Summarise this session; later requests start from the summary' },
-];
-
 /** Above every dialog: where ctrl+c is caught before the open dialog takes it. */
 export const QUIT_KEY_LAYER = LAYER.dialog + 1;
 
@@ -68,6 +63,8 @@ export interface DialogHostProps {
   onTheme(name: string): void;
   onAttach(image: ImagePart): void;
   attachmentCount: number;
+  /** the commands of the ctrl+k dialog (the same as the `/` list: useCommands.ts) */
+  commands: { list(): Promise<CommandItem[]>; run(id: string): void };
   /** sends a prompt; false when refused (busy) */
   send(text: string, images: ImagePart[]): boolean;
 }
@@ -75,7 +72,7 @@ export interface DialogHostProps {
 export function DialogHost(props: DialogHostProps) {
   const { services, store, permission, dialog, area, onClose } = props;
   const [providers, setProviders] = useState<ModelProvider[] | undefined>();
-  const [custom, setCustom] = useState<CustomCommand[]>([]);
+  const [commands, setCommands] = useState<CommandItem[]>([]);
   const keymap = useKeymap();
 
   useKeys(
@@ -92,9 +89,7 @@ export function DialogHost(props: DialogHostProps) {
       services.models().then(setProviders, (err: unknown) => store.setStatus(`Cannot list models: ${(err as Error).message}`, 'error'));
     }
     if (dialog?.kind === 'commands') {
-      loadCustomCommands({ configDirs: services.userCommandDirs, dataDir: services.dataDir }).then(setCustom, (err: unknown) =>
-        store.setStatus(`Custom commands not loaded: ${(err as Error).message}`, 'warn'),
-      );
+      void props.commands.list().then(setCommands);
     }
   }, [dialog?.kind]);
 
@@ -134,21 +129,12 @@ export function DialogHost(props: DialogHostProps) {
       />
     );
   } else if (dialog?.kind === 'commands') {
-    const commands = [...BUILTIN_COMMANDS, ...custom.map((c) => ({ id: c.id, title: c.title, description: c.description }))];
     body = (
       <CommandsDialog
         commands={commands}
         onRun={(id) => {
-          if (id === 'init') sendPrompt(initPrompt(services));
-          else if (id === 'compact') {
-            onClose();
-            compact(props);
-          } else {
-            const command = custom.find((c) => c.id === id);
-            if (!command) return onClose();
-            if (command.placeholders.length) props.onOpen({ kind: 'arguments', command });
-            else sendPrompt(command.content);
-          }
+          onClose();
+          props.commands.run(id);
         }}
         onClose={onClose}
         {...area}
@@ -232,27 +218,5 @@ export function DialogHost(props: DialogHostProps) {
     <Box width={area.width} height={area.height} alignItems="center" justifyContent="center" flexDirection="column">
       {body}
     </Box>
-  );
-}
-
-/** The Initialize Project prompt; asking for it marks the project initialised (the original does). */
-function initPrompt(services: ChatServices): string {
-  services.init.markInitialized();
-  return services.init.prompt;
-}
-
-function compact(props: DialogHostProps): void {
-  const { services, store, sessionId, busy } = props;
-  if (!sessionId) return store.setStatus('Nothing to compact: this session has no messages yet', 'warn');
-  if (busy) return store.setStatus('The agent is busy: compact after the reply finishes', 'warn');
-  if (!services.compact) return store.setStatus('Compaction is not available', 'error');
-  store.setCompacting(true);
-  store.setStatus('Compacting the session…', 'info');
-  services.compact(sessionId).then(
-    () => store.setCompacting(false),
-    (err: unknown) => {
-      store.setCompacting(false);
-      store.setStatus(`Compaction failed: ${(err as Error).message}`, 'error');
-    },
   );
 }

@@ -139,7 +139,7 @@ describe('the TUI', () => {
     expect(t!.fake.answered.at(-1).model).toBe('claude-opus-5-5');
   });
 
-  it('ctrl+k lists user and project custom commands; one with a $NAME asks for it, then sends the text', async () => {
+  it('ctrl+k lists user and project custom commands, filtered by typing; one with a $NAME asks for it, then sends the text', async () => {
     const { waitFor, type } = await mount([{ text: 'Greeted.' }]);
     const userDir = join(t!.dir, '.home', '.config', 'opencode', 'commands', 'git');
     mkdirSync(userDir, { recursive: true });
@@ -147,12 +147,16 @@ describe('the TUI', () => {
     mkdirSync(join(t!.dir, '.opencode', 'commands'), { recursive: true });
     writeFileSync(join(t!.dir, '.opencode', 'commands', 'greet.md'), 'Say hello.');
     await type('\u000b'); // ctrl+k
-    const list = await waitFor((f) => f.includes('user:git:commit') && f.includes('project:greet'));
-    expect(list).toContain('Initialize Project');
+    // the same list as `/`: the built-ins (10 rows show), the custom ones further down
+    const list = await waitFor((f) => f.includes('Initialize Project') && f.includes('↓ more'));
     expect(list).toContain('Compact Session');
-    // Initialize, Compact, then the custom ones: the user command is third
-    await type('\u001b[B');
-    await type('\u001b[B');
+    // typing filters it (issue 13 §5): one read, handed over a letter at a time
+    await type('project:');
+    await waitFor((f) => f.includes('project:greet') && !f.includes('Compact Session'));
+    await type('\u007f'.repeat(8));
+    await waitFor((f) => f.includes('> type to filter'));
+    await type('git:commit');
+    await waitFor((f) => f.includes('> git:commit') && f.includes('user:git:commit') && !f.includes('Compact Session'));
     await type('\r');
     await waitFor((f) => f.includes('MESSAGE'));
     await type('fix the build');

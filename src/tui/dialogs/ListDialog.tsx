@@ -3,8 +3,9 @@
  * dialogs (reference §9.3: ↑↓ or k/j, enter, esc; 10 rows visible, the list scrolls under them).
  */
 import { Box, Text } from 'ink';
+import { Fzf, type FzfResultItem } from 'fzf';
 import type React from 'react';
-import { useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import stringWidth from 'string-width';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, clamp, fitText, scrollTop } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
@@ -21,6 +22,9 @@ export interface ListItem {
   /** marks the item in use (the current session, model, theme) with `✓` */
   current?: boolean;
 }
+
+/** What a filterable list matches the typed filter against. */
+const filterText = (item: ListItem): string => `${item.label} ${item.detail ?? ''}`;
 
 /** Rows a list shows at once (the original's dialogs: 10). */
 export const LIST_VISIBLE_ROWS = 10;
@@ -41,8 +45,13 @@ export interface ListDialogProps {
   /** enter on an item */
   onChoose(item: ListItem, index: number): void;
   onClose(): void;
-  /** rows under the list, e.g. the selected command's description */
-  footer?: React.ReactNode;
+  /** rows under the list, e.g. the selected command's description (a function gets the selected item) */
+  footer?: React.ReactNode | ((selected: ListItem | undefined) => React.ReactNode);
+  /**
+   * typing filters the list (fzf on the label and the detail): printable keys and backspace edit
+   * the filter shown above the list, so k/j type letters and only the arrows move
+   */
+  filterable?: boolean;
   /** sees every key first; return true when it handled it */
   onKey?(key: Key): boolean;
   /** the selection moved to `index` by a key (not called when a new list resets it) */
@@ -52,12 +61,28 @@ export interface ListDialogProps {
 /**
  * The list dialog. Modal: registers on {@link LAYER.dialog} and takes every key. ↑/k and ↓/j move
  * (stopping at the ends), pgup/pgdown move a page, home/end to the ends, enter chooses, esc closes.
- * The selection resets to `initialIndex` when the items' ids change (another provider's list).
+ * The selection resets to `initialIndex` when the items' ids change (another provider's list, or
+ * a new filter).
  */
 export function ListDialog(props: ListDialogProps) {
   const theme = useTheme();
   const keymap = useKeymap();
-  const { items, width, visibleRows = LIST_VISIBLE_ROWS } = props;
+  const { width, visibleRows = LIST_VISIBLE_ROWS, filterable = false } = props;
+  // the filter lives in a ref too: keys that arrive before React re-renders must see the last one
+  const filterRef = useRef('');
+  const [filter, setFilterState] = useState('');
+  const setFilter = (text: string) => {
+    filterRef.current = text;
+    setFilterState(text);
+  };
+  const finder = useMemo(
+    () => (filterable ? new Fzf(props.items as ListItem[], { selector: filterText }) : undefined),
+    [filterable, props.items],
+  );
+  const items = useMemo<readonly ListItem[]>(
+    () => (finder && filter ? finder.find(filter).map((match: FzfResultItem<ListItem>) => match.item) : props.items),
+    [finder, filter, props.items],
+  );
   const count = items.length;
   // the list's identity: a different list (another provider's models) starts over at initialIndex
   const listKey = items.map((item) => item.id).join('\n');
@@ -81,6 +106,14 @@ export function ListDialog(props: ListDialogProps) {
   useKeys(
     (key) => {
       if (props.onKey?.(key)) return true;
+      if (filterable && key.name === 'backspace' && !key.ctrl && !key.meta) {
+        setFilter([...filterRef.current].slice(0, -1).join(''));
+        return true;
+      }
+      if (filterable && key.text !== '' && !key.ctrl && !key.meta) {
+        setFilter(filterRef.current + key.text.replace(/[\r\n\t]/g, ' '));
+        return true;
+      }
       if (keymap.matches(key, 'dialog.close')) props.onClose();
       else if (keymap.matches(key, 'dialog.up')) moveTo(selected - 1);
       else if (keymap.matches(key, 'dialog.down')) moveTo(selected + 1);
@@ -99,7 +132,12 @@ export function ListDialog(props: ListDialogProps) {
   return (
     <DialogFrame title={props.title} titleRight={props.titleRight} width={width}>
       {props.header}
-      {count === 0 ? <Text color={theme.textMuted}>{props.emptyText ?? 'Nothing to choose from'}</Text> : null}
+      {filterable ? (
+        <Text wrap="truncate" color={filter ? theme.text : theme.textMuted}>
+          {filter ? `> ${filter}` : '> type to filter'}
+        </Text>
+      ) : null}
+      {count === 0 ? <Text color={theme.textMuted}>{filter ? 'Nothing matches' : (props.emptyText ?? 'Nothing to choose from')}</Text> : null}
       {top > 0 ? <Text color={theme.textMuted}>↑ more</Text> : null}
       {shown.map((item, i) => {
         const isSelected = top + i === selected;
@@ -116,7 +154,7 @@ export function ListDialog(props: ListDialogProps) {
         );
       })}
       {top + visibleRows < count ? <Text color={theme.textMuted}>↓ more</Text> : null}
-      {props.footer}
+      {typeof props.footer === 'function' ? props.footer(items[selected]) : props.footer}
     </DialogFrame>
   );
 }

@@ -1,0 +1,110 @@
+/**
+ * The `/` command list in the whole TUI (issue 13 §5), against a real app and the fake provider:
+ * a built-in opens its dialog, a custom command is sent, `/quit` quits, and a text that only
+ * starts with `/` is an ordinary prompt.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TuiApp } from '../../src/tui/App.js';
+import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { ChatStore } from '../../src/tui/state/chat-store.js';
+import { THEMES } from '../../src/tui/themes.js';
+import type { FakeTurn } from '../support/fake-provider.js';
+import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
+
+let t: TestApp | undefined;
+let cleanup: (() => void) | undefined;
+afterEach(async () => {
+  cleanup?.();
+  await t?.close();
+  t = undefined;
+  cleanup = undefined;
+});
+
+const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
+
+async function mount(turns: FakeTurn[]) {
+  t = await startTuiApp(turns);
+  const store = new ChatStore(t.services);
+  store.openSession(t.services.sessions.list()[0]?.id);
+  let quit = false;
+  const ui = render(
+    <InputProvider>
+      <TuiApp services={t.services} store={store} initialTheme={THEMES.opencode} onQuit={() => (quit = true)} />
+    </InputProvider>,
+  );
+  cleanup = () => {
+    ui.unmount();
+    store.dispose();
+  };
+  const waitFor = async (check: (frame: string) => boolean, timeoutMs = 10_000) => {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      const frame = ui.lastFrame() ?? '';
+      if (check(frame)) return frame;
+      await tick(25);
+    }
+    throw new Error(`timed out; last frame:\n${ui.lastFrame()}`);
+  };
+  const type = async (text: string) => {
+    ui.stdin.write(text);
+    await tick();
+  };
+  return { ui, store, waitFor, type, quitted: () => quit };
+}
+
+describe('the / command list in the TUI', () => {
+  it('/mo then enter opens the models dialog; the input is empty after', async () => {
+    const { waitFor, type } = await mount([]);
+    await type('/');
+    const list = await waitFor((f) => f.includes('/sessions') && f.includes('/compact'));
+    expect(list).toContain('/new');
+    await type('mo');
+    await waitFor((f) => f.includes('/models') && !f.includes('/sessions'));
+    await type('\r');
+    const dialog = await waitFor((f) => f.includes('Claude Opus 5.5'));
+    expect(dialog).toMatch(/^> *$/m);
+  });
+
+  it('/compact on a new session says there is nothing to compact, and sends nothing', async () => {
+    const { waitFor, type } = await mount([]);
+    await type('/compact');
+    await waitFor((f) => f.includes('Summarise this session'));
+    await type('\r');
+    await waitFor((f) => f.includes('Nothing to compact: this session has no messages yet'));
+    expect(t!.fake.answered).toHaveLength(0);
+  });
+
+  it('a custom command without placeholders is sent as its text', async () => {
+    const { waitFor, type } = await mount([{ text: 'Hello there.' }]);
+    mkdirSync(join(t!.dir, '.opencode', 'commands'), { recursive: true });
+    writeFileSync(join(t!.dir, '.opencode', 'commands', 'greet.md'), 'Say hello.');
+    await type('/greet');
+    await waitFor((f) => f.includes('/project:greet'));
+    await type('\r');
+    await waitFor((f) => f.includes('Hello there.'));
+    expect(JSON.stringify(t!.fake.answered.at(-1).messages.at(-1).content)).toContain('Say hello.');
+  });
+
+  it('a prompt that starts with a path is sent as typed', async () => {
+    const { waitFor, type } = await mount([{ text: 'It is empty.' }]);
+    await type('/etc/hosts');
+    await waitFor((f) => f.includes('No matching commands'));
+    await type(' is empty?');
+    await waitFor((f) => f.includes('> /etc/hosts is empty?') && !f.includes('No matching commands'));
+    await type('\r');
+    await waitFor((f) => f.includes('It is empty.'));
+    expect(t!.fake.answered.at(-1).messages.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'text', text: '/etc/hosts is empty?' }] });
+  });
+
+  it('/quit quits without asking', async () => {
+    const { waitFor, type, quitted } = await mount([]);
+    await type('/quit');
+    await waitFor((f) => f.includes('Quit opencode'));
+    await type('\r');
+    for (let i = 0; i < 40 && !quitted(); i++) await tick(25);
+    expect(quitted()).toBe(true);
+  });
+});
