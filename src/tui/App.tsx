@@ -72,6 +72,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   const [attachments, setAttachments] = useState<ImagePart[]>([]);
   const cache = useMemo(() => new LineCache(), []);
   const editorRef = useRef<EditorHandle>(null);
+  const isEditorEmpty = useCallback(() => (editorRef.current?.getText() ?? '') === '', []);
   const draft = useRef('');
   useEffect(() => {
     if (page === 'chat' && draft.current) {
@@ -126,7 +127,8 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   useKeys(
     (key) => {
       if (keymap.matches(key, 'app.quit')) setDialog({ kind: 'quit' });
-      else if (keymap.matches(key, 'app.help') || (state.busy && keymap.matches(key, 'app.help_busy'))) setDialog({ kind: 'help' });
+      // `?` is typed text once something is in the editor: a message queued while a reply runs may ask a question
+      else if (keymap.matches(key, 'app.help') || (state.busy && keymap.matches(key, 'app.help_busy') && isEditorEmpty())) setDialog({ kind: 'help' });
       else if (keymap.matches(key, 'app.logs')) {
         // the editor unmounts with the chat page: keep what was typed
         draft.current = editorRef.current?.getText() ?? '';
@@ -180,7 +182,6 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   });
 
   // the queue under the list: ↑ on an empty editor takes the newest queued prompt back to edit
-  const isEditorEmpty = useCallback(() => (editorRef.current?.getText() ?? '') === '', []);
   const recallQueued = useCallback(() => {
     const prompt = store.recallQueued();
     if (!prompt) return;

@@ -496,7 +496,7 @@ export class ChatStore {
       this.runStartedAt = undefined;
       return undefined;
     }
-    const label = compacting && !busy ? ACTIVITY_LABELS.compacting : describeActivity(items, { permission: permissionQueue[0], cwd: this.services.cwd });
+    const label = compacting ? ACTIVITY_LABELS.compacting : describeActivity(items, { permission: permissionQueue[0], cwd: this.services.cwd });
     const startedAt = this.runStartedAt ?? this.now();
     const old = this.state.activity;
     if (old && old.label === label && old.startedAt === startedAt && old.retry === this.retry) return old;
