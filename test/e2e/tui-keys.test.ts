@@ -1,0 +1,89 @@
+/**
+ * End to end in a real terminal (tmux, 120×40): keys from the config (issue 15 §3) and the
+ * permission dialog's esc and ctrl+c (issue 13 §3), in one `opencode` TUI against the loopback fake.
+ * The project's .opencode.json binds `session.new` to alt+n and `app.help` to f1: the status bar
+ * advertises f1, f1 opens the help with alt+n listed, ctrl+n no longer starts a session and alt+n
+ * does. Then the model asks to run `rm victim`: ctrl+c asks to quit, `n` brings the request back,
+ * and esc denies it (victim stays). A keybinding that cannot be read stops the start with its line.
+ *
+ * Run alone: `npx vitest run test/e2e/tui-keys.test.ts` (needs tmux and a built dist/).
+ */
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { answerTitles, OPENCODE, startTerminal, startTui, tuiEnv, tuiProject, type Terminal } from '../support/tmux.js';
+
+let fake: FakeProvider;
+let tui: Terminal;
+let dir: string;
+
+beforeAll(async () => {
+  fake = await startFakeProvider([], { sideTurn: answerTitles() });
+  dir = tuiProject({ victim: 'precious\n', '.opencode.json': JSON.stringify({ keybindings: { 'session.new': 'alt+n', 'app.help': 'f1' } }) });
+  tui = await startTui({ cwd: dir, anthropicBaseURL: fake.anthropicBaseURL });
+});
+
+afterAll(async () => {
+  await tui?.kill();
+  await fake?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('opencode TUI in tmux: keybindings from the config, esc and ctrl+c in the permission dialog', () => {
+  it('the status bar and the help show the rebound keys', async () => {
+    const screen = await tui.screen();
+    expect(screen.split('\n').at(-1)).toMatch(/^ f1 help /);
+    await tui.press('F1');
+    const help = await tui.waitFor('Keyboard Shortcuts');
+    expect(help).toMatch(/│ alt\+n +New session/);
+    await tui.press('Escape');
+    await tui.waitForGone('Keyboard Shortcuts');
+  });
+
+  it('ctrl+n no longer starts a new session; alt+n does', async () => {
+    fake.push({ text: 'First answer.' });
+    await tui.submit('hello');
+    await tui.waitFor('First answer.');
+    await tui.press('C-n');
+    // a key press that does nothing leaves the screen as it was: the reply is still there after a later key shows
+    await tui.type('x');
+    await tui.waitFor(/^> x/m);
+    expect(await tui.screen()).toContain('First answer.');
+    await tui.press('BSpace', 'M-n');
+    await tui.waitForGone('First answer.');
+  });
+
+  it('ctrl+c over the permission dialog asks to quit; n brings it back; esc denies: victim stays', async () => {
+    fake.push({ toolCalls: [{ id: 'toolu_rm', name: 'bash', input: { command: 'rm victim', description: 'Delete victim' } }] }, { text: 'Left it alone.' });
+    await tui.submit('delete the victim file');
+    await tui.waitFor('Permission Required');
+    await tui.press('C-c');
+    const question = await tui.waitFor('Quit opencode?');
+    expect(question).not.toContain('Permission Required');
+    await tui.press('n');
+    const back = await tui.waitFor('Permission Required');
+    expect(back).toContain('rm victim');
+    expect(back).toContain('Deny (d)');
+    await tui.press('Escape');
+    await tui.waitFor(/(^|\s)permission denied(\s|$)/m);
+    expect(existsSync(join(dir, 'victim'))).toBe(true);
+    expect(await tui.exited()).toBe(false);
+  });
+});
+
+describe('opencode TUI in tmux: a keybinding that cannot be read', () => {
+  it('stops the start with one line naming the file and the action', async () => {
+    const bad = tuiProject({ '.opencode.json': JSON.stringify({ keybindings: { 'session.nwe': 'ctrl+b' } }) });
+    const file = join(bad, '.opencode.json');
+    const term = await startTerminal({ command: OPENCODE, cwd: bad, env: tuiEnv(fake.anthropicBaseURL) });
+    try {
+      const screen = await term.waitFor('unknown action', 20_000);
+      // the line is longer than the pane is wide: read it unwrapped
+      expect(screen.replace(/\n/g, '')).toContain(`${file}: keybindings.session.nwe: unknown action (did you mean session.new?); \`opencode keybindings\` lists them`);
+    } finally {
+      await term.kill();
+      rmSync(bad, { recursive: true, force: true });
+    }
+  });
+});
