@@ -1,0 +1,22 @@
+/**
+ * The README's Keybindings section lists every action of the table with its default keys (issue 15
+ * §3). A new row in src/tui/keybindings.ts needs its README row too: this test names the missing one.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BINDINGS } from '../../src/tui/keybindings.js';
+
+const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+const section = README.slice(README.indexOf('\n## Keybindings\n'), README.indexOf('\n## ', README.indexOf('\n## Keybindings\n') + 1));
+
+describe('README keybindings', () => {
+  it('has a Keybindings section', () => {
+    expect(section.length).toBeGreaterThan(100);
+  });
+
+  it.each(BINDINGS.map((b) => [b.action, b.keys] as const))('lists %s with its default keys', (action, keys) => {
+    const row = `| \`${action}\` | ${keys.map((k) => `\`${k.replace(/\|/g, '\\|')}\``).join(', ')} |`;
+    expect(section).toContain(row);
+  });
+});
