@@ -1,8 +1,9 @@
 /**
  * The ACP agent (`opencode acp`, issue 15): the handlers of the official SDK's agent app, on top of
  * the same core as `-p` (one {@link App} per project folder). Methods: `initialize`, `authenticate`,
- * `session/new`, `session/load`, `session/prompt`, `session/cancel`; to the editor: `session/update`
- * (message and thought chunks, tool calls and their updates, commands, titles),
+ * `session/new`, `session/load`, `session/list`, `session/prompt`, `session/cancel`; to the editor:
+ * `session/update` (message and thought chunks, tool calls and their updates, commands, titles,
+ * context usage after each prompt),
  * `session/request_permission` (our permission service's requests) and `fs/write_text_file` (edits
  * when the editor offers it).
  *
@@ -20,6 +21,7 @@ import {
   type AgentApp,
   type AgentContext,
   type ClientCapabilities,
+  type ListSessionsResponse,
   type PromptResponse,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
@@ -44,6 +46,8 @@ export interface AcpServerOptions {
   env: NodeJS.ProcessEnv;
   /** provider settings of the folder the editor started us in: what `initialize` lists as auth methods */
   launchSettings: ProviderSettings;
+  /** the folder the editor started us in (absolute): `session/list` without a cwd lists its sessions */
+  launchCwd: string;
   /** `-m provider/model` for every session */
   model?: string;
   debug?: boolean;
@@ -90,6 +94,7 @@ export class AcpServer {
             loadSession: true,
             promptCapabilities: { image: true, audio: false, embeddedContext: true },
             mcpCapabilities: { http: true, sse: true },
+            sessionCapabilities: { list: {} },
           },
           authMethods: authMethods(this.opts.launchSettings),
           agentInfo: { name: 'opencode', title: 'OpenCode', version: VERSION },
@@ -125,6 +130,10 @@ export class AcpServer {
         await this.sending;
         setImmediate(() => void this.advertiseCommands(stored.id));
         return {};
+      })
+      .onRequest(methods.agent.session.list, async ({ params }) => {
+        const project = await this.project(params.cwd ?? this.opts.launchCwd);
+        return listSessions(project, params.cursor ?? undefined);
       })
       .onRequest(methods.agent.session.prompt, async ({ params, signal }) => {
         const session = this.session(params.sessionId);
@@ -190,6 +199,7 @@ export class AcpServer {
           project.log(`warning: cannot record that the project was initialised: ${(err as Error).message}`);
         }
       }
+      this.reportUsage(session);
       const stop = STOP_REASONS[result.reason];
       if (stop === 'error') throw RequestError.internalError(undefined, result.error ?? 'the run failed');
       return { stopReason: stop };
@@ -282,6 +292,15 @@ export class AcpServer {
     this.send(sessionId, { sessionUpdate: 'available_commands_update', availableCommands: availableCommands(custom) });
   }
 
+  /** The context the session fills now, of the coder model's window, and its cost so far (`usage_update`). */
+  private reportUsage(session: AcpSession): void {
+    const { app } = session.project;
+    const stored = app.db.sessions.get(session.id);
+    const size = app.coderModel.contextWindowTokens;
+    if (!stored || size <= 0) return;
+    this.send(session.id, { sessionUpdate: 'usage_update', used: stored.contextTokens, size, cost: { amount: stored.costUsd, currency: 'USD' } });
+  }
+
   /** A generated title is told to the editor once (`session_info_update`). */
   private titleChanged(session: AcpSession): void {
     const title = session.project.app.db.sessions.get(session.id)?.title;
@@ -368,4 +387,23 @@ export class AcpServer {
     }
     return undefined;
   }
+}
+
+/** Sessions listed per `session/list` page. */
+export const SESSIONS_PAGE_SIZE = 50;
+
+/**
+ * One page of the project's top-level sessions, most recently updated first; the cursor is the
+ * position of the next page.
+ * @throws RequestError invalid params for a cursor we did not give
+ */
+function listSessions(project: Project, cursor: string | undefined): ListSessionsResponse {
+  const start = cursor === undefined ? 0 : Number(cursor);
+  if (!Number.isSafeInteger(start) || start < 0) throw RequestError.invalidParams(undefined, `unknown cursor "${cursor}": pass the nextCursor of the previous page`);
+  const all = project.app.db.sessions.list().sort((a, b) => b.updatedAt - a.updatedAt);
+  const page = all.slice(start, start + SESSIONS_PAGE_SIZE);
+  return {
+    sessions: page.map((s) => ({ sessionId: s.id, cwd: project.cwd, title: s.title, updatedAt: new Date(s.updatedAt).toISOString() })),
+    ...(start + SESSIONS_PAGE_SIZE < all.length ? { nextCursor: String(start + SESSIONS_PAGE_SIZE) } : {}),
+  };
 }

@@ -28,6 +28,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   const server = new AcpServer({
     env: process.env,
     launchSettings: { providers: 'problems' in launchConfig ? {} : (launchConfig.config.providers ?? {}), env: process.env },
+    launchCwd,
     model: opts.model,
     debug: opts.debug,
     log,

@@ -67,6 +67,10 @@ describe('opencode acp: protocol errors', () => {
     expect((await errorOf(agent.agent.request('session/load', { sessionId: 'no-such-session', cwd: dir, mcpServers: [] })))[0]).toBe(-32002);
 
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
+    expect(await errorOf(agent.agent.request('session/list', { cwd: dir, cursor: 'page-two' }))).toEqual([
+      -32602,
+      'Invalid params: unknown cursor "page-two": pass the nextCursor of the previous page',
+    ]);
     expect(await errorOf(agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] }))).toEqual([
       -32602,
       'Invalid params: audio is not supported (promptCapabilities.audio is false): send text, images or resources',

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CATALOG } from '../../src/provider/catalog.js';
 import { cleanEnv } from '../support/cli.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { brief, startAcpAgent, titleTurn, type AcpAgentProcess } from './acp-client.js';
@@ -31,12 +32,15 @@ function start(dir: string, f: FakeProvider): AcpAgentProcess {
   return agent;
 }
 
-/** The updates of `agent` in short form, without the two that come at times of their own (commands, title). */
+/** Updates that are not the conversation: the commands, the title, the context usage. */
+const SIDE_UPDATES = ['available_commands_update', 'session_info_update', 'usage_update'];
+
+/** The updates of `agent` in short form, without the side ones (they come at times of their own). */
 function timeline(agent: AcpAgentProcess, from = 0): unknown[] {
   return agent.updates
     .slice(from)
     .map((n) => n.update)
-    .filter((u) => u.sessionUpdate !== 'available_commands_update' && u.sessionUpdate !== 'session_info_update')
+    .filter((u) => !SIDE_UPDATES.includes(u.sessionUpdate))
     .map(brief);
 }
 
@@ -68,6 +72,7 @@ describe('opencode acp: a whole conversation', () => {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
+        sessionCapabilities: { list: {} },
       },
       authMethods: [{ id: 'anthropic', name: 'Anthropic', description: 'API key from ANTHROPIC_API_KEY or providers.anthropic.apiKey' }],
       agentInfo: { name: 'opencode', title: 'OpenCode', version: PACKAGE_VERSION },
@@ -116,6 +121,12 @@ describe('opencode acp: a whole conversation', () => {
     ]);
     expect(agent.writes).toEqual([{ sessionId, path: file, content: 'two\n' }]);
     expect(readFileSync(file, 'utf8')).toBe('two\n');
+    // after the prompt the editor hears how full the context is (the fake reports 10 input + 5 output tokens a call) and the cost
+    const usage = agent.updates.map((n) => n.update).filter((u) => u.sessionUpdate === 'usage_update');
+    expect(usage).toHaveLength(1);
+    expect(usage[0]).toMatchObject({ sessionUpdate: 'usage_update', used: 15, cost: { currency: 'USD' } });
+    const model = CATALOG.find((m) => m.provider === 'anthropic' && m.apiModel === fake!.answered[0].model)!;
+    expect((usage[0] as { size: number }).size).toBe(model.contextWindowTokens);
     // the title agent's answer reaches the editor once
     expect(agent.updates.filter((n) => n.update.sessionUpdate === 'session_info_update').map((n) => brief(n.update))).toEqual([['session_info_update', 'Notes edits']]);
 
@@ -164,6 +175,10 @@ describe('opencode acp: a whole conversation', () => {
       ['user_message_chunk', 'go on'],
       ['agent_message_chunk', 'Working '],
     ]);
+    // session/list shows it, with the generated title
+    const listed = await again.agent.request('session/list', { cwd: dir });
+    expect(listed.sessions).toEqual([{ sessionId, cwd: dir, title: 'Notes edits', updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
+    expect(listed.nextCursor).toBeUndefined();
     // and the conversation goes on from it: the model gets the stored history
     expect(await again.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is in it?' }] })).toEqual({ stopReason: 'end_turn' });
     const sent = fake.answered.at(-1).messages as { role: string; content: unknown }[];
