@@ -3,7 +3,7 @@
  * shell runs it, `--max-semi-space-size` included) in a real pty (`script`, 120×40), against the
  * loopback fake provider, in an initialised project (no Initialize Project dialog). Per run:
  * - skeleton: spawn → the pre-Ink frame (`OpenCode v…`) on the pty;
- * - status bar: spawn → a line holding both `ctrl+? help` and the model's name (Ink's first full frame);
+ * - status bar: spawn → a line holding both `ctrl+/ help` and the model's name (Ink's first full frame);
  * - full UI usable: a key is written to the pty the moment the status bar is complete; spawn → the
  *   editor line showing it (`> x`). With the terminal still in cooked mode the pty itself would echo
  *   the letter, so only the app's editor line counts;
@@ -102,7 +102,7 @@ interface StartupRun {
   peakRssMb: number;
 }
 
-const statusBarComplete = (plain: string) => plain.split('\n').some((line) => line.includes('ctrl+? help') && line.includes(MODEL_NAME));
+const statusBarComplete = (plain: string) => plain.split('\n').some((line) => line.includes('ctrl+/ help') && line.includes(MODEL_NAME));
 
 async function tuiRun(command: string, cwd: string, env: Record<string, string>): Promise<StartupRun> {
   const pty = new PtyRun(command, cwd, env);
@@ -176,7 +176,7 @@ export async function benchTuiStartup(runs: number): Promise<Row[]> {
         name: 'status bar complete',
         value: stats(pick((r) => r.statusBarMs)),
         ratio: ratio(median(pick((r) => r.statusBarMs)), b),
-        note: `spawn → a line with "ctrl+? help" and "${MODEL_NAME}": Ink's first full frame`,
+        note: `spawn → a line with "ctrl+/ help" and "${MODEL_NAME}": Ink's first full frame`,
       },
       {
         section,

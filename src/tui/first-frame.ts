@@ -19,7 +19,7 @@ export function drawFirstFrame(out: { write(s: string): unknown }, size: { rows:
     else if (row === 2) lines.push(dim(`  ${text.cwd}`.slice(0, columns)));
     else if (row === editorTop) lines.push(dim('─'.repeat(columns)));
     else if (row === editorTop + 1) lines.push('> ');
-    else if (row === height - 1) lines.push(dim(' ctrl+? help  loading…'.slice(0, columns)));
+    else if (row === height - 1) lines.push(dim(' ctrl+/ help  loading…'.slice(0, columns)));
     else lines.push('');
   }
   out.write(`\u001b[H${lines.map((l) => `${l}\u001b[K`).join('\r\n')}`);
