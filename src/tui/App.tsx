@@ -146,6 +146,8 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
           setAttachments([]);
         }
       } else if (keymap.matches(key, 'messages.toggle_thinking')) setShowThinking((v) => !v);
+      else if (keymap.matches(key, 'session.undo')) void store.undoTurn();
+      else if (keymap.matches(key, 'session.redo')) void store.redoTurn();
       // esc cancels the run (holding the queue); with nothing running, it clears the queue (issue 13 §4)
       else if (keymap.matches(key, 'session.interrupt') && (state.busy || state.compacting || state.queue.length > 0)) store.cancel();
       else return false;

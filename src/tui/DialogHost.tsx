@@ -124,6 +124,15 @@ export function DialogHost(props: DialogHostProps) {
           onClose();
           store.openSession(id);
         }}
+        onRename={(id, title) => {
+          services.sessions.rename(id, title);
+          if (id === props.sessionId) store.refreshSession();
+        }}
+        onDelete={(id) => {
+          services.sessions.delete(id);
+          // the open session is gone: a new chat, as ctrl+n gives
+          if (id === props.sessionId) store.openSession(undefined);
+        }}
         onClose={onClose}
         {...area}
       />
