@@ -14,6 +14,7 @@ import { drawFirstFrame } from '../tui/first-frame.js';
 import { enterFullScreen } from '../tui/terminal.js';
 import { VERSION } from '../version.js';
 import type { CliOptions } from './main.js';
+import { tuiStartSession } from './session-ref.js';
 
 /** Starts the interactive TUI in `opts.cwd`. Resolves with the exit code when the person quits. */
 export async function runInteractive(opts: CliOptions): Promise<number> {
@@ -62,6 +63,14 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     return leave(1, [`opencode: cannot open the session database: ${(err as Error).message}`]);
   }
   const appStorage = storage;
+  // which session opens (issue 14): --session ID, --continue, else the one last used in the TUI
+  let sessionId: string | null;
+  try {
+    sessionId = tuiStartSession(storage.db, { continue: opts.continue, session: opts.session });
+  } catch (err) {
+    closeAppStorage(appStorage);
+    return leave(2, [`opencode: ${(err as Error).message}`]);
+  }
   let firstFrame: () => void = () => {};
   const framed = new Promise<void>((resolve) => (firstFrame = resolve));
   const app: Promise<App> = framed.then(async () => {
@@ -70,6 +79,12 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   });
   // a signal or a crash: stop running commands (their process groups) before exiting
   void app.then((loadedApp) => terminal.onAbnormalExit(() => loadedApp.cancelAll()), () => {});
+  if (config.debug) {
+    // -d: the requests' and tools' lines (debug-log.ts) as debug entries of the logs page, where the
+    // TUI sends console.debug while it runs (tui/run.tsx); the app loads after the first frame
+    const { attachDebugLog } = await import('./debug-log.js');
+    void app.then((loadedApp) => attachDebugLog(loadedApp, models.settings, (line) => console.debug(line)), () => {});
+  }
   let loadError: unknown;
   const { services } = pendingChatServices(
     {
@@ -92,6 +107,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       debug: config.debug,
       configWarnings: [...loaded.warnings, ...keys.warnings],
       keymap: keys.keymap,
+      sessionId,
       onFirstFrame: firstFrame,
       // the app failed to load: the TUI closes and the error is printed
       quitWhen: app.then(

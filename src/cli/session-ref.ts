@@ -55,6 +55,16 @@ export function chosenSession(db: Pick<Database, 'sessions'>, choice: SessionCho
 }
 
 /**
+ * The session the TUI opens at start (issue 14): the one the flags name; without a flag, the one last
+ * used in the TUI (never a `-p` run or a sub-agent session it did not open); `null` for a new chat.
+ * @throws {SessionLookupError} for an unknown or ambiguous `--session` id
+ */
+export function tuiStartSession(db: Pick<Database, 'sessions'>, choice: SessionChoice): string | null {
+  const session = choice.session !== undefined || choice.continue ? chosenSession(db, choice) : db.sessions.lastUsedInTui();
+  return session?.id ?? null;
+}
+
+/**
  * The shortest prefix of each id, at least `minChars` long, that no other id in `ids` starts with
  * (what `sessions list` prints, as git shortens commit ids). An id that is a prefix of another is kept whole.
  */

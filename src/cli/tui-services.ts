@@ -108,7 +108,7 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
 /** The sessions part of the services: the project's database. */
 export function sessionServices(db: Database, cwd: string): ChatServices['sessions'] {
   return {
-    // most recently used first: the TUI reopens the first one
+    // most recently updated first (ctrl+s); which one the TUI reopens is kept apart (`opened`, issue 14)
     list: () => db.sessions.list().sort((a, b) => b.updatedAt - a.updatedAt),
     get: (id) => db.sessions.get(id),
     create: () => db.sessions.create({ title: 'New Session' }),
@@ -116,6 +116,7 @@ export function sessionServices(db: Database, cwd: string): ChatServices['sessio
     modifiedFiles: (id) => db.files.changes(id).map((c) => ({ ...c, path: relativeToProject(c.path, cwd) })),
     rename: (id, title) => db.sessions.updateTitle(id, title),
     delete: (id) => db.sessions.delete(id),
+    opened: (id) => db.sessions.markUsedInTui(id),
   };
 }
 

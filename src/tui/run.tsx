@@ -26,8 +26,8 @@ export interface RunTuiOptions {
   configWarnings?: string[];
   /** the keys in effect (the config's `keybindings` applied); default the table's */
   keymap?: Keymap;
-  /** the session to open (default: the newest) */
-  sessionId?: string;
+  /** the session to open; `null`: a new chat (default: the newest) */
+  sessionId?: string | null;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
   /**
@@ -46,7 +46,7 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
   // library console output would draw over the screen: it goes to the logs page instead
   routeConsoleToLog(store);
   for (const warning of options.configWarnings ?? []) store.log('warn', warning);
-  const latest = options.sessionId ?? services.sessions.list()[0]?.id;
+  const latest = options.sessionId === undefined ? services.sessions.list()[0]?.id : (options.sessionId ?? undefined);
   store.openSession(latest);
 
   const output = createTuiOutput(options.stdout ?? process.stdout);
