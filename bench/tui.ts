@@ -154,7 +154,11 @@ function memoryServices(n: number, dataDir: string, make: (sessionId: string, n:
       create: () => session,
       messages: (id) => (id === session.id ? messages : []),
       modifiedFiles: () => [],
+      rename: () => session,
+      delete: () => {},
     },
+    undo: () => Promise.reject(new Error('nothing to undo in the bench')),
+    redo: () => Promise.reject(new Error('nothing to redo in the bench')),
     agent: {
       run: () => new Promise(() => {}),
       cancel: () => {},
