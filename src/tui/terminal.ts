@@ -125,8 +125,11 @@ function holdInput(stdin: NodeJS.ReadStream): () => void {
     if (released) return;
     released = true;
     stdin.off('readable', onReadable);
-    // not read again until Ink listens (a paused TTY stream does not hold the process open)
+    // not read again until Ink listens; unref as Ink does when it lets go of stdin (Ink refs it again):
+    // a TTY stream paused after 'readable' reads still holds the process open, so a start that ends
+    // early (a config error, an unknown --session id) never exited
     stdin.pause();
+    stdin.unref();
     if (held.length) stdin.unshift(Buffer.concat(held));
   };
 }
