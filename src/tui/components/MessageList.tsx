@@ -128,7 +128,9 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
 
   const lines = view.lines.slice();
   if (anchor && !view.atBottom && lines.length === height && height > 1) {
-    lines[height - 1] = chalk.hex(theme.textMuted)('  ↓ more below: pgdown / ctrl+d');
+    // the keys in effect (issue 15 §3); none when both are unbound
+    const keys = [keymap.hint('messages.page_down'), keymap.hint('messages.half_page_down')].filter((k) => k !== undefined);
+    lines[height - 1] = chalk.hex(theme.textMuted)(`  ↓ more below${keys.length ? `: ${keys.join(' / ')}` : ''}`);
   }
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
