@@ -404,6 +404,8 @@ export class ChatStore {
       }),
       bus.on('session.compacted', ({ sessionId }) => {
         if (sessionId !== this.state.session?.id) return;
+        // an auto-compaction at a run's start: the agent reads the history again after it (issue 13 §10)
+        if (this.state.busy) this.syncFromDatabase();
         this.set({ compacting: false });
         this.refreshSession();
         this.setStatus('Session compacted: later requests start from the summary', 'info');
