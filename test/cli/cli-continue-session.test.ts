@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { catalogModel, DEFAULT_MODELS } from '../../src/provider/catalog.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { cleanEnv, runCli } from '../support/cli.js';
 
@@ -60,6 +61,24 @@ describe('opencode -p --continue', () => {
     ]);
     // one session: user, assistant, tool, assistant, then user, assistant
     expect(sessionRows(dir)).toEqual([{ id: expect.any(String), title: 'Non-interactive: what is here?', message_count: 6 }]);
+  });
+
+  it('auto-compacts the continued session first when its context reached 95 % of the window, as the TUI does', async () => {
+    const window = catalogModel(DEFAULT_MODELS.anthropic.coder)!.contextWindowTokens;
+    fake = await startFakeProvider([
+      { text: 'A long answer.', usage: { input: Math.ceil(window * 0.95), output: 10 } },
+      { text: 'Summary: the person asked for a long answer and got one.' },
+      { text: 'Short now.' },
+    ]);
+    const dir = project();
+    await runCli(['-p', 'answer at length'], { cwd: dir, env: envFor(fake) });
+    const run = await runCli(['-p', 'and briefly?', '--continue', '-f', 'stream-json'], { cwd: dir, env: envFor(fake) });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; state?: string; text?: string });
+    expect(lines.filter((l) => l.type === 'compaction').map((l) => l.state)).toEqual(['started', 'done']);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', reason: 'end_turn', text: 'Short now.' });
+    // the request after the summary sends the summary and the new prompt only
+    expect(transcript(fake.answered[2])).toEqual(['user: Summary: the person asked for a long answer and got one. and briefly?']);
   });
 
   it('starts a new session, and says so, when the project has none to continue', async () => {
