@@ -109,7 +109,7 @@ export class InputRouter {
     }
     if (sequence === PASTE_START) this.bracketed = true;
     else if (sequence === PASTE_END) this.bracketed = false;
-    else if (!this.bracketed && startsBurst(sequence, sincePrevious, now - this.lastPasteAt)) {
+    else if (!this.bracketed && startsBurst(sequence, sincePrevious)) {
       this.burst = { events: [sequence], afterPaste: now - this.lastPasteAt <= PASTE_FOLLOW_MS, generation: 0 };
       this.armBurst();
       return;

@@ -29,9 +29,10 @@ export const BURST_GAP_MS = 30;
 export const ENTER_AFTER_INPUT_MS = 8;
 
 /**
- * Input with a line break this soon after a paste ended (ms) still belongs to it: a paste whose
+ * Text with a line break this soon after a paste ended (ms) still belongs to it: a paste whose
  * delivery stalled longer than {@link BURST_GAP_MS} (a busy machine) must not have its next line
- * sent. Nobody presses Enter this soon after pasting.
+ * sent. A lone Enter is not held for this: a person who pastes and sends at once means it (and
+ * a test that presses Enter as soon as the paste shows does too).
  */
 export const PASTE_FOLLOW_MS = 250;
 
@@ -48,14 +49,14 @@ const LINE_BREAK = /[\r\n]/;
  * Whether one input event (as Ink splits a read: a run of text or one escape sequence) starts a
  * burst, the router not holding one already.
  * - text and a line break in one event (`line 1⏎line 2`, `yes⏎`): yes;
- * - a lone Enter within {@link ENTER_AFTER_INPUT_MS} of the previous input, or within
- *   {@link PASTE_FOLLOW_MS} of a paste: yes;
- * - a lone Enter after a pause, text without a line break, an escape sequence: no.
+ * - a lone Enter within {@link ENTER_AFTER_INPUT_MS} of the previous input: yes;
+ * - a lone Enter after a pause (even right after a paste), text without a line break, an escape
+ *   sequence: no.
  */
-export function startsBurst(sequence: string, sincePreviousInputMs: number, sincePasteMs: number): boolean {
+export function startsBurst(sequence: string, sincePreviousInputMs: number): boolean {
   if (sequence.startsWith('\u001b') || !LINE_BREAK.test(sequence)) return false;
   if (sequence.length > 1) return true;
-  return sincePreviousInputMs <= ENTER_AFTER_INPUT_MS || sincePasteMs <= PASTE_FOLLOW_MS;
+  return sincePreviousInputMs <= ENTER_AFTER_INPUT_MS;
 }
 
 /** What a finished burst was. */
@@ -63,7 +64,7 @@ export type BurstKind = 'paste' | 'keys';
 
 /**
  * Decides a finished burst (the events joined). `afterPaste`: it started within
- * {@link PASTE_FOLLOW_MS} of a paste. Keys only when it is what typing ahead looks like: at most
+ * {@link PASTE_FOLLOW_MS} of a paste (the tail of a paste whose delivery stalled). Keys only when it is what typing ahead looks like: at most
  * {@link MAX_TYPED_AHEAD} characters and then one line break, the last character (`yes⏎`, a lone
  * `⏎`); anything else — a line break with text after it, two line breaks, a long line — is a paste.
  *
@@ -75,7 +76,7 @@ export type BurstKind = 'paste' | 'keys';
  * | `line 1⏎line 2⏎` | paste |
  * | `npm test⏎` (short, one line) | keys |
  * | 200 characters then `⏎` | paste |
- * | `⏎` right after a paste | paste (its last line break) |
+ * | `last line⏎` right after a paste | paste (its stalled tail) |
  */
 export function classifyBurst(text: string, afterPaste: boolean): BurstKind {
   if (afterPaste) return 'paste';
