@@ -31,11 +31,11 @@ import { PROMPT_MCP_WAIT_MS } from '../cli/mcp.js';
 import type { PermissionRequest } from '../permission/types.js';
 import type { ProviderSettings } from '../provider/settings.js';
 import { PLUGIN_APPROVED } from '../tools/registry.js';
-import type { EditorFiles } from '../tools/write-guard.js';
 import type { CustomCommand } from '../tui/custom-commands.js';
 import { VERSION } from '../version.js';
 import { authenticationProblem, authMethods } from './auth.js';
 import { availableCommands, CommandInputError, parseCommand } from './commands.js';
+import { createEditorFiles } from './editor-files.js';
 import { decisionOf, permissionOptions, permissionToolCall } from './permission-options.js';
 import { editorMcpServers, openProject, ProjectOpenError, type Project } from './project.js';
 import { promptMessage, PromptContentError } from './prompt-content.js';
@@ -225,7 +225,15 @@ export class AcpServer {
   private async project(cwd: string): Promise<Project> {
     let pending = this.projects.get(cwd);
     if (!pending) {
-      const editorFiles = this.clientCapabilities.fs?.writeTextFile ? this.editorFiles() : undefined;
+      const fs = this.clientCapabilities.fs;
+      const editorFiles = fs?.writeTextFile
+        ? createEditorFiles({
+            client: () => this.client,
+            sessionFor: (id) => (this.sessions.get(id) ?? this.rootOfAny(id))?.id ?? id,
+            flush: () => this.sending,
+            canRead: fs.readTextFile === true,
+          })
+        : undefined;
       pending = openProject(cwd, { env: this.opts.env, model: this.opts.model, debug: this.opts.debug, editorFiles, log: this.opts.log }).then((project) => {
         project.app.permission.onRequest((request) => this.askPermission(project, request));
         return project;
@@ -365,19 +373,6 @@ export class AcpServer {
         project.app.permission.respond(request.id, 'deny');
       })
       .finally(off);
-  }
-
-  /** Edits through the editor's buffers (`fs/write_text_file`), for the session the write is for. */
-  private editorFiles(): EditorFiles {
-    return {
-      writeTextFile: async (sessionId, path, text, signal) => {
-        const client = this.client;
-        if (!client) throw new Error('the editor is not connected');
-        const session = this.sessions.get(sessionId) ?? this.rootOfAny(sessionId);
-        await this.sending;
-        await client.request(methods.client.fs.writeTextFile, { sessionId: session?.id ?? sessionId, path, content: text }, { cancellationSignal: signal });
-      },
-    };
   }
 
   private rootOfAny(sessionId: string): AcpSession | undefined {

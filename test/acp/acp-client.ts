@@ -2,10 +2,11 @@
  * An ACP client built with the official SDK that spawns the built `bin/opencode acp` and records what
  * the agent sends: every stdout line as written, the `session/update`s, permission questions and file
  * writes. The editor's side is real enough for the agent: `fs/write_text_file` writes the file (an
- * editor saves its buffer), permission questions are answered by a function the test sets.
+ * editor saves its buffer), `fs/read_text_file` reads it (or answers an unsaved buffer the test
+ * set), permission questions are answered by a function the test sets.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import {
   client,
@@ -32,6 +33,10 @@ export interface AcpAgentProcess {
   updates: SessionNotification[];
   permissionRequests: RequestPermissionRequest[];
   writes: WriteTextFileRequest[];
+  /** paths read through `fs/read_text_file` */
+  reads: string[];
+  /** unsaved buffers: `fs/read_text_file` answers these texts instead of the file's */
+  buffers: Map<string, string>;
   /** how the next permission questions are answered (default: allow once) */
   answer: (request: RequestPermissionRequest, signal: AbortSignal) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   /** resolves once an update matching `test` arrived (checks those already received first) */
@@ -65,6 +70,8 @@ export function startAcpAgent(options: StartOptions): AcpAgentProcess {
     updates: [],
     permissionRequests: [],
     writes: [],
+    reads: [],
+    buffers: new Map(),
     answer: () => ({ outcome: { outcome: 'selected', optionId: 'allow' } }),
     waitForUpdate(test) {
       const found = agentProcess.updates.find((n) => test(n.update));
@@ -90,6 +97,10 @@ export function startAcpAgent(options: StartOptions): AcpAgentProcess {
     .onRequest(methods.client.session.requestPermission, ({ params, signal }) => {
       agentProcess.permissionRequests.push(params);
       return agentProcess.answer(params, signal);
+    })
+    .onRequest(methods.client.fs.readTextFile, ({ params }) => {
+      agentProcess.reads.push(params.path);
+      return { content: agentProcess.buffers.get(params.path) ?? readFileSync(params.path, 'utf8') };
     })
     .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
       agentProcess.writes.push(params);
