@@ -4,7 +4,7 @@
  * line endings and mode — and redo puts the turn's bytes back. The agent, tools, SQLite file and
  * provider SDK are real; the model is the loopback fake.
  */
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { messageText } from '../../src/message.js';
@@ -146,5 +146,38 @@ describe('undo of a turn', () => {
       'Nothing to redo: no turn was undone since the agent last changed files.',
     );
     expect(readFileSync(file, 'utf8')).toBe('a\n');
+  });
+  it('takes back a patch that moved a file and deleted a symbolic link: the link comes back as a link', async () => {
+    h = await agentHarness([]);
+    writeFileSync(join(h.dir, 'src.txt'), 'move me\n');
+    writeFileSync(join(h.dir, 'target.txt'), 'target\n');
+    symlinkSync('target.txt', join(h.dir, 'link.txt'));
+    h.fake.push(
+      { toolCalls: [{ name: 'view', input: { file_path: 'src.txt' } }, { name: 'view', input: { file_path: 'link.txt' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'patch',
+            input: { patch_text: '*** Begin Patch\n*** Update File: src.txt\n*** Move to: moved/dst.txt\n@@\n-move me\n+moved\n*** Delete File: link.txt\n*** End Patch' },
+          },
+        ],
+      },
+      { text: 'ok' },
+    );
+    await h.agent.run(h.sessionId, 'move and unlink');
+    expect(readFileSync(join(h.dir, 'moved/dst.txt'), 'utf8')).toBe('moved\n');
+    expect(existsSync(join(h.dir, 'link.txt'))).toBe(false);
+
+    const result = undoTurn(h.db, h.sessionId, { cwd: h.dir });
+    expect(result.files.map((f) => [f.path.slice(h!.dir.length + 1), f.action])).toEqual([
+      ['link.txt', 'created'],
+      ['moved/dst.txt', 'removed'],
+      ['src.txt', 'created'],
+    ]);
+    expect(readFileSync(join(h.dir, 'src.txt'), 'utf8')).toBe('move me\n');
+    expect(existsSync(join(h.dir, 'moved/dst.txt'))).toBe(false);
+    expect(lstatSync(join(h.dir, 'link.txt')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(h.dir, 'link.txt'))).toBe('target.txt');
+    expect(readFileSync(join(h.dir, 'target.txt'), 'utf8')).toBe('target\n');
   });
 });
