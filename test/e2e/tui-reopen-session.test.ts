@@ -3,7 +3,8 @@
  * something in the TUI and quits; a later `opencode -p` run makes a newer session. Then:
  * - `opencode` reopens the TUI session, not the later `-p` run;
  * - `opencode --continue` opens the most recent session, the `-p` run;
- * - `opencode --session <prefix>` opens that session; an unknown id exits 2 with a pointer to the list.
+ * - `opencode --session <prefix>` opens that session; an unknown id exits 2 with a pointer to the list;
+ * - with `-d` the logs page (ctrl+l) shows the model and base URL, each request and each tool call.
  * Real bin/opencode, real SQLite, the loopback fake provider.
  *
  * Run alone: `npx vitest run test/e2e/tui-reopen-session.test.ts` (needs tmux and a built dist/).
@@ -12,7 +13,10 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../support/cli.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { DEFAULT_MODELS } from '../../src/provider/catalog.js';
 import { answerTitles, startTerminal, startTui, tuiEnv, tuiProject, type Terminal } from '../support/tmux.js';
+
+const CODER_ID = DEFAULT_MODELS.anthropic.coder;
 
 let fake: FakeProvider;
 let dir: string;
@@ -81,6 +85,22 @@ describe('opencode TUI in tmux: which session opens', () => {
     const terminal = await tui(['--session', tuiSessionId.slice(0, 8)]);
     const screen = await terminal.waitFor('The TUI answer: forty-two.');
     expect(screen).not.toContain('The script answer');
+    await quit(terminal);
+  });
+
+  it('-d puts the model and base URL, each request and each tool call on the logs page (ctrl+l)', async () => {
+    const terminal = await tui(['-d', '--session', tuiSessionId]);
+    await terminal.waitFor('The TUI answer: forty-two.');
+    fake.push({ toolCalls: [{ id: 'toolu_ls', name: 'ls', input: {} }] }, { text: 'Listed.' });
+    await terminal.submit('list the files');
+    await terminal.waitFor('Listed.');
+    await terminal.press('C-l');
+    const logs = await terminal.waitFor(/DEBUG +request 2: ok in \d+ ms/);
+    expect(logs).toMatch(new RegExp(`DEBUG +model ${CODER_ID.replace('/', '\\/')} \\(API model [^)]+\\) at ${fake.anthropicBaseURL.replace(/[.]/g, '\\.')}`));
+    expect(logs).toMatch(/DEBUG +request 1: ok in \d+ ms \(finish tool_use; tokens 10 in, 5 out/);
+    expect(logs).toMatch(/DEBUG +tool ls toolu_ls finished in \d+ ms/);
+    await terminal.press('Escape');
+    await terminal.waitForGone(/^Logs \(/m);
     await quit(terminal);
   });
 
