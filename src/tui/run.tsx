@@ -7,7 +7,7 @@ import { format } from 'node:util';
 import React from 'react';
 import { TuiApp } from './App.js';
 import { InputProvider } from './input/InputProvider.js';
-import type { Keymap } from './keymap.js';
+import { DEFAULT_KEYMAP, type Keymap } from './keymap.js';
 import { KeymapContext } from './keymap-context.js';
 import { createTuiOutput } from './output.js';
 import { loadHighlighter } from './render/highlight.js';
@@ -48,6 +48,12 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
   for (const warning of options.configWarnings ?? []) store.log('warn', warning);
   const latest = options.sessionId === undefined ? services.sessions.list()[0]?.id : (options.sessionId ?? undefined);
   store.openSession(latest);
+  // the warnings wait on the logs page: say so once, so a key bound twice does not go unnoticed
+  const warnings = options.configWarnings?.length ?? 0;
+  if (warnings > 0) {
+    const logsKey = (options.keymap ?? DEFAULT_KEYMAP).hint('app.logs');
+    store.setStatus(`${warnings} configuration warning${warnings === 1 ? '' : 's'}: see the logs page${logsKey ? ` (${logsKey})` : ''}`, 'warn');
+  }
 
   const output = createTuiOutput(options.stdout ?? process.stdout);
   // Ink draws from the cursor: start from a clear screen (the first frame's skeleton is replaced at once)

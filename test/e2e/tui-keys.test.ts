@@ -20,7 +20,9 @@ let dir: string;
 
 beforeAll(async () => {
   fake = await startFakeProvider([], { sideTurn: answerTitles() });
-  dir = tuiProject({ victim: 'precious\n', '.opencode.json': JSON.stringify({ keybindings: { 'session.new': 'alt+n', 'app.help': 'f1' } }) });
+  // messages.toggle_thinking on alt+n too: a conflict, reported as a warning
+  const keybindings = { 'session.new': 'alt+n', 'app.help': 'f1', 'messages.toggle_thinking': ['ctrl+y', 'alt+n'] };
+  dir = tuiProject({ victim: 'precious\n', '.opencode.json': JSON.stringify({ keybindings }) });
   tui = await startTui({ cwd: dir, anthropicBaseURL: fake.anthropicBaseURL });
 });
 
@@ -31,9 +33,21 @@ afterAll(async () => {
 });
 
 describe('opencode TUI in tmux: keybindings from the config, esc and ctrl+c in the permission dialog', () => {
-  it('the status bar and the help show the rebound keys', async () => {
+  it('the status bar and the help show the rebound keys; a conflict is a warning on the logs page', async () => {
     const screen = await tui.screen();
-    expect(screen.split('\n').at(-1)).toMatch(/^ f1 help /);
+    expect(screen.split('\n').at(-1)).toMatch(/^ f1 help +1 configuration warning: see the logs page \(ctrl\+l\) /);
+    await tui.press('C-l');
+    await tui.waitFor('alt+n is bound to both');
+    // the newest entry (the status line's) is selected: the next one down is the warning, shown whole below
+    await tui.press('Down');
+    const whole = `${join(dir, '.opencode.json')}: alt+n is bound to both session.new and messages.toggle_thinking (chat page); only one of them will run`;
+    const deadline = Date.now() + 10_000;
+    // read unwrapped: the detail wraps at the pane's width
+    const unwrapped = async () => (await tui.screen()).replace(/\s+/g, ' ');
+    while (!(await unwrapped()).includes(whole) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await unwrapped()).toContain(whole);
+    await tui.press('Escape');
+    await tui.waitForGone('alt+n is bound to both');
     await tui.press('F1');
     const help = await tui.waitFor('Keyboard Shortcuts');
     expect(help).toMatch(/│ alt\+n +New session/);
