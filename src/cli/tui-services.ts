@@ -15,7 +15,6 @@ import { discoverModels, listModels, resolveModel } from '../provider/resolve.js
 import { localBaseURL, localEndpoint } from '../provider/settings.js';
 import { relativeToProject } from '../tui/format.js';
 import type { ChatServices, CustomToolsSummary, LspView } from '../tui/state/services.js';
-import { undoInSession } from '../undo/session-undo.js';
 import { VERSION } from '../version.js';
 
 /** Providers in the model dialog's order (the original sorts by popularity); others follow by name. */
@@ -46,8 +45,9 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
     bus: app.bus,
     permission: app.permission,
     sessions: sessionServices(db, cwd),
-    undo: (sessionId) => undoInSession(app, sessionId, 'undo'),
-    redo: (sessionId) => undoInSession(app, sessionId, 'redo'),
+    // loaded on first use: undo brings the file tools' encodings (iconv-lite, chardet), kept off the TUI's start (issue 16)
+    undo: (sessionId) => import('../undo/session-undo.js').then(({ undoInSession }) => undoInSession(app, sessionId, 'undo')),
+    redo: (sessionId) => import('../undo/session-undo.js').then(({ undoInSession }) => undoInSession(app, sessionId, 'redo')),
     agent: {
       run: async (sessionId, text, attachments) => {
         // esc while the custom tools still load (before the agent holds the session) cancels too
@@ -116,7 +116,13 @@ export function sessionServices(db: Database, cwd: string): ChatServices['sessio
     modifiedFiles: (id) => db.files.changes(id).map((c) => ({ ...c, path: relativeToProject(c.path, cwd) })),
     rename: (id, title) => db.sessions.updateTitle(id, title),
     delete: (id) => db.sessions.delete(id),
-    opened: (id) => db.sessions.markUsedInTui(id),
+    opened: (id) => {
+      try {
+        db.sessions.markUsedInTui(id);
+      } catch {
+        // a busy or read-only database: which session reopens next time is not worth failing this one's opening
+      }
+    },
   };
 }
 
