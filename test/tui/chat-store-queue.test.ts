@@ -120,7 +120,7 @@ describe('the send queue', () => {
     expect(t.fake.answered).toHaveLength(0);
   });
 
-  it('a queue is dropped (and logged) when another session is opened', async () => {
+  it('a queue is dropped (said in the status line and the log) when another session is opened', async () => {
     t = await startTuiApp([{ text: 'x', stallAfterChunks: 3 }]);
     store = new ChatStore(t.services);
     store.submit('hang');
@@ -131,6 +131,7 @@ describe('the send queue', () => {
     store.openSession(undefined);
     const state = await until(store, (s) => s.queue.length === 0);
     expect(state.queueHeld).toBe(false);
+    expect(state.status?.text).toBe('1 queued message dropped: another session was opened');
     expect(state.logs.at(-1)?.message).toBe('1 queued message dropped: another session was opened');
   });
 });

@@ -484,7 +484,7 @@ export class ChatStore {
   /** Another session is opened: its queue would go to the wrong place. */
   private dropQueue(): void {
     const count = this.clearQueue();
-    if (count > 0) this.log('warn', `${count} queued message${count === 1 ? '' : 's'} dropped: another session was opened`);
+    if (count > 0) this.setStatus(`${count} queued message${count === 1 ? '' : 's'} dropped: another session was opened`, 'warn');
   }
 
   private now(): number {
