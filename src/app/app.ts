@@ -16,6 +16,7 @@ import { McpService } from '../mcp/service.js';
 import { saveProjectRules } from '../permission/project-rules.js';
 import { permissionRules } from '../permission/rules.js';
 import { PermissionService } from '../permission/service.js';
+import { apiKeyEnvNames } from '../config/profiles.js';
 import { computeCost, createProvider, type ProviderSettings } from '../provider/index.js';
 import type { ModelInfo } from '../provider/types.js';
 import { FileTimes } from '../tools/file-times.js';
@@ -47,6 +48,21 @@ export interface AppOptions {
   toolExtra?: Record<string, unknown>;
   /** bus, database and journal opened beforehand (the TUI's first frame, issue 16); opened here by default */
   storage?: AppStorage;
+  /** the active profile (issue 15 §2), already applied to `config`, `models` and `providerSettings` */
+  profile?: string;
+}
+
+/**
+ * Which providers and models the agents use (issue 15 §2): what a profile decides. Replaced as a whole
+ * by {@link App.switchProviders}.
+ */
+export interface ProviderChoice {
+  /** the active profile's name; undefined when none is */
+  profile?: string;
+  /** the agents' settings (maxTokens, maxSteps, reasoningEffort) with the profile applied */
+  agents: Config['agents'];
+  models: AppOptions['models'];
+  providerSettings: ProviderSettings;
 }
 
 /** The services of one project. */
@@ -65,6 +81,18 @@ export interface App {
    * finishes on the old agent; callers refuse the switch while one runs (its cancel would not reach it).
    */
   setCoderModel(model: ModelInfo): void;
+  /** the providers, models and profile the next run uses */
+  readonly providerChoice: ProviderChoice;
+  /**
+   * Switches providers and models for the next run (a profile chosen in the TUI, issue 15 §2): the
+   * coder and task agents are rebuilt on `choice`'s settings. A run in progress keeps its provider and
+   * finishes on the old agents; {@link isBusy} and {@link cancel} still reach it.
+   */
+  switchProviders(choice: ProviderChoice): void;
+  /** true while `sessionId` has a run in progress, on the current coder or one replaced by a switch */
+  isBusy(sessionId: string): boolean;
+  /** cancels the run of `sessionId`, on whichever coder it runs */
+  cancel(sessionId: string): void;
   /**
    * Compact Session: summarises the session now (the summarizer model); later requests send the
    * summary and what follows.
@@ -96,6 +124,9 @@ export function createApp(opts: AppOptions): App {
   const { bus, db, journal } = opts.storage ?? openAppStorage(cwd, config);
   // the keys we hold are [redacted] in every tool result (issue #10 §1)
   rememberSecrets(heldSecrets(opts.providerSettings.env, Object.values(opts.providerSettings.providers).map((p) => p.apiKey)));
+  // keys named by apiKeyEnv (a profile's WORK_ANTHROPIC_KEY), every profile's: one may be switched to later
+  rememberSecrets(apiKeyEnvNames(config).map((name) => opts.providerSettings.env[name]));
+  for (const profile of Object.values(config.profiles ?? {})) rememberSecrets(Object.values(profile.providers ?? {}).map((p) => p.apiKey));
   for (const server of Object.values(config.mcpServers)) rememberSecrets([...credentialValues(server.env), ...credentialValues(server.headers)]);
   const permission = new PermissionService(cwd, {
     rules: permissionRules(config.permission),
@@ -134,40 +165,41 @@ export function createApp(opts: AppOptions): App {
     projectTree: projectTree(cwd, PROJECT_TREE_MAX_ENTRIES),
     contextPaths: config.contextPaths,
   });
-  const coderSettings = config.agents.coder;
-  const taskSettings = config.agents.task;
-  const titleModel = opts.models.title;
-  const taskModel = opts.models.task ?? opts.models.coder;
+  let choice: ProviderChoice = { profile: opts.profile, agents: config.agents, models: opts.models, providerSettings: opts.providerSettings };
   const fileTimes = new FileTimes();
   // requests made beside any run (session titles) end with the app: quitting aborts them (issue 10 §2:
   // a title waiting on a silent provider kept the process alive for 13+ minutes after quitting)
   const background = new AbortController();
   const sourcegraph = config.sourcegraph?.url ? { [SOURCEGRAPH_URL_KEY]: config.sourcegraph.url } : {};
-  const taskAgent = new Agent({
-    kind: 'task',
-    provider: createProvider(taskModel, opts.providerSettings),
-    tools: tools.subset(TASK_TOOL_NAMES),
-    store: db,
-    permission,
-    bus,
-    toolCallLog: db.toolCalls,
-    toolServices: { fileTimes, fileHistory: db.files, shellFor, extra: { ...sourcegraph, [LSP_SERVICE]: lsp } },
-    promptEnvironment,
-    maxTokens: taskSettings.maxTokens ?? taskModel.defaultMaxTokens,
-    maxSteps: taskSettings.maxSteps,
-    reasoningEffort: taskSettings.reasoningEffort,
-    computeCost,
-  });
-  const extra = { ...sourcegraph, [LSP_SERVICE]: lsp, [SUB_AGENT_RUNNER]: createSubAgentRunner(taskAgent, db, bus), ...opts.toolExtra };
-  const summarizerModel = opts.models.summarizer ?? opts.models.coder;
-  const compact = async (sessionId: string, signal?: AbortSignal): Promise<void> => {
+  const makeTaskAgent = ({ agents: { task: taskSettings }, models, providerSettings }: ProviderChoice) => {
+    const taskModel = models.task ?? models.coder;
+    return new Agent({
+      kind: 'task',
+      provider: createProvider(taskModel, providerSettings),
+      tools: tools.subset(TASK_TOOL_NAMES),
+      store: db,
+      permission,
+      bus,
+      toolCallLog: db.toolCalls,
+      toolServices: { fileTimes, fileHistory: db.files, shellFor, extra: { ...sourcegraph, [LSP_SERVICE]: lsp } },
+      promptEnvironment,
+      maxTokens: taskSettings.maxTokens ?? taskModel.defaultMaxTokens,
+      maxSteps: taskSettings.maxSteps,
+      reasoningEffort: taskSettings.reasoningEffort,
+      computeCost,
+    });
+  };
+  let taskAgent = makeTaskAgent(choice);
+  // a run keeps the choice it started with: its compaction and sub-agents use the same providers
+  const compactWith = (current: ProviderChoice) => async (sessionId: string, signal?: AbortSignal): Promise<void> => {
+    const summarizerModel = current.models.summarizer ?? current.models.coder;
     // the provider is built per call, as for titles: a missing summarizer credential fails the compaction, not the app
     await compactSession(
       {
-        provider: createProvider(summarizerModel, opts.providerSettings),
+        provider: createProvider(summarizerModel, current.providerSettings),
         store: db,
         bus,
-        maxTokens: config.agents.summarizer.maxTokens ?? summarizerModel.defaultMaxTokens,
+        maxTokens: current.agents.summarizer.maxTokens ?? summarizerModel.defaultMaxTokens,
         computeCost,
         // the project's rules (context files), so the summary keeps what they require; no tree needed
         promptEnvironment: () => ({ cwd, projectTree: '', contextPaths: config.contextPaths }),
@@ -176,10 +208,14 @@ export function createApp(opts: AppOptions): App {
       signal,
     );
   };
-  const makeCoder = (model: ModelInfo) =>
-    new Agent({
+  const makeCoder = (model: ModelInfo, current: ProviderChoice, task: Agent) => {
+    const coderSettings = current.agents.coder;
+    const titleModel = current.models.title;
+    const compact = compactWith(current);
+    const extra = { ...sourcegraph, [LSP_SERVICE]: lsp, [SUB_AGENT_RUNNER]: createSubAgentRunner(task, db, bus), ...opts.toolExtra };
+    return new Agent({
       kind: 'coder',
-      provider: createProvider(model, opts.providerSettings),
+      provider: createProvider(model, current.providerSettings),
       tools,
       store: db,
       permission,
@@ -197,7 +233,7 @@ export function createApp(opts: AppOptions): App {
           ? async (sessionId, text) => {
               let title: string;
               try {
-                title = await generateTitle(createProvider(titleModel, opts.providerSettings), text, background.signal);
+                title = await generateTitle(createProvider(titleModel, current.providerSettings), text, background.signal);
               } catch (err) {
                 if (background.signal.aborted) return; // quitting: no title, and nothing to report
                 throw err;
@@ -209,8 +245,9 @@ export function createApp(opts: AppOptions): App {
             }
           : undefined,
     });
+  };
   let coderModel = opts.models.coder;
-  let coder = makeCoder(coderModel);
+  let coder = makeCoder(coderModel, choice, taskAgent);
   const retired: Agent[] = [];
   return {
     cwd,
@@ -228,9 +265,23 @@ export function createApp(opts: AppOptions): App {
     setCoderModel(model: ModelInfo) {
       retired.push(coder);
       coderModel = model;
-      coder = makeCoder(model);
+      coder = makeCoder(model, choice, taskAgent);
     },
-    compact: (sessionId, signal) => coder.runExclusive(sessionId, (s) => compact(sessionId, s), signal),
+    get providerChoice() {
+      return choice;
+    },
+    switchProviders(next: ProviderChoice) {
+      retired.push(coder, taskAgent);
+      choice = next;
+      taskAgent = makeTaskAgent(next);
+      coderModel = next.models.coder;
+      coder = makeCoder(coderModel, next, taskAgent);
+    },
+    isBusy: (sessionId) => [coder, ...retired].some((agent) => agent.isBusy(sessionId)),
+    cancel(sessionId) {
+      for (const agent of [coder, ...retired]) agent.cancel(sessionId);
+    },
+    compact: (sessionId, signal) => coder.runExclusive(sessionId, (s) => compactWith(choice)(sessionId, s), signal),
     mcp,
     lsp,
     cancelAll() {

@@ -24,6 +24,7 @@ const program = new Command('opencode')
   .option('-q, --quiet', 'no spinner on stderr')
   .option('-c, --cwd <dir>', 'project directory to work in (default: the current directory)')
   .option('-m, --model <provider/model>', 'the coder model, e.g. anthropic/claude-sonnet-5-5', parseModel)
+  .option('--profile <name>', 'the provider profile of .opencode.json to use (default: $OPENCODE_PROFILE); `opencode profiles` lists them')
   .option('-d, --debug', 'debug logging: to stderr with -p, on the logs page (ctrl+l) in the TUI')
   .option('--no-auto-approve', 'with -p: refuse calls that would ask permission instead of approving them (deny rules hold either way)')
   .showHelpAfterError('(run opencode --help for usage)')
@@ -118,6 +119,15 @@ program
     process.exitCode = await runStats(command.optsWithGlobals<CliOptions & { days?: number; json?: boolean; mcp?: boolean }>());
   });
 
+program
+  .command('profiles')
+  .description('list the provider profiles of .opencode.json: models, base URLs, and whether each key is set (never the key)')
+  .option('--json', 'print JSON')
+  .action(async (_opts: unknown, command: Command) => {
+    const { runProfiles } = await import('./profiles.js');
+    process.exitCode = await runProfiles(command.optsWithGlobals<CliOptions & { json?: boolean }>());
+  });
+
 // list, show, export, import, delete (issue 14); the sub-commands load their code lazily
 registerSessionsCommand(program);
 
@@ -132,6 +142,8 @@ export interface CliOptions {
   quiet?: boolean;
   cwd?: string;
   model?: string;
+  /** `--profile NAME`: the provider profile (issue 15 §2); else OPENCODE_PROFILE */
+  profile?: string;
   debug?: boolean;
   /** -p approves what would ask (the original); false with --no-auto-approve */
   autoApprove?: boolean;

@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { finalText, type RunResult } from '../agent/agent.js';
 import { createApp, type App } from '../app/app.js';
 import { loadConfigForCommand } from './load-config.js';
-import { resolveModels, ModelSelectionError } from './models.js';
+import { chooseProviders, ModelSelectionError } from './models.js';
 import type { CliOptions } from './main.js';
 import { startSpinner } from './spinner.js';
 import { waitForMcpBeforePrompt } from './mcp.js';
@@ -54,15 +54,17 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
 
   let models;
   try {
-    models = await resolveModels(config, process.env, opts.model);
+    // --profile / OPENCODE_PROFILE applied; a saved model without its key replaced, with a warning (issues 13, 15)
+    models = await chooseProviders(config, loaded, process.env, opts);
   } catch (err) {
     if (err instanceof ModelSelectionError) return fail(2, err.message);
     return fail(2, (err as Error).message);
   }
+  for (const warning of models.warnings) process.stderr.write(`opencode: warning: ${warning}\n`);
 
   let app: App;
   try {
-    app = createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: false });
+    app = createApp({ cwd, config: models.config, models: models.models, providerSettings: models.settings, generateTitles: false, profile: models.profile });
   } catch (err) {
     return fail(1, `cannot open the session database: ${(err as Error).message}`);
   }

@@ -26,10 +26,13 @@ export {
 export {
   BUILTIN_PROVIDERS,
   credentialHint,
+  credentialStatus,
   hasCredentials,
   localBaseURL,
   missingCredentialsMessage,
+  providerBaseURL,
   providerConnection,
+  type CredentialStatus,
   type ModelOverride,
   type ProviderConfig,
   type ProviderConnection,

@@ -25,6 +25,12 @@ export const DISCOVERY_TIMEOUT_MS = 2000;
 export interface ResolveOptions {
   /** default {@link DISCOVERY_TIMEOUT_MS} */
   discoveryTimeoutMs?: number;
+  /**
+   * Providers tried first by {@link defaultModels}, in {@link DEFAULT_PROVIDER_ORDER} among themselves:
+   * those an active profile configures, so a `home` profile with only an OpenRouter key gets an
+   * OpenRouter model even when ANTHROPIC_API_KEY is set too.
+   */
+  preferProviders?: readonly string[];
 }
 
 /** The model id per agent kind (`coder`, `task`, `title`, `summarizer`). */
@@ -161,12 +167,14 @@ async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeo
  * The default model id per agent kind: the first provider with credentials in the order local →
  * anthropic → openai → groq → openrouter → xai (reference §3, a local endpoint first). The local
  * default is the first model in `providers.local.models`, else the first one the server lists.
- * Resolves undefined when no provider has credentials.
+ * `options.preferProviders` are tried first. Resolves undefined when no provider has credentials.
  * @throws ProviderError when `LOCAL_ENDPOINT` is the only credential and its server cannot be listed.
  */
 export async function defaultModels(settings: ProviderSettings, options: ResolveOptions = {}): Promise<DefaultModels | undefined> {
   let localFailure: ProviderError | undefined;
-  for (const providerId of DEFAULT_PROVIDER_ORDER) {
+  const preferred = new Set(options.preferProviders ?? []);
+  const order = [...DEFAULT_PROVIDER_ORDER.filter((p) => preferred.has(p)), ...DEFAULT_PROVIDER_ORDER.filter((p) => !preferred.has(p))];
+  for (const providerId of order) {
     const connection = providerConnection(providerId, settings);
     if (!connection) continue;
     if (providerId !== 'local') return { ...DEFAULT_MODELS[providerId] };

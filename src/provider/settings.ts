@@ -3,7 +3,9 @@
  * `providers` section and the environment (reference §3 table).
  *
  * Precedence: a config value (`providers.<id>.apiKey` / `.baseURL`) wins over the environment, as the
- * original's config defaults did. Base URLs are always passed to the SDKs explicitly, so the SDKs' own
+ * original's config defaults did. `providers.<id>.apiKeyEnv` names the variable to read instead of the
+ * provider's usual one (a profile's `WORK_ANTHROPIC_KEY`); when it is set and empty, the provider has
+ * no key: the usual variable is not tried, so a work profile never bills a personal key. Base URLs are always passed to the SDKs explicitly, so the SDKs' own
  * environment reading (`ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL`, `ANTHROPIC_AUTH_TOKEN`, `OPENAI_ORG_ID`)
  * never decides for us; the env record given here is the only source. (`ANTHROPIC_CUSTOM_HEADERS` and
  * `OPENAI_CUSTOM_HEADERS` are still read by the SDKs from `process.env`; deps.md §1.)
@@ -20,6 +22,8 @@ export interface ModelOverride {
 /** One provider's config entry. */
 export interface ProviderConfig {
   apiKey?: string;
+  /** the environment variable holding the key, read instead of the provider's usual one */
+  apiKeyEnv?: string;
   baseURL?: string;
   disabled?: boolean;
   models?: Record<string, ModelOverride>;
@@ -116,8 +120,11 @@ export function providerConnection(providerId: string, settings: ProviderSetting
   const config = settings.providers[providerId] ?? {};
   if (config.disabled) return undefined;
   const builtin = BUILTIN_PROVIDERS[providerId];
+  const named = config.apiKeyEnv ? nonEmpty(settings.env[config.apiKeyEnv]) : undefined;
+  // a named variable that is empty means no key (not "no key needed", not the usual variable)
+  const namedMissing = !nonEmpty(config.apiKey) && config.apiKeyEnv !== undefined && named === undefined;
   if (builtin) {
-    const apiKey = nonEmpty(config.apiKey) ?? nonEmpty(settings.env[builtin.keyEnv]);
+    const apiKey = nonEmpty(config.apiKey) ?? (config.apiKeyEnv !== undefined ? named : nonEmpty(settings.env[builtin.keyEnv]));
     if (!apiKey) return undefined;
     const baseURL =
       nonEmpty(config.baseURL) ?? (builtin.baseURLEnv ? nonEmpty(settings.env[builtin.baseURLEnv]) : undefined);
@@ -132,18 +139,34 @@ export function providerConnection(providerId: string, settings: ProviderSetting
   }
   if (providerId === 'local') {
     const endpoint = localEndpoint(settings);
-    if (!endpoint) return undefined;
-    return { providerId, api: 'openai', displayName: 'local', apiKey: nonEmpty(config.apiKey) ?? NO_KEY, baseURL: localBaseURL(endpoint) };
+    if (!endpoint || namedMissing) return undefined;
+    return { providerId, api: 'openai', displayName: 'local', apiKey: nonEmpty(config.apiKey) ?? named ?? NO_KEY, baseURL: localBaseURL(endpoint) };
   }
   const baseURL = nonEmpty(config.baseURL);
-  if (!baseURL) return undefined;
+  if (!baseURL || namedMissing) return undefined;
   return {
     providerId,
     api: 'openai',
     displayName: providerId,
-    apiKey: nonEmpty(config.apiKey) ?? NO_KEY,
+    apiKey: nonEmpty(config.apiKey) ?? named ?? NO_KEY,
     baseURL: baseURL.replace(/\/+$/, ''),
   };
+}
+
+/**
+ * The base URL requests to `providerId` go to, whether or not it has a key: the configured one, the
+ * local endpoint, the SDK's base-URL variable, else the provider's default. Undefined for a local or
+ * custom provider without one.
+ */
+export function providerBaseURL(providerId: string, settings: ProviderSettings): string | undefined {
+  const config = settings.providers[providerId] ?? {};
+  if (providerId === 'local') {
+    const endpoint = localEndpoint(settings);
+    return endpoint ? localBaseURL(endpoint) : undefined;
+  }
+  const builtin = BUILTIN_PROVIDERS[providerId];
+  const url = nonEmpty(config.baseURL) ?? (builtin?.baseURLEnv ? nonEmpty(settings.env[builtin.baseURLEnv]) : undefined) ?? builtin?.defaultBaseURL;
+  return url?.replace(/\/+$/, '');
 }
 
 /** Whether `providerId` can be used with these settings. */
@@ -153,11 +176,36 @@ export function hasCredentials(providerId: string, settings: ProviderSettings): 
 
 /** What to set to make `providerId` usable, one line, e.g. "set ANTHROPIC_API_KEY or providers.anthropic.apiKey". */
 export function credentialHint(providerId: string, settings?: ProviderSettings): string {
-  if (settings?.providers[providerId]?.disabled) return `remove providers.${providerId}.disabled from the config`;
+  const config = settings?.providers[providerId];
+  if (config?.disabled) return `remove providers.${providerId}.disabled from the config`;
+  if (config?.apiKeyEnv && !nonEmpty(config.apiKey)) {
+    const endpointHint = providerId === 'local' && !localEndpoint(settings!) ? ` and ${LOCAL_ENDPOINT_ENV} or providers.local.baseURL` : '';
+    return `set ${config.apiKeyEnv} (named by providers.${providerId}.apiKeyEnv)${endpointHint}`;
+  }
   const builtin = BUILTIN_PROVIDERS[providerId];
   if (builtin) return `set ${builtin.keyEnv} or providers.${providerId}.apiKey`;
   if (providerId === 'local') return `set ${LOCAL_ENDPOINT_ENV} (e.g. http://localhost:11434) or providers.local.baseURL`;
   return `set providers.${providerId}.baseURL (and .apiKey if the server needs one) for an OpenAI-compatible server`;
+}
+
+/** Where a provider's key comes from and whether it is there, for listings that never show the key itself. */
+export interface CredentialStatus {
+  /** `present`, `missing`, or `not needed` (a local or custom server without a key) */
+  state: 'present' | 'missing' | 'not needed';
+  /** where the key is read from: an environment variable name, or `providers.<id>.apiKey` */
+  from?: string;
+}
+
+/**
+ * Whether `providerId` has its key, and where it is read from (e.g. `{state: 'missing', from:
+ * 'WORK_ANTHROPIC_KEY'}`). Never returns the key. The base URL is not checked here.
+ */
+export function credentialStatus(providerId: string, settings: ProviderSettings): CredentialStatus {
+  const config = settings.providers[providerId] ?? {};
+  if (nonEmpty(config.apiKey)) return { state: 'present', from: `providers.${providerId}.apiKey` };
+  const variable = config.apiKeyEnv ?? BUILTIN_PROVIDERS[providerId]?.keyEnv;
+  if (!variable) return { state: 'not needed' };
+  return { state: nonEmpty(settings.env[variable]) ? 'present' : 'missing', from: variable };
 }
 
 /**
