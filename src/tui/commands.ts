@@ -23,8 +23,8 @@ export interface CommandItem {
 }
 
 /**
- * The built-in commands, in the order both lists show them (the issue's order; undo and redo when
- * the store offers them). `/new` is `new`, and so on: the id is the name.
+ * The built-in commands, in the order both lists show them (the issue's order, with undo and redo
+ * after init). `/new` is `new`, and so on: the id is the name.
  */
 export const BUILTIN_COMMANDS: readonly CommandItem[] = [
   { id: 'new', name: 'new', title: 'New Session', description: 'Start a new session (ctrl+n)' },
@@ -45,17 +45,9 @@ export function customCommandItem(command: CustomCommand): CommandItem {
   return { id: command.id, name: command.id, title: command.title, description: command.description };
 }
 
-/** The built-in commands the store can carry out (undo/redo only when it has them), then `custom`. */
-export function commandList(store: ChatStore, custom: readonly CustomCommand[]): CommandItem[] {
-  const undoable = typeof (store as Partial<UndoableStore>).undoTurn === 'function';
-  const builtins = BUILTIN_COMMANDS.filter((c) => undoable || (c.id !== 'undo' && c.id !== 'redo'));
-  return [...builtins, ...custom.map(customCommandItem)];
-}
-
-/** The undo helper's methods on the chat store (issue 14), used when present. */
-interface UndoableStore {
-  undoTurn(): unknown;
-  redoTurn(): unknown;
+/** The built-in commands, then `custom`. */
+export function commandList(custom: readonly CustomCommand[]): CommandItem[] {
+  return [...BUILTIN_COMMANDS, ...custom.map(customCommandItem)];
 }
 
 /** What running a command may do in the app. */
@@ -104,13 +96,12 @@ export function runCommand(id: string, ctx: CommandContext): void {
       ctx.send(initPrompt(services));
       return;
     case 'undo':
-    case 'redo': {
-      const undoable = store as unknown as Partial<UndoableStore>;
-      const method = id === 'undo' ? undoable.undoTurn : undoable.redoTurn;
-      if (typeof method === 'function') void method.call(store);
-      else store.setStatus(`/${id} is not available in this build`, 'warn');
+      // the outcome (or why not) goes to the status line
+      void store.undoTurn();
       return;
-    }
+    case 'redo':
+      void store.redoTurn();
+      return;
     case 'help':
       return ctx.openDialog({ kind: 'help' });
     case 'logs':

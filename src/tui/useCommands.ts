@@ -28,7 +28,7 @@ export function useCommands(context: Omit<CommandContext, 'custom'>): Commands {
         } catch (err) {
           store.setStatus(`Custom commands not loaded: ${(err as Error).message}`, 'warn');
         }
-        return commandList(store, custom.current);
+        return commandList(custom.current);
       },
       run(id) {
         runCommand(id, { ...contextRef.current, custom: custom.current });

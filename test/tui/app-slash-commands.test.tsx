@@ -77,6 +77,14 @@ describe('the / command list in the TUI', () => {
     expect(t!.fake.answered).toHaveLength(0);
   });
 
+  it('/undo calls the store's undo: on a new session it says there is nothing to undo', async () => {
+    const { waitFor, type } = await mount([]);
+    await type('/undo');
+    await waitFor((f) => f.includes('Restore the files the last turn changed'));
+    await type('\r');
+    await waitFor((f) => f.includes('Nothing to undo: this session has no messages yet'));
+  });
+
   it('a custom command without placeholders is sent as its text', async () => {
     const { waitFor, type } = await mount([{ text: 'Hello there.' }]);
     mkdirSync(join(t!.dir, '.opencode', 'commands'), { recursive: true });
