@@ -87,9 +87,9 @@ describe('describeActivity', () => {
 describe('the pulse line', () => {
   it('counts a retry down in whole seconds, rounded up', () => {
     const retry = { untilMs: 10_000, reason: 'overloaded (HTTP 529)', attempt: 1, maxRetries: 8 };
-    expect(retryLabel(retry, 2_000)).toBe('Retrying in 8 s (overloaded (HTTP 529))');
-    expect(retryLabel(retry, 2_001)).toBe('Retrying in 8 s (overloaded (HTTP 529))');
-    expect(retryLabel(retry, 9_999)).toBe('Retrying in 1 s (overloaded (HTTP 529))');
+    expect(retryLabel(retry, 2_000)).toBe('Retrying in 8 s (overloaded, HTTP 529)');
+    expect(retryLabel(retry, 2_001)).toBe('Retrying in 8 s (overloaded, HTTP 529)');
+    expect(retryLabel(retry, 9_999)).toBe('Retrying in 1 s (overloaded, HTTP 529)');
     expect(ACTIVITY_LABELS.retrying(3, 'rate limited')).toBe('Retrying in 3 s (rate limited)');
   });
 

@@ -76,7 +76,7 @@ describe('the pulse', () => {
       { text: 'Back.' },
     ]);
     await submit('try');
-    const retrying = await waitFor((f) => /Retrying in [1-3] s \(overloaded \(HTTP 529\)\) · \d+s · esc to interrupt/.test(f));
+    const retrying = await waitFor((f) => /Retrying in [1-3] s \(overloaded, HTTP 529\) · \d+s · esc to interrupt/.test(f));
     expect(retrying).toContain('try');
     await waitFor((f) => f.includes('Back.'));
   });

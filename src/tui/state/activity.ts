@@ -49,8 +49,8 @@ export const ACTIVITY_LABELS = {
   permission: (tool: string) => `Waiting for permission: ${tool}`,
   /** a manual or automatic compaction: `Compacting the session…` */
   compacting: 'Compacting the session…',
-  /** the provider backs off: `Retrying in 8 s (overloaded (HTTP 529))` */
-  retrying: (seconds: number, reason: string) => `Retrying in ${seconds} s (${reason})`,
+  /** the provider backs off: `Retrying in 8 s (overloaded, HTTP 529)` (the reason's own brackets become a comma) */
+  retrying: (seconds: number, reason: string) => `Retrying in ${seconds} s (${reason.replace(/ \((HTTP \d+)\)$/, ', $1')})`,
 } as const;
 
 /** Longest key parameter shown in a label, characters (the line is cut to the width anyway). */
