@@ -77,7 +77,7 @@ describe('the / command list in the TUI', () => {
     expect(t!.fake.answered).toHaveLength(0);
   });
 
-  it('/undo calls the store's undo: on a new session it says there is nothing to undo', async () => {
+  it('/undo calls the store undo: on a new session it says there is nothing to undo', async () => {
     const { waitFor, type } = await mount([]);
     await type('/undo');
     await waitFor((f) => f.includes('Restore the files the last turn changed'));
