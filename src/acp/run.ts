@@ -41,6 +41,8 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   const stop = () => connection.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // the editor closed our stdout (EPIPE): it is gone; end as when it closes stdin
+  process.stdout.on('error', stop);
   await connection.closed;
   process.off('SIGINT', stop);
   process.off('SIGTERM', stop);
