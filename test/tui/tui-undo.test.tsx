@@ -71,15 +71,13 @@ describe('undo in the TUI', () => {
   it('ctrl+z restores the file, shows the note and the status; alt+z puts the change back', async () => {
     const { store, waitFor, type, file } = await afterOneTurn();
     await type(CTRL_Z);
-    const undone = await waitFor((f) => f.includes('↶ The user undid'));
+    await waitFor((f) => f.includes('↶ The user undid') && f.includes('Undid "change a": 1 file'));
     expect(readFileSync(file, 'utf8')).toBe('one\n');
-    expect(undone).toContain('Undid "change a": 1 file');
     expect(store.getSnapshot().promptHistory).toEqual(['change a']);
 
     await type(ALT_Z);
-    const redone = await waitFor((f) => f.includes('↷ The user redid'));
+    await waitFor((f) => f.includes('↷ The user redid') && f.includes('Redid "change a": 1 file'));
     expect(readFileSync(file, 'utf8')).toBe('two\n');
-    expect(redone).toContain('Redid "change a": 1 file');
   });
 
   it('leaves a file changed since alone and says where the difference is', async () => {
@@ -97,5 +95,20 @@ describe('undo in the TUI', () => {
         '    --- a/a.txt\n    +++ b/a.txt\n    @@ -1,1 +1,2 @@\n     two\n    +mine\n',
     );
     expect(readFileSync(file, 'utf8')).toBe('two\nmine\n');
+  });
+  it('is refused while a reply runs, and in a session without messages', async () => {
+    const { store, waitFor, type, file } = await afterOneTurn();
+    t!.fake.push({ text: ['Still ', 'thinking ', 'about it.'], chunkDelayMs: 400 });
+    await type('anything else?');
+    await type('\r');
+    await waitFor(() => store.getSnapshot().busy);
+    await type(CTRL_Z);
+    await waitFor((f) => f.includes('The agent is busy: undo after the reply finishes'));
+    expect(store.getSnapshot().status?.text).toBe('The agent is busy: undo after the reply finishes, or press esc to cancel it');
+    expect(readFileSync(file, 'utf8')).toBe('two\n');
+    await waitFor((f) => f.includes('about it.') && !store.getSnapshot().busy);
+    store.openSession(undefined);
+    await store.redoTurn();
+    expect(store.getSnapshot().status?.text).toBe('Nothing to redo: this session has no messages yet');
   });
 });

@@ -1,0 +1,87 @@
+/**
+ * The sessions dialog in the whole TUI (ctrl+s; issue 14) against a real app: `r` renames a session
+ * in the database and the open session's title follows; `d` then `y` deletes one (the open one: a new
+ * chat opens), `n` keeps it.
+ */
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TuiApp } from '../../src/tui/App.js';
+import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { ChatStore } from '../../src/tui/state/chat-store.js';
+import { THEMES } from '../../src/tui/themes.js';
+import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
+
+let t: TestApp | undefined;
+let cleanup: (() => void) | undefined;
+afterEach(async () => {
+  cleanup?.();
+  await t?.close();
+  t = undefined;
+  cleanup = undefined;
+});
+
+const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
+const CTRL_S = '\u0013';
+
+async function mount() {
+  t = await startTuiApp([]);
+  const older = t.app.db.sessions.create({ title: 'Older work' });
+  const open = t.app.db.sessions.create({ title: 'Open work' });
+  t.app.db.sessions.addUsage(open.id, { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0 }, 0.5);
+  const store = new ChatStore(t.services);
+  store.openSession(open.id);
+  const ui = render(
+    <InputProvider>
+      <TuiApp services={t.services} store={store} initialTheme={THEMES.opencode} onQuit={() => {}} />
+    </InputProvider>,
+  );
+  cleanup = () => {
+    ui.unmount();
+    store.dispose();
+  };
+  const waitFor = async (check: (frame: string) => boolean, timeoutMs = 10_000) => {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      const frame = ui.lastFrame() ?? '';
+      if (check(frame)) return frame;
+      await tick(25);
+    }
+    throw new Error(`timed out; last frame:\n${ui.lastFrame()}`);
+  };
+  const type = async (...keys: string[]) => {
+    for (const key of keys) {
+      ui.stdin.write(key);
+      await tick();
+    }
+  };
+  return { store, waitFor, type, older, open, db: t.app.db };
+}
+
+describe('the sessions dialog in the TUI', () => {
+  it('renames the open session: stored, and the open session shows the new title', async () => {
+    const { store, waitFor, type, open, db } = await mount();
+    await type(CTRL_S);
+    const list = await waitFor((f) => f.includes('Switch Session'));
+    expect(list).toMatch(/✓ Open work +0 msgs · \$0\.50 · just now/);
+    await type('r', ...' (done)'.split(''), '\r');
+    await waitFor((f) => f.includes('Open work (done)') && !f.includes('Rename Session'));
+    expect(db.sessions.get(open.id)?.title).toBe('Open work (done)');
+    expect(store.getSnapshot().session?.title).toBe('Open work (done)');
+  });
+
+  it('deletes only after y; deleting the open session opens a new chat', async () => {
+    const { store, waitFor, type, older, open, db } = await mount();
+    await type(CTRL_S);
+    await waitFor((f) => f.includes('Switch Session'));
+    await type('d');
+    await waitFor((f) => f.includes('Delete Session'));
+    await type('n');
+    await waitFor((f) => f.includes('Switch Session'));
+    expect(db.sessions.get(open.id)).toBeDefined();
+    await type('d', 'y');
+    await waitFor((f) => f.includes('Switch Session') && !f.includes('Open work'));
+    expect(db.sessions.get(open.id)).toBeUndefined();
+    expect(db.sessions.get(older.id)?.title).toBe('Older work');
+    expect(store.getSnapshot().session).toBeUndefined();
+  });
+});
