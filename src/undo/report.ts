@@ -2,7 +2,16 @@
  * An undo's or redo's outcome in words (issue 14): the text `opencode sessions undo` prints and the
  * TUI shows, its JSON, and the one-line status.
  */
-import { displayPath, type TurnUndoResult } from './undo.js';
+import { isAbsolute, relative, sep } from 'node:path';
+// types only: undo.js brings the file tools' encodings (iconv-lite, chardet), which the TUI's start does without (issue 16)
+import type { TurnUndoResult } from './undo.js';
+
+/** `path` relative to `cwd` with `/` separators when inside it, else absolute. */
+export function displayPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return path;
+  return rel.split(sep).join('/');
+}
 
 /** What each action is called in the listing. */
 const ACTION_WORDS: Readonly<Record<TurnUndoResult['files'][number]['action'], string>> = {

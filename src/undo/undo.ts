@@ -15,7 +15,6 @@
  * - What happened is added to the conversation as a note (a `user` message whose text part has
  *   `note`), which the model gets with its next request.
  */
-import { isAbsolute, relative, sep } from 'node:path';
 import type { FileStore } from '../db/file-store.js';
 import type { MessageStore } from '../db/message-store.js';
 import type { TurnChange, TurnChanges, TurnChangeState } from '../db/turn-changes.js';
@@ -23,6 +22,7 @@ import { messageText, type Message } from '../message.js';
 import { readSnapshot, type FileSnapshot } from '../tools/file-history.js';
 import { decodeDocument } from '../tools/text-document.js';
 import { compareWithDisk, putState, type Mismatch } from './disk.js';
+import { displayPath } from './report.js';
 
 /** What undo and redo use of the database. */
 export interface UndoStores {
@@ -149,7 +149,12 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
   const result: TurnUndoResult = { kind, turnId: turn.turnId, prompt, files, conflicts };
   // every file changed since: nothing was done, and the turn stays where it was
   if (files.length === 0) return result;
-  stores.files.turns.setStates(states);
+  try {
+    stores.files.turns.setStates(states);
+  } catch (err) {
+    // unrecorded, the next undo would take the restored files for someone else's change
+    rollBack(steps, 'the undo record', err);
+  }
   for (const { change, from, to } of written) recordVersion(stores, sessionId, change.path, from, to);
   result.note = stores.messages.create({
     sessionId,
@@ -219,9 +224,3 @@ function preview(text: string): string {
   return line.length > PROMPT_PREVIEW_CHARS ? `${line.slice(0, PROMPT_PREVIEW_CHARS - 1)}…` : line;
 }
 
-/** `path` relative to `cwd` with `/` separators when inside it, else absolute. */
-export function displayPath(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return path;
-  return rel.split(sep).join('/');
-}
