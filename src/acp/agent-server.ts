@@ -13,6 +13,7 @@
  * provider or storage failure, with its message). The SDK itself answers malformed params (-32602),
  * unknown methods (-32601) and requests before `initialize` (-32600).
  */
+import { isAbsolute, resolve } from 'node:path';
 import {
   agent,
   methods,
@@ -222,7 +223,9 @@ export class AcpServer {
   }
 
   /** The project of `cwd`, opened on first use (one per folder for the life of the process). */
-  private async project(cwd: string): Promise<Project> {
+  private async project(requested: string): Promise<Project> {
+    // `/a/b/` and `/a/b` are one project (one database); a relative path is refused by openProject
+    const cwd = isAbsolute(requested) ? resolve(requested) : requested;
     let pending = this.projects.get(cwd);
     if (!pending) {
       const fs = this.clientCapabilities.fs;
