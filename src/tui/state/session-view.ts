@@ -17,7 +17,8 @@ export function displayResult(result: ToolResultPart, maxChars = DISPLAY_RESULT_
   const cut = (s: string, max: number) => (s.length > max ? s.slice(0, max) : s);
   const metadata = result.metadata
     ? Object.fromEntries(
-        Object.entries(result.metadata).map(([k, v]) => [k, typeof v === 'string' ? cut(v, DISPLAY_METADATA_MAX_CHARS) : v]),
+        // an expanded result keeps as much of its diff or file content as of its text
+        Object.entries(result.metadata).map(([k, v]) => [k, typeof v === 'string' ? cut(v, Math.max(DISPLAY_METADATA_MAX_CHARS, maxChars)) : v]),
       )
     : undefined;
   if (result.content.length > maxChars) {
