@@ -42,7 +42,7 @@ describe('expanding a long tool result', () => {
     store = new ChatStore(t.services);
     await store.send('read big.txt');
     await until(store, (s) => !s.busy && s.items.length === 3);
-    const stored = t.services.sessions.messages(store.getSnapshot().session!.id).find((m) => m.role === 'tool')!.parts[0] as {
+    const stored = t.services.sessions.messages(store.getSnapshot().session!.id).find((m) => m.role === 'tool')!.parts[0] as unknown as {
       content: string;
       metadata: { content: string };
     };
