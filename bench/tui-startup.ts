@@ -93,7 +93,7 @@ class PtyRun {
   }
 }
 
-interface StartupRun {
+export interface StartupRun {
   skeletonMs: number;
   statusBarMs: number;
   usableMs: number;
@@ -104,7 +104,8 @@ interface StartupRun {
 
 const statusBarComplete = (plain: string) => plain.split('\n').some((line) => line.includes('ctrl+/ help') && line.includes(MODEL_NAME));
 
-async function tuiRun(command: string, cwd: string, env: Record<string, string>): Promise<StartupRun> {
+/** One start of `command` (a shell line) in the pty, measured as above; exported for A/B runs. */
+export async function tuiRun(command: string, cwd: string, env: Record<string, string>): Promise<StartupRun> {
   const pty = new PtyRun(command, cwd, env);
   try {
     const skeleton = pty.next((p) => p.includes('OpenCode v'), true);

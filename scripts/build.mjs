@@ -32,9 +32,17 @@ const INK_RESIZE_FIXED = `this.log.clear();
         this.lastOutput = '';
         this.lastOutputToRender = '';
         this.lastTerminalWidth = currentWidth;`;
+// Yoga (Ink's layout engine) embeds its WebAssembly as a base64 data: URL and, when `fetch` exists,
+// fetches that URL to decode it: on Node that loads undici (Node's fetch) and runs a whole request
+// before the TUI's first frame (~0.1 s in a start-up profile, issue 16). Its own synchronous decoder
+// (the branch taken where there is no fetch) is used instead.
+const YOGA_WASM = /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/;
+const YOGA_FETCH = 'function ya(){return w||"function"!=typeof fetch?';
+const YOGA_NO_FETCH = 'function ya(){return w||!0?';
 const patches = [
   { filter: INK_LOG_UPDATE, from: INK_BUGGY, to: INK_FIXED },
   { filter: INK_MAIN, from: INK_RESIZE, to: INK_RESIZE_FIXED },
+  { filter: YOGA_WASM, from: YOGA_FETCH, to: YOGA_NO_FETCH },
 ];
 const patchInk = {
   name: 'patch-ink',
@@ -42,7 +50,7 @@ const patchInk = {
     for (const patch of patches) {
       b.onLoad({ filter: patch.filter }, (args) => {
         const source = readFileSync(args.path, 'utf8');
-        if (!source.includes(patch.from)) throw new Error(`${args.path} changed: review the ink patches in scripts/build.mjs`);
+        if (!source.includes(patch.from)) throw new Error(`${args.path} changed: review the patches in scripts/build.mjs`);
         return { contents: source.replace(patch.from, patch.to), loader: 'js' };
       });
     }
