@@ -51,6 +51,8 @@ export interface AcpServerOptions {
   launchCwd: string;
   /** `-m provider/model` for every session */
   model?: string;
+  /** `--profile name` for every session */
+  profile?: string;
   debug?: boolean;
   /** a line for stderr */
   log: (line: string) => void;
@@ -237,7 +239,7 @@ export class AcpServer {
             canRead: fs.readTextFile === true,
           })
         : undefined;
-      pending = openProject(cwd, { env: this.opts.env, model: this.opts.model, debug: this.opts.debug, editorFiles, log: this.opts.log }).then((project) => {
+      pending = openProject(cwd, { env: this.opts.env, model: this.opts.model, profile: this.opts.profile, debug: this.opts.debug, editorFiles, log: this.opts.log }).then((project) => {
         project.app.permission.onRequest((request) => this.askPermission(project, request));
         return project;
       });

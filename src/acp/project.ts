@@ -11,7 +11,7 @@ import { createApp, type App } from '../app/app.js';
 import { resolveDataDir } from '../config/load.js';
 import type { McpServerConfig } from '../config/schema.js';
 import { tryLoadConfig } from '../cli/load-config.js';
-import { resolveModels } from '../cli/models.js';
+import { chooseProviders } from '../cli/models.js';
 import { credentialValues, rememberSecrets } from '../tools/redact.js';
 import { EDITOR_FILES, type EditorFiles } from '../tools/write-guard.js';
 import { loadCustomCommands, userCommandDirs, type CustomCommand } from '../tui/custom-commands.js';
@@ -47,6 +47,8 @@ export interface OpenProjectOptions {
   env: NodeJS.ProcessEnv;
   /** `-m provider/model` */
   model?: string;
+  /** `--profile name` (else OPENCODE_PROFILE) */
+  profile?: string;
   debug?: boolean;
   /** the editor's file writer, when it offers `fs/write_text_file` */
   editorFiles?: EditorFiles;
@@ -66,7 +68,8 @@ export async function openProject(cwd: string, options: OpenProjectOptions): Pro
   const config = { ...loaded.config, debug: loaded.config.debug || !!options.debug };
   let models;
   try {
-    models = await resolveModels(config, options.env, options.model);
+    // as -p: --profile / OPENCODE_PROFILE applied, a saved model without its key replaced (with a warning)
+    models = await chooseProviders(config, loaded, options.env, { model: options.model, profile: options.profile });
   } catch (err) {
     const noCredential = authMethods({ providers: config.providers ?? {}, env: options.env }).length === 0;
     throw new ProjectOpenError((err as Error).message, noCredential ? 'auth' : 'config');
@@ -79,6 +82,7 @@ export async function openProject(cwd: string, options: OpenProjectOptions): Pro
       models: models.models,
       providerSettings: models.settings,
       generateTitles: true,
+      profile: models.profile,
       toolExtra: options.editorFiles ? { [EDITOR_FILES]: options.editorFiles } : undefined,
     });
   } catch (err) {
@@ -94,7 +98,7 @@ export async function openProject(cwd: string, options: OpenProjectOptions): Pro
       // the log file is a convenience: stderr has the line
     }
   };
-  for (const warning of loaded.warnings) log(`warning: ${warning}`);
+  for (const warning of [...loaded.warnings, ...models.warnings]) log(`warning: ${warning}`);
   app.bus.on('warning', (w) => log(`warning: ${w.message}`));
   if (config.debug) {
     app.bus.on('tool.started', (e) => log(`[debug] tool ${e.name} ${e.toolCallId}`));

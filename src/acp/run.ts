@@ -13,6 +13,8 @@ import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { tryLoadConfig } from '../cli/load-config.js';
 import { routeLibraryConsole } from '../cli/library-console.js';
 import type { CliOptions } from '../cli/main.js';
+import { applyProfile, chooseProfileName } from '../config/profiles.js';
+import type { ProviderSettings } from '../provider/settings.js';
 import { AcpServer } from './agent-server.js';
 
 /** How long closing waits for runs to write their last messages and servers to stop, ms. */
@@ -24,12 +26,12 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   routeLibraryConsole(!!opts.debug);
   const log = (line: string) => process.stderr.write(`opencode acp: ${line}\n`);
   const launchCwd = resolve(opts.cwd ?? process.cwd());
-  const launchConfig = tryLoadConfig(launchCwd);
   const server = new AcpServer({
     env: process.env,
-    launchSettings: { providers: 'problems' in launchConfig ? {} : (launchConfig.config.providers ?? {}), env: process.env },
+    launchSettings: launchProviderSettings(launchCwd, opts.profile),
     launchCwd,
     model: opts.model,
+    profile: opts.profile,
     debug: opts.debug,
     log,
   });
@@ -50,6 +52,21 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   // an MCP server slow to stop or a socket must not keep an editor's agent process alive
   setTimeout(() => process.exit(), 100).unref();
   return 0;
+}
+
+/**
+ * The providers of the folder the editor started us in, with the profile applied (`--profile`, else
+ * OPENCODE_PROFILE): what `initialize` offers as auth methods. A config with problems, or an unknown
+ * profile, gives the environment's keys only (session/new then says what is wrong).
+ */
+function launchProviderSettings(cwd: string, cliProfile: string | undefined): ProviderSettings {
+  const loaded = tryLoadConfig(cwd);
+  if ('problems' in loaded) return { providers: {}, env: process.env };
+  try {
+    return { providers: applyProfile(loaded.config, chooseProfileName(cliProfile, process.env)).providers ?? {}, env: process.env };
+  } catch {
+    return { providers: loaded.config.providers ?? {}, env: process.env };
+  }
 }
 
 type Write = (chunk: Uint8Array, callback: (err?: Error | null) => void) => boolean;
