@@ -61,7 +61,7 @@ describe('opencode -p --continue', () => {
     ]);
     // one session: user, assistant, tool, assistant, then user, assistant
     expect(sessionRows(dir)).toEqual([{ id: expect.any(String), title: 'Non-interactive: what is here?', message_count: 6 }]);
-  });
+  }, 60_000);
 
   it('auto-compacts the continued session first when its context reached 95 % of the window, as the TUI does', async () => {
     const window = catalogModel(DEFAULT_MODELS.anthropic.coder)!.contextWindowTokens;
@@ -79,7 +79,7 @@ describe('opencode -p --continue', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'result', reason: 'end_turn', text: 'Short now.' });
     // the request after the summary sends the summary and the new prompt only
     expect(transcript(fake.answered[2])).toEqual(['user: Summary: the person asked for a long answer and got one. and briefly?']);
-  });
+  }, 60_000);
 
   it('starts a new session, and says so, when the project has none to continue', async () => {
     fake = await startFakeProvider([{ text: 'Hello.' }]);
@@ -91,7 +91,7 @@ describe('opencode -p --continue', () => {
       stderr: 'opencode: no earlier session in this project to continue; starting a new one\n',
     });
     expect(transcript(fake.answered[0])).toEqual(['user: hi']);
-  });
+  }, 60_000);
 });
 
 describe('opencode -p --session ID', () => {
@@ -108,7 +108,7 @@ describe('opencode -p --session ID', () => {
     expect(run).toMatchObject({ code: 0, stdout: 'You said red.\n', stderr: '' });
     expect(transcript(fake.answered[2])).toEqual(['user: pick red', 'assistant: Red.', 'user: which did I pick?']);
     expect(sessionRows(dir).map((s) => s.message_count)).toEqual([4, 2]);
-  });
+  }, 60_000);
 
   it('refuses an unknown id with exit 2 and a pointer to the list, before any request', async () => {
     fake = await startFakeProvider([{ text: 'never sent' }]);
@@ -116,10 +116,10 @@ describe('opencode -p --session ID', () => {
     const run = await runCli(['-p', 'hi', '--session', 'nope'], { cwd: dir, env: envFor(fake) });
     expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'opencode: no session nope; `opencode sessions list` shows them\n' });
     expect(fake.requests).toEqual([]);
-  });
+  }, 60_000);
 
   it('refuses --continue with --session (exit 2)', async () => {
     const run = await runCli(['-p', 'hi', '--continue', '--session', 'abc'], { cwd: project(), env: cleanEnv({ ANTHROPIC_API_KEY: 'k' }) });
     expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'opencode: --continue and --session both name a session; give one of them\n' });
-  });
+  }, 60_000);
 });

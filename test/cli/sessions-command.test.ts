@@ -64,7 +64,7 @@ describe('opencode sessions list', () => {
     ]);
     // ids are shortened to a unique prefix of at least 8 characters (random ids: 8 tell them apart)
     expect(rows.slice(1, 4).map((r) => r.split(' ')[0])).toEqual([agentId.slice(0, 8), childId.slice(0, 8), lsId.slice(0, 8)]);
-  });
+  }, 60_000);
 
   it('prints JSON with --json', async () => {
     const run = await cli(['sessions', 'list', '--json']);
@@ -85,14 +85,14 @@ describe('opencode sessions list', () => {
       tokens: { input: 20, output: 10, cacheRead: 0, cacheWrite: 0, total: 30 },
       costUsd: expect.any(Number),
     });
-  });
+  }, 60_000);
 
   it('says so in a project without sessions, and creates no database', async () => {
     const empty = project();
     expect(await cli(['sessions', 'list'], empty)).toMatchObject({ code: 0, stdout: 'No sessions in this project yet.\n' });
     expect(await cli(['sessions', 'list', '--json'], empty)).toMatchObject({ code: 0, stdout: '[]\n' });
     expect(existsSync(join(empty, '.opencode', 'opencode.db'))).toBe(false);
-  });
+  }, 60_000);
 });
 
 describe('opencode sessions show', () => {
@@ -115,7 +115,7 @@ describe('opencode sessions show', () => {
         '',
       ].join('\n'),
     );
-  });
+  }, 60_000);
 
   it('refuses an unknown id with exit 2 and a pointer to the list', async () => {
     expect(await cli(['sessions', 'show', 'nope'])).toMatchObject({
@@ -123,7 +123,7 @@ describe('opencode sessions show', () => {
       stdout: '',
       stderr: 'opencode: no session nope; `opencode sessions list` shows them\n',
     });
-  });
+  }, 60_000);
 });
 
 describe('opencode sessions export', () => {
@@ -167,13 +167,13 @@ describe('opencode sessions export', () => {
         '',
       ].join('\n'),
     );
-  });
+  }, 60_000);
 
   it('nests a sub-agent conversation under its agent call', async () => {
     const md = (await cli(['sessions', 'export', agentId, '--format', 'md'])).stdout;
     expect(md).toContain('<details><summary>agent: find the build command — 1 line: The build command is make.</summary>');
     expect(md).toContain(`Output:\n\n\`\`\`\nThe build command is make.\n\`\`\`\n\nSub-agent session \`${childId}\`:\n\n#### You\n\nfind the build command\n\n#### Assistant (${CODER})\n\nThe build command is make.\n\n</details>\n\nUse make.\n`);
-  });
+  }, 60_000);
 });
 
 describe('opencode sessions export --format json, then import', () => {
@@ -197,7 +197,7 @@ describe('opencode sessions export --format json, then import', () => {
     expect((await cli(['sessions', 'list', '--json'], other)).stdout).toBe(
       JSON.stringify(JSON.parse((await cli(['sessions', 'list', '--json'])).stdout).slice(0, 2), null, 2) + '\n',
     );
-  });
+  }, 60_000);
 
   it('never overwrites a session that is here: the same file imported again gets new ids, references followed', async () => {
     const exported = (await cli(['sessions', 'export', agentId, '--format', 'json'])).stdout;
@@ -220,7 +220,7 @@ describe('opencode sessions export --format json, then import', () => {
     // the original is untouched
     expect((await cli(['sessions', 'export', agentId, '--format', 'json'])).stdout).toBe(exported);
     await cli(['sessions', 'delete', newId]);
-  });
+  }, 60_000);
 
   it('refuses a file that is not an export, saying what is wrong (exit 2)', async () => {
     const other = project();
@@ -250,7 +250,7 @@ describe('opencode sessions export --format json, then import', () => {
       stderr: `opencode: cannot import ${join(other, 'd.json')}: messages.0.sessionId: no session elsewhere in the file\n`,
     });
     expect(await cli(['sessions', 'list'], other)).toMatchObject({ stdout: 'No sessions in this project yet.\n' });
-  });
+  }, 60_000);
 });
 
 describe('opencode sessions delete', () => {
@@ -267,5 +267,5 @@ describe('opencode sessions delete', () => {
       code: 2,
       stderr: `opencode: no session ${agentId}; \`opencode sessions list\` shows them\n`,
     });
-  });
+  }, 60_000);
 });
