@@ -166,7 +166,7 @@ function memoryServices(n: number, dataDir: string, make: (sessionId: string, n:
       model: () => MODEL,
     },
     models: async () => [],
-    setModel: async () => {},
+    setModel: async () => ({ file: '', keyPath: 'agents.coder.model' }),
     setTheme: () => {},
     mcp: { servers: () => [], onUpdate: () => () => {} },
     lspServers: [],

@@ -16,7 +16,7 @@ import { McpService } from '../mcp/service.js';
 import { saveProjectRules } from '../permission/project-rules.js';
 import { permissionRules } from '../permission/rules.js';
 import { PermissionService } from '../permission/service.js';
-import { apiKeyEnvNames } from '../config/profiles.js';
+import { apiKeyEnvNames, applyProfile } from '../config/profiles.js';
 import { computeCost, createProvider, type ProviderSettings } from '../provider/index.js';
 import type { ModelInfo } from '../provider/types.js';
 import { FileTimes } from '../tools/file-times.js';
@@ -48,7 +48,10 @@ export interface AppOptions {
   toolExtra?: Record<string, unknown>;
   /** bus, database and journal opened beforehand (the TUI's first frame, issue 16); opened here by default */
   storage?: AppStorage;
-  /** the active profile (issue 15 §2), already applied to `config`, `models` and `providerSettings` */
+  /**
+   * The active profile (issue 15 §2): `config` is the file's own (the base other profiles are applied
+   * to when switching); `models` and `providerSettings` are already resolved with the profile applied.
+   */
   profile?: string;
 }
 
@@ -68,6 +71,7 @@ export interface ProviderChoice {
 /** The services of one project. */
 export interface App {
   cwd: string;
+  /** the configuration as the files say it, without a profile applied (see {@link providerChoice}) */
   config: Config;
   db: Database;
   bus: EventBus<AgentEvents>;
@@ -165,7 +169,12 @@ export function createApp(opts: AppOptions): App {
     projectTree: projectTree(cwd, PROJECT_TREE_MAX_ENTRIES),
     contextPaths: config.contextPaths,
   });
-  let choice: ProviderChoice = { profile: opts.profile, agents: config.agents, models: opts.models, providerSettings: opts.providerSettings };
+  let choice: ProviderChoice = {
+    profile: opts.profile,
+    agents: applyProfile(config, opts.profile).agents,
+    models: opts.models,
+    providerSettings: opts.providerSettings,
+  };
   const fileTimes = new FileTimes();
   // requests made beside any run (session titles) end with the app: quitting aborts them (issue 10 §2:
   // a title waiting on a silent provider kept the process alive for 13+ minutes after quitting)

@@ -33,7 +33,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   };
 
   // what the first full frame needs; the rest of the app loads after it
-  const [{ tryLoadConfig }, { loadKeymap }, { resolveModels }, { openAppStorage, closeAppStorage }, { planServers }, { pendingChatServices }, { loadAppInSlices }, { runTui }] = await Promise.all([
+  const [{ tryLoadConfig }, { loadKeymap }, { chooseProviders }, { openAppStorage, closeAppStorage }, { planServers }, { pendingChatServices }, { loadAppInSlices }, { runTui }] = await Promise.all([
     import('./load-config.js'),
     import('./keybindings.js'),
     import('./models.js'),
@@ -52,7 +52,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
   let models;
   try {
-    models = await resolveModels(config, process.env, opts.model);
+    // --profile / OPENCODE_PROFILE applied; a saved model without its key replaced, with a warning (issues 13, 15)
+    models = await chooseProviders(config, loaded, process.env, opts);
   } catch (err) {
     return leave(2, [`opencode: ${(err as Error).message}`]);
   }
@@ -75,7 +76,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   const framed = new Promise<void>((resolve) => (firstFrame = resolve));
   const app: Promise<App> = framed.then(async () => {
     const createApp = await loadAppInSlices();
-    return createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: true, storage: appStorage });
+    return createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: true, storage: appStorage, profile: models.profile });
   });
   // a signal or a crash: stop running commands (their process groups) before exiting
   void app.then((loadedApp) => terminal.onAbnormalExit(() => loadedApp.cancelAll()), () => {});
@@ -95,6 +96,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       // the languages the app plans servers for (it plans them again when it is built: a PATH lookup and a bounded scan)
       lspLanguages: planServers(cwd, config.lsp, process.env.PATH).servers.map((s) => s.language),
       settings: models.settings,
+      profile: models.profile,
     },
     app,
   );
@@ -105,7 +107,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       services,
       themeName: config.tui?.theme,
       debug: config.debug,
-      configWarnings: [...loaded.warnings, ...keys.warnings],
+      configWarnings: [...loaded.warnings, ...keys.warnings, ...models.warnings],
       keymap: keys.keymap,
       sessionId,
       onFirstFrame: firstFrame,

@@ -29,6 +29,8 @@ export interface EarlyParts {
   /** languages of the language servers the app will plan (`planServers`), for the sidebar */
   lspLanguages: string[];
   settings: ProviderSettings;
+  /** the active provider profile at start (issue 15 §2) */
+  profile?: string;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -100,7 +102,16 @@ export function pendingChatServices(early: EarlyParts, app: Promise<App>): { ser
     },
     compact: (sessionId) => later((s) => (s.compact ? s.compact(sessionId) : Promise.reject(new Error('Compaction is not available')))),
     models: () => later((s) => s.models()),
-    setModel: (modelId) => later((s) => s.setModel(modelId)),
+    setModel: (modelId, options) => later((s) => s.setModel(modelId, options)),
+    // provider profiles (issue 15 §2): listed and switched once the app is there
+    profiles:
+      Object.keys(early.config.profiles ?? {}).length > 0
+        ? {
+            list: () => real?.profiles?.list() ?? [],
+            active: () => (real ? real.profiles?.active() : early.profile),
+            switch: (name) => later((s) => s.profiles!.switch(name)),
+          }
+        : undefined,
     setTheme: (name) => void later((s) => s.setTheme(name)).catch(() => {}),
     mcp: {
       servers: () => real?.mcp.servers() ?? [],

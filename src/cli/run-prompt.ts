@@ -64,7 +64,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
 
   let app: App;
   try {
-    app = createApp({ cwd, config: models.config, models: models.models, providerSettings: models.settings, generateTitles: false, profile: models.profile });
+    app = createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: false, profile: models.profile });
   } catch (err) {
     return fail(1, `cannot open the session database: ${(err as Error).message}`);
   }

@@ -11,8 +11,9 @@ import type { Config } from '../config/schema.js';
 import type { Database } from '../db/index.js';
 import { setGlobalConfigValue } from '../config/write.js';
 import type { ProviderSettings } from '../provider/index.js';
-import { discoverModels, listModels, resolveModel } from '../provider/resolve.js';
+import { discoverModels, listModels } from '../provider/resolve.js';
 import { localBaseURL, localEndpoint } from '../provider/settings.js';
+import { profileServices, saveCoderModel } from './profile-services.js';
 import { relativeToProject } from '../tui/format.js';
 import type { ChatServices, CustomToolsSummary, LspView } from '../tui/state/services.js';
 import { VERSION } from '../version.js';
@@ -62,13 +63,16 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
       },
       cancel: (sessionId) => {
         starting.get(sessionId)?.abort();
-        app.coder.cancel(sessionId);
+        // a run started before a profile switch runs on the agent it started with (issue 15 §2)
+        app.cancel(sessionId);
       },
-      isBusy: (sessionId) => app.coder.isBusy(sessionId),
+      isBusy: (sessionId) => app.isBusy(sessionId),
       model: () => app.coderModel,
     },
     compact: app.compact ? (sessionId) => app.compact!(sessionId) : undefined,
     async models() {
+      // the providers in use now: a profile switch changes them
+      const settings = app.providerChoice.providerSettings;
       const byProvider = new Map<string, { id: string; name: string }[]>();
       // a local server's models are listed by the server itself (cached per process)
       const local = localEndpoint(settings);
@@ -86,11 +90,9 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
         .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
         .map(([id, models]) => ({ id, name: PROVIDER_NAMES[id] ?? id, models }));
     },
-    async setModel(modelId) {
-      const model = await resolveModel(modelId, settings);
-      app.setCoderModel(model);
-      setGlobalConfigValue({ env }, ['agents', 'coder', 'model'], model.id);
-    },
+    // the project's .opencode.json unless asked to save globally (issue 13 §11)
+    setModel: (modelId, options) => saveCoderModel(app, modelId, { global: options?.global, env }),
+    profiles: profileServices(app, env),
     setTheme(name) {
       setGlobalConfigValue({ env }, ['tui', 'theme'], name);
     },

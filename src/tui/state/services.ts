@@ -64,8 +64,14 @@ export interface ChatServices {
   compact?(sessionId: string): Promise<void>;
   /** models the person can pick (ctrl+o), grouped by provider, most popular provider first */
   models(): Promise<{ id: string; name: string; models: { id: string; name: string }[] }[]>;
-  /** switches the coder model and saves the choice to the global config; throws with a clear message */
-  setModel(modelId: string): Promise<void>;
+  /**
+   * Switches the coder model and saves the choice (issue 13 §11): to the project's `.opencode.json`, or
+   * the global one with `global`; under the active profile's entry when one is active. Resolves with
+   * the file written; throws with a clear message.
+   */
+  setModel(modelId: string, options?: { global?: boolean }): Promise<SavedModel>;
+  /** provider profiles (issue 15 §2): list, the active one, switch for the next request */
+  profiles?: ProfileServices;
   /** saves the theme to the global config */
   setTheme(name: string): void;
   mcp: {
@@ -104,4 +110,36 @@ export interface LspView {
 export interface CustomToolsSummary {
   loaded: { name: string; source: string; origin: string }[];
   failed: string[];
+}
+
+/** Where {@link ChatServices.setModel} saved the choice. */
+export interface SavedModel {
+  /** the file written */
+  file: string;
+  /** the key set, e.g. `agents.coder.model` or `profiles.work.agents.coder.model` */
+  keyPath: string;
+}
+
+/** A provider profile as the profile dialog shows it. */
+export interface ProfileView {
+  name: string;
+  description?: string;
+  /** the coder model it uses, when set */
+  coderModel?: string;
+  /** what keeps it from working, e.g. `anthropic: WORK_ANTHROPIC_KEY is not set` */
+  problems: string[];
+}
+
+/** Provider profiles (issue 15 §2). */
+export interface ProfileServices {
+  /** the profiles of the config, by name */
+  list(): ProfileView[];
+  /** the active profile's name; undefined when none is */
+  active(): string | undefined;
+  /**
+   * Makes `name` (undefined: none) the active profile from the next request on, without a restart;
+   * a reply running keeps its provider. Resolves with warnings to show; rejects with what is missing
+   * (a key), leaving the active profile as it was.
+   */
+  switch(name: string | undefined): Promise<string[]>;
 }
