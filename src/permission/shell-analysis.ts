@@ -112,7 +112,7 @@ export interface ShellWrite {
    * the part of a compound line that writes (issue 13 §13).
    */
   command?: number;
-  /** the redirection operator, for a redirection: `>`, `>>`, `&>`, … */
+  /** the redirection as written before its target, for a redirection: `>`, `>>`, `2>`, `&>`, … */
   redirect?: string;
 }
 
@@ -381,7 +381,7 @@ class Analysis {
         const written = this.writes.length;
         this.write(target, dirBefore, 'redirect');
         for (const write of this.writes.slice(written)) {
-          write.redirect = op;
+          write.redirect = `${redirect.fd ?? ''}${op}`;
           if (owner !== undefined) write.command = owner;
         }
       }

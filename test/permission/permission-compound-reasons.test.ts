@@ -24,6 +24,8 @@ describe('a write in the project is charged to the command that makes it', () =>
     ['echo done > status.txt && git status', ['echo *'], ['echo done > status.txt: writes a file']],
     ['ls; cat a >> log.txt; pwd', ['cat *'], ['cat a >> log.txt: writes a file']],
     ['git log -1 &> log.txt', ['git log *'], ['git log -1 &> log.txt: writes a file']],
+    ['ls 2> errors.txt', ['ls *'], ['ls 2> errors.txt: writes a file']],
+    ['timeout 5 ls > x.txt', ['ls *'], ['ls > x.txt: writes a file']],
     ['git status | tee status.txt', ['tee *'], ['tee status.txt: writes a file']],
     // two writers: each named with its own write
     ['echo a > a.txt && echo b > b.txt', ['echo *'], ['echo a > a.txt: writes a file', 'echo b > b.txt: writes a file']],
