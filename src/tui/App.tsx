@@ -7,7 +7,7 @@ import { Box, measureElement, useStdout, type DOMElement } from 'ink';
 import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ImagePart } from '../message.js';
 import { Editor, type EditorHandle } from './components/Editor.js';
-import { DialogHost, type DialogState } from './DialogHost.js';
+import { DialogHost, QUIT_KEY_LAYER, type DialogState } from './DialogHost.js';
 import { LAYER, useKeys } from './input/InputProvider.js';
 import { useKeymap } from './keymap-context.js';
 import { MessageList } from './components/MessageList.js';
@@ -154,6 +154,16 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
       return true;
     },
     { layer: LAYER.global, active: !modal },
+  );
+  // ctrl+c on a page other than the chat (logs, …) asks the quit question there (issue 13 §3)
+  useKeys(
+    (key) => {
+      if (!keymap.matches(key, 'app.quit')) return false;
+      setPage('chat');
+      setDialog({ kind: 'quit' });
+      return true;
+    },
+    { layer: QUIT_KEY_LAYER, active: page !== 'chat' },
   );
 
   const send = useCallback(
