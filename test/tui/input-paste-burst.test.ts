@@ -118,6 +118,15 @@ describe('input router: a paste without markers', () => {
     expect(events.at(-1)).toBe('return');
   });
 
+  it('a key sent as an escape sequence ends a held Enter: Enter then ↓ pressed at once are two keys', async () => {
+    const { events, read } = setup();
+    read('x', 500);
+    read('\r', 1);
+    read('\u001b[B', 1);
+    await settle();
+    expect(events).toEqual(['x', 'return', 'down']);
+  });
+
   it('a bracketed paste is still delivered by its markers, whatever its timing', async () => {
     const { events, read } = setup();
     read('\u001b[200~', 500);

@@ -207,8 +207,6 @@ export const Editor = memo(function Editor(props: EditorProps) {
     [onSubmit, setAttachments],
   );
 
-  const disabledRef = useRef(disabled);
-  disabledRef.current = disabled;
   const { setRawMode, stdin } = useStdin();
   const { stdout } = useStdout();
   const runExternal = useMemo(

@@ -100,7 +100,9 @@ export class InputRouter {
     const sincePrevious = now - this.lastInputAt;
     this.lastInputAt = now;
     if (this.burst) {
-      if (sequence !== PASTE_START) {
+      // an escape sequence is a key (an arrow, a function key, a paste marker), not pasted text:
+      // the burst is decided before it
+      if (!sequence.startsWith('\u001b')) {
         this.burst.events.push(sequence);
         this.armBurst();
         return;

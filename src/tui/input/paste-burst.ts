@@ -8,7 +8,8 @@
  * it, or a few milliseconds after the key before it. So the input router holds such input as a
  * *burst*, keeps adding every read that follows within {@link BURST_GAP_MS}, and decides when the
  * reads stop ({@link classifyBurst}): a paste (inserted whole, never sent), or keys (typed ahead:
- * handled one by one as if typed). A lone Enter after a pause is never held: it sends at once.
+ * handled one by one as if typed). A lone Enter after a pause is never held: it sends at once. An
+ * escape sequence (an arrow, a function key) ends a burst early: it is a key, not pasted text.
  *
  * The numbers are data, with the reasoning beside each; the functions are pure.
  */
