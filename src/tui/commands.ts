@@ -27,16 +27,16 @@ export interface CommandItem {
  * after init). `/new` is `new`, and so on: the id is the name.
  */
 export const BUILTIN_COMMANDS: readonly CommandItem[] = [
-  { id: 'new', name: 'new', title: 'New Session', description: 'Start a new session (ctrl+n)' },
-  { id: 'sessions', name: 'sessions', title: 'Switch Session', description: 'Open another session of this project (ctrl+s)' },
-  { id: 'models', name: 'models', title: 'Select Model', description: 'Choose the model for the next replies (ctrl+o)' },
-  { id: 'themes', name: 'themes', title: 'Select Theme', description: 'Choose the colours (ctrl+t)' },
+  { id: 'new', name: 'new', title: 'New Session', description: 'Start a new session' },
+  { id: 'sessions', name: 'sessions', title: 'Switch Session', description: 'Open another session of this project' },
+  { id: 'models', name: 'models', title: 'Select Model', description: 'Choose the model for the next replies' },
+  { id: 'themes', name: 'themes', title: 'Select Theme', description: 'Choose the colours' },
   { id: 'compact', name: 'compact', title: 'Compact Session', description: 'Summarise this session; later requests start from the summary' },
   { id: 'init', name: 'init', title: 'Initialize Project', description: 'Create or update OpenCode.md: build/test commands and code style for the agent' },
   { id: 'undo', name: 'undo', title: 'Undo', description: "Restore the files the last turn changed to how they were before it" },
   { id: 'redo', name: 'redo', title: 'Redo', description: 'Put back the file changes the last undo took away' },
   { id: 'help', name: 'help', title: 'Help', description: 'Show the keys' },
-  { id: 'logs', name: 'logs', title: 'Show Logs', description: 'Show the logs page (ctrl+l)' },
+  { id: 'logs', name: 'logs', title: 'Show Logs', description: 'Show the logs page' },
   { id: 'quit', name: 'quit', title: 'Quit', description: 'Quit opencode' },
 ];
 
