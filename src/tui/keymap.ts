@@ -141,6 +141,9 @@ export const TERMINAL_LIMITS: Readonly<Record<string, string>> = {
   'ctrl+]': 'is not read by opencode (0x1d)',
   'ctrl+^': 'is not read by opencode (0x1e)',
   'ctrl+6': 'is not read by opencode (0x1e in xterm)',
+  'ctrl+enter': 'arrives as enter in most terminals (only the kitty keyboard protocol tells it apart)',
+  'ctrl+tab': 'arrives as tab in most terminals',
+  'ctrl+backspace': 'arrives as ctrl+h in xterm and as backspace elsewhere',
 };
 
 /** The `keybindings` of one config file, as written: action → a key, a list of keys, or `"none"`. */

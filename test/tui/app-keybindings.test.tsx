@@ -77,8 +77,10 @@ describe('the TUI with keybindings from the config', () => {
     await type('\u001bn'); // alt+n
     await waitFor((f) => !f.includes('First.'));
     await type('\u001bOP'); // f1
-    const help = await waitFor((f) => f.includes('Keyboard Shortcuts'));
-    expect(help).toMatch(/│ alt\+n +New session/);
+    await waitFor((f) => f.includes('Keyboard Shortcuts'));
+    // the help scrolls on this small screen: page down to the Chat group
+    for (let i = 0; i < 5 && !(ui.lastFrame() ?? '').includes('New session'); i++) await type('\u001b[6~');
+    expect(ui.lastFrame()).toMatch(/│ alt\+n +New session/);
   });
 
   it('ctrl+c over the permission dialog asks to quit; n brings the request back unanswered; esc denies it', async () => {
@@ -97,6 +99,18 @@ describe('the TUI with keybindings from the config', () => {
     const after = await waitFor((f) => f.includes('permission denied'));
     expect(after).not.toContain('Permission Required');
     expect(existsSync(join(t!.dir, 'victim'))).toBe(true);
+  });
+
+  it('ctrl+c on the logs page asks to quit over the chat; n leaves the chat page', async () => {
+    const { waitFor, type, quitted } = await mount([]);
+    await type('\u000c'); // ctrl+l
+    await waitFor((f) => f.includes('Logs ('));
+    await type('\u0003');
+    const question = await waitFor((f) => f.includes('Quit opencode?'));
+    expect(question).not.toContain('Logs (');
+    await type('n');
+    await waitFor((f) => !f.includes('Quit opencode?'));
+    expect(quitted()).toBe(false);
   });
 
   it('ctrl+c in a list dialog asks to quit, esc goes back to the list, and ctrl+c twice quits', async () => {

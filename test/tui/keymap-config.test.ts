@@ -69,10 +69,11 @@ describe('buildKeymap', () => {
   });
 
   it('warns about keys terminals deliver as another key', () => {
-    const { warnings } = buildKeymap([{ file: PROJECT, bindings: { 'app.help': 'ctrl+?', 'editor.open': 'ctrl+i' } }]);
+    const { warnings } = buildKeymap([{ file: PROJECT, bindings: { 'app.help': 'ctrl+?', 'editor.open': 'ctrl+i', 'editor.submit': ['enter', 'ctrl+enter'] } }]);
     expect(warnings).toEqual([
       '/p/.opencode.json: keybindings.app.help: ctrl+? arrives as backspace in xterm and tmux',
       '/p/.opencode.json: keybindings.editor.open: ctrl+i arrives as tab',
+      '/p/.opencode.json: keybindings.editor.submit: ctrl+enter arrives as enter in most terminals (only the kitty keyboard protocol tells it apart)',
     ]);
   });
 });
