@@ -68,6 +68,8 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
   const { items, width, height, showThinking, cwd, cache, active, resetKey, epoch, onResultKey } = props;
   const theme = useTheme();
   const keymap = useKeymap();
+  // the collapsed thinking line names the key in effect ('' when unbound: no hint)
+  const thinkingKey = keymap.hint('messages.toggle_thinking') ?? '';
   const [anchor, setAnchor] = useState<ListPosition | null>(null);
   const lastReset = useRef(resetKey);
   if (lastReset.current !== resetKey) {
@@ -80,13 +82,13 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
     return (index: number): Rows => {
       let lines = memo.get(index);
       if (!lines) {
-        lines = concatRows(cache.get(items[index]!, { width, showThinking, cwd }, theme), ['']);
+        lines = concatRows(cache.get(items[index]!, { width, showThinking, cwd, thinkingKey }, theme), ['']);
         memo.set(index, lines);
       }
       return lines;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- epoch: the cache was cleared
-  }, [items, width, showThinking, cwd, theme, cache, epoch]);
+  }, [items, width, showThinking, cwd, theme, cache, epoch, thinkingKey]);
 
   const view = useMemo(
     () => (anchor ? windowFrom(anchor, items.length, linesOf, height) : bottomWindow(items.length, linesOf, height)),

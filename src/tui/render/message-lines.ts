@@ -24,6 +24,8 @@ import { renderToolCall } from './tool-lines.js';
 export type ChatItemRenderOptions = RenderOptions & {
   /** paths inside it are shown relative in tool calls */
   cwd?: string;
+  /** the key that shows finished thinking, named on its collapsed line (the keymap's; default ctrl+y; `''`: none) */
+  thinkingKey?: string;
 };
 
 /** Thinking lines shown while a message streams (the newest ones). */
@@ -39,7 +41,7 @@ export const STREAMING_FULL_MAX_CHARS = 256 * 1024;
 /** Characters of a long streaming text part shown while it streams (~550 rows at 120 columns). */
 export const STREAMING_TAIL_CHARS = 64 * 1024;
 
-/** The key that shows finished thinking in full (the collapsed line names it). */
+/** The table's key that shows finished thinking in full, when the caller names none. */
 const SHOW_THINKING_KEY = 'ctrl+y';
 
 const USER_BAR = '┃ ';
@@ -123,7 +125,7 @@ function assistantSections(item: ChatItem, options: ChatItemRenderOptions, theme
 
   parts.forEach((part, index) => {
     if (part.type === 'reasoning') {
-      sections.push(thinkingLines(part, item.streaming, options.showThinking, width, theme));
+      sections.push(thinkingLines(part, item.streaming, options.showThinking, width, theme, options.thinkingKey ?? SHOW_THINKING_KEY));
     } else if (part.type === 'text') {
       if (part.text.trim()) hasText = true;
       // only the part still being written can end mid-line or inside an open code fence
@@ -155,14 +157,14 @@ function streamingTailLines(text: string, width: number, theme: Theme): string[]
   return [chalk.hex(theme.textMuted)(note), ...wrapText(text.slice(start), width)];
 }
 
-function thinkingLines(part: ReasoningPart, streaming: boolean, showThinking: boolean, width: number, theme: Theme): Rows {
+function thinkingLines(part: ReasoningPart, streaming: boolean, showThinking: boolean, width: number, theme: Theme, key: string): Rows {
   const text = part.thinking.trim();
   if (!text) return [];
   const style = chalk.italic.hex(theme.textMuted);
   if (streaming) return wrapText(text, width).slice(-STREAMING_THINKING_LINES).map((l) => style(l));
   if (!showThinking) {
     const count = text.split('\n').length;
-    return [style(`Thinking (${count} line${count === 1 ? '' : 's'}) — ${SHOW_THINKING_KEY} to show`)];
+    return [style(`Thinking (${count} line${count === 1 ? '' : 's'})${key ? ` — ${key} to show` : ''}`)];
   }
   if (text.length > HUGE_TEXT_CHARS) return mapRows(new LazyWrappedText(text, width), (l) => style(l));
   return wrapText(text, width).map((l) => style(l));
