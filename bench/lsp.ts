@@ -6,9 +6,13 @@
  * - `-p "say hi"` with a TypeScript project whose server is discovered vs `"lsp": false`: servers
  *   start lazily, so the two should match (interleaved runs, spawn → exit).
  * - memory: RSS of the language server's process group (typescript-language-server and its
- *   tsservers), apart from ours. (The TUI's own RSS with a server running is not measured here.)
+ *   tsservers), apart from ours;
+ * - the TUI (bin/opencode through its shebang in a pty, as bench/tui-startup.ts runs it): its start-up
+ *   with a TypeScript server discovered vs `"lsp": false` (interleaved: the status bar, the full UI
+ *   usable), and its own RSS once a prompt made it view a file and the server is up, reported apart
+ *   from the server's processes (its descendants).
  */
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,7 +24,10 @@ import { viewTool } from '../src/tools/view.js';
 import { cleanEnv } from '../test/support/cli.js';
 import { startFakeProvider } from '../test/support/fake-provider.js';
 import { runTool, toolContext } from '../test/support/tool-context.js';
+import { answerTitles, tuiEnv } from '../test/support/tmux.js';
 import { interleaved, log, median, ms, spawnChecked, stats, type Row } from './lib.js';
+import { snapshotBin } from './snapshot.js';
+import { PtyRun, tuiRun, type StartupRun } from './tui-startup.js';
 
 const S = 'lsp';
 const ROOT = join(import.meta.dirname, '..');
@@ -54,6 +61,110 @@ function groupPids(pgid: number): number[] {
     }
   }
   return pids;
+}
+
+/** Every descendant of `pid` (Linux /proc, parent links). */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // gone
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+const sleep = (msToWait: number) => new Promise((resolve) => setTimeout(resolve, msToWait));
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The TUI in a TS project: start-up with the server discovered vs `"lsp": false` (interleaved), then
+ * one run where a prompt makes the model view main.ts (the server starts), the TUI's RSS and the
+ * server's read once the server's memory stops growing.
+ */
+async function tuiRows(runs: number): Promise<Row[]> {
+  const fake = await startFakeProvider([], { sideTurn: answerTitles(), fallback: { text: 'hi' } });
+  const withLsp = tsProject();
+  const withoutLsp = tsProject();
+  writeFileSync(join(withoutLsp, '.opencode.json'), JSON.stringify({ lsp: false }));
+  for (const dir of [withLsp, withoutLsp]) {
+    mkdirSync(join(dir, '.opencode'), { recursive: true });
+    writeFileSync(join(dir, '.opencode', 'init'), '');
+  }
+  const env = tuiEnv(fake.anthropicBaseURL, { PATH: `${BIN_DIR}:${process.env.PATH}` });
+  const snapshot = snapshotBin();
+  const tui = quote(snapshot.bin);
+  const rows: Row[] = [];
+  try {
+    log(`lsp: TUI start-up, TS server discovered vs "lsp": false (${runs} interleaved pty runs)`);
+    await tuiRun(tui, withLsp, env);
+    await tuiRun(tui, withoutLsp, env);
+    const on: StartupRun[] = [];
+    const off: StartupRun[] = [];
+    for (let i = 0; i < runs; i++) {
+      on.push(await tuiRun(tui, withLsp, env));
+      off.push(await tuiRun(tui, withoutLsp, env));
+    }
+    for (const [name, pick] of [
+      ['status bar complete', (r: StartupRun) => r.statusBarMs],
+      ['full UI usable', (r: StartupRun) => r.usableMs],
+    ] as const) {
+      const a = median(on.map(pick));
+      const b = median(off.map(pick));
+      rows.push({ section: S, name: `TUI ${name}, TS server discovered`, value: stats(on.map(pick)), ratio: `${(a / b).toFixed(2)}× of "lsp": false (${ms(b)})`, target: 'same', note: 'bin/opencode (shebang) in a 120×40 pty, spawn → the frame; servers start at the first file viewed, never before the first frame' });
+    }
+
+    log('lsp: TUI RSS with typescript-language-server running');
+    fake.push(
+      { toolCalls: [{ name: 'view', input: { file_path: join(withLsp, 'main.ts') } }] },
+      { text: 'main.ts sums prices.' },
+    );
+    const pty = new PtyRun(tui, withLsp, env);
+    try {
+      await pty.next((p) => p.includes('ctrl+/ help'), true);
+      pty.child.stdin.write('read main.ts');
+      await sleep(300);
+      pty.child.stdin.write('\r');
+      const answered = await Promise.race([pty.next((p) => p.includes('main.ts sums prices.'), true), sleep(30_000).then(() => NaN)]);
+      if (Number.isNaN(answered)) throw new Error(`the TUI never showed the answer; output:\n${pty.plain.slice(-2000)}`);
+      const pid = pty.innerPid();
+      if (!pid) throw new Error('no TUI process in the pty');
+      // the server is up when its processes exist and their memory stopped growing (1 s apart)
+      let serverRss = 0;
+      let serverPids: number[] = [];
+      for (let t = 0; t < 30; t++) {
+        await sleep(1000);
+        serverPids = descendants(pid);
+        const now = serverPids.reduce((sum, p) => sum + rssMiB(p), 0);
+        if (serverPids.length > 0 && now > 0 && Math.abs(now - serverRss) < 2) break;
+        serverRss = now;
+      }
+      serverRss = serverPids.reduce((sum, p) => sum + rssMiB(p), 0);
+      const tuiRss = rssMiB(pid);
+      if (serverPids.length === 0) throw new Error('the language server never started under the TUI');
+      rows.push({ section: S, name: 'RSS of the TUI, one language server up', value: `${tuiRss.toFixed(0)} MiB`, target: '≤ 150 MB (steady)', note: 'VmRSS of the TUI\'s node process after a prompt viewed main.ts and the server settled; the server not included' });
+      rows.push({ section: S, name: '  the server beside it', value: `${serverRss.toFixed(0)} MiB`, note: `${serverPids.length} processes under the TUI (typescript-language-server and its tsservers)` });
+    } finally {
+      await pty.stop();
+    }
+  } finally {
+    snapshot.dispose();
+    await fake.close();
+    for (const d of [withLsp, withoutLsp, env.HOME!]) rmSync(d, { recursive: true, force: true });
+  }
+  return rows;
 }
 
 function tsProject(): string {
@@ -115,14 +226,18 @@ export async function benchLsp(options: { runs: number }): Promise<Row[]> {
   const fake = await startFakeProvider(Array.from({ length: options.runs * 2 + 2 }, () => ({ text: 'hi' })));
   try {
     const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, PATH: `${BIN_DIR}:${process.env.PATH}` });
-    const bin = join(ROOT, 'bin', 'opencode');
+    // a copy of dist/ taken now: a rebuild meanwhile (tests, another bench) must not change the program
+    const snapshot = snapshotBin();
+    const bin = snapshot.bin;
     const t = await interleaved(options.runs, {
       discovered: () => spawnChecked(bin, ['-p', 'say hi'], { cwd: withLsp, env }),
       off: () => spawnChecked(bin, ['-p', 'say hi'], { cwd: withoutLsp, env }),
     });
+    snapshot.dispose();
     rows.push({ section: S, name: '-p "say hi", TS server discovered', value: stats(t.discovered), ratio: `${(median(t.discovered) / median(t.off)).toFixed(2)}× of "lsp": false (${ms(median(t.off))})`, target: 'same', note: 'spawn → exit; no server starts for a prompt that reads no file' });
   } finally {
     await fake.close();
   }
+  rows.push(...(await tuiRows(options.runs)));
   return rows;
 }
