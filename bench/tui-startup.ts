@@ -38,7 +38,7 @@ const sleep = (msToWait: number) => new Promise((resolve) => setTimeout(resolve,
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /** One command in a 120×40 pty (`script`), its output kept with arrival times. */
-class PtyRun {
+export class PtyRun {
   readonly t0 = performance.now();
   readonly child: ChildProcessWithoutNullStreams;
   /** output so far, ANSI sequences removed */
