@@ -101,4 +101,15 @@ describe('TUI services before the app has loaded', () => {
     services.permission.respond(requests[0]!.id, 'allow');
     await expect(asked).resolves.toBeUndefined();
   });
+
+  it("offer every member the app's own services have, at every level (a member added later is not dropped)", async () => {
+    const { services, ready, build } = await setup();
+    build();
+    const real = await ready;
+    // plain objects are compared member by member; a class instance (the app's bus, permission service) as a whole
+    const shape = (o: object): string[] =>
+      Object.entries(o).flatMap(([k, v]) => (v && Object.getPrototypeOf(v) === Object.prototype ? [k, ...shape(v).map((n) => `${k}.${n}`)] : [k]));
+    const missing = shape(real).filter((name) => !shape(services).includes(name));
+    expect(missing).toEqual([]);
+  });
 });
