@@ -56,9 +56,12 @@ const sessionSchema = z.strictObject({
 
 const finishReason = z.enum(['end_turn', 'max_tokens', 'tool_use', 'canceled', 'error', 'permission_denied', 'step_limit', 'unknown']);
 
+/** The part types version 1 holds (src/message.ts). */
+const PART_TYPES = ['reasoning', 'text', 'image', 'tool_call', 'tool_result', 'finish'] as const;
+
 const partSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('reasoning'), thinking: z.string(), signature: z.string().optional(), redactedData: z.string().optional() }),
-  z.strictObject({ type: z.literal('text'), text: z.string() }),
+  z.strictObject({ type: z.literal('text'), text: z.string(), note: z.enum(['undo', 'redo']).optional() }),
   z.strictObject({ type: z.literal('image'), mimeType: z.string(), data: z.string(), name: z.string().optional() }),
   z.strictObject({ type: z.literal('tool_call'), id: z.string().min(1), name: z.string().min(1), input: z.string(), finished: z.boolean() }),
   z.strictObject({
@@ -103,6 +106,13 @@ const exportSchema = z.strictObject({
   files: z.array(fileSchema),
 });
 
+/**
+ * Deepest nesting of arrays and objects an export may have. Ours nest about six levels (a tool
+ * result's metadata a few more); a file nested thousands deep would overflow the stack of
+ * `JSON.stringify` when stored and again when exported.
+ */
+export const MAX_NESTING_DEPTH = 64;
+
 /** An export file that cannot be imported; the message says what is wrong and where. */
 export class SessionImportError extends Error {
   constructor(message: string) {
@@ -126,10 +136,23 @@ export function parseSessionExport(value: unknown): SessionExport {
   if (version !== EXPORT_VERSION) {
     throw new SessionImportError(`export version ${JSON.stringify(version)} is not one this opencode reads (${EXPORT_VERSION}); export it again with this version, or upgrade opencode`);
   }
+  const deep = tooDeep(value);
+  if (deep !== undefined) {
+    throw new SessionImportError(`${deep}: nested more than ${MAX_NESTING_DEPTH} levels deep (arrays and objects); this is not what opencode exports, so the file was made or changed by something else`);
+  }
   const parsed = exportSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new SessionImportError(`${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+    const where = issue.path.join('.') || '(top level)';
+    const [list, m, parts, p, field] = issue.path;
+    if (list === 'messages' && parts === 'parts' && field === 'type' && issue.path.length === 5) {
+      const type = shapeOf(value).messages[m as number]!.parts[p as number]!.type;
+      throw new SessionImportError(
+        `${where}: a part of type ${JSON.stringify(type)} is not one this opencode knows (${PART_TYPES.join(', ')}); ` +
+          'it may come from a newer opencode: upgrade, or remove that part from the file',
+      );
+    }
+    throw new SessionImportError(`${where}: ${issue.message}`);
   }
   // the checked value itself, not zod's copy: that one has its keys in schema order, and an export
   // imported and exported again must read the same
@@ -165,4 +188,21 @@ export function parseSessionExport(value: unknown): SessionExport {
     if (!ids.has(f.sessionId)) throw new SessionImportError(`files.${i}.sessionId: no session ${f.sessionId} in the file`);
   }
   return data;
+}
+
+/** The path of the first value nested past {@link MAX_NESTING_DEPTH}, or undefined. Iterative: the input may be deeper than the stack. */
+function tooDeep(root: unknown): string | undefined {
+  const stack: { value: unknown; path: string[] }[] = [{ value: root, path: [] }];
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (path.length >= MAX_NESTING_DEPTH) return path.slice(0, 6).join('.') + (path.length > 6 ? '.…' : '');
+    for (const [key, child] of Object.entries(value)) stack.push({ value: child, path: [...path, key] });
+  }
+  return undefined;
+}
+
+/** `value` read as far as its shape was checked (used only to name what zod rejected). */
+function shapeOf(value: unknown): { messages: { parts: { type?: unknown }[] }[] } {
+  return value as { messages: { parts: { type?: unknown }[] }[] };
 }
