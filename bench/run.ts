@@ -15,10 +15,10 @@ import { benchHugeReply } from './huge-reply.js';
 import { benchLsp } from './lsp.js';
 import { log, printTable, type Row } from './lib.js';
 import { benchPromptSize } from './prompt-size.js';
-import { benchSearch } from './search.js';
+import { benchSearch, benchSearchReal } from './search.js';
 import { benchStats } from './stats.js';
 import { benchStartup } from './startup.js';
-import { searchTree } from './tree.js';
+import { realRepoTree, searchTree } from './tree.js';
 import { benchTui } from './tui.js';
 
 const args = process.argv.slice(2);
@@ -36,6 +36,7 @@ const tree = wanted('search') || wanted('prompt') || wanted('agent') ? searchTre
 const rows: Row[] = [];
 if (wanted('startup')) rows.push(...(await benchStartup({ runs: quick ? 7 : 15 })));
 if (wanted('search')) rows.push(...(await benchSearch(tree!, { runs: quick ? 5 : 7 })));
+if (wanted('search')) rows.push(...(await benchSearchReal(realRepoTree(process.cwd()), { runs: quick ? 5 : 9 })));
 if (wanted('agent')) rows.push(...(await benchAgentLoop({ sessions: quick ? 1 : 3, bigProject: tree?.root })));
 if (wanted('prompt')) rows.push(...benchPromptSize(tree?.root));
 if (wanted('stats')) rows.push(...(await benchStats({ runs: quick ? 5 : 15 })));

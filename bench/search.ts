@@ -1,23 +1,25 @@
 /**
  * Search: ripgrep run directly vs our grep and glob tools (called in-process through `tool.run`, as
- * the agent calls them) on the generated tree, plus the tools' pure-Node fallbacks.
+ * the agent calls them) on the generated tree and on a real tree (`realRepoTree`, bench/tree.ts),
+ * plus each engine the tools can choose (SEARCH_ENGINES in src/tools/ripgrep.ts).
  *
  * The tools cap results at 100, so "rg -l" is not the same work: the grep tool runs
- * `rg --json --max-count 101` (every matching line as JSON), parses it, stats each matching file and
- * sorts by mtime; the glob tool runs `rg --files --null -L`, matches every path against the glob and
- * keeps the 100 shortest. Both the plain command and the tool's exact rg command are timed, so the
- * tool's own post-processing shows as tool ÷ its rg command.
+ * `rg --null --line-number --max-count 101 …` (every matching line, plain text), parses it, stats
+ * each matching file and sorts by mtime; the glob tool lists every file (in-process on ≤ 2 cores,
+ * else `rg --files --null -L`), matches every path against the glob and keeps the 100 shortest. The
+ * baseline is rg run as a person would (`rg --files`, `rg -l PATTERN`, default threads).
  */
 import { accessSync, chmodSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { grepTool } from '../src/tools/grep.js';
 import { globTool } from '../src/tools/glob.js';
-import { findRipgrep } from '../src/tools/ripgrep.js';
+import { availableParallelism } from 'node:os';
+import { findRipgrep, searchEngine } from '../src/tools/ripgrep.js';
 import type { ToolResult } from '../src/tools/tool.js';
 import { toolContext } from '../test/support/tool-context.js';
 import { interleaved, log, median, ratio, spawnChecked, stats, type Row } from './lib.js';
-import { NEEDLE, type Tree } from './tree.js';
+import { NEEDLE, REAL_REPO_NEEDLE, type RealRepo, type Tree } from './tree.js';
 
 /**
  * The exact rg arguments a tool run passes: `fn` runs with OPENCODE_RIPGREP_PATH pointing at a
@@ -175,4 +177,75 @@ export async function benchSearch(tree: Tree, opts: { runs: number }): Promise<R
     },
   ];
   return rows;
+}
+
+async function withEnvVar<T>(name: string, value: string, fn: () => Promise<T>): Promise<T> {
+  const saved = process.env[name];
+  process.env[name] = value;
+  try {
+    return await fn();
+  } finally {
+    if (saved === undefined) delete process.env[name];
+    else process.env[name] = saved;
+  }
+}
+
+/**
+ * The real tree: `rg --files` and `rg -l` (default threads) against the tools as they run here
+ * (the engine SEARCH_ENGINES picks for this machine's cores) and against each other engine,
+ * interleaved. Throws when any engine's output differs from the Node walk's.
+ */
+export async function benchSearchReal(repo: RealRepo, opts: { runs: number }): Promise<Row[]> {
+  const rg = await findRipgrep();
+  if (!rg) return [{ section: 'search (real)', name: 'ripgrep', value: 'skipped', note: 'no rg found (findRipgrep)' }];
+  const cwd = repo.root;
+  const ctx = toolContext(cwd);
+  const glob = (): Promise<ToolResult> => globTool.run(JSON.stringify({ pattern: '**/*.ts' }), ctx);
+  const grep = (): Promise<ToolResult> => grepTool.run(JSON.stringify({ pattern: REAL_REPO_NEEDLE }), ctx);
+  const engines = {
+    node: <T>(fn: () => Promise<T>) => withoutRipgrep(fn),
+    'rg default threads': <T>(fn: () => Promise<T>) => withEnvVar('OPENCODE_RIPGREP_THREADS', 'default', fn),
+    'rg -j1': <T>(fn: () => Promise<T>) => withEnvVar('OPENCODE_RIPGREP_THREADS', '1', fn),
+  };
+  for (const tool of [glob, grep]) {
+    const want = (await engines.node(tool)).output;
+    for (const [name, run] of Object.entries(engines)) {
+      if ((await run(tool)).output !== want) throw new Error(`real tree: ${name} gives another output than the Node walk`);
+    }
+    if ((await tool()).output !== want) throw new Error('real tree: the chosen engine gives another output than the Node walk');
+  }
+  const visible = (await spawnChecked(rg, ['--files'], { cwd })).stdout.split('\n').filter(Boolean).length;
+  const hits = (await spawnChecked(rg, ['-l', REAL_REPO_NEEDLE], { cwd })).stdout.split('\n').filter(Boolean).length;
+  log(`search (real tree, ${repo.files} files): glob, ${opts.runs} interleaved runs`);
+  const f = await interleaved(opts.runs, {
+    rgFiles: () => spawnChecked(rg, ['--files'], { cwd }),
+    tool: glob,
+    node: () => engines.node(glob),
+    rgDefault: () => engines['rg default threads'](glob),
+    rgJ1: () => engines['rg -j1'](glob),
+  });
+  log(`search (real tree): grep, ${opts.runs} interleaved runs`);
+  const g = await interleaved(opts.runs, {
+    rgL: () => spawnChecked(rg, ['-l', REAL_REPO_NEEDLE], { cwd }),
+    tool: grep,
+    node: () => engines.node(grep),
+    rgJ1: () => engines['rg -j1'](grep),
+  });
+  const S = 'search (real)';
+  const m = median;
+  const chosen = (job: 'glob' | 'grep') => {
+    const e = searchEngine(job);
+    return e.engine === 'node' ? 'Node walk' : `rg ${e.args.join(' ') || 'default threads'}`;
+  };
+  return [
+    { section: S, name: 'rg --files', value: stats(f.rgFiles), ratio: '1.00×', note: `${visible} visible of ${repo.files} files (${cwd}), default threads` },
+    { section: S, name: `glob tool **/*.ts (${chosen('glob')})`, value: stats(f.tool), ratio: ratio(m(f.tool), m(f.rgFiles)), note: `as it runs on this machine (${availableParallelism()} cores); target ≤ 1.10×` },
+    { section: S, name: '  glob via the Node walk', value: stats(f.node), ratio: ratio(m(f.node), m(f.rgFiles)), note: 'same output' },
+    { section: S, name: '  glob via rg, default threads', value: stats(f.rgDefault), ratio: ratio(m(f.rgDefault), m(f.rgFiles)), note: 'same output' },
+    { section: S, name: '  glob via rg -j1', value: stats(f.rgJ1), ratio: ratio(m(f.rgJ1), m(f.rgFiles)), note: 'same output' },
+    { section: S, name: `rg -l ${REAL_REPO_NEEDLE}`, value: stats(g.rgL), ratio: '1.00×', note: `${hits} files, default threads` },
+    { section: S, name: `grep tool (${chosen('grep')})`, value: stats(g.tool), ratio: ratio(m(g.tool), m(g.rgL)), note: 'as it runs on this machine; target ≤ 1.10×' },
+    { section: S, name: '  grep via the Node walk', value: stats(g.node), ratio: ratio(m(g.node), m(g.rgL)), note: 'same output' },
+    { section: S, name: '  grep via rg -j1', value: stats(g.rgJ1), ratio: ratio(m(g.rgJ1), m(g.rgL)), note: 'same output' },
+  ];
 }

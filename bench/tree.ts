@@ -108,3 +108,40 @@ result; see \`file${f % TS_PER_DIR}.ts\` for the code.
 - verbose: log each total
 ${needle ? `\nSee also ${NEEDLE}.\n` : ''}`;
 }
+
+/** Bump when the real-repository copy's recipe changes. */
+const REAL_REPO_VERSION = 'v1';
+/** A word found in a few dozen files of the copied packages (the grep case of the real tree). */
+export const REAL_REPO_NEEDLE = 'createServer';
+
+export interface RealRepo {
+  root: string;
+  /** files on disk, outside .git */
+  files: number;
+}
+
+/**
+ * A real source tree for the search benchmark, offline and deterministic for a given install: this
+ * project's `node_modules/` (~27,000 files of real packages: JavaScript, TypeScript declarations,
+ * JSON, Markdown, binaries, nested `node_modules/`, `.bin` symbolic links) copied as `packages/`
+ * into a `git init`-ed folder with a `.gitignore` (`*.map`, `*.tsbuildinfo`, `.cache/`). It is not
+ * a checkout of one repository (none of 20,000+ files is on disk here), but its shape — file sizes,
+ * depth, names, ignore rules — is real rather than generated. Built once under os.tmpdir().
+ */
+export function realRepoTree(projectRoot: string): RealRepo {
+  const root = join(tmpdir(), `opencode-bench-realrepo-${REAL_REPO_VERSION}`);
+  const marker = join(root, '.git', 'bench-tree-complete');
+  const count = () => Number(execFileSync('sh', ['-c', "find . -path ./.git -prune -o -type f -print | wc -l"], { cwd: root, encoding: 'utf8' }).trim());
+  if (existsSync(marker)) {
+    log(`real repository: reusing ${root}`);
+    return { root, files: count() };
+  }
+  log(`real repository: copying node_modules into ${root} (once) …`);
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  execFileSync('cp', ['-R', join(projectRoot, 'node_modules'), join(root, 'packages')]);
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  writeFileSync(join(root, '.gitignore'), '*.map\n*.tsbuildinfo\n.cache/\n');
+  writeFileSync(marker, `${REAL_REPO_VERSION}\n`);
+  return { root, files: count() };
+}

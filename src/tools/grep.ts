@@ -14,7 +14,7 @@ import { defineTool, ToolError } from './tool.js';
 import { resolveToolPath } from './write-guard.js';
 import { escapeLineBreaks, ripgrepIgnoreArgs, walkFiles } from './file-walk.js';
 import { compileGlob, splitTopLevelCommas } from './glob-pattern.js';
-import { findRipgrep, runRipgrep, RipgrepUnavailableError } from './ripgrep.js';
+import { findRipgrep, runRipgrep, searchEngine, RipgrepUnavailableError } from './ripgrep.js';
 import { cutLine } from './view.js';
 
 const DESCRIPTION = `Search file contents with a regular expression (ripgrep syntax) under \`path\` (a folder or one file; default: the working directory). Returns matching lines as \`Line N: text\` grouped by file, most recently modified files first, at most 100 lines; long lines are cut at 2000 characters.
@@ -105,10 +105,11 @@ export async function searchFiles(
   const include = compileInclude(query.include);
 
   let byFile: MatchesByFile | undefined;
-  const rg = await findRipgrep();
-  if (rg) {
+  const engine = searchEngine('grep');
+  const rg = engine.engine === 'rg' ? await findRipgrep() : undefined;
+  if (rg && engine.engine === 'rg') {
     try {
-      byFile = await searchWithRipgrep(rg, root, isFile, query, include, signal);
+      byFile = await searchWithRipgrep(rg, root, isFile, query, include, engine.args, signal);
     } catch (err) {
       if (!(err instanceof RipgrepUnavailableError)) throw err;
     }
@@ -148,6 +149,7 @@ async function searchWithRipgrep(
   isFile: boolean,
   query: GrepQuery,
   include: Include | undefined,
+  threadArgs: readonly string[],
   signal: AbortSignal,
 ): Promise<MatchesByFile> {
   const cwd = isFile ? dirname(root) : root;
@@ -166,6 +168,7 @@ async function searchWithRipgrep(
     '--glob',
     `!${SKIPPED_NAME}`,
     ...ripgrepIgnoreArgs(cwd),
+    ...threadArgs,
   ];
   if (query.literal) args.push('--fixed-strings');
   if (include?.byName) {

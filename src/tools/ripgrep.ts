@@ -4,10 +4,12 @@
  * Which rg: the one bundled by `@vscode/ripgrep` (rg 15, a registry platform package, no download),
  * else `rg` on PATH, else none (the tools then use their pure-Node fallbacks).
  * `OPENCODE_DISABLE_RIPGREP=1` forces "none" (tests run both paths on the same tree with it);
- * `OPENCODE_RIPGREP_PATH` names the binary to use instead.
+ * `OPENCODE_RIPGREP_PATH` names the binary to use instead; `OPENCODE_RIPGREP_THREADS` overrides
+ * {@link SEARCH_ENGINES} (tests run each engine and thread count on the same tree with it).
  */
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 let located: Promise<string | undefined> | undefined;
@@ -50,6 +52,52 @@ function isExecutable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Which tool a search serves: the engine and rg's thread count are chosen per tool. */
+export type SearchJob = 'glob' | 'grep';
+
+/** How one search runs: in-process (the Node walk of file-walk.ts) or rg with these extra flags. */
+export type SearchEngine = { engine: 'node' } | { engine: 'rg'; args: string[] };
+
+/**
+ * The engine per job and core count, by measurement (BENCHMARKS.md, "Search"): the first row whose
+ * job matches and whose `maxCores` is at least the machine's cores wins. `threads` undefined = rg's
+ * default (one per core, at most 12). The choice never changes a tool's result: both engines select
+ * the same files, glob sorts by length then path and grep by mtime then path once the search ended
+ * (test/tools/ripgrep-threads.test.ts runs each engine and thread count on one tree).
+ *
+ * | job  | cores | engine  | why |
+ * |------|-------|---------|-----|
+ * | glob | ≤ 2   | node    | listing is a directory walk, kernel-bound: rg 15's `-L` walk on 2 cores costs ~1.2× `rg --files` (rg 15's second thread adds kernel time, `-j1` no better under load) and the tool must spawn it and parse 20,000+ paths; the in-process walk reads the same folders without a process (0.7–1.0× `rg --files` on the 27,000-file tree) |
+ * | glob | > 2   | rg      | more cores walk faster in parallel |
+ * | grep | any   | rg      | reading and matching file contents: rg's matcher and threads win |
+ */
+export const SEARCH_ENGINES: readonly { job: SearchJob; maxCores: number; engine: 'node' | 'rg'; threads?: number }[] = [
+  { job: 'glob', maxCores: 2, engine: 'node' },
+  { job: 'glob', maxCores: Infinity, engine: 'rg' },
+  { job: 'grep', maxCores: Infinity, engine: 'rg' },
+];
+
+/**
+ * The engine for `job` on a machine of `cores` cores (default: this one's). Overrides, for tests and
+ * for people who know their machine: `OPENCODE_RIPGREP_THREADS=N` (1–999) runs rg with `-jN`,
+ * `=default` runs rg with its own thread count, any other value throws; an rg named by
+ * `OPENCODE_RIPGREP_PATH` is always run. Whether rg exists at all is {@link findRipgrep}'s question.
+ */
+export function searchEngine(job: SearchJob, cores: number = availableParallelism()): SearchEngine {
+  const forced = process.env.OPENCODE_RIPGREP_THREADS;
+  if (forced !== undefined && forced !== '') {
+    if (forced === 'default') return { engine: 'rg', args: [] };
+    if (!/^[1-9]\d{0,2}$/.test(forced)) {
+      throw new Error(`OPENCODE_RIPGREP_THREADS must be a whole number from 1 to 999 (rg -jN) or "default", got "${forced}"; unset it to let opencode choose`);
+    }
+    return { engine: 'rg', args: [`-j${forced}`] };
+  }
+  const row = SEARCH_ENGINES.find((r) => r.job === job && cores <= r.maxCores);
+  const args = row?.threads === undefined ? [] : [`-j${row.threads}`];
+  if (row?.engine === 'node' && !process.env.OPENCODE_RIPGREP_PATH) return { engine: 'node' };
+  return { engine: 'rg', args };
 }
 
 /** rg could not be started (missing binary, no permission): the caller should use its fallback. */
