@@ -29,7 +29,7 @@ describe('the collapsed thinking line', () => {
 
   it('is drawn again from the cache when the key changes', () => {
     const cache = new LineCache();
-    expect([...cache.get(done, { width: 50, showThinking: false, thinkingKey: 'ctrl+y' }, theme)][0]).toContain('ctrl+y to show');
-    expect([...cache.get(done, { width: 50, showThinking: false, thinkingKey: 'alt+t' }, theme)][0]).toContain('alt+t to show');
+    expect(cache.get(done, { width: 50, showThinking: false, thinkingKey: 'ctrl+y' }, theme).at(0)).toContain('ctrl+y to show');
+    expect(cache.get(done, { width: 50, showThinking: false, thinkingKey: 'alt+t' }, theme).at(0)).toContain('alt+t to show');
   });
 });
