@@ -139,6 +139,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
       else if (keymap.matches(key, 'model.list')) {
         if (!refuseWhileBusy('switch models')) setDialog({ kind: 'models' });
       } else if (keymap.matches(key, 'theme.list')) setDialog({ kind: 'themes' });
+      else if (keymap.matches(key, 'profile.list')) setDialog({ kind: 'profiles' });
       else if (keymap.matches(key, 'attachment.add')) setDialog({ kind: 'filepicker' });
       else if (keymap.matches(key, 'session.new')) {
         if (!refuseWhileBusy('start a new session')) {
@@ -336,6 +337,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
           status={state.status}
           diagnostics={lsp.counts}
           modelName={model.name}
+          profile={services.profiles?.active()}
           busy={state.busy}
         />
       </Box>

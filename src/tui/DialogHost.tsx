@@ -19,6 +19,8 @@ import { FilePickerDialog } from './dialogs/FilePickerDialog.js';
 import { HelpDialog } from './dialogs/HelpDialog.js';
 import { InitDialog } from './dialogs/InitDialog.js';
 import { ModelsDialog, type ModelProvider } from './dialogs/ModelsDialog.js';
+import { ProfilesDialog } from './dialogs/ProfilesDialog.js';
+import { chooseModel, chooseProfile } from './profile-actions.js';
 import { PermissionDialog } from './dialogs/PermissionDialog.js';
 import { QuitDialog } from './dialogs/QuitDialog.js';
 import { SessionsDialog } from './dialogs/SessionsDialog.js';
@@ -38,6 +40,7 @@ export type DialogState =
   | { kind: 'sessions'; sessions: Session[] }
   | { kind: 'commands' }
   | { kind: 'models' }
+  | { kind: 'profiles' }
   | { kind: 'themes' }
   | { kind: 'init' }
   | { kind: 'filepicker' }
@@ -164,12 +167,22 @@ export function DialogHost(props: DialogHostProps) {
       <ModelsDialog
         providers={providers ?? []}
         currentModelId={services.agent.model().id}
-        onSelect={(id) => {
+        onSelect={(id, options) => {
           onClose();
-          services.setModel(id).then(
-            () => store.setStatus(`Model: ${services.agent.model().name} (saved to the global config)`, 'info'),
-            (err: unknown) => store.setStatus(`Model not changed: ${(err as Error).message}`, 'error'),
-          );
+          void chooseModel(services, store, id, options);
+        }}
+        onClose={onClose}
+        {...area}
+      />
+    );
+  } else if (dialog?.kind === 'profiles') {
+    body = (
+      <ProfilesDialog
+        profiles={services.profiles?.list() ?? []}
+        active={services.profiles?.active()}
+        onSelect={(name) => {
+          onClose();
+          void chooseProfile(services, store, name);
         }}
         onClose={onClose}
         {...area}

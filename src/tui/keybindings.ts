@@ -57,6 +57,8 @@ export const BINDINGS = [
   { action: 'command.list', keys: ['ctrl+k'], description: 'Commands', scope: 'global' },
   { action: 'model.list', keys: ['ctrl+o'], description: 'Select model', scope: 'global' },
   { action: 'theme.list', keys: ['ctrl+t'], description: 'Select theme', scope: 'global' },
+  // issue 15 §2: switch the provider profile for the next request
+  { action: 'profile.list', keys: ['alt+p'], description: 'Select provider profile', scope: 'global' },
   { action: 'attachment.add', keys: ['ctrl+f'], description: 'Attach an image (file picker)', scope: 'global' },
 
   // Chat page
@@ -108,6 +110,8 @@ export const BINDINGS = [
   { action: 'session.delete', keys: ['d'], description: 'Sessions: delete the selected session (asks first)', scope: 'list' },
   { action: 'model.provider_previous', keys: ['left', 'h'], description: 'Models: previous provider', scope: 'models' },
   { action: 'model.provider_next', keys: ['right', 'l'], description: 'Models: next provider', scope: 'models' },
+  // issue 13 §11: enter saves the choice to the project's .opencode.json; this key to the global one
+  { action: 'model.select_global', keys: ['g'], description: 'Models: choose and save to the global config (enter: this project)', scope: 'models' },
 
   // Dialogs with buttons: quit, init, permission
   { action: 'button.next', keys: ['right', 'tab'], description: 'Next button', scope: 'buttons' },

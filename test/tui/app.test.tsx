@@ -121,7 +121,7 @@ describe('the TUI', () => {
     void ui;
   });
 
-  it('ctrl+o picks another model: later replies use it and the global config keeps its other keys', async () => {
+  it('ctrl+o picks another model: later replies use it; enter saves it to the project\'s config, not the global one (issue 13 §11)', async () => {
     const { waitFor, type } = await mount([{ text: 'From the new model.' }]);
     const globalConfig = join(t!.dir, '.home', '.opencode.json');
     writeFileSync(globalConfig, JSON.stringify({ tui: { theme: 'dracula' } }, null, 2));
@@ -132,7 +132,8 @@ describe('the TUI', () => {
     await type('\u001b[A');
     await type('\r');
     await waitFor((f) => f.includes('Claude Opus 5.5') && !f.includes('Claude Sonnet 5.5'));
-    expect(JSON.parse(readFileSync(globalConfig, 'utf8'))).toEqual({ tui: { theme: 'dracula' }, agents: { coder: { model: 'anthropic/claude-opus-5-5' } } });
+    expect(JSON.parse(readFileSync(join(t!.dir, '.opencode.json'), 'utf8'))).toEqual({ agents: { coder: { model: 'anthropic/claude-opus-5-5' } } });
+    expect(JSON.parse(readFileSync(globalConfig, 'utf8'))).toEqual({ tui: { theme: 'dracula' } });
     await type('hello');
     await type('\r');
     await waitFor((f) => f.includes('From the new model.') && f.includes('claude-opus-5-5 ('));

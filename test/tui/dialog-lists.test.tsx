@@ -41,7 +41,7 @@ describe('models dialog', () => {
     expect(d.frame()).toMatch(/│ ✓ GPT-5 mini +│/);
     expect(d.frame().split('\n')[0]).toHaveLength(40);
     await d.press(KEYS.enter);
-    expect(onSelect.mock.calls).toEqual([['gpt-5-mini']]);
+    expect(onSelect.mock.calls).toEqual([['gpt-5-mini', { global: false }]]);
 
     await d.press(KEYS.right);
     expect(d.frame()).toContain('← Groq (3/3) →');
@@ -51,12 +51,26 @@ describe('models dialog', () => {
     await d.press('l');
     expect(d.frame()).toContain('← Anthropic (1/3) →');
     await d.press(KEYS.down, KEYS.enter);
-    expect(onSelect.mock.calls[1]).toEqual(['claude-haiku-4-5']);
+    expect(onSelect.mock.calls[1]).toEqual(['claude-haiku-4-5', { global: false }]);
 
     await d.press(KEYS.left, 'h');
     expect(d.frame()).toContain('← OpenAI (2/3) →');
     await d.press(KEYS.up, KEYS.enter);
-    expect(onSelect.mock.calls[2]).toEqual(['gpt-5']);
+    expect(onSelect.mock.calls[2]).toEqual(['gpt-5', { global: false }]);
+  });
+
+  it('enter saves to this project, g to the global config (issue 13 §11), as the footer says', async () => {
+    const onSelect = vi.fn();
+    const d = await show(<ModelsDialog providers={providers} currentModelId="gpt-5-mini" onSelect={onSelect} onClose={() => {}} />);
+    expect(d.frame()).toMatch(/│ enter: this project · g: global +│/);
+    await d.press('g');
+    expect(onSelect.mock.calls).toEqual([['gpt-5-mini', { global: true }]]);
+    // the selection moved, and after a provider switch the new list's first row
+    await d.press(KEYS.down, 'g', KEYS.right, 'g');
+    expect(onSelect.mock.calls.slice(1)).toEqual([
+      ['o3', { global: true }],
+      ['llama-4', { global: true }],
+    ]);
   });
 });
 

@@ -26,6 +26,8 @@ export interface StatusBarProps {
   /** diagnostics counts from language servers, when any are running */
   diagnostics?: { errors: number; warnings: number };
   modelName: string;
+  /** the active provider profile (issue 15 §2), shown before the model: `work · Claude Sonnet 5.5` */
+  profile?: string;
   busy: boolean;
 }
 
@@ -39,7 +41,7 @@ const MIN_LABEL_COLUMNS = 6;
  * string so it can never be wider than the terminal (a line one column too wide wraps and shifts the
  * whole screen). On a very narrow terminal the parts are dropped from the right.
  */
-export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTokens, status, diagnostics, modelName, busy }: StatusBarProps) {
+export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTokens, status, diagnostics, modelName, profile, busy }: StatusBarProps) {
   const theme = useTheme();
   const keymap = useKeymap();
   const helpKey = (busy ? keymap.hint('app.help_busy') : undefined) ?? keymap.hint('app.help');
@@ -57,7 +59,8 @@ export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTo
   const statusColor = status?.level === 'error' ? theme.error : status?.level === 'warn' ? theme.warning : theme.info;
   const messageText = status ? ` ${status.text.replace(/\s+/g, ' ')}` : '';
   const fixed = displayWidth(help) + displayWidth(usageText) + displayWidth(diag);
-  const fullLabel = ` ${modelName} `;
+  const label = profile ? `${profile} · ${modelName}` : modelName;
+  const fullLabel = ` ${label} `;
 
   // the label gives way to the message: cut (keeping its spaces), or dropped when too narrow
   let model = fullLabel;
@@ -65,7 +68,7 @@ export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTo
   let message = messageText;
   const spare = width - fixed - displayWidth(messageText);
   if (spare < displayWidth(fullLabel)) {
-    if (spare >= MIN_LABEL_COLUMNS) model = ` ${fitLine(modelName, spare - 3)}… `;
+    if (spare >= MIN_LABEL_COLUMNS) model = ` ${fitLine(label, spare - 3)}… `;
     else if (spare >= 0) model = '';
     else {
       // even without the label the message does not fit: it takes rows of its own above the bar

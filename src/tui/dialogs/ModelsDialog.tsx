@@ -1,10 +1,11 @@
 /**
  * "Select Model" (ctrl+o): one provider's models at a time; ←/→ (h/l) switch provider, ↑↓ (k/j)
- * select, enter picks, esc closes. 40 columns wide, 10 rows visible (reference §9.2). Providers are
+ * select, enter picks (saved to the project's config), g picks and saves to the global config
+ * (issue 13 §11: a model chosen in one project no longer follows you into every other), esc closes. 40 columns wide, 10 rows visible (reference §9.2). Providers are
  * listed in the order given (the shell orders them; the original sorted by popularity).
  */
 import { Box, Text } from 'ink';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { FRAME_HORIZONTAL_COLUMNS, clamp, fitText, useScreenSize } from '../components/DialogFrame.js';
 import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
@@ -24,7 +25,8 @@ export interface ModelsDialogProps extends DialogSizeProps {
   providers: readonly ModelProvider[];
   /** the coder agent's model: its provider opens first, the model selected and marked ✓ */
   currentModelId?: string;
-  onSelect(modelId: string): void;
+  /** `global`: the person asked to save it to the global config (g), not the project's (enter) */
+  onSelect(modelId: string, options: { global: boolean }): void;
   onClose(): void;
 }
 
@@ -45,6 +47,9 @@ export function ModelsDialog(props: ModelsDialogProps) {
     () => (provider?.models ?? []).map((m) => ({ id: m.id, label: m.name, current: m.id === currentModelId })),
     [provider, currentModelId],
   );
+  const initialIndex = Math.max(0, items.findIndex((i) => i.current));
+  // the selection as ListDialog last reported it; -1: the list was reset to its initial index
+  const selected = useRef(-1);
   const width = clamp(MODELS_DIALOG_WIDTH, 24, screen.columns - 2);
   const inner = width - FRAME_HORIZONTAL_COLUMNS;
   const count = providers.length;
@@ -60,17 +65,30 @@ export function ModelsDialog(props: ModelsDialogProps) {
     <ListDialog
       title="Select Model"
       items={items}
-      initialIndex={Math.max(0, items.findIndex((i) => i.current))}
+      initialIndex={initialIndex}
       width={width}
       header={header}
       emptyText="No models"
-      onChoose={(item) => props.onSelect(item.id)}
+      footer={
+        <Text color={theme.textMuted} wrap="truncate">
+          {fitText(`${keymap.keys('dialog.select')[0] ?? 'enter'}: this project · ${keymap.keys('model.select_global')[0] ?? 'none'}: global`, inner)}
+        </Text>
+      }
+      onChoose={(item) => props.onSelect(item.id, { global: false })}
       onClose={props.onClose}
+      onMove={(index) => (selected.current = index)}
       onKey={(key) => {
         if (count === 0) return false;
-        if (keymap.matches(key, 'model.provider_previous')) setProviderIndex((i) => (i - 1 + count) % count);
-        else if (keymap.matches(key, 'model.provider_next')) setProviderIndex((i) => (i + 1) % count);
-        else return false;
+        if (keymap.matches(key, 'model.select_global')) {
+          const item = items[selected.current < 0 ? initialIndex : selected.current];
+          if (item) props.onSelect(item.id, { global: true });
+        } else if (keymap.matches(key, 'model.provider_previous')) {
+          selected.current = -1;
+          setProviderIndex((i) => (i - 1 + count) % count);
+        } else if (keymap.matches(key, 'model.provider_next')) {
+          selected.current = -1;
+          setProviderIndex((i) => (i + 1) % count);
+        } else return false;
         return true;
       }}
     />
