@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only startup,search,agent,prompt,custom,tui,huge,lsp]`
+ * `npm run bench [-- --quick] [-- --only startup,search,agent,rss,prompt,custom,tui,huge,lsp]`
  *
  * Builds dist/ (so bin/opencode runs the current source), then runs each benchmark and prints one
  * table. Figures are medians; ratios compare figures measured in this same run. Nothing passes or
@@ -15,6 +15,7 @@ import { benchHugeReply } from './huge-reply.js';
 import { benchLsp } from './lsp.js';
 import { log, printTable, type Row } from './lib.js';
 import { benchPromptSize } from './prompt-size.js';
+import { benchRss } from './rss.js';
 import { benchSearch, benchSearchReal } from './search.js';
 import { benchStats } from './stats.js';
 import { benchStartup } from './startup.js';
@@ -37,6 +38,7 @@ const rows: Row[] = [];
 if (wanted('startup')) rows.push(...(await benchStartup({ runs: quick ? 7 : 15 })));
 if (wanted('search')) rows.push(...(await benchSearch(tree!, { runs: quick ? 5 : 7 })));
 if (wanted('search')) rows.push(...(await benchSearchReal(realRepoTree(process.cwd()), { runs: quick ? 5 : 9 })));
+if (wanted('rss')) rows.push(...(await benchRss({ prompts: 30 })));
 if (wanted('agent')) rows.push(...(await benchAgentLoop({ sessions: quick ? 1 : 3, bigProject: tree?.root })));
 if (wanted('prompt')) rows.push(...benchPromptSize(tree?.root));
 if (wanted('stats')) rows.push(...(await benchStats({ runs: quick ? 5 : 15 })));
