@@ -3,7 +3,8 @@
  * state back. Writes go through the tools' safe path (`writeFileAtomic`: temp file, fsync, rename),
  * so an interrupted undo never leaves half a file.
  */
-import { lstatSync, symlinkSync, unlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, symlinkSync, unlinkSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileDiff } from '../tools/diff.js';
 import { ensureParentDirectory, writeFileAtomic } from '../tools/file-io.js';
 import { readSnapshot, type FileSnapshot } from '../tools/file-history.js';
@@ -48,6 +49,38 @@ export function compareWithDisk(cwd: string, path: string, expected: FileSnapsho
   }
   if (now.mode !== expected.mode) return { reason: `mode changed since (${octal(expected.mode)} → ${octal(now.mode)})`, diff: '' };
   return undefined;
+}
+
+/**
+ * Why writing `path` now could land outside the project: the path is a symbolic link (a write follows
+ * links) that leads out of `cwd`, and is not the link recorded for it (`linkTarget`: the link's text
+ * when the turn recorded the path as a link). Such a file is left alone even with `force`. A link
+ * that stays inside the project is written through as the tools do; its bytes are still compared.
+ * Returns undefined when writing is safe in that sense.
+ */
+export function redirectedSince(cwd: string, path: string, linkTarget: string | undefined): string | undefined {
+  let target: string;
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+    target = readlinkSync(path);
+  } catch {
+    // gone or unreadable: compareWithDisk says so
+    return undefined;
+  }
+  if (linkTarget !== undefined && target === linkTarget) return undefined;
+  const leadsTo = realOrResolved(resolve(dirname(path), target));
+  const rel = relative(realOrResolved(cwd), leadsTo);
+  if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return undefined;
+  return `is a symbolic link leading outside the project (to ${target}); undo does not write through it — put the file back by hand if that is intended`;
+}
+
+/** The real path of `path` (links resolved), or `path` itself when it does not exist (a dangling link). */
+function realOrResolved(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**

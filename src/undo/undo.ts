@@ -21,7 +21,7 @@ import type { TurnChange, TurnChanges, TurnChangeState } from '../db/turn-change
 import { messageText, type Message } from '../message.js';
 import { readSnapshot, type FileSnapshot } from '../tools/file-history.js';
 import { decodeDocument } from '../tools/text-document.js';
-import { compareWithDisk, putState, type Mismatch } from './disk.js';
+import { compareWithDisk, putState, redirectedSince, type Mismatch } from './disk.js';
 import { displayPath } from './report.js';
 
 /** What undo and redo use of the database. */
@@ -128,6 +128,14 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
     }
     const from = kind === 'undo' ? change.after : change.before;
     const to = kind === 'undo' ? change.before : change.after;
+    // a link put in the file's place could lead anywhere: never written through out of the project,
+    // not even with force
+    const redirected = redirectedSince(options.cwd, change.path, from?.linkTarget ?? change.before?.linkTarget);
+    if (redirected) {
+      conflicts.push({ path: change.path, reason: redirected, diff: '' });
+      states.push({ id: change.id, state: kind === 'undo' ? 'skipped' : 'done' });
+      continue;
+    }
     const mismatch = compareWithDisk(options.cwd, change.path, from);
     if (mismatch) {
       conflicts.push({ path: change.path, ...mismatch });

@@ -1,0 +1,112 @@
+/**
+ * Undo against a disk that changed in hostile ways since the turn (issue 14): a file replaced by a
+ * symbolic link to a file outside the project (even holding the exact bytes the turn left) is never
+ * written through, not even with force; a file that became a folder is left alone, and forced, the
+ * undo fails with nothing changed. A link that stays inside the project is still undone through it. Real agent, tools, SQLite and fake provider.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { undoTurn, UndoFailedError } from '../../src/undo/undo.js';
+import { agentHarness, type Harness } from '../support/agent-harness.js';
+
+let h: Harness | undefined;
+let outsideDir: string | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  if (outsideDir) rmSync(outsideDir, { recursive: true, force: true });
+  outsideDir = undefined;
+});
+
+/** A session whose one turn edited `name` (through whatever is at that path) from `one` to `two`. */
+async function turnEditing(setUp: (dir: string) => void, name: string): Promise<Harness> {
+  h = await agentHarness([]);
+  setUp(h.dir);
+  h.fake.push(
+    { toolCalls: [{ name: 'view', input: { file_path: name } }] },
+    { toolCalls: [{ name: 'edit', input: { file_path: name, old_string: 'one', new_string: 'two' } }] },
+    { text: 'ok' },
+  );
+  await h.agent.run(h.sessionId, 'edit it');
+  return h;
+}
+
+describe('undo never writes through a link put in a file’s place', () => {
+  it.each([false, true])('leaves the outside file alone (force: %s)', async (force) => {
+    const h = await turnEditing((dir) => writeFileSync(join(dir, 'a.txt'), 'one\n'), 'a.txt');
+    outsideDir = mkdtempSync(join(tmpdir(), 'opencode-outside-'));
+    const victim = join(outsideDir, 'victim.txt');
+    // the exact bytes and mode the turn left, so only the link betrays it
+    writeFileSync(victim, 'two\n', { mode: statSync(join(h.dir, 'a.txt')).mode & 0o777 });
+    rmSync(join(h.dir, 'a.txt'));
+    symlinkSync(victim, join(h.dir, 'a.txt'));
+
+    const result = undoTurn(h.db, h.sessionId, { cwd: h.dir, force });
+    expect(result.files).toEqual([]);
+    expect(result.conflicts).toEqual([
+      { path: join(h.dir, 'a.txt'), reason: `is a symbolic link leading outside the project (to ${victim}); undo does not write through it — put the file back by hand if that is intended`, diff: '' },
+    ]);
+    expect(readFileSync(victim, 'utf8')).toBe('two\n');
+  });
+
+  it('still undoes through a link that was there when the turn began', async () => {
+    const h = await turnEditing((dir) => {
+      writeFileSync(join(dir, 'target.txt'), 'one\n');
+      symlinkSync('target.txt', join(dir, 'link.txt'));
+    }, 'link.txt');
+    expect(readFileSync(join(h.dir, 'target.txt'), 'utf8')).toBe('two\n');
+    const result = undoTurn(h.db, h.sessionId, { cwd: h.dir });
+    expect(result.conflicts).toEqual([]);
+    expect(result.files).toEqual([{ path: join(h.dir, 'link.txt'), action: 'restored' }]);
+    expect(readFileSync(join(h.dir, 'target.txt'), 'utf8')).toBe('one\n');
+  });
+
+  it('leaves a link inside the project that now leads outside alone', async () => {
+    const h = await turnEditing((dir) => {
+      writeFileSync(join(dir, 'target.txt'), 'one\n');
+      symlinkSync('target.txt', join(dir, 'link.txt'));
+    }, 'link.txt');
+    outsideDir = mkdtempSync(join(tmpdir(), 'opencode-outside-'));
+    const victim = join(outsideDir, 'victim.txt');
+    writeFileSync(victim, 'two\n', { mode: statSync(join(h.dir, 'target.txt')).mode & 0o777 });
+    rmSync(join(h.dir, 'link.txt'));
+    symlinkSync(victim, join(h.dir, 'link.txt'));
+    const result = undoTurn(h.db, h.sessionId, { cwd: h.dir, force: true });
+    expect(result.conflicts.map((c) => c.reason)).toEqual([
+      `is a symbolic link leading outside the project (to ${victim}); undo does not write through it — put the file back by hand if that is intended`,
+    ]);
+    expect(readFileSync(victim, 'utf8')).toBe('two\n');
+    expect(readFileSync(join(h.dir, 'target.txt'), 'utf8')).toBe('two\n');
+  });
+});
+
+describe('undo when a file became a folder', () => {
+  it('leaves the folder alone and says why', async () => {
+    const h = await turnEditing((dir) => writeFileSync(join(dir, 'a.txt'), 'one\n'), 'a.txt');
+    rmSync(join(h.dir, 'a.txt'));
+    mkdirSync(join(h.dir, 'a.txt'));
+    writeFileSync(join(h.dir, 'a.txt', 'inside.txt'), 'mine\n');
+    const result = undoTurn(h.db, h.sessionId, { cwd: h.dir });
+    expect(result.files).toEqual([]);
+    expect(result.conflicts).toEqual([
+      { path: join(h.dir, 'a.txt'), reason: `cannot be read (${join(h.dir, 'a.txt')} is not a regular file)`, diff: '' },
+    ]);
+    expect(readFileSync(join(h.dir, 'a.txt', 'inside.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  it('forced, fails naming the folder and changes nothing', async () => {
+    const h = await turnEditing((dir) => {
+      writeFileSync(join(dir, 'a.txt'), 'one\n');
+      writeFileSync(join(dir, 'b.txt'), 'one\n');
+    }, 'a.txt');
+    rmSync(join(h.dir, 'a.txt'));
+    mkdirSync(join(h.dir, 'a.txt'));
+    expect(() => undoTurn(h.db, h.sessionId, { cwd: h.dir, force: true })).toThrow(UndoFailedError);
+    expect(() => undoTurn(h.db, h.sessionId, { cwd: h.dir, force: true })).toThrow(
+      `writing ${join(h.dir, 'a.txt')} failed: EISDIR: illegal operation on a directory, open '${join(h.dir, 'a.txt')}'. The files already written were returned to their state before: nothing changed.`,
+    );
+    expect(statSync(join(h.dir, 'a.txt')).isDirectory()).toBe(true);
+  });
+});
