@@ -13,6 +13,7 @@ import { chooseProviders } from '../../src/cli/models.js';
 import { chatServices } from '../../src/cli/tui-services.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { ChatServices } from '../../src/tui/state/services.js';
+import { forgetSecrets, redactSecrets } from '../../src/tools/redact.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 
 let work: FakeProvider;
@@ -31,6 +32,7 @@ afterEach(async () => {
   app?.cancelAll();
   await app?.close();
   app = undefined;
+  forgetSecrets();
   await work.close();
   await local.close();
   rmSync(dir, { recursive: true, force: true });
@@ -111,6 +113,11 @@ describe('switching the profile for the next request', () => {
     await services.agent.run(session.id, 'still local', []);
     expect(local.answered.map((b) => b.model)).toEqual(['qwen3-coder']);
     expect(work.requests).toEqual([]);
+  });
+
+  it('redacts the key of every profile\'s apiKeyEnv from tool output, the inactive ones\' too (they may be switched to)', async () => {
+    await start({ WORK_ANTHROPIC_KEY: KEY }, 'local');
+    expect(redactSecrets(`printenv says ${KEY}`)).toBe('printenv says [redacted]');
   });
 
   it('lists the profiles with the coder model and what keeps each from working', async () => {
