@@ -100,9 +100,26 @@ export interface StartupRun {
   /** write → echo of each later letter */
   keyMs: number[];
   peakRssMb: number;
+  /** CPU (user + system) of the TUI process when the status bar was complete: less moved by a loaded machine than the wall times */
+  statusBarCpuMs: number;
 }
 
-const statusBarComplete = (plain: string) => plain.split('\n').some((line) => line.includes('ctrl+/ help') && line.includes(MODEL_NAME));
+/** CPU time (user + system, ms) of process `pid` so far, from /proc/<pid>/stat (NaN when unknown). */
+function cpuMs(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    // fields after the command name (which is in parentheses and may hold spaces): utime is the 14th field, stime the 15th
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+/** USER_HZ: the unit of /proc/<pid>/stat times (100 on Linux everywhere in practice) */
+const CLOCK_TICKS = 100;
+
+// `ctrl+? help` before the keymap's rename (issue 15 §3): so a build of an older commit can be measured beside this one
+const statusBarComplete = (plain: string) => plain.split('\n').some((line) => /ctrl\+[/?] help/.test(line) && line.includes(MODEL_NAME));
 
 /** One start of `command` (a shell line) in the pty, measured as above; exported for A/B runs. */
 export async function tuiRun(command: string, cwd: string, env: Record<string, string>): Promise<StartupRun> {
@@ -110,6 +127,7 @@ export async function tuiRun(command: string, cwd: string, env: Record<string, s
   try {
     const skeleton = pty.next((p) => p.includes('OpenCode v'), true);
     const statusBarMs = await pty.next(statusBarComplete, true);
+    const statusBarCpuMs = cpuMs(pty.innerPid());
     if (Number.isNaN(statusBarMs)) throw new Error(`the TUI exited without a status bar naming ${MODEL_NAME}; output:\n${pty.plain.slice(-2000)}`);
     let typed = 'x';
     pty.child.stdin.write(typed);
@@ -127,7 +145,7 @@ export async function tuiRun(command: string, cwd: string, env: Record<string, s
     await sleep(Math.max(0, SETTLED_MS - pty.now()));
     const pid = pty.innerPid();
     const hwm = pid ? /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8')) : null;
-    return { skeletonMs: await skeleton, statusBarMs, usableMs, keyMs, peakRssMb: hwm ? Number(hwm[1]) / 1024 : NaN };
+    return { skeletonMs: await skeleton, statusBarMs, usableMs, keyMs, peakRssMb: hwm ? Number(hwm[1]) / 1024 : NaN, statusBarCpuMs };
   } finally {
     await pty.stop();
   }
@@ -178,6 +196,12 @@ export async function benchTuiStartup(runs: number): Promise<Row[]> {
         value: stats(pick((r) => r.statusBarMs)),
         ratio: ratio(median(pick((r) => r.statusBarMs)), b),
         note: `spawn → a line with "ctrl+/ help" and "${MODEL_NAME}": Ink's first full frame`,
+      },
+      {
+        section,
+        name: '  CPU of the TUI by then',
+        value: stats(pick((r) => r.statusBarCpuMs)),
+        note: 'user + system time of the node process when the status bar was complete (/proc/<pid>/stat, 10 ms ticks): compare across loaded runs',
       },
       {
         section,

@@ -18,8 +18,15 @@ export const APP_LOAD_STEPS: readonly { loads: string; step: () => Promise<unkno
 
 const yieldToInput = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * ms between the first full frame and the first step: a key typed as the UI appears (the moment a
+ * person starts typing) is drawn before anything loads. A prompt sent within it waits this long more.
+ */
+export const APP_LOAD_DELAY_MS = 100;
+
 /** Imports the app's modules in {@link APP_LOAD_STEPS}, yielding between steps; resolves with `createApp`. */
 export async function loadAppInSlices(): Promise<typeof createApp> {
+  await new Promise((resolve) => setTimeout(resolve, APP_LOAD_DELAY_MS));
   for (const { step } of APP_LOAD_STEPS) {
     await step();
     await yieldToInput();
