@@ -59,6 +59,18 @@ export function compareWithDisk(cwd: string, path: string, expected: FileSnapsho
  * Returns undefined when writing is safe in that sense.
  */
 export function redirectedSince(cwd: string, path: string, linkTarget: string | undefined): string | undefined {
+  const realCwd = realOrResolved(cwd);
+  const within = (p: string) => {
+    const rel = relative(realCwd, p);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  // a folder on the way replaced by a link out of the project (checked for paths inside it only: the
+  // agent may have written outside with permission, through folders as they were)
+  const lexical = relative(resolve(cwd), path);
+  if (lexical !== '' && !lexical.startsWith('..') && !isAbsolute(lexical)) {
+    const folder = realAncestor(dirname(path));
+    if (!within(folder)) return `a folder on its path leads outside the project (to ${folder}); undo does not write through it — put the file back by hand if that is intended`;
+  }
   let target: string;
   try {
     if (!lstatSync(path).isSymbolicLink()) return undefined;
@@ -68,10 +80,19 @@ export function redirectedSince(cwd: string, path: string, linkTarget: string | 
     return undefined;
   }
   if (linkTarget !== undefined && target === linkTarget) return undefined;
-  const leadsTo = realOrResolved(resolve(dirname(path), target));
-  const rel = relative(realOrResolved(cwd), leadsTo);
-  if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return undefined;
+  if (within(realOrResolved(resolve(dirname(path), target)))) return undefined;
   return `is a symbolic link leading outside the project (to ${target}); undo does not write through it — put the file back by hand if that is intended`;
+}
+
+/** The real path of the deepest folder of `path` that exists (itself when it does). */
+function realAncestor(path: string): string {
+  for (let p = path; ; p = dirname(p)) {
+    try {
+      return realpathSync(p);
+    } catch {
+      if (dirname(p) === p) return path;
+    }
+  }
 }
 
 /** The real path of `path` (links resolved), or `path` itself when it does not exist (a dangling link). */

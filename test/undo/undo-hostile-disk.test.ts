@@ -4,7 +4,7 @@
  * written through, not even with force; a file that became a folder is left alone, and forced, the
  * undo fails with nothing changed. A link that stays inside the project is still undone through it. Real agent, tools, SQLite and fake provider.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -79,6 +79,25 @@ describe('undo never writes through a link put in a file’s place', () => {
     ]);
     expect(readFileSync(victim, 'utf8')).toBe('two\n');
     expect(readFileSync(join(h.dir, 'target.txt'), 'utf8')).toBe('two\n');
+  });
+});
+
+describe('undo never writes through a folder replaced by a link out of the project', () => {
+  it('leaves the file in the outside folder alone, even with force', async () => {
+    const h = await turnEditing((dir) => {
+      mkdirSync(join(dir, 'sub'));
+      writeFileSync(join(dir, 'sub', 'a.txt'), 'one\n');
+    }, 'sub/a.txt');
+    outsideDir = mkdtempSync(join(tmpdir(), 'opencode-outside-'));
+    writeFileSync(join(outsideDir, 'a.txt'), 'two\n', { mode: statSync(join(h.dir, 'sub', 'a.txt')).mode & 0o777 });
+    rmSync(join(h.dir, 'sub'), { recursive: true });
+    symlinkSync(outsideDir, join(h.dir, 'sub'));
+    const result = undoTurn(h.db, h.sessionId, { cwd: h.dir, force: true });
+    expect(result.files).toEqual([]);
+    expect(result.conflicts.map((c) => c.reason)).toEqual([
+      `a folder on its path leads outside the project (to ${realpathSync(outsideDir)}); undo does not write through it — put the file back by hand if that is intended`,
+    ]);
+    expect(readFileSync(join(outsideDir, 'a.txt'), 'utf8')).toBe('two\n');
   });
 });
 
