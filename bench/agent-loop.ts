@@ -31,6 +31,8 @@ interface SessionTimes {
   storeMs: number;
   /** loop time between one tool's end and the next tool's start, per step */
   gaps: number[];
+  /** time inside provider calls (the bus's provider.call durationMs): SDK, HTTP, SSE, the fake answering */
+  providerMs: number;
   /** bytes of the last request body (system prompt + tools + whole history) */
   lastRequestBytes: number;
   calls: number;
@@ -59,6 +61,10 @@ async function oneSession(steps: number, bigProject?: string): Promise<SessionTi
       started = performance.now();
       if (lastEnd) gaps.push(started - lastEnd);
     });
+    let providerMs = 0;
+    h.bus.on('provider.call', (e) => {
+      providerMs += e.durationMs;
+    });
     h.bus.on('tool.finished', () => {
       lastEnd = performance.now();
       toolMs += lastEnd - started;
@@ -73,6 +79,7 @@ async function oneSession(steps: number, bigProject?: string): Promise<SessionTi
       wallMs,
       toolMs,
       storeMs: storeMs(),
+      providerMs,
       gaps,
       lastRequestBytes: JSON.stringify(h.fake.answered.at(-1)).length,
       calls: h.fake.answered.length,
@@ -139,6 +146,18 @@ export async function benchAgentLoop(opts: { sessions: number; bigProject?: stri
       value: ms(overhead),
       ratio: `steps 1-10: ${ms(early)}, 41-50: ${ms(late)}`,
       note: '(wall − tool time) ÷ provider calls; the split is the gap from a tool end to the next tool start',
+    },
+    {
+      section: S,
+      name: '  of which inside the provider call',
+      value: ms(median(runs.map((r) => per(r, r.providerMs)))),
+      note: 'provider.call durationMs: request build, Anthropic SDK, HTTP + SSE, and the in-process fake answering and checking the request',
+    },
+    {
+      section: S,
+      name: '  the loop\'s own (outside the provider call)',
+      value: ms(median(runs.map((r) => per(r, r.wallMs - r.toolMs - r.providerMs)))),
+      note: '(wall − tool − provider) ÷ calls: message create/finish, tool batch bookkeeping, events; store writes during streaming are inside the provider call',
     },
     {
       section: S,
