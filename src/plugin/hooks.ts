@@ -24,6 +24,7 @@ const EVENT_TYPES = {
   'tool.progress': true,
   'tool.finished': true,
   'provider.retry': true,
+  'provider.call': true,
   'session.updated': true,
   'session.compacting': true,
   'session.compacted': true,
