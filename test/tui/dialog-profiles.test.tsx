@@ -64,3 +64,17 @@ describe('profiles dialog', () => {
     expect(d.onClose).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('profiles dialog without profiles', () => {
+  it('says where to add them', async () => {
+    const r = render(
+      <InputProvider>
+        <ProfilesDialog profiles={[]} onSelect={() => {}} onClose={() => {}} width={80} height={24} />
+      </InputProvider>,
+    );
+    unmount = r.unmount;
+    await settle();
+    expect(r.lastFrame()).toContain('(no profile)');
+    expect(r.lastFrame()).toContain('No profiles: add them under "profiles" in');
+  });
+});

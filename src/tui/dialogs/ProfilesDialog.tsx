@@ -42,12 +42,15 @@ export function ProfilesDialog(props: ProfilesDialogProps) {
   ];
   const footer = (selected: ListItem | undefined) => {
     const profile = props.profiles.find((p) => p.name === selected?.id);
-    const lines = [profile?.description, ...(profile?.problems ?? [])].filter((line): line is string => !!line);
+    const lines =
+      props.profiles.length === 0
+        ? ['No profiles: add them under "profiles" in .opencode.json (README, Profiles)']
+        : [profile?.description, ...(profile?.problems ?? [])].filter((line): line is string => !!line);
     if (lines.length === 0) return null;
     return (
       <Box flexDirection="column" marginTop={1}>
         {lines.map((line, i) => (
-          <Text key={i} color={i === 0 && profile?.description ? theme.textMuted : theme.warning} wrap="truncate">
+          <Text key={i} color={i === 0 && (profile?.description || props.profiles.length === 0) ? theme.textMuted : theme.warning} wrap="truncate">
             {fitText(line, inner)}
           </Text>
         ))}
