@@ -128,7 +128,7 @@ program
     process.exitCode = await runProfiles(command.optsWithGlobals<CliOptions & { json?: boolean }>());
   });
 
-// list, show, export, import, delete (issue 14); the sub-commands load their code lazily
+// list, show, export, import, delete, undo (issue 14); the sub-commands load their code lazily
 registerSessionsCommand(program);
 
 /** Parsed global options. */

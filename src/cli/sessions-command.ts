@@ -13,7 +13,7 @@ interface GlobalOptions {
 
 /** Adds `sessions list|show|export|import|delete|undo` to `program` (inheriting its exit and output settings). */
 export function registerSessionsCommand(program: Command): void {
-  const sessions = program.command('sessions').description("this project's sessions: list, show, export, import, delete");
+  const sessions = program.command('sessions').description("this project's sessions: list, show, export, import, delete, undo");
 
   sessions
     .command('list')

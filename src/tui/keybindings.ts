@@ -192,7 +192,7 @@ export const KEY_CONTEXTS: readonly { name: string; scopes: readonly BindingScop
   { name: 'pager', scopes: ['pager'], actions: ['app.quit', 'dialog.up', 'dialog.down', 'dialog.page_up', 'dialog.page_down', 'dialog.first', 'dialog.last'] },
 ];
 
-/** How a list of keys reads in help and hints: `ctrl+/ / ctrl+h`; `none` when unbound. */
+/** How a list of keys reads in help and hints: `ctrl+/, ctrl+h` (a comma: `/` is a key); `none` when unbound. */
 export function formatKeys(keys: readonly string[]): string {
-  return keys.length === 0 ? 'none' : keys.join(' / ');
+  return keys.length === 0 ? 'none' : keys.join(', ');
 }

@@ -217,7 +217,7 @@ export function buildKeymap(sources: readonly KeybindingSource[]): BuiltKeymap {
 /**
  * Two actions on one key inside one context, where at least one of the two came from a config
  * file (the table's own overlaps are tested away): `<file>: ctrl+n is bound to both session.new and
- * model.list (chat page); only session.new will run`. Keys are compared in canonical form.
+ * model.list (chat page); only one of them will run: bind one to another key`. Keys are compared in canonical form.
  */
 function findConflicts(keys: ReadonlyMap<string, readonly string[]>, origin: ReadonlyMap<string, string>): string[] {
   const lines = new Set<string>();
@@ -238,7 +238,7 @@ function findConflicts(keys: ReadonlyMap<string, readonly string[]>, origin: Rea
       if (list.length < 2) continue;
       const files = [...new Set(list.map((a) => origin.get(a)).filter((f): f is string => !!f))];
       if (files.length === 0) continue;
-      lines.add(`${files.join(', ')}: ${key} is bound to both ${list.join(' and ')} (${context.name}); only one of them will run`);
+      lines.add(`${files.join(', ')}: ${key} is bound to both ${list.join(' and ')} (${context.name}); only one of them will run: bind one to another key`);
     }
   }
   return [...lines];

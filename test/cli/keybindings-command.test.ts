@@ -27,7 +27,7 @@ describe('opencode keybindings', () => {
     expect(lines[0]).toMatch(/^ACTION +DEFAULT +YOURS +WHAT IT DOES$/);
     expect(lines).toHaveLength(BINDINGS.length + 1);
     const row = (action: string) => lines.find((l) => l.startsWith(`${action} `))!.replace(/ {2,}/g, ' | ');
-    expect(row('session.new')).toBe('session.new | ctrl+n | ctrl+b / alt+n | New session');
+    expect(row('session.new')).toBe('session.new | ctrl+n | ctrl+b, alt+n | New session');
     expect(row('app.logs')).toBe('app.logs | ctrl+l | none | Show the logs page');
     expect(row('model.list')).toBe('model.list | ctrl+o | alt+m | Select model');
     expect(row('app.quit')).toBe('app.quit | ctrl+c | Quit (asks first; in a dialog too)');
@@ -40,7 +40,7 @@ describe('opencode keybindings', () => {
     expect(run.stderr.split('\n')).toEqual([
       `${file}: keybindings.session.nwe: unknown action (did you mean session.new?); \`opencode keybindings\` lists them`,
       `${file}: keybindings.model.list: "ctrl+foo" is not a key: "foo" is not a key name (a character, or esc, enter, tab, backspace, delete, space, up, down, left, right, home, end, pgup, pgdown, insert, f1…f12)`,
-      `warning: ${file}: ctrl+o is bound to both model.list and session.new (chat page); only one of them will run`,
+      `warning: ${file}: ctrl+o is bound to both model.list and session.new (chat page); only one of them will run: bind one to another key`,
       '',
     ]);
     expect(run.code).toBe(2);

@@ -40,7 +40,7 @@ describe('opencode TUI in tmux: keybindings from the config, esc and ctrl+c in t
     await tui.waitFor('alt+n is bound to both');
     // the newest entry (the status line's) is selected: the next one down is the warning, shown whole below
     await tui.press('Down');
-    const whole = `${join(dir, '.opencode.json')}: alt+n is bound to both session.new and messages.toggle_thinking (chat page); only one of them will run`;
+    const whole = `${join(dir, '.opencode.json')}: alt+n is bound to both session.new and messages.toggle_thinking (chat page); only one of them will run: bind one to another key`;
     const deadline = Date.now() + 10_000;
     // read unwrapped: the detail wraps at the pane's width
     const unwrapped = async () => (await tui.screen()).replace(/\s+/g, ' ');

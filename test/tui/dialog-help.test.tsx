@@ -81,7 +81,7 @@ describe('help dialog', () => {
     unmount = r.unmount;
     await settle();
     const lines = (r.lastFrame() ?? '').split('\n');
-    expect(lines.filter((l) => l.includes('New session'))).toEqual([`│ ${fitText('ctrl+b / alt+n', 27, true)} New session${' '.repeat(38)}│`]);
+    expect(lines.filter((l) => l.includes('New session'))).toEqual([`│ ${fitText('ctrl+b, alt+n', 27, true)} New session${' '.repeat(38)}│`]);
     expect(lines.filter((l) => l.includes('Show the logs page'))).toEqual([`│ ${fitText('none', 27, true)} Show the logs page${' '.repeat(31)}│`]);
   });
 });

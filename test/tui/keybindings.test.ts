@@ -62,7 +62,7 @@ describe('keybindings table', () => {
     expect(DEFAULT_KEYMAP.keys('app.help')).toEqual(['ctrl+/', 'ctrl+h']);
     DEFAULT_KEYMAP.keys('app.help').push('x');
     expect(DEFAULT_KEYMAP.keys('app.help')).toEqual(['ctrl+/', 'ctrl+h']);
-    expect(formatKeys(DEFAULT_KEYMAP.keys('editor.newline'))).toBe('shift+enter / alt+enter');
+    expect(formatKeys(DEFAULT_KEYMAP.keys('editor.newline'))).toBe('shift+enter, alt+enter');
     expect(formatKeys([])).toBe('none');
   });
 });

@@ -65,7 +65,7 @@ describe('buildKeymap', () => {
   it('two actions on one key that listen together is a warning naming both; in different places it is fine', () => {
     const { warnings } = buildKeymap([{ file: PROJECT, bindings: { 'session.new': 'ctrl+o', 'dialog.close': 'q' } }]);
     // dialog.close on q meets no other q in the list dialogs (q is logs.back's on the logs page)
-    expect(warnings).toEqual(['/p/.opencode.json: ctrl+o is bound to both model.list and session.new (chat page); only one of them will run']);
+    expect(warnings).toEqual(['/p/.opencode.json: ctrl+o is bound to both model.list and session.new (chat page); only one of them will run: bind one to another key']);
   });
 
   it('warns about keys terminals deliver as another key', () => {

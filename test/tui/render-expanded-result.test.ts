@@ -97,6 +97,12 @@ describe('the pager', () => {
     expect(pagerContent(undefined, result(bash, 'x'), CWD).title).toBe('Bash');
   });
 
+  it('shows a viewed file as its text, without the wrapper and line numbers the model gets (as the list does)', () => {
+    const view = call('v', 'view', { file_path: `${CWD}/src/add.js` });
+    const forModel = '<file>\n     1|export function add(a, b) {\n     2|  return a + b;\n     3|}\n</file>';
+    expect(pagerContent(view, result(view, forModel), CWD)).toEqual({ title: 'View  src/add.js', text: 'export function add(a, b) {\n  return a + b;\n}' });
+  });
+
   it('says which lines it shows', () => {
     expect(pagerPosition(0, 38, 2000)).toBe('lines 1–38 of 2,000');
     expect(pagerPosition(1990, 10, 2000)).toBe('lines 1,991–2,000 of 2,000');

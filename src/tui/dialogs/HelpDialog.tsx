@@ -1,5 +1,5 @@
 /**
- * "Help" (ctrl+/ / ctrl+h, or `?` while the agent works): every key binding, grouped by where it
+ * "Help" (ctrl+/ or ctrl+h, or `?` while the agent works): every key binding, grouped by where it
  * applies, drawn from the one table in `keybindings.ts` with the keys in effect (the config's
  * `keybindings` applied; an unbound action shows `none`). ↑↓/j/k/pgup/pgdown scroll when it does
  * not fit; esc, `?` and the help keys close it.

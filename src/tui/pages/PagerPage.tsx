@@ -16,6 +16,7 @@ import { useKeymap } from '../keymap-context.js';
 import type { ToolCallPart, ToolResultPart } from '../../message.js';
 import { LazyWrappedText } from '../render/lazy-rows.js';
 import { toolKeyParam, toolTitle } from '../render/tool-view.js';
+import { viewedText } from '../render/tool-lines.js';
 import { normalizeText } from '../render/text-width.js';
 import { useTheme } from '../theme-context.js';
 
@@ -83,13 +84,20 @@ export function PagerPage({ title, text, onBack, width, height }: PagerPageProps
 
 /**
  * The pager's title and text for a tool call's stored result: `Bash  npm test` and its output; for an
- * edit, write or patch, the unified diff it made (its output for the model is one line).
+ * edit, write or patch, the unified diff it made (its output for the model is one line); for a view,
+ * the file's text without the `<file>` wrapper and line numbers the model gets (as the list shows it).
  */
 export function pagerContent(call: ToolCallPart | undefined, result: ToolResultPart, cwd?: string): { title: string; text: string } {
   const view = { call: call ?? { type: 'tool_call' as const, id: result.toolCallId, name: result.name, input: '', finished: true } };
   const param = toolKeyParam(view, cwd);
   const diff = result.metadata?.diff;
-  const text = DIFF_TOOLS.has(view.call.name) && typeof diff === 'string' && diff !== '' ? diff : result.content;
+  const viewed = result.metadata?.content;
+  const text =
+    DIFF_TOOLS.has(view.call.name) && typeof diff === 'string' && diff !== ''
+      ? diff
+      : view.call.name === 'view' && !result.isError
+        ? typeof viewed === 'string' ? viewed : viewedText(result.content)
+        : result.content;
   return { title: `${toolTitle(view)}${param ? `  ${param}` : ''}`, text };
 }
 

@@ -158,7 +158,7 @@ function stringField(value: unknown): string | undefined {
  * The file text inside a view result for the model (`<file>`, `     1|line` rows, a trailing note),
  * for results without `metadata.content` (src/tools/view.ts).
  */
-function viewedText(content: string): string {
+export function viewedText(content: string): string {
   const rows = content.replace(/\r\n/g, '\n').split('\n');
   const numbered = rows.filter((row) => /^\s*\d+\|/.test(row));
   if (numbered.length === 0) return content;
