@@ -68,9 +68,10 @@ export const BINDINGS = [
   // only on an empty editor with messages queued; otherwise ↑ is the editor's (rows, history)
   { action: 'queue.recall', keys: ['up'], description: 'Empty editor: take the last queued message back to edit', scope: 'chat' },
   { action: 'messages.toggle_thinking', keys: ['ctrl+y'], description: 'Show or hide thinking', scope: 'chat' },
-  // issue 14: the file changes of edit/write/patch, turn by turn (the raw terminal sends ctrl+z to us, not a suspend)
-  { action: 'session.undo', keys: ['ctrl+z'], description: "Undo the last turn's file changes (again: the turn before)", scope: 'chat' },
-  { action: 'session.redo', keys: ['alt+z'], description: 'Redo the file changes the last undo took back', scope: 'chat' },
+  // issue 14: the file changes of edit/write/patch, turn by turn. Not ctrl+z: people press it to
+  // suspend (sst/opencode's terminal_suspend), and a surprise undo of their files is the wrong answer
+  { action: 'session.undo', keys: ['alt+u'], description: "Undo the last turn's file changes (again: the turn before)", scope: 'chat' },
+  { action: 'session.redo', keys: ['alt+r'], description: 'Redo the file changes the last undo took back', scope: 'chat' },
 
   // Editor. `@` after a space opens the file completion (typed text, not a key binding).
   { action: 'editor.submit', keys: ['enter'], description: 'Send the message', scope: 'editor' },

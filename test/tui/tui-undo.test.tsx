@@ -1,7 +1,7 @@
 /**
  * Undo in the TUI (issue 14), the whole app through ink-testing-library against a real App and the
- * fake provider: ctrl+z after a turn that edited a file puts it back and shows the note in the
- * conversation and the outcome in the status bar; alt+z redoes; a file changed since is left alone.
+ * fake provider: alt+u after a turn that edited a file puts it back and shows the note in the
+ * conversation and the outcome in the status bar; alt+r redoes; a file changed since is left alone.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,8 +23,8 @@ afterEach(async () => {
 });
 
 const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
-const CTRL_Z = '\u001a';
-const ALT_Z = '\u001bz';
+const ALT_U = '\u001bu';
+const ALT_R = '\u001br';
 
 /** The TUI after one turn that changed a.txt from `one` to `two` (the edit allowed with `a`). */
 async function afterOneTurn() {
@@ -68,14 +68,14 @@ async function afterOneTurn() {
 }
 
 describe('undo in the TUI', () => {
-  it('ctrl+z restores the file, shows the note and the status; alt+z puts the change back', async () => {
+  it('alt+u restores the file, shows the note and the status; alt+r puts the change back', async () => {
     const { store, waitFor, type, file } = await afterOneTurn();
-    await type(CTRL_Z);
+    await type(ALT_U);
     await waitFor((f) => f.includes('↶ The user undid') && f.includes('Undid "change a": 1 file'));
     expect(readFileSync(file, 'utf8')).toBe('one\n');
     expect(store.getSnapshot().promptHistory).toEqual(['change a']);
 
-    await type(ALT_Z);
+    await type(ALT_R);
     await waitFor((f) => f.includes('↷ The user redid') && f.includes('Redid "change a": 1 file'));
     expect(readFileSync(file, 'utf8')).toBe('two\n');
   });
@@ -83,7 +83,7 @@ describe('undo in the TUI', () => {
   it('leaves a file changed since alone and says where the difference is', async () => {
     const { store, waitFor, type, file } = await afterOneTurn();
     writeFileSync(file, 'two\nmine\n');
-    await type(CTRL_Z);
+    await type(ALT_U);
     await waitFor((f) => f.includes('Nothing undone'));
     expect(store.getSnapshot().status?.text).toBe(
       'Nothing undone: every file of the turn changed since; the logs page (ctrl+l) shows the difference',
@@ -102,7 +102,7 @@ describe('undo in the TUI', () => {
     await type('anything else?');
     await type('\r');
     await waitFor(() => store.getSnapshot().busy);
-    await type(CTRL_Z);
+    await type(ALT_U);
     await waitFor((f) => f.includes('The agent is busy: undo after the reply finishes'));
     expect(store.getSnapshot().status?.text).toBe('The agent is busy: undo after the reply finishes, or press esc to cancel it');
     expect(readFileSync(file, 'utf8')).toBe('two\n');
