@@ -31,7 +31,7 @@ export const BUILTIN_COMMANDS: readonly CommandItem[] = [
   { id: 'sessions', name: 'sessions', title: 'Switch Session', description: 'Open another session of this project' },
   { id: 'models', name: 'models', title: 'Select Model', description: 'Choose the model for the next replies' },
   { id: 'themes', name: 'themes', title: 'Select Theme', description: 'Choose the colours' },
-  { id: 'profiles', name: 'profiles', title: 'Select Profile', description: 'Switch the provider profile for the next request (alt+p)' },
+  { id: 'profiles', name: 'profiles', title: 'Select Profile', description: 'Switch the provider profile for the next request' },
   { id: 'compact', name: 'compact', title: 'Compact Session', description: 'Summarise this session; later requests start from the summary' },
   { id: 'init', name: 'init', title: 'Initialize Project', description: 'Create or update OpenCode.md: build/test commands and code style for the agent' },
   { id: 'undo', name: 'undo', title: 'Undo', description: "Restore the files the last turn changed to how they were before it" },
