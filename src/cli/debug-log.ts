@@ -46,7 +46,7 @@ export function attachDebugLog(source: DebugLogSource, settings: ProviderSetting
       }
       write(requestLine(++requests, call));
     }),
-    bus.on('provider.retry', (e) => write(`retry ${e.attempt}/${e.maxRetries} in ${seconds(e.delayMs)}: ${e.reason}`)),
+    bus.on('provider.retry', (e) => write(`retry ${e.attempt}/${e.maxRetries} in ${seconds(e.delayMs)}: ${oneLine(e.reason)}`)),
     bus.on('tool.started', (e) => {
       toolStarts.set(e.toolCallId, performance.now());
       write(`tool ${e.name} ${e.toolCallId} started`);
@@ -59,7 +59,7 @@ export function attachDebugLog(source: DebugLogSource, settings: ProviderSetting
     }),
     bus.on('session.compacting', (e) => write(`compacting session ${e.sessionId}`)),
     bus.on('session.compacted', (e) => write(`compacted session ${e.sessionId}: requests start from message ${e.summaryMessageId}`)),
-    bus.on('session.compact_failed', (e) => write(`compaction of session ${e.sessionId} failed: ${e.error}`)),
+    bus.on('session.compact_failed', (e) => write(`compaction of session ${e.sessionId} failed: ${oneLine(e.error)}`)),
     ...(source.permission
       ? [source.permission.onOutcome((o) => write(`permission ${o.toolName}: ${o.decision} (${o.by}): ${o.message ?? o.description}`))]
       : []),
@@ -87,7 +87,26 @@ export function requestLine(n: number, call: AgentEvents['provider.call']): stri
   }
   if (call.outcome === 'canceled') return `request ${n}: canceled after ${call.durationMs} ms${retries}`;
   const status = call.status !== undefined ? `, HTTP ${call.status}` : '';
-  return `request ${n}: failed in ${call.durationMs} ms${status}${retries}: ${call.error ?? 'unknown error'}`;
+  return `request ${n}: failed in ${call.durationMs} ms${status}${retries}: ${oneLine(call.error ?? 'unknown error')}`;
+}
+
+/** Characters of a provider's error text one debug line keeps. */
+export const DEBUG_ERROR_MAX_CHARS = 300;
+
+/**
+ * A provider's error text as one line: an HTML page (a proxy's or a load balancer's error page
+ * instead of the API's JSON) is named by its title, other text has its whitespace collapsed; cut to
+ * {@link DEBUG_ERROR_MAX_CHARS}. Each `[debug]` line must stay one line for grep.
+ */
+export function oneLine(text: string): string {
+  const html = /<!doctype html|<html[\s>]/i.exec(text);
+  if (html) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
+    const before = text.slice(0, html.index).replace(/\s+/g, ' ').trim();
+    text = `${before ? `${before} ` : ''}an HTML page${title ? ` titled "${title}"` : ''} (${text.length - html.index} characters), not the API's answer: check the base URL and any proxy`;
+  }
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > DEBUG_ERROR_MAX_CHARS ? `${line.slice(0, DEBUG_ERROR_MAX_CHARS - 1)}…` : line;
 }
 
 function seconds(ms: number): string {
