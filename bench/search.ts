@@ -81,7 +81,8 @@ export async function benchSearch(tree: Tree, opts: { runs: number }): Promise<R
   const glob = (): Promise<ToolResult> => globTool.run(JSON.stringify({ pattern: '**/*.ts', path: cwd }), ctx);
   const grepRg = await grep();
   const grepJs = await withoutRipgrep(grep);
-  const globRg = await glob();
+  // rg itself, even where SEARCH_ENGINES picks the Node walk for glob (≤ 2 cores)
+  const globRg = await withEnvVar('OPENCODE_RIPGREP_THREADS', 'default', glob);
   const globJs = await withoutRipgrep(glob);
   // one matching line per needle file
   if (grepRg.metadata?.number_of_matches !== Math.min(100, tree.needleFiles) || globRg.metadata?.number_of_files !== 100) {
@@ -163,14 +164,14 @@ export async function benchSearch(tree: Tree, opts: { runs: number }): Promise<R
     },
     {
       section: S,
-      name: 'glob tool **/*.ts (rg)',
+      name: `glob tool **/*.ts (${searchEngine('glob').engine === 'node' ? 'Node walk: SEARCH_ENGINES on this machine' : 'rg'})`,
       value: stats(f.tool!),
       ratio: `${ratio(m(f.tool), m(f.rgFiles))} rg --files; ${ratio(m(f.tool), m(f.rgTool))} its rg cmd`,
       note: `globTool.run in-process: rg --files, match ${tree.visibleTs} .ts of ${tree.visible} paths, keep the 100 shortest`,
     },
     {
       section: S,
-      name: 'glob tool **/*.ts (Node fallback)',
+      name: 'glob tool **/*.ts (Node walk, forced)',
       value: stats(fb.glob),
       ratio: `${ratio(m(fb.glob), m(f.rgFiles))} rg --files`,
       note: `OPENCODE_DISABLE_RIPGREP=1: Node walk with .gitignore; ${sameGlob} as the rg path`,
