@@ -13,13 +13,19 @@
  * Only answers that grant what they say are offered (`permissionChoices`, issue 13 §13): when
  * `request.scopes` is empty nothing broader than this call can be granted (a write outside the
  * project, a command that could not be analysed), the dialog says so and offers Allow and Deny.
+ *
+ * Typeahead guard: a key that would grant (`a`, `s`, `p`, or enter/space on a granting button) is not
+ * taken while it continues a typing run that began before the dialog appeared — the person was
+ * writing their next prompt and the `a` of "and" is not an answer (Claude Code users met exactly
+ * this). The dialog then says so in one line, and the next granting press after a pause of
+ * {@link TYPEAHEAD_GAP_MS} is taken. Denying (`d`, esc) is always taken at once.
  */
 import { Box, Text } from 'ink';
 import { useRef, useState } from 'react';
 import { permissionChoices } from '../../permission/choices.js';
 import type { PermissionDecision, PermissionRequest } from '../../permission/types.js';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, FRAME_VERTICAL_ROWS, clamp, useScreenSize } from '../components/DialogFrame.js';
-import { LAYER, useKeys } from '../input/InputProvider.js';
+import { LAYER, useKeyClock, useKeys } from '../input/InputProvider.js';
 import type { ActionName } from '../keybindings.js';
 import type { Keymap } from '../keymap.js';
 import { useKeymap } from '../keymap-context.js';
@@ -42,13 +48,52 @@ export interface PermissionDialogProps extends DialogSizeProps {
   onDecide(decision: PermissionDecision): void;
 }
 
-/** Each answer's button text and the action whose key it names: `Allow for session (s)`. */
-const BUTTON_OF: Record<PermissionDecision, { label: string; action: ActionName }> = {
-  allow: { label: 'Allow', action: 'permission.allow' },
-  allow_session: { label: 'Allow for session', action: 'permission.allow_session' },
-  allow_always: { label: 'Always in project', action: 'permission.allow_always' },
-  deny: { label: 'Deny', action: 'permission.deny' },
+/**
+ * Each answer's button text, the action whose key it names (`Allow for session (s)`), and the verb
+ * the typeahead note uses ("press s again to allow for session").
+ */
+const BUTTON_OF: Record<PermissionDecision, { label: string; action: ActionName; verb: string }> = {
+  allow: { label: 'Allow', action: 'permission.allow', verb: 'allow' },
+  allow_session: { label: 'Allow for session', action: 'permission.allow_session', verb: 'allow for session' },
+  allow_always: { label: 'Always in project', action: 'permission.allow_always', verb: 'always allow in project' },
+  deny: { label: 'Deny', action: 'permission.deny', verb: 'deny' },
 };
+
+/**
+ * Two key presses less than this apart (ms) are one typing run. A granting key that continues a run
+ * begun before the dialog appeared is typeahead, not an answer: people type at roughly 50–250 ms a
+ * key, while seeing a new dialog, reading it and deciding takes well over 300 ms. A longer value
+ * would make a deliberate quick answer wait; a shorter one would let a slow typist's next letter
+ * through. (The danger is the one Claude Code users reported: a dialog that pops up mid-sentence
+ * takes the next letter as "allow".)
+ */
+export const TYPEAHEAD_GAP_MS = 300;
+
+/**
+ * Whether a granting key is held back as typeahead. `runFromBefore`: the keys since the dialog
+ * appeared have all come less than {@link TYPEAHEAD_GAP_MS} apart (true until a gap is seen);
+ * `gapMs`: the time since the previous key (Infinity when nothing was typed before). Returns whether
+ * to hold the key and whether the run still goes on after it.
+ *
+ * | runFromBefore | gapMs  | held | example                                             |
+ * |---------------|--------|------|-----------------------------------------------------|
+ * | true          | 120    | yes  | the `a` of "hello and", the dialog came after "hello " |
+ * | true          | 450    | no   | typing stopped, the person read the dialog, pressed `a` |
+ * | true          | ∞      | no   | nothing typed before the dialog: `a` answers at once  |
+ * | false         | 80     | no   | after one pause the run is over: quick presses answer  |
+ */
+export function typeaheadHold(runFromBefore: boolean, gapMs: number): { held: boolean; runGoesOn: boolean } {
+  const runGoesOn = runFromBefore && gapMs < TYPEAHEAD_GAP_MS;
+  return { held: runGoesOn, runGoesOn };
+}
+
+/** The one-line note shown when a granting key was held: `press a again to allow`. */
+export function typeaheadNote(key: string | undefined, decision: PermissionDecision): string {
+  const verb = BUTTON_OF[decision].verb;
+  return key === undefined
+    ? `Typing went on as this appeared: answer again to ${verb}`
+    : `Typing went on as this appeared: press ${key} again to ${verb}`;
+}
 
 /** The buttons for `choices` with the keys in effect (a button whose action has no key shows none). */
 export function permissionButtons(choices: readonly PermissionDecision[], keymap: Keymap): { label: string; decision: PermissionDecision }[] {
@@ -70,6 +115,7 @@ const MIN_CONTENT_ROWS = 3;
 export function PermissionDialog({ request, queued, cwd, onDecide, width, height }: PermissionDialogProps) {
   const theme = useTheme();
   const keymap = useKeymap();
+  const clock = useKeyClock();
   const screen = useScreenSize(width, height);
   const size = permissionDialogSize(request.toolName, screen.columns, screen.rows);
   const inner = size.width - FRAME_HORIZONTAL_COLUMNS;
@@ -80,12 +126,16 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
   // per request: a new request starts at Allow, scrolled to the top, unanswered
   const [state, setState] = useState({ id: request.id, selected: 0, offset: 0 });
   const decided = useRef<string | undefined>(undefined);
+  // the typing run the keys continue, per request: true until a gap of TYPEAHEAD_GAP_MS is seen
+  const typing = useRef({ id: request.id, runFromBefore: true });
+  const [note, setNote] = useState<{ id: string; text: string } | undefined>(undefined);
   let { selected, offset } = state;
   if (state.id !== request.id) {
     selected = 0;
     offset = 0;
     setState({ id: request.id, selected, offset });
   }
+  const noteText = note?.id === request.id ? note.text : undefined;
 
   const description = wrapText(request.description, inner).slice(0, MAX_DESCRIPTION_ROWS);
   const reasons = reasonLines(request.reasons, inner);
@@ -93,7 +143,7 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
   const buttons: Button[] = answers.map((b) => ({ label: b.label }));
   const fixedRows =
     FRAME_VERTICAL_ROWS + 2 /* tool, path */ + description.length + 1 /* blank */ + reasons.length + scope.length + 1 /* blank */ +
-    buttonRows(buttons, inner);
+    (noteText === undefined ? 0 : 1) + buttonRows(buttons, inner);
   const areaRows = Math.max(MIN_CONTENT_ROWS, size.height - fixedRows);
   const content = contentLines(request, inner, theme);
   const scrolls = content.length > areaRows;
@@ -112,16 +162,29 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
   const scrollTo = (next: number) => setState({ id: request.id, selected, offset: clamp(next, 0, maxOffset) });
   const select = (next: number) => setState({ id: request.id, selected: (next + answers.length) % answers.length, offset });
 
+  /** Takes a granting answer unless it is typeahead; then shows the note naming `action`'s key. */
+  const grant = (decision: PermissionDecision, action: ActionName, held: boolean) => {
+    if (!held) return decide(decision);
+    if (decided.current === request.id || !choices.includes(decision)) return;
+    setNote({ id: request.id, text: typeaheadNote(keymap.hint(action), decision) });
+  };
+
   useKeys(
     (key) => {
-      if (keymap.matches(key, 'permission.allow')) decide('allow');
-      else if (keymap.matches(key, 'permission.allow_session')) decide('allow_session');
-      else if (keymap.matches(key, 'permission.allow_always')) decide('allow_always');
+      if (typing.current.id !== request.id) typing.current = { id: request.id, runFromBefore: true };
+      const { held, runGoesOn } = typeaheadHold(typing.current.runFromBefore, clock.now() - clock.lastKeyAt);
+      typing.current.runFromBefore = runGoesOn;
+      if (keymap.matches(key, 'permission.allow')) grant('allow', 'permission.allow', held);
+      else if (keymap.matches(key, 'permission.allow_session')) grant('allow_session', 'permission.allow_session', held);
+      else if (keymap.matches(key, 'permission.allow_always')) grant('allow_always', 'permission.allow_always', held);
       else if (keymap.matches(key, 'permission.deny')) decide('deny');
       else if (keymap.matches(key, 'button.next')) select(selected + 1);
       else if (keymap.matches(key, 'button.previous')) select(selected - 1);
-      else if (keymap.matches(key, 'button.press')) decide(answers[selected]!.decision);
-      else if (keymap.matches(key, 'permission.scroll_up')) scrollTo(offset - 1);
+      else if (keymap.matches(key, 'button.press')) {
+        const decision = answers[selected]!.decision;
+        if (decision === 'deny') decide('deny');
+        else grant(decision, 'button.press', held);
+      } else if (keymap.matches(key, 'permission.scroll_up')) scrollTo(offset - 1);
       else if (keymap.matches(key, 'permission.scroll_down')) scrollTo(offset + 1);
       else if (keymap.matches(key, 'dialog.page_up')) scrollTo(offset - Math.max(1, bodyRows - 1));
       else if (keymap.matches(key, 'dialog.page_down')) scrollTo(offset + Math.max(1, bodyRows - 1));
@@ -170,6 +233,11 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
           {line}
         </Text>
       ))}
+      {noteText === undefined ? null : (
+        <Text color={theme.warning} wrap="truncate">
+          {fitLine(noteText, inner)}
+        </Text>
+      )}
       <Box marginTop={1}>
         <Buttons buttons={buttons} selected={selected} width={inner} />
       </Box>

@@ -69,9 +69,20 @@ export class InputRouter {
   private burst: Burst | undefined;
   private lastInputAt = -Infinity;
   private lastPasteAt = -Infinity;
+  private keyAt = -Infinity;
 
-  /** `now`: a monotonic clock in ms (tests pass their own) */
-  constructor(private readonly now: () => number = () => performance.now()) {}
+  /** `now`: a monotonic clock in ms (tests pass their own); components read it through {@link useKeyClock} */
+  constructor(readonly now: () => number = () => performance.now()) {}
+
+  /**
+   * When the last key was delivered, on {@link now}'s clock (ms); `-Infinity` before the first key.
+   * It is set after the handlers ran, so a handler reading it sees the key BEFORE the one it is
+   * handling (the permission dialog uses that to tell typing that went on from a deliberate press).
+   * Pastes are not key presses and do not set it.
+   */
+  get lastKeyAt(): number {
+    return this.keyAt;
+  }
 
   addKeyHandler(layer: number, handler: { current: KeyHandler }): () => void {
     const reg = { layer, order: this.order++, handler };
@@ -237,9 +248,14 @@ export class InputRouter {
 
   /** Delivers a key to the handlers, topmost layer first, latest registered first within a layer. */
   key(k: Key): void {
+    const at = this.now();
     const ordered = [...this.keyHandlers].sort((a, b) => b.layer - a.layer || b.order - a.order);
-    for (const reg of ordered) {
-      if (reg.handler.current(k) === true) return;
+    try {
+      for (const reg of ordered) {
+        if (reg.handler.current(k) === true) return;
+      }
+    } finally {
+      this.keyAt = at;
     }
   }
 
@@ -299,6 +315,14 @@ function useRouter(): InputRouter {
   const router = useContext(RouterContext);
   if (!router) throw new Error('useKeys/usePaste need an <InputProvider> above them');
   return router;
+}
+
+/** The input clock a component may read: {@link InputRouter.now} and {@link InputRouter.lastKeyAt}. */
+export type KeyClock = Pick<InputRouter, 'now' | 'lastKeyAt'>;
+
+/** The router's clock: when the last key came, and the time now (both ms, one monotonic clock). */
+export function useKeyClock(): KeyClock {
+  return useRouter();
 }
 
 /**
