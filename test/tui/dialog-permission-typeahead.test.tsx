@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PermissionDecision, PermissionRequest } from '../../src/permission/types.js';
 import { PermissionDialog, TYPEAHEAD_GAP_MS, typeaheadHold, typeaheadNote } from '../../src/tui/dialogs/PermissionDialog.js';
 import { InputProvider, InputRouter, LAYER, useKeys } from '../../src/tui/input/InputProvider.js';
+import { parseKey } from '../../src/tui/input/keys.js';
 
 const CWD = '/work/project';
 const settle = () => new Promise((r) => setTimeout(r, 30));
@@ -149,5 +150,20 @@ describe('typeaheadHold', () => {
     expect(typeaheadNote('s', 'allow_session')).toBe('Typing went on as this appeared: press s again to allow for session');
     expect(typeaheadNote('enter', 'allow_always')).toBe('Typing went on as this appeared: press enter again to always allow in project');
     expect(typeaheadNote(undefined, 'allow')).toBe('Typing went on as this appeared: answer again to allow');
+  });
+});
+
+describe('InputRouter.typingGapMs', () => {
+  it('does not count a stall of the app as a pause in the typing (keys typed meanwhile wait in the terminal)', async () => {
+    const router = new InputRouter(); // the real clock: the stall watch runs
+    expect(router.typingGapMs()).toBe(Infinity);
+    router.key(parseKey('h'));
+    const busyUntil = performance.now() + 2 * TYPEAHEAD_GAP_MS; // the app renders something big
+    while (performance.now() < busyUntil) {
+      // blocked: no timer, no input
+    }
+    await new Promise((r) => setTimeout(r, 0)); // the next turn: the stall watch's late tick, then input
+    expect(router.now() - router.lastKeyAt).toBeGreaterThanOrEqual(2 * TYPEAHEAD_GAP_MS);
+    expect(router.typingGapMs()).toBeLessThan(TYPEAHEAD_GAP_MS);
   });
 });

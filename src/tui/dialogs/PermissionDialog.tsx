@@ -172,7 +172,7 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
   useKeys(
     (key) => {
       if (typing.current.id !== request.id) typing.current = { id: request.id, runFromBefore: true };
-      const { held, runGoesOn } = typeaheadHold(typing.current.runFromBefore, clock.now() - clock.lastKeyAt);
+      const { held, runGoesOn } = typeaheadHold(typing.current.runFromBefore, clock.typingGapMs());
       typing.current.runFromBefore = runGoesOn;
       if (keymap.matches(key, 'permission.allow')) grant('allow', 'permission.allow', held);
       else if (keymap.matches(key, 'permission.allow_session')) grant('allow_session', 'permission.allow_session', held);

@@ -70,9 +70,23 @@ export class InputRouter {
   private lastInputAt = -Infinity;
   private lastPasteAt = -Infinity;
   private keyAt = -Infinity;
+  /** event-loop lateness seen by the stall watch, ms in all; and its value when the last key came */
+  private stalledMs = 0;
+  private stalledAtKey = 0;
+  private stallTimer: NodeJS.Timeout | undefined;
+  /** a monotonic clock in ms; components read it through {@link useKeyClock} */
+  readonly now: () => number;
+  private readonly watchStalls: boolean;
 
-  /** `now`: a monotonic clock in ms (tests pass their own); components read it through {@link useKeyClock} */
-  constructor(readonly now: () => number = () => performance.now()) {}
+  /**
+   * `now`: a monotonic clock in ms (tests pass their own). With the real clock (no `now`) the router
+   * also watches for stalls while someone types (see {@link typingGapMs}); with a test's clock it does
+   * not, so the test's gaps are exact.
+   */
+  constructor(now?: () => number) {
+    this.now = now ?? (() => performance.now());
+    this.watchStalls = now === undefined;
+  }
 
   /**
    * When the last key was delivered, on {@link now}'s clock (ms); `-Infinity` before the first key.
@@ -82,6 +96,38 @@ export class InputRouter {
    */
   get lastKeyAt(): number {
     return this.keyAt;
+  }
+
+  /**
+   * The time since the last key as the person made it (ms): {@link now} − {@link lastKeyAt}, less the
+   * time the app was too busy to read input meanwhile (a render, a burst of agent events: keys typed
+   * then wait in the terminal and arrive late, so a brisk typist's next key would look like it came
+   * after a pause). `Infinity` before the first key. Read in a key handler it is the gap before the
+   * key being handled.
+   */
+  typingGapMs(): number {
+    return this.now() - this.keyAt - (this.stalledMs - this.stalledAtKey);
+  }
+
+  /**
+   * While keys come (until {@link STALL_WATCH_MS} after the last), a timer every
+   * {@link STALL_TICK_MS} adds how late it fired to the stall total: a timer fires late exactly when
+   * the event loop was blocked, and timers run before input is read in each turn of the loop, so the
+   * stall is counted before the key that waited through it is handled.
+   */
+  private watchForStalls(): void {
+    if (!this.watchStalls || this.stallTimer) return;
+    const tick = (expected: number) => {
+      this.stallTimer = setTimeout(() => {
+        const now = this.now();
+        const late = now - expected;
+        if (late > STALL_NOISE_MS) this.stalledMs += late;
+        if (now - this.keyAt < STALL_WATCH_MS) tick(now + STALL_TICK_MS);
+        else this.stallTimer = undefined;
+      }, STALL_TICK_MS);
+      this.stallTimer.unref?.();
+    };
+    tick(this.now() + STALL_TICK_MS);
   }
 
   addKeyHandler(layer: number, handler: { current: KeyHandler }): () => void {
@@ -256,6 +302,8 @@ export class InputRouter {
       }
     } finally {
       this.keyAt = at;
+      this.stalledAtKey = this.stalledMs;
+      this.watchForStalls();
     }
   }
 
@@ -266,6 +314,13 @@ export class InputRouter {
     top?.handler.current(text);
   }
 }
+
+/** The stall watch's tick, ms: short enough to see a stall of a few hundred ms, cheap while it runs. */
+const STALL_TICK_MS = 25;
+/** How long after the last key the stall watch keeps running, ms: an idle app has no timer. */
+const STALL_WATCH_MS = 2_000;
+/** Lateness below this is a timer's ordinary jitter, not a stall, ms. */
+const STALL_NOISE_MS = 10;
 
 /** A printable run up to this many characters is taken as separate key presses. */
 const MAX_TYPED_RUN = 32;
@@ -317,10 +372,10 @@ function useRouter(): InputRouter {
   return router;
 }
 
-/** The input clock a component may read: {@link InputRouter.now} and {@link InputRouter.lastKeyAt}. */
-export type KeyClock = Pick<InputRouter, 'now' | 'lastKeyAt'>;
+/** The input clock a component may read: {@link InputRouter.now}, {@link InputRouter.lastKeyAt}, {@link InputRouter.typingGapMs}. */
+export type KeyClock = Pick<InputRouter, 'now' | 'lastKeyAt' | 'typingGapMs'>;
 
-/** The router's clock: when the last key came, and the time now (both ms, one monotonic clock). */
+/** The router's clock: when the last key came, the time now, and the typing gap (ms, one monotonic clock). */
 export function useKeyClock(): KeyClock {
   return useRouter();
 }
