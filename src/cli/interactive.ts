@@ -111,6 +111,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       keymap: keys.keymap,
       sessionId,
       onFirstFrame: firstFrame,
+      terminalActive: terminal.active,
       // the app failed to load: the TUI closes and the error is printed
       quitWhen: app.then(
         () => new Promise<void>(() => {}),

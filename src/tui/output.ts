@@ -19,8 +19,11 @@ export interface TuiOutput {
   dispose(): void;
 }
 
-/** Wraps `real` (a TTY write stream). */
-export function createTuiOutput(real: NodeJS.WriteStream, debounceMs = RESIZE_DEBOUNCE_MS): TuiOutput {
+/**
+ * Wraps `real` (a TTY write stream). `active`: false once the terminal is restored (terminal.ts);
+ * writes are then dropped (reported written), so nothing of the TUI lands on the normal screen.
+ */
+export function createTuiOutput(real: NodeJS.WriteStream, debounceMs = RESIZE_DEBOUNCE_MS, active: () => boolean = () => true): TuiOutput {
   const emitter = new EventEmitter();
   // OPENCODE_TUI_TRACE=<file>: every write, one JSON string a line (for debugging the renderer)
   const trace = process.env.OPENCODE_TUI_TRACE;
@@ -34,6 +37,11 @@ export function createTuiOutput(real: NodeJS.WriteStream, debounceMs = RESIZE_DE
     rows: { get: () => real.rows },
     write: {
       value(chunk: string | Uint8Array, ...rest: unknown[]) {
+        if (!active()) {
+          const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+          callback?.();
+          return true;
+        }
         bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
         if (trace) appendFileSync(trace, JSON.stringify(String(chunk)) + '\n');
         return (real.write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);

@@ -37,6 +37,8 @@ export interface RunTuiOptions {
   onFirstFrame?: () => Promise<unknown> | void;
   /** the TUI closes when this settles (the app failed to load) */
   quitWhen?: Promise<unknown>;
+  /** false once the terminal is restored (a signal, a crash): Ink's writes are dropped from then on */
+  terminalActive?: () => boolean;
 }
 
 /** Runs the TUI until quit. */
@@ -55,7 +57,7 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
     store.setStatus(`${warnings} configuration warning${warnings === 1 ? '' : 's'}: see the logs page${logsKey ? ` (${logsKey})` : ''}`, 'warn');
   }
 
-  const output = createTuiOutput(options.stdout ?? process.stdout);
+  const output = createTuiOutput(options.stdout ?? process.stdout, undefined, options.terminalActive);
   // Ink draws from the cursor: start from a clear screen (the first frame's skeleton is replaced at once)
   output.stream.write('\u001b[2J\u001b[H');
   let quit: () => void = () => {};

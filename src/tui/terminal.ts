@@ -27,6 +27,12 @@ export interface TerminalSession {
    * process as SIGINT would). Idempotent.
    */
   releaseInput(): void;
+  /**
+   * False once the terminal is restored: the TUI's output drops its writes from then on, so a frame
+   * Ink draws while the process exits (its own exit handler re-renders an animated pulse) cannot land
+   * on the person's screen after the alternate screen is left.
+   */
+  active(): boolean;
 }
 
 /**
@@ -91,6 +97,7 @@ export function enterFullScreen(fd = 1, onFatal?: (err: unknown) => void): Termi
       cleanup = fn;
     },
     releaseInput,
+    active: () => active,
   };
 }
 

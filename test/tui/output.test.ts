@@ -20,6 +20,19 @@ function fakeTerminal(columns: number, rows: number) {
 }
 
 describe('createTuiOutput', () => {
+  it('drops writes once the terminal is restored: a frame drawn while exiting never reaches the normal screen', () => {
+    const { real, written } = fakeTerminal(80, 24);
+    let active = true;
+    const output = createTuiOutput(real as unknown as NodeJS.WriteStream, RESIZE_DEBOUNCE_MS, () => active);
+    output.stream.write('frame 1');
+    active = false;
+    let called = false;
+    expect(output.stream.write('frame 2', () => (called = true))).toBe(true);
+    expect(written).toEqual(['frame 1']);
+    expect(called).toBe(true);
+    expect(output.bytesWritten()).toBe(7);
+  });
+
   it('reports the current size and debounces a storm of resizes into one', () => {
     vi.useFakeTimers();
     try {
