@@ -5,6 +5,7 @@
  * undo fails with nothing changed. A link that stays inside the project is still undone through it. Real agent, tools, SQLite and fake provider.
  */
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -127,5 +128,62 @@ describe('undo when a file became a folder', () => {
       `writing ${join(h.dir, 'a.txt')} failed: EISDIR: illegal operation on a directory, open '${join(h.dir, 'a.txt')}'. The files already written were returned to their state before: nothing changed.`,
     );
     expect(statSync(join(h.dir, 'a.txt')).isDirectory()).toBe(true);
+  });
+});
+
+/** chattr +i works here (root on a file system with the immutable flag); else those tests are skipped. */
+const canMakeImmutable = (() => {
+  const probe = join(mkdtempSync(join(tmpdir(), 'opencode-chattr-')), 'probe');
+  try {
+    writeFileSync(probe, '');
+    execFileSync('chattr', ['+i', probe], { stdio: 'ignore' });
+    execFileSync('chattr', ['-i', probe], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(join(probe, '..'), { recursive: true, force: true });
+  }
+})();
+
+describe('undo when a file cannot be written (immutable, even for root)', () => {
+  it.runIf(canMakeImmutable)('fails naming the file and puts back the files already written', async () => {
+    h = await agentHarness([]);
+    const dir = h.dir;
+    writeFileSync(join(dir, 'a.txt'), 'one\n');
+    writeFileSync(join(dir, 'b.txt'), 'one\n');
+    h.fake.push(
+      { toolCalls: ['a.txt', 'b.txt'].map((name) => ({ name: 'view', input: { file_path: name } })) },
+      { toolCalls: ['a.txt', 'b.txt'].map((name) => ({ name: 'edit', input: { file_path: name, old_string: 'one', new_string: 'two' } })) },
+      { text: 'ok' },
+    );
+    await h.agent.run(h.sessionId, 'edit both');
+    execFileSync('chattr', ['+i', join(dir, 'b.txt')]);
+    try {
+      let message = '';
+      try {
+        undoTurn(h.db, h.sessionId, { cwd: dir });
+      } catch (err) {
+        expect(err).toBeInstanceOf(UndoFailedError);
+        message = (err as Error).message;
+      }
+      expect(message).toMatch(new RegExp(`^writing ${join(dir, 'b.txt')} failed: .*EPERM.*\\. The files already written were returned to their state before: nothing changed\\.$`));
+      expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('two\n');
+      expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('two\n');
+    } finally {
+      execFileSync('chattr', ['-i', join(dir, 'b.txt')]);
+    }
+    // writable again, the same undo goes through: the failed one recorded nothing
+    expect(undoTurn(h.db, h.sessionId, { cwd: dir }).files.map((f) => f.action)).toEqual(['restored', 'restored']);
+    expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('one\n');
+  });
+});
+
+describe('undo of a file whose name holds a line break', () => {
+  it('restores it', async () => {
+    const h = await turnEditing((dir) => writeFileSync(join(dir, 'a\nb.txt'), 'one\n'), 'a\nb.txt');
+    const result = undoTurn(h.db, h.sessionId, { cwd: h.dir });
+    expect(result.files).toEqual([{ path: join(h.dir, 'a\nb.txt'), action: 'restored' }]);
+    expect(readFileSync(join(h.dir, 'a\nb.txt'), 'utf8')).toBe('one\n');
   });
 });
