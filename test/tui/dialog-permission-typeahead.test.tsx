@@ -126,9 +126,17 @@ describe('permission dialog: typeahead', () => {
 
   it('when typing had stopped before the dialog came, a quick `a` allows at once', async () => {
     const t = app();
+    await t.type('hello', 0);
+    await t.showDialog(1_000); // the last key came at 400
+    await t.type('a', 1_050); // 650 ms after it: a pause, then a quick answer
+    expect(t.onDecide.mock.calls).toEqual([['allow']]);
+  });
+
+  it('the enter that sent the prompt ends the run: send, see the dialog, press a at once, and it allows', async () => {
+    const t = app();
     await t.type('hello\r', 0); // the prompt is sent at 500 ms
-    await t.showDialog(900);
-    await t.type('a', 500 + TYPEAHEAD_GAP_MS);
+    await t.showDialog(550); // a quick model
+    await t.type('a', 600);
     expect(t.onDecide.mock.calls).toEqual([['allow']]);
   });
 });

@@ -15,7 +15,8 @@
  * project, a command that could not be analysed), the dialog says so and offers Allow and Deny.
  *
  * Typeahead guard: a key that would grant (`a`, `s`, `p`, or enter/space on a granting button) is not
- * taken while it continues a typing run that began before the dialog appeared — the person was
+ * taken while it continues a typing run (text keys less than {@link TYPEAHEAD_GAP_MS} apart, not
+ * counting time the app was too busy to read keys) that began before the dialog appeared — the person was
  * writing their next prompt and the `a` of "and" is not an answer (Claude Code users met exactly
  * this). The dialog then says so in one line, and the next granting press after a pause of
  * {@link TYPEAHEAD_GAP_MS} is taken. Denying (`d`, esc) is always taken at once.
@@ -126,8 +127,9 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
   // per request: a new request starts at Allow, scrolled to the top, unanswered
   const [state, setState] = useState({ id: request.id, selected: 0, offset: 0 });
   const decided = useRef<string | undefined>(undefined);
-  // the typing run the keys continue, per request: true until a gap of TYPEAHEAD_GAP_MS is seen
-  const typing = useRef({ id: request.id, runFromBefore: true });
+  // the typing run the keys continue, per request: set at the request's first key, false once a gap
+  // of TYPEAHEAD_GAP_MS is seen
+  const typing = useRef<{ id: string | undefined; runFromBefore: boolean }>({ id: undefined, runFromBefore: false });
   const [note, setNote] = useState<{ id: string; text: string } | undefined>(undefined);
   let { selected, offset } = state;
   if (state.id !== request.id) {
@@ -171,7 +173,9 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
 
   useKeys(
     (key) => {
-      if (typing.current.id !== request.id) typing.current = { id: request.id, runFromBefore: true };
+      // a run is text being typed: the enter that sent a prompt, an arrow, a ctrl key end it (the
+      // person then waits for the reply; `send a prompt, see the dialog, press a` is an answer)
+      if (typing.current.id !== request.id) typing.current = { id: request.id, runFromBefore: (clock.lastKey?.text ?? '') !== '' };
       const { held, runGoesOn } = typeaheadHold(typing.current.runFromBefore, clock.typingGapMs());
       typing.current.runFromBefore = runGoesOn;
       if (keymap.matches(key, 'permission.allow')) grant('allow', 'permission.allow', held);

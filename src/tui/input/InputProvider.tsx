@@ -70,6 +70,7 @@ export class InputRouter {
   private lastInputAt = -Infinity;
   private lastPasteAt = -Infinity;
   private keyAt = -Infinity;
+  private previousKey: Key | undefined;
   /** event-loop lateness seen by the stall watch, ms in all; and its value when the last key came */
   private stalledMs = 0;
   private stalledAtKey = 0;
@@ -96,6 +97,11 @@ export class InputRouter {
    */
   get lastKeyAt(): number {
     return this.keyAt;
+  }
+
+  /** The last key delivered (read in a handler: the key before the one it handles); undefined before any. */
+  get lastKey(): Key | undefined {
+    return this.previousKey;
   }
 
   /**
@@ -302,6 +308,7 @@ export class InputRouter {
       }
     } finally {
       this.keyAt = at;
+      this.previousKey = k;
       this.stalledAtKey = this.stalledMs;
       this.watchForStalls();
     }
@@ -372,8 +379,8 @@ function useRouter(): InputRouter {
   return router;
 }
 
-/** The input clock a component may read: {@link InputRouter.now}, {@link InputRouter.lastKeyAt}, {@link InputRouter.typingGapMs}. */
-export type KeyClock = Pick<InputRouter, 'now' | 'lastKeyAt' | 'typingGapMs'>;
+/** The input clock a component may read: {@link InputRouter.now}, {@link InputRouter.lastKeyAt}, {@link InputRouter.lastKey}, {@link InputRouter.typingGapMs}. */
+export type KeyClock = Pick<InputRouter, 'now' | 'lastKeyAt' | 'lastKey' | 'typingGapMs'>;
 
 /** The router's clock: when the last key came, the time now, and the typing gap (ms, one monotonic clock). */
 export function useKeyClock(): KeyClock {
