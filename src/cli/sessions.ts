@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import chalk from 'chalk';
 import type { Database } from '../db/database.js';
 import type { Session } from '../db/session-store.js';
-import { costText, localTime, totalTokens } from '../session-io/conversation.js';
+import { costText, localTime, roundUsd, totalTokens } from '../session-io/conversation.js';
 import { loadConfigForCommand } from './load-config.js';
 import { findSession, SessionLookupError, shortIds } from './session-ref.js';
 
@@ -131,7 +131,7 @@ function sessionJson(s: Session): Record<string, unknown> {
     lastUsedInTuiAt: s.tuiUsedAt === undefined ? null : new Date(s.tuiUsedAt).toISOString(),
     messages: s.messageCount,
     tokens: { input: s.promptTokens, output: s.completionTokens, cacheRead: s.cacheReadTokens, cacheWrite: s.cacheWriteTokens, total: totalTokens(s) },
-    costUsd: s.costUsd,
+    costUsd: roundUsd(s.costUsd),
   };
 }
 

@@ -25,6 +25,7 @@ import type { AgentEvents, RunFinished } from '../agent/events.js';
 import type { EventBus } from '../events/bus.js';
 import { finishPart, type Message, type ToolCallPart, type ToolResultPart } from '../message.js';
 import type { PermissionOutcome } from '../permission/service.js';
+import { roundUsd } from '../session-io/conversation.js';
 import { parseToolInput, toolCallLine, toolResultLine } from '../session-io/tool-summary.js';
 
 /** What the stream listens to. */
@@ -118,7 +119,7 @@ export function startStreamJson(
         ...(c.status !== undefined ? { status: c.status } : {}),
         ...(c.finishReason ? { finishReason: c.finishReason } : {}),
         ...usage,
-        ...(c.costUsd !== undefined ? { costUsd: c.costUsd } : {}),
+        ...(c.costUsd !== undefined ? { costUsd: roundUsd(c.costUsd) } : {}),
         ...(c.error ? { error: c.error } : {}),
       });
     }),
@@ -144,7 +145,7 @@ export function startStreamJson(
         reason: run.reason,
         text,
         usage: run.usage,
-        costUsd: run.costUsd,
+        costUsd: roundUsd(run.costUsd),
         ...(run.error ? { error: run.error } : {}),
       });
     },

@@ -8,7 +8,7 @@ import type { FinishReason, Message, ToolCallPart, ToolResultPart } from '../mes
 
 /** One thing to render, in conversation order. */
 export type ConversationEntry =
-  | { kind: 'heading'; role: 'user' | 'assistant' | 'system' | 'summary'; model?: string; time: number }
+  | { kind: 'heading'; role: 'user' | 'assistant' | 'system' | 'summary' | 'note'; model?: string; time: number }
   | { kind: 'text'; text: string }
   | { kind: 'thinking'; text: string }
   | { kind: 'image'; name?: string; mimeType: string; bytes: number }
@@ -34,7 +34,9 @@ export function conversationEntries(session: Pick<Session, 'summaryMessageId'>, 
   for (const m of messages) {
     const isSummary = m.id === session.summaryMessageId;
     if (m.role !== 'tool') {
-      const role = isSummary ? 'summary' : m.role;
+      // an undo/redo note (issue 14) is the app's words to the model, not the person's
+      const isNote = m.role === 'user' && m.parts.length > 0 && m.parts.every((p) => p.type === 'text' && p.note !== undefined);
+      const role = isSummary ? 'summary' : isNote ? 'note' : m.role;
       // a reply's steps (assistant, tool, assistant, …) read as one answer
       if (role !== 'assistant' || lastRole !== 'assistant') {
         out.push({ kind: 'heading', role, ...(m.model && role === 'assistant' ? { model: m.model } : {}), time: m.createdAt });
@@ -99,4 +101,9 @@ export function costText(usd: number): string {
 /** Tokens sent and received over the session (input, cache reads and writes, output). */
 export function totalTokens(s: Pick<Session, 'promptTokens' | 'completionTokens' | 'cacheReadTokens' | 'cacheWriteTokens'>): number {
   return s.promptTokens + s.completionTokens + s.cacheReadTokens + s.cacheWriteTokens;
+}
+
+/** USD to the millionth, for JSON (a sum of float prices prints as 0.00020999999999999998 otherwise). */
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1e6) / 1e6;
 }

@@ -12,7 +12,7 @@ import { parseToolInput, toolCallLine, toolResultLine } from './tool-summary.js'
 /** Characters of a tool's output kept in the markdown (first half and last half); GitHub caps an issue at 65,536. */
 export const MARKDOWN_OUTPUT_MAX_CHARS = 4000;
 
-const HEADINGS = { user: 'You', assistant: 'Assistant', system: 'System', summary: 'Summary (the history before it was compacted)' } as const;
+const HEADINGS = { user: 'You', assistant: 'Assistant', system: 'System', summary: 'Summary (the history before it was compacted)', note: 'Note (files undone or redone)' } as const;
 
 /** What the markdown of one session needs; `children` resolves a sub-agent session by id (for `agent` calls). */
 export interface MarkdownSource {

@@ -22,7 +22,7 @@ import type { Message } from '../message.js';
 import { conversationEntries, costText, endedText, localTime } from './conversation.js';
 import { toolCallLine, toolResultLine } from './tool-summary.js';
 
-const ROLE_NAMES = { user: 'you', assistant: 'assistant', system: 'system', summary: 'summary (compacted history)' } as const;
+const ROLE_NAMES = { user: 'you', assistant: 'assistant', system: 'system', summary: 'summary (compacted history)', note: 'note (files undone or redone)' } as const;
 
 /** The session as text; `color` adds ANSI styles (only when stdout is a terminal). Ends with a newline. */
 export function formatSessionText(session: Session, messages: readonly Message[], options: { color: boolean }): string {

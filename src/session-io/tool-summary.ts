@@ -26,9 +26,12 @@ export const TOOL_SUBJECT_FIELD: Readonly<Record<string, string>> = {
 /** Longest subject or result line kept in a summary, in characters (longer ones end with `…`). */
 export const SUMMARY_MAX_CHARS = 120;
 
-/** `text`'s first non-empty line, cut to `maxChars` with `…`. */
+/** A line that only opens or closes the wrapper a tool puts around its output for the model (`<file>`, `</result>`). */
+const WRAPPER_TAG = /^<\/?[a-z_]+>$/;
+
+/** `text`'s first non-empty line that is not a wrapper tag, cut to `maxChars` with `…`. */
 export function firstLine(text: string, maxChars = SUMMARY_MAX_CHARS): string {
-  const line = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const line = text.split('\n').find((l) => l.trim() !== '' && !WRAPPER_TAG.test(l.trim()))?.trim() ?? '';
   return line.length > maxChars ? `${line.slice(0, maxChars - 1)}…` : line;
 }
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalogModel, DEFAULT_MODELS } from '../../src/provider/catalog.js';
+import { roundUsd } from '../../src/session-io/conversation.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { cleanEnv, runCli } from '../support/cli.js';
 
@@ -56,7 +57,7 @@ describe('opencode -p -f stream-json', () => {
       { type: 'message', time: 'number', sessionId: 'id', role: 'user', messageId: 'id', text: 'make made.txt' },
       {
         type: 'usage', time: 'number', sessionId: 'id', messageId: 'id', model: CODER, outcome: 'ok', durationMs: 'number', retries: 0,
-        finishReason: 'tool_use', input: 120, output: 30, cacheRead: 0, cacheWrite: 0, costUsd: cost({ input: 120, output: 30, cacheRead: 0 }),
+        finishReason: 'tool_use', input: 120, output: 30, cacheRead: 0, cacheWrite: 0, costUsd: roundUsd(cost({ input: 120, output: 30, cacheRead: 0 })),
       },
       { type: 'text', time: 'number', sessionId: 'id', messageId: 'id', text: 'Creating it.' },
       {
@@ -73,13 +74,13 @@ describe('opencode -p -f stream-json', () => {
       },
       {
         type: 'usage', time: 'number', sessionId: 'id', messageId: 'id', model: CODER, outcome: 'ok', durationMs: 'number', retries: 0,
-        finishReason: 'end_turn', input: 200, output: 8, cacheRead: 100, cacheWrite: 0, costUsd: cost({ input: 200, output: 8, cacheRead: 100 }),
+        finishReason: 'end_turn', input: 200, output: 8, cacheRead: 100, cacheWrite: 0, costUsd: roundUsd(cost({ input: 200, output: 8, cacheRead: 100 })),
       },
       { type: 'text', time: 'number', sessionId: 'id', messageId: 'id', text: 'Done: made.txt exists.' },
       {
         type: 'result', time: 'number', sessionId: 'id', reason: 'end_turn', text: 'Done: made.txt exists.',
         usage: { input: 320, output: 38, cacheWrite: 0, cacheRead: 100 },
-        costUsd: cost({ input: 120, output: 30, cacheRead: 0 }) + cost({ input: 200, output: 8, cacheRead: 100 }),
+        costUsd: roundUsd(cost({ input: 120, output: 30, cacheRead: 0 }) + cost({ input: 200, output: 8, cacheRead: 100 })),
       },
     ]);
     // the tool call's start and result name the same call, and the call's message is the step before it

@@ -77,4 +77,23 @@ describe('tool-call summaries', () => {
     expect(toolResultLine({ content: 'FAIL test/add.test.ts\n  expected 3\n', isError: true })).toBe('error, 2 lines: FAIL test/add.test.ts');
     expect(toolResultLine({ content: '', isError: false })).toBe('no output');
   });
+
+  it("a result's first line is its content, not the wrapper the model gets (<file>, <result>)", () => {
+    expect(toolResultLine({ content: '<result>\nReplaced 1 occurrence in src/add.js\n</result>', isError: false })).toBe('3 lines: Replaced 1 occurrence in src/add.js');
+    expect(toolResultLine({ content: '<file>\n     1|export const a = 1;\n</file>', isError: false })).toBe('3 lines: 1|export const a = 1;');
+  });
+});
+
+describe('undo and redo notes', () => {
+  it('read as notes, not as the person writing', () => {
+    const md = formatSessionMarkdown({
+      session,
+      messages: [
+        message('user', [{ type: 'text', text: 'go' }]),
+        message('user', [{ type: 'text', text: "The user undid the last turn's file changes: a.ts restored.", note: 'undo' }]),
+      ],
+    });
+    expect(md).toContain('## Note (files undone or redone)\n\n');
+    expect(md.match(/## You/g)).toHaveLength(1);
+  });
 });
