@@ -19,6 +19,7 @@ import type { AgentEvents } from '../agent/events.js';
 import type { EventBus } from '../events/bus.js';
 import type { PermissionOutcome } from '../permission/service.js';
 import { providerConnection, type ModelInfo, type ProviderSettings } from '../provider/index.js';
+import { describeHtmlPage } from '../provider/html-page.js';
 
 /** What the debug log listens to. */
 export interface DebugLogSource {
@@ -99,13 +100,7 @@ export const DEBUG_ERROR_MAX_CHARS = 300;
  * {@link DEBUG_ERROR_MAX_CHARS}. Each `[debug]` line must stay one line for grep.
  */
 export function oneLine(text: string): string {
-  const html = /<!doctype html|<html[\s>]/i.exec(text);
-  if (html) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
-    const before = text.slice(0, html.index).replace(/\s+/g, ' ').trim();
-    text = `${before ? `${before} ` : ''}an HTML page${title ? ` titled "${title}"` : ''} (${text.length - html.index} characters), not the API's answer: check the base URL and any proxy`;
-  }
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = describeHtmlPage(text).replace(/\s+/g, ' ').trim();
   return line.length > DEBUG_ERROR_MAX_CHARS ? `${line.slice(0, DEBUG_ERROR_MAX_CHARS - 1)}…` : line;
 }
 

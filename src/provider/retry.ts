@@ -22,6 +22,7 @@
  * Knows no SDK: errors are read by shape (`status`, `headers`, `error` body, `name`), which both
  * `@anthropic-ai/sdk` and `openai` `APIError`s share.
  */
+import { describeHtmlPage } from './html-page.js';
 import { findStall, seconds, type StallTimeouts } from './stall.js';
 import { ProviderError, type ProviderErrorCode, type ProviderEvent } from './types.js';
 
@@ -184,8 +185,9 @@ export function classifyError(err: unknown, signal: AbortSignal | undefined, opt
   const body = e.error as { type?: string; message?: string; error?: { type?: string; message?: string } } | undefined;
   const apiType = body?.error?.type ?? (typeof e.type === 'string' ? e.type : undefined) ?? body?.type;
   const rawMessage = body?.error?.message ?? body?.message ?? (err instanceof Error ? err.message : String(err));
-  // a proxy's HTML error page must not flood the UI
-  const apiMessage = rawMessage.length > 500 ? `${rawMessage.slice(0, 500)}…` : rawMessage;
+  // a proxy's HTML error page must not flood the UI: named in one line, anything else cut at 500 characters
+  const described = describeHtmlPage(rawMessage);
+  const apiMessage = described.length > 500 ? `${described.slice(0, 500)}…` : described;
   const name = options.providerName;
   const scrub = (text: string) => scrubSecrets(text, options.secrets);
   const make = (code: ProviderErrorCode, label: string, retryable: boolean, reason: string): ClassifiedError => ({
