@@ -46,6 +46,8 @@ describe('opencode TUI in tmux: the permission dialog and typeahead', () => {
     );
     expect(NEXT_PROMPT).not.toMatch(/d/);
     await tui.submit('clean up');
+    // the prompt is sent (keys right after Enter would join it as a paste burst: paste-burst.ts)
+    await tui.waitFor('┃ clean up');
 
     // type on, key by key, while watching for the dialog; stop a few keys after it showed
     let shown = false;
