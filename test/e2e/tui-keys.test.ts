@@ -92,9 +92,12 @@ describe('opencode TUI in tmux: a keybinding that cannot be read', () => {
     const file = join(bad, '.opencode.json');
     const term = await startTerminal({ command: OPENCODE, cwd: bad, env: tuiEnv(fake.anthropicBaseURL) });
     try {
-      const screen = await term.waitFor('unknown action', 20_000);
-      // the line is longer than the pane is wide: read it unwrapped
-      expect(screen.replace(/\n/g, '')).toContain(`${file}: keybindings.session.nwe: unknown action (did you mean session.new?); \`opencode keybindings\` lists them`);
+      // the program prints its line and exits 2 (the pane stays, remain-on-exit); the line is read
+      // from the pane's whole history, wrapped rows joined: a scroll must not hide it
+      const end = Date.now() + 20_000;
+      while (!(await term.exited()) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+      expect(await term.exited()).toBe(true);
+      expect(await term.history()).toContain(`${file}: keybindings.session.nwe: unknown action (did you mean session.new?); \`opencode keybindings\` lists them`);
     } finally {
       await term.kill();
       rmSync(bad, { recursive: true, force: true });

@@ -59,6 +59,11 @@ export interface Terminal {
   /** the visible screen as plain text (`capture-pane -p`): one line per row, trailing spaces trimmed */
   screen(): Promise<string>;
   /**
+   * Everything the pane printed, scrolled-off rows included, wrapped rows joined (`capture-pane -p -J
+   * -S -`): for what a program prints as it exits, which a later scroll may push off the screen.
+   */
+  history(): Promise<string>;
+  /**
    * Polls the screen every {@link POLL_MS} ms until it contains `pattern` (a string) or matches it (a
    * RegExp); resolves with that screen. @throws Error after `timeoutMs` (default 10 s), with the last screen
    */
@@ -100,6 +105,10 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
     const { stdout } = await tmux('capture-pane', '-p', '-t', target);
     return stdout.split('\n').map((line) => line.trimEnd()).join('\n').replace(/\n+$/, '');
   };
+  const history = async () => {
+    const { stdout } = await tmux('capture-pane', '-p', '-J', '-S', '-', '-t', target);
+    return stdout.split('\n').map((line) => line.trimEnd()).join('\n').replace(/\n+$/, '');
+  };
   const test = (text: string, pattern: string | RegExp) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text));
   const poll = async (pattern: string | RegExp, want: boolean, timeoutMs: number): Promise<string> => {
     const deadline = Date.now() + timeoutMs;
@@ -121,6 +130,7 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
   const press = async (...keys: string[]) => void (await tmux('send-keys', '-t', target, ...keys));
   return {
     socket,
+    history,
     type,
     press,
     submit: async (text, timeoutMs = 5_000) => {
