@@ -6,16 +6,10 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { render } from 'ink-testing-library';
-import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadKeymap } from '../../src/cli/keybindings.js';
-import { TuiApp } from '../../src/tui/App.js';
-import { InputProvider } from '../../src/tui/input/InputProvider.js';
-import { KeymapContext } from '../../src/tui/keymap-context.js';
-import { ChatStore } from '../../src/tui/state/chat-store.js';
-import { THEMES } from '../../src/tui/themes.js';
 import type { FakeTurn } from '../support/fake-provider.js';
+import { renderTui, tick } from '../support/render-tui.js';
 import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
 
 let t: TestApp | undefined;
@@ -27,41 +21,15 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
 async function mount(turns: FakeTurn[], config: object = {}) {
   t = await startTuiApp(turns, { config });
   // the keymap as the TUI's start builds it: from the project's .opencode.json
   const built = loadKeymap({ files: [join(t.dir, '.opencode.json')] });
   expect(built.errors).toEqual([]);
-  const store = new ChatStore(t.services);
-  store.openSession(t.services.sessions.list()[0]?.id);
-  let quit = false;
-  const ui = render(
-    <KeymapContext.Provider value={built.keymap}>
-      <InputProvider>
-        <TuiApp services={t.services} store={store} initialTheme={THEMES.opencode} onQuit={() => (quit = true)} />
-      </InputProvider>
-    </KeymapContext.Provider>,
-  );
-  cleanup = () => {
-    ui.unmount();
-    store.dispose();
-  };
-  const waitFor = async (check: (frame: string) => boolean, timeoutMs = 10_000) => {
-    const end = Date.now() + timeoutMs;
-    while (Date.now() < end) {
-      const frame = ui.lastFrame() ?? '';
-      if (check(frame)) return frame;
-      await tick(25);
-    }
-    throw new Error(`timed out; last frame:\n${ui.lastFrame()}`);
-  };
-  const type = async (text: string) => {
-    ui.stdin.write(text);
-    await tick();
-  };
-  return { ui, store, waitFor, type, quitted: () => quit };
+  const rendered = renderTui(t.services, { keymap: built.keymap });
+  cleanup = rendered.cleanup;
+  return rendered;
 }
 
 describe('the TUI with keybindings from the config', () => {

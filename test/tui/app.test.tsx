@@ -5,13 +5,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { render } from 'ink-testing-library';
-import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TuiApp } from '../../src/tui/App.js';
-import { InputProvider } from '../../src/tui/input/InputProvider.js';
-import { ChatStore } from '../../src/tui/state/chat-store.js';
-import { THEMES } from '../../src/tui/themes.js';
+import { renderTui } from '../support/render-tui.js';
 import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
 import type { FakeTurn } from '../support/fake-provider.js';
 
@@ -24,36 +19,12 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
 async function mount(turns: FakeTurn[]) {
   t = await startTuiApp(turns);
-  const store = new ChatStore(t.services);
-  store.openSession(t.services.sessions.list()[0]?.id);
-  let quit = false;
-  const ui = render(
-    <InputProvider>
-      <TuiApp services={t.services} store={store} initialTheme={THEMES.opencode} onQuit={() => (quit = true)} />
-    </InputProvider>,
-  );
-  cleanup = () => {
-    ui.unmount();
-    store.dispose();
-  };
-  const waitFor = async (check: (frame: string) => boolean, timeoutMs = 10_000) => {
-    const end = Date.now() + timeoutMs;
-    while (Date.now() < end) {
-      const frame = ui.lastFrame() ?? '';
-      if (check(frame)) return frame;
-      await tick(25);
-    }
-    throw new Error(`timed out; last frame:\n${ui.lastFrame()}`);
-  };
-  const type = async (text: string) => {
-    ui.stdin.write(text);
-    await tick();
-  };
-  return { ui, store, waitFor, type, quitted: () => quit };
+  const rendered = renderTui(t.services);
+  cleanup = rendered.cleanup;
+  return rendered;
 }
 
 describe('the TUI', () => {
