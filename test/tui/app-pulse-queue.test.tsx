@@ -4,14 +4,9 @@
  * reply shown as queued, then sent; ↑ on an empty editor taking it back; ctrl+x expanding and
  * collapsing a long tool result; ctrl+p opening it whole in the pager.
  */
-import { render } from 'ink-testing-library';
-import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TuiApp } from '../../src/tui/App.js';
-import { InputProvider } from '../../src/tui/input/InputProvider.js';
-import { ChatStore } from '../../src/tui/state/chat-store.js';
-import { THEMES } from '../../src/tui/themes.js';
 import type { FakeTurn } from '../support/fake-provider.js';
+import { renderTui } from '../support/render-tui.js';
 import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
 
 let t: TestApp | undefined;
@@ -23,34 +18,12 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
 async function mount(turns: FakeTurn[]) {
   t = await startTuiApp(turns);
-  const store = new ChatStore(t.services);
-  store.openSession(undefined);
-  const ui = render(
-    <InputProvider>
-      <TuiApp services={t.services} store={store} initialTheme={THEMES.opencode} onQuit={() => {}} />
-    </InputProvider>,
-  );
-  cleanup = () => {
-    ui.unmount();
-    store.dispose();
-  };
-  const waitFor = async (check: (frame: string) => boolean, timeoutMs = 10_000) => {
-    const end = Date.now() + timeoutMs;
-    while (Date.now() < end) {
-      const frame = ui.lastFrame() ?? '';
-      if (check(frame)) return frame;
-      await tick(25);
-    }
-    throw new Error(`timed out; last frame:\n${ui.lastFrame()}`);
-  };
-  const type = async (text: string) => {
-    ui.stdin.write(text);
-    await tick();
-  };
+  const rendered = renderTui(t.services, { sessionId: undefined });
+  cleanup = rendered.cleanup;
+  const { ui, store, waitFor, type } = rendered;
   /** types a prompt, waits until it shows, presses enter */
   const submit = async (text: string) => {
     await type(text);
