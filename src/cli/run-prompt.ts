@@ -20,9 +20,8 @@ import type { CliOptions } from './main.js';
 import { startSpinner } from './spinner.js';
 import { waitForMcpBeforePrompt } from './mcp.js';
 import { routeLibraryConsole } from './library-console.js';
-import { attachDebugLog } from './debug-log.js';
 import { chosenSession, SessionLookupError } from './session-ref.js';
-import { startStreamJson, type StreamJson } from './stream-json.js';
+import type { StreamJson } from './stream-json.js';
 
 // Node's fetch parses HTTP with a WebAssembly module; V8's optimising compile of it runs in the
 // background and the process waits for it at exit (~250 ms here, see BENCHMARKS.md). The baseline
@@ -86,7 +85,12 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   );
   const stopMcpWarnings = await waitForMcpBeforePrompt(app.mcp, (line) => process.stderr.write(`opencode: ${line}\n`));
   await customTools;
-  if (config.debug) attachDebugLog(app, models.settings, (line) => process.stderr.write(`[debug] ${line}\n`));
+  // -d and stream-json load only when asked for: every other -p run skips their modules
+  if (config.debug) {
+    const { attachDebugLog } = await import('./debug-log.js');
+    attachDebugLog(app, models.settings, (line) => process.stderr.write(`[debug] ${line}\n`));
+  }
+  const startStreamJson = opts.outputFormat === 'stream-json' ? (await import('./stream-json.js')).startStreamJson : undefined;
   const spinner = !opts.quiet && process.stderr.isTTY ? startSpinner('Thinking...') : undefined;
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -104,7 +108,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   let streamError: NodeJS.ErrnoException | undefined;
   try {
     const session = continued ?? app.db.sessions.create({ title: `Non-interactive: ${prompt.trim().replace(/\s+/g, ' ').slice(0, 100)}` });
-    if (opts.outputFormat === 'stream-json') {
+    if (startStreamJson) {
       const line = { id: session.id, title: session.title, model: app.coderModel.id, continued: continued !== undefined };
       // a reader that goes away (`| head`) or a full disk must not crash the run: it is reported at the end
       process.stdout.on('error', (err: NodeJS.ErrnoException) => (streamError ??= err));
