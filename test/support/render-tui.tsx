@@ -21,8 +21,8 @@ export interface RenderedTui {
   store: ChatStore;
   /** polls the last frame every 25 ms until `check` holds; @throws after `timeoutMs` with the last frame */
   waitFor(check: (frame: string) => boolean, timeoutMs?: number): Promise<string>;
-  /** writes `text` to stdin, then lets a render happen */
-  type(text: string): Promise<void>;
+  /** writes each of `keys` to stdin in turn, letting a render happen after each */
+  type(...keys: string[]): Promise<void>;
   /** the person confirmed quitting */
   quitted(): boolean;
   cleanup(): void;
@@ -51,9 +51,11 @@ export function renderTui(services: ChatServices, options: { sessionId?: string;
       }
       throw new Error(`timed out; last frame:\n${ui.lastFrame()}`);
     },
-    async type(text) {
-      ui.stdin.write(text);
-      await tick();
+    async type(...keys) {
+      for (const key of keys) {
+        ui.stdin.write(key);
+        await tick();
+      }
     },
     quitted: () => quit,
     cleanup() {

@@ -3,12 +3,8 @@
  * in the database and the open session's title follows; `d` then `y` deletes one (the open one: a new
  * chat opens), `n` keeps it.
  */
-import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TuiApp } from '../../src/tui/App.js';
-import { InputProvider } from '../../src/tui/input/InputProvider.js';
-import { ChatStore } from '../../src/tui/state/chat-store.js';
-import { THEMES } from '../../src/tui/themes.js';
+import { renderTui } from '../support/render-tui.js';
 import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
 
 let t: TestApp | undefined;
@@ -20,7 +16,6 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 const CTRL_S = '\u0013';
 
 async function mount() {
@@ -28,32 +23,8 @@ async function mount() {
   const older = t.app.db.sessions.create({ title: 'Older work' });
   const open = t.app.db.sessions.create({ title: 'Open work' });
   t.app.db.sessions.addUsage(open.id, { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0 }, 0.5);
-  const store = new ChatStore(t.services);
-  store.openSession(open.id);
-  const ui = render(
-    <InputProvider>
-      <TuiApp services={t.services} store={store} initialTheme={THEMES.opencode} onQuit={() => {}} />
-    </InputProvider>,
-  );
-  cleanup = () => {
-    ui.unmount();
-    store.dispose();
-  };
-  const waitFor = async (check: (frame: string) => boolean, timeoutMs = 10_000) => {
-    const end = Date.now() + timeoutMs;
-    while (Date.now() < end) {
-      const frame = ui.lastFrame() ?? '';
-      if (check(frame)) return frame;
-      await tick(25);
-    }
-    throw new Error(`timed out; last frame:\n${ui.lastFrame()}`);
-  };
-  const type = async (...keys: string[]) => {
-    for (const key of keys) {
-      ui.stdin.write(key);
-      await tick();
-    }
-  };
+  const { store, waitFor, type, cleanup: unmount } = renderTui(t.services, { sessionId: open.id });
+  cleanup = unmount;
   return { store, waitFor, type, older, open, db: t.app.db };
 }
 

@@ -5,12 +5,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TuiApp } from '../../src/tui/App.js';
-import { InputProvider } from '../../src/tui/input/InputProvider.js';
-import { ChatStore } from '../../src/tui/state/chat-store.js';
-import { THEMES } from '../../src/tui/themes.js';
+import { renderTui } from '../support/render-tui.js';
 import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
 
 let t: TestApp | undefined;
@@ -22,7 +18,6 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 const ALT_U = '\u001bu';
 const ALT_R = '\u001br';
 
@@ -34,29 +29,9 @@ async function afterOneTurn() {
     { text: 'Edited.' },
   ]);
   writeFileSync(join(t.dir, 'a.txt'), 'one\n');
-  const store = new ChatStore(t.services);
-  const ui = render(
-    <InputProvider>
-      <TuiApp services={t.services} store={store} initialTheme={THEMES.opencode} onQuit={() => {}} />
-    </InputProvider>,
-  );
-  cleanup = () => {
-    ui.unmount();
-    store.dispose();
-  };
-  const waitFor = async (check: (frame: string) => boolean, timeoutMs = 10_000) => {
-    const end = Date.now() + timeoutMs;
-    while (Date.now() < end) {
-      const frame = ui.lastFrame() ?? '';
-      if (check(frame)) return frame;
-      await tick(25);
-    }
-    throw new Error(`timed out; last frame:\n${ui.lastFrame()}`);
-  };
-  const type = async (text: string) => {
-    ui.stdin.write(text);
-    await tick();
-  };
+  const rendered = renderTui(t.services);
+  cleanup = rendered.cleanup;
+  const { ui, store, waitFor, type } = rendered;
   await type('change a');
   await type('\r');
   await waitFor((f) => f.includes('Permission Required'));
