@@ -241,7 +241,8 @@ export class Agent {
       const toolMessage = this.createMessage(sessionId, 'tool', []);
       const outcome = await runToolCalls({
         calls,
-        registry: this.opts.tools,
+        // the tools this session is offered (opencode acp: an editor's MCP servers only to their session)
+        registry: this.opts.tools.forSession(sessionId),
         signal,
         log: this.opts.toolCallLog,
         contextFor: (call) => this.toolContext(sessionId, env.cwd, assistant.id, call, signal),
@@ -278,7 +279,7 @@ export class Agent {
     const events = provider.stream({
       systemPrompt: system,
       messages: history,
-      tools: this.opts.tools.schemas(),
+      tools: this.opts.tools.forSession(assistant.sessionId).schemas(),
       maxTokens: this.opts.maxTokens,
       reasoningEffort: this.opts.reasoningEffort,
       thinking,

@@ -56,12 +56,16 @@ export interface ToolCallHooks {
   permission(request: { sessionId: string; callId: string; tool: string; action: string; description: string; params: Record<string, unknown> }): Promise<'allow' | 'deny' | 'ask'>;
 }
 
+/** Whether the registration `entry` of the tool `name` is offered to (and may be run by) `sessionId`. */
+export type SessionToolFilter = (entry: ToolEntry, name: string, sessionId: string) => boolean;
+
 export class ToolRegistry {
   private readonly entries = new Map<string, ToolEntry[]>();
   private readonly disabled = new Set<string>();
   private readonly changeListeners = new Set<() => void>();
   /** plugins' hooks; undefined when no plugin declares any */
   hooks: ToolCallHooks | undefined;
+  private sessionFilter: SessionToolFilter | undefined;
 
   /** Calls `listener` after every register / unregister (e.g. to name a new override); returns the unsubscribe. */
   onChange(listener: () => void): () => void {
@@ -139,6 +143,31 @@ export class ToolRegistry {
     // the sub-agent's calls go through the same plugins' hooks; read at call time, plugins load later
     Object.defineProperty(sub, 'hooks', { get: () => this.hooks, set: () => {}, enumerable: true });
     return sub;
+  }
+
+  /**
+   * Decides which registrations a session is offered (`opencode acp`: an editor's MCP servers only to
+   * the sessions that passed them); `undefined` removes it. Without one every session gets every tool.
+   */
+  setSessionFilter(filter: SessionToolFilter | undefined): void {
+    this.sessionFilter = filter;
+  }
+
+  /**
+   * The registry as `sessionId` sees it: this one when no session filter is set, else a copy holding
+   * the registrations the filter lets through (a name whose winner is filtered out falls back to the
+   * next source), with the same disabled names and hooks. Built afresh per call: take one per step.
+   */
+  forSession(sessionId: string): ToolRegistry {
+    const filter = this.sessionFilter;
+    if (!filter) return this;
+    const view = new ToolRegistry();
+    for (const [name, entries] of this.entries) {
+      for (const e of entries) if (filter(e, name, sessionId)) view.register(e.tool, e.source, e.origin);
+    }
+    view.disable(this.disabled);
+    Object.defineProperty(view, 'hooks', { get: () => this.hooks, set: () => {}, enumerable: true });
+    return view;
   }
 
   /** The schemas to send to the provider. */
