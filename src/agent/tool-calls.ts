@@ -11,6 +11,7 @@
  * call log as it finishes (issue 11 §5).
  */
 import type { ToolCallPart, ToolResultPart } from '../message.js';
+import { changeTrackerFor } from '../tools/change-tracker.js';
 import { prepareToolInput } from '../tools/coerce.js';
 import { runWithHooks, type ToolRegistry } from '../tools/registry.js';
 import type { ToolCallRow } from '../db/index.js';
@@ -121,7 +122,10 @@ async function execute(call: ToolCallPart, registry: ToolRegistry, ctx: ToolCont
   const coerced = prepared.coercions.length > 0;
   try {
     // plugins' hooks run after the coercion, around permission and the run (issue 11 §1)
-    return { result: await runWithHooks(tool, prepared.input, ctx, registry.hooks), source, coerced };
+    const run = (c: ToolContext) => runWithHooks(tool, prepared.input, c, registry.hooks);
+    // a program-running tool runs between two snapshots, so undo can put back what it changed (issue 14)
+    const tracker = changeTrackerFor(ctx, tool, source);
+    return { result: await (tracker ? tracker.around(tool.name, ctx, run) : run(ctx)), source, coerced };
   } catch (err) {
     // the kernel catches everything; a tool from elsewhere (MCP, custom) might not
     return { result: resultFromError(err), source, coerced };

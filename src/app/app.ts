@@ -34,6 +34,8 @@ import { LspService } from '../lsp/service.js';
 import { planServers } from '../lsp/servers.js';
 import { diagnosticsTool, LSP_SERVICE } from '../tools/diagnostics.js';
 import type { ShellRunner } from '../tools/tool.js';
+import { CHANGE_TRACKER } from '../tools/change-tracker.js';
+import { startBashChangeTracker } from '../undo/bash-changes.js';
 
 export interface AppOptions {
   /** absolute project directory */
@@ -176,6 +178,8 @@ export function createApp(opts: AppOptions): App {
     providerSettings: opts.providerSettings,
   };
   const fileTimes = new FileTimes();
+  // bash and other program-running tools between two snapshots, for undo (issue 14)
+  const changeTracker = startBashChangeTracker(cwd, resolveDataDir(config, cwd), (write) => db.files.turns.record(write));
   // requests made beside any run (session titles) end with the app: quitting aborts them (issue 10 §2:
   // a title waiting on a silent provider kept the process alive for 13+ minutes after quitting)
   const background = new AbortController();
@@ -221,7 +225,7 @@ export function createApp(opts: AppOptions): App {
     const coderSettings = current.agents.coder;
     const titleModel = current.models.title;
     const compact = compactWith(current);
-    const extra = { ...sourcegraph, [LSP_SERVICE]: lsp, [SUB_AGENT_RUNNER]: createSubAgentRunner(task, db, bus), ...opts.toolExtra };
+    const extra = { ...sourcegraph, [LSP_SERVICE]: lsp, [SUB_AGENT_RUNNER]: createSubAgentRunner(task, db, bus), [CHANGE_TRACKER]: changeTracker, ...opts.toolExtra };
     return new Agent({
       kind: 'coder',
       provider: createProvider(model, current.providerSettings),
@@ -304,6 +308,7 @@ export function createApp(opts: AppOptions): App {
       await Promise.all(agents.map((a) => a.runsSettled()));
       await Promise.all([coder.idle(), taskAgent.idle(), ...retired.map((a) => a.idle())]);
       for (const shell of shells.values()) shell.close();
+      changeTracker.close();
       stopLeftoverJournal(journal);
       await Promise.all([mcp.close(), lsp.close()]);
       db.close();

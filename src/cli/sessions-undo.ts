@@ -27,7 +27,7 @@ export interface SessionsUndoOptions {
 export function registerUndoCommand(sessions: Command): Command {
   return sessions
     .command('undo')
-    .description("undo the file changes of the session's last turn (edit, write, patch; not bash); again to walk back")
+    .description("undo the file changes of the session's last turn (edit, write, patch, bash); again to walk back")
     .argument('<id>', 'session id or a unique prefix of it')
     .option('--redo', 'put back the turn undone most recently instead')
     .option('--force', 'also overwrite files that changed since (their difference is still printed)')

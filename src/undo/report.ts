@@ -50,6 +50,10 @@ export function formatUndoResult(result: TurnUndoResult, cwd: string): string {
       for (const line of conflict.diff.replace(/\n$/, '').split('\n')) if (line) lines.push(`    ${line}`);
     }
   }
+  if (result.untracked.length) {
+    lines.push('Not put back (changes that were not tracked stay as they are):');
+    for (const reason of result.untracked) lines.push(`  ${reason}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -71,6 +75,7 @@ export function undoResultJson(result: TurnUndoResult, cwd: string): Record<stri
     prompt: result.prompt,
     files: result.files.map((f) => ({ path: displayPath(cwd, f.path), action: f.action })),
     conflicts: result.conflicts.map((c) => ({ path: displayPath(cwd, c.path), reason: c.reason, diff: c.diff })),
+    untracked: result.untracked,
     noteMessageId: result.note?.id ?? null,
   };
 }

@@ -1,8 +1,12 @@
 /**
  * Undo and redo of the agent's file changes, turn by turn (issue 14). A turn is the person's message
  * and everything the agent did for it; `edit`, `write` and `patch` record the exact bytes and mode of
- * each file before the turn's first write and after its last (`db/turn-changes.ts`). `bash` is not
- * tracked: files a command changed are not put back.
+ * each file before the turn's first write and after its last (`db/turn-changes.ts`); `bash` and the
+ * custom and MCP tools not marked read-only run between two snapshots of the project, whose
+ * difference is recorded the same way (`bash-changes.ts`). What such a call changed that could not
+ * be recorded (git missing, a file over the size limit, a symbolic link, a file outside the project
+ * or ignored by `.gitignore`) stays as it is; the undo names the first reasons
+ * ({@link TurnUndoResult.untracked}).
  *
  * - {@link undoTurn} takes back the latest turn whose changes are on disk: each file gets its bytes
  *   and mode from before the turn, a created file is removed, a deleted one re-created. Repeated, it
@@ -19,6 +23,7 @@ import type { FileStore } from '../db/file-store.js';
 import type { MessageStore } from '../db/message-store.js';
 import type { TurnChange, TurnChanges, TurnChangeState } from '../db/turn-changes.js';
 import { messageText, type Message } from '../message.js';
+import { UNTRACKED_CHANGES } from '../tools/change-tracker.js';
 import { readSnapshot, type FileSnapshot } from '../tools/file-history.js';
 import { decodeDocument } from '../tools/text-document.js';
 import { compareWithDisk, putState, redirectedSince, type Mismatch } from './disk.js';
@@ -27,7 +32,7 @@ import { displayPath } from './report.js';
 /** What undo and redo use of the database. */
 export interface UndoStores {
   files: Pick<FileStore, 'turns' | 'recordWrite'>;
-  messages: Pick<MessageStore, 'create' | 'get'>;
+  messages: Pick<MessageStore, 'create' | 'get' | 'list'>;
 }
 
 /** Options of {@link undoTurn} and {@link redoTurn}. */
@@ -62,6 +67,11 @@ export interface TurnUndoResult {
   files: FileRestored[];
   /** the files left alone, by path (overwritten anyway with `force`, and then in `files` too) */
   conflicts: FileConflict[];
+  /**
+   * why changes of this turn or a later one stay on disk: calls whose changes were not recorded, e.g.
+   * `files changed by bash are not tracked: git not found` (each reason once; empty for a redo)
+   */
+  untracked: string[];
   /** the note added to the conversation; absent when nothing was changed */
   note?: Message;
 }
@@ -71,10 +81,14 @@ export const PROMPT_PREVIEW_CHARS = 60;
 
 /** Thrown when there is no turn to undo (or redo). The message says why and what to do. */
 export class NothingToUndoError extends Error {
-  constructor(readonly kind: 'undo' | 'redo') {
+  constructor(
+    readonly kind: 'undo' | 'redo',
+    /** why some changes were never recorded (see {@link TurnUndoResult.untracked}) */
+    readonly untracked: readonly string[] = [],
+  ) {
     super(
       kind === 'undo'
-        ? 'Nothing to undo: no turn of this session has file changes left to undo (undo covers edit, write and patch, not bash).'
+        ? `Nothing to undo: no turn of this session has file changes left to undo.${untracked.length ? ` Not tracked: ${untracked.join('; ')}.` : ''}`
         : 'Nothing to redo: no turn was undone since the agent last changed files.',
     );
     this.name = 'NothingToUndoError';
@@ -96,7 +110,7 @@ export class UndoFailedError extends Error {
  */
 export function undoTurn(stores: UndoStores, sessionId: string, options: UndoOptions): TurnUndoResult {
   const turn = stores.files.turns.lastDone(sessionId);
-  if (!turn) throw new NothingToUndoError('undo');
+  if (!turn) throw new NothingToUndoError('undo', untrackedSince(stores, sessionId, 0));
   return apply(stores, sessionId, turn, 'undo', options);
 }
 
@@ -154,7 +168,8 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
     states.push({ id: change.id, state: kind === 'undo' ? 'undone' : 'done' });
   }
 
-  const result: TurnUndoResult = { kind, turnId: turn.turnId, prompt, files, conflicts };
+  const untracked = kind === 'undo' ? untrackedSince(stores, sessionId, turn.turnSeq) : [];
+  const result: TurnUndoResult = { kind, turnId: turn.turnId, prompt, files, conflicts, untracked };
   // every file changed since: nothing was done, and the turn stays where it was
   if (files.length === 0) return result;
   try {
@@ -176,7 +191,7 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
 }
 
 /** The text of the note: short, for the model and the person alike. */
-export function noteText(result: Pick<TurnUndoResult, 'kind' | 'files' | 'conflicts'>, cwd: string): string {
+export function noteText(result: Pick<TurnUndoResult, 'kind' | 'files' | 'conflicts'> & { untracked?: string[] }, cwd: string): string {
   const name = (path: string) => displayPath(cwd, path);
   const words: Record<FileRestored['action'], string> =
     result.kind === 'undo'
@@ -189,6 +204,7 @@ export function noteText(result: Pick<TurnUndoResult, 'kind' | 'files' | 'confli
       : `The user redid the file changes they had undone: ${done}.`;
   const left = result.conflicts.filter((c) => !result.files.some((f) => f.path === c.path));
   if (left.length) text += ` Left as they are, because they changed since: ${left.map((c) => name(c.path)).join(', ')}.`;
+  if (result.untracked?.length) text += ` Not put back (${result.untracked.join('; ')}).`;
   return `${text} Read a file again before changing it.`;
 }
 
@@ -225,6 +241,22 @@ function recordVersion(stores: UndoStores, sessionId: string, path: string, from
   } catch {
     // bytes that are not text have no version to show
   }
+}
+
+/**
+ * The reasons, each once, that tool results from `fromSeq` on give for changes not recorded
+ * (`metadata.untrackedChanges`, set by `bash-changes.ts`), oldest first.
+ */
+function untrackedSince(stores: UndoStores, sessionId: string, fromSeq: number): string[] {
+  const reasons = new Set<string>();
+  for (const message of stores.messages.list(sessionId)) {
+    if (message.role !== 'tool' || message.seq < fromSeq) continue;
+    for (const part of message.parts) {
+      const listed = part.type === 'tool_result' ? part.metadata?.[UNTRACKED_CHANGES] : undefined;
+      if (Array.isArray(listed)) for (const reason of listed) if (typeof reason === 'string') reasons.add(reason);
+    }
+  }
+  return [...reasons];
 }
 
 function preview(text: string): string {

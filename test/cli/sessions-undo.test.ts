@@ -47,6 +47,7 @@ describe('opencode sessions undo', () => {
       prompt: 'change a',
       files: [{ path: 'a.txt', action: 'restored' }],
       conflicts: [],
+      untracked: [],
       noteMessageId: 'string',
     });
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('two\n');
@@ -76,7 +77,7 @@ describe('opencode sessions undo', () => {
     expect([again.code, again.stdout, again.stderr]).toEqual([
       1,
       '',
-      'opencode: Nothing to undo: no turn of this session has file changes left to undo (undo covers edit, write and patch, not bash).\n',
+      'opencode: Nothing to undo: no turn of this session has file changes left to undo.\n',
     ]);
   });
 });

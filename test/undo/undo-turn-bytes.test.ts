@@ -121,7 +121,7 @@ describe('undo of a turn', () => {
     expect(undoTurn(h.db, h.sessionId, { cwd: h.dir }).prompt).toBe('make it one');
     expect(readFileSync(file, 'utf8')).toBe('zero\n');
     expect(() => undoTurn(h!.db, h!.sessionId, { cwd: h!.dir })).toThrow(
-      'Nothing to undo: no turn of this session has file changes left to undo (undo covers edit, write and patch, not bash).',
+      'Nothing to undo: no turn of this session has file changes left to undo.',
     );
     expect(redoTurn(h.db, h.sessionId, { cwd: h.dir }).prompt).toBe('make it one');
     expect(readFileSync(file, 'utf8')).toBe('one\n');
