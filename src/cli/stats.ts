@@ -9,12 +9,13 @@
  * given (starting them spawns programs and can take seconds); without it, an MCP tool appears only
  * once it has been called.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import chalk from 'chalk';
+import { resolve } from 'node:path';
+import { openToolCallLog } from '../db/tool-call-log-reader.js';
 import type { ToolStats } from '../db/tool-call-log.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import { loadConfigForCommand } from './load-config.js';
+import { loadStatsConfig } from './stats-config.js';
+import { hasPlugins, offeredTools, type OfferedTool } from './stats-offered.js';
+
+export { BUILTIN_TOOL_NAMES } from './stats-offered.js';
 
 /** The period when `--days` is not given. */
 export const DEFAULT_STATS_DAYS = 30;
@@ -22,12 +23,7 @@ export const DEFAULT_STATS_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A tool offered to the model that was not called in the period. */
-export interface UnusedTool {
-  name: string;
-  source: string;
-  /** the file or plugin it comes from, when known */
-  origin?: string;
-}
+export type UnusedTool = OfferedTool;
 
 /** Everything `opencode stats` prints. */
 export interface StatsReport {
@@ -52,83 +48,56 @@ export interface StatsOptions {
   nowMs?: number;
 }
 
-/** Runs the command; returns the exit code (0, or 2 for a config error). */
+/**
+ * Runs the command; returns the exit code (0, or 2 for a config error). Loads only what the report
+ * needs (issue 11: ≤ 300 ms on 100,000 calls): a few keys of the config without its schema when that
+ * says the same (`stats-config.ts`), the tool-call log without the other stores
+ * (`db/tool-call-log-reader.ts`), and the custom tools only when there are some (`stats-offered.ts`).
+ */
 export async function runStats(opts: StatsOptions): Promise<number> {
   const cwd = resolve(opts.cwd ?? process.cwd());
-  const loaded = loadConfigForCommand(cwd);
-  if (typeof loaded === 'number') return loaded;
-  const { config } = loaded;
+  const env = process.env;
+  const mcp = opts.mcp === true;
+  const config = await loadStatsConfig({
+    cwd,
+    env,
+    // plugins and MCP servers get the validated config
+    needsFull: (light) => (mcp && light.mcpServerNames.length > 0) || hasPlugins({ cwd, env, plugins: light.plugins }),
+  });
+  if (typeof config === 'number') return config;
   const days = opts.days ?? DEFAULT_STATS_DAYS;
   const sinceMs = (opts.nowMs ?? Date.now()) - days * DAY_MS;
 
-  const { resolveDataDir } = await import('../config/load.js');
-  const { DATABASE_FILE_NAME, openDatabase } = await import('../db/index.js');
-  const dataDir = resolveDataDir(config, cwd);
   let tools: ToolStats[] = [];
   // no database yet: nothing was called, and a report should not create one
-  if (existsSync(join(dataDir, DATABASE_FILE_NAME))) {
-    const db = openDatabase(dataDir);
+  const log = await openToolCallLog(config.dataDir);
+  if (log) {
     try {
-      tools = db.toolCalls.stats(sinceMs);
+      tools = log.toolCalls.stats(sinceMs);
     } finally {
-      db.close();
+      log.close();
     }
   }
 
-  const { registry, failed } = await offeredRegistry(cwd, config, opts.mcp === true);
-  const mcpNotStarted = opts.mcp !== true && Object.keys(config.mcpServers).length > 0;
-  const report: StatsReport = { days, sinceMs, tools, notCalled: notCalled(registry, tools), mcpNotStarted, failedToLoad: failed };
+  const { offered, failed } = await offeredTools({ ...config, cwd, env, mcp });
+  const mcpNotStarted = !mcp && config.mcpServerNames.length > 0;
+  const report: StatsReport = { days, sinceMs, tools, notCalled: notCalled(offered, tools), mcpNotStarted, failedToLoad: failed };
   if (opts.json) process.stdout.write(`${JSON.stringify(statsJson(report), null, 2)}\n`);
-  else process.stdout.write(formatStats(report, { color: chalk.level > 0 && process.stdout.isTTY === true }));
+  else process.stdout.write(formatStats(report, { bold: await terminalBold() }));
   return 0;
 }
 
-/**
- * The built-in tools' names, as `tools/index.ts` registers them: a table, so that listing what is
- * offered does not import every tool's module (the agent tool alone brings the providers' SDKs).
- * A test keeps it equal to `builtinTools()`.
- */
-export const BUILTIN_TOOL_NAMES = ['agent', 'bash', 'edit', 'fetch', 'glob', 'grep', 'ls', 'patch', 'sourcegraph', 'view', 'write'] as const;
-
-/**
- * The registry the model would be offered in `cwd`, built without the TUI or a provider: stand-ins
- * that only name the built-ins and the custom tools (`listOnly`), plus the MCP servers' tools with `--mcp`.
- */
-async function offeredRegistry(
-  cwd: string,
-  config: import('../config/schema.js').Config,
-  withMcp: boolean,
-): Promise<{ registry: ToolRegistry; failed: string[] }> {
-  const { ToolRegistry } = await import('../tools/registry.js');
-  const { listedTool, loadCustomTools } = await import('../custom/load.js');
-  const { resolveDataDir } = await import('../config/load.js');
-  const registry = new ToolRegistry();
-  for (const name of BUILTIN_TOOL_NAMES) registry.register(listedTool(name), 'builtin');
-  // a plugin's log lines are for `opencode tools` and the TUI; the report stays what was asked for
-  const loadCustom = () => loadCustomTools({ projectDir: cwd, config, registry, cacheDir: resolveDataDir(config, cwd), listOnly: true, onLog: () => {} });
-  if (withMcp && Object.keys(config.mcpServers).length > 0) {
-    const { McpService } = await import('../mcp/service.js');
-    const { PROMPT_MCP_WAIT_MS } = await import('./mcp.js');
-    const mcp = new McpService({ servers: config.mcpServers, cwd, registry });
-    mcp.start();
-    const [report] = await Promise.all([loadCustom(), mcp.waitForStartup(PROMPT_MCP_WAIT_MS)]);
-    await mcp.close();
-    return { registry, failed: report.failed };
-  }
-  const report = await loadCustom();
-  return { registry, failed: report.failed };
+/** The offered tools with no call in `stats`, in the order given (by name). */
+export function notCalled(offered: readonly OfferedTool[], stats: readonly ToolStats[]): UnusedTool[] {
+  const called = new Set(stats.map((s) => s.tool));
+  return offered.filter((tool) => !called.has(tool.name));
 }
 
-/** The offered tools (winners of their names, not turned off) with no call in `stats`, by name. */
-export function notCalled(registry: ToolRegistry, stats: readonly ToolStats[]): UnusedTool[] {
-  const called = new Set(stats.map((s) => s.tool));
-  return registry
-    .list()
-    .filter((tool) => !called.has(tool.name))
-    .map((tool) => {
-      const entry = registry.entry(tool.name);
-      return { name: tool.name, source: entry?.source ?? 'unknown', ...(entry?.origin ? { origin: entry.origin } : {}) };
-    });
+/** chalk's bold when stdout is a terminal that shows colour; chalk is loaded only then (a pipe gets plain text). */
+async function terminalBold(): Promise<((text: string) => string) | undefined> {
+  if (process.stdout.isTTY !== true) return undefined;
+  const { default: chalk } = await import('chalk');
+  return chalk.level > 0 ? chalk.bold : undefined;
 }
 
 /** The `--json` shape: the report with times as ISO 8601 (UTC) beside the unix ms. */
@@ -171,10 +140,10 @@ const SOURCE_NAMES: Record<string, string> = { builtin: 'built-in', mcp: 'MCP' }
  * Offered but not called in the last 30 days (1):
  *   fetch  built-in
  * ```
- * `color` makes the headings bold (only when stdout is a terminal).
+ * `bold` styles the headings (none: plain text).
  */
-export function formatStats(report: StatsReport, options: { color: boolean }): string {
-  const bold = (text: string) => (options.color ? chalk.bold(text) : text);
+export function formatStats(report: StatsReport, options: { bold?: (text: string) => string } = {}): string {
+  const bold = options.bold ?? ((text: string) => text);
   const period = `the last ${report.days} day${report.days === 1 ? '' : 's'}`;
   const lines: string[] = [];
   const calls = report.tools.reduce((sum, t) => sum + t.calls, 0);

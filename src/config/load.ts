@@ -5,15 +5,15 @@
  * problem names its file; unknown keys are warnings and are dropped.
  */
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
 import { configSchema, mcpServerSchema, type Config } from './schema.js';
 import { formatKeyPath, jsonTypeName, splitIssues } from './issues.js';
 import { JsonSyntaxError, parseJsonText } from './json-text.js';
+import { CONFIG_FILE_NAME, deepMerge, globalConfigCandidates } from './light.js';
 
-/** The name of the config file, global and per project. */
-export const CONFIG_FILE_NAME = '.opencode.json';
+// shared with the zod-free reader of a few keys (light.ts), so both read the same files the same way
+export { CONFIG_FILE_NAME, deepMerge, globalConfigCandidates };
 
 /**
  * A config file that cannot be used. `lines` holds one line per problem, each starting with the file's
@@ -57,16 +57,6 @@ export function configSource(loaded: Pick<LoadedConfig, 'sources'>, keyPath: rea
     if (node !== undefined) return loaded.sources[i]!.file;
   }
   return undefined;
-}
-
-/** The global config paths in search order; the first that exists is used. */
-export function globalConfigCandidates(options: Pick<LoadConfigOptions, 'env' | 'home'>): string[] {
-  const home = options.home ?? options.env.HOME ?? homedir();
-  const candidates = [path.join(home, CONFIG_FILE_NAME)];
-  const xdg = options.env.XDG_CONFIG_HOME;
-  if (xdg) candidates.push(path.join(xdg, 'opencode', CONFIG_FILE_NAME));
-  candidates.push(path.join(home, '.config', 'opencode', CONFIG_FILE_NAME));
-  return [...new Set(candidates)];
 }
 
 /**
@@ -120,19 +110,6 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 /** The absolute data directory: `data.directory` resolved against the project directory. */
 export function resolveDataDir(config: Pick<Config, 'data'>, cwd: string): string {
   return path.resolve(cwd, config.data.directory);
-}
-
-/**
- * Deep-merges `over` onto `base`: plain objects merge key by key, anything else (arrays included)
- * from `over` replaces. Neither input is changed.
- */
-export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    const existing = out[key];
-    out[key] = isPlainObject(existing) && isPlainObject(value) ? deepMerge(existing, value) : value;
-  }
-  return out;
 }
 
 /** Reads a file; `undefined` when it does not exist. Other read failures surface as a ConfigError. */

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { BUSY_TIMEOUT_MS, DATABASE_FILE_NAME } from './constants.js';
 import { prepareDataDir } from './data-dir.js';
 import { SchemaTooNewError } from './errors.js';
 import { FileStore } from './file-store.js';
@@ -15,11 +16,8 @@ import { SessionStore } from './session-store.js';
 import { asStorageError } from './storage-errors.js';
 import { ToolCallLog } from './tool-call-log.js';
 
-/** The database file's name inside the data directory. */
-export const DATABASE_FILE_NAME = 'opencode.db';
-
-/** How long a connection waits for another's write lock before failing with SQLITE_BUSY, in ms. */
-export const BUSY_TIMEOUT_MS = 5000;
+// shared with the tool-call log's reader (tool-call-log-reader.ts)
+export { BUSY_TIMEOUT_MS, DATABASE_FILE_NAME };
 
 /**
  * Size the WAL is cut back to when a checkpoint resets it, in bytes (`PRAGMA journal_size_limit`).

@@ -2,8 +2,8 @@
  * The tool-call log (issue 11 §5): every tool call, of every source, as a row of `tool_calls`, and the
  * per-tool figures `opencode stats` prints. One prepared insert per call (a trigger adds it to the
  * daily roll-up), so the agent loop pays one small write per tool call; the figures add up the roll-up's
- * rows (one per tool and day) plus the period's partial first day, and walk an index twice per tool for
- * the percentiles, without sorting: fast on 100,000 rows (bench: `--only stats`).
+ * rows (one per tool and day) plus the period's partial first day, and walk an index of the calls that
+ * ran twice per tool for the percentiles, without sorting: fast on 100,000 rows (bench: `--only stats`).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -90,7 +90,11 @@ function sumByTool(rows: readonly ToolTotals[]): ToolTotals[] {
   return [...byTool.values()];
 }
 
-/** The calls whose duration says how long the tool takes (not rejected or stopped before or while running). */
+/**
+ * The calls whose duration says how long the tool takes (not rejected or stopped before or while
+ * running): word for word the WHERE of the partial index `tool_calls_ran_durations` (migration 0007),
+ * which SQLite uses only when the query says the same.
+ */
 const RAN = `outcome IN ('ok', 'error', 'timeout')`;
 
 export class ToolCallLog {
@@ -121,10 +125,11 @@ export class ToolCallLog {
          sum(input_chars) AS inputChars, sum(output_chars) AS outputChars
        FROM tool_calls INDEXED BY tool_calls_started WHERE started_at >= @since AND started_at < @until GROUP BY tool`,
     );
-    // the k-th shortest run of a tool in the period, walking its durations in the index (no sort, no table reads)
+    // the k-th shortest run of a tool in the period, walking its durations in the partial index of the
+    // calls that ran (migration 0007: no sort, no table reads, no outcome to compare per step)
     this.nthDuration = db
       .prepare(
-        `SELECT duration_ms FROM tool_calls INDEXED BY tool_calls_durations
+        `SELECT duration_ms FROM tool_calls INDEXED BY tool_calls_ran_durations
          WHERE tool = @tool AND started_at >= @since AND ${RAN}
          ORDER BY duration_ms LIMIT 1 OFFSET @offset`,
       )
@@ -133,7 +138,7 @@ export class ToolCallLog {
     // steps over 5% of the entries instead of 95%
     this.nthLongest = db
       .prepare(
-        `SELECT duration_ms FROM tool_calls INDEXED BY tool_calls_durations
+        `SELECT duration_ms FROM tool_calls INDEXED BY tool_calls_ran_durations
          WHERE tool = @tool AND started_at >= @since AND ${RAN}
          ORDER BY duration_ms DESC LIMIT 1 OFFSET @offset`,
       )

@@ -41,7 +41,7 @@ describe('opening the database', () => {
       'tool_call_days',
       'tool_call_days_insert',
       'tool_calls',
-      'tool_calls_durations',
+      'tool_calls_ran_durations',
       'tool_calls_started',
       'turn_changes',
       'turn_changes_session',
