@@ -1,11 +1,11 @@
 /**
  * The ACP agent (`opencode acp`, issue 15): the handlers of the official SDK's agent app, on top of
  * the same core as `-p` (one {@link App} per project folder). Methods: `initialize`, `authenticate`,
- * `session/new`, `session/load`, `session/list`, `session/prompt`, `session/cancel`; to the editor:
- * `session/update` (message and thought chunks, tool calls and their updates, commands, titles,
- * context usage after each prompt),
- * `session/request_permission` (our permission service's requests) and `fs/write_text_file` (edits
- * when the editor offers it).
+ * `session/new`, `session/load`, `session/list`, `session/prompt`, `session/cancel`, `session/close`;
+ * to the editor: `session/update` (message and thought chunks, tool calls and their updates, commands,
+ * titles, context usage after each prompt), `session/request_permission` (our permission service's
+ * requests), and `fs/read_text_file` / `fs/write_text_file` when the editor offers them (the file
+ * tools read and write its buffers: `editor-files.ts`).
  *
  * Protocol errors (JSON-RPC codes): invalid params -32602 (a relative cwd, audio, a custom command
  * without its values), invalid request -32600 (a prompt while one runs), resource not found -32002
@@ -97,7 +97,7 @@ export class AcpServer {
             loadSession: true,
             promptCapabilities: { image: true, audio: false, embeddedContext: true },
             mcpCapabilities: { http: true, sse: true },
-            sessionCapabilities: { list: {} },
+            sessionCapabilities: { list: {}, close: {} },
           },
           authMethods: authMethods(this.opts.launchSettings),
           agentInfo: { name: 'opencode', title: 'OpenCode', version: VERSION },
@@ -110,9 +110,9 @@ export class AcpServer {
       })
       .onRequest(methods.agent.session.new, async ({ params }) => {
         const project = await this.project(params.cwd);
-        this.addMcpServers(project, params.mcpServers);
         const session = project.app.db.sessions.create({ title: 'New Session' });
         this.attach(project, session.id);
+        await project.editorMcp.join(session.id, editorMcpServers(params.mcpServers));
         // after the answer, so the editor knows the session the update is for
         setImmediate(() => void this.advertiseCommands(session.id));
         return { sessionId: session.id };
@@ -125,8 +125,9 @@ export class AcpServer {
           throw RequestError.invalidRequest(undefined, `session ${stored.id} is answering a prompt: cancel it before loading it again`);
         }
         this.sessions.get(stored.id)?.unsubscribe();
-        this.addMcpServers(project, params.mcpServers);
         const session = this.attach(project, stored.id);
+        // in place of what it passed when it was opened before in this process
+        await project.editorMcp.join(stored.id, editorMcpServers(params.mcpServers));
         session.title = stored.title;
         // ACP: the whole conversation is replayed as updates before the answer
         replaySession(project.app.db.messages.list(stored.id), project.cwd, (update) => this.send(stored.id, update));
@@ -149,6 +150,15 @@ export class AcpServer {
         } finally {
           signal.removeEventListener('abort', onAbort);
         }
+      })
+      .onRequest(methods.agent.session.close, async ({ params }) => {
+        // ACP: cancel its work as session/cancel does, then free what it holds; the stored session stays (session/load reopens it)
+        const session = this.session(params.sessionId);
+        session.controller?.abort();
+        session.project.app.coder.cancel(session.id);
+        session.unsubscribe();
+        await session.project.editorMcp.leave(session.id);
+        return {};
       })
       .onNotification(methods.agent.session.cancel, ({ params }) => {
         const session = this.sessions.get(params.sessionId);
@@ -231,16 +241,21 @@ export class AcpServer {
     let pending = this.projects.get(cwd);
     if (!pending) {
       const fs = this.clientCapabilities.fs;
-      const editorFiles = fs?.writeTextFile
-        ? createEditorFiles({
-            client: () => this.client,
-            sessionFor: (id) => (this.sessions.get(id) ?? this.rootOfAny(id))?.id ?? id,
-            flush: () => this.sending,
-            canRead: fs.readTextFile === true,
-          })
-        : undefined;
+      const editorFiles = createEditorFiles({
+        client: () => this.client,
+        sessionFor: (id) => (this.sessions.get(id) ?? this.rootOfAny(id))?.id ?? id,
+        flush: () => this.sending,
+        canRead: fs?.readTextFile === true,
+        canWrite: fs?.writeTextFile === true,
+      });
       pending = openProject(cwd, { env: this.opts.env, model: this.opts.model, profile: this.opts.profile, debug: this.opts.debug, editorFiles, log: this.opts.log }).then((project) => {
         project.app.permission.onRequest((request) => this.askPermission(project, request));
+        // an editor's MCP server's tools go to the sessions that passed it (a sub-agent's: its root's)
+        project.app.tools.setSessionFilter((entry, name, sessionId) => {
+          if (entry.source !== 'mcp') return true;
+          const server = project.app.mcp.toolSource(name)?.server;
+          return server === undefined || project.editorMcp.offers(server, this.rootSession(project, sessionId)?.id);
+        });
         return project;
       });
       this.projects.set(cwd, pending);
@@ -320,12 +335,6 @@ export class AcpServer {
     if (!title || title === session.title || title === 'New Session') return;
     session.title = title;
     this.send(session.id, { sessionUpdate: 'session_info_update', title });
-  }
-
-  private addMcpServers(project: Project, servers: Parameters<typeof editorMcpServers>[0]): void {
-    if (servers.length === 0) return;
-    const skipped = project.app.mcp.add(editorMcpServers(servers));
-    if (skipped.length > 0) project.log(`MCP servers already running for ${project.cwd}, kept as they are: ${skipped.join(', ')}`);
   }
 
   /** The ACP session a request of `sessionId` belongs to: itself, or for a sub-agent its root. */

@@ -1,15 +1,12 @@
 /**
- * Edits through the editor's buffers (ACP `fs/write_text_file`): the {@link EditorFiles} the file
- * tools hand their new text to in `opencode acp` when the editor offers it.
- *
- * The tools read from disk. An open buffer with unsaved changes would be overwritten by a text made
- * from the disk's version, so when the editor also offers `fs/read_text_file` the buffer is read
- * first and a write is refused when it differs from the disk: the model is told to have the person
- * save (or revert) the file, then read it again.
+ * The editor's buffers as the file tools' {@link FileAccess} (issue 15): in `opencode acp`, when the
+ * editor offers ACP's `fs/read_text_file`, `view`, `edit`, `write` and `patch` read a file's text
+ * through it (an open buffer's unsaved changes included), and when it offers `fs/write_text_file` they
+ * hand it the new text, so the change lands in the buffer the person sees and the editor's undo works.
+ * What the tools do with that text (checks, permission, history) is `tools/write-guard.ts`'s business.
  */
 import { methods, type AgentContext } from '@agentclientprotocol/sdk';
-import { normalizeLineEndings, readDocument } from '../tools/text-document.js';
-import { statIfExists, type EditorFiles } from '../tools/write-guard.js';
+import type { FileAccess } from '../tools/file-access.js';
 
 export interface EditorFilesOptions {
   /** the connection to the editor, once it is there */
@@ -20,40 +17,37 @@ export interface EditorFilesOptions {
   flush: () => Promise<void>;
   /** the editor offers `fs/read_text_file` */
   canRead: boolean;
+  /** the editor offers `fs/write_text_file` */
+  canWrite: boolean;
 }
 
-/** Thrown (inside the tool's error) when the editor's buffer holds changes the disk does not. */
-export class UnsavedChangesError extends Error {
-  constructor(path: string) {
-    super(`${path} has unsaved changes in the editor. Ask the person to save or revert them, then read the file again with view before changing it.`);
-    this.name = 'UnsavedChangesError';
-  }
-}
-
-export function createEditorFiles(options: EditorFilesOptions): EditorFiles {
-  return {
-    async writeTextFile(sessionId, path, text, signal) {
-      const client = options.client();
-      if (!client) throw new Error('the editor is not connected');
-      const acpSession = options.sessionFor(sessionId);
-      await options.flush();
-      if (options.canRead) await refuseUnsavedChanges(client, acpSession, path, signal);
-      await client.request(methods.client.fs.writeTextFile, { sessionId: acpSession, path, content: text }, { cancellationSignal: signal });
-    },
+/** The access the editor's capabilities allow; undefined when it offers neither (the tools use the disk). */
+export function createEditorFiles(options: EditorFilesOptions): FileAccess | undefined {
+  if (!options.canRead && !options.canWrite) return undefined;
+  const connected = (): AgentContext => {
+    const client = options.client();
+    if (!client) throw new Error('the editor is not connected');
+    return client;
   };
-}
-
-/** Compares the editor's text of `path` with the disk's (both with `\n` line endings, no byte order mark). */
-async function refuseUnsavedChanges(client: AgentContext, sessionId: string, path: string, signal: AbortSignal): Promise<void> {
-  // a new file has no buffer to lose
-  if (!statIfExists(path)) return;
-  let buffer: string;
-  try {
-    ({ content: buffer } = await client.request(methods.client.fs.readTextFile, { sessionId, path }, { cancellationSignal: signal }));
-  } catch {
-    // an editor that cannot read it has no buffer of it either
-    return;
+  const access: FileAccess = {};
+  if (options.canRead) {
+    access.readTextFile = async (sessionId, path, signal) => {
+      const client = connected();
+      const { content } = await client.request(
+        methods.client.fs.readTextFile,
+        { sessionId: options.sessionFor(sessionId), path },
+        { cancellationSignal: signal },
+      );
+      return content;
+    };
   }
-  const disk = readDocument(path).text;
-  if (normalizeLineEndings(buffer.replace(/^\uFEFF/, '')) !== disk) throw new UnsavedChangesError(path);
+  if (options.canWrite) {
+    access.writeTextFile = async (sessionId, path, text, signal) => {
+      const client = connected();
+      // the tool call's updates go first, so the editor knows the call the write belongs to
+      await options.flush();
+      await client.request(methods.client.fs.writeTextFile, { sessionId: options.sessionFor(sessionId), path, content: text }, { cancellationSignal: signal });
+    };
+  }
+  return access;
 }

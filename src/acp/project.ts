@@ -1,7 +1,8 @@
 /**
  * One project folder of an `opencode acp` process: its config, models and {@link App} (the same
  * services `-p` builds), its custom tools and commands, and its log. ACP gives every session its own
- * `cwd`, so the process opens a project per folder on first use and keeps it until the editor goes.
+ * `cwd`, so the process opens a project per folder on first use and keeps it until the editor goes
+ * (the MCP servers an editor passes live only as long as the sessions that passed them: `editor-mcp.ts`).
  */
 import { appendFileSync } from 'node:fs';
 import { existsSync, statSync } from 'node:fs';
@@ -13,9 +14,10 @@ import type { McpServerConfig } from '../config/schema.js';
 import { tryLoadConfig } from '../cli/load-config.js';
 import { chooseProviders } from '../cli/models.js';
 import { credentialValues, rememberSecrets } from '../tools/redact.js';
-import { EDITOR_FILES, type EditorFiles } from '../tools/write-guard.js';
+import { FILE_ACCESS, type FileAccess } from '../tools/file-access.js';
 import { loadCustomCommands, userCommandDirs, type CustomCommand } from '../tui/custom-commands.js';
 import { authMethods } from './auth.js';
+import { EditorMcpServers } from './editor-mcp.js';
 
 /** An opened project. */
 export interface Project {
@@ -29,6 +31,8 @@ export interface Project {
   commands(): Promise<CustomCommand[]>;
   /** a line to stderr and to `<data dir>/acp.log` */
   log(line: string): void;
+  /** the MCP servers the editor passed, per session that passed them */
+  editorMcp: EditorMcpServers;
 }
 
 /** Why a project cannot be opened; `kind` picks the JSON-RPC error. */
@@ -50,8 +54,8 @@ export interface OpenProjectOptions {
   /** `--profile name` (else OPENCODE_PROFILE) */
   profile?: string;
   debug?: boolean;
-  /** the editor's file writer, when it offers `fs/write_text_file` */
-  editorFiles?: EditorFiles;
+  /** the editor's file reader and writer, when it offers `fs/read_text_file` or `fs/write_text_file` */
+  editorFiles?: FileAccess;
   /** a line for stderr (the process's log) */
   log: (line: string) => void;
 }
@@ -83,7 +87,7 @@ export async function openProject(cwd: string, options: OpenProjectOptions): Pro
       providerSettings: models.settings,
       generateTitles: true,
       profile: models.profile,
-      toolExtra: options.editorFiles ? { [EDITOR_FILES]: options.editorFiles } : undefined,
+      toolExtra: options.editorFiles ? { [FILE_ACCESS]: options.editorFiles } : undefined,
     });
   } catch (err) {
     throw new ProjectOpenError(`cannot open the session database: ${(err as Error).message}`, 'storage');
@@ -115,6 +119,7 @@ export async function openProject(cwd: string, options: OpenProjectOptions): Pro
     customTools,
     commands: () => loadCustomCommands({ configDirs: userCommandDirs(options.env), dataDir, env: options.env }),
     log,
+    editorMcp: new EditorMcpServers(app.mcp, log),
   };
 }
 

@@ -134,6 +134,17 @@ export class McpService {
     clearTimeout(timer);
   }
 
+  /**
+   * Disconnects and forgets the named servers (`opencode acp`: an editor's servers once no session
+   * needs them): their tools leave the registry, stdio processes are stopped. Unknown names are ignored.
+   */
+  async remove(names: readonly string[]): Promise<void> {
+    const servers = names.flatMap((name) => this.byName.get(name) ?? []);
+    for (const server of servers) this.byName.delete(server.name);
+    this.syncRegistry();
+    await Promise.all(servers.map((s) => s.close()));
+  }
+
   /** Disconnects every server (stdio processes stopped) and removes their tools. */
   async close(): Promise<void> {
     const servers = [...this.byName.values()];

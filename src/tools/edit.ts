@@ -10,6 +10,9 @@
  * atomic; `old_string` written with `\n` matches a CRLF file; when it does not match exactly, a
  * single match that differs only in tabs/spaces or typographic quotes is used (`fuzzy-match.ts`).
  *
+ * With an editor holding the files (`file-access.ts`, `opencode acp`), old_string is matched in the
+ * editor's text (its unsaved changes included) and the new text goes to the editor.
+ *
  * The diff is for the permission dialog and the UI (metadata). Unlike the original, the model also
  * gets the changed lines with a little context (at most {@link SNIPPET_MAX_LINES}), so it can check
  * its work without another view.
@@ -19,13 +22,13 @@ import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool
 import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
 import { changedLineRanges, fileDiff } from './diff.js';
 import { replaceText, type Normalisation } from './fuzzy-match.js';
-import { encodeDocument, lineSourcesOfSpans, normalizeLineEndings, readDocument, textAsRead } from './text-document.js';
+import { encodeDocument, lineSourcesOfSpans, normalizeLineEndings, textAsRead } from './text-document.js';
 import { cutLine, numberLines, splitLines } from './view.js';
 import { lspDiagnosticsAfterWrite } from './diagnostics.js';
 import {
   commitFileWrite,
+  readFileToChange,
   recordFileWrite,
-  requireFreshRead,
   requireUnchangedWhileAsking,
   resolveToolPath,
   statIfExists,
@@ -88,7 +91,7 @@ async function createFile(path: string, content: string, ctx: ToolContext): Prom
     path,
   }, { kind: 'files', paths: [path] });
   ctx.signal.throwIfAborted();
-  requireUnchangedWhileAsking(ctx, path, false);
+  await requireUnchangedWhileAsking(ctx, path, false);
 
   ensureParentDirectory(path);
   await commitFileWrite(ctx, path, bytes);
@@ -103,9 +106,8 @@ async function changeFile(path: string, input: EditInput, ctx: ToolContext): Pro
   if (!stats) throw new ToolError(`file not found: ${path}`);
   if (stats.isDirectory()) throw new ToolError(`path is a directory, not a file: ${path}`);
   requireRegularFile(path, stats);
-  requireFreshRead(ctx, path, 'editing');
-
-  const document = readDocument(path);
+  // the disk's text, or the editor's (unsaved changes included) when an editor holds the files
+  const document = await readFileToChange(ctx, path, 'editing');
   const before = document.text;
   // the document's lines end in \n whatever the file uses; so must what the model sends
   const oldString = normalizeLineEndings(input.old_string);
@@ -138,7 +140,7 @@ async function changeFile(path: string, input: EditInput, ctx: ToolContext): Pro
     path,
   }, { kind: 'files', paths: [path] });
   ctx.signal.throwIfAborted();
-  requireUnchangedWhileAsking(ctx, path, true);
+  await requireUnchangedWhileAsking(ctx, path, true);
 
   await commitFileWrite(ctx, path, bytes, document.format.encoding);
   recordFileWrite(ctx, path, before, after, document);

@@ -8,17 +8,24 @@
  * a write fails, what was already written is put back byte for byte (deleted files re-created, added
  * files removed), so a patch is applied whole or not at all. Files keep their own encoding, BOM, line
  * endings and mode (`text-document.ts`). An added file ends with a newline (the original wrote none).
+ *
+ * With an editor holding the files (`file-access.ts`, `opencode acp`): hunks are matched against the
+ * editor's text (unsaved changes included), and when the editor takes writes, added and updated files
+ * go to it as text and deletions and the sources of moves are removed from disk afterwards (ACP has no
+ * delete); see {@link applyThroughEditor}.
  */
-import { lstatSync, readFileSync, readlinkSync, rmdirSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, rmdirSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { fileDiff, type FileDiff } from './diff.js';
 import { applyHunks, HunkMismatchError, MAX_PATCH_FUZZ, type LooseMatch } from './patch-apply.js';
 import { parsePatch, PatchParseError, type PatchOperation } from './patch-parse.js';
 import { decodeDocument, encodeDocument, textAsRead, writeFileAtomic, type TextDocument } from './text-document.js';
+import type { KnownFileState } from './file-history.js';
+import { fileAccessOf, readsThroughEditor, textForEditor } from './file-access.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
-import { recordFileWrite, requireFreshRead, resolveToolPath } from './write-guard.js';
+import { readFileToChange, recordFileWrite, requireFreshRead, resolveToolPath, unchangedSinceRead } from './write-guard.js';
 import { resolveAllLinks } from '../permission/real-path.js';
 import { lspDiagnosticsAfterWrite } from './diagnostics.js';
 
@@ -68,8 +75,12 @@ interface FileChange {
   after: string;
   /** the new content in the file's own encoding (add, update) */
   bytes?: Buffer;
+  /** that encoding (iconv-lite name; update, delete) */
+  encoding?: string;
   /** what is on disk now (update, delete) */
   original?: Original;
+  /** what the tools read (update, delete): the disk's bytes, or with an editor holding the files its text encoded (for undo) */
+  known?: KnownFileState;
   diff: FileDiff;
   fuzz: number;
   loose: LooseMatch[];
@@ -88,7 +99,7 @@ export const patchTool = defineTool({
     const mismatches: string[] = [];
     for (const operation of operations) {
       try {
-        changes.push(prepareChange(operation, ctx));
+        changes.push(await prepareChange(operation, ctx));
       } catch (err) {
         if (!(err instanceof HunkMismatchError)) throw err;
         mismatches.push(`${resolveToolPath(ctx, operation.path)}: ${err.message}`);
@@ -106,16 +117,17 @@ export const patchTool = defineTool({
       await ctx.askPermission(permissionRequest(change), { kind: 'files', paths: change.moveTo ? [change.path, change.moveTo] : [change.path] });
     }
     ctx.signal.throwIfAborted();
-    for (const change of changes) requireUnchangedWhileAsking(ctx, change);
+    for (const change of changes) await requireUnchangedWhileAsking(ctx, change);
 
-    applyChanges(changes);
+    if (fileAccessOf(ctx)?.writeTextFile) await applyThroughEditor(ctx, changes);
+    else applyChanges(changes);
 
     for (const change of changes) {
       if (change.moveTo) {
-        recordFileWrite(ctx, change.path, change.before, '', change.original);
+        recordFileWrite(ctx, change.path, change.before, '', change.known);
         recordFileWrite(ctx, change.moveTo, null, change.after);
       } else {
-        recordFileWrite(ctx, change.path, change.before, change.after, change.original);
+        recordFileWrite(ctx, change.path, change.before, change.after, change.known);
       }
     }
     const additions = changes.reduce((sum, c) => sum + c.diff.additions, 0);
@@ -188,7 +200,7 @@ function fileIdentities(path: string): string[] {
 }
 
 /** Checks the preconditions, matches the hunks and encodes the result. Throws ToolError or HunkMismatchError. */
-function prepareChange(operation: PatchOperation, ctx: ToolContext): FileChange {
+async function prepareChange(operation: PatchOperation, ctx: ToolContext): Promise<FileChange> {
   const path = resolveToolPath(ctx, operation.path);
   if (operation.kind === 'add') {
     requireCreatable(path, `file already exists and cannot be added: ${path}`);
@@ -198,12 +210,16 @@ function prepareChange(operation: PatchOperation, ctx: ToolContext): FileChange 
     return { kind: 'add', path, before: null, after, bytes, diff: fileDiff(ctx.cwd, path, '', after), fuzz: 0, loose: [] };
   }
 
-  const original = readOriginal(ctx, path, operation.kind === 'delete' ? 'deleting' : 'patching');
-  // decoded from the very bytes a failed patch would put back
-  const document: TextDocument = { path, ...decodeDocument(path, original.bytes), mode: original.mode };
+  const doing = operation.kind === 'delete' ? 'deleting' : 'patching';
+  const editor = readsThroughEditor(ctx);
+  const original = readOriginal(ctx, path, doing, !editor);
+  // decoded from the very bytes a failed patch would put back; with an editor holding the files, its
+  // text (unsaved changes included), checked against the text last read through it
+  const document: TextDocument = editor ? await readFileToChange(ctx, path, doing) : { path, ...decodeDocument(path, original.bytes), mode: original.mode };
+  const known: KnownFileState = editor ? { bytes: document.bytes, mode: original.mode, linkTarget: original.linkTarget } : original;
   const before = document.text;
   if (operation.kind === 'delete') {
-    return { kind: 'delete', path, before, after: '', original, diff: fileDiff(ctx.cwd, path, before, ''), fuzz: 0, loose: [] };
+    return { kind: 'delete', path, before, after: '', original, known, encoding: document.format.encoding, diff: fileDiff(ctx.cwd, path, before, ''), fuzz: 0, loose: [] };
   }
 
   const updated = applyHunks(before, operation.hunks);
@@ -213,20 +229,23 @@ function prepareChange(operation: PatchOperation, ctx: ToolContext): FileChange 
   if (!moveTo && updated.text === before) {
     throw new ToolError(`${path}: the patch makes no change to this file. No file was changed.`);
   }
-  // a pure rename keeps the bytes exactly
-  const bytes = updated.text === before ? original.bytes : encodeDocument(document, updated.text, updated.lineSources);
+  // a pure rename keeps the bytes exactly (on disk; the editor is given text)
+  const bytes = updated.text === before && !editor ? original.bytes : encodeDocument(document, updated.text, updated.lineSources);
   const diff = moveTo ? moveDiff(ctx.cwd, path, moveTo, before, updated.text) : fileDiff(ctx.cwd, path, before, updated.text);
-  return { kind: 'update', path, moveTo, before, after: updated.text, bytes, original, diff, fuzz: updated.fuzz, loose: updated.loose };
+  return { kind: 'update', path, moveTo, before, after: updated.text, bytes, original, known, encoding: document.format.encoding, diff, fuzz: updated.fuzz, loose: updated.loose };
 }
 
-/** An existing regular file (or link to one) the model has read and that has not changed since. */
-function readOriginal(ctx: ToolContext, path: string, doing: string): Original {
+/**
+ * An existing regular file (or link to one); when `checkRead`, one the model has read and that has not
+ * changed on disk since (with an editor holding the files, its text is checked instead).
+ */
+function readOriginal(ctx: ToolContext, path: string, doing: string, checkRead: boolean): Original {
   const link = lstatIfExists(path);
   const stats = link && (link.isSymbolicLink() ? statIfExists(path) : link);
   if (!link || !stats) throw new ToolError(`file not found: ${path}`);
   if (stats.isDirectory()) throw new ToolError(`path is a directory, not a file: ${path}`);
   requireRegularFile(path, stats);
-  requireFreshRead(ctx, path, doing);
+  if (checkRead) requireFreshRead(ctx, path, doing);
   return {
     bytes: readFileSync(path),
     mode: stats.mode & 0o7777,
@@ -267,15 +286,9 @@ function permissionRequest(change: FileChange) {
 }
 
 /** After the person answered (maybe minutes later): nothing changed under us. Nothing is written yet. */
-function requireUnchangedWhileAsking(ctx: ToolContext, change: FileChange): void {
+async function requireUnchangedWhileAsking(ctx: ToolContext, change: FileChange): Promise<void> {
   if (change.kind !== 'add') {
-    let status: string;
-    try {
-      status = ctx.fileTimes.check(change.path).status;
-    } catch {
-      status = 'gone';
-    }
-    if (status !== 'ok') {
+    if (!(await unchangedSinceRead(ctx, change.path))) {
       throw new ToolError(`File ${change.path} changed while waiting for permission. No file was changed. Read it again with the view tool and redo the patch.`);
     }
   }
@@ -289,7 +302,7 @@ function requireUnchangedWhileAsking(ctx: ToolContext, change: FileChange): void
 /** A done step and how to take it back. */
 interface AppliedStep {
   path: string;
-  undo(): void;
+  undo(): void | Promise<void>;
 }
 
 /**
@@ -332,6 +345,62 @@ function applyChanges(changes: FileChange[]): void {
   }
 }
 
+/**
+ * {@link applyChanges} with an editor that takes writes (ACP's `fs/write_text_file`, which has no
+ * delete): first every added and updated file's new text goes to the editor in patch order (a move's
+ * to its destination), then the deleted files and the sources of moves are removed from disk. If a
+ * step fails, the steps done are undone in reverse order: an updated file gets its text as read back
+ * through the editor, a created one is removed from disk (with the folders made for it), a removed
+ * one is put back on disk. Everything was checked before the first write, as on disk.
+ */
+async function applyThroughEditor(ctx: ToolContext, changes: FileChange[]): Promise<void> {
+  const writeTextFile = fileAccessOf(ctx)!.writeTextFile!;
+  // putting back is not cancelled with the call: a half-applied patch is worse than a late answer
+  const write = (path: string, text: string, signal = ctx.signal) => writeTextFile(ctx.sessionId, path, text, signal);
+  const done: AppliedStep[] = [];
+  let current = '';
+  try {
+    for (const change of changes) {
+      if (change.kind === 'delete') continue;
+      const path = (current = change.moveTo ?? change.path);
+      const text = textForEditor(change.bytes!, change.encoding ?? 'utf8');
+      if (change.kind === 'add' || change.moveTo) {
+        const firstCreatedDir = ensureParentDirectory(path);
+        done.push({
+          path,
+          undo: () => {
+            rmSync(path, { force: true });
+            removeCreatedDirs(path, firstCreatedDir);
+          },
+        });
+        await write(path, text);
+      } else {
+        await write(path, text);
+        const before = change.known?.bytes ? textForEditor(change.known.bytes, change.encoding) : change.before!;
+        done.push({ path, undo: () => write(path, before, new AbortController().signal) });
+      }
+    }
+    for (const change of changes) {
+      if (change.kind !== 'delete' && !change.moveTo) continue;
+      current = change.path;
+      done.push(removeFile(change.path, change.original!));
+    }
+  } catch (err) {
+    const unrestored: string[] = [];
+    for (const step of done.reverse()) {
+      try {
+        await step.undo();
+      } catch (undoErr) {
+        unrestored.push(`${step.path} (${(undoErr as Error).message})`);
+      }
+    }
+    const outcome = unrestored.length
+      ? `These files could not be put back as they were: ${unrestored.join(', ')}.`
+      : 'The files already written were put back as they were: no file was changed.';
+    throw new ToolError(`failed to apply patch: writing ${current} failed: ${(err as Error).message}. ${outcome}`);
+  }
+}
+
 /** Creates `path` (and missing parent directories); the undo removes both again. */
 function createFile(path: string, bytes: Buffer, mode?: number): AppliedStep {
   const firstCreatedDir = ensureParentDirectory(path);
@@ -350,6 +419,7 @@ function createFile(path: string, bytes: Buffer, mode?: number): AppliedStep {
   };
 }
 
+/** Removes `path` from disk; the undo puts its bytes (or its link) back. */
 function removeFile(path: string, original: Original): AppliedStep {
   unlinkSync(path);
   return {

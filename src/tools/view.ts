@@ -7,6 +7,10 @@
  * order mark is dropped, CRLF is shown as a plain line break, and a file not in UTF-8 is decoded in its
  * own encoding, which is named on a line before the numbered lines.
  *
+ * When an editor holds the files (`file-access.ts`, `opencode acp` with `fs/read_text_file`), the text
+ * is the editor's (an open buffer's unsaved changes included); the disk still decides whether the file
+ * exists, its size and type, and the encoding named.
+ *
  * Tabs are shown as they are, on purpose: to a model a tab is its own character (its own token), not
  * a stretch of columns as on a screen, so it is already told apart from spaces; and what view shows
  * is what edit's old_string must contain, so any stand-in glyph would have to be mapped back and
@@ -16,7 +20,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
-import { resolveToolPath } from './write-guard.js';
+import { recordFileRead, resolveToolPath } from './write-guard.js';
+import { readEditorText } from './file-access.js';
 import { abortError } from './ripgrep.js';
 import { decodeDocument, encodingLabel } from './text-document.js';
 import { requireRegularFile } from './file-io.js';
@@ -83,7 +88,13 @@ export const viewTool = defineTool({
     const bytes = await readFile(filePath, { signal: ctx.signal }).catch((err: Error) => {
       throw err.name === 'AbortError' ? abortError() : err;
     });
-    const { text, format } = decodeDocument(filePath, bytes);
+    const decoded = decodeDocument(filePath, bytes);
+    const { format } = decoded;
+    // an editor holding the files (opencode acp) gives its buffer's text, unsaved changes included
+    const text = (await readEditorText(ctx, filePath)) ?? decoded.text;
+    if (text !== decoded.text && Buffer.byteLength(text) > VIEW_MAX_FILE_BYTES) {
+      throw new ToolError(`File is too large in the editor (${Buffer.byteLength(text)} bytes). Maximum size is ${VIEW_MAX_FILE_BYTES} bytes`);
+    }
     const lines = splitLines(text);
     if (offset > 0 && offset >= lines.length) {
       const has = lines.length === 0 ? 'is empty' : `has ${lines.length} line${lines.length === 1 ? '' : 's'} (offsets 0 to ${lines.length - 1})`;
@@ -99,7 +110,7 @@ export const viewTool = defineTool({
       output += `\n\n(File has more lines. Use 'offset' parameter to read beyond line ${lastShown})`;
     }
     output += '\n</file>\n';
-    ctx.fileTimes.record(filePath);
+    recordFileRead(ctx, filePath, text);
     lspFileViewed(ctx, filePath, text);
     return { output, isError: false, metadata: { file_path: filePath, content } };
   },

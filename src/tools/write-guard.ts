@@ -1,47 +1,45 @@
 /**
- * The checks and bookkeeping shared by the tools that change files (`write`, `edit`): resolve the
- * path, refuse to overwrite what the model has not read or what changed since (reference §1,
- * "Read-before-write tracking", fixed to compare mtime and size), and record a write in the
- * read tracker and the file history.
+ * The checks and bookkeeping shared by the tools that change files (`write`, `edit`, `patch`): resolve
+ * the path, refuse to overwrite what the model has not read or what changed since (reference §1,
+ * "Read-before-write tracking", fixed to compare mtime and size), and record a write in the read
+ * tracker and the file history.
+ *
+ * When an editor holds the files (`file-access.ts`, `opencode acp`), a file's text is the editor's and
+ * "changed since read" compares the text the editor has now with the one last read or written through
+ * it; the new content is handed to the editor instead of written to disk.
  */
 import { statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import iconv from 'iconv-lite';
 import { ToolError, type ToolContext } from './tool.js';
 import type { FileStamp } from './file-times.js';
 import { writeBytes, type KnownFileState } from './file-history.js';
 import { writeFileAtomic } from './file-io.js';
-
-/**
- * `ToolContext.extra` key of an {@link EditorFiles}: when set, `edit` and `write` hand a file's new
- * text to the editor instead of writing the disk themselves (`opencode acp` with a client that offers
- * `fs/write_text_file`, so the change lands in the editor's buffer and its undo works).
- */
-export const EDITOR_FILES = 'editorFiles';
-
-/** An editor that writes files for the tools (ACP's `fs/write_text_file`). */
-export interface EditorFiles {
-  /**
-   * Writes `text` (the whole new content: the file's own line endings, no byte order mark) to the
-   * absolute `path` through the editor. Rejects when the editor refuses; resolves once it is written.
-   */
-  writeTextFile(sessionId: string, path: string, text: string, signal: AbortSignal): Promise<void>;
-}
+import { readDocument, type TextDocument } from './text-document.js';
+import {
+  bufferDocument,
+  compareEditorText,
+  fileAccessOf,
+  readEditorText,
+  readsThroughEditor,
+  rememberEditorText,
+  textForEditor,
+  unsavedChangesError,
+} from './file-access.js';
 
 /**
  * Puts the new content of `path` in place after every check passed: `bytes` (from `encodeDocument`,
- * in the file's encoding `encoding`) atomically on disk, or, when an {@link EditorFiles} is attached,
- * the same content as text through the editor.
+ * in the file's encoding `encoding`) atomically on disk, or, when a {@link FileAccess} writes through
+ * the editor, the same content as text through the editor.
  * @throws ToolError when the editor refuses the write; the fs error of `writeFileAtomic` otherwise
  */
 export async function commitFileWrite(ctx: ToolContext, path: string, bytes: Uint8Array, encoding = 'utf8'): Promise<void> {
-  const editor = ctx.extra?.[EDITOR_FILES] as EditorFiles | undefined;
-  if (!editor) return writeFileAtomic(path, bytes);
-  const text = iconv.decode(Buffer.from(bytes), encoding, { stripBOM: true });
+  const access = fileAccessOf(ctx);
+  if (!access?.writeTextFile) return writeFileAtomic(path, bytes);
   try {
-    await editor.writeTextFile(ctx.sessionId, path, text, ctx.signal);
+    await access.writeTextFile(ctx.sessionId, path, textForEditor(bytes, encoding), ctx.signal);
   } catch (err) {
+    ctx.signal.throwIfAborted();
     throw new ToolError(`The editor could not write ${path}: ${(err as Error).message}`);
   }
 }
@@ -81,9 +79,7 @@ export function statIfExists(path: string): Stats | undefined {
  */
 export function requireFreshRead(ctx: ToolContext, path: string, doing: string): void {
   const check = ctx.fileTimes.check(path);
-  if (check.status === 'unread') {
-    throw new ToolError(`You must read the file ${path} before ${doing} it. Use the view tool first.`);
-  }
+  if (check.status === 'unread') throw unreadError(path, doing);
   if (check.status === 'modified') {
     throw new ToolError(
       `File ${path} has been modified since it was last read.\n` +
@@ -95,19 +91,68 @@ export function requireFreshRead(ctx: ToolContext, path: string, doing: string):
 }
 
 /**
- * Called after permission was granted (the person may have taken minutes): the file must still be
- * as it was when the change was prepared. `existed` says whether it existed then.
+ * The document of the existing file `path` to change, after {@link requireFreshRead}: the disk's; or,
+ * when reads go through the editor, the editor's text in the file's format (`bufferDocument`), which
+ * must be the text last read or written through the editor. An editor that reads but does not take
+ * writes must have no unsaved changes in it (they would be lost or overwritten).
+ * @throws ToolError unread, changed since read, unsaved changes, or as `readDocument`
  */
-export function requireUnchangedWhileAsking(ctx: ToolContext, path: string, existed: boolean): void {
+export async function readFileToChange(ctx: ToolContext, path: string, doing: string): Promise<TextDocument> {
+  if (!readsThroughEditor(ctx)) {
+    requireFreshRead(ctx, path, doing);
+    return readDocument(path);
+  }
+  const disk = readDocument(path);
+  const text = (await readEditorText(ctx, path)) ?? disk.text;
+  const status = compareEditorText(ctx.fileTimes, path, text);
+  if (status === 'unread') throw unreadError(path, doing);
+  if (status === 'modified') {
+    throw new ToolError(`File ${path} has been modified since it was last read (in the editor or on disk).\n\nRead it again with the view tool before ${doing} it.`);
+  }
+  if (text !== disk.text && !fileAccessOf(ctx)?.writeTextFile) throw unsavedChangesError(path);
+  return bufferDocument(disk, text);
+}
+
+/**
+ * Called after permission was granted (the person may have taken minutes): the file must still be
+ * as it was when the change was prepared (its text in the editor when reads go through it). `existed`
+ * says whether it existed then.
+ */
+export async function requireUnchangedWhileAsking(ctx: ToolContext, path: string, existed: boolean): Promise<void> {
   if (!existed) {
     if (statIfExists(path)) {
       throw new ToolError(`File ${path} was created by someone else while waiting for permission. Read it with the view tool and try again.`);
     }
     return;
   }
-  if (ctx.fileTimes.check(path).status !== 'ok') {
+  if (!(await unchangedSinceRead(ctx, path))) {
     throw new ToolError(`File ${path} changed while waiting for permission. Read it again with the view tool and redo the change.`);
   }
+}
+
+/**
+ * Whether the existing file `path` is still as last read or written by the tools: its mtime and size
+ * on disk, or its text in the editor when reads go through it. A file gone since is changed.
+ */
+export async function unchangedSinceRead(ctx: ToolContext, path: string): Promise<boolean> {
+  try {
+    if (!readsThroughEditor(ctx)) return ctx.fileTimes.check(path).status === 'ok';
+    const text = (await readEditorText(ctx, path)) ?? (statIfExists(path) ? readDocument(path).text : undefined);
+    return text !== undefined && compareEditorText(ctx.fileTimes, path, text) === 'ok';
+  } catch {
+    ctx.signal.throwIfAborted();
+    // unreadable now (gone, binary): not as it was
+    return false;
+  }
+}
+
+/**
+ * Records a read (view) of `path` whose text (decoded, as shown) was `text`: its disk stamp, and the
+ * text when reads go through the editor.
+ */
+export function recordFileRead(ctx: ToolContext, path: string, text: string): void {
+  ctx.fileTimes.record(path);
+  if (readsThroughEditor(ctx)) rememberEditorText(ctx.fileTimes, path, text);
 }
 
 /**
@@ -118,11 +163,17 @@ export function requireUnchangedWhileAsking(ctx: ToolContext, path: string, exis
  */
 export function recordFileWrite(ctx: ToolContext, path: string, before: string | null, after: string, previous?: KnownFileState): void {
   ctx.fileTimes.record(path);
+  // what the editor will read back of what we wrote (through it or on disk)
+  if (readsThroughEditor(ctx)) rememberEditorText(ctx.fileTimes, path, after);
   try {
     ctx.fileHistory.recordWrite(ctx.sessionId, path, before, after, writeBytes(ctx.messageId, path, before, previous));
   } catch {
     // history is for the UI; a storage problem must not turn a done write into a failure
   }
+}
+
+function unreadError(path: string, doing: string): ToolError {
+  return new ToolError(`You must read the file ${path} before ${doing} it. Use the view tool first.`);
 }
 
 function describeStamp(stamp: FileStamp): string {

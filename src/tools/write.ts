@@ -18,14 +18,13 @@ import { fileDiff } from './diff.js';
 import {
   describeFormat,
   encodeDocument,
-  readDocument,
   textAsRead,
   type TextDocument,
 } from './text-document.js';
 import {
   commitFileWrite,
+  readFileToChange,
   recordFileWrite,
-  requireFreshRead,
   requireUnchangedWhileAsking,
   resolveToolPath,
   statIfExists,
@@ -58,8 +57,7 @@ export const writeTool = defineTool({
     if (stats) {
       if (stats.isDirectory()) throw new ToolError(`Path is a directory, not a file: ${path}`);
       requireRegularFile(path, stats);
-      requireFreshRead(ctx, path, 'overwriting');
-      previous = readDocument(path);
+      previous = await readFileToChange(ctx, path, 'overwriting');
     } else {
       missingParentDirectories(path); // refuse /proc/… or a file as a folder before asking
     }
@@ -79,7 +77,7 @@ export const writeTool = defineTool({
       path,
     }, { kind: 'files', paths: [path] });
     ctx.signal.throwIfAborted();
-    requireUnchangedWhileAsking(ctx, path, previous !== undefined);
+    await requireUnchangedWhileAsking(ctx, path, previous !== undefined);
 
     ensureParentDirectory(path);
     await commitFileWrite(ctx, path, bytes, previous?.format.encoding);

@@ -2,16 +2,19 @@
  * An ACP client built with the official SDK that spawns the built `bin/opencode acp` and records what
  * the agent sends: every stdout line as written, the `session/update`s, permission questions and file
  * writes. The editor's side is real enough for the agent: `fs/write_text_file` writes the file (an
- * editor saves its buffer), `fs/read_text_file` reads it (or answers an unsaved buffer the test
- * set), permission questions are answered by a function the test sets.
+ * editor saves its buffer; with `saveWrites` false it only changes the buffer), `fs/read_text_file`
+ * reads it (or answers an unsaved buffer the test set), permission questions are answered by a
+ * function the test sets.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import {
   client,
   methods,
   ndJsonStream,
+  RequestError,
   type ClientCapabilities,
   type ClientContext,
   type RequestPermissionRequest,
@@ -37,6 +40,10 @@ export interface AcpAgentProcess {
   reads: string[];
   /** unsaved buffers: `fs/read_text_file` answers these texts instead of the file's */
   buffers: Map<string, string>;
+  /** `fs/write_text_file` saves the file (default); false: it sets the buffer and leaves the disk alone */
+  saveWrites: boolean;
+  /** when it returns true for a path, `fs/write_text_file` of it is refused (an editor error), after being recorded in `writes` */
+  refuseWrite?: (path: string) => boolean;
   /** how the next permission questions are answered (default: allow once) */
   answer: (request: RequestPermissionRequest, signal: AbortSignal) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   /** resolves once an update matching `test` arrived (checks those already received first) */
@@ -72,6 +79,7 @@ export function startAcpAgent(options: StartOptions): AcpAgentProcess {
     writes: [],
     reads: [],
     buffers: new Map(),
+    saveWrites: true,
     answer: () => ({ outcome: { outcome: 'selected', optionId: 'allow' } }),
     waitForUpdate(test) {
       const found = agentProcess.updates.find((n) => test(n.update));
@@ -104,7 +112,11 @@ export function startAcpAgent(options: StartOptions): AcpAgentProcess {
     })
     .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
       agentProcess.writes.push(params);
-      writeFileSync(params.path, params.content);
+      if (agentProcess.refuseWrite?.(params.path)) throw RequestError.invalidParams(undefined, `${basename(params.path)} is read-only in the editor`);
+      if (agentProcess.saveWrites) {
+        writeFileSync(params.path, params.content);
+        agentProcess.buffers.delete(params.path);
+      } else agentProcess.buffers.set(params.path, params.content);
       return {};
     });
   const stream = ndJsonStream(

@@ -95,29 +95,4 @@ describe('opencode acp: the editor MCP servers and files', () => {
     // the editor gets text (no byte order mark: that is the file's encoding, the editor's business)
     expect(agent.writes).toEqual([{ sessionId, path: file, content: 'ALPHA\r\nbeta\r\n' }]);
   });
-
-  it('refuses to write over unsaved changes in the editor: the model is told to have them saved', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-dirty-'));
-    const file = join(dir, 'a.txt');
-    writeFileSync(file, 'alpha\n');
-    fake = await startFakeProvider(
-      [
-        { toolCalls: [{ name: 'view', input: { file_path: 'a.txt' } }] },
-        { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' } }] },
-        { text: 'Please save a.txt first.' },
-      ],
-      { sideTurn: titleTurn('Caps') },
-    );
-    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
-    agent.buffers.set(file, 'alpha\nbeta typed but not saved\n');
-    await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
-    const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'capitalise alpha' }] })).toEqual({ stopReason: 'end_turn' });
-    expect(toolResultsSent(fake, 2)).toEqual([
-      `The editor could not write ${file}: ${file} has unsaved changes in the editor. Ask the person to save or revert them, then read the file again with view before changing it.`,
-    ]);
-    expect(agent.reads).toEqual([file]);
-    expect(agent.writes).toEqual([]);
-    expect(readFileSync(file, 'utf8')).toBe('alpha\n');
-  });
 });

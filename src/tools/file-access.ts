@@ -1,0 +1,139 @@
+/**
+ * The one seam through which the file tools (`view`, `edit`, `write`, `patch`) read and write a file's
+ * text when an editor holds the files (issue 15: `opencode acp` with a client that offers ACP's
+ * `fs/read_text_file` / `fs/write_text_file`). Without a {@link FileAccess} in the tool context, or
+ * for a direction it does not offer, the tools use the disk as always.
+ *
+ * When reads go through the editor, the truth is the editor's text: the buffer with its unsaved
+ * changes when the file is open, the disk's text otherwise (ACP's read answers the editor's view of
+ * the file). The disk still says whether a file exists, what it is (directory, binary, too large) and
+ * how it is stored (encoding, byte order mark, line endings, mode), so the text a tool makes keeps the
+ * file's format. "Changed since read" then compares a hash of the text last read or written through
+ * the editor with a hash of the text the editor has now: the person typing in the buffer counts as a
+ * change, and so does a change on disk the editor shows; an editor saving a buffer (a new mtime, the
+ * same text) does not.
+ *
+ * Other tools (grep, glob, ls, diagnostics) read the disk.
+ */
+import { createHash } from 'node:crypto';
+import iconv from 'iconv-lite';
+import type { FileTimes } from './file-times.js';
+import { encodeDocument, readDocument, textAsRead, type LineEnding, type TextDocument } from './text-document.js';
+import { ToolError, type ToolContext } from './tool.js';
+
+/** `ToolContext.extra` key of a {@link FileAccess}. */
+export const FILE_ACCESS = 'fileAccess';
+
+/**
+ * An editor that reads and writes files for the tools (ACP's `fs/read_text_file` and
+ * `fs/write_text_file`). A method left out means that direction goes to the disk.
+ */
+export interface FileAccess {
+  /**
+   * The text of the absolute `path` as the editor has it (an open buffer's unsaved changes included),
+   * as the editor sends it (any line endings, maybe a byte order mark). Rejects when the editor cannot
+   * read it; the tools then read the disk, as an editor without the file open would answer.
+   */
+  readTextFile?(sessionId: string, path: string, signal: AbortSignal): Promise<string>;
+  /**
+   * Writes `text` (the whole new content: the file's own line endings, no byte order mark) to the
+   * absolute `path` through the editor. Rejects when the editor refuses; resolves once it is written.
+   */
+  writeTextFile?(sessionId: string, path: string, text: string, signal: AbortSignal): Promise<void>;
+}
+
+/** The {@link FileAccess} of the context, if any. */
+export function fileAccessOf(ctx: Pick<ToolContext, 'extra'>): FileAccess | undefined {
+  return ctx.extra?.[FILE_ACCESS] as FileAccess | undefined;
+}
+
+/** true when reads go through the editor. */
+export function readsThroughEditor(ctx: Pick<ToolContext, 'extra'>): boolean {
+  return fileAccessOf(ctx)?.readTextFile !== undefined;
+}
+
+/**
+ * The text of `path` as the tools see it (no BOM, `\n` line endings): the editor's when reads go
+ * through it (the disk's when the editor cannot read it), else undefined (the caller reads the disk).
+ * @throws the abort error when `ctx.signal` aborts
+ */
+export async function readEditorText(ctx: ToolContext, path: string): Promise<string | undefined> {
+  const access = fileAccessOf(ctx);
+  if (!access?.readTextFile) return undefined;
+  try {
+    return textAsRead(await access.readTextFile(ctx.sessionId, path, ctx.signal));
+  } catch {
+    ctx.signal.throwIfAborted();
+    // an editor that cannot read it has no buffer of it either: the disk is its view
+    return undefined;
+  }
+}
+
+/**
+ * The document of `path` with the editor's text when reads go through the editor: the disk's
+ * document (`readDocument`) when the texts agree, else {@link bufferDocument}. Without an editor
+ * reader, the disk's document.
+ * @throws ToolError as `readDocument` (binary, undecodable, not a regular file); the fs error
+ */
+export async function readCurrentDocument(ctx: ToolContext, path: string): Promise<TextDocument> {
+  const disk = readDocument(path);
+  const text = await readEditorText(ctx, path);
+  return text === undefined ? disk : bufferDocument(disk, text);
+}
+
+/**
+ * A document with `text` (the editor's, no BOM, `\n` endings) in place of the disk's, in the disk's
+ * format: encoding, BOM and mode of the file; for line endings, the disk's own when the texts agree,
+ * else its dominant one on every line (the editor decides a buffer's line endings when it saves).
+ * `bytes` (what undo puts back) are the text encoded so; none when the file's encoding lacks one of
+ * its characters (the write is then kept for the history view, not for undo).
+ */
+export function bufferDocument(disk: TextDocument, text: string): TextDocument {
+  if (text === disk.text) return disk;
+  const lines = text.split('\n');
+  const lineEndings: LineEnding[] = lines.map((_, i) => (i === lines.length - 1 ? '' : disk.format.eol));
+  const document: TextDocument = { path: disk.path, text, format: { ...disk.format, lineEndings }, mode: disk.mode };
+  try {
+    document.bytes = encodeDocument(document, text);
+  } catch {
+    // a character the file's encoding lacks: no exact bytes to put back
+  }
+  return document;
+}
+
+/** The text `bytes` (from `encodeDocument`, in `encoding`) hold, without a byte order mark: what the editor is given. */
+export function textForEditor(bytes: Uint8Array, encoding = 'utf8'): string {
+  return iconv.decode(Buffer.from(bytes), encoding, { stripBOM: true });
+}
+
+/**
+ * The hashes of the texts last read or written through an editor, per absolute path, kept beside the
+ * read tracker they belong to (one per app, as its mtime stamps).
+ */
+const seenTexts = new WeakMap<FileTimes, Map<string, string>>();
+
+/** Remembers `text` as what the tools last saw of `path` through the editor. */
+export function rememberEditorText(fileTimes: FileTimes, path: string, text: string): void {
+  let seen = seenTexts.get(fileTimes);
+  if (!seen) seenTexts.set(fileTimes, (seen = new Map()));
+  seen.set(path, textHash(text));
+}
+
+/** Whether `text` is what the tools last saw of `path` through the editor: `unread` when they saw nothing. */
+export function compareEditorText(fileTimes: FileTimes, path: string, text: string): 'ok' | 'unread' | 'modified' {
+  const seen = seenTexts.get(fileTimes)?.get(path);
+  if (seen === undefined) return 'unread';
+  return seen === textHash(text) ? 'ok' : 'modified';
+}
+
+/** SHA-256 of the text (UTF-8), hex. */
+export function textHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** The refusal when an editor that reads but cannot write holds changes the disk does not. */
+export function unsavedChangesError(path: string): ToolError {
+  return new ToolError(
+    `${path} has unsaved changes in the editor, and the editor does not take writes from the agent. Ask the person to save or revert them, then read the file again with view before changing it.`,
+  );
+}
