@@ -14,10 +14,10 @@
  *   no gap over `idleTimeoutMs` while we wait for the next chunk (a slow consumer never trips them); a
  *   stall fails with {@link ProviderStallError}.
  * Connections are kept alive per {@link EventStreamClient} (one per provider), as undici did. No
- * `accept-encoding` is sent, so the body comes uncompressed.
+ * `accept-encoding` is sent, so the body comes uncompressed. `node:http` and `node:https` (which loads
+ * TLS) are imported on the first request, so start-up paths that make none do not pay for them.
  */
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import { ProviderStallError, type StallTimeouts } from './stall.js';
 
 /** One Server-Sent Event: its `event` field (null when absent) and its `data` lines joined by `\n`. */
@@ -84,17 +84,42 @@ export interface EventStreamRequest {
 
 const abortError = () => Object.assign(new Error('Request was aborted.'), { name: 'AbortError' });
 
+/** The HTTP modules and their keep-alive agents, loaded on the first request. */
+interface Transport {
+  http: typeof import('node:http');
+  https: typeof import('node:https');
+  httpAgent: http.Agent;
+  httpsAgent: import('node:https').Agent;
+}
+
 /** Sends streaming POSTs over keep-alive connections of its own. */
 export class EventStreamClient {
-  private readonly httpAgent = new http.Agent({ keepAlive: true });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true });
+  private transport?: Transport;
+
+  private async load(): Promise<Transport> {
+    if (!this.transport) {
+      const [httpModule, httpsModule] = await Promise.all([import('node:http'), import('node:https')]);
+      this.transport ??= {
+        http: httpModule.default,
+        https: httpsModule.default,
+        httpAgent: new httpModule.default.Agent({ keepAlive: true }),
+        httpsAgent: new httpsModule.default.Agent({ keepAlive: true }),
+      };
+    }
+    return this.transport;
+  }
 
   /**
    * Sends the request and resolves once the status and headers arrived with a 2xx status.
    * @throws {HttpStatusError} for another status (after reading its body); {@link ProviderStallError};
    *   an `AbortError` when `signal` aborts; Node's socket errors (`code` ECONNREFUSED, ENOTFOUND, …)
    */
-  post(request: EventStreamRequest): Promise<EventStreamResponse> {
+  async post(request: EventStreamRequest): Promise<EventStreamResponse> {
+    const transport = this.transport ?? (await this.load());
+    return this.send(transport, request);
+  }
+
+  private send(transport: Transport, request: EventStreamRequest): Promise<EventStreamResponse> {
     const { signal, timeouts } = request;
     if (signal?.aborted) return Promise.reject(abortError());
     const url = new URL(request.url);
@@ -122,9 +147,9 @@ export class EventStreamClient {
       const options: http.RequestOptions = {
         method: 'POST',
         headers: { ...request.headers, 'content-length': String(body.length) },
-        agent: secure ? this.httpsAgent : this.httpAgent,
+        agent: secure ? transport.httpsAgent : transport.httpAgent,
       };
-      const req = (secure ? https : http).request(url, options, (res) => {
+      const req = (secure ? transport.https : transport.http).request(url, options, (res) => {
         const headers = headerReader(res.headers);
         res.setEncoding('utf8');
         const chunks = res[Symbol.asyncIterator]() as AsyncIterator<string>;
@@ -216,8 +241,8 @@ export class EventStreamClient {
 
   /** Closes the kept-alive connections. */
   close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    this.transport?.httpAgent.destroy();
+    this.transport?.httpsAgent.destroy();
   }
 }
 
