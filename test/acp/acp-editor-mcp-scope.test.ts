@@ -1,0 +1,97 @@
+/**
+ * The MCP servers an editor passes belong to the sessions that passed them: another session of the
+ * same folder and process is neither offered their tools nor able to run them; sessions passing the
+ * same server share one process, which stops once the last of them is closed (`session/close`).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanEnv } from '../support/cli.js';
+import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { FIXTURE, TSX_LOADER } from '../mcp/fixture.js';
+import { startAcpAgent, titleTurn, type AcpAgentProcess } from './acp-client.js';
+
+let fake: FakeProvider | undefined;
+let agent: AcpAgentProcess | undefined;
+afterEach(async () => {
+  agent?.child.kill('SIGKILL');
+  await agent?.close();
+  agent = undefined;
+  await fake?.close();
+  fake = undefined;
+});
+
+/** The text of the tool_result blocks the model got in answered request `n` (Anthropic wire format). */
+function toolResultsSent(f: FakeProvider, n: number): string[] {
+  const last = (f.answered[n].messages as { content: unknown }[]).at(-1)!;
+  return (last.content as { type: string; content: unknown }[])
+    .filter((b) => b.type === 'tool_result')
+    .map((b) => (typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join('')));
+}
+
+/** The editor's tools offered in answered request `n`. */
+function editorToolsOffered(f: FakeProvider, n: number): string[] {
+  return (f.answered[n].tools as { name: string }[]).map((t) => t.name).filter((name) => name.startsWith('editor_')).sort();
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const EDITOR_SERVER = { name: 'editor', command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio'], env: [] };
+const PID_CALL = { toolCalls: [{ name: 'editor_pid', input: {} }] };
+
+describe("opencode acp: the editor's MCP servers per session", () => {
+  it('are offered only to the sessions that passed them, and stop when the last of those is closed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-scope-'));
+    fake = await startFakeProvider(
+      [PID_CALL, { text: 'A ran it.' }, PID_CALL, { text: 'B has no such tool.' }, PID_CALL, { text: 'C ran it.' }, PID_CALL, { text: 'C ran it again.' }],
+      { sideTurn: titleTurn('Scope') },
+    );
+    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const init = await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    expect(init.agentCapabilities?.sessionCapabilities?.close).toEqual({});
+    const a = (await agent.agent.request('session/new', { cwd: dir, mcpServers: [EDITOR_SERVER] })).sessionId;
+    const b = (await agent.agent.request('session/new', { cwd: dir, mcpServers: [] })).sessionId;
+    const c = (await agent.agent.request('session/new', { cwd: dir, mcpServers: [EDITOR_SERVER] })).sessionId;
+    const prompt = async (sessionId: string) =>
+      expect(await agent!.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] })).toEqual({ stopReason: 'end_turn' });
+
+    await prompt(a);
+    const expectedTools = editorToolsOffered(fake, 0);
+    expect(expectedTools).toContain('editor_pid');
+    const pid = Number(toolResultsSent(fake, 1)[0]);
+    expect(alive(pid)).toBe(true);
+
+    // B, of the same folder, is offered none of them and cannot run one by name
+    await prompt(b);
+    expect(editorToolsOffered(fake, 2)).toEqual([]);
+    expect(toolResultsSent(fake, 3)[0]).toMatch(/^Tool not found: editor_pid\. Available tools: /);
+
+    // C passed the same server: it shares A's process
+    await prompt(c);
+    expect(editorToolsOffered(fake, 4)).toEqual(expectedTools);
+    expect(toolResultsSent(fake, 5)).toEqual([String(pid)]);
+
+    // A closed: C still needs the server
+    expect(await agent.agent.request('session/close', { sessionId: a })).toEqual({});
+    expect(alive(pid)).toBe(true);
+    await prompt(c);
+    expect(editorToolsOffered(fake, 6)).toEqual(expectedTools);
+    expect(toolResultsSent(fake, 7)).toEqual([String(pid)]);
+
+    // C closed too: no session needs it, the process is stopped
+    expect(await agent.agent.request('session/close', { sessionId: c })).toEqual({});
+    while (alive(pid)) await sleep(50);
+    expect(alive(pid)).toBe(false);
+    // a closed session is gone for the agent: a prompt to it is "resource not found"
+    await expect(agent.agent.request('session/prompt', { sessionId: a, prompt: [{ type: 'text', text: 'hello?' }] })).rejects.toMatchObject({ code: -32002 });
+  });
+});
