@@ -46,7 +46,7 @@ export interface AppOptions {
   providerSettings: ProviderSettings;
   /** ask for a title in the background on a session's first message */
   generateTitles: boolean;
-  /** services added to the coder's tool context (`ToolContext.extra`), e.g. `opencode acp`'s editor file writer */
+  /** services added to the coder's and the task agent's tool context (`ToolContext.extra`), e.g. `opencode acp`'s editor files */
   toolExtra?: Record<string, unknown>;
   /** bus, database and journal opened beforehand (the TUI's first frame, issue 16); opened here by default */
   storage?: AppStorage;
@@ -194,7 +194,8 @@ export function createApp(opts: AppOptions): App {
       permission,
       bus,
       toolCallLog: db.toolCalls,
-      toolServices: { fileTimes, fileHistory: db.files, shellFor, extra: { ...sourcegraph, [LSP_SERVICE]: lsp } },
+      // the task agent's view reads the editor's buffers too (opencode acp)
+      toolServices: { fileTimes, fileHistory: db.files, shellFor, extra: { ...sourcegraph, [LSP_SERVICE]: lsp, ...opts.toolExtra } },
       promptEnvironment,
       maxTokens: taskSettings.maxTokens ?? taskModel.defaultMaxTokens,
       maxSteps: taskSettings.maxSteps,
