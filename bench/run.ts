@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only startup,search,agent,rss,prompt,custom,tui,huge,lsp]`
+ * `npm run bench [-- --quick] [-- --only startup,search,agent,rss,prompt,custom,tui,huge,lsp,snapshot]`
  *
  * Builds dist/ (so bin/opencode runs the current source), then runs each benchmark and prints one
  * table. Figures are medians; ratios compare figures measured in this same run. Nothing passes or
@@ -17,6 +17,7 @@ import { log, printTable, type Row } from './lib.js';
 import { benchPromptSize } from './prompt-size.js';
 import { benchRss } from './rss.js';
 import { benchSearch, benchSearchReal } from './search.js';
+import { benchSnapshotUndo } from './snapshot-undo.js';
 import { benchStats } from './stats.js';
 import { benchStartup } from './startup.js';
 import { realRepoTree, searchTree } from './tree.js';
@@ -45,6 +46,11 @@ if (wanted('stats')) rows.push(...(await benchStats({ runs: quick ? 5 : 15 })));
 if (wanted('custom')) rows.push(...(await benchCustomTools({ runs: quick ? 5 : 11 })));
 if (wanted('huge')) rows.push(...(await benchHugeReply({ runs: quick ? 1 : 3 })));
 if (wanted('lsp')) rows.push(...(await benchLsp({ runs: quick ? 5 : 15 })));
+if (wanted('snapshot')) {
+  const real = realRepoTree(process.cwd());
+  const here = Number(execFileSync('git', ['ls-files'], { encoding: 'utf8' }).split('\n').length - 1);
+  rows.push(...(await benchSnapshotUndo({ runs: quick ? 5 : 11, trees: [{ label: 'this project', root: process.cwd(), files: here, writable: false }, { label: 'the real tree', root: real.root, files: real.files, writable: true }] })));
+}
 if (wanted('tui')) rows.push(...(await benchTui({ runs: quick ? 3 : 5, presses: quick ? 20 : 50, tokens: quick ? 2000 : 5000 })));
 
 const cpu = cpus();

@@ -30,7 +30,7 @@ import type { RecordedWrite } from '../db/turn-changes.js';
 import { UNTRACKED_CHANGES, type ChangeTracker } from '../tools/change-tracker.js';
 import type { ToolContext, ToolResult } from '../tools/tool.js';
 import { GitError } from './snapshot-git.js';
-import { ProjectSnapshots, SNAPSHOT_LIMITS, SnapshotLimitError, type Snapshot, type SnapshotChange } from './snapshot.js';
+import { formatBytes, ProjectSnapshots, SnapshotLimitError, type Snapshot, type SnapshotChange } from './snapshot.js';
 
 /** How long the tracker waits, in ms. */
 export interface TrackerTimings {
@@ -92,6 +92,12 @@ export class BashChangeTracker implements ChangeTracker {
         this.firstDone = true;
       },
     );
+  }
+
+  /** Resolves when the project's first snapshot is in (or failed); starts it if need be. Never rejects. */
+  firstSnapshot(): Promise<void> {
+    this.start();
+    return this.first!;
   }
 
   /** Lets go of running git processes (see `ProjectSnapshots.close`). */
@@ -156,7 +162,7 @@ export class BashChangeTracker implements ChangeTracker {
   /** Records the changes as turn changes; returns what could not be recorded, in words. */
   private record(tool: string, ctx: ToolContext, before: Snapshot, after: Snapshot, changes: SnapshotChange[]): string[] {
     const notes = new Set<string>();
-    const tooLarge = `larger than ${SNAPSHOT_LIMITS.maxFileBytes / 1024 / 1024} MiB`;
+    const tooLarge = `larger than ${formatBytes(this.options.snapshots.limits.maxFileBytes)}`;
     // a big file's change is not in the trees: its fingerprint changed
     for (const path of new Set([...before.tooLarge.keys(), ...after.tooLarge.keys()])) {
       if (before.tooLarge.get(path) !== after.tooLarge.get(path)) notes.add(`${path} changed by ${tool} is not tracked: ${tooLarge}`);

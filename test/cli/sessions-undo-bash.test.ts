@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { startFakeProvider, type FakeProvider, type FakeToolCall } from '../support/fake-provider.js';
 import { cleanEnv, runCli } from '../support/cli.js';
 
 let fake: FakeProvider | undefined;
@@ -84,7 +84,7 @@ function bashMetadata(dir: string): Record<string, unknown> | undefined {
 }
 
 /** Runs the turn: one bash call, then the answer. */
-async function runTurn(dir: string, extraEnv: Record<string, string> = {}, calls = [{ name: 'bash', input: { command: COMMAND } }]) {
+async function runTurn(dir: string, extraEnv: Record<string, string> = {}, calls: FakeToolCall[] = [{ name: 'bash', input: { command: COMMAND } }]) {
   fake = await startFakeProvider([{ toolCalls: calls }, { text: 'Done.' }]);
   const runEnv = env(fake, extraEnv);
   // a person's git settings that would change bytes: the snapshots must not apply them
