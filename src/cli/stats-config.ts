@@ -11,6 +11,7 @@
  *
  * The full config is also loaded when plugins will run: a plugin's function receives the validated config.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -76,9 +77,7 @@ export async function loadStatsConfig(options: StatsConfigOptions): Promise<Stat
 }
 
 /** The cache key of a set of config files: this version and each file's path and text. */
-export async function configCheckKey(files: readonly ConfigFileText[]): Promise<string> {
-  // node:crypto loads a score of internal modules: only when there are files to check
-  const { createHash } = await import('node:crypto');
+export function configCheckKey(files: readonly ConfigFileText[]): string {
   const hash = createHash('sha1').update(VERSION);
   for (const { file, text } of files) hash.update('\0').update(file).update('\0').update(text);
   return hash.digest('hex');
@@ -88,7 +87,7 @@ export async function configCheckKey(files: readonly ConfigFileText[]): Promise<
 async function cachedWarnings(light: LightConfig): Promise<string[] | undefined> {
   try {
     const data = JSON.parse(readFileSync(join(light.dataDir, CONFIG_CHECK_CACHE_NAME), 'utf8')) as { format?: unknown; key?: unknown; warnings?: unknown };
-    if (data.format !== FORMAT || data.key !== (await configCheckKey(light.files))) return undefined;
+    if (data.format !== FORMAT || data.key !== configCheckKey(light.files)) return undefined;
     const { warnings } = data;
     return Array.isArray(warnings) && warnings.every((w) => typeof w === 'string') ? warnings : undefined;
   } catch {
@@ -101,7 +100,7 @@ async function cachedWarnings(light: LightConfig): Promise<string[] | undefined>
 async function rememberWarnings(light: LightConfig, warnings: readonly string[]): Promise<void> {
   if (!existsSync(light.dataDir)) return;
   try {
-    const key = await configCheckKey(light.files);
+    const key = configCheckKey(light.files);
     writeCacheFile(join(light.dataDir, CONFIG_CHECK_CACHE_NAME), JSON.stringify({ format: FORMAT, key, warnings }));
   } catch {
     // a read-only or full disk: the next run validates again
