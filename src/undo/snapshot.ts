@@ -214,17 +214,14 @@ export class ProjectSnapshots {
   }
 
   /**
-   * Lets go of every git of this repository that is running, so the process can end: a query loses
-   * its output pipe (and ends); an `add` (which may be the project's first snapshot) finishes on its
-   * own, so the next run starts from it.
+   * Stops every git of this repository that is running (SIGTERM: git removes its `index.lock`), so
+   * the process ends and no git writes into a folder that is being removed. A first snapshot stopped
+   * half-way is not lost: the objects it wrote are kept, and the next run's first snapshot skips
+   * writing them again. Later calls reject.
    */
   close(): void {
     this.closed = true;
-    for (const child of this.running) {
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      child.unref();
-    }
+    for (const child of this.running) child.kill('SIGTERM');
     this.running.clear();
   }
 
