@@ -34,7 +34,10 @@ describe('the sessions dialog in the TUI', () => {
     await type(CTRL_S);
     const list = await waitFor((f) => f.includes('Switch Session'));
     expect(list).toMatch(/✓ Open work +0 msgs · \$0\.50 · just now/);
-    await type('r', ...' (done)'.split(''), '\r');
+    await type('r');
+    // keys typed before the rename field is drawn would go to the list (a loaded run lost some)
+    await waitFor((f) => f.includes('Rename Session'));
+    await type(...' (done)'.split(''), '\r');
     await waitFor((f) => f.includes('Open work (done)') && !f.includes('Rename Session'));
     expect(db.sessions.get(open.id)?.title).toBe('Open work (done)');
     expect(store.getSnapshot().session?.title).toBe('Open work (done)');
