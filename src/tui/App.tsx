@@ -9,6 +9,7 @@ import type { ImagePart } from '../message.js';
 import { Editor, type EditorHandle } from './components/Editor.js';
 import { DialogHost, QUIT_KEY_LAYER, type DialogState } from './DialogHost.js';
 import { LAYER, useKeys } from './input/InputProvider.js';
+import { keyPhrase } from './key-hints.js';
 import { useKeymap } from './keymap-context.js';
 import { MessageList } from './components/MessageList.js';
 import { Pulse } from './components/Pulse.js';
@@ -62,6 +63,8 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   const { columns, rows } = useTerminalSize();
   const [theme, setTheme] = useState(initialTheme);
   const keymap = useKeymap();
+  // status messages the store writes name the keys of this tree's keymap
+  store.keymap = keymap;
   const [dialog, setDialog] = useState<DialogState | undefined>(() =>
     services.init.isInitialized() ? undefined : { kind: 'init' },
   );
@@ -118,10 +121,10 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   const refuseWhileBusy = useCallback(
     (what: string) => {
       if (!state.busy) return false;
-      store.setStatus(`The agent is busy: ${what} after the reply finishes (esc cancels it)`, 'warn');
+      store.setStatus(`The agent is busy: ${what} after the reply finishes${keyPhrase(keymap, 'session.interrupt', (k) => ` (${k} cancels it)`)}`, 'warn');
       return true;
     },
-    [state.busy, store],
+    [state.busy, store, keymap],
   );
 
   useKeys(
@@ -207,7 +210,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   const onResultKey = useCallback(
     (action: 'toggle' | 'pager', toolCallId: string | undefined) => {
       if (!toolCallId) {
-        store.setStatus('No cut tool result on screen: scroll to one (pgup) first', 'info');
+        store.setStatus(`No cut tool result on screen: scroll to one${keyPhrase(keymap, 'messages.page_up', (k) => ` (${k})`)} first`, 'info');
         return;
       }
       if (action === 'toggle') {
@@ -220,7 +223,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
       setPager(pagerContent(stored.call, stored.result, services.cwd));
       setPage('pager');
     },
-    [store, services.cwd],
+    [store, services.cwd, keymap],
   );
 
   const closeDialog = useCallback(() => setDialog(undefined), []);

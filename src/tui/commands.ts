@@ -7,6 +7,7 @@
  */
 import type { CustomCommand } from './custom-commands.js';
 import type { DialogState } from './DialogHost.js';
+import { keyPhrase } from './key-hints.js';
 import type { ChatStore } from './state/chat-store.js';
 import type { ChatServices } from './state/services.js';
 
@@ -113,7 +114,7 @@ export function runCommand(id: string, ctx: CommandContext): void {
       return ctx.quit();
   }
   const command = ctx.custom.find((c) => c.id === id);
-  if (!command) return store.setStatus(`No command ${id}: / or ctrl+k lists them`, 'warn');
+  if (!command) return store.setStatus(`No command ${id}: /${keyPhrase(store.keymap, 'command.list', (k) => ` or ${k}`)} lists them`, 'warn');
   if (command.placeholders.length > 0) ctx.openDialog({ kind: 'arguments', command });
   else ctx.send(command.content);
 }

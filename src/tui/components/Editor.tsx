@@ -221,7 +221,7 @@ export const Editor = memo(function Editor(props: EditorProps) {
     runExternal(modelRef.current.edit.text)
       .then(
         (result) => {
-          const { text, level } = externalEditMessage(result);
+          const { text, level } = externalEditMessage(result, { submit: keymap.hint('editor.submit') });
           if (result.outcome === 'saved') {
             update((m) => ({ ...m, edit: editorWith(result.text), history: AT_DRAFT, completion: undefined }));
           }

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import stringWidth from 'string-width';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, clamp, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys, usePaste } from '../input/InputProvider.js';
+import { hintRow } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { fitLine } from '../render/text-width.js';
 import { useTheme } from '../theme-context.js';
@@ -77,7 +78,7 @@ export function ArgumentsDialog({ title, names, onSubmit, onClose, width, height
       })}
       <Box marginTop={1}>
         <Text color={theme.textMuted} wrap="truncate">
-          tab next field · enter run · esc cancel
+          {hintRow(keymap, [['field.next', 'next field'], ['dialog.select', 'run'], ['dialog.close', 'cancel']])}
         </Text>
       </Box>
     </DialogFrame>

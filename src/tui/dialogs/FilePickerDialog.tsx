@@ -16,6 +16,7 @@ import { DialogFrame } from '../components/DialogFrame.js';
 import { hasImageExtension } from '../input/attachments.js';
 import { backspace, editorWith, insertText } from '../input/editor-state.js';
 import { LAYER, sanitizePaste, useKeys, usePaste } from '../input/InputProvider.js';
+import { hintRow } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { matchesBinding, type Key } from '../input/keys.js';
 import { useTheme } from '../theme-context.js';
@@ -187,7 +188,9 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
       ) : null}
       {problem ? <Text color={theme.error}>{problem}</Text> : null}
       <Text color={theme.textMuted} wrap="truncate-end">
-        {typed !== undefined ? 'enter go · esc stop typing' : 'j/k move · l/enter open · h up · i type a path · esc close'}
+        {typed !== undefined
+          ? 'enter go · esc stop typing' // typing a path: these two keys are fixed, like an editor's
+          : hintRow(keymap, ['↑↓ move', ['file_picker.open', 'open'], ['file_picker.parent', 'up'], ['file_picker.type', 'type a path'], ['dialog.close', 'close']])}
       </Text>
     </DialogFrame>
   );

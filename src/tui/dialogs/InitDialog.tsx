@@ -7,6 +7,7 @@ import { Text } from 'ink';
 import { useState } from 'react';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, clamp, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
+import { confirmButtons } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
 import { Buttons } from './Buttons.js';
@@ -24,7 +25,6 @@ export const INIT_EXPLANATION =
   "code style, folding in any Cursor or Copilot rule files. It serves as the agent's memory of the " +
   'project; you can edit it and add your own notes.';
 
-const BUTTONS = [{ label: 'Yes (y)' }, { label: 'No (n)' }];
 
 /**
  * The init dialog: 60 columns (less on a narrow screen). tab/←/→/h/l toggle Yes and No (Yes at
@@ -55,7 +55,7 @@ export function InitDialog({ onAnswer, width, height }: InitDialogProps) {
         Would you like to initialize this project?
       </Text>
       <Text> </Text>
-      <Buttons buttons={BUTTONS} selected={selected} width={frameWidth - FRAME_HORIZONTAL_COLUMNS} />
+      <Buttons buttons={confirmButtons(keymap)} selected={selected} width={frameWidth - FRAME_HORIZONTAL_COLUMNS} />
     </DialogFrame>
   );
 }

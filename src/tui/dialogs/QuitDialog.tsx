@@ -7,6 +7,7 @@ import { Text } from 'ink';
 import { useState } from 'react';
 import { DialogFrame } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
+import { confirmButtons } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
 import { Buttons } from './Buttons.js';
@@ -16,7 +17,6 @@ export interface QuitDialogProps {
   onClose(): void;
 }
 
-const BUTTONS = [{ label: 'Yes (y)' }, { label: 'No (n)' }];
 const WIDTH = 30;
 
 /** The quit dialog: 30 columns. Modal. */
@@ -38,7 +38,7 @@ export function QuitDialog({ onQuit, onClose }: QuitDialogProps) {
     <DialogFrame title="Quit" width={WIDTH}>
       <Text color={theme.text}>Quit opencode?</Text>
       <Text> </Text>
-      <Buttons buttons={BUTTONS} selected={selected} width={WIDTH - 4} />
+      <Buttons buttons={confirmButtons(keymap)} selected={selected} width={WIDTH - 4} />
     </DialogFrame>
   );
 }

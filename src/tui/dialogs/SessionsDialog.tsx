@@ -10,6 +10,7 @@ import { clamp, useScreenSize } from '../components/DialogFrame.js';
 import { formatCost } from '../format.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import type { Key } from '../input/keys.js';
+import { confirmButtons, hintRow, keyPhrase } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
 import { Buttons } from './Buttons.js';
@@ -134,12 +135,12 @@ export function SessionsDialog(props: SessionsDialogProps) {
     }
     return false;
   };
-  const hint = [
-    `${keymap.hint('dialog.select') ?? 'enter'} open`,
-    `${keymap.hint('session.rename') ?? 'r'} rename`,
-    `${keymap.hint('session.delete') ?? 'd'} delete`,
-    `${keymap.hint('dialog.close') ?? 'esc'} close`,
-  ].join(' · ');
+  const hint = hintRow(keymap, [
+    ['dialog.select', 'open'],
+    ['session.rename', 'rename'],
+    ['session.delete', 'delete'],
+    ['dialog.close', 'close'],
+  ]);
   return (
     <ListDialog
       title="Switch Session"
@@ -194,14 +195,12 @@ function RenameField(props: {
       <Text wrap="truncate-start" color={theme.text}>
         {`> ${props.text}█`}
       </Text>
-      {empty ? <ProblemRow text="A title cannot be empty: type one, or esc to keep the old one" /> : null}
+      {empty ? <ProblemRow text={`A title cannot be empty: type one${keyPhrase(keymap, 'dialog.close', (key) => `, or ${key} to keep the old one`)}`} /> : null}
       {props.problem ? <ProblemRow text={props.problem} /> : null}
-      <HintRow text={`${keymap.hint('dialog.select') ?? 'enter'} save · ${keymap.hint('dialog.close') ?? 'esc'} cancel`} />
+      <HintRow text={hintRow(keymap, [['dialog.select', 'save'], ['dialog.close', 'cancel']])} />
     </DialogFrame>
   );
 }
-
-const DELETE_BUTTONS = [{ label: 'Yes (y)' }, { label: 'No (n)' }];
 
 /** "Delete session …?" with No selected at first, so a stray enter deletes nothing. */
 function DeleteQuestion(props: {
@@ -231,7 +230,7 @@ function DeleteQuestion(props: {
       <Text color={theme.text} wrap="wrap">{`Delete "${props.title}" and its ${messages}? This cannot be undone.`}</Text>
       {props.problem ? <ProblemRow text={props.problem} /> : null}
       <Text> </Text>
-      <Buttons buttons={DELETE_BUTTONS} selected={props.yes ? 0 : 1} width={props.width - 4} />
+      <Buttons buttons={confirmButtons(keymap)} selected={props.yes ? 0 : 1} width={props.width - 4} />
     </DialogFrame>
   );
 }

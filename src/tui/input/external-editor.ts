@@ -127,14 +127,17 @@ export function editInExternalEditor(initial: string, command: string = editorCo
  * | unchanged | `the editor closed without saving: the draft is unchanged, nothing was sent` (info) |
  * | failed, code 1 | `the editor exited with code 1: the draft is unchanged, nothing was sent` (warn) |
  * | failed, SIGKILL | `the editor was stopped by SIGKILL: the draft is unchanged, nothing was sent` (warn) |
+ *
+ * `keys.submit` is the key that sends in the keymap in effect (`editor.submit`; default `enter`);
+ * undefined when it has none, and then the message names no key.
  */
-export function externalEditMessage(result: ExternalEditResult): { text: string; level: 'info' | 'warn' } {
+export function externalEditMessage(result: ExternalEditResult, keys: { submit?: string } = { submit: 'enter' }): { text: string; level: 'info' | 'warn' } {
   const kept = 'the draft is unchanged, nothing was sent';
   switch (result.outcome) {
     case 'saved':
       return result.text.trim() === ''
         ? { text: 'the editor saved an empty message', level: 'warn' }
-        : { text: 'the edited message is in the input box: enter sends it', level: 'info' };
+        : { text: `the edited message is in the input box${keys.submit === undefined ? '' : `: ${keys.submit} sends it`}`, level: 'info' };
     case 'unchanged':
       return { text: `the editor closed without saving: ${kept}`, level: 'info' };
     case 'failed':

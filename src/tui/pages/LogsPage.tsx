@@ -10,6 +10,7 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { clamp, fitText, scrollTop, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
+import { hintRow } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { wrapText } from '../render/text-width.js';
 import type { Theme } from '../theme.js';
@@ -74,7 +75,7 @@ export function LogsPage({ entries, onBack, width, height }: LogsPageProps) {
   return (
     <Box flexDirection="column" width={screen.columns} height={screen.rows}>
       <Text bold color={theme.primary} wrap="truncate">
-        Logs <Text color={theme.textMuted}>({rows.length}) · ↑↓ select · esc back</Text>
+        Logs <Text color={theme.textMuted}>{hintRow(keymap, [`(${rows.length})`, '↑↓ select', ['logs.back', 'back']])}</Text>
       </Text>
       <Text bold color={theme.textMuted} wrap="truncate">
         {'Time'.padEnd(TIME_COLUMNS)}

@@ -18,6 +18,8 @@ import type { ChatItem } from './chat-item.js';
 import type { ChatServices, CustomToolsSummary } from './services.js';
 import { SessionView } from './session-view.js';
 import { undoOrRedo } from './undo-actions.js';
+import { keyPhrase } from '../key-hints.js';
+import { DEFAULT_KEYMAP, type Keymap } from '../keymap.js';
 import type { TurnUndoResult } from '../../undo/undo.js';
 
 /** How long a status message stays, ms (the original: 10 s). */
@@ -92,6 +94,9 @@ export class ChatStore {
   /** the prompt being sent, until its run ends (the editor's history has it before the database does) */
   private sending: string | undefined;
 
+  /** The keys in effect, for the keys status messages name (key-hints.ts); the TUI sets its tree's (App.tsx). */
+  keymap: Keymap = DEFAULT_KEYMAP;
+
   constructor(
     private readonly services: ChatServices,
     private readonly options: { debug?: boolean; now?: () => number } = {},
@@ -157,7 +162,7 @@ export class ChatStore {
   /** True (and a status message) when a reply or a compaction runs, so a prompt cannot be sent now. */
   refuseWhileBusy(): boolean {
     if (!this.state.busy && !this.state.compacting) return false;
-    this.setStatus(`The agent is busy: wait for the ${this.state.compacting ? 'compaction' : 'reply'}, or press esc to cancel it`, 'warn');
+    this.setStatus(`The agent is busy: wait for the ${this.state.compacting ? 'compaction' : 'reply'}${keyPhrase(this.keymap, 'session.interrupt', (k) => `, or press ${k} to cancel it`)}`, 'warn');
     return true;
   }
 

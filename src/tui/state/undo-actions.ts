@@ -6,6 +6,7 @@
  */
 import { formatUndoResult, undoStatusLine } from '../../undo/report.js';
 import type { TurnUndoResult } from '../../undo/undo.js';
+import { keyPhrase } from '../key-hints.js';
 import type { ChatStore } from './chat-store.js';
 import type { ChatServices } from './services.js';
 
@@ -17,7 +18,7 @@ export async function undoOrRedo(store: ChatStore, services: ChatServices, kind:
     return undefined;
   }
   if (busy || compacting) {
-    store.setStatus(`The agent is busy: ${kind} after the ${compacting ? 'compaction' : 'reply'} finishes, or press esc to cancel it`, 'warn');
+    store.setStatus(`The agent is busy: ${kind} after the ${compacting ? 'compaction' : 'reply'} finishes${keyPhrase(store.keymap, 'session.interrupt', (k) => `, or press ${k} to cancel it`)}`, 'warn');
     return undefined;
   }
   try {
@@ -25,7 +26,7 @@ export async function undoOrRedo(store: ChatStore, services: ChatServices, kind:
     const line = undoStatusLine(result);
     if (result.conflicts.length) {
       store.log('warn', line, formatUndoResult(result, services.cwd));
-      store.setStatus(`${line}; the logs page (ctrl+l) shows the difference`, 'warn');
+      store.setStatus(`${line}; the logs page${keyPhrase(store.keymap, 'app.logs', (k) => ` (${k})`)} shows the difference`, 'warn');
     } else {
       store.log('info', line, formatUndoResult(result, services.cwd));
       store.setStatus(line, 'info');

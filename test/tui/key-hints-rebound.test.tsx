@@ -1,0 +1,197 @@
+/**
+ * Keys named inside sentences follow the keymap in effect (issue 15 §3: "the help dialog and the
+ * status hints show the keys in effect"): with an action rebound, the busy messages, the sessions
+ * dialog's hints and its rename problem, the Yes/No buttons, the arguments dialog, the logs page, the
+ * file picker and the "no cut result" message name the new key; with an action unbound, none.
+ * Whole-TUI cases run a real app on the fake provider through test/support/render-tui.tsx.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import React from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCommand, type CommandContext } from '../../src/tui/commands.js';
+import { ArgumentsDialog } from '../../src/tui/dialogs/ArgumentsDialog.js';
+import { FilePickerDialog } from '../../src/tui/dialogs/FilePickerDialog.js';
+import { QuitDialog } from '../../src/tui/dialogs/QuitDialog.js';
+import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { externalEditMessage } from '../../src/tui/input/external-editor.js';
+import { buildKeymap, type Keymap } from '../../src/tui/keymap.js';
+import { KeymapContext } from '../../src/tui/keymap-context.js';
+import { LogsPage } from '../../src/tui/pages/LogsPage.js';
+import type { FakeTurn } from '../support/fake-provider.js';
+import { renderTui, tick } from '../support/render-tui.js';
+import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
+
+let t: TestApp | undefined;
+let cleanup: (() => void) | undefined;
+afterEach(async () => {
+  cleanup?.();
+  await t?.close();
+  t = undefined;
+  cleanup = undefined;
+});
+
+const CTRL_S = '\u0013';
+const CTRL_X = '\u0018';
+const ALT_U = '\u001bu';
+const BACKSPACE = '\u007f';
+
+function keymapOf(bindings: Record<string, unknown>): Keymap {
+  const built = buildKeymap([{ file: '/p/.opencode.json', bindings }]);
+  expect(built.errors).toEqual([]);
+  return built.keymap;
+}
+
+async function mount(turns: FakeTurn[], bindings: Record<string, unknown>) {
+  t = await startTuiApp(turns);
+  const rendered = renderTui(t.services, { keymap: keymapOf(bindings) });
+  cleanup = rendered.cleanup;
+  return rendered;
+}
+
+/** The TUI with a slow reply running. */
+async function busy(bindings: Record<string, unknown>) {
+  const rendered = await mount([{ text: ['Still ', 'thinking ', 'about it.'], chunkDelayMs: 600 }], bindings);
+  await rendered.type('a question', '\r');
+  await rendered.waitFor(() => rendered.store.getSnapshot().busy);
+  return rendered;
+}
+
+describe('busy messages name the interrupt key in effect', () => {
+  it('rebound: undo, switching sessions and sending while a reply runs name ctrl+g', async () => {
+    const { store, waitFor, type } = await busy({ 'session.interrupt': 'ctrl+g' });
+    await type(ALT_U);
+    await waitFor((f) => f.includes('The agent is busy: undo'));
+    expect(store.getSnapshot().status?.text).toBe('The agent is busy: undo after the reply finishes, or press ctrl+g to cancel it');
+    await type(CTRL_S);
+    await waitFor((f) => f.includes('switch sessions'));
+    expect(store.getSnapshot().status?.text).toBe('The agent is busy: switch sessions after the reply finishes (ctrl+g cancels it)');
+    await store.send('a command sent while busy');
+    expect(store.getSnapshot().status?.text).toBe('The agent is busy: wait for the reply, or press ctrl+g to cancel it');
+  });
+
+  it('unbound: the messages name no key', async () => {
+    const { store, waitFor, type } = await busy({ 'session.interrupt': 'none' });
+    await type(ALT_U);
+    await waitFor((f) => f.includes('The agent is busy: undo'));
+    expect(store.getSnapshot().status?.text).toBe('The agent is busy: undo after the reply finishes');
+    await type(CTRL_S);
+    await waitFor((f) => f.includes('switch sessions'));
+    expect(store.getSnapshot().status?.text).toBe('The agent is busy: switch sessions after the reply finishes');
+    await store.send('a command sent while busy');
+    expect(store.getSnapshot().status?.text).toBe('The agent is busy: wait for the reply');
+  });
+});
+
+describe('the sessions dialog names its keys in effect', () => {
+  const bindings = {
+    'dialog.select': 'tab',
+    'dialog.close': 'ctrl+q',
+    'session.rename': 'e',
+    'session.delete': 'x',
+    'confirm.yes': 'alt+y',
+    'confirm.no': 'alt+n',
+  };
+
+  it('in the list hints, the rename hints and problem, and the delete question', async () => {
+    const { waitFor, type, ui } = await mount([], bindings);
+    t!.app.db.sessions.create({ title: 'Old' });
+    await type(CTRL_S);
+    const list = await waitFor((f) => f.includes('Switch Session'));
+    expect(list).toContain('tab open · e rename · x delete · ctrl+q close');
+    await type('e');
+    await waitFor((f) => f.includes('Rename Session'));
+    await type(...Array<string>(3).fill(BACKSPACE), '\t');
+    const rename = await waitFor((f) => f.includes('A title cannot be empty'));
+    // the problem wraps inside the frame: its rows joined
+    const rows = rename.split('\n').map((row) => row.replace(/^\s*│ ?|\s*│\s*$/g, '').trim());
+    expect(rows.join(' ')).toContain('A title cannot be empty: type one, or ctrl+q to keep the old one');
+    expect(rename).toContain('tab save · ctrl+q cancel');
+    await type('\u0011'); // ctrl+q: back to the list
+    await waitFor((f) => f.includes('Switch Session'));
+    await type('x');
+    const question = await waitFor((f) => f.includes('Delete Session'));
+    expect(question).toContain('Yes (alt+y)');
+    expect(question).toContain('No (alt+n)');
+    expect(ui.lastFrame()).not.toContain('(y)');
+  });
+});
+
+describe('the "no cut result" message names the page-up key in effect', () => {
+  it('rebound to alt+k', async () => {
+    const { store, waitFor, type } = await mount([{ text: 'No tools used.' }], { 'messages.page_up': 'alt+k' });
+    await type('hi', '\r');
+    await waitFor((f) => f.includes('No tools used.') && !store.getSnapshot().busy);
+    await type(CTRL_X);
+    await waitFor((f) => f.includes('No cut tool result'));
+    expect(store.getSnapshot().status?.text).toBe('No cut tool result on screen: scroll to one (alt+k) first');
+  });
+});
+
+describe('an unknown command names the commands key in effect', () => {
+  it('rebound to alt+c; unbound: only /', async () => {
+    t = await startTuiApp([]);
+    const { store, cleanup: unmount } = renderTui(t.services, { keymap: keymapOf({ 'command.list': 'alt+c' }) });
+    cleanup = unmount;
+    await tick();
+    const ctx = { services: t.services, store, custom: [] } as unknown as CommandContext;
+    runCommand('user:nope', ctx);
+    expect(store.getSnapshot().status?.text).toBe('No command user:nope: / or alt+c lists them');
+    store.keymap = keymapOf({ 'command.list': 'none' });
+    runCommand('user:nope', ctx);
+    expect(store.getSnapshot().status?.text).toBe('No command user:nope: / lists them');
+  });
+});
+
+/** Renders `node` under `keymap` with input, and gives its first frame once rendered. */
+async function frameOf(node: React.ReactElement, keymap: Keymap): Promise<string> {
+  const r = render(
+    <KeymapContext.Provider value={keymap}>
+      <InputProvider>{node}</InputProvider>
+    </KeymapContext.Provider>,
+  );
+  await tick();
+  const frame = r.lastFrame() ?? '';
+  r.unmount();
+  return frame;
+}
+
+describe('dialog hint rows name the keys in effect', () => {
+  it('the arguments dialog', async () => {
+    const keymap = keymapOf({ 'field.next': 'ctrl+n', 'dialog.select': 'ctrl+r', 'dialog.close': 'none' });
+    const frame = await frameOf(<ArgumentsDialog title="user:x" names={['A']} onSubmit={() => {}} onClose={() => {}} width={80} height={20} />, keymap);
+    expect(frame).toContain('ctrl+n next field · ctrl+r run');
+    expect(frame).not.toContain('cancel');
+  });
+
+  it('the logs page', async () => {
+    const frame = await frameOf(<LogsPage entries={[]} onBack={() => {}} width={60} height={10} />, keymapOf({ 'logs.back': 'alt+b' }));
+    expect(frame).toContain('Logs (0) · ↑↓ select · alt+b back');
+  });
+
+  it('the file picker', async () => {
+    const keymap = keymapOf({ 'file_picker.open': 'o', 'file_picker.parent': 'u', 'file_picker.type': 'p', 'dialog.close': 'ctrl+q' });
+    const cwd = mkdtempSync(join(tmpdir(), 'opencode-picker-'));
+    const frame = await frameOf(<FilePickerDialog cwd={cwd} onPick={() => {}} onClose={() => {}} width={80} />, keymap);
+    expect(frame).toContain('↑↓ move · o open · u up · p type a path · ctrl+q close');
+  });
+
+  it('the quit question', async () => {
+    const frame = await frameOf(<QuitDialog onQuit={() => {}} onClose={() => {}} />, keymapOf({ 'confirm.yes': 'alt+y', 'confirm.no': 'none' }));
+    expect(frame).toContain('Yes (alt+y)');
+    expect(frame).toMatch(/No(?! \()/);
+  });
+});
+
+describe('the external editor message names the send key in effect', () => {
+  const saved = { outcome: 'saved', text: 'fix it' } as const;
+  it.each([
+    [{ submit: 'enter' }, 'the edited message is in the input box: enter sends it'],
+    [{ submit: 'ctrl+s' }, 'the edited message is in the input box: ctrl+s sends it'],
+    [{ submit: undefined }, 'the edited message is in the input box'],
+  ])('%o → %s', (keys, text) => {
+    expect(externalEditMessage(saved, keys)).toEqual({ text, level: 'info' });
+  });
+});
