@@ -72,7 +72,7 @@ describe('opencode acp: a whole conversation', () => {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
-        sessionCapabilities: { list: {} },
+        sessionCapabilities: { list: {}, close: {} },
       },
       authMethods: [{ id: 'anthropic', name: 'Anthropic', description: 'API key from ANTHROPIC_API_KEY or providers.anthropic.apiKey' }],
       agentInfo: { name: 'opencode', title: 'OpenCode', version: PACKAGE_VERSION },
