@@ -21,8 +21,9 @@
  *   meanwhile is theirs, not the call's. What changes in the project while the call runs (a person
  *   saving a file) is taken for the call's.
  * - git missing, or a project beyond `SNAPSHOT_LIMITS`: nothing is snapshotted for the rest of the run.
- * - Files outside the project (after a `cd ..`), files `.gitignore` ignores, files over the size
- *   limit and symbolic links are not put back; the last two are named.
+ * - Files outside the project (after a `cd ..`), files `.gitignore` ignores, files in a folder that
+ *   is a git repository of its own, files over the size limit, symbolic links and files whose name is
+ *   not UTF-8 are not put back; the last three are named.
  * - Modes: git keeps only whether a file is executable, so a mode is read from the disk when the
  *   snapshot looks at the file; a change of other permission bits alone (`chmod 600`) is not seen.
  */
@@ -172,6 +173,10 @@ export class BashChangeTracker implements ChangeTracker {
       const { path } = change;
       if (before.tooLarge.has(path) || after.tooLarge.has(path)) {
         notes.add(`${path} changed by ${tool} is not tracked: ${tooLarge}`);
+        continue;
+      }
+      if (change.notUtf8) {
+        notes.add(`${path} changed by ${tool} is not tracked: its name is not UTF-8`);
         continue;
       }
       const modes = [change.before?.gitMode, change.after?.gitMode];

@@ -71,6 +71,8 @@ export interface SnapshotChange {
   before: SnapshotFile | null;
   /** `null`: not in the second */
   after: SnapshotFile | null;
+  /** set when the name is not UTF-8: `path` then holds replacement characters and names no file */
+  notUtf8?: true;
 }
 
 /** Options of {@link ProjectSnapshots}. */
@@ -181,16 +183,18 @@ export class ProjectSnapshots {
   async diff(before: string, after: string, options: TakeOptions): Promise<SnapshotChange[]> {
     if (before === after) return [];
     const raw = splitNul(await this.git(['diff-tree', '-r', '-z', '--no-renames', '--raw', before, after], options));
-    const rows: { path: string; oldMode: string; newMode: string; oldId: string; newId: string }[] = [];
+    const rows: { path: string; notUtf8: boolean; oldMode: string; newMode: string; oldId: string; newId: string }[] = [];
     for (let i = 0; i + 1 < raw.length; i += 2) {
       // ":100644 100755 <old id> <new id> M", then the path
       const [oldMode, newMode, oldId, newId] = raw[i]!.toString('utf8').slice(1).split(' ');
-      rows.push({ path: raw[i + 1]!.toString('utf8'), oldMode: oldMode!, newMode: newMode!, oldId: oldId!, newId: newId! });
+      const path = raw[i + 1]!.toString('utf8');
+      const notUtf8 = !Buffer.from(path, 'utf8').equals(raw[i + 1]!);
+      rows.push({ path, notUtf8, oldMode: oldMode!, newMode: newMode!, oldId: oldId!, newId: newId! });
     }
     const ids = [...new Set(rows.flatMap((r) => [r.oldId, r.newId]).filter((id) => !/^0+$/.test(id)))];
     const blobs = await this.readBlobs(ids, options);
     const file = (mode: string, id: string): SnapshotFile | null => (/^0+$/.test(id) ? null : { bytes: blobs.get(id)!, gitMode: mode });
-    return rows.map((r) => ({ path: r.path, before: file(r.oldMode, r.oldId), after: file(r.newMode, r.newId) }));
+    return rows.map((r) => ({ path: r.path, before: file(r.oldMode, r.oldId), after: file(r.newMode, r.newId), ...(r.notUtf8 ? { notUtf8: true as const } : {}) }));
   }
 
   /**

@@ -150,6 +150,21 @@ describe('undo of what bash changed', () => {
     expect(readFileSync(join(dir, 'latin.txt'))).toEqual(LATIN1_CRLF);
   });
 
+  it('puts back what a project custom tool (not read-only) changed', async () => {
+    const dir = project();
+    mkdirSync(join(dir, '.opencode', 'tools'), { recursive: true });
+    writeFileSync(
+      join(dir, '.opencode', 'tools', 'stamp.json'),
+      JSON.stringify({ name: 'stamp', description: 'Stamps the project.', command: ['sh', '-c', 'printf stamped > stamp.txt && rm gone.txt'] }),
+    );
+    await runTurn(dir, {}, [{ name: 'stamp', input: {} }]);
+    expect(readFileSync(join(dir, 'stamp.txt'), 'utf8')).toBe('stamped');
+    const undo = await runCli(['sessions', 'undo', sessionIdOf(dir)], { cwd: dir, env: cleanEnv() });
+    expect([undo.code, undo.stderr, undo.stdout]).toEqual([0, '', 'Undid the turn "tidy up":\n  created   gone.txt\n  removed   stamp.txt\n']);
+    expect(readFileSync(join(dir, 'gone.txt'), 'latin1')).toBe('delete me\r\n');
+    expect(existsSync(join(dir, 'stamp.txt'))).toBe(false);
+  });
+
   it('without git on PATH: bash changes are not tracked, the undo says so once, and write is still undone', async () => {
     const dir = project();
     // PATH: everything of /usr/bin and /bin but git

@@ -107,6 +107,19 @@ describe('the change tracker', () => {
     expect(readFileSync(join(s.dir, 'big.dat'), 'utf8')).toBe('y'.repeat(200));
   });
 
+  it('records what a canceled call changed before it stopped, and names a file whose name is not UTF-8', async () => {
+    const s = setup({ 'a.txt': 'a' });
+    const abort = new AbortController();
+    const result = await s.tracker.around('bash', { ...s.ctx, signal: abort.signal }, async () => {
+      writeFileSync(join(s.dir, 'a.txt'), 'half');
+      writeFileSync(Buffer.from(join(s.dir, 'caf\xe9.txt'), 'latin1'), 'x');
+      abort.abort();
+      return { output: 'Command was aborted before completion', isError: true };
+    });
+    expect(result.metadata?.[UNTRACKED_CHANGES]).toEqual(['caf\ufffd.txt changed by bash is not tracked: its name is not UTF-8']);
+    expect(changes(s)).toEqual([['a.txt', 'a', 0o644, 'half', 0o644]]);
+  });
+
   it('snapshots nothing in a project over the file bound, and says why for every call', async () => {
     const s = setup({ 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c' }, { limits: { maxFiles: 2 } });
     const run = () => s.tracker.around('bash', s.ctx, async () => (writeFileSync(join(s.dir, 'a.txt'), 'A'), ok()));
