@@ -101,8 +101,9 @@ export class ToolCallLog {
   private readonly insert: BetterSqlite3.Statement;
   private readonly byToolDays: BetterSqlite3.Statement;
   private readonly byToolPartial: BetterSqlite3.Statement;
-  private readonly nthDuration: BetterSqlite3.Statement;
-  private readonly nthLongest: BetterSqlite3.Statement;
+  private readonly nthShortest: { inPeriod: BetterSqlite3.Statement; all: BetterSqlite3.Statement };
+  private readonly nthLongest: { inPeriod: BetterSqlite3.Statement; all: BetterSqlite3.Statement };
+  private readonly firstStart: BetterSqlite3.Statement;
 
   constructor(private readonly db: BetterSqlite3.Database) {
     this.insert = db.prepare(
@@ -110,11 +111,15 @@ export class ToolCallLog {
          coerced, input_chars, output_chars, truncated)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    // whole days from the roll-up (migration 0006), kept by a trigger on every insert
+    // whole days from the roll-up (migration 0006), kept by a trigger on every insert, added up per tool
+    // in SQL (one row per tool, not per tool and day, reaches JavaScript); `source` is the bare column
+    // of the row that gave max(last_used_at): the latest day's, whose latest call's it is
     this.byToolDays = db.prepare(
-      `SELECT tool, source, last_used_at AS lastUsedAt, calls, ${TOOL_CALL_OUTCOMES.join(', ')},
-         coerced, truncated, input_chars AS inputChars, output_chars AS outputChars
-       FROM tool_call_days WHERE day >= @firstDay`,
+      `SELECT tool, source, max(last_used_at) AS lastUsedAt, sum(calls) AS calls,
+         ${TOOL_CALL_OUTCOMES.map((o) => `sum(${o}) AS ${o}`).join(', ')},
+         sum(coerced) AS coerced, sum(truncated) AS truncated,
+         sum(input_chars) AS inputChars, sum(output_chars) AS outputChars
+       FROM tool_call_days WHERE day >= @firstDay GROUP BY tool`,
     );
     // the partial first day from the calls themselves: a range seek of at most a day. SQLite takes the
     // bare column `source` from the row that gave max(started_at): the latest call's source
@@ -126,23 +131,22 @@ export class ToolCallLog {
        FROM tool_calls INDEXED BY tool_calls_started WHERE started_at >= @since AND started_at < @until GROUP BY tool`,
     );
     // the k-th shortest run of a tool in the period, walking its durations in the partial index of the
-    // calls that ran (migration 0007: no sort, no table reads, no outcome to compare per step)
-    this.nthDuration = db
-      .prepare(
-        `SELECT duration_ms FROM tool_calls INDEXED BY tool_calls_ran_durations
-         WHERE tool = @tool AND started_at >= @since AND ${RAN}
-         ORDER BY duration_ms LIMIT 1 OFFSET @offset`,
-      )
-      .pluck();
-    // the same walk from the long end: the k-th shortest of n is the (n - k + 1)-th longest, so p95
-    // steps over 5% of the entries instead of 95%
-    this.nthLongest = db
-      .prepare(
-        `SELECT duration_ms FROM tool_calls INDEXED BY tool_calls_ran_durations
-         WHERE tool = @tool AND started_at >= @since AND ${RAN}
-         ORDER BY duration_ms DESC LIMIT 1 OFFSET @offset`,
-      )
-      .pluck();
+    // calls that ran (migration 0007: no sort, no table reads, no outcome to compare per step); from the
+    // long end, the k-th shortest of n is the (n - k + 1)-th longest, so p95 steps over 5% of the
+    // entries instead of 95%. When no call at all is older than the period, the walks leave out the
+    // period's test: a third less work a step
+    const walk = (period: string, order: string) =>
+      db
+        .prepare(
+          `SELECT duration_ms FROM tool_calls INDEXED BY tool_calls_ran_durations
+           WHERE tool = @tool ${period} AND ${RAN}
+           ORDER BY duration_ms ${order} LIMIT 1 OFFSET @offset`,
+        )
+        .pluck();
+    this.nthShortest = { inPeriod: walk('AND started_at >= @since', 'ASC'), all: walk('', 'ASC') };
+    this.nthLongest = { inPeriod: walk('AND started_at >= @since', 'DESC'), all: walk('', 'DESC') };
+    // the oldest call: through tool_calls_started, one step
+    this.firstStart = db.prepare('SELECT min(started_at) FROM tool_calls').pluck();
   }
 
   /** Writes one finished call. @throws `SqliteError` (a full disk, a locked database past the busy timeout) */
@@ -173,13 +177,13 @@ export class ToolCallLog {
       ...(this.byToolPartial.all({ since, until: firstDay * DAY_MS }) as ToolTotals[]),
       ...(this.byToolDays.all({ firstDay }) as ToolTotals[]),
     ]);
+    const everyCall = ((this.firstStart.get() as number | null) ?? since) >= since;
+    const [shortest, longest] = everyCall ? [this.nthShortest.all, this.nthLongest.all] : [this.nthShortest.inPeriod, this.nthLongest.inPeriod];
     // nearest rank: the ceil(p × n / 100)-th shortest of the n calls that ran
     const percentile = (tool: string, ran: number, p: number): number | null => {
       if (ran === 0) return null;
       const rank = Math.ceil((p * ran) / 100);
-      return (rank - 1 <= ran - rank
-        ? this.nthDuration.get({ tool, since, offset: rank - 1 })
-        : this.nthLongest.get({ tool, since, offset: ran - rank })) as number;
+      return (rank - 1 <= ran - rank ? shortest.get({ tool, since, offset: rank - 1 }) : longest.get({ tool, since, offset: ran - rank })) as number;
     };
     return rows
       .map((r) => {
