@@ -12,6 +12,7 @@
 import { resolve } from 'node:path';
 import { openToolCallLog } from '../db/tool-call-log-reader.js';
 import type { ToolStats } from '../db/tool-call-log.js';
+import { startupMark } from '../startup-trace.js';
 import { loadStatsConfig } from './stats-config.js';
 import { hasPlugins, offeredTools, type OfferedTool } from './stats-offered.js';
 
@@ -55,6 +56,8 @@ export interface StatsOptions {
  * (`db/tool-call-log-reader.ts`), and the custom tools only when there are some (`stats-offered.ts`).
  */
 export async function runStats(opts: StatsOptions): Promise<number> {
+  // OPENCODE_STARTUP_TRACE=<file> writes these marks (startup-trace.ts): where the command's time goes
+  startupMark('stats: start');
   const cwd = resolve(opts.cwd ?? process.cwd());
   const env = process.env;
   const mcp = opts.mcp === true;
@@ -65,12 +68,14 @@ export async function runStats(opts: StatsOptions): Promise<number> {
     needsFull: (light) => (mcp && light.mcpServerNames.length > 0) || hasPlugins({ cwd, env, plugins: light.plugins }),
   });
   if (typeof config === 'number') return config;
+  startupMark('stats: config read');
   const days = opts.days ?? DEFAULT_STATS_DAYS;
   const sinceMs = (opts.nowMs ?? Date.now()) - days * DAY_MS;
 
   let tools: ToolStats[] = [];
   // no database yet: nothing was called, and a report should not create one
   const log = await openToolCallLog(config.dataDir);
+  startupMark('stats: database open');
   if (log) {
     try {
       tools = log.toolCalls.stats(sinceMs);
@@ -78,12 +83,15 @@ export async function runStats(opts: StatsOptions): Promise<number> {
       log.close();
     }
   }
+  startupMark('stats: figures queried');
 
   const { offered, failed } = await offeredTools({ ...config, cwd, env, mcp });
+  startupMark('stats: offered tools listed');
   const mcpNotStarted = !mcp && config.mcpServerNames.length > 0;
   const report: StatsReport = { days, sinceMs, tools, notCalled: notCalled(offered, tools), mcpNotStarted, failedToLoad: failed };
   if (opts.json) process.stdout.write(`${JSON.stringify(statsJson(report), null, 2)}\n`);
   else process.stdout.write(formatStats(report, { bold: await terminalBold() }));
+  startupMark('stats: printed');
   return 0;
 }
 
