@@ -21,8 +21,9 @@ import type { ToolRegistry } from '../tools/registry.js';
  */
 export const BUILTIN_TOOL_NAMES = ['agent', 'bash', 'edit', 'fetch', 'glob', 'grep', 'ls', 'patch', 'sourcegraph', 'view', 'write'] as const;
 
-/** Extensions of declarative tool files and of plugin files (`custom/load.ts`, `plugin/load.ts`: a test keeps them equal). */
+/** Extensions of declarative tool files, as `custom/load.ts` takes them (a test keeps them equal; its module is not loaded to know them). */
 export const CUSTOM_TOOL_FILE_EXTENSIONS = ['.json', '.yaml', '.yml'];
+/** Extensions of plugin files, as `plugin/load.ts` takes them (a test keeps them equal). */
 export const PLUGIN_FILE_EXTENSIONS = ['.js', '.mjs', '.ts'];
 
 /** One offered tool. */
