@@ -1,8 +1,9 @@
-// Bundles src/cli/main.ts into dist/ (ESM, code-split so heavy modules load only when used).
+// Bundles into dist/, code-split so heavy modules load only when used: the package's exports as ESM;
+// the command (src/cli/main.ts) as CommonJS scripts and their loader dist/start.cjs (bin/opencode).
 // Native and binary-locating packages stay external: better-sqlite3 (a .node addon) and
 // @vscode/ripgrep (finds its binary relative to its own files).
-import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { build, transform } from 'esbuild';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
 // Ink 6.8's incremental renderer moves the cursor up one line too few when the previous frame ended
@@ -44,28 +45,46 @@ const patches = [
   { filter: INK_MAIN, from: INK_RESIZE, to: INK_RESIZE_FIXED },
   { filter: YOGA_WASM, from: YOGA_FETCH, to: YOGA_NO_FETCH },
 ];
-const patchInk = {
-  name: 'patch-ink',
+// The command's files are CommonJS (a V8 code cache needs scripts, src/cli/code-cache.ts), which have
+// no top-level await. Three modules on the TUI's path use it: Yoga awaits its WebAssembly (instantiated
+// here synchronously instead: the same bytes, `new WebAssembly.Instance`), and Ink's reconciler awaits
+// react-devtools and its package.json only when DEV=true (a development aid, not installed: Ink's own
+// "react-devtools-core is not installed" branch is taken).
+const YOGA_INDEX = /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/;
+const INK_RECONCILER = /ink[\\/]build[\\/]reconciler\.js$/;
+const noTopLevelAwait = [
+  { filter: YOGA_INDEX, from: 'const Yoga = wrapAssembly(await loadYoga());', to: 'const yogaModule = {}; loadYoga(yogaModule); const Yoga = wrapAssembly(yogaModule);' },
+  {
+    filter: YOGA_WASM,
+    from: 'function c(e){return ya().then(function(f){return WebAssembly.instantiate(f,d)})',
+    to: 'function c(e){e({instance:new WebAssembly.Instance(new WebAssembly.Module(wa()),d)});return Promise.resolve();return ya().then(function(f){return WebAssembly.instantiate(f,d)})',
+  },
+  { filter: INK_RECONCILER, from: "await import('./devtools.js');", to: "throw Object.assign(new Error('no devtools'), { code: 'ERR_MODULE_NOT_FOUND' });" },
+  { filter: INK_RECONCILER, from: '? await loadPackageJson()', to: "? { name: 'ink', version: undefined }" },
+];
+/** An esbuild plugin applying `list`'s text replacements; the build fails when a text is gone. */
+const patching = (list) => ({
+  name: 'patch-dependencies',
   setup(b) {
-    for (const patch of patches) {
-      b.onLoad({ filter: patch.filter }, (args) => {
-        const source = readFileSync(args.path, 'utf8');
-        if (!source.includes(patch.from)) throw new Error(`${args.path} changed: review the patches in scripts/build.mjs`);
-        return { contents: source.replace(patch.from, patch.to), loader: 'js' };
+    for (const filter of new Set(list.map((p) => p.filter))) {
+      b.onLoad({ filter }, (args) => {
+        let source = readFileSync(args.path, 'utf8');
+        for (const patch of list.filter((p) => p.filter === filter)) {
+          if (!source.includes(patch.from)) throw new Error(`${args.path} changed: review the patches in scripts/build.mjs`);
+          source = source.replace(patch.from, patch.to);
+        }
+        return { contents: source, loader: 'js' };
       });
     }
   },
-};
+});
+const patchInk = patching(patches);
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // dist/ is not emptied first: tests running in parallel may be executing it; stale chunks are pruned after
-const result = await build({
-  // plugin.js and index.js are the package's `exports` (`opencode/plugin`, `opencode`: issue 11)
-  entryPoints: { cli: 'src/cli/main.ts', plugin: 'src/plugin/api.ts', index: 'src/api/index.ts' },
+const shared = {
   outdir: 'dist',
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
@@ -75,18 +94,85 @@ const result = await build({
   // jsonc-parser's `main` is a UMD build whose require('./impl/format') esbuild cannot follow (the
   // bundle then fails at run time: "Cannot find module './impl/format'"); its `module` build is ESM
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
-  // React's production build: its development build checks and logs on every render (and is slower)
-  define: { OPENCODE_VERSION: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
+  logLevel: 'warning',
+  metafile: true,
+};
+// React's production build: its development build checks and logs on every render (and is slower)
+const define = { OPENCODE_VERSION: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' };
+const result = await build({
+  ...shared,
+  // the package's `exports` (`opencode/plugin`, `opencode`: issue 11)
+  entryPoints: { plugin: 'src/plugin/api.ts', index: 'src/api/index.ts' },
+  splitting: true,
+  format: 'esm',
+  define,
   banner: {
     // CommonJS dependencies bundled into ESM still call require() for Node built-ins
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
-  logLevel: 'warning',
-  metafile: true,
   plugins: [patchInk],
 });
+// The command (bin/opencode), code-split like the exports but as CommonJS scripts (`.cjs`), so that it
+// can start from a V8 code cache (src/cli/code-cache.ts; ES modules take none in Node 20): esbuild
+// splits it as ESM, then each file is turned into CommonJS and wrapped in a function expression the
+// loader compiles with `vm.Script`; an import of another file of the split becomes `__chunk(name)`,
+// which loads it through the same cache (a dynamic import becomes a promise of it).
+const cliSplit = await build({
+  ...shared,
+  entryPoints: { cli: 'src/cli/main.ts' },
+  entryNames: '[name]-[hash]',
+  splitting: true,
+  format: 'esm',
+  sourcemap: false,
+  write: false,
+  define,
+  plugins: [patching([...patches, ...noTopLevelAwait])],
+});
+const splitNames = new Set(cliSplit.outputFiles.map((f) => basename(f.path, '.js')));
+const chunkRef = (name) => {
+  if (!splitNames.has(name)) throw new Error(`scripts/build.mjs: "${name}.js" is not a file of the split`);
+  return `__chunk(${JSON.stringify(name)})`;
+};
+const cliFiles = [];
+for (const file of cliSplit.outputFiles) {
+  const name = basename(file.path, '.js');
+  const { code } = await transform(file.text, {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    define: { 'import.meta.url': '__importMetaUrl' },
+    logLevel: 'warning',
+  });
+  const body = code
+    .replace(/\brequire\("\.\/([\w-]+)\.js"\)/g, (_, ref) => chunkRef(ref))
+    .replace(/\bimport\("\.\/([\w-]+)\.js"\)/g, (_, ref) => `Promise.resolve().then(() => ${chunkRef(ref)})`)
+    // Code V8 takes from a cache made by vm.Script cannot import() (Node 20: "A dynamic import callback
+    // was not specified", even with vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER), so an import() of a
+    // built-in, a package or a file (plugins, custom tools) goes through `__import`, the loader's own
+    // import(): dist/start.cjs sits beside these files, so specifiers resolve the same. Only a call in
+    // code position is taken (after a space, bracket or operator); a quoted mention is left alone.
+    .replace(/(?<=[\s(=,[:!&|?;{}>])import\((?=["'`\w])/g, '__import(');
+  if (/\b(require|import)\("\.\/[^"]+\.js"\)/.test(body)) throw new Error(`scripts/build.mjs: ${name}.js imports a relative path that is not a file of the split`);
+  // what is left must be quoted text or a comment (`import('node:buffer')` in a message, a JSDoc type)
+  for (const m of body.matchAll(/(?<![\w$.])import\(/g)) {
+    const before = body.slice(body.lastIndexOf('\n', m.index) + 1, m.index);
+    if (!/[`'"]$/.test(before) && !/^\s*(\*|\/\/)/.test(before)) throw new Error(`scripts/build.mjs: ${name}.js: an import() the rewrite missed: ${before.slice(-60)}import(`);
+  }
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __chunk, __import) {var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;\n${body}\n})`;
+  writeFileSync(new URL(`../dist/${name}.cjs`, import.meta.url), wrapped);
+  cliFiles.push(`${name}.cjs`);
+}
+const cliEntry = [...splitNames].find((n) => n.startsWith('cli-'));
+// the loader bin/opencode requires
+const start = await build({
+  ...shared,
+  entryPoints: { start: 'src/cli/start.ts' },
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  define: { CLI_ENTRY: JSON.stringify(cliEntry) },
+});
 
-const outputs = new Set(Object.keys(result.metafile.outputs).map((f) => basename(f)));
+const outputs = new Set([...[result, start].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)), ...cliFiles]);
 const dist = new URL('../dist/', import.meta.url);
 for (const file of readdirSync(dist)) {
   // types/ holds the declarations `npm run build:types` writes (tsconfig.types.json), not esbuild's output

@@ -31,7 +31,7 @@ import { stopLeftoverJournal } from './leftovers.js';
 import { openAppStorage, type AppStorage } from './storage.js';
 import { createApplyEditHandler } from './lsp-edits.js';
 import { LspService } from '../lsp/service.js';
-import { planServers } from '../lsp/servers.js';
+import { planServers, type LspServerPlan } from '../lsp/servers.js';
 import { diagnosticsTool, LSP_SERVICE } from '../tools/diagnostics.js';
 import type { ShellRunner } from '../tools/tool.js';
 import { CHANGE_TRACKER } from '../tools/change-tracker.js';
@@ -50,6 +50,8 @@ export interface AppOptions {
   toolExtra?: Record<string, unknown>;
   /** bus, database and journal opened beforehand (the TUI's first frame, issue 16); opened here by default */
   storage?: AppStorage;
+  /** the language servers, planned beforehand (the TUI's first frame names them, issue 16); planned here by default */
+  lspServers?: LspServerPlan[];
   /**
    * The active profile (issue 15 §2): `config` is the file's own (the base other profiles are applied
    * to when switching); `models` and `providerSettings` are already resolved with the profile applied.
@@ -147,7 +149,7 @@ export function createApp(opts: AppOptions): App {
   mcp.events.on('warning', (w) => bus.emit('warning', { message: w.message }));
   mcp.start();
   // language servers are only planned here (a PATH lookup and a bounded scan); they start on first use (issue 12)
-  const { servers: lspServers } = planServers(cwd, config.lsp, process.env.PATH);
+  const lspServers = opts.lspServers ?? planServers(cwd, config.lsp, process.env.PATH).servers;
   const lsp: LspService = new LspService({
     root: cwd,
     servers: lspServers,

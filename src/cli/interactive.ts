@@ -15,6 +15,7 @@ import { enterFullScreen } from '../tui/terminal.js';
 import { VERSION } from '../version.js';
 import type { CliOptions } from './main.js';
 import { tuiStartSession } from './session-ref.js';
+import { startupMark } from '../startup-trace.js';
 
 /** Starts the interactive TUI in `opts.cwd`. Resolves with the exit code when the person quits. */
 export async function runInteractive(opts: CliOptions): Promise<number> {
@@ -26,6 +27,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   process.chdir(cwd);
   const terminal = enterFullScreen(1, (err) => process.stderr.write(`opencode crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
   drawFirstFrame(process.stdout, { rows: process.stdout.rows, columns: process.stdout.columns }, { version: VERSION, cwd });
+  startupMark('skeleton drawn');
   const leave = (code: number, lines: string[]) => {
     terminal.restore();
     for (const line of lines) process.stderr.write(`${line}\n`);
@@ -43,8 +45,10 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     import('./app-loader.js'),
     import('../tui/run.js'),
   ]);
+  startupMark('modules loaded');
   // problems are printed after the full screen is left; warnings go to the logs page
   const loaded = tryLoadConfig(cwd);
+  startupMark('config loaded');
   if ('problems' in loaded) return leave(2, loaded.problems);
   // keybindings that cannot be read stop the start like any config error (issue 15 §3)
   const keys = loadKeymap(loaded);
@@ -57,6 +61,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   } catch (err) {
     return leave(2, [`opencode: ${(err as Error).message}`]);
   }
+  startupMark('models chosen');
   let storage;
   try {
     storage = openAppStorage(cwd, config);
@@ -72,11 +77,13 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     closeAppStorage(appStorage);
     return leave(2, [`opencode: ${(err as Error).message}`]);
   }
+  const lspServers = planServers(cwd, config.lsp, process.env.PATH).servers;
+  startupMark('language servers planned');
   let firstFrame: () => void = () => {};
   const framed = new Promise<void>((resolve) => (firstFrame = resolve));
   const app: Promise<App> = framed.then(async () => {
     const createApp = await loadAppInSlices();
-    return createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: true, storage: appStorage, profile: models.profile });
+    return createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: true, storage: appStorage, profile: models.profile, lspServers });
   });
   // a signal or a crash: stop running commands (their process groups) before exiting
   void app.then((loadedApp) => terminal.onAbnormalExit(() => loadedApp.cancelAll()), () => {});
@@ -93,13 +100,14 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       config,
       storage,
       coderModel: models.models.coder,
-      // the languages the app plans servers for (it plans them again when it is built: a PATH lookup and a bounded scan)
-      lspLanguages: planServers(cwd, config.lsp, process.env.PATH).servers.map((s) => s.language),
+      // the languages the app has servers for (planned once, here: a PATH lookup and a bounded scan)
+      lspLanguages: lspServers.map((s) => s.language),
       settings: models.settings,
       profile: models.profile,
     },
     app,
   );
+  startupMark('storage open, services built');
   // keys typed since the skeleton go to Ink first
   terminal.releaseInput();
   try {
@@ -110,7 +118,11 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       configWarnings: [...loaded.warnings, ...keys.warnings, ...models.warnings],
       keymap: keys.keymap,
       sessionId,
-      onFirstFrame: firstFrame,
+      // the code grammars load once the app has (run.tsx): the first keys are not kept waiting by both
+      onFirstFrame: () => {
+        firstFrame();
+        return app;
+      },
       terminalActive: terminal.active,
       // the app failed to load: the TUI closes and the error is printed
       quitWhen: app.then(

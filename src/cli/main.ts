@@ -5,6 +5,9 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { registerSessionsCommand } from './sessions-command.js';
+import { startupMark } from '../startup-trace.js';
+
+startupMark('cli.js evaluated');
 
 /** Exit codes: 0 ok, 1 a failed run, 2 bad usage or config, 130 interrupted. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -163,4 +166,5 @@ function parseModel(value: string): string {
   return value;
 }
 
-await program.parseAsync(process.argv);
+// not a top-level await: the command is built as CommonJS (scripts/build.mjs); a failure still ends the process
+void program.parseAsync(process.argv);

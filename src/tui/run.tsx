@@ -14,6 +14,7 @@ import { loadHighlighter } from './render/highlight.js';
 import { ChatStore } from './state/chat-store.js';
 import type { ChatServices } from './state/services.js';
 import { themeByName } from './themes.js';
+import { startupComplete, startupMark } from '../startup-trace.js';
 
 /** Frames per second at most (Ink's throttle); typing and streaming never repaint faster. */
 export const MAX_FPS = 60;
@@ -43,6 +44,7 @@ export interface RunTuiOptions {
 
 /** Runs the TUI until quit. */
 export async function runTui(options: RunTuiOptions): Promise<void> {
+  startupMark('runTui');
   const { services } = options;
   const store = new ChatStore(services, { debug: options.debug });
   // library console output would draw over the screen: it goes to the logs page instead
@@ -64,6 +66,7 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
   const done = new Promise<void>((resolve) => (quit = resolve));
   const frameListeners = new Set<() => void>();
   let framed = false;
+  let frames = 0;
   const onFrame = (listener: () => void) => {
     frameListeners.add(listener);
     return () => void frameListeners.delete(listener);
@@ -83,12 +86,14 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
       incrementalRendering: !process.env.OPENCODE_FULL_REDRAW,
       maxFps: MAX_FPS,
       onRender: () => {
+        if (frames < 6) startupMark(`frame ${++frames}`);
         if (!framed) {
           framed = true;
           // after the first frame: what it did not need (the app, then the code grammars, drawn uncoloured until then)
           void Promise.resolve(options.onFirstFrame?.())
             .catch(() => {})
-            .then(() => loadHighlighter());
+            .then(() => loadHighlighter())
+            .then(startupComplete);
         }
         for (const listener of frameListeners) listener();
       },

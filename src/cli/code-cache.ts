@@ -1,0 +1,195 @@
+/**
+ * Starts the command from its V8 code cache (issue 16). Node 20 has no `module.enableCompileCache`
+ * (Node 22) and its ES modules take no cached code, so scripts/build.mjs also builds the command as
+ * CommonJS files (`dist/*.cjs`, code-split as the ESM build is: a file loads when first imported),
+ * each a function expression that this loader compiles with `vm.Script`. The first run of a kind
+ * compiles them from source and then saves V8's code of every function that ran
+ * (`createCachedData` after running, as v8-compile-cache does); later runs take that code instead of
+ * parsing and compiling the JavaScript again (~0.1–0.2 s of CPU of the TUI's start on this machine;
+ * the modules' evaluation itself still runs).
+ *
+ * The cache is one file per run kind ({@link runKind}: the TUI, `-p`, each sub-command run different
+ * code), `dist/` folder, Node version, architecture and V8 flags (V8 rejects code made under other
+ * flags), holding an entry per file of the split (the names carry a hash of their text), in
+ * {@link codeCacheDir}. A missing, unreadable or rejected entry costs only the compile it would have
+ * saved; the file is then written again, keeping the entries of files this run did not load.
+ * `OPENCODE_CODE_CACHE=off` turns it off (the files are then compiled from source every time).
+ * Built into `dist/start.cjs`; `bin/opencode` requires it. Node built-ins only.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import vm from 'node:vm';
+import { STARTUP_COMPLETE_EVENT, startupMark } from '../startup-trace.js';
+
+/** Options of `opencode` that take a value (main.ts): their value is not a sub-command's name. */
+const VALUE_OPTIONS = new Set(['-p', '--prompt', '-f', '--output-format', '--session', '-c', '--cwd', '-m', '--model', '--profile']);
+
+/**
+ * What kind of run `args` (argv after the script) starts, for the cache's name: `prompt` (-p),
+ * `help`, `tui` (no sub-command), or the sub-command's name (`stats`, `sessions`, …).
+ * Examples: `[]` → `tui`; `['-p', 'hi', '-q']` → `prompt`; `['--help']` → `help`; `['-c', 'dir', 'stats']` → `stats`.
+ */
+export function runKind(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-p' || arg === '--prompt' || arg.startsWith('--prompt=')) return 'prompt';
+    if (arg === '-h' || arg === '--help') return 'help';
+    if (VALUE_OPTIONS.has(arg)) i++;
+    else if (!arg.startsWith('-')) return /^[a-z][a-z-]{0,30}$/.test(arg) ? arg : 'other';
+  }
+  return 'tui';
+}
+
+/**
+ * The cache folder: `$OPENCODE_CODE_CACHE_DIR`, else `opencode-code-cache-<uid>` in the temp folder
+ * (as v8-compile-cache does; one per user: created 0700, and not read when it is not the user's alone).
+ */
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.OPENCODE_CODE_CACHE_DIR || join(tmpdir(), `opencode-code-cache-${process.getuid?.() ?? 'user'}`);
+}
+
+const short = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 10);
+
+/**
+ * A file of the split: `(function (exports, require, module, __filename, __dirname, __chunk, __import) {…})`;
+ * `__chunk(name)` loads another file of the split, `__import(specifier)` is this file's `import()`
+ * (code V8 takes from a cache made by vm.Script cannot `import()` itself in Node 20: scripts/build.mjs).
+ */
+type ChunkFunction = (
+  exports: unknown,
+  require: NodeJS.Require,
+  module: Module,
+  filename: string,
+  dirname: string,
+  chunk: (name: string) => unknown,
+  dynamicImport: (specifier: string) => Promise<unknown>,
+) => void;
+
+const dynamicImport = (specifier: string): Promise<unknown> => import(specifier);
+
+/** What a start did, for tests and the start-up trace: filled in as files load. */
+export interface CodeCacheRun {
+  kind: string;
+  /** the cache file of this kind of run */
+  cacheFile: string;
+  /** false with `OPENCODE_CODE_CACHE=off` */
+  enabled: boolean;
+  /** files (names without `.cjs`) whose code came from the cache */
+  fromCache: string[];
+  /** files compiled from source (no entry, or V8 rejected it) */
+  compiled: string[];
+}
+
+/**
+ * Runs the command: `entry` (a file name in `distDir` without `.cjs`) and the files it imports, with
+ * cached code when there is some. `args` are the command's arguments (`process.argv.slice(2)`).
+ * Throws what the entry's evaluation throws (a missing file: ENOENT).
+ */
+export function startWithCodeCache(distDir: string, entry: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): CodeCacheRun {
+  const kind = runKind(args);
+  // -p sets this flag as it loads (run-prompt.ts: undici's WebAssembly); set before compiling, so that
+  // its cache is made and checked under the same V8 flags
+  if (kind === 'prompt') setFlagsFromString('--liftoff-only');
+  const enabled = env.OPENCODE_CODE_CACHE !== 'off';
+  const dir = codeCacheDir(env);
+  const file = join(dir, `${kind}-${short(distDir)}-${process.version}-${process.arch}-${short(process.execArgv.join(' '))}.bin`);
+  const cached = enabled ? readCache(dir, file) : new Map<string, Buffer>();
+  const scripts = new Map<string, vm.Script>();
+  const modules = new Map<string, Module>();
+  const run: CodeCacheRun = { kind, cacheFile: file, enabled, fromCache: [], compiled: [] };
+
+  const load = (name: string): unknown => {
+    const loaded = modules.get(name);
+    if (loaded) return loaded.exports;
+    const filename = join(distDir, `${name}.cjs`);
+    const source = readFileSync(filename, 'utf8');
+    const cachedData = enabled ? cached.get(name) : undefined;
+    const script = new vm.Script(source, { filename, cachedData });
+    if (enabled) {
+      (cachedData === undefined || script.cachedDataRejected ? run.compiled : run.fromCache).push(name);
+      scripts.set(name, script);
+    }
+    const module = new Module(filename, undefined);
+    module.filename = filename;
+    modules.set(name, module);
+    const compiled = script.runInThisContext() as ChunkFunction;
+    compiled.call(module.exports, module.exports, createRequire(filename), module, filename, distDir, load, dynamicImport);
+    return module.exports;
+  };
+
+  if (enabled) {
+    const save = () => {
+      startupMark(`code cache (${kind}): ${run.fromCache.length} files from the cache, ${run.compiled.length} compiled`);
+      if (run.compiled.length > 0) saveCache(dir, file, distDir, cached, scripts);
+    };
+    // the TUI says when its start-up is done (the app and the grammars loaded): the cache then holds
+    // the code of a whole start, not a session's later code; other runs save as they exit, when they
+    // succeeded (a run stopped by an error ran little of the usual code)
+    if (kind === 'tui') process.once(STARTUP_COMPLETE_EVENT, save);
+    else process.once('exit', (code) => code === 0 && save());
+  }
+  load(entry);
+  return run;
+}
+
+/**
+ * The cache file's entries (file name → V8 code); none when it is missing, unreadable or in a folder
+ * that is not this user's alone. Layout: a 4-byte length, a JSON header `[[name, bytes], …]`, the
+ * entries' bytes one after another.
+ */
+function readCache(dir: string, file: string): Map<string, Buffer> {
+  const entries = new Map<string, Buffer>();
+  try {
+    if (!ownedDir(dir)) return entries;
+    const data = readFileSync(file);
+    const headerLength = data.readUInt32LE(0);
+    const header = JSON.parse(data.subarray(4, 4 + headerLength).toString('utf8')) as [string, number][];
+    let offset = 4 + headerLength;
+    for (const [name, length] of header) {
+      entries.set(name, data.subarray(offset, offset + length));
+      offset += length;
+    }
+    if (offset !== data.length) entries.clear();
+  } catch {
+    entries.clear();
+  }
+  return entries;
+}
+
+/** Whether `dir` exists as this user's alone (owned, not writable by group or others). */
+function ownedDir(dir: string): boolean {
+  try {
+    const stat = statSync(dir);
+    const uid = process.getuid?.();
+    return (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes the cache: this run's files' code, and the earlier entries of files still in `distDir` that
+ * this run did not load. A temp file, then a rename: a concurrent reader sees the old file or the new.
+ */
+function saveCache(dir: string, file: string, distDir: string, earlier: Map<string, Buffer>, scripts: Map<string, vm.Script>): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!ownedDir(dir)) return;
+    const present = new Set(readdirSync(distDir));
+    const entries = new Map<string, Buffer>();
+    for (const [name, data] of earlier) if (present.has(`${name}.cjs`)) entries.set(name, data);
+    for (const [name, script] of scripts) entries.set(name, script.createCachedData());
+    const header = Buffer.from(JSON.stringify([...entries].map(([name, data]) => [name, data.length])));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(header.length);
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, Buffer.concat([length, header, ...entries.values()]), { mode: 0o600 });
+    renameSync(temp, file);
+  } catch {
+    // a cache that cannot be written only costs the next start its compile
+  }
+}
