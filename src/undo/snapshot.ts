@@ -133,8 +133,9 @@ export class ProjectSnapshots {
     const seen = new Set<string>();
     let total = 0;
     const entries = splitNul(listed);
+    const tracked = splitNul(modified).length;
     if (entries.length > this.limits.maxFiles) throw this.tooMany();
-    for (const entry of entries) {
+    for (const [index, entry] of entries.entries()) {
       const key = entry.toString('latin1');
       // a folder with its own .git (listed as `dir/`): its files are its repository's business
       if (seen.has(key) || entry.at(-1) === 0x2f) continue;
@@ -144,7 +145,9 @@ export class ProjectSnapshots {
       try {
         stats = lstatSync(Buffer.concat([Buffer.from(`${this.options.cwd}/`), entry]));
       } catch {
-        add.push(entry); // gone: git add records the deletion
+        // a tracked file gone: git add records the deletion; a new one gone again: nothing to add
+        // (naming it would fail the whole add with "did not match any files")
+        if (index < tracked) add.push(entry);
         continue;
       }
       if (stats.isFile() && stats.size > this.limits.maxFileBytes) {

@@ -193,5 +193,12 @@ describe('undo of what bash changed', () => {
     expect(undo.code).toBe(0);
     expect(existsSync(join(dir, 'sub', 'w.txt'))).toBe(false);
     expect(existsSync(join(dir, 'gone.txt'))).toBe(false);
+    // nothing left to undo: the reason bash's changes stay is still given
+    const again = await runCli(['sessions', 'undo', sessionIdOf(dir)], { cwd: dir, env: cleanEnv({ PATH: bin }) });
+    expect([again.code, again.stdout, again.stderr]).toEqual([
+      1,
+      '',
+      'opencode: Nothing to undo: no turn of this session has file changes left to undo. Not tracked: files changed by bash are not tracked: git not found.\n',
+    ]);
   });
 });
