@@ -176,6 +176,28 @@ describe('opencode acp: the file tools on the editor buffers', () => {
     expect(existsSync(old)).toBe(false);
   });
 
+  it('a move through the editor: the new path gets the text of the buffer, the old one is removed from disk', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-patch-move-'));
+    const [from, to] = [join(dir, 'from.txt'), join(dir, 'sub', 'to.txt')];
+    writeFileSync(from, 'one\n');
+    const patch = ['*** Begin Patch', '*** Update File: from.txt', '*** Move to: sub/to.txt', '@@', ' one', '-unsaved', '+two', '*** End Patch'].join('\n');
+    const sessionId = await start(
+      dir,
+      [
+        { toolCalls: [{ name: 'view', input: { file_path: 'from.txt' } }] },
+        { toolCalls: [{ name: 'patch', input: { patch_text: patch } }] },
+        { text: 'Moved.' },
+      ],
+      { readTextFile: true, writeTextFile: true },
+    );
+    agent!.buffers.set(from, 'one\nunsaved\n');
+    expect(await prompt(sessionId, 'move it')).toEqual({ stopReason: 'end_turn' });
+    expect(toolResultsSent(fake!, 2)).toEqual(['Patch applied successfully. 1 files changed, 1 additions, 1 removals']);
+    expect(agent!.writes).toEqual([{ sessionId, path: to, content: 'one\ntwo\n' }]);
+    expect(readFileSync(to, 'utf8')).toBe('one\ntwo\n');
+    expect(existsSync(from)).toBe(false);
+  });
+
   it('a patch the editor refuses part of is taken back: the files written are given their text again, nothing is deleted', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-patch-refused-'));
     const [a, b, old] = ['a.txt', 'b.txt', 'old.txt'].map((name) => join(dir, name));

@@ -94,4 +94,19 @@ describe("opencode acp: the editor's MCP servers per session", () => {
     // a closed session is gone for the agent: a prompt to it is "resource not found"
     await expect(agent.agent.request('session/prompt', { sessionId: a, prompt: [{ type: 'text', text: 'hello?' }] })).rejects.toMatchObject({ code: -32002 });
   });
+
+  it('a session loaded again without a server it passed before lets it go', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-reload-'));
+    fake = await startFakeProvider([PID_CALL, { text: 'Ran it.' }, { text: 'No editor tools now.' }], { sideTurn: titleTurn('Reload') });
+    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [EDITOR_SERVER] });
+    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] })).toEqual({ stopReason: 'end_turn' });
+    const pid = Number(toolResultsSent(fake, 1)[0]);
+    expect(alive(pid)).toBe(true);
+    expect(await agent.agent.request('session/load', { sessionId, cwd: dir, mcpServers: [] })).toEqual({});
+    while (alive(pid)) await sleep(50);
+    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'tools?' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(editorToolsOffered(fake, 2)).toEqual([]);
+  });
 });
