@@ -57,14 +57,18 @@ export function formatUndoResult(result: TurnUndoResult, cwd: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** One line for a status bar: `Undid "tidy up…": 3 files (1 left alone, changed since)`. */
+/**
+ * One line for a status bar: `Undid "tidy up…": 3 files (1 left alone: changed since)`, plus
+ * `; some changes were not tracked` when the turn (or a later one) had changes undo cannot put back.
+ */
 export function undoStatusLine(result: TurnUndoResult): string {
   const verb = result.kind === 'undo' ? 'Undid' : 'Redid';
   const turn = result.prompt ? ` "${result.prompt}"` : '';
   const left = result.conflicts.filter((c) => !result.files.some((f) => f.path === c.path)).length;
   if (result.files.length === 0) return `Nothing ${result.kind === 'undo' ? 'undone' : 'redone'}: every file of the turn changed since`;
   const count = `${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}`;
-  return `${verb}${turn}: ${count}${left ? ` (${left} left alone: changed since)` : ''}`;
+  const untracked = result.untracked.length ? '; some changes were not tracked' : '';
+  return `${verb}${turn}: ${count}${left ? ` (${left} left alone: changed since)` : ''}${untracked}`;
 }
 
 /** The outcome as `--json` prints it: paths relative to the project when inside it. */

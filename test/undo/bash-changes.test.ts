@@ -5,7 +5,7 @@
  * recorded; a project over the file bound, a first snapshot still running, and a person's change
  * made while the permission dialog was open are each handled as documented in bash-changes.ts.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -167,7 +167,11 @@ describe('the change tracker', () => {
       return ok();
     });
     expect(changes(s).map((c) => c[0])).toEqual(['kept.txt']);
-    expect(existsSync(join(s.dir, '.opencode', 'snapshots'))).toBe(true);
+    // the first snapshot started the day's prune of old versions (detached), and marked it
+    expect(readdirSync(join(s.dir, '.opencode', 'snapshots'))).toHaveLength(1);
+    const gitDir = join(s.dir, '.opencode', 'snapshots', readdirSync(join(s.dir, '.opencode', 'snapshots'))[0]!);
+    expect(existsSync(join(gitDir, 'opencode-pruned'))).toBe(true);
+    expect(readFileSync(join(gitDir, 'info', 'attributes'), 'utf8')).toBe('* -text -filter -diff -merge -ident\n');
   });
 });
 
