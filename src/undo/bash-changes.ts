@@ -16,11 +16,14 @@
  *   waiting: snapshotting while the command runs would mix before and after.
  * - Later snapshots look only at files whose size or time changed (0.3 to 0.6 s for 27,000 files
  *   on a loaded 2-core machine; a bash call takes two). One that takes longer than
- *   {@link TrackerTimings.snapshotTimeoutMs} is stopped and the call runs untracked.
+ *   {@link TrackerTimings.snapshotTimeoutMs} is stopped, the call runs untracked, and so do the
+ *   run's later calls (each would wait as long again).
  * - A permission the person took a while to answer retakes the before-snapshot: what they changed
  *   meanwhile is theirs, not the call's. What changes in the project while the call runs (a person
  *   saving a file) is taken for the call's.
- * - git missing, or a project beyond `SNAPSHOT_LIMITS`: nothing is snapshotted for the rest of the run.
+ * - git missing, or a project beyond `SNAPSHOT_LIMITS` at the first snapshot: nothing is snapshotted
+ *   for the rest of the run. Beyond the limits later (a call made 3 GiB of files): that call, and
+ *   each later one while it stays so, runs untracked, after a quick check.
  * - Files outside the project (after a `cd ..`), files `.gitignore` ignores, files in a folder that
  *   is a git repository of its own, files over the size limit, symbolic links and files whose name is
  *   not UTF-8 are not put back; the last three are named.
@@ -156,8 +159,10 @@ export class BashChangeTracker implements ChangeTracker {
       this.remember(snapshot);
       return { snapshot };
     } catch (err) {
-      if (err instanceof GitError && err.kind === 'missing') this.disabled = reasonOf(err, false);
-      return { reason: reasonOf(err, false) };
+      // git missing stays missing; a snapshot that took too long (a bash call added 50,000 files)
+      // would make every later call wait as long again: both end tracking for the run
+      if (err instanceof GitError && (err.kind === 'missing' || err.kind === 'timeout')) this.disabled = reasonOf(err, false, this.timings);
+      return { reason: reasonOf(err, false, this.timings) };
     }
   }
 
@@ -235,12 +240,12 @@ function gitModeBits(gitMode: string): number {
 }
 
 /** Why a snapshot failed, as the end of `files changed by bash are not tracked: …`. */
-function reasonOf(err: unknown, first: boolean): string {
+function reasonOf(err: unknown, first: boolean, timings: TrackerTimings = TRACKER_TIMINGS): string {
   if (err instanceof SnapshotLimitError) return err.message;
   if (err instanceof GitError) {
     if (err.kind === 'missing') return 'git not found';
     if (err.kind === 'aborted') return 'the call was canceled while the snapshot was taken';
-    if (err.kind === 'timeout') return first ? 'the project\'s first snapshot took too long' : `taking a snapshot took longer than ${Math.round(TRACKER_TIMINGS.snapshotTimeoutMs / 1000)} s`;
+    if (err.kind === 'timeout') return first ? "the project's first snapshot took too long" : `taking a snapshot took longer than ${timings.snapshotTimeoutMs / 1000} s`;
     if (err.kind === 'locked') return err.message;
   }
   return `taking a snapshot failed: ${err instanceof Error ? err.message : String(err)}`;

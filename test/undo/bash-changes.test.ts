@@ -129,6 +129,22 @@ describe('the change tracker', () => {
     expect(changes(s)).toEqual([]);
   });
 
+  it('stops tracking for the run after a snapshot that took too long', async () => {
+    const s = setup({ 'a.txt': 'a' });
+    await s.tracker.firstSnapshot();
+    const slow = new BashChangeTracker({
+      snapshots: new ProjectSnapshots({ cwd: s.dir, dataDir: join(s.dir, '.opencode') }),
+      cwd: s.dir,
+      record: (w) => s.db.files.turns.record(w),
+      timings: { snapshotTimeoutMs: 0 },
+    });
+    await slow.firstSnapshot();
+    const reason = ['files changed by bash are not tracked: taking a snapshot took longer than 0 s'];
+    expect((await slow.around('bash', s.ctx, async () => ok())).metadata?.[UNTRACKED_CHANGES]).toEqual(reason);
+    expect((await slow.around('bash', s.ctx, async () => ok())).metadata?.[UNTRACKED_CHANGES]).toEqual(reason);
+    slow.close();
+  });
+
   it('runs a call that comes while the first snapshot is still being taken untracked, and tracks the next', async () => {
     const s = setup({ 'a.txt': 'a' }, { timings: { firstSnapshotWaitMs: 0 } });
     const first = await s.tracker.around('bash', s.ctx, async () => (writeFileSync(join(s.dir, 'a.txt'), 'b'), ok()));
