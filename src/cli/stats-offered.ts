@@ -69,15 +69,15 @@ export async function offeredTools(options: OfferedToolsOptions): Promise<Offere
     const offered = BUILTIN_TOOL_NAMES.filter((name) => options.tools[name] !== false).map((name) => ({ name, source: 'builtin' }));
     return { offered, failed: [] };
   }
-  const { registry, failed } = await loadedRegistry(options, withMcp);
-  return { offered: registryTools(registry), failed };
+  return listedRegistry(options, withMcp);
 }
 
 /**
  * The registry built without the TUI or a provider: stand-ins that only name the built-ins and the
- * custom tools (`listOnly`), plus the MCP servers' tools with `withMcp`.
+ * custom tools (`listOnly`), plus the MCP servers' tools with `withMcp`; listed before the servers are
+ * closed (closing unregisters their tools: listing after it lost every MCP tool).
  */
-async function loadedRegistry(options: OfferedToolsOptions, withMcp: boolean): Promise<{ registry: ToolRegistry; failed: string[] }> {
+async function listedRegistry(options: OfferedToolsOptions, withMcp: boolean): Promise<OfferedTools> {
   const [{ ToolRegistry }, { listedTool, loadCustomTools }] = await Promise.all([import('../tools/registry.js'), import('../custom/load.js')]);
   const registry = new ToolRegistry();
   for (const name of BUILTIN_TOOL_NAMES) registry.register(listedTool(name), 'builtin');
@@ -86,17 +86,20 @@ async function loadedRegistry(options: OfferedToolsOptions, withMcp: boolean): P
   // a plugin's log lines are for `opencode tools` and the TUI; the report stays what was asked for
   const loadCustom = () =>
     loadCustomTools({ projectDir: options.cwd, config, registry, env: options.env, cacheDir: options.dataDir, listOnly: true, onLog: () => {} });
-  if (withMcp) {
-    if (!options.full) throw new Error('offeredTools: --mcp needs the validated config (options.full)');
-    const [{ McpService }, { PROMPT_MCP_WAIT_MS }] = await Promise.all([import('../mcp/service.js'), import('./mcp.js')]);
-    const mcp = new McpService({ servers: options.full.mcpServers, cwd: options.cwd, registry });
-    mcp.start();
-    const [report] = await Promise.all([loadCustom(), mcp.waitForStartup(PROMPT_MCP_WAIT_MS)]);
-    await mcp.close();
-    return { registry, failed: report.failed };
+  if (!withMcp) {
+    const report = await loadCustom();
+    return { offered: registryTools(registry), failed: report.failed };
   }
-  const report = await loadCustom();
-  return { registry, failed: report.failed };
+  if (!options.full) throw new Error('offeredTools: --mcp needs the validated config (options.full)');
+  const [{ McpService }, { PROMPT_MCP_WAIT_MS }] = await Promise.all([import('../mcp/service.js'), import('./mcp.js')]);
+  const mcp = new McpService({ servers: options.full.mcpServers, cwd: options.cwd, registry });
+  mcp.start();
+  try {
+    const [report] = await Promise.all([loadCustom(), mcp.waitForStartup(PROMPT_MCP_WAIT_MS)]);
+    return { offered: registryTools(registry), failed: report.failed };
+  } finally {
+    await mcp.close();
+  }
 }
 
 /** The winners of their names, not turned off, by name. */

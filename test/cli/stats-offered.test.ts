@@ -10,6 +10,7 @@ import { CUSTOM_TOOL_FILE_EXTENSIONS, offeredTools, PLUGIN_FILE_EXTENSIONS } fro
 import { TOOL_FILE_EXTENSIONS } from '../../src/custom/load.js';
 import { PLUGIN_EXTENSIONS } from '../../src/plugin/load.js';
 import { cleanEnv, runCli } from '../support/cli.js';
+import { FIXTURE, TSX_LOADER } from '../mcp/fixture.js';
 
 const BUILTINS = ['agent', 'bash', 'edit', 'fetch', 'glob', 'grep', 'ls', 'patch', 'sourcegraph', 'view', 'write'];
 
@@ -64,5 +65,24 @@ describe('stats: the offered tools', () => {
       { name: 'write', source: 'builtin' },
     ]);
     expect(report.failedToLoad).toEqual([]);
+  });
+
+  // this listed no MCP tool before: the servers were closed, unregistering their tools, before the listing
+  it("with --mcp list the MCP servers' tools too, from the validated config's servers", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-offered-'));
+    const local = { command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio'] };
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ mcpServers: { local }, tools: { local_crash: false } }));
+    const run = await runCli(['stats', '--mcp', '--json'], { cwd: dir, env: cleanEnv() });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as { notCalled: { name: string; source: string }[]; mcpNotStarted: boolean };
+    expect(report.mcpNotStarted).toBe(false);
+    // the fixture's 11 tools, named <server>_<tool> (a long name cut and hashed), local_crash turned off
+    expect(report.notCalled.filter((t) => t.source === 'mcp')).toEqual(
+      [
+        'local_bad_image', 'local_dotted_tool', 'local_echo', 'local_fail', 'local_image',
+        'local_measure_the_distance_between_two_points_on_a_plan_3a21a28e', 'local_mixed', 'local_pid', 'local_sleep', 'local_toggle_extra',
+      ].map((name) => ({ name, source: 'mcp' })),
+    );
   });
 });
