@@ -206,8 +206,13 @@ export class Agent {
 
     const images = this.model.supportsImages ? attachments : [];
     const userParts: MessagePart[] = [{ type: 'text', text }, ...images];
-    const user = this.createMessage(sessionId, 'user', userParts);
-    this.finish(user, 'end_turn');
+    // the writes made at one moment commit together (one WAL commit each time, not one per write)
+    const batch = <T>(fn: () => T): T => (store.messages.batch ? store.messages.batch(fn) : fn());
+    const user = batch(() => {
+      const created = this.createMessage(sessionId, 'user', userParts);
+      this.finish(created, 'end_turn');
+      return created;
+    });
     const history = historyForProvider([...previous, user], session.summaryMessageId);
     const thinking = this.opts.kind === 'coder' && this.model.canReason && /\bthink/i.test(text);
     const maxSteps = this.opts.maxSteps ?? 100;
@@ -215,13 +220,26 @@ export class Agent {
     const env = this.opts.promptEnvironment();
     const system = systemPrompt(this.opts.kind, env);
 
+    // the last step's tool message, finished in the same commit as the next message is created
+    let openTools: Message | undefined;
+    const closeTools = () => {
+      if (openTools) this.finish(openTools, 'end_turn');
+      openTools = undefined;
+    };
     for (let step = 0; ; step++) {
       if (step >= maxSteps) {
-        const message = this.createMessage(sessionId, 'assistant', [{ type: 'text', text: stepLimitMessage(maxSteps) }]);
-        this.finish(message, 'step_limit', `step limit of ${maxSteps} reached`);
+        const message = batch(() => {
+          closeTools();
+          const created = this.createMessage(sessionId, 'assistant', [{ type: 'text', text: stepLimitMessage(maxSteps) }]);
+          this.finish(created, 'step_limit', `step limit of ${maxSteps} reached`);
+          return created;
+        });
         return { sessionId, reason: 'step_limit', message, error: `step limit of ${maxSteps} reached`, ...totals };
       }
-      const assistant = this.createMessage(sessionId, 'assistant', [], this.model.id);
+      const assistant = batch(() => {
+        closeTools();
+        return this.createMessage(sessionId, 'assistant', [], this.model.id);
+      });
       const response = await this.stream(assistant, system, history, thinking, signal, totals);
       if (response.kind === 'error') {
         await this.cancelOpenCalls(assistant);
@@ -229,22 +247,30 @@ export class Agent {
         this.finish(assistant, reason, signal.aborted ? undefined : response.message);
         return { sessionId, reason, message: assistant, error: signal.aborted ? undefined : response.message, ...totals };
       }
+      const { value, costUsd } = response;
       const calls = toolCalls(assistant);
       // every call the model made is answered, whatever the finish reason says (a reply cut at
       // max_tokens, or end_turn with tool_use blocks): a call without a result breaks the history
       if (calls.length === 0) {
-        this.finish(assistant, response.value.finishReason === 'tool_use' ? 'end_turn' : response.value.finishReason);
+        batch(() => {
+          this.recordUsage(sessionId, value.usage, costUsd);
+          this.finish(assistant, value.finishReason === 'tool_use' ? 'end_turn' : value.finishReason);
+        });
         return { sessionId, reason: finishPart(assistant)!.reason, message: assistant, ...totals };
       }
-      this.finish(assistant, 'tool_use');
       // results are stored as each call finishes, so a process killed mid-batch keeps the ones that ran
-      const toolMessage = this.createMessage(sessionId, 'tool', []);
+      const toolMessage = batch(() => {
+        this.recordUsage(sessionId, value.usage, costUsd);
+        this.finish(assistant, 'tool_use');
+        return this.createMessage(sessionId, 'tool', []);
+      });
       const outcome = await runToolCalls({
         calls,
         // the tools this session is offered (opencode acp: an editor's MCP servers only to their session)
         registry: this.opts.tools.forSession(sessionId),
         signal,
         log: this.opts.toolCallLog,
+        transaction: batch,
         contextFor: (call) => this.toolContext(sessionId, env.cwd, assistant.id, call, signal),
         onStart: (call) =>
           bus.emit('tool.started', { sessionId, messageId: assistant.id, toolCallId: call.id, name: call.name }),
@@ -256,11 +282,14 @@ export class Agent {
         },
       });
       toolMessage.parts = outcome.results;
-      this.finish(toolMessage, 'end_turn');
+      openTools = toolMessage;
       history.push(assistant, toolMessage);
       if (outcome.canceled || outcome.permissionDenied) {
         const reason: FinishReason = outcome.canceled ? 'canceled' : 'permission_denied';
-        this.finish(assistant, reason);
+        batch(() => {
+          closeTools();
+          this.finish(assistant, reason);
+        });
         return { sessionId, reason, message: assistant, ...totals };
       }
     }
@@ -274,7 +303,7 @@ export class Agent {
     thinking: boolean,
     signal: AbortSignal,
     totals: { usage: Usage; costUsd: number },
-  ): Promise<{ kind: 'ok'; value: ProviderResponse } | { kind: 'error'; message: string }> {
+  ): Promise<{ kind: 'ok'; value: ProviderResponse; costUsd: number } | { kind: 'error'; message: string }> {
     const { provider, store, bus } = this.opts;
     const events = provider.stream({
       systemPrompt: system,
@@ -342,10 +371,11 @@ export class Agent {
             ...(r.content ? [{ type: 'text' as const, text: r.content }] : []),
             ...r.toolCalls.map((c): ToolCallPart => ({ type: 'tool_call', ...c, finished: true })),
           ];
-          const costUsd = this.trackUsage(assistant.sessionId, r.usage, totals);
-          changed();
+          const costUsd = this.addToTotals(r.usage, totals);
+          // no streaming write: the loop finishes the message (with the usage) right after this
+          bus.emit('message.updated', { message: assistant });
           called({ outcome: 'ok', usage: r.usage, costUsd, finishReason: r.finishReason });
-          return { kind: 'ok', value: r };
+          return { kind: 'ok', value: r, costUsd };
         }
         case 'error':
           changed();
@@ -384,20 +414,24 @@ export class Agent {
     }
   }
 
-  /** Adds a call's usage to the run's totals and the session's (and its ancestors'); returns its cost, USD. */
-  private trackUsage(sessionId: string, usage: Usage, totals: { usage: Usage; costUsd: number }): number {
+  /** Adds a call's usage to the run's totals; returns its cost, USD. */
+  private addToTotals(usage: Usage, totals: { usage: Usage; costUsd: number }): number {
     const cost = this.opts.computeCost(this.model, usage);
     for (const key of Object.keys(totals.usage) as (keyof Usage)[]) totals.usage[key] += usage[key];
     totals.costUsd += cost;
+    return cost;
+  }
+
+  /** Stores a call's usage and cost (USD) in the session's totals and its ancestors'. */
+  private recordUsage(sessionId: string, usage: Usage, cost: number): void {
     const contextTokens = usage.input + usage.cacheRead + usage.cacheWrite + usage.output;
     // a sub-agent's tokens and cost roll up into every ancestor; the context size is the session's own
     let id: string | undefined = sessionId;
     for (let depth = 0; id && depth < 16; depth++) {
-      this.opts.store.sessions.addUsage(id, usage, cost, id === sessionId ? contextTokens : undefined);
+      const updated = this.opts.store.sessions.addUsage(id, usage, cost, id === sessionId ? contextTokens : undefined);
       this.opts.bus.emit('session.updated', { sessionId: id });
-      id = this.opts.store.sessions.get(id)?.parentSessionId ?? undefined;
+      id = (updated ? updated.parentSessionId : this.opts.store.sessions.get(id)?.parentSessionId) ?? undefined;
     }
-    return cost;
   }
 
   /** Open tool calls of an interrupted message get a canceled result, so the history stays valid. */

@@ -13,8 +13,11 @@ export interface AgentSession {
 export interface AgentStore {
   sessions: {
     get(id: string): AgentSession | undefined;
-    /** adds to the session's totals; `contextTokens` (when given) replaces the current context size */
-    addUsage(id: string, usage: Usage, costUsd: number, contextTokens?: number): void;
+    /**
+     * adds to the session's totals; `contextTokens` (when given) replaces the current context size.
+     * May return the updated session (the SQLite store does), which saves reading it again.
+     */
+    addUsage(id: string, usage: Usage, costUsd: number, contextTokens?: number): AgentSession | void;
     updateTitle(id: string, title: string): void;
   };
   messages: {
@@ -26,5 +29,10 @@ export interface AgentStore {
     updateStreaming(message: Message): void;
     /** writes the finished message now */
     finish(message: Message): void;
+    /**
+     * runs `fn` so that the writes it makes (of any store) commit together, once; rolled back when it
+     * throws (db's `MessageStore.batch`). Omitted → each write commits on its own.
+     */
+    batch?<T>(fn: () => T): T;
   };
 }

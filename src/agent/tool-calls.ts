@@ -38,6 +38,8 @@ export interface BatchOptions {
   onFinish?: (call: ToolCallPart, result: ToolResultPart) => void;
   /** the call log: one record per call, written as it finishes (db's `ToolCallLog`); omitted → not logged */
   log?: ToolCallRecorder;
+  /** runs a call's log record and `onFinish` so their writes commit together (the store's `batch`) */
+  transaction?: <T>(fn: () => T) => T;
 }
 
 /** One finished tool call, as the call log stores it (issue 11 §5): the db's row, so the two never drift. */
@@ -71,11 +73,15 @@ export async function runToolCalls(opts: BatchOptions): Promise<BatchOutcome> {
     const startedAt = Date.now();
     const executed = await execute(call, registry, ctx);
     const result = executed.result;
-    record(opts, call, ctx, executed, startedAt, signal.aborted);
     if (result.permissionDenied) permissionDenied = true;
     const part = toPart(call, result);
     results[index] = part;
-    opts.onFinish?.(call, part);
+    const finished = () => {
+      record(opts, call, ctx, executed, startedAt, signal.aborted);
+      opts.onFinish?.(call, part);
+    };
+    if (opts.transaction) opts.transaction(finished);
+    else finished();
   };
 
   let i = 0;

@@ -78,7 +78,16 @@ function toSession(row: SessionRow): Session {
 
 /** Reads and writes the `sessions` table. Every method is synchronous and throws on a failed write. */
 export class SessionStore {
+  /** the statements the agent runs at every step, prepared once (issue 16: a prepare costs about what the query does) */
+  private readonly statements = new Map<string, BetterSqlite3.Statement<unknown[], SessionRow>>();
+
   constructor(private readonly db: BetterSqlite3.Database) {}
+
+  private prepared(sql: string): BetterSqlite3.Statement<unknown[], SessionRow> {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare<unknown[], SessionRow>(sql)));
+    return statement;
+  }
 
   /**
    * Creates a session. `id` defaults to a random UUID; sub-agent sessions pass the tool-call id.
@@ -98,7 +107,7 @@ export class SessionStore {
 
   /** The session, or `undefined` when there is none with this id. */
   get(id: string): Session | undefined {
-    const row = this.db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE id = ?').get(id);
+    const row = this.prepared('SELECT * FROM sessions WHERE id = ?').get(id);
     return row && toSession(row);
   }
 
@@ -234,9 +243,8 @@ export class SessionStore {
   }
 
   private update(id: string, assignments: string, values: unknown[]): Session {
-    const row = this.db
-      .prepare<unknown[], SessionRow>(`UPDATE sessions SET ${assignments}, updated_at = ? WHERE id = ? RETURNING *`)
-      .get(...values, Date.now(), id);
+    // `assignments` is one of a few constant strings of this class, so the cache stays that small
+    const row = this.prepared(`UPDATE sessions SET ${assignments}, updated_at = ? WHERE id = ? RETURNING *`).get(...values, Date.now(), id);
     if (!row) throw new NotFoundError('session', id);
     return toSession(row);
   }
