@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import iconv from 'iconv-lite';
 import type { FileTimes } from './file-times.js';
-import { encodeDocument, readDocument, textAsRead, type LineEnding, type TextDocument } from './text-document.js';
+import { encodeDocument, textAsRead, type LineEnding, type TextDocument } from './text-document.js';
 import { ToolError, type ToolContext } from './tool.js';
 
 /** `ToolContext.extra` key of a {@link FileAccess}. */
@@ -53,8 +53,9 @@ export function readsThroughEditor(ctx: Pick<ToolContext, 'extra'>): boolean {
 }
 
 /**
- * The text of `path` as the tools see it (no BOM, `\n` line endings): the editor's when reads go
- * through it (the disk's when the editor cannot read it), else undefined (the caller reads the disk).
+ * The text of `path` as the tools see it (no BOM, `\n` line endings) when reads go through the editor;
+ * undefined without an editor reader, or when the editor cannot read the file (the caller then reads
+ * the disk, which is what an editor without the file open would answer).
  * @throws the abort error when `ctx.signal` aborts
  */
 export async function readEditorText(ctx: ToolContext, path: string): Promise<string | undefined> {
@@ -67,18 +68,6 @@ export async function readEditorText(ctx: ToolContext, path: string): Promise<st
     // an editor that cannot read it has no buffer of it either: the disk is its view
     return undefined;
   }
-}
-
-/**
- * The document of `path` with the editor's text when reads go through the editor: the disk's
- * document (`readDocument`) when the texts agree, else {@link bufferDocument}. Without an editor
- * reader, the disk's document.
- * @throws ToolError as `readDocument` (binary, undecodable, not a regular file); the fs error
- */
-export async function readCurrentDocument(ctx: ToolContext, path: string): Promise<TextDocument> {
-  const disk = readDocument(path);
-  const text = await readEditorText(ctx, path);
-  return text === undefined ? disk : bufferDocument(disk, text);
 }
 
 /**
@@ -127,7 +116,7 @@ export function compareEditorText(fileTimes: FileTimes, path: string, text: stri
 }
 
 /** SHA-256 of the text (UTF-8), hex. */
-export function textHash(text: string): string {
+function textHash(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 

@@ -29,7 +29,7 @@ import {
 
 /**
  * Puts the new content of `path` in place after every check passed: `bytes` (from `encodeDocument`,
- * in the file's encoding `encoding`) atomically on disk, or, when a {@link FileAccess} writes through
+ * in the file's encoding `encoding`) atomically on disk, or, when a `FileAccess` writes through
  * the editor, the same content as text through the editor.
  * @throws ToolError when the editor refuses the write; the fs error of `writeFileAtomic` otherwise
  */

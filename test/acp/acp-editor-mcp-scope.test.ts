@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { McpServerStdio } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../support/cli.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
@@ -45,7 +46,7 @@ function alive(pid: number): boolean {
   }
 }
 
-const EDITOR_SERVER = { name: 'editor', command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio'], env: [] };
+const EDITOR_SERVER: McpServerStdio = { name: 'editor', command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio'], env: [] };
 const PID_CALL = { toolCalls: [{ name: 'editor_pid', input: {} }] };
 
 describe("opencode acp: the editor's MCP servers per session", () => {
