@@ -9,7 +9,9 @@
  * given (starting them spawns programs and can take seconds); without it, an MCP tool appears only
  * once it has been called.
  */
+import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isatty } from 'node:tty';
 import { openToolCallLog } from '../db/tool-call-log-reader.js';
 import type { ToolStats } from '../db/tool-call-log.js';
 import { startupMark } from '../startup-trace.js';
@@ -89,8 +91,7 @@ export async function runStats(opts: StatsOptions): Promise<number> {
   startupMark('stats: offered tools listed');
   const mcpNotStarted = !mcp && config.mcpServerNames.length > 0;
   const report: StatsReport = { days, sinceMs, tools, notCalled: notCalled(offered, tools), mcpNotStarted, failedToLoad: failed };
-  if (opts.json) process.stdout.write(`${JSON.stringify(statsJson(report), null, 2)}\n`);
-  else process.stdout.write(formatStats(report, { bold: await terminalBold() }));
+  writeStdout(opts.json ? `${JSON.stringify(statsJson(report), null, 2)}\n` : formatStats(report, { bold: await terminalBold() }));
   startupMark('stats: printed');
   return 0;
 }
@@ -103,9 +104,27 @@ export function notCalled(offered: readonly OfferedTool[], stats: readonly ToolS
 
 /** chalk's bold when stdout is a terminal that shows colour; chalk is loaded only then (a pipe gets plain text). */
 async function terminalBold(): Promise<((text: string) => string) | undefined> {
-  if (process.stdout.isTTY !== true) return undefined;
+  if (!isatty(1)) return undefined;
   const { default: chalk } = await import('chalk');
   return chalk.level > 0 ? chalk.bold : undefined;
+}
+
+/**
+ * Writes the report to stdout (fd 1) at once: `process.stdout` on a pipe would first build a socket
+ * stream (Node's `net` module, a few ms of a command that takes a couple of hundred). A non-blocking
+ * stdout that is full (EAGAIN) gets the rest through `process.stdout`, which waits; a reader that is
+ * gone (EPIPE, e.g. `| head -1`) ends the writing quietly.
+ */
+function writeStdout(text: string): void {
+  const bytes = Buffer.from(text);
+  let offset = 0;
+  try {
+    while (offset < bytes.length) offset += writeSync(1, bytes, offset);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EAGAIN') process.stdout.write(bytes.subarray(offset));
+    else if (code !== 'EPIPE') throw err;
+  }
 }
 
 /** The `--json` shape: the report with times as ISO 8601 (UTC) beside the unix ms. */
