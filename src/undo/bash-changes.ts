@@ -24,6 +24,7 @@
  * - git missing, or a project beyond `SNAPSHOT_LIMITS` at the first snapshot: nothing is snapshotted
  *   for the rest of the run. Beyond the limits later (a call made 3 GiB of files): that call, and
  *   each later one while it stays so, runs untracked, after a quick check.
+ * - A call whose changes add up to more than `maxChangeBytes` is not recorded at all (named).
  * - Files outside the project (after a `cd ..`), files `.gitignore` ignores, files in a folder that
  *   is a git repository of its own, files over the size limit, symbolic links and files whose name is
  *   not UTF-8 are not put back; the last three are named.

@@ -31,6 +31,11 @@ export const SNAPSHOT_LIMITS = {
   maxFiles: 100_000,
   /** bytes added in one snapshot: the repository's first copy of the project costs about half this on disk */
   maxTotalBytes: 2 * 1024 * 1024 * 1024,
+  /**
+   * bytes of one call's changes, before and after together: they are held in memory and stored in
+   * the database (a build writing 500 files of 4 MiB is not undone, rather than stored again each run)
+   */
+  maxChangeBytes: 64 * 1024 * 1024,
 };
 
 export type SnapshotLimits = typeof SNAPSHOT_LIMITS;
@@ -181,7 +186,7 @@ export class ProjectSnapshots {
 
   /**
    * The paths whose content or git mode differs from `before` to `after`, with both contents.
-   * @throws {GitError}
+   * @throws {GitError}; {@link SnapshotLimitError} when the contents add up to more than `maxChangeBytes`
    */
   async diff(before: string, after: string, options: TakeOptions): Promise<SnapshotChange[]> {
     if (before === after) return [];
@@ -195,6 +200,10 @@ export class ProjectSnapshots {
       rows.push({ path, notUtf8, oldMode: oldMode!, newMode: newMode!, oldId: oldId!, newId: newId! });
     }
     const ids = [...new Set(rows.flatMap((r) => [r.oldId, r.newId]).filter((id) => !/^0+$/.test(id)))];
+    // sizes first ("<id> blob <size>" per line): the contents are read only when they fit
+    const sizes = ids.length ? (await this.git(['cat-file', '--batch-check'], { ...options, input: ids.map((id) => `${id}\n`).join('') })).toString('utf8') : '';
+    const total = sizes.split('\n').reduce((sum, line) => sum + (Number(line.split(' ')[2]) || 0), 0);
+    if (total > this.limits.maxChangeBytes) throw new SnapshotLimitError(`the call changed more than ${formatBytes(this.limits.maxChangeBytes)} of files`);
     const blobs = await this.readBlobs(ids, options);
     const file = (mode: string, id: string): SnapshotFile | null => (/^0+$/.test(id) ? null : { bytes: blobs.get(id)!, gitMode: mode });
     return rows.map((r) => ({ path: r.path, before: file(r.oldMode, r.oldId), after: file(r.newMode, r.newId), ...(r.notUtf8 ? { notUtf8: true as const } : {}) }));

@@ -120,6 +120,17 @@ describe('the change tracker', () => {
     expect(changes(s)).toEqual([['a.txt', 'a', 0o644, 'half', 0o644]]);
   });
 
+  it('records none of a call whose changes add up to more than the bound, and says so', async () => {
+    const s = setup({ 'a.txt': 'a'.repeat(60), 'b.txt': 'b' }, { limits: { maxChangeBytes: 100 } });
+    const result = await s.tracker.around('bash', s.ctx, async () => {
+      writeFileSync(join(s.dir, 'a.txt'), 'A'.repeat(60));
+      writeFileSync(join(s.dir, 'b.txt'), 'B');
+      return ok();
+    });
+    expect(result.metadata?.[UNTRACKED_CHANGES]).toEqual(['files changed by bash are not tracked: the call changed more than 100 bytes of files']);
+    expect(changes(s)).toEqual([]);
+  });
+
   it('snapshots nothing in a project over the file bound, and says why for every call', async () => {
     const s = setup({ 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c' }, { limits: { maxFiles: 2 } });
     const run = () => s.tracker.around('bash', s.ctx, async () => (writeFileSync(join(s.dir, 'a.txt'), 'A'), ok()));
