@@ -247,7 +247,8 @@ export class ProjectSnapshots {
     const { gitDir, workTree } = this.place;
     if (!existsSync(join(gitDir, 'HEAD'))) {
       mkdirSync(gitDir, { recursive: true, mode: 0o700 });
-      await this.git(['init', '--quiet'], options);
+      // no template: no sample hooks, no description file
+      await this.git(['init', '--quiet', '--template='], options);
     }
     mkdirSync(join(gitDir, 'info'), { recursive: true });
     writeFileSync(join(gitDir, 'info', 'attributes'), NEUTRAL_ATTRIBUTES);
