@@ -21,6 +21,7 @@ import { startSpinner } from './spinner.js';
 import { waitForMcpBeforePrompt } from './mcp.js';
 import { routeLibraryConsole } from './library-console.js';
 import { chosenSession, SessionLookupError } from './session-ref.js';
+import { holdForPrompt } from './sessions-in-use.js';
 import type { StreamJson } from './stream-json.js';
 
 // Node's fetch parses HTTP with a WebAssembly module; V8's optimising compile of it runs in the
@@ -106,8 +107,12 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   let result: RunResult;
   let stream: StreamJson | undefined;
   let streamError: NodeJS.ErrnoException | undefined;
+  let sessionId: string | undefined;
   try {
     const session = continued ?? app.db.sessions.create({ title: `Non-interactive: ${prompt.trim().replace(/\s+/g, ' ').slice(0, 100)}` });
+    // `opencode sessions delete` elsewhere refuses it while this run holds it
+    holdForPrompt(app.db, session.id);
+    sessionId = session.id;
     if (startStreamJson) {
       const line = { id: session.id, title: session.title, model: app.coderModel.id, continued: continued !== undefined };
       // a reader that goes away (`| head`) or a full disk must not crash the run: it is reported at the end
@@ -122,7 +127,10 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   } catch (err) {
     spinner?.stop();
     stream?.stop();
+    // `opencode sessions delete --force` elsewhere took the session from under the run
+    const deleted = sessionId !== undefined && sessionGone(app, sessionId);
     await closeQuietly(app);
+    if (deleted) return fail(1, `session ${sessionId} was deleted while this run was using it (\`opencode sessions delete --force\`); the reply is lost`);
     return fail(1, (err as Error).message);
   } finally {
     process.off('SIGINT', onSigint);
@@ -182,6 +190,15 @@ function writeAnswer(text: string): Promise<number> {
       if (!err) resolve(0);
     });
   });
+}
+
+/** The session is no longer in the database (a read that fails counts as still there). */
+function sessionGone(app: App, sessionId: string): boolean {
+  try {
+    return app.db.sessions.get(sessionId) === undefined;
+  } catch {
+    return false;
+  }
 }
 
 async function closeQuietly(app: App): Promise<void> {

@@ -56,9 +56,10 @@ export function registerSessionsCommand(program: Command): void {
     .command('delete')
     .description('delete a session with its messages, file history and sub-agent sessions')
     .argument('<id>', 'session id or a unique prefix of it')
+    .option('--force', 'delete it even while a running TUI or -p has it open (that process then fails on its next write)')
     .action(async (id: string, _opts: unknown, command: Command) => {
       const { runSessionsDelete } = await import('./sessions.js');
-      process.exitCode = await runSessionsDelete({ ...command.optsWithGlobals<GlobalOptions>(), id });
+      process.exitCode = await runSessionsDelete({ ...command.optsWithGlobals<GlobalOptions & { force?: boolean }>(), id });
     });
 
   registerUndoCommand(sessions);

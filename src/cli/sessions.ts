@@ -3,8 +3,9 @@
  * shell. Output is made for pipes: colour only when stdout is a terminal, one record per line in
  * `list`, JSON with `--json` or `--format json`.
  *
- * Exit codes: 0 done; 1 a failed read or write (the database, the output); 2 bad usage: an unknown or
- * ambiguous session id, an unreadable or invalid import file, a config error.
+ * Exit codes: 0 done; 1 a failed read or write (the database, the output), or a delete refused because
+ * a running process has the session open; 2 bad usage: an unknown or ambiguous session id, an
+ * unreadable or invalid import file, a config error.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -109,10 +110,25 @@ export async function runSessionsImport(opts: SessionsOptions & { file: string }
   });
 }
 
-/** `opencode sessions delete ID`: the session with its messages, file history and sub-agent sessions. */
-export async function runSessionsDelete(opts: SessionsOptions & { id: string }): Promise<number> {
+/**
+ * `opencode sessions delete ID [--force]`: the session with its messages, file history and sub-agent
+ * sessions. Refused (exit 1) while a running TUI or `-p` has it open (`db/session-in-use.ts`), naming
+ * the process: deleting it under that process made its next write fail. `--force` deletes anyway.
+ */
+export async function runSessionsDelete(opts: SessionsOptions & { id: string; force?: boolean }): Promise<number> {
   return withDatabase(opts, { create: false }, async (db) => {
     const session = lookup(db, opts.id);
+    if (!opts.force) {
+      const { describeSessionUsers, sessionUsersOf } = await import('./sessions-in-use.js');
+      const users = sessionUsersOf(db!, session.id);
+      if (users.length) {
+        return fail(
+          1,
+          `session ${session.id} "${session.title}" is in use by ${describeSessionUsers(users)}: quit it or open another session there first, ` +
+            `or pass --force to delete it anyway (that process's next write to the session then fails)`,
+        );
+      }
+    }
     const children = db!.sessions.listChildren(session.id).length;
     db!.sessions.delete(session.id);
     const sub = children ? ` and ${children} sub-agent session${children === 1 ? '' : 's'}` : '';

@@ -14,6 +14,7 @@ import type { ProviderSettings } from '../provider/index.js';
 import { discoverModels, listModels } from '../provider/resolve.js';
 import { localBaseURL, localEndpoint } from '../provider/settings.js';
 import { profileServices, saveCoderModel } from './profile-services.js';
+import { tuiSessionMarks } from './sessions-in-use.js';
 import { relativeToProject } from '../tui/format.js';
 import type { ChatServices, CustomToolsSummary, LspView } from '../tui/state/services.js';
 import { VERSION } from '../version.js';
@@ -109,6 +110,8 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
 
 /** The sessions part of the services: the project's database. */
 export function sessionServices(db: Database, cwd: string): ChatServices['sessions'] {
+  // the session shown is marked in use, so `opencode sessions delete` elsewhere refuses it
+  const marks = tuiSessionMarks(db);
   return {
     // most recently updated first (ctrl+s); which one the TUI reopens is kept apart (`opened`, issue 14)
     list: () => db.sessions.list().sort((a, b) => b.updatedAt - a.updatedAt),
@@ -117,8 +120,12 @@ export function sessionServices(db: Database, cwd: string): ChatServices['sessio
     messages: (id) => db.messages.list(id),
     modifiedFiles: (id) => db.files.changes(id).map((c) => ({ ...c, path: relativeToProject(c.path, cwd) })),
     rename: (id, title) => db.sessions.updateTitle(id, title),
-    delete: (id) => db.sessions.delete(id),
+    delete: (id) => {
+      marks.beforeDelete(id);
+      db.sessions.delete(id);
+    },
     opened: (id) => {
+      marks.opened(id);
       try {
         db.sessions.markUsedInTui(id);
       } catch {
