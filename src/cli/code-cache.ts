@@ -97,7 +97,9 @@ export function startWithCodeCache(distDir: string, entry: string, args: readonl
   const enabled = env.OPENCODE_CODE_CACHE !== 'off';
   const dir = codeCacheDir(env);
   const file = join(dir, `${kind}-${short(distDir)}-${process.version}-${process.arch}-${short(process.execArgv.join(' '))}.bin`);
+  startupMark('start.cjs');
   const cached = enabled ? readCache(dir, file) : new Map<string, Buffer>();
+  startupMark(`code cache read: ${cached.size} entries`);
   const scripts = new Map<string, vm.Script>();
   const modules = new Map<string, Module>();
   const run: CodeCacheRun = { kind, cacheFile: file, enabled, fromCache: [], compiled: [] };
