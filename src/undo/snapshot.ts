@@ -109,6 +109,8 @@ export class ProjectSnapshots {
   readonly limits: SnapshotLimits;
   private initialised = false;
   private closed = false;
+  /** the tree the last write-tree gave, and the index file as it was then (size, time, inode) */
+  private last: { tree: string; index: string } | undefined;
   private readonly running = new Set<ChildProcess>();
 
   constructor(private readonly options: ProjectSnapshotsOptions) {
@@ -180,7 +182,10 @@ export class ProjectSnapshots {
         throw err;
       });
     }
+    // nothing added and the index as our last write-tree left it (no other opencode wrote it): same tree
+    if (!add.length && this.last && this.last.index === this.indexStamp()) return { tree: this.last.tree, tooLarge, modes };
     const tree = (await this.withIndexLock(() => this.git(['write-tree'], options))).toString('utf8').trim();
+    this.last = { tree, index: this.indexStamp() };
     return { tree, tooLarge, modes };
   }
 
@@ -239,6 +244,16 @@ export class ProjectSnapshots {
     this.closed = true;
     for (const child of this.running) child.kill('SIGTERM');
     this.running.clear();
+  }
+
+  /** The index file's size, time and inode, or `''` when there is none. */
+  private indexStamp(): string {
+    try {
+      const stats = statSync(join(this.place.gitDir, 'index'));
+      return `${stats.size}:${stats.mtimeMs}:${stats.ino}`;
+    } catch {
+      return '';
+    }
   }
 
   /** Creates the repository when missing; (re)writes its attributes and excludes. */
