@@ -1,10 +1,12 @@
 /**
  * The whole TUI rendered by ink-testing-library over a test app's services (tui-app.ts): the same
  * tree the TUI's start builds (InputProvider, TuiApp, optionally a keymap), with a frame poll and
- * a typist for the tests that drive it.
+ * a typist for the tests that drive it; {@link tuiPerTest} gives each test its own app and TUI and
+ * closes them after it.
  */
 import { render } from 'ink-testing-library';
 import React from 'react';
+import { afterEach } from 'vitest';
 import { TuiApp } from '../../src/tui/App.js';
 import { InputProvider } from '../../src/tui/input/InputProvider.js';
 import type { Keymap } from '../../src/tui/keymap.js';
@@ -12,6 +14,8 @@ import { KeymapContext } from '../../src/tui/keymap-context.js';
 import { ChatStore } from '../../src/tui/state/chat-store.js';
 import type { ChatServices } from '../../src/tui/state/services.js';
 import { THEMES } from '../../src/tui/themes.js';
+import type { FakeTurn } from './fake-provider.js';
+import { startTuiApp, type TuiApp as TestApp } from './tui-app.js';
 
 export const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
@@ -61,6 +65,40 @@ export function renderTui(services: ChatServices, options: { sessionId?: string;
     cleanup() {
       ui.unmount();
       store.dispose();
+    },
+  };
+}
+
+/** What {@link tuiPerTest} gives a test file. */
+export interface TuiPerTest {
+  /** builds the test app (see `startTuiApp`); closed after the test */
+  start(turns: FakeTurn[], options?: Parameters<typeof startTuiApp>[1]): Promise<TestApp>;
+  /** renders the TUI on the app last started (see {@link renderTui}); unmounted after the test */
+  render(options?: Parameters<typeof renderTui>[1]): RenderedTui;
+}
+
+/**
+ * One test app and its TUI per test: call once at the top of a test file. Registers an `afterEach`
+ * that unmounts the TUI and closes the app (its fake provider, its database).
+ */
+export function tuiPerTest(): TuiPerTest {
+  let app: TestApp | undefined;
+  let rendered: RenderedTui | undefined;
+  afterEach(async () => {
+    rendered?.cleanup();
+    await app?.close();
+    app = undefined;
+    rendered = undefined;
+  });
+  return {
+    async start(turns, options) {
+      app = await startTuiApp(turns, options);
+      return app;
+    },
+    render(options) {
+      if (!app) throw new Error('tuiPerTest: start() the app before render()');
+      rendered = renderTui(app.services, options);
+      return rendered;
     },
   };
 }

@@ -6,30 +6,22 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadKeymap } from '../../src/cli/keybindings.js';
 import type { FakeTurn } from '../support/fake-provider.js';
-import { renderTui, tick } from '../support/render-tui.js';
-import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
+import { tick, tuiPerTest } from '../support/render-tui.js';
+import type { TuiApp as TestApp } from '../support/tui-app.js';
 
+const tui = tuiPerTest();
 let t: TestApp | undefined;
-let cleanup: (() => void) | undefined;
-afterEach(async () => {
-  cleanup?.();
-  await t?.close();
-  t = undefined;
-  cleanup = undefined;
-});
 
 
 async function mount(turns: FakeTurn[], config: object = {}) {
-  t = await startTuiApp(turns, { config });
+  t = await tui.start(turns, { config });
   // the keymap as the TUI's start builds it: from the project's .opencode.json
   const built = loadKeymap({ files: [join(t.dir, '.opencode.json')] });
   expect(built.errors).toEqual([]);
-  const rendered = renderTui(t.services, { keymap: built.keymap });
-  cleanup = rendered.cleanup;
-  return rendered;
+  return tui.render({ keymap: built.keymap });
 }
 
 describe('the TUI with keybindings from the config', () => {

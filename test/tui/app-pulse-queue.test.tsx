@@ -4,26 +4,18 @@
  * reply shown as queued, then sent; ↑ on an empty editor taking it back; ctrl+x expanding and
  * collapsing a long tool result; ctrl+p opening it whole in the pager.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeTurn } from '../support/fake-provider.js';
-import { renderTui } from '../support/render-tui.js';
-import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
+import { tuiPerTest } from '../support/render-tui.js';
+import type { TuiApp as TestApp } from '../support/tui-app.js';
 
+const tui = tuiPerTest();
 let t: TestApp | undefined;
-let cleanup: (() => void) | undefined;
-afterEach(async () => {
-  cleanup?.();
-  await t?.close();
-  t = undefined;
-  cleanup = undefined;
-});
 
 
 async function mount(turns: FakeTurn[]) {
-  t = await startTuiApp(turns);
-  const rendered = renderTui(t.services, { sessionId: undefined });
-  cleanup = rendered.cleanup;
-  const { ui, store, waitFor, type } = rendered;
+  t = await tui.start(turns);
+  const { ui, store, waitFor, type } = tui.render({ sessionId: undefined });
   /** types a prompt, waits until it shows, presses enter */
   const submit = async (text: string) => {
     await type(text);

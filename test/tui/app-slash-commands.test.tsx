@@ -5,26 +5,18 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeTurn } from '../support/fake-provider.js';
-import { renderTui, tick } from '../support/render-tui.js';
-import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
+import { tick, tuiPerTest } from '../support/render-tui.js';
+import type { TuiApp as TestApp } from '../support/tui-app.js';
 
+const tui = tuiPerTest();
 let t: TestApp | undefined;
-let cleanup: (() => void) | undefined;
-afterEach(async () => {
-  cleanup?.();
-  await t?.close();
-  t = undefined;
-  cleanup = undefined;
-});
 
 
 async function mount(turns: FakeTurn[]) {
-  t = await startTuiApp(turns);
-  const rendered = renderTui(t.services);
-  cleanup = rendered.cleanup;
-  return rendered;
+  t = await tui.start(turns);
+  return tui.render();
 }
 
 describe('the / command list in the TUI', () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import React from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCommand, type CommandContext } from '../../src/tui/commands.js';
 import { ArgumentsDialog } from '../../src/tui/dialogs/ArgumentsDialog.js';
 import { FilePickerDialog } from '../../src/tui/dialogs/FilePickerDialog.js';
@@ -21,17 +21,11 @@ import { buildKeymap, type Keymap } from '../../src/tui/keymap.js';
 import { KeymapContext } from '../../src/tui/keymap-context.js';
 import { LogsPage } from '../../src/tui/pages/LogsPage.js';
 import type { FakeTurn } from '../support/fake-provider.js';
-import { renderTui, tick } from '../support/render-tui.js';
-import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
+import { tick, tuiPerTest } from '../support/render-tui.js';
+import type { TuiApp as TestApp } from '../support/tui-app.js';
 
+const tui = tuiPerTest();
 let t: TestApp | undefined;
-let cleanup: (() => void) | undefined;
-afterEach(async () => {
-  cleanup?.();
-  await t?.close();
-  t = undefined;
-  cleanup = undefined;
-});
 
 const CTRL_S = '\u0013';
 const CTRL_X = '\u0018';
@@ -45,10 +39,8 @@ function keymapOf(bindings: Record<string, unknown>): Keymap {
 }
 
 async function mount(turns: FakeTurn[], bindings: Record<string, unknown>) {
-  t = await startTuiApp(turns);
-  const rendered = renderTui(t.services, { keymap: keymapOf(bindings) });
-  cleanup = rendered.cleanup;
-  return rendered;
+  t = await tui.start(turns);
+  return tui.render({ keymap: keymapOf(bindings) });
 }
 
 /** The TUI with a slow reply running. */
@@ -132,9 +124,8 @@ describe('the "no cut result" message names the page-up key in effect', () => {
 
 describe('an unknown command names the commands key in effect', () => {
   it('rebound to alt+c; unbound: only /', async () => {
-    t = await startTuiApp([]);
-    const { store, cleanup: unmount } = renderTui(t.services, { keymap: keymapOf({ 'command.list': 'alt+c' }) });
-    cleanup = unmount;
+    t = await tui.start([]);
+    const { store } = tui.render({ keymap: keymapOf({ 'command.list': 'alt+c' }) });
     await tick();
     const ctx = { services: t.services, store, custom: [] } as unknown as CommandContext;
     runCommand('user:nope', ctx);

@@ -3,28 +3,21 @@
  * in the database and the open session's title follows; `d` then `y` deletes one (the open one: a new
  * chat opens), `n` keeps it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { renderTui } from '../support/render-tui.js';
-import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
+import { describe, expect, it } from 'vitest';
+import { tuiPerTest } from '../support/render-tui.js';
+import type { TuiApp as TestApp } from '../support/tui-app.js';
 
+const tui = tuiPerTest();
 let t: TestApp | undefined;
-let cleanup: (() => void) | undefined;
-afterEach(async () => {
-  cleanup?.();
-  await t?.close();
-  t = undefined;
-  cleanup = undefined;
-});
 
 const CTRL_S = '\u0013';
 
 async function mount() {
-  t = await startTuiApp([]);
+  t = await tui.start([]);
   const older = t.app.db.sessions.create({ title: 'Older work' });
   const open = t.app.db.sessions.create({ title: 'Open work' });
   t.app.db.sessions.addUsage(open.id, { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0 }, 0.5);
-  const { store, waitFor, type, cleanup: unmount } = renderTui(t.services, { sessionId: open.id });
-  cleanup = unmount;
+  const { store, waitFor, type } = tui.render({ sessionId: open.id });
   return { store, waitFor, type, older, open, db: t.app.db };
 }
 

@@ -5,33 +5,25 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { renderTui } from '../support/render-tui.js';
-import { startTuiApp, type TuiApp as TestApp } from '../support/tui-app.js';
+import { describe, expect, it } from 'vitest';
+import { tuiPerTest } from '../support/render-tui.js';
+import type { TuiApp as TestApp } from '../support/tui-app.js';
 
+const tui = tuiPerTest();
 let t: TestApp | undefined;
-let cleanup: (() => void) | undefined;
-afterEach(async () => {
-  cleanup?.();
-  await t?.close();
-  t = undefined;
-  cleanup = undefined;
-});
 
 const ALT_U = '\u001bu';
 const ALT_R = '\u001br';
 
 /** The TUI after one turn that changed a.txt from `one` to `two` (the edit allowed with `a`). */
 async function afterOneTurn() {
-  t = await startTuiApp([
+  t = await tui.start([
     { toolCalls: [{ name: 'view', input: { file_path: 'a.txt' } }] },
     { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'one', new_string: 'two' } }] },
     { text: 'Edited.' },
   ]);
   writeFileSync(join(t.dir, 'a.txt'), 'one\n');
-  const rendered = renderTui(t.services);
-  cleanup = rendered.cleanup;
-  const { ui, store, waitFor, type } = rendered;
+  const { ui, store, waitFor, type } = tui.render();
   await type('change a');
   await type('\r');
   await waitFor((f) => f.includes('Permission Required'));
