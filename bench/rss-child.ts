@@ -4,7 +4,7 @@
  * which runs in a process of its own — in this one it would keep every request body) and sends
  * `PROMPTS` prompts through `services.agent.run`, each one tool step (`view`) and a text reply of
  * ~2 KB. Prints one JSON line: RSS and heap (bytes) after the app is built, after the first prompt
- * and after the last, each after a full GC (`--expose-gc`).
+ * and after the last, each after a full GC (`--expose-gc`). Its dist/ twin: rss-dist-child.mjs.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
