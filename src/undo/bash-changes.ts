@@ -8,7 +8,7 @@
  * When the changes cannot be recorded, the call still runs, and its result's metadata says why
  * ({@link UNTRACKED_CHANGES}); undo repeats that. The choices, and why:
  *
- * - The project's first snapshot (every file hashed: 20 to 50 s for 27,000 files on a loaded 2-core
+ * - The project's first snapshot (every file hashed: 20 s to 3 min for 27,000 files on a loaded 2-core
  *   machine, once per project — the repository's index persists; stopped when the app closes, the
  *   next start goes on from the objects already written) starts in the background when the app
  *   starts ({@link BashChangeTracker.start}). A call that comes while it runs waits for it up to

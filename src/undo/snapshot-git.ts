@@ -18,6 +18,7 @@ export const NEUTRAL_CONFIG: readonly { setting: string; why: string }[] = [
   { setting: 'gc.auto=0', why: 'no automatic gc on the hot path: prune() runs it, rarely' },
   { setting: 'maintenance.auto=false', why: 'same, for git maintenance' },
   { setting: 'advice.addEmbeddedRepo=false', why: 'no advice text on stderr' },
+  { setting: 'safe.directory=*', why: 'a project owned by another user (a mounted volume) is still read: the repository and its config are ours' },
 ];
 
 /** Thrown when a git command fails, times out or is aborted. */
