@@ -5,7 +5,7 @@
  * recorded; a project over the file bound, a first snapshot still running, and a person's change
  * made while the permission dialog was open are each handled as documented in bash-changes.ts.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -138,6 +138,21 @@ describe('the change tracker', () => {
     expect((await run()).metadata?.[UNTRACKED_CHANGES]).toEqual(reason);
     expect((await run()).metadata?.[UNTRACKED_CHANGES]).toEqual(reason);
     expect(changes(s)).toEqual([]);
+  });
+
+  it('waits for another process holding the snapshot index, then runs untracked; a lock left by a killed git is removed', async () => {
+    const s = setup({ 'a.txt': 'a' });
+    await s.tracker.firstSnapshot();
+    const snapshots = join(s.dir, '.opencode', 'snapshots');
+    const lock = join(snapshots, readdirSync(snapshots)[0]!, 'index.lock');
+    writeFileSync(lock, '');
+    const held = await s.tracker.around('bash', s.ctx, async () => (writeFileSync(join(s.dir, 'a.txt'), 'b'), ok()));
+    expect(held.metadata?.[UNTRACKED_CHANGES]).toEqual(['files changed by bash are not tracked: another opencode in this project is taking a snapshot']);
+    // an hour old: no git works that long on a snapshot
+    utimesSync(lock, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    await s.tracker.around('bash', s.ctx, async () => (writeFileSync(join(s.dir, 'a.txt'), 'c'), ok()));
+    expect(existsSync(lock)).toBe(false);
+    expect(changes(s).map((c) => c.slice(0, 4))).toEqual([['a.txt', 'b', 0o644, 'c']]);
   });
 
   it('stops tracking for the run after a snapshot that took too long', async () => {
