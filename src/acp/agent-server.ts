@@ -36,7 +36,7 @@ import type { CustomCommand } from '../tui/custom-commands.js';
 import { VERSION } from '../version.js';
 import { authenticationProblem, authMethods } from './auth.js';
 import { availableCommands, CommandInputError, parseCommand } from './commands.js';
-import { createEditorFiles } from './editor-files.js';
+import { createEditorFiles, editorFsTimeoutMs } from './editor-files.js';
 import { decisionOf, permissionOptions, permissionToolCall } from './permission-options.js';
 import { editorMcpServers, openProject, ProjectOpenError, type Project } from './project.js';
 import { promptMessage, PromptContentError } from './prompt-content.js';
@@ -247,6 +247,7 @@ export class AcpServer {
         flush: () => this.sending,
         canRead: fs?.readTextFile === true,
         canWrite: fs?.writeTextFile === true,
+        timeoutMs: editorFsTimeoutMs(this.opts.env),
       });
       pending = openProject(cwd, { env: this.opts.env, model: this.opts.model, profile: this.opts.profile, debug: this.opts.debug, editorFiles, log: this.opts.log }).then((project) => {
         project.app.permission.onRequest((request) => this.askPermission(project, request));

@@ -7,6 +7,20 @@
  */
 import { methods, type AgentContext } from '@agentclientprotocol/sdk';
 import type { FileAccess } from '../tools/file-access.js';
+import { ToolError } from '../tools/tool.js';
+
+/**
+ * How long an editor may take to answer one `fs/read_text_file` or `fs/write_text_file` (ms), unless
+ * `OPENCODE_ACP_FS_TIMEOUT_MS` says otherwise: an editor answers these from memory, so a minute of
+ * silence means it is stuck, and the turn must not hang on it.
+ */
+export const EDITOR_FS_TIMEOUT_MS = 60_000;
+
+/** The timeout of `OPENCODE_ACP_FS_TIMEOUT_MS` (a positive number of ms), else {@link EDITOR_FS_TIMEOUT_MS}. */
+export function editorFsTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const ms = Number(env.OPENCODE_ACP_FS_TIMEOUT_MS);
+  return Number.isFinite(ms) && ms > 0 ? ms : EDITOR_FS_TIMEOUT_MS;
+}
 
 export interface EditorFilesOptions {
   /** the connection to the editor, once it is there */
@@ -19,11 +33,22 @@ export interface EditorFilesOptions {
   canRead: boolean;
   /** the editor offers `fs/write_text_file` */
   canWrite: boolean;
+  /** how long one request may go unanswered (ms); default {@link EDITOR_FS_TIMEOUT_MS} */
+  timeoutMs?: number;
 }
 
-/** The access the editor's capabilities allow; undefined when it offers neither (the tools use the disk). */
+/**
+ * The access the editor's capabilities allow; undefined when it offers neither (the tools use the disk).
+ *
+ * A read is abandoned when the tool's signal aborts (`session/cancel`: the editor gets
+ * `$/cancel_request` and the turn ends at once, whether or not the editor ever answers). A write, once
+ * sent, is waited for even then: the editor may have applied it, and the tools must record what they
+ * changed. Either gives up after `timeoutMs` with a {@link ToolError} that says so.
+ */
 export function createEditorFiles(options: EditorFilesOptions): FileAccess | undefined {
   if (!options.canRead && !options.canWrite) return undefined;
+  const timeoutMs = options.timeoutMs ?? EDITOR_FS_TIMEOUT_MS;
+  const seconds = `${timeoutMs / 1000} s`;
   const connected = (): AgentContext => {
     const client = options.client();
     if (!client) throw new Error('the editor is not connected');
@@ -33,12 +58,23 @@ export function createEditorFiles(options: EditorFilesOptions): FileAccess | und
   if (options.canRead) {
     access.readTextFile = async (sessionId, path, signal) => {
       const client = connected();
-      const { content } = await client.request(
-        methods.client.fs.readTextFile,
-        { sessionId: options.sessionFor(sessionId), path },
-        { cancellationSignal: signal },
-      );
-      return content;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      try {
+        const { content } = await client.request(
+          methods.client.fs.readTextFile,
+          { sessionId: options.sessionFor(sessionId), path },
+          // without stopWaitingOnCancel a cancelled read would still wait for the editor's answer, forever if it never comes
+          { cancellationSignal: AbortSignal.any([signal, timeout]), stopWaitingOnCancel: true },
+        );
+        return content;
+      } catch (err) {
+        if (timeout.aborted && !signal.aborted) {
+          throw new ToolError(
+            `The editor did not answer fs/read_text_file for ${path} within ${seconds}. Try again; if it keeps happening, the editor is stuck: restart the agent from the editor.`,
+          );
+        }
+        throw err;
+      }
     };
   }
   if (options.canWrite) {
@@ -46,7 +82,21 @@ export function createEditorFiles(options: EditorFilesOptions): FileAccess | und
       const client = connected();
       // the tool call's updates go first, so the editor knows the call the write belongs to
       await options.flush();
-      await client.request(methods.client.fs.writeTextFile, { sessionId: options.sessionFor(sessionId), path, content: text }, { cancellationSignal: signal });
+      signal.throwIfAborted();
+      const timeout = AbortSignal.timeout(timeoutMs);
+      try {
+        // not cancelled with the call once sent (see above): only the timeout stops the wait
+        await client.request(
+          methods.client.fs.writeTextFile,
+          { sessionId: options.sessionFor(sessionId), path, content: text },
+          { cancellationSignal: timeout, stopWaitingOnCancel: true },
+        );
+      } catch (err) {
+        if (!timeout.aborted) throw err;
+        throw new ToolError(
+          `The editor did not confirm fs/write_text_file of ${path} within ${seconds}: the change may or may not be in its buffer. Read the file again with the view tool to see which.`,
+        );
+      }
     };
   }
   return access;

@@ -54,20 +54,27 @@ export function readsThroughEditor(ctx: Pick<ToolContext, 'extra'>): boolean {
 
 /**
  * The text of `path` as the tools see it (no BOM, `\n` line endings) when reads go through the editor;
- * undefined without an editor reader, or when the editor cannot read the file (the caller then reads
+ * undefined without an editor reader, or when the editor answers with an error (the caller then reads
  * the disk, which is what an editor without the file open would answer).
- * @throws the abort error when `ctx.signal` aborts
+ * @throws the abort error when `ctx.signal` aborts; the reader's {@link ToolError} (the editor did not
+ *   answer in time: the disk may not be what the person sees); a ToolError for a text holding NUL (a
+ *   binary file, refused as on disk)
  */
 export async function readEditorText(ctx: ToolContext, path: string): Promise<string | undefined> {
   const access = fileAccessOf(ctx);
   if (!access?.readTextFile) return undefined;
+  let text: string;
   try {
-    return textAsRead(await access.readTextFile(ctx.sessionId, path, ctx.signal));
-  } catch {
+    text = textAsRead(await access.readTextFile(ctx.sessionId, path, ctx.signal));
+  } catch (err) {
     ctx.signal.throwIfAborted();
+    if (err instanceof ToolError) throw err;
     // an editor that cannot read it has no buffer of it either: the disk is its view
     return undefined;
   }
+  // the disk's rule (text-document.ts): NUL means binary, never shown to the model or written back
+  if (text.includes('\0')) throw new ToolError(`File appears to be binary (it contains NUL bytes): ${path}\nOnly text files can be viewed or changed.`);
+  return text;
 }
 
 /**

@@ -12,7 +12,7 @@ import { statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ToolError, type ToolContext } from './tool.js';
-import type { FileStamp } from './file-times.js';
+import type { FileStamp, FileTimes } from './file-times.js';
 import { writeBytes, type KnownFileState } from './file-history.js';
 import { writeFileAtomic } from './file-io.js';
 import { readDocument, type TextDocument } from './text-document.js';
@@ -40,6 +40,7 @@ export async function commitFileWrite(ctx: ToolContext, path: string, bytes: Uin
     await access.writeTextFile(ctx.sessionId, path, textForEditor(bytes, encoding), ctx.signal);
   } catch (err) {
     ctx.signal.throwIfAborted();
+    if (err instanceof ToolError) throw err;
     throw new ToolError(`The editor could not write ${path}: ${(err as Error).message}`);
   }
 }
@@ -80,6 +81,7 @@ export function statIfExists(path: string): Stats | undefined {
 export function requireFreshRead(ctx: ToolContext, path: string, doing: string): void {
   const check = ctx.fileTimes.check(path);
   if (check.status === 'unread') throw unreadError(path, doing);
+  requireNotChangedByOtherSession(ctx, path, doing);
   if (check.status === 'modified') {
     throw new ToolError(
       `File ${path} has been modified since it was last read.\n` +
@@ -106,6 +108,7 @@ export async function readFileToChange(ctx: ToolContext, path: string, doing: st
   const text = (await readEditorText(ctx, path)) ?? disk.text;
   const status = compareEditorText(ctx.fileTimes, path, text);
   if (status === 'unread') throw unreadError(path, doing);
+  requireNotChangedByOtherSession(ctx, path, doing);
   if (status === 'modified') {
     throw new ToolError(`File ${path} has been modified since it was last read (in the editor or on disk).\n\nRead it again with the view tool before ${doing} it.`);
   }
@@ -152,6 +155,7 @@ export async function unchangedSinceRead(ctx: ToolContext, path: string): Promis
  */
 export function recordFileRead(ctx: ToolContext, path: string, text: string): void {
   ctx.fileTimes.record(path);
+  seenSinceWrite.get(ctx.fileTimes)?.get(path)?.add(ctx.sessionId);
   if (readsThroughEditor(ctx)) rememberEditorText(ctx.fileTimes, path, text);
 }
 
@@ -163,12 +167,32 @@ export function recordFileRead(ctx: ToolContext, path: string, text: string): vo
  */
 export function recordFileWrite(ctx: ToolContext, path: string, before: string | null, after: string, previous?: KnownFileState): void {
   ctx.fileTimes.record(path);
+  let written = seenSinceWrite.get(ctx.fileTimes);
+  if (!written) seenSinceWrite.set(ctx.fileTimes, (written = new Map()));
+  written.set(path, new Set([ctx.sessionId]));
   // what the editor will read back of what we wrote (through it or on disk)
   if (readsThroughEditor(ctx)) rememberEditorText(ctx.fileTimes, path, after);
   try {
     ctx.fileHistory.recordWrite(ctx.sessionId, path, before, after, writeBytes(ctx.messageId, path, before, previous));
   } catch {
     // history is for the UI; a storage problem must not turn a done write into a failure
+  }
+}
+
+/**
+ * Per read tracker (one per app), for each file the tools wrote: the sessions that have seen it since
+ * that write (the writer, and those that viewed it after). The read tracker and the editor's text
+ * hashes are per process, and `opencode acp` runs several sessions in one: without this, a session
+ * that read a file before another session changed it would pass "changed since read" (the stamp and
+ * the text it compares are the other session's write) and overwrite a change its model never saw.
+ */
+const seenSinceWrite = new WeakMap<FileTimes, Map<string, Set<string>>>();
+
+/** Throws unless no other session wrote `path` since this session last read (or wrote) it. */
+function requireNotChangedByOtherSession(ctx: ToolContext, path: string, doing: string): void {
+  const sessions = seenSinceWrite.get(ctx.fileTimes)?.get(path);
+  if (sessions && !sessions.has(ctx.sessionId)) {
+    throw new ToolError(`File ${path} was changed by another session after this session last read it.\n\nRead it again with the view tool before ${doing} it.`);
   }
 }
 

@@ -44,6 +44,10 @@ export interface AcpAgentProcess {
   saveWrites: boolean;
   /** when it returns true for a path, `fs/write_text_file` of it is refused (an editor error), after being recorded in `writes` */
   refuseWrite?: (path: string) => boolean;
+  /** when set, answers `fs/read_text_file` in the editor's place (a hostile editor: an error, a huge text, never) */
+  onRead?: (path: string, signal: AbortSignal) => { content: string } | Promise<{ content: string }>;
+  /** when set, runs before `fs/write_text_file` is applied (after it is recorded): may wait, throw, or cancel the turn */
+  beforeWrite?: (path: string, signal: AbortSignal) => void | Promise<void>;
   /** how the next permission questions are answered (default: allow once) */
   answer: (request: RequestPermissionRequest, signal: AbortSignal) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   /** resolves once an update matching `test` arrived (checks those already received first) */
@@ -106,12 +110,14 @@ export function startAcpAgent(options: StartOptions): AcpAgentProcess {
       agentProcess.permissionRequests.push(params);
       return agentProcess.answer(params, signal);
     })
-    .onRequest(methods.client.fs.readTextFile, ({ params }) => {
+    .onRequest(methods.client.fs.readTextFile, ({ params, signal }) => {
       agentProcess.reads.push(params.path);
+      if (agentProcess.onRead) return agentProcess.onRead(params.path, signal);
       return { content: agentProcess.buffers.get(params.path) ?? readFileSync(params.path, 'utf8') };
     })
-    .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
+    .onRequest(methods.client.fs.writeTextFile, async ({ params, signal }) => {
       agentProcess.writes.push(params);
+      await agentProcess.beforeWrite?.(params.path, signal);
       if (agentProcess.refuseWrite?.(params.path)) throw RequestError.invalidParams(undefined, `${basename(params.path)} is read-only in the editor`);
       if (agentProcess.saveWrites) {
         writeFileSync(params.path, params.content);

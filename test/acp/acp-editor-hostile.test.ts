@@ -1,0 +1,179 @@
+/**
+ * A hostile editor and a hostile model against the file tools on the editor's buffers: the editor's
+ * `fs/read_text_file` fails, never answers, answers NUL bytes or 10 MB; a session/cancel arrives while
+ * the editor applies a write; two sessions of one process change the same file; `session/close`
+ * while a turn runs; MCP servers passed twice under one name, or malformed. Whatever happens: no
+ * hang, no crash of the agent process, nothing lost, stdout only JSON-RPC.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanEnv } from '../support/cli.js';
+import { startFakeProvider, type FakeProvider, type FakeTurn } from '../support/fake-provider.js';
+import { startAcpAgent, titleTurn, type AcpAgentProcess } from './acp-client.js';
+
+let fake: FakeProvider | undefined;
+let agent: AcpAgentProcess | undefined;
+afterEach(async () => {
+  agent?.child.kill('SIGKILL');
+  await agent?.close();
+  agent = undefined;
+  await fake?.close();
+  fake = undefined;
+});
+
+/** The text of the tool_result blocks the model got in answered request `n` (Anthropic wire format). */
+function toolResultsSent(f: FakeProvider, n: number): string[] {
+  const last = (f.answered[n].messages as { content: unknown }[]).at(-1)!;
+  return (last.content as { type: string; content: unknown }[])
+    .filter((b) => b.type === 'tool_result')
+    .map((b) => (typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join('')));
+}
+
+/** An agent in `dir` against a fake provider with `turns`, the editor offering both fs methods. */
+async function startAgent(dir: string, turns: FakeTurn[], env: Record<string, string> = {}): Promise<AcpAgentProcess> {
+  fake = await startFakeProvider(turns, { sideTurn: titleTurn('Hostile') });
+  agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ...env }) });
+  await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
+  return agent;
+}
+
+async function newSession(dir: string): Promise<string> {
+  return (await agent!.agent.request('session/new', { cwd: dir, mcpServers: [] })).sessionId;
+}
+
+function prompt(sessionId: string, text: string): Promise<unknown> {
+  return agent!.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+}
+
+/** Every stdout line is a JSON-RPC 2.0 message. */
+function expectOnlyJsonRpc(a: AcpAgentProcess): void {
+  const bad = a.stdoutLines().filter((line) => {
+    try {
+      return (JSON.parse(line) as { jsonrpc?: string }).jsonrpc !== '2.0';
+    } catch {
+      return true;
+    }
+  });
+  expect(bad).toEqual([]);
+}
+
+const VIEW_A = { toolCalls: [{ name: 'view', input: { file_path: 'a.txt' } }] };
+
+describe('opencode acp: a hostile editor', () => {
+  it('an editor read that fails falls back to the disk (what an editor without the file open answers)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-read-error-'));
+    writeFileSync(join(dir, 'a.txt'), 'on disk\n');
+    await startAgent(dir, [VIEW_A, { text: 'Read.' }]);
+    const sessionId = await newSession(dir);
+    agent!.onRead = () => {
+      throw new Error('buffer unavailable');
+    };
+    expect(await prompt(sessionId, 'read a.txt')).toEqual({ stopReason: 'end_turn' });
+    expect(toolResultsSent(fake!, 1)).toEqual(['<file>\n     1|on disk\n</file>\n']);
+    expectOnlyJsonRpc(agent!);
+  });
+
+  it('an editor that never answers a read: the view fails after the timeout with an error that says what to do; the turn goes on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-read-never-'));
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, 'on disk\n');
+    await startAgent(dir, [VIEW_A, { text: 'The editor did not answer.' }], { OPENCODE_ACP_FS_TIMEOUT_MS: '500' });
+    const sessionId = await newSession(dir);
+    let cancelled = false;
+    agent!.onRead = (_path, signal) =>
+      new Promise((_resolve, reject) =>
+        signal.addEventListener('abort', () => {
+          cancelled = true;
+          reject(new Error('cancelled'));
+        }),
+      );
+    expect(await prompt(sessionId, 'read a.txt')).toEqual({ stopReason: 'end_turn' });
+    expect(toolResultsSent(fake!, 1)).toEqual([
+      `The editor did not answer fs/read_text_file for ${file} within 0.5 s. Try again; if it keeps happening, the editor is stuck: restart the agent from the editor.`,
+    ]);
+    // the editor was told to stop reading ($/cancel_request)
+    expect(cancelled).toBe(true);
+    expectOnlyJsonRpc(agent!);
+  });
+
+  it('session/cancel while the editor reads: the turn ends cancelled at once, and the next prompt works', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-read-cancel-'));
+    writeFileSync(join(dir, 'a.txt'), 'on disk\n');
+    await startAgent(dir, [VIEW_A, { text: 'Still here.' }]);
+    const sessionId = await newSession(dir);
+    agent!.onRead = () => {
+      void agent!.agent.notify('session/cancel', { sessionId });
+      return new Promise(() => {});
+    };
+    expect(await prompt(sessionId, 'read a.txt')).toEqual({ stopReason: 'cancelled' });
+    expect(await prompt(sessionId, 'hello')).toEqual({ stopReason: 'end_turn' });
+    expectOnlyJsonRpc(agent!);
+  });
+
+  it('a buffer holding NUL is refused as binary, as the same bytes on disk are', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-read-nul-'));
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, 'on disk\n');
+    await startAgent(dir, [VIEW_A, { text: 'Binary.' }]);
+    const sessionId = await newSession(dir);
+    agent!.onRead = () => ({ content: 'text\0more\n' });
+    expect(await prompt(sessionId, 'read a.txt')).toEqual({ stopReason: 'end_turn' });
+    expect(toolResultsSent(fake!, 1)).toEqual([`File appears to be binary (it contains NUL bytes): ${file}\nOnly text files can be viewed or changed.`]);
+  });
+
+  it('a 10 MB buffer with a 1 MB line is refused by view as too large', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-read-huge-'));
+    writeFileSync(join(dir, 'a.txt'), 'on disk\n');
+    await startAgent(dir, [VIEW_A, { text: 'Too large.' }]);
+    const sessionId = await newSession(dir);
+    const huge = 'x'.repeat(1024 * 1024) + '\n' + 'y\n'.repeat(4.5 * 1024 * 1024);
+    agent!.onRead = () => ({ content: huge });
+    expect(await prompt(sessionId, 'read a.txt')).toEqual({ stopReason: 'end_turn' });
+    expect(toolResultsSent(fake!, 1)).toEqual([`File is too large in the editor (${Buffer.byteLength(huge)} bytes). Maximum size is 256000 bytes`]);
+    expectOnlyJsonRpc(agent!);
+  });
+
+  it('session/cancel while the editor applies a write: the write is waited for and recorded, so the next edit needs no new read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-write-cancel-'));
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, 'alpha\n');
+    await startAgent(dir, [
+      VIEW_A,
+      { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } }] },
+      { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'beta', new_string: 'gamma' } }] },
+      { text: 'Done.' },
+    ]);
+    const sessionId = await newSession(dir);
+    agent!.beforeWrite = async () => {
+      agent!.beforeWrite = undefined;
+      await agent!.agent.notify('session/cancel', { sessionId });
+      await sleep(300);
+    };
+    expect(await prompt(sessionId, 'beta it')).toEqual({ stopReason: 'cancelled' });
+    expect(readFileSync(file, 'utf8')).toBe('beta\n');
+    expect(await prompt(sessionId, 'now gamma')).toEqual({ stopReason: 'end_turn' });
+    expect(toolResultsSent(fake!, 3)).toEqual([`<result>\nContent replaced in file: ${file}\n</result>\n<snippet>\n     1|gamma\n</snippet>\n`]);
+    expect(readFileSync(file, 'utf8')).toBe('gamma\n');
+  });
+
+  it("two sessions: a session that read the file before the other one changed it must read it again before overwriting", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-two-sessions-'));
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, 'alpha\n');
+    const write = (content: string) => ({ toolCalls: [{ name: 'write', input: { file_path: 'a.txt', content } }] });
+    await startAgent(dir, [VIEW_A, { text: 'A read.' }, VIEW_A, { text: 'B read.' }, write('from A\n'), { text: 'A wrote.' }, write('from B\n'), { text: 'B must read.' }]);
+    const a = await newSession(dir);
+    const b = await newSession(dir);
+    expect(await prompt(a, 'read')).toEqual({ stopReason: 'end_turn' });
+    expect(await prompt(b, 'read')).toEqual({ stopReason: 'end_turn' });
+    expect(await prompt(a, 'write')).toEqual({ stopReason: 'end_turn' });
+    expect(await prompt(b, 'write')).toEqual({ stopReason: 'end_turn' });
+    expect(toolResultsSent(fake!, 7)).toEqual([
+      `File ${file} was changed by another session after this session last read it.\n\nRead it again with the view tool before overwriting it.`,
+    ]);
+    expect(readFileSync(file, 'utf8')).toBe('from A\n');
+  });
+});
