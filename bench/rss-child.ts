@@ -3,8 +3,8 @@
  * App, SQLite file, the TUI's ChatServices, the real Anthropic SDK against the loopback fake provider,
  * which runs in a process of its own — in this one it would keep every request body) and sends
  * `PROMPTS` prompts through `services.agent.run`, each one tool step (`view`) and a text reply of
- * ~2 KB. Prints one JSON line: RSS and heap (bytes) after the app is built, after the first prompt
- * and after the last, each after a full GC (`--expose-gc`). Its dist/ twin: rss-dist-child.mjs.
+ * ~2 KB. Prints one JSON line: RSS and heap (bytes) after the app is built and after each prompt
+ * (`first`, `last`, `after`), each after a full GC (`--expose-gc`). Its dist/ twin: rss-dist-child.mjs.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -46,13 +46,14 @@ const app = createApp({ cwd: dir, config, models: models.models, providerSetting
 const services = chatServices(app, models.settings, env);
 const session = services.sessions.create();
 const built = sample();
-let first = built;
+const after: ReturnType<typeof sample>[] = [];
 for (let i = 0; i < PROMPTS; i++) {
   const result = await services.agent.run(session.id, `Prompt ${i}: what does small.ts export?`, []);
   if (result.reason !== 'end_turn') throw new Error(`prompt ${i} ended with ${result.reason}: ${result.error}`);
-  if (i === 0) first = sample();
+  after.push(sample());
 }
-const last = sample();
+const first = after[0] ?? built;
+const last = after.at(-1) ?? built;
 await app.close();
 fakeChild.stdin.end();
-process.stdout.write(`${JSON.stringify({ prompts: PROMPTS, built, first, last, peakRssKb: process.resourceUsage().maxRSS })}\n`);
+process.stdout.write(`${JSON.stringify({ prompts: PROMPTS, built, first, last, after, peakRssKb: process.resourceUsage().maxRSS })}\n`);
