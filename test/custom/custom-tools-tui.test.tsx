@@ -11,9 +11,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Sidebar } from '../../src/tui/components/Sidebar.js';
 import { contentLines } from '../../src/tui/dialogs/PermissionDialog.js';
 import { toolTitle } from '../../src/tui/render/tool-view.js';
-import { ChatStore, type ChatState } from '../../src/tui/state/chat-store.js';
+import { ChatStore } from '../../src/tui/state/chat-store.js';
 import { THEMES } from '../../src/tui/themes.js';
 import { startTuiApp, type TuiApp } from '../support/tui-app.js';
+import { until } from '../support/chat-store-until.js';
 
 let t: TuiApp | undefined;
 let store: ChatStore | undefined;
@@ -23,19 +24,6 @@ afterEach(async () => {
   t = undefined;
   store = undefined;
 });
-
-function until(s: ChatStore, check: (state: ChatState) => boolean, timeoutMs = 10_000): Promise<ChatState> {
-  return new Promise((resolve, reject) => {
-    if (check(s.getSnapshot())) return resolve(s.getSnapshot());
-    const timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
-    const off = s.subscribe(() => {
-      if (!check(s.getSnapshot())) return;
-      clearTimeout(timer);
-      off();
-      resolve(s.getSnapshot());
-    });
-  });
-}
 
 const strip = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 

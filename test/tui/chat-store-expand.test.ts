@@ -6,8 +6,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DISPLAY_RESULT_MAX_CHARS } from '../../src/tui/state/chat-item.js';
-import { ChatStore, type ChatState } from '../../src/tui/state/chat-store.js';
+import { ChatStore } from '../../src/tui/state/chat-store.js';
 import { startTuiApp, type TuiApp } from '../support/tui-app.js';
+import { until } from '../support/chat-store-until.js';
 
 let t: TuiApp | undefined;
 let store: ChatStore | undefined;
@@ -17,22 +18,6 @@ afterEach(async () => {
   t = undefined;
   store = undefined;
 });
-
-function until(s: ChatStore, check: (state: ChatState) => boolean, timeoutMs = 10_000): Promise<ChatState> {
-  return new Promise((resolve, reject) => {
-    if (check(s.getSnapshot())) return resolve(s.getSnapshot());
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error('timed out'));
-    }, timeoutMs);
-    const off = s.subscribe(() => {
-      if (!check(s.getSnapshot())) return;
-      clearTimeout(timer);
-      off();
-      resolve(s.getSnapshot());
-    });
-  });
-}
 
 describe('expanding a long tool result', () => {
   it('shows the stored result when expanded and the cut one when collapsed; the pager gets it whole', async () => {

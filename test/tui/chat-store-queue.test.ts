@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatStore, type ChatState } from '../../src/tui/state/chat-store.js';
 import { startTuiApp, type TuiApp } from '../support/tui-app.js';
+import { until } from '../support/chat-store-until.js';
 
 let t: TuiApp | undefined;
 let store: ChatStore | undefined;
@@ -15,24 +16,6 @@ afterEach(async () => {
   t = undefined;
   store = undefined;
 });
-
-/** Resolves when `check` passes on a notified state. */
-function until(s: ChatStore, check: (state: ChatState) => boolean, timeoutMs = 10_000): Promise<ChatState> {
-  return new Promise((resolve, reject) => {
-    if (check(s.getSnapshot())) return resolve(s.getSnapshot());
-    const timer = setTimeout(() => {
-      off();
-      const { busy, queue, queueHeld, items } = s.getSnapshot();
-      reject(new Error(`timed out; state: ${JSON.stringify({ busy, queue, queueHeld, items: items.map((i) => i.message.parts) })}`));
-    }, timeoutMs);
-    const off = s.subscribe(() => {
-      if (!check(s.getSnapshot())) return;
-      clearTimeout(timer);
-      off();
-      resolve(s.getSnapshot());
-    });
-  });
-}
 
 const userTexts = (state: ChatState) =>
   state.items.filter((i) => i.role === 'user').map((i) => i.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(''));

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatStore, type ChatState } from '../../src/tui/state/chat-store.js';
 import { startTuiApp, type TuiApp } from '../support/tui-app.js';
+import { until } from '../support/chat-store-until.js';
 
 const apps: TuiApp[] = [];
 const stores: ChatStore[] = [];
@@ -13,22 +14,6 @@ afterEach(async () => {
   for (const s of stores.splice(0)) s.dispose();
   for (const a of apps.splice(0).reverse()) await a.close();
 });
-
-function until(s: ChatStore, check: (state: ChatState) => boolean, timeoutMs = 10_000): Promise<ChatState> {
-  return new Promise((resolve, reject) => {
-    if (check(s.getSnapshot())) return resolve(s.getSnapshot());
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`timed out; items: ${JSON.stringify(s.getSnapshot().items.map((i) => i.message.parts))}`));
-    }, timeoutMs);
-    const off = s.subscribe(() => {
-      if (!check(s.getSnapshot())) return;
-      clearTimeout(timer);
-      off();
-      resolve(s.getSnapshot());
-    });
-  });
-}
 
 /** Each item as `role: text`. */
 const shown = (state: ChatState) =>

@@ -6,9 +6,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatStore, type ChatState } from '../../src/tui/state/chat-store.js';
+import { ChatStore } from '../../src/tui/state/chat-store.js';
 import { CONTENT_LINES_KEY, DISPLAY_RESULT_MAX_CHARS } from '../../src/tui/state/chat-item.js';
 import { startTuiApp, type TuiApp } from '../support/tui-app.js';
+import { until } from '../support/chat-store-until.js';
 import { FIXTURE, TSX_LOADER } from '../mcp/fixture.js';
 
 let t: TuiApp | undefined;
@@ -19,23 +20,6 @@ afterEach(async () => {
   t = undefined;
   store = undefined;
 });
-
-/** Resolves when `check` passes on a notified state. */
-function until(s: ChatStore, check: (state: ChatState) => boolean, timeoutMs = 10_000): Promise<ChatState> {
-  return new Promise((resolve, reject) => {
-    if (check(s.getSnapshot())) return resolve(s.getSnapshot());
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`timed out; state: ${JSON.stringify(s.getSnapshot().items.map((i) => i.message.parts))}`));
-    }, timeoutMs);
-    const off = s.subscribe(() => {
-      if (!check(s.getSnapshot())) return;
-      clearTimeout(timer);
-      off();
-      resolve(s.getSnapshot());
-    });
-  });
-}
 
 describe('ChatStore', () => {
   it('a prompt creates the session; the answer streams in and ends with a footer naming the model', async () => {
