@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import iconv from 'iconv-lite';
 import type { FileTimes } from './file-times.js';
-import { encodeDocument, textAsRead, type LineEnding, type TextDocument } from './text-document.js';
+import { encodeDocument, encodingLabel, textAsRead, type LineEnding, type TextDocument } from './text-document.js';
 import { ToolError, type ToolContext } from './tool.js';
 
 /** `ToolContext.extra` key of a {@link FileAccess}. */
@@ -125,6 +125,34 @@ export function compareEditorText(fileTimes: FileTimes, path: string, text: stri
 /** SHA-256 of the text (UTF-8), hex. */
 function textHash(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/**
+ * The refusal when the editor's text of `document`'s file holds a character the file's encoding on
+ * disk cannot store (`bufferDocument` found no bytes for it): the editor decoded the file otherwise
+ * than it is stored (a Latin-1 file opened as UTF-8 shows U+FFFD for each accented letter), or the
+ * text holds a lone UTF-16 surrogate. Changing it would write that damage back, and the model cannot
+ * fix it: the person must reopen the file in its encoding.
+ */
+export function editorTextUnstorableError(document: TextDocument): ToolError {
+  const label = encodingLabel(document.format);
+  const { text } = document;
+  let index = 0;
+  let char = '';
+  for (const c of text) {
+    const stored = document.format.encoding === 'utf8' ? c.length === 2 || !/[\uD800-\uDFFF]/.test(c) : iconv.decode(iconv.encode(c, document.format.encoding), document.format.encoding) === c;
+    if (!stored) {
+      char = c;
+      break;
+    }
+    index += c.length;
+  }
+  const line = text.slice(0, index).split('\n').length;
+  const code = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return new ToolError(
+    `The editor's text of ${document.path} holds "${char}" (${code}, line ${line}), which the file's encoding on disk (${label}) cannot store: ` +
+      `the editor probably opened it in another encoding. Nothing was changed. Ask the person to reopen the file in the editor as ${label}, then read it again with view.`,
+  );
 }
 
 /** The refusal when an editor that reads but cannot write holds changes the disk does not. */

@@ -19,6 +19,7 @@ import { readDocument, type TextDocument } from './text-document.js';
 import {
   bufferDocument,
   compareEditorText,
+  editorTextUnstorableError,
   fileAccessOf,
   readEditorText,
   readsThroughEditor,
@@ -113,7 +114,10 @@ export async function readFileToChange(ctx: ToolContext, path: string, doing: st
     throw new ToolError(`File ${path} has been modified since it was last read (in the editor or on disk).\n\nRead it again with the view tool before ${doing} it.`);
   }
   if (text !== disk.text && !fileAccessOf(ctx)?.writeTextFile) throw unsavedChangesError(path);
-  return bufferDocument(disk, text);
+  const document = bufferDocument(disk, text);
+  // no bytes for the editor's own text: a change would write the editor's misreading back
+  if (!document.bytes && text !== disk.text) throw editorTextUnstorableError(document);
+  return document;
 }
 
 /**

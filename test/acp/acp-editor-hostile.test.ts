@@ -5,7 +5,7 @@
  * while a turn runs; MCP servers passed twice under one name, or malformed. Whatever happens: no
  * hang, no crash of the agent process, nothing lost, stdout only JSON-RPC.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -175,5 +175,102 @@ describe('opencode acp: a hostile editor', () => {
       `File ${file} was changed by another session after this session last read it.\n\nRead it again with the view tool before overwriting it.`,
     ]);
     expect(readFileSync(file, 'utf8')).toBe('from A\n');
+  });
+});
+
+describe('opencode acp: a hostile editor, continued', () => {
+  it('an editor that never confirms a write: the edit fails after the timeout saying the buffer may hold the change; the turn goes on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-write-never-'));
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, 'alpha\n');
+    await startAgent(
+      dir,
+      [VIEW_A, { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } }] }, { text: 'Unknown.' }],
+      { OPENCODE_ACP_FS_TIMEOUT_MS: '500' },
+    );
+    const sessionId = await newSession(dir);
+    agent!.beforeWrite = () => new Promise(() => {});
+    expect(await prompt(sessionId, 'beta it')).toEqual({ stopReason: 'end_turn' });
+    expect(toolResultsSent(fake!, 2)).toEqual([
+      `The editor did not confirm fs/write_text_file of ${file} within 0.5 s: the change may or may not be in its buffer. Read the file again with the view tool to see which.`,
+    ]);
+    expect(readFileSync(file, 'utf8')).toBe('alpha\n');
+    expectOnlyJsonRpc(agent!);
+  });
+
+  it('two sessions on the disk (an editor without fs methods): the one that read before the other wrote must read again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-two-sessions-disk-'));
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, 'alpha\n');
+    const write = (content: string) => ({ toolCalls: [{ name: 'write', input: { file_path: 'a.txt', content } }] });
+    fake = await startFakeProvider([VIEW_A, { text: 'A read.' }, VIEW_A, { text: 'B read.' }, write('from A\n'), { text: 'A wrote.' }, write('from B\n'), { text: 'B must read.' }], {
+      sideTurn: titleTurn('Disk'),
+    });
+    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const a = await newSession(dir);
+    const b = await newSession(dir);
+    for (const [session, text] of [[a, 'read'], [b, 'read'], [a, 'write'], [b, 'write']]) expect(await prompt(session, text)).toEqual({ stopReason: 'end_turn' });
+    expect(toolResultsSent(fake, 7)).toEqual([`File ${file} was changed by another session after this session last read it.\n\nRead it again with the view tool before overwriting it.`]);
+    expect(readFileSync(file, 'utf8')).toBe('from A\n');
+  });
+
+  it('session/close while the turn waits for a permission answer: the question is withdrawn, the prompt ends cancelled, the session is gone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-close-turn-'));
+    await startAgent(dir, [{ toolCalls: [{ name: 'bash', input: { command: 'touch made-by-bash' } }] }, { text: 'never' }]);
+    const sessionId = await newSession(dir);
+    let closed: Promise<unknown> | undefined;
+    agent!.answer = (_request, signal) =>
+      new Promise((resolve) => {
+        signal.addEventListener('abort', () => resolve({ outcome: { outcome: 'cancelled' } }));
+        closed = agent!.agent.request('session/close', { sessionId });
+      });
+    expect(await prompt(sessionId, 'make a file')).toEqual({ stopReason: 'cancelled' });
+    expect(await closed).toEqual({});
+    await expect(prompt(sessionId, 'hello?')).rejects.toMatchObject({ code: -32002 });
+    expect(readdirSync(dir).includes('made-by-bash')).toBe(false);
+    // the stored session can be loaded again
+    expect(await agent!.agent.request('session/load', { sessionId, cwd: dir, mcpServers: [] })).toEqual({});
+    expectOnlyJsonRpc(agent!);
+  });
+
+  it('malformed mcpServers are refused with invalid params; the process keeps serving', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-bad-mcp-'));
+    await startAgent(dir, [{ text: 'Fine.' }]);
+    for (const mcpServers of ['nope', [{ name: 'x' }], [{ type: 'http', name: 'h' }], [{ name: 'x', command: 'c', args: 'a', env: [] }], [null]]) {
+      await expect(agent!.agent.request('session/new', { cwd: dir, mcpServers } as never)).rejects.toMatchObject({ code: -32602 });
+    }
+    const sessionId = await newSession(dir);
+    expect(await prompt(sessionId, 'hello')).toEqual({ stopReason: 'end_turn' });
+    expectOnlyJsonRpc(agent!);
+  });
+
+  it('a CRLF file edited through a buffer the editor holds with \\n endings: the editor gets the text with the file\'s CRLF', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-crlf-'));
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, 'one\r\ntwo\r\n');
+    await startAgent(dir, [VIEW_A, { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' } }] }, { text: 'Done.' }]);
+    const sessionId = await newSession(dir);
+    // an editor keeps \n in memory and says nothing of the file's endings; this buffer has an unsaved line
+    agent!.buffers.set(file, 'one\ntwo\nunsaved\n');
+    expect(await prompt(sessionId, 'capitalise two')).toEqual({ stopReason: 'end_turn' });
+    expect(agent!.writes.map((w) => w.content)).toEqual(['one\r\nTWO\r\nunsaved\r\n']);
+    expect(readFileSync(file, 'utf8')).toBe('one\r\nTWO\r\nunsaved\r\n');
+  });
+
+  it('a Latin-1 file the editor decoded as UTF-8 (U+FFFD in the buffer): the edit is refused, the file is not damaged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-latin1-'));
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, Buffer.from('caf\xe9\nbar\n', 'latin1'));
+    await startAgent(dir, [VIEW_A, { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'bar', new_string: 'BAR' } }] }, { text: 'Refused.' }]);
+    const sessionId = await newSession(dir);
+    agent!.onRead = () => ({ content: 'caf\uFFFD\nbar\n' });
+    expect(await prompt(sessionId, 'capitalise bar')).toEqual({ stopReason: 'end_turn' });
+    expect(toolResultsSent(fake!, 1)).toEqual(['<file>\n(file encoding: ISO-8859-9)\n     1|caf\uFFFD\n     2|bar\n</file>\n']);
+    expect(toolResultsSent(fake!, 2)).toEqual([
+      `The editor's text of ${file} holds "\uFFFD" (U+FFFD, line 1), which the file's encoding on disk (ISO-8859-9) cannot store: the editor probably opened it in another encoding. Nothing was changed. Ask the person to reopen the file in the editor as ISO-8859-9, then read it again with view.`,
+    ]);
+    expect(agent!.writes).toEqual([]);
+    expect(readFileSync(file)).toEqual(Buffer.from('caf\xe9\nbar\n', 'latin1'));
   });
 });
