@@ -112,7 +112,7 @@ export class AcpServer {
         const project = await this.project(params.cwd);
         const session = project.app.db.sessions.create({ title: 'New Session' });
         this.attach(project, session.id);
-        await project.editorMcp.join(session.id, editorMcpServers(params.mcpServers));
+        await project.editorMcp.join(session.id, this.editorServers(project, session.id, params.mcpServers));
         // after the answer, so the editor knows the session the update is for
         setImmediate(() => void this.advertiseCommands(session.id));
         return { sessionId: session.id };
@@ -127,7 +127,7 @@ export class AcpServer {
         this.sessions.get(stored.id)?.unsubscribe();
         const session = this.attach(project, stored.id);
         // in place of what it passed when it was opened before in this process
-        await project.editorMcp.join(stored.id, editorMcpServers(params.mcpServers));
+        await project.editorMcp.join(stored.id, this.editorServers(project, stored.id, params.mcpServers));
         session.title = stored.title;
         // ACP: the whole conversation is replayed as updates before the answer
         replaySession(project.app.db.messages.list(stored.id), project.cwd, (update) => this.send(stored.id, update));
@@ -336,6 +336,13 @@ export class AcpServer {
     if (!title || title === session.title || title === 'New Session') return;
     session.title = title;
     this.send(session.id, { sessionUpdate: 'session_info_update', title });
+  }
+
+  /** The editor's servers of `session/new` or `session/load` in our shape; a name passed twice is logged (its first server is used). */
+  private editorServers(project: Project, sessionId: string, servers: Parameters<typeof editorMcpServers>[0]): ReturnType<typeof editorMcpServers> {
+    return editorMcpServers(servers, (name) =>
+      project.log(`MCP server "${name}" is passed more than once for session ${sessionId}: the first is used (give each server its own name)`),
+    );
   }
 
   /** The ACP session a request of `sessionId` belongs to: itself, or for a sub-agent its root. */

@@ -6,7 +6,9 @@
  *
  * One server runs per name and folder: sessions passing the same name with the same settings (an
  * editor passes its servers to every session) share it; a different server under a name already in
- * use is not started for the later session (named in the log: give it another name).
+ * use by another session is not started for the later session (named in the log: give it another
+ * name); a session that alone uses a server and passes it again with other settings (`session/load`)
+ * gets it restarted with those.
  */
 import type { McpServerConfig } from '../config/schema.js';
 import type { McpService } from '../mcp/service.js';
@@ -34,6 +36,7 @@ export class EditorMcpServers {
   async join(sessionId: string, servers: Record<string, McpServerConfig>): Promise<void> {
     const passed = new Set<string>();
     const added: Record<string, McpServerConfig> = {};
+    const replaced: string[] = [];
     for (const [name, config] of Object.entries(servers)) {
       const settings = JSON.stringify(config);
       const running = this.servers.get(name);
@@ -41,6 +44,12 @@ export class EditorMcpServers {
         if (running.settings === settings) {
           running.sessions.add(sessionId);
           passed.add(name);
+        } else if (running.sessions.size === 1 && running.sessions.has(sessionId)) {
+          // its own server passed again with other settings (session/load): restarted with these
+          replaced.push(name);
+          this.servers.set(name, { settings, sessions: new Set([sessionId]) });
+          passed.add(name);
+          added[name] = config;
         } else {
           this.log(`MCP server "${name}" of session ${sessionId} differs from the one of that name another session runs: not started for this session (give it another name)`);
         }
@@ -53,6 +62,10 @@ export class EditorMcpServers {
       this.servers.set(name, { settings, sessions: new Set([sessionId]) });
       passed.add(name);
       added[name] = config;
+    }
+    if (replaced.length > 0) {
+      this.log(`MCP server${replaced.length === 1 ? '' : 's'} ${replaced.map((n) => `"${n}"`).join(', ')} of session ${sessionId} passed again with other settings: restarted with them`);
+      await this.mcp.remove(replaced);
     }
     if (Object.keys(added).length > 0) this.mcp.add(added);
     await this.stopUnneeded(sessionId, passed);

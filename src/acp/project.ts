@@ -126,11 +126,17 @@ export async function openProject(cwd: string, options: OpenProjectOptions): Pro
 /**
  * The editor's MCP servers (ACP `McpServer`) in our config shape, by name: stdio with its command,
  * arguments and environment; http and sse with URL and headers. Their credentials are remembered, so
- * tool results never show them.
+ * tool results never show them. A name passed twice keeps its first server; `onDuplicate` is told the name.
  */
-export function editorMcpServers(servers: readonly AcpMcpServer[]): Record<string, McpServerConfig> {
-  const out: Record<string, McpServerConfig> = {};
+export function editorMcpServers(servers: readonly AcpMcpServer[], onDuplicate: (name: string) => void = () => {}): Record<string, McpServerConfig> {
+  // no prototype: a server named "__proto__" is a name like any other
+  const out: Record<string, McpServerConfig> = Object.create(null) as Record<string, McpServerConfig>;
   for (const server of servers) {
+    if (Object.hasOwn(out, server.name)) {
+      // the first of a name is used, as a configured name is kept over the editor's
+      onDuplicate(server.name);
+      continue;
+    }
     if ('type' in server && (server.type === 'http' || server.type === 'sse')) {
       const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
       rememberSecrets(credentialValues(headers));

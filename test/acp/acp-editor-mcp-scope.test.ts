@@ -3,7 +3,7 @@
  * same folder and process is neither offered their tools nor able to run them; sessions passing the
  * same server share one process, which stops once the last of them is closed (`session/close`).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -110,4 +110,44 @@ describe("opencode acp: the editor's MCP servers per session", () => {
     expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'tools?' }] })).toEqual({ stopReason: 'end_turn' });
     expect(editorToolsOffered(fake, 2)).toEqual([]);
   });
+
+  it('a name passed twice in one session/new: the first server runs, the log names the second', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-twice-'));
+    fake = await startFakeProvider([PID_CALL, { text: 'Ran it.' }], { sideTurn: titleTurn('Twice') });
+    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const servers = [withWhich('first'), withWhich('second')];
+    const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: servers });
+    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(whichOf(Number(toolResultsSent(fake, 1)[0]))).toBe('first');
+    expect(agent.stderr()).toContain(
+      `opencode acp: MCP server "editor" is passed more than once for session ${sessionId}: the first is used (give each server its own name)\n`,
+    );
+  });
+
+  it('a session loaded again with its server under other settings gets it restarted with them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-resettle-'));
+    fake = await startFakeProvider([PID_CALL, { text: 'Old.' }, PID_CALL, { text: 'New.' }], { sideTurn: titleTurn('Resettle') });
+    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [withWhich('old')] });
+    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which?' }] })).toEqual({ stopReason: 'end_turn' });
+    const oldPid = Number(toolResultsSent(fake, 1)[0]);
+    expect(whichOf(oldPid)).toBe('old');
+    expect(await agent.agent.request('session/load', { sessionId, cwd: dir, mcpServers: [withWhich('new')] })).toEqual({});
+    expect(alive(oldPid)).toBe(false);
+    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which now?' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(whichOf(Number(toolResultsSent(fake, 3)[0]))).toBe('new');
+  });
 });
+
+/** The editor server with WHICH=`which` in its environment. */
+function withWhich(which: string): McpServerStdio {
+  return { ...EDITOR_SERVER, env: [{ name: 'WHICH', value: which }] };
+}
+
+/** WHICH of the process `pid`'s environment (Linux /proc). */
+function whichOf(pid: number): string | undefined {
+  const entry = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((e) => e.startsWith('WHICH='));
+  return entry?.slice('WHICH='.length);
+}
