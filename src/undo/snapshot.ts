@@ -18,7 +18,7 @@
  * `maxFiles` files to add at once, or more than `maxTotalBytes` of them, is not snapshotted at all.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { GitError, runGit, splitNul, type GitPlace } from './snapshot-git.js';
