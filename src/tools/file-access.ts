@@ -149,6 +149,11 @@ export function editorTextUnstorableError(document: TextDocument): ToolError {
   }
   const line = text.slice(0, index).split('\n').length;
   const code = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  if (/[\uD800-\uDFFF]/.test(char)) {
+    return new ToolError(
+      `The editor's text of ${document.path} holds a lone UTF-16 surrogate (${code}, line ${line}), which is not a character and cannot be stored. Nothing was changed. Ask the person to remove it in the editor, then read the file again with view.`,
+    );
+  }
   return new ToolError(
     `The editor's text of ${document.path} holds "${char}" (${code}, line ${line}), which the file's encoding on disk (${label}) cannot store: ` +
       `the editor probably opened it in another encoding. Nothing was changed. Ask the person to reopen the file in the editor as ${label}, then read it again with view.`,

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bufferDocument, textForEditor } from '../../src/tools/file-access.js';
+import { bufferDocument, editorTextUnstorableError, textForEditor } from '../../src/tools/file-access.js';
 import { encodeDocument, readDocument } from '../../src/tools/text-document.js';
 import { cleanupTempDirs, tempDir } from '../support/temp-tree.js';
 
@@ -46,5 +46,28 @@ describe('bufferDocument', () => {
     const document = bufferDocument(disk, 'caf\u00e9 \u2713\n');
     expect(document.text).toBe('caf\u00e9 \u2713\n');
     expect(document.bytes).toBeUndefined();
+  });
+});
+
+describe('editorTextUnstorableError', () => {
+  it.each<[string, Buffer, string, string]>([
+    // disk bytes, the editor's text → the message after the path
+    [
+      'a Latin-1 file the editor decoded as UTF-8',
+      Buffer.from('caf\xe9\nd\xe9j\xe0\n', 'latin1'),
+      'ok\ncaf\uFFFD\nd\uFFFDj\uFFFD\n',
+      ' holds "\uFFFD" (U+FFFD, line 2), which the file\'s encoding on disk (ISO-8859-1) cannot store: the editor probably opened it in another encoding. Nothing was changed. Ask the person to reopen the file in the editor as ISO-8859-1, then read it again with view.',
+    ],
+    [
+      'a lone surrogate in a UTF-8 buffer (an astral character before it is stored)',
+      Buffer.from('a\n'),
+      'a\n\u{1F600} \uD800\n',
+      ' holds a lone UTF-16 surrogate (U+D800, line 2), which is not a character and cannot be stored. Nothing was changed. Ask the person to remove it in the editor, then read the file again with view.',
+    ],
+  ])('%s', (_name, bytes, text, message) => {
+    const disk = diskDocument(bytes);
+    const document = bufferDocument(disk, text);
+    expect(document.bytes).toBeUndefined();
+    expect(editorTextUnstorableError(document).message).toBe(`The editor's text of ${disk.path}${message}`);
   });
 });
