@@ -17,7 +17,7 @@
  * Built into `dist/start.cjs`; `bin/opencode` requires it. Node built-ins only.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,6 +148,7 @@ function readCache(dir: string, file: string): Map<string, Buffer> {
   try {
     if (!ownedDir(dir)) return entries;
     const data = readFileSync(file);
+    if (Date.now() - statSync(file).mtimeMs > UNUSED_CACHE_MS / 30) utimesSync(file, new Date(), new Date());
     const headerLength = data.readUInt32LE(0);
     const header = JSON.parse(data.subarray(4, 4 + headerLength).toString('utf8')) as [string, number][];
     let offset = 4 + headerLength;
@@ -173,6 +174,9 @@ function ownedDir(dir: string): boolean {
   }
 }
 
+/** A cache file not written for this long is removed when another is saved, ms (30 days). */
+const UNUSED_CACHE_MS = 30 * 24 * 3600 * 1000;
+
 /**
  * Writes the cache: this run's files' code, and the earlier entries of files still in `distDir` that
  * this run did not load. A temp file, then a rename: a concurrent reader sees the old file or the new.
@@ -191,6 +195,11 @@ function saveCache(dir: string, file: string, distDir: string, earlier: Map<stri
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, Buffer.concat([length, header, ...entries.values()]), { mode: 0o600 });
     renameSync(temp, file);
+    // caches of builds or folders not started for a month (an upgrade, a removed checkout) go
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (name.endsWith('.bin') && Date.now() - statSync(path).mtimeMs > UNUSED_CACHE_MS) rmSync(path, { force: true });
+    }
   } catch {
     // a cache that cannot be written only costs the next start its compile
   }
