@@ -273,4 +273,47 @@ describe('opencode acp: a hostile editor, continued', () => {
     expect(agent!.writes).toEqual([]);
     expect(readFileSync(file)).toEqual(Buffer.from('caf\xe9\nbar\n', 'latin1'));
   });
+
+  it("session/cancel during an edit's permission question: the question is withdrawn, nothing is written", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-edit-perm-cancel-'));
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, 'alpha\n');
+    await startAgent(dir, [VIEW_A, { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } }] }, { text: 'never' }]);
+    const sessionId = await newSession(dir);
+    agent!.answer = (_request, signal) =>
+      new Promise((resolve) => {
+        signal.addEventListener('abort', () => resolve({ outcome: { outcome: 'cancelled' } }));
+        void agent!.agent.notify('session/cancel', { sessionId });
+      });
+    expect(await prompt(sessionId, 'beta it')).toEqual({ stopReason: 'cancelled' });
+    expect(agent!.writes).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe('alpha\n');
+  });
+
+  it('session/cancel while the editor applies the first file of a patch: the rest is not sent, the first gets its text back, nothing is deleted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-patch-cancel-'));
+    const [a, b, old] = ['a.txt', 'b.txt', 'old.txt'].map((name) => join(dir, name));
+    writeFileSync(a, 'a = 1\n');
+    writeFileSync(b, 'b = 1\n');
+    writeFileSync(old, 'gone\n');
+    const patch = ['*** Begin Patch', '*** Update File: a.txt', '@@', '-a = 1', '+a = 2', '*** Update File: b.txt', '@@', '-b = 1', '+b = 2', '*** Delete File: old.txt', '*** End Patch'].join('\n');
+    await startAgent(dir, [
+      { toolCalls: ['a.txt', 'b.txt', 'old.txt'].map((file_path) => ({ name: 'view', input: { file_path } })) },
+      { toolCalls: [{ name: 'patch', input: { patch_text: patch } }] },
+      { text: 'never' },
+    ]);
+    const sessionId = await newSession(dir);
+    agent!.beforeWrite = async () => {
+      agent!.beforeWrite = undefined;
+      await agent!.agent.notify('session/cancel', { sessionId });
+      await sleep(300);
+    };
+    expect(await prompt(sessionId, 'patch them')).toEqual({ stopReason: 'cancelled' });
+    expect(agent!.writes.map((w) => [w.path, w.content])).toEqual([
+      [a, 'a = 2\n'],
+      [a, 'a = 1\n'],
+    ]);
+    expect([readFileSync(a, 'utf8'), readFileSync(b, 'utf8'), readFileSync(old, 'utf8')]).toEqual(['a = 1\n', 'b = 1\n', 'gone\n']);
+    expectOnlyJsonRpc(agent!);
+  });
 });
