@@ -11,16 +11,14 @@
  *   {@link SchemaTooNewError} as every command does.
  * The busy timeout is the same ({@link BUSY_TIMEOUT_MS}): a writer's lock is waited for, not an error.
  *
- * Two loading costs are skipped too (measured on `opencode stats`): better-sqlite3 is required as the
- * CommonJS package it is (an ESM import of it makes Node scan its source for export names first), and
- * its native addon is loaded from where its build puts it, `build/Release/better_sqlite3.node`,
- * instead of through the `bindings` package's search of a dozen folders (~5 ms); when it is not there
- * (another build layout) the search runs as before.
+ * The native addon is loaded from where better-sqlite3's build puts it, `build/Release/better_sqlite3.node`,
+ * instead of through the `bindings` package's search of a dozen folders (~5 ms of `opencode stats`);
+ * when it is not there (another build layout) the search runs as before.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import { BUSY_TIMEOUT_MS, DATABASE_FILE_NAME } from './constants.js';
 import { migrations } from './migrations/index.js';
 import { asStorageError } from './storage-errors.js';
@@ -42,7 +40,7 @@ export async function openToolCallLog(dataDir: string): Promise<ToolCallLogReade
   if (!existsSync(file)) return undefined;
   let connection: BetterSqlite3.Database;
   try {
-    connection = new (sqlite())(file, { timeout: BUSY_TIMEOUT_MS, fileMustExist: true, ...nativeBinding() });
+    connection = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS, fileMustExist: true, ...nativeBinding() });
   } catch (err) {
     throw asStorageError(err, dataDir, 'data');
   }
@@ -62,16 +60,12 @@ export async function openToolCallLog(dataDir: string): Promise<ToolCallLogReade
   return { toolCalls: new ToolCallLog(connection), close: () => connection.close() };
 }
 
-const require = createRequire(import.meta.url);
-
-function sqlite(): typeof BetterSqlite3 {
-  return require('better-sqlite3') as typeof BetterSqlite3;
-}
+const localRequire = createRequire(import.meta.url);
 
 /** better-sqlite3's `nativeBinding` option naming its addon's file, when it is where its build puts it. */
 function nativeBinding(): { nativeBinding?: string } {
   try {
-    const addon = path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+    const addon = path.join(path.dirname(localRequire.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
     return existsSync(addon) ? { nativeBinding: addon } : {};
   } catch {
     return {};
