@@ -316,4 +316,21 @@ describe('opencode acp: a hostile editor, continued', () => {
     expect([readFileSync(a, 'utf8'), readFileSync(b, 'utf8'), readFileSync(old, 'utf8')]).toEqual(['a = 1\n', 'b = 1\n', 'gone\n']);
     expectOnlyJsonRpc(agent!);
   });
+
+  it('the editor goes away (stdin closed) while a read is unanswered: the agent process exits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-gone-'));
+    writeFileSync(join(dir, 'a.txt'), 'on disk\n');
+    await startAgent(dir, [VIEW_A, { text: 'never' }]);
+    const sessionId = await newSession(dir);
+    let reading!: () => void;
+    const read = new Promise<void>((resolve) => (reading = resolve));
+    agent!.onRead = () => {
+      reading();
+      return new Promise(() => {});
+    };
+    void prompt(sessionId, 'read a.txt').catch(() => undefined);
+    await read;
+    expect(await agent!.close()).toBe(0);
+    expectOnlyJsonRpc(agent!);
+  });
 });
