@@ -35,7 +35,7 @@ import { planServers, type LspServerPlan } from '../lsp/servers.js';
 import { diagnosticsTool, LSP_SERVICE } from '../tools/diagnostics.js';
 import type { ShellRunner } from '../tools/tool.js';
 import { CHANGE_TRACKER } from '../tools/change-tracker.js';
-import { startBashChangeTracker } from '../undo/bash-changes.js';
+import { createBashChangeTracker } from '../undo/bash-changes.js';
 
 export interface AppOptions {
   /** absolute project directory */
@@ -181,7 +181,12 @@ export function createApp(opts: AppOptions): App {
   };
   const fileTimes = new FileTimes();
   // bash and other program-running tools between two snapshots, for undo (issue 14)
-  const changeTracker = startBashChangeTracker(cwd, resolveDataDir(config, cwd), (write) => db.files.turns.record(write));
+  const changeTracker = createBashChangeTracker(cwd, resolveDataDir(config, cwd), (write) => db.files.turns.record(write));
+  // its first snapshot starts with the first run, while the model answers (not at start-up)
+  const stopTrackerStart = bus.on('run.started', () => {
+    stopTrackerStart();
+    changeTracker.start();
+  });
   // requests made beside any run (session titles) end with the app: quitting aborts them (issue 10 §2:
   // a title waiting on a silent provider kept the process alive for 13+ minutes after quitting)
   const background = new AbortController();

@@ -10,8 +10,8 @@
  *
  * - The project's first snapshot (every file hashed: 20 s to 3 min for 27,000 files on a loaded 2-core
  *   machine, once per project — the repository's index persists; stopped when the app closes, the
- *   next start goes on from the objects already written) starts in the background when the app
- *   starts ({@link BashChangeTracker.start}). A call that comes while it runs waits for it up to
+ *   next start goes on from the objects already written) starts in the background when the app's
+ *   first run starts ({@link BashChangeTracker.start}; the model's first reply comes meanwhile). A call that comes while it runs waits for it up to
  *   {@link TrackerTimings.firstSnapshotWaitMs}, then runs untracked rather than keep the person
  *   waiting: snapshotting while the command runs would mix before and after.
  * - Later snapshots look only at files whose size or time changed (0.3 to 0.6 s for 27,000 files
@@ -259,11 +259,10 @@ function withUntracked(result: ToolResult, reasons: string[]): ToolResult {
 }
 
 /**
- * The tracker of one project, its first snapshot started on the next turn of the event loop (off
- * the path of the TUI's first frame). `dataDir` is the project's data directory.
+ * The tracker of one project. Nothing runs until {@link BashChangeTracker.start} (the app calls it when
+ * a run starts: a process that never prompts — `opencode stats`, a TUI opened and closed — spawns no
+ * git, and the first frame never waits for one). `dataDir` is the project's data directory.
  */
-export function startBashChangeTracker(cwd: string, dataDir: string, record: (write: RecordedWrite) => void): BashChangeTracker {
-  const tracker = new BashChangeTracker({ snapshots: new ProjectSnapshots({ cwd, dataDir }), cwd, record });
-  setTimeout(() => tracker.start(), 0).unref();
-  return tracker;
+export function createBashChangeTracker(cwd: string, dataDir: string, record: (write: RecordedWrite) => void): BashChangeTracker {
+  return new BashChangeTracker({ snapshots: new ProjectSnapshots({ cwd, dataDir }), cwd, record });
 }
