@@ -1,31 +1,12 @@
-import { render } from 'ink-testing-library';
-import type React from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CommandsDialog } from '../../src/tui/dialogs/CommandsDialog.js';
 import { InitDialog } from '../../src/tui/dialogs/InitDialog.js';
 import { listRow } from '../../src/tui/dialogs/ListDialog.js';
 import { ModelsDialog } from '../../src/tui/dialogs/ModelsDialog.js';
 import { QuitDialog } from '../../src/tui/dialogs/QuitDialog.js';
-import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { dialogPerTest, KEYS, settle } from '../support/render-dialog.js';
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
-const KEYS = { enter: '\r', up: '\u001b[A', down: '\u001b[B', left: '\u001b[D', right: '\u001b[C', tab: '\t', esc: '\u001b' };
-
-let unmount: (() => void) | undefined;
-afterEach(() => unmount?.());
-
-async function show(node: React.ReactNode) {
-  const r = render(<InputProvider>{node}</InputProvider>);
-  unmount = r.unmount;
-  await settle();
-  const press = async (...keys: string[]) => {
-    for (const k of keys) {
-      r.stdin.write(k);
-      await settle();
-    }
-  };
-  return { ...r, press, frame: () => r.lastFrame() ?? '' };
-}
+const show = dialogPerTest();
 
 describe('models dialog', () => {
   const providers = [

@@ -2,16 +2,11 @@
  * The profiles dialog (alt+p; issue 15 §2): "no profile" first, each profile with its coder model or
  * "key missing", the active one marked; the selected one's description and problems under the list.
  */
-import { render } from 'ink-testing-library';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ProfilesDialog } from '../../src/tui/dialogs/ProfilesDialog.js';
-import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { dialogPerTest, KEYS } from '../support/render-dialog.js';
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
-const KEYS = { enter: '\r', up: '\u001b[A', down: '\u001b[B', esc: '\u001b' };
-
-let unmount: (() => void) | undefined;
-afterEach(() => unmount?.());
+const showDialog = dialogPerTest();
 
 const PROFILES = [
   { name: 'local', coderModel: 'local/qwen3-coder', problems: [] },
@@ -19,20 +14,8 @@ const PROFILES = [
 ];
 
 async function show(active: string | undefined, onSelect = vi.fn(), onClose = vi.fn()) {
-  const r = render(
-    <InputProvider>
-      <ProfilesDialog profiles={PROFILES} active={active} onSelect={onSelect} onClose={onClose} width={80} height={24} />
-    </InputProvider>,
-  );
-  unmount = r.unmount;
-  await settle();
-  const press = async (...keys: string[]) => {
-    for (const k of keys) {
-      r.stdin.write(k);
-      await settle();
-    }
-  };
-  return { press, frame: () => r.lastFrame() ?? '', onSelect, onClose };
+  const { press, frame } = await showDialog(<ProfilesDialog profiles={PROFILES} active={active} onSelect={onSelect} onClose={onClose} width={80} height={24} />);
+  return { press, frame, onSelect, onClose };
 }
 
 describe('profiles dialog', () => {
@@ -67,14 +50,8 @@ describe('profiles dialog', () => {
 
 describe('profiles dialog without profiles', () => {
   it('says where to add them', async () => {
-    const r = render(
-      <InputProvider>
-        <ProfilesDialog profiles={[]} onSelect={() => {}} onClose={() => {}} width={80} height={24} />
-      </InputProvider>,
-    );
-    unmount = r.unmount;
-    await settle();
-    expect(r.lastFrame()).toContain('(no profile)');
-    expect(r.lastFrame()).toContain('No profiles: add them under "profiles" in');
+    const { frame } = await showDialog(<ProfilesDialog profiles={[]} onSelect={() => {}} onClose={() => {}} width={80} height={24} />);
+    expect(frame()).toContain('(no profile)');
+    expect(frame()).toContain('No profiles: add them under "profiles" in');
   });
 });

@@ -2,33 +2,12 @@
  * The sessions dialog (ctrl+s; issue 14): title, message count, cost and age per session; enter
  * switches, `r` renames in place, `d` deletes after a Yes/No question whose default is No.
  */
-import { render } from 'ink-testing-library';
 import type React from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SessionsDialog, relativeTime, type SessionSummary } from '../../src/tui/dialogs/SessionsDialog.js';
-import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { dialogPerTest, KEYS } from '../support/render-dialog.js';
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
-const KEYS = { enter: '\r', up: '\u001b[A', down: '\u001b[B', left: '\u001b[D', right: '\u001b[C', tab: '\t', esc: '\u001b', backspace: '\u007f' };
-
-let unmount: (() => void) | undefined;
-afterEach(() => unmount?.());
-
-async function show(node: React.ReactNode) {
-  const r = render(<InputProvider>{node}</InputProvider>);
-  unmount = r.unmount;
-  await settle();
-  const press = async (...keys: string[]) => {
-    for (const k of keys) {
-      r.stdin.write(k);
-      await settle();
-    }
-  };
-  const frame = () => r.lastFrame() ?? '';
-  // the dialog's text without its frame, lines joined: for sentences that wrap
-  const text = () => frame().split('\n').map((l) => l.replace(/^[│╭╰]|[│╮╯]$/g, '').trim()).join(' ').replace(/\s+/g, ' ');
-  return { ...r, press, frame, text };
-}
+const show = dialogPerTest();
 
 const NOW = Date.UTC(2025, 0, 10, 12, 0, 0);
 const MINUTE = 60_000;

@@ -8,19 +8,17 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { render } from 'ink-testing-library';
-import React from 'react';
+import type React from 'react';
 import { describe, expect, it } from 'vitest';
 import { runCommand, type CommandContext } from '../../src/tui/commands.js';
 import { ArgumentsDialog } from '../../src/tui/dialogs/ArgumentsDialog.js';
 import { FilePickerDialog } from '../../src/tui/dialogs/FilePickerDialog.js';
 import { QuitDialog } from '../../src/tui/dialogs/QuitDialog.js';
-import { InputProvider } from '../../src/tui/input/InputProvider.js';
 import { externalEditMessage } from '../../src/tui/input/external-editor.js';
 import { buildKeymap, type Keymap } from '../../src/tui/keymap.js';
-import { KeymapContext } from '../../src/tui/keymap-context.js';
 import { LogsPage } from '../../src/tui/pages/LogsPage.js';
 import type { FakeTurn } from '../support/fake-provider.js';
+import { dialogPerTest } from '../support/render-dialog.js';
 import { tick, tuiPerTest } from '../support/render-tui.js';
 import type { TuiApp as TestApp } from '../support/tui-app.js';
 
@@ -136,17 +134,11 @@ describe('an unknown command names the commands key in effect', () => {
   });
 });
 
-/** Renders `node` under `keymap` with input, and gives its first frame once rendered. */
+const showDialog = dialogPerTest();
+
+/** Renders `node` under `keymap` with input, and gives its frame once drawn. */
 async function frameOf(node: React.ReactElement, keymap: Keymap): Promise<string> {
-  const r = render(
-    <KeymapContext.Provider value={keymap}>
-      <InputProvider>{node}</InputProvider>
-    </KeymapContext.Provider>,
-  );
-  await tick();
-  const frame = r.lastFrame() ?? '';
-  r.unmount();
-  return frame;
+  return (await showDialog(node, { keymap })).frame();
 }
 
 describe('dialog hint rows name the keys in effect', () => {
