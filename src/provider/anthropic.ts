@@ -25,6 +25,7 @@ import type { FinishReason, Message, Usage } from '../message.js';
 import { emptyUsage } from '../message.js';
 import { pairToolResults, toolInputObject, toolParameters } from './history.js';
 import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
+import { requestWarnings } from './anthropic-deprecations.js';
 import { EventStreamClient } from './event-stream-http.js';
 import { DEFAULT_STALL_TIMEOUTS, type StallTimeouts } from './stall.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse } from './types.js';
@@ -264,10 +265,13 @@ export class AnthropicProvider implements Provider {
 
   private async *attempt(request: ProviderRequest, signal: AbortSignal | undefined): AsyncGenerator<ProviderEvent> {
     this.client ??= new EventStreamClient();
+    const params = toAnthropicParams(this.model, request);
+    // as the SDK did on every request: -p prints each once on stderr (cli/library-console.ts)
+    for (const warning of requestWarnings(params.model, params.thinking)) console.warn(warning);
     const response = await this.client.post({
       url: this.messagesURL,
       headers: this.headers(),
-      body: JSON.stringify(toAnthropicParams(this.model, request)),
+      body: JSON.stringify(params),
       signal,
       timeouts: this.stallTimeouts,
     });
