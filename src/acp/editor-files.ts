@@ -6,8 +6,7 @@
  * What the tools do with that text (checks, permission, history) is `tools/write-guard.ts`'s business.
  */
 import { methods, type AgentContext } from '@agentclientprotocol/sdk';
-import type { FileAccess } from '../tools/file-access.js';
-import { ToolError } from '../tools/tool.js';
+import { EditorTimeoutError, type FileAccess } from '../tools/file-access.js';
 
 /**
  * How long an editor may take to answer one `fs/read_text_file` or `fs/write_text_file` (ms), unless
@@ -43,7 +42,7 @@ export interface EditorFilesOptions {
  * A read is abandoned when the tool's signal aborts (`session/cancel`: the editor gets
  * `$/cancel_request` and the turn ends at once, whether or not the editor ever answers). A write, once
  * sent, is waited for even then: the editor may have applied it, and the tools must record what they
- * changed. Either gives up after `timeoutMs` with a {@link ToolError} that says so.
+ * changed. Either gives up after `timeoutMs` with an {@link EditorTimeoutError} that says so.
  */
 export function createEditorFiles(options: EditorFilesOptions): FileAccess | undefined {
   if (!options.canRead && !options.canWrite) return undefined;
@@ -69,7 +68,7 @@ export function createEditorFiles(options: EditorFilesOptions): FileAccess | und
         return content;
       } catch (err) {
         if (timeout.aborted && !signal.aborted) {
-          throw new ToolError(
+          throw new EditorTimeoutError(
             `The editor did not answer fs/read_text_file for ${path} within ${seconds}. Try again; if it keeps happening, the editor is stuck: restart the agent from the editor.`,
           );
         }
@@ -93,7 +92,7 @@ export function createEditorFiles(options: EditorFilesOptions): FileAccess | und
         );
       } catch (err) {
         if (!timeout.aborted) throw err;
-        throw new ToolError(
+        throw new EditorTimeoutError(
           `The editor did not confirm fs/write_text_file of ${path} within ${seconds}: the change may or may not be in its buffer. Read the file again with the view tool to see which.`,
         );
       }

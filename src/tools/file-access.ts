@@ -42,6 +42,9 @@ export interface FileAccess {
   writeTextFile?(sessionId: string, path: string, text: string, signal: AbortSignal): Promise<void>;
 }
 
+/** A read or write the editor left unanswered too long: the turn goes on, the tool call fails with this message. */
+export class EditorTimeoutError extends ToolError {}
+
 /** The {@link FileAccess} of the context, if any. */
 export function fileAccessOf(ctx: Pick<ToolContext, 'extra'>): FileAccess | undefined {
   return ctx.extra?.[FILE_ACCESS] as FileAccess | undefined;

@@ -19,6 +19,7 @@ import { readDocument, type TextDocument } from './text-document.js';
 import {
   bufferDocument,
   compareEditorText,
+  EditorTimeoutError,
   editorTextUnstorableError,
   fileAccessOf,
   readEditorText,
@@ -146,8 +147,10 @@ export async function unchangedSinceRead(ctx: ToolContext, path: string): Promis
     if (!readsThroughEditor(ctx)) return ctx.fileTimes.check(path).status === 'ok';
     const text = (await readEditorText(ctx, path)) ?? (statIfExists(path) ? readDocument(path).text : undefined);
     return text !== undefined && compareEditorText(ctx.fileTimes, path, text) === 'ok';
-  } catch {
+  } catch (err) {
     ctx.signal.throwIfAborted();
+    // the editor not answering says nothing of the file: the model must hear that, not "changed"
+    if (err instanceof EditorTimeoutError) throw err;
     // unreadable now (gone, binary): not as it was
     return false;
   }

@@ -333,4 +333,23 @@ describe('opencode acp: a hostile editor, continued', () => {
     expect(await agent!.close()).toBe(0);
     expectOnlyJsonRpc(agent!);
   });
+
+  it('the editor stops answering reads while the permission question is open: the edit fails with the timeout, not with "changed"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-read-after-perm-'));
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, 'alpha\n');
+    await startAgent(dir, [VIEW_A, { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } }] }, { text: 'Stuck.' }], {
+      OPENCODE_ACP_FS_TIMEOUT_MS: '500',
+    });
+    const sessionId = await newSession(dir);
+    agent!.answer = () => {
+      agent!.onRead = () => new Promise(() => {});
+      return { outcome: { outcome: 'selected', optionId: 'allow' } };
+    };
+    expect(await prompt(sessionId, 'beta it')).toEqual({ stopReason: 'end_turn' });
+    expect(toolResultsSent(fake!, 2)).toEqual([
+      `The editor did not answer fs/read_text_file for ${file} within 0.5 s. Try again; if it keeps happening, the editor is stuck: restart the agent from the editor.`,
+    ]);
+    expect(agent!.writes).toEqual([]);
+  });
 });
