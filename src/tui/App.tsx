@@ -319,7 +319,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
           onRecall={recallQueued}
           onRelease={releaseQueue}
         />
-        {state.activity ? <Pulse activity={state.activity} width={columns} interruptKey={keymap.hint('session.interrupt') ?? 'esc'} /> : null}
+        {state.activity ? <Pulse activity={state.activity} width={columns} interruptKey={keymap.hint('session.interrupt')} /> : null}
         <Editor
           ref={editorRef}
           width={columns}

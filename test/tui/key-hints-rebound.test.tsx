@@ -11,12 +11,16 @@ import { join } from 'node:path';
 import type React from 'react';
 import { describe, expect, it } from 'vitest';
 import { runCommand, type CommandContext } from '../../src/tui/commands.js';
+import { pulseText } from '../../src/tui/components/Pulse.js';
+import { queueLines } from '../../src/tui/components/QueuedPrompts.js';
 import { ArgumentsDialog } from '../../src/tui/dialogs/ArgumentsDialog.js';
 import { FilePickerDialog } from '../../src/tui/dialogs/FilePickerDialog.js';
+import { ModelsDialog } from '../../src/tui/dialogs/ModelsDialog.js';
 import { QuitDialog } from '../../src/tui/dialogs/QuitDialog.js';
 import { externalEditMessage } from '../../src/tui/input/external-editor.js';
 import { buildKeymap, type Keymap } from '../../src/tui/keymap.js';
 import { LogsPage } from '../../src/tui/pages/LogsPage.js';
+import { PagerPage } from '../../src/tui/pages/PagerPage.js';
 import type { FakeTurn } from '../support/fake-provider.js';
 import { dialogPerTest } from '../support/render-dialog.js';
 import { tick, tuiPerTest } from '../support/render-tui.js';
@@ -176,5 +180,31 @@ describe('the external editor message names the send key in effect', () => {
     [{ submit: undefined }, 'the edited message is in the input box'],
   ])('%o → %s', (keys, text) => {
     expect(externalEditMessage(saved, keys)).toEqual({ text, level: 'info' });
+  });
+});
+
+describe('hints of an unbound action name no key (they named the default before)', () => {
+  it('the pulse: no "to interrupt" without session.interrupt', () => {
+    expect(pulseText({ label: 'Running bash: npm test', startedAt: 0 }, 5_000, undefined)).toBe('Running bash: npm test · 5s');
+    expect(pulseText({ label: 'Running bash: npm test', startedAt: 0 }, 5_000, 'ctrl+g')).toBe('Running bash: npm test · 5s · ctrl+g to interrupt');
+  });
+
+  it('the queue line: only the parts whose action has a key', () => {
+    const queue = [{ id: 1, text: 'one', attachments: [] }];
+    expect(queueLines(queue, false, { clear: 'ctrl+g' })).toEqual(['queued  one', '  sent when the reply ends; ctrl+g ctrl+g cancels and clears']);
+    expect(queueLines(queue, true, { recall: 'alt+k' })).toEqual(['queued  one', '  held after the cancel: enter sends, alt+k edits the last']);
+    expect(queueLines(queue, false, {})).toEqual(['queued  one', '  sent when the reply ends']);
+  });
+
+  it('the pager and the models dialog', async () => {
+    const pager = await frameOf(<PagerPage title="Bash  ls" text="a" onBack={() => {}} width={80} height={10} />, keymapOf({ 'pager.back': 'none' }));
+    expect(pager.split('\n')[0]).toBe('Bash  ls · lines 1–1 of 1 · ↑↓ pgup pgdown scroll');
+    const providers = [{ id: 'openai', name: 'OpenAI', models: [{ id: 'gpt-5', name: 'GPT-5' }] }];
+    const models = await frameOf(
+      <ModelsDialog providers={providers} currentModelId="gpt-5" onSelect={() => {}} onClose={() => {}} />,
+      keymapOf({ 'dialog.select': 'tab', 'model.select_global': 'none' }),
+    );
+    expect(models).toContain('tab: this project');
+    expect(models).not.toContain('global');
   });
 });

@@ -26,7 +26,7 @@ export interface PulseProps {
   /** columns of the line */
   width: number;
   /** the key that interrupts, as hints show it (`esc`) */
-  interruptKey: string;
+  interruptKey: string | undefined;
   /** unix ms now; default Date.now (tests pass a clock) */
   now?: () => number;
 }
@@ -43,9 +43,10 @@ export function formatElapsed(ms: number): string {
  * The pulse's text without the spinner: `Running bash: npm test · 12s · esc to interrupt`; while
  * a retry waits, its countdown replaces the label.
  */
-export function pulseText(activity: Activity, nowMs: number, interruptKey: string): string {
+export function pulseText(activity: Activity, nowMs: number, interruptKey: string | undefined): string {
   const label = activity.retry && nowMs < activity.retry.untilMs ? retryLabel(activity.retry, nowMs) : activity.label;
-  return `${label} · ${formatElapsed(nowMs - activity.startedAt)} · ${interruptKey} to interrupt`;
+  // an unbound interrupt (`"session.interrupt": "none"`) is not offered
+  return `${label} · ${formatElapsed(nowMs - activity.startedAt)}${interruptKey === undefined ? '' : ` · ${interruptKey} to interrupt`}`;
 }
 
 /** The pulse line; mount it only while the agent works. */

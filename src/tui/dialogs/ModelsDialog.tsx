@@ -7,6 +7,7 @@
 import { Box, Text } from 'ink';
 import { useMemo, useRef, useState } from 'react';
 import { FRAME_HORIZONTAL_COLUMNS, clamp, fitText, useScreenSize } from '../components/DialogFrame.js';
+import { keyPhrase } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
 import { ListDialog, type DialogSizeProps, type ListItem } from './ListDialog.js';
@@ -71,7 +72,7 @@ export function ModelsDialog(props: ModelsDialogProps) {
       emptyText="No models"
       footer={
         <Text color={theme.textMuted} wrap="truncate">
-          {fitText(`${keymap.keys('dialog.select')[0] ?? 'enter'}: this project · ${keymap.keys('model.select_global')[0] ?? 'none'}: global`, inner)}
+          {fitText([keyPhrase(keymap, 'dialog.select', (k) => `${k}: this project`), keyPhrase(keymap, 'model.select_global', (k) => `${k}: global`)].filter((part) => part !== '').join(' · '), inner)}
         </Text>
       }
       onChoose={(item) => props.onSelect(item.id, { global: false })}

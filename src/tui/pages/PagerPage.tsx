@@ -67,11 +67,11 @@ export function PagerPage({ title, text, onBack, width, height }: PagerPageProps
   );
 
   const lines = rows.slice(shownTop, shownTop + bodyRows);
-  const back = keymap.hint('pager.back') ?? 'esc';
+  const back = keymap.hint('pager.back');
   return (
     <Box flexDirection="column" width={screen.columns} height={screen.rows}>
       <Text bold color={theme.primary} wrap="truncate">
-        {title} <Text color={theme.textMuted}>{`· ${pagerPosition(shownTop, lines.length, rows.length)} · ↑↓ pgup pgdown scroll · ${back} back`}</Text>
+        {title} <Text color={theme.textMuted}>{`· ${pagerPosition(shownTop, lines.length, rows.length)} · ↑↓ pgup pgdown scroll${back === undefined ? '' : ` · ${back} back`}`}</Text>
       </Text>
       {lines.map((line, i) => (
         <Text key={i} color={theme.text} wrap="truncate">
