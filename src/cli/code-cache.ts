@@ -16,8 +16,7 @@
  * `OPENCODE_CODE_CACHE=off` turns it off (the files are then compiled from source every time).
  * Built into `dist/start.cjs`; `bin/opencode` requires it. Node built-ins only.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +51,12 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.OPENCODE_CODE_CACHE_DIR || join(tmpdir(), `opencode-code-cache-${process.getuid?.() ?? 'user'}`);
 }
 
-const short = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 10);
+/** A short name for `text` in a cache file's name (FNV-1a, 32 bits, hex: node:crypto is not loaded for it). */
+export function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
 
 /**
  * A file of the split: `(function (exports, require, module, __filename, __dirname, __chunk, __import) {…})`;
@@ -96,10 +100,10 @@ export function startWithCodeCache(distDir: string, entry: string, args: readonl
   if (kind === 'prompt') setFlagsFromString('--liftoff-only');
   const enabled = env.OPENCODE_CODE_CACHE !== 'off';
   const dir = codeCacheDir(env);
-  const file = join(dir, `${kind}-${short(distDir)}-${process.version}-${process.arch}-${short(process.execArgv.join(' '))}.bin`);
+  const file = join(dir, `${kind}-${shortHash(distDir)}-${process.version}-${process.arch}-${shortHash(process.execArgv.join(' '))}.bin`);
   startupMark('start.cjs');
-  const cached = enabled ? readCache(dir, file) : new Map<string, Buffer>();
-  startupMark(`code cache read: ${cached.size} entries`);
+  const cached = enabled ? openCache(dir, file) : new CacheEntries();
+  startupMark(`code cache opened: ${cached.size} entries`);
   const scripts = new Map<string, vm.Script>();
   const modules = new Map<string, Module>();
   const run: CodeCacheRun = { kind, cacheFile: file, enabled, fromCache: [], compiled: [] };
@@ -139,28 +143,68 @@ export function startWithCodeCache(distDir: string, entry: string, args: readonl
 }
 
 /**
- * The cache file's entries (file name → V8 code); none when it is missing, unreadable or in a folder
- * that is not this user's alone. Layout: a 4-byte length, a JSON header `[[name, bytes], …]`, the
- * entries' bytes one after another.
+ * The entries of a cache file (file name → V8 code), each read from the file when first asked for:
+ * the skeleton frame waits only for the first files' code, not the whole cache.
  */
-function readCache(dir: string, file: string): Map<string, Buffer> {
-  const entries = new Map<string, Buffer>();
+class CacheEntries {
+  constructor(
+    private readonly fd?: number,
+    private readonly index = new Map<string, { offset: number; length: number }>(),
+  ) {}
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  names(): string[] {
+    return [...this.index.keys()];
+  }
+
+  /** The entry of `name`; undefined when there is none or it cannot be read. */
+  get(name: string): Buffer | undefined {
+    const at = this.index.get(name);
+    if (!at || this.fd === undefined) return undefined;
+    const data = Buffer.allocUnsafe(at.length);
+    try {
+      return readSync(this.fd, data, 0, at.length, at.offset) === at.length ? data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * Opens the cache file and reads its index; no entries when it is missing, malformed or in a folder
+ * that is not this user's alone. Layout: a 4-byte length, a JSON header `[[name, bytes], …]`, the
+ * entries' bytes one after another. The file is opened once and stays open (a save replaces it by a
+ * rename, so what is read is always the file that was opened).
+ */
+function openCache(dir: string, file: string): CacheEntries {
+  let fd: number | undefined;
   try {
-    if (!ownedDir(dir)) return entries;
-    const data = readFileSync(file);
-    if (Date.now() - statSync(file).mtimeMs > UNUSED_CACHE_MS / 30) utimesSync(file, new Date(), new Date());
-    const headerLength = data.readUInt32LE(0);
-    const header = JSON.parse(data.subarray(4, 4 + headerLength).toString('utf8')) as [string, number][];
+    if (!ownedDir(dir)) return new CacheEntries();
+    fd = openSync(file, 'r');
+    const { size, mtimeMs } = fstatSync(fd);
+    if (Date.now() - mtimeMs > UNUSED_CACHE_MS / 30) utimesSync(file, new Date(), new Date());
+    const head = Buffer.alloc(4);
+    if (size < 4 || readSync(fd, head, 0, 4, 0) !== 4) throw new Error('not a cache file');
+    const headerLength = head.readUInt32LE(0);
+    if (4 + headerLength > size) throw new Error('not a cache file');
+    const headerBytes = Buffer.alloc(headerLength);
+    if (readSync(fd, headerBytes, 0, headerLength, 4) !== headerLength) throw new Error('short header');
+    const header = JSON.parse(headerBytes.toString('utf8')) as [string, number][];
+    const index = new Map<string, { offset: number; length: number }>();
     let offset = 4 + headerLength;
     for (const [name, length] of header) {
-      entries.set(name, data.subarray(offset, offset + length));
+      index.set(name, { offset, length });
       offset += length;
     }
-    if (offset !== data.length) entries.clear();
+    if (offset !== size) throw new Error('size mismatch');
+    return new CacheEntries(fd, index);
   } catch {
-    entries.clear();
+    if (fd !== undefined) closeSync(fd);
+    return new CacheEntries();
   }
-  return entries;
 }
 
 /** Whether `dir` exists as this user's alone (owned, not writable by group or others). */
@@ -181,13 +225,16 @@ const UNUSED_CACHE_MS = 30 * 24 * 3600 * 1000;
  * Writes the cache: this run's files' code, and the earlier entries of files still in `distDir` that
  * this run did not load. A temp file, then a rename: a concurrent reader sees the old file or the new.
  */
-function saveCache(dir: string, file: string, distDir: string, earlier: Map<string, Buffer>, scripts: Map<string, vm.Script>): void {
+function saveCache(dir: string, file: string, distDir: string, earlier: CacheEntries, scripts: Map<string, vm.Script>): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!ownedDir(dir)) return;
     const present = new Set(readdirSync(distDir));
     const entries = new Map<string, Buffer>();
-    for (const [name, data] of earlier) if (present.has(`${name}.cjs`)) entries.set(name, data);
+    for (const name of earlier.names()) {
+      const data = !scripts.has(name) && present.has(`${name}.cjs`) ? earlier.get(name) : undefined;
+      if (data) entries.set(name, data);
+    }
     for (const [name, script] of scripts) entries.set(name, script.createCachedData());
     const header = Buffer.from(JSON.stringify([...entries].map(([name, data]) => [name, data.length])));
     const length = Buffer.alloc(4);

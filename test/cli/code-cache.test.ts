@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runKind } from '../../src/cli/code-cache.js';
+import { runKind, shortHash } from '../../src/cli/code-cache.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { cleanEnv, runCli } from '../support/cli.js';
 
@@ -26,6 +26,14 @@ describe('runKind: which cache a run uses', () => {
   ];
   it.each(cases)('%j → %s', (args, kind) => {
     expect(runKind(args)).toBe(kind);
+  });
+});
+
+describe('shortHash: the cache file name parts', () => {
+  it('is FNV-1a, 32 bits, 8 hex digits', () => {
+    expect(shortHash('')).toBe('811c9dc5'); // the FNV offset basis
+    expect(shortHash('a')).toBe('e40c292c'); // the FNV-1a test vector for "a"
+    expect(shortHash('/usr/lib/node_modules/opencode/dist')).toMatch(/^[0-9a-f]{8}$/);
   });
 });
 
