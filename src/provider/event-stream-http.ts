@@ -112,7 +112,8 @@ export class EventStreamClient {
   /**
    * Sends the request and resolves once the status and headers arrived with a 2xx status.
    * @throws {HttpStatusError} for another status (after reading its body); {@link ProviderStallError};
-   *   an `AbortError` when `signal` aborts; Node's socket errors (`code` ECONNREFUSED, ENOTFOUND, …)
+   *   an `AbortError` when `signal` aborts; an `APIConnectionError` whose cause is Node's socket error
+   *   (`code` ECONNREFUSED, ENOTFOUND, DEPTH_ZERO_SELF_SIGNED_CERT, …) when no answer came
    */
   async post(request: EventStreamRequest): Promise<EventStreamResponse> {
     const transport = this.transport ?? (await this.load());
@@ -233,7 +234,7 @@ export class EventStreamClient {
       req.on('error', (err) => {
         stopTimer();
         detach();
-        reject(failure ?? err);
+        reject(failure ?? connectionError(err));
       });
       req.end(body);
     });
@@ -244,6 +245,15 @@ export class EventStreamClient {
     this.transport?.httpAgent.destroy();
     this.transport?.httpsAgent.destroy();
   }
+}
+
+/**
+ * A failure to connect or to send (refused, unknown host, TLS, reset before an answer), wrapped as the
+ * SDK wrapped fetch's: named `APIConnectionError`, the socket error (its `code`) as the cause, which
+ * retry.ts reads to name the address and retry.
+ */
+function connectionError(cause: Error): Error {
+  return Object.assign(new Error('Connection error.', { cause }), { name: 'APIConnectionError' });
 }
 
 function headerReader(headers: http.IncomingHttpHeaders): ResponseHeaders {

@@ -190,6 +190,13 @@ describe('EventStreamClient', () => {
     expect(err.name).toBe('AbortError');
   });
 
+  it('a connection that cannot be made fails as the SDK\'s did: APIConnectionError with the socket error as cause', async () => {
+    const { url } = await serve(() => {});
+    await Promise.all(closers.splice(0).map((close) => close())); // nothing listens there now
+    const err = (await client().post({ url, headers: {}, body: '{}', timeouts: LIMITS }).catch((e: unknown) => e)) as Error & { cause: { code: string } };
+    expect([err.name, err.message, err.cause.code]).toEqual(['APIConnectionError', 'Connection error.', 'ECONNREFUSED']);
+  });
+
   it('keeps the connection alive between calls', async () => {
     const { url, connections } = await serve((_req, res) => void writeParts(res, ['event: a\ndata: 1\n\n']));
     const c = client();
