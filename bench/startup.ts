@@ -5,6 +5,9 @@
  * bin/opencode is run as a shell runs it: the file itself, so its shebang line
  * (`/usr/bin/env -S node --max-semi-space-size=4`) is part of the time; a diagnostic line runs
  * `node bin/opencode --version` to show what the shebang costs.
+ * The untimed warm-up runs also write the V8 code cache of each kind of run (src/cli/code-cache.ts,
+ * in this user's `$TMPDIR/opencode-code-cache-<uid>`), so the timed runs start from it, as every run
+ * after a person's first does.
  * The -p time is split at the moment its answer reaches stdout: before = start-up + the request,
  * after = the tail until the process exits. A diagnostic line runs -p under `node --liftoff-only`
  * (no optimising compile of WebAssembly: undici's HTTP parser, used by fetch), to show what the tail

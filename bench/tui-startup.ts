@@ -11,7 +11,9 @@
  *   (while grammars, tools and the rest load in the background): write → the editor line showing
  *   the text typed so far;
  * - peak RSS of the TUI process (`VmHWM` of /proc/<pid>/status) after {@link SETTLED_MS} ms.
- * Beside `node -e 0` started the same way (spawn → exit), runs interleaved.
+ * Beside `node -e 0` started the same way (spawn → exit), runs interleaved. The untimed warm-up run
+ * also writes the TUI's V8 code cache (src/cli/code-cache.ts): the timed runs start from it.
+ * `OPENCODE_STARTUP_TRACE=<file>` in the environment of a run gives its phases (wall and CPU).
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
