@@ -1,8 +1,11 @@
 /**
  * The sessions dialog in the whole TUI (ctrl+s; issue 14) against a real app: `r` renames a session
  * in the database and the open session's title follows; `d` then `y` deletes one (the open one: a new
- * chat opens), `n` keeps it.
+ * chat opens), `n` keeps it; a session another running process has open is not deleted, and the
+ * question says which process.
  */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tuiPerTest } from '../support/render-tui.js';
 import type { TuiApp as TestApp } from '../support/tui-app.js';
@@ -50,5 +53,32 @@ describe('the sessions dialog in the TUI', () => {
     expect(db.sessions.get(open.id)).toBeUndefined();
     expect(db.sessions.get(older.id)?.title).toBe('Older work');
     expect(store.getSnapshot().session).toBeUndefined();
+  });
+
+  it('refuses to delete a session another process has open, naming it; the session stays', async () => {
+    const { waitFor, type, older, db } = await mount();
+    // another process (a second TUI, say) holds "Older work" through the same marks
+    const holderScript =
+      `import { holdSession } from ${JSON.stringify(join(import.meta.dirname, '../../src/db/session-in-use.ts'))};\n` +
+      `holdSession(${JSON.stringify(join(t!.dir, '.opencode'))}, ${JSON.stringify(older.id)}, 'tui');\nconsole.log('held');\nsetInterval(() => {}, 1000);\n`;
+    const holder = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', holderScript], {
+      cwd: join(import.meta.dirname, '../..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve) => holder.stdout.on('data', () => resolve()));
+      await type(CTRL_S);
+      await waitFor((f) => f.includes('Switch Session'));
+      await type('\u001b[B'); // ↓ to "Older work"
+      await type('d');
+      await waitFor((f) => f.includes('Delete Session'));
+      await type('y');
+      const frame = await waitFor((f) => f.includes('in use by'));
+      const text = frame.split('\n').map((row) => row.replace(/^\s*│ ?|\s*│\s*$/g, '').trim()).join(' ').replace(/\s+/g, ' ');
+      expect(text).toMatch(new RegExp(`in use by the TUI \\(pid ${holder.pid}, since [\\d-]+ [\\d:]+\\): quit it or open another session there first`));
+      expect(db.sessions.get(older.id)?.title).toBe('Older work');
+    } finally {
+      holder.kill('SIGKILL');
+    }
   });
 });
