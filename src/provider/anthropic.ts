@@ -1,16 +1,15 @@
 /**
- * Anthropic Messages API provider: `POST /v1/messages` with `stream: true`, sent and read by our own
- * lean client (event-stream-http.ts) the way `@anthropic-ai/sdk` 1.14 does it (same headers, error
- * shapes and event parsing), at a quarter of the SDK's CPU per call (issue 16). The SDK's types describe
- * the request; its code is not loaded.
+ * Anthropic Messages API provider (`@anthropic-ai/sdk` 1.14, raw `messages.create({stream: true})`).
  *
- * Request building is pure ({@link toAnthropicParams}). Wire format: reference deps.md §3a.
+ * Request building is pure ({@link toAnthropicParams}); the SDK is imported lazily on the first stream so
+ * `opencode --version` never loads it. Wire format: reference deps.md §3a.
  *
  * What differs from the original (reference §3): tool schemas carry `required`; thinking blocks are kept
  * with their signatures (and `redacted_thinking`) and sent back, which the API requires within a tool-use
  * turn; a tool call whose input is not valid JSON is sent wrapped instead of dropped; newer models get
  * adaptive thinking; no temperature is sent.
  */
+import type Anthropic from '@anthropic-ai/sdk';
 import type {
   ContentBlockParam,
   MessageCreateParamsStreaming,
@@ -25,9 +24,7 @@ import type { FinishReason, Message, Usage } from '../message.js';
 import { emptyUsage } from '../message.js';
 import { pairToolResults, toolInputObject, toolParameters } from './history.js';
 import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
-import { requestWarnings } from './anthropic-deprecations.js';
-import { EventStreamClient } from './event-stream-http.js';
-import { DEFAULT_STALL_TIMEOUTS, type StallTimeouts } from './stall.js';
+import { DEFAULT_STALL_TIMEOUTS, stallGuardedFetch, type StallTimeouts } from './stall.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse } from './types.js';
 import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, type StreamSource } from './wire.js';
 
@@ -38,12 +35,6 @@ export interface AnthropicConnection {
   baseURL: string;
   headers?: Record<string, string>;
 }
-
-/**
- * The `anthropic-version` header, as `@anthropic-ai/sdk` 1.14 sends it (client.mjs `buildHeaders`): the
- * API version the request and event shapes follow.
- */
-export const ANTHROPIC_API_VERSION = '2026-10-21';
 
 /** Smallest thinking budget the API accepts (`budget_tokens` ≥ 1024, Anthropic "extended thinking" docs). */
 export const MIN_THINKING_BUDGET_TOKENS = 1024;
@@ -217,7 +208,7 @@ type Block =
 
 /** A Claude model bound to the Anthropic API. */
 export class AnthropicProvider implements Provider {
-  private client?: EventStreamClient;
+  private client?: Promise<Anthropic>;
 
   constructor(
     readonly model: ModelInfo,
@@ -243,40 +234,29 @@ export class AnthropicProvider implements Provider {
     return { ...DEFAULT_STALL_TIMEOUTS, ...this.retry.stallTimeouts };
   }
 
-  /** `<baseURL>/v1/messages`, joined as the SDK joins them (one slash between). */
-  private get messagesURL(): string {
-    const base = this.connection.baseURL;
-    return `${base.endsWith('/') ? base.slice(0, -1) : base}/v1/messages`;
-  }
-
-  /** The SDK's headers for `messages.create` (client.mjs `buildHeaders`), less its telemetry ones; the connection's own win. */
-  private headers(): Record<string, string> {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': 'opencode',
-      'anthropic-version': ANTHROPIC_API_VERSION,
-    };
-    // the SDK 1.14 sends the key as a bearer token (client.mjs `apiKeyAuth`), which the API accepts for keys
-    if (this.connection.apiKey) headers.authorization = `Bearer ${this.connection.apiKey}`;
-    for (const [name, value] of Object.entries(this.connection.headers ?? {})) headers[name.toLowerCase()] = value;
-    headers['content-type'] = 'application/json';
-    return headers;
+  private sdk(): Promise<Anthropic> {
+    this.client ??= import('@anthropic-ai/sdk').then(
+      ({ default: AnthropicClient }) =>
+        new AnthropicClient({
+          apiKey: this.connection.apiKey,
+          baseURL: this.connection.baseURL,
+          defaultHeaders: this.connection.headers,
+          maxRetries: 0, // our retry loop decides (retry.ts)
+          // a server that accepts the connection and goes silent fails the attempt (stall.ts); the SDK's
+          // own limit (10 min to the response headers) is put past ours, so ours decide
+          fetch: stallGuardedFetch(this.stallTimeouts),
+          timeout: this.stallTimeouts.firstByteTimeoutMs + 60_000,
+          logLevel: 'off',
+        }),
+    );
+    return this.client;
   }
 
   private async *attempt(request: ProviderRequest, signal: AbortSignal | undefined): AsyncGenerator<ProviderEvent> {
-    this.client ??= new EventStreamClient();
-    const params = toAnthropicParams(this.model, request);
-    // as the SDK did on every request: -p prints each once on stderr (cli/library-console.ts)
-    for (const warning of requestWarnings(params.model, params.thinking)) console.warn(warning);
-    const response = await this.client.post({
-      url: this.messagesURL,
-      headers: this.headers(),
-      body: JSON.stringify(params),
-      signal,
-      timeouts: this.stallTimeouts,
-    });
+    const client = await this.sdk();
+    const { data: stream, response } = await client.messages.create(toAnthropicParams(this.model, request), { signal }).withResponse();
     // an HTTP 200 that is not an event stream (wrong base URL: a web page, a JSON API) fails at once, unretried
-    await expectEventStream(response, this.source, () => response.abort());
+    await expectEventStream(response, this.source, () => stream.controller.abort());
     const blocks: Block[] = [];
     const usage: Usage = emptyUsage();
     let stopReason: string | null = null;
@@ -284,8 +264,7 @@ export class AnthropicProvider implements Provider {
     let started = false;
     let seen = 0;
     try {
-      for await (const sse of response.events()) {
-        const event = JSON.parse(sse.data) as RawMessageStreamEvent;
+      for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
         seen++;
         if (event.type === 'message_start') started = true;
         yield* this.handle(event, blocks, usage);
@@ -299,6 +278,7 @@ export class AnthropicProvider implements Provider {
       }
       throw err;
     }
+    // the SDK ends the iteration quietly when the signal aborts; retry.ts turns that into AbortError
     if (signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
     // a stream that ended cleanly without a single message event is not a dropped connection
     if (!started) throw invalidStreamError(this.source, noEventsDetail(response, seen, 'event', 'no message_start'));

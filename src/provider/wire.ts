@@ -51,14 +51,8 @@ export function invalidStreamError(source: StreamSource, detail: string): Provid
   return new ProviderError(scrubSecrets(message, source.secrets), { status: 200, retryable: false, code: 'invalid_response' });
 }
 
-/**
- * An answer as the checks below read it: a fetch `Response`, or event-stream-http.ts's response, which
- * reads the start of its body itself.
- */
-export type StreamResponse = Response | { headers: { get(name: string): string | null }; bodyStart(maxChars: number, waitMs: number): Promise<string> };
-
 /** Media type of a `content-type` header, lower case, without parameters; '' when absent. */
-function mediaType(response: StreamResponse): string {
+function mediaType(response: Response): string {
   return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
@@ -67,7 +61,7 @@ function mediaType(response: StreamResponse): string {
  * `text/event-stream` (a response without one is let through: its events decide). The error quotes
  * the start of the body; `abort` then releases the connection.
  */
-export async function expectEventStream(response: StreamResponse, source: StreamSource, abort: () => void): Promise<void> {
+export async function expectEventStream(response: Response, source: StreamSource, abort: () => void): Promise<void> {
   const type = mediaType(response);
   if (type === '' || type === 'text/event-stream') return;
   const snippet = await bodyStart(response);
@@ -76,7 +70,7 @@ export async function expectEventStream(response: StreamResponse, source: Stream
 }
 
 /** The detail for a stream that ended without any event of the expected API. */
-export function noEventsDetail(response: StreamResponse, seen: number, noun: string, missing: string): string {
+export function noEventsDetail(response: Response, seen: number, noun: string, missing: string): string {
   const type = mediaType(response);
   const got = type ? `content-type ${type}` : 'no content-type';
   return seen === 0 ? `got ${got} and no events` : `got ${seen} ${noun}${seen === 1 ? '' : 's'} but ${missing}`;
@@ -86,8 +80,7 @@ const SNIPPET_CHARS = 120;
 const SNIPPET_WAIT_MS = 2000;
 
 /** The first {@link SNIPPET_CHARS} characters of the body, whitespace collapsed; '' if none come quickly. */
-async function bodyStart(response: StreamResponse): Promise<string> {
-  if ('bodyStart' in response) return flatSnippet(await response.bodyStart(SNIPPET_CHARS, SNIPPET_WAIT_MS));
+async function bodyStart(response: Response): Promise<string> {
   const reader = response.body?.getReader();
   if (!reader) return '';
   const decoder = new TextDecoder();
@@ -108,11 +101,6 @@ async function bodyStart(response: StreamResponse): Promise<string> {
     clearTimeout(timer);
     reader.cancel().catch(() => undefined);
   }
-  return flatSnippet(text);
-}
-
-/** Whitespace collapsed, cut at {@link SNIPPET_CHARS} with an ellipsis. */
-function flatSnippet(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS)}…` : flat;
 }
