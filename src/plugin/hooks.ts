@@ -56,7 +56,7 @@ export function toolCallHooks(plugins: readonly LoadedPlugin[], warn: (message: 
           if (answer?.block !== undefined) return { blocked: String(answer.block) };
           if (answer?.args && typeof answer.args === 'object') args = answer.args;
         } catch (err) {
-          return { blocked: `Blocked: ${failed(plugin, 'tool.execute.before', err)}` };
+          return { blocked: `Blocked: ${failed(plugin, 'tool.execute.before', err)}`, hookFailed: true };
         }
       }
       return { args };

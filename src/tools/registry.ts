@@ -48,8 +48,10 @@ export interface ToolEntry {
  * Implemented in `src/plugin/hooks.ts`; the registry only carries them.
  */
 export interface ToolCallHooks {
-  /** may rewrite the arguments (JSON text) or block the call with a reason the model sees */
-  before(call: { sessionId: string; callId: string; tool: string; args: unknown }): Promise<{ args: unknown } | { blocked: string }>;
+  /**
+   * May rewrite the arguments (JSON text) or block the call with a reason the model sees. `blocked`: the call is refused with that text; `hookFailed` when a hook threw (an `error` in the call log, not a refusal)
+   */
+  before(call: { sessionId: string; callId: string; tool: string; args: unknown }): Promise<{ args: unknown } | { blocked: string; hookFailed?: boolean }>;
   /** may rewrite the output */
   after(call: { sessionId: string; callId: string; tool: string; args: unknown }, result: { output: string; isError: boolean }): Promise<string>;
   /** may answer a permission request before the person is asked */
@@ -222,7 +224,8 @@ export async function runWithHooks(tool: Tool, input: string, ctx: ToolContext, 
   const call = { sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, args: parseArgs(input) };
   // a hook that never settles must not outlive esc
   const before = await untilAborted(hooks.before(call), ctx.signal);
-  if ('blocked' in before) return { output: before.blocked, isError: true, metadata: { blockedByPlugin: true } };
+  // a plugin's refusal is a policy's, as a permission rule's is: `permission` in the call log (issue 11 §5)
+  if ('blocked' in before) return { output: before.blocked, isError: true, metadata: { blockedByPlugin: true }, ...(before.hookFailed ? {} : { outcome: 'permission' as const }) };
   const rewritten = before.args === call.args ? input : JSON.stringify(before.args);
   call.args = before.args;
   const askPermission: PermissionAsk = async (request, subject) => {

@@ -4,6 +4,7 @@
  * plugin's tool, and a tool the README's plugin blocks; precedence and the override warning on stderr;
  * `"tools": { "x": false }`; every hook of the plugin API fired; plugins that throw at load or in a hook.
  */
+import Database from 'better-sqlite3';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,17 @@ import { startFakeProvider, type FakeProvider } from '../support/fake-provider.j
 import { cleanEnv, runCli } from '../support/cli.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples');
+
+/** The call log's (tool, outcome) pairs of the project's database, sorted (calls of one step run side by side). */
+function loggedOutcomes(dir: string): [string, string][] {
+  const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
+  try {
+    const rows = db.prepare('SELECT tool, outcome FROM tool_calls').all() as { tool: string; outcome: string }[];
+    return rows.map((row): [string, string] => [row.tool, row.outcome]).sort((a, b) => a.join(' ').localeCompare(b.join(' ')));
+  } finally {
+    db.close();
+  }
+}
 
 let fake: FakeProvider | undefined;
 let monitor: http.Server | undefined;
@@ -163,6 +175,12 @@ describe('a TypeScript plugin', () => {
     // a patch names its files in its headers: the plugin finds .env there too, and the file is unchanged
     expect(results[2]).toEqual(['.env holds secrets: .env files are not read or changed here. Ask the person for the value you need.', true]);
     expect(readFileSync(join(dir, '.env'), 'utf8')).toBe('SECRET=1\n');
+    // a plugin's refusal is logged as a refusal, not as the tool's error
+    expect(loggedOutcomes(dir)).toEqual([
+      ['patch', 'permission'],
+      ['view', 'ok'],
+      ['view', 'permission'],
+    ]);
   });
 
   it('one that throws at load and one whose hook throws: one line each, the rest still loads and runs', async () => {
@@ -186,6 +204,11 @@ describe('a TypeScript plugin', () => {
     expect(toolResultsSent(fake, 1)).toEqual([
       ['hello', false],
       ['Blocked: .opencode/plugins/guard.mjs: tool.execute.before hook failed: guard crashed', true],
+    ]);
+    // a hook that threw is the plugin's error, not a refusal
+    expect(loggedOutcomes(dir)).toEqual([
+      ['glob', 'error'],
+      ['hello', 'ok'],
     ]);
   });
 });
