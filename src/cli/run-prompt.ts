@@ -19,7 +19,7 @@ import { chooseProviders, ModelSelectionError } from './models.js';
 import type { CliOptions } from './main.js';
 import { startSpinner } from './spinner.js';
 import { waitForMcpBeforePrompt } from './mcp.js';
-import { routeLibraryConsole } from './library-console.js';
+import { keepStdoutForAnswer, routeLibraryConsole, type StdoutWrite } from './library-console.js';
 import { chosenSession, SessionLookupError } from './session-ref.js';
 import { holdForPrompt } from './sessions-in-use.js';
 import type { StreamJson } from './stream-json.js';
@@ -51,6 +51,8 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   if (typeof loaded === 'number') return loaded;
   const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
   routeLibraryConsole(config.debug);
+  // stdout holds only the answer (or the stream-json lines): a plugin's or library's own writes go to stderr
+  const answerWrite = keepStdoutForAnswer();
 
   let models;
   try {
@@ -118,7 +120,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
       // a reader that goes away (`| head`) or a full disk must not crash the run: it is reported at the end
       process.stdout.on('error', (err: NodeJS.ErrnoException) => (streamError ??= err));
       stream = startStreamJson(app, line, (text) => {
-        if (!streamError) process.stdout.write(text);
+        if (!streamError) answerWrite(text);
       });
     }
     // every session of this run, sub-agents' included: nobody is there to answer
@@ -144,7 +146,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     // the last line says how the run ended, whatever it was; the exit code says it too
     stream.result(result, finalText(result));
     stream.stop();
-    await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+    await new Promise<void>((resolve) => answerWrite('', () => resolve()));
     if (streamError?.code === 'EPIPE') return 0;
     if (streamError) return fail(1, `cannot write the output: ${streamError.message}`);
   }
@@ -153,7 +155,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   if (!stream) {
     const text = finalText(result) || 'No content available';
     const output = opts.outputFormat === 'json' ? JSON.stringify({ response: text }, null, 2) : text;
-    const written = await writeAnswer(`${output}\n`);
+    const written = await writeAnswer(answerWrite, `${output}\n`);
     if (written !== 0) return written;
   }
   if (result.reason === 'step_limit') return fail(1, result.error ?? 'step limit reached');
@@ -179,14 +181,14 @@ async function readStdin(): Promise<string> {
  * Writes the answer to stdout. A reader that went away (`| head`) is not a failure: exit 0 quietly;
  * any other write error (a full disk) is one line on stderr and exit 1.
  */
-function writeAnswer(text: string): Promise<number> {
+function writeAnswer(write: StdoutWrite, text: string): Promise<number> {
   return new Promise((resolve) => {
     process.stdout.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE') return resolve(0);
       process.stderr.write(`opencode: cannot write the answer: ${err.message}\n`);
       resolve(1);
     });
-    process.stdout.write(text, (err) => {
+    write(text, (err) => {
       if (!err) resolve(0);
     });
   });
