@@ -25,7 +25,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import { systemPrompt } from '../../src/agent/prompts.js';
 import { BIN } from '../support/cli.js';
-import type { FakeTurn } from '../support/fake-provider.js';
+import type { FakeProvider, FakeTurn } from '../support/fake-provider.js';
 
 export interface AcpAgentProcess {
   /** calls the agent's methods */
@@ -131,6 +131,14 @@ export function startAcpAgent(options: StartOptions): AcpAgentProcess {
   );
   agentProcess.agent = app.connect(stream).agent;
   return agentProcess;
+}
+
+/** The text of the tool_result blocks the model got in answered request `n` (Anthropic wire format). */
+export function toolResultsSent(f: FakeProvider, n: number): string[] {
+  const last = (f.answered[n].messages as { content: unknown }[]).at(-1)!;
+  return (last.content as { type: string; content: unknown }[])
+    .filter((b) => b.type === 'tool_result')
+    .map((b) => (typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join('')));
 }
 
 /** The title agent's requests get this title, outside the fake's script. */

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../support/cli.js';
 import { startFakeProvider, type FakeProvider, type FakeTurn } from '../support/fake-provider.js';
-import { startAcpAgent, titleTurn, type AcpAgentProcess } from './acp-client.js';
+import { startAcpAgent, titleTurn, type AcpAgentProcess, toolResultsSent } from './acp-client.js';
 
 let fake: FakeProvider | undefined;
 let agent: AcpAgentProcess | undefined;
@@ -23,14 +23,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-/** The text of the tool_result blocks the model got in answered request `n` (Anthropic wire format). */
-function toolResultsSent(f: FakeProvider, n: number): string[] {
-  const last = (f.answered[n].messages as { content: unknown }[]).at(-1)!;
-  return (last.content as { type: string; content: unknown }[])
-    .filter((b) => b.type === 'tool_result')
-    .map((b) => (typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join('')));
-}
 
 /** An agent in `dir` against a fake provider with `turns`, the editor offering both fs methods. */
 async function startAgent(dir: string, turns: FakeTurn[], env: Record<string, string> = {}): Promise<AcpAgentProcess> {

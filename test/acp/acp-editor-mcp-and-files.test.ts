@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../support/cli.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { FIXTURE, TSX_LOADER } from '../mcp/fixture.js';
-import { startAcpAgent, titleTurn, type AcpAgentProcess } from './acp-client.js';
+import { startAcpAgent, titleTurn, type AcpAgentProcess, toolResultsSent } from './acp-client.js';
 
 let fake: FakeProvider | undefined;
 let agent: AcpAgentProcess | undefined;
@@ -21,14 +21,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-/** The text of the tool_result blocks the model got in answered request `n` (Anthropic wire format). */
-function toolResultsSent(f: FakeProvider, n: number): string[] {
-  const last = (f.answered[n].messages as { content: unknown }[]).at(-1)!;
-  return (last.content as { type: string; content: unknown }[])
-    .filter((b) => b.type === 'tool_result')
-    .map((b) => (typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join('')));
-}
 
 describe('opencode acp: the editor MCP servers and files', () => {
   it("offers the editor's stdio MCP server's tools to the model and runs them", async () => {

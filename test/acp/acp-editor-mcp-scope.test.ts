@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../support/cli.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { FIXTURE, TSX_LOADER } from '../mcp/fixture.js';
-import { startAcpAgent, titleTurn, type AcpAgentProcess } from './acp-client.js';
+import { startAcpAgent, titleTurn, type AcpAgentProcess, toolResultsSent } from './acp-client.js';
 
 let fake: FakeProvider | undefined;
 let agent: AcpAgentProcess | undefined;
@@ -23,14 +23,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-/** The text of the tool_result blocks the model got in answered request `n` (Anthropic wire format). */
-function toolResultsSent(f: FakeProvider, n: number): string[] {
-  const last = (f.answered[n].messages as { content: unknown }[]).at(-1)!;
-  return (last.content as { type: string; content: unknown }[])
-    .filter((b) => b.type === 'tool_result')
-    .map((b) => (typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join('')));
-}
 
 /** The editor's tools offered in answered request `n`. */
 function editorToolsOffered(f: FakeProvider, n: number): string[] {
