@@ -338,10 +338,7 @@ function applyChanges(changes: FileChange[]): void {
         unrestored.push(`${step.path} (${(undoErr as Error).message})`);
       }
     }
-    const outcome = unrestored.length
-      ? `These files could not be put back as they were: ${unrestored.join(', ')}.`
-      : 'The files already written were put back as they were: no file was changed.';
-    throw new ToolError(`failed to apply patch: writing ${current} failed: ${(err as Error).message}. ${outcome}`);
+    throw writeFailed(current, err, unrestored);
   }
 }
 
@@ -394,10 +391,7 @@ async function applyThroughEditor(ctx: ToolContext, changes: FileChange[]): Prom
         unrestored.push(`${step.path} (${(undoErr as Error).message})`);
       }
     }
-    const outcome = unrestored.length
-      ? `These files could not be put back as they were: ${unrestored.join(', ')}.`
-      : 'The files already written were put back as they were: no file was changed.';
-    throw new ToolError(`failed to apply patch: writing ${current} failed: ${(err as Error).message}. ${outcome}`);
+    throw writeFailed(current, err, unrestored);
   }
 }
 
@@ -469,4 +463,12 @@ function statOrUndefined<T>(stat: () => T): T | undefined {
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw err;
   }
+}
+
+/** The error of a patch whose write of `current` failed after the files already written were taken back; `unrestored` names those that could not be. */
+function writeFailed(current: string, err: unknown, unrestored: string[]): ToolError {
+  const outcome = unrestored.length
+    ? `These files could not be put back as they were: ${unrestored.join(', ')}.`
+    : 'The files already written were put back as they were: no file was changed.';
+  return new ToolError(`failed to apply patch: writing ${current} failed: ${(err as Error).message}. ${outcome}`);
 }
