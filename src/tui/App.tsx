@@ -172,9 +172,10 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
 
   const send = useCallback(
     (text: string, images: ImagePart[]) => {
-      // while a reply runs the prompt is queued, and goes when it ends (issue 13 §4)
+      // while a reply runs the prompt is queued, and goes when it ends (issue 13 §4); a refused one
+      // (the session was deleted elsewhere) stays in the editor with its images
+      if (store.submit(text, images) === 'refused') return false;
       setAttachments([]);
-      store.submit(text, images);
       return true;
     },
     [store],

@@ -169,9 +169,15 @@ export class ChatStore {
   /**
    * What the editor's enter does (issue 13 §4): sends the prompt now when nothing runs, else queues
    * it (it goes when the run ends). A held queue is released: its prompts go first, this one after.
-   * Returns which happened; a send's failure becomes a status message.
+   * Returns which happened; a send's failure becomes a status message. `refused`: the open session
+   * is gone from the database (`opencode sessions delete --force` elsewhere); nothing is sent or
+   * queued, the status line says so and what to do, and the caller keeps the text in the editor.
    */
-  submit(text: string, attachments: ImagePart[] = []): 'sent' | 'queued' {
+  submit(text: string, attachments: ImagePart[] = []): 'sent' | 'queued' | 'refused' {
+    if (this.openSessionGone()) {
+      this.setStatus(`${this.sessionGoneMessage()}; your message is still in the editor`, 'error');
+      return 'refused';
+    }
     if (this.state.busy || this.state.compacting || this.state.queue.length > 0) {
       this.set({ queue: [...this.state.queue, { id: ++this.queueId, text, attachments }], queueHeld: false });
       this.drainQueue();
@@ -481,9 +487,33 @@ export class ChatStore {
     this.sendReported(next.text, next.attachments);
   }
 
-  /** {@link send}, its failure shown in the status line. */
+  /**
+   * {@link send}, its failure shown in the status line. A session deleted between the check in
+   * {@link submit} and the run (or under a queued prompt) is said as such: the prompt is in the
+   * prompt history, so ↑ brings it back.
+   */
   private sendReported(text: string, attachments: ImagePart[]): void {
-    this.send(text, attachments).catch((err: unknown) => this.setStatus(`Could not send: ${(err as Error).message}`, 'error'));
+    this.send(text, attachments).catch((err: unknown) => {
+      if (this.openSessionGone()) this.setStatus(`Could not send: ${this.sessionGoneMessage()}; ↑ brings your message back`, 'error');
+      else this.setStatus(`Could not send: ${(err as Error).message}`, 'error');
+    });
+  }
+
+  /** The open session is no longer in the database (a read that fails counts as still there). */
+  private openSessionGone(): boolean {
+    const id = this.state.session?.id;
+    if (id === undefined) return false;
+    try {
+      return this.services.sessions.get(id) === undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  /** `this session was deleted by another process: press ctrl+n to start a new one` (the key in effect; `/new` when unbound). */
+  private sessionGoneMessage(): string {
+    const how = keyPhrase(this.keymap, 'session.new', (k) => `press ${k}`) || 'type /new';
+    return `This session was deleted by another process: ${how} to start a new one`;
   }
 
   /** Another session is opened: its queue would go to the wrong place. */
