@@ -26,6 +26,13 @@ export interface ListItem {
 /** What a filterable list matches the typed filter against. */
 const filterText = (item: ListItem): string => `${item.label} ${item.detail ?? ''}`;
 
+/** Where a list's selection and scroll stand, for the list whose ids joined by newlines are `listKey`. */
+interface ListState {
+  selected: number;
+  top: number;
+  listKey: string;
+}
+
 /** Rows a list shows at once (the original's dialogs: 10). */
 export const LIST_VISIBLE_ROWS = 10;
 
@@ -52,8 +59,11 @@ export interface ListDialogProps {
    * the filter shown above the list, so k/j type letters and only the arrows move
    */
   filterable?: boolean;
-  /** sees every key first; return true when it handled it */
-  onKey?(key: Key): boolean;
+  /**
+   * sees every key first, with the item selected when it arrives (after the keys before it in the
+   * same read); return true when it handled it
+   */
+  onKey?(key: Key, selected: ListItem | undefined): boolean;
   /** the selection moved to `index` by a key (not called when a new list resets it) */
   onMove?(index: number): void;
 }
@@ -79,33 +89,54 @@ export function ListDialog(props: ListDialogProps) {
     () => (filterable ? new Fzf(props.items as ListItem[], { selector: filterText }) : undefined),
     [filterable, props.items],
   );
-  const items = useMemo<readonly ListItem[]>(
-    () => (finder && filter ? finder.find(filter).map((match: FzfResultItem<ListItem>) => match.item) : props.items),
-    [finder, filter, props.items],
-  );
-  const count = items.length;
+  const listFor = (text: string): readonly ListItem[] =>
+    finder && text ? finder.find(text).map((match: FzfResultItem<ListItem>) => match.item) : props.items;
+  const items = useMemo<readonly ListItem[]>(() => listFor(filter), [finder, filter, props.items]);
   // the list's identity: a different list (another provider's models) starts over at initialIndex
-  const listKey = items.map((item) => item.id).join('\n');
-  const start = () => {
-    const selected = clamp(props.initialIndex ?? 0, 0, Math.max(0, count - 1));
-    return { selected, top: scrollTop(count, selected, visibleRows, selected - Math.floor(visibleRows / 2)), listKey };
+  const keyOf = (list: readonly ListItem[]) => list.map((item) => item.id).join('\n');
+  const listKey = keyOf(items);
+  const start = (list: readonly ListItem[], key: string): ListState => {
+    const selected = clamp(props.initialIndex ?? 0, 0, Math.max(0, list.length - 1));
+    return { selected, top: scrollTop(list.length, selected, visibleRows, selected - Math.floor(visibleRows / 2)), listKey: key };
   };
-  const [state, setState] = useState(start);
-  let { selected, top } = state;
+  const [state, setState] = useState(() => start(items, listKey));
+  // The selection as the last key left it. Several keys can arrive in one read (`tmux send-keys
+  // Down Down`, a fast typist over ssh) and InputProvider hands them to this handler back to back,
+  // before React re-renders: each must move from where the previous one left the selection, not
+  // from the value this render closed over.
+  const latest = useRef(state);
+  let view = state;
   if (state.listKey !== listKey) {
-    ({ selected, top } = start());
-    setState({ selected, top, listKey });
+    // a new list: where keys already moved in it (typed a filter, then ↓, in one read), else the start
+    view = latest.current.listKey === listKey ? latest.current : start(items, listKey);
+    setState(view);
   }
+  latest.current = view;
+  const { selected, top } = view;
+  const count = items.length;
 
-  const moveTo = (index: number) => {
-    const next = clamp(index, 0, Math.max(0, count - 1));
-    setState({ selected: next, top: scrollTop(count, next, visibleRows, top), listKey });
-    if (next !== selected) props.onMove?.(next);
+  /** The list and selection as the keys so far left them (the filter too may have changed). */
+  const current = (): { list: readonly ListItem[]; at: ListState } => {
+    const list = filterRef.current === filter ? items : listFor(filterRef.current);
+    const key = list === items ? listKey : keyOf(list);
+    if (latest.current.listKey !== key) latest.current = start(list, key);
+    return { list, at: latest.current };
+  };
+
+  const moveTo = (index: (at: number, count: number) => number) => {
+    const { list, at } = current();
+    const next = clamp(index(at.selected, list.length), 0, Math.max(0, list.length - 1));
+    latest.current = { selected: next, top: scrollTop(list.length, next, visibleRows, at.top), listKey: at.listKey };
+    setState(latest.current);
+    if (next !== at.selected) props.onMove?.(next);
   };
 
   useKeys(
     (key) => {
-      if (props.onKey?.(key)) return true;
+      if (props.onKey) {
+        const { list, at } = current();
+        if (props.onKey(key, list[at.selected])) return true;
+      }
       if (filterable && key.name === 'backspace' && !key.ctrl && !key.meta) {
         setFilter([...filterRef.current].slice(0, -1).join(''));
         return true;
@@ -115,13 +146,16 @@ export function ListDialog(props: ListDialogProps) {
         return true;
       }
       if (keymap.matches(key, 'dialog.close')) props.onClose();
-      else if (keymap.matches(key, 'dialog.up')) moveTo(selected - 1);
-      else if (keymap.matches(key, 'dialog.down')) moveTo(selected + 1);
-      else if (keymap.matches(key, 'dialog.page_up')) moveTo(selected - visibleRows);
-      else if (keymap.matches(key, 'dialog.page_down')) moveTo(selected + visibleRows);
-      else if (keymap.matches(key, 'dialog.first')) moveTo(0);
-      else if (keymap.matches(key, 'dialog.last')) moveTo(count - 1);
-      else if (keymap.matches(key, 'dialog.select') && count > 0) props.onChoose(items[selected]!, selected);
+      else if (keymap.matches(key, 'dialog.up')) moveTo((at) => at - 1);
+      else if (keymap.matches(key, 'dialog.down')) moveTo((at) => at + 1);
+      else if (keymap.matches(key, 'dialog.page_up')) moveTo((at) => at - visibleRows);
+      else if (keymap.matches(key, 'dialog.page_down')) moveTo((at) => at + visibleRows);
+      else if (keymap.matches(key, 'dialog.first')) moveTo(() => 0);
+      else if (keymap.matches(key, 'dialog.last')) moveTo((_, count) => count - 1);
+      else if (keymap.matches(key, 'dialog.select')) {
+        const { list, at } = current();
+        if (list.length > 0) props.onChoose(list[at.selected]!, at.selected);
+      }
       return true;
     },
     { layer: LAYER.dialog },

@@ -120,8 +120,9 @@ export function SessionsDialog(props: SessionsDialogProps) {
     current: s.id === props.currentId,
   }));
   const selectedIndex = Math.max(0, sessions.findIndex((s) => s.id === selectedId));
-  const onKey = (key: Key): boolean => {
-    const selected = sessions[selectedIndex];
+  // the row ListDialog has selected when the key arrives: after a ↓ earlier in the same read too
+  const onKey = (key: Key, item: ListItem | undefined): boolean => {
+    const selected = sessions.find((s) => s.id === item?.id);
     if (!selected) return false;
     if (keymap.matches(key, 'session.rename')) {
       setProblem(undefined);

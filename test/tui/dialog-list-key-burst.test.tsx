@@ -1,0 +1,126 @@
+/**
+ * Navigation keys that arrive in ONE read (`tmux send-keys Down Down`, three `\e[B` in one write)
+ * each count: a list's key handler moves from where the previous key left the selection, not from
+ * the value its render closed over (the bug: 2 Downs moved 1 row in the commands and profiles
+ * dialogs, and a person chose the wrong row).
+ */
+import type React from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { CommandsDialog } from '../../src/tui/dialogs/CommandsDialog.js';
+import { ModelsDialog } from '../../src/tui/dialogs/ModelsDialog.js';
+import { ProfilesDialog } from '../../src/tui/dialogs/ProfilesDialog.js';
+import { SessionsDialog, type SessionSummary } from '../../src/tui/dialogs/SessionsDialog.js';
+import { dialogPerTest, KEYS } from '../support/render-dialog.js';
+
+const show = dialogPerTest();
+const noop = () => {};
+
+/**
+ * Writes all `keys` to stdin in one write, as a terminal does when they come in one read. The input
+ * router then hands them over one per turn of the event loop, and an Enter among them is held until
+ * the reads stop (paste-burst.ts: it might be a paste's line break): so tests wait for the outcome
+ * with `vi.waitFor` rather than for a fixed time. A wrong row never turns right later, so a wait
+ * that ends on the expected value is exact.
+ */
+function burst(d: { stdin: { write(data: string): void } }, ...keys: string[]) {
+  d.stdin.write(keys.join(''));
+}
+
+/** Waits until `check` passes (it is retried while keys are still being handled). */
+const until = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 20 });
+
+const COMMANDS = ['new', 'models', 'compact', 'init', 'help', 'quit'].map((id) => ({ id, title: `Title ${id}`, description: `does ${id}` }));
+
+describe('commands dialog: keys in one read', () => {
+  it.each([
+    [2, 'compact'],
+    [4, 'help'],
+    [9, 'quit'],
+  ])('%i Downs then enter in one write run the command that many rows down (stopping at the end)', async (downs, expected) => {
+    const onRun = vi.fn();
+    const d = await show(<CommandsDialog commands={COMMANDS} onRun={onRun} onClose={noop} />);
+    burst(d, ...Array<string>(downs).fill(KEYS.down), KEYS.enter);
+    await until(() => expect(onRun.mock.calls).toEqual([[expected]]));
+  });
+
+  it('4 Downs then 1 Up in one write, then enter: the fourth row, its description shown', async () => {
+    const onRun = vi.fn();
+    const d = await show(<CommandsDialog commands={COMMANDS} onRun={onRun} onClose={noop} />);
+    burst(d, KEYS.down, KEYS.down, KEYS.down, KEYS.down, KEYS.up);
+    d.stdin.write(KEYS.enter);
+    await until(() => expect(onRun.mock.calls).toEqual([['init']]));
+    await until(() => expect(d.frame()).toContain('does init'));
+  });
+
+  it('a filter typed and a Down in the same write move within the filtered list', async () => {
+    const onRun = vi.fn();
+    const d = await show(<CommandsDialog commands={COMMANDS} onRun={onRun} onClose={noop} />);
+    burst(d, 'Title ', KEYS.down, KEYS.down, KEYS.enter);
+    await until(() => expect(onRun.mock.calls).toEqual([['compact']]));
+  });
+});
+
+const PROFILES = ['alpha', 'beta', 'gamma', 'delta'].map((name) => ({ name, coderModel: `p/${name}`, problems: [] }));
+
+describe('profiles dialog: keys in one read', () => {
+  const dialog = (onSelect: (name: string | undefined) => void) => (
+    <ProfilesDialog profiles={PROFILES} onSelect={onSelect} onClose={noop} width={80} height={24} />
+  );
+
+  it.each([
+    ['Down Down', [KEYS.down, KEYS.down], 'beta'],
+    ['j j', ['j', 'j'], 'beta'],
+    ['three raw \\e[B', [KEYS.down, KEYS.down, KEYS.down], 'gamma'],
+    ['Down×4 k', [KEYS.down, KEYS.down, KEYS.down, KEYS.down, 'k'], 'gamma'],
+  ])('%s in one write, then enter alone, choose the row that many down from "(no profile)"', async (_name, keys, expected) => {
+    const onSelect = vi.fn();
+    const d = await show(dialog(onSelect));
+    burst(d, ...keys);
+    d.stdin.write(KEYS.enter);
+    await until(() => expect(onSelect.mock.calls).toEqual([[expected]]));
+  });
+
+  it('keys and enter in the same write choose the row the keys reached', async () => {
+    const onSelect = vi.fn();
+    const d = await show(dialog(onSelect));
+    burst(d, 'j', 'j', 'j', 'j', KEYS.enter);
+    await until(() => expect(onSelect.mock.calls).toEqual([['delta']]));
+  });
+});
+
+describe('sessions dialog: keys in one read', () => {
+  const NOW = Date.UTC(2025, 0, 10, 12);
+  const sessions: SessionSummary[] = Array.from({ length: 14 }, (_, i) => ({ id: `s${i}`, title: `Session ${i}`, updatedAt: NOW, messageCount: 1, costUsd: 0 }));
+  const dialog = (props: Partial<React.ComponentProps<typeof SessionsDialog>>) => (
+    <SessionsDialog sessions={sessions} onSelect={noop} onClose={noop} onRename={noop} onDelete={noop} now={NOW} {...props} />
+  );
+
+  it('twelve j then enter in one write open the twelfth row down, past the scroll', async () => {
+    const onSelect = vi.fn();
+    const d = await show(dialog({ currentId: 's0', onSelect }));
+    burst(d, ...Array<string>(12).fill('j'), KEYS.enter);
+    await until(() => expect(onSelect.mock.calls).toEqual([['s12']]));
+    await until(() => expect(d.frame()).toContain('↑ more'));
+    expect(d.frame()).toContain('Session 12');
+  });
+
+  it('j j r in one write rename the row the keys reached, not the first', async () => {
+    const d = await show(dialog({ currentId: 's0' }));
+    burst(d, 'j', 'j', 'r');
+    await until(() => expect(d.frame()).toContain('> Session 2█'));
+  });
+});
+
+describe('models dialog: keys in one read', () => {
+  const providers = [{ id: 'p', name: 'P', models: ['m0', 'm1', 'm2', 'm3'].map((id) => ({ id, name: `Model ${id}` })) }];
+
+  it('Down Down Down then g in one write save the fourth model globally', async () => {
+    const onSelect = vi.fn();
+    const d = await show(<ModelsDialog providers={providers} currentModelId="m0" onSelect={onSelect} onClose={noop} />);
+    burst(d, KEYS.down, KEYS.down, KEYS.down, 'g', KEYS.up, KEYS.enter);
+    await until(() => expect(onSelect.mock.calls).toEqual([
+      ['m3', { global: true }],
+      ['m2', { global: false }],
+    ]));
+  });
+});
