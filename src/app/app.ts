@@ -36,6 +36,7 @@ import { diagnosticsTool, LSP_SERVICE } from '../tools/diagnostics.js';
 import type { ShellRunner } from '../tools/tool.js';
 import { CHANGE_TRACKER } from '../tools/change-tracker.js';
 import { createBashChangeTracker } from '../undo/bash-changes.js';
+import { recordTextVersion } from '../undo/undo.js';
 
 export interface AppOptions {
   /** absolute project directory */
@@ -181,7 +182,11 @@ export function createApp(opts: AppOptions): App {
   };
   const fileTimes = new FileTimes();
   // bash and other program-running tools between two snapshots, for undo (issue 14)
-  const changeTracker = createBashChangeTracker(cwd, resolveDataDir(config, cwd), (write) => db.files.turns.record(write));
+  const changeTracker = createBashChangeTracker(cwd, resolveDataDir(config, cwd), (write) => {
+    db.files.turns.record(write);
+    // the sidebar's modified files show bash's changes as they show edit's
+    recordTextVersion(db.files, write.sessionId, write.path, write.before, write.after);
+  });
   // its first snapshot starts with the first run, while the model answers (not at start-up)
   const stopTrackerStart = bus.on('run.started', () => {
     stopTrackerStart();

@@ -235,9 +235,18 @@ function currentState(path: string): FileSnapshot | null {
 
 /** The sidebar's text history follows the undo: a version with the content put back. */
 function recordVersion(stores: UndoStores, sessionId: string, path: string, from: FileSnapshot | null, to: FileSnapshot | null): void {
+  recordTextVersion(stores.files, sessionId, path, from, to);
+}
+
+/**
+ * Adds the change of `path` from `from` to `to` (exact states; `null`: absent) to the session's text
+ * history, the `files` table the sidebar's modified files come from (undo, redo and bash's recorded
+ * changes). Bytes that are not text are left out of it.
+ */
+export function recordTextVersion(files: Pick<FileStore, 'recordWrite'>, sessionId: string, path: string, from: FileSnapshot | null, to: FileSnapshot | null): void {
   try {
     const text = (s: FileSnapshot | null) => (s === null ? null : decodeDocument(path, s.bytes).text);
-    stores.files.recordWrite(sessionId, path, text(from), text(to) ?? '');
+    files.recordWrite(sessionId, path, text(from), text(to) ?? '');
   } catch {
     // bytes that are not text have no version to show
   }

@@ -134,6 +134,23 @@ describe('undo of what bash changed', () => {
     expect(treeHash(join(dir, '.git'))).toEqual(gitBefore);
   });
 
+  it("puts bash's changes in the session's file history (the sidebar's modified files), as text", async () => {
+    const dir = project();
+    await runTurn(dir);
+    const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
+    const rows = db.prepare('SELECT path, version, content FROM files ORDER BY path, created_at, rowid').all() as { path: string; version: string; content: string }[];
+    db.close();
+    expect(rows.map((r) => [r.path.slice(dir.length + 1), r.version, r.content])).toEqual([
+      ['created.txt', 'initial', ''],
+      ['created.txt', 'v1', 'brand new\n'],
+      ['gone.txt', 'initial', 'delete me\n'],
+      ['gone.txt', 'v1', ''],
+      ['latin.txt', 'initial', 'caf\u00e9 ol\u00e9\nna\u00efve\nfin\n'],
+      ['latin.txt', 'v1', 'caf\u00e9 OL\u00e9\nna\u00efve\nfin\n'],
+      ['tool.sh', 'initial', '#!/bin/sh\necho hi\n'],
+    ]);
+  });
+
   it('leaves a file a person changed after the turn alone, with the difference, and undoes the rest', async () => {
     const dir = project();
     await runTurn(dir);
