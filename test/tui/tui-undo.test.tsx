@@ -40,6 +40,7 @@ describe('undo in the TUI', () => {
     await type(ALT_U);
     await waitFor((f) => f.includes('↶ The user undid') && f.includes('Undid "change a": 1 file'));
     expect(readFileSync(file, 'utf8')).toBe('one\n');
+    expect(store.getSnapshot().logs.filter((e) => e.message.startsWith('Undid')).map((e) => e.message)).toEqual(['Undid "change a": 1 file']);
     expect(store.getSnapshot().promptHistory).toEqual(['change a']);
 
     await type(ALT_R);
@@ -55,12 +56,18 @@ describe('undo in the TUI', () => {
     expect(store.getSnapshot().status?.text).toBe(
       'Nothing undone: every file of the turn changed since; the logs page (ctrl+l) shows the difference',
     );
-    expect(store.getSnapshot().logs.at(-2)?.details).toBe(
-      'Nothing undone: every file of the turn "change a" changed since.\n' +
-        'Left alone, changed since (your changes are kept):\n' +
-        '  a.txt: changed since\n' +
-        '    --- a/a.txt\n    +++ b/a.txt\n    @@ -1,1 +1,2 @@\n     two\n    +mine\n',
-    );
+    // one entry on the logs page: the status line, the report under it
+    const entries = store.getSnapshot().logs.filter((e) => e.message.startsWith('Nothing undone'));
+    expect(entries.map((e) => [e.level, e.message, e.details])).toEqual([
+      [
+        'warn',
+        'Nothing undone: every file of the turn changed since; the logs page (ctrl+l) shows the difference',
+        'Nothing undone: every file of the turn "change a" changed since.\n' +
+          'Left alone, changed since (your changes are kept):\n' +
+          '  a.txt: changed since\n' +
+          '    --- a/a.txt\n    +++ b/a.txt\n    @@ -1,1 +1,2 @@\n     two\n    +mine\n',
+      ],
+    ]);
     expect(readFileSync(file, 'utf8')).toBe('two\nmine\n');
   });
   it('is refused while a reply runs, and in a session without messages', async () => {

@@ -306,10 +306,11 @@ export class ChatStore {
     this.services.permission.respond(id, decision);
   }
 
-  setStatus(text: string, level: StatusLevel = 'info'): void {
+  /** Shows `text` on the status bar for a while; it is also the logs page's entry, with `details` under it. */
+  setStatus(text: string, level: StatusLevel = 'info', details?: string): void {
     const now = this.options.now?.() ?? Date.now();
     this.set({ status: { text, level, expiresAt: now + STATUS_TTL_MS } });
-    this.log(level, text);
+    this.log(level, text, details);
     clearTimeout(this.statusTimer);
     this.statusTimer = setTimeout(() => this.set({ status: undefined }), STATUS_TTL_MS);
     this.statusTimer.unref?.();

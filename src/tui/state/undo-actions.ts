@@ -24,13 +24,10 @@ export async function undoOrRedo(store: ChatStore, services: ChatServices, kind:
   try {
     const result = await services[kind](session.id);
     const line = undoStatusLine(result);
-    if (result.conflicts.length) {
-      store.log('warn', line, formatUndoResult(result, services.cwd));
-      store.setStatus(`${line}; the logs page${keyPhrase(store.keymap, 'app.logs', (k) => ` (${k})`)} shows the difference`, 'warn');
-    } else {
-      store.log('info', line, formatUndoResult(result, services.cwd));
-      store.setStatus(line, 'info');
-    }
+    // one entry on the logs page: the status line with the whole report under it
+    const report = formatUndoResult(result, services.cwd);
+    if (result.conflicts.length) store.setStatus(`${line}; the logs page${keyPhrase(store.keymap, 'app.logs', (k) => ` (${k})`)} shows the difference`, 'warn', report);
+    else store.setStatus(line, 'info', report);
     return result;
   } catch (err) {
     store.setStatus((err as Error).message, 'warn');
