@@ -75,3 +75,31 @@ describe('sending after the open session was deleted by another process', () => 
     await unbound.waitFor((f) => f.includes('> draft'));
   });
 });
+
+describe('a queued prompt whose session is deleted during the reply', () => {
+  it('is held, not sent into a new session unasked: the status line says so, ↑ brings it back into the editor', async () => {
+    const t = await tui.start([{ text: ['Slow ', 'first ', 'answer ', 'goes ', 'on.'], chunkDelayMs: 400 }]);
+    const r = tui.render({ sessionId: undefined });
+    await r.type('first');
+    await r.waitFor((f) => f.includes('> first'));
+    await r.type('\r');
+    await r.waitFor((f) => f.includes('Slow'));
+    await r.type('queued one');
+    await r.waitFor((f) => f.includes('> queued one'));
+    await r.type('\r');
+    await r.waitFor((f) => f.includes('queued  queued one'));
+    const sessionId = r.store.getSnapshot().session!.id;
+    const deleted = await runCli(['sessions', 'delete', sessionId, '--force'], { cwd: t.dir, env: cleanEnv() });
+    expect(deleted.code).toBe(0);
+    const held = await r.waitFor((f) => f.includes('deleted by another process') && !f.includes('esc to interrupt'));
+    expect(r.store.getSnapshot().status?.text).toBe(
+      'This session was deleted by another process: press ctrl+n to start a new one; first take your queued message back with ↑ on an empty editor',
+    );
+    expect(held).toContain('queued  queued one');
+    expect(t.fake.answered).toHaveLength(1);
+    await r.type('\u001b[A');
+    await r.waitFor((f) => f.includes('> queued one'));
+    expect(r.store.getSnapshot().queue).toEqual([]);
+    expect(t.fake.answered).toHaveLength(1);
+  });
+});

@@ -325,11 +325,16 @@ export class ChatStore {
     this.set({ logs });
   }
 
-  /** Re-reads the session row (title, tokens, cost) and its modified files. */
+  /**
+   * Re-reads the session row (title, tokens, cost) and its modified files. A session deleted by
+   * another process stays on screen as it was: a send then says so (see {@link submit}).
+   */
   refreshSession(): void {
     const id = this.state.session?.id;
     if (!id) return;
-    this.set({ session: this.services.sessions.get(id), modifiedFiles: this.services.sessions.modifiedFiles(id) });
+    const session = this.services.sessions.get(id);
+    if (!session) return;
+    this.set({ session, modifiedFiles: this.services.sessions.modifiedFiles(id) });
   }
 
   setCompacting(compacting: boolean): void {
@@ -454,7 +459,8 @@ export class ChatStore {
     this.retry = undefined;
     this.set({ busy: false });
     this.refreshSession();
-    if (run.reason === 'error') this.setStatus(run.error ?? 'The provider failed', 'error');
+    if (run.reason === 'error' && this.openSessionGone()) this.setStatus(`${this.sessionGoneMessage()}; the reply was not stored`, 'error');
+    else if (run.reason === 'error') this.setStatus(run.error ?? 'The provider failed', 'error');
     else if (run.reason === 'step_limit') this.setStatus(run.error ?? 'Step limit reached', 'warn');
     this.log('info', `reply finished: ${run.reason}`, run.error);
   }
@@ -484,19 +490,28 @@ export class ChatStore {
   private drainQueue(): void {
     const next = this.state.queue[0];
     if (!next || this.state.queueHeld || this.state.busy || this.state.compacting) return;
+    if (this.openSessionGone()) {
+      // held, not sent into a deleted session: ↑ takes each back into the editor before ctrl+n drops them
+      this.set({ queueHeld: true });
+      const count = this.state.queue.length;
+      this.setStatus(`${this.sessionGoneMessage()}; first take your ${count === 1 ? 'queued message' : `${count} queued messages`} back with ↑ on an empty editor`, 'error');
+      return;
+    }
     this.set({ queue: this.state.queue.slice(1) });
     this.sendReported(next.text, next.attachments);
   }
 
   /**
-   * {@link send}, its failure shown in the status line. A session deleted between the check in
-   * {@link submit} and the run (or under a queued prompt) is said as such: the prompt is in the
-   * prompt history, so ↑ brings it back.
+   * {@link send}, its failure shown in the status line. A session deleted by another process during
+   * the run (or between the check in {@link submit} and the run) is said as such: the prompt is in
+   * the prompt history, so ↑ brings it back; a held queue's own message (drainQueue) is kept.
    */
   private sendReported(text: string, attachments: ImagePart[]): void {
     this.send(text, attachments).catch((err: unknown) => {
-      if (this.openSessionGone()) this.setStatus(`Could not send: ${this.sessionGoneMessage()}; ↑ brings your message back`, 'error');
-      else this.setStatus(`Could not send: ${(err as Error).message}`, 'error');
+      // the held queue's message (drainQueue) already says what to do
+      if (this.openSessionGone()) {
+        if (this.state.queue.length === 0) this.setStatus(`${this.sessionGoneMessage()}; nothing was stored, ↑ brings your message back`, 'error');
+      } else this.setStatus(`Could not send: ${(err as Error).message}`, 'error');
     });
   }
 
