@@ -9,6 +9,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { CommandsDialog } from '../../src/tui/dialogs/CommandsDialog.js';
 import { ModelsDialog } from '../../src/tui/dialogs/ModelsDialog.js';
 import { ProfilesDialog } from '../../src/tui/dialogs/ProfilesDialog.js';
+import { PermissionDialog } from '../../src/tui/dialogs/PermissionDialog.js';
+import { PagerPage } from '../../src/tui/pages/PagerPage.js';
+import type { PermissionRequest } from '../../src/permission/types.js';
 import { SessionsDialog, type SessionSummary } from '../../src/tui/dialogs/SessionsDialog.js';
 import { dialogPerTest, KEYS } from '../support/render-dialog.js';
 
@@ -122,5 +125,45 @@ describe('models dialog: keys in one read', () => {
       ['m3', { global: true }],
       ['m2', { global: false }],
     ]));
+  });
+});
+
+describe('permission dialog: keys in one read', () => {
+  const request: PermissionRequest = {
+    id: 'p1',
+    sessionId: 's1',
+    toolName: 'bash',
+    action: 'execute',
+    description: 'Execute command: git checkout -b feature',
+    params: { command: 'git checkout -b feature' },
+    path: '/work/project',
+    scopes: ['git checkout *'],
+    reasons: ['git checkout -b feature: not a read-only command'],
+    createdAt: 0,
+  };
+
+  it.each([
+    ['→ →, then enter', [KEYS.right, KEYS.right], KEYS.enter, 'allow_always'],
+    ['tab tab tab, then space', [KEYS.tab, KEYS.tab, KEYS.tab], ' ', 'deny'],
+    ['→ → → ←, then enter', [KEYS.right, KEYS.right, KEYS.right, KEYS.left], KEYS.enter, 'allow_always'],
+  ])('%s: the buttons move once per key of the one write, and the press answers the button reached', async (_name, keys, press, expected) => {
+    const onDecide = vi.fn();
+    const d = await show(<PermissionDialog request={request} queued={0} cwd="/work/project" onDecide={onDecide} width={100} height={30} />);
+    burst(d, ...keys);
+    // the press in a write of its own: the input router hands it over after the moves
+    d.stdin.write(press);
+    await until(() => expect(onDecide.mock.calls).toEqual([[expected]]));
+  });
+});
+
+describe('pager: keys in one read', () => {
+  it('five Downs in one write scroll five lines', async () => {
+    const text = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n');
+    const d = await show(<PagerPage title="Bash" text={text} onBack={noop} width={40} height={11} />);
+    burst(d, ...Array<string>(5).fill(KEYS.down));
+    await until(() => expect(d.frame()).toContain('lines 6–15 of 50'));
+    // and it stays there: no key was left over to move it on
+    await new Promise((r) => setTimeout(r, 100));
+    expect(d.frame().split('\n')[1]).toBe('line 6');
   });
 });

@@ -11,7 +11,7 @@ import { Box, Text } from 'ink';
 import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { DialogFrame } from '../components/DialogFrame.js';
 import { hasImageExtension } from '../input/attachments.js';
 import { backspace, editorWith, insertText } from '../input/editor-state.js';
@@ -77,7 +77,14 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
   const theme = useTheme();
   const keymap = useKeymap();
   const [dir, setDir] = useState(() => resolve(cwd));
-  const [selected, setSelected] = useState(0);
+  const [selected, setSelectedState] = useState(0);
+  // the selection in a ref too: keys that arrive in one read (↓ ↓ →) come before React re-renders,
+  // and each must act on the row the previous one left selected
+  const selectedRef = useRef(0);
+  const setSelected = (n: number) => {
+    selectedRef.current = n;
+    setSelectedState(n);
+  };
   const [typed, setTyped] = useState<string | undefined>(undefined);
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const entries = useMemo(() => listPickerEntries(dir), [dir]);
@@ -96,7 +103,7 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
   };
 
   const open = () => {
-    const entry = entries[selected];
+    const entry = entries[selectedRef.current];
     if (!entry) return;
     if (entry.isDir) enter(join(dir, entry.name));
     else onPick(join(dir, entry.name));
@@ -139,8 +146,8 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
         return true;
       }
       const last = entries.length - 1;
-      if (keymap.matches(key, 'dialog.down')) setSelected(Math.min(last, selected + 1));
-      else if (keymap.matches(key, 'dialog.up')) setSelected(Math.max(0, selected - 1));
+      if (keymap.matches(key, 'dialog.down')) setSelected(Math.min(last, selectedRef.current + 1));
+      else if (keymap.matches(key, 'dialog.up')) setSelected(Math.max(0, selectedRef.current - 1));
       else if (keymap.matches(key, 'file_picker.open')) open();
       else if (keymap.matches(key, 'file_picker.parent')) goUp();
       else if (keymap.matches(key, 'file_picker.type')) {

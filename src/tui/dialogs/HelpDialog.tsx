@@ -56,17 +56,18 @@ export function HelpDialog({ onClose, bindings = BINDINGS, width, height }: Help
   const maxOffset = Math.max(0, rows.length - body);
   const [offsetState, setOffset] = useState(0);
   const offset = clamp(offsetState, 0, maxOffset);
-  const scrollTo = (n: number) => setOffset(clamp(n, 0, maxOffset));
+  // functional: keys that arrive in one read come before React re-renders, each moves from the last
+  const scrollTo = (next: (at: number) => number) => setOffset((at) => clamp(next(clamp(at, 0, maxOffset)), 0, maxOffset));
 
   useKeys(
     (key) => {
       if (keymap.matches(key, 'dialog.close') || keymap.matches(key, 'app.help') || keymap.matches(key, 'app.help_busy')) onClose();
-      else if (keymap.matches(key, 'dialog.up')) scrollTo(offset - 1);
-      else if (keymap.matches(key, 'dialog.down')) scrollTo(offset + 1);
-      else if (keymap.matches(key, 'dialog.page_up')) scrollTo(offset - body);
-      else if (keymap.matches(key, 'dialog.page_down')) scrollTo(offset + body);
-      else if (keymap.matches(key, 'dialog.first')) scrollTo(0);
-      else if (keymap.matches(key, 'dialog.last')) scrollTo(maxOffset);
+      else if (keymap.matches(key, 'dialog.up')) scrollTo((at) => at - 1);
+      else if (keymap.matches(key, 'dialog.down')) scrollTo((at) => at + 1);
+      else if (keymap.matches(key, 'dialog.page_up')) scrollTo((at) => at - body);
+      else if (keymap.matches(key, 'dialog.page_down')) scrollTo((at) => at + body);
+      else if (keymap.matches(key, 'dialog.first')) scrollTo(() => 0);
+      else if (keymap.matches(key, 'dialog.last')) scrollTo(() => maxOffset);
       return true;
     },
     { layer: LAYER.dialog },

@@ -131,12 +131,16 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
   // of TYPEAHEAD_GAP_MS is seen
   const typing = useRef<{ id: string | undefined; runFromBefore: boolean }>({ id: undefined, runFromBefore: false });
   const [note, setNote] = useState<{ id: string; text: string } | undefined>(undefined);
+  // what the keys so far left: keys that arrive in one read reach the handler before React
+  // re-renders, and each must act from where the previous one left the selection
+  const latest = useRef(state);
   let { selected, offset } = state;
   if (state.id !== request.id) {
     selected = 0;
     offset = 0;
     setState({ id: request.id, selected, offset });
   }
+  if (latest.current.id !== request.id) latest.current = { id: request.id, selected, offset };
   const noteText = note?.id === request.id ? note.text : undefined;
 
   const description = wrapText(request.description, inner).slice(0, MAX_DESCRIPTION_ROWS);
@@ -161,8 +165,16 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
     decided.current = request.id;
     onDecide(decision);
   };
-  const scrollTo = (next: number) => setState({ id: request.id, selected, offset: clamp(next, 0, maxOffset) });
-  const select = (next: number) => setState({ id: request.id, selected: (next + answers.length) % answers.length, offset });
+  const update = (next: { selected: number; offset: number }) => {
+    latest.current = { id: request.id, ...next };
+    setState(latest.current);
+  };
+  const scrollTo = (next: (at: number) => number) => {
+    const at = clamp(latest.current.offset, 0, maxOffset);
+    update({ selected: latest.current.selected, offset: clamp(next(at), 0, maxOffset) });
+  };
+  const select = (next: (at: number) => number) =>
+    update({ selected: (next(latest.current.selected) + answers.length) % answers.length, offset: latest.current.offset });
 
   /** Takes a granting answer unless it is typeahead; then shows the note naming `action`'s key. */
   const grant = (decision: PermissionDecision, action: ActionName, held: boolean) => {
@@ -182,18 +194,18 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
       else if (keymap.matches(key, 'permission.allow_session')) grant('allow_session', 'permission.allow_session', held);
       else if (keymap.matches(key, 'permission.allow_always')) grant('allow_always', 'permission.allow_always', held);
       else if (keymap.matches(key, 'permission.deny')) decide('deny');
-      else if (keymap.matches(key, 'button.next')) select(selected + 1);
-      else if (keymap.matches(key, 'button.previous')) select(selected - 1);
+      else if (keymap.matches(key, 'button.next')) select((at) => at + 1);
+      else if (keymap.matches(key, 'button.previous')) select((at) => at - 1);
       else if (keymap.matches(key, 'button.press')) {
-        const decision = answers[selected]!.decision;
+        const decision = answers[latest.current.selected]!.decision;
         if (decision === 'deny') decide('deny');
         else grant(decision, 'button.press', held);
-      } else if (keymap.matches(key, 'permission.scroll_up')) scrollTo(offset - 1);
-      else if (keymap.matches(key, 'permission.scroll_down')) scrollTo(offset + 1);
-      else if (keymap.matches(key, 'dialog.page_up')) scrollTo(offset - Math.max(1, bodyRows - 1));
-      else if (keymap.matches(key, 'dialog.page_down')) scrollTo(offset + Math.max(1, bodyRows - 1));
-      else if (keymap.matches(key, 'dialog.first')) scrollTo(0);
-      else if (keymap.matches(key, 'dialog.last')) scrollTo(maxOffset);
+      } else if (keymap.matches(key, 'permission.scroll_up')) scrollTo((at) => at - 1);
+      else if (keymap.matches(key, 'permission.scroll_down')) scrollTo((at) => at + 1);
+      else if (keymap.matches(key, 'dialog.page_up')) scrollTo((at) => at - Math.max(1, bodyRows - 1));
+      else if (keymap.matches(key, 'dialog.page_down')) scrollTo((at) => at + Math.max(1, bodyRows - 1));
+      else if (keymap.matches(key, 'dialog.first')) scrollTo(() => 0);
+      else if (keymap.matches(key, 'dialog.last')) scrollTo(() => maxOffset);
       return true;
     },
     { layer: LAYER.dialog },

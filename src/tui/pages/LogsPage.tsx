@@ -50,20 +50,23 @@ export function LogsPage({ entries, onBack, width, height }: LogsPageProps) {
   const found = state.id === undefined ? -1 : rows.findIndex((e) => e.id === state.id);
   const selected = found >= 0 ? found : 0;
   const top = scrollTop(rows.length, selected, tableRows, state.top);
-  const moveTo = (index: number) => {
-    const next = clamp(index, 0, Math.max(0, rows.length - 1));
-    setState({ id: rows[next]?.id, top: scrollTop(rows.length, next, tableRows, top) });
-  };
+  // functional: keys that arrive in one read come before React re-renders, each moves from the last
+  const moveTo = (index: (at: number) => number) =>
+    setState((now) => {
+      const at = Math.max(0, now.id === undefined ? -1 : rows.findIndex((e) => e.id === now.id));
+      const next = clamp(index(at), 0, Math.max(0, rows.length - 1));
+      return { id: rows[next]?.id, top: scrollTop(rows.length, next, tableRows, scrollTop(rows.length, at, tableRows, now.top)) };
+    });
 
   useKeys(
     (key) => {
       if (keymap.matches(key, 'logs.back')) onBack();
-      else if (keymap.matches(key, 'dialog.up')) moveTo(selected - 1);
-      else if (keymap.matches(key, 'dialog.down')) moveTo(selected + 1);
-      else if (keymap.matches(key, 'dialog.page_up')) moveTo(selected - tableRows);
-      else if (keymap.matches(key, 'dialog.page_down')) moveTo(selected + tableRows);
-      else if (keymap.matches(key, 'dialog.first')) moveTo(0);
-      else if (keymap.matches(key, 'dialog.last')) moveTo(rows.length - 1);
+      else if (keymap.matches(key, 'dialog.up')) moveTo((at) => at - 1);
+      else if (keymap.matches(key, 'dialog.down')) moveTo((at) => at + 1);
+      else if (keymap.matches(key, 'dialog.page_up')) moveTo((at) => at - tableRows);
+      else if (keymap.matches(key, 'dialog.page_down')) moveTo((at) => at + tableRows);
+      else if (keymap.matches(key, 'dialog.first')) moveTo(() => 0);
+      else if (keymap.matches(key, 'dialog.last')) moveTo(() => rows.length - 1);
       return true;
     },
     { layer: LAYER.dialog },

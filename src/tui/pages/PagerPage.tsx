@@ -50,17 +50,18 @@ export function PagerPage({ title, text, onBack, width, height }: PagerPageProps
   const lastTop = Math.max(0, rows.length - bodyRows);
   const [top, setTop] = useState(0);
   const shownTop = clamp(top, 0, lastTop);
-  const moveTo = (next: number) => setTop(clamp(next, 0, lastTop));
+  // functional: keys that arrive in one read come before React re-renders, each moves from the last
+  const moveTo = (next: (at: number) => number) => setTop((at) => clamp(next(clamp(at, 0, lastTop)), 0, lastTop));
 
   useKeys(
     (key) => {
       if (keymap.matches(key, 'pager.back')) onBack();
-      else if (keymap.matches(key, 'dialog.up')) moveTo(shownTop - 1);
-      else if (keymap.matches(key, 'dialog.down')) moveTo(shownTop + 1);
-      else if (keymap.matches(key, 'dialog.page_up')) moveTo(shownTop - bodyRows);
-      else if (keymap.matches(key, 'dialog.page_down') || key.name === 'space') moveTo(shownTop + bodyRows);
-      else if (keymap.matches(key, 'dialog.first')) moveTo(0);
-      else if (keymap.matches(key, 'dialog.last')) moveTo(lastTop);
+      else if (keymap.matches(key, 'dialog.up')) moveTo((at) => at - 1);
+      else if (keymap.matches(key, 'dialog.down')) moveTo((at) => at + 1);
+      else if (keymap.matches(key, 'dialog.page_up')) moveTo((at) => at - bodyRows);
+      else if (keymap.matches(key, 'dialog.page_down') || key.name === 'space') moveTo((at) => at + bodyRows);
+      else if (keymap.matches(key, 'dialog.first')) moveTo(() => 0);
+      else if (keymap.matches(key, 'dialog.last')) moveTo(() => lastTop);
       return true;
     },
     { layer: LAYER.dialog },
