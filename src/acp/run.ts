@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { tryLoadConfig } from '../cli/load-config.js';
-import { routeLibraryConsole } from '../cli/library-console.js';
+import { reserveStdout, routeLibraryConsole } from '../cli/library-console.js';
 import type { CliOptions } from '../cli/main.js';
 import { applyProfile, chooseProfileName } from '../config/profiles.js';
 import type { ProviderSettings } from '../provider/settings.js';
@@ -22,7 +22,8 @@ const CLOSE_GRACE_MS = 1000;
 
 /** Serves until stdin ends or a signal; resolves with the exit code (0). */
 export async function runAcp(opts: CliOptions): Promise<number> {
-  const protocolWrite = keepStdoutForProtocol();
+  // every other writer of stdout goes to stderr: stdout carries only the protocol's messages
+  const protocolWrite = reserveStdout();
   routeLibraryConsole(!!opts.debug);
   const log = (line: string) => process.stderr.write(`opencode acp: ${line}\n`);
   const launchCwd = resolve(opts.cwd ?? process.cwd());
@@ -67,19 +68,6 @@ function launchProviderSettings(cwd: string, cliProfile: string | undefined): Pr
   } catch {
     return { providers: loaded.config.providers ?? {}, env: process.env };
   }
-}
-
-type Write = (chunk: Uint8Array, callback: (err?: Error | null) => void) => boolean;
-
-/**
- * Sends every other writer of stdout to stderr, and returns the one write that still reaches stdout
- * (the protocol's).
- */
-function keepStdoutForProtocol(): Write {
-  const stdout = process.stdout;
-  const original = stdout.write.bind(stdout) as Write;
-  stdout.write = ((...args: Parameters<typeof process.stderr.write>) => process.stderr.write(...args)) as typeof stdout.write;
-  return original;
 }
 
 async function settlesWithin(work: Promise<unknown>, ms: number): Promise<void> {

@@ -26,7 +26,7 @@ export function routeLibraryConsole(debug: boolean): void {
 }
 
 /**
- * The one write that still reaches stdout after {@link keepStdoutForAnswer}: `process.stdout.write`
+ * The one write that still reaches stdout after {@link reserveStdout}: `process.stdout.write`
  * as it was, bound to stdout (its `'error'` events, EPIPE included, still reach stdout's listeners).
  */
 export type StdoutWrite = (chunk: string | Uint8Array, callback?: (err?: Error | null) => void) => boolean;
@@ -34,10 +34,10 @@ export type StdoutWrite = (chunk: string | Uint8Array, callback?: (err?: Error |
 /**
  * Sends every other writer of stdout to stderr for the rest of the process (a plugin's
  * `process.stdout.write` while it loads or in a hook, a library writing directly), and returns the
- * write that still reaches stdout: for `-p`'s answer or stream-json lines, whose stdout must hold
- * nothing else. Writes to fd 1 that bypass `process.stdout` (`fs.writeSync(1, …)`) are not caught.
+ * write that still reaches stdout: for `-p`'s answer or stream-json lines, and `opencode acp`'s
+ * protocol messages, whose stdout must hold nothing else. Writes to fd 1 that bypass `process.stdout` (`fs.writeSync(1, …)`) are not caught.
  */
-export function keepStdoutForAnswer(): StdoutWrite {
+export function reserveStdout(): StdoutWrite {
   const stdout = process.stdout;
   const original = stdout.write.bind(stdout) as StdoutWrite;
   stdout.write = ((...args: Parameters<typeof process.stderr.write>) => process.stderr.write(...args)) as typeof stdout.write;

@@ -19,7 +19,7 @@ import { chooseProviders, ModelSelectionError } from './models.js';
 import type { CliOptions } from './main.js';
 import { startSpinner } from './spinner.js';
 import { waitForMcpBeforePrompt } from './mcp.js';
-import { keepStdoutForAnswer, routeLibraryConsole, type StdoutWrite } from './library-console.js';
+import { reserveStdout, routeLibraryConsole, type StdoutWrite } from './library-console.js';
 import { chosenSession, SessionLookupError } from './session-ref.js';
 import { holdForPrompt } from './sessions-in-use.js';
 import type { StreamJson } from './stream-json.js';
@@ -52,7 +52,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
   routeLibraryConsole(config.debug);
   // stdout holds only the answer (or the stream-json lines): a plugin's or library's own writes go to stderr
-  const answerWrite = keepStdoutForAnswer();
+  const answerWrite = reserveStdout();
 
   let models;
   try {
