@@ -6,6 +6,7 @@
  */
 import type React from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { ArgumentsDialog } from '../../src/tui/dialogs/ArgumentsDialog.js';
 import { CommandsDialog } from '../../src/tui/dialogs/CommandsDialog.js';
 import { ModelsDialog } from '../../src/tui/dialogs/ModelsDialog.js';
 import { ProfilesDialog } from '../../src/tui/dialogs/ProfilesDialog.js';
@@ -107,6 +108,29 @@ describe('sessions dialog: keys in one read', () => {
     expect(d.frame()).toContain('Session 12');
   });
 
+  it('a title edited in one write keeps every key: 9 backspaces and "New"', async () => {
+    const onRename = vi.fn();
+    const d = await show(dialog({ currentId: 's0', onRename }));
+    await d.press('r');
+    burst(d, ...Array<string>(9).fill(KEYS.backspace), 'N', 'e', 'w');
+    await until(() => expect(d.frame()).toContain('> New█'));
+    d.stdin.write(KEYS.enter);
+    await until(() => expect(onRename.mock.calls).toEqual([['s0', 'New']]));
+  });
+
+  it.each([
+    ['→ →, then enter: back on No, nothing deleted', [KEYS.right, KEYS.right], KEYS.enter, []],
+    ['→ → →, then space: on Yes, deleted', [KEYS.right, KEYS.right, KEYS.right], ' ', [['s0']]],
+  ])('the delete question toggles once per key of one write: %s', async (_name, keys, press, expected) => {
+    const onDelete = vi.fn();
+    const d = await show(dialog({ currentId: 's0', onDelete }));
+    await d.press('d');
+    burst(d, ...keys);
+    d.stdin.write(press);
+    await until(() => expect(d.frame()).toContain('Switch Session'));
+    expect(onDelete.mock.calls).toEqual(expected);
+  });
+
   it('j j r in one write rename the row the keys reached, not the first', async () => {
     const d = await show(dialog({ currentId: 's0' }));
     burst(d, 'j', 'j', 'r');
@@ -165,5 +189,16 @@ describe('pager: keys in one read', () => {
     // and it stays there: no key was left over to move it on
     await new Promise((r) => setTimeout(r, 100));
     expect(d.frame().split('\n')[1]).toBe('line 6');
+  });
+});
+
+describe('arguments dialog: keys in one read', () => {
+  it('text, tab, text in one write fill both fields', async () => {
+    const onSubmit = vi.fn();
+    const d = await show(<ArgumentsDialog names={['ISSUE', 'BRANCH']} onSubmit={onSubmit} onClose={noop} width={80} height={24} />);
+    burst(d, '4', '2', KEYS.tab, 'm', 'a', 'i', 'n');
+    await until(() => expect(d.frame()).toContain('main'));
+    d.stdin.write(KEYS.enter);
+    await until(() => expect(onSubmit.mock.calls).toEqual([[{ ISSUE: '42', BRANCH: 'main' }]]));
   });
 });

@@ -4,7 +4,7 @@
  * enter submits every field's value; esc cancels.
  */
 import { Box, Text } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import stringWidth from 'string-width';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, clamp, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys, usePaste } from '../input/InputProvider.js';
@@ -34,11 +34,19 @@ export function ArgumentsDialog({ title, names, onSubmit, onClose, width, height
   const keymap = useKeymap();
   const screen = useScreenSize(width, height);
   const [values, setValues] = useState<string[]>(() => names.map(() => ''));
-  const [focused, setFocused] = useState(0);
+  const [focused, setFocusedState] = useState(0);
+  // the field in focus as the last key left it: tab then text in one read types into the next field
+  const focusedRef = useRef(0);
+  const setFocused = (change: (at: number) => number) => {
+    focusedRef.current = change(focusedRef.current);
+    setFocusedState(focusedRef.current);
+  };
   const count = names.length;
 
-  const edit = (change: (value: string) => string) =>
-    setValues((old) => old.map((value, i) => (i === focused ? change(value) : value)));
+  const edit = (change: (value: string) => string) => {
+    const at = focusedRef.current;
+    setValues((old) => old.map((value, i) => (i === at ? change(value) : value)));
+  };
 
   useKeys(
     (key) => {

@@ -4,7 +4,7 @@
  * renames the selected session in place, `d` deletes it after a Yes/No question (issue 14).
  */
 import { Text } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { DialogFrame } from '../components/DialogFrame.js';
 import { clamp, useScreenSize } from '../components/DialogFrame.js';
 import { formatCost } from '../format.js';
@@ -58,7 +58,14 @@ export function SessionsDialog(props: SessionsDialogProps) {
   const width = clamp(60, 30, screen.columns - 2);
   // renames and deletions show at once, without waiting for the caller to hand a new list
   const [sessions, setSessions] = useState(props.sessions);
-  const [mode, setMode] = useState<Mode>({ kind: 'list' });
+  const [mode, setModeState] = useState<Mode>({ kind: 'list' });
+  // the mode as the last key left it: keys that arrive in one read (`abc` typed into the rename
+  // field, → → in the delete question) reach the handlers before React re-renders
+  const modeRef = useRef(mode);
+  const setMode = (next: Mode) => {
+    modeRef.current = next;
+    setModeState(next);
+  };
   const [selectedId, setSelectedId] = useState(props.currentId ?? sessions[0]?.id);
   const [problem, setProblem] = useState<string>();
 
@@ -79,7 +86,11 @@ export function SessionsDialog(props: SessionsDialogProps) {
         width={width}
         text={mode.text}
         problem={problem}
-        onChange={(text) => setMode({ ...mode, text })}
+        latestText={() => (modeRef.current.kind === 'rename' ? modeRef.current.text : mode.text)}
+        onChange={(change) => {
+          const now = modeRef.current;
+          if (now.kind === 'rename') setMode({ ...now, text: change(now.text) });
+        }}
         onCancel={() => setMode({ kind: 'list' })}
         onSave={(title) => {
           if (!attempt(() => props.onRename(mode.id, title))) return;
@@ -98,8 +109,13 @@ export function SessionsDialog(props: SessionsDialogProps) {
         messageCount={session?.messageCount ?? 0}
         yes={mode.yes}
         problem={problem}
-        onToggle={() => setMode({ ...mode, yes: !mode.yes })}
-        onAnswer={(yes) => {
+        onToggle={() => {
+          const now = modeRef.current;
+          if (now.kind === 'delete') setMode({ ...now, yes: !now.yes });
+        }}
+        onAnswer={(answer) => {
+          const now = modeRef.current;
+          const yes = answer ?? (now.kind === 'delete' && now.yes);
           if (yes && !attempt(() => props.onDelete(mode.id))) return;
           if (yes) {
             const at = sessions.findIndex((s) => s.id === mode.id);
@@ -168,7 +184,10 @@ function RenameField(props: {
   width: number;
   text: string;
   problem?: string;
-  onChange(text: string): void;
+  /** the text as the keys so far left it (several can arrive before a re-render) */
+  latestText(): string;
+  /** changes the text from its latest value */
+  onChange(change: (text: string) => string): void;
   onSave(title: string): void;
   onCancel(): void;
 }) {
@@ -179,13 +198,13 @@ function RenameField(props: {
     (key) => {
       if (keymap.matches(key, 'dialog.close')) props.onCancel();
       else if (keymap.matches(key, 'dialog.select')) {
-        const title = props.text.replace(/\s+/g, ' ').trim();
+        const title = props.latestText().replace(/\s+/g, ' ').trim();
         if (title === '') setEmpty(true);
         else props.onSave(title);
-      } else if (key.name === 'backspace' && !key.ctrl && !key.meta) props.onChange([...props.text].slice(0, -1).join(''));
-      else if (key.text !== '' && !key.ctrl && !key.meta && props.text.length < MAX_TITLE_CHARS) {
+      } else if (key.name === 'backspace' && !key.ctrl && !key.meta) props.onChange((text) => [...text].slice(0, -1).join(''));
+      else if (key.text !== '' && !key.ctrl && !key.meta) {
         setEmpty(false);
-        props.onChange((props.text + key.text.replace(/[\r\n\t]/g, ' ')).slice(0, MAX_TITLE_CHARS));
+        props.onChange((text) => (text.length < MAX_TITLE_CHARS ? (text + key.text.replace(/[\r\n\t]/g, ' ')).slice(0, MAX_TITLE_CHARS) : text));
       }
       return true;
     },
@@ -211,7 +230,8 @@ function DeleteQuestion(props: {
   yes: boolean;
   problem?: string;
   onToggle(): void;
-  onAnswer(yes: boolean): void;
+  /** `undefined`: the selected button's answer, as the keys so far left it */
+  onAnswer(yes: boolean | undefined): void;
 }) {
   const theme = useTheme();
   const keymap = useKeymap();
@@ -220,7 +240,7 @@ function DeleteQuestion(props: {
       if (keymap.matches(key, 'confirm.yes')) props.onAnswer(true);
       else if (keymap.matches(key, 'confirm.no') || keymap.matches(key, 'dialog.close')) props.onAnswer(false);
       else if (keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous')) props.onToggle();
-      else if (keymap.matches(key, 'button.press')) props.onAnswer(props.yes);
+      else if (keymap.matches(key, 'button.press')) props.onAnswer(undefined);
       return true;
     },
     { layer: LAYER.dialog },
