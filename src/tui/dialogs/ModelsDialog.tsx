@@ -5,7 +5,7 @@
  * listed in the order given (the shell orders them; the original sorted by popularity).
  */
 import { Box, Text } from 'ink';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { FRAME_HORIZONTAL_COLUMNS, clamp, fitText, useScreenSize } from '../components/DialogFrame.js';
 import { keyPhrase } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
@@ -49,8 +49,6 @@ export function ModelsDialog(props: ModelsDialogProps) {
     [provider, currentModelId],
   );
   const initialIndex = Math.max(0, items.findIndex((i) => i.current));
-  // the selection as ListDialog last reported it; -1: the list was reset to its initial index
-  const selected = useRef(-1);
   const width = clamp(MODELS_DIALOG_WIDTH, 24, screen.columns - 2);
   const inner = width - FRAME_HORIZONTAL_COLUMNS;
   const count = providers.length;
@@ -77,17 +75,14 @@ export function ModelsDialog(props: ModelsDialogProps) {
       }
       onChoose={(item) => props.onSelect(item.id, { global: false })}
       onClose={props.onClose}
-      onMove={(index) => (selected.current = index)}
-      onKey={(key) => {
+      onKey={(key, item) => {
         if (count === 0) return false;
+        // `item`: the row selected when the key arrives, after the moves before it in the same read
         if (keymap.matches(key, 'model.select_global')) {
-          const item = items[selected.current < 0 ? initialIndex : selected.current];
           if (item) props.onSelect(item.id, { global: true });
         } else if (keymap.matches(key, 'model.provider_previous')) {
-          selected.current = -1;
           setProviderIndex((i) => (i - 1 + count) % count);
         } else if (keymap.matches(key, 'model.provider_next')) {
-          selected.current = -1;
           setProviderIndex((i) => (i + 1) % count);
         } else return false;
         return true;
