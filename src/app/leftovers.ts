@@ -23,15 +23,12 @@ import type { Database } from '../db/index.js';
 import { sessionsWithInterruptedTurns } from '../db/interrupted.js';
 import { leftovers, setLeftoverRecorder, type LeftoverRecorder } from '../tools/leftovers.js';
 import { STATE_DIR_PREFIX } from '../tools/shell.js';
+import { pidExists, processRunning, processStartTicks, procStatFields, type ProcessIdentity } from './process-identity.js';
+
+export { processStartTicks, type ProcessIdentity } from './process-identity.js';
 
 /** The journal folder inside the data folder. */
 export const JOURNAL_DIR = 'state';
-
-/** A process as journals name it: pid and start time (clock ticks since boot; null where unknown). */
-export interface ProcessIdentity {
-  pid: number;
-  startTicks: string | null;
-}
 
 /** One process's journal. Paths are absolute. */
 export interface RunJournal {
@@ -184,7 +181,7 @@ export function cleanLeftovers(dataDir: string, tempDir: string = tmpdir()): Lef
   for (const name of listDir(dir)) {
     const file = join(dir, name);
     if (name.endsWith('.json.tmp')) {
-      if (!isRunning({ pid: Number(/^run-(\d+)/.exec(name)?.[1]), startTicks: null })) removeQuietly(file);
+      if (!processRunning({ pid: Number(/^run-(\d+)/.exec(name)?.[1]), startTicks: null })) removeQuietly(file);
       continue;
     }
     if (!/^run-\d+\.json$/.test(name)) continue;
@@ -194,7 +191,7 @@ export function cleanLeftovers(dataDir: string, tempDir: string = tmpdir()): Lef
       continue;
     }
     if (journal.process.pid === process.pid) continue;
-    if (isRunning(journal.process)) {
+    if (processRunning(journal.process)) {
       result.othersRunning++;
       continue;
     }
@@ -230,22 +227,6 @@ export function repairCrashedSessions(db: Database, sinceMs: number): number {
   return repaired;
 }
 
-/** Start time of a live, non-zombie process in clock ticks since boot (`/proc/<pid>/stat` field 22); null without /proc or when it is gone. */
-export function processStartTicks(pid: number): string | null {
-  const fields = procStatFields(pid);
-  if (!fields || fields.state === 'Z') return null;
-  return fields.startTicks;
-}
-
-/** Whether the process is alive and is the one identified (same start time where it is known). */
-function isRunning(identity: ProcessIdentity): boolean {
-  if (!Number.isInteger(identity.pid) || identity.pid <= 0) return false;
-  if (!pidExists(identity.pid)) return false;
-  const ticks = processStartTicks(identity.pid);
-  if (ticks === null) return procStatFields(identity.pid) === undefined; // no /proc: trust the pid; zombie: gone
-  return identity.startTicks === null || identity.startTicks === ticks;
-}
-
 /**
  * Ends (SIGKILL) the process group led by `leader` if it is still ours; returns whether it did.
  * See the module doc for how "ours" is decided.
@@ -279,32 +260,6 @@ function groupMembers(pgid: number): { pid: number; startTicks: string }[] {
     if (fields && fields.state !== 'Z' && fields.pgrp === pgid) members.push({ pid: Number(name), startTicks: fields.startTicks });
   }
   return members;
-}
-
-/** The fields of `/proc/<pid>/stat` we use; undefined when unreadable. */
-function procStatFields(pid: number): { state: string; pgrp: number; startTicks: string } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // the command name (field 2) is in parentheses and may hold spaces and parentheses itself
-  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // rest[0] is field 3 (state), rest[2] field 5 (pgrp), rest[19] field 22 (starttime)
-  const [state, , pgrp] = rest;
-  const startTicks = rest[19];
-  if (!state || !pgrp || !startTicks) return undefined;
-  return { state, pgrp: Number(pgrp), startTicks };
-}
-
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Whether a non-zombie member of the group exists (zombies count as gone where /proc tells). */

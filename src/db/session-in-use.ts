@@ -15,6 +15,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processRunning, processStartTicks } from '../app/process-identity.js';
 
 /** The folder of the data directory the marks are kept in. */
 export const SESSIONS_IN_USE_DIR = 'sessions-in-use';
@@ -51,8 +52,8 @@ let exitHookInstalled = false;
 export function holdSession(dataDir: string, sessionId: string, holder: SessionHolder): void {
   const file = markFile(dataDir, sessionId, process.pid);
   if (held.has(file)) return;
-  const ticks = startTicks(process.pid);
-  const mark: Mark = { sessionId, pid: process.pid, holder, sinceMs: Date.now(), ...(ticks !== undefined && { startTicks: ticks }) };
+  const ticks = processStartTicks(process.pid);
+  const mark: Mark = { sessionId, pid: process.pid, holder, sinceMs: Date.now(), ...(ticks !== null && { startTicks: ticks }) };
   // two tries: another process may remove the session's folder, empty, between our mkdir and write
   const written = [0, 1].some(() => {
     try {
@@ -135,26 +136,7 @@ function readMark(file: string): Mark | undefined {
 
 /** The mark's process still runs: the pid answers, and (where /proc tells) it is the same process. */
 function alive(mark: Mark): boolean {
-  try {
-    process.kill(mark.pid, 0);
-  } catch (err) {
-    // EPERM: it runs, as another user
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  if (mark.startTicks === undefined) return true;
-  const now = startTicks(mark.pid);
-  return now === undefined || now === mark.startTicks;
-}
-
-/** A process's start time in clock ticks since boot, from `/proc/<pid>/stat` (Linux); undefined elsewhere. */
-function startTicks(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // the command name (field 2) is in parentheses and may hold spaces: count from after it
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
+  return processRunning({ pid: mark.pid, startTicks: mark.startTicks ?? null });
 }
 
 /** Removes a mark file and, when it was the last, its session's folder. */
