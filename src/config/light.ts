@@ -22,6 +22,18 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseJsonText } from './json-text.js';
 
+/**
+ * A config file that cannot be used. `lines` holds one line per problem, each starting with the file's
+ * path, e.g. `/home/u/p/.opencode.json: agents.coder.maxTokens: expected number, got string`;
+ * `message` is the lines joined with newlines, fit to print as is (no stack trace needed).
+ */
+export class ConfigError extends Error {
+  constructor(readonly lines: string[]) {
+    super(lines.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
 /** The name of the config file, global and per project. */
 export const CONFIG_FILE_NAME = '.opencode.json';
 
@@ -67,19 +79,19 @@ export interface ConfigFileText {
 /**
  * The texts of the files the config comes from, global first: the first global candidate that
  * exists, then `<cwd>/.opencode.json` (unless it is that same file). Missing files are skipped.
- * @throws the fs error of a file that exists but cannot be read (the full loader words it)
+ * @throws {ConfigError} for a file that exists but cannot be read
  */
 export function readConfigFiles(options: ConfigLocation & { cwd: string }): ConfigFileText[] {
   const files: ConfigFileText[] = [];
   for (const file of globalConfigCandidates(options)) {
-    const text = readIfExists(file);
+    const text = readConfigText(file);
     if (text === undefined) continue;
     files.push({ file, text });
     break;
   }
   const localFile = path.resolve(options.cwd, CONFIG_FILE_NAME);
   if (!files.some((f) => f.file === localFile)) {
-    const text = readIfExists(localFile);
+    const text = readConfigText(localFile);
     if (text !== undefined) files.push({ file: localFile, text });
   }
   return files;
@@ -145,13 +157,17 @@ function hasLightTypes(value: Record<string, unknown>): boolean {
 }
 
 /** The file's text; undefined when it does not exist. @throws other read errors */
-function readIfExists(file: string): string | undefined {
+/**
+ * A config file's text; undefined when it does not exist.
+ * @throws {ConfigError} when it exists but cannot be read (`<file>: cannot read: <reason>`)
+ */
+export function readConfigText(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw err;
+    throw new ConfigError([`${file}: cannot read: ${(err as Error).message}`]);
   }
 }
 

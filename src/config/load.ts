@@ -4,28 +4,15 @@
  * `<cwd>/.opencode.json` deep-merged over it (reference §8). Each file is validated on its own so every
  * problem names its file; unknown keys are warnings and are dropped.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { configSchema, mcpServerSchema, type Config } from './schema.js';
 import { formatKeyPath, jsonTypeName, splitIssues } from './issues.js';
 import { JsonSyntaxError, parseJsonText } from './json-text.js';
-import { CONFIG_FILE_NAME, deepMerge, globalConfigCandidates } from './light.js';
+import { CONFIG_FILE_NAME, ConfigError, deepMerge, globalConfigCandidates, readConfigFiles } from './light.js';
 
 // shared with the zod-free reader of a few keys (light.ts), so both read the same files the same way
-export { CONFIG_FILE_NAME, deepMerge, globalConfigCandidates };
-
-/**
- * A config file that cannot be used. `lines` holds one line per problem, each starting with the file's
- * path, e.g. `/home/u/p/.opencode.json: agents.coder.maxTokens: expected number, got string`;
- * `message` is the lines joined with newlines, fit to print as is (no stack trace needed).
- */
-export class ConfigError extends Error {
-  constructor(readonly lines: string[]) {
-    super(lines.join('\n'));
-    this.name = 'ConfigError';
-  }
-}
+export { CONFIG_FILE_NAME, ConfigError, deepMerge, globalConfigCandidates };
 
 /** Where to look. `env` supplies HOME and XDG_CONFIG_HOME; `home` overrides HOME. */
 export interface LoadConfigOptions {
@@ -67,16 +54,7 @@ export function configSource(loaded: Pick<LoadedConfig, 'sources'>, keyPath: rea
  *   every problem of every file is listed, one line each.
  */
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
-  const sources: { file: string; text: string }[] = [];
-  for (const file of globalConfigCandidates(options)) {
-    const text = readText(file);
-    if (text === undefined) continue;
-    sources.push({ file, text });
-    break;
-  }
-  const localFile = path.resolve(options.cwd, CONFIG_FILE_NAME);
-  const localText = sources.some((s) => s.file === localFile) ? undefined : readText(localFile);
-  if (localText !== undefined) sources.push({ file: localFile, text: localText });
+  const sources = readConfigFiles(options);
 
   const files = sources.map((s) => s.file);
   const warnings: string[] = [];
@@ -113,16 +91,6 @@ export function resolveDataDir(config: Pick<Config, 'data'>, cwd: string): strin
 }
 
 /** Reads a file; `undefined` when it does not exist. Other read failures surface as a ConfigError. */
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new ConfigError([`${file}: cannot read: ${(err as Error).message}`]);
-  }
-}
-
 interface CheckedFile {
   value?: Record<string, unknown>;
   warnings: string[];

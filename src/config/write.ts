@@ -10,11 +10,12 @@
  * `applyEdits`. Its own `modify` is not used to insert, because it reformats the enclosing lines
  * (a one-line object such as `{"permission":{"bash":"ask"}}` would be spread over seven lines).
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applyEdits, parseTree, type Node as TreeNode } from 'jsonc-parser';
 import { CONFIG_FILE_NAME, ConfigError, checkFile, globalConfigCandidates, type LoadConfigOptions } from './load.js';
 import { parseJsonText } from './json-text.js';
+import { readConfigText } from './light.js';
 
 /**
  * Sets `keyPath` (e.g. `['tui', 'theme']` or `['agents', 'coder', 'model']`) to `value` in the global
@@ -26,7 +27,7 @@ import { parseJsonText } from './json-text.js';
 export function setGlobalConfigValue(options: Pick<LoadConfigOptions, 'env' | 'home'>, keyPath: readonly string[], value: unknown): string {
   if (keyPath.length === 0) throw new ConfigError(['setGlobalConfigValue: empty key path']);
   const candidates = globalConfigCandidates(options);
-  const file = candidates.find((candidate) => readIfExists(candidate) !== undefined) ?? candidates[0]!;
+  const file = candidates.find((candidate) => readConfigText(candidate) !== undefined) ?? candidates[0]!;
   // a new global file is private: it may hold keys
   return updateConfigFile(file, [keyPath.join('.')], (text) => setJsonValue(text, keyPath, value), 0o600);
 }
@@ -39,15 +40,6 @@ export function setGlobalConfigValue(options: Pick<LoadConfigOptions, 'env' | 'h
 export function setProjectConfigValue(cwd: string, keyPath: readonly string[], value: unknown): string {
   if (keyPath.length === 0) throw new ConfigError(['setProjectConfigValue: empty key path']);
   return updateProjectConfigFile(cwd, [keyPath.join('.')], (text) => setJsonValue(text, keyPath, value));
-}
-
-function readIfExists(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConfigError([`${file}: cannot read: ${(err as Error).message}`]);
-  }
 }
 
 
@@ -64,7 +56,7 @@ export function updateProjectConfigFile(cwd: string, checkedKeys: readonly strin
 
 /** {@link updateProjectConfigFile} for any config file; a missing file (and its folder) is created with `newFileMode`. */
 function updateConfigFile(file: string, checkedKeys: readonly string[], edit: (text: string) => string, newFileMode: number): string {
-  const existing = readIfExists(file);
+  const existing = readConfigText(file);
   if (existing !== undefined) {
     const checked = checkFile(file, existing);
     // only syntax (or top-level) errors stop us; a bad value elsewhere is the person's to fix and is kept
