@@ -60,8 +60,31 @@ export function toolCallLine(call: Pick<ToolCallPart, 'name' | 'input'>): string
   return subject ? `${call.name}: ${subject}` : call.name;
 }
 
-/** A result's size and first line, e.g. `error, 3 lines: FAIL test/add.test.ts`; `no output` when empty. */
-export function toolResultLine(result: Pick<ToolResultPart, 'content' | 'isError'>): string {
+/**
+ * The line a built-in tool writes in place of output when the command printed nothing, by tool, so
+ * a summary says `no output` rather than `1 line: no output`. Example per row: the result content.
+ */
+export const EMPTY_OUTPUT_MARKER: Readonly<Record<string, string>> = {
+  bash: 'no output', // `true` → "no output"; `cd src` → "no output\n(the working directory is now /repo/src)"
+};
+
+/** A note bash adds around the output (`(ran in /x)`, `(the working directory is now /x)`), not output itself. */
+const BASH_NOTE = /^\(.*\)$/;
+
+/**
+ * A result's size and first line, e.g. `error, 3 lines: FAIL test/add.test.ts`; `no output` when
+ * empty or when it is only the tool's {@link EMPTY_OUTPUT_MARKER} (with bash's notes after it in
+ * parentheses: `no output (the working directory is now /repo/src)`).
+ */
+export function toolResultLine(result: Pick<ToolResultPart, 'content' | 'isError'> & { name?: string }): string {
+  const marker = result.name !== undefined ? EMPTY_OUTPUT_MARKER[result.name] : undefined;
+  if (marker !== undefined && !result.isError) {
+    const lines = result.content.replace(/\n+$/, '').split('\n');
+    const notes = lines.filter((l) => BASH_NOTE.test(l));
+    if (lines.length === notes.length + 1 && lines.includes(marker)) {
+      return notes.length === 0 ? 'no output' : `no output ${firstLine(notes.join('\n'))}`;
+    }
+  }
   const lines = result.content === '' ? 0 : result.content.replace(/\n$/, '').split('\n').length;
   const head = firstLine(result.content);
   const size = lines === 0 ? 'no output' : `${lines} line${lines === 1 ? '' : 's'}`;

@@ -70,7 +70,7 @@ describe('opencode -p -f stream-json', () => {
       },
       {
         type: 'tool_result', time: 'number', sessionId: 'id', toolCallId: 'toolu_touch', name: 'bash', isError: false,
-        durationMs: 'number', summary: '1 line: no output', outputChars: 9,
+        durationMs: 'number', summary: 'no output', outputChars: 9,
       },
       {
         type: 'usage', time: 'number', sessionId: 'id', messageId: 'id', model: CODER, outcome: 'ok', durationMs: 'number', retries: 0,

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/db/session-store.js';
 import type { Message, MessagePart } from '../../src/message.js';
 import { formatSessionMarkdown, MARKDOWN_OUTPUT_MAX_CHARS } from '../../src/session-io/markdown.js';
-import { TOOL_SUBJECT_FIELD, toolCallLine, toolResultLine } from '../../src/session-io/tool-summary.js';
+import { EMPTY_OUTPUT_MARKER, TOOL_SUBJECT_FIELD, toolCallLine, toolResultLine } from '../../src/session-io/tool-summary.js';
 
 const session: Session = {
   id: 's1', title: 'Fix `add` *now*', messageCount: 3, promptTokens: 10, completionTokens: 5, cacheReadTokens: 0,
@@ -76,6 +76,17 @@ describe('tool-call summaries', () => {
   it('a result line gives errors, lines and the first line', () => {
     expect(toolResultLine({ content: 'FAIL test/add.test.ts\n  expected 3\n', isError: true })).toBe('error, 2 lines: FAIL test/add.test.ts');
     expect(toolResultLine({ content: '', isError: false })).toBe('no output');
+  });
+
+  it("a bash run that printed nothing is 'no output', not '1 line: no output' (EMPTY_OUTPUT_MARKER, a row each)", () => {
+    expect(Object.keys(EMPTY_OUTPUT_MARKER)).toEqual(['bash']);
+    expect(toolResultLine({ name: 'bash', content: 'no output', isError: false })).toBe('no output');
+    expect(toolResultLine({ name: 'bash', content: 'no output\n(the working directory is now /repo/src)', isError: false })).toBe('no output (the working directory is now /repo/src)');
+    // printed something, or failed: counted as before
+    expect(toolResultLine({ name: 'bash', content: 'no output\nreally', isError: false })).toBe('2 lines: no output');
+    expect(toolResultLine({ name: 'bash', content: 'Exit code 1', isError: true })).toBe('error, 1 line: Exit code 1');
+    // another tool's result that happens to read "no output" is that tool's output
+    expect(toolResultLine({ name: 'view', content: 'no output', isError: false })).toBe('1 line: no output');
   });
 
   it("a result's first line is its content, not the wrapper the model gets (<file>, <result>)", () => {
