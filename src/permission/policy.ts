@@ -93,6 +93,16 @@ export function protectedPathReason(rel: string): string | undefined {
   return hit && `${hit.why}: ${rel}`;
 }
 
+/**
+ * Why a file tool asks without a rule, by what it does to the file (the reason line reads
+ * `<path>: <reason>`). Example per row: the call that gets it.
+ */
+export const FILE_CHANGE_REASONS = {
+  change: 'changes a file', // edit of src/a.ts, write over an existing file, patch's Update File
+  create: 'creates a file', // write or edit (old_string empty) of a new file, patch's Add File, a move's destination
+  delete: 'deletes a file', // patch's Delete File, a move's source
+} as const;
+
 /** One thing a rule is matched against, and what a session grant for it would be. */
 interface Facet {
   /** the strings rules are matched against; the first is the one shown */
@@ -137,7 +147,8 @@ class Judge {
       if (this.isInside(path)) {
         const rel = relative(this.ctx.cwd, path).split(sep).join('/') || '.';
         const rule = lastMatchingRule(this.ctx.rules, this.tool, [rel, path]);
-        facets.push({ subjects: [rel, path], grant: this.grantOf(rel, true), status: rule?.action ?? 'ask', rule, defaultReason: 'changes a file' });
+        const defaultReason = FILE_CHANGE_REASONS[subject.created?.includes(path) ? 'create' : subject.deleted?.includes(path) ? 'delete' : 'change'];
+        facets.push({ subjects: [rel, path], grant: this.grantOf(rel, true), status: rule?.action ?? 'ask', rule, defaultReason });
         const guarded = protectedPathReason(rel);
         if (guarded) always.push(guarded);
       } else {

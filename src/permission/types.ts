@@ -75,6 +75,10 @@ export interface FilesSubject {
   kind: 'files';
   /** absolute paths */
   paths: string[];
+  /** those of `paths` the call creates (a new file): the request says "creates a file" for them */
+  created?: readonly string[];
+  /** those of `paths` the call deletes (patch's Delete File, a move's source): "deletes a file" */
+  deleted?: readonly string[];
 }
 
 /** A URL a tool reads (fetch). */

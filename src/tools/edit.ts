@@ -89,7 +89,7 @@ async function createFile(path: string, content: string, ctx: ToolContext): Prom
     description: `Create file ${path}`,
     params: { file_path: path, diff: change.diff },
     path,
-  }, { kind: 'files', paths: [path] });
+  }, { kind: 'files', paths: [path], created: [path] });
   ctx.signal.throwIfAborted();
   await requireUnchangedWhileAsking(ctx, path, false);
 

@@ -27,6 +27,7 @@ import { defineTool, ToolError, type ToolContext } from './tool.js';
 import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
 import { readFileToChange, recordFileWrite, requireFreshRead, resolveToolPath, unchangedSinceRead } from './write-guard.js';
 import { resolveAllLinks } from '../permission/real-path.js';
+import type { FilesSubject } from '../permission/types.js';
 import { lspDiagnosticsAfterWrite } from './diagnostics.js';
 
 const DESCRIPTION = `Applies a patch: changes to one or more files in one call, all of them or (if anything fails) none.
@@ -114,7 +115,7 @@ export const patchTool = defineTool({
 
     for (const change of changes) {
       // a move is judged by both paths: the rules and "outside the project" hold for the destination too
-      await ctx.askPermission(permissionRequest(change), { kind: 'files', paths: change.moveTo ? [change.path, change.moveTo] : [change.path] });
+      await ctx.askPermission(permissionRequest(change), filesSubject(change));
     }
     ctx.signal.throwIfAborted();
     for (const change of changes) await requireUnchangedWhileAsking(ctx, change);
@@ -283,6 +284,14 @@ function permissionRequest(change: FileChange) {
           : `Update file ${change.path}`;
   const action = change.kind === 'add' ? 'create' : change.kind;
   return { action, description, params: { file_path: change.path, diff: change.diff.diff }, path: change.path };
+}
+
+/** What the rules judge for one change, and what it does to each path (the reason line says creates/deletes). */
+function filesSubject(change: FileChange): FilesSubject {
+  if (change.moveTo) return { kind: 'files', paths: [change.path, change.moveTo], deleted: [change.path], created: [change.moveTo] };
+  if (change.kind === 'add') return { kind: 'files', paths: [change.path], created: [change.path] };
+  if (change.kind === 'delete') return { kind: 'files', paths: [change.path], deleted: [change.path] };
+  return { kind: 'files', paths: [change.path] };
 }
 
 /** After the person answered (maybe minutes later): nothing changed under us. Nothing is written yet. */

@@ -75,7 +75,7 @@ export const writeTool = defineTool({
       description: `${previous ? 'Write' : 'Create'} file ${path}`,
       params: { file_path: path, diff },
       path,
-    }, { kind: 'files', paths: [path] });
+    }, { kind: 'files', paths: [path], ...(previous ? {} : { created: [path] }) });
     ctx.signal.throwIfAborted();
     await requireUnchangedWhileAsking(ctx, path, previous !== undefined);
 
