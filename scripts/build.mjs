@@ -40,7 +40,25 @@ const INK_RESIZE_FIXED = `this.log.clear();
 const YOGA_WASM = /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/;
 const YOGA_FETCH = 'function ya(){return w||"function"!=typeof fetch?';
 const YOGA_NO_FETCH = 'function ya(){return w||!0?';
+// Ink turns each frame's cells into text with styledCharsToString, which diffs the styles of every
+// cell against the previous one (sets, filters and copies per cell): most of the first frame's
+// ~50 ms output step on this machine (a CPU profile of the TUI's start, issue 16), and again on
+// every frame. The diff of two equal style lists is empty (each code of one is in the other), so
+// cells styled as their left neighbour skip it: the same text, written cheaper.
+const ANSI_STYLED_CHARS = /@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/;
+const ANSI_DIFF_EACH = 'ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));';
+const ANSI_DIFF_CHANGED =
+  'if (!sameAnsiCodes(chars[i - 1].styles, char.styles)) ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));';
+const ANSI_SAME_CODES = `function sameAnsiCodes(a, b) {
+    if (a === b) return true;
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i].code !== b[i].code || a[i].endCode !== b[i].endCode) return false;
+    return true;
+}
+export function styledCharsToString(chars) {`;
 const patches = [
+  { filter: ANSI_STYLED_CHARS, from: ANSI_DIFF_EACH, to: ANSI_DIFF_CHANGED },
+  { filter: ANSI_STYLED_CHARS, from: 'export function styledCharsToString(chars) {', to: ANSI_SAME_CODES },
   { filter: INK_LOG_UPDATE, from: INK_BUGGY, to: INK_FIXED },
   { filter: INK_MAIN, from: INK_RESIZE, to: INK_RESIZE_FIXED },
   { filter: YOGA_WASM, from: YOGA_FETCH, to: YOGA_NO_FETCH },
