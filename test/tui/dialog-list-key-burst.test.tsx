@@ -9,7 +9,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { ArgumentsDialog } from '../../src/tui/dialogs/ArgumentsDialog.js';
 import { CommandsDialog } from '../../src/tui/dialogs/CommandsDialog.js';
 import { ModelsDialog } from '../../src/tui/dialogs/ModelsDialog.js';
+import { InitDialog } from '../../src/tui/dialogs/InitDialog.js';
 import { ProfilesDialog } from '../../src/tui/dialogs/ProfilesDialog.js';
+import { QuitDialog } from '../../src/tui/dialogs/QuitDialog.js';
 import { PermissionDialog } from '../../src/tui/dialogs/PermissionDialog.js';
 import { PagerPage } from '../../src/tui/pages/PagerPage.js';
 import type { PermissionRequest } from '../../src/permission/types.js';
@@ -200,5 +202,28 @@ describe('arguments dialog: keys in one read', () => {
     await until(() => expect(d.frame()).toContain('main'));
     d.stdin.write(KEYS.enter);
     await until(() => expect(onSubmit.mock.calls).toEqual([[{ ISSUE: '42', BRANCH: 'main' }]]));
+  });
+});
+
+describe('init and quit questions: keys in one read', () => {
+  it.each([
+    ['tab enter: No, the project is not initialised', [KEYS.tab, KEYS.enter], false],
+    ['→ → enter: back on Yes', [KEYS.right, KEYS.right, KEYS.enter], true],
+    ['l space: No', ['l', ' '], false],
+  ])('init: %s', async (_name, keys, expected) => {
+    const onAnswer = vi.fn();
+    const d = await show(<InitDialog onAnswer={onAnswer} width={80} height={30} />);
+    burst(d, ...keys);
+    await until(() => expect(onAnswer.mock.calls).toEqual([[expected]]));
+  });
+
+  it.each([
+    ['→ enter: Yes, it quits', [KEYS.right, KEYS.enter], 'quit'],
+    ['tab tab enter: back on No, it stays', [KEYS.tab, KEYS.tab, KEYS.enter], 'close'],
+  ])('quit: %s', async (_name, keys, expected) => {
+    const outcome = vi.fn();
+    const d = await show(<QuitDialog onQuit={() => outcome('quit')} onClose={() => outcome('close')} />);
+    burst(d, ...keys);
+    await until(() => expect(outcome.mock.calls).toEqual([[expected]]));
   });
 });

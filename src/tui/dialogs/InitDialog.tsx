@@ -4,11 +4,12 @@
  * answer, and a cancel, mark the project as asked (the original's behaviour: it never asks again).
  */
 import { Text } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, clamp, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import { confirmButtons } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
+import { wrapText } from '../render/text-width.js';
 import { useTheme } from '../theme-context.js';
 import { Buttons } from './Buttons.js';
 import type { DialogSizeProps } from './ListDialog.js';
@@ -25,6 +26,8 @@ export const INIT_EXPLANATION =
   "code style, folding in any Cursor or Copilot rule files. It serves as the agent's memory of the " +
   'project; you can edit it and add your own notes.';
 
+/** The question above the buttons. */
+export const INIT_QUESTION = 'Would you like to initialize this project?';
 
 /**
  * The init dialog: 60 columns (less on a narrow screen). tab/←/→/h/l toggle Yes and No (Yes at
@@ -34,28 +37,44 @@ export function InitDialog({ onAnswer, width, height }: InitDialogProps) {
   const theme = useTheme();
   const keymap = useKeymap();
   const screen = useScreenSize(width, height);
-  const [selected, setSelected] = useState(0);
+  const [selected, setSelectedState] = useState(0);
+  // the button as the last key left it: tab and enter that arrive in one read reach this handler
+  // before React re-renders, and enter must press No after the tab (it pressed Yes and initialised)
+  const selectedRef = useRef(selected);
+  const setSelected = (next: number) => {
+    selectedRef.current = next;
+    setSelectedState(next);
+  };
   useKeys(
     (key) => {
       if (keymap.matches(key, 'confirm.yes')) onAnswer(true);
       else if (keymap.matches(key, 'confirm.no') || keymap.matches(key, 'init.cancel')) onAnswer(false);
-      else if (keymap.matches(key, 'init.toggle') || keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous')) setSelected((s) => 1 - s);
-      else if (keymap.matches(key, 'button.press')) onAnswer(selected === 0);
+      else if (keymap.matches(key, 'init.toggle') || keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous')) setSelected(1 - selectedRef.current);
+      else if (keymap.matches(key, 'button.press')) onAnswer(selectedRef.current === 0);
       return true;
     },
     { layer: LAYER.dialog },
   );
   const frameWidth = clamp(60, 30, screen.columns - 2);
+  const inner = frameWidth - FRAME_HORIZONTAL_COLUMNS;
   return (
     <DialogFrame title="Initialize Project" width={frameWidth}>
       <Text> </Text>
-      <Text color={theme.text}>{INIT_EXPLANATION}</Text>
+      {/* wrapped here, not by Ink: Ink's wrap starts a row with the space after a word that fills the
+          row exactly ("│  or Copilot rule files" at 80 columns) */}
+      {wrapText(INIT_EXPLANATION, inner).map((line, i) => (
+        <Text key={i} color={theme.text} wrap="truncate">
+          {line}
+        </Text>
+      ))}
       <Text> </Text>
-      <Text color={theme.text} bold>
-        Would you like to initialize this project?
-      </Text>
+      {wrapText(INIT_QUESTION, inner).map((line, i) => (
+        <Text key={`q${i}`} color={theme.text} bold wrap="truncate">
+          {line}
+        </Text>
+      ))}
       <Text> </Text>
-      <Buttons buttons={confirmButtons(keymap)} selected={selected} width={frameWidth - FRAME_HORIZONTAL_COLUMNS} />
+      <Buttons buttons={confirmButtons(keymap)} selected={selected} width={inner} />
     </DialogFrame>
   );
 }

@@ -4,7 +4,7 @@
  * at first, so a stray enter does not quit (the original's default too).
  */
 import { Text } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { DialogFrame } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import { confirmButtons } from '../key-hints.js';
@@ -23,13 +23,20 @@ const WIDTH = 30;
 export function QuitDialog({ onQuit, onClose }: QuitDialogProps) {
   const theme = useTheme();
   const keymap = useKeymap();
-  const [selected, setSelected] = useState(1);
+  const [selected, setSelectedState] = useState(1);
+  // the button as the last key left it: → and enter in one read reach this handler before React
+  // re-renders, and enter must press the button the → reached
+  const selectedRef = useRef(selected);
+  const setSelected = (next: number) => {
+    selectedRef.current = next;
+    setSelectedState(next);
+  };
   useKeys(
     (key) => {
       if (keymap.matches(key, 'confirm.yes') || keymap.matches(key, 'app.quit')) onQuit();
       else if (keymap.matches(key, 'confirm.no') || keymap.matches(key, 'dialog.close')) onClose();
-      else if (keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous')) setSelected((s) => 1 - s);
-      else if (keymap.matches(key, 'button.press')) (selected === 0 ? onQuit : onClose)();
+      else if (keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous')) setSelected(1 - selectedRef.current);
+      else if (keymap.matches(key, 'button.press')) (selectedRef.current === 0 ? onQuit : onClose)();
       return true;
     },
     { layer: LAYER.dialog },
