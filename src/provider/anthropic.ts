@@ -24,7 +24,8 @@ import type { FinishReason, Message, Usage } from '../message.js';
 import { emptyUsage } from '../message.js';
 import { pairToolResults, toolInputObject, toolParameters } from './history.js';
 import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
-import { DEFAULT_STALL_TIMEOUTS, stallGuardedFetch, type StallTimeouts } from './stall.js';
+import { nodeFetch } from './node-fetch.js';
+import { DEFAULT_STALL_TIMEOUTS, type StallTimeouts } from './stall.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse } from './types.js';
 import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, type StreamSource } from './wire.js';
 
@@ -244,7 +245,7 @@ export class AnthropicProvider implements Provider {
           maxRetries: 0, // our retry loop decides (retry.ts)
           // a server that accepts the connection and goes silent fails the attempt (stall.ts); the SDK's
           // own limit (10 min to the response headers) is put past ours, so ours decide
-          fetch: stallGuardedFetch(this.stallTimeouts),
+          fetch: nodeFetch({ stallTimeouts: this.stallTimeouts }),
           timeout: this.stallTimeouts.firstByteTimeoutMs + 60_000,
           logLevel: 'off',
         }),

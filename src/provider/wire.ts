@@ -79,10 +79,14 @@ export function noEventsDetail(response: Response, seen: number, noun: string, m
 const SNIPPET_CHARS = 120;
 const SNIPPET_WAIT_MS = 2000;
 
-/** The first {@link SNIPPET_CHARS} characters of the body, whitespace collapsed; '' if none come quickly. */
+/**
+ * The first {@link SNIPPET_CHARS} characters of the body, whitespace collapsed; '' if none come quickly.
+ * The body is read as an async iterable: a web `ReadableStream` is one, and so is node-fetch.ts's body.
+ */
 async function bodyStart(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
+  const body = response.body as AsyncIterable<Uint8Array> | null;
+  if (!body) return '';
+  const chunks = body[Symbol.asyncIterator]();
   const decoder = new TextDecoder();
   let text = '';
   let timer: NodeJS.Timeout | undefined;
@@ -91,7 +95,7 @@ async function bodyStart(response: Response): Promise<string> {
   });
   try {
     while (text.length <= SNIPPET_CHARS) {
-      const chunk = await Promise.race([reader.read(), timeout]);
+      const chunk = await Promise.race([chunks.next(), timeout]);
       if (chunk === 'timeout' || chunk.done) break;
       text += decoder.decode(chunk.value, { stream: true });
     }
@@ -99,7 +103,7 @@ async function bodyStart(response: Response): Promise<string> {
     // a body that fails while we peek at it only shortens the snippet
   } finally {
     clearTimeout(timer);
-    reader.cancel().catch(() => undefined);
+    chunks.return?.().catch(() => undefined);
   }
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS)}…` : flat;

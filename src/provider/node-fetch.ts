@@ -1,0 +1,429 @@
+/**
+ * A `fetch` over `node:http` / `node:https` (keep-alive connections) for the SDKs' documented `fetch`
+ * client option (`@anthropic-ai/sdk` and `openai` `ClientOptions.fetch`), with the stall clocks of
+ * stall.ts built in. The SDKs still build the request, parse the event stream, and make their errors;
+ * this replaces only Node's fetch (undici) and our stall wrapper's second web stream, which cost ~1 ms
+ * of the main thread's CPU a call (issue 16: SDK + undici + wrapper 3.74 ms a call, bare `node:http`
+ * 1.0 ms, for a 33 KB request).
+ *
+ * What the SDKs use of a response (read in node_modules, `client.mjs` `makeRequest`, `core/streaming`,
+ * `internal/parse`, `internal/shims`): `status`, `ok`, `statusText`, `url`, `headers` (`get`,
+ * `entries`), `body` (iterated with `Symbol.asyncIterator` when it has one; cancelled with
+ * `iterator().return()`), `text()` and `json()` for error and JSON bodies. The body is therefore an
+ * async iterable ({@link ResponseBody}), not a web `ReadableStream`.
+ *
+ * Behaviour kept from Node's fetch, so the SDKs and retry.ts see the same things:
+ * - the request headers it adds when absent (`accept: *\/*`, `accept-language: *`, `sec-fetch-mode:
+ *   cors`, `user-agent: node`, `accept-encoding: gzip, deflate`), and gzip / deflate (zlib or raw) / br
+ *   bodies decoded, leniently (`Z_SYNC_FLUSH`), as undici does;
+ * - redirects followed (at most 20; 301/302 POST and 303 become GET without the body; credentials
+ *   dropped on a change of origin), or refused / returned as asked by `init.redirect`;
+ * - the Fetch standard's bad ports refused before connecting (`fetch failed` ← `bad port`);
+ * - errors: a connection that cannot be made or breaks before the response rejects with
+ *   `TypeError: fetch failed` whose `cause` is the system error (`ECONNREFUSED`, `ENOTFOUND`, a TLS
+ *   error) or undici's `SocketError: other side closed`; a body cut short throws `TypeError: terminated`;
+ *   an abort rejects (or fails the body) with `signal.reason`.
+ * One addition: a request whose reused keep-alive connection turns out closed by the server (reset
+ * before any response) is sent once more on a new connection, as browsers do.
+ *
+ * Stall clocks (stall.ts): the first-byte limit runs from sending until the first byte of the body (the
+ * headers alone do not stop it); the idle limit between chunks while the reader waits. Either fails the
+ * request with a {@link ProviderStallError}.
+ *
+ * Requests this module does not handle — a `Request` object as input, a URL that is not http(s), a body
+ * that is a stream, `Blob` or `FormData` (file uploads; none of our calls sends one) — go to `fallback`
+ * (by default Node's fetch wrapped in {@link stallGuardedFetch}).
+ */
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import zlib from 'node:zlib';
+import { ResponseBody, socketError } from './node-fetch-body.js';
+import { DEFAULT_STALL_TIMEOUTS, ProviderStallError, stallGuardedFetch, type StallTimeouts } from './stall.js';
+
+/** Options of {@link nodeFetch}. */
+export interface NodeFetchOptions {
+  /** the stall limits; each missing one takes its default (`DEFAULT_STALL_TIMEOUTS`); 0 turns a clock off */
+  stallTimeouts?: Partial<StallTimeouts>;
+  /** for the requests this module does not handle (see the module comment); default Node's fetch with the stall clocks */
+  fallback?: typeof fetch;
+}
+
+/**
+ * Ports the Fetch standard blocks ("bad port", fetch.spec.whatwg.org §2.9 "port blocking"), refused by
+ * Node's fetch before connecting: e.g. 9 (discard), 6000 (X11), 10080 (amanda). Kept so a base URL on
+ * one of them fails as it did before this module (retry.ts names it).
+ */
+const BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109,
+  110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530,
+  531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045,
+  4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** Statuses whose responses carry no body (the Fetch standard's "null body status"). */
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
+/** undici's limit (the Fetch standard: 20). */
+const MAX_REDIRECTS = 20;
+/** Request headers removed when a redirect turns the request into a GET without a body (Fetch standard). */
+const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
+/** Request headers removed when a redirect goes to another origin (as undici does). */
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'host'];
+/** Added when the caller did not set them: what Node's fetch sends (Node 20's undici). */
+const DEFAULT_HEADERS: readonly (readonly [string, string])[] = [
+  ['accept', '*/*'],
+  ['accept-language', '*'],
+  ['sec-fetch-mode', 'cors'],
+  ['user-agent', 'node'],
+  ['accept-encoding', 'gzip, deflate'],
+];
+/** How long an idle connection waits in the pool for the next request: undici's default (4 s). */
+const KEEP_ALIVE_MS = 4_000;
+
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }),
+  'https:': new https.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }),
+};
+
+/** A request this module sends itself. */
+interface Plan {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body: string | Buffer | undefined;
+  redirect: 'follow' | 'error' | 'manual';
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * A `fetch` for the SDKs' `fetch` option (see the module comment). Never throws synchronously;
+ * rejects as Node's fetch does.
+ */
+export function nodeFetch(options: NodeFetchOptions = {}): typeof fetch {
+  const timeouts: StallTimeouts = { ...DEFAULT_STALL_TIMEOUTS, ...options.stallTimeouts };
+  let fallback = options.fallback;
+  const fetchOverNode = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const plan = planOf(input, init);
+    if (!plan) {
+      fallback ??= stallGuardedFetch(timeouts);
+      return fallback(input, init);
+    }
+    return new Exchange(plan, timeouts).start();
+  };
+  return fetchOverNode as typeof fetch;
+}
+
+/** The request as this module sends it, or undefined for one it hands to the fallback. */
+function planOf(input: string | URL | Request, init: RequestInit | undefined): Plan | undefined {
+  if (typeof input !== 'string' && !(input instanceof URL)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch (err) {
+    throw new TypeError(`Failed to parse URL from ${String(input)}`, { cause: err });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  const body = bodyOf(init?.body);
+  if (body === null) return undefined;
+  const headers: Record<string, string> = {};
+  const given = init?.headers;
+  if (given instanceof Headers) {
+    for (const [name, value] of given) headers[name] = value;
+  } else if (Array.isArray(given)) {
+    for (const [name, value] of given) addHeader(headers, name!, value!);
+  } else if (given) {
+    for (const [name, value] of Object.entries(given)) addHeader(headers, name, value);
+  }
+  if (body?.contentType && headers['content-type'] === undefined) headers['content-type'] = body.contentType;
+  for (const [name, value] of DEFAULT_HEADERS) headers[name] ??= value;
+  const method = (init?.method ?? 'GET').toUpperCase();
+  return {
+    url,
+    method,
+    headers,
+    body: body?.data,
+    redirect: init?.redirect ?? 'follow',
+    signal: init?.signal ?? undefined,
+  };
+}
+
+function addHeader(headers: Record<string, string>, name: string, value: string): void {
+  const key = name.toLowerCase();
+  headers[key] = headers[key] === undefined ? String(value) : `${headers[key]}, ${value}`;
+}
+
+/**
+ * A request body this module sends (a string, bytes, form parameters), undefined for none, or null
+ * for one it does not handle. The content type is the one fetch gives such a body.
+ */
+function bodyOf(body: BodyInit | null | undefined): { data: string | Buffer; contentType?: string } | undefined | null {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return { data: body, contentType: 'text/plain;charset=UTF-8' };
+  if (body instanceof URLSearchParams) return { data: body.toString(), contentType: 'application/x-www-form-urlencoded;charset=UTF-8' };
+  if (body instanceof ArrayBuffer) return { data: Buffer.from(body) };
+  if (ArrayBuffer.isView(body) && !(body instanceof DataView)) return { data: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
+  return null;
+}
+
+/** One fetch: its requests (redirects, one resend), the response, and the body until it ends. */
+class Exchange {
+  private resolve!: (response: Response) => void;
+  private reject!: (error: unknown) => void;
+  private settled = false;
+  private finished = false;
+  private request?: http.ClientRequest;
+  private response?: IncomingMessage;
+  private body?: ResponseBody;
+  private firstByteTimer?: NodeJS.Timeout;
+  private redirects = 0;
+
+  constructor(
+    private readonly plan: Plan,
+    private readonly timeouts: StallTimeouts,
+  ) {}
+
+  start(): Promise<Response> {
+    return new Promise<Response>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      const { signal, url } = this.plan;
+      if (signal?.aborted) return this.failBeforeResponse(abortReason(signal));
+      if (BAD_PORTS.has(Number(url.port))) return this.failBeforeResponse(new TypeError('fetch failed', { cause: new Error('bad port') }));
+      signal?.addEventListener('abort', this.onAbort, { once: true });
+      const limitMs = this.timeouts.firstByteTimeoutMs;
+      if (limitMs > 0) this.firstByteTimer = setTimeout(() => this.stop(new ProviderStallError('first-byte', limitMs)), limitMs);
+      this.send(false);
+    });
+  }
+
+  private readonly onAbort = () => this.stop(abortReason(this.plan.signal!));
+
+  /** Ends the exchange with `error` (an abort, a stall): the pending promise or the body gets it. */
+  private stop(error: unknown): void {
+    if (this.body) this.body.fail(error);
+    else this.failBeforeResponse(error);
+  }
+
+  private send(resent: boolean): void {
+    const { url, method, headers, body } = this.plan;
+    const transport = url.protocol === 'https:' ? https : http;
+    if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+    const request = transport.request(url, { method, headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (res) => this.onResponse(res));
+    this.request = request;
+    request.on('error', (err: NodeJS.ErrnoException) => {
+      if (this.settled) return;
+      // a kept-alive connection the server closed meanwhile: nothing was answered, so ask again once
+      const stale = request.reusedSocket && !resent && !this.response && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+      if (stale) return this.send(true);
+      const cause = err.code === 'ECONNRESET' && err.message === 'socket hang up' ? socketError('other side closed') : err;
+      this.failBeforeResponse(new TypeError('fetch failed', { cause }));
+    });
+    if (url.protocol === 'https:') {
+      // on a new connection, write once the TLS handshake is done, as undici does: a handshake that fails
+      // is then reported as such (ERR_SSL_WRONG_VERSION_NUMBER), not as the failed write of the request (EPROTO)
+      request.once('socket', (socket) => {
+        if (request.reusedSocket) request.end(body);
+        else socket.once('secureConnect', () => request.end(body));
+      });
+    } else {
+      request.end(body);
+    }
+  }
+
+  private onResponse(res: IncomingMessage): void {
+    if (this.settled) {
+      res.destroy();
+      return;
+    }
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (REDIRECT_STATUS.has(status) && location !== undefined && this.plan.redirect !== 'manual') {
+      res.resume();
+      this.redirect(status, location);
+      return;
+    }
+    this.response = res;
+    const headers = new Headers();
+    const raw = res.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) {
+      try {
+        headers.append(raw[i]!, raw[i + 1]!);
+      } catch {
+        // a header value Headers rejects (control characters) is left out, as undici would fail on it
+      }
+    }
+    const noBody = this.plan.method === 'HEAD' || NULL_BODY_STATUS.has(status);
+    if (noBody) {
+      this.clearFirstByte();
+      res.resume();
+      res.on('end', () => this.finish());
+    } else {
+      this.body = new ResponseBody({
+        stream: decoded(res, headers.get('content-encoding')),
+        idleTimeoutMs: this.timeouts.idleTimeoutMs,
+        onFirstByte: () => this.clearFirstByte(),
+        finish: (error) => this.finish(error),
+      });
+    }
+    this.settled = true;
+    const statusText = res.statusMessage || http.STATUS_CODES[status] || '';
+    const response = new NodeFetchResponse(status, statusText, headers, this.plan.url.href, this.redirects > 0, noBody ? null : this.body!);
+    // the parts of Response the SDKs read (module comment); the type says more than is there
+    this.resolve(response as unknown as Response);
+  }
+
+  /** Follows a redirect as the Fetch standard says (see the module comment). */
+  private redirect(status: number, location: string): void {
+    const plan = this.plan;
+    let next: URL;
+    try {
+      next = new URL(location, plan.url);
+    } catch (err) {
+      return this.failBeforeResponse(new TypeError('fetch failed', { cause: err }));
+    }
+    if (plan.redirect === 'error') return this.failBeforeResponse(new TypeError('fetch failed', { cause: new Error('unexpected redirect') }));
+    if (++this.redirects > MAX_REDIRECTS) return this.failBeforeResponse(new TypeError('fetch failed', { cause: new Error('redirect count exceeded') }));
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+      return this.failBeforeResponse(new TypeError('fetch failed', { cause: new TypeError('URL scheme must be a HTTP(S) scheme') }));
+    }
+    if (((status === 301 || status === 302) && plan.method === 'POST') || (status === 303 && plan.method !== 'GET' && plan.method !== 'HEAD')) {
+      plan.method = 'GET';
+      plan.body = undefined;
+      for (const name of BODY_HEADERS) delete plan.headers[name];
+    }
+    if (next.origin !== plan.url.origin) for (const name of CREDENTIAL_HEADERS) delete plan.headers[name];
+    plan.url = next;
+    this.send(false);
+  }
+
+  private failBeforeResponse(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.finish(error);
+    this.reject(error);
+  }
+
+  private clearFirstByte(): void {
+    clearTimeout(this.firstByteTimer);
+    this.firstByteTimer = undefined;
+  }
+
+  /** Releases the exchange; with `error` the connection is destroyed (not reused). */
+  private finish(error?: unknown): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.clearFirstByte();
+    this.plan.signal?.removeEventListener('abort', this.onAbort);
+    if (error !== undefined) {
+      this.response?.destroy();
+      this.request?.destroy();
+    }
+  }
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+/** `res` with its `content-encoding` undone as undici does: gzip, x-gzip, deflate, br, in reverse order; an unknown coding leaves the body as it is. */
+function decoded(res: IncomingMessage, contentEncoding: string | null): Readable {
+  if (!contentEncoding) return res;
+  const decoders: Transform[] = [];
+  const codings = contentEncoding.toLowerCase().split(',');
+  for (let i = codings.length - 1; i >= 0; i--) {
+    const coding = codings[i]!.trim();
+    if (coding === 'gzip' || coding === 'x-gzip') {
+      decoders.push(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+    } else if (coding === 'deflate') {
+      decoders.push(new InflateAny());
+    } else if (coding === 'br') {
+      decoders.push(
+        zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }),
+      );
+    } else {
+      return res;
+    }
+  }
+  if (decoders.length === 0) return res;
+  // pipeline carries an error (or a destroy) from either end to the other
+  return pipeline([res, ...decoders], () => {}) as unknown as Readable;
+}
+
+/** `deflate` as servers send it: zlib-wrapped (RFC 1950) or raw (RFC 1951), told by the first byte, as undici does. */
+class InflateAny extends Transform {
+  private inflate?: zlib.Inflate | zlib.InflateRaw;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (!this.inflate) {
+      if (chunk.length === 0) return callback();
+      const options = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+      this.inflate = (chunk[0]! & 0x0f) === 8 ? zlib.createInflate(options) : zlib.createInflateRaw(options);
+      this.inflate.on('data', (data: Buffer) => this.push(data));
+      this.inflate.on('error', (err) => this.destroy(err));
+    }
+    this.inflate.write(chunk, callback);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (!this.inflate) return callback();
+    this.inflate.once('end', () => callback());
+    this.inflate.end();
+  }
+}
+
+/**
+ * The response {@link nodeFetch} resolves with: the parts of `Response` the SDKs and our code read.
+ * `body` is an async iterable of chunks (or null); `clone()` and `formData()` are not offered.
+ */
+export class NodeFetchResponse {
+  readonly type = 'basic';
+  readonly ok: boolean;
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: Headers,
+    readonly url: string,
+    readonly redirected: boolean,
+    readonly body: ResponseBody | null,
+  ) {
+    this.ok = status >= 200 && status <= 299;
+  }
+
+  get bodyUsed(): boolean {
+    return this.body?.disturbed ?? false;
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.bytes();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    if (!this.body) return new Uint8Array(0);
+    if (this.body.disturbed) throw new TypeError('Body is unusable: Body has already been read');
+    return this.body.bytes();
+  }
+
+  async text(): Promise<string> {
+    // TextDecoder drops a leading BOM, as fetch's text() does
+    return new TextDecoder().decode(await this.bytes());
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async blob(): Promise<Blob> {
+    return new Blob([await this.arrayBuffer()], { type: this.headers.get('content-type') ?? '' });
+  }
+
+  clone(): never {
+    throw new TypeError('clone() is not supported by the provider fetch (src/provider/node-fetch.ts): read the body once');
+  }
+
+  formData(): never {
+    throw new TypeError('formData() is not supported by the provider fetch (src/provider/node-fetch.ts)');
+  }
+}
