@@ -154,6 +154,35 @@ describe('models dialog: keys in one read', () => {
   });
 });
 
+describe('models dialog: a provider switch and the keys after it in one read', () => {
+  const providers = [
+    { id: 'a', name: 'A', models: ['a0', 'a1', 'a2'].map((id) => ({ id, name: `Model ${id}` })) },
+    { id: 'b', name: 'B', models: ['b0', 'b1', 'b2'].map((id) => ({ id, name: `Model ${id}` })) },
+    { id: 'c', name: 'C', models: [{ id: 'c0', name: 'Model c0' }] },
+  ];
+
+  it.each([
+    ['→ g: the next provider\'s first model', [KEYS.right, 'g'], 'b0'],
+    ['→ ↓ g: its second model', [KEYS.right, KEYS.down, 'g'], 'b1'],
+    ['l l g: two providers on', ['l', 'l', 'g'], 'c0'],
+    ['→ ↓ ↓ ← g: back on the current provider, at the current model', [KEYS.right, KEYS.down, KEYS.down, KEYS.left, 'g'], 'a1'],
+    ['↓ → ↓ ↓ ↓ g: stops at the last row of the new list', [KEYS.down, KEYS.right, KEYS.down, KEYS.down, KEYS.down, 'g'], 'b2'],
+  ])('%s', async (_name, keys, expected) => {
+    const onSelect = vi.fn();
+    const d = await show(<ModelsDialog providers={providers} currentModelId="a1" onSelect={onSelect} onClose={noop} />);
+    burst(d, ...keys);
+    await until(() => expect(onSelect.mock.calls).toEqual([[expected, { global: true }]]));
+  });
+
+  it('→ ↓ then enter in one write save the second model of the next provider to the project', async () => {
+    const onSelect = vi.fn();
+    const d = await show(<ModelsDialog providers={providers} currentModelId="a1" onSelect={onSelect} onClose={noop} />);
+    burst(d, KEYS.right, KEYS.down, KEYS.enter);
+    await until(() => expect(onSelect.mock.calls).toEqual([['b1', { global: false }]]));
+    await until(() => expect(d.frame()).toMatch(/│ {3}Model b1 +│/));
+  });
+});
+
 describe('permission dialog: keys in one read', () => {
   const request: PermissionRequest = {
     id: 'p1',

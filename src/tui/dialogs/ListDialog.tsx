@@ -66,6 +66,12 @@ export interface ListDialogProps {
   onKey?(key: Key, selected: ListItem | undefined): boolean;
   /** the selection moved to `index` by a key (not called when a new list resets it) */
   onMove?(index: number): void;
+  /**
+   * The items (and where they start) as the keys so far left them, for a list a key handled in
+   * `onKey` can replace before React re-renders: the models dialog's ←/→ switch provider, and a ↓
+   * or `g` in the same read must act on the new provider's list. Default: `items` and `initialIndex`.
+   */
+  latestItems?(): { items: readonly ListItem[]; initialIndex: number };
 }
 
 /**
@@ -89,14 +95,18 @@ export function ListDialog(props: ListDialogProps) {
     () => (filterable ? new Fzf(props.items as ListItem[], { selector: filterText }) : undefined),
     [filterable, props.items],
   );
-  const listFor = (text: string): readonly ListItem[] =>
-    finder && text ? finder.find(text).map((match: FzfResultItem<ListItem>) => match.item) : props.items;
+  /** `from` (default the items rendered) filtered by `text`. */
+  const listFor = (text: string, from: readonly ListItem[] = props.items): readonly ListItem[] => {
+    if (!finder || !text) return from;
+    const search = from === props.items ? finder : new Fzf(from as ListItem[], { selector: filterText });
+    return search.find(text).map((match: FzfResultItem<ListItem>) => match.item);
+  };
   const items = useMemo<readonly ListItem[]>(() => listFor(filter), [finder, filter, props.items]);
   // the list's identity: a different list (another provider's models) starts over at initialIndex
   const keyOf = (list: readonly ListItem[]) => list.map((item) => item.id).join('\n');
   const listKey = keyOf(items);
-  const start = (list: readonly ListItem[], key: string): ListState => {
-    const selected = clamp(props.initialIndex ?? 0, 0, Math.max(0, list.length - 1));
+  const start = (list: readonly ListItem[], key: string, initialIndex = props.initialIndex ?? 0): ListState => {
+    const selected = clamp(initialIndex, 0, Math.max(0, list.length - 1));
     return { selected, top: scrollTop(list.length, selected, visibleRows, selected - Math.floor(visibleRows / 2)), listKey: key };
   };
   const [state, setState] = useState(() => start(items, listKey));
@@ -115,11 +125,12 @@ export function ListDialog(props: ListDialogProps) {
   const { selected, top } = view;
   const count = items.length;
 
-  /** The list and selection as the keys so far left them (the filter too may have changed). */
+  /** The list and selection as the keys so far left them (the filter or the items too may have changed). */
   const current = (): { list: readonly ListItem[]; at: ListState } => {
-    const list = filterRef.current === filter ? items : listFor(filterRef.current);
+    const base = props.latestItems?.() ?? { items: props.items, initialIndex: props.initialIndex ?? 0 };
+    const list = base.items === props.items && filterRef.current === filter ? items : listFor(filterRef.current, base.items);
     const key = list === items ? listKey : keyOf(list);
-    if (latest.current.listKey !== key) latest.current = start(list, key);
+    if (latest.current.listKey !== key) latest.current = start(list, key, base.initialIndex);
     return { list, at: latest.current };
   };
 

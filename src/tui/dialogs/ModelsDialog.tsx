@@ -5,7 +5,7 @@
  * listed in the order given (the shell orders them; the original sorted by popularity).
  */
 import { Box, Text } from 'ink';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { FRAME_HORIZONTAL_COLUMNS, clamp, fitText, useScreenSize } from '../components/DialogFrame.js';
 import { keyPhrase } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
@@ -40,15 +40,26 @@ export function ModelsDialog(props: ModelsDialogProps) {
   const keymap = useKeymap();
   const screen = useScreenSize(props.width, props.height);
   const { providers, currentModelId } = props;
-  const [providerIndex, setProviderIndex] = useState(() =>
+  const [providerIndex, setProviderIndexState] = useState(() =>
     Math.max(0, providers.findIndex((p) => p.models.some((m) => m.id === currentModelId))),
   );
-  const provider = providers[providerIndex];
-  const items = useMemo<ListItem[]>(
-    () => (provider?.models ?? []).map((m) => ({ id: m.id, label: m.name, current: m.id === currentModelId })),
-    [provider, currentModelId],
+  // the provider as the last key left it: → and g (or ↓) in one read reach the handlers before React
+  // re-renders, and the g must save from the new provider's list (it saved the old list's row)
+  const providerRef = useRef(providerIndex);
+  const setProviderIndex = (next: number) => {
+    providerRef.current = next;
+    setProviderIndexState(next);
+  };
+  const lists = useMemo<ListItem[][]>(
+    () => providers.map((p) => p.models.map((m) => ({ id: m.id, label: m.name, current: m.id === currentModelId }))),
+    [providers, currentModelId],
   );
-  const initialIndex = Math.max(0, items.findIndex((i) => i.current));
+  const listOf = (index: number) => {
+    const items = lists[index] ?? [];
+    return { items, initialIndex: Math.max(0, items.findIndex((i) => i.current)) };
+  };
+  const provider = providers[providerIndex];
+  const { items, initialIndex } = listOf(providerIndex);
   const width = clamp(MODELS_DIALOG_WIDTH, 24, screen.columns - 2);
   const inner = width - FRAME_HORIZONTAL_COLUMNS;
   const count = providers.length;
@@ -75,15 +86,16 @@ export function ModelsDialog(props: ModelsDialogProps) {
       }
       onChoose={(item) => props.onSelect(item.id, { global: false })}
       onClose={props.onClose}
+      latestItems={() => listOf(providerRef.current)}
       onKey={(key, item) => {
         if (count === 0) return false;
         // `item`: the row selected when the key arrives, after the moves before it in the same read
         if (keymap.matches(key, 'model.select_global')) {
           if (item) props.onSelect(item.id, { global: true });
         } else if (keymap.matches(key, 'model.provider_previous')) {
-          setProviderIndex((i) => (i - 1 + count) % count);
+          setProviderIndex((providerRef.current - 1 + count) % count);
         } else if (keymap.matches(key, 'model.provider_next')) {
-          setProviderIndex((i) => (i + 1) % count);
+          setProviderIndex((providerRef.current + 1) % count);
         } else return false;
         return true;
       }}
