@@ -5,6 +5,7 @@
 import { build, transform } from 'esbuild';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { INK_OUTPUT_PATCHES } from './ink-output-patch.mjs';
 
 // Ink 6.8's incremental renderer moves the cursor up one line too few when the previous frame ended
 // with a newline (every frame shorter than the terminal does), so each frame after the first is drawn
@@ -59,6 +60,7 @@ export function styledCharsToString(chars) {`;
 const patches = [
   { filter: ANSI_STYLED_CHARS, from: ANSI_DIFF_EACH, to: ANSI_DIFF_CHANGED },
   { filter: ANSI_STYLED_CHARS, from: 'export function styledCharsToString(chars) {', to: ANSI_SAME_CODES },
+  ...INK_OUTPUT_PATCHES,
   { filter: INK_LOG_UPDATE, from: INK_BUGGY, to: INK_FIXED },
   { filter: INK_MAIN, from: INK_RESIZE, to: INK_RESIZE_FIXED },
   { filter: YOGA_WASM, from: YOGA_FETCH, to: YOGA_NO_FETCH },
