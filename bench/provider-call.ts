@@ -1,0 +1,136 @@
+/**
+ * One provider call, taken apart (issue 16): the main thread's on-CPU time per call of the Anthropic
+ * provider and of its layers, against the loopback fake in a child process, for the request of the
+ * agent-loop bench's last step (the coder's 11 tool schemas, a 2 KB system prompt, 101 history messages:
+ * ~33 KB of JSON), each reply a streamed `view` tool call.
+ *
+ * Variants, run interleaved (round-robin) so load hits them alike:
+ * - `provider`: `AnthropicProvider.stream` — request build, SDK, our fetch (node-fetch.ts), event handling;
+ * - `SDK + node-fetch`: `messages.create` with the params built once, its events iterated (OpenTelemetry spans
+ *   off, as the provider has them; and on, the SDK's default);
+ * - `SDK + undici + stall wrapper`: the same over Node's fetch wrapped by stall.ts (the transport before node-fetch.ts);
+ * - `SDK + undici`: over Node's fetch alone;
+ * - `node:http`: the same JSON body POSTed over a keep-alive agent, the reply read to its end: the transport floor;
+ * - `request build`: `toAnthropicParams` + `JSON.stringify`, no network.
+ *
+ * `tsx bench/provider-call.ts [calls per variant per round] [rounds] [variant name part]`.
+ */
+import http from 'node:http';
+import Anthropic from '@anthropic-ai/sdk';
+import type { Message } from '../src/message.js';
+import { AnthropicProvider, toAnthropicParams } from '../src/provider/anthropic.js';
+import { catalogModel } from '../src/provider/index.js';
+import { nodeFetch } from '../src/provider/node-fetch.js';
+import { DEFAULT_STALL_TIMEOUTS, stallGuardedFetch } from '../src/provider/stall.js';
+import type { ProviderRequest } from '../src/provider/types.js';
+import { builtinTools } from '../src/tools/index.js';
+import { mainThreadCpuClock } from './agent-loop.js';
+import { startChildFake, type ChildFake } from './fake-provider-client.js';
+import { median } from './lib.js';
+
+const STEPS = 50;
+const clock = mainThreadCpuClock() ?? (() => performance.eventLoopUtilization().active);
+
+function history(): Message[] {
+  const file = '/tmp/project/small.ts';
+  const content = '     1\texport const answer = 42;\n     2\texport function double(x: number) {\n     3\t  return x * 2;\n     4\t}\n';
+  const at = { sessionId: 's', createdAt: 0, updatedAt: 0 };
+  const messages: Message[] = [{ ...at, id: 'u', seq: 0, role: 'user', parts: [{ type: 'text', text: 'What does small.ts export? Look at it many times.' }] }];
+  for (let i = 0; i < STEPS; i++) {
+    const id = `toolu_${i}`;
+    messages.push({
+      ...at,
+      id: `a${i}`,
+      seq: 2 * i + 1,
+      role: 'assistant',
+      model: 'anthropic/claude-haiku-4-5',
+      parts: [{ type: 'tool_call', id, name: 'view', input: JSON.stringify({ file_path: file }), finished: true }, { type: 'finish', reason: 'tool_use', time: 0 }],
+    });
+    messages.push({ ...at, id: `t${i}`, seq: 2 * i + 2, role: 'tool', parts: [{ type: 'tool_result', toolCallId: id, name: 'view', content: `<file>\n${content}</file>`, isError: false }] });
+  }
+  return messages;
+}
+
+type Variant = { name: string; call: () => Promise<void> };
+
+async function main(): Promise<void> {
+  const perRound = Number(process.argv[2] ?? 40);
+  const rounds = Number(process.argv[3] ?? 5);
+  const fake: ChildFake = await startChildFake();
+  const model = catalogModel('anthropic/claude-haiku-4-5')!;
+  const request: ProviderRequest = {
+    systemPrompt: 'You are opencode, an interactive CLI tool that helps users with software engineering tasks. '.repeat(22),
+    messages: history(),
+    tools: builtinTools().schemas(),
+    maxTokens: 1000,
+  };
+  const params = toAnthropicParams(model, request);
+  const body = JSON.stringify(params);
+  const connection = { apiKey: 'sk-ant-bench', baseURL: fake.url };
+  const provider = new AnthropicProvider(model, connection, { maxRetries: 0 });
+  const client = (fetch: typeof globalThis.fetch, openTelemetry = false) =>
+    new Anthropic({ apiKey: connection.apiKey, baseURL: fake.url, maxRetries: 0, fetch, logLevel: 'off', ...(openTelemetry ? {} : { openTelemetry: false }) });
+  const sdkCall = (sdk: Anthropic) => async () => {
+    const { data } = await sdk.messages.create(params).withResponse();
+    for await (const _event of data);
+  };
+  const agent = new http.Agent({ keepAlive: true });
+  const { host, port } = new URL(fake.url);
+  const variants: Variant[] = [
+    {
+      name: 'provider (build + SDK + node-fetch + events)',
+      call: async () => {
+        for await (const event of provider.stream(request)) if (event.type === 'error') throw event.error;
+      },
+    },
+    { name: 'SDK + node-fetch', call: sdkCall(client(nodeFetch())) },
+    { name: 'SDK (OpenTelemetry spans on) + node-fetch', call: sdkCall(client(nodeFetch(), true)) },
+    { name: 'SDK + undici + stall wrapper', call: sdkCall(client(stallGuardedFetch(DEFAULT_STALL_TIMEOUTS))) },
+    { name: 'SDK + undici', call: sdkCall(client(globalThis.fetch)) },
+    {
+      name: 'node:http, body read, no parsing',
+      call: () =>
+        new Promise<void>((resolve, reject) => {
+          const req = http.request(
+            { host: host.split(':')[0], port, path: '/v1/messages', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': connection.apiKey, 'anthropic-version': '2023-06-01' } },
+            (res) => {
+              res.on('data', () => {});
+              res.on('end', resolve);
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        }),
+    },
+    {
+      name: 'request build (params + JSON.stringify)',
+      call: async () => {
+        JSON.stringify(toAnthropicParams(model, request));
+      },
+    },
+  ];
+  // a third argument keeps the variants whose name contains it (e.g. to profile one)
+  if (process.argv[4]) variants.splice(0, variants.length, ...variants.filter((v) => v.name.includes(process.argv[4]!)));
+  const turn = { toolCalls: [{ name: 'view', input: { file_path: '/tmp/project/small.ts' } }] };
+  const results = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+  for (let round = 0; round <= rounds; round++) {
+    for (const variant of variants) {
+      await fake.push(Array.from({ length: perRound }, () => turn));
+      const before = clock();
+      for (let i = 0; i < perRound; i++) await variant.call();
+      const perCall = (clock() - before) / perRound;
+      // round 0 warms the JIT up and is not counted
+      if (round > 0) results.get(variant.name)!.push(perCall);
+      // drain turns a variant without network did not take
+      if (variant.name.startsWith('request build') && variants.length > 1) for (let i = 0; i < perRound; i++) await sdkCall(client(nodeFetch()))();
+    }
+  }
+  const { rejected } = await fake.stats();
+  fake.close();
+  if (rejected.length) throw new Error(`the fake rejected a request: ${rejected[0]}`);
+  console.log(`main-thread CPU per call, median of ${rounds} rounds × ${perRound} calls (request body ${(body.length / 1024).toFixed(0)} KB):`);
+  console.log('median     min  variant');
+  for (const [name, values] of results) console.log(`${median(values).toFixed(2).padStart(6)} ${Math.min(...values).toFixed(2).padStart(7)}  ${name}`);
+}
+
+await main();
