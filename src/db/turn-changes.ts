@@ -15,6 +15,17 @@ export interface FileSnapshot {
   mode: number;
   /** set when the path itself is a symbolic link with this target text (the bytes are what it leads to) */
   linkTarget?: string;
+  /**
+   * set when the state is the symbolic link itself (recorded from a snapshot, migration 0008): `bytes`
+   * is its raw target text and `linkTarget` the same as a string; undo compares and re-creates the
+   * link, never following it
+   */
+  symlink?: true;
+  /**
+   * set when the content is not in `bytes` (empty) but in the git directory `repo` (the snapshot
+   * repository) as blob `id` of `size` bytes: a file too large to copy into the database
+   */
+  blob?: { repo: string; id: string; size: number };
 }
 
 /** Where a recorded change stands: see migration 0005. */
@@ -27,8 +38,10 @@ export interface TurnChange {
   sessionId: string;
   /** the user message that started the turn */
   turnId: string;
-  /** absolute path */
+  /** absolute path (a name that is not UTF-8 has replacement characters: `pathBytes` names the file) */
   path: string;
+  /** the absolute path as raw bytes, when it is not UTF-8 */
+  pathBytes?: Buffer;
   /** `null`: the turn created the file */
   before: FileSnapshot | null;
   /** `null`: the turn removed the file */
@@ -49,6 +62,8 @@ export interface RecordedWrite {
   sessionId: string;
   messageId: string;
   path: string;
+  /** the absolute path as raw bytes, when it is not UTF-8 (`path` is then only for people) */
+  pathBytes?: Buffer;
   before: FileSnapshot | null;
   after: FileSnapshot | null;
 }
@@ -65,10 +80,22 @@ interface ChangeRow {
   after_bytes: Buffer | null;
   after_mode: number | null;
   state: TurnChangeState;
+  path_bytes: Buffer | null;
+  before_kind: StateKind | null;
+  after_kind: StateKind | null;
+  blob_repo: string | null;
 }
 
-function snapshot(bytes: Buffer | null, mode: number | null, link: string | null = null): FileSnapshot | null {
+/** How a state is stored beside its bytes (migration 0008); `null`: a file whose bytes are stored. */
+type StateKind = 'link' | 'blob';
+
+function snapshot(bytes: Buffer | null, mode: number | null, link: string | null, kind: StateKind | null, repo: string | null): FileSnapshot | null {
   if (bytes === null) return null;
+  if (kind === 'link') return { bytes, mode: mode ?? 0o777, linkTarget: bytes.toString('utf8'), symlink: true };
+  if (kind === 'blob') {
+    const [id, size] = bytes.toString('latin1').split(' ');
+    return { bytes: Buffer.alloc(0), mode: mode ?? 0o644, blob: { repo: repo ?? '', id: id ?? '', size: Number(size) } };
+  }
   return { bytes, mode: mode ?? 0o644, ...(link !== null ? { linkTarget: link } : {}) };
 }
 
@@ -77,11 +104,19 @@ function toChange(row: ChangeRow): TurnChange {
     id: row.id,
     sessionId: row.session_id,
     turnId: row.turn_id,
-    path: row.path,
-    before: snapshot(row.before_bytes, row.before_mode, row.before_link),
-    after: snapshot(row.after_bytes, row.after_mode),
+    path: row.path_bytes ? row.path_bytes.toString('utf8') : row.path,
+    ...(row.path_bytes ? { pathBytes: row.path_bytes } : {}),
+    before: snapshot(row.before_bytes, row.before_mode, row.before_link, row.before_kind, row.blob_repo),
+    after: snapshot(row.after_bytes, row.after_mode, null, row.after_kind, row.blob_repo),
     state: row.state,
   };
+}
+
+/** The stored bytes and kind of a state (see migration 0008). */
+function stored(state: FileSnapshot | null): { bytes: Buffer | null; kind: StateKind | null } {
+  if (state === null) return { bytes: null, kind: null };
+  if (state.blob) return { bytes: Buffer.from(`${state.blob.id} ${state.blob.size}`, 'latin1'), kind: 'blob' };
+  return { bytes: Buffer.from(state.bytes), kind: state.symlink ? 'link' : null };
 }
 
 // a user message that is not a note opencode wrote (the undo note's text part carries `note`)
@@ -103,27 +138,36 @@ export class TurnChangeStore {
         const turn = this.turnOf(write.sessionId, write.messageId);
         if (!turn) return false;
         const now = Date.now();
+        const before = stored(write.before);
+        const after = stored(write.after);
         this.db
           .prepare(`UPDATE turn_changes SET state = 'dropped', updated_at = ? WHERE session_id = ? AND state IN ('undone', 'skipped')`)
           .run(now, write.sessionId);
         this.db
           .prepare(
-            `INSERT INTO turn_changes (session_id, turn_id, turn_seq, path, before_bytes, before_mode, before_link,
-                                       after_bytes, after_mode, state, created_at, updated_at)
-             VALUES (@sessionId, @turnId, @turnSeq, @path, @beforeBytes, @beforeMode, @beforeLink, @afterBytes, @afterMode, 'done', @now, @now)
+            `INSERT INTO turn_changes (session_id, turn_id, turn_seq, path, path_bytes, before_bytes, before_mode, before_link, before_kind,
+                                       after_bytes, after_mode, after_kind, blob_repo, state, created_at, updated_at)
+             VALUES (@sessionId, @turnId, @turnSeq, @path, @pathBytes, @beforeBytes, @beforeMode, @beforeLink, @beforeKind,
+                     @afterBytes, @afterMode, @afterKind, @blobRepo, 'done', @now, @now)
              ON CONFLICT (turn_id, path) DO UPDATE SET after_bytes = excluded.after_bytes, after_mode = excluded.after_mode,
+               after_kind = excluded.after_kind, blob_repo = coalesce(excluded.blob_repo, blob_repo),
                state = 'done', updated_at = excluded.updated_at`,
           )
           .run({
             sessionId: write.sessionId,
             turnId: turn.id,
             turnSeq: turn.seq,
-            path: write.path,
-            beforeBytes: write.before ? Buffer.from(write.before.bytes) : null,
+            // a name that is not UTF-8: a key no absolute path can equal (migration 0008)
+            path: write.pathBytes ? `raw:${write.pathBytes.toString('hex')}` : write.path,
+            pathBytes: write.pathBytes ?? null,
+            beforeBytes: before.bytes,
             beforeMode: write.before?.mode ?? null,
-            beforeLink: write.before?.linkTarget ?? null,
-            afterBytes: write.after ? Buffer.from(write.after.bytes) : null,
+            beforeLink: write.before && !write.before.symlink ? (write.before.linkTarget ?? null) : null,
+            beforeKind: before.kind,
+            afterBytes: after.bytes,
             afterMode: write.after?.mode ?? null,
+            afterKind: after.kind,
+            blobRepo: write.before?.blob?.repo ?? write.after?.blob?.repo ?? null,
             now,
           });
         return true;

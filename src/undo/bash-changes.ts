@@ -26,17 +26,17 @@
  *   each later one while it stays so, runs untracked, after a quick check.
  * - A call whose changes add up to more than `maxChangeBytes` is not recorded at all (named).
  * - Files outside the project (after a `cd ..`), files `.gitignore` ignores, files in a folder that
- *   is a git repository of its own, files over the size limit, symbolic links and files whose name is
- *   not UTF-8 are not put back; the last three are named.
- * - Modes: git keeps only whether a file is executable, so a mode is read from the disk when the
- *   snapshot looks at the file; a change of other permission bits alone (`chmod 600`) is not seen.
+ *   is a git repository of its own and files over the size limit are not put back; the last are named.
+ *   Symbolic links are recorded as links (their target text), names that are not UTF-8 as raw bytes,
+ *   a file over `maxInlineBytes` as its blob in the snapshot repository (not copied).
+ * - Modes are exact (all of 0o7777, `chmod 600` alone too): see `snapshot-modes.ts`.
  */
 import { join } from 'node:path';
-import type { RecordedWrite } from '../db/turn-changes.js';
+import type { FileSnapshot, RecordedWrite } from '../db/turn-changes.js';
 import { UNTRACKED_CHANGES, type ChangeTracker } from '../tools/change-tracker.js';
 import type { ToolContext, ToolResult } from '../tools/tool.js';
 import { GitError } from './snapshot-git.js';
-import { formatBytes, ProjectSnapshots, SnapshotLimitError, type Snapshot, type SnapshotChange } from './snapshot.js';
+import { formatBytes, ProjectSnapshots, SnapshotLimitError, type Snapshot, type SnapshotChange, type SnapshotFile } from './snapshot.js';
 
 /** How long the tracker waits, in ms. */
 export interface TrackerTimings {
@@ -76,8 +76,6 @@ export class BashChangeTracker implements ChangeTracker {
   private first: Promise<void> | undefined;
   private firstDone = false;
   private queue: Promise<unknown> = Promise.resolve();
-  /** permission bits of every file a snapshot looked at, by relative path: the before mode of a later change */
-  private readonly knownModes = new Map<string, number>();
 
   constructor(private readonly options: BashChangeTrackerOptions) {
     this.timings = { ...TRACKER_TIMINGS, ...options.timings };
@@ -87,7 +85,6 @@ export class BashChangeTracker implements ChangeTracker {
   start(): void {
     this.first ??= this.enqueue(() => this.options.snapshots.take({ timeoutMs: this.timings.firstSnapshotTimeoutMs })).then(
       (snapshot) => {
-        this.remember(snapshot);
         this.firstDone = true;
         this.options.snapshots.pruneNow();
       },
@@ -127,7 +124,7 @@ export class BashChangeTracker implements ChangeTracker {
     if (!('snapshot' in after)) return withUntracked(result, [`files changed by ${tool} are not tracked: ${after.reason}`]);
     let changes: SnapshotChange[];
     try {
-      changes = await this.options.snapshots.diff(before.snapshot.tree, after.snapshot.tree, { timeoutMs: this.timings.snapshotTimeoutMs });
+      changes = await this.options.snapshots.diff(before.snapshot, after.snapshot, { timeoutMs: this.timings.snapshotTimeoutMs });
     } catch (err) {
       return withUntracked(result, [`files changed by ${tool} are not tracked: ${reasonOf(err, false)}`]);
     }
@@ -157,7 +154,6 @@ export class BashChangeTracker implements ChangeTracker {
     if (this.disabled) return { reason: this.disabled };
     try {
       const snapshot = await this.enqueue(() => this.options.snapshots.take({ timeoutMs: this.timings.snapshotTimeoutMs, signal }));
-      this.remember(snapshot);
       return { snapshot };
     } catch (err) {
       // git missing stays missing; a snapshot that took too long (a bash call added 50,000 files)
@@ -175,56 +171,30 @@ export class BashChangeTracker implements ChangeTracker {
     for (const path of new Set([...before.tooLarge.keys(), ...after.tooLarge.keys()])) {
       if (before.tooLarge.get(path) !== after.tooLarge.get(path)) notes.add(`${path} changed by ${tool} is not tracked: ${tooLarge}`);
     }
+    const root = Buffer.from(`${this.options.cwd}/`);
+    const repo = this.options.snapshots.gitDir;
     for (const change of changes) {
       const { path } = change;
       if (before.tooLarge.has(path) || after.tooLarge.has(path)) {
         notes.add(`${path} changed by ${tool} is not tracked: ${tooLarge}`);
         continue;
       }
-      if (change.notUtf8) {
-        notes.add(`${path} changed by ${tool} is not tracked: its name is not UTF-8`);
-        continue;
-      }
       const modes = [change.before?.gitMode, change.after?.gitMode];
       if (modes.includes('160000')) continue; // a folder with its own repository
-      if (modes.includes('120000')) {
-        notes.add(`${path} changed by ${tool} is not tracked: it is a symbolic link`);
-        continue;
-      }
-      const afterMode = change.after ? (after.modes.get(path) ?? gitModeBits(change.after.gitMode)) : undefined;
-      const beforeMode = change.before ? this.beforeMode(path, change.before.gitMode, change.after?.gitMode, afterMode) : undefined;
-      if (!change.after) this.knownModes.delete(path);
       try {
         this.options.record({
           sessionId: ctx.sessionId,
           messageId: ctx.messageId,
           path: join(this.options.cwd, path),
-          before: change.before ? { bytes: change.before.bytes, mode: beforeMode! } : null,
-          after: change.after ? { bytes: change.after.bytes, mode: afterMode! } : null,
+          ...(change.notUtf8 ? { pathBytes: Buffer.concat([root, change.raw]) } : {}),
+          before: stateOf(change.before, repo),
+          after: stateOf(change.after, repo),
         });
       } catch (err) {
         notes.add(`files changed by ${tool} are not tracked: saving them failed (${(err as Error).message})`);
       }
     }
     return [...notes];
-  }
-
-  /**
-   * The mode before the call: the disk's mode after it when git saw no mode change (`chmod 600`
-   * alone is invisible to git, so this is the best guess); else the mode last seen with the same
-   * executable bit; else the after mode with the executable bits flipped; else git's 644 or 755.
-   */
-  private beforeMode(path: string, beforeGit: string, afterGit: string | undefined, afterMode: number | undefined): number {
-    if (afterMode !== undefined && beforeGit === afterGit) return afterMode;
-    const executable = beforeGit === '100755';
-    const known = this.knownModes.get(path);
-    if (known !== undefined && (known & 0o100) !== 0 === executable) return known;
-    if (afterMode !== undefined) return executable ? afterMode | ((afterMode & 0o444) >> 2) : afterMode & ~0o111;
-    return gitModeBits(beforeGit);
-  }
-
-  private remember(snapshot: Snapshot): void {
-    for (const [path, mode] of snapshot.modes) this.knownModes.set(path, mode);
   }
 
   /** Runs snapshot work one at a time (one index). */
@@ -235,9 +205,12 @@ export class BashChangeTracker implements ChangeTracker {
   }
 }
 
-/** 644 or 755 for git's `100644` / `100755`. */
-function gitModeBits(gitMode: string): number {
-  return gitMode === '100755' ? 0o755 : 0o644;
+/** A snapshot's file as a turn change's state: a link as the link itself, a large file as its blob. */
+function stateOf(file: SnapshotFile | null, repo: string): FileSnapshot | null {
+  if (file === null) return null;
+  if (file.gitMode === '120000') return { bytes: file.bytes, mode: 0o777, linkTarget: file.bytes.toString('utf8'), symlink: true };
+  if (file.blob) return { bytes: Buffer.alloc(0), mode: file.mode, blob: { repo, ...file.blob } };
+  return { bytes: file.bytes, mode: file.mode };
 }
 
 /** Why a snapshot failed, as the end of `files changed by bash are not tracked: …`. */

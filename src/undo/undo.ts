@@ -24,9 +24,10 @@ import type { MessageStore } from '../db/message-store.js';
 import type { TurnChange, TurnChanges, TurnChangeState } from '../db/turn-changes.js';
 import { messageText, type Message } from '../message.js';
 import { UNTRACKED_CHANGES } from '../tools/change-tracker.js';
-import { readSnapshot, type FileSnapshot } from '../tools/file-history.js';
+import type { FileSnapshot } from '../tools/file-history.js';
 import { decodeDocument } from '../tools/text-document.js';
 import { compareWithDisk, putState, redirectedSince, type Mismatch } from './disk.js';
+import { blobExists, readState, type FsPath } from './disk-states.js';
 import { displayPath } from './report.js';
 
 /** What undo and redo use of the database. */
@@ -142,15 +143,20 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
     }
     const from = kind === 'undo' ? change.after : change.before;
     const to = kind === 'undo' ? change.before : change.after;
+    // a name that is not UTF-8: its raw bytes name the file
+    const fsPath = change.pathBytes ?? change.path;
     // a link put in the file's place could lead anywhere: never written through out of the project,
     // not even with force
-    const redirected = redirectedSince(options.cwd, change.path, from?.linkTarget ?? change.before?.linkTarget);
-    if (redirected) {
-      conflicts.push({ path: change.path, reason: redirected, diff: '' });
+    const recordedLink = from?.symlink ? from.bytes : (from?.linkTarget ?? (change.before?.symlink ? change.before.bytes : change.before?.linkTarget));
+    const redirected = redirectedSince(options.cwd, fsPath, recordedLink);
+    // a large file's saved copy expired (or the snapshot repository was removed): nothing to write
+    const lost = to?.blob && !blobExists(to.blob.repo, to.blob.id) ? `its saved copy is gone (blob ${to.blob.id} in ${to.blob.repo})` : undefined;
+    if (redirected || lost) {
+      conflicts.push({ path: change.path, reason: (redirected ?? lost)!, diff: '' });
       states.push({ id: change.id, state: kind === 'undo' ? 'skipped' : 'done' });
       continue;
     }
-    const mismatch = compareWithDisk(options.cwd, change.path, from);
+    const mismatch = compareWithDisk(options.cwd, fsPath, from);
     if (mismatch) {
       conflicts.push({ path: change.path, ...mismatch });
       if (!options.force) {
@@ -159,7 +165,7 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
       }
     }
     try {
-      steps.push({ path: change.path, back: putState(change.path, to, mismatch ? currentState(change.path) : from) });
+      steps.push({ path: change.path, back: putState(fsPath, to, mismatch ? currentState(fsPath) : from) });
     } catch (err) {
       rollBack(steps, change.path, err);
     }
@@ -224,10 +230,10 @@ function rollBack(steps: { path: string; back: () => void }[], failedPath: strin
   throw new UndoFailedError(`writing ${failedPath} failed: ${(err as Error).message}. ${outcome}`);
 }
 
-/** What is at `path` now, for a rollback over a file that changed (force); null when unreadable. */
-function currentState(path: string): FileSnapshot | null {
+/** What is at `path` now (a link as itself), for a rollback over a file that changed (force); null when unreadable. */
+function currentState(path: FsPath): FileSnapshot | null {
   try {
-    return readSnapshot(path);
+    return readState(path);
   } catch {
     return null;
   }
@@ -244,6 +250,8 @@ function recordVersion(stores: UndoStores, sessionId: string, path: string, from
  * changes). Bytes that are not text are left out of it.
  */
 export function recordTextVersion(files: Pick<FileStore, 'recordWrite'>, sessionId: string, path: string, from: FileSnapshot | null, to: FileSnapshot | null): void {
+  // a link itself, or a file too large to have been copied: no text to show
+  if (from?.symlink || from?.blob || to?.symlink || to?.blob) return;
   try {
     const text = (s: FileSnapshot | null) => (s === null ? null : decodeDocument(path, s.bytes).text);
     files.recordWrite(sessionId, path, text(from), text(to) ?? '');

@@ -69,6 +69,8 @@ describe('openToolCallLog', () => {
     const file = path.join(dataDir, 'opencode.db');
     const old = new BetterSqlite3(file);
     old.exec('DROP INDEX tool_calls_ran_durations; CREATE INDEX tool_calls_durations ON tool_calls (tool, duration_ms, started_at, outcome);');
+    // and without the columns of 0008
+    for (const column of ['path_bytes', 'before_kind', 'after_kind', 'blob_repo']) old.exec(`ALTER TABLE turn_changes DROP COLUMN ${column}`);
     old.pragma('user_version = 6');
     const insert = old.prepare(
       `INSERT INTO tool_calls (session_id, message_id, tool_call_id, tool, source, started_at, duration_ms, outcome, coerced, input_chars, output_chars, truncated)

@@ -82,11 +82,11 @@ describe('the change tracker', () => {
       ['a.txt', 'zero\n', 0o644, 'two\r\n', 0o644],
       ['b.txt', 'bee\n', 0o600, null, undefined],
       ['gen/out.bin', null, undefined, '\x00\xff\r\n', 0o644],
-      ['run.sh', 'echo\n', 0o640, 'echo\n', 0o750],
+      ['run.sh', 'echo\n', 0o644, 'echo\n', 0o750],
     ]);
   });
 
-  it('names a file over the size limit and a symbolic link instead of recording them', async () => {
+  it('names a file over the size limit instead of recording it; records a symbolic link as the link', async () => {
     const s = setup({ 'big.dat': 'x'.repeat(200), 'small.txt': 's\n' }, { limits: { maxFileBytes: 100 } });
     const result = await s.tracker.around('bash', s.ctx, async () => {
       writeFileSync(join(s.dir, 'big.dat'), 'y'.repeat(200));
@@ -94,20 +94,22 @@ describe('the change tracker', () => {
       writeFileSync(join(s.dir, 'small.txt'), 't\n');
       return ok();
     });
-    expect(result.metadata?.[UNTRACKED_CHANGES]).toEqual([
-      'big.dat changed by bash is not tracked: larger than 100 bytes',
-      'link changed by bash is not tracked: it is a symbolic link',
+    expect(result.metadata?.[UNTRACKED_CHANGES]).toEqual(['big.dat changed by bash is not tracked: larger than 100 bytes']);
+    expect(changes(s)).toEqual([
+      ['link', null, undefined, 'small.txt', 0o777],
+      ['small.txt', 's\n', 0o644, 't\n', 0o644],
     ]);
-    expect(changes(s)).toEqual([['small.txt', 's\n', 0o644, 't\n', 0o644]]);
+    expect(s.db.files.turns.list(s.ctx.sessionId)[0]!.after).toMatchObject({ symlink: true, linkTarget: 'small.txt' });
     // the result is stored as the agent stores it; the undo puts back what was recorded and repeats what was not
     s.db.messages.create({ sessionId: s.ctx.sessionId, role: 'tool', parts: [{ type: 'tool_result', toolCallId: 'c1', name: 'bash', content: 'done', isError: false, metadata: result.metadata }] });
     const undone = undoTurn(s.db, s.ctx.sessionId, { cwd: s.dir });
     expect(undone.untracked).toEqual(result.metadata?.[UNTRACKED_CHANGES]);
     expect(readFileSync(join(s.dir, 'small.txt'), 'utf8')).toBe('s\n');
+    expect(existsSync(join(s.dir, 'link'))).toBe(false);
     expect(readFileSync(join(s.dir, 'big.dat'), 'utf8')).toBe('y'.repeat(200));
   });
 
-  it('records what a canceled call changed before it stopped, and names a file whose name is not UTF-8', async () => {
+  it('records what a canceled call changed before it stopped, a file whose name is not UTF-8 under its raw bytes', async () => {
     const s = setup({ 'a.txt': 'a' });
     const abort = new AbortController();
     const result = await s.tracker.around('bash', { ...s.ctx, signal: abort.signal }, async () => {
@@ -116,8 +118,12 @@ describe('the change tracker', () => {
       abort.abort();
       return { output: 'Command was aborted before completion', isError: true };
     });
-    expect(result.metadata?.[UNTRACKED_CHANGES]).toEqual(['caf\ufffd.txt changed by bash is not tracked: its name is not UTF-8']);
-    expect(changes(s)).toEqual([['a.txt', 'a', 0o644, 'half', 0o644]]);
+    expect(result.metadata).toBeUndefined();
+    expect(changes(s)).toEqual([
+      ['a.txt', 'a', 0o644, 'half', 0o644],
+      ['caf\ufffd.txt', null, undefined, 'x', 0o644],
+    ]);
+    expect(s.db.files.turns.list(s.ctx.sessionId)[1]!.pathBytes).toEqual(Buffer.from(join(s.dir, 'caf\xe9.txt'), 'latin1'));
   });
 
   it('records none of a call whose changes add up to more than the bound, and says so', async () => {
