@@ -16,6 +16,7 @@
  * `tsx bench/provider-call.ts [calls per variant per round] [rounds] [variant name part]`.
  */
 import http from 'node:http';
+import { performance } from 'node:perf_hooks';
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message } from '../src/message.js';
 import { AnthropicProvider, toAnthropicParams } from '../src/provider/anthropic.js';
