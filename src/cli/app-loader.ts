@@ -1,22 +1,40 @@
 /**
  * Loads the app's modules after the TUI's first full frame, a slice at a time (issue 16): each step
- * imports one part of the module graph (compiled and evaluated in one go), then yields with
- * `setImmediate`, so a key pressed meanwhile is read and drawn before the next part loads instead of
- * waiting behind ~1.3 MB of JavaScript evaluated at once. Sizes are of the bundle (`dist/`), 2026-12.
+ * imports one part of the module graph (compiled and evaluated in one go), then yields to input
+ * ({@link yieldToInput}), so a key pressed meanwhile is read and drawn before the next part loads
+ * instead of waiting behind ~1.3 MB of JavaScript evaluated at once. Sizes are of the bundle
+ * (`dist/`), 2026-12; the CPU figures are from profiles of the TUI's start on the 2-core machine.
  */
 import type { createApp } from '../app/app.js';
+import { startupMark } from '../startup-trace.js';
 
 /** The import steps before `app.js` itself, heaviest parts first, each with what it brings. */
 export const APP_LOAD_STEPS: readonly { loads: string; step: () => Promise<unknown> }[] = [
   { loads: 'iconv-lite, chardet, diff: the file tools\' encodings and diffs (~0.7 MB)', step: () => import('../tools/text-document.js') },
   { loads: 'the shell command analysis of the permission service (~0.2 MB)', step: () => import('../permission/shell-analysis.js') },
+  // Node's own modules the tools require as they load (fetch, http_request, the sub-agent's
+  // worker): compiled from Node's sources on first require, ~20 ms in all, so one a slice
+  { loads: 'node:http (the fetch and http_request tools)', step: () => import('node:http') },
+  { loads: 'node:https, node:zlib', step: () => Promise.all([import('node:https'), import('node:zlib')]) },
+  { loads: 'node:worker_threads', step: () => import('node:worker_threads') },
   { loads: 'the built-in tools and their zod schemas', step: () => import('../tools/index.js') },
   { loads: 'the agent loop, prompts, compaction', step: () => import('../agent/agent.js') },
   { loads: 'the MCP client (the SDK loads when a server is configured)', step: () => import('../mcp/service.js') },
   { loads: 'the language-server clients', step: () => import('../lsp/service.js') },
 ];
 
-const yieldToInput = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Resolves once input that arrived during the slice before has been read and its render run: input
+ * is read in the event loop's poll phase, and the render it causes is queued as an immediate (React's
+ * scheduler uses `setImmediate` on Node), behind any immediate queued before that poll. So: the first
+ * immediate reaches a check phase; the poll of the next turn, after it, reads what came during the
+ * slice; the second immediate, queued before that poll, runs ahead of the render; the third, queued
+ * by the second, runs after it. (One immediate started the next slice before the key's echo; two did
+ * when the slice ended outside a check phase: test/cli/app-loader.test.ts.)
+ */
+export function yieldToInput(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(() => setImmediate(() => setImmediate(resolve))));
+}
 
 /**
  * ms between the first full frame and the first step: a key typed as the UI appears (the moment a
@@ -27,11 +45,13 @@ export const APP_LOAD_DELAY_MS = 100;
 /** Imports the app's modules in {@link APP_LOAD_STEPS}, yielding between steps; resolves with `createApp`. */
 export async function loadAppInSlices(): Promise<typeof createApp> {
   await new Promise((resolve) => setTimeout(resolve, APP_LOAD_DELAY_MS));
-  for (const { step } of APP_LOAD_STEPS) {
+  for (const [index, { step }] of APP_LOAD_STEPS.entries()) {
     await step();
+    startupMark(`app step ${index + 1} loaded`);
     await yieldToInput();
   }
   const { createApp } = await import('../app/app.js');
+  startupMark('app modules loaded');
   await yieldToInput();
   return createApp;
 }

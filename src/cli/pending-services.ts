@@ -121,9 +121,25 @@ export function pendingChatServices(early: EarlyParts, app: Promise<App>): { ser
     lspServers: early.lspLanguages,
     lsp: {
       subscribe: (listener) => onLsp.subscribe(listener),
-      snapshot: () => real?.lsp?.snapshot() ?? earlyLsp,
+      snapshot: () => keepEarlyLspView(real?.lsp?.snapshot(), earlyLsp),
     },
     ...projectServices(early.config, early.cwd, env),
   };
   return { services, ready };
+}
+
+/**
+ * `view` unless it says what `early` says (or is undefined): then `early` itself. The TUI reads this
+ * snapshot with `useSyncExternalStore`, which re-renders the whole app, synchronously, for a new
+ * object: the app's first LSP snapshot (servers idle, no diagnostics) would do that as the app
+ * arrives, ~20–40 ms while the first keys are typed (issue 16), to draw the same sidebar.
+ */
+export function keepEarlyLspView(view: LspView | undefined, early: LspView): LspView {
+  if (!view) return early;
+  const same =
+    view.counts.errors === early.counts.errors &&
+    view.counts.warnings === early.counts.warnings &&
+    view.servers.length === early.servers.length &&
+    view.servers.every((s, i) => s.language === early.servers[i]!.language && s.state === early.servers[i]!.state && s.reason === early.servers[i]!.reason);
+  return same ? early : view;
 }

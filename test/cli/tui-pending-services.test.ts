@@ -11,9 +11,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app/app.js';
 import { closeAppStorage, openAppStorage } from '../../src/app/storage.js';
 import { resolveModels } from '../../src/cli/models.js';
-import { pendingChatServices } from '../../src/cli/pending-services.js';
+import { keepEarlyLspView, pendingChatServices } from '../../src/cli/pending-services.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { PermissionRequest } from '../../src/permission/types.js';
+import type { LspView } from '../../src/tui/state/services.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -102,6 +103,15 @@ describe('TUI services before the app has loaded', () => {
     await expect(asked).resolves.toBeUndefined();
   });
 
+  it('the LSP snapshot stays the same object when the app arrives saying the same (the TUI does not re-render for it)', async () => {
+    const { services, ready, build } = await setup();
+    const early = services.lsp!.snapshot();
+    expect(early).toEqual({ servers: [{ language: 'typescript', state: 'idle' }], counts: { errors: 0, warnings: 0 } });
+    build();
+    await ready;
+    expect(services.lsp!.snapshot()).toBe(early);
+  });
+
   it("offer every member the app's own services have, at every level (a member added later is not dropped)", async () => {
     const { services, ready, build } = await setup();
     build();
@@ -111,5 +121,23 @@ describe('TUI services before the app has loaded', () => {
       Object.entries(o).flatMap(([k, v]) => (v && Object.getPrototypeOf(v) === Object.prototype ? [k, ...shape(v).map((n) => `${k}.${n}`)] : [k]));
     const missing = shape(real).filter((name) => !shape(services).includes(name));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('keepEarlyLspView: the early LSP view while the app says the same', () => {
+  const early: LspView = { servers: [{ language: 'typescript', state: 'idle' }], counts: { errors: 0, warnings: 0 } };
+  // [case, the app's view, the early view kept?]
+  const cases: [string, LspView | undefined, boolean][] = [
+    ['no app yet', undefined, true],
+    ['the same servers, states and counts', { servers: [{ language: 'typescript', state: 'idle' }], counts: { errors: 0, warnings: 0 } }, true],
+    ['a server starting', { servers: [{ language: 'typescript', state: 'starting' }], counts: { errors: 0, warnings: 0 } }, false],
+    ['a server failed, with its reason', { servers: [{ language: 'typescript', state: 'idle', reason: 'not found' }], counts: { errors: 0, warnings: 0 } }, false],
+    ['another server', { servers: [{ language: 'go', state: 'idle' }], counts: { errors: 0, warnings: 0 } }, false],
+    ['one server more', { servers: [{ language: 'typescript', state: 'idle' }, { language: 'go', state: 'idle' }], counts: { errors: 0, warnings: 0 } }, false],
+    ['an error reported', { servers: [{ language: 'typescript', state: 'idle' }], counts: { errors: 1, warnings: 0 } }, false],
+    ['a warning reported', { servers: [{ language: 'typescript', state: 'idle' }], counts: { errors: 0, warnings: 2 } }, false],
+  ];
+  it.each(cases)('%s', (_, view, kept) => {
+    expect(keepEarlyLspView(view, early)).toBe(kept ? early : view);
   });
 });
