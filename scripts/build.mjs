@@ -6,6 +6,7 @@ import { build, transform } from 'esbuild';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { INK_OUTPUT_PATCHES } from './ink-output-patch.mjs';
+import { createHash } from 'node:crypto';
 
 // Ink 6.8's incremental renderer moves the cursor up one line too few when the previous frame ended
 // with a newline (every frame shorter than the terminal does), so each frame after the first is drawn
@@ -117,8 +118,19 @@ const shared = {
   logLevel: 'warning',
   metafile: true,
 };
+// The config code's fingerprint: the TUI reuses a remembered config check only from the same code
+// (src/cli/tui-config.ts): every file of src/config/ and zod's version
+const configFingerprint = createHash('sha1');
+for (const file of readdirSync(new URL('../src/config/', import.meta.url)).filter((f) => f.endsWith('.ts')).sort()) {
+  configFingerprint.update(`${file}\0`).update(readFileSync(new URL(`../src/config/${file}`, import.meta.url)));
+}
+configFingerprint.update(JSON.parse(readFileSync(new URL('../node_modules/zod/package.json', import.meta.url), 'utf8')).version);
 // React's production build: its development build checks and logs on every render (and is slower)
-const define = { OPENCODE_VERSION: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' };
+const define = {
+  OPENCODE_VERSION: JSON.stringify(pkg.version),
+  OPENCODE_CONFIG_FINGERPRINT: JSON.stringify(configFingerprint.digest('hex').slice(0, 16)),
+  'process.env.NODE_ENV': '"production"',
+};
 const result = await build({
   ...shared,
   // the package's `exports` (`opencode/plugin`, `opencode`: issue 11)

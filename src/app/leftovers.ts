@@ -21,8 +21,7 @@ import { basename, join } from 'node:path';
 import { repairInterruptedTurns } from '../agent/history.js';
 import type { Database } from '../db/index.js';
 import { sessionsWithInterruptedTurns } from '../db/interrupted.js';
-import { leftovers, setLeftoverRecorder, type LeftoverRecorder } from '../tools/leftovers.js';
-import { STATE_DIR_PREFIX } from '../tools/shell.js';
+import { leftovers, setLeftoverRecorder, STATE_DIR_PREFIX, type LeftoverRecorder } from '../tools/leftovers.js';
 import { pidExists, processRunning, processStartTicks, procStatFields, type ProcessIdentity } from './process-identity.js';
 
 export { processStartTicks, type ProcessIdentity } from './process-identity.js';

@@ -5,7 +5,7 @@
  * opens it itself when it is not given one.
  */
 import type { AgentEvents } from '../agent/events.js';
-import { resolveDataDir } from '../config/load.js';
+import { resolveDataDir } from '../config/light.js';
 import type { Config } from '../config/schema.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { EventBus } from '../events/bus.js';

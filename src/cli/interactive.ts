@@ -35,8 +35,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   };
 
   // what the first full frame needs; the rest of the app loads after it
-  const [{ tryLoadConfig }, { loadKeymap }, { chooseProviders }, { openAppStorage, closeAppStorage }, { planServers }, { pendingChatServices }, { loadAppInSlices }, { runTui }] = await Promise.all([
-    import('./load-config.js'),
+  const [{ loadTuiConfig }, { loadKeymap }, { chooseProviders }, { openAppStorage, closeAppStorage }, { planServers }, { pendingChatServices }, { loadAppInSlices }, { runTui }] = await Promise.all([
+    import('./tui-config.js'),
     import('./keybindings.js'),
     import('./models.js'),
     import('../app/storage.js'),
@@ -46,9 +46,11 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     import('../tui/run.js'),
   ]);
   startupMark('modules loaded');
-  // problems are printed after the full screen is left; warnings go to the logs page
-  const loaded = tryLoadConfig(cwd);
-  startupMark('config loaded');
+  // problems are printed after the full screen is left; warnings go to the logs page. Unchanged files
+  // take the full check's remembered result (tui-config.ts): the schema loads after the first frame
+  const configCheck = await loadTuiConfig({ cwd, env: process.env });
+  const { loaded } = configCheck;
+  startupMark(`config loaded${configCheck.fromCache ? ' (remembered check)' : ''}`);
   if ('problems' in loaded) return leave(2, loaded.problems);
   // keybindings that cannot be read stop the start like any config error (issue 15 §3)
   const keys = loadKeymap(loaded);
@@ -81,6 +83,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   startupMark('language servers planned');
   let firstFrame: () => void = () => {};
   const framed = new Promise<void>((resolve) => (firstFrame = resolve));
+  void framed.then(() => configCheck.remember());
   const app: Promise<App> = framed.then(async () => {
     const createApp = await loadAppInSlices();
     return createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: true, storage: appStorage, profile: models.profile, lspServers });

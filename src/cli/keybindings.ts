@@ -3,23 +3,21 @@
  * each file's `keybindings` laid over the table in src/tui/keybindings.ts, with one line per
  * problem naming the file and the action.
  */
-import { readFileSync } from 'node:fs';
-import { checkFile } from '../config/load.js';
 import { BINDINGS, formatKeys, type ActionName } from '../tui/keybindings.js';
 import { buildKeymap, type BuiltKeymap, type KeybindingSource } from '../tui/keymap.js';
 import type { CliOptions } from './main.js';
 
-/** What a loaded config gives: the files read, global first, and (when known) each file's own value. */
+/**
+ * What a loaded config gives (`loadConfig`'s `sources`): each file's own value, global first. The
+ * values are taken as given (the TUI's start has them without loading the schema: issue 16).
+ */
 export interface ConfigFiles {
-  files: readonly string[];
-  sources?: readonly { file: string; value: Record<string, unknown> }[];
+  sources: readonly { file: string; value: Record<string, unknown> }[];
 }
 
 /** Each file's `keybindings` object, global first (a file without one is left out). */
 export function keybindingSources(loaded: ConfigFiles): KeybindingSource[] {
-  const sources =
-    loaded.sources ?? loaded.files.map((file) => ({ file, value: checkFile(file, readFileSync(file, 'utf8')).value ?? {} }));
-  return sources.flatMap(({ file, value }) => {
+  return loaded.sources.flatMap(({ file, value }) => {
     const bindings = value.keybindings;
     return bindings !== null && typeof bindings === 'object' && !Array.isArray(bindings)
       ? [{ file, bindings: bindings as Record<string, unknown> }]

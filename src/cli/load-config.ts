@@ -5,9 +5,9 @@
 import { ConfigError, loadConfig, type LoadedConfig } from '../config/load.js';
 
 /** The loaded config, or the lines that say what is wrong with it. Never throws. */
-export function tryLoadConfig(cwd: string): LoadedConfig | { problems: string[] } {
+export function tryLoadConfig(cwd: string, env: Record<string, string | undefined> = process.env): LoadedConfig | { problems: string[] } {
   try {
-    return loadConfig({ cwd, env: process.env });
+    return loadConfig({ cwd, env });
   } catch (err) {
     // e.g. a file nested too deeply to merge: still a configuration problem, still one line
     return { problems: err instanceof ConfigError ? err.lines : [`opencode: cannot load .opencode.json: ${(err as Error).message}`] };

@@ -2,7 +2,8 @@
  * Choosing the models of a run: `-m` for the coder, else `agents.<kind>.model`, else the default order
  * by available credentials (reference §3).
  */
-import { configSource, type LoadedConfig } from '../config/load.js';
+import { configSource } from '../config/light.js';
+import type { LoadedConfig } from '../config/load.js';
 import { PROFILE_ENV, applyProfile, chooseProfileName, profileDecides, profileProviders, unknownProfileMessage } from '../config/profiles.js';
 import type { Config } from '../config/schema.js';
 import {

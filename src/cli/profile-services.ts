@@ -5,7 +5,6 @@
  */
 import type { App } from '../app/app.js';
 import { applyProfile } from '../config/profiles.js';
-import { setGlobalConfigValue, setProjectConfigValue } from '../config/write.js';
 import { resolveModel } from '../provider/resolve.js';
 import type { ProfileServices, SavedModel } from '../tui/state/services.js';
 import { resolveModels } from './models.js';
@@ -48,6 +47,8 @@ export async function saveCoderModel(app: App, modelId: string, options: { globa
   app.setCoderModel(model);
   const profile = app.providerChoice.profile;
   const keyPath = [...(profile !== undefined ? ['profiles', profile] : []), 'agents', 'coder', 'model'];
+  // config/write.ts loads the schema (zod): imported when used, not at the TUI's start (issue 16)
+  const { setGlobalConfigValue, setProjectConfigValue } = await import('../config/write.js');
   const file = options.global ? setGlobalConfigValue({ env: options.env }, keyPath, model.id) : setProjectConfigValue(app.cwd, keyPath, model.id);
   return { file, keyPath: keyPath.join('.') };
 }

@@ -3,7 +3,8 @@
  * the models its agents use, and for each provider involved the base URL and whether its key is
  * there. Read by `opencode profiles` and the TUI's profile dialog.
  */
-import { AGENT_KINDS, type Config } from '../config/schema.js';
+import { AGENT_KINDS } from '../config/constants.js';
+import type { Config } from '../config/schema.js';
 import { applyProfile } from '../config/profiles.js';
 import { credentialStatus, providerBaseURL, type CredentialStatus, type ProviderSettings } from '../provider/index.js';
 

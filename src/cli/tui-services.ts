@@ -6,10 +6,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { App } from '../app/app.js';
 import { INIT_PROMPT, isProjectInitialized, markProjectInitialized } from '../agent/init-prompt.js';
-import { resolveDataDir } from '../config/load.js';
+import { resolveDataDir } from '../config/light.js';
 import type { Config } from '../config/schema.js';
 import type { Database } from '../db/index.js';
-import { setGlobalConfigValue } from '../config/write.js';
 import type { ProviderSettings } from '../provider/index.js';
 import { discoverModels, listModels } from '../provider/resolve.js';
 import { localBaseURL, localEndpoint } from '../provider/settings.js';
@@ -95,7 +94,10 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
     setModel: (modelId, options) => saveCoderModel(app, modelId, { global: options?.global, env }),
     profiles: profileServices(app, env),
     setTheme(name) {
-      setGlobalConfigValue({ env }, ['tui', 'theme'], name);
+      // config/write.ts loads the schema (zod): imported when a theme is saved, not at the TUI's start (issue 16)
+      void import('../config/write.js')
+        .then(({ setGlobalConfigValue }) => setGlobalConfigValue({ env }, ['tui', 'theme'], name))
+        .catch((err: unknown) => app.bus.emit('warning', { message: `Theme not saved: ${(err as Error).message}` }));
     },
     mcp: {
       servers: () => app.mcp.servers(),

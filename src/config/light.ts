@@ -97,6 +97,25 @@ export function readConfigFiles(options: ConfigLocation & { cwd: string }): Conf
   return files;
 }
 
+/** The absolute data directory: `data.directory` resolved against the project directory. */
+export function resolveDataDir(config: { data: { directory: string } }, cwd: string): string {
+  return path.resolve(cwd, config.data.directory);
+}
+
+/**
+ * The file that set `keyPath` (e.g. `['agents', 'coder', 'model']`) in the merged config: the last one
+ * holding it, as the project's file wins. Undefined when no file sets it (a default).
+ * `loaded.sources` is {@link ../config/load.ts loadConfig}'s: each file's value, global first.
+ */
+export function configSource(loaded: { sources: readonly { file: string; value: Record<string, unknown> }[] }, keyPath: readonly string[]): string | undefined {
+  for (let i = loaded.sources.length - 1; i >= 0; i--) {
+    let node: unknown = loaded.sources[i]!.value;
+    for (const key of keyPath) node = isPlainObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
+    if (node !== undefined) return loaded.sources[i]!.file;
+  }
+  return undefined;
+}
+
 /** The settings of {@link readLightConfig}, defaults filled. */
 export interface LightConfig {
   /** the files read, global first */

@@ -4,15 +4,15 @@
  * `<cwd>/.opencode.json` deep-merged over it (reference §8). Each file is validated on its own so every
  * problem names its file; unknown keys are warnings and are dropped.
  */
-import path from 'node:path';
 import type { z } from 'zod';
 import { configSchema, mcpServerSchema, type Config } from './schema.js';
 import { formatKeyPath, jsonTypeName, splitIssues } from './issues.js';
 import { JsonSyntaxError, parseJsonText } from './json-text.js';
-import { CONFIG_FILE_NAME, ConfigError, deepMerge, globalConfigCandidates, readConfigFiles } from './light.js';
+import { CONFIG_FILE_NAME, ConfigError, configSource, deepMerge, globalConfigCandidates, readConfigFiles, resolveDataDir } from './light.js';
 
-// shared with the zod-free reader of a few keys (light.ts), so both read the same files the same way
-export { CONFIG_FILE_NAME, ConfigError, deepMerge, globalConfigCandidates };
+// shared with the zod-free reader of a few keys (light.ts), so both read the same files the same way;
+// configSource and resolveDataDir live there so that the TUI's start can use them without the schema
+export { CONFIG_FILE_NAME, ConfigError, configSource, deepMerge, globalConfigCandidates, resolveDataDir };
 
 /** Where to look. `env` supplies HOME and XDG_CONFIG_HOME; `home` overrides HOME. */
 export interface LoadConfigOptions {
@@ -31,19 +31,6 @@ export interface LoadedConfig {
   files: string[];
   /** each file's own value as read (unknown keys removed), global first: which file set what */
   sources: { file: string; value: Record<string, unknown> }[];
-}
-
-/**
- * The file that set `keyPath` (e.g. `['agents', 'coder', 'model']`) in the merged config: the last one
- * holding it, as the project's file wins. Undefined when no file sets it (a default).
- */
-export function configSource(loaded: Pick<LoadedConfig, 'sources'>, keyPath: readonly string[]): string | undefined {
-  for (let i = loaded.sources.length - 1; i >= 0; i--) {
-    let node: unknown = loaded.sources[i]!.value;
-    for (const key of keyPath) node = isPlainObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
-    if (node !== undefined) return loaded.sources[i]!.file;
-  }
-  return undefined;
 }
 
 /**
@@ -83,11 +70,6 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const config = parsed.data as Config;
   warnings.push(...disableIncompleteServers(config, files, values));
   return { config, warnings, files, sources: read };
-}
-
-/** The absolute data directory: `data.directory` resolved against the project directory. */
-export function resolveDataDir(config: Pick<Config, 'data'>, cwd: string): string {
-  return path.resolve(cwd, config.data.directory);
 }
 
 /** Reads a file; `undefined` when it does not exist. Other read failures surface as a ConfigError. */

@@ -13,8 +13,9 @@
  *
  * Pure functions over the parsed config; which keys are present is the provider layer's business.
  */
-import { ConfigError } from './load.js';
-import { AGENT_KINDS, type Config, type ProfileConfig, type ProviderConfig } from './schema.js';
+import { AGENT_KINDS } from './constants.js';
+import { ConfigError } from './light.js';
+import type { Config, ProfileConfig, ProviderConfig } from './schema.js';
 
 /** The environment variable naming the active profile when `--profile` is not given. */
 export const PROFILE_ENV = 'OPENCODE_PROFILE';

@@ -6,44 +6,10 @@
  * into warnings and drops the keys (see `load.ts`), and `configJsonSchema()` allows them again for editors.
  */
 import { z } from 'zod';
+import { AGENT_KINDS, DEFAULT_CONTEXT_PATHS, THEMES, type Theme } from './constants.js';
 
-/** Colour themes the TUI ships (reference §8). */
-export const THEMES = [
-  'catppuccin',
-  'dracula',
-  'flexoki',
-  'gruvbox',
-  'monokai',
-  'onedark',
-  'opencode',
-  'tokyonight',
-  'tron',
-] as const;
-
-/** A theme name, one of {@link THEMES}. */
-export type Theme = (typeof THEMES)[number];
-
-/**
- * Files read into the system prompt when present, relative to the cwd; a trailing `/` means "every file
- * under this directory". The original's list (reference §8) plus `AGENTS.md`.
- */
-export const DEFAULT_CONTEXT_PATHS: readonly string[] = [
-  '.github/copilot-instructions.md',
-  '.cursorrules',
-  '.cursor/rules/',
-  'CLAUDE.md',
-  'CLAUDE.local.md',
-  'opencode.md',
-  'opencode.local.md',
-  'OpenCode.md',
-  'OpenCode.local.md',
-  'OPENCODE.md',
-  'OPENCODE.local.md',
-  'AGENTS.md',
-];
-
-/** The agent kinds that take settings (reference §0). */
-export const AGENT_KINDS = ['coder', 'task', 'title', 'summarizer'] as const;
+// defined zod-free in constants.ts (the TUI's first frame needs them without the schema: issue 16)
+export { AGENT_KINDS, DEFAULT_CONTEXT_PATHS, THEMES, type Theme };
 
 const positiveInt = () => z.number().int().positive();
 

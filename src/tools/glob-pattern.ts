@@ -8,7 +8,7 @@
  * literal x.
  * Matching is case-sensitive and against `/`-separated paths relative to the search root.
  */
-import { ToolError } from './tool.js';
+import { ToolError } from './tool-error.js';
 
 const REGEX_SPECIALS = /[.*+?^${}()|[\]\\/]/g;
 

@@ -9,6 +9,12 @@
  * Without a recorder (tests, library use) the reports go nowhere.
  */
 
+/**
+ * State directories of the bash tool's shells are `$TMPDIR/opencode-shell-<pid>-XXXXXX` (mode 0700),
+ * so one left by a killed process can be told from a live one by its pid.
+ */
+export const STATE_DIR_PREFIX = 'opencode-shell-';
+
 /** Receives the reports. Implementations must not throw (a full disk must not fail a write). */
 export interface LeftoverRecorder {
   /** called before the temporary file at `path` is created */

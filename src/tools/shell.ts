@@ -45,7 +45,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, unl
 import { constants as osConstants, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { leftovers } from './leftovers.js';
+import { leftovers, STATE_DIR_PREFIX } from './leftovers.js';
 import { withoutCredentials } from './redact.js';
 import type { ShellRunner } from './tool.js';
 import { MAX_OUTPUT_CHARS } from './tool.js';
@@ -174,11 +174,8 @@ process.once('exit', () => {
   for (const dir of liveStateDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/**
- * State directories are `$TMPDIR/opencode-shell-<pid>-XXXXXX` (mode 0700), so one left by a killed
- * process can be told from a live one by its pid.
- */
-export const STATE_DIR_PREFIX = 'opencode-shell-';
+// defined in leftovers.ts, which the TUI's start reads without this module's (zod's) chunk: issue 16
+export { STATE_DIR_PREFIX };
 
 /** How long to wait after the shell exits for the last output before giving up on the pipes. */
 const DRAIN_AFTER_EXIT_MS = 200;

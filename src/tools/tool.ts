@@ -10,6 +10,7 @@ import type { ToolSchema } from '../provider/types.js';
 import type { PermissionAsk } from '../permission/types.js';
 import type { FileTimes } from './file-times.js';
 import type { FileHistory } from './file-history.js';
+import { ToolError } from './tool-error.js';
 
 /** What a tool returns. `output` goes to the model; `metadata` is for the UI only. */
 export interface ToolResult {
@@ -100,15 +101,8 @@ export class PermissionDeniedError extends Error {
   }
 }
 
-/** Thrown by a tool to report a problem the model should see as an error result. */
-export class ToolError extends Error {
-  readonly metadata?: Record<string, unknown>;
-  constructor(message: string, metadata?: Record<string, unknown>) {
-    super(message);
-    this.name = 'ToolError';
-    this.metadata = metadata;
-  }
-}
+// defined in tool-error.ts: the TUI's file picker (glob-pattern.ts) throws it without loading zod (issue 16)
+export { ToolError };
 
 /** Default cap on a tool's output, in characters (the original's bash limit, reference §1.1). */
 export const MAX_OUTPUT_CHARS = 30_000;

@@ -3,7 +3,7 @@
  * (the original's nine: opencode, catppuccin, dracula, flexoki, gruvbox, monokai, onedark,
  * tokyonight, tron; reference §9.2 and the original's `internal/tui/theme`). Colours are `#rrggbb`.
  */
-import { THEMES as CONFIG_THEMES, type Theme as ConfigThemeName } from '../config/schema.js';
+import { THEMES as CONFIG_THEMES, type Theme as ConfigThemeName } from '../config/constants.js';
 
 /** Names of the built-in themes (the config's list), in the order the theme dialog lists them: the default first. */
 export const THEME_NAMES: readonly ThemeName[] = ['opencode', ...CONFIG_THEMES.filter((name) => name !== 'opencode')];

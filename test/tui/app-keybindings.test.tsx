@@ -8,6 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadKeymap } from '../../src/cli/keybindings.js';
+import { loadConfig } from '../../src/config/load.js';
 import type { FakeTurn } from '../support/fake-provider.js';
 import { tick, tuiPerTest } from '../support/render-tui.js';
 import type { TuiApp as TestApp } from '../support/tui-app.js';
@@ -19,7 +20,7 @@ let t: TestApp | undefined;
 async function mount(turns: FakeTurn[], config: object = {}) {
   t = await tui.start(turns, { config });
   // the keymap as the TUI's start builds it: from the project's .opencode.json
-  const built = loadKeymap({ files: [join(t.dir, '.opencode.json')] });
+  const built = loadKeymap(loadConfig({ cwd: t.dir, env: {}, home: t.dir }));
   expect(built.errors).toEqual([]);
   return tui.render({ keymap: built.keymap });
 }
