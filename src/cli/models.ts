@@ -6,14 +6,10 @@ import { configSource } from '../config/light.js';
 import type { LoadedConfig } from '../config/load.js';
 import { PROFILE_ENV, applyProfile, chooseProfileName, profileDecides, profileProviders, unknownProfileMessage } from '../config/profiles.js';
 import type { Config } from '../config/schema.js';
-import {
-  credentialHint,
-  defaultModels,
-  hasCredentials,
-  missingCredentialsMessage,
-  resolveModel,
-  type ProviderSettings,
-} from '../provider/index.js';
+// the modules themselves, not provider/index.js: that one loads the providers' HTTP clients, which
+// the TUI's first frame does not need (issue 16)
+import { defaultModels, resolveModel } from '../provider/resolve.js';
+import { credentialHint, hasCredentials, missingCredentialsMessage, type ProviderSettings } from '../provider/settings.js';
 import type { ModelInfo } from '../provider/types.js';
 
 /** A model could not be chosen; the message says what to set. */

@@ -6,7 +6,8 @@
 import { AGENT_KINDS } from '../config/constants.js';
 import type { Config } from '../config/schema.js';
 import { applyProfile } from '../config/profiles.js';
-import { credentialStatus, providerBaseURL, type CredentialStatus, type ProviderSettings } from '../provider/index.js';
+// provider/settings.js, not index.js (which loads the providers' HTTP clients): the TUI's first frame loads this (issue 16)
+import { credentialStatus, providerBaseURL, type CredentialStatus, type ProviderSettings } from '../provider/settings.js';
 
 /** One provider a profile uses. */
 export interface ProfileProvider {

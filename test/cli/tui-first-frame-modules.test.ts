@@ -41,11 +41,12 @@ function packagesOf(inputs: Iterable<string>): string[] {
 }
 
 /**
- * The inputs of the output files reached from `start` by static imports only.
+ * The inputs of the output files reached from `start` by static imports only, and the Node built-ins they import.
  */
-function staticClosure(meta: Metafile, start: string[]): Set<string> {
+function staticClosure(meta: Metafile, start: string[]): { inputs: Set<string>; builtins: Set<string> } {
   const seen = new Set<string>();
   const inputs = new Set<string>();
+  const builtins = new Set<string>();
   const queue = [...start];
   while (queue.length > 0) {
     const file = queue.pop()!;
@@ -53,9 +54,13 @@ function staticClosure(meta: Metafile, start: string[]): Set<string> {
     seen.add(file);
     const output = meta.outputs[file]!;
     for (const input of Object.keys(output.inputs)) inputs.add(input);
-    for (const i of output.imports) if (i.kind === 'import-statement' && !i.external) queue.push(i.path);
+    for (const i of output.imports) {
+      if (i.kind !== 'import-statement' && i.kind !== 'require-call') continue;
+      if (!i.external) queue.push(i.path);
+      else if (i.path.startsWith('node:')) builtins.add(i.path);
+    }
   }
-  return inputs;
+  return { inputs, builtins };
 }
 
 describe("the TUI's first frame", () => {
@@ -80,10 +85,12 @@ describe("the TUI's first frame", () => {
     const firstFrame = meta.outputs[entry]!.imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => i.path);
     const debugLog = firstFrame.filter((file) => Object.keys(meta.outputs[file]!.inputs).includes('src/cli/debug-log.ts'));
     expect(debugLog).toHaveLength(1);
-    const inputs = staticClosure(meta, [entry, ...firstFrame.filter((file) => !debugLog.includes(file))]);
-    // the app loads after the frame (app-loader.ts imports it dynamically)
-    expect([...inputs].filter((input) => /^src\/((app\/app|tools\/tool|agent\/agent|lsp\/client)\.ts$|mcp\/)/.test(input))).toEqual([]);
+    const { inputs, builtins } = staticClosure(meta, [entry, ...firstFrame.filter((file) => !debugLog.includes(file))]);
+    // the app and the providers' clients load after the frame (app-loader.ts imports the app dynamically)
+    expect([...inputs].filter((input) => /^src\/((app\/app|tools\/tool|agent\/agent|lsp\/client|provider\/anthropic|provider\/openai)\.ts$|mcp\/)/.test(input))).toEqual([]);
     expect(packagesOf(inputs).filter((name) => AFTER_THE_FRAME.includes(name))).toEqual([]);
+    // the providers' HTTP clients (node:http loads https, tls and more: ~20 ms) and the workers load later
+    expect([...builtins].filter((name) => /^node:(https?|tls|http2|zlib|worker_threads)$/.test(name))).toEqual([]);
     // what it does load, read as a list: Ink and React, the editor's and transcript's helpers
     expect(packagesOf(inputs)).toContain('ink');
   });
