@@ -4,7 +4,7 @@
  * each file before the turn's first write and after its last (`db/turn-changes.ts`); `bash` and the
  * custom and MCP tools not marked read-only run between two snapshots of the project, whose
  * difference is recorded the same way (`bash-changes.ts`). What such a call changed that could not
- * be recorded (git missing, a file over the size limit, a symbolic link, a file outside the project
+ * be recorded (git missing, a file over the size limit, a file outside the project
  * or ignored by `.gitignore`) stays as it is; the undo names the first reasons
  * ({@link TurnUndoResult.untracked}).
  *

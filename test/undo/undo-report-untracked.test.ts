@@ -12,7 +12,7 @@ const result: TurnUndoResult = {
   prompt: 'tidy up',
   files: [{ path: '/p/a.txt', action: 'restored' }],
   conflicts: [],
-  untracked: ['files changed by bash are not tracked: git not found', 'data.bin changed by bash is not tracked: larger than 4 MiB'],
+  untracked: ['files changed by bash are not tracked: git not found', 'data.bin changed by bash is not tracked: larger than 100 MiB'],
 };
 
 describe('an undo with changes that were not tracked', () => {
@@ -21,7 +21,7 @@ describe('an undo with changes that were not tracked', () => {
       'Undid the turn "tidy up":\n  restored  a.txt\n' +
         'Not put back (changes that were not tracked stay as they are):\n' +
         '  files changed by bash are not tracked: git not found\n' +
-        '  data.bin changed by bash is not tracked: larger than 4 MiB\n',
+        '  data.bin changed by bash is not tracked: larger than 100 MiB\n',
     );
   });
 
@@ -30,7 +30,7 @@ describe('an undo with changes that were not tracked', () => {
     expect(undoResultJson(result, '/p').untracked).toEqual(result.untracked);
     expect(noteText(result, '/p')).toBe(
       "The user undid the last turn's file changes: a.txt restored. Not put back (files changed by bash are not tracked: git not found; " +
-        'data.bin changed by bash is not tracked: larger than 4 MiB). Read a file again before changing it.',
+        'data.bin changed by bash is not tracked: larger than 100 MiB). Read a file again before changing it.',
     );
   });
 });
