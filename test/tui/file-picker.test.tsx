@@ -113,3 +113,27 @@ describe('file picker', () => {
     expect(frame).toContain('path: pasted');
   });
 });
+
+describe('file picker: keys in one read', () => {
+  it.each([
+    ['j l j enter: into pics/, down to b.png, picked', ['j', 'l', 'j', '\r'], ['pics', 'b.png']],
+    ['j → ↓ ↓ →: the arrows do the same', ['j', '\u001b[C', '\u001b[B', '\u001b[B', '\u001b[C'], ['pics', 'cat.jpeg']],
+    ['j l l ↓ enter: two folders down, the only image', ['j', 'l', 'l', '\u001b[B', '\r'], ['pics', 'inner', 'deep.webp']],
+    ['j l h ↓ enter: in and out again, the row under pics/ is Alpha.JPG', ['j', 'l', 'h', '\u001b[B', '\r'], ['Alpha.JPG']],
+    ['i pics/b.png enter: typed as a path, not moves', ['i', 'pics/b.png', '\r'], ['pics', 'b.png']],
+  ])('%s', async (_name, keys, picked) => {
+    const dir = tree();
+    const { stdin, onPick } = setup(dir);
+    await tick();
+    stdin.write(keys.join(''));
+    await vi.waitFor(() => expect(onPick.mock.calls).toEqual([[join(dir, ...picked)]]), { timeout: 5_000, interval: 20 });
+  });
+
+  it('l and ↓ in one write: the new folder listed, its second row selected', async () => {
+    const dir = tree();
+    const { stdin, lastFrame } = setup(dir);
+    await tick();
+    stdin.write('j\u001b[C\u001b[B');
+    await vi.waitFor(() => expect(rows(lastFrame()!)).toEqual(['  inner/', '> b.png', '  cat.jpeg']), { timeout: 5_000, interval: 20 });
+  });
+});

@@ -91,7 +91,8 @@ describe('input router: a paste without markers', () => {
   it('a lone Enter after a pause is handled at once, not held', async () => {
     const { events, read } = setup();
     read('hi', 500);
-    await new Promise(setImmediate);
+    // the router's drain after a key: a microtask, then an immediate (after React's render)
+    await new Promise((r) => setImmediate(() => setImmediate(r)));
     read('\r', 150);
     // in the same turn: nothing waited for a burst's end
     expect(events).toEqual(['text:hi', 'return']);

@@ -76,44 +76,58 @@ function displayPath(dir: string): string {
 export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePickerDialogProps) {
   const theme = useTheme();
   const keymap = useKeymap();
-  const [dir, setDir] = useState(() => resolve(cwd));
+  // The folder, the selection and the typed path live in refs too: keys that arrive in one read
+  // (↓ ↓ →, → ↓ enter, `i` and a path) come before React re-renders, and each must act on what the
+  // previous one left (a → into a folder, then ↓ and enter, picked from the folder it had left).
+  const [dir, setDirState] = useState(() => resolve(cwd));
+  const dirRef = useRef(dir);
   const [selected, setSelectedState] = useState(0);
-  // the selection in a ref too: keys that arrive in one read (↓ ↓ →) come before React re-renders,
-  // and each must act on the row the previous one left selected
   const selectedRef = useRef(0);
   const setSelected = (n: number) => {
     selectedRef.current = n;
     setSelectedState(n);
   };
-  const [typed, setTyped] = useState<string | undefined>(undefined);
+  const [typed, setTypedState] = useState<string | undefined>(undefined);
+  const typedRef = useRef(typed);
+  const setTyped = (text: string | undefined) => {
+    typedRef.current = text;
+    setTypedState(text);
+  };
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const entries = useMemo(() => listPickerEntries(dir), [dir]);
+  // the listing of the folder the keys so far left open (read once per folder entered)
+  const listed = useRef({ dir, entries });
+  const currentEntries = (): PickerEntry[] => {
+    if (listed.current.dir !== dirRef.current) listed.current = { dir: dirRef.current, entries: dirRef.current === dir ? entries : listPickerEntries(dirRef.current) };
+    return listed.current.entries;
+  };
 
   const enter = (target: string, select = 0) => {
-    setDir(target);
+    dirRef.current = target;
+    setDirState(target);
     setSelected(select);
     setProblem(undefined);
   };
 
   const goUp = () => {
-    const parent = dirname(dir);
-    if (parent === dir) return;
-    const from = basename(dir);
-    enter(parent, Math.max(0, listPickerEntries(parent).findIndex((e) => e.isDir && e.name === from)));
+    const from = dirRef.current;
+    const parent = dirname(from);
+    if (parent === from) return;
+    enter(parent, Math.max(0, listPickerEntries(parent).findIndex((e) => e.isDir && e.name === basename(from))));
   };
 
   const open = () => {
-    const entry = entries[selectedRef.current];
+    const entry = currentEntries()[selectedRef.current];
     if (!entry) return;
-    if (entry.isDir) enter(join(dir, entry.name));
-    else onPick(join(dir, entry.name));
+    if (entry.isDir) enter(join(dirRef.current, entry.name));
+    else onPick(join(dirRef.current, entry.name));
   };
 
   const submitTyped = (text: string) => {
     const trimmed = text.trim();
     if (trimmed === '') return setTyped(undefined);
     const expanded = trimmed === '~' || trimmed.startsWith('~/') ? homedir() + trimmed.slice(1) : trimmed;
-    const target = resolve(dir, expanded);
+    const target = resolve(dirRef.current, expanded);
     let isDir: boolean;
     try {
       isDir = statSync(target).isDirectory();
@@ -131,21 +145,17 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
     else if (matchesBinding(key, 'esc')) {
       setTyped(undefined);
       setProblem(undefined);
-    } else if (matchesBinding(key, 'backspace')) setTyped((now) => backspace(editorWith(now ?? '')).text);
-    else if (key.text && !key.ctrl && !key.meta) {
-      // functional updates: keys that arrive together may come before the last one was rendered
-      const inserted = sanitizePaste(key.text).replace(/\n/g, '');
-      setTyped((now) => insertText(editorWith(now ?? ''), inserted).text);
-    }
+    } else if (matchesBinding(key, 'backspace')) setTyped(backspace(editorWith(text)).text);
+    else if (key.text && !key.ctrl && !key.meta) setTyped(insertText(editorWith(text), sanitizePaste(key.text).replace(/\n/g, '')).text);
   };
 
   useKeys(
     (key) => {
-      if (typed !== undefined) {
-        onTypingKey(key, typed);
+      if (typedRef.current !== undefined) {
+        onTypingKey(key, typedRef.current);
         return true;
       }
-      const last = entries.length - 1;
+      const last = currentEntries().length - 1;
       if (keymap.matches(key, 'dialog.down')) setSelected(Math.min(last, selectedRef.current + 1));
       else if (keymap.matches(key, 'dialog.up')) setSelected(Math.max(0, selectedRef.current - 1));
       else if (keymap.matches(key, 'file_picker.open')) open();
@@ -158,7 +168,7 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
     },
     { layer: LAYER.dialog },
   );
-  usePaste((text) => setTyped((now) => (now ?? '') + text.replace(/\n/g, '')), { layer: LAYER.dialog });
+  usePaste((text) => setTyped((typedRef.current ?? '') + text.replace(/\n/g, '')), { layer: LAYER.dialog });
 
   const inner = Math.max(10, width - 4);
   // the selection stays in view: at the bottom row once it is past the first page

@@ -225,9 +225,12 @@ export class InputRouter {
       if (this.process(this.queue.shift()!)) {
         // what arrives meanwhile (Ink emits one read's keys back to back) waits for the next turn.
         // setImmediate, not setTimeout(0): immediates run in the order they were queued, so the render
-        // a key caused (React's scheduler queues it with setImmediate in Node) lands before the next key;
-        // a 1 ms timer could fire first on a busy machine and hand that key to the layer below the dialog.
-        setImmediate(() => this.drain());
+        // a key caused lands before the next key; a 1 ms timer could fire first on a busy machine and
+        // hand that key to the layer below the dialog. Queued from a microtask: React 19 schedules the
+        // render from a microtask of its own (ensureRootIsScheduled → Scheduler → setImmediate), which
+        // runs first, so its immediate is ahead of ours. Queued at once, ours came first and the key
+        // after ctrl+f or ctrl+k went to the editor under the dialog that was about to open.
+        queueMicrotask(() => setImmediate(() => this.drain()));
         return;
       }
     }
