@@ -3,7 +3,7 @@
  * state back. Writes go through the tools' safe path (`writeFileAtomic`: temp file, fsync, rename),
  * so an interrupted undo never leaves half a file.
  */
-import { lstatSync, readlinkSync, realpathSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, readlinkSync, realpathSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileDiff } from '../tools/diff.js';
 import { ensureParentDirectory, writeFileAtomic } from '../tools/file-io.js';
@@ -166,6 +166,10 @@ function realOrResolved(path: string): string {
 export function putState(path: FsPath, target: FileSnapshot | null, current: FileSnapshot | null): () => void {
   if (target === null) {
     unlinkSync(path);
+  } else if (current && sameContent(current, target)) {
+    // a mode change alone (`chmod 600`): the file stays the same file (hard links, a file only
+    // readable now: rewriting it would need write access)
+    chmodSync(path, target.mode);
   } else if (typeof path !== 'string' || target.symlink || target.blob || current?.symlink) {
     replaceWith(path, target);
   } else if (target.linkTarget !== undefined && !existsAtAll(path)) {
@@ -179,6 +183,13 @@ export function putState(path: FsPath, target: FileSnapshot | null, current: Fil
     if (current !== null) putState(path, current, null);
     else if (existsAtAll(path)) unlinkSync(path);
   };
+}
+
+/** Whether two states of a file hold the same content (a link's state never counts as a file's). */
+function sameContent(a: FileSnapshot, b: FileSnapshot): boolean {
+  if (a.symlink || b.symlink || a.linkTarget !== b.linkTarget) return false;
+  if (a.blob || b.blob) return a.blob?.id === b.blob?.id;
+  return Buffer.from(a.bytes).equals(Buffer.from(b.bytes));
 }
 
 /** True when anything (a dangling link too) is at `path`. */

@@ -74,6 +74,7 @@ describe('undo of what bash changed, exactly', () => {
     const changed = { 'a.txt': 0o600, 'b.sh': 0o4755, 'c.txt': 0o2640, 'd.txt': 0o1644, 'e.key': 0o644 };
     const modes = () => Object.fromEntries(Object.keys(files).map((name) => [name, modeOf(join(dir, name))]));
     expect(modes()).toEqual(changed);
+    const inodes = Object.keys(files).map((name) => statSync(join(dir, name)).ino);
 
     expect(await undo(dir)).toEqual([
       0,
@@ -82,6 +83,8 @@ describe('undo of what bash changed, exactly', () => {
     ]);
     expect(modes()).toEqual(files);
     for (const name of Object.keys(files)) expect(readFileSync(join(dir, name), 'utf8')).toBe(`${name}\r\n`);
+    // a mode change alone is a chmod, not a rewrite: the same files (hard links stay linked)
+    expect(Object.keys(files).map((name) => statSync(join(dir, name)).ino)).toEqual(inodes);
 
     expect((await undo(dir, '--redo'))[0]).toBe(0);
     expect(modes()).toEqual(changed);
