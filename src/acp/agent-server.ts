@@ -13,7 +13,7 @@
  * provider or storage failure, with its message). The SDK itself answers malformed params (-32602),
  * unknown methods (-32601) and requests before `initialize` (-32600).
  */
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import {
   agent,
   methods,
@@ -28,6 +28,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import { SessionBusyError, type RunResult } from '../agent/agent.js';
 import { INIT_PROMPT, markProjectInitialized } from '../agent/init-prompt.js';
+import { holdSession, releaseSession } from '../db/session-in-use.js';
 import { PROMPT_MCP_WAIT_MS } from '../cli/mcp.js';
 import type { PermissionRequest } from '../permission/types.js';
 import type { ProviderSettings } from '../provider/settings.js';
@@ -168,11 +169,13 @@ export class AcpServer {
       });
   }
 
-  /** Cancels every run and closes every project (shells, MCP servers, databases). */
+  /** Cancels every run, lets go of every session and closes every project (shells, MCP servers, databases). */
   async close(): Promise<void> {
     const projects = await Promise.allSettled([...this.projects.values()]);
     for (const p of projects) if (p.status === 'fulfilled') p.value.app.cancelAll();
     await Promise.allSettled(projects.map((p) => (p.status === 'fulfilled' ? p.value.app.close() : undefined)));
+    // after the runs wrote their last messages (the exit hook would too; a slow close must not keep them)
+    for (const session of [...this.sessions.values()]) session.unsubscribe();
   }
 
   private async prompt(session: AcpSession, blocks: Parameters<typeof promptMessage>[0], controller: AbortController): Promise<PromptResponse> {
@@ -278,6 +281,10 @@ export class AcpServer {
     const stream = new SessionStream(project.cwd, (update) => this.send(sessionId, update));
     const { bus } = project.app;
     const session: AcpSession = { id: sessionId, project, stream, unsubscribe: () => {} };
+    // marked in use, as the TUI and -p mark theirs: `opencode sessions delete` refuses it without
+    // --force while the editor has it open (released on session/close, at close() and at exit)
+    const dataDir = dirname(project.app.db.path);
+    holdSession(dataDir, sessionId, 'acp');
     const offs = [
       bus.on('message.created', (e) => e.message.sessionId === sessionId && stream.message(e.message)),
       bus.on('message.updated', (e) => e.message.sessionId === sessionId && stream.message(e.message)),
@@ -288,6 +295,7 @@ export class AcpServer {
     session.unsubscribe = () => {
       for (const off of offs) off();
       this.sessions.delete(sessionId);
+      releaseSession(dataDir, sessionId);
     };
     this.sessions.set(sessionId, session);
     return session;

@@ -1,7 +1,7 @@
 /**
  * Which running processes have a session open: one mark file per (session, process) under
- * `<dataDir>/sessions-in-use/<session id>/<pid>.json`, written when the TUI opens a session or a `-p`
- * run starts on one, removed when it lets go of it or exits. `opencode sessions delete` reads them
+ * `<dataDir>/sessions-in-use/<session id>/<pid>.json`, written when the TUI opens a session, a `-p`
+ * run starts on one or an editor opens one through `opencode acp`, removed when it lets go of it or exits. `opencode sessions delete` reads them
  * and refuses to delete a session another process is using (deleting it under that process made its
  * next write fail: the messages' rows need their session).
  *
@@ -20,8 +20,17 @@ import { processRunning, processStartTicks } from '../app/process-identity.js';
 /** The folder of the data directory the marks are kept in. */
 export const SESSIONS_IN_USE_DIR = 'sessions-in-use';
 
-/** What holds a session: `tui` (a TUI window with it open) or `-p` (a non-interactive run on it). */
-export type SessionHolder = 'tui' | '-p';
+/**
+ * What holds a session, and how a refusal names it. Example per row: what has the session open.
+ */
+export const SESSION_HOLDERS = {
+  tui: 'the TUI', // a TUI window showing it
+  '-p': 'opencode -p', // a non-interactive run on it
+  acp: 'opencode acp (an editor)', // an editor's session (session/new or session/load), until session/close
+} as const;
+
+/** A key of {@link SESSION_HOLDERS}. */
+export type SessionHolder = keyof typeof SESSION_HOLDERS;
 
 /** A live process that has a session open, as its mark says. */
 export interface SessionUser {
@@ -117,7 +126,7 @@ export function sessionUsers(dataDir: string, sessionId: string): SessionUser[] 
 
 /** `the TUI (pid 4242)`, `opencode -p (pid 4242)`: how a refusal names the process. */
 export function describeSessionUser(user: SessionUser): string {
-  return `${user.holder === 'tui' ? 'the TUI' : 'opencode -p'} (pid ${user.pid})`;
+  return `${SESSION_HOLDERS[user.holder]} (pid ${user.pid})`;
 }
 
 function markFile(dataDir: string, sessionId: string, pid: number): string {
@@ -128,7 +137,8 @@ function readMark(file: string): Mark | undefined {
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<Mark>;
     if (typeof value.pid !== 'number' || typeof value.sessionId !== 'string') return undefined;
-    return { sessionId: value.sessionId, pid: value.pid, holder: value.holder === '-p' ? '-p' : 'tui', sinceMs: Number(value.sinceMs) || 0, ...(typeof value.startTicks === 'string' && { startTicks: value.startTicks }) };
+    const holder: SessionHolder = typeof value.holder === 'string' && Object.hasOwn(SESSION_HOLDERS, value.holder) ? value.holder : 'tui';
+    return { sessionId: value.sessionId, pid: value.pid, holder, sinceMs: Number(value.sinceMs) || 0, ...(typeof value.startTicks === 'string' && { startTicks: value.startTicks }) };
   } catch {
     return undefined; // being written, or not ours: neither counts
   }
