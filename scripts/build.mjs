@@ -6,6 +6,7 @@ import { build, transform } from 'esbuild';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { INK_OUTPUT_PATCHES } from './ink-output-patch.mjs';
+import { STRING_WIDTH, STRING_WIDTH_PATCHES } from './string-width-patch.mjs';
 import { createHash } from 'node:crypto';
 
 // Ink 6.8's incremental renderer moves the cursor up one line too few when the previous frame ended
@@ -59,6 +60,7 @@ const ANSI_SAME_CODES = `function sameAnsiCodes(a, b) {
 }
 export function styledCharsToString(chars) {`;
 const patches = [
+  ...STRING_WIDTH_PATCHES.map((patch) => ({ filter: STRING_WIDTH, ...patch })),
   { filter: ANSI_STYLED_CHARS, from: ANSI_DIFF_EACH, to: ANSI_DIFF_CHANGED },
   { filter: ANSI_STYLED_CHARS, from: 'export function styledCharsToString(chars) {', to: ANSI_SAME_CODES },
   ...INK_OUTPUT_PATCHES,
