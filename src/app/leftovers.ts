@@ -202,8 +202,10 @@ export function cleanLeftovers(dataDir: string, tempDir: string = tmpdir()): Lef
     removeQuietly(file);
   }
   // state directories are named after their process: also those of crashes in other projects
+  // one pattern for the whole folder ($TMPDIR may hold thousands of entries: one RegExp each cost ~1 µs)
+  const stateDirName = new RegExp(`^${STATE_DIR_PREFIX}(\\d+)-`);
   for (const name of listDir(tempDir)) {
-    const pid = new RegExp(`^${STATE_DIR_PREFIX}(\\d+)-`).exec(name)?.[1];
+    const pid = name.startsWith(STATE_DIR_PREFIX) ? stateDirName.exec(name)?.[1] : undefined;
     if (!pid || Number(pid) === process.pid || pidExists(Number(pid))) continue;
     const path = join(tempDir, name);
     if (!result.removedStateDirs.includes(path) && removeStateDir(path)) result.removedStateDirs.push(path);

@@ -11,6 +11,7 @@ import { prepareDataDir } from './data-dir.js';
 import { SchemaTooNewError } from './errors.js';
 import { FileStore } from './file-store.js';
 import { MessageStore } from './message-store.js';
+import { nativeBinding } from './native-binding.js';
 import { migrations as allMigrations, type Migration } from './migrations/index.js';
 import { SessionStore } from './session-store.js';
 import { asStorageError } from './storage-errors.js';
@@ -66,7 +67,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
 
   let connection: BetterSqlite3.Database;
   try {
-    connection = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS });
+    connection = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS, ...nativeBinding() });
   } catch (err) {
     throw asStorageError(err, dataDir, 'data');
   }

@@ -16,11 +16,11 @@
  * when it is not there (another build layout) the search runs as before.
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { BUSY_TIMEOUT_MS, DATABASE_FILE_NAME } from './constants.js';
 import { migrations } from './migrations/index.js';
+import { nativeBinding } from './native-binding.js';
 import { asStorageError } from './storage-errors.js';
 import { ToolCallLog } from './tool-call-log.js';
 
@@ -58,16 +58,4 @@ export async function openToolCallLog(dataDir: string): Promise<ToolCallLogReade
     return { toolCalls: db.toolCalls, close: () => db.close() };
   }
   return { toolCalls: new ToolCallLog(connection), close: () => connection.close() };
-}
-
-const localRequire = createRequire(import.meta.url);
-
-/** better-sqlite3's `nativeBinding` option naming its addon's file, when it is where its build puts it. */
-function nativeBinding(): { nativeBinding?: string } {
-  try {
-    const addon = path.join(path.dirname(localRequire.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
-    return existsSync(addon) ? { nativeBinding: addon } : {};
-  } catch {
-    return {};
-  }
 }

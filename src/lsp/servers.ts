@@ -130,7 +130,8 @@ export function findExecutable(name: string, root: string, pathVariable: string 
   for (const dir of dirs) {
     const candidate = join(dir, name);
     try {
-      if (!statSync(candidate).isFile()) continue;
+      // most candidates are missing: no exception (and its stack) for each (the TUI's start runs this: issue 16)
+      if (!statSync(candidate, { throwIfNoEntry: false })?.isFile()) continue;
       accessSync(candidate, constants.X_OK);
       return candidate;
     } catch {
