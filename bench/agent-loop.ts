@@ -37,6 +37,7 @@ import { FileTimes } from '../src/tools/file-times.js';
 import { builtinTools } from '../src/tools/index.js';
 import { projectTree } from '../src/tools/ls.js';
 import { createShell } from '../src/tools/shell.js';
+import { cannedProvider } from './canned-provider.js';
 import { startChildFake, type ChildFake, type ChildTurn } from './fake-provider-client.js';
 import { log, median, ms, ratio, type Row } from './lib.js';
 
@@ -92,7 +93,7 @@ const eluActiveMs = () => performance.eventLoopUtilization().active;
 /** on-CPU ms of the main thread, or its event loop's active ms where /proc has no schedstat */
 const threadMsNow = mainThreadCpuClock() ?? eluActiveMs;
 
-async function oneSession(fake: ChildFake, steps: number, bigProject?: string): Promise<SessionTimes> {
+async function oneSession(fake: ChildFake, steps: number, bigProject?: string, canned = false): Promise<SessionTimes> {
   const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-agent-'));
   const file = join(dir, 'small.ts');
   writeFileSync(file, 'export const answer = 42;\nexport function double(x: number) {\n  return x * 2;\n}\n');
@@ -101,13 +102,15 @@ async function oneSession(fake: ChildFake, steps: number, bigProject?: string): 
     toolCalls: [{ name: 'view', input: { file_path: file } }],
   }));
   turns.push({ text: { chunk: 'The file exports answer and double. ', times: 8 } });
-  await fake.push(turns);
+  if (!canned) await fake.push(turns);
   const before = await fake.stats();
 
   const db = openDatabase(join(dir, '.opencode'));
   const shell = createShell({ cwd: dir });
   const model = catalogModel('anthropic/claude-haiku-4-5')!;
-  const provider = createProvider(model, { providers: {}, env: { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.url } }, { baseDelayMs: 1, maxRetries: 0 });
+  const provider = canned
+    ? cannedProvider(model, steps, file, 'The file exports answer and double. '.repeat(8))
+    : createProvider(model, { providers: {}, env: { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.url } }, { baseDelayMs: 1, maxRetries: 0 });
   const bus = new EventBus<AgentEvents>();
   const permission = new PermissionService(dir);
   permission.onRequest((r) => permission.respond(r.id, 'allow'));
@@ -162,7 +165,8 @@ async function oneSession(fake: ChildFake, steps: number, bigProject?: string): 
     const cpuMs = cpuMsNow() - cpu0;
     const threadMs = threadMsNow() - thread0;
     if (result.reason !== 'end_turn') throw new Error(`session ended with ${result.reason}: ${result.error}`);
-    const after = await fake.stats();
+    // the canned provider answers from memory: the fake sees nothing
+    const after = canned ? { ...before, answered: before.answered + steps + 1 } : await fake.stats();
     if (after.rejected.length > before.rejected.length) throw new Error(`fake provider rejected a request: ${after.rejected.at(-1)}`);
     return {
       wallMs,
@@ -211,15 +215,19 @@ function timeStoreCalls(db: Database): () => number {
   return () => total;
 }
 
-export async function benchAgentLoop(opts: { sessions: number; bigProject?: string }): Promise<Row[]> {
-  log(`agent loop: a warm-up session, then ${opts.sessions} × ${STEPS}-step sessions${opts.bigProject ? ' of each variant, alternating' : ''}`);
+/**
+ * `canned`: the provider answers from memory ({@link cannedProvider}): no request, SDK or HTTP, so the
+ * figure is the loop's own share of a call. Off by default (and in `npm run bench`).
+ */
+export async function benchAgentLoop(opts: { sessions: number; bigProject?: string; canned?: boolean }): Promise<Row[]> {
+  log(`agent loop: a warm-up session, then ${opts.sessions} × ${STEPS}-step sessions${opts.bigProject ? ' of each variant, alternating' : ''}${opts.canned ? ', canned provider' : ''}`);
   const fake = await startChildFake();
   try {
-    await oneSession(fake, STEPS); // JIT warm-up: the first session in a process is ~2× slower
+    await oneSession(fake, STEPS, undefined, opts.canned); // JIT warm-up: the first session in a process is ~2× slower
     const runs: SessionTimes[] = [];
     const big: SessionTimes[] = [];
     for (let i = 0; i < opts.sessions; i++) {
-      runs.push(await oneSession(fake, STEPS));
+      runs.push(await oneSession(fake, STEPS, undefined, opts.canned));
       if (opts.bigProject) big.push(await oneSession(fake, STEPS, opts.bigProject));
     }
     return rowsOf(runs, big);
@@ -305,8 +313,11 @@ function rowsOf(runs: SessionTimes[], big: SessionTimes[]): Row[] {
   ];
 }
 
-/** `tsx bench/agent-loop.ts [sessions]`: this benchmark alone, without the search tree or a build. */
+/**
+ * `tsx bench/agent-loop.ts [sessions] [canned]`: this benchmark alone, without the search tree or a build;
+ * `canned` swaps in the in-memory provider (the loop's own share).
+ */
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { printTable } = await import('./lib.js');
-  printTable(await benchAgentLoop({ sessions: Number(process.argv[2] ?? 3) }));
+  printTable(await benchAgentLoop({ sessions: Number(process.argv[2] ?? 3), canned: process.argv[3] === 'canned' }));
 }
