@@ -20,7 +20,6 @@ import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
 import { STARTUP_COMPLETE_EVENT, startupMark } from '../startup-trace.js';
 
@@ -97,7 +96,8 @@ export function startWithCodeCache(distDir: string, entry: string, args: readonl
   const kind = runKind(args);
   // -p sets this flag as it loads (run-prompt.ts: undici's WebAssembly); set before compiling, so that
   // its cache is made and checked under the same V8 flags
-  if (kind === 'prompt') setFlagsFromString('--liftoff-only');
+  // (node:v8 is required here only: loading it costs the other runs ~1.5 ms of CPU: issue 16)
+  if (kind === 'prompt') (createRequire(join(distDir, 'start.cjs'))('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
   const enabled = env.OPENCODE_CODE_CACHE !== 'off';
   const dir = codeCacheDir(env);
   const file = join(dir, `${kind}-${shortHash(distDir)}-${process.version}-${process.arch}-${shortHash(process.execArgv.join(' '))}.bin`);
