@@ -225,6 +225,29 @@ describe('nodeFetch: the response', () => {
     expect(res).toBeDefined();
   });
 
+  it('a body larger than its buffer, read slowly, arrives whole and in order (the socket waits for the reader)', async () => {
+    const block = (i: number) => Buffer.alloc(64 * 1024, i % 251);
+    const blocks = 128; // 8 MiB, eight times the most the body queues unread
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      let i = 0;
+      const write = (): void => {
+        while (i < blocks) if (!res.write(block(i++))) return void res.once('drain', write);
+        res.end();
+      };
+      write();
+    });
+    const response = await fetchOf()(server.url);
+    const received: Buffer[] = [];
+    let reads = 0;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      received.push(Buffer.from(chunk));
+      // a slow reader: the server is held back instead of the body queueing all of it
+      if (++reads % 16 === 0) await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(Buffer.concat(received).equals(Buffer.concat(Array.from({ length: blocks }, (_, i) => block(i))))).toBe(true);
+  });
+
   it('has no body for 204 and for HEAD', async () => {
     const server = await serve((req, res) => {
       res.writeHead(req.method === 'HEAD' ? 200 : 204, { 'content-length': req.method === 'HEAD' ? '5' : '0' });
