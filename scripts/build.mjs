@@ -59,7 +59,13 @@ const ANSI_SAME_CODES = `function sameAnsiCodes(a, b) {
     return true;
 }
 export function styledCharsToString(chars) {`;
+// signal-exit 3 (Ink's and restore-cursor's) loads node:assert (~4 ms of the TUI's start, issue 16)
+// for one argument check of its exit hook; it is loaded when that check fails instead.
+const SIGNAL_EXIT_3 = /[\\/]node_modules[\\/](ink|restore-cursor)[\\/]node_modules[\\/]signal-exit[\\/]index\.js$/;
+const SIGNAL_EXIT_ASSERT = "var assert = require('assert')";
+const SIGNAL_EXIT_LAZY_ASSERT = "var assert = { equal: function (actual, expected, message) { if (actual != expected) require('assert').equal(actual, expected, message) } }";
 const patches = [
+  { filter: SIGNAL_EXIT_3, from: SIGNAL_EXIT_ASSERT, to: SIGNAL_EXIT_LAZY_ASSERT },
   ...STRING_WIDTH_PATCHES.map((patch) => ({ filter: STRING_WIDTH, ...patch })),
   { filter: ANSI_STYLED_CHARS, from: ANSI_DIFF_EACH, to: ANSI_DIFF_CHANGED },
   { filter: ANSI_STYLED_CHARS, from: 'export function styledCharsToString(chars) {', to: ANSI_SAME_CODES },
