@@ -3,7 +3,7 @@
  * state back. Writes go through the tools' safe path (`writeFileAtomic`: temp file, fsync, rename),
  * so an interrupted undo never leaves half a file.
  */
-import { chmodSync, lstatSync, readlinkSync, realpathSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, readlinkSync, realpathSync, rmdirSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileDiff } from '../tools/diff.js';
 import { ensureParentDirectory, writeFileAtomic } from '../tools/file-io.js';
@@ -30,7 +30,8 @@ export interface Mismatch {
 export function compareWithDisk(cwd: string, path: FsPath, expected: FileSnapshot | null): Mismatch | undefined {
   const name = path.toString();
   if (expected === null) {
-    if (!existsAtAll(path)) return undefined;
+    // an empty folder: what is left of a folder the turn (or the undo) emptied, replaced by a file or link
+    if (!existsAtAll(path) || isEmptyFolder(path)) return undefined;
     const link = linkAt(path);
     if (link) return { reason: `was created again since (a symbolic link to ${link.toString()})`, diff: linkDiff(cwd, name, undefined, link) };
     let now: FileSnapshot | null = null;
@@ -190,6 +191,24 @@ function sameContent(a: FileSnapshot, b: FileSnapshot): boolean {
   if (a.symlink || b.symlink || a.linkTarget !== b.linkTarget) return false;
   if (a.blob || b.blob) return a.blob?.id === b.blob?.id;
   return Buffer.from(a.bytes).equals(Buffer.from(b.bytes));
+}
+
+/**
+ * Removes the empty folder at `path`, when there is one where a turn recorded nothing (folders are not
+ * recorded: one left empty where a link or file is to go, `rm -r dir && ln -s x dir`).
+ * @throws the fs error
+ */
+export function removeEmptyFolder(path: FsPath): void {
+  if (isEmptyFolder(path)) rmdirSync(path);
+}
+
+/** True when `path` is a folder (not a link to one) with nothing in it. */
+function isEmptyFolder(path: FsPath): boolean {
+  try {
+    return lstatSync(path).isDirectory() && readdirSync(path).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** True when anything (a dangling link too) is at `path`. */

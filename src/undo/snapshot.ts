@@ -169,6 +169,9 @@ export class ProjectSnapshots {
       list(['ls-files', '-z', '--others', '--exclude-standard']),
     ]);
     const add: Buffer[] = [];
+    // tracked files gone, or now beyond a symbolic link (`rm -r lib && ln -s x lib`): git add refuses those
+    const gone: Buffer[] = [];
+    const linkedFolders = new Map<string, boolean>();
     const tooLarge = new Map<string, string>();
     const seen = new Set<string>();
     let total = 0;
@@ -182,12 +185,13 @@ export class ProjectSnapshots {
         // a folder with its own .git (listed as `dir/`): its files are its repository's business
         if (seen.has(key) || entry.at(-1) === 0x2f) continue;
         seen.add(key);
-        const stats = lstatRaw(Buffer.concat([root, entry]));
+        const beyondLink = index < tracked.length && this.beyondLink(root, entry, linkedFolders);
+        const stats = beyondLink ? undefined : lstatRaw(Buffer.concat([root, entry]));
         this.modeBook.note(key, entry, stats, nowSec);
         if (!stats) {
-          // a tracked file gone: git add records the deletion; a new one gone again: nothing to add
+          // a tracked file gone: removed from the index; a new one gone again: nothing to add
           // (naming it would fail the whole add with "did not match any files")
-          if (index < tracked.length) add.push(entry);
+          if (index < tracked.length) gone.push(entry);
           continue;
         }
         if (stats.isFile() && stats.size > this.limits.maxFileBytes) {
@@ -206,6 +210,10 @@ export class ProjectSnapshots {
       }
       if (total > this.limits.maxTotalBytes) {
         throw new SnapshotLimitError(`the project has more than ${formatBytes(this.limits.maxTotalBytes)} of files not ignored by .gitignore`);
+      }
+      if (gone.length) {
+        const input = Buffer.concat(gone.flatMap((p) => [p, Buffer.of(0)]));
+        await this.withIndexLock(() => this.git(['update-index', '--force-remove', '-z', '--stdin'], { ...options, input }));
       }
       if (add.length) {
         const input = Buffer.concat(add.flatMap((p) => [p, Buffer.of(0)]));
@@ -227,7 +235,7 @@ export class ProjectSnapshots {
     }
     const modes = this.modeBook.commit();
     // nothing added and the index as our last write-tree left it (no other opencode wrote it): same tree
-    if (!add.length && this.last && this.last.index === this.indexStamp()) return { tree: this.last.tree, tooLarge, modes };
+    if (!add.length && !gone.length && this.last && this.last.index === this.indexStamp()) return { tree: this.last.tree, tooLarge, modes };
     const tree = (await this.withIndexLock(() => this.git(['write-tree'], options))).toString('utf8').trim();
     this.last = { tree, index: this.indexStamp() };
     return { tree, tooLarge, modes };
@@ -354,6 +362,21 @@ export class ProjectSnapshots {
     this.closed = true;
     for (const child of this.running) child.kill('SIGTERM');
     this.running.clear();
+  }
+
+  /** Whether a folder on the way to `entry` (raw, relative) is a symbolic link now; `cache` by folder. */
+  private beyondLink(root: Buffer, entry: Buffer, cache: Map<string, boolean>): boolean {
+    for (let slash = entry.indexOf(0x2f); slash !== -1; slash = entry.indexOf(0x2f, slash + 1)) {
+      const folder = entry.subarray(0, slash);
+      const key = folder.toString('latin1');
+      let linked = cache.get(key);
+      if (linked === undefined) {
+        linked = lstatRaw(Buffer.concat([root, folder]))?.isSymbolicLink() ?? false;
+        cache.set(key, linked);
+      }
+      if (linked) return true;
+    }
+    return false;
   }
 
   /** The index file's size, time and inode, or `''` when there is none. */

@@ -26,7 +26,7 @@ import { messageText, type Message } from '../message.js';
 import { UNTRACKED_CHANGES } from '../tools/change-tracker.js';
 import type { FileSnapshot } from '../tools/file-history.js';
 import { decodeDocument } from '../tools/text-document.js';
-import { compareWithDisk, putState, redirectedSince, type Mismatch } from './disk.js';
+import { compareWithDisk, putState, redirectedSince, removeEmptyFolder, type Mismatch } from './disk.js';
 import { blobExists, readState, type FsPath } from './disk-states.js';
 import { displayPath } from './report.js';
 
@@ -135,7 +135,7 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
   const steps: { path: string; back: () => void }[] = [];
   const written: { change: TurnChange; from: FileSnapshot | null; to: FileSnapshot | null }[] = [];
 
-  for (const change of turn.changes) {
+  for (const change of inWriteOrder(turn.changes, kind)) {
     // a file undo left alone is not redone: it still holds the turn's change (or the person's)
     if (kind === 'redo' && change.state === 'skipped') {
       states.push({ id: change.id, state: 'done' });
@@ -165,6 +165,7 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
       }
     }
     try {
+      if (from === null && !mismatch) removeEmptyFolder(fsPath);
       steps.push({ path: change.path, back: putState(fsPath, to, mismatch ? currentState(fsPath) : from) });
     } catch (err) {
       rollBack(steps, change.path, err);
@@ -174,6 +175,11 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
     states.push({ id: change.id, state: kind === 'undo' ? 'undone' : 'done' });
   }
 
+  // reported in the turn's order (by path), whatever the order of the writes
+  const place = new Map(turn.changes.map((c, i) => [c.path, i]));
+  const byPlace = (a: { path: string }, b: { path: string }) => place.get(a.path)! - place.get(b.path)!;
+  files.sort(byPlace);
+  conflicts.sort(byPlace);
   const untracked = kind === 'undo' ? untrackedSince(stores, sessionId, turn.turnSeq) : [];
   const result: TurnUndoResult = { kind, turnId: turn.turnId, prompt, files, conflicts, untracked };
   // every file changed since: nothing was done, and the turn stays where it was
@@ -194,6 +200,20 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
     ],
   });
   return result;
+}
+
+/**
+ * The changes in the order they are written: removals first, deepest path first (a folder's files go
+ * before a link takes the folder's name), then the rest by path (a link's removal before a folder's
+ * files are created under its name, since a removal comes first).
+ */
+function inWriteOrder(changes: readonly TurnChange[], kind: 'undo' | 'redo'): TurnChange[] {
+  const removes = (c: TurnChange) => (kind === 'undo' ? c.before : c.after) === null;
+  return [...changes.filter(removes).sort((a, b) => comparePaths(b.path, a.path)), ...changes.filter((c) => !removes(c))];
+}
+
+function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The text of the note: short, for the model and the person alike. */

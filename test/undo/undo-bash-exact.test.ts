@@ -8,7 +8,7 @@
  * raw names; a chmod or a link changed since by someone else is left alone with the difference.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -173,6 +173,33 @@ describe('undo of what bash changed, exactly', () => {
     expect((await undo(dir))[0]).toBe(0);
     expect(links()).toEqual(before);
     expect(readFileSync(join(dir, 'target.txt'), 'utf8')).toBe('target\n');
+  });
+
+  it('puts back a folder bash replaced by a link, and a link it replaced by a folder', async () => {
+    const dir = project();
+    mkdirSync(join(dir, 'lib'));
+    writeFileSync(join(dir, 'lib', 'a.txt'), 'a\n');
+    writeFileSync(join(dir, 'lib', 'b.txt'), 'b\n');
+    symlinkSync('lib', join(dir, 'cur'));
+    await runTurn(dir, 'rm -r lib && ln -s elsewhere lib && rm cur && mkdir cur && printf x > cur/new.txt');
+    const shape = () =>
+      ['cur', 'lib'].map((name) => {
+        const path = join(dir, name);
+        return isLink(path) ? `${name} -> ${readlinkSync(path)}` : `${name}/ ${readdirSync(path).sort().join(' ')}`;
+      });
+    expect(shape()).toEqual(['cur/ new.txt', 'lib -> elsewhere']);
+
+    expect(await undo(dir)).toEqual([
+      0,
+      'Undid the turn "tidy up":\n  created   cur\n  removed   cur/new.txt\n  removed   lib\n  created   lib/a.txt\n  created   lib/b.txt\n',
+      '',
+    ]);
+    expect(shape()).toEqual(['cur -> lib', 'lib/ a.txt b.txt']);
+    expect(readFileSync(join(dir, 'lib', 'a.txt'), 'utf8')).toBe('a\n');
+    expect((await undo(dir, '--redo'))[0]).toBe(0);
+    expect(shape()).toEqual(['cur/ new.txt', 'lib -> elsewhere']);
+    expect((await undo(dir))[0]).toBe(0);
+    expect(shape()).toEqual(['cur -> lib', 'lib/ a.txt b.txt']);
   });
 
   it('leaves a link someone retargeted since alone, with the difference; a file replaced since by a link out of the project is refused even with --force', async () => {
