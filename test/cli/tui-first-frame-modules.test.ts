@@ -76,7 +76,7 @@ describe("the TUI's first frame", () => {
       write: false,
       metafile: true,
       logLevel: 'silent',
-      external: ['better-sqlite3', '@vscode/ripgrep', 'react-devtools-core', 'jiti'],
+      external: ['@vscode/ripgrep', 'react-devtools-core', 'jiti'],
       alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     });
     const meta = result.metafile;
