@@ -35,6 +35,7 @@ import { join } from 'node:path';
 import type { FileSnapshot, RecordedWrite } from '../db/turn-changes.js';
 import { UNTRACKED_CHANGES, type ChangeTracker } from '../tools/change-tracker.js';
 import type { ToolContext, ToolResult } from '../tools/tool.js';
+import { ProjectCallLock } from './call-lock.js';
 import { GitError } from './snapshot-git.js';
 import { formatBytes, ProjectSnapshots, SnapshotLimitError, type Snapshot, type SnapshotChange, type SnapshotFile } from './snapshot.js';
 
@@ -48,6 +49,8 @@ export interface TrackerTimings {
   snapshotTimeoutMs: number;
   /** a permission answered after this long retakes the before-snapshot */
   retakeAfterPermissionMs: number;
+  /** a call waits this long for another opencode's call in the project to end (`call-lock.ts`), then runs untracked */
+  otherCallWaitMs: number;
 }
 
 export const TRACKER_TIMINGS: TrackerTimings = {
@@ -55,7 +58,11 @@ export const TRACKER_TIMINGS: TrackerTimings = {
   firstSnapshotTimeoutMs: 10 * 60_000,
   snapshotTimeoutMs: 20_000,
   retakeAfterPermissionMs: 1_000,
+  otherCallWaitMs: 10_000,
 };
+
+/** Why a call overlapping another process's call is not tracked (the end of `… are not tracked: …`). */
+export const OTHER_CALL = 'another opencode in this project was running a command at the same time, so its changes and this one\'s cannot be told apart';
 
 export interface BashChangeTrackerOptions {
   snapshots: ProjectSnapshots;
@@ -76,9 +83,12 @@ export class BashChangeTracker implements ChangeTracker {
   private first: Promise<void> | undefined;
   private firstDone = false;
   private queue: Promise<unknown> = Promise.resolve();
+  /** one tracked call at a time in the project, across processes */
+  private readonly lock: ProjectCallLock;
 
   constructor(private readonly options: BashChangeTrackerOptions) {
     this.timings = { ...TRACKER_TIMINGS, ...options.timings };
+    this.lock = new ProjectCallLock(options.snapshots.gitDir);
   }
 
   /** Starts the project's first snapshot in the background (again a no-op). */
@@ -109,19 +119,61 @@ export class BashChangeTracker implements ChangeTracker {
   }
 
   async around(tool: string, ctx: ToolContext, run: (ctx: ToolContext) => Promise<ToolResult>): Promise<ToolResult> {
-    let before = await this.before(ctx.signal);
+    // tracking is off for the run: no snapshot, so another process's calls are no concern
+    if (this.disabled) return this.aroundLocked(tool, ctx, run, false);
+    let locked: boolean;
+    try {
+      locked = await this.lock.acquire(this.timings.otherCallWaitMs, ctx.signal);
+    } catch (err) {
+      // the data folder cannot be written: neither can a snapshot
+      const result = await run(ctx);
+      if (result.permissionDenied || result.outcome === 'validation') return result;
+      return withUntracked(result, [`files changed by ${tool} are not tracked: ${reasonOf(err, false)}`]);
+    }
+    try {
+      return await this.aroundLocked(tool, ctx, run, locked);
+    } finally {
+      if (locked) this.lock.release();
+    }
+  }
+
+  /** {@link around} once the lock is decided: without it (`locked` false) the call runs untracked and marked. */
+  private async aroundLocked(tool: string, ctx: ToolContext, run: (ctx: ToolContext) => Promise<ToolResult>, locked: boolean): Promise<ToolResult> {
+    let holding = locked;
+    let unmark = holding || this.disabled ? undefined : this.lock.markUnlocked();
+    let before: Taken = holding ? await this.before(ctx.signal) : { reason: this.disabled ?? OTHER_CALL };
     const askPermission: ToolContext['askPermission'] = async (request, subject) => {
       const asked = Date.now();
-      await ctx.askPermission(request, subject);
-      if ('snapshot' in before && Date.now() - asked >= this.timings.retakeAfterPermissionMs) before = await this.take(ctx.signal);
+      // the person may take minutes: another opencode's calls run meanwhile (their changes are not
+      // ours; the before-snapshot is retaken below)
+      const counter = this.lock.counter();
+      if (holding) this.lock.release();
+      try {
+        await ctx.askPermission(request, subject);
+      } finally {
+        if (holding && !(await this.lock.acquire(this.timings.otherCallWaitMs, ctx.signal, true))) {
+          holding = false;
+          unmark = this.lock.markUnlocked();
+          before = { reason: OTHER_CALL };
+        }
+      }
+      const othersRan = holding && this.lock.counter() !== counter + 1;
+      if ('snapshot' in before && (othersRan || Date.now() - asked >= this.timings.retakeAfterPermissionMs)) before = await this.take(ctx.signal);
     };
-    const result = await run({ ...ctx, askPermission });
+    let result: ToolResult;
+    try {
+      result = await run({ ...ctx, askPermission });
+    } finally {
+      unmark?.();
+    }
     // nothing ran
     if (result.permissionDenied || result.outcome === 'validation') return result;
     if (!('snapshot' in before)) return withUntracked(result, [`files changed by ${tool} are not tracked: ${before.reason}`]);
     // canceled or not, the command may have changed files: the after-snapshot is taken without the signal
     const after = await this.take(undefined);
     if (!('snapshot' in after)) return withUntracked(result, [`files changed by ${tool} are not tracked: ${after.reason}`]);
+    // a call of another process ran meanwhile without the lock: its changes would be taken for ours
+    if (this.lock.overlapped()) return withUntracked(result, [`files changed by ${tool} are not tracked: ${OTHER_CALL}`]);
     let changes: SnapshotChange[];
     try {
       changes = await this.options.snapshots.diff(before.snapshot, after.snapshot, { timeoutMs: this.timings.snapshotTimeoutMs });
