@@ -5,6 +5,7 @@
 import { build, transform } from 'esbuild';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { ANSI_STYLED_CHARS, ANSI_TOKENIZE_PATCHES } from './ansi-tokenize-patch.mjs';
 import { INK_OUTPUT_PATCHES } from './ink-output-patch.mjs';
 import { STRING_WIDTH, STRING_WIDTH_PATCHES } from './string-width-patch.mjs';
 import { createHash } from 'node:crypto';
@@ -47,22 +48,6 @@ const YOGA_NO_FETCH = 'function ya(){return w||!0?';
 // same bytes in a tenth of the time (~7 ms less CPU before the TUI's first frame, issue 16).
 const YOGA_DECODE = 'var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);var d=c';
 const YOGA_DECODE_NATIVE = 'var d=new Uint8Array(Buffer.from(a.slice(37),"base64"))';
-// Ink turns each frame's cells into text with styledCharsToString, which diffs the styles of every
-// cell against the previous one (sets, filters and copies per cell): most of the first frame's
-// ~50 ms output step on this machine (a CPU profile of the TUI's start, issue 16), and again on
-// every frame. The diff of two equal style lists is empty (each code of one is in the other), so
-// cells styled as their left neighbour skip it: the same text, written cheaper.
-const ANSI_STYLED_CHARS = /@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/;
-const ANSI_DIFF_EACH = 'ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));';
-const ANSI_DIFF_CHANGED =
-  'if (!sameAnsiCodes(chars[i - 1].styles, char.styles)) ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));';
-const ANSI_SAME_CODES = `function sameAnsiCodes(a, b) {
-    if (a === b) return true;
-    if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (a[i].code !== b[i].code || a[i].endCode !== b[i].endCode) return false;
-    return true;
-}
-export function styledCharsToString(chars) {`;
 // signal-exit 3 (Ink's and restore-cursor's) loads node:assert (~4 ms of the TUI's start, issue 16)
 // for one argument check of its exit hook; it is loaded when that check fails instead.
 const SIGNAL_EXIT_3 = /[\\/]node_modules[\\/](ink|restore-cursor)[\\/]node_modules[\\/]signal-exit[\\/]index\.js$/;
@@ -71,8 +56,7 @@ const SIGNAL_EXIT_LAZY_ASSERT = "var assert = { equal: function (actual, expecte
 const patches = [
   { filter: SIGNAL_EXIT_3, from: SIGNAL_EXIT_ASSERT, to: SIGNAL_EXIT_LAZY_ASSERT },
   ...STRING_WIDTH_PATCHES.map((patch) => ({ filter: STRING_WIDTH, ...patch })),
-  { filter: ANSI_STYLED_CHARS, from: ANSI_DIFF_EACH, to: ANSI_DIFF_CHANGED },
-  { filter: ANSI_STYLED_CHARS, from: 'export function styledCharsToString(chars) {', to: ANSI_SAME_CODES },
+  ...ANSI_TOKENIZE_PATCHES.map((patch) => ({ filter: ANSI_STYLED_CHARS, ...patch })),
   ...INK_OUTPUT_PATCHES,
   { filter: INK_LOG_UPDATE, from: INK_BUGGY, to: INK_FIXED },
   { filter: INK_MAIN, from: INK_RESIZE, to: INK_RESIZE_FIXED },
