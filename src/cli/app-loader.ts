@@ -7,6 +7,7 @@
  */
 import type { createApp } from '../app/app.js';
 import { startupMark } from '../startup-trace.js';
+import { yieldToInput } from '../tui/input/yield-to-input.js';
 
 /** The import steps before `app.js` itself, heaviest parts first, each with what it brings. */
 export const APP_LOAD_STEPS: readonly { loads: string; step: () => Promise<unknown> }[] = [
@@ -33,19 +34,6 @@ export const APP_LOAD_STEPS: readonly { loads: string; step: () => Promise<unkno
   { loads: 'the MCP client (the SDK loads when a server is configured)', step: () => import('../mcp/service.js') },
   { loads: 'the language-server clients', step: () => import('../lsp/service.js') },
 ];
-
-/**
- * Resolves once input that arrived during the slice before has been read and its render run: input
- * is read in the event loop's poll phase, and the render it causes is queued as an immediate (React's
- * scheduler uses `setImmediate` on Node), behind any immediate queued before that poll. So: the first
- * immediate reaches a check phase; the poll of the next turn, after it, reads what came during the
- * slice; the second immediate, queued before that poll, runs ahead of the render; the third, queued
- * by the second, runs after it. (One immediate started the next slice before the key's echo; two did
- * when the slice ended outside a check phase: test/cli/app-loader.test.ts.)
- */
-export function yieldToInput(): Promise<void> {
-  return new Promise<void>((resolve) => setImmediate(() => setImmediate(() => setImmediate(resolve))));
-}
 
 /**
  * ms between the first full frame and the first step: a key typed as the UI appears (the moment a

@@ -1,11 +1,13 @@
 /**
  * The app's modules load after the TUI's first frame in slices (src/cli/app-loader.ts, issue 16):
- * input that arrives during a slice is handled, and its render run, before the next slice starts.
+ * input that arrives during a slice is handled, and its render run, before the next slice starts
+ * (yieldToInput, src/tui/input/yield-to-input.ts; the code grammars load the same way).
  * Real sockets on the loopback: the "key" is bytes the kernel holds while the slice runs.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APP_LOAD_STEPS, loadAppInSlices, yieldToInput } from '../../src/cli/app-loader.js';
+import { APP_LOAD_STEPS, loadAppInSlices } from '../../src/cli/app-loader.js';
+import { yieldToInput } from '../../src/tui/input/yield-to-input.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -7,6 +7,7 @@ import chalk from 'chalk';
 import type { Element, ElementContent, Root } from 'hast';
 import type { createLowlight } from 'lowlight';
 import type { Theme } from '../theme.js';
+import { yieldToInput } from '../input/yield-to-input.js';
 
 type SyntaxColour = keyof Pick<
   Theme,
@@ -81,7 +82,7 @@ const loadedListeners = new Set<() => void>();
 export function loadHighlighter(): Promise<void> {
   // one grammar at a time, yielding between them: a key pressed meanwhile is drawn at once (issue 16)
   loading ??= import('./grammars.js')
-    .then(({ loadCommonGrammars }) => loadCommonGrammars(() => new Promise((resolve) => setImmediate(resolve))))
+    .then(({ loadCommonGrammars }) => loadCommonGrammars(yieldToInput))
     .then((loaded) => {
       lowlight = loaded;
       for (const listener of loadedListeners) listener();
