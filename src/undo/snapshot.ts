@@ -149,9 +149,21 @@ export class ProjectSnapshots {
   /**
    * Takes a snapshot: adds what changed since the last one (files over the size limit left out) and
    * notes the exact modes of the files it looked at (`snapshot-modes.ts`).
+   * A repository found damaged (a corrupt or missing object, a broken index: a disk error, someone
+   * editing it) is made anew and the snapshot taken again (see {@link renew}).
    * @throws {GitError} (`missing` when git is not installed), {@link SnapshotLimitError}
    */
   async take(options: TakeOptions): Promise<Snapshot> {
+    try {
+      return await this.takeOnce(options);
+    } catch (err) {
+      if (!isDamaged(err)) throw err;
+      this.renew();
+      return this.takeOnce(options);
+    }
+  }
+
+  private async takeOnce(options: TakeOptions): Promise<Snapshot> {
     await this.init(options);
     const nowSec = Math.floor(Date.now() / 1000);
     this.modeBook.load();
@@ -248,6 +260,17 @@ export class ProjectSnapshots {
    * @throws {GitError}; {@link SnapshotLimitError} when the inline contents add up to more than `maxChangeBytes`
    */
   async diff(before: Snapshot, after: Snapshot, options: TakeOptions): Promise<SnapshotChange[]> {
+    try {
+      return await this.diffOnce(before, after, options);
+    } catch (err) {
+      if (!isDamaged(err)) throw err;
+      // the before-snapshot's objects are unreadable: this call's changes are lost, later ones are not
+      this.renew();
+      throw new GitError(`the snapshot repository was damaged (${(err as Error).message}); it was made anew, and later calls are tracked`, 'failed');
+    }
+  }
+
+  private async diffOnce(before: Snapshot, after: Snapshot, options: TakeOptions): Promise<SnapshotChange[]> {
     const rows: { raw: Buffer; oldMode: string; newMode: string; oldId: string; newId: string }[] = [];
     if (before.tree !== after.tree) {
       const raw = splitNul(await this.git(['diff-tree', '-r', '-z', '--no-renames', '--raw', before.tree, after.tree], options));
@@ -316,6 +339,19 @@ export class ProjectSnapshots {
         ...(!Buffer.from(path, 'utf8').equals(r.raw) ? { notUtf8: true as const } : {}),
       };
     });
+  }
+
+  /**
+   * Makes the repository anew after damage: its git files go (objects, index, refs), ours stay (the
+   * mode book, the call lock); the next snapshot is a first one again. Large files kept for undo in
+   * it are lost: their undo says their saved copy is gone.
+   */
+  renew(): void {
+    for (const name of ['objects', 'refs', 'index', 'HEAD', 'packed-refs', 'config', 'info', 'logs']) {
+      rmSync(join(this.place.gitDir, name), { recursive: true, force: true });
+    }
+    this.initialised = false;
+    this.last = undefined;
   }
 
   /** The git directory of the snapshot repository (where kept blobs are read from). */
@@ -473,6 +509,17 @@ export class ProjectSnapshots {
     return new SnapshotLimitError(`the project has more than ${this.limits.maxFiles.toLocaleString('en-US')} files not ignored by .gitignore`);
   }
 }
+
+/**
+ * Whether a git failure says the snapshot repository is damaged, from git's own messages: `loose
+ * object … is corrupt`, `unable to unpack … header`, `invalid object … for '<path>'`, `index file
+ * smaller than expected`, `bad signature`, `bad object`, `not a git repository`.
+ */
+export function isDamaged(err: unknown): boolean {
+  return err instanceof GitError && err.kind === 'failed' && DAMAGE.test(err.message);
+}
+
+const DAMAGE = /is corrupt|unable to unpack|invalid object|index file (smaller|corrupt)|bad signature|bad object|unable to read tree|not a git repository|inflate: data stream error/i;
 
 /** `4 MiB`, `2 GiB`, `100 bytes`: a limit in words. */
 export function formatBytes(bytes: number): string {
