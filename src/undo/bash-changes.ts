@@ -36,6 +36,7 @@ import type { FileSnapshot, RecordedWrite } from '../db/turn-changes.js';
 import { UNTRACKED_CHANGES, type ChangeTracker } from '../tools/change-tracker.js';
 import type { ToolContext, ToolResult } from '../tools/tool.js';
 import { ProjectCallLock } from './call-lock.js';
+import { PendingCalls } from './pending-calls.js';
 import { GitError } from './snapshot-git.js';
 import { formatBytes, ProjectSnapshots, SnapshotLimitError, type Snapshot, type SnapshotChange, type SnapshotFile } from './snapshot.js';
 
@@ -85,10 +86,13 @@ export class BashChangeTracker implements ChangeTracker {
   private queue: Promise<unknown> = Promise.resolve();
   /** one tracked call at a time in the project, across processes */
   private readonly lock: ProjectCallLock;
+  /** the before-snapshots of calls running now, on disk */
+  private readonly pending: PendingCalls;
 
   constructor(private readonly options: BashChangeTrackerOptions) {
     this.timings = { ...TRACKER_TIMINGS, ...options.timings };
     this.lock = new ProjectCallLock(options.snapshots.gitDir);
+    this.pending = new PendingCalls(options.snapshots.gitDir);
   }
 
   /** Starts the project's first snapshot in the background (again a no-op). */
@@ -161,11 +165,27 @@ export class BashChangeTracker implements ChangeTracker {
       if ('snapshot' in before && (othersRan || Date.now() - asked >= this.timings.retakeAfterPermissionMs)) before = await this.take(ctx.signal);
     };
     let result: ToolResult;
+    // a before-snapshot on disk while the call runs: a process killed meanwhile leaves it for the next
+    // run, which records what the call changed (`recoverInterrupted`)
+    const pending = 'snapshot' in before ? this.pending.write(ctx, tool, before.snapshot) : undefined;
     try {
       result = await run({ ...ctx, askPermission });
+    } catch (err) {
+      pending?.remove();
+      throw err;
     } finally {
       unmark?.();
     }
+    try {
+      return await this.afterCall(tool, ctx, result, before);
+    } finally {
+      // recorded (or known not to be): nothing left for a later run
+      pending?.remove();
+    }
+  }
+
+  /** The second half of {@link aroundLocked}: the after-snapshot, and the changes recorded. */
+  private async afterCall(tool: string, ctx: ToolContext, result: ToolResult, before: Taken): Promise<ToolResult> {
     // nothing ran
     if (result.permissionDenied || result.outcome === 'validation') return result;
     if (!('snapshot' in before)) return withUntracked(result, [`files changed by ${tool} are not tracked: ${before.reason}`]);
@@ -199,7 +219,26 @@ export class BashChangeTracker implements ChangeTracker {
       clearTimeout(timer);
       if (!this.firstDone) return { reason: 'the first snapshot of the project was still being taken' };
     }
-    return this.take(signal);
+    const taken = await this.take(signal);
+    if ('snapshot' in taken) await this.recoverInterrupted(taken.snapshot);
+    return taken;
+  }
+
+  /**
+   * Records what calls of killed processes changed (their before-snapshot to `now`) into their own
+   * turns: `kill -9` in the middle of a bash call left no after-snapshot. What changed in the project
+   * between the kill and now counts as that call's.
+   */
+  private async recoverInterrupted(now: Snapshot): Promise<void> {
+    for (const left of this.pending.orphans()) {
+      try {
+        const changes = await this.options.snapshots.diff(left.snapshot, now, { timeoutMs: this.timings.snapshotTimeoutMs });
+        this.record(left.tool, left, left.snapshot, now, changes);
+      } catch {
+        // its snapshot is gone (a renewed repository): nothing to recover
+      }
+      left.remove();
+    }
   }
 
   private async take(signal: AbortSignal | undefined): Promise<Taken> {
@@ -216,7 +255,7 @@ export class BashChangeTracker implements ChangeTracker {
   }
 
   /** Records the changes as turn changes; returns what could not be recorded, in words. */
-  private record(tool: string, ctx: ToolContext, before: Snapshot, after: Snapshot, changes: SnapshotChange[]): string[] {
+  private record(tool: string, ctx: Pick<ToolContext, 'sessionId' | 'messageId'>, before: Snapshot, after: Snapshot, changes: SnapshotChange[]): string[] {
     const notes = new Set<string>();
     const tooLarge = `larger than ${formatBytes(this.options.snapshots.limits.maxFileBytes)}`;
     // a big file's change is not in the trees: its fingerprint changed
