@@ -13,6 +13,16 @@ export function displayPath(cwd: string, path: string): string {
   return rel.split(sep).join('/');
 }
 
+/** Files listed one a line; the rest are counted (a turn that made 10,000 files). */
+export const REPORT_MAX_FILES = 200;
+/** Files left alone listed with their difference (up to 80 lines each); the rest are counted. */
+export const REPORT_MAX_CONFLICTS = 20;
+
+/** `1 more file`, `9,800 more files`. */
+function more(count: number): string {
+  return `${count.toLocaleString('en-US')} more ${count === 1 ? 'file' : 'files'}`;
+}
+
 /** What each action is called in the listing. */
 const ACTION_WORDS: Readonly<Record<TurnUndoResult['files'][number]['action'], string>> = {
   restored: 'restored',
@@ -38,17 +48,19 @@ export function formatUndoResult(result: TurnUndoResult, cwd: string): string {
   const lines: string[] = [];
   if (result.files.length) {
     lines.push(`${verb} ${turn}:`);
-    for (const file of result.files) lines.push(`  ${ACTION_WORDS[file.action].padEnd(9)} ${displayPath(cwd, file.path)}`);
+    for (const file of result.files.slice(0, REPORT_MAX_FILES)) lines.push(`  ${ACTION_WORDS[file.action].padEnd(9)} ${displayPath(cwd, file.path)}`);
+    if (result.files.length > REPORT_MAX_FILES) lines.push(`  … and ${more(result.files.length - REPORT_MAX_FILES)} (--json lists every one)`);
   } else {
     lines.push(`Nothing ${result.kind === 'undo' ? 'undone' : 'redone'}: every file of ${turn} changed since.`);
   }
   if (result.conflicts.length) {
     const overwritten = result.files.length && result.conflicts.every((c) => result.files.some((f) => f.path === c.path));
     lines.push(overwritten ? 'Overwritten although they changed since (--force):' : 'Left alone, changed since (your changes are kept):');
-    for (const conflict of result.conflicts) {
+    for (const conflict of result.conflicts.slice(0, REPORT_MAX_CONFLICTS)) {
       lines.push(`  ${displayPath(cwd, conflict.path)}: ${conflict.reason}`);
       for (const line of conflict.diff.replace(/\n$/, '').split('\n')) if (line) lines.push(`    ${line}`);
     }
+    if (result.conflicts.length > REPORT_MAX_CONFLICTS) lines.push(`  … and ${more(result.conflicts.length - REPORT_MAX_CONFLICTS)} (--json lists every one, with its difference)`);
   }
   if (result.untracked.length) {
     lines.push('Not put back (changes that were not tracked stay as they are):');

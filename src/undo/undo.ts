@@ -216,6 +216,19 @@ function comparePaths(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Files named in the note (the model reads it with every request); the others are counted. */
+export const NOTE_MAX_FILES = 20;
+
+/** `9,980 removed, 3 restored`: how many files each action took, in the order of `words`. */
+function countActions(files: readonly FileRestored[], words: Record<FileRestored['action'], string>): string {
+  const counts = new Map<FileRestored['action'], number>();
+  for (const f of files) counts.set(f.action, (counts.get(f.action) ?? 0) + 1);
+  return (Object.keys(words) as FileRestored['action'][])
+    .filter((action) => counts.has(action))
+    .map((action) => `${counts.get(action)!.toLocaleString('en-US')} ${words[action]}`)
+    .join(', ');
+}
+
 /** The text of the note: short, for the model and the person alike. */
 export function noteText(result: Pick<TurnUndoResult, 'kind' | 'files' | 'conflicts'> & { untracked?: string[] }, cwd: string): string {
   const name = (path: string) => displayPath(cwd, path);
@@ -223,13 +236,21 @@ export function noteText(result: Pick<TurnUndoResult, 'kind' | 'files' | 'confli
     result.kind === 'undo'
       ? { restored: 'restored', removed: 'removed', created: 'restored (it had been deleted)' }
       : { restored: 'changed again', removed: 'removed again', created: 'created again' };
-  const done = result.files.map((f) => `${name(f.path)} ${words[f.action]}`).join(', ');
+  // a turn that made 10,000 files: the note goes to the model with every request, so it names a few
+  const shown = result.files.slice(0, NOTE_MAX_FILES).map((f) => `${name(f.path)} ${words[f.action]}`);
+  const rest = result.files.slice(NOTE_MAX_FILES);
+  if (rest.length) shown.push(`and ${rest.length.toLocaleString('en-US')} more files (${countActions(rest, words)})`);
+  const done = shown.join(', ');
   let text =
     result.kind === 'undo'
       ? `The user undid the last turn's file changes: ${done}.`
       : `The user redid the file changes they had undone: ${done}.`;
   const left = result.conflicts.filter((c) => !result.files.some((f) => f.path === c.path));
-  if (left.length) text += ` Left as they are, because they changed since: ${left.map((c) => name(c.path)).join(', ')}.`;
+  if (left.length) {
+    const named = left.slice(0, NOTE_MAX_FILES).map((c) => name(c.path));
+    if (left.length > NOTE_MAX_FILES) named.push(`and ${(left.length - NOTE_MAX_FILES).toLocaleString('en-US')} more`);
+    text += ` Left as they are, because they changed since: ${named.join(', ')}.`;
+  }
   if (result.untracked?.length) text += ` Not put back (${result.untracked.join('; ')}).`;
   return `${text} Read a file again before changing it.`;
 }
