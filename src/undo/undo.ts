@@ -110,9 +110,13 @@ export class UndoFailedError extends Error {
  * @throws {UndoFailedError} when a write failed (nothing was changed)
  */
 export function undoTurn(stores: UndoStores, sessionId: string, options: UndoOptions): TurnUndoResult {
-  const turn = stores.files.turns.lastDone(sessionId);
-  if (!turn) throw new NothingToUndoError('undo', untrackedSince(stores, sessionId, 0));
-  return apply(stores, sessionId, turn, 'undo', options);
+  for (;;) {
+    const turn = stores.files.turns.lastDone(sessionId);
+    if (!turn) throw new NothingToUndoError('undo', untrackedSince(stores, sessionId, 0));
+    // a turn whose only files it made and removed again: passed over, on to the turn before
+    const result = apply(stores, sessionId, turn, 'undo', options);
+    if (result) return result;
+  }
 }
 
 /**
@@ -121,12 +125,19 @@ export function undoTurn(stores: UndoStores, sessionId: string, options: UndoOpt
  * @throws {UndoFailedError} when a write failed (nothing was changed)
  */
 export function redoTurn(stores: UndoStores, sessionId: string, options: UndoOptions): TurnUndoResult {
-  const turn = stores.files.turns.lastUndone(sessionId);
-  if (!turn) throw new NothingToUndoError('redo');
-  return apply(stores, sessionId, turn, 'redo', options);
+  for (;;) {
+    const turn = stores.files.turns.lastUndone(sessionId);
+    if (!turn) throw new NothingToUndoError('redo');
+    const result = apply(stores, sessionId, turn, 'redo', options);
+    if (result) return result;
+  }
 }
 
-function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: 'undo' | 'redo', options: UndoOptions): TurnUndoResult {
+/**
+ * Undoes or redoes `turn`. Returns undefined when every change of the turn is a file it created and
+ * removed again (nothing to write; the turn is marked as such, so the caller goes on to the next).
+ */
+function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: 'undo' | 'redo', options: UndoOptions): TurnUndoResult | undefined {
   const turnMessage = stores.messages.get(turn.turnId);
   const prompt = preview(turnMessage ? messageText(turnMessage) : '');
   const files: FileRestored[] = [];
@@ -143,6 +154,12 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
     }
     const from = kind === 'undo' ? change.after : change.before;
     const to = kind === 'undo' ? change.before : change.after;
+    // made and removed again in the turn (`write` then `rm`, a scratch file): nothing to put back,
+    // and a file there now is someone else's
+    if (from === null && to === null) {
+      states.push({ id: change.id, state: kind === 'undo' ? 'undone' : 'done' });
+      continue;
+    }
     // a name that is not UTF-8: its raw bytes name the file
     const fsPath = change.pathBytes ?? change.path;
     // a link put in the file's place could lead anywhere: never written through out of the project,
@@ -182,6 +199,10 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
   conflicts.sort(byPlace);
   const untracked = kind === 'undo' ? untrackedSince(stores, sessionId, turn.turnSeq) : [];
   const result: TurnUndoResult = { kind, turnId: turn.turnId, prompt, files, conflicts, untracked };
+  if (files.length === 0 && conflicts.length === 0) {
+    stores.files.turns.setStates(states);
+    return undefined;
+  }
   // every file changed since: nothing was done, and the turn stays where it was
   if (files.length === 0) return result;
   try {
