@@ -38,6 +38,7 @@ import type { ToolContext, ToolResult } from '../tools/tool.js';
 import { ProjectCallLock } from './call-lock.js';
 import { PendingCalls } from './pending-calls.js';
 import { GitError } from './snapshot-git.js';
+import { lstatRaw } from './snapshot-modes.js';
 import { formatBytes, ProjectSnapshots, SnapshotLimitError, type Snapshot, type SnapshotChange, type SnapshotFile } from './snapshot.js';
 
 /** How long the tracker waits, in ms. */
@@ -272,6 +273,9 @@ export class BashChangeTracker implements ChangeTracker {
       }
       const modes = [change.before?.gitMode, change.after?.gitMode];
       if (modes.includes('160000')) continue; // a folder with its own repository
+      // "created" but unchanged since before the call began: it was there, ignored (the call edited or
+      // removed a .gitignore). Recorded as created, undo would delete the person's file.
+      if (change.before === null && change.after !== null && existedBefore(Buffer.concat([root, change.raw]), before.takenAtMs)) continue;
       try {
         this.options.record({
           sessionId: ctx.sessionId,
@@ -294,6 +298,22 @@ export class BashChangeTracker implements ChangeTracker {
     this.queue = next.catch(() => {});
     return next;
   }
+}
+
+/**
+ * Margin for file times: the kernel stamps a file with a coarse clock (a few ms behind `Date.now()`),
+ * and a file written a moment before the call is not told apart from one written by it.
+ */
+const CLOCK_SLACK_MS = 2_000;
+
+/**
+ * Whether the file at `path` (raw) was last changed (its ctime: any write, chmod, rename; a program
+ * cannot set it back) well before `sinceMs`: it was there before the call. A file that is gone or
+ * unreadable counts as made by the call.
+ */
+function existedBefore(path: Buffer, sinceMs: number): boolean {
+  const stats = lstatRaw(path);
+  return stats !== undefined && stats.ctimeMs < sinceMs - CLOCK_SLACK_MS;
 }
 
 /** A snapshot's file as a turn change's state: a link as the link itself, a large file as its blob. */

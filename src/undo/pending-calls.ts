@@ -28,6 +28,7 @@ interface Stored {
   messageId: string;
   tool: string;
   tree: string;
+  takenAtMs?: number;
   /** [raw path as latin1, mode] */
   modes: [string, number][];
 }
@@ -41,7 +42,7 @@ export class PendingCalls {
   /** Leaves the call's before-snapshot on disk; undefined when it cannot be written (then nothing is recovered). */
   write(call: { sessionId: string; messageId: string }, tool: string, snapshot: Snapshot): { remove(): void } | undefined {
     const file = join(this.dir, `opencode-pending-${process.pid}-${++counter}.json`);
-    const stored: Stored = { pid: process.pid, sessionId: call.sessionId, messageId: call.messageId, tool, tree: snapshot.tree, modes: [...snapshot.modes] };
+    const stored: Stored = { pid: process.pid, sessionId: call.sessionId, messageId: call.messageId, tool, tree: snapshot.tree, takenAtMs: snapshot.takenAtMs, modes: [...snapshot.modes] };
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       writeFileSync(file, JSON.stringify(stored));
@@ -76,7 +77,7 @@ export class PendingCalls {
         sessionId: stored.sessionId,
         messageId: stored.messageId,
         tool: stored.tool,
-        snapshot: { tree: stored.tree, modes: new Map(stored.modes), tooLarge: new Map() },
+        snapshot: { tree: stored.tree, modes: new Map(stored.modes), tooLarge: new Map(), takenAtMs: stored.takenAtMs ?? 0 },
         remove,
       });
     }

@@ -75,6 +75,8 @@ export interface Snapshot {
    * an executable), by raw relative path as a `latin1` string (`snapshot-modes.ts`)
    */
   modes: ReadonlyMap<string, number>;
+  /** when the snapshot began (ms since the epoch): a file whose inode changed before it was not made after it */
+  takenAtMs: number;
 }
 
 /** One file's content in a snapshot. */
@@ -165,7 +167,8 @@ export class ProjectSnapshots {
 
   private async takeOnce(options: TakeOptions): Promise<Snapshot> {
     await this.init(options);
-    const nowSec = Math.floor(Date.now() / 1000);
+    const takenAtMs = Date.now();
+    const nowSec = Math.floor(takenAtMs / 1000);
     this.modeBook.load();
     // a repository made before the mode book: one pass over every file it holds
     const fullPass = !this.modeBook.exists() && existsSync(join(this.place.gitDir, 'index'));
@@ -247,10 +250,10 @@ export class ProjectSnapshots {
     }
     const modes = this.modeBook.commit();
     // nothing added and the index as our last write-tree left it (no other opencode wrote it): same tree
-    if (!add.length && !gone.length && this.last && this.last.index === this.indexStamp()) return { tree: this.last.tree, tooLarge, modes };
+    if (!add.length && !gone.length && this.last && this.last.index === this.indexStamp()) return { tree: this.last.tree, tooLarge, modes, takenAtMs };
     const tree = (await this.withIndexLock(() => this.git(['write-tree'], options))).toString('utf8').trim();
     this.last = { tree, index: this.indexStamp() };
-    return { tree, tooLarge, modes };
+    return { tree, tooLarge, modes, takenAtMs };
   }
 
   /**
