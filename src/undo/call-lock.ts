@@ -10,7 +10,7 @@
  * last ran in `opencode-unlocked`), so the holder, at its end, records nothing either: neither session
  * gets the other's changes. A lock whose process is gone (killed) is taken over.
  *
- * Files, all in the snapshot repository's git directory: `opencode-call.lock` (`<pid> <token>`),
+ * Files, all in the snapshot repository's git directory: `opencode-call.lock` (`<pid> <token> <hold>`),
  * `opencode-calls` (a counter bumped at each acquire: "did anyone run since?"), `opencode-unlocked`
  * and `opencode-unlocked-<token>`.
  */
@@ -29,6 +29,13 @@ export class ProjectCallLock {
   private held = 0;
   /** when this holder got the lock (ms since the epoch) */
   private since = 0;
+  /** holds so far, and what this holder wrote into the lock file for the current one */
+  private holds = 0;
+  private written = '';
+  /** the other holder seen at the last failed try (`<pid> <token>`) */
+  private holder = '';
+  /** the other holder whose call outlasted our last wait */
+  private gaveUpOn = '';
 
   constructor(private readonly dir: string) {}
 
@@ -40,7 +47,7 @@ export class ProjectCallLock {
    * Takes the lock, waiting up to `waitMs` while another live process holds it. Resolves true when
    * held (then call {@link release}), false when the wait ran out or `signal` fired. `resume`: the
    * same call taking it back (after a permission dialog): {@link overlapped} still looks back to the
-   * call's first acquire.
+   * call's first acquire. A holder whose call already outlasted one wait is not waited for again.
    */
   async acquire(waitMs: number, signal?: AbortSignal, resume = false): Promise<boolean> {
     if (this.held > 0) {
@@ -56,7 +63,12 @@ export class ProjectCallLock {
         this.bumpCounter();
         return true;
       }
-      if (Date.now() >= until || signal?.aborted) return false;
+      // the same long call we gave up waiting for (a test suite run by the other process): no second wait
+      if (this.holder !== '' && this.holder === this.gaveUpOn) return false;
+      if (Date.now() >= until || signal?.aborted) {
+        this.gaveUpOn = this.holder;
+        return false;
+      }
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
   }
@@ -66,7 +78,7 @@ export class ProjectCallLock {
     if (this.held === 0) return;
     if (--this.held > 0) return;
     try {
-      if (readFileSync(this.lockFile, 'utf8') === this.token) rmSync(this.lockFile, { force: true });
+      if (readFileSync(this.lockFile, 'utf8') === this.written) rmSync(this.lockFile, { force: true });
     } catch {
       // already gone
     }
@@ -131,8 +143,10 @@ export class ProjectCallLock {
   private tryTake(): boolean {
     try {
       const fd = openSync(this.lockFile, 'wx', 0o600);
+      // each hold its own name: a waiter that gave up on one long call waits for the next one again
+      this.written = `${this.token} ${++this.holds}`;
       try {
-        writeSync(fd, this.token);
+        writeSync(fd, this.written);
       } finally {
         closeSync(fd);
       }
@@ -146,6 +160,7 @@ export class ProjectCallLock {
     } catch {
       return false; // released meanwhile: the next look takes it
     }
+    this.holder = holder;
     // '' : created but not written yet, by a live process
     if (!holder || alive(Number(holder.split(' ')[0]))) return false;
     rmSync(this.lockFile, { force: true });

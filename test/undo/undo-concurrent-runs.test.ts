@@ -109,11 +109,27 @@ describe('two opencode runs in one project at once', () => {
     writeFileSync(join(gitDir, 'opencode-call.lock'), '4999999 deadbeef');
     const lock = new ProjectCallLock(gitDir);
     expect(await lock.acquire(0)).toBe(true);
-    expect(readFileSync(join(gitDir, 'opencode-call.lock'), 'utf8')).toMatch(new RegExp(`^${process.pid} [0-9a-f]{12}$`));
+    expect(readFileSync(join(gitDir, 'opencode-call.lock'), 'utf8')).toMatch(new RegExp(`^${process.pid} [0-9a-f]{12} 1$`));
     // a second holder (another process, as far as the lock can tell) waits and gives up
     expect(await new ProjectCallLock(gitDir).acquire(0)).toBe(false);
     lock.release();
     expect(existsSync(join(gitDir, 'opencode-call.lock'))).toBe(false);
     expect(await new ProjectCallLock(gitDir).acquire(0)).toBe(true);
+  });
+
+  it('a call that outlasted one wait is not waited for again; the same process\'s next call is', async () => {
+    const gitDir = mkdtempSync(join(tmpdir(), 'opencode-call-lock-'));
+    const long = new ProjectCallLock(gitDir);
+    const waiter = new ProjectCallLock(gitDir);
+    expect(await long.acquire(0)).toBe(true);
+    expect(await waiter.acquire(100)).toBe(false);
+    // while the same hold lasts, no second wait: false at once, though the wait would outlast the test
+    expect(await waiter.acquire(600_000)).toBe(false);
+    long.release();
+    expect(await long.acquire(0)).toBe(true);
+    // a new hold is waited for again: got once it is let go
+    const got = waiter.acquire(600_000);
+    setTimeout(() => long.release(), 100);
+    expect(await got).toBe(true);
   });
 });
