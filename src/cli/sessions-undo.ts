@@ -4,7 +4,8 @@
  * argument parsing is loaded with the command table; the work is imported when it runs.
  *
  * Exit codes: 0 every file of the turn was put back; 1 nothing to undo or redo, a file was left alone
- * because it changed since (its diff is printed), or a write failed; 2 bad usage, config, or an
+ * because it changed since (its diff is printed), a write failed, or another process (a `-p` run, a
+ * TUI, an editor) has the session open; 2 bad usage, config, or an
  * unknown or ambiguous session id.
  */
 import type { Command } from 'commander';
@@ -56,6 +57,10 @@ export async function runSessionsUndo(opts: SessionsUndoOptions): Promise<number
   const db = openDatabase(dataDir);
   try {
     const session = findSession(db, opts.id);
+    // files written under a running reply: its bash call would take them for its own changes
+    const { describeSessionUsers, sessionUsersOf } = await import('./sessions-in-use.js');
+    const users = sessionUsersOf(db, session.id);
+    if (users.length) return fail(1, `session ${session.id} is in use by ${describeSessionUsers(users)}: undo it once that ends (or with /undo in that TUI)`);
     const act = opts.redo ? redoTurn : undoTurn;
     const result = act(db, session.id, { cwd, force: opts.force });
     const { formatUndoResult, undoResultJson } = await import('../undo/report.js');
