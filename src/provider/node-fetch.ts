@@ -148,16 +148,21 @@ function planOf(input: string | URL | Request, init: RequestInit | undefined): P
   };
 }
 
-function addHeader(headers: Record<string, string>, name: string, value: string): void {
+/** Adds a header as fetch does: names lower-cased, repeated names (or a list of values) joined by `, `. */
+function addHeader(headers: Record<string, string>, name: string, value: string | readonly string[]): void {
   const key = name.toLowerCase();
-  headers[key] = headers[key] === undefined ? String(value) : `${headers[key]}, ${value}`;
+  const text = typeof value === 'string' ? value : value.join(', ');
+  headers[key] = headers[key] === undefined ? String(text) : `${headers[key]}, ${text}`;
 }
+
+/** A request body as `RequestInit` types it (`BodyInit` is not a global type under `lib: ES2023` alone). */
+type FetchBody = NonNullable<RequestInit['body']>;
 
 /**
  * A request body this module sends (a string, bytes, form parameters), undefined for none, or null
  * for one it does not handle. The content type is the one fetch gives such a body.
  */
-function bodyOf(body: BodyInit | null | undefined): { data: string | Buffer; contentType?: string } | undefined | null {
+function bodyOf(body: FetchBody | null | undefined): { data: string | Buffer; contentType?: string } | undefined | null {
   if (body === undefined || body === null) return undefined;
   if (typeof body === 'string') return { data: body, contentType: 'text/plain;charset=UTF-8' };
   if (body instanceof URLSearchParams) return { data: body.toString(), contentType: 'application/x-www-form-urlencoded;charset=UTF-8' };
