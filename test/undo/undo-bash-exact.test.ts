@@ -11,9 +11,9 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../support/cli.js';
+import { queryProjectDb } from '../support/project-db.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 
 let fake: FakeProvider | undefined;
@@ -38,14 +38,7 @@ async function runTurn(dir: string, command: string): Promise<void> {
   expect(bashMetadata(dir)?.untrackedChanges).toBeUndefined();
 }
 
-function query<T>(dir: string, sql: string): T[] {
-  const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
-  try {
-    return db.prepare(sql).all() as T[];
-  } finally {
-    db.close();
-  }
-}
+const query = queryProjectDb;
 
 const sessionIdOf = (dir: string) => query<{ id: string }>(dir, 'SELECT id FROM sessions')[0]!.id;
 

@@ -10,11 +10,11 @@
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProjectCallLock } from '../../src/undo/call-lock.js';
 import { OTHER_CALL } from '../../src/undo/bash-changes.js';
 import { cleanEnv, runCli } from '../support/cli.js';
+import { queryProjectDb } from '../support/project-db.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 
 let fakes: FakeProvider[] = [];
@@ -23,14 +23,7 @@ afterEach(async () => {
   fakes = [];
 });
 
-function query<T>(dir: string, sql: string, ...args: unknown[]): T[] {
-  const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
-  try {
-    return db.prepare(sql).all(...args) as T[];
-  } finally {
-    db.close();
-  }
-}
+const query = queryProjectDb;
 
 /** Runs `-p <prompt>` in `dir` for each [prompt, bash command] at the same time. */
 async function runTogether(dir: string, runs: [string, string][]): Promise<void> {

@@ -8,9 +8,9 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../support/cli.js';
+import { queryProjectDb } from '../support/project-db.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 
 let fake: FakeProvider | undefined;
@@ -19,14 +19,7 @@ afterEach(async () => {
   fake = undefined;
 });
 
-function query<T>(dir: string, sql: string): T[] {
-  const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
-  try {
-    return db.prepare(sql).all() as T[];
-  } finally {
-    db.close();
-  }
-}
+const query = queryProjectDb;
 
 /** One `-p` turn (continuing the session after the first) whose one call is bash running `command`; returns the call's untracked reasons. */
 async function runTurn(dir: string, prompt: string, command: string, first: boolean): Promise<unknown> {

@@ -8,9 +8,9 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../support/cli.js';
+import { queryProjectDb } from '../support/project-db.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 
 let fake: FakeProvider | undefined;
@@ -19,14 +19,7 @@ afterEach(async () => {
   fake = undefined;
 });
 
-function query<T>(dir: string, sql: string): T[] {
-  const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
-  try {
-    return db.prepare(sql).all() as T[];
-  } finally {
-    db.close();
-  }
-}
+const query = queryProjectDb;
 
 const names = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `gen/f${String(from + i).padStart(3, '0')}`);
 
