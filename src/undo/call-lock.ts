@@ -17,6 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { processRunning } from '../app/process-identity.js';
 
 /** How often a waiting call looks at the lock again, in ms. */
 const POLL_MS = 50;
@@ -177,13 +178,5 @@ export class ProjectCallLock {
   }
 }
 
-/** Whether a process with `pid` exists (EPERM: it does, owned by someone else). */
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** Whether a process with `pid` runs (a zombie counts as gone; app/process-identity.ts). */
+const alive = (pid: number): boolean => processRunning({ pid, startTicks: null });

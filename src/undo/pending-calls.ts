@@ -10,6 +10,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processRunning, processStartTicks } from '../app/process-identity.js';
 import type { Snapshot } from './snapshot.js';
 
 /** A call's before-snapshot as left on disk. */
@@ -24,6 +25,8 @@ export interface PendingCall {
 
 interface Stored {
   pid: number;
+  /** the writer's start time (app/process-identity.ts): a reused pid is not taken for it; absent in older files */
+  startTicks?: string | null;
   sessionId: string;
   messageId: string;
   tool: string;
@@ -42,7 +45,7 @@ export class PendingCalls {
   /** Leaves the call's before-snapshot on disk; undefined when it cannot be written (then nothing is recovered). */
   write(call: { sessionId: string; messageId: string }, tool: string, snapshot: Snapshot): { remove(): void } | undefined {
     const file = join(this.dir, `opencode-pending-${process.pid}-${++counter}.json`);
-    const stored: Stored = { pid: process.pid, sessionId: call.sessionId, messageId: call.messageId, tool, tree: snapshot.tree, takenAtMs: snapshot.takenAtMs, modes: [...snapshot.modes] };
+    const stored: Stored = { pid: process.pid, startTicks: processStartTicks(process.pid), sessionId: call.sessionId, messageId: call.messageId, tool, tree: snapshot.tree, takenAtMs: snapshot.takenAtMs, modes: [...snapshot.modes] };
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       writeFileSync(file, JSON.stringify(stored));
@@ -72,7 +75,7 @@ export class PendingCalls {
         remove();
         continue;
       }
-      if (alive(stored.pid)) continue;
+      if (processRunning({ pid: stored.pid, startTicks: stored.startTicks ?? null })) continue;
       found.push({
         sessionId: stored.sessionId,
         messageId: stored.messageId,
@@ -85,13 +88,3 @@ export class PendingCalls {
   }
 }
 
-/** Whether a process with `pid` exists (EPERM: it does, owned by someone else). */
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
