@@ -67,7 +67,7 @@ export interface DialogHostProps {
   onAttach(image: ImagePart): void;
   attachmentCount: number;
   /** the commands of the ctrl+k dialog (the same as the `/` list: useCommands.ts) */
-  commands: { list(): Promise<CommandItem[]>; run(id: string): void };
+  commands: { list(): Promise<CommandItem[]>; known(): CommandItem[]; run(id: string): void };
   /** sends a prompt; false when refused (busy) */
   send(text: string, images: ImagePart[]): boolean;
 }
@@ -75,7 +75,9 @@ export interface DialogHostProps {
 export function DialogHost(props: DialogHostProps) {
   const { services, store, permission, dialog, area, onClose } = props;
   const [providers, setProviders] = useState<ModelProvider[] | undefined>();
-  const [commands, setCommands] = useState<CommandItem[]>([]);
+  // undefined until this opening's list arrives; meanwhile the list as last known, so keys read with
+  // ctrl+k (ctrl+k ↓ enter in one read) act on rows that are there
+  const [commands, setCommands] = useState<CommandItem[] | undefined>();
   const keymap = useKeymap();
 
   useKeys(
@@ -92,6 +94,7 @@ export function DialogHost(props: DialogHostProps) {
       services.models().then(setProviders, (err: unknown) => store.setStatus(`Cannot list models: ${(err as Error).message}`, 'error'));
     }
     if (dialog?.kind === 'commands') {
+      setCommands(undefined);
       void props.commands.list().then(setCommands);
     }
   }, [dialog?.kind]);
@@ -143,7 +146,7 @@ export function DialogHost(props: DialogHostProps) {
   } else if (dialog?.kind === 'commands') {
     body = (
       <CommandsDialog
-        commands={commands}
+        commands={commands ?? props.commands.known()}
         onRun={(id) => {
           onClose();
           props.commands.run(id);

@@ -10,6 +10,8 @@ import { loadCustomCommands, type CustomCommand } from './custom-commands.js';
 export interface Commands {
   /** built-ins, then the custom commands (loaded now; on failure a status message and the built-ins) */
   list(): Promise<CommandItem[]>;
+  /** the list as last loaded (the built-ins before the first `list`), at once: what a dialog shows until `list` resolves */
+  known(): CommandItem[];
   /** runs a command of the last `list` by id */
   run(id: string): void;
 }
@@ -28,6 +30,9 @@ export function useCommands(context: Omit<CommandContext, 'custom'>): Commands {
         } catch (err) {
           store.setStatus(`Custom commands not loaded: ${(err as Error).message}`, 'warn');
         }
+        return commandList(custom.current);
+      },
+      known() {
         return commandList(custom.current);
       },
       run(id) {

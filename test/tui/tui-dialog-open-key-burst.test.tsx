@@ -35,4 +35,14 @@ describe('a dialog opened and used in one read', () => {
     const frame = await waitFor((f) => f.includes('> pic.png'));
     expect(frame).toContain('  assets/');
   });
+
+  it('ctrl+k ↓ enter run the second command of the list (its items are there when the ↓ comes)', async () => {
+    await tui.start([]);
+    const { ui, waitFor } = tui.render();
+    await waitFor((f) => f.includes('>'));
+    ui.stdin.write('\u000b\u001b[B\r'); // ctrl+k, Down, Enter: "Switch Session"
+    const frame = await waitFor((f) => f.includes('Switch Session') && !f.includes('New Session'));
+    expect(frame).toContain('enter open · r rename · d delete · esc close');
+    expect(frame).not.toContain('Commands');
+  });
 });
