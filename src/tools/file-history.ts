@@ -61,8 +61,11 @@ export function writeBytes(messageId: string, path: string, before: string | nul
   }
 }
 
-/** The file at `path` now (links followed), or `null` when nothing is there. @throws the fs error otherwise */
-export function readSnapshot(path: string): FileSnapshot | null {
+/**
+ * The file at `path` now (links followed), or `null` when nothing is there. `path` may be raw bytes (a
+ * name that is not UTF-8: undo of bash changes). @throws the fs error otherwise, or when it is not a regular file
+ */
+export function readSnapshot(path: string | Buffer): FileSnapshot | null {
   let stats;
   try {
     stats = statSync(path);
@@ -71,6 +74,6 @@ export function readSnapshot(path: string): FileSnapshot | null {
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw err;
   }
-  if (!stats.isFile()) throw new Error(`${path} is not a regular file`);
+  if (!stats.isFile()) throw new Error(`${path.toString()} is not a regular file`);
   return { bytes: readFileSync(path), mode: stats.mode & 0o7777 };
 }

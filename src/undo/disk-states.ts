@@ -5,8 +5,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, readSync, renameSync, statSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, renameSync, statSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
 import type { FileSnapshot } from '../db/turn-changes.js';
+import { readSnapshot } from '../tools/file-history.js';
 import { gitEnv, NEUTRAL_CONFIG } from './snapshot-git.js';
 
 /** A path as fs takes it: a string, or raw bytes for a name that is not UTF-8. */
@@ -47,16 +48,7 @@ export function linkAt(path: FsPath): Buffer | undefined {
 export function readState(path: FsPath, linkAsIs = true): FileSnapshot | null {
   const link = linkAsIs ? linkAt(path) : undefined;
   if (link) return { bytes: link, mode: 0o777, linkTarget: link.toString('utf8'), symlink: true };
-  let stats;
-  try {
-    stats = statSync(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw err;
-  }
-  if (!stats.isFile()) throw new Error(`${path.toString()} is not a regular file`);
-  return { bytes: readFileSync(path), mode: stats.mode & 0o7777 };
+  return readSnapshot(path);
 }
 
 /** Git's blob id (SHA-1 of `blob <size>\0` and the content) of the file at `path`, read in 1 MiB pieces. */
