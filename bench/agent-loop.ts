@@ -157,6 +157,7 @@ async function oneSession(fake: ChildFake, steps: number, bigProject?: string, c
     bus.on('provider.call', (e) => {
       providerMs += e.durationMs;
     });
+    const prof = process.env.BENCH_PROF ? await startProfile() : undefined;
     const thread0 = threadMsNow();
     const cpu0 = cpuMsNow();
     const t0 = performance.now();
@@ -164,6 +165,7 @@ async function oneSession(fake: ChildFake, steps: number, bigProject?: string, c
     const wallMs = performance.now() - t0;
     const cpuMs = cpuMsNow() - cpu0;
     const threadMs = threadMsNow() - thread0;
+    if (prof) await prof();
     if (result.reason !== 'end_turn') throw new Error(`session ended with ${result.reason}: ${result.error}`);
     // the canned provider answers from memory: the fake sees nothing
     const after = canned ? { ...before, answered: before.answered + steps + 1 } : await fake.stats();
@@ -185,6 +187,25 @@ async function oneSession(fake: ChildFake, steps: number, bigProject?: string, c
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * `BENCH_PROF=<dir>`: a CPU profile (50 µs samples) of each session's `agent.run` is written to
+ * `<dir>/<ms>.cpuprofile` (the warm-up session's too). Sampling interrupts system calls, so the
+ * profile overstates socket writes and SQLite's; the CPU figures of a run without it are the ones to quote.
+ */
+async function startProfile(): Promise<() => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const s = new Session();
+  s.connect();
+  await s.post('Profiler.enable');
+  await s.post('Profiler.setSamplingInterval', { interval: 50 });
+  await s.post('Profiler.start');
+  return async () => {
+    const { profile } = await s.post('Profiler.stop');
+    writeFileSync(`${process.env.BENCH_PROF}/${Date.now()}.cpuprofile`, JSON.stringify(profile));
+    s.disconnect();
+  };
 }
 
 /** Wraps the store methods the loop calls with timers; returns a reader of the total. */
@@ -228,6 +249,8 @@ export async function benchAgentLoop(opts: { sessions: number; bigProject?: stri
     const big: SessionTimes[] = [];
     for (let i = 0; i < opts.sessions; i++) {
       runs.push(await oneSession(fake, STEPS, undefined, opts.canned));
+      // BENCH_EACH=1: each session's figure (the JIT is still warming up over the first few)
+      if (process.env.BENCH_EACH) { const r = runs.at(-1)!; log(`session ${i}: ${((r.threadMs - r.tool.threadMs) / r.calls).toFixed(2)} ms/call, store ${(r.storeMs / r.calls).toFixed(2)}`); }
       if (opts.bigProject) big.push(await oneSession(fake, STEPS, opts.bigProject));
     }
     return rowsOf(runs, big);

@@ -8,6 +8,11 @@
  * - `provider`: `AnthropicProvider.stream` — request build, SDK, our fetch (node-fetch.ts), event handling;
  * - `SDK + node-fetch`: `messages.create` with the params built once, its events iterated (OpenTelemetry spans
  *   off, as the provider has them; and on, the SDK's default);
+ * - `SDK post, pre-encoded body`: the SDK's generic `client.post('/v1/messages', {stream: true})` with the body
+ *   as bytes encoded once (no JSON.stringify or UTF-8 encoding per call);
+ * - `params one-byte`: `messages.create` with every non-Latin-1 character of the params replaced: V8's JSON
+ *   and UTF-8 paths for one-byte strings (4 characters of our prompt and tool texts make the whole body two-byte);
+ * - `SDK create, raw response body read`: the response body read as bytes (`asResponse()`), without the SDK's SSE decoding;
  * - `SDK + undici + stall wrapper`: the same over Node's fetch wrapped by stall.ts (the transport before node-fetch.ts);
  * - `SDK + undici`: over Node's fetch alone;
  * - `node:http`: the same JSON body POSTed over a keep-alive agent, the reply read to its end: the transport floor;
@@ -85,6 +90,38 @@ async function main(): Promise<void> {
       },
     },
     { name: 'SDK + node-fetch', call: sdkCall(client(nodeFetch())) },
+    {
+      name: 'SDK post, pre-encoded body + node-fetch',
+      call: (() => {
+        const sdk = client(nodeFetch());
+        const bytes = Buffer.from(body);
+        return async () => {
+          const data = (await sdk.post('/v1/messages', { body: bytes, stream: true, headers: { 'content-type': 'application/json' } })) as AsyncIterable<unknown>;
+          for await (const _event of data);
+        };
+      })(),
+    },
+    {
+      name: 'SDK + node-fetch, params one-byte',
+      call: (() => {
+        const sdk = client(nodeFetch());
+        const p1 = JSON.parse(body.replace(/[^\x00-\xff]/g, '-')) as typeof params;
+        return async () => {
+          const { data } = await sdk.messages.create(p1).withResponse();
+          for await (const _event of data);
+        };
+      })(),
+    },
+    {
+      name: 'SDK create, raw response body read',
+      call: (() => {
+        const sdk = client(nodeFetch());
+        return async () => {
+          const res = await sdk.messages.create(params).asResponse();
+          for await (const _chunk of res.body as unknown as AsyncIterable<Uint8Array>);
+        };
+      })(),
+    },
     { name: 'SDK (OpenTelemetry spans on) + node-fetch', call: sdkCall(client(nodeFetch(), true)) },
     { name: 'SDK + undici + stall wrapper', call: sdkCall(client(stallGuardedFetch(DEFAULT_STALL_TIMEOUTS))) },
     { name: 'SDK + undici', call: sdkCall(client(globalThis.fetch)) },
