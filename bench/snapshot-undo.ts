@@ -1,8 +1,12 @@
 /**
  * What undo of `bash` costs (issue 14): the project snapshots of `src/undo/snapshot.ts` on this
  * project and on the real tree (`realRepoTree`, node_modules as a 27,000-file repository). The first
- * snapshot hashes every file (once per project: the index persists); a later one re-reads only files
- * whose size or time changed; a tracked call takes one before and one after, and diffs them.
+ * snapshot hashes every file (once per project: the index persists). A later one runs two git walks
+ * side by side, `git diff-files --name-only` (tracked files whose stat data changed, ctime included: the
+ * index is git's stat cache, no file is read) and `git ls-files --others --exclude-standard` (new
+ * files), lstat-s what they list, `git add`s it and runs `git write-tree`; with nothing listed and the
+ * index as its last write-tree left it, the two walks are all and the last tree is reused. A tracked
+ * call takes one before and one after, and diffs them.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,7 +43,7 @@ export async function benchSnapshotUndo(options: { runs: number; trees: Tree[] }
       const later = await timeRuns(options.runs, take);
       rows.push(
         { section: S, name: `first snapshot, ${tree.label}`, value: ms(firstMs), note: `${tree.files} files hashed into a new repository (${Math.round(Number(size) / 1024)} MB on disk); once per project, in the background at start` },
-        { section: S, name: `later snapshot, ${tree.label}, nothing changed`, value: stats(later), ratio: ratio(median(later), firstMs), note: 'ls-files of what changed (git stat cache), add, write-tree; ratio to the first' },
+        { section: S, name: `later snapshot, ${tree.label}, nothing changed`, value: stats(later), ratio: ratio(median(later), firstMs), note: 'diff-files (stat changes) and ls-files --others (new files) side by side; nothing to add, so no add or write-tree (the last tree reused); ratio to the first' },
       );
       if (tree.writable) {
         const tracker = new BashChangeTracker({ snapshots, cwd: tree.root, record: () => {} });
