@@ -8,6 +8,8 @@ import { basename } from 'node:path';
 import { ANSI_STYLED_CHARS, ANSI_TOKENIZE_PATCHES } from './ansi-tokenize-patch.mjs';
 import { INK_OUTPUT_PATCHES } from './ink-output-patch.mjs';
 import { STRING_WIDTH, STRING_WIDTH_PATCHES } from './string-width-patch.mjs';
+import { SIGNAL_EXIT_3, SIGNAL_EXIT_PATCHES } from './signal-exit-patch.mjs';
+import { YOGA_WASM, YOGA_WASM_PATCHES } from './yoga-wasm-patch.mjs';
 import { createHash } from 'node:crypto';
 
 // Ink 6.8's incremental renderer moves the cursor up one line too few when the previous frame ended
@@ -37,31 +39,14 @@ const INK_RESIZE_FIXED = `this.log.clear();
         this.lastOutput = '';
         this.lastOutputToRender = '';
         this.lastTerminalWidth = currentWidth;`;
-// Yoga (Ink's layout engine) embeds its WebAssembly as a base64 data: URL and, when `fetch` exists,
-// fetches that URL to decode it: on Node that loads undici (Node's fetch) and runs a whole request
-// before the TUI's first frame (~0.1 s in a start-up profile, issue 16). Its own synchronous decoder
-// (the branch taken where there is no fetch) is used instead.
-const YOGA_WASM = /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/;
-const YOGA_FETCH = 'function ya(){return w||"function"!=typeof fetch?';
-const YOGA_NO_FETCH = 'function ya(){return w||!0?';
-// …and that decoder is atob and a copy loop over its ~70 kB: Node's native base64 decode gives the
-// same bytes in a tenth of the time (~7 ms less CPU before the TUI's first frame, issue 16).
-const YOGA_DECODE = 'var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);var d=c';
-const YOGA_DECODE_NATIVE = 'var d=new Uint8Array(Buffer.from(a.slice(37),"base64"))';
-// signal-exit 3 (Ink's and restore-cursor's) loads node:assert (~4 ms of the TUI's start, issue 16)
-// for one argument check of its exit hook; it is loaded when that check fails instead.
-const SIGNAL_EXIT_3 = /[\\/]node_modules[\\/](ink|restore-cursor)[\\/]node_modules[\\/]signal-exit[\\/]index\.js$/;
-const SIGNAL_EXIT_ASSERT = "var assert = require('assert')";
-const SIGNAL_EXIT_LAZY_ASSERT = "var assert = { equal: function (actual, expected, message) { if (actual != expected) require('assert').equal(actual, expected, message) } }";
 const patches = [
-  { filter: SIGNAL_EXIT_3, from: SIGNAL_EXIT_ASSERT, to: SIGNAL_EXIT_LAZY_ASSERT },
+  ...SIGNAL_EXIT_PATCHES.map((patch) => ({ filter: SIGNAL_EXIT_3, ...patch })),
   ...STRING_WIDTH_PATCHES.map((patch) => ({ filter: STRING_WIDTH, ...patch })),
   ...ANSI_TOKENIZE_PATCHES.map((patch) => ({ filter: ANSI_STYLED_CHARS, ...patch })),
   ...INK_OUTPUT_PATCHES,
   { filter: INK_LOG_UPDATE, from: INK_BUGGY, to: INK_FIXED },
   { filter: INK_MAIN, from: INK_RESIZE, to: INK_RESIZE_FIXED },
-  { filter: YOGA_WASM, from: YOGA_FETCH, to: YOGA_NO_FETCH },
-  { filter: YOGA_WASM, from: YOGA_DECODE, to: YOGA_DECODE_NATIVE },
+  ...YOGA_WASM_PATCHES.map((patch) => ({ filter: YOGA_WASM, ...patch })),
 ];
 // The command's files are CommonJS (a V8 code cache needs scripts, src/cli/code-cache.ts), which have
 // no top-level await. Three modules on the TUI's path use it: Yoga awaits its WebAssembly (instantiated
