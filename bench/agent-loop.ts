@@ -71,9 +71,13 @@ const cpuMsNow = () => {
  * Time the calling thread (the main thread: the event loop) has spent on a CPU, ms, from Linux's
  * `/proc/thread-self/schedstat` (first field: nanoseconds on CPU). Unlike wall or event-loop-active
  * time it leaves out the time the thread waited to run while another process (the fake provider,
- * other load) had the CPU: on a loaded 2-core machine that is as large as the work itself. One
- * `pread` per reading (~5 µs on CPU). Elsewhere: `undefined`, and the bench falls back to the event
- * loop's active time.
+ * other load) had the CPU: on a loaded 2-core machine that is as large as the work itself. A
+ * `getrusage` and a `pread` per reading (~6 µs on CPU). Elsewhere: `undefined`, and the bench falls
+ * back to the event loop's active time.
+ *
+ * Before the `getrusage` was added, a reading lagged by up to a tick: a window as short as a `view`
+ * call (~1 ms) took in loop time around it (the tool CPU came out above its wall time), so the loop
+ * overhead was understated — by ~0.2 ms a call in the real variant, ~3× in the canned one.
  */
 export function mainThreadCpuClock(): (() => number) | undefined {
   let fd: number;
@@ -84,6 +88,10 @@ export function mainThreadCpuClock(): (() => number) | undefined {
   }
   const buf = Buffer.alloc(128);
   return () => {
+    // the kernel brings a thread's schedstat up to date only at a scheduler tick (4 ms at HZ=250) or a
+    // context switch, so a bare read lags by up to a tick; getrusage(RUSAGE_SELF) (process.cpuUsage,
+    // ~2 µs) first updates the calling thread's runtime (kernel/sched/cputime.c thread_group_cputime)
+    process.cpuUsage();
     const n = readSync(fd, buf, 0, buf.length, 0);
     return Number(buf.toString('latin1', 0, n).split(' ')[0]) / 1e6;
   };
