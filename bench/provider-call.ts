@@ -13,14 +13,21 @@
  * - `params one-byte`: `messages.create` with every non-Latin-1 character of the params replaced: V8's JSON
  *   and UTF-8 paths for one-byte strings (4 characters of our prompt and tool texts make the whole body two-byte);
  * - `SDK create, raw response body read`: the response body read as bytes (`asResponse()`), without the SDK's SSE decoding;
+ * - `node-fetch alone`: `nodeFetch()` called as the SDK calls it (a string URL, the SDK's headers as a new `Headers`,
+ *   the body as bytes, an `AbortController`'s signal), the body iterated: our transport without the SDK;
  * - `SDK + undici + stall wrapper`: the same over Node's fetch wrapped by stall.ts (the transport before node-fetch.ts);
  * - `SDK + undici`: over Node's fetch alone;
  * - `node:http`: the same JSON body POSTed over a keep-alive agent, the reply read to its end: the transport floor;
+ *   once as a string with a few headers, once as `node-fetch alone` sends it (bytes, the SDK's headers): its floor;
  * - `request build`: `toAnthropicParams` + `JSON.stringify`, no network.
  *
- * `tsx bench/provider-call.ts [calls per variant per round] [rounds] [variant name part]`.
+ * `tsx bench/provider-call.ts [calls per variant per round] [rounds] [variant name part[|part…]]`.
+ * `BENCH_NODE_FETCH_BASELINE=<file>` adds the node-fetch variants again over that module (e.g. the
+ * committed node-fetch.ts, node-fetch-body.ts and stall.ts copied to a scratch folder with `git show`),
+ * marked `(baseline)`: an old and a new transport compared in the same rounds.
  */
 import http from 'node:http';
+import { resolve as resolvePath } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message } from '../src/message.js';
@@ -80,6 +87,17 @@ async function main(): Promise<void> {
     const { data } = await sdk.messages.create(params).withResponse();
     for await (const _event of data);
   };
+  // the SDK's request as it reaches its fetch (URL, headers), taken from one real call
+  const seen: { url: string; headers: [string, string][] }[] = [];
+  const recorder = nodeFetch();
+  await fake.push([{ text: { chunk: 'ok', times: 1 } }]);
+  await client(((url: string, init: RequestInit) => {
+    seen.push({ url, headers: [...(init.headers as Headers)] });
+    return recorder(url, init);
+  }) as typeof fetch).messages.create(params);
+  const sdkRequest = seen[0]!;
+  const baselinePath = process.env.BENCH_NODE_FETCH_BASELINE;
+  const baseline = baselinePath ? ((await import(resolvePath(baselinePath))) as { nodeFetch: typeof nodeFetch }).nodeFetch : undefined;
   const agent = new http.Agent({ keepAlive: true });
   const { host, port } = new URL(fake.url);
   const variants: Variant[] = [
@@ -122,6 +140,30 @@ async function main(): Promise<void> {
         };
       })(),
     },
+    ...[nodeFetch, baseline].flatMap((ours, i) => {
+      if (!ours) return [];
+      const mark = i === 0 ? '' : ' (baseline)';
+      const bytes = Buffer.from(body);
+      const post = () => {
+        const sdk = client(ours());
+        return async () => {
+          const data = (await sdk.post('/v1/messages', { body: bytes, stream: true, headers: { 'content-type': 'application/json' } })) as AsyncIterable<unknown>;
+          for await (const _event of data);
+        };
+      };
+      const alone = () => {
+        const fetch = ours();
+        return async () => {
+          const controller = new AbortController();
+          const res = await fetch(sdkRequest.url, { method: 'POST', headers: new Headers(sdkRequest.headers), body: bytes, signal: controller.signal });
+          for await (const _chunk of res.body as unknown as AsyncIterable<Uint8Array>);
+        };
+      };
+      return [
+        ...(i === 0 ? [] : [{ name: `SDK post, pre-encoded body + node-fetch${mark}`, call: post() }]),
+        { name: `node-fetch alone, bytes body, SDK's headers, body iterated${mark}`, call: alone() },
+      ];
+    }),
     { name: 'SDK (OpenTelemetry spans on) + node-fetch', call: sdkCall(client(nodeFetch(), true)) },
     { name: 'SDK + undici + stall wrapper', call: sdkCall(client(stallGuardedFetch(DEFAULT_STALL_TIMEOUTS))) },
     { name: 'SDK + undici', call: sdkCall(client(globalThis.fetch)) },
@@ -141,18 +183,38 @@ async function main(): Promise<void> {
         }),
     },
     {
+      name: "node:http, bytes body, SDK's headers, body read",
+      call: (() => {
+        const bytes = Buffer.from(body);
+        const { hostname, port: sdkPort, pathname, search } = new URL(sdkRequest.url);
+        return () =>
+          new Promise<void>((resolve, reject) => {
+            const headers: Record<string, string> = Object.fromEntries(sdkRequest.headers);
+            headers['content-length'] = String(bytes.length);
+            const req = http.request({ hostname, port: sdkPort, path: pathname + search, method: 'POST', agent, headers }, (res) => {
+              res.on('data', () => {});
+              res.on('end', resolve);
+            });
+            req.on('error', reject);
+            req.end(bytes);
+          });
+      })(),
+    },
+    {
       name: 'request build (params + JSON.stringify)',
       call: async () => {
         JSON.stringify(toAnthropicParams(model, request));
       },
     },
   ];
-  // a third argument keeps the variants whose name contains it (e.g. to profile one)
-  if (process.argv[4]) variants.splice(0, variants.length, ...variants.filter((v) => v.name.includes(process.argv[4]!)));
+  // a third argument keeps the variants whose name contains it, or one of its `|`-separated parts (e.g. to profile one)
+  const keep = process.argv[4]?.split('|');
+  if (keep) variants.splice(0, variants.length, ...variants.filter((v) => keep.some((part) => v.name.includes(part))));
   const turn = { toolCalls: [{ name: 'view', input: { file_path: '/tmp/project/small.ts' } }] };
   const results = new Map<string, number[]>(variants.map((v) => [v.name, []]));
   for (let round = 0; round <= rounds; round++) {
-    for (const variant of variants) {
+    // every other round in reverse order, so no variant always runs right after the same one
+    for (const variant of round % 2 ? [...variants].reverse() : variants) {
       await fake.push(Array.from({ length: perRound }, () => turn));
       const before = clock();
       for (let i = 0; i < perRound; i++) await variant.call();
@@ -169,6 +231,13 @@ async function main(): Promise<void> {
   console.log(`main-thread CPU per call, median of ${rounds} rounds × ${perRound} calls (request body ${(body.length / 1024).toFixed(0)} KB):`);
   console.log('median     min  variant');
   for (const [name, values] of results) console.log(`${median(values).toFixed(2).padStart(6)} ${Math.min(...values).toFixed(2).padStart(7)}  ${name}`);
+  // a baseline's counterpart against it, round by round (the rounds' load hits both alike)
+  for (const [name, old] of results) {
+    const current = name.endsWith(' (baseline)') ? results.get(name.slice(0, -' (baseline)'.length)) : undefined;
+    if (!current) continue;
+    const ratios = current.map((value, i) => value / old[i]!);
+    console.log(`current ÷ baseline, median of the rounds' ratios ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}): ${name.slice(0, -' (baseline)'.length)}`);
+  }
 }
 
 await main();

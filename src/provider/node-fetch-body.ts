@@ -5,26 +5,21 @@
  * is used before `getReader()`). A web `ReadableStream` is not built: Node's is written in JavaScript and
  * costs more on the main thread than the HTTP parsing itself (issue 16).
  *
- * The idle stall clock lives here (stall.ts semantics): it runs only while the reader waits for a chunk
- * and none is queued, so a slow reader never trips it. Errors are those Node's fetch (undici) gives, so
+ * The body tells the exchange's stall clock (node-fetch-clock.ts) of its first byte and of every wait for
+ * a chunk with none queued, so a slow reader never trips the idle clock. A chunk that arrives while the
+ * reader waits goes straight to it (no queue, no timer). Errors are those Node's fetch (undici) gives, so
  * the SDKs and retry.ts classify them as before: a connection that closes mid-body is
  * `TypeError: terminated` caused by `SocketError: other side closed` (`UND_ERR_SOCKET`).
  */
 import type { Readable } from 'node:stream';
-import { ProviderStallError } from './stall.js';
+import type { BodyClock } from './node-fetch-clock.js';
 
 /** Bytes queued unread past which the socket is paused until the reader catches up. */
 const HIGH_WATER_BYTES = 1024 * 1024;
 
-/** What the body needs from the exchange that owns the connection. */
-export interface BodySource {
-  /** the decoded response bytes (the response itself, or a zlib stream fed by it) */
-  stream: Readable;
-  /** longest wait between two chunks while the reader waits, ms; 0 = none */
-  idleTimeoutMs: number;
-  /** called with the first chunk (or the end of an empty body): stops the first-byte clock */
-  onFirstByte(): void;
-  /** ends the exchange: destroys the socket when `error` is given or the body is unfinished, removes listeners */
+/** The exchange that owns the connection, as the body sees it. */
+export interface BodyOwner {
+  /** ends the exchange: destroys the socket when `error` is given (the body failed or was cancelled), removes listeners */
   finish(error?: unknown): void;
 }
 
@@ -64,14 +59,22 @@ export class ResponseBody implements AsyncIterable<Uint8Array>, AsyncIterator<Ui
   private failure: unknown;
   private failed = false;
   private started = false;
-  private waiting?: { resolve: (r: IteratorResult<Uint8Array>) => void; reject: (e: unknown) => void };
-  private idleTimer?: NodeJS.Timeout;
+  /** the pending read's settle functions, while the reader waits */
+  private resolveRead: ((result: IteratorResult<Uint8Array>) => void) | undefined;
+  private rejectRead: ((error: unknown) => void) | undefined;
   private paused = false;
   /** true once anything read or cancelled the body (fetch's `bodyUsed`) */
   disturbed = false;
 
-  constructor(private readonly source: BodySource) {
-    const { stream } = source;
+  /**
+   * @param stream the decoded response bytes (the response itself, or a zlib stream fed by it)
+   * @param clock the exchange's stall clocks, told of the first byte and of the reader's waits
+   */
+  constructor(
+    private readonly stream: Readable,
+    private readonly clock: BodyClock,
+    private readonly owner: BodyOwner,
+  ) {
     stream.on('data', (chunk: Buffer) => this.push(chunk));
     stream.on('end', () => this.end());
     stream.on('error', (err: unknown) => this.fail(bodyError(err)));
@@ -93,19 +96,16 @@ export class ResponseBody implements AsyncIterable<Uint8Array>, AsyncIterator<Ui
       this.queuedBytes -= chunk.length;
       if (this.paused && this.queuedBytes < HIGH_WATER_BYTES / 2) {
         this.paused = false;
-        this.source.stream.resume();
+        this.stream.resume();
       }
       return Promise.resolve({ done: false, value: chunk });
     }
     if (this.failed) return Promise.reject(this.failure);
     if (this.ended) return Promise.resolve({ done: true, value: undefined });
     return new Promise((resolve, reject) => {
-      this.waiting = { resolve, reject };
-      // before the first chunk the first-byte clock (the exchange's) is running
-      if (this.started && this.source.idleTimeoutMs > 0) {
-        const limitMs = this.source.idleTimeoutMs;
-        this.idleTimer = setTimeout(() => this.fail(new ProviderStallError('idle', limitMs)), limitMs);
-      }
+      this.resolveRead = resolve;
+      this.rejectRead = reject;
+      this.clock.waitStarted();
     });
   }
 
@@ -116,9 +116,8 @@ export class ResponseBody implements AsyncIterable<Uint8Array>, AsyncIterator<Ui
     // a cancelled body reads as ended, as a cancelled web stream does
     this.ended = true;
     this.clear();
-    this.source.finish(new Error('body cancelled'));
-    this.waiting?.resolve({ done: true, value: undefined });
-    this.waiting = undefined;
+    this.owner.finish(new Error('body cancelled'));
+    this.settleRead()?.resolve({ done: true, value: undefined });
     return Promise.resolve({ done: true, value: undefined });
   }
 
@@ -128,15 +127,23 @@ export class ResponseBody implements AsyncIterable<Uint8Array>, AsyncIterator<Ui
     this.failed = true;
     this.failure = error;
     this.clear();
-    this.source.finish(error);
-    this.waiting?.reject(error);
-    this.waiting = undefined;
+    this.owner.finish(error);
+    this.settleRead()?.reject(error);
   }
 
   private clear(): void {
     this.queue.length = 0;
     this.queuedBytes = 0;
-    clearTimeout(this.idleTimer);
+  }
+
+  /** Ends the reader's wait, if it waits: its settle functions (to call once). */
+  private settleRead(): { resolve: (result: IteratorResult<Uint8Array>) => void; reject: (error: unknown) => void } | undefined {
+    const resolve = this.resolveRead;
+    const reject = this.rejectRead;
+    if (!resolve || !reject) return undefined;
+    this.resolveRead = this.rejectRead = undefined;
+    this.clock.waitEnded();
+    return { resolve, reject };
   }
 
   /** The whole body as one buffer (for `text()`, `json()`, `arrayBuffer()`). */
@@ -150,12 +157,13 @@ export class ResponseBody implements AsyncIterable<Uint8Array>, AsyncIterator<Ui
     if (this.ended || this.failed || chunk.length === 0) return;
     if (!this.started) {
       this.started = true;
-      this.source.onFirstByte();
+      this.clock.firstByte();
     }
-    if (this.waiting) {
-      clearTimeout(this.idleTimer);
-      const { resolve } = this.waiting;
-      this.waiting = undefined;
+    const resolve = this.resolveRead;
+    if (resolve) {
+      // the reader waits: the chunk goes straight to it
+      this.resolveRead = this.rejectRead = undefined;
+      this.clock.waitEnded();
       resolve({ done: false, value: chunk });
       return;
     }
@@ -163,17 +171,16 @@ export class ResponseBody implements AsyncIterable<Uint8Array>, AsyncIterator<Ui
     this.queuedBytes += chunk.length;
     if (!this.paused && this.queuedBytes >= HIGH_WATER_BYTES) {
       this.paused = true;
-      this.source.stream.pause();
+      this.stream.pause();
     }
   }
 
   private end(): void {
     if (this.ended || this.failed) return;
     this.ended = true;
-    clearTimeout(this.idleTimer);
-    this.source.onFirstByte();
-    this.source.finish();
-    if (this.waiting && this.queue.length === 0) this.waiting.resolve({ done: true, value: undefined });
-    this.waiting = undefined;
+    this.clock.firstByte();
+    this.owner.finish();
+    // a waiting reader has nothing queued (a chunk would have gone to it)
+    this.settleRead()?.resolve({ done: true, value: undefined });
   }
 }

@@ -26,9 +26,13 @@
  * One addition: a request whose reused keep-alive connection turns out closed by the server (reset
  * before any response) is sent once more on a new connection, as browsers do.
  *
- * Stall clocks (stall.ts): the first-byte limit runs from sending until the first byte of the body (the
- * headers alone do not stop it); the idle limit between chunks while the reader waits. Either fails the
- * request with a {@link ProviderStallError}.
+ * Stall clocks (stall.ts, on one timer: node-fetch-clock.ts): the first-byte limit runs from sending until
+ * the first byte of the body (the headers alone do not stop it); the idle limit between chunks while the
+ * reader waits. Either fails the request with a {@link ProviderStallError}.
+ *
+ * Cost (issue 16): the work per call is kept to what the request needs; a URL string is parsed once
+ * (the SDKs send every call to the same few), the request options are built from it without another
+ * parse, and the body's chunks go straight to a waiting reader with no timer per chunk.
  *
  * Requests this module does not handle — a `Request` object as input, a URL that is not http(s), a body
  * that is a stream, `Blob` or `FormData` (file uploads; none of our calls sends one) — go to `fallback`
@@ -37,9 +41,11 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 import zlib from 'node:zlib';
-import { ResponseBody, socketError } from './node-fetch-body.js';
-import { DEFAULT_STALL_TIMEOUTS, ProviderStallError, stallGuardedFetch, type StallTimeouts } from './stall.js';
+import { ResponseBody, socketError, type BodyOwner } from './node-fetch-body.js';
+import { StallClock, type StallListener } from './node-fetch-clock.js';
+import { DEFAULT_STALL_TIMEOUTS, stallGuardedFetch, type ProviderStallError, type StallTimeouts } from './stall.js';
 
 /** Options of {@link nodeFetch}. */
 export interface NodeFetchOptions {
@@ -86,9 +92,39 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }),
 };
 
+/** A request URL, parsed, and the `node:http` options that address it. */
+interface Target {
+  url: URL;
+  /** protocol, hostname, port, path (`urlToHttpOptions`): given to `request` with the method and headers */
+  options: http.RequestOptions;
+}
+
+/**
+ * Targets by URL string. The SDKs build the URL string anew each call, but to the same few endpoints:
+ * parsing each once saves a `URL` parse and `urlToHttpOptions` a call. Bounded: emptied when full (a
+ * client whose URLs vary, e.g. by a query parameter, only parses as before).
+ */
+const targets = new Map<string, Target>();
+const MAX_TARGETS = 64;
+
+/** The target of `href`; throws the URL parser's TypeError for a malformed one. */
+function targetOf(href: string): Target {
+  let target = targets.get(href);
+  if (!target) {
+    target = targetOfUrl(new URL(href));
+    if (targets.size >= MAX_TARGETS) targets.clear();
+    targets.set(href, target);
+  }
+  return target;
+}
+
+function targetOfUrl(url: URL): Target {
+  return { url, options: urlToHttpOptions(url) };
+}
+
 /** A request this module sends itself. */
 interface Plan {
-  url: URL;
+  target: Target;
   method: string;
   headers: Record<string, string>;
   body: string | Buffer | undefined;
@@ -103,8 +139,14 @@ interface Plan {
 export function nodeFetch(options: NodeFetchOptions = {}): typeof fetch {
   const timeouts: StallTimeouts = { ...DEFAULT_STALL_TIMEOUTS, ...options.stallTimeouts };
   let fallback = options.fallback;
-  const fetchOverNode = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const plan = planOf(input, init);
+  // not async: the exchange's promise is returned as it is (one promise less a call)
+  const fetchOverNode = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    let plan: Plan | undefined;
+    try {
+      plan = planOf(input, init);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     if (!plan) {
       fallback ??= stallGuardedFetch(timeouts);
       return fallback(input, init);
@@ -117,13 +159,14 @@ export function nodeFetch(options: NodeFetchOptions = {}): typeof fetch {
 /** The request as this module sends it, or undefined for one it hands to the fallback. */
 function planOf(input: string | URL | Request, init: RequestInit | undefined): Plan | undefined {
   if (typeof input !== 'string' && !(input instanceof URL)) return undefined;
-  let url: URL;
+  let target: Target;
   try {
-    url = new URL(input);
+    target = targetOf(typeof input === 'string' ? input : input.href);
   } catch (err) {
     throw new TypeError(`Failed to parse URL from ${String(input)}`, { cause: err });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  const { protocol } = target.url;
+  if (protocol !== 'http:' && protocol !== 'https:') return undefined;
   const body = bodyOf(init?.body);
   if (body === null) return undefined;
   const headers: Record<string, string> = {};
@@ -139,7 +182,7 @@ function planOf(input: string | URL | Request, init: RequestInit | undefined): P
   for (const [name, value] of DEFAULT_HEADERS) headers[name] ??= value;
   const method = (init?.method ?? 'GET').toUpperCase();
   return {
-    url,
+    target,
     method,
     headers,
     body: body?.data,
@@ -171,8 +214,12 @@ function bodyOf(body: FetchBody | null | undefined): { data: string | Buffer; co
   return null;
 }
 
-/** One fetch: its requests (redirects, one resend), the response, and the body until it ends. */
-class Exchange {
+/**
+ * One fetch: its requests (redirects, one resend), the response, and the body until it ends. It is
+ * itself the abort listener (`handleEvent`), the stall clock's listener and the body's owner, so a
+ * call makes no closures for them.
+ */
+class Exchange implements EventListenerObject, StallListener, BodyOwner {
   private resolve!: (response: Response) => void;
   private reject!: (error: unknown) => void;
   private settled = false;
@@ -180,29 +227,38 @@ class Exchange {
   private request?: http.ClientRequest;
   private response?: IncomingMessage;
   private body?: ResponseBody;
-  private firstByteTimer?: NodeJS.Timeout;
+  private readonly clock: StallClock;
   private redirects = 0;
 
   constructor(
     private readonly plan: Plan,
-    private readonly timeouts: StallTimeouts,
-  ) {}
+    timeouts: StallTimeouts,
+  ) {
+    this.clock = new StallClock(timeouts, this);
+  }
 
   start(): Promise<Response> {
     return new Promise<Response>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
-      const { signal, url } = this.plan;
+      const { signal, target } = this.plan;
       if (signal?.aborted) return this.failBeforeResponse(abortReason(signal));
-      if (BAD_PORTS.has(Number(url.port))) return this.failBeforeResponse(new TypeError('fetch failed', { cause: new Error('bad port') }));
-      signal?.addEventListener('abort', this.onAbort, { once: true });
-      const limitMs = this.timeouts.firstByteTimeoutMs;
-      if (limitMs > 0) this.firstByteTimer = setTimeout(() => this.stop(new ProviderStallError('first-byte', limitMs)), limitMs);
+      if (BAD_PORTS.has(Number(target.url.port))) return this.failBeforeResponse(new TypeError('fetch failed', { cause: new Error('bad port') }));
+      // no `once`: finish() removes it, and an abort fires once
+      signal?.addEventListener('abort', this);
+      this.clock.start();
       this.send(false);
     });
   }
 
-  private readonly onAbort = () => this.stop(abortReason(this.plan.signal!));
+  /** The signal aborted. */
+  handleEvent(): void {
+    this.stop(abortReason(this.plan.signal!));
+  }
+
+  stalled(error: ProviderStallError): void {
+    this.stop(error);
+  }
 
   /** Ends the exchange with `error` (an abort, a stall): the pending promise or the body gets it. */
   private stop(error: unknown): void {
@@ -211,10 +267,11 @@ class Exchange {
   }
 
   private send(resent: boolean): void {
-    const { url, method, headers, body } = this.plan;
-    const transport = url.protocol === 'https:' ? https : http;
+    const { target, method, headers, body } = this.plan;
+    const secure = target.url.protocol === 'https:';
     if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-    const request = transport.request(url, { method, headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (res) => this.onResponse(res));
+    const options = { ...target.options, method, headers, agent: secure ? agents['https:'] : agents['http:'] };
+    const request = (secure ? https : http).request(options, this.respond.bind(this));
     this.request = request;
     request.on('error', (err: NodeJS.ErrnoException) => {
       if (this.settled) return;
@@ -224,7 +281,7 @@ class Exchange {
       const cause = err.code === 'ECONNRESET' && err.message === 'socket hang up' ? socketError('other side closed') : err;
       this.failBeforeResponse(new TypeError('fetch failed', { cause }));
     });
-    if (url.protocol === 'https:') {
+    if (secure) {
       // on a new connection, write once the TLS handshake is done, as undici does: a handshake that fails
       // is then reported as such (ERR_SSL_WRONG_VERSION_NUMBER), not as the failed write of the request (EPROTO)
       request.once('socket', (socket) => {
@@ -236,21 +293,24 @@ class Exchange {
     }
   }
 
-  private onResponse(res: IncomingMessage): void {
+  /** The response to the request last sent. */
+  private respond(res: IncomingMessage): void {
     if (this.settled) {
       res.destroy();
       return;
     }
     const status = res.statusCode ?? 0;
-    const location = res.headers.location;
-    if (REDIRECT_STATUS.has(status) && location !== undefined && this.plan.redirect !== 'manual') {
-      res.resume();
-      this.redirect(status, location);
-      return;
+    const raw = res.rawHeaders;
+    if (REDIRECT_STATUS.has(status) && this.plan.redirect !== 'manual') {
+      const location = res.headers.location;
+      if (location !== undefined) {
+        res.resume();
+        this.redirect(status, location);
+        return;
+      }
     }
     this.response = res;
     const headers = new Headers();
-    const raw = res.rawHeaders;
     for (let i = 0; i < raw.length; i += 2) {
       try {
         headers.append(raw[i]!, raw[i + 1]!);
@@ -260,20 +320,15 @@ class Exchange {
     }
     const noBody = this.plan.method === 'HEAD' || NULL_BODY_STATUS.has(status);
     if (noBody) {
-      this.clearFirstByte();
+      this.clock.stop();
       res.resume();
       res.on('end', () => this.finish());
     } else {
-      this.body = new ResponseBody({
-        stream: decoded(res, headers.get('content-encoding')),
-        idleTimeoutMs: this.timeouts.idleTimeoutMs,
-        onFirstByte: () => this.clearFirstByte(),
-        finish: (error) => this.finish(error),
-      });
+      this.body = new ResponseBody(decoded(res, headers.get('content-encoding')), this.clock, this);
     }
     this.settled = true;
     const statusText = res.statusMessage || http.STATUS_CODES[status] || '';
-    const response = new NodeFetchResponse(status, statusText, headers, this.plan.url.href, this.redirects > 0, noBody ? null : this.body!);
+    const response = new NodeFetchResponse(status, statusText, headers, this.plan.target.url.href, this.redirects > 0, noBody ? null : this.body!);
     // the parts of Response the SDKs read (module comment); the type says more than is there
     this.resolve(response as unknown as Response);
   }
@@ -283,7 +338,7 @@ class Exchange {
     const plan = this.plan;
     let next: URL;
     try {
-      next = new URL(location, plan.url);
+      next = new URL(location, plan.target.url);
     } catch (err) {
       return this.failBeforeResponse(new TypeError('fetch failed', { cause: err }));
     }
@@ -297,8 +352,8 @@ class Exchange {
       plan.body = undefined;
       for (const name of BODY_HEADERS) delete plan.headers[name];
     }
-    if (next.origin !== plan.url.origin) for (const name of CREDENTIAL_HEADERS) delete plan.headers[name];
-    plan.url = next;
+    if (next.origin !== plan.target.url.origin) for (const name of CREDENTIAL_HEADERS) delete plan.headers[name];
+    plan.target = targetOfUrl(next);
     this.send(false);
   }
 
@@ -309,17 +364,12 @@ class Exchange {
     this.reject(error);
   }
 
-  private clearFirstByte(): void {
-    clearTimeout(this.firstByteTimer);
-    this.firstByteTimer = undefined;
-  }
-
   /** Releases the exchange; with `error` the connection is destroyed (not reused). */
-  private finish(error?: unknown): void {
+  finish(error?: unknown): void {
     if (this.finished) return;
     this.finished = true;
-    this.clearFirstByte();
-    this.plan.signal?.removeEventListener('abort', this.onAbort);
+    this.clock.stop();
+    this.plan.signal?.removeEventListener('abort', this);
     if (error !== undefined) {
       this.response?.destroy();
       this.request?.destroy();

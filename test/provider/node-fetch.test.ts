@@ -82,14 +82,14 @@ async function rejection(promise: Promise<unknown>): Promise<Error & { cause?: E
   throw new Error('expected a rejection');
 }
 
-/** Writes `parts` one at a time, each after the client has had the previous (a paced event stream). */
-function paced(res: ServerResponse, parts: string[], end = true): void {
+/** Writes `parts` one at a time, `gapMs` apart, each after the client has had the previous (a paced event stream). */
+function paced(res: ServerResponse, parts: string[], end = true, gapMs = 10): void {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   let i = 0;
   const next = () => {
     if (i < parts.length) {
       res.write(parts[i++]);
-      setTimeout(next, 10);
+      setTimeout(next, gapMs);
     } else if (end) res.end();
   };
   next();
@@ -419,6 +419,56 @@ describe('nodeFetch: failures, shaped as Node\'s fetch shapes them', () => {
     await chunks.next();
     const err = await rejection(chunks.next());
     expect([(err as ProviderStallError).phase, err.message]).toEqual(['idle', 'no data for 0.1 s']);
+  });
+});
+
+describe('nodeFetch: the stall clocks (one timer, checked when it fires)', () => {
+  const events = (n: number) => Array.from({ length: n }, (_, i) => `data: ${i}\n\n`);
+
+  it('a reader slower than the idle limit is not stalled: the clock runs only while it waits with nothing queued', async () => {
+    const server = await serve((_req, res) => paced(res, events(4), true, 50));
+    const response = await fetchOf({ idleTimeoutMs: 100 })(server.url);
+    const seen: string[] = [];
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      seen.push(decoder.decode(chunk));
+      // waits for the second chunk (the idle clock runs), then reads each later one long after it came
+      if (seen.length > 1) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(seen.join('')).toBe(events(4).join(''));
+  });
+
+  it('a body that flows longer than the first-byte limit is not cut by it', async () => {
+    const server = await serve((_req, res) => paced(res, events(8), true, 40));
+    const response = await fetchOf({ firstByteTimeoutMs: 100 })(server.url);
+    expect((await chunksOf(response)).join('')).toBe(events(8).join(''));
+  });
+
+  it('chunks closer together than the idle limit keep a body alive for longer than the limit', async () => {
+    const server = await serve((_req, res) => paced(res, events(12), true, 40));
+    const response = await fetchOf({ idleTimeoutMs: 300 })(server.url);
+    expect((await chunksOf(response)).join('')).toBe(events(12).join(''));
+  });
+
+  it('silence after the first chunk, with a first-byte limit shorter than the idle one, fails with the idle stall', async () => {
+    const server = await serve((_req, res) => paced(res, ['data: 1\n\n'], false));
+    const response = await fetchOf({ firstByteTimeoutMs: 100, idleTimeoutMs: 300 })(server.url);
+    const chunks = (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    expect(decoder.decode((await chunks.next()).value)).toBe('data: 1\n\n');
+    const err = await rejection(chunks.next());
+    expect(err).toBeInstanceOf(ProviderStallError);
+    expect([(err as ProviderStallError).phase, err.message]).toEqual(['idle', 'no data for 0.3 s']);
+    await until(() => server.sockets.size === 0);
+  });
+
+  it('with both clocks off a silent body waits (until the caller aborts)', async () => {
+    const server = await serve((_req, res) => paced(res, ['data: 1\n\n'], false));
+    const controller = new AbortController();
+    const response = await fetchOf({ firstByteTimeoutMs: 0, idleTimeoutMs: 0 })(server.url, { signal: controller.signal });
+    const chunks = (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    await chunks.next();
+    const read = chunks.next();
+    setTimeout(() => controller.abort(new Error('gave up')), 200);
+    expect((await rejection(read)).message).toBe('gave up');
   });
 });
 
