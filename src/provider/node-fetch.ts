@@ -219,7 +219,7 @@ function bodyOf(body: FetchBody | null | undefined): { data: string | Buffer; co
  * itself the abort listener (`handleEvent`), the stall clock's listener and the body's owner, so a
  * call makes no closures for them.
  */
-class Exchange implements EventListenerObject, StallListener, BodyOwner {
+class Exchange implements StallListener, BodyOwner {
   private resolve!: (response: Response) => void;
   private reject!: (error: unknown) => void;
   private settled = false;
