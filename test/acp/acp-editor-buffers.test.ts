@@ -9,25 +9,20 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { acpPerTest } from '../support/acp-per-test.js';
 import { cleanEnv } from '../support/cli.js';
-import { startFakeProvider, type FakeProvider, type FakeTurn } from '../support/fake-provider.js';
-import { startAcpAgent, titleTurn, type AcpAgentProcess, toolResultsSent } from './acp-client.js';
+import type { FakeProvider, FakeTurn } from '../support/fake-provider.js';
+import { titleTurn, type AcpAgentProcess, toolResultsSent } from './acp-client.js';
 
 let fake: FakeProvider | undefined;
 let agent: AcpAgentProcess | undefined;
-afterEach(async () => {
-  agent?.child.kill('SIGKILL');
-  await agent?.close();
-  agent = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const acp = acpPerTest();
 
 /** An agent in `dir` against a fake provider with `turns`; the editor offers `fs` as given. Returns the session id. */
 async function start(dir: string, turns: FakeTurn[], fs: { readTextFile: boolean; writeTextFile: boolean }): Promise<string> {
-  fake = await startFakeProvider(turns, { sideTurn: titleTurn('Buffers') });
-  agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+  fake = await acp.startFake(turns, { sideTurn: titleTurn('Buffers') });
+  agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
   await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs } });
   const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
   return sessionId;

@@ -9,25 +9,20 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { acpPerTest } from '../support/acp-per-test.js';
 import { cleanEnv } from '../support/cli.js';
-import { startFakeProvider, type FakeProvider, type FakeTurn } from '../support/fake-provider.js';
-import { startAcpAgent, titleTurn, type AcpAgentProcess, toolResultsSent } from './acp-client.js';
+import type { FakeProvider, FakeTurn } from '../support/fake-provider.js';
+import { titleTurn, type AcpAgentProcess, toolResultsSent } from './acp-client.js';
 
 let fake: FakeProvider | undefined;
 let agent: AcpAgentProcess | undefined;
-afterEach(async () => {
-  agent?.child.kill('SIGKILL');
-  await agent?.close();
-  agent = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const acp = acpPerTest();
 
 /** An agent in `dir` against a fake provider with `turns`, the editor offering both fs methods. */
 async function startAgent(dir: string, turns: FakeTurn[], env: Record<string, string> = {}): Promise<AcpAgentProcess> {
-  fake = await startFakeProvider(turns, { sideTurn: titleTurn('Hostile') });
-  agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ...env }) });
+  fake = await acp.startFake(turns, { sideTurn: titleTurn('Hostile') });
+  agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ...env }) });
   await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
   return agent;
 }
@@ -195,10 +190,10 @@ describe('opencode acp: a hostile editor, continued', () => {
     const file = join(dir, 'a.txt');
     writeFileSync(file, 'alpha\n');
     const write = (content: string) => ({ toolCalls: [{ name: 'write', input: { file_path: 'a.txt', content } }] });
-    fake = await startFakeProvider([VIEW_A, { text: 'A read.' }, VIEW_A, { text: 'B read.' }, write('from A\n'), { text: 'A wrote.' }, write('from B\n'), { text: 'B must read.' }], {
+    fake = await acp.startFake([VIEW_A, { text: 'A read.' }, VIEW_A, { text: 'B read.' }, write('from A\n'), { text: 'A wrote.' }, write('from B\n'), { text: 'B must read.' }], {
       sideTurn: titleTurn('Disk'),
     });
-    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const a = await newSession(dir);
     const b = await newSession(dir);

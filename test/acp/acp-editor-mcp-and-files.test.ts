@@ -6,30 +6,22 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { acpPerTest } from '../support/acp-per-test.js';
 import { cleanEnv } from '../support/cli.js';
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { FIXTURE, TSX_LOADER } from '../mcp/fixture.js';
-import { startAcpAgent, titleTurn, type AcpAgentProcess, toolResultsSent } from './acp-client.js';
+import { titleTurn, toolResultsSent } from './acp-client.js';
 
-let fake: FakeProvider | undefined;
-let agent: AcpAgentProcess | undefined;
-afterEach(async () => {
-  agent?.child.kill('SIGKILL');
-  await agent?.close();
-  agent = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const acp = acpPerTest();
 
 describe('opencode acp: the editor MCP servers and files', () => {
   it("offers the editor's stdio MCP server's tools to the model and runs them", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-'));
-    fake = await startFakeProvider(
+    const fake = await acp.startFake(
       [{ toolCalls: [{ id: 'toolu_echo', name: 'editor_echo', input: { text: 'from the model' } }] }, { text: 'It echoed.' }],
       { sideTurn: titleTurn('Echo') },
     );
-    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', {
       cwd: dir,
@@ -48,7 +40,7 @@ describe('opencode acp: the editor MCP servers and files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-nofs-'));
     const file = join(dir, 'a.txt');
     writeFileSync(file, 'alpha\r\nbeta\r\n');
-    fake = await startFakeProvider(
+    const fake = await acp.startFake(
       [
         { toolCalls: [{ name: 'view', input: { file_path: 'a.txt' } }] },
         { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' } }] },
@@ -57,7 +49,7 @@ describe('opencode acp: the editor MCP servers and files', () => {
       ],
       { sideTurn: titleTurn('Caps') },
     );
-    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } } });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
     agent.answer = () => ({ outcome: { outcome: 'selected', optionId: 'allow_session' } });
@@ -72,7 +64,7 @@ describe('opencode acp: the editor MCP servers and files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-crlf-'));
     const file = join(dir, 'a.txt');
     writeFileSync(file, '\ufeffalpha\r\nbeta\r\n');
-    fake = await startFakeProvider(
+    const fake = await acp.startFake(
       [
         { toolCalls: [{ name: 'view', input: { file_path: 'a.txt' } }] },
         { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' } }] },
@@ -80,7 +72,7 @@ describe('opencode acp: the editor MCP servers and files', () => {
       ],
       { sideTurn: titleTurn('Caps') },
     );
-    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
     expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'capitalise alpha' }] })).toEqual({ stopReason: 'end_turn' });

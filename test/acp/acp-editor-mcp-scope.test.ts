@@ -8,21 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { McpServerStdio } from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { acpPerTest } from '../support/acp-per-test.js';
 import { cleanEnv } from '../support/cli.js';
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import type { FakeProvider } from '../support/fake-provider.js';
 import { FIXTURE, TSX_LOADER } from '../mcp/fixture.js';
-import { startAcpAgent, titleTurn, type AcpAgentProcess, toolResultsSent } from './acp-client.js';
+import { titleTurn, toolResultsSent } from './acp-client.js';
 
-let fake: FakeProvider | undefined;
-let agent: AcpAgentProcess | undefined;
-afterEach(async () => {
-  agent?.child.kill('SIGKILL');
-  await agent?.close();
-  agent = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const acp = acpPerTest();
 
 /** The editor's tools offered in answered request `n`. */
 function editorToolsOffered(f: FakeProvider, n: number): string[] {
@@ -44,18 +37,18 @@ const PID_CALL = { toolCalls: [{ name: 'editor_pid', input: {} }] };
 describe("opencode acp: the editor's MCP servers per session", () => {
   it('are offered only to the sessions that passed them, and stop when the last of those is closed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-scope-'));
-    fake = await startFakeProvider(
+    const fake = await acp.startFake(
       [PID_CALL, { text: 'A ran it.' }, PID_CALL, { text: 'B has no such tool.' }, PID_CALL, { text: 'C ran it.' }, PID_CALL, { text: 'C ran it again.' }],
       { sideTurn: titleTurn('Scope') },
     );
-    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     const init = await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     expect(init.agentCapabilities?.sessionCapabilities?.close).toEqual({});
     const a = (await agent.agent.request('session/new', { cwd: dir, mcpServers: [EDITOR_SERVER] })).sessionId;
     const b = (await agent.agent.request('session/new', { cwd: dir, mcpServers: [] })).sessionId;
     const c = (await agent.agent.request('session/new', { cwd: dir, mcpServers: [EDITOR_SERVER] })).sessionId;
     const prompt = async (sessionId: string) =>
-      expect(await agent!.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] })).toEqual({ stopReason: 'end_turn' });
+      expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] })).toEqual({ stopReason: 'end_turn' });
 
     await prompt(a);
     const expectedTools = editorToolsOffered(fake, 0);
@@ -90,8 +83,8 @@ describe("opencode acp: the editor's MCP servers per session", () => {
 
   it('a session loaded again without a server it passed before lets it go', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-reload-'));
-    fake = await startFakeProvider([PID_CALL, { text: 'Ran it.' }, { text: 'No editor tools now.' }], { sideTurn: titleTurn('Reload') });
-    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const fake = await acp.startFake([PID_CALL, { text: 'Ran it.' }, { text: 'No editor tools now.' }], { sideTurn: titleTurn('Reload') });
+    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [EDITOR_SERVER] });
     expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] })).toEqual({ stopReason: 'end_turn' });
@@ -105,8 +98,8 @@ describe("opencode acp: the editor's MCP servers per session", () => {
 
   it('a name passed twice in one session/new: the first server runs, the log names the second', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-twice-'));
-    fake = await startFakeProvider([PID_CALL, { text: 'Ran it.' }], { sideTurn: titleTurn('Twice') });
-    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const fake = await acp.startFake([PID_CALL, { text: 'Ran it.' }], { sideTurn: titleTurn('Twice') });
+    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const servers = [withWhich('first'), withWhich('second')];
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: servers });
@@ -119,8 +112,8 @@ describe("opencode acp: the editor's MCP servers per session", () => {
 
   it('a session loaded again with its server under other settings gets it restarted with them', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-resettle-'));
-    fake = await startFakeProvider([PID_CALL, { text: 'Old.' }, PID_CALL, { text: 'New.' }], { sideTurn: titleTurn('Resettle') });
-    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const fake = await acp.startFake([PID_CALL, { text: 'Old.' }, PID_CALL, { text: 'New.' }], { sideTurn: titleTurn('Resettle') });
+    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [withWhich('old')] });
     expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which?' }] })).toEqual({ stopReason: 'end_turn' });

@@ -6,23 +6,16 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { acpPerTest } from '../support/acp-per-test.js';
 import { cleanEnv } from '../support/cli.js';
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { startAcpAgent, titleTurn, type AcpAgentProcess } from './acp-client.js';
+import type { FakeProvider } from '../support/fake-provider.js';
+import { titleTurn, type AcpAgentProcess } from './acp-client.js';
 
-let fake: FakeProvider | undefined;
-let agent: AcpAgentProcess | undefined;
-afterEach(async () => {
-  agent?.child.kill('SIGKILL');
-  await agent?.close();
-  agent = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const acp = acpPerTest();
 
 async function startSession(dir: string, f: FakeProvider): Promise<{ agent: AcpAgentProcess; sessionId: string }> {
-  agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL }) });
+  const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL }) });
   await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
   return { agent, sessionId };
@@ -31,7 +24,7 @@ async function startSession(dir: string, f: FakeProvider): Promise<{ agent: AcpA
 describe('opencode acp: permission questions', () => {
   it('"always allow in this project" writes the rule; the next session runs the command without asking', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-perm-'));
-    fake = await startFakeProvider(
+    const fake = await acp.startFake(
       [
         { toolCalls: [{ id: 'toolu_mk1', name: 'bash', input: { command: 'mkdir made-once' } }] },
         { text: 'Made it.' },
@@ -62,7 +55,7 @@ describe('opencode acp: permission questions', () => {
 
   it('session/cancel while the question is open withdraws it; the command does not run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-perm-cancel-'));
-    fake = await startFakeProvider([{ toolCalls: [{ id: 'toolu_mk', name: 'bash', input: { command: 'mkdir never-made' } }] }], {
+    const fake = await acp.startFake([{ toolCalls: [{ id: 'toolu_mk', name: 'bash', input: { command: 'mkdir never-made' } }] }], {
       sideTurn: titleTurn('Folder'),
     });
     const { agent: a, sessionId } = await startSession(dir, fake);

@@ -5,24 +5,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { acpPerTest } from '../support/acp-per-test.js';
 import { cleanEnv } from '../support/cli.js';
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { startAcpAgent, type AcpAgentProcess } from './acp-client.js';
 
-let work: FakeProvider | undefined;
-let agent: AcpAgentProcess | undefined;
-afterEach(async () => {
-  agent?.child.kill('SIGKILL');
-  await agent?.close();
-  agent = undefined;
-  await work?.close();
-  work = undefined;
-});
+const acp = acpPerTest();
 
 describe('opencode acp with a provider profile', () => {
   it('OPENCODE_PROFILE=work: the work key is an auth method and the work model answers', async () => {
-    work = await startFakeProvider([], { fallback: { text: 'from work' } });
+    const work = await acp.startFake([], { fallback: { text: 'from work' } });
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-profile-'));
     writeFileSync(
       join(dir, '.opencode.json'),
@@ -35,7 +26,7 @@ describe('opencode acp with a provider profile', () => {
         },
       }),
     );
-    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ OPENCODE_PROFILE: 'work', WORK_ANTHROPIC_KEY: 'sk-ant-work-0123456789abcdef' }) });
+    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ OPENCODE_PROFILE: 'work', WORK_ANTHROPIC_KEY: 'sk-ant-work-0123456789abcdef' }) });
     const init = await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     expect(init.authMethods?.map((m) => m.id)).toEqual(['anthropic']);
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });

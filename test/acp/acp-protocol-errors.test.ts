@@ -6,28 +6,17 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { acpPerTest } from '../support/acp-per-test.js';
 import { cleanEnv } from '../support/cli.js';
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { startAcpAgent, titleTurn, type AcpAgentProcess } from './acp-client.js';
+import { titleTurn, type AcpAgentProcess } from './acp-client.js';
 
-let fake: FakeProvider | undefined;
-const agents: AcpAgentProcess[] = [];
-afterEach(async () => {
-  for (const a of agents.splice(0)) {
-    a.child.kill('SIGKILL');
-    await a.close();
-  }
-  await fake?.close();
-  fake = undefined;
-});
+const acp = acpPerTest();
 
 const project = () => mkdtempSync(join(tmpdir(), 'opencode-acp-err-'));
 
 function start(dir: string, env: Record<string, string>): AcpAgentProcess {
-  const agent = startAcpAgent({ cwd: dir, env });
-  agents.push(agent);
-  return agent;
+  return acp.startAgent({ cwd: dir, env });
 }
 
 /** The JSON-RPC error a request ends with: `[code, message]`. */
@@ -44,7 +33,7 @@ async function errorOf(request: Promise<unknown>): Promise<[number, string]> {
 describe('opencode acp: protocol errors', () => {
   it('answers each bad request with the right code and a message that says what to do; stdout stays JSON-RPC', async () => {
     const dir = project();
-    fake = await startFakeProvider([{ text: ['Slow ', 'answer'], stallAfterChunks: 4 }], { sideTurn: titleTurn('t') });
+    const fake = await acp.startFake([{ text: ['Slow ', 'answer'], stallAfterChunks: 4 }], { sideTurn: titleTurn('t') });
     const agent = start(dir, cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }));
 
     // the SDK refuses everything until initialize

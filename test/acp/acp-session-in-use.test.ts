@@ -8,21 +8,12 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SESSIONS_IN_USE_DIR } from '../../src/db/session-in-use.js';
+import { acpPerTest } from '../support/acp-per-test.js';
 import { cleanEnv, runCli } from '../support/cli.js';
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { startAcpAgent, type AcpAgentProcess } from './acp-client.js';
 
-let fake: FakeProvider | undefined;
-let agent: AcpAgentProcess | undefined;
-afterEach(async () => {
-  agent?.child.kill('SIGKILL');
-  await agent?.close();
-  agent = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const acp = acpPerTest();
 
 /** Local `YYYY-MM-DD HH:MM` times replaced, so the expected text does not depend on when the test ran. */
 const untimed = (text: string) => text.replace(/\d{4}-\d\d-\d\d \d\d:\d\d/g, 'TIME');
@@ -34,11 +25,11 @@ const refusal = (id: string, pid: number) =>
 
 describe('opencode sessions delete of a session an editor has open through opencode acp', () => {
   it('is refused while it is open; goes after session/close; a loaded one is held until the process exits', async () => {
-    fake = await startFakeProvider([]);
+    const fake = await acp.startFake([]);
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-in-use-'));
     const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
     const cli = (args: string[]) => runCli(args, { cwd: dir, env });
-    agent = startAcpAgent({ cwd: dir, env });
+    const agent = acp.startAgent({ cwd: dir, env });
     const pid = agent.child.pid!;
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId: a } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
@@ -68,7 +59,6 @@ describe('opencode sessions delete of a session an editor has open through openc
 
     // the editor goes (stdin closed): the process exits and its marks go with it
     expect(await agent.close()).toBe(0);
-    agent = undefined;
     expect(existsSync(marksOf(dir, b))).toBe(false);
     expect(await cli(['sessions', 'delete', b])).toMatchObject({ code: 0, stderr: '' });
   }, 60_000);

@@ -5,21 +5,14 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INIT_PROMPT } from '../../src/agent/init-prompt.js';
+import { acpPerTest } from '../support/acp-per-test.js';
 import { cleanEnv } from '../support/cli.js';
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { startAcpAgent, titleTurn, type AcpAgentProcess } from './acp-client.js';
+import type { FakeProvider } from '../support/fake-provider.js';
+import { titleTurn } from './acp-client.js';
 
-let fake: FakeProvider | undefined;
-let agent: AcpAgentProcess | undefined;
-afterEach(async () => {
-  agent?.child.kill('SIGKILL');
-  await agent?.close();
-  agent = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const acp = acpPerTest();
 
 /** The last text block of answered request `n` (after a compaction the summary is a block before it). */
 function lastUserText(f: FakeProvider, n: number): string | undefined {
@@ -32,7 +25,7 @@ describe('opencode acp: slash commands', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-cmd-'));
     mkdirSync(join(dir, '.opencode', 'commands'), { recursive: true });
     writeFileSync(join(dir, '.opencode', 'commands', 'review.md'), 'Review $FILE and list its problems.');
-    fake = await startFakeProvider(
+    const fake = await acp.startFake(
       [
         { text: 'Looks fine.' },
         { text: 'Summary: src/a.ts was reviewed and looks fine.' },
@@ -41,7 +34,7 @@ describe('opencode acp: slash commands', () => {
       ],
       { sideTurn: titleTurn('Review') },
     );
-    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
     const advertised = await agent.waitForUpdate((u) => u.sessionUpdate === 'available_commands_update');

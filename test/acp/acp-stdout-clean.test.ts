@@ -6,20 +6,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { acpPerTest } from '../support/acp-per-test.js';
 import { cleanEnv } from '../support/cli.js';
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { startAcpAgent, titleTurn, type AcpAgentProcess } from './acp-client.js';
+import { titleTurn } from './acp-client.js';
 
-let fake: FakeProvider | undefined;
-let agent: AcpAgentProcess | undefined;
-afterEach(async () => {
-  agent?.child.kill('SIGKILL');
-  await agent?.close();
-  agent = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const acp = acpPerTest();
 
 const NOISY_PLUGIN = `
 process.stdout.write('plugin wrote to stdout\\n');
@@ -36,8 +28,8 @@ describe('opencode acp: stdout carries only protocol messages', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-noisy-'));
     mkdirSync(join(dir, '.opencode', 'plugins'), { recursive: true });
     writeFileSync(join(dir, '.opencode', 'plugins', 'noisy.mjs'), NOISY_PLUGIN);
-    fake = await startFakeProvider([{ text: 'Hello.' }], { sideTurn: titleTurn('Greeting') });
-    agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const fake = await acp.startFake([{ text: 'Hello.' }], { sideTurn: titleTurn('Greeting') });
+    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
     expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({ stopReason: 'end_turn' });

@@ -7,29 +7,19 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CATALOG } from '../../src/provider/catalog.js';
+import { acpPerTest } from '../support/acp-per-test.js';
 import { cleanEnv } from '../support/cli.js';
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { brief, startAcpAgent, titleTurn, type AcpAgentProcess } from './acp-client.js';
+import type { FakeProvider } from '../support/fake-provider.js';
+import { brief, titleTurn, type AcpAgentProcess } from './acp-client.js';
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
-let fake: FakeProvider | undefined;
-const agents: AcpAgentProcess[] = [];
-afterEach(async () => {
-  for (const a of agents.splice(0)) {
-    a.child.kill('SIGKILL');
-    await a.close();
-  }
-  await fake?.close();
-  fake = undefined;
-});
+const acp = acpPerTest();
 
 function start(dir: string, f: FakeProvider): AcpAgentProcess {
-  const agent = startAcpAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL }) });
-  agents.push(agent);
-  return agent;
+  return acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL }) });
 }
 
 /** Updates that are not the conversation: the commands, the title, the context usage. */
@@ -49,7 +39,7 @@ describe('opencode acp: a whole conversation', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-'));
     const file = join(dir, 'notes.txt');
     writeFileSync(file, 'one\n');
-    fake = await startFakeProvider(
+    const fake = await acp.startFake(
       [
         {
           thinking: { text: 'The file first.', signature: 'sig-1' },
@@ -125,7 +115,7 @@ describe('opencode acp: a whole conversation', () => {
     const usage = agent.updates.map((n) => n.update).filter((u) => u.sessionUpdate === 'usage_update');
     expect(usage).toHaveLength(1);
     expect(usage[0]).toMatchObject({ sessionUpdate: 'usage_update', used: 15, cost: { currency: 'USD' } });
-    const model = CATALOG.find((m) => m.provider === 'anthropic' && m.apiModel === fake!.answered[0].model)!;
+    const model = CATALOG.find((m) => m.provider === 'anthropic' && m.apiModel === fake.answered[0].model)!;
     expect((usage[0] as { size: number }).size).toBe(model.contextWindowTokens);
     // the title agent's answer reaches the editor once
     expect(agent.updates.filter((n) => n.update.sessionUpdate === 'session_info_update').map((n) => brief(n.update))).toEqual([['session_info_update', 'Notes edits']]);
