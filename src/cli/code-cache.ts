@@ -94,8 +94,9 @@ export interface CodeCacheRun {
  */
 export function startWithCodeCache(distDir: string, entry: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): CodeCacheRun {
   const kind = runKind(args);
-  // -p sets this flag as it loads (run-prompt.ts: undici's WebAssembly); set before compiling, so that
-  // its cache is made and checked under the same V8 flags
+  // -p sets this flag as it loads (run-prompt.ts: undici's WebAssembly HTTP parser, run when a local
+  // server's models are listed); set before compiling, so that its cache is made and checked under the
+  // same V8 flags
   // (node:v8 is required here only: loading it costs the other runs ~1.5 ms of CPU: issue 16)
   if (kind === 'prompt') (createRequire(join(distDir, 'start.cjs'))('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
   const enabled = env.OPENCODE_CODE_CACHE !== 'off';

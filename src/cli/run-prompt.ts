@@ -24,9 +24,14 @@ import { chosenSession, SessionLookupError } from './session-ref.js';
 import { holdForPrompt } from './sessions-in-use.js';
 import type { StreamJson } from './stream-json.js';
 
-// Node's fetch parses HTTP with a WebAssembly module; V8's optimising compile of it runs in the
-// background and the process waits for it at exit (~250 ms here, see BENCHMARKS.md). The baseline
-// compiler is fast enough for parsing a few responses.
+// No optimising compile of WebAssembly (V8's baseline compiler only). The one WebAssembly module -p
+// runs is undici's HTTP parser (Node's fetch), and only to list a local server's models
+// (`LOCAL_ENDPOINT`, provider/resolve.ts; the providers' requests go through node:http,
+// provider/node-fetch.ts): V8 then optimises the parser in the background and the process waits for
+// that at exit: ~100-160 ms later, ~100-200 ms more CPU and ~30 MB more RSS without this flag (BENCHMARKS.md).
+// Otherwise it changes nothing measurable: the SDKs' `new Headers()` loads undici, which compiles the
+// parser without running it. dist/start.cjs sets it before compiling a run it knows is -p
+// (code-cache.ts); this covers the other ways in (e.g. `-qp`).
 setFlagsFromString('--liftoff-only');
 
 /** Runs the prompt and returns the process exit code. Never throws. */
