@@ -1,7 +1,9 @@
 /**
- * Anthropic Messages API provider (`@anthropic-ai/sdk` 1.14, raw `messages.create({stream: true})`).
+ * Anthropic Messages API provider (`@anthropic-ai/sdk` 1.14: a streaming `POST /v1/messages` through the
+ * client's `post`, its events iterated raw).
  *
- * Request building is pure ({@link toAnthropicParams}); the SDK is imported lazily on the first stream so
+ * Request building is pure (anthropic-request.ts, {@link toAnthropicParams}) and sent as bytes encoded
+ * incrementally (anthropic-body.ts); the SDK is imported lazily on the first stream so
  * `opencode --version` never loads it. Wire format: reference deps.md §3a.
  *
  * What differs from the original (reference §3): tool schemas carry `required`; thinking blocks are kept
@@ -10,19 +12,11 @@
  * adaptive thinking; no temperature is sent.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type {
-  ContentBlockParam,
-  MessageCreateParamsStreaming,
-  MessageParam,
-  RawMessageStreamEvent,
-  StopReason,
-  TextBlockParam,
-  Tool,
-  Usage as ApiUsage,
-} from '@anthropic-ai/sdk/resources/messages';
-import type { FinishReason, Message, Usage } from '../message.js';
+import type { RawMessageStreamEvent, StopReason, Usage as ApiUsage } from '@anthropic-ai/sdk/resources/messages';
+import type { Stream } from '@anthropic-ai/sdk/core/streaming';
+import type { FinishReason, Usage } from '../message.js';
 import { emptyUsage } from '../message.js';
-import { pairToolResults, toolInputObject, toolParameters } from './history.js';
+import { AnthropicBodyEncoder } from './anthropic-body.js';
 import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
 import { DEFAULT_STALL_TIMEOUTS, type StallTimeouts } from './stall.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse } from './types.js';
@@ -36,142 +30,10 @@ export interface AnthropicConnection {
   headers?: Record<string, string>;
 }
 
-/** Smallest thinking budget the API accepts (`budget_tokens` ≥ 1024, Anthropic "extended thinking" docs). */
-export const MIN_THINKING_BUDGET_TOKENS = 1024;
+export { MIN_THINKING_BUDGET_TOKENS, thinkingForm, toAnthropicMessages, toAnthropicParams } from './anthropic-request.js';
 
-const CACHE = { type: 'ephemeral' } as const;
-const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
-
-/**
- * Which extended-thinking form a Claude model takes. Claude 4.6 and later (and the Fable / Mythos lines)
- * take `{type: "adaptive"}` with an optional `output_config.effort`; the Claude 5 family rejects the
- * budget form with HTTP 400 and 4.6 deprecates it (platform.claude.com "Adaptive thinking"; the SDK warns
- * for claude-opus-4-6 with `enabled`). Earlier models take `{type: "enabled", budget_tokens}`.
- */
-export function thinkingForm(apiModel: string): 'adaptive' | 'budget' {
-  if (/^claude-(fable|mythos)\b/.test(apiModel)) return 'adaptive';
-  const m = /^claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?:-\d{8})?$/.exec(apiModel);
-  if (!m) return 'budget';
-  const major = Number(m[1]);
-  const minor = Number(m[2] ?? 0);
-  return major > 4 || (major === 4 && minor >= 6) ? 'adaptive' : 'budget';
-}
-
-/**
- * The streaming request for `request` on `model`. Prompt caching (reference §3): `cache_control` on the
- * system block, the last tool, and the last block of each of the last 2 messages (4 breakpoints, the
- * API's maximum). Thinking, when `request.thinking` and `model.canReason` ({@link thinkingForm}):
- * budget form with `budget_tokens = floor(0.8 × maxTokens)` (skipped if under
- * {@link MIN_THINKING_BUDGET_TOKENS}), or adaptive form with `output_config.effort` from
- * `request.reasoningEffort`. No temperature is sent: the original sent 0 without thinking, but thinking
- * needs 1 and the Claude 5 family rejects any non-default sampling parameter with HTTP 400.
- */
-export function toAnthropicParams(model: ModelInfo, request: ProviderRequest): MessageCreateParamsStreaming {
-  const maxTokens = request.maxTokens > 0 ? request.maxTokens : model.defaultMaxTokens;
-  const budget = Math.floor(0.8 * maxTokens);
-  const form = thinkingForm(model.apiModel);
-  const wantsThinking = Boolean(request.thinking && model.canReason);
-  const tools: Tool[] = request.tools.map((tool, i) => ({
-    name: tool.name,
-    description: tool.description,
-    input_schema: toolParameters(tool.inputSchema) as Tool.InputSchema,
-    ...(i === request.tools.length - 1 ? { cache_control: CACHE } : {}),
-  }));
-  const system: TextBlockParam[] | undefined = request.systemPrompt.trim()
-    ? [{ type: 'text', text: request.systemPrompt, cache_control: CACHE }]
-    : undefined;
-  const thinking: Pick<MessageCreateParamsStreaming, 'thinking' | 'output_config'> = !wantsThinking
-    ? {}
-    : form === 'adaptive'
-      ? { thinking: { type: 'adaptive' }, ...(request.reasoningEffort ? { output_config: { effort: request.reasoningEffort } } : {}) }
-      : budget >= MIN_THINKING_BUDGET_TOKENS
-        ? { thinking: { type: 'enabled', budget_tokens: budget } }
-        : {};
-  return {
-    model: model.apiModel,
-    max_tokens: maxTokens,
-    stream: true,
-    messages: toAnthropicMessages(request.messages, model),
-    ...(system ? { system } : {}),
-    ...(tools.length > 0 ? { tools } : {}),
-    ...thinking,
-  };
-}
-
-/**
- * Our history as API messages: `user` and `tool` messages become `user` turns (tool results as
- * `tool_result` blocks), assistant reasoning parts with a signature become `thinking` blocks (unsigned
- * ones are dropped: the API rejects them; so are those of messages written by another model, since
- * thinking blocks are bound to the model that wrote them), blank text and empty messages are dropped,
- * consecutive same-role turns are merged, and the last 2 turns get a cache breakpoint. Images are sent
- * base64 when the model supports them and the type is one the API takes (jpeg, png, gif, webp).
- */
-export function toAnthropicMessages(
-  messages: readonly Message[],
-  model: Pick<ModelInfo, 'id' | 'supportsImages'>,
-): MessageParam[] {
-  const { supportsImages } = model;
-  const out: MessageParam[] = [];
-  for (const message of pairToolResults(messages)) {
-    const ownThinking = message.model === undefined || message.model === model.id;
-    const blocks: ContentBlockParam[] = [];
-    for (const part of message.parts) {
-      switch (part.type) {
-        case 'text':
-          if (part.text.trim()) blocks.push({ type: 'text', text: part.text });
-          break;
-        case 'image':
-          if (supportsImages && IMAGE_TYPES.has(part.mimeType)) {
-            blocks.push({ type: 'image', source: { type: 'base64', media_type: part.mimeType as 'image/png', data: part.data } });
-          }
-          break;
-        case 'reasoning':
-          if (message.role !== 'assistant' || !ownThinking) break;
-          if (part.redactedData) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
-          else if (part.signature) blocks.push({ type: 'thinking', thinking: part.thinking, signature: part.signature });
-          break;
-        case 'tool_call':
-          if (message.role === 'assistant') {
-            blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: toolInputObject(part.input) });
-          }
-          break;
-        case 'tool_result': {
-          const images = supportsImages ? (part.images ?? []).filter((img) => IMAGE_TYPES.has(img.mimeType)) : [];
-          const content =
-            images.length === 0
-              ? part.content || undefined
-              : [
-                  ...(part.content.trim() ? [{ type: 'text' as const, text: part.content }] : []),
-                  ...images.map((img) => ({
-                    type: 'image' as const,
-                    source: { type: 'base64' as const, media_type: img.mimeType as 'image/png', data: img.data },
-                  })),
-                ];
-          blocks.push({
-            type: 'tool_result',
-            tool_use_id: part.toolCallId,
-            ...(content !== undefined ? { content } : {}),
-            ...(part.isError ? { is_error: true } : {}),
-          });
-          break;
-        }
-        case 'finish':
-          break;
-      }
-    }
-    if (blocks.length === 0) continue;
-    const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const last = out.at(-1);
-    if (last && last.role === role) (last.content as ContentBlockParam[]).push(...blocks);
-    else out.push({ role, content: blocks });
-  }
-  for (const turn of out.slice(-2)) {
-    const blocks = turn.content as ContentBlockParam[];
-    const target = blocks.findLast((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking');
-    if (target) (target as { cache_control?: typeof CACHE }).cache_control = CACHE;
-  }
-  return out;
-}
+/** The SDK passes a body given as bytes through as it is; the type is said here (what `messages.create` sends). */
+const JSON_CONTENT = { 'content-type': 'application/json' };
 
 /**
  * Maps the API's `stop_reason` to ours. `refusal` ends the turn; `pause_turn` (server tools only) is unknown.
@@ -209,6 +71,7 @@ type Block =
 /** A Claude model bound to the Anthropic API. */
 export class AnthropicProvider implements Provider {
   private client?: Promise<Anthropic>;
+  private readonly body = new AnthropicBodyEncoder();
 
   constructor(
     readonly model: ModelInfo,
@@ -258,7 +121,13 @@ export class AnthropicProvider implements Provider {
 
   private async *attempt(request: ProviderRequest, signal: AbortSignal | undefined): AsyncGenerator<ProviderEvent> {
     const client = await this.sdk();
-    const { data: stream, response } = await client.messages.create(toAnthropicParams(this.model, request), { signal }).withResponse();
+    // the request as bytes (anthropic-body.ts: what `messages.create` would send, its history encoded
+    // once), through the SDK's generic request method: same URL, headers, auth, errors and SSE decoding
+    // (the SDK's README, "Making custom/undocumented requests")
+    const body = this.body.encode(this.model, request);
+    const { data: stream, response } = await client
+      .post<Stream<RawMessageStreamEvent>>('/v1/messages', { body, stream: true, headers: JSON_CONTENT, signal })
+      .withResponse();
     // an HTTP 200 that is not an event stream (wrong base URL: a web page, a JSON API) fails at once, unretried
     await expectEventStream(response, this.source, () => stream.controller.abort());
     const blocks: Block[] = [];

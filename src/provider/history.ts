@@ -7,7 +7,7 @@
  * keeps its history paired, but a provider must never send an invalid request, so this layer repairs
  * what it is given rather than trusting it (reference §10 item 9: orphaned tool_result → 400, stuck session).
  */
-import type { Message, ToolResultPart } from '../message.js';
+import type { Message, ToolCallPart, ToolResultPart } from '../message.js';
 import { toolCalls, toolResults } from '../message.js';
 
 /** The result sent for a tool call that has no recorded result. */
@@ -31,6 +31,14 @@ export function pairToolResults(messages: readonly Message[]): Message[] {
     const calls = message.role === 'assistant' ? toolCalls(message) : [];
     if (calls.length === 0) continue;
 
+    // the usual case, one tool message answering every call once in call order: no lookup
+    const next = kept[i + 1];
+    const inOrder = next?.role === 'tool' && kept[i + 2]?.role !== 'tool' ? resultsInOrder(next, calls) : undefined;
+    if (inOrder) {
+      out.push(inOrder.length === next!.parts.length ? next! : { ...next!, parts: inOrder });
+      i++;
+      continue;
+    }
     const found = new Map<string, ToolResultPart>();
     let holder: Message | undefined;
     while (kept[i + 1]?.role === 'tool') {
@@ -54,6 +62,22 @@ export function pairToolResults(messages: readonly Message[]): Message[] {
     out.push({ ...base, role: 'tool', parts: results });
   }
   return out;
+}
+
+/**
+ * `message`'s results when they are exactly one per call of `calls`, in call order, besides parts that
+ * are not results (dropped); undefined otherwise (a missing, extra, repeated or reordered result, or
+ * calls sharing an id), which the general pairing handles.
+ */
+function resultsInOrder(message: Message, calls: readonly ToolCallPart[]): ToolResultPart[] | undefined {
+  const results = toolResults(message);
+  if (results.length !== calls.length) return undefined;
+  for (let i = 0; i < results.length; i++) {
+    const id = calls[i]!.id;
+    if (results[i]!.toolCallId !== id) return undefined;
+    for (let j = 0; j < i; j++) if (calls[j]!.id === id) return undefined;
+  }
+  return results;
 }
 
 /**

@@ -81,6 +81,8 @@ export interface FakeRequest {
   headers: http.IncomingHttpHeaders;
   /** parsed JSON body (undefined for GET) */
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** the body as received, decoded as UTF-8 */
+  text: string;
   /** index of the turn that answered it; undefined when rejected or not a completion */
   turn?: number;
   /** the 400 message when the fake rejected the request */
@@ -172,7 +174,7 @@ export async function startFakeProvider(turns: FakeTurn[] = [], options: FakePro
     } catch {
       body = raw;
     }
-    const record: FakeRequest = { api, method: req.method!, path, headers: req.headers, body };
+    const record: FakeRequest = { api, method: req.method!, path, headers: req.headers, body, text: raw };
     requests.push(record);
     if (api === 'models') {
       const models = options.models ?? ['fake-model'];

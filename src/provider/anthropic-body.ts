@@ -1,0 +1,188 @@
+/**
+ * The Anthropic Messages request body as UTF-8 bytes, encoded incrementally (issue 16).
+ *
+ * Each call of an agent loop sends the whole history again, so `JSON.stringify` of the request and the
+ * UTF-8 encoding of that text grow with the session: ~0.5–0.8 ms of main-thread CPU a call at 34 KB in
+ * `bench/provider-call.ts` (more once one non-Latin-1 character makes V8 build the text two bytes a
+ * character). An encoder keeps, for every history part it has encoded, the part's block as bytes, and for
+ * the system prompt and the tools theirs; a call encodes only what is new or changed and concatenates.
+ *
+ * The bytes are exactly `Buffer.from(JSON.stringify(toAnthropicParams(model, request)))`
+ * (test/provider/anthropic-body.test.ts checks this on random histories and after changing parts in place).
+ * A part's encoding is reused only while every value it was built from is the same (`===`): the part's
+ * fields that {@link anthropicBlock} reads (and its images' type and data), the message role, whether its
+ * thinking may be sent back, and whether the model takes images. The two turns that carry
+ * cache breakpoints get their marked block encoded afresh.
+ */
+import type { ContentBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { Message, MessagePart } from '../message.js';
+import { anthropicBlock, anthropicRequestPieces, anthropicTools, anthropicTurns, CACHE, markCacheBreakpoints } from './anthropic-request.js';
+import type { ModelInfo, ProviderRequest, ToolSchema } from './types.js';
+
+/** What an encoder keeps of a part: the values its block was built from, and the block as bytes. */
+interface Encoded {
+  part: MessagePart;
+  /** the part's type, role, ownThinking, supportsImages and the values of the fields read, flattened (see {@link inputsOf}) */
+  inputs: unknown[];
+  /** undefined for a part that sends nothing */
+  block?: {
+    /** the API block's `type` (to find the cache breakpoint) */
+    type: ContentBlockParam['type'];
+    bytes: Buffer;
+  };
+}
+
+/** An encoded part that sends a block. */
+type Sent = Encoded & { block: NonNullable<Encoded['block']> };
+
+const COMMA = Buffer.from(',');
+const CLOSE_TURN = Buffer.from(']}');
+const CLOSE_BODY = Buffer.from('}');
+const TURN_OPEN = { user: Buffer.from('{"role":"user","content":['), assistant: Buffer.from('{"role":"assistant","content":[') };
+const MESSAGES_OPEN = Buffer.from(',"messages":[');
+const MESSAGES_CLOSE = Buffer.from(']');
+
+/**
+ * Encodes Anthropic request bodies, reusing what it encoded for earlier calls. One per provider; it holds
+ * part encodings weakly (a part no longer referenced drops its bytes) and the last system prompt and
+ * tool list strongly.
+ */
+export class AnthropicBodyEncoder {
+  private readonly parts = new WeakMap<MessagePart, Encoded>();
+  private system?: { text: string; bytes: Buffer };
+  private tools?: { tools: ToolSchema[]; bytes: Buffer };
+
+  /** The request body for `request` on `model`: the bytes of `JSON.stringify(toAnthropicParams(model, request))`. */
+  encode(model: ModelInfo, request: ProviderRequest): Buffer {
+    const supportsImages = model.supportsImages;
+    const turns = anthropicTurns(request.messages, model, (part, message, ownThinking) =>
+      this.block(part, message.role, ownThinking, supportsImages),
+    );
+    // the tools are encoded (and cached) apart: here only their presence matters
+    const pieces = anthropicRequestPieces(model, { ...request, messages: [], tools: [] });
+    const out: Buffer[] = [];
+    const head = JSON.stringify(pieces.head);
+    out.push(Buffer.from(head.slice(0, -1)), MESSAGES_OPEN);
+    turns.forEach((turn, t) => {
+      if (t > 0) out.push(COMMA);
+      out.push(TURN_OPEN[turn.role]);
+      const marked = t >= turns.length - 2 ? markCacheBreakpoints(turn.blocks, (b) => b.block.type) : -1;
+      turn.blocks.forEach((block, b) => {
+        if (b > 0) out.push(COMMA);
+        out.push(b === marked ? markedBytes(block) : block.block.bytes);
+      });
+      out.push(CLOSE_TURN);
+    });
+    out.push(MESSAGES_CLOSE);
+    if (pieces.system) out.push(this.systemBytes(request.systemPrompt, pieces.system));
+    if (request.tools.length > 0) out.push(this.toolBytes(request.tools));
+    const thinking = JSON.stringify(pieces.thinking);
+    if (thinking !== '{}') out.push(Buffer.from(`,${thinking.slice(1, -1)}`));
+    out.push(CLOSE_BODY);
+    return Buffer.concat(out);
+  }
+
+  /** A part's encoding (reused while its inputs are unchanged), or undefined when it sends nothing (that too is kept). */
+  private block(part: MessagePart, role: Message['role'], ownThinking: boolean, supportsImages: boolean): Sent | undefined {
+    let encoded = this.parts.get(part);
+    if (!encoded || !sameInputs(encoded.inputs, part, role, ownThinking, supportsImages)) {
+      const block = anthropicBlock(part, role, ownThinking, supportsImages);
+      encoded = {
+        part,
+        inputs: inputsOf(part, role, ownThinking, supportsImages),
+        ...(block ? { block: { type: block.type, bytes: Buffer.from(JSON.stringify(block)) } } : {}),
+      };
+      this.parts.set(part, encoded);
+    }
+    return encoded.block ? (encoded as Sent) : undefined;
+  }
+
+  /** `,"system":[…]`, reused while the prompt text is the same. */
+  private systemBytes(text: string, system: TextBlockParam[]): Buffer {
+    if (this.system?.text !== text) this.system = { text, bytes: Buffer.from(`,"system":${JSON.stringify(system)}`) };
+    return this.system.bytes;
+  }
+
+  /**
+   * `,"tools":[…]`, reused while the list holds the same names, descriptions and schema objects (a
+   * schema object is taken as unchanging: the registry builds a new one when a tool changes).
+   */
+  private toolBytes(tools: readonly ToolSchema[]): Buffer {
+    if (!this.tools || !sameTools(this.tools.tools, tools)) {
+      this.tools = { tools: tools.map((t) => ({ ...t })), bytes: Buffer.from(`,"tools":${JSON.stringify(anthropicTools(tools))}`) };
+    }
+    return this.tools.bytes;
+  }
+}
+
+/** A block that carries a turn's cache breakpoint: built from the same inputs and encoded afresh with `cache_control`. */
+function markedBytes(sent: Sent): Buffer {
+  const [, role, ownThinking, supportsImages] = sent.inputs as [string, Message['role'], boolean, boolean];
+  const object = anthropicBlock(sent.part, role, ownThinking, supportsImages)!;
+  return Buffer.from(JSON.stringify({ ...object, cache_control: CACHE }));
+}
+
+/**
+ * The fields of each part type that {@link anthropicBlock} reads. A field it reads and this table misses
+ * would let a changed part be sent stale: test/provider/anthropic-body.test.ts changes every field of
+ * every part type in place and compares with the request built afresh.
+ */
+const READS: { readonly [T in MessagePart['type']]: readonly (keyof Extract<MessagePart, { type: T }>)[] } = {
+  text: ['text'],
+  image: ['mimeType', 'data'],
+  reasoning: ['thinking', 'signature', 'redactedData'],
+  tool_call: ['id', 'name', 'input'],
+  tool_result: ['toolCallId', 'content', 'isError', 'images'],
+  finish: [],
+};
+
+/**
+ * What a part's block is built from: its type, role, ownThinking, supportsImages, then the values of
+ * the fields {@link READS} names; an array (`images`) as its length and each entry's `mimeType` and
+ * `data`. Compared with `===` (strings by content when not the same string object), so a field changed
+ * in place, even to a text of the same length, is seen.
+ */
+function inputsOf(part: MessagePart, role: Message['role'], ownThinking: boolean, supportsImages: boolean): unknown[] {
+  const out: unknown[] = [part.type, role, ownThinking, supportsImages];
+  const fields = part as unknown as Record<string, unknown>;
+  for (const key of READS[part.type]) {
+    const value = fields[key];
+    if (!Array.isArray(value)) {
+      out.push(value);
+      continue;
+    }
+    out.push(value.length);
+    for (const entry of value as { mimeType?: unknown; data?: unknown }[]) out.push(entry.mimeType, entry.data);
+  }
+  return out;
+}
+
+/** Whether {@link inputsOf} would give `inputs` now: the same walk, compared as it goes (no array built). */
+function sameInputs(inputs: readonly unknown[], part: MessagePart, role: Message['role'], ownThinking: boolean, supportsImages: boolean): boolean {
+  if (inputs[0] !== part.type || inputs[1] !== role || inputs[2] !== ownThinking || inputs[3] !== supportsImages) return false;
+  const fields = part as unknown as Record<string, unknown>;
+  let i = 4;
+  for (const key of READS[part.type]) {
+    const value = fields[key];
+    if (!Array.isArray(value)) {
+      if (inputs[i++] !== value) return false;
+      continue;
+    }
+    if (inputs[i++] !== value.length) return false;
+    for (const entry of value as { mimeType?: unknown; data?: unknown }[]) {
+      if (inputs[i++] !== entry.mimeType || inputs[i++] !== entry.data) return false;
+    }
+  }
+  return i === inputs.length;
+}
+
+/** Whether two tool lists hold the same names, descriptions and schema objects, in order. */
+function sameTools(a: readonly ToolSchema[], b: readonly ToolSchema[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.name !== y.name || x.description !== y.description || x.inputSchema !== y.inputSchema) return false;
+  }
+  return true;
+}
