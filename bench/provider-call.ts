@@ -160,7 +160,12 @@ async function main(): Promise<void> {
         };
       };
       return [
-        ...(i === 0 ? [] : [{ name: `SDK post, pre-encoded body + node-fetch${mark}`, call: post() }]),
+        ...(i === 0
+          ? []
+          : [
+              { name: `SDK + node-fetch${mark}`, call: sdkCall(client(ours())) },
+              { name: `SDK post, pre-encoded body + node-fetch${mark}`, call: post() },
+            ]),
         { name: `node-fetch alone, bytes body, SDK's headers, body iterated${mark}`, call: alone() },
       ];
     }),

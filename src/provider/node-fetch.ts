@@ -127,7 +127,8 @@ interface Plan {
   target: Target;
   method: string;
   headers: Record<string, string>;
-  body: string | Buffer | undefined;
+  /** the bytes to send (a string body encoded once: {@link utf8}); dropped once the final response came */
+  body: Buffer | undefined;
   redirect: 'follow' | 'error' | 'manual';
   signal: AbortSignal | undefined;
 }
@@ -205,13 +206,26 @@ type FetchBody = NonNullable<RequestInit['body']>;
  * A request body this module sends (a string, bytes, form parameters), undefined for none, or null
  * for one it does not handle. The content type is the one fetch gives such a body.
  */
-function bodyOf(body: FetchBody | null | undefined): { data: string | Buffer; contentType?: string } | undefined | null {
+function bodyOf(body: FetchBody | null | undefined): { data: Buffer; contentType?: string } | undefined | null {
   if (body === undefined || body === null) return undefined;
-  if (typeof body === 'string') return { data: body, contentType: 'text/plain;charset=UTF-8' };
-  if (body instanceof URLSearchParams) return { data: body.toString(), contentType: 'application/x-www-form-urlencoded;charset=UTF-8' };
+  if (typeof body === 'string') return { data: utf8(body), contentType: 'text/plain;charset=UTF-8' };
+  if (body instanceof URLSearchParams) return { data: utf8(body.toString()), contentType: 'application/x-www-form-urlencoded;charset=UTF-8' };
   if (body instanceof ArrayBuffer) return { data: Buffer.from(body) };
   if (ArrayBuffer.isView(body) && !(body instanceof DataView)) return { data: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
   return null;
+}
+
+/**
+ * A string's UTF-8 bytes, encoded once (a lone surrogate becomes U+FFFD, as fetch encodes it). Sent as a
+ * string, a body took two passes: `Buffer.byteLength` for the content-length, then the socket's own
+ * encoding (which sizes its buffer for the worst case, as here). On a string with any character past
+ * Latin-1 (the SDKs' JSON of our prompts has some) the first pass alone cost ~20–60 µs for 33 KB on
+ * Node 20 (issue 16).
+ */
+function utf8(text: string): Buffer {
+  // at most 3 bytes for each UTF-16 unit (a surrogate pair, 2 units, is 4 bytes)
+  const bytes = Buffer.allocUnsafe(text.length * 3);
+  return bytes.subarray(0, bytes.write(text));
 }
 
 /**
@@ -269,7 +283,7 @@ class Exchange implements StallListener, BodyOwner {
   private send(resent: boolean): void {
     const { target, method, headers, body } = this.plan;
     const secure = target.url.protocol === 'https:';
-    if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+    if (body !== undefined) headers['content-length'] = String(body.length);
     const options = { ...target.options, method, headers, agent: secure ? agents['https:'] : agents['http:'] };
     const request = (secure ? https : http).request(options, this.respond.bind(this));
     this.request = request;
@@ -310,6 +324,8 @@ class Exchange implements StallListener, BodyOwner {
       }
     }
     this.response = res;
+    // no resend or redirect can follow: the request's bytes are not needed while the body streams
+    this.plan.body = undefined;
     const headers = new Headers();
     for (let i = 0; i < raw.length; i += 2) {
       try {

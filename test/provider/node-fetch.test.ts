@@ -120,6 +120,31 @@ describe('nodeFetch: the request', () => {
     });
   });
 
+  it('sends a string body as its UTF-8 bytes: characters past Latin-1, a surrogate pair, a lone surrogate as U+FFFD', async () => {
+    const received: Buffer[] = [];
+    // the bytes as they came (the shared server decodes bodies to strings)
+    const raw = http.createServer((req, res) => {
+      const parts: Buffer[] = [];
+      req.on('data', (d: Buffer) => parts.push(d));
+      req.on('end', () => {
+        received.push(Buffer.concat(parts));
+        res.end(req.headers['content-length']);
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const body = `{"text":"naïve — 日本語 😀 \ud800 end"}`;
+      const response = await fetchOf()(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/`, { method: 'POST', body });
+      const expected = Buffer.from(body, 'utf8');
+      expect(await response.text()).toBe(String(expected.length));
+      expect(received[0]!.equals(expected)).toBe(true);
+      expect(received[0]!.toString('utf8')).toBe('{"text":"naïve — 日本語 😀 \ufffd end"}');
+    } finally {
+      raw.closeAllConnections();
+      raw.close();
+    }
+  });
+
   it('takes headers as a record or as pairs, and a string body without a type as text/plain', async () => {
     const server = await serve((_req, res) => res.end());
     await (await fetchOf()(server.url, { method: 'POST', body: 'x', headers: { 'X-One': '1' } })).text();
