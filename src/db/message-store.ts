@@ -135,6 +135,34 @@ function toMessage(row: MessageRow, chunks?: readonly ChunkRow[]): Message {
   return message;
 }
 
+/**
+ * The message a write stored, built from what was written rather than read back: `parts` is parsed from
+ * `json` (the text just stored) on first use, so the caller gets its own copy of exactly what a read
+ * would give, and a caller that never looks (the agent, at every write) pays for no parse.
+ */
+function storedMessage(fields: Omit<Message, 'parts'>, json: string): Message {
+  let parts: MessagePart[] | undefined;
+  // the keys in toMessage's order, so a message's JSON is the same whether it was read or written; an
+  // accessor in the literal keeps the object's shape a fast one (defineProperty would not)
+  const message: Message = {
+    id: fields.id,
+    sessionId: fields.sessionId,
+    role: fields.role,
+    get parts(): MessagePart[] {
+      return (parts ??= JSON.parse(json) as MessagePart[]);
+    },
+    set parts(value: MessagePart[]) {
+      parts = value;
+    },
+    seq: fields.seq,
+    createdAt: fields.createdAt,
+    updatedAt: fields.updatedAt,
+  };
+  if (fields.model !== undefined) message.model = fields.model;
+  if (fields.finishedAt !== undefined) message.finishedAt = fields.finishedAt;
+  return message;
+}
+
 /** When a message counts as finished: its own `finishedAt`, else the time of its finish part. */
 function finishedAtOf(message: Pick<Message, 'parts' | 'finishedAt'>): number | undefined {
   return message.finishedAt ?? finishPart(message)?.time;
@@ -167,9 +195,10 @@ export class MessageStore {
   private readonly written = new Map<string, { parts: PartSnapshot[]; chunkSeq: number }>();
   private readonly checkpointAfterChars: number;
   private charsSinceCheckpoint = 0;
-  private readonly insert: BetterSqlite3.Statement<[InsertParams], MessageRow>;
+  /** returns the new row's seq (nothing else is read back: the caller has the rest) */
+  private readonly insert: BetterSqlite3.Statement<[InsertParams], number>;
   private readonly touchSession: BetterSqlite3.Statement<[number, string]>;
-  private readonly write: BetterSqlite3.Statement<[string, string | null, number, number | null, string], MessageRow>;
+  private readonly write: BetterSqlite3.Statement<[string, string | null, number, number | null, string]>;
   private readonly insertChunk: BetterSqlite3.Statement<[string, number, number, string, string]>;
   private readonly deleteChunks: BetterSqlite3.Statement<[string]>;
   private readonly chunksOfMessage: BetterSqlite3.Statement<[string], ChunkRow>;
@@ -177,8 +206,9 @@ export class MessageStore {
   private readonly selectMessage: BetterSqlite3.Statement<[string], MessageRow>;
   private readonly selectSession: BetterSqlite3.Statement<[string], MessageRow>;
   // transaction functions built once: better-sqlite3's `transaction()` costs more than the writes of a small message
-  private readonly createTx: BetterSqlite3.Transaction<(params: InsertParams) => MessageRow | undefined>;
-  private readonly rewriteTx: BetterSqlite3.Transaction<(json: string, model: string | null, now: number, finishedAt: number | null, id: string) => MessageRow | undefined>;
+  private readonly createTx: BetterSqlite3.Transaction<(params: InsertParams) => number>;
+  /** returns whether the row exists (was updated) */
+  private readonly rewriteTx: BetterSqlite3.Transaction<(json: string, model: string | null, now: number, finishedAt: number | null, id: string) => boolean>;
   private readonly chunksTx: BetterSqlite3.Transaction<(id: string, firstSeq: number, rows: readonly { partIndex: number; kind: string; body: string }[]) => void>;
   private readonly getTx: BetterSqlite3.Transaction<(id: string) => Message | undefined>;
   private readonly listTx: BetterSqlite3.Transaction<(sessionId: string) => Message[]>;
@@ -207,26 +237,26 @@ export class MessageStore {
        WHERE m.session_id = ? ORDER BY c.message_id, c.seq`,
     );
     // seq is computed inside the INSERT, which holds the write lock, so two writers can never take the same one.
-    this.insert = db.prepare(
+    this.insert = db.prepare<[InsertParams], number>(
       `INSERT INTO messages (id, session_id, seq, role, parts, model, created_at, updated_at, finished_at)
        VALUES (@id, @sessionId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = @sessionId),
                @role, @parts, @model, @now, @now, @finishedAt)
-       RETURNING *`,
-    );
+       RETURNING seq`,
+    ).pluck();
     this.touchSession = db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?');
     this.write = db.prepare(
-      'UPDATE messages SET parts = ?, model = ?, updated_at = ?, finished_at = ? WHERE id = ? RETURNING *',
+      'UPDATE messages SET parts = ?, model = ?, updated_at = ?, finished_at = ? WHERE id = ?',
     );
     this.selectMessage = db.prepare('SELECT * FROM messages WHERE id = ?');
     this.selectSession = db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY seq');
     this.createTx = db.transaction((params: InsertParams) => {
-      const inserted = this.insert.get(params);
+      const seq = this.insert.get(params)!;
       this.touchSession.run(params.now, params.sessionId);
-      return inserted;
+      return seq;
     });
     this.rewriteTx = db.transaction((json: string, model: string | null, now: number, finishedAt: number | null, id: string) => {
       this.deleteChunks.run(id);
-      return this.write.get(json, model, now, finishedAt, id);
+      return this.write.run(json, model, now, finishedAt, id).changes > 0;
     });
     this.chunksTx = db.transaction((id: string, firstSeq: number, rows: readonly { partIndex: number; kind: string; body: string }[]) => {
       let seq = firstSeq;
@@ -257,17 +287,19 @@ export class MessageStore {
    */
   create(input: { sessionId: string; role: Role; parts: MessagePart[]; model?: string; id?: string }): Message {
     const now = Date.now();
-    const parts = capParts(input.parts);
-    const row = this.createTx.immediate({
-      id: input.id ?? randomUUID(),
+    const id = input.id ?? randomUUID();
+    const json = JSON.stringify(capParts(input.parts));
+    const finishedAt = finishedAtOf({ parts: input.parts });
+    const seq = this.createTx.immediate({
+      id,
       sessionId: input.sessionId,
       role: input.role,
-      parts: JSON.stringify(parts),
+      parts: json,
       model: input.model ?? null,
       now,
-      finishedAt: finishedAtOf({ parts: input.parts }) ?? null,
+      finishedAt: finishedAt ?? null,
     });
-    return toMessage(row!);
+    return storedMessage({ id, sessionId: input.sessionId, role: input.role, seq, createdAt: now, updatedAt: now, model: input.model, finishedAt }, json);
   }
 
   /** The message, or `undefined`. Pending streaming state is not included until it is flushed. */
@@ -284,20 +316,23 @@ export class MessageStore {
    * Runs `fn` in one SQLite transaction on this store's connection (`BEGIN IMMEDIATE … COMMIT`): the
    * writes every store on the connection makes inside it (messages, sessions, the tool-call log) are
    * committed together, with one WAL commit instead of one each — the agent groups the writes it makes
-   * at one moment this way (issue 16: ~100–250 µs of CPU a commit here). A call inside another joins it.
-   * When `fn` throws, everything it wrote is rolled back and the error is rethrown; what this store
-   * remembers of streamed messages is dropped then, so their next write is a whole one.
+   * at one moment this way (issue 16: ~100–250 µs of CPU a commit here). A call inside another joins it
+   * (as a savepoint: its writes commit with the outer call's).
+   * When `fn` throws, everything it wrote is rolled back and the error is rethrown — inside another
+   * batch, only what `fn` wrote, and the outer call decides about the rest; what this store remembers of
+   * streamed messages is dropped then, so their next write is a whole one.
    */
   batch<T>(fn: () => T): T {
-    if (this.db.inTransaction) return fn();
     let result: T;
     try {
-      result = this.batchTx.immediate(fn) as T;
+      // better-sqlite3 makes a nested transaction function a SAVEPOINT … RELEASE
+      result = (this.db.inTransaction ? this.batchTx(fn) : this.batchTx.immediate(fn)) as T;
     } catch (err) {
       this.written.clear();
       throw err;
     }
-    if (this.charsSinceCheckpoint >= this.checkpointAfterChars) this.checkpoint();
+    // inside another batch the checkpoint waits for the outer commit
+    if (this.charsSinceCheckpoint >= this.checkpointAfterChars && !this.db.inTransaction) this.checkpoint();
     return result;
   }
 
@@ -393,14 +428,17 @@ export class MessageStore {
   private writeNow(message: Message, finishedAt: number | undefined, cap = false): Message {
     const parts = cap ? capParts(message.parts) : message.parts;
     const json = JSON.stringify(parts);
-    const row = this.rewriteTx(json, message.model ?? null, Date.now(), finishedAt ?? null, message.id);
+    const now = Date.now();
+    const found = this.rewriteTx(json, message.model ?? null, now, finishedAt ?? null, message.id);
     this.lastWriteAt.set(message.id, performance.now());
-    if (!row) throw new NotFoundError('message', message.id);
+    if (!found) throw new NotFoundError('message', message.id);
     this.charsSinceCheckpoint += json.length;
     // only a message being streamed keeps a snapshot (it holds the parts' text)
     if (cap) this.written.delete(message.id);
     else this.written.set(message.id, { parts: parts.map(snapshotOf), chunkSeq: 0 });
-    return toMessage(row);
+    // id, session, role, seq and creation time are never rewritten: the caller's are the row's
+    const { id, sessionId, role, seq, createdAt, model } = message;
+    return storedMessage({ id, sessionId, role, seq, createdAt, updatedAt: now, model, finishedAt }, json);
   }
 
   /**
