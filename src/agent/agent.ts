@@ -4,7 +4,7 @@
  * cancellation leaves a history the API accepts, and a crash never leaves the session busy.
  */
 import { performance } from 'node:perf_hooks';
-import type { FinishReason, ImagePart, Message, MessagePart, ToolCallPart, Usage } from '../message.js';
+import type { FinishReason, ImagePart, Message, MessagePart, ToolCallPart, ToolResultPart, Usage } from '../message.js';
 import { emptyUsage, finishPart, messageText, toolCalls } from '../message.js';
 import type { EventBus } from '../events/bus.js';
 import type { PermissionService } from '../permission/service.js';
@@ -207,7 +207,29 @@ export class Agent {
     const images = this.model.supportsImages ? attachments : [];
     const userParts: MessagePart[] = [{ type: 'text', text }, ...images];
     // the writes made at one moment commit together (one WAL commit each time, not one per write)
-    const batch = <T>(fn: () => T): T => (store.messages.batch ? store.messages.batch(fn) : fn());
+    const storeBatch = <T>(fn: () => T): T => (store.messages.batch ? store.messages.batch(fn) : fn());
+    // the last tool call's writes (its result, the tool message finished, its log record), held back by
+    // runToolCalls when the batch ends: they are made at the same moment as the next step's first
+    // writes, so they commit with them, as the first thing of the next batch
+    let held: (() => void) | undefined;
+    const batch = <T>(fn: () => T): T => {
+      const first = held;
+      if (!first) return storeBatch(fn);
+      held = undefined;
+      // the held writes commit even when the ones after them fail: those roll back alone (a savepoint)
+      let failure: { error: unknown } | undefined;
+      const result = storeBatch(() => {
+        first();
+        try {
+          return storeBatch(fn);
+        } catch (error) {
+          failure = { error };
+          return undefined;
+        }
+      });
+      if (failure) throw failure.error;
+      return result as T;
+    };
     const user = batch(() => {
       const created = this.createMessage(sessionId, 'user', userParts);
       this.finish(created, 'end_turn');
@@ -220,78 +242,101 @@ export class Agent {
     const env = this.opts.promptEnvironment();
     const system = systemPrompt(this.opts.kind, env);
 
-    // the last step's tool message, finished in the same commit as the next message is created
+    // the last step's tool message when calls of it never ran (canceled, skipped after a denial): finished
+    // with their results in the next commit (else the last call's result finishes it)
     let openTools: Message | undefined;
     const closeTools = () => {
       if (openTools) this.finish(openTools, 'end_turn');
       openTools = undefined;
     };
-    for (let step = 0; ; step++) {
-      if (step >= maxSteps) {
-        const message = batch(() => {
+    try {
+      for (let step = 0; ; step++) {
+        if (step >= maxSteps) {
+          const message = batch(() => {
+            closeTools();
+            const created = this.createMessage(sessionId, 'assistant', [{ type: 'text', text: stepLimitMessage(maxSteps) }]);
+            this.finish(created, 'step_limit', `step limit of ${maxSteps} reached`);
+            return created;
+          });
+          return { sessionId, reason: 'step_limit', message, error: `step limit of ${maxSteps} reached`, ...totals };
+        }
+        const assistant = batch(() => {
           closeTools();
-          const created = this.createMessage(sessionId, 'assistant', [{ type: 'text', text: stepLimitMessage(maxSteps) }]);
-          this.finish(created, 'step_limit', `step limit of ${maxSteps} reached`);
-          return created;
+          return this.createMessage(sessionId, 'assistant', [], this.model.id);
         });
-        return { sessionId, reason: 'step_limit', message, error: `step limit of ${maxSteps} reached`, ...totals };
-      }
-      const assistant = batch(() => {
-        closeTools();
-        return this.createMessage(sessionId, 'assistant', [], this.model.id);
-      });
-      const response = await this.stream(assistant, system, history, thinking, signal, totals);
-      if (response.kind === 'error') {
-        await this.cancelOpenCalls(assistant);
-        const reason: FinishReason = signal.aborted ? 'canceled' : 'error';
-        this.finish(assistant, reason, signal.aborted ? undefined : response.message);
-        return { sessionId, reason, message: assistant, error: signal.aborted ? undefined : response.message, ...totals };
-      }
-      const { value, costUsd } = response;
-      const calls = toolCalls(assistant);
-      // every call the model made is answered, whatever the finish reason says (a reply cut at
-      // max_tokens, or end_turn with tool_use blocks): a call without a result breaks the history
-      if (calls.length === 0) {
-        batch(() => {
+        const response = await this.stream(assistant, system, history, thinking, signal, totals);
+        if (response.kind === 'error') {
+          await this.cancelOpenCalls(assistant);
+          const reason: FinishReason = signal.aborted ? 'canceled' : 'error';
+          this.finish(assistant, reason, signal.aborted ? undefined : response.message);
+          return { sessionId, reason, message: assistant, error: signal.aborted ? undefined : response.message, ...totals };
+        }
+        const { value, costUsd } = response;
+        const calls = toolCalls(assistant);
+        // every call the model made is answered, whatever the finish reason says (a reply cut at
+        // max_tokens, or end_turn with tool_use blocks): a call without a result breaks the history
+        if (calls.length === 0) {
+          batch(() => {
+            this.recordUsage(sessionId, value.usage, costUsd);
+            this.finish(assistant, value.finishReason === 'tool_use' ? 'end_turn' : value.finishReason);
+          });
+          return { sessionId, reason: finishPart(assistant)!.reason, message: assistant, ...totals };
+        }
+        // results are stored as each call finishes, so a process killed mid-batch keeps the ones that ran
+        const toolMessage = batch(() => {
           this.recordUsage(sessionId, value.usage, costUsd);
-          this.finish(assistant, value.finishReason === 'tool_use' ? 'end_turn' : value.finishReason);
+          this.finish(assistant, 'tool_use');
+          return this.createMessage(sessionId, 'tool', []);
         });
-        return { sessionId, reason: finishPart(assistant)!.reason, message: assistant, ...totals };
-      }
-      // results are stored as each call finishes, so a process killed mid-batch keeps the ones that ran
-      const toolMessage = batch(() => {
-        this.recordUsage(sessionId, value.usage, costUsd);
-        this.finish(assistant, 'tool_use');
-        return this.createMessage(sessionId, 'tool', []);
-      });
-      const outcome = await runToolCalls({
-        calls,
-        // the tools this session is offered (opencode acp: an editor's MCP servers only to their session)
-        registry: this.opts.tools.forSession(sessionId),
-        signal,
-        log: this.opts.toolCallLog,
-        transaction: batch,
-        contextFor: (call) => this.toolContext(sessionId, env.cwd, assistant.id, call, signal),
-        onStart: (call) =>
-          bus.emit('tool.started', { sessionId, messageId: assistant.id, toolCallId: call.id, name: call.name }),
-        onFinish: (call, result) => {
-          toolMessage.parts.push(result);
-          store.messages.update(toolMessage);
-          bus.emit('message.updated', { message: toolMessage });
-          bus.emit('tool.finished', { sessionId, toolCallId: call.id, name: call.name, isError: result.isError });
-        },
-      });
-      toolMessage.parts = outcome.results;
-      openTools = toolMessage;
-      history.push(assistant, toolMessage);
-      if (outcome.canceled || outcome.permissionDenied) {
-        const reason: FinishReason = outcome.canceled ? 'canceled' : 'permission_denied';
-        batch(() => {
-          closeTools();
-          this.finish(assistant, reason);
+        // each call's result in call order, as the calls finish (read-only ones run concurrently)
+        const inCallOrder: ToolResultPart[] = [];
+        let finishedCalls = 0;
+        const outcome = await runToolCalls({
+          calls,
+          // the tools this session is offered (opencode acp: an editor's MCP servers only to their session)
+          registry: this.opts.tools.forSession(sessionId),
+          signal,
+          log: this.opts.toolCallLog,
+          transaction: batch,
+          holdLastFinish: true,
+          contextFor: (call) => this.toolContext(sessionId, env.cwd, assistant.id, call, signal),
+          onStart: (call) =>
+            bus.emit('tool.started', { sessionId, messageId: assistant.id, toolCallId: call.id, name: call.name }),
+          onFinish: (call, result) => {
+            inCallOrder[calls.indexOf(call)] = result;
+            if (++finishedCalls === calls.length) {
+              // the last result finishes the message: written once, whole and in call order, not once
+              // more when the next message is created
+              toolMessage.parts = inCallOrder;
+              this.finish(toolMessage, 'end_turn');
+            } else {
+              toolMessage.parts.push(result);
+              store.messages.update(toolMessage);
+              bus.emit('message.updated', { message: toolMessage });
+            }
+            bus.emit('tool.finished', { sessionId, toolCallId: call.id, name: call.name, isError: result.isError });
+          },
         });
-        return { sessionId, reason, message: assistant, ...totals };
+        held = outcome.heldFinish;
+        // calls that never ran (canceled, skipped after a denial) have no onFinish: their results are
+        // stored with the next write, as the message is finished
+        if (!held) {
+          toolMessage.parts = outcome.results;
+          openTools = toolMessage;
+        }
+        history.push(assistant, toolMessage);
+        if (outcome.canceled || outcome.permissionDenied) {
+          const reason: FinishReason = outcome.canceled ? 'canceled' : 'permission_denied';
+          batch(() => {
+            closeTools();
+            this.finish(assistant, reason);
+          });
+          return { sessionId, reason, message: assistant, ...totals };
+        }
       }
+    } finally {
+      // every path after the tools writes through batch() before it awaits or returns; this is the net
+      if (held) batch(() => undefined);
     }
   }
 

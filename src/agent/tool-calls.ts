@@ -26,6 +26,11 @@ export interface BatchOutcome {
   results: ToolResultPart[];
   permissionDenied: boolean;
   canceled: boolean;
+  /**
+   * With {@link BatchOptions.holdLastFinish}, when every call ran: the last call's log record and
+   * `onFinish`, not yet made. The caller runs it (in its next transaction) before it awaits anything.
+   */
+  heldFinish?: () => void;
 }
 
 export interface BatchOptions {
@@ -40,6 +45,13 @@ export interface BatchOptions {
   log?: ToolCallRecorder;
   /** runs a call's log record and `onFinish` so their writes commit together (the store's `batch`) */
   transaction?: <T>(fn: () => T) => T;
+  /**
+   * The last call to finish (when every call ran) does not write: its record and `onFinish` are handed
+   * back as {@link BatchOutcome.heldFinish}, for the caller to commit with the writes it makes next,
+   * at the same moment (issue 16: one commit less per step). Nothing runs between the two but the
+   * promise continuations that return the outcome: no I/O, timer or other event can come first.
+   */
+  holdLastFinish?: boolean;
 }
 
 /** One finished tool call, as the call log stores it (issue 11 §5): the db's row, so the two never drift. */
@@ -55,6 +67,8 @@ export async function runToolCalls(opts: BatchOptions): Promise<BatchOutcome> {
   const { calls, registry, signal } = opts;
   const results = new Array<ToolResultPart | undefined>(calls.length);
   let permissionDenied = false;
+  let ran = 0;
+  let heldFinish: (() => void) | undefined;
 
   // a call that never ran (canceled before it started, skipped after a denial) is logged too: the model made it
   const notRun = (call: ToolCallPart, output: string): ToolResultPart => {
@@ -80,7 +94,8 @@ export async function runToolCalls(opts: BatchOptions): Promise<BatchOutcome> {
       record(opts, call, ctx, executed, startedAt, signal.aborted);
       opts.onFinish?.(call, part);
     };
-    if (opts.transaction) opts.transaction(finished);
+    if (++ran === calls.length && opts.holdLastFinish) heldFinish = finished;
+    else if (opts.transaction) opts.transaction(finished);
     else finished();
   };
 
@@ -105,6 +120,7 @@ export async function runToolCalls(opts: BatchOptions): Promise<BatchOutcome> {
     results: results.map((r, k) => r ?? toPart(calls[k]!, { output: CANCELED_RESULT, isError: true })),
     permissionDenied,
     canceled: signal.aborted,
+    ...(heldFinish ? { heldFinish } : {}),
   };
 }
 
