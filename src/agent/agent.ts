@@ -394,12 +394,12 @@ export class Agent {
           parts.push({ type: 'tool_call', id: event.id, name: event.name, input: '', finished: false });
           break;
         case 'tool_use_delta': {
-          const call = toolCalls(assistant).find((c) => c.id === event.id);
+          const call = streamingCall(parts, event.id);
           if (call) call.input += event.inputDelta;
           break;
         }
         case 'tool_use_stop': {
-          const call = toolCalls(assistant).find((c) => c.id === event.id);
+          const call = streamingCall(parts, event.id);
           if (call) call.finished = true;
           break;
         }
@@ -534,6 +534,16 @@ export class Agent {
     this.background.add(task);
     void task.finally(() => this.background.delete(task));
   }
+}
+
+/**
+ * The call `id` among `parts`: the last part when it is that call (the deltas of a call stream while
+ * it is the newest part: no array is built per delta), else a search.
+ */
+function streamingCall(parts: MessagePart[], id: string): ToolCallPart | undefined {
+  const last = parts.at(-1);
+  if (last?.type === 'tool_call' && last.id === id) return last;
+  return parts.find((p): p is ToolCallPart => p.type === 'tool_call' && p.id === id);
 }
 
 /** The last assistant text of a run, for `-p` output. */

@@ -67,20 +67,26 @@ describe('a write returns the stored message without reading it back', () => {
     expect(finished.updatedAt).toBeGreaterThanOrEqual(message.updatedAt);
   });
 
-  it("the returned parts are the caller's own copy: changing either leaves the other and the row alone", () => {
-    const parts: Message['parts'] = [{ type: 'text', text: 'original' }];
+  // short parts are parsed at once, long ones (past 2 KiB of JSON) when first read: both behave alike
+  it.each([
+    ['short', 'original'],
+    ['long', 'original '.repeat(400)],
+  ])("the returned parts (%s) are the caller's own copy: changing either leaves the other and the row alone", (_label, original) => {
+    const parts: Message['parts'] = [{ type: 'text', text: original }];
     const created = db.messages.create({ sessionId, role: 'user', parts });
     (parts[0] as { text: string }).text = 'changed by the caller';
-    expect(created.parts).toEqual([{ type: 'text', text: 'original' }]);
+    expect(created.parts).toEqual([{ type: 'text', text: original }]);
     (created.parts[0] as { text: string }).text = 'changed in the result';
     created.parts.push({ type: 'text', text: 'more' });
+    expect(created.parts).toEqual([{ type: 'text', text: 'changed in the result' }, { type: 'text', text: 'more' }]);
     expect(parts).toEqual([{ type: 'text', text: 'changed by the caller' }]);
-    expect(read(created.id).parts).toEqual([{ type: 'text', text: 'original' }]);
+    expect(read(created.id).parts).toEqual([{ type: 'text', text: original }]);
 
     // assigning parts replaces them, as on any message
     created.parts = [{ type: 'text', text: 'assigned' }];
     expect(created.parts).toEqual([{ type: 'text', text: 'assigned' }]);
     expect({ ...created }.parts).toEqual([{ type: 'text', text: 'assigned' }]);
+    expect(JSON.parse(JSON.stringify(created)).parts).toEqual([{ type: 'text', text: 'assigned' }]);
   });
 
   it('update and finish of a message that does not exist still throw NotFoundError', () => {
