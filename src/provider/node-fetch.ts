@@ -95,8 +95,8 @@ const agents = {
 /** A request URL, parsed, and the `node:http` options that address it. */
 interface Target {
   url: URL;
-  /** protocol, hostname, port, path (`urlToHttpOptions`): given to `request` with the method and headers */
-  options: http.RequestOptions;
+  /** protocol, hostname, port, path, auth, as `urlToHttpOptions` gives them (what `request(url)` reads of a URL) */
+  options: Pick<http.RequestOptions, 'protocol' | 'hostname' | 'port' | 'path' | 'auth'>;
 }
 
 /**
@@ -119,7 +119,8 @@ function targetOf(href: string): Target {
 }
 
 function targetOfUrl(url: URL): Target {
-  return { url, options: urlToHttpOptions(url) };
+  const { protocol, hostname, port, path, auth } = urlToHttpOptions(url);
+  return { url, options: { protocol, hostname, port, path, auth } };
 }
 
 /** A request this module sends itself. */
@@ -210,6 +211,7 @@ function bodyOf(body: FetchBody | null | undefined): { data: Buffer; contentType
   if (body === undefined || body === null) return undefined;
   if (typeof body === 'string') return { data: utf8(body), contentType: 'text/plain;charset=UTF-8' };
   if (body instanceof URLSearchParams) return { data: utf8(body.toString()), contentType: 'application/x-www-form-urlencoded;charset=UTF-8' };
+  if (Buffer.isBuffer(body)) return { data: body };
   if (body instanceof ArrayBuffer) return { data: Buffer.from(body) };
   if (ArrayBuffer.isView(body) && !(body instanceof DataView)) return { data: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
   return null;
@@ -284,7 +286,9 @@ class Exchange implements StallListener, BodyOwner {
     const { target, method, headers, body } = this.plan;
     const secure = target.url.protocol === 'https:';
     if (body !== undefined) headers['content-length'] = String(body.length);
-    const options = { ...target.options, method, headers, agent: secure ? agents['https:'] : agents['http:'] };
+    const { protocol, hostname, port, path, auth } = target.options;
+    // a literal, not a spread: `{ ...options, method }` took ~5 µs on Node 20
+    const options: http.RequestOptions = { protocol, hostname, port, path, auth, method, headers, agent: secure ? agents['https:'] : agents['http:'] };
     const request = (secure ? https : http).request(options, this.respond.bind(this));
     this.request = request;
     request.on('error', (err: NodeJS.ErrnoException) => {
