@@ -17,12 +17,13 @@
 import type { ContentBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { Message, MessagePart } from '../message.js';
 import { anthropicBlock, anthropicRequestPieces, anthropicTools, anthropicTurns, CACHE, markCacheBreakpoints } from './anthropic-request.js';
+import { COMMA, matchPartInputs, pushPartInputs, sameTools, type PartReads } from './body-encoding.js';
 import type { ModelInfo, ProviderRequest, ToolSchema } from './types.js';
 
 /** What an encoder keeps of a part: the values its block was built from, and the block as bytes. */
 interface Encoded {
   part: MessagePart;
-  /** the part's type, role, ownThinking, supportsImages and the values of the fields read, flattened (see {@link inputsOf}) */
+  /** role, ownThinking, supportsImages and the part's type and fields read, flattened (see {@link inputsOf}) */
   inputs: unknown[];
   /** undefined for a part that sends nothing */
   block?: {
@@ -35,7 +36,6 @@ interface Encoded {
 /** An encoded part that sends a block. */
 type Sent = Encoded & { block: NonNullable<Encoded['block']> };
 
-const COMMA = Buffer.from(',');
 const CLOSE_TURN = Buffer.from(']}');
 const CLOSE_BODY = Buffer.from('}');
 const TURN_OPEN = { user: Buffer.from('{"role":"user","content":['), assistant: Buffer.from('{"role":"assistant","content":[') };
@@ -117,17 +117,13 @@ export class AnthropicBodyEncoder {
 
 /** A block that carries a turn's cache breakpoint: built from the same inputs and encoded afresh with `cache_control`. */
 function markedBytes(sent: Sent): Buffer {
-  const [, role, ownThinking, supportsImages] = sent.inputs as [string, Message['role'], boolean, boolean];
+  const [role, ownThinking, supportsImages] = sent.inputs as [Message['role'], boolean, boolean];
   const object = anthropicBlock(sent.part, role, ownThinking, supportsImages)!;
   return Buffer.from(JSON.stringify({ ...object, cache_control: CACHE }));
 }
 
-/**
- * The fields of each part type that {@link anthropicBlock} reads. A field it reads and this table misses
- * would let a changed part be sent stale: test/provider/anthropic-body.test.ts changes every field of
- * every part type in place and compares with the request built afresh.
- */
-const READS: { readonly [T in MessagePart['type']]: readonly (keyof Extract<MessagePart, { type: T }>)[] } = {
+/** The fields of each part type that {@link anthropicBlock} reads. */
+const READS: PartReads = {
   text: ['text'],
   image: ['mimeType', 'data'],
   reasoning: ['thinking', 'signature', 'redactedData'],
@@ -136,53 +132,15 @@ const READS: { readonly [T in MessagePart['type']]: readonly (keyof Extract<Mess
   finish: [],
 };
 
-/**
- * What a part's block is built from: its type, role, ownThinking, supportsImages, then the values of
- * the fields {@link READS} names; an array (`images`) as its length and each entry's `mimeType` and
- * `data`. Compared with `===` (strings by content when not the same string object), so a field changed
- * in place, even to a text of the same length, is seen.
- */
+/** What a part's block is built from: role, ownThinking, supportsImages, then the part ({@link pushPartInputs}). */
 function inputsOf(part: MessagePart, role: Message['role'], ownThinking: boolean, supportsImages: boolean): unknown[] {
-  const out: unknown[] = [part.type, role, ownThinking, supportsImages];
-  const fields = part as unknown as Record<string, unknown>;
-  for (const key of READS[part.type]) {
-    const value = fields[key];
-    if (!Array.isArray(value)) {
-      out.push(value);
-      continue;
-    }
-    out.push(value.length);
-    for (const entry of value as { mimeType?: unknown; data?: unknown }[]) out.push(entry.mimeType, entry.data);
-  }
+  const out: unknown[] = [role, ownThinking, supportsImages];
+  pushPartInputs(out, part, READS);
   return out;
 }
 
-/** Whether {@link inputsOf} would give `inputs` now: the same walk, compared as it goes (no array built). */
+/** Whether {@link inputsOf} would give `inputs` now. */
 function sameInputs(inputs: readonly unknown[], part: MessagePart, role: Message['role'], ownThinking: boolean, supportsImages: boolean): boolean {
-  if (inputs[0] !== part.type || inputs[1] !== role || inputs[2] !== ownThinking || inputs[3] !== supportsImages) return false;
-  const fields = part as unknown as Record<string, unknown>;
-  let i = 4;
-  for (const key of READS[part.type]) {
-    const value = fields[key];
-    if (!Array.isArray(value)) {
-      if (inputs[i++] !== value) return false;
-      continue;
-    }
-    if (inputs[i++] !== value.length) return false;
-    for (const entry of value as { mimeType?: unknown; data?: unknown }[]) {
-      if (inputs[i++] !== entry.mimeType || inputs[i++] !== entry.data) return false;
-    }
-  }
-  return i === inputs.length;
-}
-
-/** Whether two tool lists hold the same names, descriptions and schema objects, in order. */
-function sameTools(a: readonly ToolSchema[], b: readonly ToolSchema[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    if (x.name !== y.name || x.description !== y.description || x.inputSchema !== y.inputSchema) return false;
-  }
-  return true;
+  if (inputs[0] !== role || inputs[1] !== ownThinking || inputs[2] !== supportsImages) return false;
+  return matchPartInputs(inputs, 3, part, READS) === inputs.length;
 }

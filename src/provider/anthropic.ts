@@ -1,6 +1,6 @@
 /**
- * Anthropic Messages API provider (`@anthropic-ai/sdk` 1.14: a streaming `POST /v1/messages` through the
- * client's `post`, its events iterated raw).
+ * Anthropic Messages API provider (`@anthropic-ai/sdk` 1.14, raw `messages.create({stream: true})` with the
+ * body given as bytes).
  *
  * Request building is pure (anthropic-request.ts, {@link toAnthropicParams}) and sent as bytes encoded
  * incrementally (anthropic-body.ts); the SDK is imported lazily on the first stream so
@@ -13,10 +13,10 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent, StopReason, Usage as ApiUsage } from '@anthropic-ai/sdk/resources/messages';
-import type { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { FinishReason, Usage } from '../message.js';
 import { emptyUsage } from '../message.js';
 import { AnthropicBodyEncoder } from './anthropic-body.js';
+import { anthropicRequestPieces } from './anthropic-request.js';
 import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
 import { DEFAULT_STALL_TIMEOUTS, type StallTimeouts } from './stall.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse } from './types.js';
@@ -32,7 +32,7 @@ export interface AnthropicConnection {
 
 export { MIN_THINKING_BUDGET_TOKENS, thinkingForm, toAnthropicMessages, toAnthropicParams } from './anthropic-request.js';
 
-/** The SDK passes a body given as bytes through as it is; the type is said here (what `messages.create` sends). */
+/** The SDK passes a body given as bytes through as it is; its type is said here (what `messages.create` says of JSON). */
 const JSON_CONTENT = { 'content-type': 'application/json' };
 
 /**
@@ -121,12 +121,14 @@ export class AnthropicProvider implements Provider {
 
   private async *attempt(request: ProviderRequest, signal: AbortSignal | undefined): AsyncGenerator<ProviderEvent> {
     const client = await this.sdk();
-    // the request as bytes (anthropic-body.ts: what `messages.create` would send, its history encoded
-    // once), through the SDK's generic request method: same URL, headers, auth, errors and SSE decoding
-    // (the SDK's README, "Making custom/undocumented requests")
+    // the request goes as bytes (anthropic-body.ts: exactly what `messages.create` would send of
+    // toAnthropicParams, its history encoded once), given as the request option `body`, which takes the
+    // place of the encoded params; `create` still sees the model and thinking settings, so it warns of a
+    // deprecated model (library-console.ts shows that) and sets its headers as before
+    const { head, thinking } = anthropicRequestPieces(this.model, { ...request, messages: [], tools: [] });
     const body = this.body.encode(this.model, request);
-    const { data: stream, response } = await client
-      .post<Stream<RawMessageStreamEvent>>('/v1/messages', { body, stream: true, headers: JSON_CONTENT, signal })
+    const { data: stream, response } = await client.messages
+      .create({ ...head, ...thinking, messages: [] }, { body, headers: JSON_CONTENT, signal })
       .withResponse();
     // an HTTP 200 that is not an event stream (wrong base URL: a web page, a JSON API) fails at once, unretried
     await expectEventStream(response, this.source, () => stream.controller.abort());

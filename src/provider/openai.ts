@@ -1,23 +1,19 @@
 /**
- * OpenAI Chat Completions provider (`openai` 6.49, `chat.completions.create({stream: true})`), also serving
+ * OpenAI Chat Completions provider (`openai` 6.49: a streaming `POST /chat/completions` through the client's `post`), also serving
  * every OpenAI-compatible API through `baseURL`: Groq, OpenRouter, xAI, a local server (Ollama, LM Studio,
  * llama.cpp) and any `providers.<id>.baseURL`. Wire format: reference deps.md §3b.
  *
- * Request building is pure ({@link toOpenAIParams}); the SDK is imported lazily on the first stream.
+ * Request building is pure (openai-request.ts, {@link toOpenAIParams}) and sent as bytes encoded
+ * incrementally (openai-body.ts) through the client's `post`; the SDK is imported lazily on the first stream.
  * Reasoning text that compatible servers stream as `delta.reasoning_content` (DeepSeek, llama.cpp) or
  * `delta.reasoning` (OpenRouter, Ollama) is surfaced as thinking (the original dropped it).
  */
 import type OpenAI from 'openai';
-import type {
-  ChatCompletionChunk,
-  ChatCompletionContentPart,
-  ChatCompletionCreateParamsStreaming,
-  ChatCompletionMessageParam,
-  ChatCompletionTool,
-} from 'openai/resources/chat/completions';
-import type { FinishReason, Message, Usage } from '../message.js';
+import type { Stream } from 'openai/core/streaming';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { FinishReason, Usage } from '../message.js';
 import { emptyUsage } from '../message.js';
-import { pairToolResults, toolInputJson, toolParameters } from './history.js';
+import { OpenAIBodyEncoder } from './openai-body.js';
 import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
 import { DEFAULT_STALL_TIMEOUTS, type StallTimeouts } from './stall.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderToolCall } from './types.js';
@@ -33,81 +29,10 @@ export interface OpenAIConnection {
   headers?: Record<string, string>;
 }
 
-/** Text of the user message that carries images returned by tools (tool messages can hold only text). */
-export const TOOL_IMAGES_NOTE = 'Images returned by the tool calls above:';
+export { TOOL_IMAGES_NOTE, toOpenAIMessages, toOpenAIParams } from './openai-request.js';
 
-/**
- * The streaming request. Reasoning models (`canReason`) get `max_completion_tokens` and `reasoning_effort`
- * (default `medium`, reference §3); the others `max_tokens`. Usage is asked for with
- * `stream_options.include_usage`. Tool schemas carry `required`.
- */
-export function toOpenAIParams(model: ModelInfo, request: ProviderRequest): ChatCompletionCreateParamsStreaming {
-  const maxTokens = request.maxTokens > 0 ? request.maxTokens : model.defaultMaxTokens;
-  const tools: ChatCompletionTool[] = request.tools.map((tool) => ({
-    type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: toolParameters(tool.inputSchema) },
-  }));
-  const system: ChatCompletionMessageParam[] = request.systemPrompt.trim()
-    ? [{ role: 'system', content: request.systemPrompt }]
-    : [];
-  return {
-    model: model.apiModel,
-    messages: [...system, ...toOpenAIMessages(request.messages, model.supportsImages)],
-    stream: true,
-    stream_options: { include_usage: true },
-    ...(tools.length > 0 ? { tools } : {}),
-    ...(model.canReason
-      ? { max_completion_tokens: maxTokens, reasoning_effort: request.reasoningEffort ?? 'medium' }
-      : { max_tokens: maxTokens }),
-  };
-}
-
-/**
- * Our history as Chat Completions messages: user text and images (as `data:` URLs), assistant text and
- * `tool_calls` (reasoning is not sent back), one `tool` message per result. Images a tool returned follow
- * the tool messages in a user message (tool messages hold text only). Empty messages are dropped.
- */
-export function toOpenAIMessages(messages: readonly Message[], supportsImages: boolean): ChatCompletionMessageParam[] {
-  const out: ChatCompletionMessageParam[] = [];
-  const imageUrl = (mimeType: string, data: string): ChatCompletionContentPart => ({
-    type: 'image_url',
-    image_url: { url: `data:${mimeType};base64,${data}` },
-  });
-  for (const message of pairToolResults(messages)) {
-    if (message.role === 'user') {
-      const parts: ChatCompletionContentPart[] = [];
-      for (const part of message.parts) {
-        if (part.type === 'text' && part.text.trim()) parts.push({ type: 'text', text: part.text });
-        if (part.type === 'image' && supportsImages) parts.push(imageUrl(part.mimeType, part.data));
-      }
-      if (parts.length === 0) continue;
-      const textOnly = parts.every((p) => p.type === 'text');
-      out.push({ role: 'user', content: textOnly ? parts.map((p) => (p as { text: string }).text).join('\n') : parts });
-    } else if (message.role === 'assistant') {
-      const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
-      const calls = message.parts.flatMap((p) =>
-        p.type === 'tool_call'
-          ? [{ id: p.id, type: 'function' as const, function: { name: p.name, arguments: toolInputJson(p.input) } }]
-          : [],
-      );
-      if (!text.trim() && calls.length === 0) continue;
-      out.push({
-        role: 'assistant',
-        content: text.trim() ? text : null,
-        ...(calls.length > 0 ? { tool_calls: calls } : {}),
-      });
-    } else if (message.role === 'tool') {
-      const images: ChatCompletionContentPart[] = [];
-      for (const part of message.parts) {
-        if (part.type !== 'tool_result') continue;
-        out.push({ role: 'tool', tool_call_id: part.toolCallId, content: part.content });
-        if (supportsImages) for (const img of part.images ?? []) images.push(imageUrl(img.mimeType, img.data));
-      }
-      if (images.length > 0) out.push({ role: 'user', content: [{ type: 'text', text: TOOL_IMAGES_NOTE }, ...images] });
-    }
-  }
-  return out;
-}
+/** The SDK passes a body given as bytes through as it is; the type is said here (what `create` sends). */
+const JSON_CONTENT = { 'content-type': 'application/json' };
 
 /**
  * Maps `finish_reason` to ours. A reply carrying tool calls is `tool_use` whatever the reason (some
@@ -138,6 +63,7 @@ function baseFinishReason(reason: string | null | undefined, hasToolCalls: boole
 /** A model bound to an OpenAI-compatible API. */
 export class OpenAIProvider implements Provider {
   private client?: Promise<OpenAI>;
+  private readonly body = new OpenAIBodyEncoder();
 
   constructor(
     readonly model: ModelInfo,
@@ -192,7 +118,12 @@ export class OpenAIProvider implements Provider {
 
   private async *attempt(request: ProviderRequest, signal: AbortSignal | undefined): AsyncGenerator<ProviderEvent> {
     const client = await this.sdk();
-    const { data: stream, response } = await client.chat.completions.create(toOpenAIParams(this.model, request), { signal }).withResponse();
+    // the request as bytes (openai-body.ts: what `chat.completions.create` would send, its history encoded
+    // once), through the SDK's generic request method, as `create` itself sends it (bearer auth, SSE decoding)
+    const body = this.body.encode(this.model, request);
+    const { data: stream, response } = await client
+      .post<Stream<ChatCompletionChunk>>('/chat/completions', { body, stream: true, headers: JSON_CONTENT, signal })
+      .withResponse();
     // an HTTP 200 that is not an event stream (wrong base URL: a web page, a JSON API) fails at once, unretried
     await expectEventStream(response, this.source, () => stream.controller.abort());
     /** every call in arrival order; `current` maps an index to the call it now continues */

@@ -11,102 +11,13 @@ import { toAnthropicParams } from '../../src/provider/anthropic-request.js';
 import { catalogModel, createProvider } from '../../src/provider/index.js';
 import type { ModelInfo, ProviderRequest, ToolSchema } from '../../src/provider/types.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { randomHistory, rng, TOOLS } from '../support/random-history.js';
 
 const HAIKU = catalogModel('anthropic/claude-haiku-4-5')!;
 const OPUS_46 = catalogModel('anthropic/claude-opus-4-6') ?? { ...HAIKU, id: 'anthropic/claude-opus-4-6', apiModel: 'claude-opus-4-6' };
 const NO_IMAGES: ModelInfo = { ...HAIKU, id: 'anthropic/no-images', supportsImages: false };
-
-/** A small deterministic generator (mulberry32), so a failing seed can be replayed. */
-function rng(seed: number) {
-  let a = seed;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
-  return { next, int, pick };
-}
-
-// text of every kind the JSON and UTF-8 encodings treat apart: ASCII, Latin-1, two-byte, astral, lone
-// surrogates, control characters, quotes and backslashes, blank
-const TEXTS = ['hello', 'café', 'a → b … c — d', '😀 emoji', '\ud800 lone', 'tab\tnew\nline "q" \\ ', '   ', '', '\u0000\u001f', 'x'.repeat(300)];
-
-function randomText(r: ReturnType<typeof rng>): string {
-  return Array.from({ length: 1 + r.int(3) }, () => r.pick(TEXTS)).join(r.pick(['', ' ', '\n']));
-}
-
-function randomHistory(r: ReturnType<typeof rng>, length: number): Message[] {
-  const messages: Message[] = [];
-  let seq = 0;
-  const message = (role: Message['role'], parts: MessagePart[], model?: string): Message => ({
-    id: `m${seq}`,
-    sessionId: 's',
-    seq: seq++,
-    role,
-    parts,
-    createdAt: 0,
-    updatedAt: 0,
-    ...(model ? { model } : {}),
-  });
-  for (let i = 0; i < length; i++) {
-    const kind = r.int(10);
-    if (kind < 3) {
-      const parts: MessagePart[] = [{ type: 'text', text: randomText(r) }];
-      if (r.int(4) === 0) parts.push({ type: 'image', mimeType: r.pick(['image/png', 'image/bmp']), data: 'iVBORw0KGgo=', name: 'a.png' });
-      messages.push(message('user', parts));
-    } else if (kind < 7) {
-      const parts: MessagePart[] = [];
-      if (r.int(3) === 0) {
-        parts.push(
-          r.pick<MessagePart>([
-            { type: 'reasoning', thinking: randomText(r), signature: 'sig==' },
-            { type: 'reasoning', thinking: randomText(r) },
-            { type: 'reasoning', thinking: '', redactedData: 'opaque' },
-          ]),
-        );
-      }
-      if (r.int(2) === 0) parts.push({ type: 'text', text: randomText(r) });
-      const calls = r.int(3);
-      for (let c = 0; c < calls; c++) {
-        const input = r.pick(['{"file_path":"/a/b.ts"}', '', '{"command": "ls', '[1,2]', `{"text":${JSON.stringify(randomText(r))}}`]);
-        parts.push({ type: 'tool_call', id: `call_${seq}_${c}`, name: r.pick(['view', 'bash']), input, finished: true });
-      }
-      parts.push({ type: 'finish', reason: calls > 0 ? 'tool_use' : 'end_turn', time: 1 });
-      messages.push(message('assistant', parts, r.pick([undefined, HAIKU.id, 'openai/gpt-5'])));
-      if (calls > 0 && r.int(5) > 0) {
-        const results: MessagePart[] = [];
-        for (let c = 0; c < calls; c++) {
-          if (r.int(6) === 0) continue; // a missing result: the repair sends a placeholder
-          results.push({
-            type: 'tool_result',
-            toolCallId: `call_${seq - 1}_${c}`,
-            name: 'view',
-            content: r.pick(['', randomText(r)]),
-            isError: r.int(4) === 0,
-            ...(r.int(4) === 0 ? { images: [{ mimeType: r.pick(['image/png', 'image/tiff']), data: 'AAAA' }] } : {}),
-            ...(r.int(3) === 0 ? { metadata: { lines: r.int(100) } } : {}),
-          });
-        }
-        messages.push(message('tool', results));
-      }
-    } else if (kind < 8) {
-      messages.push(message('tool', [{ type: 'tool_result', toolCallId: 'orphan', name: 'bash', content: 'x', isError: false }]));
-    } else if (kind < 9) {
-      messages.push(message('system', [{ type: 'text', text: 'summary' }]));
-    } else {
-      messages.push(message('user', [{ type: 'text', text: '  ' }]));
-    }
-  }
-  return messages;
-}
-
-const TOOLS: ToolSchema[] = [
-  { name: 'view', description: 'Reads a file … with line numbers', inputSchema: { $schema: 'x', type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } },
-  { name: 'bash', description: 'Runs a command — carefully', inputSchema: { type: 'object', properties: { command: { type: 'string' } } } },
-];
+/** who wrote the assistant messages: nobody recorded, this model, another one (thinking not sent back) */
+const MODELS = [undefined, HAIKU.id, 'openai/gpt-5'];
 
 function requestOf(messages: Message[], over: Partial<ProviderRequest> = {}): ProviderRequest {
   return { systemPrompt: 'You are opencode → a coding agent.', messages, tools: TOOLS, maxTokens: 2000, ...over };
@@ -123,7 +34,7 @@ describe('AnthropicBodyEncoder', () => {
   it('gives the bytes of JSON.stringify(toAnthropicParams(…)) on 300 random histories', () => {
     for (let seed = 1; seed <= 300; seed++) {
       const r = rng(seed);
-      const history = randomHistory(r, 1 + r.int(25));
+      const history = randomHistory(r, 1 + r.int(25), MODELS);
       const model = r.pick([HAIKU, OPUS_46, NO_IMAGES]);
       const request = requestOf(history, {
         thinking: r.int(2) === 0,
@@ -139,7 +50,7 @@ describe('AnthropicBodyEncoder', () => {
   it('stays exact while one encoder follows a growing history (the cache breakpoints move)', () => {
     for (let seed = 1; seed <= 40; seed++) {
       const r = rng(seed);
-      const all = randomHistory(r, 40);
+      const all = randomHistory(r, 40, MODELS);
       const encoder = new AnthropicBodyEncoder();
       for (let n = 1; n <= all.length; n++) expectSameBytes(encoder, HAIKU, requestOf(all.slice(0, n)));
     }
@@ -267,7 +178,7 @@ describe('AnthropicBodyEncoder', () => {
   });
 
   it('follows the system prompt, the tools, the model and the thinking settings between calls', () => {
-    const history = randomHistory(rng(7), 12);
+    const history = randomHistory(rng(7), 12, MODELS);
     const encoder = new AnthropicBodyEncoder();
     const changedSchema: ToolSchema = { ...TOOLS[1]!, inputSchema: { type: 'object', properties: { command: { type: 'string' }, timeout: { type: 'number' } } } };
     const variants: [ModelInfo, Partial<ProviderRequest>][] = [
@@ -298,7 +209,7 @@ describe('AnthropicProvider request body', () => {
   it('sends exactly the bytes of the request object, with the JSON content type, call after call', async () => {
     fake = await startFakeProvider();
     const provider = createProvider(HAIKU, { providers: {}, env: { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL } }, { maxRetries: 0 });
-    const history = randomHistory(rng(11), 20);
+    const history = randomHistory(rng(11), 20, MODELS);
     for (const n of [5, 12, 20]) {
       fake.push({ text: 'ok' });
       const request = requestOf(history.slice(0, n));

@@ -1,0 +1,82 @@
+/**
+ * Shared pieces of the incremental request-body encoders (anthropic-body.ts, openai-body.ts; issue 16): what
+ * an encoding of a history part was built from, flattened, so an encoder can tell with `===` whether a part
+ * it encoded before is unchanged; tool lists compared the same way; JSON items joined as bytes.
+ */
+import type { MessagePart } from '../message.js';
+import type { ToolSchema } from './types.js';
+
+/**
+ * For each part type, the fields a conversion reads. A field read and missed here would let a changed
+ * part be sent stale: each encoder's test changes every field of every part type in place and compares
+ * with the request built afresh.
+ */
+export type PartReads = { readonly [T in MessagePart['type']]: readonly (keyof Extract<MessagePart, { type: T }>)[] };
+
+/**
+ * Appends `part`'s type and the values of the fields `reads` names; an array (`images`) as its length and
+ * each entry's `mimeType` and `data`. Values are compared later with `===` (strings by content when not
+ * the same string object), so a field changed in place, even to a text of the same length, is seen.
+ */
+export function pushPartInputs(out: unknown[], part: MessagePart, reads: PartReads): void {
+  out.push(part.type);
+  const fields = part as unknown as Record<string, unknown>;
+  for (const key of reads[part.type]) {
+    const value = fields[key];
+    if (!Array.isArray(value)) {
+      out.push(value);
+      continue;
+    }
+    out.push(value.length);
+    for (const entry of value as { mimeType?: unknown; data?: unknown }[]) out.push(entry.mimeType, entry.data);
+  }
+}
+
+/**
+ * Whether {@link pushPartInputs} would append what `inputs` holds from index `at` now (compared as it
+ * goes, no array built): the index after it, or -1 when anything differs.
+ */
+export function matchPartInputs(inputs: readonly unknown[], at: number, part: MessagePart, reads: PartReads): number {
+  let i = at;
+  if (inputs[i++] !== part.type) return -1;
+  const fields = part as unknown as Record<string, unknown>;
+  for (const key of reads[part.type]) {
+    const value = fields[key];
+    if (!Array.isArray(value)) {
+      if (inputs[i++] !== value) return -1;
+      continue;
+    }
+    if (inputs[i++] !== value.length) return -1;
+    for (const entry of value as { mimeType?: unknown; data?: unknown }[]) {
+      if (inputs[i++] !== entry.mimeType || inputs[i++] !== entry.data) return -1;
+    }
+  }
+  return i;
+}
+
+/** Bytes of `pieces` joined by commas (JSON array items). */
+export function joinedBytes(pieces: readonly Buffer[]): Buffer {
+  const out: Buffer[] = [];
+  pieces.forEach((piece, i) => {
+    if (i > 0) out.push(COMMA);
+    out.push(piece);
+  });
+  return Buffer.concat(out);
+}
+
+/** `,` */
+export const COMMA = Buffer.from(',');
+
+/**
+ * Whether two tool lists hold the same names, descriptions and schema objects, in order. A schema object is
+ * taken as unchanging: the registry builds a new one when a tool changes.
+ */
+export function sameTools(a: readonly ToolSchema[], b: readonly ToolSchema[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.name !== y.name || x.description !== y.description || x.inputSchema !== y.inputSchema) return false;
+  }
+  return true;
+}
