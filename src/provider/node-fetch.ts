@@ -30,9 +30,10 @@
  * the first byte of the body (the headers alone do not stop it); the idle limit between chunks while the
  * reader waits. Either fails the request with a {@link ProviderStallError}.
  *
- * Cost (issue 16): the work per call is kept to what the request needs; a URL string is parsed once
- * (the SDKs send every call to the same few), the request options are built from it without another
- * parse, and the body's chunks go straight to a waiting reader with no timer per chunk.
+ * Cost (issue 16): the work per call is kept to what the request needs: a URL string is parsed once
+ * (the SDKs send every call to the same few) into the request's options; a string body is encoded once
+ * ({@link utf8}); one timer serves both stall clocks; the exchange is its own abort listener, so a call
+ * makes no closures for it; the body's chunks go straight to a waiting reader.
  *
  * Requests this module does not handle — a `Request` object as input, a URL that is not http(s), a body
  * that is a stream, `Blob` or `FormData` (file uploads; none of our calls sends one) — go to `fallback`
@@ -221,7 +222,7 @@ function bodyOf(body: FetchBody | null | undefined): { data: Buffer; contentType
  * A string's UTF-8 bytes, encoded once (a lone surrogate becomes U+FFFD, as fetch encodes it). Sent as a
  * string, a body took two passes: `Buffer.byteLength` for the content-length, then the socket's own
  * encoding (which sizes its buffer for the worst case, as here). On a string with any character past
- * Latin-1 (the SDKs' JSON of our prompts has some) the first pass alone cost ~20–60 µs for 33 KB on
+ * Latin-1 (the SDKs' JSON of our prompts has some) the first pass alone cost ~50–150 µs for 33 KB on
  * Node 20 (issue 16).
  */
 function utf8(text: string): Buffer {
