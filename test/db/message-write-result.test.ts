@@ -41,7 +41,10 @@ describe('a write returns the stored message without reading it back', () => {
       parts: [{ type: 'text', text: 'hi' }, { type: 'finish', reason: 'end_turn', time: 1700000000000 }],
     });
     expect(created).toEqual(read(created.id));
+    expect(read(created.id)).toEqual(created);
     expect(JSON.stringify(created)).toBe(JSON.stringify(read(created.id)));
+    expect(structuredClone(created)).toEqual(read(created.id));
+    expect({ ...created }).toEqual(read(created.id));
     expect(created.finishedAt).toBe(1700000000000);
     expect(created.seq).toBe(1);
   });
@@ -67,7 +70,7 @@ describe('a write returns the stored message without reading it back', () => {
     expect(finished.updatedAt).toBeGreaterThanOrEqual(message.updatedAt);
   });
 
-  // short parts are parsed at once, long ones (past 2 KiB of JSON) when first read: both behave alike
+  // short and long parts alike
   it.each([
     ['short', 'original'],
     ['long', 'original '.repeat(400)],
