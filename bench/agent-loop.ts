@@ -302,7 +302,7 @@ function rowsOf(runs: SessionTimes[], big: SessionTimes[]): Row[] {
       section: S,
       name: '  process CPU per call, tools included',
       value: ms(m((r) => per(r, r.cpuMs))),
-      note: 'user + system time of all threads over agent.run (adds the tools, GC helpers, JIT compiler threads, the libuv pool) ÷ calls; getrusage is read twice a run only (it costs ~0.5 ms a read here)',
+      note: 'user + system time of all threads over agent.run (adds the tools, GC helpers, JIT compiler threads, the libuv pool) ÷ calls (getrusage, ~2 µs a read)',
     },
     {
       section: S,
