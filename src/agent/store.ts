@@ -31,7 +31,9 @@ export interface AgentStore {
     finish(message: Message): void;
     /**
      * runs `fn` so that the writes it makes (of any store) commit together, once; rolled back when it
-     * throws (db's `MessageStore.batch`). Omitted → each write commits on its own.
+     * throws (db's `MessageStore.batch`). Inside another call it joins it, and a throw undoes only its
+     * own writes (a savepoint): the agent commits a step's held tool result even when the next write
+     * fails. Omitted → each write commits on its own.
      */
     batch?<T>(fn: () => T): T;
   };
