@@ -11,7 +11,7 @@ import { toAnthropicParams } from '../../src/provider/anthropic-request.js';
 import { catalogModel, createProvider } from '../../src/provider/index.js';
 import type { ModelInfo, ProviderRequest, ToolSchema } from '../../src/provider/types.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { randomHistory, rng, TOOLS } from '../support/random-history.js';
+import { editEveryPartField, randomHistory, rng, TOOLS } from '../support/random-history.js';
 
 const HAIKU = catalogModel('anthropic/claude-haiku-4-5')!;
 const OPUS_46 = catalogModel('anthropic/claude-opus-4-6') ?? { ...HAIKU, id: 'anthropic/claude-opus-4-6', apiModel: 'claude-opus-4-6' };
@@ -144,37 +144,17 @@ describe('AnthropicBodyEncoder', () => {
       { id: 'u2', sessionId: 's', seq: 3, role: 'user', createdAt: 0, updatedAt: 0, parts: [{ type: 'text', text: 'next' }] },
       { id: 'a2', sessionId: 's', seq: 4, role: 'assistant', createdAt: 0, updatedAt: 0, parts: [{ type: 'text', text: 'done' }] },
     ];
-    const changed = (value: unknown): unknown => {
-      if (typeof value === 'string') return value === '' ? 'x' : value.slice(0, -1) + (value.endsWith('x') ? 'y' : 'x');
-      if (typeof value === 'boolean') return !value;
-      if (typeof value === 'number') return value + 1;
-      if (Array.isArray(value)) return [...value, { mimeType: 'image/gif', data: 'CCCC' }];
-      return { ...(value as object), changed: true };
-    };
-    let edits = 0;
-    const history = base();
-    for (let m = 0; m < 3; m++) {
-      for (let p = 0; p < history[m]!.parts.length; p++) {
-        for (const key of Object.keys(history[m]!.parts[p]!)) {
-          if (key === 'type') continue;
-          // a fresh history and encoder per field: each change is seen from a warm cache
-          const fresh = base();
-          const encoder = new AnthropicBodyEncoder();
-          expectSameBytes(encoder, HAIKU, requestOf(fresh));
-          const part = fresh[m]!.parts[p] as unknown as Record<string, unknown>;
-          part[key] = changed(part[key]);
-          expectSameBytes(encoder, HAIKU, requestOf(fresh));
-          if (key === 'images') {
-            (part.images as { data: string }[])[0]!.data = 'DDDD';
-            expectSameBytes(encoder, HAIKU, requestOf(fresh));
-            (part.images as { mimeType: string }[])[0]!.mimeType = 'image/jpeg';
-            expectSameBytes(encoder, HAIKU, requestOf(fresh));
-          }
-          edits++;
-        }
-      }
-    }
-    expect(edits).toBe(21);
+    const edits = editEveryPartField(
+      base,
+      (history) => {
+        const encoder = new AnthropicBodyEncoder();
+        expectSameBytes(encoder, HAIKU, requestOf(history));
+        return encoder;
+      },
+      (history, encoder) => expectSameBytes(encoder, HAIKU, requestOf(history)),
+    );
+    // every part of the five messages, the two cache-marked turns included
+    expect(edits).toBe(23);
   });
 
   it('follows the system prompt, the tools, the model and the thinking settings between calls', () => {

@@ -12,7 +12,7 @@ import { catalogModel, createProvider } from '../../src/provider/index.js';
 import type { ModelInfo, ProviderRequest, ToolSchema } from '../../src/provider/types.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { envSettings } from '../support/provider-helpers.js';
-import { randomHistory, rng, TOOLS } from '../support/random-history.js';
+import { editEveryPartField, randomHistory, rng, TOOLS } from '../support/random-history.js';
 
 const GPT41 = catalogModel('openai/gpt-4.1')!;
 const O4MINI = catalogModel('openai/o4-mini')!;
@@ -81,40 +81,16 @@ describe('OpenAIBodyEncoder', () => {
         ],
       },
     ];
-    const changed = (value: unknown): unknown => {
-      if (typeof value === 'string') return value === '' ? 'x' : value.slice(0, -1) + (value.endsWith('x') ? 'y' : 'x');
-      if (typeof value === 'boolean') return !value;
-      if (typeof value === 'number') return value + 1;
-      if (Array.isArray(value)) return [...value, { mimeType: 'image/gif', data: 'CCCC' }];
-      return { ...(value as object), changed: true };
-    };
-    const fresh = () => {
-      const history = base();
+    const fresh = (history = base()) => {
       const encoder = new OpenAIBodyEncoder();
       expectSameBytes(encoder, GPT41, requestOf(history));
       return { history, encoder };
     };
-    let edits = 0;
-    const shape = base();
-    for (let m = 0; m < shape.length; m++) {
-      for (let p = 0; p < shape[m]!.parts.length; p++) {
-        for (const key of Object.keys(shape[m]!.parts[p]!)) {
-          if (key === 'type') continue;
-          // a fresh history and encoder per field: each change is seen from a warm cache
-          const { history, encoder } = fresh();
-          const part = history[m]!.parts[p] as unknown as Record<string, unknown>;
-          part[key] = changed(part[key]);
-          expectSameBytes(encoder, GPT41, requestOf(history));
-          if (key === 'images') {
-            (part.images as { data: string }[])[0]!.data = 'DDDD';
-            expectSameBytes(encoder, GPT41, requestOf(history));
-            (part.images as { mimeType: string }[])[0]!.mimeType = 'image/jpeg';
-            expectSameBytes(encoder, GPT41, requestOf(history));
-          }
-          edits++;
-        }
-      }
-    }
+    const edits = editEveryPartField(
+      base,
+      (history) => fresh(history).encoder,
+      (history, encoder) => expectSameBytes(encoder, GPT41, requestOf(history)),
+    );
     expect(edits).toBe(23);
     const whole: [string, (h: Message[]) => void][] = [
       ['a part added', (h) => h[1]!.parts.splice(1, 0, { type: 'text', text: ' more' })],

@@ -1,7 +1,8 @@
 /**
- * Random histories for the request-encoder tests (test/provider/*-body.test.ts): every part type, text
- * of every kind the JSON and UTF-8 encodings treat apart, tool calls with and without results, orphan
- * results, system and blank messages, messages of other models. Deterministic per seed.
+ * For the request-encoder tests (test/provider/anthropic-body, openai-body): random histories — every part
+ * type, text of every kind the JSON and UTF-8 encodings treat apart, tool calls with and without results,
+ * orphan results, system and blank messages, messages of other models; deterministic per seed — and
+ * edits of every part field in place ({@link editEveryPartField}).
  */
 import type { Message, MessagePart } from '../../src/message.js';
 import type { ToolSchema } from '../../src/provider/types.js';
@@ -98,3 +99,46 @@ export const TOOLS: ToolSchema[] = [
   { name: 'bash', description: 'Runs a command — carefully', inputSchema: { type: 'object', properties: { command: { type: 'string' } } } },
 ];
 
+
+/**
+ * `value` changed but of the same kind: a string to another of the same length (or `x` for empty), a flag
+ * flipped, a number + 1, an array with one more image entry, an object with one more key.
+ */
+export function changedValue(value: unknown): unknown {
+  if (typeof value === 'string') return value === '' ? 'x' : value.slice(0, -1) + (value.endsWith('x') ? 'y' : 'x');
+  if (typeof value === 'boolean') return !value;
+  if (typeof value === 'number') return value + 1;
+  if (Array.isArray(value)) return [...value, { mimeType: 'image/gif', data: 'CCCC' }];
+  return { ...(value as object), changed: true };
+}
+
+/**
+ * For every field but `type` of every part of `base()`'s messages: a fresh history and `start(history)`
+ * (an encoder that has seen it), then the field changed in place ({@link changedValue}) and `check`; an
+ * `images` array also gets its first entry's `data`, then its `mimeType`, changed, each checked. Returns
+ * how many fields were changed.
+ */
+export function editEveryPartField<S>(base: () => Message[], start: (history: Message[]) => S, check: (history: Message[], state: S) => void): number {
+  let edits = 0;
+  const shape = base();
+  for (let m = 0; m < shape.length; m++) {
+    for (let p = 0; p < shape[m]!.parts.length; p++) {
+      for (const key of Object.keys(shape[m]!.parts[p]!)) {
+        if (key === 'type') continue;
+        const history = base();
+        const state = start(history);
+        const part = history[m]!.parts[p] as unknown as Record<string, unknown>;
+        part[key] = changedValue(part[key]);
+        check(history, state);
+        if (key === 'images') {
+          (part.images as { data: string }[])[0]!.data = 'DDDD';
+          check(history, state);
+          (part.images as { mimeType: string }[])[0]!.mimeType = 'image/jpeg';
+          check(history, state);
+        }
+        edits++;
+      }
+    }
+  }
+  return edits;
+}
