@@ -73,7 +73,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
   }
   try {
     connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    connection.pragma('journal_mode = WAL');
+    enableWal(connection);
     connection.pragma('synchronous = NORMAL');
     connection.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     connection.pragma('foreign_keys = ON');
@@ -101,6 +101,30 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
     },
   };
 }
+
+/**
+ * `PRAGMA journal_mode = WAL`, tried again while another connection holds the lock it needs, up to
+ * {@link BUSY_TIMEOUT_MS}. When several processes open a new database file at once (two `opencode -p`
+ * started together in a new project), SQLite answers this pragma SQLITE_BUSY at once, without calling the
+ * busy handler: about one first open in five failed with "database is locked" in three processes
+ * (test/db/concurrent-first-open.test.ts).
+ * @throws the pragma's error when it is not SQLITE_BUSY, or is still SQLITE_BUSY at the deadline
+ */
+function enableWal(connection: BetterSqlite3.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      connection.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw err;
+      // a synchronous pause (opening is synchronous), 2–10 ms so that the processes do not retry in step
+      Atomics.wait(PAUSE, 0, 0, 2 + Math.random() * 8);
+    }
+  }
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Applies the migrations newer than `PRAGMA user_version`, in order, in one `BEGIN IMMEDIATE` transaction,
