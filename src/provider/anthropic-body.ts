@@ -17,7 +17,7 @@
 import type { ContentBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { Message, MessagePart } from '../message.js';
 import { anthropicBlock, anthropicRequestPieces, anthropicTools, anthropicTurns, CACHE, markCacheBreakpoints } from './anthropic-request.js';
-import { COMMA, matchPartInputs, pushPartInputs, sameTools, type PartReads } from './body-encoding.js';
+import { COMMA, jsonMembers, matchPartInputs, pushPartInputs, sameTools, type PartReads } from './body-encoding.js';
 import type { ModelInfo, ProviderRequest, ToolSchema } from './types.js';
 
 /** What an encoder keeps of a part: the values its block was built from, and the block as bytes. */
@@ -76,8 +76,8 @@ export class AnthropicBodyEncoder {
     out.push(MESSAGES_CLOSE);
     if (pieces.system) out.push(this.systemBytes(request.systemPrompt, pieces.system));
     if (request.tools.length > 0) out.push(this.toolBytes(request.tools));
-    const thinking = JSON.stringify(pieces.thinking);
-    if (thinking !== '{}') out.push(Buffer.from(`,${thinking.slice(1, -1)}`));
+    const thinking = jsonMembers(pieces.thinking);
+    if (thinking) out.push(Buffer.from(thinking));
     out.push(CLOSE_BODY);
     return Buffer.concat(out);
   }

@@ -67,6 +67,12 @@ export function joinedBytes(pieces: readonly Buffer[]): Buffer {
 /** `,` */
 export const COMMA = Buffer.from(',');
 
+/** An object's JSON members to follow others: `,"a":1,"b":2` for `{a: 1, b: 2}`; empty for `{}`. */
+export function jsonMembers(object: object): string {
+  const json = JSON.stringify(object);
+  return json === '{}' ? '' : `,${json.slice(1, -1)}`;
+}
+
 /**
  * Whether two tool lists hold the same names, descriptions and schema objects, in order. A schema object is
  * taken as unchanging: the registry builds a new one when a tool changes.

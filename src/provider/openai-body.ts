@@ -11,7 +11,7 @@
 import type { Message, MessagePart } from '../message.js';
 import { pairToolResults } from './history.js';
 import { openAIMessagesOf, openAIRequestPieces, openAITools } from './openai-request.js';
-import { joinedBytes, matchPartInputs, pushPartInputs, sameTools, type PartReads } from './body-encoding.js';
+import { joinedBytes, jsonMembers, matchPartInputs, pushPartInputs, sameTools, type PartReads } from './body-encoding.js';
 import type { ModelInfo, ProviderRequest, ToolSchema } from './types.js';
 
 /** The fields of each part type that {@link openAIMessagesOf} reads (reasoning is not sent back). */
@@ -57,9 +57,9 @@ export class OpenAIBodyEncoder {
       const bytes = this.message(message, model.supportsImages);
       if (bytes) items.push(bytes);
     }
-    const out = [Buffer.from(JSON.stringify({ model: pieces.model }).slice(0, -1)), MESSAGES_OPEN, joinedBytes(items), Buffer.from(`]${inner(pieces.streaming)}`)];
+    const out = [Buffer.from(JSON.stringify({ model: pieces.model }).slice(0, -1)), MESSAGES_OPEN, joinedBytes(items), Buffer.from(`]${jsonMembers(pieces.streaming)}`)];
     if (request.tools.length > 0) out.push(this.toolBytes(request.tools));
-    out.push(Buffer.from(inner(pieces.limits)), CLOSE);
+    out.push(Buffer.from(jsonMembers(pieces.limits)), CLOSE);
     return Buffer.concat(out);
   }
 
@@ -84,12 +84,6 @@ export class OpenAIBodyEncoder {
     }
     return this.tools.bytes;
   }
-}
-
-/** `,"a":1,"b":2` for `{a: 1, b: 2}`; empty for `{}`. */
-function inner(object: object): string {
-  const json = JSON.stringify(object);
-  return json === '{}' ? '' : `,${json.slice(1, -1)}`;
 }
 
 function inputsOf(message: Message, supportsImages: boolean): unknown[] {
