@@ -17,8 +17,8 @@
 import type { ContentBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { Message, MessagePart } from '../message.js';
 import { anthropicBlock, anthropicRequestPieces, anthropicTools, anthropicTurns, CACHE, markCacheBreakpoints } from './anthropic-request.js';
-import { COMMA, jsonMembers, matchPartInputs, pushPartInputs, sameTools, type PartReads } from './body-encoding.js';
-import type { ModelInfo, ProviderRequest, ToolSchema } from './types.js';
+import { COMMA, jsonMembers, matchPartInputs, pushPartInputs, ToolListBytes, type PartReads } from './body-encoding.js';
+import type { ModelInfo, ProviderRequest } from './types.js';
 
 /** What an encoder keeps of a part: the values its block was built from, and the block as bytes. */
 interface Encoded {
@@ -50,16 +50,17 @@ const MESSAGES_CLOSE = Buffer.from(']');
 export class AnthropicBodyEncoder {
   private readonly parts = new WeakMap<MessagePart, Encoded>();
   private system?: { text: string; bytes: Buffer };
-  private tools?: { tools: ToolSchema[]; bytes: Buffer };
+  private readonly tools = new ToolListBytes(anthropicTools);
 
-  /** The request body for `request` on `model`: the bytes of `JSON.stringify(toAnthropicParams(model, request))`. */
-  encode(model: ModelInfo, request: ProviderRequest): Buffer {
+  /**
+   * The request body for `request` on `model`: the bytes of `JSON.stringify(toAnthropicParams(model, request))`.
+   * `pieces`: {@link anthropicRequestPieces} of the same request, when the caller has them already.
+   */
+  encode(model: ModelInfo, request: ProviderRequest, pieces = anthropicRequestPieces(model, request)): Buffer {
     const supportsImages = model.supportsImages;
     const turns = anthropicTurns(request.messages, model, (part, message, ownThinking) =>
       this.block(part, message.role, ownThinking, supportsImages),
     );
-    // the tools are encoded (and cached) apart: here only their presence matters
-    const pieces = anthropicRequestPieces(model, { ...request, messages: [], tools: [] });
     const out: Buffer[] = [];
     const head = JSON.stringify(pieces.head);
     out.push(Buffer.from(head.slice(0, -1)), MESSAGES_OPEN);
@@ -75,7 +76,7 @@ export class AnthropicBodyEncoder {
     });
     out.push(MESSAGES_CLOSE);
     if (pieces.system) out.push(this.systemBytes(request.systemPrompt, pieces.system));
-    if (request.tools.length > 0) out.push(this.toolBytes(request.tools));
+    if (request.tools.length > 0) out.push(this.tools.of(request.tools));
     const thinking = jsonMembers(pieces.thinking);
     if (thinking) out.push(Buffer.from(thinking));
     out.push(CLOSE_BODY);
@@ -101,17 +102,6 @@ export class AnthropicBodyEncoder {
   private systemBytes(text: string, system: TextBlockParam[]): Buffer {
     if (this.system?.text !== text) this.system = { text, bytes: Buffer.from(`,"system":${JSON.stringify(system)}`) };
     return this.system.bytes;
-  }
-
-  /**
-   * `,"tools":[…]`, reused while the list holds the same names, descriptions and schema objects (a
-   * schema object is taken as unchanging: the registry builds a new one when a tool changes).
-   */
-  private toolBytes(tools: readonly ToolSchema[]): Buffer {
-    if (!this.tools || !sameTools(this.tools.tools, tools)) {
-      this.tools = { tools: tools.map((t) => ({ ...t })), bytes: Buffer.from(`,"tools":${JSON.stringify(anthropicTools(tools))}`) };
-    }
-    return this.tools.bytes;
   }
 }
 

@@ -38,18 +38,16 @@ export function thinkingForm(apiModel: string): 'adaptive' | 'budget' {
   return major > 4 || (major === 4 && minor >= 6) ? 'adaptive' : 'budget';
 }
 
-/** The parts of a request besides its messages, in the order {@link toAnthropicParams} puts them. */
+/** The parts of a request besides its messages and tools ({@link anthropicTools}), in the order {@link toAnthropicParams} puts them. */
 export interface AnthropicRequestPieces {
   head: Pick<MessageCreateParamsStreaming, 'model' | 'max_tokens' | 'stream'>;
   system: TextBlockParam[] | undefined;
-  /** undefined when the request offers no tools */
-  tools: Tool[] | undefined;
   thinking: Pick<MessageCreateParamsStreaming, 'thinking' | 'output_config'>;
 }
 
 /**
- * Everything of the request but its messages. Prompt caching (reference §3): `cache_control` on the
- * system block and the last tool. Thinking: see {@link toAnthropicParams}.
+ * Everything of the request but its messages and tools. Prompt caching (reference §3): `cache_control` on
+ * the system block. Thinking: see {@link toAnthropicParams}.
  */
 export function anthropicRequestPieces(model: ModelInfo, request: ProviderRequest): AnthropicRequestPieces {
   const maxTokens = request.maxTokens > 0 ? request.maxTokens : model.defaultMaxTokens;
@@ -69,7 +67,6 @@ export function anthropicRequestPieces(model: ModelInfo, request: ProviderReques
   return {
     head: { model: model.apiModel, max_tokens: maxTokens, stream: true },
     system,
-    tools: request.tools.length > 0 ? anthropicTools(request.tools) : undefined,
     thinking,
   };
 }
@@ -94,7 +91,8 @@ export function anthropicTools(tools: readonly ToolSchema[]): Tool[] {
  * needs 1 and the Claude 5 family rejects any non-default sampling parameter with HTTP 400.
  */
 export function toAnthropicParams(model: ModelInfo, request: ProviderRequest): MessageCreateParamsStreaming {
-  const { head, system, tools, thinking } = anthropicRequestPieces(model, request);
+  const { head, system, thinking } = anthropicRequestPieces(model, request);
+  const tools = request.tools.length > 0 ? anthropicTools(request.tools) : undefined;
   return {
     ...head,
     messages: toAnthropicMessages(request.messages, model),

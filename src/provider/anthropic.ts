@@ -125,8 +125,9 @@ export class AnthropicProvider implements Provider {
     // toAnthropicParams, its history encoded once), given as the request option `body`, which takes the
     // place of the encoded params; `create` still sees the model and thinking settings, so it warns of a
     // deprecated model (library-console.ts shows that) and sets its headers as before
-    const { head, thinking } = anthropicRequestPieces(this.model, { ...request, messages: [], tools: [] });
-    const body = this.body.encode(this.model, request);
+    const pieces = anthropicRequestPieces(this.model, request);
+    const body = this.body.encode(this.model, request, pieces);
+    const { head, thinking } = pieces;
     const { data: stream, response } = await client.messages
       .create({ ...head, ...thinking, messages: [] }, { body, headers: JSON_CONTENT, signal })
       .withResponse();

@@ -77,7 +77,7 @@ export function jsonMembers(object: object): string {
  * Whether two tool lists hold the same names, descriptions and schema objects, in order. A schema object is
  * taken as unchanging: the registry builds a new one when a tool changes.
  */
-export function sameTools(a: readonly ToolSchema[], b: readonly ToolSchema[]): boolean {
+function sameTools(a: readonly ToolSchema[], b: readonly ToolSchema[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
@@ -85,4 +85,21 @@ export function sameTools(a: readonly ToolSchema[], b: readonly ToolSchema[]): b
     if (x.name !== y.name || x.description !== y.description || x.inputSchema !== y.inputSchema) return false;
   }
   return true;
+}
+
+/**
+ * `,"tools":[…]` as bytes, kept while the tool list holds the same names, descriptions and schema objects
+ * ({@link sameTools}); `toApi` turns our schemas into the API's tools.
+ */
+export class ToolListBytes {
+  private kept?: { tools: ToolSchema[]; bytes: Buffer };
+
+  constructor(private readonly toApi: (tools: readonly ToolSchema[]) => unknown) {}
+
+  of(tools: readonly ToolSchema[]): Buffer {
+    if (!this.kept || !sameTools(this.kept.tools, tools)) {
+      this.kept = { tools: tools.map((t) => ({ ...t })), bytes: Buffer.from(`,"tools":${JSON.stringify(this.toApi(tools))}`) };
+    }
+    return this.kept.bytes;
+  }
 }

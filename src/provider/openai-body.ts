@@ -11,8 +11,8 @@
 import type { Message, MessagePart } from '../message.js';
 import { pairToolResults } from './history.js';
 import { openAIMessagesOf, openAIRequestPieces, openAITools } from './openai-request.js';
-import { joinedBytes, jsonMembers, matchPartInputs, pushPartInputs, sameTools, type PartReads } from './body-encoding.js';
-import type { ModelInfo, ProviderRequest, ToolSchema } from './types.js';
+import { joinedBytes, jsonMembers, matchPartInputs, pushPartInputs, ToolListBytes, type PartReads } from './body-encoding.js';
+import type { ModelInfo, ProviderRequest } from './types.js';
 
 /** The fields of each part type that {@link openAIMessagesOf} reads (reasoning is not sent back). */
 const READS: PartReads = {
@@ -43,7 +43,7 @@ const CLOSE = Buffer.from('}');
 export class OpenAIBodyEncoder {
   private readonly messages = new WeakMap<object, Encoded>();
   private system?: { text: string; bytes: Buffer };
-  private tools?: { tools: ToolSchema[]; bytes: Buffer };
+  private readonly tools = new ToolListBytes(openAITools);
 
   /** The request body for `request` on `model`: the bytes of `JSON.stringify(toOpenAIParams(model, request))`. */
   encode(model: ModelInfo, request: ProviderRequest): Buffer {
@@ -58,7 +58,7 @@ export class OpenAIBodyEncoder {
       if (bytes) items.push(bytes);
     }
     const out = [Buffer.from(JSON.stringify({ model: pieces.model }).slice(0, -1)), MESSAGES_OPEN, joinedBytes(items), Buffer.from(`]${jsonMembers(pieces.streaming)}`)];
-    if (request.tools.length > 0) out.push(this.toolBytes(request.tools));
+    if (request.tools.length > 0) out.push(this.tools.of(request.tools));
     out.push(Buffer.from(jsonMembers(pieces.limits)), CLOSE);
     return Buffer.concat(out);
   }
@@ -75,14 +75,6 @@ export class OpenAIBodyEncoder {
     };
     this.messages.set(key, encoded);
     return encoded.bytes;
-  }
-
-  /** `,"tools":[…]`, reused while the list holds the same names, descriptions and schema objects. */
-  private toolBytes(tools: readonly ToolSchema[]): Buffer {
-    if (!this.tools || !sameTools(this.tools.tools, tools)) {
-      this.tools = { tools: tools.map((t) => ({ ...t })), bytes: Buffer.from(`,"tools":${JSON.stringify(openAITools(tools))}`) };
-    }
-    return this.tools.bytes;
   }
 }
 
