@@ -10,7 +10,8 @@
  * clearing it on every chunk) cost a `setTimeout` / `clearTimeout` pair per chunk (issue 16). Here a
  * wait only notes when it began; the timer, armed once, checks that note when it fires and is armed
  * again for the rest of the limit if the reader has not waited long enough. It is re-armed early only
- * when a wait begins and the armed timer would fire after the wait's limit. A limit is therefore never
+ * when a wait begins and the armed timer would fire after the wait's limit. Either limit is checked
+ * against the clock when the timer fires (a Node timer can fire a little early), so it is never
  * reached early, and is reached as late as Node's timers allow (as before).
  *
  * [nodeFetch]: ./node-fetch.ts
@@ -41,6 +42,8 @@ export class StallClock implements BodyClock {
   private phase: 'first-byte' | 'idle' | 'stopped' = 'first-byte';
   /** when the current wait began (`performance.now()` ms), or -1 when the reader is not waiting */
   private waitingSinceMs = -1;
+  /** when the request was sent (`performance.now()` ms): the first-byte limit counts from it */
+  private startedAtMs = 0;
 
   constructor(
     private readonly timeouts: StallTimeouts,
@@ -49,6 +52,7 @@ export class StallClock implements BodyClock {
 
   /** Starts the first-byte clock (call as the request is sent). */
   start(): void {
+    this.startedAtMs = performance.now();
     if (this.timeouts.firstByteTimeoutMs > 0) this.arm(this.timeouts.firstByteTimeoutMs);
   }
 
@@ -82,6 +86,10 @@ export class StallClock implements BodyClock {
     this.timer = undefined;
     this.dueAtMs = Infinity;
     if (this.phase === 'first-byte') {
+      // a Node timer can fire up to a millisecond early (libuv counts from its cached loop time): armed
+      // again for the rest, as the idle clock is, so the limit is never reached early
+      const leftMs = this.startedAtMs + this.timeouts.firstByteTimeoutMs - performance.now();
+      if (leftMs > 0) return this.arm(leftMs);
       this.phase = 'stopped';
       this.listener.stalled(new ProviderStallError('first-byte', this.timeouts.firstByteTimeoutMs));
       return;

@@ -14,6 +14,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeFetch } from '../../src/provider/node-fetch.js';
+import { StallClock } from '../../src/provider/node-fetch-clock.js';
 import { ProviderStallError } from '../../src/provider/stall.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -502,3 +503,43 @@ async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(condition()).toBe(true);
 }
+
+describe('StallClock: a timer that fires early', () => {
+  // Node's timers count from libuv's cached loop time and can fire up to a millisecond early; the
+  // clock looks at the time itself when its timer fires, so neither limit is reached early
+  const stalls = () => {
+    const seen: ProviderStallError[] = [];
+    return { seen, listener: { stalled: (e: ProviderStallError) => void seen.push(e) } };
+  };
+
+  it('the first-byte limit: a fire before the limit has passed arms the timer again instead of stalling', async () => {
+    const { seen, listener } = stalls();
+    const clock = new StallClock({ firstByteTimeoutMs: 60_000, idleTimeoutMs: 0 }, listener);
+    clock.start();
+    clock.fire(); // as if the timer fired ~60 s early
+    expect(seen).toEqual([]);
+    clock.stop();
+  });
+
+  it('the first-byte limit: a fire once the limit has passed stalls, once', async () => {
+    const { seen, listener } = stalls();
+    const clock = new StallClock({ firstByteTimeoutMs: 100, idleTimeoutMs: 0 }, listener);
+    clock.start();
+    await new Promise((r) => setTimeout(r, 120));
+    clock.fire();
+    clock.fire();
+    expect(seen.map((e) => [e.phase, e.message])).toEqual([['first-byte', 'no response within 0.1 s']]);
+    clock.stop();
+  });
+
+  it('the idle limit: a fire before a wait has lasted the limit arms the timer again instead of stalling', async () => {
+    const { seen, listener } = stalls();
+    const clock = new StallClock({ firstByteTimeoutMs: 0, idleTimeoutMs: 60_000 }, listener);
+    clock.start();
+    clock.firstByte();
+    clock.waitStarted();
+    clock.fire();
+    expect(seen).toEqual([]);
+    clock.stop();
+  });
+});
