@@ -40,8 +40,19 @@ import { createShell } from '../src/tools/shell.js';
 import { cannedProvider } from './canned-provider.js';
 import { startChildFake, type ChildFake, type ChildTurn } from './fake-provider-client.js';
 import { log, median, ms, ratio, type Row } from './lib.js';
+import type Anthropic from '@anthropic-ai/sdk';
 
 const STEPS = 50;
+
+/** The fake's replies for one session: `steps` `view` calls of `file`, then a text turn. */
+function scriptOf(steps: number, file: string): ChildTurn[] {
+  const turns: ChildTurn[] = Array.from({ length: steps }, (_, i) => ({
+    ...(i === 0 ? { text: { chunk: 'Let me look.', times: 1 } } : {}),
+    toolCalls: [{ name: 'view', input: { file_path: file } }],
+  }));
+  turns.push({ text: { chunk: 'The file exports answer and double. ', times: 8 } });
+  return turns;
+}
 
 interface SessionTimes {
   wallMs: number;
@@ -111,12 +122,7 @@ async function oneSession(fake: ChildFake, steps: number, bigProject?: string, c
   const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-agent-'));
   const file = join(dir, 'small.ts');
   writeFileSync(file, 'export const answer = 42;\nexport function double(x: number) {\n  return x * 2;\n}\n');
-  const turns: ChildTurn[] = Array.from({ length: steps }, (_, i) => ({
-    ...(i === 0 ? { text: { chunk: 'Let me look.', times: 1 } } : {}),
-    toolCalls: [{ name: 'view', input: { file_path: file } }],
-  }));
-  turns.push({ text: { chunk: 'The file exports answer and double. ', times: 8 } });
-  if (!canned) await fake.push(turns);
+  if (!canned) await fake.push(scriptOf(steps, file));
   const before = await fake.stats();
 
   const db = openDatabase(join(dir, '.opencode'));
@@ -222,6 +228,34 @@ async function startProfile(): Promise<() => Promise<void>> {
   };
 }
 
+/**
+ * A baseline measured in the same run: the SDK alone over the same exchanges. Each request body a
+ * session sent (as the fake received it) is sent again, in order, through the Anthropic client the
+ * provider builds (its options: node-fetch.ts, no OpenTelemetry spans) with `messages.create` and the
+ * body as bytes, and every event of the reply is iterated — no history, request build, store, agent,
+ * events or tools. Returns our main thread's on-CPU ms per call: the part of the headline figure that is
+ * the SDK and the transport, so the headline minus it is what our code adds.
+ */
+async function sdkAlone(fake: ChildFake, bodies: string[]): Promise<number> {
+  const model = catalogModel('anthropic/claude-haiku-4-5')!;
+  await fake.push(scriptOf(bodies.length - 1, '/tmp/replay.ts'));
+  const provider = createProvider(model, { providers: {}, env: { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.url } });
+  // the provider's own client, built as it builds it (a bench may reach in; the app never does)
+  const client = await (provider as unknown as { sdk(): Promise<Anthropic> }).sdk();
+  const requests = bodies.map((text) => {
+    const { model: id, max_tokens } = JSON.parse(text) as { model: string; max_tokens: number };
+    return { head: { model: id, max_tokens, messages: [], stream: true as const }, body: Buffer.from(text) };
+  });
+  let total = 0;
+  for (const { head, body } of requests) {
+    const t = threadMsNow();
+    const stream = await client.messages.create(head, { body, headers: { 'content-type': 'application/json' } });
+    for await (const event of stream) void event;
+    total += threadMsNow() - t;
+  }
+  return total / requests.length;
+}
+
 /** Wraps the store methods the loop calls with timers; returns a reader of the total. */
 function timeStoreCalls(db: Database): () => number {
   let total = 0;
@@ -262,24 +296,32 @@ export async function benchAgentLoop(opts: { sessions: number; bigProject?: stri
     const runs: SessionTimes[] = [];
     const timed: SessionTimes[] = [];
     const big: SessionTimes[] = [];
+    const sdk: number[] = [];
+    if (!opts.canned) await fake.bodies(); // drops the warm-up's
     for (let i = 0; i < opts.sessions; i++) {
       runs.push(await oneSession(fake, STEPS, undefined, opts.canned));
+      // the same exchanges again through the SDK alone, right after (the baseline of this run)
+      if (!opts.canned) sdk.push(await sdkAlone(fake, await fake.bodies()));
       // alternating with the headline's sessions: the same session with the store calls timed
       timed.push(await oneSession(fake, STEPS, undefined, opts.canned, true));
+      if (!opts.canned) await fake.bodies(); // not replayed
       // BENCH_EACH=1: each session's figure (the JIT is still warming up over the first few)
       if (process.env.BENCH_EACH) {
         const [r, t] = [runs.at(-1)!, timed.at(-1)!];
-        log(`session ${i}: ${((r.threadMs - r.tool.threadMs) / r.calls).toFixed(2)} ms/call; timed: store ${(t.storeMs / t.calls).toFixed(2)} of ${((t.threadMs - t.tool.threadMs) / t.calls).toFixed(2)}`);
+        log(`session ${i}: ${((r.threadMs - r.tool.threadMs) / r.calls).toFixed(2)} ms/call; SDK alone ${sdk.at(-1)?.toFixed(2) ?? '-'}; timed: store ${(t.storeMs / t.calls).toFixed(2)} of ${((t.threadMs - t.tool.threadMs) / t.calls).toFixed(2)}`);
       }
-      if (opts.bigProject) big.push(await oneSession(fake, STEPS, opts.bigProject));
+      if (opts.bigProject) {
+        big.push(await oneSession(fake, STEPS, opts.bigProject));
+        await fake.bodies();
+      }
     }
-    return rowsOf(runs, timed, big);
+    return rowsOf(runs, timed, big, sdk);
   } finally {
     fake.close();
   }
 }
 
-function rowsOf(runs: SessionTimes[], timed: SessionTimes[], big: SessionTimes[]): Row[] {
+function rowsOf(runs: SessionTimes[], timed: SessionTimes[], big: SessionTimes[], sdk: number[]): Row[] {
   const m = (f: (r: SessionTimes) => number) => median(runs.map(f));
   const mt = (f: (r: SessionTimes) => number) => median(timed.map(f));
   const per = (r: SessionTimes, v: number) => v / r.calls;
@@ -310,6 +352,17 @@ function rowsOf(runs: SessionTimes[], timed: SessionTimes[], big: SessionTimes[]
       target: '≤ 2 ms',
       note: 'main thread on CPU over agent.run minus during tools, ÷ calls: request build, SDK, HTTP + SSE parsing, store writes, events, GC; not the network wait, the fake (own process) or time waiting for a CPU. Split: from a tool end to the next tool start',
     },
+    ...(sdk.length
+      ? [
+          {
+            section: S,
+            name: '  baseline: the SDK alone, same exchanges',
+            value: ms(median(sdk)),
+            ratio: `ours beyond it ${ms(busy - median(sdk))}`,
+            note: "each session's request bodies sent again through the provider's Anthropic client (messages.create, body as bytes, node-fetch) and every event iterated, right after it: the SDK and the transport without any code of ours",
+          },
+        ]
+      : []),
     {
       section: S,
       name: '  process CPU per call, tools included',

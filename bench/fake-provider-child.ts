@@ -7,7 +7,8 @@
  * - first line `{ turns: ChildTurn[] }`, text given as `{ chunk, times }` (see {@link ChildTurn});
  *   the child prints `url <anthropicBaseURL>` once it listens;
  * - later lines: `{ "push": ChildTurn[] }` appends turns to the script (answer: `pushed <n remaining>`);
- *   `{ "stats": true }` answers `stats <JSON of ChildStats>`;
+ *   `{ "stats": true }` answers `stats <JSON of ChildStats>`; `{ "bodies": true }` answers `bodies <JSON
+ *   array>`: the raw bodies of the requests answered since the last `bodies` (for a replay);
  * - stdin closed: the fake closes and the child exits.
  * Use it through bench/fake-provider-client.ts.
  */
@@ -39,9 +40,10 @@ const fake = await startFakeProvider(expand(turns));
 let lastBody: unknown;
 let answered = 0;
 let seen = 0;
+let bodiesSeen = 0;
 process.stdout.write(`url ${fake.anthropicBaseURL}\n`);
 lines.on('line', (line) => {
-  const command = JSON.parse(line) as { push?: ChildTurn[]; stats?: true };
+  const command = JSON.parse(line) as { push?: ChildTurn[]; stats?: true; bodies?: true };
   if (command.push) {
     fake.push(...expand(command.push));
     process.stdout.write(`pushed ${fake.remaining()}\n`);
@@ -61,6 +63,11 @@ lines.on('line', (line) => {
       lastBodyChars: lastBody === undefined ? 0 : JSON.stringify(lastBody).length,
     };
     process.stdout.write(`stats ${JSON.stringify(stats)}\n`);
+  }
+  if (command.bodies) {
+    const bodies = fake.requests.slice(bodiesSeen).filter((r) => r.turn !== undefined).map((r) => r.text);
+    bodiesSeen = fake.requests.length;
+    process.stdout.write(`bodies ${JSON.stringify(bodies)}\n`);
   }
 });
 lines.on('close', () => void fake.close().then(() => process.exit(0)));

@@ -16,6 +16,8 @@ export interface ChildFake {
   push(turns: ChildTurn[]): Promise<void>;
   /** counts since the child started (see {@link ChildStats}) */
   stats(): Promise<ChildStats>;
+  /** the raw bodies of the completion requests answered since the last call, in order */
+  bodies(): Promise<string[]>;
   /** closes the child's stdin: the fake closes and the child exits */
   close(): void;
 }
@@ -52,6 +54,11 @@ export async function startChildFake(turns: ChildTurn[] = []): Promise<ChildFake
       const answer = next('stats');
       send({ stats: true });
       return JSON.parse(await answer) as ChildStats;
+    },
+    async bodies() {
+      const answer = next('bodies');
+      send({ bodies: true });
+      return JSON.parse(await answer) as string[];
     },
     close: () => child.stdin.end(),
   };
