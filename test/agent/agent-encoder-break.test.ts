@@ -1,0 +1,589 @@
+/**
+ * What the model is sent is the conversation (issue 16's incremental request bodies, src/provider/
+ * anthropic-body.ts and openai-body.ts): through the real agent, the real providers (their SDKs) and the
+ * loopback fake, every request body the fake receives is compared byte for byte with
+ *  - the JSON of the request built afresh (`toAnthropicParams` / `toOpenAIParams`) from the request the
+ *    provider was handed, at the moment the fake receives it, and
+ *  - for the agent loop's requests, the JSON of the request built from the session's history as stored
+ *    in SQLite at that moment (historyForProvider of every message but the reply being streamed),
+ * in the situations where parts are replaced, reset, capped, re-read or shared: retries after a stream
+ * that died, cancels, denials, capped results, images, thinking, model switches, prompts and tool lists
+ * that change, sessions resumed from the database, sub-agents, titles and compaction, for both wire formats.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Agent, type AgentOptions } from '../../src/agent/agent.js';
+import { compactSession } from '../../src/agent/compact.js';
+import type { AgentEvents } from '../../src/agent/events.js';
+import { historyForProvider } from '../../src/agent/history.js';
+import { systemPrompt } from '../../src/agent/prompts.js';
+import { createSubAgentRunner } from '../../src/agent/sub-agent.js';
+import { generateTitle } from '../../src/agent/title.js';
+import { openDatabase, type Database } from '../../src/db/index.js';
+import { MAX_STORED_PART_CHARS } from '../../src/db/part-cap.js';
+import { EventBus } from '../../src/events/bus.js';
+import { finishPart, messageText, type ImagePart } from '../../src/message.js';
+import { PermissionService } from '../../src/permission/service.js';
+import { createPluginTool } from '../../src/plugin/tool.js';
+import { toAnthropicParams } from '../../src/provider/anthropic-request.js';
+import { catalogModel, computeCost, createProvider } from '../../src/provider/index.js';
+import { toOpenAIParams } from '../../src/provider/openai-request.js';
+import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from '../../src/provider/types.js';
+import { SUB_AGENT_RUNNER } from '../../src/tools/agent.js';
+import { FileTimes } from '../../src/tools/file-times.js';
+import { builtinTools, TASK_TOOL_NAMES } from '../../src/tools/index.js';
+import type { ToolRegistry } from '../../src/tools/registry.js';
+import { createShell } from '../../src/tools/shell.js';
+import type { ShellRunner, Tool } from '../../src/tools/tool.js';
+import { startFakeProvider, type FakeProvider, type FakeTurn } from '../support/fake-provider.js';
+
+type Api = 'anthropic' | 'openai';
+
+/** the coder's model and the one a switch goes to, per wire format */
+const MODELS: Record<Api, [string, string]> = {
+  anthropic: ['anthropic/claude-haiku-4-5', 'anthropic/claude-sonnet-4'],
+  openai: ['openai/gpt-4.1', 'openai/gpt-4.1-mini'],
+};
+
+const TITLE_PROMPT = systemPrompt('title');
+const SUMMARIZER_PROMPT = systemPrompt('summarizer');
+
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** What the fake received, and what it should have been. */
+interface Witnessed {
+  api: Api;
+  /** the body as received */
+  text: string;
+  systemPrompt: string;
+  /** JSON of the request built afresh from each request in flight with this system prompt */
+  live: string[];
+  /** JSON of the request built from the stored history of each session streaming a reply (loop requests only) */
+  stored: string[];
+  /** a request of an agent loop (not a title or a summary) */
+  loop: boolean;
+}
+
+/** The provider as the agent gets it, noting which requests are in flight (it changes nothing). */
+class WatchedProvider implements Provider {
+  readonly inflight = new Set<ProviderRequest>();
+  constructor(
+    readonly api: Api,
+    private readonly inner: Provider,
+  ) {}
+
+  get model(): ModelInfo {
+    return this.inner.model;
+  }
+
+  stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
+    const { inner, inflight } = this;
+    return (async function* () {
+      inflight.add(request);
+      try {
+        yield* inner.stream(request);
+      } finally {
+        inflight.delete(request);
+      }
+    })();
+  }
+}
+
+function bodyOf(api: Api, model: ModelInfo, request: ProviderRequest): string {
+  return JSON.stringify(api === 'anthropic' ? toAnthropicParams(model, request) : toOpenAIParams(model, request));
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function systemOf(api: Api, body: any): string {
+  if (api === 'anthropic') return body?.system?.[0]?.text ?? '';
+  const first = body?.messages?.[0];
+  return first?.role === 'system' ? first.content : '';
+}
+
+interface World {
+  api: Api;
+  fake: FakeProvider;
+  dir: string;
+  db: Database;
+  bus: EventBus<AgentEvents>;
+  tools: ToolRegistry;
+  permission: PermissionService;
+  sessionId: string;
+  witnessed: Witnessed[];
+  /** the coder on the first model */
+  agent: Agent;
+  provider: WatchedProvider;
+  /** a provider for `modelId` (watched), e.g. for a model switch or a summarizer */
+  providerFor(modelId: string): WatchedProvider;
+  /** a coder on `provider` sharing everything else (a model switch builds one, as the app does) */
+  coder(provider: WatchedProvider, extra?: Partial<AgentOptions>): Agent;
+  /** the project tree the prompt shows (changing it changes the system prompt) */
+  tree: { text: string };
+  close(): Promise<void>;
+}
+
+interface WorldOptions {
+  tools?: Tool[];
+  /** permission answer per tool name; default allow */
+  deny?: (toolName: string) => boolean;
+  agent?: (world: World) => Partial<AgentOptions>;
+  maxRetries?: number;
+}
+
+let world: World | undefined;
+const extraClosers: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+  for (const close of extraClosers.splice(0)) await close();
+});
+
+async function startWorld(api: Api, turns: FakeTurn[], options: WorldOptions = {}): Promise<World> {
+  const witnessed: Witnessed[] = [];
+  const providers: WatchedProvider[] = [];
+  // eslint-disable-next-line prefer-const
+  let w: World;
+  const fake = await startFakeProvider(turns, {
+    sideTurn: (body) => {
+      witness(body);
+      return systemOf(api, body) === TITLE_PROMPT ? { text: 'A title' } : undefined;
+    },
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function witness(body: any): void {
+    const record = fake.requests.at(-1)!;
+    const system = systemOf(api, body);
+    const live: string[] = [];
+    const stored: string[] = [];
+    const loop = system !== TITLE_PROMPT && !system.startsWith(SUMMARIZER_PROMPT);
+    for (const provider of providers) {
+      for (const request of provider.inflight) {
+        if ((request.systemPrompt.trim() ? request.systemPrompt : '') !== system) continue;
+        live.push(bodyOf(api, provider.model, request));
+        if (!loop) continue;
+        // the session streaming a reply: its last message is an unfinished assistant message
+        for (const session of w.db.sessions.listAll()) {
+          const messages = w.db.messages.list(session.id);
+          const last = messages.at(-1);
+          if (last?.role !== 'assistant' || finishPart(last)) continue;
+          const history = historyForProvider(messages.slice(0, -1), session.summaryMessageId);
+          stored.push(bodyOf(api, provider.model, { ...request, messages: history }));
+        }
+      }
+    }
+    witnessed.push({ api, text: record.text, systemPrompt: system, live, stored, loop });
+  }
+
+  const dir = mkdtempSync(join(tmpdir(), 'opencode-encoder-break-'));
+  const db = openDatabase(join(dir, '.opencode'));
+  const env =
+    api === 'anthropic'
+      ? { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }
+      : { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.openaiBaseURL };
+  const providerFor = (modelId: string) => {
+    const provider = new WatchedProvider(api, createProvider(catalogModel(modelId)!, { providers: {}, env }, { baseDelayMs: 1, maxRetries: options.maxRetries ?? 3 }));
+    providers.push(provider);
+    return provider;
+  };
+  const tools = builtinTools();
+  for (const tool of options.tools ?? []) tools.register(tool, 'project');
+  const bus = new EventBus<AgentEvents>();
+  const permission = new PermissionService(dir);
+  permission.onRequest((r) => permission.respond(r.id, options.deny?.(r.toolName) ? 'deny' : 'allow'));
+  const shells = new Map<string, ShellRunner>();
+  const toolServices = {
+    fileTimes: new FileTimes(),
+    fileHistory: db.files,
+    shellFor: (id: string) => shells.get(id) ?? shells.set(id, createShell({ cwd: dir })).get(id)!,
+  };
+  const tree = { text: `- ${dir}/` };
+  const provider = providerFor(MODELS[api][0]);
+  const agents: Agent[] = [];
+  const coder = (p: WatchedProvider, extra: Partial<AgentOptions> = {}) => {
+    const common = {
+      provider: p,
+      store: db,
+      permission,
+      bus,
+      promptEnvironment: () => ({ cwd: dir, projectTree: tree.text, contextPaths: [] }),
+      maxTokens: 1000,
+      computeCost,
+    };
+    // the task agent shares the coder's provider (and so its encoder)
+    const task = new Agent({ ...common, kind: 'task', tools: tools.subset(TASK_TOOL_NAMES), toolServices });
+    const agent = new Agent({
+      ...common,
+      kind: 'coder',
+      tools,
+      toolServices: { ...toolServices, extra: { [SUB_AGENT_RUNNER]: createSubAgentRunner(task, db) } },
+      ...extra,
+    });
+    agents.push(agent);
+    return agent;
+  };
+  w = {
+    api,
+    fake,
+    dir,
+    db,
+    bus,
+    tools,
+    permission,
+    sessionId: db.sessions.create({ title: 'test' }).id,
+    witnessed,
+    provider,
+    providerFor,
+    coder,
+    tree,
+    agent: undefined as unknown as Agent,
+    async close() {
+      for (const agent of agents) await agent.idle();
+      for (const s of shells.values()) s.close();
+      db.close();
+      await fake.close();
+    },
+  };
+  w.agent = coder(provider, options.agent?.(w));
+  return w;
+}
+
+/** Where two texts first differ, with some context of each. */
+function firstDifference(got: string, want: string): string {
+  let i = 0;
+  while (i < got.length && i < want.length && got[i] === want[i]) i++;
+  return `at ${i} of ${got.length}/${want.length}: sent …${JSON.stringify(got.slice(Math.max(0, i - 60), i + 60))}… expected …${JSON.stringify(want.slice(Math.max(0, i - 60), i + 60))}…`;
+}
+
+/**
+ * Every completion request the fake received was witnessed, none was rejected, and each body is exactly
+ * the request built afresh, and (loop requests) the request built from the stored history. Returns the
+ * witnessed requests.
+ */
+function expectSentAsBuilt(w: World, loopRequests: number): Witnessed[] {
+  const completions = w.fake.requests.filter((r) => r.api !== 'models');
+  expect(completions.filter((r) => r.rejected).map((r) => r.rejected)).toEqual([]);
+  expect(w.witnessed).toHaveLength(completions.length);
+  const problems: string[] = [];
+  w.witnessed.forEach((seen, i) => {
+    if (seen.live.length === 0) problems.push(`#${i}: no request in flight with its system prompt`);
+    else if (!seen.live.includes(seen.text)) problems.push(`#${i} vs the request: ${firstDifference(seen.text, seen.live[0]!)}`);
+    if (!seen.loop) return;
+    if (seen.stored.length === 0) problems.push(`#${i}: no session streaming a reply`);
+    else if (!seen.stored.includes(seen.text)) problems.push(`#${i} vs the stored history: ${firstDifference(seen.text, seen.stored[0]!)}`);
+  });
+  expect(problems).toEqual([]);
+  expect(w.witnessed.filter((s) => s.loop)).toHaveLength(loopRequests);
+  return w.witnessed;
+}
+
+/** The history messages of a received body (Anthropic turns or Chat Completions messages, system excluded). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function messagesOf(seen: Witnessed): any[] {
+  const body = JSON.parse(seen.text);
+  return seen.api === 'anthropic' ? body.messages : body.messages.filter((m: { role: string }) => m.role !== 'system');
+}
+
+describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conversation', (api) => {
+  it('over several prompts with tool batches (the cache breakpoints move at every call)', async () => {
+    world = await startWorld(api, []);
+    const file = join(world.dir, 'a.txt');
+    writeFileSync(file, 'alpha\nbéta\n');
+    world.fake.push(
+      { text: 'Looking → first', toolCalls: [{ name: 'ls', input: { path: '.' } }] },
+      { text: 'Done: café ✓ 😀' },
+      { toolCalls: [{ name: 'view', input: { file_path: file } }, { name: 'glob', input: { pattern: '*.txt' } }] },
+      { text: 'Both read.' },
+      { text: 'Bye "quoted" \\ \u0001' },
+    );
+    const r1 = await world.agent.run(world.sessionId, 'list the files 😀');
+    expect(messageText(r1.message!)).toBe('Done: café ✓ 😀');
+    const r2 = await world.agent.run(world.sessionId, `read ${file}`);
+    expect(messageText(r2.message!)).toBe('Both read.');
+    await world.agent.run(world.sessionId, 'thanks');
+    const seen = expectSentAsBuilt(world, 5);
+    expect(messagesOf(seen[4]!).length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('a call retried before any event sends the same bytes again', async () => {
+    world = await startWorld(api, [
+      { dropAfterChunks: 0 },
+      { httpStatus: 529, message: 'Overloaded' },
+      { text: 'whole reply', toolCalls: [{ name: 'ls', input: { path: '.' } }] },
+      { text: 'listed' },
+      { text: 'second prompt answered' },
+    ]);
+    await world.agent.run(world.sessionId, 'list');
+    await world.agent.run(world.sessionId, 'and again');
+    const seen = expectSentAsBuilt(world, 5);
+    expect(seen[1]!.text).toBe(seen[0]!.text);
+    expect(seen[2]!.text).toBe(seen[0]!.text);
+    expect(seen[3]!.text).toContain('whole reply');
+  });
+
+  it('a stream that died half-way: the next prompt sends the part-reply as stored, its cut call answered', async () => {
+    world = await startWorld(api, [
+      { text: 'half of a reply that dies', toolCalls: [{ name: 'ls', input: { path: '.' } }], dropAfterChunks: 9 },
+      { text: 'second prompt answered' },
+      { text: 'third' },
+    ]);
+    expect((await world.agent.run(world.sessionId, 'list')).reason).toBe('error');
+    await world.agent.run(world.sessionId, 'and again');
+    await world.agent.run(world.sessionId, 'once more');
+    const seen = expectSentAsBuilt(world, 3);
+    expect(seen.map((s) => s.text.includes('half of a'))).toEqual([false, true, true]);
+  });
+
+  it('cancelled mid-stream and mid-tool: the next prompts send the cancelled turns as stored', async () => {
+    world = await startWorld(api, [
+      { text: 'Let me look', toolCalls: [{ name: 'view', input: { file_path: '/etc/hostname' } }], stallAfterChunks: 8 },
+      { toolCalls: [{ name: 'bash', input: { command: 'sleep 30' } }, { name: 'ls', input: { path: '.' } }] },
+      { text: 'Fine, stopped.' },
+    ]);
+    const w = world;
+    const stopStreaming = w.bus.on('message.updated', ({ message }) => {
+      if (message.parts.some((p) => p.type === 'tool_call')) w.agent.cancel(w.sessionId);
+    });
+    expect((await w.agent.run(w.sessionId, 'look')).reason).toBe('canceled');
+    stopStreaming();
+    const stopTool = w.bus.on('tool.started', () => setTimeout(() => w.agent.cancel(w.sessionId), 100));
+    expect((await w.agent.run(w.sessionId, 'sleep')).reason).toBe('canceled');
+    stopTool();
+    expect(messageText((await w.agent.run(w.sessionId, 'continue')).message!)).toBe('Fine, stopped.');
+    const seen = expectSentAsBuilt(w, 3);
+    expect(seen[2]!.text).toContain('Tool execution canceled by user');
+  });
+
+  it('a batch with a denied call: the calls that never ran are sent with their results, then and after', async () => {
+    world = await startWorld(api, [], { deny: (name) => name === 'write' });
+    world.fake.push(
+      {
+        toolCalls: [
+          { name: 'ls', input: { path: '.' } },
+          { name: 'write', input: { file_path: join(world.dir, 'x.txt'), content: 'x' } },
+          { name: 'ls', input: { path: '..' } },
+        ],
+      },
+      { text: 'ok then' },
+      { text: 'still fine' },
+    );
+    expect((await world.agent.run(world.sessionId, 'do it')).reason).toBe('permission_denied');
+    await world.agent.run(world.sessionId, 'go on');
+    await world.agent.run(world.sessionId, 'and on');
+    const seen = expectSentAsBuilt(world, 3);
+    const results = messagesOf(seen[2]!).flatMap((m) =>
+      api === 'anthropic' ? (Array.isArray(m.content) ? m.content.filter((b: { type: string }) => b.type === 'tool_result') : []) : m.role === 'tool' ? [m] : [],
+    );
+    expect(results).toHaveLength(3);
+  });
+
+  it('a tool result past the storage cap is sent cut, as stored, in the run and after', async () => {
+    const huge = `${'é'.repeat(10)}${'x'.repeat(MAX_STORED_PART_CHARS)}${'z'.repeat(2000)} end`;
+    const tool: Tool = {
+      name: 'huge',
+      description: 'Returns a huge text',
+      inputSchema: { type: 'object', properties: {} },
+      readOnly: true,
+      run: async () => ({ output: huge, isError: false }),
+    };
+    world = await startWorld(api, [{ toolCalls: [{ name: 'huge', input: {} }] }, { text: 'got it' }, { text: 'again' }], { tools: [tool] });
+    await world.agent.run(world.sessionId, 'make it big');
+    await world.agent.run(world.sessionId, 'once more');
+    const seen = expectSentAsBuilt(world, 3);
+    for (const s of seen.slice(1)) {
+      expect(s.text).toContain('cut here when this was stored');
+      expect(s.text.length).toBeLessThan(MAX_STORED_PART_CHARS + 100_000);
+    }
+  }, 60_000);
+
+  it('images in the user message and in a tool result (one of a type the API does not take)', async () => {
+    const snap: Tool = {
+      name: 'snap',
+      description: 'Takes a picture',
+      inputSchema: { type: 'object', properties: {} },
+      readOnly: true,
+      run: async () => ({ output: 'two pictures', isError: false, images: [{ mimeType: 'image/png', data: PNG }, { mimeType: 'image/bmp', data: 'Qk0=' }] }),
+    };
+    world = await startWorld(api, [{ toolCalls: [{ name: 'snap', input: {} }] }, { text: 'nice' }, { text: 'second' }], { tools: [snap] });
+    const attachments: ImagePart[] = [{ type: 'image', mimeType: 'image/png', data: PNG, name: 'a.png' }];
+    await world.agent.run(world.sessionId, 'look at this', { attachments });
+    await world.agent.run(world.sessionId, 'and now?');
+    const seen = expectSentAsBuilt(world, 3);
+    expect(seen[2]!.text.split(PNG).length - 1).toBe(2);
+  });
+
+  it('a model switch and back: each request is built for the model it goes to', async () => {
+    const turns: FakeTurn[] = [
+      {
+        ...(api === 'anthropic' ? { thinking: { text: 'let me think', signature: 'sig-1' }, redactedThinking: 'opaque==' } : {}),
+        text: 'Listing',
+        toolCalls: [{ name: 'ls', input: { path: '.' } }],
+      },
+      { text: 'Listed.' },
+      { text: 'Other model here.' },
+      { text: 'First model again.' },
+    ];
+    world = await startWorld(api, turns);
+    await world.agent.run(world.sessionId, 'think, then list');
+    const other = world.coder(world.providerFor(MODELS[api][1]));
+    await other.run(world.sessionId, 'what do you see?');
+    await world.agent.run(world.sessionId, 'back to you');
+    const seen = expectSentAsBuilt(world, 4);
+    if (api === 'anthropic') {
+      // the thinking of the first model goes back to it, not to the other one
+      expect(seen[1]!.text).toContain('"signature":"sig-1"');
+      expect(seen[1]!.text).toContain('"redacted_thinking"');
+      expect(seen[2]!.text).not.toContain('sig-1');
+      expect(seen[2]!.text).not.toContain('redacted_thinking');
+      expect(seen[3]!.text).toContain('"signature":"sig-1"');
+    }
+    expect(JSON.parse(seen[2]!.text).model).toBe(catalogModel(MODELS[api][1])!.apiModel);
+  });
+
+  it('the system prompt and the tool list change between calls (tools appear, change and go)', async () => {
+    world = await startWorld(api, [{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' }, { text: 'five' }]);
+    const tool = (description: string, properties: Record<string, unknown>): Tool => ({
+      name: 'weather',
+      description,
+      inputSchema: { type: 'object', properties, required: Object.keys(properties) },
+      readOnly: true,
+      run: async () => ({ output: 'sunny', isError: false }),
+    });
+    await world.agent.run(world.sessionId, 'one');
+    world.tree.text += `\n  - new-file.ts`;
+    world.tools.register(tool('Weather', { city: { type: 'string' } }), 'mcp');
+    await world.agent.run(world.sessionId, 'two');
+    world.tools.register(tool('Weather', { city: { type: 'string' }, days: { type: 'number' } }), 'mcp');
+    await world.agent.run(world.sessionId, 'three');
+    world.tools.register(tool('Weather, better', { city: { type: 'string' }, days: { type: 'number' } }), 'mcp');
+    await world.agent.run(world.sessionId, 'four');
+    world.tools.unregister('weather', 'mcp');
+    await world.agent.run(world.sessionId, 'five');
+    const seen = expectSentAsBuilt(world, 5);
+    expect(seen.map((s) => s.text.includes('"weather"'))).toEqual([false, true, true, true, false]);
+    expect(seen.map((s) => s.text.includes('"days"'))).toEqual([false, false, true, true, false]);
+    expect(seen[1]!.systemPrompt).toContain('new-file.ts');
+  });
+
+  it("a plugin tool's JSON Schema changed in place after it was loaded", async () => {
+    const args = { type: 'object', properties: { city: { type: 'string', description: 'The city' } }, required: ['city'] };
+    const plugin = createPluginTool('forecast', { description: 'Forecast', args, execute: async () => 'rain' });
+    world = await startWorld(api, [{ text: 'one' }, { text: 'two' }], { tools: [plugin] });
+    await world.agent.run(world.sessionId, 'one');
+    // the plugin keeps its schema object and edits it (a list of choices it learned, say)
+    (args.properties.city as Record<string, unknown>).enum = ['Paris', 'Oslo'];
+    args.properties.city.description = 'The city, one of those known';
+    await world.agent.run(world.sessionId, 'two');
+    const seen = expectSentAsBuilt(world, 2);
+    // the schema as it was loaded: what the plugin does to its object afterwards is not sent
+    expect(seen.map((s) => s.text.includes('Oslo'))).toEqual([false, false]);
+    expect(seen.map((s) => s.text.includes('"The city"'))).toEqual([true, true]);
+  });
+
+  it('a session resumed from the database after a kill (parts parsed anew, the cut-off call repaired)', async () => {
+    world = await startWorld(api, [{ text: 'first' }, { text: 'after the crash' }, { text: 'and later' }]);
+    const w = world;
+    await w.agent.run(w.sessionId, 'hello');
+    // what a killed process leaves: a reply with a call, unfinished, no result
+    w.db.messages.create({ sessionId: w.sessionId, role: 'user', parts: [{ type: 'text', text: 'run it' }, { type: 'finish', reason: 'end_turn', time: 1 }] });
+    w.db.messages.create({
+      sessionId: w.sessionId,
+      role: 'assistant',
+      model: w.provider.model.id,
+      parts: [{ type: 'text', text: 'Running' }, { type: 'tool_call', id: 'cut1', name: 'bash', input: '{"command":"sleep 100"}', finished: true }],
+    });
+    // another connection, another coder, the same provider (its encoder holds the first run's parts)
+    const db2 = openDatabase(join(w.dir, '.opencode'));
+    extraClosers.push(() => db2.close());
+    const bus = new EventBus<AgentEvents>();
+    const resumed = new Agent({
+      kind: 'coder',
+      provider: w.provider,
+      store: db2,
+      permission: w.permission,
+      bus,
+      tools: w.tools,
+      toolServices: { fileTimes: new FileTimes(), fileHistory: db2.files, shellFor: () => createShell({ cwd: w.dir }) },
+      promptEnvironment: () => ({ cwd: w.dir, projectTree: w.tree.text, contextPaths: [] }),
+      maxTokens: 1000,
+      computeCost,
+    });
+    await resumed.run(w.sessionId, 'continue');
+    await resumed.run(w.sessionId, 'more');
+    const seen = expectSentAsBuilt(w, 3);
+    expect(seen[1]!.text).toContain('opencode stopped before this call finished');
+  });
+
+  it('a sub-agent on the same provider, twice', async () => {
+    world = await startWorld(api, [
+      { toolCalls: [{ name: 'agent', input: { prompt: 'find the files' } }] },
+      { toolCalls: [{ name: 'ls', input: { path: '.' } }] },
+      { text: 'found nothing much' },
+      { text: 'The sub-agent found nothing much.' },
+      { toolCalls: [{ name: 'agent', input: { prompt: 'look again' } }] },
+      { text: 'still nothing' },
+      { text: 'Still nothing.' },
+    ]);
+    await world.agent.run(world.sessionId, 'delegate');
+    const r = await world.agent.run(world.sessionId, 'delegate again');
+    expect(messageText(r.message!)).toBe('Still nothing.');
+    expectSentAsBuilt(world, 7);
+  });
+
+  it('a title made on the same provider while the first request streams', async () => {
+    let title = '';
+    world = await startWorld(api, [{ text: 'first', chunkDelayMs: 20 }, { text: 'second' }], {
+      agent: (w) => ({
+        generateTitle: async (sessionId, text) => {
+          title = await generateTitle(w.provider, text);
+          w.db.sessions.updateTitle(sessionId, title);
+        },
+      }),
+    });
+    await world.agent.run(world.sessionId, 'name this session');
+    await world.agent.idle();
+    await world.agent.run(world.sessionId, 'go on');
+    const seen = expectSentAsBuilt(world, 2);
+    expect(title).toBe('A title');
+    expect(seen.filter((s) => s.systemPrompt === TITLE_PROMPT)).toHaveLength(1);
+  });
+
+  it('compaction on the same provider, by hand and automatic: the summary replaces the history', async () => {
+    world = await startWorld(
+      api,
+      [
+        { text: 'First answer.', usage: { input: 100, output: 10 } },
+        { toolCalls: [{ name: 'ls', input: { path: '.' } }], usage: { input: 100, output: 10 } },
+        { text: 'Listed.', usage: { input: 100, output: 10 } },
+        { text: 'Summary one.', usage: { input: 50, output: 5 } },
+        { text: 'After the summary.', usage: { input: 990, output: 5 } },
+        { text: 'Summary two.', usage: { input: 50, output: 5 } },
+        { text: 'After the automatic summary.', usage: { input: 10, output: 5 } },
+      ],
+      {
+        agent: (w) => ({
+          autoCompact: {
+            contextWindowTokens: 1000,
+            compact: (sessionId, signal) =>
+              compactSession({ provider: w.provider, store: w.db, bus: w.bus, maxTokens: 500, computeCost }, sessionId, signal),
+          },
+        }),
+      },
+    );
+    const w = world;
+    await w.agent.run(w.sessionId, 'first');
+    await w.agent.run(w.sessionId, 'list');
+    await compactSession({ provider: w.provider, store: w.db, bus: w.bus, maxTokens: 500, computeCost }, w.sessionId);
+    await w.agent.run(w.sessionId, 'after');
+    const r = await w.agent.run(w.sessionId, 'after auto');
+    expect(messageText(r.message!)).toBe('After the automatic summary.');
+    const seen = expectSentAsBuilt(w, 5);
+    const last = seen.at(-1)!;
+    expect(last.text).toContain('Summary two.');
+    expect(last.text).not.toContain('Summary one.');
+    // the summary as the person's message, then the new one (Anthropic merges the two into one turn)
+    expect(messagesOf(last)).toHaveLength(api === 'anthropic' ? 1 : 2);
+  });
+});
