@@ -256,6 +256,13 @@ async function sdkAlone(fake: ChildFake, bodies: string[]): Promise<number> {
   return total / requests.length;
 }
 
+/** Runs one session against `fake` and returns the request bodies it sent, in order (bench/provider-thread.ts). */
+export async function sessionBodies(fake: ChildFake): Promise<string[]> {
+  await fake.bodies();
+  await oneSession(fake, STEPS);
+  return fake.bodies();
+}
+
 /** Wraps the store methods the loop calls with timers; returns a reader of the total. */
 function timeStoreCalls(db: Database): () => number {
   let total = 0;
