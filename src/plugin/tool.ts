@@ -27,6 +27,12 @@ export function checkPluginTool(name: string, def: unknown): string[] {
   if (typeof d.execute !== 'function') problems.push(`tools.${name}.execute: missing (a function (args, ctx) => output)`);
   if (d.args !== undefined && !isZodSchema(d.args) && (typeof d.args !== 'object' || d.args === null)) {
     problems.push(`tools.${name}.args: expected a zod object or a JSON Schema object`);
+  } else if (d.args !== undefined && !isZodSchema(d.args)) {
+    try {
+      JSON.stringify(d.args);
+    } catch (err) {
+      problems.push(`tools.${name}.args: a JSON Schema must be plain JSON (${(err as Error).message.split('\n')[0]}); remove the cycle or the BigInt`);
+    }
   }
   return problems;
 }
@@ -77,9 +83,14 @@ export function createPluginTool(name: string, def: PluginTool<any>): Tool {
   };
 }
 
+/**
+ * The input schema of JSON Schema `args`: a copy made through JSON, so the schema offered is the one loaded
+ * whatever the plugin later does to its own object (the providers keep a tool list's request bytes while
+ * its schema objects are the same ones: provider/body-encoding.ts `ToolListBytes`).
+ */
 function jsonSchemaOf(args: unknown): Record<string, unknown> {
   if (typeof args !== 'object' || args === null) return { type: 'object', properties: {} };
-  const schema = { ...(args as Record<string, unknown>) };
+  const schema = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
   // a bare map of properties is accepted too: { city: { type: 'string' } }
   if (schema.type === undefined && schema.properties === undefined) return { type: 'object', properties: schema };
   delete schema.$schema;

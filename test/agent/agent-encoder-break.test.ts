@@ -26,7 +26,7 @@ import { MAX_STORED_PART_CHARS } from '../../src/db/part-cap.js';
 import { EventBus } from '../../src/events/bus.js';
 import { finishPart, messageText, type ImagePart } from '../../src/message.js';
 import { PermissionService } from '../../src/permission/service.js';
-import { createPluginTool } from '../../src/plugin/tool.js';
+import { checkPluginTool, createPluginTool } from '../../src/plugin/tool.js';
 import { toAnthropicParams } from '../../src/provider/anthropic-request.js';
 import { catalogModel, computeCost, createProvider } from '../../src/provider/index.js';
 import { toOpenAIParams } from '../../src/provider/openai-request.js';
@@ -585,5 +585,15 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
     expect(last.text).not.toContain('Summary one.');
     // the summary as the person's message, then the new one (Anthropic merges the two into one turn)
     expect(messagesOf(last)).toHaveLength(api === 'anthropic' ? 1 : 2);
+  });
+});
+
+describe('a plugin tool whose JSON Schema cannot be copied as JSON', () => {
+  it('is refused when checked, with what to change', () => {
+    const args: Record<string, unknown> = { type: 'object', properties: {} };
+    args.self = args;
+    expect(checkPluginTool('loop', { description: 'Loops', args, execute: async () => '' })).toEqual([
+      'tools.loop.args: a JSON Schema must be plain JSON (Converting circular structure to JSON); remove the cycle or the BigInt',
+    ]);
   });
 });
