@@ -4,8 +4,8 @@
  * second came back in arbitrary order).
  *
  * While a reply streams, the agent updates its message many times a second; `updateStreaming` writes at
- * most once per interval (default 100 ms) per message with the latest parts, and `finish` always writes at
- * once. A failed deferred write is kept and thrown by the next call about that message (or by `flush()`),
+ * most once per interval (default 100 ms) per message with the latest parts, counted from the message's
+ * creation when this store created it, and `finish` always writes at once. A failed deferred write is kept and thrown by the next call about that message (or by `flush()`),
  * so the run fails rather than losing data silently. The store publishes no events; the agent does.
  *
  * Writes stay proportional to what arrived (issue 10 §3): a streaming write of a message past
@@ -14,6 +14,13 @@
  * Readers (`get`, `list`) apply the rows, so they see the same message either way. Every stored part is
  * bounded by {@link MAX_STORED_PART_CHARS} (part-cap.ts) when the message is created, updated or
  * finished, and when read; the WAL is checkpointed (TRUNCATE) after a large finish.
+ *
+ * Statements a write costs (issue 16, asserted in test/db/message-store-statements.test.ts): a rewrite
+ * of a message this store created and never gave chunk rows is one `UPDATE`, with no transaction of its
+ * own (one statement is atomic; inside a batch it needs no savepoint); a message that may have rows (it
+ * streamed past {@link STREAMING_REWRITE_MAX_CHARS}, or came from another process or an earlier run:
+ * interrupted-turn repair, a resumed session) is a `DELETE` of its rows and the `UPDATE`, in one
+ * transaction (a savepoint inside a batch), so a failure never drops the rows without the rewrite.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -220,8 +227,15 @@ interface Pending {
 export class MessageStore {
   private readonly intervalMs: number;
   private readonly pending = new Map<string, Pending>();
-  /** performance.now() of each message's last write, for throttling */
+  /** performance.now() of each message's last write (or of its creation by this store), for throttling */
   private readonly lastWriteAt = new Map<string, number>();
+  /**
+   * Messages this store created unfinished and has given no chunk rows since: their rewrite needs no
+   * `DELETE` of rows. An id leaves at the first chunk row, at `finish`, at `delete`, and all leave when
+   * a batch fails (a rollback could bring back rows); it never comes back, so a message that may have
+   * rows is never in it.
+   */
+  private readonly chunkless = new Set<string>();
   private readonly deferredErrors = new Map<string, unknown>();
   /** what this store last wrote of each message it is streaming, for append-only streaming writes */
   private readonly written = new Map<string, { parts: PartSnapshot[]; chunkSeq: number }>();
@@ -331,6 +345,11 @@ export class MessageStore {
       now,
       finishedAt: finishedAt ?? null,
     });
+    if (finishedAt === undefined) {
+      this.chunkless.add(id);
+      // the creation counts as the first write for the streaming interval (see updateStreaming)
+      this.lastWriteAt.set(id, performance.now());
+    }
     return new StoredMessage({ id, sessionId: input.sessionId, role: input.role, seq, createdAt: now, updatedAt: now, model: input.model, finishedAt }, json);
   }
 
@@ -352,7 +371,13 @@ export class MessageStore {
    * (as a savepoint: its writes commit with the outer call's).
    * When `fn` throws, everything it wrote is rolled back and the error is rethrown — inside another
    * batch, only what `fn` wrote, and the outer call decides about the rest; what this store remembers of
-   * streamed messages is dropped then, so their next write is a whole one.
+   * streamed messages is dropped then, so their next write is a whole one (with the `DELETE` of chunk
+   * rows).
+   *
+   * A write of this store that fails inside `fn` leaves nothing of itself behind even when `fn` catches
+   * its error and goes on: a one-statement write (a rewrite of a chunkless message, `addUsage`, a
+   * tool-call record) is rolled back by SQLite as a statement, and the two-statement ones (`create`:
+   * the insert and the session's `updated_at`; a rewrite that drops chunk rows) run in a savepoint.
    */
   batch<T>(fn: () => T): T {
     let result: T;
@@ -361,6 +386,7 @@ export class MessageStore {
       result = (this.db.inTransaction ? this.batchTx(fn) : this.batchTx.immediate(fn)) as T;
     } catch (err) {
       this.written.clear();
+      this.chunkless.clear();
       throw err;
     }
     // inside another batch the checkpoint waits for the outer commit
@@ -382,6 +408,15 @@ export class MessageStore {
   /**
    * Records a streaming state of `message`. Writes at once when the message was not written in the last
    * interval; otherwise keeps it, and a timer writes the latest kept state when the interval has passed.
+   *
+   * The interval of a message this store created runs from its creation (which wrote its first state),
+   * so a reply that finishes within one interval of its creation is written once, by `finish`, and a
+   * longer one first when the interval has passed. What this keeps: at most one interval of streamed
+   * output is unwritten at any moment — from the creation to the first streaming write, as between two
+   * streaming writes — so a process killed mid-stream loses at most the last interval's output, and
+   * another process reading the message (`opencode sessions`, acp, the interrupted-turn repair) sees the
+   * created message until then, as it would see the state of the last write. The TUI and `-p` show the
+   * stream from the agent's events, not from the database.
    * @throws a write error of this call, or a deferred one from an earlier timer write of this message
    */
   updateStreaming(message: Message): void {
@@ -435,6 +470,7 @@ export class MessageStore {
     const stored = this.writeNow(message, finishedAtOf(message) ?? Date.now(), true);
     this.lastWriteAt.delete(message.id);
     this.written.delete(message.id);
+    this.chunkless.delete(message.id);
     // inside a batch the checkpoint waits for its commit (batch() runs it)
     if (this.charsSinceCheckpoint >= this.checkpointAfterChars && !this.db.inTransaction) this.checkpoint();
     return stored;
@@ -448,20 +484,25 @@ export class MessageStore {
     this.cancelPending(id);
     this.lastWriteAt.delete(id);
     this.written.delete(id);
+    this.chunkless.delete(id);
     this.deferredErrors.delete(id);
     const result = this.db.prepare('DELETE FROM messages WHERE id = ?').run(id);
     if (result.changes === 0) throw new NotFoundError('message', id);
   }
 
   /**
-   * Rewrites the whole message and drops its chunk rows. `cap`: bound its parts first (a final write);
-   * a streaming rewrite keeps them whole, since later appends continue the text as it arrived.
+   * Rewrites the whole message and drops its chunk rows (when it may have some: see {@link chunkless}).
+   * `cap`: bound its parts first (a final write); a streaming rewrite keeps them whole, since later
+   * appends continue the text as it arrived.
    */
   private writeNow(message: Message, finishedAt: number | undefined, cap = false, snapshots?: PartSnapshot[]): Message {
     const parts = cap ? capParts(message.parts) : message.parts;
     const json = JSON.stringify(parts);
     const now = Date.now();
-    const found = this.rewriteTx(json, message.model ?? null, now, finishedAt ?? null, message.id);
+    const model = message.model ?? null;
+    const found = this.chunkless.has(message.id)
+      ? this.write.run(json, model, now, finishedAt ?? null, message.id).changes > 0
+      : this.rewriteTx.immediate(json, model, now, finishedAt ?? null, message.id);
     this.lastWriteAt.set(message.id, performance.now());
     if (!found) throw new NotFoundError('message', message.id);
     this.charsSinceCheckpoint += json.length;
@@ -469,8 +510,8 @@ export class MessageStore {
     if (cap) this.written.delete(message.id);
     else this.written.set(message.id, { parts: snapshots ?? parts.map(snapshotOf), chunkSeq: 0 });
     // id, session, role, seq and creation time are never rewritten: the caller's are the row's
-    const { id, sessionId, role, seq, createdAt, model } = message;
-    return new StoredMessage({ id, sessionId, role, seq, createdAt, updatedAt: now, model, finishedAt }, json);
+    const { id, sessionId, role, seq, createdAt } = message;
+    return new StoredMessage({ id, sessionId, role, seq, createdAt, updatedAt: now, model: message.model, finishedAt }, json);
   }
 
   /**
@@ -488,7 +529,9 @@ export class MessageStore {
       return;
     }
     if (rows.length) {
-      this.chunksTx(message.id, before!.chunkSeq, rows);
+      // before the rows are written: a message that may have rows is never chunkless again
+      this.chunkless.delete(message.id);
+      this.chunksTx.immediate(message.id, before!.chunkSeq, rows);
       before!.chunkSeq += rows.length;
       for (const row of rows) this.charsSinceCheckpoint += row.body.length;
     }

@@ -185,13 +185,19 @@ export class TurnChangeStore {
     return this.turnWith(sessionId, `state IN ('undone', 'skipped')`, 'ASC', ['undone', 'skipped']);
   }
 
-  /** Sets the state of rows by id, in one transaction. */
+  /**
+   * Sets the state of rows by id, in one `BEGIN IMMEDIATE` transaction: the write lock is taken (waiting
+   * up to the busy timeout for another process's writer) before anything is read, as every write
+   * transaction of the stores does, so no other process's commit can come between its reads and writes.
+   */
   setStates(updates: readonly { id: number; state: TurnChangeState }[]): void {
     const statement = this.db.prepare<[TurnChangeState, number, number]>('UPDATE turn_changes SET state = ?, updated_at = ? WHERE id = ?');
     const now = Date.now();
-    this.db.transaction(() => {
-      for (const { id, state } of updates) statement.run(state, now, id);
-    })();
+    this.db
+      .transaction(() => {
+        for (const { id, state } of updates) statement.run(state, now, id);
+      })
+      .immediate();
   }
 
   /** Every row of the session, by turn, then path (tests, diagnostics). */

@@ -6,14 +6,19 @@ import { tempDataDir } from './helpers.js';
 let dataDir: string;
 let cleanup: () => void;
 let db: Database;
+/** another connection: what it creates is, to `db`, a message of an earlier run (a resumed session) */
+let earlier: Database;
 let sessionId: string;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const text = (message: Message, value: string): Message => ({ ...message, parts: [{ type: 'text', text: value }] });
+/** A message `db` did not create: its first streaming write is not held back by a creation interval. */
+const resumed = (): Message => earlier.messages.create({ sessionId, role: 'assistant', parts: [] });
 
 beforeEach(() => {
   ({ dataDir, cleanup } = tempDataDir());
   db = openDatabase(dataDir);
+  earlier = openDatabase(dataDir);
   sessionId = db.sessions.create({ title: 'stream' }).id;
   // Count the real writes: every UPDATE of a message row is logged, with SQLite's own clock in ms.
   db.connection.exec(`
@@ -25,6 +30,7 @@ beforeEach(() => {
   `);
 });
 afterEach(() => {
+  earlier.close();
   try {
     db.close();
   } catch {
@@ -37,8 +43,9 @@ const writes = (id: string) =>
   db.connection.prepare<[string], { parts: string; at: number }>('SELECT parts, at FROM write_log WHERE message_id = ? ORDER BY rowid').all(id);
 
 describe('batched streaming updates', () => {
-  it('write at most once per 100 ms, and the latest state wins', async () => {
+  it('write at most once per 100 ms, the first 100 ms after the creation, and the latest state wins', async () => {
     let message = db.messages.create({ sessionId, role: 'assistant', parts: [] });
+    const createdAt = message.createdAt;
     const started = performance.now();
     let i = 0;
     while (performance.now() - started < 520) {
@@ -53,13 +60,15 @@ describe('batched streaming updates', () => {
     expect(log.length).toBeGreaterThanOrEqual(4);
     expect(log.length).toBeLessThanOrEqual(7);
     for (let k = 1; k < log.length; k++) expect(log[k].at - log[k - 1].at).toBeGreaterThanOrEqual(99);
-    expect(log[0].parts).toBe('[{"type":"text","text":"chunk 1"}]');
+    // the creation wrote the first state: chunk 1 waited for the interval, and newer chunks replaced it
+    expect(log[0].at - createdAt).toBeGreaterThanOrEqual(99);
+    expect(log[0].parts).not.toBe('[{"type":"text","text":"chunk 1"}]');
     expect(db.messages.get(message.id)?.parts).toEqual([{ type: 'text', text: `chunk ${i}` }]);
   });
 
   it('throttles each message on its own', () => {
-    const a = db.messages.create({ sessionId, role: 'assistant', parts: [] });
-    const b = db.messages.create({ sessionId, role: 'assistant', parts: [] });
+    const a = resumed();
+    const b = resumed();
     db.messages.updateStreaming(text(a, 'a1'));
     db.messages.updateStreaming(text(b, 'b1'));
     db.messages.updateStreaming(text(a, 'a2'));
@@ -70,7 +79,7 @@ describe('batched streaming updates', () => {
   });
 
   it('writes the finished message at once, readable from a second connection, and no stale state after it', async () => {
-    const message = db.messages.create({ sessionId, role: 'assistant', parts: [] });
+    const message = resumed();
     db.messages.updateStreaming(text(message, 'partial 1'));
     db.messages.updateStreaming(text(message, 'partial 2')); // pending behind the throttle
     const final: Message = { ...message, parts: [{ type: 'text', text: 'done' }, { type: 'finish', reason: 'end_turn', time: 1700000000000 }] };
@@ -98,7 +107,7 @@ describe('batched streaming updates', () => {
   });
 
   it('writes pending state on close', () => {
-    const message = db.messages.create({ sessionId, role: 'assistant', parts: [] });
+    const message = resumed();
     db.messages.updateStreaming(text(message, 'one'));
     db.messages.updateStreaming(text(message, 'two'));
     db.close();
@@ -107,13 +116,13 @@ describe('batched streaming updates', () => {
   });
 
   it('throws a failed immediate write at once', () => {
-    const message = db.messages.create({ sessionId, role: 'assistant', parts: [] });
+    const message = resumed();
     expect(() => db.messages.updateStreaming(text(message, 'FAIL now'))).toThrow('disk I/O error (simulated)');
     expect(() => db.messages.update(text(message, 'FAIL'))).toThrow('disk I/O error (simulated)');
   });
 
   it('surfaces a failed deferred write on the next call about that message', async () => {
-    const message = db.messages.create({ sessionId, role: 'assistant', parts: [] });
+    const message = resumed();
     db.messages.updateStreaming(text(message, 'ok'));
     db.messages.updateStreaming(text(message, 'FAIL later'));
     await sleep(150);
@@ -124,8 +133,8 @@ describe('batched streaming updates', () => {
   });
 
   it('surfaces a failed deferred write from flush() and from finish()', async () => {
-    const a = db.messages.create({ sessionId, role: 'assistant', parts: [] });
-    const b = db.messages.create({ sessionId, role: 'assistant', parts: [] });
+    const a = resumed();
+    const b = resumed();
     db.messages.updateStreaming(text(a, 'ok'));
     db.messages.updateStreaming(text(a, 'FAIL a'));
     db.messages.updateStreaming(text(b, 'ok'));
@@ -134,6 +143,27 @@ describe('batched streaming updates', () => {
     expect(() => db.messages.finish(text(a, 'final'))).toThrow('disk I/O error (simulated)');
     expect(() => db.messages.flush()).toThrow('disk I/O error (simulated)');
     expect(() => db.messages.flush()).not.toThrow();
+  });
+
+  it('counts the first interval from the creation: a reply finished within it is written once, by its finish', () => {
+    const message = db.messages.create({ sessionId, role: 'assistant', parts: [] });
+    db.messages.updateStreaming(text(message, 'partial'));
+    expect(writes(message.id)).toEqual([]);
+    const final: Message = { ...message, parts: [{ type: 'text', text: 'done' }, { type: 'finish', reason: 'end_turn', time: 1700000000000 }] };
+    db.messages.finish(final);
+    expect(writes(message.id).map((w) => w.parts)).toEqual([JSON.stringify(final.parts)]);
+  });
+
+  it('writes the state kept in the first interval when it has passed, and a resumed message at once', async () => {
+    const created = db.messages.create({ sessionId, role: 'assistant', parts: [] });
+    const fromEarlierRun = resumed();
+    db.messages.updateStreaming(text(created, 'kept'));
+    db.messages.updateStreaming(text(fromEarlierRun, 'now'));
+    expect(writes(created.id)).toEqual([]);
+    expect(writes(fromEarlierRun.id).map((w) => w.parts)).toEqual(['[{"type":"text","text":"now"}]']);
+    await sleep(150);
+    expect(writes(created.id).map((w) => w.parts)).toEqual(['[{"type":"text","text":"kept"}]']);
+    expect(earlier.messages.get(created.id)?.parts).toEqual([{ type: 'text', text: 'kept' }]);
   });
 
   it('throws NotFoundError for a message that does not exist', () => {
