@@ -46,6 +46,12 @@ export type DialogState =
   | { kind: 'filepicker' }
   | { kind: 'arguments'; command: CustomCommand };
 
+/** A list loaded for one opening of a dialog (`for`: that opening's dialog state). */
+interface LoadedFor<T> {
+  list?: T;
+  for?: DialogState;
+}
+
 /** Above every dialog: where ctrl+c is caught before the open dialog takes it. */
 export const QUIT_KEY_LAYER = LAYER.dialog + 1;
 
@@ -74,10 +80,13 @@ export interface DialogHostProps {
 
 export function DialogHost(props: DialogHostProps) {
   const { services, store, permission, dialog, area, onClose } = props;
-  const [providers, setProviders] = useState<ModelProvider[] | undefined>();
-  // undefined until this opening's list arrives; meanwhile the list as last known, so keys read with
-  // ctrl+k (ctrl+k ↓ enter in one read) act on rows that are there
-  const [commands, setCommands] = useState<CommandItem[] | undefined>();
+  // Lists loaded anew at each opening (a profile switch changes the providers; a new file in
+  // `commands/` adds a command), each kept with the opening it was loaded for (the dialog state is a
+  // new object at each opening). Until this opening's list arrives the dialog shows the last one
+  // known ("Loading models…" on the first opening) and its keys wait for the list (ListDialog's
+  // `loading`): ctrl+o ↓ enter in one read picks the second model of the list loaded.
+  const [providers, setProviders] = useState<LoadedFor<ModelProvider[]>>({});
+  const [commands, setCommands] = useState<LoadedFor<CommandItem[]>>({});
   const keymap = useKeymap();
 
   useKeys(
@@ -90,14 +99,26 @@ export function DialogHost(props: DialogHostProps) {
   );
 
   useEffect(() => {
-    if (dialog?.kind === 'models' && !providers) {
-      services.models().then(setProviders, (err: unknown) => store.setStatus(`Cannot list models: ${(err as Error).message}`, 'error'));
+    const opening = dialog;
+    let live = true;
+    if (opening?.kind === 'models') {
+      services.models().then(
+        (list) => live && setProviders({ list, for: opening }),
+        (err: unknown) => {
+          // the list as last known (none: an empty one), so the keys held for it go on
+          if (live) setProviders((known) => ({ list: known.list ?? [], for: opening }));
+          store.setStatus(`Cannot list models: ${(err as Error).message}`, 'error');
+        },
+      );
     }
-    if (dialog?.kind === 'commands') {
-      setCommands(undefined);
-      void props.commands.list().then(setCommands);
+    if (opening?.kind === 'commands') {
+      // list() reports its own failures and gives the built-ins then
+      void props.commands.list().then((list) => live && setCommands({ list, for: opening }));
     }
-  }, [dialog?.kind]);
+    return () => {
+      live = false;
+    };
+  }, [dialog]);
 
   const sendPrompt = (text: string) => {
     onClose();
@@ -146,7 +167,8 @@ export function DialogHost(props: DialogHostProps) {
   } else if (dialog?.kind === 'commands') {
     body = (
       <CommandsDialog
-        commands={commands ?? props.commands.known()}
+        commands={commands.list ?? props.commands.known()}
+        loading={commands.for !== dialog}
         onRun={(id) => {
           onClose();
           props.commands.run(id);
@@ -168,7 +190,8 @@ export function DialogHost(props: DialogHostProps) {
   } else if (dialog?.kind === 'models') {
     body = (
       <ModelsDialog
-        providers={providers ?? []}
+        providers={providers.list}
+        refreshing={providers.for !== dialog}
         currentModelId={services.agent.model().id}
         onSelect={(id, options) => {
           onClose();

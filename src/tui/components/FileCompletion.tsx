@@ -10,12 +10,38 @@ import { Box, Text } from 'ink';
 import { Fzf, type FzfResultItem } from 'fzf';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTheme } from '../theme-context.js';
-import { LAYER, useKeys } from '../input/InputProvider.js';
+import { LAYER, useKeys, type WhileLoading } from '../input/InputProvider.js';
+import type { Key } from '../input/keys.js';
+import type { ActionName } from '../keybindings.js';
+import type { Keymap } from '../keymap.js';
 import { useKeymap } from '../keymap-context.js';
 
 // fzf's own `byLengthAsc` is not reachable from NodeNext typings (its main.d.ts re-exports without
 // an extension), so the same tiebreak is written here: among equal scores, the shorter path first.
 const shorterFirst = (a: FzfResultItem<string>, b: FzfResultItem<string>) => a.item.length - b.item.length;
+
+/**
+ * What a completion list (this one, the `/` list) does with a key while its candidates load
+ * (InputProvider's {@link WhileLoading}); a key bound to none of these actions is the editor's
+ * (`pass`: a letter changes the query at once). The first action a key is bound to decides.
+ */
+export const COMPLETION_WHILE_LOADING: readonly (readonly [action: ActionName, whileLoading: WhileLoading, example: string])[] = [
+  ['completion.up', 'wait', '@src ↑ in one read: moves in the list once it is there'],
+  ['completion.down', 'wait', '@src ↓: the second match, not lost on an empty list'],
+  ['completion.select', 'wait', '/mo enter: runs /models (it sent "/mo" as a prompt)'],
+  ['completion.close', 'now', 'esc closes at once, keys held before it dropped (space, typed too, is `pass`)'],
+  ['app.quit', 'now', 'ctrl+c opens the quit question at once, held keys dropped'],
+];
+
+/** {@link COMPLETION_WHILE_LOADING} for `key` under `keymap`. */
+export function completionWhileLoading(keymap: Keymap, key: Key): WhileLoading {
+  for (const [action, whileLoading] of COMPLETION_WHILE_LOADING) {
+    if (!keymap.matches(key, action)) continue;
+    // space closes the list and goes on to the editor as typing (the handler below): not urgent
+    return action === 'completion.close' && key.name === 'space' ? 'pass' : whileLoading;
+  }
+  return 'pass';
+}
 
 /** Rows the popup shows at most. */
 export const COMPLETION_ROWS = 10;
@@ -107,7 +133,7 @@ export function FileCompletion({ query, listFiles, onSelect, onClose, width, act
       }
       return false;
     },
-    { layer: LAYER.popup, active },
+    { layer: LAYER.popup, active, loading: files === undefined && failure === undefined, whileLoading: (key) => completionWhileLoading(keymap, key) },
   );
 
   const inner = Math.max(4, width - 4);

@@ -17,7 +17,7 @@ import { LAYER, useKeys } from '../input/InputProvider.js';
 import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
 import { fitText } from './DialogFrame.js';
-import { COMPLETION_ROWS } from './FileCompletion.js';
+import { COMPLETION_ROWS, completionWhileLoading } from './FileCompletion.js';
 
 export interface SlashCompletionProps {
   /** what follows the `/` */
@@ -99,7 +99,7 @@ export function SlashCompletion({ query, listCommands, onRun, onComplete, onClos
       }
       return false;
     },
-    { layer: LAYER.popup, active },
+    { layer: LAYER.popup, active, loading: commands === undefined, whileLoading: (key) => completionWhileLoading(keymap, key) },
   );
 
   const inner = Math.max(4, width - 4);

@@ -22,6 +22,11 @@ export interface CommandSummary {
 
 export interface CommandsDialogProps extends DialogSizeProps {
   commands: readonly CommandSummary[];
+  /**
+   * the list shown is the one last known and this opening's is loading (custom commands are read
+   * from disk): keys, typed filter included, wait for it (ListDialog's `loading`)
+   */
+  loading?: boolean;
   onRun(id: string): void;
   onClose(): void;
 }
@@ -46,6 +51,7 @@ export function CommandsDialog(props: CommandsDialogProps) {
       items={items}
       width={width}
       emptyText="No commands"
+      {...(props.loading && { loading: 'Loading custom commands…' })}
       filterable
       onChoose={(item) => props.onRun(item.id)}
       onClose={props.onClose}

@@ -49,6 +49,13 @@ export interface ListDialogProps {
   header?: React.ReactNode;
   /** shown when `items` is empty */
   emptyText?: string;
+  /**
+   * Set while the items are still loading (e.g. `Loading models…`): shown in place of the empty
+   * text, or under the rows already known; keys other than esc wait until it is unset and then act
+   * in order on the loaded list (InputProvider's `WhileLoading`), so keys typed with the key that
+   * opened the dialog are not lost on an empty list.
+   */
+  loading?: string;
   /** enter on an item */
   onChoose(item: ListItem, index: number): void;
   onClose(): void;
@@ -169,7 +176,12 @@ export function ListDialog(props: ListDialogProps) {
       }
       return true;
     },
-    { layer: LAYER.dialog },
+    {
+      layer: LAYER.dialog,
+      loading: props.loading !== undefined,
+      // esc closes at once; ctrl+c is taken above every dialog (DialogHost's quit layer)
+      whileLoading: (key) => (keymap.matches(key, 'dialog.close') ? 'now' : 'wait'),
+    },
   );
 
   const inner = width - FRAME_HORIZONTAL_COLUMNS;
@@ -182,7 +194,9 @@ export function ListDialog(props: ListDialogProps) {
           {filter ? `> ${filter}` : '> type to filter'}
         </Text>
       ) : null}
-      {count === 0 ? <Text color={theme.textMuted}>{filter ? 'Nothing matches' : (props.emptyText ?? 'Nothing to choose from')}</Text> : null}
+      {count === 0 && props.loading === undefined ? (
+        <Text color={theme.textMuted}>{filter ? 'Nothing matches' : (props.emptyText ?? 'Nothing to choose from')}</Text>
+      ) : null}
       {top > 0 ? <Text color={theme.textMuted}>↑ more</Text> : null}
       {shown.map((item, i) => {
         const isSelected = top + i === selected;
@@ -199,6 +213,7 @@ export function ListDialog(props: ListDialogProps) {
         );
       })}
       {top + visibleRows < count ? <Text color={theme.textMuted}>↓ more</Text> : null}
+      {props.loading !== undefined ? <Text color={theme.textMuted}>{props.loading}</Text> : null}
       {typeof props.footer === 'function' ? props.footer(items[selected]) : props.footer}
     </DialogFrame>
   );

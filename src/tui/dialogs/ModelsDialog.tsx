@@ -23,13 +23,21 @@ export interface ModelProvider {
 }
 
 export interface ModelsDialogProps extends DialogSizeProps {
-  providers: readonly ModelProvider[];
+  /**
+   * undefined while the list loads (a local server is asked for its models): the dialog says so, and
+   * keys wait for the list (ListDialog's `loading`)
+   */
+  providers: readonly ModelProvider[] | undefined;
+  /** the list shown is the last one known and a fresh one is loading: keys wait for it too */
+  refreshing?: boolean;
   /** the coder agent's model: its provider opens first, the model selected and marked ✓ */
   currentModelId?: string;
   /** `global`: the person asked to save it to the global config (g), not the project's (enter) */
   onSelect(modelId: string, options: { global: boolean }): void;
   onClose(): void;
 }
+
+const NO_PROVIDERS: readonly ModelProvider[] = [];
 
 /** Columns of the models dialog (the original's). */
 export const MODELS_DIALOG_WIDTH = 40;
@@ -39,16 +47,19 @@ export function ModelsDialog(props: ModelsDialogProps) {
   const theme = useTheme();
   const keymap = useKeymap();
   const screen = useScreenSize(props.width, props.height);
-  const { providers, currentModelId } = props;
-  const [providerIndex, setProviderIndexState] = useState(() =>
-    Math.max(0, providers.findIndex((p) => p.models.some((m) => m.id === currentModelId))),
-  );
+  const { currentModelId } = props;
+  const providers = props.providers ?? NO_PROVIDERS;
+  const loading = props.providers === undefined || props.refreshing === true;
+  // the provider a key chose; until one does, the current model's (known once the list has loaded)
+  const [chosen, setChosen] = useState<number | undefined>(undefined);
+  const providerIndex = chosen ?? Math.max(0, providers.findIndex((p) => p.models.some((m) => m.id === currentModelId)));
   // the provider as the last key left it: → and g (or ↓) in one read reach the handlers before React
   // re-renders, and the g must save from the new provider's list (it saved the old list's row)
   const providerRef = useRef(providerIndex);
+  if (chosen === undefined) providerRef.current = providerIndex;
   const setProviderIndex = (next: number) => {
     providerRef.current = next;
-    setProviderIndexState(next);
+    setChosen(next);
   };
   const lists = useMemo<ListItem[][]>(
     () => providers.map((p) => p.models.map((m) => ({ id: m.id, label: m.name, current: m.id === currentModelId }))),
@@ -67,7 +78,7 @@ export function ModelsDialog(props: ModelsDialogProps) {
   const header = (
     <Box marginBottom={1}>
       <Text color={theme.accent} wrap="truncate">
-        {fitText(`${count > 1 ? '← ' : ''}${provider?.name ?? 'No providers'}${position}${count > 1 ? ' →' : ''}`, inner)}
+        {props.providers === undefined ? '' : fitText(`${count > 1 ? '← ' : ''}${provider?.name ?? 'No providers'}${position}${count > 1 ? ' →' : ''}`, inner)}
       </Text>
     </Box>
   );
@@ -79,6 +90,7 @@ export function ModelsDialog(props: ModelsDialogProps) {
       width={width}
       header={header}
       emptyText="No models"
+      {...(loading && { loading: 'Loading models…' })}
       footer={
         <Text color={theme.textMuted} wrap="truncate">
           {fitText([keyPhrase(keymap, 'dialog.select', (k) => `${k}: this project`), keyPhrase(keymap, 'model.select_global', (k) => `${k}: global`)].filter((part) => part !== '').join(' · '), inner)}

@@ -15,6 +15,19 @@ import { BURST_GAP_MS, classifyBurst, PASTE_FOLLOW_MS, startsBurst } from './pas
 /** Returns true when it handled the key (lower handlers then don't see it). */
 export type KeyHandler = (key: Key) => boolean | void;
 
+/**
+ * What a handler whose content is still loading (a list asked of a server, files being listed) does
+ * with a key that reaches it (see {@link useKeys}'s `loading`):
+ * - `wait`: the key needs the content (↓, enter on a list): the router holds it, and every key after
+ *   it, whoever they are for, until the content is there, then hands them over in order, one per
+ *   turn of the event loop, as if typed then;
+ * - `now`: the key acts at once (esc closes the dialog): handled now; keys held before it are dropped,
+ *   since what they were for is being closed or covered;
+ * - `pass`: the key is not the handler's to hold (a letter that the editor under a popup types):
+ *   handled as usual, unless keys are already held: then it waits behind them.
+ */
+export type WhileLoading = 'wait' | 'now' | 'pass';
+
 /** Handler layers, highest first. */
 export const LAYER = {
   /** a modal dialog: it gets every key first and should return true for all of them */
@@ -33,6 +46,8 @@ interface Registration {
   layer: number;
   order: number;
   handler: { current: KeyHandler };
+  /** set while the handler's content loads: how it treats each key meanwhile */
+  loading?: { current: ((key: Key) => WhileLoading) | undefined };
 }
 
 interface PasteRegistration {
@@ -41,8 +56,18 @@ interface PasteRegistration {
   handler: { current: (text: string) => void };
 }
 
-/** An input event waiting in the router's queue: a raw sequence, or a burst decided to be a paste. */
-type Queued = string | { paste: string };
+/**
+ * An input event waiting in the router's queue: a raw sequence, a burst decided to be a paste, or a
+ * key held for content that was loading (already parsed).
+ */
+type Queued = string | { paste: string } | { key: Key };
+
+/** Keys (and pastes) held for a handler whose content loads; see {@link WhileLoading}. */
+interface Held {
+  /** the registration whose loading content they wait for */
+  owner: Registration;
+  items: Queued[];
+}
 
 /** A burst being held (paste-burst.ts): its events so far. */
 interface Burst {
@@ -67,6 +92,8 @@ export class InputRouter {
   /** between the bracketed-paste markers, as events arrive (the queue may not have reached them) */
   private bracketed = false;
   private burst: Burst | undefined;
+  /** keys waiting for a handler's content to load (see {@link WhileLoading}) */
+  private held: Held | undefined;
   private lastInputAt = -Infinity;
   private lastPasteAt = -Infinity;
   private keyAt = -Infinity;
@@ -136,10 +163,40 @@ export class InputRouter {
     tick(this.now() + STALL_TICK_MS);
   }
 
-  addKeyHandler(layer: number, handler: { current: KeyHandler }): () => void {
-    const reg = { layer, order: this.order++, handler };
+  /**
+   * Registers `handler` on `layer`; returns the function that removes it. `loading` (read at each
+   * key) is set while the handler's content loads: see {@link WhileLoading}; {@link loaded} then
+   * hands over the keys held meanwhile. Keys held for a handler that is removed are dropped: they
+   * were for what it showed (a permission dialog that covers a loading list must not get them).
+   */
+  addKeyHandler(layer: number, handler: { current: KeyHandler }, loading?: Registration['loading']): () => void {
+    const reg: Registration = { layer, order: this.order++, handler, ...(loading && { loading }) };
     this.keyHandlers.add(reg);
-    return () => this.keyHandlers.delete(reg);
+    return () => {
+      this.keyHandlers.delete(reg);
+      if (this.held?.owner === reg) this.held = undefined;
+    };
+  }
+
+  /**
+   * The content of the handler registered with `loading` is there: the keys held for it are handed
+   * over again, in order, one per turn of the event loop (the first in the next turn, after the
+   * render that showed the content), ahead of input that came since.
+   */
+  loaded(loading: NonNullable<Registration['loading']>): void {
+    const held = this.held;
+    if (!held || held.owner.loading !== loading) return;
+    this.held = undefined;
+    this.queue.unshift(...held.items);
+    if (!this.draining) {
+      this.draining = true;
+      setImmediate(() => this.drain());
+    }
+  }
+
+  /** Whether keys are being held for a handler whose content loads (for tests and the status line). */
+  get holding(): boolean {
+    return this.held !== undefined;
   }
 
   addPasteHandler(layer: number, handler: { current: (text: string) => void }): () => void {
@@ -237,10 +294,12 @@ export class InputRouter {
     this.draining = false;
   }
 
-  /** Handles one event; true when a key or paste was delivered to a handler. */
+  /** Handles one event; true when a key or paste was delivered to a handler (or held for one). */
   private process(item: Queued): boolean {
     if (typeof item !== 'string') {
-      this.deliverPaste(item.paste);
+      if ('key' in item) this.key(item.key);
+      else if (this.held) this.held.items.push(item);
+      else this.deliverPaste(item.paste);
       return true;
     }
     let sequence = item;
@@ -301,20 +360,43 @@ export class InputRouter {
     return false;
   }
 
-  /** Delivers a key to the handlers, topmost layer first, latest registered first within a layer. */
+  /**
+   * Delivers a key to the handlers, topmost layer first, latest registered first within a layer. A
+   * handler whose content loads may have the key held instead ({@link WhileLoading}); a key handled
+   * while others are held drops them.
+   */
   key(k: Key): void {
     const at = this.now();
     const ordered = [...this.keyHandlers].sort((a, b) => b.layer - a.layer || b.order - a.order);
-    try {
-      for (const reg of ordered) {
-        if (reg.handler.current(k) === true) return;
+    for (const reg of ordered) {
+      const whileLoading = reg.loading?.current?.(k);
+      if (whileLoading === 'wait' || (whileLoading === 'pass' && this.held)) {
+        // not delivered: the clock below stays at the last key that was acted on
+        if (this.held) this.held.items.push({ key: k });
+        else this.held = { owner: reg, items: [{ key: k }] };
+        return;
       }
-    } finally {
-      this.keyAt = at;
-      this.previousKey = k;
-      this.stalledAtKey = this.stalledMs;
-      this.watchForStalls();
+      if (whileLoading === 'now') this.held = undefined;
+      try {
+        if (reg.handler.current(k) === true) {
+          // e.g. ctrl+c taken by the quit layer above a loading dialog: what was held is covered
+          this.held = undefined;
+          break;
+        }
+      } catch (err) {
+        this.delivered(k, at);
+        throw err;
+      }
     }
+    this.delivered(k, at);
+  }
+
+  /** Sets the clock of the last key delivered (see {@link lastKeyAt}). */
+  private delivered(k: Key, at: number): void {
+    this.keyAt = at;
+    this.previousKey = k;
+    this.stalledAtKey = this.stalledMs;
+    this.watchForStalls();
   }
 
   private deliverPaste(raw: string): void {
@@ -393,13 +475,31 @@ export function useKeyClock(): KeyClock {
 /**
  * Registers a key handler on `layer` while `active` (default true). The handler may change between
  * renders without re-registering. Return true from it when the key was handled.
+ *
+ * `loading`: the content the handler acts on is not there yet (a list still being fetched). Keys
+ * that reach it meanwhile are classified by `whileLoading` (default: every key waits), see
+ * {@link WhileLoading}: those that wait are held by the router, with the keys after them, and handed
+ * to the handlers in order once `loading` turns false, so `ctrl+o ↓ enter` in one read picks the
+ * second model even when the list arrives later. Show that it loads meanwhile ("Loading models…").
  */
-export function useKeys(handler: KeyHandler, options: { layer?: number; active?: boolean } = {}): void {
+export function useKeys(
+  handler: KeyHandler,
+  options: { layer?: number; active?: boolean; loading?: boolean; whileLoading?: (key: Key) => WhileLoading } = {},
+): void {
   const router = useRouter();
   const ref = useRef(handler);
   ref.current = handler;
-  const { layer = LAYER.editor, active = true } = options;
-  useLayoutEffect(() => (active ? router.addKeyHandler(layer, ref) : undefined), [router, layer, active]);
+  const { layer = LAYER.editor, active = true, loading = false } = options;
+  const classify = useRef(options.whileLoading);
+  classify.current = options.whileLoading;
+  // set in the commit, with the hand-over: a key read between a render and its commit must not
+  // reach the handler ahead of the keys held for it
+  const loadingRef = useRef<((key: Key) => WhileLoading) | undefined>(undefined);
+  useLayoutEffect(() => (active ? router.addKeyHandler(layer, ref, loadingRef) : undefined), [router, layer, active]);
+  useLayoutEffect(() => {
+    loadingRef.current = loading ? (key) => classify.current?.(key) ?? 'wait' : undefined;
+    if (!loading) router.loaded(loadingRef);
+  }, [router, loading]);
 }
 
 /** Registers a paste handler; only the topmost active one receives a paste (already sanitised). */
