@@ -45,7 +45,8 @@ type Api = 'anthropic' | 'openai';
 /** the coder's model and the one a switch goes to, per wire format */
 const MODELS: Record<Api, [string, string]> = {
   anthropic: ['anthropic/claude-haiku-4-5', 'anthropic/claude-sonnet-4'],
-  openai: ['openai/gpt-4.1', 'openai/gpt-4.1-mini'],
+  // o3-mini: a reasoning model (other limits) that takes no images
+  openai: ['openai/gpt-4.1', 'openai/o3-mini'],
 };
 
 const TITLE_PROMPT = systemPrompt('title');
@@ -415,10 +416,11 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
     expect(seen[2]!.text.split(PNG).length - 1).toBe(2);
   });
 
-  it('a model switch and back: each request is built for the model it goes to', async () => {
+  it('a model switch and back: each request is built for the model it goes to (thinking, images)', async () => {
     const turns: FakeTurn[] = [
       {
-        ...(api === 'anthropic' ? { thinking: { text: 'let me think', signature: 'sig-1' }, redactedThinking: 'opaque==' } : {}),
+        thinking: { text: 'let me think', signature: 'sig-1' },
+        ...(api === 'anthropic' ? { redactedThinking: 'opaque==' } : {}),
         text: 'Listing',
         toolCalls: [{ name: 'ls', input: { path: '.' } }],
       },
@@ -427,7 +429,8 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
       { text: 'First model again.' },
     ];
     world = await startWorld(api, turns);
-    await world.agent.run(world.sessionId, 'think, then list');
+    const attachments: ImagePart[] = [{ type: 'image', mimeType: 'image/png', data: PNG, name: 'a.png' }];
+    await world.agent.run(world.sessionId, 'think, then list', { attachments });
     const other = world.coder(world.providerFor(MODELS[api][1]));
     await other.run(world.sessionId, 'what do you see?');
     await world.agent.run(world.sessionId, 'back to you');
@@ -440,7 +443,32 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
       expect(seen[2]!.text).not.toContain('redacted_thinking');
       expect(seen[3]!.text).toContain('"signature":"sig-1"');
     }
+    // reasoning is never sent back to Chat Completions; o3-mini takes no images
+    if (api === 'openai') expect(seen.map((s) => [s.text.includes('let me think'), s.text.includes(PNG)])).toEqual([[false, true], [false, true], [false, false], [false, true]]);
     expect(JSON.parse(seen[2]!.text).model).toBe(catalogModel(MODELS[api][1])!.apiModel);
+  });
+
+  it('a reply of thinking alone, and a stream cancelled while it thinks', async () => {
+    world = await startWorld(api, [
+      { thinking: { text: 'only thinking', signature: 'sig-only' } },
+      { thinking: { text: 'a long thought cut short', signature: 'sig-cut' }, text: 'never seen', stallAfterChunks: 6 },
+      { text: 'after the cancel' },
+    ]);
+    const w = world;
+    await w.agent.run(w.sessionId, 'think about it');
+    const stop = w.bus.on('message.updated', ({ message }) => {
+      if (message.role === 'assistant' && message.parts.some((p) => p.type === 'reasoning')) w.agent.cancel(w.sessionId);
+    });
+    expect((await w.agent.run(w.sessionId, 'think more')).reason).toBe('canceled');
+    stop();
+    await w.agent.run(w.sessionId, 'and?');
+    const seen = expectSentAsBuilt(w, 3);
+    // signed thinking goes back to Anthropic, the unsigned part of a cut one never does
+    expect(seen.map((s) => [s.text.includes('sig-only'), s.text.includes('a long thought')])).toEqual([
+      [false, false],
+      [api === 'anthropic', false],
+      [api === 'anthropic', false],
+    ]);
   });
 
   it('the system prompt and the tool list change between calls (tools appear, change and go)', async () => {
