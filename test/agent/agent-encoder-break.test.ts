@@ -381,7 +381,7 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
     expect(results).toHaveLength(3);
   });
 
-  it('a tool result past the storage cap is sent cut, as stored, in the run and after', async () => {
+  it('a tool result and a reply past the storage cap are sent cut, as stored, in the run and after', async () => {
     const huge = `${'é'.repeat(10)}${'x'.repeat(MAX_STORED_PART_CHARS)}${'z'.repeat(2000)} end`;
     const tool: Tool = {
       name: 'huge',
@@ -390,14 +390,17 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
       readOnly: true,
       run: async () => ({ output: huge, isError: false }),
     };
-    world = await startWorld(api, [{ toolCalls: [{ name: 'huge', input: {} }] }, { text: 'got it' }, { text: 'again' }], { tools: [tool] });
+    // a reply past the cap too, in two chunks
+    const half = MAX_STORED_PART_CHARS / 2 + 5000;
+    const reply = [`${'r'.repeat(half)}`, `${'s'.repeat(half)} → end`];
+    world = await startWorld(api, [{ toolCalls: [{ name: 'huge', input: {} }] }, { text: 'got it' }, { text: reply }, { text: 'again' }], { tools: [tool] });
     await world.agent.run(world.sessionId, 'make it big');
+    await world.agent.run(world.sessionId, 'say a lot');
     await world.agent.run(world.sessionId, 'once more');
-    const seen = expectSentAsBuilt(world, 3);
-    for (const s of seen.slice(1)) {
-      expect(s.text).toContain('cut here when this was stored');
-      expect(s.text.length).toBeLessThan(MAX_STORED_PART_CHARS + 100_000);
-    }
+    const seen = expectSentAsBuilt(world, 4);
+    const cuts = (s: Witnessed) => s.text.split('cut here when this was stored').length - 1;
+    expect(seen.map(cuts)).toEqual([0, 1, 1, 2]);
+    expect(seen[3]!.text.length).toBeLessThan(2 * MAX_STORED_PART_CHARS + 100_000);
   }, 60_000);
 
   it('images in the user message and in a tool result (one of a type the API does not take)', async () => {
