@@ -4,9 +4,10 @@
  * second came back in arbitrary order).
  *
  * While a reply streams, the agent updates its message many times a second; `updateStreaming` writes at
- * most once per interval (default 100 ms) per message with the latest parts, counted from the message's
- * creation when this store created it, and `finish` always writes at once. A failed deferred write is kept and thrown by the next call about that message (or by `flush()`),
- * so the run fails rather than losing data silently. The store publishes no events; the agent does.
+ * most once per interval (default 100 ms) per message with the latest parts — the first interval
+ * counted from the message's creation when this store created it — and `finish` always writes at once.
+ * A failed deferred write is kept and thrown by the next call about that message (or by `flush()`), so
+ * the run fails rather than losing data silently. The store publishes no events; the agent does.
  *
  * Writes stay proportional to what arrived (issue 10 §3): a streaming write of a message past
  * {@link STREAMING_REWRITE_MAX_CHARS} stores only what was appended since the last write, as rows of
