@@ -311,6 +311,22 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
     expectSentAsBuilt(world, 7);
   });
 
+  it('two sub-agents at once on the same provider (one batch of two agent calls)', async () => {
+    world = await startWorld(api, [
+      { toolCalls: [{ name: 'agent', input: { prompt: 'look left' } }, { name: 'agent', input: { prompt: 'look right' } }] },
+      { toolCalls: [{ name: 'ls', input: { path: '.' } }] },
+      { toolCalls: [{ name: 'ls', input: { path: '..' } }] },
+      { text: 'one side done' },
+      { text: 'other side done' },
+      { text: 'Both sides seen.' },
+    ]);
+    const r = await world.agent.run(world.sessionId, 'look both ways');
+    expect(messageText(r.message!)).toBe('Both sides seen.');
+    const seen = expectSentAsBuilt(world, 6);
+    // the sub-agents' requests were in flight together
+    expect(seen.filter((s) => s.live.length === 2)).not.toHaveLength(0);
+  });
+
   it('a title made on the same provider while the first request streams', async () => {
     let title = '';
     world = await startWorld(api, [{ text: 'first', chunkDelayMs: 20 }, { text: 'second' }], {
