@@ -17,6 +17,7 @@ import type { ProviderSettings } from '../provider/index.js';
 import type { ModelInfo } from '../provider/types.js';
 import type { ChatServices, LspView } from '../tui/state/services.js';
 import { VERSION } from '../version.js';
+import { profileViews } from './profile-services.js';
 import { chatServices, projectServices, sessionServices } from './tui-services.js';
 
 /** What is known before the app loads. */
@@ -107,7 +108,8 @@ export function pendingChatServices(early: EarlyParts, app: Promise<App>): { ser
     profiles:
       Object.keys(early.config.profiles ?? {}).length > 0
         ? {
-            list: () => real?.profiles?.list() ?? [],
+            // the files' own profiles, as the app lists them: the dialog can open before the app is there
+            list: () => real?.profiles?.list() ?? profileViews(early.config, env),
             active: () => (real ? real.profiles?.active() : early.profile),
             switch: (name) => later((s) => s.profiles!.switch(name)),
           }

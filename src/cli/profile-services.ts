@@ -6,22 +6,30 @@
 import type { App } from '../app/app.js';
 import { applyProfile } from '../config/profiles.js';
 import { resolveModel } from '../provider/resolve.js';
-import type { ProfileServices, SavedModel } from '../tui/state/services.js';
+import type { Config } from '../config/schema.js';
+import type { ProfileServices, ProfileView, SavedModel } from '../tui/state/services.js';
 import { resolveModels } from './models.js';
 import { describeProfile, describeProfiles } from './profile-summary.js';
+
+/**
+ * The profiles of `config` (the files' own) as the profile dialog lists them; no network, no app:
+ * the TUI's services list them before the app has loaded too (pending-services.ts).
+ */
+export function profileViews(config: Config, env: Record<string, string | undefined>): ProfileView[] {
+  return describeProfiles(config, env).map((p) => ({
+    name: p.name,
+    ...(p.description ? { description: p.description } : {}),
+    ...(p.models.coder ? { coderModel: p.models.coder } : {}),
+    problems: p.problems,
+  }));
+}
 
 /** Profile services over `app`, whose `config` is the files' own (profiles are applied to it). Undefined when the config has no profiles. */
 export function profileServices(app: App, env: Record<string, string | undefined>): ProfileServices | undefined {
   const base = app.config;
   if (Object.keys(base.profiles ?? {}).length === 0) return undefined;
   return {
-    list: () =>
-      describeProfiles(base, env).map((p) => ({
-        name: p.name,
-        ...(p.description ? { description: p.description } : {}),
-        ...(p.models.coder ? { coderModel: p.models.coder } : {}),
-        problems: p.problems,
-      })),
+    list: () => profileViews(base, env),
     active: () => app.providerChoice.profile,
     async switch(name) {
       const config = applyProfile(base, name);

@@ -298,7 +298,6 @@ export class InputRouter {
   private process(item: Queued): boolean {
     if (typeof item !== 'string') {
       if ('key' in item) this.key(item.key);
-      else if (this.held) this.held.items.push(item);
       else this.deliverPaste(item.paste);
       return true;
     }
@@ -399,7 +398,12 @@ export class InputRouter {
     this.watchForStalls();
   }
 
+  /** Hands a paste to the topmost paste handler; behind held keys it waits with them. */
   private deliverPaste(raw: string): void {
+    if (this.held) {
+      this.held.items.push({ paste: raw });
+      return;
+    }
     const text = sanitizePaste(raw);
     if (!text) return;
     const top = [...this.pasteHandlers].sort((a, b) => b.layer - a.layer || b.order - a.order)[0];
