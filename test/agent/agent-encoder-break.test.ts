@@ -36,8 +36,13 @@ afterEach(async () => {
 });
 
 describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conversation', (api) => {
-  it('over several prompts with tool batches (the cache breakpoints move at every call)', async () => {
+  it('over several prompts with tool batches (the cache breakpoints move at every call), parts read as the TUI reads them', async () => {
     world = await startWorld(api, []);
+    // the TUI reads every message it is told of (a stored message's parts are parsed on that first read)
+    let read = 0;
+    const readParts = ({ message }: { message: { parts: unknown[] } }) => void (read += message.parts.length);
+    world.bus.on('message.created', readParts);
+    world.bus.on('message.updated', readParts);
     const file = join(world.dir, 'a.txt');
     writeFileSync(file, 'alpha\nbéta\n');
     world.fake.push(
@@ -54,6 +59,7 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
     await world.agent.run(world.sessionId, 'thanks');
     const seen = expectSentAsBuilt(world, 5);
     expect(messagesOf(seen[4]!).length).toBeGreaterThanOrEqual(7);
+    expect(read).toBeGreaterThan(0);
   });
 
   it('a call retried before any event sends the same bytes again', async () => {
