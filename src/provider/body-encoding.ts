@@ -75,7 +75,10 @@ export function jsonMembers(object: object): string {
 
 /**
  * Whether two tool lists hold the same names, descriptions and schema objects, in order. A schema object is
- * taken as unchanging: the registry builds a new one when a tool changes.
+ * taken as unchanging, which every source of tools ensures by building its own: built-in tools from zod at
+ * definition, MCP tools (cleanInputSchema) when registered, declarative tools from each parse of their
+ * file, plugin and program tools by a JSON copy of their `args` (plugin/tool.ts: a plugin may edit its own
+ * object later). A schema edited in place would be sent stale (test/agent/agent-encoder-break.test.ts).
  */
 function sameTools(a: readonly ToolSchema[], b: readonly ToolSchema[]): boolean {
   if (a.length !== b.length) return false;
