@@ -194,7 +194,7 @@ export class InputRouter {
     }
   }
 
-  /** Whether keys are being held for a handler whose content loads (for tests and the status line). */
+  /** Whether keys are being held for a handler whose content loads (read by tests). */
   get holding(): boolean {
     return this.held !== undefined;
   }
