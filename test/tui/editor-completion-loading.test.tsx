@@ -63,8 +63,8 @@ describe('the / list: keys before the commands have loaded', () => {
     const { write, frame, commands, onCommand, onSubmit } = setup();
     await tick();
     await write('/mo', '\r');
-    expect(popupRows(frame())).toEqual(['Loading commands…']);
     expect(onSubmit).not.toHaveBeenCalled();
+    expect(popupRows(frame())).toEqual(['Loading commands…']);
     commands.resolve();
     await until(() => expect(onCommand.mock.calls).toEqual([['models']]));
     expect(onSubmit).not.toHaveBeenCalled();
