@@ -9,6 +9,7 @@ import { Editor } from '../../src/tui/components/Editor.js';
 import { completionOpenedBy } from '../../src/tui/input/completion-trigger.js';
 import { editorWith } from '../../src/tui/input/editor-state.js';
 import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { popupRows } from '../support/popup-rows.js';
 
 const tick = (ms = 40) => new Promise((r) => setTimeout(r, ms));
 const FILES = ['src/', 'src/index.ts', 'src/tui/Editor.tsx', 'README.md'];
@@ -48,15 +49,6 @@ function setup() {
     if (!check()) throw new Error(`timed out; last frame:\n${frame()}`);
   };
   return { ...app, onSubmit, onCommand, write, frame, waitFor };
-}
-
-/** The popup's rows: the lines between its round border, trimmed. */
-function popupRows(frame: string): string[] {
-  const lines = frame.split('\n');
-  const top = lines.findIndex((l) => l.startsWith('╭'));
-  const bottom = lines.findIndex((l) => l.startsWith('╰'));
-  if (top < 0) return [];
-  return lines.slice(top + 1, bottom).map((l) => l.replace(/^│\s?/, '').replace(/\s*│$/, '').trimEnd());
 }
 
 describe('completionOpenedBy', () => {

@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CommandItem } from '../../src/tui/commands.js';
 import { Editor } from '../../src/tui/components/Editor.js';
 import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { popupRows } from '../support/popup-rows.js';
 
 const tick = (ms = 40) => new Promise((r) => setTimeout(r, ms));
 const FILES = ['src/', 'src/index.ts', 'src/tui/Editor.tsx', 'README.md'];
@@ -45,15 +46,6 @@ function setup() {
   };
   const frame = () => app.lastFrame() ?? '';
   return { ...app, files, commands, onSubmit, onCommand, write, frame };
-}
-
-/** The popup's rows: the lines between its round border, trimmed. */
-function popupRows(frame: string): string[] {
-  const lines = frame.split('\n');
-  const top = lines.findIndex((l) => l.startsWith('╭'));
-  const bottom = lines.findIndex((l) => l.startsWith('╰'));
-  if (top < 0) return [];
-  return lines.slice(top + 1, bottom).map((l) => l.replace(/^│\s?/, '').replace(/\s*│$/, '').trimEnd());
 }
 
 const until = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 20 });

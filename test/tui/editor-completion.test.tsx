@@ -2,6 +2,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import { Editor } from '../../src/tui/components/Editor.js';
 import { InputProvider } from '../../src/tui/input/InputProvider.js';
+import { popupRows } from '../support/popup-rows.js';
 
 const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 const FILES = ['src/', 'src/tui/', 'README.md', 'package.json', 'src/index.ts', 'src/tui/Editor.tsx', 'src/tui/theme.ts', 'test/editor.test.ts'];
@@ -23,15 +24,6 @@ async function type(stdin: { write(s: string): void }, keys: string[]) {
     await tick(10);
   }
   await tick();
-}
-
-/** The popup's rows: the lines between its round border, trimmed. */
-function popupRows(frame: string): string[] {
-  const lines = frame.split('\n');
-  const top = lines.findIndex((l) => l.startsWith('╭'));
-  const bottom = lines.findIndex((l) => l.startsWith('╰'));
-  if (top < 0) return [];
-  return lines.slice(top + 1, bottom).map((l) => l.replace(/^│\s?/, '').replace(/\s*│$/, '').trimEnd());
 }
 
 /** The selected row (marked `▸`). */
