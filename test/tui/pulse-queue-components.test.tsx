@@ -5,8 +5,8 @@
  */
 import { render } from 'ink-testing-library';
 import React from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Pulse, SPINNER_FRAMES } from '../../src/tui/components/Pulse.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Pulse, PULSE_FRAME_MS, SPINNER_FRAMES } from '../../src/tui/components/Pulse.js';
 import { QueuedPrompts, queueLines } from '../../src/tui/components/QueuedPrompts.js';
 import { InputProvider } from '../../src/tui/input/InputProvider.js';
 import type { QueuedPrompt } from '../../src/tui/state/chat-store.js';
@@ -15,9 +15,12 @@ let unmount: (() => void) | undefined;
 afterEach(() => {
   unmount?.();
   unmount = undefined;
+  vi.useRealTimers();
 });
 
 const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
+/** React's passive effects (the pulse's timer starts in one) and updates from a timer run once its scheduler gets a turn */
+const effects = () => new Promise((r) => setImmediate(r));
 async function until(read: () => string, check: (frame: string) => boolean): Promise<string> {
   for (let i = 0; i < 200; i++) {
     const frame = read();
@@ -41,6 +44,49 @@ describe('Pulse', () => {
     expect(first).toBe(`${SPINNER_FRAMES[0]} Running bash: npm test · 1m 5s · esc to interrupt`);
     const next = await until(() => ui.lastFrame()!, (f) => f !== first);
     expect(next).toBe(`${SPINNER_FRAMES[1]} Running bash: npm test · 1m 5s · esc to interrupt`);
+  });
+
+  it('steps on frames the app draws anyway and then draws none of its own (a streamed reply: one Ink frame per update, not one more per tick)', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let t = 0;
+    const clock = () => t;
+    const pulse = () => <Pulse activity={{ label: 'Thinking…', startedAt: 0 }} width={40} interruptKey="esc" now={() => 0} clock={clock} />;
+    const ui = render(pulse());
+    unmount = ui.unmount;
+    await effects();
+    const before = ui.frames.length;
+    const glyphs: string[] = [];
+    // the app redraws every 25 ms for 1 s (its store's notifications while tokens arrive)
+    for (let i = 1; i <= 40; i++) {
+      t += 25;
+      await vi.advanceTimersByTimeAsync(25);
+      await effects();
+      ui.rerender(pulse());
+      glyphs.push([...ui.lastFrame()!][0]!);
+    }
+    // 40 frames, the app's: the pulse's 8 ticks drew none (each was one more whole frame before)
+    expect(ui.frames.length - before).toBe(40);
+    // the spinner stepped every 100 ms (PULSE_STEP_MS) on those frames
+    expect(glyphs).toEqual(Array.from({ length: 40 }, (_, i) => SPINNER_FRAMES[Math.floor((25 * (i + 1)) / 100) % SPINNER_FRAMES.length]));
+  });
+
+  it('draws a frame of its own at each tick while nothing else draws (a silent provider), stepping each time', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let t = 0;
+    const ui = render(<Pulse activity={{ label: 'Thinking…', startedAt: 0 }} width={40} interruptKey="esc" now={() => 0} clock={() => t} />);
+    unmount = ui.unmount;
+    await effects();
+    const before = ui.frames.length;
+    const glyphs: string[] = [];
+    for (let i = 1; i <= 12; i++) {
+      // the timer a little late or early, as under load
+      t += PULSE_FRAME_MS + (i % 2 === 0 ? 7 : -7);
+      await vi.advanceTimersByTimeAsync(PULSE_FRAME_MS);
+      await effects();
+      glyphs.push([...ui.lastFrame()!][0]!);
+    }
+    expect(ui.frames.length - before).toBe(12);
+    expect(glyphs).toEqual(Array.from({ length: 12 }, (_, i) => SPINNER_FRAMES[(i + 1) % SPINNER_FRAMES.length]));
   });
 
   it('is cut to its width', () => {
