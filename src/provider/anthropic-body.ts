@@ -14,10 +14,10 @@
  * thinking may be sent back, and whether the model takes images. The two turns that carry
  * cache breakpoints get their marked block encoded afresh.
  */
-import type { ContentBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { Message, MessagePart } from '../message.js';
 import { anthropicBlock, anthropicRequestPieces, anthropicTools, anthropicTurns, CACHE, markCacheBreakpoints } from './anthropic-request.js';
-import { COMMA, jsonMembers, matchPartInputs, pushPartInputs, ToolListBytes, type PartReads } from './body-encoding.js';
+import { CLOSE_BODY, COMMA, jsonMembers, matchPartInputs, MESSAGES_OPEN, PromptBytes, pushPartInputs, ToolListBytes, type PartReads } from './body-encoding.js';
 import type { ModelInfo, ProviderRequest } from './types.js';
 
 /** What an encoder keeps of a part: the values its block was built from, and the block as bytes. */
@@ -37,9 +37,7 @@ interface Encoded {
 type Sent = Encoded & { block: NonNullable<Encoded['block']> };
 
 const CLOSE_TURN = Buffer.from(']}');
-const CLOSE_BODY = Buffer.from('}');
 const TURN_OPEN = { user: Buffer.from('{"role":"user","content":['), assistant: Buffer.from('{"role":"assistant","content":[') };
-const MESSAGES_OPEN = Buffer.from(',"messages":[');
 const MESSAGES_CLOSE = Buffer.from(']');
 
 /**
@@ -49,7 +47,7 @@ const MESSAGES_CLOSE = Buffer.from(']');
  */
 export class AnthropicBodyEncoder {
   private readonly parts = new WeakMap<MessagePart, Encoded>();
-  private system?: { text: string; bytes: Buffer };
+  private readonly system = new PromptBytes();
   private readonly tools = new ToolListBytes(anthropicTools);
 
   /**
@@ -75,7 +73,8 @@ export class AnthropicBodyEncoder {
       out.push(CLOSE_TURN);
     });
     out.push(MESSAGES_CLOSE);
-    if (pieces.system) out.push(this.systemBytes(request.systemPrompt, pieces.system));
+    const { system } = pieces;
+    if (system) out.push(this.system.of(request.systemPrompt, () => `,"system":${JSON.stringify(system)}`));
     if (request.tools.length > 0) out.push(this.tools.of(request.tools));
     const thinking = jsonMembers(pieces.thinking);
     if (thinking) out.push(Buffer.from(thinking));
@@ -96,12 +95,6 @@ export class AnthropicBodyEncoder {
       this.parts.set(part, encoded);
     }
     return encoded.block ? (encoded as Sent) : undefined;
-  }
-
-  /** `,"system":[…]`, reused while the prompt text is the same. */
-  private systemBytes(text: string, system: TextBlockParam[]): Buffer {
-    if (this.system?.text !== text) this.system = { text, bytes: Buffer.from(`,"system":${JSON.stringify(system)}`) };
-    return this.system.bytes;
   }
 }
 

@@ -67,6 +67,25 @@ export function joinedBytes(pieces: readonly Buffer[]): Buffer {
 /** `,` */
 export const COMMA = Buffer.from(',');
 
+/** `,"messages":[`: after the request's leading members, before the history */
+export const MESSAGES_OPEN = Buffer.from(',"messages":[');
+
+/** `}`: the end of the request body */
+export const CLOSE_BODY = Buffer.from('}');
+
+/**
+ * The system prompt's bytes as an API sends them, kept while the prompt's text is the same: `encode` builds
+ * them from that text (one encoder per provider, so per model: nothing else they depend on changes).
+ */
+export class PromptBytes {
+  private kept?: { text: string; bytes: Buffer };
+
+  of(text: string, encode: () => string): Buffer {
+    if (this.kept?.text !== text) this.kept = { text, bytes: Buffer.from(encode()) };
+    return this.kept.bytes;
+  }
+}
+
 /** An object's JSON members to follow others: `,"a":1,"b":2` for `{a: 1, b: 2}`; empty for `{}`. */
 export function jsonMembers(object: object): string {
   const json = JSON.stringify(object);

@@ -11,7 +11,7 @@
 import type { Message, MessagePart } from '../message.js';
 import { pairToolResults } from './history.js';
 import { openAIMessagesOf, openAIRequestPieces, openAITools } from './openai-request.js';
-import { joinedBytes, jsonMembers, matchPartInputs, pushPartInputs, ToolListBytes, type PartReads } from './body-encoding.js';
+import { CLOSE_BODY, joinedBytes, jsonMembers, matchPartInputs, MESSAGES_OPEN, PromptBytes, pushPartInputs, ToolListBytes, type PartReads } from './body-encoding.js';
 import type { ModelInfo, ProviderRequest } from './types.js';
 
 /** The fields of each part type that {@link openAIMessagesOf} reads (reasoning is not sent back). */
@@ -32,8 +32,6 @@ interface Encoded {
   bytes: Buffer | undefined;
 }
 
-const MESSAGES_OPEN = Buffer.from(',"messages":[');
-const CLOSE = Buffer.from('}');
 
 /**
  * Encodes Chat Completions request bodies, reusing what it encoded for earlier calls. One per provider; it
@@ -42,24 +40,22 @@ const CLOSE = Buffer.from('}');
  */
 export class OpenAIBodyEncoder {
   private readonly messages = new WeakMap<object, Encoded>();
-  private system?: { text: string; bytes: Buffer };
+  private readonly system = new PromptBytes();
   private readonly tools = new ToolListBytes(openAITools);
 
   /** The request body for `request` on `model`: the bytes of `JSON.stringify(toOpenAIParams(model, request))`. */
   encode(model: ModelInfo, request: ProviderRequest): Buffer {
     const pieces = openAIRequestPieces(model, request);
     const items: Buffer[] = [];
-    if (pieces.system) {
-      if (this.system?.text !== request.systemPrompt) this.system = { text: request.systemPrompt, bytes: Buffer.from(JSON.stringify(pieces.system)) };
-      items.push(this.system.bytes);
-    }
+    const { system } = pieces;
+    if (system) items.push(this.system.of(request.systemPrompt, () => JSON.stringify(system)));
     for (const message of pairToolResults(request.messages)) {
       const bytes = this.message(message, model.supportsImages);
       if (bytes) items.push(bytes);
     }
     const out = [Buffer.from(JSON.stringify({ model: pieces.model }).slice(0, -1)), MESSAGES_OPEN, joinedBytes(items), Buffer.from(`]${jsonMembers(pieces.streaming)}`)];
     if (request.tools.length > 0) out.push(this.tools.of(request.tools));
-    out.push(Buffer.from(jsonMembers(pieces.limits)), CLOSE);
+    out.push(Buffer.from(jsonMembers(pieces.limits)), CLOSE_BODY);
     return Buffer.concat(out);
   }
 
