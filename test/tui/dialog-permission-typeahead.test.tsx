@@ -7,27 +7,16 @@ import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PermissionDecision, PermissionRequest } from '../../src/permission/types.js';
+import type { PermissionDecision } from '../../src/permission/types.js';
 import { PermissionDialog, TYPEAHEAD_GAP_MS, typeaheadHold, typeaheadNote } from '../../src/tui/dialogs/PermissionDialog.js';
 import { InputProvider, InputRouter, LAYER, useKeys } from '../../src/tui/input/InputProvider.js';
 import { parseKey } from '../../src/tui/input/keys.js';
+import { RM_VICTIM_CWD, RM_VICTIM_REQUEST } from '../support/permission-request.js';
 
-const CWD = '/work/project';
+const CWD = RM_VICTIM_CWD;
+const request = RM_VICTIM_REQUEST;
 const settle = () => new Promise((r) => setTimeout(r, 30));
 const NOTE = 'Typing went on as this appeared: press a again to allow';
-
-const request: PermissionRequest = {
-  id: 'p1',
-  sessionId: 's1',
-  toolName: 'bash',
-  action: 'execute',
-  description: 'Execute command: rm victim',
-  params: { command: 'rm victim' },
-  path: CWD,
-  scopes: ['rm *'],
-  reasons: ['rm victim: not a read-only command'],
-  createdAt: 0,
-};
 
 /** The editor's stand-in: what was typed into it, as text. */
 function Editor({ typed }: { typed: string[] }) {

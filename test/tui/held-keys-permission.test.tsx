@@ -9,25 +9,15 @@
  */
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PermissionDecision, PermissionRequest } from '../../src/permission/types.js';
+import type { PermissionDecision } from '../../src/permission/types.js';
 import { Editor } from '../../src/tui/components/Editor.js';
 import { PermissionDialog, TYPEAHEAD_GAP_MS } from '../../src/tui/dialogs/PermissionDialog.js';
 import { InputProvider, InputRouter } from '../../src/tui/input/InputProvider.js';
+import { RM_VICTIM_CWD, RM_VICTIM_REQUEST } from '../support/permission-request.js';
 
 const settle = () => new Promise((r) => setTimeout(r, 40));
-const CWD = '/work/project';
-const request: PermissionRequest = {
-  id: 'p1',
-  sessionId: 's1',
-  toolName: 'bash',
-  action: 'execute',
-  description: 'Execute command: rm victim',
-  params: { command: 'rm victim' },
-  path: CWD,
-  scopes: ['rm *'],
-  reasons: ['rm victim: not a read-only command'],
-  createdAt: 0,
-};
+const CWD = RM_VICTIM_CWD;
+const request = RM_VICTIM_REQUEST;
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
