@@ -2,18 +2,17 @@
  * Start-up: wall time (spawn → exit) of `node -e 0`, `bin/opencode --version` and
  * `bin/opencode -p "say hi" -q` against the fake provider (one text turn), runs interleaved so
  * machine noise hits all three alike; plus the peak RSS of the -p run via /usr/bin/time.
- * bin/opencode is run as a shell runs it: the file itself, so its shebang line
- * (`/usr/bin/env -S node --max-semi-space-size=4`) is part of the time; a diagnostic line runs
+ * bin/opencode is run as a shell runs it: the file itself, so its shebang (`/bin/sh`, whose one line
+ * picks Node's flags and execs `node`: none for these runs) is part of the time; a diagnostic line runs
  * `node bin/opencode --version` to show what the shebang costs.
  * The untimed warm-up runs also write the V8 code cache of each kind of run (src/cli/code-cache.ts,
  * in this user's `$TMPDIR/opencode-code-cache-<uid>`), so the timed runs start from it, as every run
  * after a person's first does.
  * The -p time is split at the moment its answer reaches stdout: before = start-up + the request,
  * after = the tail until the process exits. A second -p runs against a local server
- * (`LOCAL_ENDPOINT`, the same fake): its model is found by listing the server's models through
- * Node's fetch (src/provider/resolve.ts), so undici's WebAssembly HTTP parser runs; -p sets V8's
- * `--liftoff-only` (src/cli/run-prompt.ts) so that the optimising compile V8 would give that parser
- * does not hold the exit: that run's tail shows it.
+ * (`LOCAL_ENDPOINT`, the same fake): its model is found by listing the server's models (through
+ * node:http, src/provider/resolve.ts: with Node's fetch, undici's WebAssembly HTTP parser ran, and
+ * V8's optimising compile of it held the exit); that run's tail shows it.
  */
 import { accessSync, constants, rmSync } from 'node:fs';
 import { startFakeProvider } from '../test/support/fake-provider.js';
@@ -71,14 +70,14 @@ export async function benchStartup(opts: { runs: number }): Promise<Row[]> {
         value: stats(times.version),
         ratio: ratio(median(times.version), base),
         target: '≤ 1.20× node -e 0',
-        note: 'bin/opencode run through its shebang (env -S node --max-semi-space-size=4): reads package.json, prints',
+        note: 'bin/opencode run through its shebang (/bin/sh execs node, no V8 flag for --version): reads package.json, prints',
       },
       {
         section: 'start-up',
         name: '  diagnostic: node bin/opencode --version',
         value: stats(times.nodeVersion),
         ratio: ratio(median(times.nodeVersion), base),
-        note: 'the same without the shebang line (no /usr/bin/env, no V8 flags): what the shebang costs',
+        note: 'the same without the shebang (no /bin/sh): what the shebang costs',
       },
       {
         section: 'start-up',
@@ -106,13 +105,13 @@ export async function benchStartup(opts: { runs: number }): Promise<Row[]> {
         name: 'opencode -p "say hi" -q, local server (LOCAL_ENDPOINT)',
         value: stats(times.localPrompt),
         ratio: ratio(median(times.localPrompt), base),
-        note: 'the same against the fake as an OpenAI-compatible local server: its models listed first, through Node\'s fetch (src/provider/resolve.ts)',
+        note: 'the same against the fake as an OpenAI-compatible local server: its models listed first (node:http, src/provider/resolve.ts)',
       },
       {
         section: 'start-up',
         name: '  -p, local server: answer → exit',
         value: stats(tailsOf('localPrompt')),
-        note: 'undici\'s WebAssembly parser ran for the listing; without -p\'s --liftoff-only V8\'s optimising compile of it held the exit (~100–160 ms more, +30 MB RSS: BENCHMARKS.md)',
+        note: 'the listing no longer runs undici\'s WebAssembly parser, whose optimising compile held the exit (~100–160 ms more, +30 MB RSS: BENCHMARKS.md)',
       },
     ];
     rows.push(await peakRss(commands.prompt, dir, env, commands.node));

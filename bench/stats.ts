@@ -74,7 +74,7 @@ export async function benchStats(options: { runs: number; calls?: number }): Pro
   const BIN = snapshot.bin;
   const home = mkdtempSync(join(tmpdir(), 'opencode-bench-home-'));
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
-  // bin/opencode itself, so its shebang (env -S node --max-semi-space-size=4) runs as a shell would run it
+  // bin/opencode itself, so its shebang (/bin/sh, which execs node) runs as a shell would run it
   const times = await interleaved(options.runs, {
     command: () => spawnChecked(BIN, ['stats'], { cwd: dir, env }),
     commandConfigured: () => spawnChecked(BIN, ['stats'], { cwd: configured, env }),

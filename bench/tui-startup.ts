@@ -1,6 +1,6 @@
 /**
  * TUI start-up as a person meets it (issue 16): `bin/opencode` run through its own shebang (as a
- * shell runs it, `--max-semi-space-size` included) in a real pty (`script`, 120×40), against the
+ * shell runs it, its /bin/sh line and the TUI's `--max-semi-space-size=4` included) in a real pty (`script`, 120×40), against the
  * loopback fake provider, in an initialised project (no Initialize Project dialog). Per run:
  * - skeleton: spawn → the pre-Ink frame (`OpenCode v…`) on the pty;
  * - status bar: spawn → a line holding both `ctrl+/ help` and the model's name (Ink's first full frame);

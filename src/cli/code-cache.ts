@@ -9,8 +9,9 @@
  * the modules' evaluation itself still runs).
  *
  * The cache is one file per run kind ({@link runKind}: the TUI, `-p`, each sub-command run different
- * code), `dist/` folder, Node version, architecture and V8 flags (V8 rejects code made under other
- * flags), holding an entry per file of the split (the names carry a hash of their text), in
+ * code), `dist/` folder, Node version, architecture and V8 flags of the command line (V8 rejects code
+ * made under other flags), holding an entry per file of the split (the names carry a hash of their
+ * text; a file loaded after the run set a V8 flag itself has an entry of its own: run-v8-flags.ts), in
  * {@link codeCacheDir}. A missing, unreadable or rejected entry costs only the compile it would have
  * saved; the file is then written again, keeping the entries of files this run did not load.
  * `OPENCODE_CODE_CACHE=off` turns it off (the files are then compiled from source every time).
@@ -22,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import { STARTUP_COMPLETE_EVENT, startupMark } from '../startup-trace.js';
+import { beforeV8FlagChange, v8FlagsSetAtRunTime } from './run-v8-flags.js';
 
 /** Options of `opencode` that take a value (main.ts): their value is not a sub-command's name. */
 const VALUE_OPTIONS = new Set(['-p', '--prompt', '-f', '--output-format', '--session', '-c', '--cwd', '-m', '--model', '--profile']);
@@ -94,18 +96,14 @@ export interface CodeCacheRun {
  */
 export function startWithCodeCache(distDir: string, entry: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): CodeCacheRun {
   const kind = runKind(args);
-  // -p sets this flag as it loads (run-prompt.ts: undici's WebAssembly HTTP parser, run when a local
-  // server's models are listed); set before compiling, so that its cache is made and checked under the
-  // same V8 flags
-  // (node:v8 is required here only: loading it costs the other runs ~1.5 ms of CPU: issue 16)
-  if (kind === 'prompt') (createRequire(join(distDir, 'start.cjs'))('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
   const enabled = env.OPENCODE_CODE_CACHE !== 'off';
   const dir = codeCacheDir(env);
   const file = join(dir, `${kind}-${shortHash(distDir)}-${process.version}-${process.arch}-${shortHash(process.execArgv.join(' '))}.bin`);
   startupMark('start.cjs');
   const cached = enabled ? openCache(dir, file) : new CacheEntries();
   startupMark(`code cache opened: ${cached.size} entries`);
-  const scripts = new Map<string, vm.Script>();
+  /** by entry key: the file's name, then the V8 flags the run had set when it loaded (run-v8-flags.ts) */
+  const scripts = new Map<string, vm.Script | Buffer>();
   const modules = new Map<string, Module>();
   const run: CodeCacheRun = { kind, cacheFile: file, enabled, fromCache: [], compiled: [] };
 
@@ -114,11 +112,14 @@ export function startWithCodeCache(distDir: string, entry: string, args: readonl
     if (loaded) return loaded.exports;
     const filename = join(distDir, `${name}.cjs`);
     const source = readFileSync(filename, 'utf8');
-    const cachedData = enabled ? cached.get(name) : undefined;
+    // a file loaded after the run set a V8 flag has its own entry: V8 rejects code cached under other flags
+    const flags = v8FlagsSetAtRunTime();
+    const key = flags ? `${name} ${flags}` : name;
+    const cachedData = enabled ? cached.get(key) : undefined;
     const script = new vm.Script(source, { filename, cachedData });
     if (enabled) {
       (cachedData === undefined || script.cachedDataRejected ? run.compiled : run.fromCache).push(name);
-      scripts.set(name, script);
+      scripts.set(key, script);
     }
     const module = new Module(filename, undefined);
     module.filename = filename;
@@ -129,6 +130,11 @@ export function startWithCodeCache(distDir: string, entry: string, args: readonl
   };
 
   if (enabled) {
+    // V8 stamps code with the flags of when it is serialised: the code of the files loaded so far is
+    // taken before a flag changes them
+    beforeV8FlagChange(() => {
+      for (const [key, script] of scripts) if (script instanceof vm.Script) scripts.set(key, script.createCachedData());
+    });
     const save = () => {
       startupMark(`code cache (${kind}): ${run.fromCache.length} files from the cache, ${run.compiled.length} compiled`);
       if (run.compiled.length > 0) saveCache(dir, file, distDir, cached, scripts);
@@ -226,17 +232,17 @@ const UNUSED_CACHE_MS = 30 * 24 * 3600 * 1000;
  * Writes the cache: this run's files' code, and the earlier entries of files still in `distDir` that
  * this run did not load. A temp file, then a rename: a concurrent reader sees the old file or the new.
  */
-function saveCache(dir: string, file: string, distDir: string, earlier: CacheEntries, scripts: Map<string, vm.Script>): void {
+function saveCache(dir: string, file: string, distDir: string, earlier: CacheEntries, scripts: Map<string, vm.Script | Buffer>): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!ownedDir(dir)) return;
     const present = new Set(readdirSync(distDir));
     const entries = new Map<string, Buffer>();
     for (const name of earlier.names()) {
-      const data = !scripts.has(name) && present.has(`${name}.cjs`) ? earlier.get(name) : undefined;
+      const data = !scripts.has(name) && present.has(`${name.split(' ')[0]}.cjs`) ? earlier.get(name) : undefined;
       if (data) entries.set(name, data);
     }
-    for (const [name, script] of scripts) entries.set(name, script.createCachedData());
+    for (const [name, script] of scripts) entries.set(name, script instanceof vm.Script ? script.createCachedData() : script);
     const header = Buffer.from(JSON.stringify([...entries].map(([name, data]) => [name, data.length])));
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length);

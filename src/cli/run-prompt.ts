@@ -10,11 +10,11 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import { setFlagsFromString } from 'node:v8';
 import { resolve } from 'node:path';
 import { finalText, type RunResult } from '../agent/agent.js';
 import { createApp, type App } from '../app/app.js';
 import { loadConfigForCommand } from './load-config.js';
+import { setV8FlagAtRunTime } from './run-v8-flags.js';
 import { chooseProviders, ModelSelectionError } from './models.js';
 import type { CliOptions } from './main.js';
 import { startSpinner } from './spinner.js';
@@ -23,16 +23,6 @@ import { reserveStdout, routeLibraryConsole, type StdoutWrite } from './library-
 import { chosenSession, SessionLookupError } from './session-ref.js';
 import { holdForPrompt } from './sessions-in-use.js';
 import type { StreamJson } from './stream-json.js';
-
-// No optimising compile of WebAssembly (V8's baseline compiler only). The one WebAssembly module -p
-// runs is undici's HTTP parser (Node's fetch), and only to list a local server's models
-// (`LOCAL_ENDPOINT`, provider/resolve.ts; the providers' requests go through node:http,
-// provider/node-fetch.ts): V8 then optimises the parser in the background and the process waits for
-// that at exit: ~100-160 ms later, ~100-200 ms more CPU and ~30 MB more RSS without this flag (BENCHMARKS.md).
-// Otherwise it changes nothing measurable: the SDKs' `new Headers()` loads undici, which compiles the
-// parser without running it. dist/start.cjs sets it before compiling a run it knows is -p
-// (code-cache.ts); this covers the other ways in (e.g. `-qp`).
-setFlagsFromString('--liftoff-only');
 
 /** Runs the prompt and returns the process exit code. Never throws. */
 export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<number> {
@@ -56,6 +46,16 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   if (typeof loaded === 'number') return loaded;
   const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
   routeLibraryConsole(config.debug);
+  if (Object.values(config.mcpServers ?? {}).some((s) => !s.disabled && (s.type === 'http' || s.type === 'sse'))) {
+    // A remote MCP server is reached through Node's fetch, whose undici runs a WebAssembly HTTP parser. V8
+    // would optimise it in the background and the process wait for that at exit: ~170 ms more CPU and a
+    // longer exit (BENCHMARKS.md). So no optimising compile of WebAssembly, set only here: any V8 flag makes
+    // Node compile its built-in modules from source (their embedded code cache's flag hash no longer
+    // matches), which a -p run without such a server should not pay; our own files loaded after it have
+    // their own code cache entries (run-v8-flags.ts). (The providers' requests and a local server's model
+    // listing go through node:http: provider/node-fetch.ts.)
+    setV8FlagAtRunTime(await import('node:v8'), '--liftoff-only');
+  }
   // stdout holds only the answer (or the stream-json lines): a plugin's or library's own writes go to stderr
   const answerWrite = reserveStdout();
 

@@ -132,7 +132,10 @@ async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeo
     new ProviderError(`Could not list models at ${url}: ${why}. Is the server running?`, { code: 'connection', cause });
   let response: Response;
   try {
-    response = await fetch(url, {
+    // node:http (node-fetch.ts), as the providers' requests: Node's fetch would compile and run undici's
+    // WebAssembly HTTP parser, whose optimising compile costs a -p run ~100-200 ms of CPU (BENCHMARKS.md)
+    const { nodeFetch } = await import('./node-fetch.js');
+    response = await nodeFetch()(url, {
       headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
       signal: AbortSignal.timeout(timeoutMs),
     });

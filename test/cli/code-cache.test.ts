@@ -4,6 +4,7 @@
  * switched-off cache changes nothing but the time. Through bin/opencode and the real dist/.
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -112,7 +113,7 @@ describe('bin/opencode with a code cache', () => {
     expect(readdirSync(cacheDir)).toEqual(['other']);
   });
 
-  it('-p (which runs under --liftoff-only) takes its code from its own cache on the second run', async () => {
+  it('-p takes its code from its own cache on the second run', async () => {
     const { dir, env, trace } = setup();
     fake = await startFakeProvider([], { fallback: { text: 'hi' } });
     const provider = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL };
@@ -124,4 +125,36 @@ describe('bin/opencode with a code cache', () => {
     expect(second.stdout).toBe('hi\n');
     expect(cacheLine(trace())).toEqual({ fromCache: files, compiled: 0 });
   });
+
+  it('-p runs with and without a remote MCP server (which sets --liftoff-only as it runs) keep their own code: neither compiles again', async () => {
+    const { dir, env, trace } = setup();
+    fake = await startFakeProvider([], { fallback: { text: 'hi' } });
+    const provider = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL };
+    const remote = mkdtempSync(join(dir, 'remote-mcp-'));
+    // a port nothing listens on: the server fails to connect, with a warning, and the prompt runs
+    writeFileSync(join(remote, '.opencode.json'), JSON.stringify({ mcpServers: { gone: { type: 'http', url: `http://127.0.0.1:${await closedPort()}/mcp` } } }));
+    const plain = mkdtempSync(join(dir, 'plain-'));
+    const compiledOf = async (cwd: string) => {
+      const run = await runCli(['-p', 'say hi', '-q'], { cwd, env: env(provider) });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('hi\n');
+      return cacheLine(trace()).compiled;
+    };
+    expect(await compiledOf(remote)).toBeGreaterThan(0);
+    // the files loaded before the flag too: their code was taken before the flag changed it
+    expect(await compiledOf(remote)).toBe(0);
+    // the files the remote run loaded after the flag, compiled once more without it, beside those entries
+    expect(await compiledOf(plain)).toBeGreaterThan(0);
+    expect(await compiledOf(remote)).toBe(0);
+    expect(await compiledOf(plain)).toBe(0);
+  });
 });
+
+/** A loopback port that was free a moment ago: connecting to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
