@@ -126,6 +126,9 @@ export function discoverModels(baseURL: string, apiKey?: string, timeoutMs = DIS
 
 const discovered = new Map<string, Promise<DiscoveredModel[]>>();
 
+/** The code of a connection the server closed (undici's `SocketError: other side closed`, node-fetch.ts). */
+const SOCKET_CLOSED = 'UND_ERR_SOCKET';
+
 async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeoutMs: number): Promise<DiscoveredModel[]> {
   const url = `${baseURL.replace(/\/+$/, '')}/models`;
   const fail = (why: string, cause?: unknown) =>
@@ -146,18 +149,24 @@ async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeo
     const unreachable = unreachableMessage(detail, baseURL);
     // the same words as a request that cannot connect (issue #10 §2): `cannot reach http://127.0.0.1:11434 (connection refused): …`
     if (unreachable) throw new ProviderError(`${unreachable.message} (listing its models at ${url})`, { code: 'connection', cause: err });
-    throw fail(detail || e.message, err);
+    throw fail(detail === SOCKET_CLOSED ? 'the server closed the connection without answering' : detail || e.message, err);
   }
   if (!response.ok) throw fail(`HTTP ${response.status}`);
-  let body: { data?: Array<Record<string, unknown>> };
+  let body: unknown;
   try {
-    body = (await response.json()) as typeof body;
+    body = await response.json();
   } catch (err) {
-    throw fail('the answer is not JSON', err);
+    // the body's read ends by the timeout or a broken connection as well as by text that is not JSON
+    if (err instanceof SyntaxError) throw fail('the answer is not JSON', err);
+    if ((err as Error).name === 'TimeoutError') throw fail(`the answer did not arrive in full within ${timeoutMs} ms`, err);
+    const detail = connectionDetail(err);
+    throw fail(detail === SOCKET_CLOSED ? 'the server closed the connection before the answer ended' : `the answer could not be read (${detail})`, err);
   }
-  if (!Array.isArray(body.data)) throw fail('the answer has no "data" list');
-  return body.data
-    .filter((m) => typeof m.id === 'string')
+  // `null`, a list, or entries that are not objects: what a server that is not OpenAI-compatible may answer
+  const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
+  if (!Array.isArray(data)) throw fail('the answer has no "data" list');
+  return data
+    .filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null && typeof (m as { id?: unknown }).id === 'string')
     .map((m) => {
       const context = [m.context_length, m.max_model_len, m.max_context_length, m.loaded_context_length].find(
         (v): v is number => typeof v === 'number' && v > 0,
