@@ -54,12 +54,19 @@ describe('opencode TUI in tmux: the permission dialog and typeahead', () => {
     const watching = tui.waitFor('Permission Required', 60_000).then(() => (shown = true));
     let typed = 0;
     let afterShown = 0;
-    for (let i = 0; afterShown < KEYS_INTO_DIALOG; i++) {
-      if (typed > 400) throw new Error(`the dialog never appeared while typing; the screen:\n${await tui.screen()}`);
-      await tui.type(NEXT_PROMPT[i % NEXT_PROMPT.length]!);
-      typed++;
-      if (shown) afterShown++;
-      await sleep(KEY_STEP_MS);
+    // one control-mode client for the whole run: a tmux process per key could, on a loaded machine,
+    // leave a gap longer than TYPEAHEAD_GAP_MS, and a key after it would then be a deliberate answer
+    const keyboard = await tui.keyboard();
+    try {
+      for (let i = 0; afterShown < KEYS_INTO_DIALOG; i++) {
+        if (typed > 400) throw new Error(`the dialog never appeared while typing; the screen:\n${await tui.screen()}`);
+        keyboard.type(NEXT_PROMPT[i % NEXT_PROMPT.length]!);
+        typed++;
+        if (shown) afterShown++;
+        await sleep(KEY_STEP_MS);
+      }
+    } finally {
+      await keyboard.close();
     }
     await watching;
 

@@ -9,7 +9,7 @@
  * command left on the screen keeps the pane alive after it (`sh -c '…; echo EXITED:$?; exec sleep 60'`). Every tmux call is asynchronous: the fake provider runs in the
  * test's own process and must keep answering while a test waits for the screen.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,13 @@ export interface Terminal {
    * does. (Text and Enter sent at once can reach the app in one read, which it may take for a paste.)
    */
   submit(text: string, timeoutMs?: number): Promise<void>;
+  /**
+   * A keyboard on one tmux control-mode client (`tmux -C attach`): each `type` writes a `send-keys -H`
+   * line to that client, with no process started per key. For tests whose premise is the time between
+   * keys (a typing run): a `tmux send-keys` process per key can take longer than the gap under test
+   * when the machine is loaded. Close it when done.
+   */
+  keyboard(): Promise<Keyboard>;
   /** presses keys by tmux name, in order: `Enter`, `Escape`, `C-c`, `C-s`, `Up`, `Tab`, `y` … */
   press(...keys: string[]): Promise<void>;
   /** the visible screen as plain text (`capture-pane -p`): one line per row, trailing spaces trimmed */
@@ -77,6 +84,14 @@ export interface Terminal {
 }
 
 let counter = 0;
+
+/** See {@link Terminal.keyboard}. */
+export interface Keyboard {
+  /** sends `text`'s UTF-8 bytes as typed keys, in one write to the control client (returns at once) */
+  type(text: string): void;
+  /** detaches the control client; resolves when it has exited */
+  close(): Promise<void>;
+}
 
 /** Starts `options.command` in a new detached tmux session of the given size. */
 export async function startTerminal(options: TerminalOptions): Promise<Terminal> {
@@ -128,10 +143,37 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
 
   const type = async (text: string) => void (await tmux('send-keys', '-t', target, '-l', '--', text));
   const press = async (...keys: string[]) => void (await tmux('send-keys', '-t', target, ...keys));
+  const keyboard = async (): Promise<Keyboard> => {
+    const client = spawn('tmux', ['-S', socket, '-f', conf, '-C', 'attach-session', '-t', session], { env: serverEnv, cwd: options.cwd, stdio: ['pipe', 'pipe', 'inherit'] });
+    client.stdout.resume(); // control-mode notifications: not needed, only drained
+    const exited = new Promise<void>((resolve) => client.once('exit', () => resolve()));
+    // attached once it answers a first command (each command's output ends with %end or %error)
+    await new Promise<void>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        if (!/%(end|error) /.test(String(chunk))) return;
+        client.stdout.off('data', onData);
+        resolve();
+      };
+      client.stdout.on('data', onData);
+      client.once('error', reject);
+      client.stdin.write('display-message -p ready\n');
+    });
+    return {
+      type: (text) => {
+        const hex = [...Buffer.from(text, 'utf8')].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+        client.stdin.write(`send-keys -t ${target} -H ${hex}\n`);
+      },
+      close: async () => {
+        client.stdin.end();
+        await exited;
+      },
+    };
+  };
   return {
     socket,
     history,
     type,
+    keyboard,
     press,
     submit: async (text, timeoutMs = 5_000) => {
       await type(text);
