@@ -25,21 +25,37 @@ import vm from 'node:vm';
 import { STARTUP_COMPLETE_EVENT, startupMark } from '../startup-trace.js';
 import { beforeV8FlagChange, v8FlagsSetAtRunTime } from './run-v8-flags.js';
 
-/** Options of `opencode` that take a value (main.ts): their value is not a sub-command's name. */
-const VALUE_OPTIONS = new Set(['-p', '--prompt', '-f', '--output-format', '--session', '-c', '--cwd', '-m', '--model', '--profile']);
+/** Long options of `opencode` that take a value (main.ts): their value is not a sub-command's name. */
+const LONG_VALUE_OPTIONS = new Set(['--output-format', '--session', '--cwd', '--model', '--profile']);
+/** Short options of `opencode` that take a value (main.ts); its other short options, `-q` and `-d`, take none. */
+const SHORT_VALUE_OPTIONS = new Set(['f', 'c', 'm']);
 
 /**
  * What kind of run `args` (argv after the script) starts, for the cache's name: `prompt` (-p),
- * `help`, `tui` (no sub-command), or the sub-command's name (`stats`, `sessions`, …).
- * Examples: `[]` → `tui`; `['-p', 'hi', '-q']` → `prompt`; `['--help']` → `help`; `['-c', 'dir', 'stats']` → `stats`.
+ * `help`, `version`, `tui` (no sub-command), or the sub-command's name (`stats`, `sessions`, …).
+ * Short options are read as commander reads them: a group (`-qp hi` is `-q -p hi`) or a value joined
+ * to its option (`-phi`, `-cdir`). bin/opencode's shell line reads the arguments the same way to give
+ * the TUI and `acp` their V8 flag: keep the two alike (test/cli/bin-run-kind.test.ts).
+ * Examples: `[]` → `tui`; `['-qp', 'hi']` → `prompt`; `['--help']` → `help`; `['-c', 'dir', 'stats']` → `stats`.
  */
 export function runKind(args: readonly string[]): string {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === '-p' || arg === '--prompt' || arg.startsWith('--prompt=')) return 'prompt';
-    if (arg === '-h' || arg === '--help') return 'help';
-    if (VALUE_OPTIONS.has(arg)) i++;
-    else if (!arg.startsWith('-')) return /^[a-z][a-z-]{0,30}$/.test(arg) ? arg : 'other';
+    if (arg === '--prompt' || arg.startsWith('--prompt=')) return 'prompt';
+    if (arg === '--help') return 'help';
+    if (arg === '--version') return 'version';
+    if (arg.startsWith('--')) {
+      if (LONG_VALUE_OPTIONS.has(arg)) i++;
+    } else if (arg.startsWith('-')) {
+      // the options of a group that take no value (-q, -d) skipped: the first other one decides
+      const rest = arg.replace(/^-[dq-]*/, '');
+      if (rest.startsWith('p')) return 'prompt';
+      if (rest.startsWith('h')) return 'help';
+      if (rest.startsWith('v')) return 'version';
+      if (rest.length === 1 && SHORT_VALUE_OPTIONS.has(rest)) i++;
+    } else {
+      return /^[a-z][a-z-]{0,30}$/.test(arg) ? arg : 'other';
+    }
   }
   return 'tui';
 }
