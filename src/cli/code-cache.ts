@@ -215,12 +215,16 @@ function openCache(dir: string, file: string): CacheEntries {
     if (4 + headerLength > size) throw new Error('not a cache file');
     const headerBytes = Buffer.alloc(headerLength);
     if (readSync(fd, headerBytes, 0, headerLength, 4) !== headerLength) throw new Error('short header');
-    const header = JSON.parse(headerBytes.toString('utf8')) as [string, number][];
+    const header = JSON.parse(headerBytes.toString('utf8')) as unknown;
+    if (!Array.isArray(header)) throw new Error('not a cache file');
     const index = new Map<string, { offset: number; length: number }>();
     let offset = 4 + headerLength;
-    for (const [name, length] of header) {
-      index.set(name, { offset, length });
-      offset += length;
+    for (const entry of header as unknown[]) {
+      // a header that is JSON but not ours (a negative length: Buffer.allocUnsafe throws as a file loads)
+      const [name, length] = Array.isArray(entry) ? (entry as unknown[]) : [];
+      if (typeof name !== 'string' || !Number.isSafeInteger(length) || (length as number) < 0) throw new Error('not a cache file');
+      index.set(name, { offset, length: length as number });
+      offset += length as number;
     }
     if (offset !== size) throw new Error('size mismatch');
     return new CacheEntries(fd, index);
