@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../support/cli.js';
 
 /** A cache file: a 4-byte length, the JSON header, then `data`. */
-function cacheFileBytes(header: unknown, data = Buffer.alloc(0)): Buffer {
+function cacheFileBytes(header: unknown, data: Buffer = Buffer.alloc(0)): Buffer {
   const json = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
