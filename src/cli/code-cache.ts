@@ -9,9 +9,10 @@
  * the modules' evaluation itself still runs).
  *
  * The cache is one file per run kind ({@link runKind}: the TUI, `-p`, each sub-command run different
- * code), `dist/` folder, Node version, architecture and V8 flags of the command line (V8 rejects code
- * made under other flags), holding an entry per file of the split (the names carry a hash of their
- * text; a file loaded after the run set a V8 flag itself has an entry of its own: run-v8-flags.ts), in
+ * code), `dist/` folder, Node version, architecture and V8 flags of the command line and NODE_OPTIONS
+ * (V8 rejects code made under other flags), holding an entry per file of the split (the names carry a
+ * hash of their text; a file loaded after the run set a V8 flag itself has an entry of its own:
+ * run-v8-flags.ts), in
  * {@link codeCacheDir}. A missing, unreadable or rejected entry costs only the compile it would have
  * saved; the file is then written again, keeping the entries of files this run did not load.
  * `OPENCODE_CODE_CACHE=off` turns it off (the files are then compiled from source every time).
@@ -114,7 +115,11 @@ export function startWithCodeCache(distDir: string, entry: string, args: readonl
   const kind = runKind(args);
   const enabled = env.OPENCODE_CODE_CACHE !== 'off';
   const dir = codeCacheDir(env);
-  const file = join(dir, `${kind}-${shortHash(distDir)}-${process.version}-${process.arch}-${shortHash(process.execArgv.join(' '))}.bin`);
+  // Node's options, which hold the V8 flags, come from the command line and from NODE_OPTIONS (often a
+  // user's `--max-old-space-size=…` for all their Node programs): runs under other flags keep a file
+  // each instead of rejecting and overwriting each other's code
+  const nodeOptions = env.NODE_OPTIONS ? [...process.execArgv, env.NODE_OPTIONS] : process.execArgv;
+  const file = join(dir, `${kind}-${shortHash(distDir)}-${process.version}-${process.arch}-${shortHash(nodeOptions.join(' '))}.bin`);
   startupMark('start.cjs');
   const cached = enabled ? openCache(dir, file) : new CacheEntries();
   startupMark(`code cache opened: ${cached.size} entries`);
