@@ -12,9 +12,9 @@
  * code), `dist/` folder, Node version, architecture and V8 flags of the command line and NODE_OPTIONS
  * (V8 rejects code made under other flags), holding an entry per file of the split (the names carry a
  * hash of their text; a file loaded after the run set a V8 flag itself has an entry of its own:
- * run-v8-flags.ts), in
- * {@link codeCacheDir}. A missing, unreadable or rejected entry costs only the compile it would have
- * saved; the file is then written again, keeping the entries of files this run did not load.
+ * run-v8-flags.ts), in {@link codeCacheDir}. A missing, unreadable or rejected entry costs only the
+ * compile it would have saved; the file is then written again, keeping the entries of files this run
+ * did not load.
  * `OPENCODE_CODE_CACHE=off` turns it off (the files are then compiled from source every time).
  * Built into `dist/start.cjs`; `bin/opencode` requires it. Node built-ins only.
  */
