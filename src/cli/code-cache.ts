@@ -313,13 +313,16 @@ function saveCache(dir: string, file: string, distDir: string, earlier: CacheEnt
     const header = Buffer.from(JSON.stringify([...entries].map(([name, data]) => [name, data.length, entryChecksum(data)])));
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length);
-    const temp = `${file}.${process.pid}.tmp`;
+    // the pid alone could be another's too: containers sharing a cache folder each have their own pids
+    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
     writeFileSync(temp, Buffer.concat([length, header, ...entries.values()]), { mode: 0o600 });
     renameSync(temp, file);
-    // caches of builds or folders not started for a month (an upgrade, a removed checkout) go
+    // caches of builds or folders not started for a month (an upgrade, a removed checkout) go, and the
+    // temp files of saves killed before their rename once they are an hour old (no save takes that long)
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
-      if (name.endsWith('.bin') && Date.now() - statSync(path).mtimeMs > UNUSED_CACHE_MS) rmSync(path, { force: true });
+      const limit = name.endsWith('.bin') ? UNUSED_CACHE_MS : name.endsWith('.tmp') ? 3600_000 : undefined;
+      if (limit !== undefined && Date.now() - statSync(path).mtimeMs > limit) rmSync(path, { force: true });
     }
   } catch {
     // a cache that cannot be written only costs the next start its compile

@@ -3,7 +3,7 @@
  * compiles and saves, the next takes every file's code from the cache, and a broken, foreign or
  * switched-off cache changes nothing but the time. Through bin/opencode and the real dist/.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +91,21 @@ describe('bin/opencode with a code cache', () => {
     expect(cacheLine(trace())).toEqual({ fromCache: 0, compiled: files });
     await runCli(['keybindings'], { cwd: dir, env: env() });
     expect(cacheLine(trace())).toEqual({ fromCache: files, compiled: 0 });
+  });
+
+  it("a save removes the temp files of saves killed before their rename once an hour old, and leaves a running save's", async () => {
+    const { dir, cacheDir, env } = setup();
+    await runCli(['keybindings'], { cwd: dir, env: env() });
+    const [cacheFile] = readdirSync(cacheDir);
+    const stale = join(cacheDir, `${cacheFile}.4242.k3jd83kd.tmp`);
+    const running = join(cacheDir, `${cacheFile}.4343.a8d7f6s5.tmp`);
+    writeFileSync(stale, 'killed mid-save');
+    writeFileSync(running, 'being written');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(stale, twoHoursAgo, twoHoursAgo);
+    writeFileSync(join(cacheDir, cacheFile!), 'not a cache'); // the next run compiles, so it saves
+    expect((await runCli(['keybindings'], { cwd: dir, env: env() })).code).toBe(0);
+    expect(readdirSync(cacheDir).sort()).toEqual([cacheFile, `${cacheFile}.4343.a8d7f6s5.tmp`].sort());
   });
 
   it('a cache folder others can write to is neither read nor written', async () => {
