@@ -6,12 +6,11 @@
  * now carries a checksum: a changed one is compiled over and the file written again. Through bin/opencode
  * and the real dist/.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { entryChecksum } from '../../src/cli/code-cache.js';
-import { cleanEnv, runCli } from '../support/cli.js';
+import { cachedRuns } from '../support/code-cache.js';
 
 describe('entryChecksum', () => {
   it('is FNV-1a over the 32-bit little-endian words, then the last bytes, unsigned', () => {
@@ -38,16 +37,10 @@ describe('entryChecksum', () => {
 
 describe('a code cache file whose entries changed after it was written', () => {
   it('is compiled over, gives the same output, and the next run takes every file from the cache again', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-code-cache-corrupt-'));
-    const cacheDir = join(dir, 'cache');
-    let n = 0;
-    const trace = () => join(dir, `trace-${n}.txt`);
-    const run = () => runCli(['keybindings'], { cwd: dir, env: cleanEnv({ OPENCODE_CODE_CACHE_DIR: cacheDir, OPENCODE_STARTUP_TRACE: join(dir, `trace-${++n}.txt`) }) });
-    const cacheLine = () => /(\d+) files from the cache, (\d+) compiled/.exec(readFileSync(trace(), 'utf8'))?.slice(1).map(Number);
-
-    const first = await run();
+    const { cacheDir, run } = cachedRuns('opencode-code-cache-corrupt-');
+    const first = await run(['keybindings']);
     expect(first.code).toBe(0);
-    const [, files] = cacheLine()!;
+    const files = first.counts().compiled;
     const [cacheFile] = readdirSync(cacheDir);
     const path = join(cacheDir, cacheFile!);
     const bytes = readFileSync(path);
@@ -56,11 +49,10 @@ describe('a code cache file whose entries changed after it was written', () => {
     for (let at = entriesStart + 512; at < bytes.length; at += 1024) bytes[at]! ^= 0xff;
     writeFileSync(path, bytes);
 
-    const corrupted = await run();
+    const corrupted = await run(['keybindings']);
     expect({ code: corrupted.code, signal: corrupted.signal, stderr: corrupted.stderr }).toEqual({ code: 0, signal: null, stderr: '' });
     expect(corrupted.stdout).toBe(first.stdout);
-    expect(cacheLine()).toEqual([0, files]);
-    await run();
-    expect(cacheLine()).toEqual([files, 0]);
+    expect(corrupted.counts()).toEqual({ fromCache: 0, compiled: files });
+    expect((await run(['keybindings'])).counts()).toEqual({ fromCache: files, compiled: 0 });
   });
 });

@@ -4,11 +4,10 @@
  * up to the file's size but held a negative one passed the checks, and the start died in
  * `Buffer.allocUnsafe` (ERR_OUT_OF_RANGE) as the first file loaded. Through bin/opencode and the real dist/.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli } from '../support/cli.js';
+import { cachedRuns } from '../support/code-cache.js';
 
 /** A cache file: a 4-byte length, the JSON header, then `data`. */
 function cacheFileBytes(header: unknown, data: Buffer = Buffer.alloc(0)): Buffer {
@@ -26,16 +25,11 @@ function entryNames(path: string): string[] {
 
 describe('a code cache file with a header that is not ours', () => {
   it('is compiled over and written again, whatever its entries say', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-code-cache-header-'));
-    const cacheDir = join(dir, 'cache');
-    let n = 0;
-    const trace = () => join(dir, `trace-${n}.txt`);
-    const run = () => runCli(['keybindings'], { cwd: dir, env: cleanEnv({ OPENCODE_CODE_CACHE_DIR: cacheDir, OPENCODE_STARTUP_TRACE: join(dir, `trace-${++n}.txt`) }) });
-    const cacheLine = () => /(\d+) files from the cache, (\d+) compiled/.exec(readFileSync(trace(), 'utf8'))?.slice(1).map(Number);
-
+    const { cacheDir, run: runWith } = cachedRuns('opencode-code-cache-header-');
+    const run = () => runWith(['keybindings']);
     const first = await run();
     expect(first.code).toBe(0);
-    const [, files] = cacheLine()!;
+    const files = first.counts().compiled;
     const [cacheFile] = readdirSync(cacheDir);
     const path = join(cacheDir, cacheFile!);
     const [a, b] = entryNames(path);
@@ -47,6 +41,11 @@ describe('a code cache file with a header that is not ours', () => {
       [[[a, 4], [b, -4]]],
       [[[a, 0.5], [b, 0.5]], Buffer.from('x')],
       [[[a, '1']], Buffer.from('x')],
+      // no checksum (the layout before it), or one that is not an unsigned 32-bit integer
+      [[[a, 4]], Buffer.from('code')],
+      [[[a, 4, -1]], Buffer.from('code')],
+      [[[a, 4, 2 ** 32]], Buffer.from('code')],
+      [[[a, 4, '1']], Buffer.from('code')],
       [[[1, 0]]],
       [[a]],
       [{ [a!]: 0 }],
@@ -57,9 +56,8 @@ describe('a code cache file with a header that is not ours', () => {
       const broken = await run();
       expect({ header, code: broken.code, stderr: broken.stderr }).toEqual({ header, code: 0, stderr: '' });
       expect(broken.stdout).toBe(first.stdout);
-      expect(cacheLine()).toEqual([0, files]);
+      expect(broken.counts()).toEqual({ fromCache: 0, compiled: files });
     }
-    await run();
-    expect(cacheLine()).toEqual([files, 0]);
+    expect((await run()).counts()).toEqual({ fromCache: files, compiled: 0 });
   });
 });

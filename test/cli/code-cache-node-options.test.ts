@@ -5,24 +5,17 @@
  * and without such a NODE_OPTIONS (two terminals, an editor's) rejected and overwrote each other's code,
  * and each compiled every file. Through bin/opencode and the real dist/.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli } from '../support/cli.js';
+import { cachedRuns } from '../support/code-cache.js';
 
 describe('the code cache and NODE_OPTIONS', () => {
   it('runs with and without a V8 flag in NODE_OPTIONS each keep their code', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-code-cache-node-options-'));
-    const cacheDir = join(dir, 'cache');
-    let n = 0;
+    const { cacheDir, run } = cachedRuns('opencode-code-cache-node-options-');
     const start = async (nodeOptions: string) => {
-      const trace = join(dir, `trace-${++n}.txt`);
-      const env = cleanEnv({ OPENCODE_CODE_CACHE_DIR: cacheDir, OPENCODE_STARTUP_TRACE: trace, NODE_OPTIONS: nodeOptions });
-      const run = await runCli(['keybindings'], { cwd: dir, env });
-      expect(run.code).toBe(0);
-      const [, fromCache, compiled] = /(\d+) files from the cache, (\d+) compiled/.exec(readFileSync(trace, 'utf8'))!;
-      return { fromCache: Number(fromCache), compiled: Number(compiled) };
+      const started = await run(['keybindings'], { env: { NODE_OPTIONS: nodeOptions } });
+      expect(started.code).toBe(0);
+      return started.counts();
     };
 
     const plain = await start('');

@@ -7,21 +7,12 @@
  * dist/ and the loopback fake provider; the start-up trace says what was taken and compiled.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { cleanEnv, runCli } from '../support/cli.js';
-
-/** A loopback port that was free a moment ago: connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { cacheCounts, closedPort } from '../support/code-cache.js';
 
 interface Start {
   fromCache: number;
@@ -47,10 +38,8 @@ function starter(dir: string, fake: FakeProvider): (cwd: string) => Promise<Star
     const run = await runCli(['-p', 'say hi', '-q'], { cwd, env });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('hi\n');
-    const text = readFileSync(trace, 'utf8');
-    const counts = /(\d+) files from the cache, (\d+) compiled/.exec(text)!;
-    const taken = /the code of (\d+) files taken before a V8 flag/.exec(text);
-    return { fromCache: Number(counts[1]), compiled: Number(counts[2]), taken: taken ? Number(taken[1]) : undefined };
+    const taken = /the code of (\d+) files taken before a V8 flag/.exec(readFileSync(trace, 'utf8'));
+    return { ...cacheCounts(trace), taken: taken ? Number(taken[1]) : undefined };
   };
 }
 

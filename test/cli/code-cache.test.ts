@@ -4,13 +4,13 @@
  * switched-off cache changes nothing but the time. Through bin/opencode and the real dist/.
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runKind, shortHash } from '../../src/cli/code-cache.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { cleanEnv, runCli } from '../support/cli.js';
+import { cacheCounts, closedPort } from '../support/code-cache.js';
 
 describe('runKind: which cache a run uses', () => {
   const cases: [string[], string][] = [
@@ -38,16 +38,6 @@ describe('shortHash: the cache file name parts', () => {
   });
 });
 
-/** The `code cache (…)` line of a start-up trace: files from the cache and compiled. */
-function cacheLine(traceFile: string): { fromCache: number; compiled: number } {
-  const line = readFileSync(traceFile, 'utf8')
-    .split('\n')
-    .find((l) => l.includes(' code cache ('));
-  const m = /(\d+) files from the cache, (\d+) compiled/.exec(line ?? '');
-  if (!m) throw new Error(`no code cache line in the trace:\n${readFileSync(traceFile, 'utf8')}`);
-  return { fromCache: Number(m[1]), compiled: Number(m[2]) };
-}
-
 describe('bin/opencode with a code cache', () => {
   let fake: FakeProvider | undefined;
   afterEach(async () => {
@@ -67,14 +57,14 @@ describe('bin/opencode with a code cache', () => {
     const { dir, cacheDir, env, trace } = setup();
     const first = await runCli(['keybindings'], { cwd: dir, env: env() });
     expect(first.code).toBe(0);
-    const compiled = cacheLine(trace());
+    const compiled = cacheCounts(trace());
     expect(compiled.fromCache).toBe(0);
     expect(compiled.compiled).toBeGreaterThan(0);
     expect(readdirSync(cacheDir).filter((f) => f.startsWith('keybindings-') && f.endsWith('.bin'))).toHaveLength(1);
 
     const second = await runCli(['keybindings'], { cwd: dir, env: env() });
     expect(second.code).toBe(0);
-    expect(cacheLine(trace())).toEqual({ fromCache: compiled.compiled, compiled: 0 });
+    expect(cacheCounts(trace())).toEqual({ fromCache: compiled.compiled, compiled: 0 });
     expect(second.stdout).toBe(first.stdout);
     expect(second.stderr).toBe('');
   });
@@ -82,15 +72,15 @@ describe('bin/opencode with a code cache', () => {
   it('a broken cache file is compiled over and written again; the output is the same', async () => {
     const { dir, cacheDir, env, trace } = setup();
     const first = await runCli(['keybindings'], { cwd: dir, env: env() });
-    const files = cacheLine(trace()).compiled;
+    const files = cacheCounts(trace()).compiled;
     const [cacheFile] = readdirSync(cacheDir);
     writeFileSync(join(cacheDir, cacheFile!), 'not a cache');
     const broken = await runCli(['keybindings'], { cwd: dir, env: env() });
     expect(broken.code).toBe(0);
     expect(broken.stdout).toBe(first.stdout);
-    expect(cacheLine(trace())).toEqual({ fromCache: 0, compiled: files });
+    expect(cacheCounts(trace())).toEqual({ fromCache: 0, compiled: files });
     await runCli(['keybindings'], { cwd: dir, env: env() });
-    expect(cacheLine(trace())).toEqual({ fromCache: files, compiled: 0 });
+    expect(cacheCounts(trace())).toEqual({ fromCache: files, compiled: 0 });
   });
 
   it("a save removes the temp files of saves killed before their rename once an hour old, and leaves a running save's", async () => {
@@ -115,7 +105,7 @@ describe('bin/opencode with a code cache', () => {
     chmodSync(cacheDir, 0o777);
     const run = await runCli(['keybindings'], { cwd: dir, env: env() });
     expect(run.code).toBe(0);
-    expect(cacheLine(trace()).fromCache).toBe(0);
+    expect(cacheCounts(trace()).fromCache).toBe(0);
     expect(readFileSync(join(cacheDir, readdirSync(cacheDir)[0]!)).equals(before)).toBe(true);
   });
 
@@ -134,11 +124,11 @@ describe('bin/opencode with a code cache', () => {
     const provider = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL };
     const first = await runCli(['-p', 'say hi', '-q'], { cwd: dir, env: env(provider) });
     expect(first.stdout).toBe('hi\n');
-    const files = cacheLine(trace()).compiled;
+    const files = cacheCounts(trace()).compiled;
     const second = await runCli(['-p', 'say hi', '-q'], { cwd: dir, env: env(provider) });
     expect(second.code).toBe(0);
     expect(second.stdout).toBe('hi\n');
-    expect(cacheLine(trace())).toEqual({ fromCache: files, compiled: 0 });
+    expect(cacheCounts(trace())).toEqual({ fromCache: files, compiled: 0 });
   });
 
   it('-p runs with and without a remote MCP server (which sets --liftoff-only as it runs) keep their own code: neither compiles again', async () => {
@@ -153,7 +143,7 @@ describe('bin/opencode with a code cache', () => {
       const run = await runCli(['-p', 'say hi', '-q'], { cwd, env: env(provider) });
       expect(run.code).toBe(0);
       expect(run.stdout).toBe('hi\n');
-      return cacheLine(trace()).compiled;
+      return cacheCounts(trace()).compiled;
     };
     expect(await compiledOf(remote)).toBeGreaterThan(0);
     // the files loaded before the flag too: their code was taken before the flag changed it
@@ -164,12 +154,3 @@ describe('bin/opencode with a code cache', () => {
     expect(await compiledOf(plain)).toBe(0);
   });
 });
-
-/** A loopback port that was free a moment ago: connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
