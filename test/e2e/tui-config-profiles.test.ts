@@ -16,7 +16,7 @@ afterEach(async () => {
   await tui?.kill();
   tui = undefined;
   for (const fake of fakes.splice(0)) await fake.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 describe('the TUI and .opencode.json', () => {

@@ -24,7 +24,7 @@ afterAll(async () => {
   await fake?.close();
   server?.closeAllConnections();
   await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 describe('opencode TUI in tmux: keys sent with ctrl+o before the models have loaded', () => {

@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await tui?.kill();
   await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 /** What the person types next: no `d` (d denies at once, by design), many `a`, `s`, `p` and spaces. */

@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await tui?.kill();
   await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 /** The tool_result blocks of the last message of a request body. */

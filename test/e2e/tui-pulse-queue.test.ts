@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await tui?.kill();
   await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 /** The text of the last user message of a request the fake answered. */

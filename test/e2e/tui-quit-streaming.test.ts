@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await tui?.kill();
   await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 describe('opencode TUI in tmux: quitting during a reply', () => {

@@ -46,7 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const terminal of terminals) await terminal.kill();
   await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 describe('opencode TUI in tmux: which session opens', () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await terminal?.kill();
   await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 describe('opencode sessions delete while a TUI shows the session', () => {

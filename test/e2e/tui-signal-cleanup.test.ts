@@ -19,7 +19,7 @@ let dir: string | undefined;
 afterEach(async () => {
   await tui?.kill();
   await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   tui = fake = dir = undefined;
 });
 
