@@ -26,6 +26,7 @@ const INK_FIXED = "buffer.push(ansiEscapes.cursorUp(previousVisible - 1 + (previ
 // makes Ink forget its last frame; the app re-renders at the new size (it listens for the same
 // event) and that render is drawn in full.
 const INK_MAIN = /ink[\\/]build[\\/]ink\.js$/;
+const COMMANDER_COMMAND = /commander[\\/]lib[\\/]command\.js$/;
 const INK_RESIZE = `if (currentWidth < this.lastTerminalWidth) {
             // We clear the screen when decreasing terminal width to prevent duplicate overlapping re-renders.
             this.log.clear();
@@ -47,6 +48,15 @@ const patches = [
   { filter: INK_LOG_UPDATE, from: INK_BUGGY, to: INK_FIXED },
   { filter: INK_MAIN, from: INK_RESIZE, to: INK_RESIZE_FIXED },
   ...YOGA_WASM_PATCHES.map((patch) => ({ filter: YOGA_WASM, ...patch })),
+  // commander requires node:child_process as it loads, for executable sub-commands (`git-style`), which
+  // opencode has none of: loaded when first used instead. Before, it was on every command's path to the
+  // TUI's skeleton frame, ~20 ms there (it pulls in net, streams and dgram; the TUI's V8 flag makes Node
+  // compile its modules from source: bin/opencode)
+  {
+    filter: COMMANDER_COMMAND,
+    from: "const childProcess = require('node:child_process');",
+    to: "let childProcessModule; const childProcess = { spawn: (...args) => (childProcessModule ??= require('node:child_process')).spawn(...args) };",
+  },
 ];
 // The command's files are CommonJS (a V8 code cache needs scripts, src/cli/code-cache.ts), which have
 // no top-level await. Three modules on the TUI's path use it: Yoga awaits its WebAssembly (instantiated
