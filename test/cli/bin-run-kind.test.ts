@@ -3,10 +3,11 @@
  * gives --max-semi-space-size=4 exactly to the runs runKind calls `tui` or `acp`, and both read short
  * options as commander does (main.ts): a group (`-qp hi` is `-q -p hi`) or a value joined to its option
  * (`-phi`). Before, `-phi` and `-p=hi` (prompts to commander) got the TUI's flag and its code cache
- * (never saved by a -p run), and `-qp hello` a cache file of its own named `hello`.
+ * (never saved by a -p run), and `-qp hello` a cache file of its own named `hello`. A `node` on PATH
+ * that prints its arguments stands in for Node (through /bin/sh and bash); then the real one.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +57,10 @@ const cases: [string[], string][] = [
   [['-qv'], 'version'],
   [['--version', '-q'], 'version'],
   [[''], 'other'],
+  [['--session', 'acp'], 'tui'], // `acp` is the session's id
+  [['-m', 'a/b', '-p', 'a prompt with  spaces and * and $HOME'], 'prompt'], // passed on as it is
+  [['--profile', 'work', 'sessions', 'list'], 'sessions'],
+  [['keybindings'], 'keybindings'],
 ];
 
 describe('bin/opencode and runKind read the arguments alike', () => {
@@ -64,5 +69,13 @@ describe('bin/opencode and runKind read the arguments alike', () => {
     const expected = kind === 'tui' || kind === 'acp' ? [FLAG, BIN, ...args] : [BIN, ...args];
     expect(execedWith(args)).toEqual(expected);
     expect(execedWith(args, 'bash')).toEqual(expected);
+  });
+});
+
+describe('bin/opencode with the real Node', () => {
+  it('--version through the shebang and as `node bin/opencode`', () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect(execFileSync(BIN, ['--version'], { encoding: 'utf8' })).toBe(`${version}\n`);
+    expect(execFileSync(process.execPath, [BIN, '--version'], { encoding: 'utf8' })).toBe(`${version}\n`);
   });
 });
