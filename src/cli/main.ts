@@ -2,6 +2,8 @@
  * The `opencode` command: argument parsing only. Every sub-command's code is imported lazily so
  * `--version` and `--help` load nothing heavy (reference §9.1 for the flags).
  */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { registerSessionsCommand } from './sessions-command.js';
@@ -133,6 +135,23 @@ program
 
 // list, show, export, import, delete, undo (issue 14); the sub-commands load their code lazily
 registerSessionsCommand(program);
+
+// every command works in --cwd: one that is not a directory is refused before any runs (a sub-command
+// given a missing folder would otherwise answer for a project that is not there, e.g. `stats`: no calls)
+program.hook('preAction', (_program, action) => {
+  const { cwd } = action.optsWithGlobals<CliOptions>();
+  if (cwd === undefined || isDirectory(cwd)) return;
+  process.stderr.write(`opencode: --cwd ${resolve(cwd)}: no such directory\n`);
+  process.exit(EXIT.usage);
+});
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /** Parsed global options. */
 export interface CliOptions {
