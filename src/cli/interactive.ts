@@ -7,7 +7,6 @@
  *    slices (app-loader.ts) and the services forward to it; a prompt sent meanwhile waits for it.
  * The terminal is restored on every way out (see tui/terminal.ts).
  */
-import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { App } from '../app/app.js';
 import { drawFirstFrame } from '../tui/first-frame.js';
@@ -20,7 +19,6 @@ import { startupMark } from '../startup-trace.js';
 /** Starts the interactive TUI in `opts.cwd`. Resolves with the exit code when the person quits. */
 export async function runInteractive(opts: CliOptions): Promise<number> {
   const cwd = resolve(opts.cwd ?? process.cwd());
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) return fail(`--cwd ${cwd}: no such directory`);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     return fail('the TUI needs a terminal (stdin and stdout must be a TTY); to run one prompt without it use: opencode -p "your request"');
   }

@@ -8,7 +8,6 @@
  * Exit codes: 0 done, 1 the run failed (provider error, step cap, storage failure), 2 bad usage or
  * config (including no provider credential), 130 interrupted.
  */
-import { existsSync, statSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { resolve } from 'node:path';
 import { finalText, type RunResult } from '../agent/agent.js';
@@ -32,7 +31,6 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   };
 
   const cwd = resolve(opts.cwd ?? process.cwd());
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) return fail(2, `--cwd ${cwd}: no such directory`);
   process.chdir(cwd);
 
   let prompt = opts.prompt;

@@ -43,7 +43,6 @@ export async function runSessionsUndo(opts: SessionsUndoOptions): Promise<number
   const { existsSync } = await import('node:fs');
   const { join, resolve } = await import('node:path');
   const cwd = resolve(opts.cwd ?? process.cwd());
-  if (!existsSync(cwd)) return fail(2, `--cwd ${cwd}: no such directory`);
   const { loadConfigForCommand } = await import('./load-config.js');
   const loaded = loadConfigForCommand(cwd);
   if (typeof loaded === 'number') return loaded;

@@ -202,7 +202,6 @@ async function withDatabase(
   work: (db: Database | undefined) => Promise<number>,
 ): Promise<number> {
   const cwd = resolve(opts.cwd ?? process.cwd());
-  if (!existsSync(cwd)) return fail(2, `--cwd ${cwd}: no such directory`);
   const loaded = loadConfigForCommand(cwd);
   if (typeof loaded === 'number') return loaded;
   const { resolveDataDir } = await import('../config/load.js');

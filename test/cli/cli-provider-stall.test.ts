@@ -5,12 +5,12 @@
  * in the project config) and asked again.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { cleanEnv, runCli } from '../support/cli.js';
+import { closedPort } from '../support/ports.js';
 
 let fake: FakeProvider | undefined;
 afterEach(async () => {
@@ -24,17 +24,9 @@ const project = (config?: unknown) => {
   return dir;
 };
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('opencode -p and an unreachable or silent provider', () => {
   it('a local server that is not running: 2 quick retries on stderr, then the address and a hint, exit 1', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const run = await runCli(['-p', 'hi', '-m', 'local/qwen3-coder'], {
       cwd: project({ providers: { local: { models: { 'qwen3-coder': { contextWindow: 32_000 } } } } }),
       env: cleanEnv({ LOCAL_ENDPOINT: `http://127.0.0.1:${port}` }),
@@ -63,7 +55,7 @@ describe('opencode -p and an unreachable or silent provider', () => {
   }, 30_000);
 
   it('-q keeps the retries off stderr, but not the final error', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const run = await runCli(['-p', 'hi', '-q'], {
       cwd: project(),
       env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-secret-key', ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` }),

@@ -6,13 +6,11 @@
  * nothing there (before, ~75 files, ~12–25 ms of CPU on every such run). Through bin/opencode, the real
  * dist/ and the loopback fake provider; the start-up trace says what was taken and compiled.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { cleanEnv, runCli } from '../support/cli.js';
-import { cacheCounts, closedPort } from '../support/code-cache.js';
+import { cachedRuns, remoteMcpProject } from '../support/code-cache.js';
 
 interface Start {
   fromCache: number;
@@ -22,25 +20,20 @@ interface Start {
 }
 
 /**
- * Runs `-p "say hi"` in a folder, against `fake`, with the cache in `dir`; returns what its start-up
- * trace says of the code cache.
+ * A cache folder, a project with a remote MCP server of `type` and a plain one, and `start`, which runs
+ * `-p "say hi"` in one of them against `fake` and returns what its start-up trace says of the code cache.
  */
-function starter(dir: string, fake: FakeProvider): (cwd: string) => Promise<Start> {
-  let n = 0;
-  return async (cwd) => {
-    const trace = join(dir, `trace-${++n}.txt`);
-    const env = cleanEnv({
-      OPENCODE_CODE_CACHE_DIR: join(dir, 'cache'),
-      OPENCODE_STARTUP_TRACE: trace,
-      ANTHROPIC_API_KEY: 'sk-ant-test',
-      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
-    });
-    const run = await runCli(['-p', 'say hi', '-q'], { cwd, env });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toBe('hi\n');
-    const taken = /the code of (\d+) files taken before a V8 flag/.exec(readFileSync(trace, 'utf8'));
-    return { ...cacheCounts(trace), taken: taken ? Number(taken[1]) : undefined };
+async function setup(fake: FakeProvider, type: 'http' | 'sse'): Promise<{ remote: string; plain: string; start: (cwd: string) => Promise<Start> }> {
+  const { dir, run } = cachedRuns('opencode-code-cache-flag-');
+  const provider = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL };
+  const start = async (cwd: string): Promise<Start> => {
+    const started = await run(['-p', 'say hi', '-q'], { cwd, env: provider });
+    expect(started.code).toBe(0);
+    expect(started.stdout).toBe('hi\n');
+    const taken = /the code of (\d+) files taken before a V8 flag/.exec(readFileSync(started.trace, 'utf8'));
+    return { ...started.counts(), taken: taken ? Number(taken[1]) : undefined };
   };
+  return { remote: await remoteMcpProject(dir, type), plain: mkdtempSync(join(dir, 'plain-')), start };
 }
 
 describe('the code cache and a V8 flag set at run time', () => {
@@ -51,13 +44,8 @@ describe('the code cache and a V8 flag set at run time', () => {
   });
 
   it('serialises before the flag only the files it compiled; the entries of the others stay good', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-code-cache-flag-'));
     fake = await startFakeProvider([], { fallback: { text: 'hi' } });
-    const remote = mkdtempSync(join(dir, 'remote-'));
-    // a port nothing listens on: the server fails to connect, with a warning, and the prompt runs
-    writeFileSync(join(remote, '.opencode.json'), JSON.stringify({ mcpServers: { gone: { type: 'http', url: `http://127.0.0.1:${await closedPort()}/mcp` } } }));
-    const plain = mkdtempSync(join(dir, 'plain-'));
-    const start = starter(dir, fake);
+    const { remote, plain, start } = await setup(fake, 'http');
 
     // the plain run first: every file it loads has an entry without the flag
     const first = await start(plain);
@@ -72,12 +60,8 @@ describe('the code cache and a V8 flag set at run time', () => {
   });
 
   it('a remote run on an empty cache serialises the files it compiled before the flag, which a plain run then takes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-code-cache-flag-'));
     fake = await startFakeProvider([], { fallback: { text: 'hi' } });
-    const remote = mkdtempSync(join(dir, 'remote-'));
-    writeFileSync(join(remote, '.opencode.json'), JSON.stringify({ mcpServers: { gone: { type: 'sse', url: `http://127.0.0.1:${await closedPort()}/sse` } } }));
-    const plain = mkdtempSync(join(dir, 'plain-'));
-    const start = starter(dir, fake);
+    const { remote, plain, start } = await setup(fake, 'sse');
 
     const first = await start(remote);
     expect(first.fromCache).toBe(0);

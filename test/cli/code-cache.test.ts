@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runKind, shortHash } from '../../src/cli/code-cache.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { cleanEnv, runCli } from '../support/cli.js';
-import { cacheCounts, closedPort } from '../support/code-cache.js';
+import { cacheCounts, remoteMcpProject } from '../support/code-cache.js';
 
 describe('runKind: which cache a run uses', () => {
   const cases: [string[], string][] = [
@@ -135,9 +135,7 @@ describe('bin/opencode with a code cache', () => {
     const { dir, env, trace } = setup();
     fake = await startFakeProvider([], { fallback: { text: 'hi' } });
     const provider = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL };
-    const remote = mkdtempSync(join(dir, 'remote-mcp-'));
-    // a port nothing listens on: the server fails to connect, with a warning, and the prompt runs
-    writeFileSync(join(remote, '.opencode.json'), JSON.stringify({ mcpServers: { gone: { type: 'http', url: `http://127.0.0.1:${await closedPort()}/mcp` } } }));
+    const remote = await remoteMcpProject(dir, 'http');
     const plain = mkdtempSync(join(dir, 'plain-'));
     const compiledOf = async (cwd: string) => {
       const run = await runCli(['-p', 'say hi', '-q'], { cwd, env: env(provider) });

@@ -5,8 +5,6 @@
  * others work, and a server's stderr goes to its log, never to the terminal.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpService } from '../../src/mcp/service.js';
@@ -14,6 +12,7 @@ import { ToolRegistry } from '../../src/tools/registry.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { toolContext } from '../support/tool-context.js';
 import { FILESYSTEM_SERVER, serverConfig, startHttpFixture, startService, stdioFixture, tempDir, whenServer } from './fixture.js';
+import { closedPort } from '../support/ports.js';
 
 let service: McpService | undefined;
 const cleanups: (() => void)[] = [];
@@ -22,15 +21,6 @@ afterEach(async () => {
   service = undefined;
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
-
-/** A port nothing listens on (fetch refuses "bad ports" such as 1 and 9 before connecting). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function tool(registry: ToolRegistry, name: string): Tool {
   const found = registry.get(name);
@@ -162,12 +152,12 @@ describe('MCP failures', () => {
   });
 
   it('reports a command that does not exist, and a server that exits during initialize', async () => {
-    const closedPort = await freePort();
+    const refusedPort = await closedPort();
     service = startService({
       servers: {
         missing: serverConfig({ command: 'opencode-no-such-mcp-server', args: ['--stdio'] }),
         dies: serverConfig({ command: '/bin/sh', args: ['-c', 'echo "missing API key" >&2; exit 3'] }),
-        refused: serverConfig({ type: 'http', url: `http://127.0.0.1:${closedPort}/mcp` }),
+        refused: serverConfig({ type: 'http', url: `http://127.0.0.1:${refusedPort}/mcp` }),
         badurl: serverConfig({ type: 'sse', url: 'not a url' }),
         off: serverConfig({ command: 'whatever', disabled: true }),
       },
@@ -182,7 +172,7 @@ describe('MCP failures', () => {
         name: 'refused',
         type: 'http',
         status: 'failed',
-        error: `cannot reach http://127.0.0.1:${closedPort}/mcp: connect ECONNREFUSED 127.0.0.1:${closedPort}`,
+        error: `cannot reach http://127.0.0.1:${refusedPort}/mcp: connect ECONNREFUSED 127.0.0.1:${refusedPort}`,
         tools: [],
       },
     ]);

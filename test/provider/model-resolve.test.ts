@@ -17,6 +17,7 @@ import {
 } from '../../src/provider/index.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { envSettings } from '../support/provider-helpers.js';
+import { closedPort } from '../support/ports.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -123,7 +124,7 @@ describe('resolveModel', () => {
   });
 
   it('reports a refused discovery connection', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     await expect(resolveModel('local/x', envSettings({ LOCAL_ENDPOINT: `http://127.0.0.1:${port}` }))).rejects.toThrow(
       `cannot reach http://127.0.0.1:${port} (connection refused): is the server running? (listing its models at http://127.0.0.1:${port}/v1/models)`,
     );
@@ -176,13 +177,13 @@ describe('defaultModels', () => {
   it('counts config keys, skips disabled providers, and prefers configured local models over discovery', async () => {
     expect((await defaultModels(envSettings({}, { openai: { apiKey: 'k' } })))?.coder).toBe('openai/gpt-4.1');
     expect((await defaultModels(envSettings({ ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' }, { anthropic: { disabled: true } })))?.coder).toBe('openai/gpt-4.1');
-    const port = await freePort(); // nothing listens: configured models need no network
+    const port = await closedPort(); // nothing listens: configured models need no network
     const local = envSettings({ LOCAL_ENDPOINT: `http://127.0.0.1:${port}` }, { local: { models: { 'my-model': {} } } });
     expect(await defaultModels(local)).toEqual({ coder: 'local/my-model', task: 'local/my-model', title: 'local/my-model', summarizer: 'local/my-model' });
   });
 
   it('falls through a local server that is down, and reports it when nothing else is configured', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const endpoint = `http://127.0.0.1:${port}`;
     expect(await defaultModels(envSettings({ LOCAL_ENDPOINT: endpoint, ANTHROPIC_API_KEY: 'a' }))).toEqual(anthropicDefaults);
     await expect(defaultModels(envSettings({ LOCAL_ENDPOINT: endpoint }))).rejects.toThrow(/cannot reach .* \(connection refused\)/);
@@ -217,13 +218,3 @@ describe('credentials and cost', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}

@@ -2,12 +2,12 @@
  * Retries, failures and cancellation of both providers against the fake provider (real SDKs, our own
  * retry loop with a tiny base delay).
  */
-import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalogModel, createProvider, type CreateProviderOptions } from '../../src/provider/index.js';
 import type { ProviderEvent } from '../../src/provider/types.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { collect, completed, envSettings, failed, request, user } from '../support/provider-helpers.js';
+import { closedPort } from '../support/ports.js';
 
 const fakes: FakeProvider[] = [];
 afterEach(async () => {
@@ -113,7 +113,7 @@ describe.each<Api>(['anthropic', 'openai'])('%s retries', (api) => {
   });
 
   it('retries a refused connection until the server is up', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const url = api === 'anthropic' ? `http://127.0.0.1:${port}` : `http://127.0.0.1:${port}/v1`;
     const events: ProviderEvent[] = [];
     for await (const event of providerFor(api, url, { baseDelayMs: 300 }).stream(request([user('hi')]))) {
@@ -125,7 +125,7 @@ describe.each<Api>(['anthropic', 'openai'])('%s retries', (api) => {
   });
 
   it('reports a refused connection after the last retry, naming the address (issue 10 §2)', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const url = api === 'anthropic' ? `http://127.0.0.1:${port}` : `http://127.0.0.1:${port}/v1`;
     const events = await collect(providerFor(api, url, { maxRetries: 1 }).stream(request([user('hi')])));
     expect(events.map((e) => e.type)).toEqual(['retry', 'error']);
@@ -179,13 +179,3 @@ describe.each<Api>(['anthropic', 'openai'])('%s retries', (api) => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}

@@ -5,13 +5,13 @@
  * against the loopback fake provider; limits are set small in the provider config, and nothing here
  * measures time.
  */
-import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalogModel, createProvider, type CreateProviderOptions, type ProviderConfig } from '../../src/provider/index.js';
 import { unreachableMessage, UNREACHABLE_BASE_DELAY_MS } from '../../src/provider/retry.js';
 import type { ProviderEvent } from '../../src/provider/types.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { collect, completed, envSettings, failed, request, user } from '../support/provider-helpers.js';
+import { closedPort } from '../support/ports.js';
 
 const fakes: FakeProvider[] = [];
 afterEach(async () => {
@@ -44,14 +44,6 @@ const retries = (events: ProviderEvent[]) => events.flatMap((e) => (e.type === '
 const displayName = (api: Api) => (api === 'anthropic' ? 'Anthropic' : 'OpenAI');
 /** a delay no test waits out: the stall limits end the attempt long before */
 const FOREVER_MS = 120_000;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe.each<Api>(['anthropic', 'openai'])('%s: a silent server', (api) => {
   it('stalling before the response headers is retried after firstByteTimeoutMs, and the retry answers', async () => {
@@ -125,7 +117,7 @@ describe('anthropic: a stall between events before any text', () => {
 
 describe.each<Api>(['anthropic', 'openai'])('%s: nothing listening', (api) => {
   it('a refused connection fails after 2 quick retries with the address and a hint', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const url = api === 'anthropic' ? `http://127.0.0.1:${port}` : `http://127.0.0.1:${port}/v1`;
     // the default retry policy: 8 retries, 2 s first backoff — a refused connection takes neither
     const events = await collect(providerFor(api, url, {}, {}).stream(request([user('hi')])));

@@ -2,11 +2,11 @@
  * Runs of bin/opencode against a code cache of their own (src/cli/code-cache.ts), each with its own
  * start-up trace, and what that trace says of the cache.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cleanEnv, runCli, type CliRun } from './cli.js';
+import { closedPort } from './ports.js';
 
 /** What a run's start-up trace says of the code cache: files whose code came from it, and files compiled. */
 export interface CacheCounts {
@@ -53,11 +53,13 @@ export function cachedRuns(prefix: string): {
   };
 }
 
-/** A loopback port that was free a moment ago: connecting to it is refused. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+/**
+ * A project folder in `parent` whose .opencode.json names one remote MCP server of `type` on a port
+ * nothing listens on: it fails to connect, with a warning, and a prompt still runs (and -p sets
+ * `--liftoff-only` for it: src/cli/run-prompt.ts).
+ */
+export async function remoteMcpProject(parent: string, type: 'http' | 'sse'): Promise<string> {
+  const dir = mkdtempSync(join(parent, 'remote-mcp-'));
+  writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ mcpServers: { gone: { type, url: `http://127.0.0.1:${await closedPort()}/${type === 'http' ? 'mcp' : 'sse'}` } } }));
+  return dir;
 }

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchTool } from '../../src/tools/fetch.js';
 import { recordingContext } from '../support/recording-context.js';
 import { runTool, toolContext } from '../support/tool-context.js';
+import { closedPort } from '../support/ports.js';
 
 const SIX_MB = 6 * 1024 * 1024;
 
@@ -102,15 +103,6 @@ async function timed<T>(work: Promise<T>): Promise<{ result: T; ms: number }> {
   const start = Date.now();
   const result = await work;
   return { result, ms: Date.now() - start };
-}
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 function hasOpenssl(): boolean {
