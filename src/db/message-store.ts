@@ -21,7 +21,8 @@
  * own (one statement is atomic; inside a batch it needs no savepoint); a message that may have rows (it
  * streamed past {@link STREAMING_REWRITE_MAX_CHARS}, or came from another process or an earlier run:
  * interrupted-turn repair, a resumed session) is a `DELETE` of its rows and the `UPDATE`, in one
- * transaction (a savepoint inside a batch), so a failure never drops the rows without the rewrite.
+ * transaction (a savepoint inside a batch), so a failure never drops the rows without the rewrite. A
+ * create is one `INSERT` (its trigger counts the message and moves the session's `updated_at`).
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -244,7 +245,6 @@ export class MessageStore {
   private charsSinceCheckpoint = 0;
   /** returns the new row's seq (nothing else is read back: the caller has the rest) */
   private readonly insert: BetterSqlite3.Statement<[InsertParams], number>;
-  private readonly touchSession: BetterSqlite3.Statement<[number, string]>;
   private readonly write: BetterSqlite3.Statement<[string, string | null, number, number | null, string]>;
   private readonly insertChunk: BetterSqlite3.Statement<[string, number, number, string, string]>;
   private readonly deleteChunks: BetterSqlite3.Statement<[string]>;
@@ -253,7 +253,6 @@ export class MessageStore {
   private readonly selectMessage: BetterSqlite3.Statement<[string], MessageRow>;
   private readonly selectSession: BetterSqlite3.Statement<[string], MessageRow>;
   // transaction functions built once: better-sqlite3's `transaction()` costs more than the writes of a small message
-  private readonly createTx: BetterSqlite3.Transaction<(params: InsertParams) => number>;
   /** returns whether the row exists (was updated) */
   private readonly rewriteTx: BetterSqlite3.Transaction<(json: string, model: string | null, now: number, finishedAt: number | null, id: string) => boolean>;
   private readonly chunksTx: BetterSqlite3.Transaction<(id: string, firstSeq: number, rows: readonly { partIndex: number; kind: string; body: string }[]) => void>;
@@ -283,24 +282,20 @@ export class MessageStore {
       `SELECT c.message_id, c.part_index, c.kind, c.body FROM message_chunks c JOIN messages m ON m.id = c.message_id
        WHERE m.session_id = ? ORDER BY c.message_id, c.seq`,
     );
-    // seq is computed inside the INSERT, which holds the write lock, so two writers can never take the same one.
+    // seq is computed inside the INSERT, which holds the write lock, so two writers can never take the same
+    // one; the insert trigger counts the message into its session and moves the session's updated_at
+    // (migration 0009), so a create is this one statement, atomic by itself.
     this.insert = db.prepare<[InsertParams], number>(
       `INSERT INTO messages (id, session_id, seq, role, parts, model, created_at, updated_at, finished_at)
        VALUES (@id, @sessionId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = @sessionId),
                @role, @parts, @model, @now, @now, @finishedAt)
        RETURNING seq`,
     ).pluck();
-    this.touchSession = db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?');
     this.write = db.prepare(
       'UPDATE messages SET parts = ?, model = ?, updated_at = ?, finished_at = ? WHERE id = ?',
     );
     this.selectMessage = db.prepare('SELECT * FROM messages WHERE id = ?');
     this.selectSession = db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY seq');
-    this.createTx = db.transaction((params: InsertParams) => {
-      const seq = this.insert.get(params)!;
-      this.touchSession.run(params.now, params.sessionId);
-      return seq;
-    });
     this.rewriteTx = db.transaction((json: string, model: string | null, now: number, finishedAt: number | null, id: string) => {
       this.deleteChunks.run(id);
       return this.write.run(json, model, now, finishedAt, id).changes > 0;
@@ -329,7 +324,7 @@ export class MessageStore {
 
   /**
    * Appends a message to a session, allocating the next `seq`. `finishedAt` is set when `parts` hold a
-   * finish part (its time). Also bumps the session's `updated_at`.
+   * finish part (its time). Also bumps the session's `updated_at` (to the creation time, never back).
    * @throws `SqliteError` (SQLITE_CONSTRAINT_FOREIGNKEY) when the session does not exist
    */
   create(input: { sessionId: string; role: Role; parts: MessagePart[]; model?: string; id?: string }): Message {
@@ -337,7 +332,7 @@ export class MessageStore {
     const id = input.id ?? randomUUID();
     const json = JSON.stringify(capParts(input.parts));
     const finishedAt = finishedAtOf({ parts: input.parts });
-    const seq = this.createTx.immediate({
+    const seq = this.insert.get({
       id,
       sessionId: input.sessionId,
       role: input.role,
@@ -345,7 +340,7 @@ export class MessageStore {
       model: input.model ?? null,
       now,
       finishedAt: finishedAt ?? null,
-    });
+    })!;
     if (finishedAt === undefined) {
       this.chunkless.add(id);
       // the creation counts as the first write for the streaming interval (see updateStreaming)
@@ -376,9 +371,9 @@ export class MessageStore {
    * rows).
    *
    * A write of this store that fails inside `fn` leaves nothing of itself behind even when `fn` catches
-   * its error and goes on: a one-statement write (a rewrite of a chunkless message, `addUsage`, a
-   * tool-call record) is rolled back by SQLite as a statement, and the two-statement ones (`create`:
-   * the insert and the session's `updated_at`; a rewrite that drops chunk rows) run in a savepoint.
+   * its error and goes on: a one-statement write (`create`, with its trigger; a rewrite of a chunkless
+   * message, `addUsage`, a tool-call record) is rolled back by SQLite as a statement, and a rewrite that
+   * drops chunk rows runs in a savepoint.
    */
   batch<T>(fn: () => T): T {
     let result: T;

@@ -42,7 +42,7 @@ afterEach(() => {
 });
 
 describe('statements of a write', () => {
-  it("a step of the agent loop: two commits, a rewrite of the store's own messages one UPDATE each, no streaming write within the interval", () => {
+  it("a step of the agent loop: two commits, a create one INSERT, a rewrite of the store's own messages one UPDATE each, no streaming write within the interval", () => {
     // what the agent does per tool step (bench/agent-loop.ts): the last step's held writes (log record,
     // tool message finished) and the new assistant message in one batch; a quick reply streamed; its
     // usage, finish and the tool message in the next batch
@@ -57,10 +57,7 @@ describe('statements of a write', () => {
       'BEGIN IMMEDIATE',
       'INSERT INTO tool_calls',
       'UPDATE messages',
-      'SAVEPOINT',
       'INSERT INTO messages',
-      'UPDATE sessions',
-      'RELEASE',
       'COMMIT',
     ]);
     const call: MessagePart = { type: 'tool_call', id: 'toolu_1', name: 'view', input: '{"file_path":"a"}', finished: true };
@@ -71,7 +68,7 @@ describe('statements of a write', () => {
       t.messages.finish(finished(assistant, [call]));
       return t.messages.create({ sessionId, role: 'tool', parts: [] });
     });
-    expect(t.take()).toEqual(['BEGIN IMMEDIATE', 'UPDATE sessions', 'UPDATE messages', 'SAVEPOINT', 'INSERT INTO messages', 'UPDATE sessions', 'RELEASE', 'COMMIT']);
+    expect(t.take()).toEqual(['BEGIN IMMEDIATE', 'UPDATE sessions', 'UPDATE messages', 'INSERT INTO messages', 'COMMIT']);
     expect(other.messages.get(assistant.id)!.parts).toEqual([call, { type: 'finish', reason: 'end_turn', time: 1700000000000 }]);
   });
 

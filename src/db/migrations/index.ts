@@ -10,6 +10,7 @@ import { sql as turnChanges } from './0005-turn-changes.js';
 import { sql as toolCallDays } from './0006-tool-call-days.js';
 import { sql as ranDurations } from './0007-ran-durations.js';
 import { sql as turnChangeKinds } from './0008-turn-change-kinds.js';
+import { sql as messageInsertTouch } from './0009-message-insert-touch.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it has run. */
 export interface Migration {
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'tool-call-days', sql: toolCallDays },
   { version: 7, name: 'ran-durations', sql: ranDurations },
   { version: 8, name: 'turn-change-kinds', sql: turnChangeKinds },
+  { version: 9, name: 'message-insert-touch', sql: messageInsertTouch },
 ];
