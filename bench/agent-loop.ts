@@ -17,6 +17,10 @@
  * Beside it: the process's CPU time over the run (all threads, tools included: adds V8's GC helper and
  * compiler threads and the libuv pool) and the wall time with the tools' wall time taken out.
  *
+ * Sessions alternating with the headline's run the same loop with the store keeping messages in memory
+ * and writing nothing (bench/memory-store.ts): the loop's figure without SQLite, so the share of storage
+ * and the floor of everything else are read off the same run.
+ *
  * A second variant uses the app's prompt environment (src/app/app.ts) with `projectTree()` of a big
  * project (the search tree), built once per run; its line gives the wall time per step.
  */
@@ -38,6 +42,7 @@ import { builtinTools } from '../src/tools/index.js';
 import { projectTree } from '../src/tools/ls.js';
 import { createShell } from '../src/tools/shell.js';
 import { cannedProvider } from './canned-provider.js';
+import { memoryStore } from './memory-store.js';
 import { startChildFake, type ChildFake, type ChildTurn } from './fake-provider-client.js';
 import { log, median, ms, ratio, type Row } from './lib.js';
 import type Anthropic from '@anthropic-ai/sdk';
@@ -113,12 +118,24 @@ const eluActiveMs = () => performance.eventLoopUtilization().active;
 /** on-CPU ms of the main thread, or its event loop's active ms where /proc has no schedstat */
 const threadMsNow = mainThreadCpuClock() ?? eluActiveMs;
 
-/**
- * One scripted session. `timeStore`: wrap the store calls with the clock (two readings, ~12 µs, per
- * outermost call: ~0.1 ms a provider call), for the store's share; the headline comes from sessions
- * without it.
- */
-async function oneSession(fake: ChildFake, steps: number, bigProject?: string, canned = false, timeStore = false): Promise<SessionTimes> {
+/** How a session of {@link oneSession} differs from the headline's. */
+interface SessionVariant {
+  /** the app's prompt environment with `projectTree()` of this project */
+  bigProject?: string;
+  /** the provider answers from memory ({@link cannedProvider}) */
+  canned?: boolean;
+  /**
+   * wrap the store calls with the clock (two readings, ~12 µs, per outermost call: ~0.1 ms a provider
+   * call), for the store's share; the headline comes from sessions without it
+   */
+  timeStore?: boolean;
+  /** the agent's store keeps messages in memory and writes nothing, and no tool-call log ({@link memoryStore}) */
+  memory?: boolean;
+}
+
+/** One scripted session. */
+async function oneSession(fake: ChildFake, steps: number, variant: SessionVariant = {}): Promise<SessionTimes> {
+  const { bigProject, canned = false, timeStore = false, memory = false } = variant;
   const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-agent-'));
   const file = join(dir, 'small.ts');
   writeFileSync(file, 'export const answer = 42;\nexport function double(x: number) {\n  return x * 2;\n}\n');
@@ -143,7 +160,7 @@ async function oneSession(fake: ChildFake, steps: number, bigProject?: string, c
     kind: 'coder',
     provider,
     tools: builtinTools(),
-    store: db,
+    store: memory ? memoryStore() : db,
     permission,
     bus,
     toolServices: { fileTimes: new FileTimes(), fileHistory: db.files, shellFor: () => shell },
@@ -151,7 +168,7 @@ async function oneSession(fake: ChildFake, steps: number, bigProject?: string, c
     maxTokens: 1000,
     computeCost,
     // as the app wires it (src/app/app.ts): every call is written to the tool-call log
-    toolCallLog: db.toolCalls,
+    toolCallLog: memory ? undefined : db.toolCalls,
   });
   const sessionId = db.sessions.create({ title: 'bench' }).id;
   // a subscriber as the TUI and -p have one: the bus's fan-out is part of the loop
@@ -299,40 +316,46 @@ export async function benchAgentLoop(opts: { sessions: number; bigProject?: stri
   log(`agent loop: a warm-up session, then ${opts.sessions} × ${STEPS}-step sessions${opts.bigProject ? ' of each variant, alternating' : ''}${opts.canned ? ', canned provider' : ''}`);
   const fake = await startChildFake();
   try {
-    await oneSession(fake, STEPS, undefined, opts.canned); // JIT warm-up: the first session in a process is ~2× slower
+    await oneSession(fake, STEPS, { canned: opts.canned }); // JIT warm-up: the first session in a process is ~2× slower
     const runs: SessionTimes[] = [];
     const timed: SessionTimes[] = [];
+    const memory: SessionTimes[] = [];
     const big: SessionTimes[] = [];
     const sdk: number[] = [];
     if (!opts.canned) await fake.bodies(); // drops the warm-up's
     for (let i = 0; i < opts.sessions; i++) {
-      runs.push(await oneSession(fake, STEPS, undefined, opts.canned));
+      runs.push(await oneSession(fake, STEPS, { canned: opts.canned }));
       // the same exchanges again through the SDK alone, right after (the baseline of this run)
       if (!opts.canned) sdk.push(await sdkAlone(fake, await fake.bodies()));
       // alternating with the headline's sessions: the same session with the store calls timed
-      timed.push(await oneSession(fake, STEPS, undefined, opts.canned, true));
+      timed.push(await oneSession(fake, STEPS, { canned: opts.canned, timeStore: true }));
       if (!opts.canned) await fake.bodies(); // not replayed
+      // and with no storage at all: what the loop costs without SQLite
+      memory.push(await oneSession(fake, STEPS, { canned: opts.canned, memory: true }));
+      if (!opts.canned) await fake.bodies();
       // BENCH_EACH=1: each session's figure (the JIT is still warming up over the first few)
       if (process.env.BENCH_EACH) {
         const [r, t] = [runs.at(-1)!, timed.at(-1)!];
-        log(`session ${i}: ${((r.threadMs - r.tool.threadMs) / r.calls).toFixed(2)} ms/call; SDK alone ${sdk.at(-1)?.toFixed(2) ?? '-'}; timed: store ${(t.storeMs / t.calls).toFixed(2)} of ${((t.threadMs - t.tool.threadMs) / t.calls).toFixed(2)}`);
+        const perCall = (s: SessionTimes) => ((s.threadMs - s.tool.threadMs) / s.calls).toFixed(2);
+        log(`session ${i}: ${perCall(r)} ms/call; SDK alone ${sdk.at(-1)?.toFixed(2) ?? '-'}; timed: store ${(t.storeMs / t.calls).toFixed(2)} of ${perCall(t)}; store in memory ${perCall(memory.at(-1)!)}`);
       }
       if (opts.bigProject) {
-        big.push(await oneSession(fake, STEPS, opts.bigProject));
+        big.push(await oneSession(fake, STEPS, { bigProject: opts.bigProject }));
         await fake.bodies();
       }
     }
-    return rowsOf(runs, timed, big, sdk);
+    return rowsOf(runs, timed, memory, big, sdk);
   } finally {
     fake.close();
   }
 }
 
-function rowsOf(runs: SessionTimes[], timed: SessionTimes[], big: SessionTimes[], sdk: number[]): Row[] {
+function rowsOf(runs: SessionTimes[], timed: SessionTimes[], memory: SessionTimes[], big: SessionTimes[], sdk: number[]): Row[] {
   const m = (f: (r: SessionTimes) => number) => median(runs.map(f));
   const mt = (f: (r: SessionTimes) => number) => median(timed.map(f));
   const per = (r: SessionTimes, v: number) => v / r.calls;
   const busy = m((r) => per(r, r.threadMs - r.tool.threadMs));
+  const busyInMemory = median(memory.map((r) => per(r, r.threadMs - r.tool.threadMs)));
   const early = median(runs.flatMap((r) => r.gaps.slice(0, 10)));
   const late = median(runs.flatMap((r) => r.gaps.slice(-10)));
   const S = 'agent loop';
@@ -370,6 +393,13 @@ function rowsOf(runs: SessionTimes[], timed: SessionTimes[], big: SessionTimes[]
           },
         ]
       : []),
+    {
+      section: S,
+      name: '  with the store in memory',
+      value: ms(busyInMemory),
+      ratio: `storage ${ms(busy - busyInMemory)} of the headline`,
+      note: 'the same figure in sessions alternating with the headline\'s whose store keeps messages in memory and writes nothing, and no tool-call log (bench/memory-store.ts): the loop without SQLite',
+    },
     {
       section: S,
       name: '  process CPU per call, tools included',
