@@ -28,6 +28,7 @@ export function restoreSessionRows(db: Database, rows: SessionRows): void {
     `INSERT INTO messages (id, session_id, seq, role, parts, model, created_at, updated_at, finished_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const setUpdatedAt = connection.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?');
   const insertFile = connection.prepare(
     'INSERT INTO files (id, session_id, path, content, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
@@ -35,10 +36,14 @@ export function restoreSessionRows(db: Database, rows: SessionRows): void {
     .transaction(() => {
       connection.pragma('defer_foreign_keys = ON');
       for (const session of rows.sessions) db.sessions.restore(session);
-      // the insert trigger counts each message into its session's message_count (times are left alone)
+      // the insert trigger counts each message into its session's message_count, and moves the session's
+      // updated_at up to the message's created_at (migration 0009)
       for (const m of rows.messages) {
         insertMessage.run(m.id, m.sessionId, m.seq, m.role, JSON.stringify(capParts(m.parts)), m.model ?? null, m.createdAt, m.updatedAt, m.finishedAt ?? null);
       }
+      // so each session gets its exported time back: a message may be newer than its session (the clock
+      // was set back, then the session renamed or its usage added), and the import is exact
+      for (const session of rows.sessions) setUpdatedAt.run(session.updatedAt, session.id);
       for (const f of rows.files) insertFile.run(f.id, f.sessionId, f.path, f.content, f.version, f.createdAt, f.updatedAt);
     })
     .immediate();

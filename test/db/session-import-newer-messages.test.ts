@@ -1,0 +1,55 @@
+/**
+ * `opencode sessions import` writes a session back exactly as it was exported, also when one of its
+ * messages is newer than the session's own time. That happens when the clock was set back after the
+ * message (a usage update or a rename stamps the session with the earlier time): since migration 0009
+ * the insert trigger moves a session's `updated_at` up to each inserted message's `created_at`, so the
+ * import moved the session to its newest message's time — a second export differed from the first, and
+ * `sessions list` (newest first) put the session above ones it had been below.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/index.js';
+import { exportSession, importSession } from '../../src/session-io/transfer.js';
+
+const dirs: string[] = [];
+const dbs: Database[] = [];
+afterEach(() => {
+  for (const db of dbs.splice(0)) db.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function open(): Database {
+  const dir = mkdtempSync(join(tmpdir(), 'opencode-import-times-'));
+  dirs.push(dir);
+  const db = openDatabase(dir);
+  dbs.push(db);
+  return db;
+}
+// what a usage update or a rename writes after the clock went back: the session's time, earlier
+const setUpdatedAt = (db: Database, id: string, at: number) =>
+  db.connection.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(at, id);
+
+describe('importing a session whose message is newer than the session', () => {
+  it("keeps the exported session time: the second export is the first, and the list order is the source's", () => {
+    const source = open();
+    const behind = source.sessions.create({ title: 'clock set back' });
+    const message = source.messages.create({ sessionId: behind.id, role: 'user', parts: [{ type: 'text', text: 'hi' }] });
+    setUpdatedAt(source, behind.id, message.createdAt - 60_000);
+    const ahead = source.sessions.create({ title: 'in between' });
+    setUpdatedAt(source, ahead.id, message.createdAt - 30_000);
+    const exported = exportSession(source, behind.id);
+    expect(exported.sessions[0]!.updatedAt).toBe(message.createdAt - 60_000);
+
+    const target = open();
+    importSession(target, exportSession(source, ahead.id));
+    const imported = importSession(target, exported);
+
+    expect(imported.renamed).toBe(false);
+    expect(imported.session.updatedAt).toBe(message.createdAt - 60_000);
+    expect(imported.session.messageCount).toBe(1);
+    expect(JSON.stringify(exportSession(target, behind.id))).toBe(JSON.stringify(exported));
+    expect(target.sessions.listAll().map((s) => s.id)).toEqual([ahead.id, behind.id]);
+    expect(source.sessions.listAll().map((s) => s.id)).toEqual([ahead.id, behind.id]);
+  });
+});
