@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import { diffLines } from 'diff';
 import type { FileHistory, FileWriteBytes } from '../tools/file-history.js';
+import { returnedRow } from './returning.js';
 import { TurnChangeStore } from './turn-changes.js';
 
 /** One stored version of a file. */
@@ -176,12 +177,19 @@ export class FileStore implements FileHistory {
 
   private insert(sessionId: string, path: string, content: string, version: string): FileVersion {
     const now = Date.now();
-    const row = this.db
-      .prepare<[string, string, string, string, string, number, number], FileRow>(
+    const row = returnedRow(
+      this.db.prepare<[string, string, string, string, string, number, number], FileRow>(
         `INSERT INTO files (id, session_id, path, content, version, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(randomUUID(), sessionId, path, content, version, now, now);
+      ),
+      randomUUID(),
+      sessionId,
+      path,
+      content,
+      version,
+      now,
+      now,
+    );
     return toFileVersion(row!);
   }
 }

@@ -30,6 +30,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { finishPart, type Message, type MessagePart, type Role } from '../message.js';
 import { NotFoundError } from './errors.js';
 import { capParts, MAX_STORED_PART_CHARS } from './part-cap.js';
+import { returnedRow } from './returning.js';
 
 export { MAX_STORED_PART_CHARS };
 
@@ -284,10 +285,8 @@ export class MessageStore {
     );
     // seq is computed inside the INSERT, which holds the write lock, so two writers can never take the same
     // one; the insert trigger counts the message into its session and moves the session's updated_at
-    // (migration 0009), so a create is this one statement, atomic by itself. Run with `all()`, never
-    // `get()`: outside a batch the statement commits when it is reset, after its row was read, and
-    // better-sqlite3's `get()` ignores the reset's result, so a commit that failed (a full disk, an I/O
-    // error writing the WAL) returned a seq for a message that was rolled back; `all()` throws it.
+    // (migration 0009), so a create is this one statement, atomic by itself. Run through returnedRow():
+    // outside a batch it commits as it is reset, and a commit that fails must throw (returning.ts).
     this.insert = db.prepare<[InsertParams], number>(
       `INSERT INTO messages (id, session_id, seq, role, parts, model, created_at, updated_at, finished_at)
        VALUES (@id, @sessionId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = @sessionId),
@@ -335,7 +334,7 @@ export class MessageStore {
     const id = input.id ?? randomUUID();
     const json = JSON.stringify(capParts(input.parts));
     const finishedAt = finishedAtOf({ parts: input.parts });
-    const [seq] = this.insert.all({
+    const seq = returnedRow(this.insert, {
       id,
       sessionId: input.sessionId,
       role: input.role,
@@ -343,7 +342,7 @@ export class MessageStore {
       model: input.model ?? null,
       now,
       finishedAt: finishedAt ?? null,
-    }) as [number];
+    })!;
     if (finishedAt === undefined) {
       this.chunkless.add(id);
       // the creation counts as the first write for the streaming interval (see updateStreaming)

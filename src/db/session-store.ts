@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Usage } from '../message.js';
 import { NotFoundError } from './errors.js';
+import { returnedRow } from './returning.js';
 
 /** One session as stored. Token counts are sums over all provider calls of the session. */
 export interface Session {
@@ -96,12 +97,17 @@ export class SessionStore {
    */
   create(input: { title: string; parentSessionId?: string; id?: string }): Session {
     const now = Date.now();
-    const row = this.db
-      .prepare<[string, string | null, string, number, number], SessionRow>(
+    const row = returnedRow(
+      this.db.prepare<[string, string | null, string, number, number], SessionRow>(
         `INSERT INTO sessions (id, parent_session_id, title, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(input.id ?? randomUUID(), input.parentSessionId ?? null, input.title, now, now);
+      ),
+      input.id ?? randomUUID(),
+      input.parentSessionId ?? null,
+      input.title,
+      now,
+      now,
+    );
     return toSession(row!);
   }
 
@@ -180,27 +186,26 @@ export class SessionStore {
    *   parent or summary message does not exist
    */
   restore(session: Omit<Session, 'messageCount'>): Session {
-    const row = this.db
-      .prepare<unknown[], SessionRow>(
+    const row = returnedRow(
+      this.db.prepare<unknown[], SessionRow>(
         `INSERT INTO sessions (id, parent_session_id, title, prompt_tokens, completion_tokens, cache_read_tokens,
            cache_write_tokens, context_tokens, cost, summary_message_id, created_at, updated_at, tui_used_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(
-        session.id,
-        session.parentSessionId ?? null,
-        session.title,
-        session.promptTokens,
-        session.completionTokens,
-        session.cacheReadTokens,
-        session.cacheWriteTokens,
-        session.contextTokens,
-        session.costUsd,
-        session.summaryMessageId ?? null,
-        session.createdAt,
-        session.updatedAt,
-        session.tuiUsedAt ?? null,
-      );
+      ),
+      session.id,
+      session.parentSessionId ?? null,
+      session.title,
+      session.promptTokens,
+      session.completionTokens,
+      session.cacheReadTokens,
+      session.cacheWriteTokens,
+      session.contextTokens,
+      session.costUsd,
+      session.summaryMessageId ?? null,
+      session.createdAt,
+      session.updatedAt,
+      session.tuiUsedAt ?? null,
+    );
     return toSession(row!);
   }
 
@@ -244,7 +249,7 @@ export class SessionStore {
 
   private update(id: string, assignments: string, values: unknown[]): Session {
     // `assignments` is one of a few constant strings of this class, so the cache stays that small
-    const row = this.prepared(`UPDATE sessions SET ${assignments}, updated_at = ? WHERE id = ? RETURNING *`).get(...values, Date.now(), id);
+    const row = returnedRow(this.prepared(`UPDATE sessions SET ${assignments}, updated_at = ? WHERE id = ? RETURNING *`), ...values, Date.now(), id);
     if (!row) throw new NotFoundError('session', id);
     return toSession(row);
   }
