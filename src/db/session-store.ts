@@ -248,8 +248,9 @@ export class SessionStore {
   }
 
   private update(id: string, assignments: string, values: unknown[]): Session {
-    // `assignments` is one of a few constant strings of this class, so the cache stays that small
-    const row = returnedRow(this.prepared(`UPDATE sessions SET ${assignments}, updated_at = ? WHERE id = ? RETURNING *`), ...values, Date.now(), id);
+    // `assignments` is one of a few constant strings of this class, so the cache stays that small; the
+    // session's time never goes back (a clock set back), as with a message's insert (migration 0009)
+    const row = returnedRow(this.prepared(`UPDATE sessions SET ${assignments}, updated_at = MAX(updated_at, ?) WHERE id = ? RETURNING *`), ...values, Date.now(), id);
     if (!row) throw new NotFoundError('session', id);
     return toSession(row);
   }

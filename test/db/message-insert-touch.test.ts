@@ -2,7 +2,8 @@
  * A message's insert moves its session's `updated_at` through the insert trigger (migration 0009), so a
  * create is one statement: the session's time is the creation time, never earlier than it was (an
  * import keeps the exported time), the message count follows, and a database made before the migration
- * gets the new trigger when it is opened.
+ * gets the new trigger when it is opened. The session's own writes (rename, usage) never move it back
+ * either.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,6 +47,16 @@ describe("a message's insert and its session's time", () => {
     db.messages.create({ sessionId: session.id, role: 'user', parts: [] });
     expect(db.sessions.get(session.id)!.updatedAt).toBe(later);
     expect(db.sessions.get(session.id)!.messageCount).toBe(1);
+  });
+
+  it("a rename or usage after the clock went back leaves the session's later time", () => {
+    const db = open();
+    const session = db.sessions.create({ title: 't' });
+    const later = Date.now() + 3_600_000;
+    setUpdatedAt(db, session.id, later);
+    expect(db.sessions.updateTitle(session.id, 'renamed').updatedAt).toBe(later);
+    expect(db.sessions.addUsage(session.id, { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 }, 0.5, 3)).toMatchObject({ updatedAt: later, title: 'renamed', costUsd: 0.5 });
+    expect(db.sessions.get(session.id)!.updatedAt).toBe(later);
   });
 
   it('an import keeps the session time it exported, with messages of earlier times', () => {
