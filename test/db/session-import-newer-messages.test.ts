@@ -1,7 +1,8 @@
 /**
  * `opencode sessions import` writes a session back exactly as it was exported, also when one of its
- * messages is newer than the session's own time. That happens when the clock was set back after the
- * message (a usage update or a rename stamps the session with the earlier time): since migration 0009
+ * messages is newer than the session's own time. That happened when the clock was set back after the
+ * message (a usage update or a rename stamped the session with the earlier time, until the session's
+ * writes took the later of the two), and such sessions are in databases and exports: since migration 0009
  * the insert trigger moves a session's `updated_at` up to each inserted message's `created_at`, so the
  * import moved the session to its newest message's time — a second export differed from the first, and
  * `sessions list` (newest first) put the session above ones it had been below.
@@ -26,7 +27,7 @@ function open(): Database {
   dbs.push(db);
   return db;
 }
-// what a usage update or a rename writes after the clock went back: the session's time, earlier
+// what a usage update or a rename wrote after the clock went back (before they kept the later time)
 const setUpdatedAt = (db: Database, id: string, at: number) =>
   db.connection.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(at, id);
 
