@@ -6,47 +6,27 @@
  * Every message is counted exactly once (by the old trigger or the new one, never both or neither), the
  * seqs are distinct and gapless, and the session's time is its last message's.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, migrations, openDatabase } from '../../src/db/index.js';
-import { startWriter, tempDataDir } from './helpers.js';
+import { startFixture, startWriter, tempDataDir } from './helpers.js';
 
-const SCHEMA8_WRITER = fileURLToPath(new URL('./fixtures/schema8-writer.ts', import.meta.url));
 const SESSION = 's1';
 
 let cleanup: () => void = () => {};
 afterEach(() => cleanup());
 
-/** The schema-8 writer: resolves `ready` once its connection is open; `stop()` resolves with its seqs. */
+/** The schema-8 writer (fixtures/schema8-writer.ts): `stop()` resolves with its seqs. */
 function startSchema8Writer(file: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCHEMA8_WRITER, file, SESSION], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes('ready\n')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`schema-8 writer exited ${code}: ${stderr}`)));
-  });
-  const done = new Promise<number[]>((resolve, reject) => {
-    child.on('exit', (code) => {
-      const line = stdout.split('\n').find((l) => l.startsWith('done '));
-      if (code !== 0 || !line) return reject(new Error(`schema-8 writer exited ${code}: ${stderr}`));
-      resolve(line.slice('done '.length).split(',').map(Number));
-    });
-  });
+  const writer = startFixture('schema8-writer.ts', [file, SESSION]);
   return {
-    ready,
-    go: () => child.stdin!.write('go\n'),
+    ready: writer.ready,
+    go: writer.go,
     stop: () => {
-      child.stdin!.write('stop\n');
-      return done;
+      writer.send('stop');
+      return writer.done.then((rest) => rest.split(',').map(Number));
     },
   };
 }
