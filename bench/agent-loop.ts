@@ -377,7 +377,7 @@ function rowsOf(runs: SessionTimes[], timed: SessionTimes[], memory: SessionTime
     {
       section: S,
       name: 'loop overhead per provider call',
-      value: ms(busy),
+      value: `${ms(busy)} (min ${ms(Math.min(...runs.map((r) => per(r, r.threadMs - r.tool.threadMs))))}, n=${runs.length})`,
       ratio: `steps 1-10: ${ms(early)}, 41-50: ${ms(late)}`,
       target: '≤ 2 ms',
       note: 'main thread on CPU over agent.run minus during tools, ÷ calls: request build, SDK, HTTP + SSE parsing, store writes, events, GC; not the network wait, the fake (own process) or time waiting for a CPU. Split: from a tool end to the next tool start',

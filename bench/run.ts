@@ -40,7 +40,7 @@ if (wanted('startup')) rows.push(...(await benchStartup({ runs: quick ? 7 : 15 }
 if (wanted('search')) rows.push(...(await benchSearch(tree!, { runs: quick ? 5 : 7 })));
 if (wanted('search')) rows.push(...(await benchSearchReal(realRepoTree(process.cwd()), { runs: quick ? 5 : 9 })));
 if (wanted('rss')) rows.push(...(await benchRss({ prompts: 30 })));
-if (wanted('agent')) rows.push(...(await benchAgentLoop({ sessions: quick ? 1 : 3, bigProject: tree?.root })));
+if (wanted('agent')) rows.push(...(await benchAgentLoop({ sessions: quick ? 3 : 7, bigProject: tree?.root })));
 if (wanted('prompt')) rows.push(...benchPromptSize(tree?.root));
 if (wanted('stats')) rows.push(...(await benchStats({ runs: quick ? 5 : 15 })));
 if (wanted('custom')) rows.push(...(await benchCustomTools({ runs: quick ? 5 : 11 })));
