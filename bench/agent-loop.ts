@@ -118,6 +118,9 @@ const eluActiveMs = () => performance.eventLoopUtilization().active;
 /** on-CPU ms of the main thread, or its event loop's active ms where /proc has no schedstat */
 const threadMsNow = mainThreadCpuClock() ?? eluActiveMs;
 
+/** The headline's measure of one session: its main thread's on-CPU ms per provider call, tools out. */
+const loopMsPerCall = (s: SessionTimes) => (s.threadMs - s.tool.threadMs) / s.calls;
+
 /** How a session of {@link oneSession} differs from the headline's. */
 interface SessionVariant {
   /** the app's prompt environment with `projectTree()` of this project */
@@ -336,7 +339,7 @@ export async function benchAgentLoop(opts: { sessions: number; bigProject?: stri
       // BENCH_EACH=1: each session's figure (the JIT is still warming up over the first few)
       if (process.env.BENCH_EACH) {
         const [r, t] = [runs.at(-1)!, timed.at(-1)!];
-        const perCall = (s: SessionTimes) => ((s.threadMs - s.tool.threadMs) / s.calls).toFixed(2);
+        const perCall = (s: SessionTimes) => loopMsPerCall(s).toFixed(2);
         log(`session ${i}: ${perCall(r)} ms/call; SDK alone ${sdk.at(-1)?.toFixed(2) ?? '-'}; timed: store ${(t.storeMs / t.calls).toFixed(2)} of ${perCall(t)}; store in memory ${perCall(memory.at(-1)!)}`);
       }
       if (opts.bigProject) {
@@ -354,9 +357,9 @@ function rowsOf(runs: SessionTimes[], timed: SessionTimes[], memory: SessionTime
   const m = (f: (r: SessionTimes) => number) => median(runs.map(f));
   const mt = (f: (r: SessionTimes) => number) => median(timed.map(f));
   const per = (r: SessionTimes, v: number) => v / r.calls;
-  const busyEach = runs.map((r) => per(r, r.threadMs - r.tool.threadMs));
+  const busyEach = runs.map(loopMsPerCall);
   const busy = median(busyEach);
-  const busyInMemory = median(memory.map((r) => per(r, r.threadMs - r.tool.threadMs)));
+  const busyInMemory = median(memory.map(loopMsPerCall));
   const early = median(runs.flatMap((r) => r.gaps.slice(0, 10)));
   const late = median(runs.flatMap((r) => r.gaps.slice(-10)));
   const S = 'agent loop';
@@ -418,7 +421,7 @@ function rowsOf(runs: SessionTimes[], timed: SessionTimes[], memory: SessionTime
       section: S,
       name: '  of which store calls',
       value: ms(mt((r) => per(r, r.storeMs))),
-      ratio: `${((100 * mt((r) => r.storeMs)) / mt((r) => r.threadMs - r.tool.threadMs)).toFixed(0)}% of ${ms(mt((r) => per(r, r.threadMs - r.tool.threadMs)))}`,
+      ratio: `${((100 * mt((r) => r.storeMs)) / mt((r) => r.threadMs - r.tool.threadMs)).toFixed(0)}% of ${ms(mt(loopMsPerCall))}`,
       note: 'main-thread CPU in messages.create/list/update/updateStreaming/finish/batch + sessions.get/addUsage + toolCalls.record (SQLite + JSON; nested calls counted once), per call, in sessions alternating with the headline\'s with these calls timed (the timing\'s own clock readings, ~0.1 ms a call, are in the "of" figure, not in the headline)',
     },
     {
@@ -439,7 +442,7 @@ function rowsOf(runs: SessionTimes[], timed: SessionTimes[], memory: SessionTime
           {
             section: S,
             name: 'big project: loop overhead per call',
-            value: ms(median(big.map((r) => per(r, r.threadMs - r.tool.threadMs)))),
+            value: ms(median(big.map(loopMsPerCall))),
             ratio: `tool ${ms(median(big.map((r) => r.tool.wallMs / STEPS)))}/step`,
             note: `main-thread CPU, as above; last request body ${(big[0]!.lastRequestChars / 1024).toFixed(0)} KB`,
           },

@@ -4,12 +4,43 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/index.js';
 
 /** A fresh temp directory; returns it and its cleanup. The data dir itself is `<dir>/data` (not yet created). */
 export function tempDataDir(): { root: string; dataDir: string; cleanup: () => void } {
   const root = mkdtempSync(path.join(tmpdir(), 'opencode-db-'));
   return { root, dataDir: path.join(root, 'data'), cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
+
+/**
+ * Databases in temp directories for the tests of the calling file, closed and removed after each test
+ * (registers an `afterEach`; call it at the file's top level). `dir()` makes a directory removed with
+ * them; `open(dir)` opens (or reopens) the database of a directory, by default a new one.
+ */
+export function tempDatabases(): { dir: () => string; open: (dir?: string) => Database } {
+  const dirs: string[] = [];
+  const dbs: Database[] = [];
+  afterEach(() => {
+    for (const db of dbs.splice(0)) db.close();
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  const dir = () => {
+    const made = mkdtempSync(path.join(tmpdir(), 'opencode-db-'));
+    dirs.push(made);
+    return made;
+  };
+  const open = (at = dir()) => {
+    const db = openDatabase(at);
+    dbs.push(db);
+    return db;
+  };
+  return { dir, open };
+}
+
+/** Sets a session's `updated_at` as it is, as a write of an earlier build (or a clock set back) left it. */
+export const setSessionUpdatedAt = (db: Database, id: string, at: number) =>
+  db.connection.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(at, id);
 
 /**
  * A fixture process speaking the storage tests' line protocol: it prints `ready` once set up, waits for

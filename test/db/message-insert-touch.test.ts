@@ -5,28 +5,14 @@
  * gets the new trigger when it is opened. The session's own writes (rename, usage) never move it back
  * either.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, migrations, openDatabase, type Database } from '../../src/db/index.js';
+import { describe, expect, it } from 'vitest';
+import { migrate, migrations } from '../../src/db/index.js';
 import { restoreSessionRows } from '../../src/db/session-restore.js';
+import { setSessionUpdatedAt as setUpdatedAt, tempDatabases } from './helpers.js';
 
-const dirs: string[] = [];
-const dbs: Database[] = [];
-afterEach(() => {
-  for (const db of dbs.splice(0)) db.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function open(dir = mkdtempSync(join(tmpdir(), 'opencode-touch-'))): Database {
-  if (!dirs.includes(dir)) dirs.push(dir);
-  const db = openDatabase(dir);
-  dbs.push(db);
-  return db;
-}
-const setUpdatedAt = (db: Database, id: string, at: number) =>
-  db.connection.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(at, id);
+const { dir: tempDir, open } = tempDatabases();
 
 describe("a message's insert and its session's time", () => {
   it("create sets the session's updatedAt to the message's creation time and counts the message", () => {
@@ -73,8 +59,7 @@ describe("a message's insert and its session's time", () => {
   });
 
   it('a database made before migration 0009 gets the new trigger when opened', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-touch-'));
-    dirs.push(dir);
+    const dir = tempDir();
     const file = join(dir, 'opencode.db');
     const old = new BetterSqlite3(file);
     migrate(old, file, migrations.filter((m) => m.version <= 8));

@@ -7,29 +7,12 @@
  * import moved the session to its newest message's time — a second export differed from the first, and
  * `sessions list` (newest first) put the session above ones it had been below.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/index.js';
+import { describe, expect, it } from 'vitest';
 import { exportSession, importSession } from '../../src/session-io/transfer.js';
+// setUpdatedAt: what a usage update or a rename wrote after the clock went back (before they kept the later time)
+import { setSessionUpdatedAt as setUpdatedAt, tempDatabases } from './helpers.js';
 
-const dirs: string[] = [];
-const dbs: Database[] = [];
-afterEach(() => {
-  for (const db of dbs.splice(0)) db.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function open(): Database {
-  const dir = mkdtempSync(join(tmpdir(), 'opencode-import-times-'));
-  dirs.push(dir);
-  const db = openDatabase(dir);
-  dbs.push(db);
-  return db;
-}
-// what a usage update or a rename wrote after the clock went back (before they kept the later time)
-const setUpdatedAt = (db: Database, id: string, at: number) =>
-  db.connection.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(at, id);
+const { open } = tempDatabases();
 
 describe('importing a session whose message is newer than the session', () => {
   it("keeps the exported session time: the second export is the first, and the list order is the source's", () => {
