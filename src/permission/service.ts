@@ -15,6 +15,7 @@ import { hasWildcard } from './rules.js';
 import type {
   PermissionAskInput,
   PermissionDecision,
+  PermissionGrant,
   PermissionRequest,
   PermissionRule,
   PermissionSubject,
@@ -101,17 +102,17 @@ export class PermissionService {
 
   /**
    * Asks for permission. Resolves when allowed (by a rule, the default, a grant, -p mode or the
-   * person). Throws {@link PermissionRuleError} when a rule denies it or `--no-auto-approve` refuses it,
+   * person), with how it was allowed. Throws {@link PermissionRuleError} when a rule denies it or `--no-auto-approve` refuses it,
    * {@link PermissionDeniedError} when the person denies it, and an `AbortError` when `signal` aborts
    * while waiting (the request is withdrawn). With no subscriber to answer, waits until one does.
    */
-  async request(sessionId: string, toolName: string, input: PermissionRequestInput, signal?: AbortSignal): Promise<void> {
+  async request(sessionId: string, toolName: string, input: PermissionRequestInput, signal?: AbortSignal): Promise<PermissionGrant> {
     signal?.throwIfAborted();
     const verdict = this.evaluate(sessionId, toolName, input.subject);
-    const decided = (decision: PermissionDecision, by: PermissionOutcome['by'], message?: string) => {
-      if (this.outcomeListeners.size === 0) return;
+    const decided = (decision: PermissionDecision, by: PermissionOutcome['by'], message?: string): PermissionGrant => {
       const outcome: PermissionOutcome = { sessionId, toolName, description: input.description, decision, by, ...(message ? { message } : {}) };
       for (const listener of [...this.outcomeListeners]) listener(outcome);
+      return { by, outsideSandbox: false };
     };
     if (verdict.action === 'deny') {
       decided('deny', 'rule', verdict.message);
@@ -156,10 +157,11 @@ export class PermissionService {
       });
       for (const listener of [...this.listeners]) listener(request);
     });
-    decided(decision, 'person');
+    const grant = decided(decision, 'person');
     if (decision === 'deny') throw new PermissionDeniedError();
     if (decision === 'allow_session') this.grant(sessionId, verdict.grants);
     if (decision === 'allow_always') this.allowAlways(sessionId, toolName, verdict.grants);
+    return grant;
   }
 
   /**

@@ -94,7 +94,20 @@ export interface UrlSubject {
  * `PermissionRuleError` when a rule denies (the model is told and goes on), and an `AbortError` when
  * the signal aborts while waiting.
  */
-export type PermissionAsk = (input: PermissionAskInput, subject?: PermissionSubject) => Promise<void>;
+export type PermissionAsk = (input: PermissionAskInput, subject?: PermissionSubject) => Promise<PermissionGrant | void>;
+
+/**
+ * How an allowed request was allowed. What ran without the person's word (`by` anything but
+ * `person`) runs in the strictest sandbox; a request the person approved runs in the sandbox with the
+ * network on, or outside the sandbox when they chose so (`outsideSandbox`). An ask that resolves with
+ * nothing (a caller that only knows "allowed") counts as allowed without the person's word.
+ */
+export interface PermissionGrant {
+  /** a rule or the defaults (read-only calls), a grant for the session, the unattended mode of `-p`, or the person in a dialog */
+  by: 'rule' | 'session' | 'unattended' | 'person';
+  /** the person chose "Run outside the sandbox" */
+  outsideSandbox: boolean;
+}
 
 /** A pending request, as published to the UI (the permission dialog). */
 export interface PermissionRequest extends Required<Omit<PermissionAskInput, 'path'>> {

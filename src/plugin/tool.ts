@@ -65,13 +65,14 @@ export function createPluginTool(name: string, def: PluginTool<any>): Tool {
           callId: ctx.toolCallId,
           directory: ctx.cwd,
           signal: ctx.signal,
-          ask: (permission) =>
-            ctx.askPermission({
+          ask: async (permission) => {
+            await ctx.askPermission({
               action: 'execute',
               description: permission.description,
               params: permission.params ?? {},
               path: ctx.cwd,
-            }),
+            });
+          },
         });
         const result = typeof out === 'string' ? { output: out, isError: false } : { output: String(out?.output ?? ''), isError: out?.isError === true, metadata: out?.metadata };
         const cut = truncateOutput(result.output, def);

@@ -153,8 +153,9 @@ export class BashChangeTracker implements ChangeTracker {
       // ours; the before-snapshot is retaken below)
       const counter = this.lock.counter();
       if (holding) this.lock.release();
+      let grant: Awaited<ReturnType<ToolContext['askPermission']>>;
       try {
-        await ctx.askPermission(request, subject);
+        grant = await ctx.askPermission(request, subject);
       } finally {
         if (holding && !(await this.lock.acquire(this.timings.otherCallWaitMs, ctx.signal, true))) {
           holding = false;
@@ -164,6 +165,7 @@ export class BashChangeTracker implements ChangeTracker {
       }
       const othersRan = holding && this.lock.counter() !== counter + 1;
       if ('snapshot' in before && (othersRan || Date.now() - asked >= this.timings.retakeAfterPermissionMs)) before = await this.take(ctx.signal);
+      return grant;
     };
     let result: ToolResult;
     // a before-snapshot on disk while the call runs: a process killed meanwhile leaves it for the next

@@ -58,7 +58,7 @@ describe('opencode -p: what an ask becomes', () => {
   it('by default (auto-approve, as the original) it is approved; a deny rule reached through it still denies', async () => {
     const service = new PermissionService(CWD, { rules: permissionRules(ALLOW_ALL) });
     service.setUnattended({ autoApprove: true });
-    await expect(service.request('s1', 'bash', await bash("node -e 'x()'"))).resolves.toBeUndefined();
+    await expect(service.request('s1', 'bash', await bash("node -e 'x()'"))).resolves.toEqual({ by: 'unattended', outsideSandbox: false });
     await expect(service.request('s1', 'bash', await bash("eval -- 'rm -rf x'"))).rejects.toThrow(PermissionRuleError);
   });
 });
