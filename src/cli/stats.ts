@@ -52,8 +52,8 @@ export interface StatsOptions {
 }
 
 /**
- * Runs the command; returns the exit code (0, or 2 for a config error). Loads only what the report
- * needs (issue 11: ≤ 300 ms on 100,000 calls): a few keys of the config without its schema when that
+ * Runs the command; returns the exit code (0; 1 when the database cannot be read; 2 for a config
+ * error). Loads only what the report needs (issue 11: ≤ 300 ms on 100,000 calls): a few keys of the config without its schema when that
  * says the same (`stats-config.ts`), the tool-call log without the other stores
  * (`db/tool-call-log-reader.ts`), and the custom tools only when there are some (`stats-offered.ts`).
  */
@@ -74,17 +74,8 @@ export async function runStats(opts: StatsOptions): Promise<number> {
   const days = opts.days ?? DEFAULT_STATS_DAYS;
   const sinceMs = (opts.nowMs ?? Date.now()) - days * DAY_MS;
 
-  let tools: ToolStats[] = [];
-  // no database yet: nothing was called, and a report should not create one
-  const log = await openToolCallLog(config.dataDir);
-  startupMark('stats: database open');
-  if (log) {
-    try {
-      tools = log.toolCalls.stats(sinceMs);
-    } finally {
-      log.close();
-    }
-  }
+  const tools = await readToolStats(config.dataDir, sinceMs);
+  if (typeof tools === 'number') return tools;
   startupMark('stats: figures queried');
 
   const { offered, failed } = await offeredTools({ ...config, cwd, env, mcp });
@@ -94,6 +85,28 @@ export async function runStats(opts: StatsOptions): Promise<number> {
   writeStdout(opts.json ? `${JSON.stringify(statsJson(report), null, 2)}\n` : formatStats(report, { bold: await terminalBold() }));
   startupMark('stats: printed');
   return 0;
+}
+
+/**
+ * The log's figures since `sinceMs`, or exit code 1 after one line on stderr when the database cannot
+ * be read (a newer opencode's schema, a file that is not a database, a full or read-only disk): the
+ * line `-p` and the TUI give for the same file, not a stack trace.
+ */
+async function readToolStats(dataDir: string, sinceMs: number): Promise<ToolStats[] | number> {
+  try {
+    // no database yet: nothing was called, and a report should not create one
+    const log = await openToolCallLog(dataDir);
+    startupMark('stats: database open');
+    if (!log) return [];
+    try {
+      return log.toolCalls.stats(sinceMs);
+    } finally {
+      log.close();
+    }
+  } catch (err) {
+    process.stderr.write(`opencode: cannot open the session database: ${(err as Error).message}\n`);
+    return 1;
+  }
 }
 
 /** The offered tools with no call in `stats`, in the order given (by name). */
