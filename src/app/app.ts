@@ -16,6 +16,7 @@ import { McpService } from '../mcp/service.js';
 import { saveProjectRules } from '../permission/project-rules.js';
 import { permissionRules } from '../permission/rules.js';
 import { PermissionService } from '../permission/service.js';
+import { isNestedRun } from '../permission/nested-run.js';
 import { apiKeyEnvNames, applyProfile } from '../config/profiles.js';
 import { computeCost, createProvider, type ProviderSettings } from '../provider/index.js';
 import type { ModelInfo } from '../provider/types.js';
@@ -142,6 +143,8 @@ export function createApp(opts: AppOptions): App {
     // "always allow in this project" writes into <cwd>/.opencode.json
     saveRules: (tool, patterns, options) => saveProjectRules(cwd, tool, patterns, options),
     onWarning: (message, sessionId) => bus.emit('warning', { sessionId, message }),
+    // started by another opencode's command: approves nothing by itself
+    nested: isNestedRun(process.env),
   });
   const tools = builtinTools();
   // connects in the background: the app never waits for a server (issue #6); logs go to the data dir

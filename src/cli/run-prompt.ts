@@ -22,6 +22,7 @@ import { reserveStdout, routeLibraryConsole, type StdoutWrite } from './library-
 import { chosenSession, SessionLookupError } from './session-ref.js';
 import { holdForPrompt } from './sessions-in-use.js';
 import type { StreamJson } from './stream-json.js';
+import { isNestedRun, NESTED_RUN_ENV } from '../permission/nested-run.js';
 
 /** Runs the prompt and returns the process exit code. Never throws. */
 export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<number> {
@@ -84,6 +85,10 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     return fail(1, (err as Error).message);
   }
   if (opts.continue && !continued) process.stderr.write('opencode: no earlier session in this project to continue; starting a new one\n');
+  // a run the model started through bash: nobody approved it, so it approves nothing (permission/nested-run.ts)
+  if (isNestedRun() && opts.autoApprove !== false) {
+    process.stderr.write(`opencode: started by another opencode's command (${NESTED_RUN_ENV}=1): calls that would ask permission are refused, not approved\n`);
+  }
 
   // custom tools and plugins (issue 11) load while MCP servers start; both before the first request
   const customTools = import('../custom/start.js').then(({ startCustomTools }) =>

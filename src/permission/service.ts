@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { PermissionDeniedError, ToolError } from '../tools/tool.js';
 import { evaluatePermission, projectPathCheck, type Verdict } from './policy.js';
+import { nestedRefusal } from './nested-run.js';
 import { hasWildcard } from './rules.js';
 import type {
   PermissionAskInput,
@@ -48,6 +49,11 @@ export interface PermissionServiceOptions {
   saveRules?: (toolName: string, patterns: string[], options: { literal: boolean }) => string[];
   /** problems worth showing that do not fail the call (the rule could not be saved, …) */
   onWarning?: (message: string, sessionId: string) => void;
+  /**
+   * This process was started by another opencode's command (`isNestedRun()` in nested-run.ts): the
+   * unattended mode never approves, whatever it was told; what would ask is refused with a result that says why.
+   */
+  nested?: boolean;
 }
 
 /** How a run without a person (`opencode -p`) treats what would ask. */
@@ -120,9 +126,11 @@ export class PermissionService {
     }
     if (verdict.action === 'allow') return decided('allow', 'rule');
     if (this.autoApproved.has(sessionId)) return decided('allow', 'session');
-    if (this.unattended?.autoApprove) return decided('allow', 'unattended');
+    if (this.unattended?.autoApprove && !this.options.nested) return decided('allow', 'unattended');
     if (this.unattended) {
-      const message = `Permission denied: opencode -p was run with --no-auto-approve and this call needs approval: ${input.description}`;
+      const message = this.unattended.autoApprove
+        ? nestedRefusal(input.description)
+        : `Permission denied: opencode -p was run with --no-auto-approve and this call needs approval: ${input.description}`;
       decided('deny', 'unattended', message);
       throw new PermissionRuleError(message);
     }
@@ -183,7 +191,8 @@ export class PermissionService {
 
   /**
    * For a run without a person (`opencode -p`), every session: what would ask is approved, or with
-   * `autoApprove: false` refused with a result that says so. Deny rules hold either way.
+   * `autoApprove: false` refused with a result that says so. Deny rules hold either way. In a run
+   * started by another opencode's command ({@link PermissionServiceOptions.nested}) nothing is approved this way.
    */
   setUnattended(mode: UnattendedMode | undefined): void {
     this.unattended = mode;

@@ -45,6 +45,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, unl
 import { constants as osConstants, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { NESTED_RUN_MARK } from '../permission/nested-run.js';
 import { leftovers, STATE_DIR_PREFIX } from './leftovers.js';
 import { withoutCredentials } from './redact.js';
 import type { ShellRunner } from './tool.js';
@@ -68,6 +69,7 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
   npm_config_yes: 'true', // npx installs without "Ok to proceed? (y)"
   DEBIAN_FRONTEND: 'noninteractive', // apt never shows dialogs
   PIP_NO_INPUT: '1', // pip never prompts
+  ...NESTED_RUN_MARK, // an opencode a command starts approves nothing by itself (permission/nested-run.ts)
 };
 
 export interface ShellOptions {
