@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
+import { addGlobalOptionsHelp, readmePath, topLevelHelpAfter } from './help-text.js';
 import { registerSessionsCommand } from './sessions-command.js';
 import { startupMark } from '../startup-trace.js';
 
@@ -32,6 +33,8 @@ const program = new Command('opencode')
   .option('--profile <name>', 'the provider profile of .opencode.json to use (default: $OPENCODE_PROFILE); `opencode profiles` lists them')
   .option('-d, --debug', 'debug logging: to stderr with -p, on the logs page (ctrl+l) in the TUI')
   .option('--no-auto-approve', 'with -p: refuse calls that would ask permission instead of approving them (deny rules hold either way)')
+  .helpCommand('help [command]', 'show the help of opencode or of a command (as --help does)')
+  .addHelpText('after', () => topLevelHelpAfter(readmePath(process.argv[1])))
   .showHelpAfterError('(run opencode --help for usage)')
   .configureOutput({ outputError: (str, write) => write(str) })
   .exitOverride((err) => {
@@ -135,6 +138,17 @@ program
 
 // list, show, export, import, delete, undo (issue 14); the sub-commands load their code lazily
 registerSessionsCommand(program);
+
+addGlobalOptionsHelp(program);
+
+// -f shapes what -p prints; anywhere else it would be ignored without a word
+program.hook('preAction', (_program, action) => {
+  if (program.getOptionValueSource('outputFormat') !== 'cli') return;
+  if (action === program && program.opts<CliOptions>().prompt !== undefined) return;
+  const format = program.opts<CliOptions>().outputFormat;
+  process.stderr.write(`opencode: -f/--output-format needs -p: it sets how one prompt's answer is printed, e.g. opencode -p "your request" -f ${format}\n`);
+  process.exit(EXIT.usage);
+});
 
 // every command works in --cwd: one that is not a directory is refused before any runs (a sub-command
 // given a missing folder would otherwise answer for a project that is not there, e.g. `stats`: no calls)
