@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { PermissionDeniedError, ToolError } from '../tools/tool.js';
+import { PermissionDeniedError, PermissionRuleError } from './errors.js';
 import { evaluatePermission, projectPathCheck, type Verdict } from './policy.js';
 import { nestedRefusal } from './nested-run.js';
 import { hasWildcard } from './rules.js';
@@ -22,18 +22,6 @@ import type {
   PermissionSubject,
   SessionGrant,
 } from './types.js';
-
-/**
- * A call a rule denied (or that needed approval when `opencode -p --no-auto-approve` cannot give it).
- * The model gets the message as an error result and the turn goes on, so it can do without; a denial
- * by the person ({@link PermissionDeniedError}) ends the turn instead.
- */
-export class PermissionRuleError extends ToolError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PermissionRuleError';
-  }
-}
 
 /** A request as tools make it: what the dialog shows, and what rules and grants are matched against. */
 export type PermissionRequestInput = PermissionAskInput & { subject?: PermissionSubject; toolCallId?: string };

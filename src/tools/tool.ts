@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { ToolSchema } from '../provider/types.js';
+import { PermissionDeniedError, PermissionRuleError } from '../permission/errors.js';
 import type { PermissionAsk } from '../permission/types.js';
 import type { FileTimes } from './file-times.js';
 import type { FileHistory } from './file-history.js';
@@ -93,14 +94,6 @@ export interface Tool {
   run(input: string, ctx: ToolContext): Promise<ToolResult>;
 }
 
-/** Thrown by `askPermission` when the person denies. */
-export class PermissionDeniedError extends Error {
-  constructor(message = 'Permission denied') {
-    super(message);
-    this.name = 'PermissionDeniedError';
-  }
-}
-
 // defined in tool-error.ts: the TUI's file picker (glob-pattern.ts) throws it without loading zod (issue 16)
 export { ToolError };
 
@@ -161,8 +154,8 @@ export function resultFromError(err: unknown): ToolResult {
   if (err instanceof PermissionDeniedError) {
     return { output: err.message, isError: true, permissionDenied: true };
   }
-  // a rule's refusal (permission/service.ts, above this layer, so matched by name): the turn goes on, the log says `permission`
-  if (err instanceof ToolError && err.name === 'PermissionRuleError') {
+  // a rule's refusal: the turn goes on, the log says `permission`
+  if (err instanceof PermissionRuleError) {
     return { output: err.message, isError: true, metadata: err.metadata, outcome: 'permission' };
   }
   if (err instanceof ToolError) return { output: err.message, isError: true, metadata: err.metadata };

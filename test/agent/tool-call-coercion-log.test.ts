@@ -9,7 +9,8 @@ import type { ToolCallPart } from '../../src/message.js';
 import type { ToolCallRecord } from '../../src/agent/tool-calls.js';
 import { runToolCalls } from '../../src/agent/tool-calls.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
-import { PermissionDeniedError, type Tool } from '../../src/tools/tool.js';
+import { PermissionDeniedError } from '../../src/permission/errors.js';
+import type { Tool } from '../../src/tools/tool.js';
 import { toolContext } from '../support/tool-context.js';
 
 /** A tool as an MCP server describes it: JSON Schema, raw JSON in, no kernel. */

@@ -12,7 +12,8 @@ import type { ToolCallPart, ToolResultPart } from '../../src/message.js';
 import { runToolCalls, type ToolCallRecord } from '../../src/agent/tool-calls.js';
 import { openDatabase } from '../../src/db/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
-import { defineTool, PermissionDeniedError, type Tool } from '../../src/tools/tool.js';
+import { PermissionDeniedError } from '../../src/permission/errors.js';
+import { defineTool, type Tool } from '../../src/tools/tool.js';
 import { agentHarness, type Harness } from '../support/agent-harness.js';
 import { toolContext } from '../support/tool-context.js';
 

@@ -131,7 +131,7 @@ describe.each(['stdio', 'http', 'sse'] as const)('an MCP server over %s', (trans
   });
 
   it('ends the turn on a denial, without calling the server', async () => {
-    const { PermissionDeniedError } = await import('../../src/tools/tool.js');
+    const { PermissionDeniedError } = await import('../../src/permission/errors.js');
     const ctx = {
       ...toolContext(cwd),
       askPermission: async () => {

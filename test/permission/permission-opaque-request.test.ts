@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyseForPermission } from '../../src/permission/command-subject.js';
 import { permissionRules, type PermissionSetting } from '../../src/permission/rules.js';
-import { PermissionRuleError, PermissionService, type PermissionRequestInput } from '../../src/permission/service.js';
+import { PermissionRuleError } from '../../src/permission/errors.js';
+import { PermissionService, type PermissionRequestInput } from '../../src/permission/service.js';
 import type { PermissionRequest } from '../../src/permission/types.js';
 
 const CWD = '/home/u/project';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PermissionRuleError, PermissionService, type PermissionRequestInput } from '../../src/permission/service.js';
+import { PermissionDeniedError, PermissionRuleError } from '../../src/permission/errors.js';
+import { PermissionService, type PermissionRequestInput } from '../../src/permission/service.js';
 import { permissionRules } from '../../src/permission/rules.js';
-import { PermissionDeniedError } from '../../src/tools/tool.js';
 import type { CommandPart, PermissionRequest } from '../../src/permission/types.js';
 
 const part = (text: string, scope: string, readOnly = false): CommandPart => ({ text, wrappers: [], readOnly, scope });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { PermissionAskInput } from '../../src/permission/types.js';
 import { FileTimes } from '../../src/tools/file-times.js';
 import { createShell, type ShellOptions } from '../../src/tools/shell.js';
-import { PermissionDeniedError, type ShellRunner, type Tool, type ToolContext, type ToolResult } from '../../src/tools/tool.js';
+import { PermissionDeniedError } from '../../src/permission/errors.js';
+import type { ShellRunner, Tool, ToolContext, ToolResult } from '../../src/tools/tool.js';
 
 export interface RecordedWrite {
   sessionId: string;

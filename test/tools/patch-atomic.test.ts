@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PermissionAskInput } from '../../src/permission/types.js';
 import { patchTool } from '../../src/tools/patch.js';
-import { PermissionDeniedError } from '../../src/tools/tool.js';
+import { PermissionDeniedError } from '../../src/permission/errors.js';
 import { runTool, useRecordingWorkspace } from '../support/recording-context.js';
 
 const ws = useRecordingWorkspace();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, PermissionDeniedError, ToolError, truncateMiddle, type ToolContext } from '../../src/tools/tool.js';
+import { PermissionDeniedError } from '../../src/permission/errors.js';
+import { defineTool, ToolError, truncateMiddle, type ToolContext } from '../../src/tools/tool.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 
 const ctx = {} as ToolContext;

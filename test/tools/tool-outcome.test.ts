@@ -5,11 +5,10 @@
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PermissionRuleError } from '../../src/permission/service.js';
+import { PermissionDeniedError, PermissionRuleError } from '../../src/permission/errors.js';
 import {
   defineTool,
   outcomeOf,
-  PermissionDeniedError,
   resultFromError,
   type ToolOutcome,
   type ToolResult,
