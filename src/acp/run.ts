@@ -15,12 +15,13 @@ import { reserveStdout, routeLibraryConsole } from '../cli/library-console.js';
 import type { CliOptions } from '../cli/main.js';
 import { applyProfile, chooseProfileName } from '../config/profiles.js';
 import type { ProviderSettings } from '../provider/settings.js';
+import { signalExitCode } from '../app/signal-exit.js';
 import { AcpServer } from './agent-server.js';
 
 /** How long closing waits for runs to write their last messages and servers to stop, ms. */
 const CLOSE_GRACE_MS = 1000;
 
-/** Serves until stdin ends or a signal; resolves with the exit code (0). */
+/** Serves until stdin ends (exit code 0) or SIGINT/SIGTERM (130/143); resolves with the exit code. */
 export async function runAcp(opts: CliOptions): Promise<number> {
   // every other writer of stdout goes to stderr: stdout carries only the protocol's messages
   const protocolWrite = reserveStdout();
@@ -42,17 +43,23 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
   const connection = server.app().connect(ndJsonStream(output, input));
   const stop = () => connection.close();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // the exit code says which signal ended the server, as shells expect (128 + its number)
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal;
+    stop();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   // the editor closed our stdout (EPIPE): it is gone; end as when it closes stdin
   process.stdout.on('error', stop);
   await connection.closed;
-  process.off('SIGINT', stop);
-  process.off('SIGTERM', stop);
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   await settlesWithin(server.close(), CLOSE_GRACE_MS);
   // an MCP server slow to stop or a socket must not keep an editor's agent process alive
   setTimeout(() => process.exit(), 100).unref();
-  return 0;
+  return stoppedBy === undefined ? 0 : signalExitCode(stoppedBy);
 }
 
 /**

@@ -12,7 +12,7 @@ import { startupMark } from '../startup-trace.js';
 
 startupMark('cli.js evaluated');
 
-/** Exit codes: 0 ok, 1 a failed run, 2 bad usage or config, 130 interrupted. */
+/** Exit codes: 0 ok, 1 a failed run, 2 bad usage or config, 130 interrupted (SIGINT; 143 SIGTERM: app/signal-exit.ts). */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 const program = new Command('opencode')

@@ -16,6 +16,7 @@ import { loadConfigForCommand } from './load-config.js';
 import { setV8FlagAtRunTime } from './run-v8-flags.js';
 import { chooseProviders, ModelSelectionError } from './models.js';
 import type { CliOptions } from './main.js';
+import { signalExitCode } from '../app/signal-exit.js';
 import { startSpinner } from './spinner.js';
 import { waitForMcpBeforePrompt } from './mcp.js';
 import { reserveStdout, routeLibraryConsole, type StdoutWrite } from './library-console.js';
@@ -104,7 +105,12 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   const startStreamJson = opts.outputFormat === 'stream-json' ? (await import('./stream-json.js')).startStreamJson : undefined;
   const spinner = !opts.quiet && process.stderr.isTTY ? startSpinner('Thinking...') : undefined;
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
+  // the exit code says which signal ended the run, as shells expect (128 + its number)
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSigint = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal;
+    controller.abort();
+  };
   process.once('SIGINT', onSigint);
   process.once('SIGTERM', onSigint);
   app.bus.on('provider.retry', (e) => {
@@ -158,7 +164,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     if (streamError?.code === 'EPIPE') return 0;
     if (streamError) return fail(1, `cannot write the output: ${streamError.message}`);
   }
-  if (result.reason === 'canceled') return fail(130, 'interrupted');
+  if (result.reason === 'canceled') return fail(signalExitCode(stoppedBy ?? 'SIGINT'), stoppedBy === 'SIGTERM' ? 'terminated' : 'interrupted');
   if (result.reason === 'error') return fail(1, result.error ?? 'the run failed');
   if (!stream) {
     const text = finalText(result) || 'No content available';
