@@ -41,11 +41,12 @@
  * environment also disables pagers and editors ({@link NON_INTERACTIVE_ENV}). POSIX only (no Windows).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { NESTED_RUN_MARK } from '../permission/nested-run.js';
+import type { Sandbox, SandboxLevel } from '../sandbox/types.js';
 import { leftovers, STATE_DIR_PREFIX } from './leftovers.js';
 import { withoutCredentials } from './redact.js';
 import type { ShellRunner } from './tool.js';
@@ -90,6 +91,20 @@ export interface ShellOptions {
   maxOutputChars?: number;
   /** time between SIGTERM and SIGKILL when a command is stopped; default 1,000 ms */
   killGraceMs?: number;
+  /**
+   * The OS sandbox commands run in (at the level each `exec` names, `strict` by default). With one,
+   * `TMPDIR` points to a private directory inside the shell's state directory, writable in the sandbox.
+   */
+  sandbox?: Sandbox;
+}
+
+/** What one command's `exec` takes. */
+export interface ShellExecOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onOutput?: (chunk: string) => void;
+  /** how the command is contained when the shell has a sandbox; default `strict` */
+  sandbox?: SandboxLevel;
 }
 
 /**
@@ -203,8 +218,12 @@ class SessionShell implements ShellRunner {
   /** the watcher sockets of those groups (WATCH_AGENT): open while the group lives, so it dies with us */
   private readonly lifelines = new Map<number, Readable>();
   private closed = false;
+  private readonly sandbox: Sandbox | undefined;
+  /** variables the sandbox set for the last command (proxy settings): unset again for a command outside it */
+  private sandboxEnvNames: string[] = [];
 
   constructor(options: ShellOptions) {
+    this.sandbox = options.sandbox;
     this.initialCwd = options.cwd;
     this.currentCwd = options.cwd;
     this.shellPath = resolveShellPath(options.shellPath);
@@ -223,7 +242,7 @@ class SessionShell implements ShellRunner {
 
   exec(
     command: string,
-    options: { timeoutMs: number; signal?: AbortSignal; onOutput?: (chunk: string) => void },
+    options: ShellExecOptions,
   ): Promise<ShellExecResult> {
     if (this.closed) return Promise.reject(new Error('The shell of this session was closed'));
     const run = this.queue.then(() => this.runOne(command, options));
@@ -247,7 +266,7 @@ class SessionShell implements ShellRunner {
 
   private async runOne(
     command: string,
-    options: { timeoutMs: number; signal?: AbortSignal; onOutput?: (chunk: string) => void },
+    options: ShellExecOptions,
   ): Promise<ShellExecResult> {
     const { signal, onOutput } = options;
     if (signal?.aborted || this.closed) {
@@ -258,6 +277,8 @@ class SessionShell implements ShellRunner {
       chmodSync(this.stateDir, 0o700); // mkdtemp's mode already; said here because the files rely on it
       liveStateDirs.add(this.stateDir);
       leftovers().stateDirCreated(this.stateDir);
+      // the sandbox's private temp directory: removed with the state directory
+      if (this.sandbox) mkdirSync(join(this.stateDir, 'tmp'), { mode: 0o700 });
     }
     const statePrefix = join(this.stateDir, String(++this.sequence));
     // made here, private and empty: the shell's `>` keeps the mode; an empty status means "not saved"
@@ -270,22 +291,30 @@ class SessionShell implements ShellRunner {
       note = `(the working directory ${dir} no longer exists; running in ${this.initialCwd})\n`;
       dir = this.initialCwd;
     }
-    this.envSnapshot ??= exportScript(this.baseEnv);
+    const tempDir = join(this.stateDir, 'tmp');
+    this.envSnapshot ??= exportScript(this.sandbox ? { ...this.baseEnv, TMPDIR: tempDir } : this.baseEnv);
     const inputPath = `${statePrefix}.in`;
+    const name = basename(this.shellPath);
+    const args = [...this.shellArgs, '-c', WRAPPER, name, inputPath, dir, statePrefix];
+    const level = options.sandbox ?? 'strict';
+    const wrapped = this.sandbox
+      ? await this.sandbox.wrap([this.shellPath, ...args], { level, writable: [this.stateDir] })
+      : { file: this.shellPath, args, env: {}, afterExit: () => [] };
+    // the sandbox's variables override the snapshot's (a proxy the person's environment names can't be reached inside)
+    const sandboxEnv = exportScript(wrapped.env) + this.sandboxEnvNames.filter((v) => !(v in wrapped.env)).map((v) => `unset ${v}\n`).join('');
+    this.sandboxEnvNames = Object.keys(wrapped.env);
     // 0600: it holds the environment; the wrapper removes it as soon as it has sourced it
-    writeFileSync(inputPath, `${this.envSnapshot}\n__oc_cmd='${command.replaceAll("'", "'\\''")}'\n`, { mode: 0o600 });
+    writeFileSync(inputPath, `${this.envSnapshot}\n${sandboxEnv}__oc_cmd='${command.replaceAll("'", "'\\''")}'\n`, { mode: 0o600 });
     // Everything else comes from the snapshot, so that variables the last command unset stay unset;
     // PWD lets the shell keep a logical path (through symlinks) for `pwd`.
     const env = { PWD: dir };
-    const name = basename(this.shellPath);
-    const args = [...this.shellArgs, '-c', WRAPPER, name, inputPath, dir, statePrefix];
 
     const stdout = new OutputCapture(this.maxOutputChars);
     const stderr = new OutputCapture(this.maxOutputChars);
     if (note) stderr.append(note);
 
     // fd 3: the socket whose end tells the shell's watcher that we died (WATCH_AGENT)
-    const child = spawn(this.shellPath, args, { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(wrapped.file, wrapped.args, { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
     const lifeline = child.stdio[3] as Readable | null;
     if (lifeline) unrefStream(lifeline);
     if (child.pid !== undefined) leftovers().processGroupStarted(child.pid);
@@ -293,6 +322,9 @@ class SessionShell implements ShellRunner {
 
     removeQuietly(inputPath); // the shell died before removing it
     this.adoptState(statePrefix);
+    for (const path of wrapped.afterExit()) {
+      stderr.append(`\n(the sandbox removed ${path}, which the command created: a file that decides what runs is not created without the person's approval)`);
+    }
     if (child.pid !== undefined && groupAlive(child.pid)) {
       // background jobs, or a group still dying after a timeout: ended by close(), journaled until gone
       this.backgroundGroups.add(child.pid);
@@ -308,6 +340,7 @@ class SessionShell implements ShellRunner {
       exitCode: outcome.interrupted ? null : outcome.exitCode,
       interrupted: outcome.interrupted,
       timedOut: outcome.timedOut,
+      sandboxed: wrapped.file !== this.shellPath,
     };
   }
 

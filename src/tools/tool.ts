@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ToolSchema } from '../provider/types.js';
 import { PermissionDeniedError, PermissionRuleError } from '../permission/errors.js';
 import type { PermissionAsk } from '../permission/types.js';
+import type { SandboxLevel } from '../sandbox/types.js';
 import type { FileTimes } from './file-times.js';
 import type { FileHistory } from './file-history.js';
 import { ToolError } from './tool-error.js';
@@ -53,8 +54,22 @@ export interface ShellRunner {
   /** Runs `command`; resolves when it ends, times out or `signal` aborts. Never rejects for a failing command. */
   exec(
     command: string,
-    options: { timeoutMs: number; signal?: AbortSignal; onOutput?: (chunk: string) => void },
-  ): Promise<{ stdout: string; stderr: string; exitCode: number | null; interrupted: boolean; timedOut: boolean }>;
+    options: {
+      timeoutMs: number;
+      signal?: AbortSignal;
+      onOutput?: (chunk: string) => void;
+      /** how the command is contained when the shell has a sandbox (`strict` when not given) */
+      sandbox?: SandboxLevel;
+    },
+  ): Promise<{
+    stdout: string;
+    stderr: string;
+    exitCode: number | null;
+    interrupted: boolean;
+    timedOut: boolean;
+    /** the command ran inside the OS sandbox */
+    sandboxed?: boolean;
+  }>;
   /** the shell's current directory after the last command */
   readonly cwd: string;
   close(): void;

@@ -1,0 +1,82 @@
+/**
+ * The bubblewrap (`bwrap`, Linux) arguments for a {@link SandboxPolicy}. Pure: tests check the list.
+ *
+ * Mount order matters (later mounts cover earlier ones): the whole file system read-only, then the
+ * writable places, then the protected files inside them read-only again, then the secret places
+ * hidden. Options are those of bubblewrap 0.8 (`bwrap --help`, man bwrap(1)).
+ */
+import { isDirectoryPath } from './policy.js';
+import type { SandboxLevel, SandboxPolicy } from './types.js';
+
+/** The port socat listens on inside the network namespace when the allowed-domains proxy is used. */
+export const PROXY_PORT_INSIDE = 3128;
+
+/** The namespace and process options, one reason each. */
+const ISOLATION_ARGS: ReadonlyArray<{ args: string[]; reason: string }> = [
+  { args: ['--die-with-parent'], reason: 'everything in the sandbox ends when opencode dies' },
+  { args: ['--unshare-pid'], reason: "a new pid namespace: opencode's process and its environment are not visible" },
+  { args: ['--unshare-ipc'], reason: "no access to other processes' shared memory and queues" },
+  { args: ['--unshare-uts'], reason: 'the host name can be changed without touching the host' },
+  { args: ['--unshare-cgroup-try'], reason: 'its own cgroup view, where the kernel supports it' },
+  { args: ['--cap-drop', 'ALL'], reason: 'as root the command would keep CAP_SYS_ADMIN and could remount the file system' },
+];
+
+/** The file-system part: read-only root, fresh /dev and /proc, writable places, protected files, hidden secrets. */
+export function mountArgs(policy: SandboxPolicy, extraWritable: readonly string[] = []): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  for (const dir of [policy.projectDir, ...policy.writable, ...extraWritable]) args.push('--bind', dir, dir);
+  for (const path of policy.protectedPaths) args.push('--ro-bind-try', path, path);
+  for (const path of policy.secretPaths) {
+    // a directory becomes an empty read-only one; a file reads as empty
+    if (isDirectoryPath(path)) args.push('--tmpfs', path, '--remount-ro', path);
+    else args.push('--ro-bind', '/dev/null', path);
+  }
+  return args;
+}
+
+/**
+ * The whole `bwrap` argument list before the program: mounts, isolation and, at `strict` level, a
+ * network namespace of its own (loopback only: no DNS, no route out).
+ * `proxySocket`: the allowed-domains proxy's Unix socket, mounted so that socat inside can reach it.
+ */
+export function bubblewrapArgs(
+  policy: SandboxPolicy,
+  level: Exclude<SandboxLevel, 'none'>,
+  options: { extraWritable?: readonly string[]; proxySocket?: string; cwd?: string } = {},
+): string[] {
+  const args = mountArgs(policy, options.extraWritable);
+  if (level === 'strict' && options.proxySocket) args.push('--bind', options.proxySocket, options.proxySocket);
+  for (const entry of ISOLATION_ARGS) args.push(...entry.args);
+  if (level === 'strict') args.push('--unshare-net');
+  if (options.cwd) args.push('--chdir', options.cwd);
+  return args;
+}
+
+/**
+ * The program to run inside when the proxy is used: socat bridges a loopback port of the sandbox's
+ * network namespace to the proxy's Unix socket, then the shell replaces this one.
+ */
+export function proxyBridgeArgv(socatPath: string, proxySocket: string, argv: readonly string[]): string[] {
+  const bridge =
+    `"$0" TCP-LISTEN:${PROXY_PORT_INSIDE},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:"$1" </dev/null >/dev/null 2>&1 & ` +
+    // wait until socat listens, so the command's first connection is not refused
+    'i=0; while [ $i -lt 100 ] && ! (exec 9<>/dev/tcp/127.0.0.1/' +
+    String(PROXY_PORT_INSIDE) +
+    ') 2>/dev/null; do i=$((i+1)); sleep 0.01; done; shift; exec "$@"';
+  return ['/bin/bash', '-c', bridge, socatPath, proxySocket, ...argv];
+}
+
+/** The proxy variables set inside the sandbox: every common spelling, so curl, git, pip and npm use it. */
+export function proxyEnv(): Record<string, string> {
+  const url = `http://127.0.0.1:${PROXY_PORT_INSIDE}`;
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    ALL_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    all_proxy: url,
+    NO_PROXY: '',
+    no_proxy: '',
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The OS sandbox for one project: {@link createSandbox} turns the settings into a policy, detects the
+ * launcher once, and wraps programs for `child_process.spawn`. The mount lists are computed once per
+ * policy; per command only the level and the caller's own writable directories change.
+ */
+import { existsSync, rmSync } from 'node:fs';
+import { bubblewrapArgs, proxyBridgeArgv, proxyEnv } from './bubblewrap.js';
+import { detectSandbox, type SandboxSupport } from './detect.js';
+import { buildPolicy } from './policy.js';
+import { startDomainProxy, type DomainProxy } from './proxy.js';
+import { seatbeltProfile } from './seatbelt.js';
+import {
+  SandboxUnavailableError,
+  type Sandbox,
+  type SandboxPolicy,
+  type SandboxSettings,
+  type SandboxStatus,
+  type WrapOptions,
+  type WrappedCommand,
+} from './types.js';
+
+export * from './types.js';
+export { buildPolicy, sandboxSettings, PROTECTED_PROJECT_PATHS, SECRET_HOME_PATHS, type SandboxConfigValue } from './policy.js';
+export { describeSandboxFailure } from './failure.js';
+export { detectSandbox } from './detect.js';
+
+/** Options of {@link createSandbox}. */
+export interface CreateSandboxOptions {
+  settings: SandboxSettings;
+  projectDir: string;
+  home: string;
+  /** detection result to use instead of probing (tests of a machine without the launcher) */
+  support?: Promise<SandboxSupport>;
+}
+
+/** Creates the sandbox of a project. Nothing starts until the first {@link Sandbox.wrap} or {@link Sandbox.status}. */
+export function createSandbox(options: CreateSandboxOptions): Sandbox {
+  return new OsSandbox(options);
+}
+
+/** The level a grant maps to; no grant (a caller that only knows "allowed") counts as not approved by the person. */
+export function levelForGrant(grant: { by: string; outsideSandbox: boolean } | void | undefined): WrapOptions['level'] {
+  if (!grant || grant.by !== 'person') return 'strict';
+  return grant.outsideSandbox ? 'none' : 'network';
+}
+
+class OsSandbox implements Sandbox {
+  readonly policy: SandboxPolicy;
+  private readonly settings: SandboxSettings;
+  private support: Promise<SandboxSupport> | undefined;
+  private proxy: Promise<DomainProxy> | undefined;
+
+  constructor(options: CreateSandboxOptions) {
+    this.settings = options.settings;
+    this.policy = buildPolicy(options.settings, options.projectDir, options.home);
+    this.support = options.support;
+  }
+
+  private detect(): Promise<SandboxSupport> {
+    this.support ??= this.settings.mode === 'off' ? Promise.resolve({ backend: 'none', reason: '"sandbox" is "off"' }) : detectSandbox();
+    return this.support;
+  }
+
+  async status(): Promise<SandboxStatus> {
+    const support = await this.detect();
+    const reason = support.reason ?? this.proxyProblem(support);
+    return { mode: this.settings.mode, active: support.backend !== 'none' && !reason, backend: reason ? 'none' : support.backend, reason };
+  }
+
+  /** Linux needs socat inside the sandbox to reach the proxy. */
+  private proxyProblem(support: SandboxSupport): string | undefined {
+    if (support.backend === 'bubblewrap' && this.policy.allowedDomains.length > 0 && !support.socat) {
+      return 'sandbox.network.allowedDomains needs socat, which is not installed';
+    }
+    return undefined;
+  }
+
+  async wrap(argv: readonly string[], options: WrapOptions): Promise<WrappedCommand> {
+    const [program, ...rest] = argv;
+    if (!program) throw new Error('wrap needs a program to run');
+    const plain: WrappedCommand = { file: program, args: rest, env: {}, afterExit: () => [] };
+    if (options.level === 'none') return plain;
+    const status = await this.status();
+    if (!status.active) {
+      if (this.settings.mode === 'required') throw new SandboxUnavailableError(status.reason ?? 'unknown');
+      return plain;
+    }
+    const support = await this.detect();
+    const useProxy = options.level === 'strict' && this.policy.allowedDomains.length > 0;
+    const proxy = useProxy ? await this.startProxy(support.backend === 'bubblewrap' ? 'socket' : 'port') : undefined;
+    // protected names that don't exist can't be mounted over; one a strict command creates is removed after it
+    const absent = options.level === 'strict' ? this.policy.protectedPaths.filter((p) => !existsSync(p)) : [];
+    const afterExit = () => {
+      const created = absent.filter((p) => existsSync(p));
+      for (const p of created) rmSync(p, { recursive: true, force: true });
+      return created;
+    };
+    if (support.backend === 'seatbelt') {
+      const profile = seatbeltProfile(this.policy, options.level, { extraWritable: options.writable, proxyPort: proxy?.port });
+      const env = proxy?.port ? proxyEnvFor(`http://127.0.0.1:${proxy.port}`) : {};
+      return { file: support.launcher!, args: ['-p', profile, ...argv], env, afterExit: () => [] };
+    }
+    const args = bubblewrapArgs(this.policy, options.level, { extraWritable: options.writable, proxySocket: proxy?.socketPath });
+    const inner = proxy?.socketPath ? proxyBridgeArgv(support.socat!, proxy.socketPath, argv) : [...argv];
+    return { file: support.launcher!, args: [...args, '--', ...inner], env: proxy ? proxyEnv() : {}, afterExit };
+  }
+
+  private startProxy(on: 'socket' | 'port'): Promise<DomainProxy> {
+    this.proxy ??= startDomainProxy(this.policy.allowedDomains, on);
+    return this.proxy;
+  }
+
+  async close(): Promise<void> {
+    const proxy = this.proxy;
+    this.proxy = undefined;
+    if (proxy) await (await proxy).close();
+  }
+}
+
+function proxyEnvFor(url: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY']) {
+    env[name] = url;
+    env[name.toLowerCase()] = url;
+  }
+  return { ...env, NO_PROXY: '', no_proxy: '' };
+}

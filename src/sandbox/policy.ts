@@ -1,0 +1,129 @@
+/**
+ * The sandbox policy as tables: which files inside the project decide what runs (mounted read-only),
+ * which places under the home directory hold secrets (hidden), and how the settings become a
+ * {@link SandboxPolicy} of absolute paths.
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { SandboxPolicy, SandboxSettings } from './types.js';
+
+/** Paths relative to the project that a command run in the sandbox may not change, with the reason. */
+export const PROTECTED_PROJECT_PATHS: ReadonlyArray<{ path: string; reason: string }> = [
+  { path: '.opencode.json', reason: 'the project configuration: MCP servers, language servers, permission rules' },
+  { path: '.opencode', reason: 'custom tools, plugins, commands and the project database' },
+  { path: '.git/config', reason: 'git runs programs it names (core.fsmonitor, core.sshCommand, filters, aliases)' },
+  { path: '.git/hooks', reason: 'git runs these on commit, checkout, merge and push' },
+  { path: '.git/info', reason: 'attributes here pick the filters and diff drivers git runs' },
+  { path: 'node_modules/.bin', reason: 'programs npm scripts and opencode start by name' },
+  { path: '.envrc', reason: 'direnv runs it on entering the directory' },
+  { path: '.vscode', reason: 'editor tasks and settings that run programs when the folder opens' },
+  { path: '.husky', reason: 'git hooks of projects that use husky (core.hooksPath)' },
+];
+
+/** Places under the home directory that hold credentials: hidden from every sandboxed command. */
+export const SECRET_HOME_PATHS: ReadonlyArray<{ path: string; reason: string }> = [
+  { path: '.ssh', reason: 'SSH private keys' },
+  { path: '.aws', reason: 'AWS credentials' },
+  { path: '.gnupg', reason: 'GnuPG private keys' },
+  { path: '.config/gcloud', reason: 'Google Cloud credentials' },
+  { path: '.azure', reason: 'Azure credentials' },
+  { path: '.netrc', reason: 'passwords for hosts (curl, git, ftp)' },
+  { path: '.docker/config.json', reason: 'registry credentials' },
+  { path: '.kube', reason: 'Kubernetes cluster credentials' },
+  { path: '.local/share/keyrings', reason: 'the GNOME keyring' },
+  { path: '.password-store', reason: 'pass, the password manager' },
+  { path: '.config/gh', reason: 'the GitHub CLI token' },
+  { path: '.git-credentials', reason: 'git credential-store passwords' },
+];
+
+/**
+ * Builds the policy for a project. Paths in the settings may be absolute, `~/…` or relative to the
+ * project. Only existing paths are listed: a mount needs its target, and a missing secret place holds
+ * nothing to hide (the home directory is read-only, so it can't be created either).
+ */
+export function buildPolicy(settings: SandboxSettings, projectDir: string, home: string): SandboxPolicy {
+  const project = realOrSelf(projectDir);
+  const toAbsolute = (p: string) => realOrSelf(p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : isAbsolute(p) ? p : resolve(project, p));
+  const writable = unique(settings.allowWrite.map(toAbsolute).filter((p) => existsSync(p)));
+  const protectedPaths = unique([
+    ...PROTECTED_PROJECT_PATHS.map((entry) => join(project, entry.path)),
+    ...configuredHooksPaths(project),
+  ]);
+  const secretPaths = unique(
+    [...SECRET_HOME_PATHS.map((entry) => join(home, entry.path)), ...settings.denyRead.map(toAbsolute)].filter((p) => existsSync(p)),
+  );
+  return { projectDir: project, writable, protectedPaths, secretPaths, allowedDomains: [...settings.allowedDomains] };
+}
+
+/** The settings as the config's `sandbox` value gives them: a mode string, or the object form. */
+export function sandboxSettings(value: SandboxConfigValue | undefined): SandboxSettings {
+  if (value === undefined) return { mode: 'auto', allowWrite: [], denyRead: [], allowedDomains: [] };
+  if (typeof value === 'string') return { mode: value, allowWrite: [], denyRead: [], allowedDomains: [] };
+  return {
+    mode: value.mode ?? 'auto',
+    allowWrite: value.allowWrite ?? [],
+    denyRead: value.denyRead ?? [],
+    allowedDomains: value.network?.allowedDomains ?? [],
+  };
+}
+
+/** The config's `sandbox` value (see `config/schema.ts`). */
+export type SandboxConfigValue =
+  | SandboxSettings['mode']
+  | {
+      mode?: SandboxSettings['mode'];
+      allowWrite?: string[];
+      denyRead?: string[];
+      network?: { allowedDomains?: string[] };
+    };
+
+/**
+ * The hooks directory set by `core.hooksPath` in the project's `.git/config`, resolved as git does
+ * (relative to the work tree). Read as text so that no git process starts per project; a value set
+ * only in the global git config lies outside the project, which is read-only anyway.
+ */
+export function configuredHooksPaths(projectDir: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(projectDir, '.git', 'config'), 'utf8');
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  let inCore = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]/.exec(line);
+    if (section) {
+      inCore = section[1]!.toLowerCase() === 'core';
+      continue;
+    }
+    const entry = /^hookspath\s*=\s*(.*)$/i.exec(line);
+    if (inCore && entry) {
+      const value = entry[1]!.replace(/^"(.*)"$/, '$1').trim();
+      if (value) found.push(value.startsWith('/') ? value : resolve(projectDir, value));
+    }
+  }
+  return found;
+}
+
+/** true when `path` is a directory (following links) */
+export function isDirectoryPath(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)];
+}
