@@ -198,7 +198,7 @@ export function planServers(root: string, lsp: Record<string, LspConfigEntry> | 
       skipped.push({ language: known.language, why: `${known.command} is installed but the project has no ${known.extensions.join(' ')} files` });
       continue;
     }
-    const files = present.map((e) => `${counts.get(e)}${counts.get(e)! >= SCAN_MAX_ENTRIES ? '+' : ''} ${e}`).join(', ');
+    const files = present.map((e) => fileCount(counts.get(e)!, e)).join(', ');
     servers.push({
       language: known.language,
       command,
@@ -206,10 +206,15 @@ export function planServers(root: string, lsp: Record<string, LspConfigEntry> | 
       env: {},
       extensions: known.extensions,
       source: 'discovered',
-      why: `found ${command.startsWith(root) ? command.slice(root.length + 1) : command}; the project has ${files} files`,
+      why: `found ${command.startsWith(root) ? command.slice(root.length + 1) : command}; the project has ${files}`,
       startTimeoutMs: DEFAULT_START_TIMEOUT_MS,
       diagnosticsTimeoutMs: DEFAULT_DIAGNOSTICS_TIMEOUT_MS,
     });
   }
   return { servers, skipped };
+}
+
+/** `1 .py file`, `12 .ts files`, `5000+ .js files` (the scan stopped at its limit). */
+function fileCount(count: number, extension: string): string {
+  return `${count}${count >= SCAN_MAX_ENTRIES ? '+' : ''} ${extension} file${count === 1 ? '' : 's'}`;
 }

@@ -26,11 +26,11 @@ function project(files: string[]): { dir: string; bin: string } {
 
 describe('planServers', () => {
   it('finds installed servers for the languages present, and says why the others are left out', () => {
-    const { dir, bin } = project(['src/a.ts', 'src/b.tsx', 'tool.py', 'node_modules/x/skip.go']);
+    const { dir, bin } = project(['src/a.ts', 'src/b.tsx', 'tool.py', 'lib/util.py', 'node_modules/x/skip.go']);
     const { servers, skipped } = planServers(dir, {}, bin);
     expect(servers.map((s) => [s.language, s.command, s.args, s.why])).toEqual([
-      ['typescript', join(dir, 'node_modules/.bin/typescript-language-server'), ['--stdio'], 'found node_modules/.bin/typescript-language-server; the project has 1 .ts, 1 .tsx files'],
-      ['python', join(bin, 'pyright-langserver'), ['--stdio'], `found ${join(bin, 'pyright-langserver')}; the project has 1 .py files`],
+      ['typescript', join(dir, 'node_modules/.bin/typescript-language-server'), ['--stdio'], 'found node_modules/.bin/typescript-language-server; the project has 1 .ts file, 1 .tsx file'],
+      ['python', join(bin, 'pyright-langserver'), ['--stdio'], `found ${join(bin, 'pyright-langserver')}; the project has 2 .py files`],
     ]);
     expect(skipped).toEqual([
       { language: 'rust', why: 'rust-analyzer not found on PATH' },
