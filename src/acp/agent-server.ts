@@ -55,6 +55,8 @@ export interface AcpServerOptions {
   /** `--profile name` for every session */
   profile?: string;
   debug?: boolean;
+  /** `--trust`: the projects' own code runs even when they are not trusted */
+  trust?: boolean;
   /** a line for stderr */
   log: (line: string) => void;
 }
@@ -252,7 +254,7 @@ export class AcpServer {
         canWrite: fs?.writeTextFile === true,
         timeoutMs: editorFsTimeoutMs(this.opts.env),
       });
-      pending = openProject(cwd, { env: this.opts.env, model: this.opts.model, profile: this.opts.profile, debug: this.opts.debug, editorFiles, log: this.opts.log }).then((project) => {
+      pending = openProject(cwd, { env: this.opts.env, model: this.opts.model, profile: this.opts.profile, debug: this.opts.debug, trust: this.opts.trust, editorFiles, log: this.opts.log }).then((project) => {
         project.app.permission.onRequest((request) => this.askPermission(project, request));
         // an editor's MCP server's tools go to the sessions that passed it (a sub-agent's: its root's)
         project.app.tools.setSessionFilter((entry, name, sessionId) => {

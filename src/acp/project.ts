@@ -9,6 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { McpServer as AcpMcpServer } from '@agentclientprotocol/sdk';
 import { createApp, type App } from '../app/app.js';
+import { decideTrust, heldLine } from '../app/project-code.js';
 import { resolveDataDir } from '../config/load.js';
 import type { McpServerConfig } from '../config/schema.js';
 import { tryLoadConfig } from '../cli/load-config.js';
@@ -54,6 +55,8 @@ export interface OpenProjectOptions {
   /** `--profile name` (else OPENCODE_PROFILE) */
   profile?: string;
   debug?: boolean;
+  /** `--trust`: the project's own code runs even when it is not trusted (`src/app/project-code.ts`) */
+  trust?: boolean;
   /** the editor's file reader and writer, when it offers `fs/read_text_file` or `fs/write_text_file` */
   editorFiles?: FileAccess;
   /** a line for stderr (the process's log) */
@@ -78,11 +81,15 @@ export async function openProject(cwd: string, options: OpenProjectOptions): Pro
     const noCredential = authMethods({ providers: config.providers ?? {}, env: options.env }).length === 0;
     throw new ProjectOpenError((err as Error).message, noCredential ? 'auth' : 'config');
   }
+  // an untrusted project's own code is skipped, as with -p: the editor has no dialog for it, so the log says it
+  const trust = decideTrust({ config, sources: loaded.sources }, cwd, options.env, { trustFlag: options.trust });
   let app: App;
   try {
     app = createApp({
       cwd,
-      config,
+      config: trust.config,
+      lspServers: trust.lspServers,
+      projectCodeHeld: !trust.trusted,
       models: models.models,
       providerSettings: models.settings,
       generateTitles: true,
@@ -103,6 +110,8 @@ export async function openProject(cwd: string, options: OpenProjectOptions): Pro
     }
   };
   for (const warning of [...loaded.warnings, ...models.warnings]) log(`warning: ${warning}`);
+  if (trust.refusal) log(trust.refusal);
+  if (!trust.trusted) log(heldLine(trust.items, options.env));
   app.bus.on('warning', (w) => log(`warning: ${w.message}`));
   if (config.debug) {
     app.bus.on('tool.started', (e) => log(`[debug] tool ${e.name} ${e.toolCallId}`));

@@ -35,6 +35,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
     model: opts.model,
     profile: opts.profile,
     debug: opts.debug,
+    trust: opts.trust,
     log,
   });
   const output = new WritableStream<Uint8Array>({

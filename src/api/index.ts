@@ -19,6 +19,7 @@ import type { AgentEvents } from '../agent/events.js';
 import { createApp, type App } from '../app/app.js';
 import { resolveModels } from '../cli/models.js';
 import { loadConfig } from '../config/load.js';
+import { decideTrust, heldLine, type ProjectCodeItem } from '../app/project-code.js';
 import { startCustomTools } from '../custom/start.js';
 import type { CustomToolsReport } from '../custom/load.js';
 import type { EventBus } from '../events/bus.js';
@@ -28,6 +29,7 @@ import type { ToolSource } from '../tools/registry.js';
 
 export type { PluginTool, PluginToolContext, PluginToolResult } from '../plugin/api.js';
 export type { AgentEvents } from '../agent/events.js';
+export type { ProjectCodeItem } from '../app/project-code.js';
 export { tool, definePlugin } from '../plugin/api.js';
 
 /** A tool a program registers: a plugin tool with its name. */
@@ -47,6 +49,13 @@ export interface OpencodeOptions {
    * the default), `refuse`, or a function that decides. Deny rules of `.opencode.json` hold either way.
    */
   permission?: 'approve' | 'refuse' | ((request: { tool: string; description: string; params: Record<string, unknown> }) => Promise<'allow' | 'deny'>);
+  /**
+   * Run the project's own code (its plugins and tool files under `.opencode/`, the MCP and language
+   * servers and shell its `.opencode.json` names) even when the person has not trusted the project
+   * (`opencode trust`). Default false: an untrusted project's code is skipped and {@link Opencode.heldProjectCode}
+   * names it. Ignored inside another opencode's command (`OPENCODE_SANDBOXED=1`).
+   */
+  trust?: boolean;
 }
 
 /** What {@link Opencode.run} resolves with: the run's end, and the answer's text. */
@@ -69,6 +78,8 @@ export interface Opencode {
   events: Pick<EventBus<AgentEvents>, 'on'>;
   /** What loading the project's custom tools gave (failures, warnings, overrides). */
   customTools: CustomToolsReport;
+  /** The project's own code that was not started because the project is not trusted (empty when it all runs). */
+  heldProjectCode: ProjectCodeItem[];
   /** Runs `prompt` in the session `sessionId` (created on first use); resolves when the run ends. */
   run(sessionId: string, prompt: string, options?: { signal?: AbortSignal }): Promise<OpencodeRunResult>;
   /** Waits for running work, closes shells, MCP servers and the database. */
@@ -83,9 +94,20 @@ export interface Opencode {
 export async function createOpencode(options: OpencodeOptions = {}): Promise<Opencode> {
   const directory = resolve(options.directory ?? process.cwd());
   const env = options.env ?? process.env;
-  const { config } = loadConfig({ cwd: directory, env });
+  const loaded = loadConfig({ cwd: directory, env });
+  const trust = decideTrust(loaded, directory, env, { trustFlag: options.trust });
+  const { config } = trust;
   const models = await resolveModels(config, env, options.model);
-  const app: App = createApp({ cwd: directory, config, models: models.models, providerSettings: models.settings, generateTitles: false });
+  const app: App = createApp({
+    cwd: directory,
+    config,
+    models: models.models,
+    providerSettings: models.settings,
+    generateTitles: false,
+    lspServers: trust.lspServers,
+    projectCodeHeld: !trust.trusted,
+  });
+  if (!trust.trusted) app.bus.emit('warning', { message: heldLine(trust.items, env) });
   const permission = options.permission ?? 'approve';
   if (typeof permission === 'function') {
     app.permission.onRequest((request) => {
@@ -114,6 +136,7 @@ export async function createOpencode(options: OpencodeOptions = {}): Promise<Ope
     },
     events: { on: (type, handler) => app.bus.on(type, handler) },
     customTools,
+    heldProjectCode: trust.trusted ? [] : trust.items,
     async run(sessionId, prompt, runOptions = {}) {
       if (!app.db.sessions.get(sessionId)) app.db.sessions.create({ id: sessionId, title: prompt.trim().replace(/\s+/g, ' ').slice(0, 100) || 'Session' });
       const result = await app.coder.run(sessionId, prompt, { signal: runOptions.signal });

@@ -55,6 +55,11 @@ export interface AppOptions {
   /** the language servers, planned beforehand (the TUI's first frame names them, issue 16); planned here by default */
   lspServers?: LspServerPlan[];
   /**
+   * The project is not trusted: its plugins and tool files under `.opencode/` are not loaded
+   * (`config` and `lspServers` come without its other code already: `project-code.ts`). Default false.
+   */
+  projectCodeHeld?: boolean;
+  /**
    * The active profile (issue 15 §2): `config` is the file's own (the base other profiles are applied
    * to when switching); `models` and `providerSettings` are already resolved with the profile applied.
    */
@@ -111,6 +116,8 @@ export interface App {
   compact(sessionId: string, signal?: AbortSignal): Promise<void>;
   /** MCP servers: connect in the background from creation; their tools join `tools` as they arrive */
   mcp: McpService;
+  /** the project's plugins and tool files are not loaded: it is not trusted (`AppOptions.projectCodeHeld`) */
+  readonly projectCodeHeld: boolean;
   /** language servers: planned at creation, started when a file of their language is first viewed or changed (issue 12) */
   lsp: LspService;
   /**
@@ -313,6 +320,7 @@ export function createApp(opts: AppOptions): App {
     compact: (sessionId, signal) => coder.runExclusive(sessionId, (s) => compactWith(choice)(sessionId, s), signal),
     mcp,
     lsp,
+    projectCodeHeld: opts.projectCodeHeld ?? false,
     cancelAll() {
       background.abort();
       for (const agent of [coder, taskAgent, ...retired]) agent.cancelAll();

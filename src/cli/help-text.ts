@@ -20,7 +20,9 @@ const GLOBAL_OPTIONS_READ: Record<string, readonly string[]> = {
   // reads the project's files and config
   'lsp list': ['-c, --cwd'],
   // the editor's sessions run the agent: its model, profile and logging
-  acp: ['-c, --cwd', '-m, --model', '--profile', '-d, --debug'],
+  acp: ['-c, --cwd', '-m, --model', '--profile', '-d, --debug', '--trust'],
+  // the folder defaults to --cwd
+  trust: ['-c, --cwd'],
   tools: ['-c, --cwd'],
   keybindings: ['-c, --cwd'],
   stats: ['-c, --cwd'],

@@ -33,6 +33,7 @@ const program = new Command('opencode')
   .option('--profile <name>', 'the provider profile of .opencode.json to use (default: $OPENCODE_PROFILE); `opencode profiles` lists them')
   .option('-d, --debug', 'debug logging: to stderr with -p, on the logs page (ctrl+l) in the TUI')
   .option('--no-auto-approve', 'with -p: refuse calls that would ask permission instead of approving them (deny rules hold either way)')
+  .option('--trust', "run this project's own code this time (its plugins, tool files, MCP and language servers); without it an untrusted project's code is skipped (`opencode trust` trusts it for good)")
   .helpCommand('help [command]', 'show the help of opencode or of a command (as --help does)')
   .addHelpText('after', () => topLevelHelpAfter(readmePath(process.argv[1])))
   .showHelpAfterError('(run opencode --help for usage)')
@@ -97,6 +98,17 @@ program
   .action(async (_opts: unknown, command: Command) => {
     const { runAcp } = await import('../acp/run.js');
     process.exitCode = await runAcp(command.optsWithGlobals<CliOptions>());
+  });
+
+program
+  .command('trust')
+  .description("trust a project (default: this one) to run its own code: its plugins, tool files, MCP and language servers")
+  .argument('[dir]', 'the project folder')
+  .option('--list', 'list the trusted projects')
+  .option('--revoke', 'stop trusting the project')
+  .action(async (dir: string | undefined, _opts: unknown, command: Command) => {
+    const { runTrust } = await import('./trust.js');
+    process.exitCode = await runTrust(dir, command.optsWithGlobals<CliOptions & { list?: boolean; revoke?: boolean }>());
   });
 
 program
@@ -183,6 +195,8 @@ export interface CliOptions {
   debug?: boolean;
   /** -p approves what would ask (the original); false with --no-auto-approve */
   autoApprove?: boolean;
+  /** `--trust`: the project's own code runs this time, trusted or not (refused inside another opencode's command) */
+  trust?: boolean;
 }
 
 function parseDaysOption(value: string): number {

@@ -69,9 +69,24 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   }
   for (const warning of models.warnings) process.stderr.write(`opencode: warning: ${warning}\n`);
 
+  // an untrusted project's own code (plugins, tool files, MCP and language servers it names) is skipped, with one line
+  const { decideTrust, heldLine } = await import('../app/project-code.js');
+  const trust = decideTrust({ config, sources: loaded.sources }, cwd, process.env, { trustFlag: opts.trust });
+  if (trust.refusal) process.stderr.write(`opencode: ${trust.refusal}\n`);
+  if (!trust.trusted) process.stderr.write(`opencode: ${heldLine(trust.items, process.env)}\n`);
+
   let app: App;
   try {
-    app = createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: false, profile: models.profile });
+    app = createApp({
+      cwd,
+      config: trust.config,
+      models: models.models,
+      providerSettings: models.settings,
+      generateTitles: false,
+      profile: models.profile,
+      lspServers: trust.lspServers,
+      projectCodeHeld: !trust.trusted,
+    });
   } catch (err) {
     return fail(1, `cannot open the session database: ${(err as Error).message}`);
   }

@@ -67,6 +67,8 @@ export interface LoadCustomToolsOptions {
    * plugins' functions still run (only they know their tools).
    */
   listOnly?: boolean;
+  /** leave out `<project>/.opencode/tools` and `plugins`: the project is not trusted (`src/app/project-code.ts`) */
+  skipProjectFiles?: boolean;
 }
 
 /** A stand-in for a tool that is listed, never run (`listOnly`). */
@@ -99,7 +101,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   };
   const roots: { source: 'user' | 'project'; dir: string }[] = [
     { source: 'user', dir: userConfigDir(env) },
-    { source: 'project', dir: join(projectDir, '.opencode') },
+    ...(options.skipProjectFiles ? [] : [{ source: 'project' as const, dir: join(projectDir, '.opencode') }]),
   ];
   // the first definition of a name within one source is kept; a second is a mistake worth a line
   const seen = new Map<string, string>();

@@ -11,7 +11,7 @@ import { loadCustomTools, type CustomToolsReport } from './load.js';
 
 /** Loads the custom tools of `app`'s project; `write` gets each warning line too. Never throws. */
 export async function startCustomTools(
-  app: Pick<App, 'cwd' | 'config' | 'tools' | 'bus'> & { permission?: Pick<App['permission'], 'onRequest' | 'respond'> },
+  app: Pick<App, 'cwd' | 'config' | 'tools' | 'bus'> & { projectCodeHeld?: boolean; permission?: Pick<App['permission'], 'onRequest' | 'respond'> },
   options: { env?: Record<string, string | undefined>; write?: (line: string) => void } = {},
 ): Promise<CustomToolsReport> {
   const said = new Set<string>();
@@ -28,6 +28,8 @@ export async function startCustomTools(
     bus: app.bus,
     cacheDir: resolveDataDir(app.config, app.cwd),
     env: options.env,
+    // an untrusted project's own plugins and tool files do not load (the user's do)
+    skipProjectFiles: app.projectCodeHeld,
     onLog: (level, message) => {
       // a plugin's info lines are for debugging; its warnings and errors are said like ours
       if (level !== 'info') say(message);
