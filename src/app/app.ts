@@ -54,6 +54,8 @@ export interface AppOptions {
   storage?: AppStorage;
   /** the language servers, planned beforehand (the TUI's first frame names them, issue 16); planned here by default */
   lspServers?: LspServerPlan[];
+  /** start the language servers now, in the background, so their initial load is done before the first edit (default true) */
+  startLanguageServers?: boolean;
   /**
    * The project is not trusted: its plugins and tool files under `.opencode/` are not loaded
    * (`config` and `lspServers` come without its other code already: `project-code.ts`). Default false.
@@ -159,7 +161,7 @@ export function createApp(opts: AppOptions): App {
   const mcp = new McpService({ servers: config.mcpServers, cwd, registry: tools, logDir: resolveDataDir(config, cwd), env: withoutCredentials(process.env) });
   mcp.events.on('warning', (w) => bus.emit('warning', { message: w.message }));
   mcp.start();
-  // language servers are only planned here (a PATH lookup and a bounded scan); they start on first use (issue 12)
+  // language servers are planned here (a PATH lookup and a bounded scan) and started in the background below
   const lspServers = opts.lspServers ?? planServers(cwd, config.lsp, process.env.PATH).servers;
   const lsp: LspService = new LspService({
     root: cwd,
@@ -170,6 +172,7 @@ export function createApp(opts: AppOptions): App {
   });
   // offered whenever a server is configured or discovered, even before it started (reference §7 [BUG])
   if (lsp.hasServers) tools.register(diagnosticsTool, 'builtin');
+  if (opts.startLanguageServers !== false) lsp.startEarly();
   const shells = new Map<string, ShellRunner>();
   const shellFor = (sessionId: string) => {
     let shell = shells.get(sessionId);

@@ -21,7 +21,7 @@ export async function runLspList(opts: { cwd?: string }): Promise<number> {
  * ```
  * typescript  node_modules/.bin/typescript-language-server --stdio
  *   discovered: found node_modules/.bin/typescript-language-server; the project has 12 .ts files
- *   starts when a .ts .tsx .mts .cts .js .jsx .mjs .cjs file is viewed or changed
+ *   starts with opencode for .ts .tsx .mts .cts .js .jsx .mjs .cjs files; edits wait for its initial load (up to 10000 ms from its start), then up to 5000 ms for its diagnostics
  * Not started:
  *   go: gopls not found on PATH
  * ```
@@ -32,7 +32,7 @@ export function formatLspList(servers: readonly LspServerPlan[], skipped: readon
   for (const s of servers) {
     lines.push(`${s.language}  ${[s.command, ...s.args].join(' ')}`);
     lines.push(`  ${s.source}: ${s.why}`);
-    lines.push(`  starts when a ${s.extensions.join(' ')} file is viewed or changed; edits wait up to ${s.diagnosticsTimeoutMs} ms for its diagnostics`);
+    lines.push(`  starts with opencode for ${s.extensions.join(' ')} files; edits wait for its initial load (up to ${s.startTimeoutMs} ms from its start), then up to ${s.diagnosticsTimeoutMs} ms for its diagnostics`);
   }
   if (skipped.length) {
     lines.push('Not started:');

@@ -124,7 +124,7 @@ export const lspServerSchema = z
       .optional()
       .describe('File extensions it serves, e.g. [".lua"]; defaults to the known ones for typescript, python, go, rust and c.'),
     initializationOptions: z.unknown().optional().describe('initializationOptions sent with initialize.'),
-    startTimeoutMs: positiveInt().optional().describe('Milliseconds the server may take to answer initialize (default 30000).'),
+    startTimeoutMs: positiveInt().optional().describe('Milliseconds the server may take to answer initialize, and to finish its initial load before an edit stops waiting for it (default 10000).'),
     diagnosticsTimeoutMs: positiveInt()
       .optional()
       .describe('Milliseconds an edit, write or patch waits for fresh diagnostics (default 5000).'),

@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { basename } from 'node:path';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { fromLsp, type Diagnostic, type LspDiagnostic } from './diagnostics.js';
+import { FrameGuard } from './frame-guard.js';
 import { pathToUri, uriToPath } from './uri.js';
 
 /** An LSP `WorkspaceEdit` (the parts we apply: `changes` and `documentChanges` of text edits). */
@@ -34,6 +35,8 @@ export interface LspClientOptions {
   args: string[];
   /** the whole environment of the server process */
   env: NodeJS.ProcessEnv;
+  /** what is spawned instead of `command` and `args` when they run inside a launcher (the OS sandbox); messages still name `command` */
+  launch?: { file: string; args: string[] };
   /** the workspace folder (absolute) */
   root: string;
   initializationOptions?: unknown;
@@ -72,8 +75,16 @@ interface OpenDocument {
 
 /** How long a quitting server gets for `shutdown` and for exiting before it is killed (ms). */
 const SHUTDOWN_GRACE_MS = 1500;
+/** How long a failed handshake waits for the process's exit, whose code and stderr make the better reason (ms). */
+const EXIT_REASON_WAIT_MS = 1000;
 /** Bytes of the server's stderr kept for the failure reason. */
 const STDERR_TAIL_BYTES = 2000;
+
+/** Framing problems on the server's stdout (see frame-guard.ts), and who is told of one. */
+interface Framing {
+  problem?: string;
+  onProblem?: (reason: string) => void;
+}
 
 /** A started language server. Create with {@link LspClient.start}. */
 export class LspClient {
@@ -83,6 +94,8 @@ export class LspClient {
   private seq = 0;
   private exited = false;
   private closing = false;
+  private ready = false;
+  private readonly readyWaiters = new Set<() => void>();
   /** glob patterns the server asked to be told about (`workspace/didChangeWatchedFiles` registrations) */
   readonly watchedGlobs: string[] = [];
   /** the server's `initialize` result capabilities */
@@ -93,6 +106,7 @@ export class LspClient {
     private readonly child: ChildProcess,
     private readonly connection: MessageConnection,
     private readonly stderrTail: { text: string },
+    private readonly framing: Framing,
   ) {}
 
   /**
@@ -105,7 +119,7 @@ export class LspClient {
     const loaded = await import('vscode-jsonrpc/node');
     // a CommonJS package: Node gives named exports, the esbuild bundle only a default export
     const rpc = (typeof loaded.createMessageConnection === 'function' ? loaded : (loaded as unknown as { default: typeof loaded }).default);
-    const child = spawn(options.command, options.args, { cwd: options.root, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(options.launch?.file ?? options.command, options.launch?.args ?? options.args, { cwd: options.root, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const stderrTail = { text: '' };
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
@@ -126,12 +140,21 @@ export class LspClient {
     });
     // a failed spawn still emits stream errors (EPIPE on stdin); they are reported through `spawned`
     child.stdin!.on('error', () => {});
+    const framing: Framing = {};
+    const guard = new FrameGuard();
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (framing.problem) return;
+      const problem = guard.push(chunk);
+      if (!problem) return;
+      framing.problem = `${options.command} ${problem}`;
+      framing.onProblem?.(framing.problem);
+    });
     await spawned;
     let client: LspClient | undefined;
     try {
       const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout!), new rpc.StreamMessageWriter(child.stdin!));
       connection.onError(() => {});
-      client = new LspClient(options, child, connection, stderrTail);
+      client = new LspClient(options, child, connection, stderrTail, framing);
       client.registerHandlers();
       connection.listen();
       await client.initialize();
@@ -228,32 +251,90 @@ export class LspClient {
         general: { positionEncodings: ['utf-16'] },
       },
     };
+    let exitReason: string | undefined;
     const exited = new Promise<never>((_, reject) => {
       this.child.once('exit', (code, signal) => {
         const tail = this.stderrTail.text.trim().split('\n').pop()?.slice(0, 200);
-        reject(new LspStartError(`${options.command} ${signal ? `was killed by ${signal}` : `exited with code ${code}`} during initialize${tail ? `: ${tail}` : ''}`));
+        exitReason = `${options.command} ${signal ? `was killed by ${signal}` : `exited with code ${code}`} during initialize${tail ? `: ${tail}` : ''}`;
+        reject(new LspStartError(exitReason));
       });
     });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new LspStartError(`no answer to initialize within ${options.startTimeoutMs} ms`)), options.startTimeoutMs);
     });
+    // what is not LSP on stdout ends the handshake at once (the reader would wait for ever)
+    const garbled = new Promise<never>((_, reject) => {
+      const fail = (reason: string) => reject(new LspStartError(reason));
+      if (this.framing.problem) fail(this.framing.problem);
+      else this.framing.onProblem = fail;
+    });
     try {
-      const result = (await Promise.race([connection.sendRequest('initialize', params), exited, timeout])) as { capabilities?: Record<string, unknown> };
+      const result = (await Promise.race([connection.sendRequest('initialize', params), exited, timeout, garbled])) as { capabilities?: Record<string, unknown> };
       this.capabilities = result?.capabilities ?? {};
     } catch (err) {
       if (err instanceof LspStartError) throw err;
-      throw new LspStartError(`initialize failed: ${(err as Error).message}`);
+      // a process that dies closes the connection first: its exit code and stderr say more than that
+      await Promise.race([exited.catch(() => {}), new Promise((resolve) => setTimeout(resolve, EXIT_REASON_WAIT_MS))]);
+      throw new LspStartError(exitReason ?? `initialize failed: ${(err as Error).message}`);
     } finally {
       clearTimeout(timer);
     }
+    // after the handshake, garbage is a crash: the process goes and the service restarts it once
+    this.framing.onProblem = (reason) => {
+      if (this.closing) return;
+      this.kill();
+      options.onExit?.(reason);
+    };
     await connection.sendNotification('initialized', {});
     await connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+    // a server answering pull requests is ready when it answers; others when they first publish
+    if (this.pullsDiagnostics) this.markReady();
+  }
+
+  /**
+   * Whether the server has shown it is done with its initial load: its first published diagnostics
+   * (typescript-language-server publishes only once tsserver has loaded the project), or at once for a
+   * server that is asked for diagnostics (pull).
+   */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Resolves true when the server is ready ({@link isReady}), false after `timeoutMs` or when it exits. */
+  whenReady(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.ready) return Promise.resolve(true);
+    if (this.exited || timeoutMs <= 0 || signal?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (value: boolean) => {
+        clearTimeout(timer);
+        this.readyWaiters.delete(onReady);
+        this.waiters.delete(onExit);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(value);
+      };
+      const onReady = () => done(true);
+      const onExit = () => {
+        if (this.exited) done(false);
+      };
+      const onAbort = () => done(false);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.readyWaiters.add(onReady);
+      this.waiters.add(onExit);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private markReady(): void {
+    if (this.ready) return;
+    this.ready = true;
+    for (const waiter of [...this.readyWaiters]) waiter();
   }
 
   private store(path: string, wire: LspDiagnostic[], version: number | undefined): void {
     this.seq++;
     this.diagnostics.set(path, { items: wire.map((d) => fromLsp(path, d)), version, seq: this.seq });
+    this.markReady();
     this.wake();
     this.options.onDiagnostics?.(path);
   }

@@ -22,6 +22,14 @@ export interface LspConfigEntry {
   startTimeoutMs?: number;
   /** how long an edit waits for fresh diagnostics (ms) */
   diagnosticsTimeoutMs?: number;
+  /** what the OS sandbox lets the server do beyond writing in the project and its own temp directory */
+  sandbox?: LspSandboxSettings;
+}
+
+/** An entry's `sandbox`: the network on, more writable places (absolute, `~/…`, or relative to the project). */
+export interface LspSandboxSettings {
+  network?: boolean;
+  allowWrite?: string[];
 }
 
 /** A server that will start when a file of its language is first viewed or changed. */
@@ -40,6 +48,8 @@ export interface LspServerPlan {
   why: string;
   startTimeoutMs: number;
   diagnosticsTimeoutMs: number;
+  /** the entry's `sandbox`, when it has one */
+  sandbox?: LspSandboxSettings;
 }
 
 /** A known language left out, and why (for `opencode lsp list`). */
@@ -48,8 +58,12 @@ export interface LspSkipped {
   why: string;
 }
 
-/** Default wait for `initialize` (the original gave 30 s; a cold tsserver answers in well under 1 s). */
-export const DEFAULT_START_TIMEOUT_MS = 30_000;
+/**
+ * Default wait for `initialize`, and for a started server's initial load before an edit stops waiting
+ * for it (the original gave 30 s; a cold tsserver answers `initialize` in well under 1 s and loads a
+ * small project in a few seconds).
+ */
+export const DEFAULT_START_TIMEOUT_MS = 10_000;
 /** Default wait for diagnostics after an edit (the original's 5 s, reference §7). */
 export const DEFAULT_DIAGNOSTICS_TIMEOUT_MS = 5_000;
 
@@ -101,6 +115,25 @@ export const SCAN_MAX_ENTRIES = 5000;
  */
 export function scanExtensions(root: string, wanted: ReadonlySet<string>): Map<string, number> {
   const counts = new Map<string, number>();
+  walkProject(root, (_, ext) => {
+    if (wanted.has(ext)) counts.set(ext, (counts.get(ext) ?? 0) + 1);
+    return false;
+  });
+  return counts;
+}
+
+/** The first file under `root` with one of `extensions` (breadth first, as {@link scanExtensions} reads); undefined when none. */
+export function firstFileWith(root: string, extensions: readonly string[]): string | undefined {
+  let found: string | undefined;
+  walkProject(root, (path, ext) => {
+    if (extensions.includes(ext)) found = path;
+    return found !== undefined;
+  });
+  return found;
+}
+
+/** Visits the files under `root` breadth first, within the scan's limits, until `visit` returns true. */
+function walkProject(root: string, visit: (path: string, extension: string) => boolean): void {
   const queue = [root];
   let read = 0;
   while (queue.length && read < SCAN_MAX_ENTRIES) {
@@ -115,13 +148,11 @@ export function scanExtensions(root: string, wanted: ReadonlySet<string>): Map<s
       if (++read > SCAN_MAX_ENTRIES) break;
       if (entry.isDirectory()) {
         if (!entry.name.startsWith('.') && !SCAN_SKIPPED.has(entry.name)) queue.push(join(dir, entry.name));
-      } else {
-        const ext = extname(entry.name).toLowerCase();
-        if (wanted.has(ext)) counts.set(ext, (counts.get(ext) ?? 0) + 1);
+      } else if (visit(join(dir, entry.name), extname(entry.name).toLowerCase())) {
+        return;
       }
     }
   }
-  return counts;
 }
 
 /** The executable `name` in the project's `node_modules/.bin` (when `npm`) or on `PATH`; undefined when absent. */
@@ -178,6 +209,7 @@ export function planServers(root: string, lsp: Record<string, LspConfigEntry> | 
       why: `configured in lsp.${language}`,
       startTimeoutMs: entry.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
       diagnosticsTimeoutMs: entry.diagnosticsTimeoutMs ?? DEFAULT_DIAGNOSTICS_TIMEOUT_MS,
+      ...(entry.sandbox ? { sandbox: entry.sandbox } : {}),
     });
   }
   const candidates: { known: KnownServer; command: string }[] = [];

@@ -1,15 +1,18 @@
 /**
- * The language servers of one project (issue 12): started lazily when the first file of their
- * language is viewed or changed, never waited on by anything but a diagnostics request, marked failed
- * with the reason when they cannot start or crash (a crashed server is restarted once), and shut down
- * when the app closes. Tracks the open documents of each server (at most `maxOpenDocuments`, the
+ * The language servers of one project (issue 12): started when the app starts ({@link
+ * LspService.startEarly}) or when the first file of their language is viewed or changed, never waited
+ * on by anything but a diagnostics request (which waits for a server's initial load within its start
+ * timeout), marked failed with the reason when they cannot start, crash or write what is not LSP (a
+ * crashed server is restarted once), and shut down when the app closes. Tracks the open documents of each server (at most `maxOpenDocuments`, the
  * least recently used are closed), and turns a change into a {@link ChangeReport}.
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { LspClient, type WorkspaceEdit } from './client.js';
+import type { Sandbox } from '../sandbox/types.js';
+import { sandboxProcess, type SandboxedProcess } from '../sandbox/process.js';
+import { LspClient, LspStartError, type WorkspaceEdit } from './client.js';
 import { countProblems, newSince, problemsOnly, type ChangeReport, type Diagnostic } from './diagnostics.js';
-import { languageIdOf, type LspServerPlan } from './servers.js';
+import { firstFileWith, languageIdOf, type LspServerPlan } from './servers.js';
 import { watchProject, type FileChange, type ProjectWatcher } from './watcher.js';
 
 /** Where a server is: not needed yet, starting, ready, or failed with a reason. */
@@ -42,6 +45,13 @@ export interface LspServiceOptions {
   watch?: boolean;
   /** `debugLSP` traffic log */
   log?: (line: string) => void;
+  /**
+   * The project's OS sandbox: servers run in it as a command that ran without the person's approval
+   * does: they write only in the project and a temp directory of their own (TMPDIR and XDG_CACHE_HOME
+   * point there, so caches last as long as the process), with no network, unless their entry's
+   * `sandbox` says more. Absent: no sandbox.
+   */
+  sandbox?: Sandbox;
 }
 
 /** Default cap on open documents per server. */
@@ -58,6 +68,12 @@ interface Slot {
   restarts: number;
   /** open documents, least recently used first */
   recent: string[];
+  /** when the current process was started (unix ms): its readiness is waited for until its start timeout from then */
+  startedAt?: number;
+  /** files whose diagnostics an edit result could not give because the server was still starting: the next result gives them */
+  owed: Set<string>;
+  /** removes the sandboxed process's temp directory; called once it has exited */
+  release?: () => void;
 }
 
 /** What the `diagnostics` tool gets. */
@@ -79,7 +95,7 @@ export class LspService {
   private readonly maxOpen: number;
 
   constructor(private readonly options: LspServiceOptions) {
-    this.slots = options.servers.map((plan) => ({ plan, state: 'idle', restarts: 0, recent: [] }));
+    this.slots = options.servers.map((plan) => ({ plan, state: 'idle', restarts: 0, recent: [], owed: new Set<string>() }));
     this.maxOpen = options.maxOpenDocuments ?? DEFAULT_MAX_OPEN_DOCUMENTS;
   }
 
@@ -140,20 +156,26 @@ export class LspService {
     if (slot.starting) return slot.starting;
     slot.state = 'starting';
     slot.reason = undefined;
+    slot.startedAt = Date.now();
     this.emitChange();
     const { plan } = slot;
-    slot.starting = LspClient.start({
-      name: plan.language,
-      command: plan.command,
-      args: plan.args,
-      env: { ...this.options.env, ...plan.env },
-      root: this.options.root,
-      initializationOptions: plan.initializationOptions,
-      startTimeoutMs: plan.startTimeoutMs,
-      onApplyEdit: this.options.onApplyEdit ? (edit, label) => this.options.onApplyEdit!(edit, label, this.lastTag) : undefined,
-      onExit: (reason) => this.crashed(slot, reason),
-      log: this.options.log,
-      onDiagnostics: () => this.emitChange(),
+    slot.starting = this.sandboxed(plan).then((sandboxed) => {
+      slot.release = () => void sandboxed?.release();
+      const cacheEnv = sandboxed?.tempDir ? { XDG_CACHE_HOME: sandboxed.tempDir } : {};
+      return LspClient.start({
+        name: plan.language,
+        command: plan.command,
+        args: plan.args,
+        ...(sandboxed ? { launch: { file: sandboxed.file, args: sandboxed.args } } : {}),
+        env: { ...this.options.env, ...plan.env, ...cacheEnv, ...sandboxed?.env },
+        root: this.options.root,
+        initializationOptions: plan.initializationOptions,
+        startTimeoutMs: plan.startTimeoutMs,
+        onApplyEdit: this.options.onApplyEdit ? (edit, label) => this.options.onApplyEdit!(edit, label, this.lastTag) : undefined,
+        onExit: (reason) => this.crashed(slot, reason),
+        log: this.options.log,
+        onDiagnostics: () => this.emitChange(),
+      });
     }).then(
       (client) => {
         slot.starting = undefined;
@@ -169,6 +191,7 @@ export class LspService {
       },
       (err: Error) => {
         slot.starting = undefined;
+        slot.release?.();
         slot.state = 'failed';
         slot.reason = err.message;
         this.emitChange();
@@ -178,8 +201,25 @@ export class LspService {
     return slot.starting;
   }
 
+  /** The plan's command wrapped for the sandbox; undefined without one. A missing program fails as `spawn` would say it. */
+  private async sandboxed(plan: LspServerPlan): Promise<SandboxedProcess | undefined> {
+    if (!this.options.sandbox) return undefined;
+    try {
+      return await sandboxProcess(this.options.sandbox, [plan.command, ...plan.args], {
+        settings: plan.sandbox,
+        pathVariable: plan.env.PATH ?? this.options.env.PATH,
+      });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new LspStartError(`command not found: ${plan.command} (install it, or set lsp.${plan.language}.command)`);
+      }
+      throw new LspStartError((err as Error).message);
+    }
+  }
+
   /** A server that was ready went away: restarted once with its documents reopened, then failed for good. */
   private crashed(slot: Slot, reason: string): void {
+    slot.release?.();
     const reopen = [...slot.recent];
     slot.client = undefined;
     slot.recent = [];
@@ -227,6 +267,42 @@ export class LspService {
   }
 
   /**
+   * Starts every server now, in the background, and opens one file of its language (found by the
+   * bounded project scan), so that a server's initial load happens while the person types rather than
+   * during the first edit: typescript-language-server loads the project only when a first file opens,
+   * which takes seconds. Called when the app starts; nothing waits for it.
+   */
+  startEarly(): void {
+    for (const slot of this.slots) {
+      if (slot.state !== 'idle' || this.closed) continue;
+      void this.start(slot)
+        .then((client) => {
+          if (!client || slot.recent.length > 0) return;
+          const path = firstFileWith(this.options.root, slot.plan.extensions);
+          const text = path === undefined ? undefined : readText(path);
+          return path !== undefined && text !== undefined ? this.openOn(slot, client, path, text).then(() => {}) : undefined;
+        })
+        .catch(() => {});
+    }
+  }
+
+  /**
+   * Waits for `client` to finish its initial load: until its start timeout counted from its start, or
+   * `minimumMs` from now, whichever is later. True when it is ready.
+   */
+  private awaitReady(slot: Slot, client: LspClient, minimumMs: number, signal?: AbortSignal): Promise<boolean> {
+    const untilStartTimeout = (slot.startedAt ?? Date.now()) + slot.plan.startTimeoutMs - Date.now();
+    // a server that publishes nothing on its own is taken as loaded once its start timeout has passed
+    if (untilStartTimeout <= 0) return Promise.resolve(true);
+    return client.whenReady(Math.max(untilStartTimeout, minimumMs), signal);
+  }
+
+  /** The line an edit result gives for a server still loading; its diagnostics come in the next result. */
+  private stillStarting(slot: Slot): string {
+    return `the ${slot.plan.language} language server is still starting; diagnostics will follow in the next result`;
+  }
+
+  /**
    * `view` read `path`: its server is started if needed and the document opened, in the background
    * (nothing waits). `tag` names who asked (a session id) for a later `applyEdit`.
    */
@@ -253,15 +329,16 @@ export class LspService {
     for (const f of served) bySlot.set(f.slot, [...(bySlot.get(f.slot) ?? []), f]);
     await Promise.all(
       [...bySlot].map(async ([slot, list]) => {
-        const started = Date.now();
-        const deadline = started + slot.plan.diagnosticsTimeoutMs;
-        const client = await withTimeout(this.start(slot), slot.plan.diagnosticsTimeoutMs);
+        // the handshake is bounded by the start timeout (spawn errors, exits and garbage end it at once)
+        const client = await withTimeout(this.start(slot), slot.plan.startTimeoutMs);
         if (!client) {
-          const why = slot.state === 'failed' ? `the ${slot.plan.language} language server failed: ${slot.reason}` : `the ${slot.plan.language} language server is still starting`;
+          const why = slot.state === 'failed' ? `the ${slot.plan.language} language server failed: ${slot.reason}` : this.stillStarting(slot);
           for (const f of list) if (f.text !== null) report.missing.push({ path: f.path, reason: why });
+          if (slot.state !== 'failed') for (const f of list) if (f.text !== null) slot.owed.add(f.path);
           return;
         }
-        const before = new Map<string, Diagnostic[]>([...client.allDiagnostics()].map(([p, d]) => [p, problemsOnly(d)]));
+        // files owed from an earlier result: every problem they have now is reported as new
+        const before = new Map<string, Diagnostic[]>([...client.allDiagnostics()].filter(([p]) => !slot.owed.has(p)).map(([p, d]) => [p, problemsOnly(d)]));
         const seq = client.reportSeq;
         const waits: { path: string; version: number; had: boolean }[] = [];
         for (const f of list) {
@@ -274,6 +351,10 @@ export class LspService {
           const had = client.hasReported(f.path);
           waits.push({ path: f.path, version: await this.openOn(slot, client, f.path, f.text, keep), had });
         }
+        // a server still loading the project reports once it is done: that is waited for (within its
+        // start timeout from its start), then the usual diagnostics wait
+        const ready = client.isReady || (await this.awaitReady(slot, client, slot.plan.diagnosticsTimeoutMs, options.signal));
+        const deadline = Date.now() + (ready ? slot.plan.diagnosticsTimeoutMs : 0);
         await Promise.all(
           waits.map(async (w) => {
             const left = Math.max(0, deadline - Date.now());
@@ -281,9 +362,12 @@ export class LspService {
               ? await client.pullDiagnostics(w.path, left)
               : await client.waitForDiagnostics(w.path, seq, w.version, left, SETTLE_MS, options.signal);
             if (!fresh) {
-              if (!options.signal?.aborted) report.missing.push({ path: w.path, reason: `the ${slot.plan.language} language server did not report within ${slot.plan.diagnosticsTimeoutMs} ms` });
+              if (options.signal?.aborted) return;
+              if (!ready) slot.owed.add(w.path);
+              report.missing.push({ path: w.path, reason: ready ? `the ${slot.plan.language} language server did not report within ${slot.plan.diagnosticsTimeoutMs} ms` : this.stillStarting(slot) });
               return;
             }
+            slot.owed.delete(w.path);
             const { added, kept } = newSince(before.get(w.path) ?? [], problemsOnly(client.diagnosticsOf(w.path)));
             report.added.push(...added);
             report.kept.push(...kept);
@@ -291,6 +375,7 @@ export class LspService {
         );
         for (const [path, now] of client.allDiagnostics()) {
           if (keep.has(path)) continue;
+          slot.owed.delete(path);
           report.addedElsewhere.push(...newSince(before.get(path) ?? [], problemsOnly(now)).added);
         }
       }),
@@ -324,10 +409,18 @@ export class LspService {
             const known = client.isOpen(path) && client.hasReported(path);
             const version = await this.openOn(slot, client, path, text);
             if (!known) {
+              const ready = client.isReady || (await this.awaitReady(slot, client, slot.plan.diagnosticsTimeoutMs, signal));
+              const waitMs = ready ? slot.plan.diagnosticsTimeoutMs : 0;
               const fresh = client.pullsDiagnostics
-                ? await client.pullDiagnostics(path, slot.plan.diagnosticsTimeoutMs)
-                : await client.waitForDiagnostics(path, seq, version, slot.plan.diagnosticsTimeoutMs, SETTLE_MS, signal);
-              if (!fresh) notes.push(`The ${slot.plan.language} language server did not report on ${path} within ${slot.plan.diagnosticsTimeoutMs} ms.`);
+                ? await client.pullDiagnostics(path, waitMs)
+                : await client.waitForDiagnostics(path, seq, version, waitMs, SETTLE_MS, signal);
+              if (!fresh) {
+                notes.push(
+                  ready
+                    ? `The ${slot.plan.language} language server did not report on ${path} within ${slot.plan.diagnosticsTimeoutMs} ms.`
+                    : `The ${slot.plan.language} language server is still starting; ask again in a moment.`,
+                );
+              }
             }
             file = client.diagnosticsOf(path);
           }
@@ -373,6 +466,7 @@ export class LspService {
     await Promise.all(this.slots.map(async (s) => {
       const client = s.client ?? (s.starting ? await s.starting : undefined);
       await client?.shutdown();
+      s.release?.();
     }));
   }
 }

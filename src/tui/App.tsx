@@ -340,6 +340,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
           contextWindowTokens={model.contextWindowTokens}
           status={state.status}
           diagnostics={lsp.counts}
+          lspServers={lsp.servers}
           modelName={model.name}
           profile={services.profiles?.active()}
           busy={state.busy}

@@ -43,7 +43,8 @@ async function setup() {
     app,
   );
   const build = () => {
-    const built = createApp({ cwd: dir, config, models: models.models, providerSettings: models.settings, generateTitles: false, storage });
+    // the servers stay idle: these tests look at the snapshot before and after the app arrives
+    const built = createApp({ cwd: dir, config, models: models.models, providerSettings: models.settings, generateTitles: false, storage, startLanguageServers: false });
     cleanups.push(async () => {
       built.cancelAll();
       await built.close();

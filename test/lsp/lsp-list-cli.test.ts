@@ -18,7 +18,7 @@ describe('opencode lsp list', () => {
     expect(run.stdout.split('\n').slice(0, 5)).toEqual([
       'lua  lua-language-server',
       '  config: configured in lsp.lua',
-      '  starts when a .lua file is viewed or changed; edits wait up to 5000 ms for its diagnostics',
+      '  starts with opencode for .lua files; edits wait for its initial load (up to 10000 ms from its start), then up to 5000 ms for its diagnostics',
       'Not started:',
       '  python: lsp.python.disabled is true',
     ]);

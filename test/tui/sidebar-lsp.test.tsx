@@ -1,4 +1,4 @@
-/** The sidebar lists each language server with its state; the status bar shows the diagnostics counts. */
+/** The sidebar lists each language server with its state; the status bar shows the diagnostics counts and the servers that failed. */
 import { render } from 'ink-testing-library';
 import React from 'react';
 import { describe, expect, it } from 'vitest';
@@ -38,5 +38,15 @@ describe('LSP in the TUI', () => {
   it('the status bar shows error and warning counts', () => {
     const { lastFrame } = render(<StatusBar width={80} contextWindowTokens={200_000} modelName="M" busy={false} diagnostics={{ errors: 2, warnings: 5 }} />);
     expect(lastFrame()).toContain('✖ 2 ⚠ 5');
+  });
+
+  it('the status bar names the language servers that failed', () => {
+    const servers = [
+      { language: 'typescript', state: 'ready' },
+      { language: 'rust', state: 'failed' },
+      { language: 'go', state: 'failed' },
+    ];
+    const { lastFrame } = render(<StatusBar width={80} contextWindowTokens={200_000} modelName="M" busy={false} lspServers={servers} diagnostics={{ errors: 0, warnings: 1 }} />);
+    expect(lastFrame()!.trimEnd().endsWith(' LSP rust, go failed  ✖ 0 ⚠ 1  M')).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The bottom line (reference §9.2): help hint | context tokens and cost (a warning colour and the
- * percentage above 80 % of the window) | the transient status message | diagnostics | the model.
+ * percentage above 80 % of the window) | the transient status message | language servers that failed,
+ * diagnostics | the model.
  *
  * The help hint names the key in effect (`app.help`, or `app.help_busy` while the agent works), one
  * terminals can send (issue 13 §6: the original advertised ctrl+?, which xterm and tmux send as
@@ -25,6 +26,8 @@ export interface StatusBarProps {
   status?: StatusMessage;
   /** diagnostics counts from language servers, when any are running */
   diagnostics?: { errors: number; warnings: number };
+  /** the language servers with their state: those that failed are named (the sidebar gives the reason) */
+  lspServers?: readonly { language: string; state: string }[];
   modelName: string;
   /** the active provider profile (issue 15 §2), shown before the model: `work · Claude Sonnet 5.5` */
   profile?: string;
@@ -41,7 +44,7 @@ const MIN_LABEL_COLUMNS = 6;
  * string so it can never be wider than the terminal (a line one column too wide wraps and shifts the
  * whole screen). On a very narrow terminal the parts are dropped from the right.
  */
-export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTokens, status, diagnostics, modelName, profile, busy }: StatusBarProps) {
+export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTokens, status, diagnostics, lspServers, modelName, profile, busy }: StatusBarProps) {
   const theme = useTheme();
   const keymap = useKeymap();
   const helpKey = (busy ? keymap.hint('app.help_busy') : undefined) ?? keymap.hint('app.help');
@@ -55,7 +58,9 @@ export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTo
       ? ` ⚠ Context: ${formatTokens(usage.contextTokens)} (${percent}%), Cost: ${formatCost(usage.costUsd)} `
       : ` Context: ${formatTokens(usage.contextTokens)}, Cost: ${formatCost(usage.costUsd)} `;
   }
-  const diag = diagnostics && (diagnostics.errors || diagnostics.warnings) ? ` ✖ ${diagnostics.errors} ⚠ ${diagnostics.warnings} ` : '';
+  const failed = (lspServers ?? []).filter((s) => s.state === 'failed').map((s) => s.language);
+  const counts = diagnostics && (diagnostics.errors || diagnostics.warnings) ? ` ✖ ${diagnostics.errors} ⚠ ${diagnostics.warnings} ` : '';
+  const diag = (failed.length ? ` LSP ${failed.join(', ')} failed ` : '') + counts;
   const statusColor = status?.level === 'error' ? theme.error : status?.level === 'warn' ? theme.warning : theme.info;
   const messageText = status ? ` ${status.text.replace(/\s+/g, ' ')}` : '';
   const fixed = displayWidth(help) + displayWidth(usageText) + displayWidth(diag);
@@ -84,7 +89,7 @@ export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTo
       (usageText ? chalk.hex(warn ? theme.warning : theme.textMuted)(usageText) : '') +
       chalk.hex(statusColor)(message) +
       ' '.repeat(Math.max(0, room - displayWidth(message))) +
-      (diag ? chalk.hex(diagnostics!.errors ? theme.error : theme.warning)(diag) : '') +
+      (diag ? chalk.hex(failed.length || diagnostics!.errors ? theme.error : theme.warning)(diag) : '') +
       (model ? chalk.bgHex(theme.secondary).hex('#000000')(model) : '');
   } else {
     line = fitLine(chalk.bgHex(theme.border).hex(theme.text)(help) + chalk.bgHex(theme.secondary).hex('#000000')(model), width);
