@@ -503,6 +503,7 @@ export class Agent {
       cwd,
       signal,
       askPermission: (input, subject) => permission.request(sessionId, call.name, { ...input, subject, toolCallId: call.id }, signal),
+      permissionGate: (asks) => permission.gate(sessionId, call.name, asks),
       fileTimes: toolServices.fileTimes,
       fileHistory: toolServices.fileHistory,
       shell: () => toolServices.shellFor(sessionId),

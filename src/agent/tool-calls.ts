@@ -7,15 +7,18 @@
  * run concurrently.
  *
  * This is the one path every call of every source goes through, so it is where the arguments are
- * coerced to the tool's schema (issue 11 §3, tools/coerce.ts) and where each call is written to the
- * call log as it finishes (issue 11 §5).
+ * coerced to the tool's schema (issue 11 §3, tools/coerce.ts), where the permission gate applies the
+ * rules keyed by the tool's name before the tool runs (permission/gate.ts), and where each call is
+ * written to the call log as it finishes (issue 11 §5).
  */
 import type { ToolCallPart, ToolResultPart } from '../message.js';
 import { changeTrackerFor } from '../tools/change-tracker.js';
 import { prepareToolInput } from '../tools/coerce.js';
 import { runWithHooks, type ToolRegistry } from '../tools/registry.js';
 import type { ToolCallRow } from '../db/index.js';
-import { outcomeOf, resultFromError, type ToolContext, type ToolResult } from '../tools/tool.js';
+import { PermissionRuleError } from '../permission/errors.js';
+import type { PermissionAsk, PermissionGrant } from '../permission/types.js';
+import { outcomeOf, resultFromError, type Tool, type ToolContext, type ToolResult } from '../tools/tool.js';
 import { redactSecrets, redactSecretsDeep } from '../tools/redact.js';
 
 export const CANCELED_RESULT = 'Tool execution canceled by user';
@@ -142,15 +145,57 @@ async function execute(call: ToolCallPart, registry: ToolRegistry, ctx: ToolCont
   const prepared = prepareToolInput(call.name, tool.inputSchema, call.input);
   if (!prepared.ok) return { result: { output: prepared.message, isError: true, outcome: 'validation' }, source, coerced: false };
   const coerced = prepared.coercions.length > 0;
+  // the gate: a rule that names the tool holds before it runs, whether or not the tool asks itself
+  const gate = ctx.permissionGate?.(tool.asks) ?? { action: 'run' as const };
+  if (gate.action === 'deny') return { result: resultFromError(new PermissionRuleError(gate.message)), source, coerced };
+  const gated = gate.action === 'ask' ? askedFirst(tool) : tool;
   try {
     // plugins' hooks run after the coercion, around permission and the run (issue 11 §1)
-    const run = (c: ToolContext) => runWithHooks(tool, prepared.input, c, registry.hooks);
+    const run = (c: ToolContext) => runWithHooks(gated, prepared.input, c, registry.hooks);
     // a program-running tool runs between two snapshots, so undo can put back what it changed (issue 14)
     const tracker = changeTrackerFor(ctx, tool, source);
     return { result: await (tracker ? tracker.around(tool.name, ctx, run) : run(ctx)), source, coerced };
   } catch (err) {
     // the kernel catches everything; a tool from elsewhere (MCP, custom) might not
     return { result: resultFromError(err), source, coerced };
+  }
+}
+
+/**
+ * `tool` asking permission for the call as a whole before it runs (an `ask` rule for a tool not known to
+ * ask itself). The request goes through the context it runs with, so plugins' `permission.ask` hooks
+ * answer it too. The tool's own requests in that call are then answered with the same grant when they
+ * have no subject (asked once, not twice), and judged as usual when they name one (a refinement).
+ */
+function askedFirst(tool: Tool): Tool {
+  return {
+    ...tool,
+    async run(runInput, ctx) {
+      let grant: PermissionGrant | void;
+      try {
+        grant = await ctx.askPermission({
+          action: 'execute',
+          description: `execute ${tool.name} with the following parameters: ${runInput}`,
+          params: paramsOf(runInput),
+          path: ctx.cwd,
+        });
+        ctx.signal.throwIfAborted();
+      } catch (err) {
+        return resultFromError(err);
+      }
+      const askPermission: PermissionAsk = async (request, subject) => (subject ? ctx.askPermission(request, subject) : grant);
+      return tool.run(runInput, { ...ctx, askPermission });
+    },
+  };
+}
+
+/** The call's arguments as the dialog's params (the input already passed the tool's schema: an object). */
+function paramsOf(input: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = input.trim() === '' ? {} : JSON.parse(input);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { input: parsed };
+  } catch {
+    return { input };
   }
 }
 

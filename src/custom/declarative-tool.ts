@@ -42,6 +42,8 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
     description: spec.description,
     inputSchema: spec.parameters,
     readOnly: spec.readOnly,
+    // a tool that changes things asks for every call (below) before its program starts; a read-only one never asks
+    ...(spec.readOnly ? {} : { asks: 'call' as const }),
     async run(input, ctx): Promise<ToolResult> {
       let args: Record<string, unknown>;
       try {

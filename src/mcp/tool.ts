@@ -22,6 +22,8 @@ export function createMcpTool(server: McpServer, tool: McpToolInfo, name: string
     inputSchema: cleanInputSchema(tool.inputSchema),
     // the server's hint only lets calls of one batch run side by side; permission is asked regardless
     readOnly: tool.annotations?.readOnlyHint === true,
+    // every call asks as a whole (below) before the server is called
+    asks: 'call',
     async run(input, ctx): Promise<ToolResult> {
       let args: Record<string, unknown>;
       try {

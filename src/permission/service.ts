@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { PermissionDeniedError, PermissionRuleError } from './errors.js';
+import { gateVerdict, type GateVerdict, type ToolAsks } from './gate.js';
 import { evaluatePermission, projectPathCheck, type Verdict } from './policy.js';
 import { nestedRefusal } from './nested-run.js';
 import { hasWildcard } from './rules.js';
@@ -206,6 +207,20 @@ export class PermissionService {
   onResolved(listener: (id: string, decision: PermissionDecision) => void): () => void {
     this.resolvedListeners.add(listener);
     return () => this.resolvedListeners.delete(listener);
+  }
+
+  /**
+   * The gate a call of `toolName` passes before the tool runs (see gate.ts): what the rules say of the
+   * tool as a whole, for a tool that asks as `asks` says. A refusal is reported like a rule's refusal
+   * of a request; for `ask`, the caller asks through {@link request} (no subject) before the tool runs.
+   */
+  gate(sessionId: string, toolName: string, asks: ToolAsks | undefined): GateVerdict {
+    const verdict = gateVerdict(toolName, asks, this.rules);
+    if (verdict.action === 'deny') {
+      const outcome: PermissionOutcome = { sessionId, toolName, description: `${toolName} (any call)`, decision: 'deny', by: 'rule', message: verdict.message };
+      for (const listener of [...this.outcomeListeners]) listener(outcome);
+    }
+    return verdict;
   }
 
   /** Subscribes to how each request was decided (see {@link PermissionOutcome}); returns the unsubscribe function. */

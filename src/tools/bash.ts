@@ -49,6 +49,7 @@ export const bashTool = defineTool({
   name: 'bash',
   description: DESCRIPTION,
   parameters,
+  asks: 'subject', // asks with what it touches before it changes anything
   // stdout and stderr are each already cut to MAX_OUTPUT_CHARS by the shell; leave room for both
   maxOutputChars: 2 * MAX_OUTPUT_CHARS + 1_000,
   async run({ command, timeout }, ctx) {

@@ -65,6 +65,7 @@ export const editTool = defineTool({
   name: 'edit',
   description: DESCRIPTION,
   parameters,
+  asks: 'subject', // asks with what it touches before it changes anything
   async run(input, ctx) {
     if (input.file_path.trim() === '') throw new ToolError('file_path is required');
     const path = resolveToolPath(ctx, input.file_path);

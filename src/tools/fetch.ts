@@ -134,6 +134,7 @@ export const fetchTool = defineTool({
   name: 'fetch',
   description: DESCRIPTION,
   parameters,
+  asks: 'subject', // asks with what it touches before it changes anything
   readOnly: true,
   // the tool cuts its own output at FETCH_MAX_OUTPUT_CHARS and adds a note; the kernel must not cut again
   maxOutputChars: FETCH_MAX_OUTPUT_CHARS + 1_000,

@@ -91,6 +91,7 @@ export const patchTool = defineTool({
   name: 'patch',
   description: DESCRIPTION,
   parameters,
+  asks: 'subject', // asks with what it touches before it changes anything
   async run({ patch_text: patchText }, ctx) {
     if (patchText.trim() === '') throw new ToolError('patch_text is required');
     const operations = parse(patchText);

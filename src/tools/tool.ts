@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { ToolSchema } from '../provider/types.js';
 import { PermissionDeniedError, PermissionRuleError } from '../permission/errors.js';
+import type { GateVerdict, ToolAsks } from '../permission/gate.js';
 import type { PermissionAsk } from '../permission/types.js';
 import type { SandboxLevel } from '../sandbox/types.js';
 import type { FileTimes } from './file-times.js';
@@ -86,6 +87,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** ask the person; resolves when allowed, throws {@link PermissionDeniedError} when denied */
   askPermission: PermissionAsk;
+  /**
+   * The permission gate for this call's tool, before it runs (permission/gate.ts): given how the tool
+   * asks itself, run it, ask once first, or refuse it. Omitted: the tool's own requests are the only check.
+   */
+  permissionGate?: (asks: ToolAsks | undefined) => GateVerdict;
   fileTimes: FileTimes;
   fileHistory: FileHistory;
   /** the session's persistent shell */
@@ -105,6 +111,12 @@ export interface Tool {
   inputSchema: Record<string, unknown>;
   /** read-only tools change nothing on disk: calls of one batch may run concurrently (fetch still asks permission) */
   readOnly: boolean;
+  /**
+   * How the tool asks for permission itself before it changes anything (see `ToolAsks`): `subject` with
+   * what it touches, `call` for every call as a whole; omitted when it may never ask. The gate in the
+   * execution path asks on its behalf only then.
+   */
+  asks?: ToolAsks;
   /** `input` is the raw JSON text the model sent */
   run(input: string, ctx: ToolContext): Promise<ToolResult>;
 }
@@ -120,6 +132,8 @@ export interface ToolDefinition<S extends z.ZodType> {
   description: string;
   parameters: S;
   readOnly?: boolean;
+  /** how the tool asks for permission itself: see {@link Tool.asks} */
+  asks?: ToolAsks;
   /** output cap in characters; default {@link MAX_OUTPUT_CHARS} */
   maxOutputChars?: number;
   /** return a string (success) or a full result; throw {@link ToolError} for an error result */
@@ -138,6 +152,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
     description: def.description,
     inputSchema,
     readOnly: def.readOnly ?? false,
+    ...(def.asks ? { asks: def.asks } : {}),
     async run(rawInput, ctx) {
       let json: unknown;
       try {

@@ -48,6 +48,7 @@ export const writeTool = defineTool({
   name: 'write',
   description: DESCRIPTION,
   parameters,
+  asks: 'subject', // asks with what it touches before it changes anything
   async run({ file_path, content }, ctx) {
     if (file_path.trim() === '') throw new ToolError('file_path is required');
     const path = resolveToolPath(ctx, file_path);
