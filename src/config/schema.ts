@@ -92,6 +92,24 @@ const envSchema = z
       : env,
   );
 
+/**
+ * What one program opencode starts for the project (a stdio MCP server, a language server, a declarative
+ * tool) may do beyond the sandbox's defaults: it writes only in the project and its own temp directory,
+ * and has no network. Read by `src/sandbox/process.ts`.
+ */
+export const processSandboxSchema = z
+  .strictObject({
+    network: z
+      .boolean()
+      .optional()
+      .describe('true: the program may reach the network (default false: no network, DNS included, except the hosts of sandbox.network.allowedDomains through the sandbox\'s proxy).'),
+    allowWrite: z
+      .array(z.string())
+      .optional()
+      .describe('More places the program may write, besides the project and its temp directory: absolute, "~/…", or relative to the project.'),
+  })
+  .describe('How the sandbox treats this program: network access and extra writable places.');
+
 /** The shape of one `mcpServers` entry, as written in the file. */
 export const mcpServerSchema = z
   .strictObject({
@@ -108,6 +126,7 @@ export const mcpServerSchema = z
     headers: z.record(z.string(), z.string()).optional().describe('HTTP headers sent to the server (sse, http).'),
     timeout: positiveInt().optional().describe('Milliseconds to wait for a tool call of this server (default 60000).'),
     disabled: z.boolean().optional().describe('Keep the entry but do not start the server.'),
+    sandbox: processSandboxSchema.optional(),
   })
   .describe('A Model Context Protocol server whose tools the agent may use.');
 
@@ -128,6 +147,7 @@ export const lspServerSchema = z
     diagnosticsTimeoutMs: positiveInt()
       .optional()
       .describe('Milliseconds an edit, write or patch waits for fresh diagnostics (default 5000).'),
+    sandbox: processSandboxSchema.optional(),
   })
   .describe('A language server used for diagnostics after edits.');
 
@@ -276,6 +296,8 @@ export const configSchema = z
 
 /** One MCP server entry after parsing (`env` normalised to an object). */
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
+/** One entry's `sandbox` (MCP server, language server, declarative tool) after parsing. */
+export type ProcessSandboxConfig = z.output<typeof processSandboxSchema>;
 /** One language-server entry after parsing. */
 export type LspServerConfig = z.output<typeof lspServerSchema>;
 /** One provider entry after parsing. */

@@ -35,6 +35,8 @@ export interface DeclarativeToolSpec {
   maxOutputLines?: number;
   readOnly: boolean;
   outputFormat: 'text' | 'json';
+  /** what the sandbox lets the program do beyond its defaults (no network, writes in the project only); absent: nothing more */
+  sandbox?: { network: boolean; allowWrite: string[] };
 }
 
 /** What one file gave: the tools that passed, and one line per problem. */
@@ -46,7 +48,7 @@ export interface ParsedToolFile {
 
 const KNOWN_KEYS = new Set([
   'name', 'description', 'parameters', 'command', 'script', 'cwd', 'env', 'timeout',
-  'maxOutputChars', 'maxOutputLines', 'readOnly', 'outputFormat',
+  'maxOutputChars', 'maxOutputLines', 'readOnly', 'outputFormat', 'sandbox',
 ]);
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}/g;
 
@@ -139,6 +141,7 @@ function checkTool(item: unknown, file: string): { tool?: DeclarativeToolSpec; e
   const readOnly = (optional(item, 'readOnly', 'boolean', errors) as boolean | undefined) ?? false;
   const outputFormat = item.outputFormat ?? 'text';
   if (outputFormat !== 'text' && outputFormat !== 'json') errors.push('outputFormat: expected "text" or "json"');
+  const sandbox = checkSandbox(item.sandbox, errors);
 
   if (errors.length > 0 || !parameters) return { errors, warnings };
   return {
@@ -155,10 +158,32 @@ function checkTool(item: unknown, file: string): { tool?: DeclarativeToolSpec; e
       ...(maxOutputLines !== undefined ? { maxOutputLines } : {}),
       readOnly,
       outputFormat: outputFormat as 'text' | 'json',
+      ...(item.sandbox !== undefined ? { sandbox } : {}),
     },
     errors,
     warnings,
   };
+}
+
+/** `sandbox: { network?: boolean, allowWrite?: string[] }`, as in the config's MCP and language-server entries. */
+function checkSandbox(value: unknown, errors: string[]): DeclarativeToolSpec['sandbox'] {
+  const out = { network: false, allowWrite: [] as string[] };
+  if (value === undefined) return out;
+  if (!isObject(value)) {
+    errors.push('sandbox: expected an object such as { "network": true, "allowWrite": ["~/.cache/tool"] }');
+    return out;
+  }
+  for (const key of Object.keys(value)) if (key !== 'network' && key !== 'allowWrite') errors.push(`sandbox.${key}: unknown key (expected network or allowWrite)`);
+  if (value.network !== undefined) {
+    if (typeof value.network !== 'boolean') errors.push(`sandbox.network: expected true or false, got ${JSON.stringify(value.network)}`);
+    else out.network = value.network;
+  }
+  if (value.allowWrite !== undefined) {
+    if (!Array.isArray(value.allowWrite) || !value.allowWrite.every((p) => typeof p === 'string' && p !== '')) {
+      errors.push('sandbox.allowWrite: expected a list of paths (absolute, "~/…", or relative to the project)');
+    } else out.allowWrite = value.allowWrite as string[];
+  }
+  return out;
 }
 
 function checkParameters(value: unknown, errors: string[], warnings: string[]): DeclarativeToolSpec['parameters'] | undefined {

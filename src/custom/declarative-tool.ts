@@ -6,6 +6,8 @@
  * code when it failed, decoded, cleaned and cut to the tool's limits (`output.ts`).
  */
 import { isAbsolute, resolve } from 'node:path';
+import { levelForGrant, type Sandbox } from '../sandbox/index.js';
+import { sandboxProcess, type SandboxedProcess } from '../sandbox/process.js';
 import { withoutCredentials } from '../tools/redact.js';
 import { NON_INTERACTIVE_ENV } from '../tools/shell.js';
 import { errorResult, resultFromError, type Tool, type ToolResult } from '../tools/tool.js';
@@ -32,6 +34,11 @@ export interface DeclarativeToolOptions {
   env?: Record<string, string | undefined>;
   /** credential variables to pass anyway (config `shell.passEnv`; by default the program gets none, as bash's shell) */
   passEnv?: readonly string[];
+  /**
+   * The project's OS sandbox: the program runs in it as a bash command does (strict unless the person
+   * approved the call; the spec's `sandbox` may add the network or writable places). Absent: no sandbox.
+   */
+  sandbox?: Sandbox;
 }
 
 /** Builds the tool. Its `run` never rejects. */
@@ -66,9 +73,11 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
       for (const [key, value] of Object.entries(spec.env)) env[key] = expandVariables(value, baseEnv);
       for (const [key, value] of Object.entries(args)) if (value !== undefined && value !== null) env[argumentVariable(key)] = argumentText(value);
       const shown = formatArgv(argv);
+      let sandboxed: SandboxedProcess;
       try {
+        let grant;
         if (!spec.readOnly) {
-          await ctx.askPermission({
+          grant = await ctx.askPermission({
             action: 'execute',
             description: `Run ${spec.name}: ${shown}`,
             // `command` is what the dialog shows (highlighted like a bash command); `argv` the exact arguments
@@ -77,19 +86,21 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
           });
         }
         ctx.signal.throwIfAborted();
+        sandboxed = await sandboxProcess(options.sandbox, argv, { level: levelForGrant(grant), settings: spec.sandbox, pathVariable: env.PATH });
       } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return errorResult(`${spec.name} could not start ${argv[0]}: ${(err as Error).message}`);
         return resultFromError(err);
       }
 
       const startTime = Date.now();
       const ran = await runProcess({
-        argv,
+        argv: [sandboxed.file, ...sandboxed.args],
         cwd,
-        env,
+        env: { ...env, ...sandboxed.env },
         stdin: spec.script ? JSON.stringify(args) : '',
         timeoutMs: spec.timeoutMs,
         signal: ctx.signal,
-      });
+      }).finally(() => sandboxed.release());
       const metadata: Record<string, unknown> = { argv, exit_code: ran.exitCode, start_time: startTime, end_time: Date.now(), timed_out: ran.timedOut };
       if (ran.startError) return errorResult(`${spec.name} could not start ${argv[0]}: ${ran.startError}`, metadata);
 

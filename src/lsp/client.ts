@@ -227,7 +227,8 @@ export class LspClient {
     const { options, connection } = this;
     const rootUri = pathToUri(options.root);
     const params = {
-      processId: process.pid,
+      // a server in the sandbox's own pid namespace cannot see our pid: it would take us for gone and exit
+      processId: this.options.launch ? null : process.pid,
       clientInfo: { name: 'opencode' },
       rootUri,
       rootPath: options.root,

@@ -166,7 +166,7 @@ export class LspService {
         name: plan.language,
         command: plan.command,
         args: plan.args,
-        ...(sandboxed ? { launch: { file: sandboxed.file, args: sandboxed.args } } : {}),
+        ...(sandboxed?.tempDir ? { launch: { file: sandboxed.file, args: sandboxed.args } } : {}),
         env: { ...this.options.env, ...plan.env, ...cacheEnv, ...sandboxed?.env },
         root: this.options.root,
         initializationOptions: plan.initializationOptions,

@@ -11,6 +11,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import type { McpServerConfig } from '../config/schema.js';
+import type { Sandbox } from '../sandbox/types.js';
+import { sandboxProcess } from '../sandbox/process.js';
 import { VERSION } from '../version.js';
 import type { McpLog } from './log.js';
 import type { McpCallResult } from './result.js';
@@ -66,6 +68,12 @@ export interface McpServerOptions {
   initializeTimeoutMs?: number;
   /** environment a stdio server inherits before the entry's `env` (default `process.env`) */
   env?: Record<string, string | undefined>;
+  /**
+   * The project's OS sandbox: a stdio server runs in it as a command that ran without the person's
+   * approval does (writes in the project and its own temp directory, no network), unless its entry's
+   * `sandbox` adds the network or writable places. Absent: no sandbox.
+   */
+  sandbox?: Sandbox;
   /** called after every change of status or tools */
   onChange: () => void;
 }
@@ -76,6 +84,8 @@ interface Attempt {
   abandoned: boolean;
   /** unix ms; stderr from before is another process's */
   startedAt: number;
+  /** removes the sandboxed process's temp directory once it has exited */
+  release?: () => void;
 }
 
 type Sdk = {
@@ -230,7 +240,7 @@ export class McpServer {
     } catch (err) {
       if (attempt.abandoned) return;
       attempt.abandoned = true;
-      void attempt.client?.close().catch(() => {});
+      void (attempt.client?.close() ?? Promise.resolve()).catch(() => {}).finally(() => attempt.release?.());
       await nextTick();
       const code = (err as { code?: unknown }).code;
       const reason =
@@ -250,11 +260,14 @@ export class McpServer {
   /** Starts the transport, initializes, lists the tools. */
   private async handshake(attempt: Attempt): Promise<McpToolInfo[]> {
     const { Client, types } = await loadSdk();
-    const transport = await this.createTransport();
+    const transport = await this.createTransport(attempt);
     const client = new Client({ name: 'opencode', version: VERSION }, { capabilities: {} });
     attempt.client = client;
     client.onerror = (err) => this.log.info(`protocol error: ${err.message}`);
-    client.onclose = () => this.onClosed(attempt);
+    client.onclose = () => {
+      attempt.release?.();
+      this.onClosed(attempt);
+    };
     client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => this.refreshTools(attempt));
     if (attempt.abandoned) throw new Error('abandoned');
     await client.connect(transport, { timeout: this.initializeTimeoutMs });
@@ -265,7 +278,7 @@ export class McpServer {
     return this.listTools(client, this.initializeTimeoutMs);
   }
 
-  private async createTransport(): Promise<Transport> {
+  private async createTransport(attempt: Attempt): Promise<Transport> {
     const { config } = this;
     if (config.type === 'stdio') {
       const [{ StdioClientTransport }, { deserializeMessage }] = await Promise.all([
@@ -275,10 +288,16 @@ export class McpServer {
       // The original passed its whole environment plus the entry's (mcp-go's stdio client); so do we.
       const env: Record<string, string> = {};
       for (const [key, value] of Object.entries(this.opts.env ?? process.env)) if (value !== undefined) env[key] = value;
+      const serverEnv: Record<string, string> = { ...env, ...config.env };
+      const sandboxed = await sandboxProcess(this.opts.sandbox, [config.command!, ...(config.args ?? [])], {
+        settings: config.sandbox,
+        pathVariable: serverEnv.PATH,
+      });
+      attempt.release = () => void sandboxed.release();
       const transport = new StdioClientTransport({
-        command: config.command!,
-        args: config.args ?? [],
-        env: { ...env, ...config.env },
+        command: sandboxed.file,
+        args: sandboxed.args,
+        env: { ...serverEnv, ...sandboxed.env },
         cwd: this.opts.cwd,
         stderr: 'pipe',
       });

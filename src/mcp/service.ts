@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import type { McpServerConfig } from '../config/schema.js';
+import type { Sandbox } from '../sandbox/types.js';
 import { EventBus } from '../events/bus.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
@@ -48,6 +49,8 @@ export interface McpServiceOptions {
   initializeTimeoutMs?: number;
   /** environment stdio servers inherit (default `process.env`) */
   env?: Record<string, string | undefined>;
+  /** the project's OS sandbox: stdio servers run in it (see {@link McpServerOptions.sandbox}) */
+  sandbox?: Sandbox;
 }
 
 export class McpService {
@@ -91,6 +94,7 @@ export class McpService {
       log: new McpLog(opts.logDir && !config.disabled ? path.join(opts.logDir, `mcp-${name.replace(/[^a-zA-Z0-9_-]/g, '_')}.log`) : undefined),
       initializeTimeoutMs: opts.initializeTimeoutMs,
       env: opts.env,
+      sandbox: opts.sandbox,
       onChange: () => this.changed(server),
     });
     return server;
