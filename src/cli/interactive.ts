@@ -109,8 +109,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     app,
   );
   startupMark('storage open, services built');
-  // keys typed since the skeleton go to Ink first
-  terminal.releaseInput();
+  // keys typed since the skeleton are handled before what Ink reads after
+  const typedAhead = await terminal.releaseInput();
   try {
     await runTui({
       services,
@@ -125,6 +125,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
         return app;
       },
       terminalActive: terminal.active,
+      typedAhead,
       // the app failed to load: the TUI closes and the error is printed
       quitWhen: app.then(
         () => new Promise<void>(() => {}),

@@ -40,6 +40,8 @@ export interface RunTuiOptions {
   quitWhen?: Promise<unknown>;
   /** false once the terminal is restored (a signal, a crash): Ink's writes are dropped from then on */
   terminalActive?: () => boolean;
+  /** keys typed while the TUI loaded, held by the terminal until now (`TerminalSession.releaseInput`) */
+  typedAhead?: string;
 }
 
 /** Runs the TUI until quit. */
@@ -72,7 +74,7 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
     return () => void frameListeners.delete(listener);
   };
   const tree = (
-    <InputProvider>
+    <InputProvider typedAhead={options.typedAhead}>
       <TuiApp services={services} store={store} initialTheme={themeByName(options.themeName)} onQuit={() => quit()} onFrame={onFrame} />
     </InputProvider>
   );

@@ -22,11 +22,14 @@ export interface TerminalSession {
    */
   onAbnormalExit(cleanup: () => void): void;
   /**
-   * Hands the keys typed since {@link enterFullScreen} to whoever reads stdin next (Ink): they are
-   * put back into the stream, in order. Until then they are held (ctrl+c among them ends the
-   * process as SIGINT would). Idempotent.
+   * Stops holding the keys typed since {@link enterFullScreen} and returns them (as read, escape
+   * sequences and paste markers included; '' the second time), for the TUI's input router to handle
+   * before what Ink reads after. Keys still waiting in the terminal are read first: a start whose
+   * loading never let the event loop turn has read none yet. They are not put back into stdin: Ink
+   * would read them as one run of text, which the router cannot tell from a paste. Until then they
+   * are held (ctrl+c among them ends the process as SIGINT would).
    */
-  releaseInput(): void;
+  releaseInput(): Promise<string>;
   /**
    * False once the terminal is restored: the TUI's output drops its writes from then on, so a frame
    * Ink draws while the process exits (its own exit handler re-renders an animated pulse) cannot land
@@ -64,7 +67,7 @@ export function enterFullScreen(fd = 1, onFatal?: (err: unknown) => void): Termi
     for (const signal of Object.keys(SIGNALS) as NodeJS.Signals[]) process.off(signal, onSignal);
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);
-    releaseInput();
+    heldInput.stop();
     if (process.stdin.isTTY) {
       try {
         process.stdin.setRawMode(false);
@@ -86,7 +89,7 @@ export function enterFullScreen(fd = 1, onFatal?: (err: unknown) => void): Termi
     process.exit(1);
   }
   write(ENTER);
-  const releaseInput = holdInput(process.stdin);
+  const heldInput = holdInput(process.stdin);
   process.on('exit', restore);
   for (const signal of Object.keys(SIGNALS) as NodeJS.Signals[]) process.on(signal, onSignal);
   process.on('uncaughtException', onCrash);
@@ -96,23 +99,31 @@ export function enterFullScreen(fd = 1, onFatal?: (err: unknown) => void): Termi
     onAbnormalExit(fn) {
       cleanup = fn;
     },
-    releaseInput,
+    releaseInput: heldInput.release,
     active: () => active,
   };
+}
+
+/** The keys {@link holdInput} holds: `release` returns them; `stop` stops holding and drops them. */
+interface HeldInput {
+  release(): Promise<string>;
+  /** false when already released or stopped */
+  stop(): boolean;
 }
 
 /**
  * Raw mode from the first frame on (issue 16): a key typed while the TUI loads is neither echoed by
  * the terminal over the skeleton frame nor kept for a line the app never reads; the keys are held
- * here and put back into `stdin` (`unshift`) on release, for Ink to read first. Ctrl+c (0x03) while
- * held raises SIGINT, as the terminal would have without raw mode. Returns the release.
+ * here and handed over by the release, which returns them. Ctrl+c (0x03) while held raises SIGINT,
+ * as the terminal would have without raw mode.
  */
-function holdInput(stdin: NodeJS.ReadStream): () => void {
-  if (!stdin.isTTY) return () => {};
+function holdInput(stdin: NodeJS.ReadStream): HeldInput {
+  const none: HeldInput = { release: async () => '', stop: () => false };
+  if (!stdin.isTTY) return none;
   try {
     stdin.setRawMode(true);
   } catch {
-    return () => {};
+    return none;
   }
   const held: Buffer[] = [];
   const onReadable = () => {
@@ -128,8 +139,8 @@ function holdInput(stdin: NodeJS.ReadStream): () => void {
   };
   stdin.on('readable', onReadable);
   let released = false;
-  return () => {
-    if (released) return;
+  const stop = (): boolean => {
+    if (released) return false;
     released = true;
     stdin.off('readable', onReadable);
     // not read again until Ink listens; unref as Ink does when it lets go of stdin (Ink refs it again):
@@ -137,6 +148,14 @@ function holdInput(stdin: NodeJS.ReadStream): () => void {
     // early (a config error, an unknown --session id) never exited
     stdin.pause();
     stdin.unref();
-    if (held.length) stdin.unshift(Buffer.concat(held));
+    return true;
   };
+  const release = async (): Promise<string> => {
+    if (released) return '';
+    // one turn of the event loop: its poll phase reads what the terminal has for us (the loading
+    // before this may have been promise callbacks only, which never let it run)
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return stop() ? Buffer.concat(held).toString('utf8') : '';
+  };
+  return { release, stop };
 }

@@ -10,7 +10,7 @@
 import { useStdin } from 'ink';
 import React, { createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { parseKey, type Key } from './keys.js';
-import { BURST_GAP_MS, classifyBurst, PASTE_FOLLOW_MS, startsBurst } from './paste-burst.js';
+import { BURST_GAP_MS, classifyBurst, isTypedLine, PASTE_FOLLOW_MS, splitInputEvents, startsBurst } from './paste-burst.js';
 
 /** Returns true when it handled the key (lower handlers then don't see it). */
 export type KeyHandler = (key: Key) => boolean | void;
@@ -239,6 +239,19 @@ export class InputRouter {
     this.enqueue(sequence);
   }
 
+  /**
+   * The keys typed while the TUI loaded (held by the terminal meanwhile, src/tui/terminal.ts), handled
+   * before any input read since. A prompt typed then with its Enter arrives as one run of text, since
+   * the loading app read it late: it is typing whatever its length ({@link isTypedLine}), inserted and
+   * sent. A paste the terminal marked, or text with a line break inside, is a paste as ever.
+   */
+  typedAhead(raw: string): void {
+    for (const event of splitInputEvents(raw)) {
+      if (!this.bracketed && !this.burst && !event.startsWith('\u001b') && isTypedLine(event)) this.enqueue(event);
+      else this.input(event);
+    }
+  }
+
   private enqueue(...items: Queued[]): void {
     this.queue.push(...items);
     if (!this.draining) this.drain();
@@ -447,10 +460,23 @@ const RouterContext = createContext<InputRouter | undefined>(undefined);
  * Subscribes the router to Ink's input and turns raw mode on for the app's life. Bracketed paste
  * mode itself is the terminal's to switch on (src/tui/terminal.ts does, with the alternate screen).
  */
-export function InputProvider({ children, router: given }: { children: React.ReactNode; router?: InputRouter }) {
+export function InputProvider({
+  children,
+  router: given,
+  typedAhead,
+}: {
+  children: React.ReactNode;
+  router?: InputRouter;
+  /** keys typed before the TUI read input (while it loaded), as the terminal gave them */
+  typedAhead?: string;
+}) {
   const router = useMemo(() => given ?? new InputRouter(), [given]);
   const { internal_eventEmitter: emitter, setRawMode, isRawModeSupported } = useStdin();
+  const pendingTypedAhead = useRef(typedAhead);
   useEffect(() => {
+    // before Ink reads stdin: what was typed first is handled first
+    if (pendingTypedAhead.current) router.typedAhead(pendingTypedAhead.current);
+    pendingTypedAhead.current = undefined;
     if (isRawModeSupported) setRawMode(true);
     const onInput = (sequence: string) => router.input(sequence);
     emitter.on('input', onInput);

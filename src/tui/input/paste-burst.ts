@@ -86,3 +86,30 @@ export function classifyBurst(text: string, afterPaste: boolean): BurstKind {
   const typedAhead = breaks === 1 && LINE_BREAK.test(normalised.at(-1) ?? '') && normalised.length - 1 <= MAX_TYPED_AHEAD;
   return typedAhead ? 'keys' : 'paste';
 }
+
+/**
+ * Whether text typed while the TUI loaded (held by the terminal, handed over as one run) is a typed
+ * line: text and one line break at its end. The loading app read the keys late, so a person's prompt
+ * and its Enter arrive joined, however long the prompt; {@link MAX_TYPED_AHEAD} does not apply. Text
+ * with a line break inside it is still a paste (a paste without markers must not send its lines).
+ *
+ * | held text | typed line |
+ * |---|---|
+ * | `fix the failing test in src/add.ts please⏎` | yes (inserted, then sent) |
+ * | `fix it` | no (no Enter: plain typing) |
+ * | `line 1⏎line 2⏎` | no (a paste) |
+ */
+export function isTypedLine(text: string): boolean {
+  const normalised = text.replace(/\r\n/g, '\n');
+  const breaks = normalised.match(/[\r\n]/g)?.length ?? 0;
+  return breaks === 1 && LINE_BREAK.test(normalised.at(-1) ?? '');
+}
+
+/**
+ * Splits raw terminal input into the events Ink's input parser makes of it: escape sequences (CSI
+ * `ESC [ … final`, SS3 `ESC O x`, `ESC` and one character) and the runs of text between them.
+ */
+export function splitInputEvents(raw: string): string[] {
+  return raw.split(/(\u001b(?:\[[0-?]*[ -/]*[@-~]|O[@-~]|[\s\S])?)/).filter((part) => part !== '');
+}
+
