@@ -15,6 +15,10 @@ export type Role = 'user' | 'assistant' | 'tool' | 'system';
  * - `end_turn`: the model finished; `tool_use`: it asked for tools; `max_tokens`: output cap hit.
  * - `canceled`: the person cancelled; `error`: the provider failed; `permission_denied`: a tool call was denied.
  * - `step_limit`: the agent's `maxSteps` was reached.
+ * - `refusal`: the model declined (Anthropic `stop_reason: "refusal"`, an OpenAI-compatible `content_filter`);
+ *   the person's turn that led to it is left out of later requests.
+ * - `pause_turn`: the provider paused a long turn (Anthropic server tools); the agent sends it back to continue.
+ * - `unknown`: the provider gave a stop reason we do not know; the finish part's message names it.
  */
 export type FinishReason =
   | 'end_turn'
@@ -24,6 +28,8 @@ export type FinishReason =
   | 'error'
   | 'permission_denied'
   | 'step_limit'
+  | 'refusal'
+  | 'pause_turn'
   | 'unknown';
 
 /** Extended-thinking text; `signature` is the provider's opaque signature (Anthropic), sent back unchanged. */
@@ -90,8 +96,21 @@ export interface FinishPart {
   message?: string;
 }
 
+/**
+ * A block of a provider's server-side tool (Anthropic `server_tool_use`, `web_search_tool_result`,
+ * `web_fetch_tool_result`, code execution results, …), kept as the API sent it: the API ran the tool
+ * itself, and the block goes back unchanged in later requests (a paused turn is continued by sending it
+ * back). It also marks where the text before it ends, so the text around it is not run together.
+ */
+export interface ServerToolPart {
+  type: 'server_tool';
+  /** the block as received, e.g. `{type: "server_tool_use", id, name, input}` */
+  block: Record<string, unknown>;
+}
+
 export type MessagePart =
   | ReasoningPart
+  | ServerToolPart
   | TextPart
   | ImagePart
   | ToolCallPart
@@ -129,12 +148,22 @@ export interface Usage {
 
 export const emptyUsage = (): Usage => ({ input: 0, output: 0, cacheWrite: 0, cacheRead: 0 });
 
-/** Text of all text parts of a message, joined. */
+/**
+ * Text of all text parts of a message, joined: directly, except across a server tool block, where a blank
+ * line keeps the sentence before the block apart from the one after it.
+ */
 export function messageText(message: Pick<Message, 'parts'>): string {
-  return message.parts
-    .filter((p): p is TextPart => p.type === 'text')
-    .map((p) => p.text)
-    .join('');
+  let out = '';
+  let apart = false;
+  for (const p of message.parts) {
+    if (p.type === 'server_tool') apart = out !== '';
+    if (p.type !== 'text') continue;
+    if (apart && p.text) {
+      out = `${out.trimEnd()}\n\n${p.text.trimStart()}`;
+      apart = false;
+    } else out += p.text;
+  }
+  return out;
 }
 
 /** Tool calls of a message, in order. */

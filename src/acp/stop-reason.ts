@@ -14,5 +14,7 @@ export const STOP_REASONS: Readonly<Record<FinishReason, StopReason | 'error'>> 
   permission_denied: 'end_turn', // the person denied a call: the turn ended as they asked
   step_limit: 'max_turn_requests', // agents.coder.maxSteps model calls in one turn
   error: 'error', // the provider failed: a JSON-RPC error with its message
-  unknown: 'end_turn', // the provider gave no reason
+  refusal: 'refusal', // the model declined; the refused prompt is left out of later requests
+  pause_turn: 'end_turn', // not an end of a run: a paused turn is continued by the agent
+  unknown: 'end_turn', // a stop reason we do not know; a warning names it
 };

@@ -17,6 +17,7 @@ import type { AgentEvents, RunFinished } from './events.js';
 import { systemPrompt, stepLimitMessage, type AgentKind, type PromptEnvironment } from './prompts.js';
 import { repairInterruptedTurns, historyForProvider } from './history.js';
 import { CANCELED_RESULT, runToolCalls, type ToolCallRecorder } from './tool-calls.js';
+import { estimateUsage, refusalNote, replyParts, SessionCallIds, unknownStopNote, usageMissingWarning } from './reply-end.js';
 import { capParts } from '../db/part-cap.js';
 import { redactSecrets } from '../tools/redact.js';
 import type { AgentSession, AgentStore } from './store.js';
@@ -91,6 +92,8 @@ export class Agent {
   private readonly background = new Set<Promise<void>>();
   /** sessions held by a run or exclusive work → resolves when released */
   private readonly held = new Map<string, { done: Promise<void>; resolve: () => void }>();
+  /** sessions already warned that their provider reports no token usage */
+  private readonly usageWarned = new Set<string>();
 
   constructor(private readonly opts: AgentOptions) {}
 
@@ -241,6 +244,7 @@ export class Agent {
     // built once per run: the project tree and context files are read at each run, not at each step
     const env = this.opts.promptEnvironment();
     const system = systemPrompt(this.opts.kind, env);
+    const callIds = new SessionCallIds(previous);
 
     // the last step's tool message when calls of it never ran (canceled, skipped after a denial): finished
     // with their results in the next commit (else the last call's result finishes it)
@@ -264,7 +268,7 @@ export class Agent {
           closeTools();
           return this.createMessage(sessionId, 'assistant', [], this.model.id);
         });
-        const response = await this.stream(assistant, system, history, thinking, signal, totals);
+        const response = await this.stream(assistant, system, history, thinking, signal, totals, callIds);
         if (response.kind === 'error') {
           await this.cancelOpenCalls(assistant);
           const reason: FinishReason = signal.aborted ? 'canceled' : 'error';
@@ -272,15 +276,36 @@ export class Agent {
           return { sessionId, reason, message: assistant, error: signal.aborted ? undefined : response.message, ...totals };
         }
         const { value, costUsd } = response;
+        if (value.finishReason === 'refusal') {
+          // calls of a declined reply never run; the refused turn is left out of later requests (history.ts)
+          const note = refusalNote(value.refusal);
+          batch(() => {
+            this.recordUsage(sessionId, value.usage, costUsd);
+            void this.cancelOpenCalls(assistant);
+          });
+          this.finish(assistant, 'refusal', note);
+          return { sessionId, reason: 'refusal', message: assistant, error: note, ...totals };
+        }
         const calls = toolCalls(assistant);
+        if (calls.length === 0 && value.finishReason === 'pause_turn') {
+          // the provider paused a long turn (server tools): sent back as it is, the reply goes on
+          batch(() => {
+            this.recordUsage(sessionId, value.usage, costUsd);
+            this.finish(assistant, 'pause_turn');
+          });
+          history.push(assistant);
+          continue;
+        }
         // every call the model made is answered, whatever the finish reason says (a reply cut at
         // max_tokens, or end_turn with tool_use blocks): a call without a result breaks the history
         if (calls.length === 0) {
+          const unknown = value.finishReason === 'unknown' ? unknownStopNote(value.stopReason) : undefined;
           batch(() => {
             this.recordUsage(sessionId, value.usage, costUsd);
-            this.finish(assistant, value.finishReason === 'tool_use' ? 'end_turn' : value.finishReason);
+            this.finish(assistant, value.finishReason === 'tool_use' ? 'end_turn' : value.finishReason, unknown);
           });
-          return { sessionId, reason: finishPart(assistant)!.reason, message: assistant, ...totals };
+          if (unknown) bus.emit('warning', { sessionId, message: unknown });
+          return { sessionId, reason: finishPart(assistant)!.reason, message: assistant, ...(unknown ? { error: unknown } : {}), ...totals };
         }
         // results are stored as each call finishes, so a process killed mid-batch keeps the ones that ran
         const toolMessage = batch(() => {
@@ -348,6 +373,7 @@ export class Agent {
     thinking: boolean,
     signal: AbortSignal,
     totals: { usage: Usage; costUsd: number },
+    callIds: SessionCallIds,
   ): Promise<{ kind: 'ok'; value: ProviderResponse; costUsd: number } | { kind: 'error'; message: string }> {
     const { provider, store, bus } = this.opts;
     const events = provider.stream({
@@ -366,7 +392,9 @@ export class Agent {
     // what -d and stream-json report of each call (issue 14)
     const startedAt = performance.now();
     let retries = 0;
-    const called = (call: Pick<AgentEvents['provider.call'], 'outcome' | 'status' | 'usage' | 'costUsd' | 'finishReason' | 'error'>) =>
+    const called = (
+      call: Pick<AgentEvents['provider.call'], 'outcome' | 'status' | 'usage' | 'usageEstimated' | 'costUsd' | 'finishReason' | 'error'>,
+    ) =>
       bus.emit('provider.call', {
         sessionId: assistant.sessionId,
         messageId: assistant.id,
@@ -391,15 +419,15 @@ export class Agent {
           break;
         }
         case 'tool_use_start':
-          parts.push({ type: 'tool_call', id: event.id, name: event.name, input: '', finished: false });
+          parts.push({ type: 'tool_call', id: callIds.start(event.id), name: event.name, input: '', finished: false });
           break;
         case 'tool_use_delta': {
-          const call = streamingCall(parts, event.id);
+          const call = streamingCall(parts, callIds.of(event.id));
           if (call) call.input += event.inputDelta;
           break;
         }
         case 'tool_use_stop': {
-          const call = streamingCall(parts, event.id);
+          const call = streamingCall(parts, callIds.of(event.id));
           if (call) call.finished = true;
           break;
         }
@@ -407,22 +435,29 @@ export class Agent {
           // what was streamed is void: the provider starts the message afresh
           retries++;
           assistant.parts = [];
+          callIds.voidCall();
           bus.emit('provider.retry', { sessionId: assistant.sessionId, ...event });
           break;
         case 'complete': {
-          const r = event.response;
-          assistant.parts = [
-            ...r.reasoning.map((b): MessagePart => ({ type: 'reasoning', ...b })),
-            ...(r.content ? [{ type: 'text' as const, text: r.content }] : []),
-            ...r.toolCalls.map((c): ToolCallPart => ({ type: 'tool_call', ...c, finished: true })),
-          ];
+          let r = event.response;
+          assistant.parts = replyParts(r, callIds);
+          callIds.endCall();
+          if (r.usageMissing) {
+            // counted as an estimate rather than as nothing; the person is told once per session
+            r = { ...r, usage: estimateUsage(system, history, r) };
+            if (!this.usageWarned.has(assistant.sessionId)) {
+              this.usageWarned.add(assistant.sessionId);
+              bus.emit('warning', { sessionId: assistant.sessionId, message: usageMissingWarning(this.model.id) });
+            }
+          }
           const costUsd = this.addToTotals(r.usage, totals);
           // no streaming write: the loop finishes the message (with the usage) right after this
           bus.emit('message.updated', { message: assistant });
-          called({ outcome: 'ok', usage: r.usage, costUsd, finishReason: r.finishReason });
+          called({ outcome: 'ok', usage: r.usage, ...(r.usageMissing ? { usageEstimated: true } : {}), costUsd, finishReason: r.finishReason });
           return { kind: 'ok', value: r, costUsd };
         }
         case 'error':
+          callIds.endCall();
           changed();
           called({ outcome: signal.aborted ? 'canceled' : 'error', status: event.error.status, error: event.error.message });
           return { kind: 'error', message: event.error.message };

@@ -12,7 +12,7 @@ export interface RunFinished {
   usage: Usage;
   /** USD of this run */
   costUsd: number;
-  /** one line naming the cause, for `error` and `step_limit` */
+  /** one line naming the cause, for `error`, `step_limit`, `refusal` (the provider's explanation) and `unknown` */
   error?: string;
 }
 
@@ -42,6 +42,8 @@ export interface AgentEvents {
     status?: number;
     retries: number;
     usage?: Usage;
+    /** the provider reported no token counts: `usage` is estimated from text lengths (agent/reply-end.ts) */
+    usageEstimated?: true;
     costUsd?: number;
     finishReason?: FinishReason;
     error?: string;

@@ -71,7 +71,10 @@ export function repairInterruptedTurns(
 /**
  * The messages to send: from the summary message on (its role rewritten to `user`, as the original),
  * without `system` messages, without prompts whose request failed before the model wrote anything
- * (and their empty replies), and with {@link INTERRUPTED_RESULT} for any call still unanswered.
+ * (and their empty replies), without refused turns (the prompt the model declined and everything of its
+ * reply: Anthropic's "Handle streaming refusals" says a refused turn must be removed or rephrased before
+ * the conversation goes on, else the refusal repeats), and with {@link INTERRUPTED_RESULT} for any call
+ * still unanswered.
  */
 export function historyForProvider(messages: Message[], summaryMessageId?: string | null): Message[] {
   let start = 0;
@@ -87,6 +90,7 @@ export function historyForProvider(messages: Message[], summaryMessageId?: strin
     const reply = all[i + 1];
     if (m.role === 'user' && reply && failedWithoutOutput(reply)) failed.add(m.id).add(reply.id);
   });
+  for (const id of refusedTurns(all)) failed.add(id);
   const kept = all.filter((m) => !failed.has(m.id));
   const out: Message[] = [];
   kept.forEach((m, i) => {
@@ -109,4 +113,22 @@ function failedWithoutOutput(m: Message): boolean {
   if (m.role !== 'assistant') return false;
   const finish = m.parts.find((p) => p.type === 'finish');
   return finish?.reason === 'error' && m.parts.every((p) => p.type === 'finish');
+}
+
+/**
+ * Ids of the messages of refused turns: each reply that ended in `refusal`, back to the person's prompt
+ * that started it (its tool steps included).
+ */
+export function refusedTurns(messages: readonly Message[]): Set<string> {
+  const out = new Set<string>();
+  let turnStart = -1;
+  messages.forEach((m, i) => {
+    if (m.role === 'user') turnStart = i;
+    if (m.role !== 'assistant' || finishPart(m)?.reason !== 'refusal') return;
+    let end = i;
+    // the results given to calls of the declined reply go with it
+    while (messages[end + 1]?.role === 'tool') end++;
+    for (let j = Math.max(0, turnStart); j <= end; j++) out.add(messages[j]!.id);
+  });
+  return out;
 }

@@ -8,7 +8,7 @@ import { PROFILE_ENV, applyProfile, chooseProfileName, profileDecides, profilePr
 import type { Config } from '../config/schema.js';
 // the modules themselves, not provider/index.js: that one loads the providers' HTTP clients, which
 // the TUI's first frame does not need (issue 16)
-import { defaultModels, resolveModel } from '../provider/resolve.js';
+import { defaultModels, resolveModel, type DefaultModels } from '../provider/resolve.js';
 import { credentialHint, hasCredentials, missingCredentialsMessage, type ProviderSettings } from '../provider/settings.js';
 import type { ModelInfo } from '../provider/types.js';
 
@@ -56,21 +56,24 @@ export async function resolveModels(
 ): Promise<SelectedModels> {
   const { cliModel, profile, sourceOf } = typeof options === 'string' ? { cliModel: options } : options;
   const settings: ProviderSettings = { providers: config.providers ?? {}, env };
-  let defaults;
+  let defaults: DefaultModels | undefined;
   try {
     defaults = await defaultModels(settings, { preferProviders: profileProviders(config, profile) });
   } catch (err) {
-    // e.g. LOCAL_ENDPOINT is the only credential and its server cannot be listed
-    throw new ModelSelectionError((err as Error).message);
+    // e.g. LOCAL_ENDPOINT is the only credential and its server cannot be listed: a stop only when no
+    // coder model is named (with one named, its own resolution says what failed)
+    if (!(cliModel ?? config.agents?.coder?.model)) throw new ModelSelectionError((err as Error).message);
   }
   const warnings: string[] = [];
+  // a named local or custom model whose server does not list models is used as named (resolve.ts)
+  const resolveOptions = { onWarning: (message: string) => void (warnings.includes(message) || warnings.push(message)) };
   const pick = async (kind: 'coder' | 'task' | 'title' | 'summarizer'): Promise<ModelInfo> => {
     const fromCli = kind === 'coder' ? cliModel : undefined;
     const id = fromCli ?? config.agents?.[kind]?.model ?? defaults?.[kind];
     if (!id) throw new ModelSelectionError(missingCredentialsMessage());
     let model: ModelInfo;
     try {
-      model = await resolveModel(id, settings);
+      model = await resolveModel(id, settings, resolveOptions);
     } catch (err) {
       throw new ModelSelectionError((err as Error).message);
     }
@@ -85,7 +88,7 @@ export async function resolveModels(
       throw new ModelSelectionError(`No credentials for provider "${model.provider}" (model ${model.id}): ${credentialHint(model.provider, settings)}.`);
     }
     const file = sourceOf?.(profile !== undefined && profileDecides(config, profile, kind, '') ? ['profiles', profile, 'agents', kind, 'model'] : ['agents', kind, 'model']);
-    const replacement = await resolveModel(fallback, settings).catch((err: unknown) => {
+    const replacement = await resolveModel(fallback, settings, resolveOptions).catch((err: unknown) => {
       throw new ModelSelectionError((err as Error).message);
     });
     if (kind === 'coder') warnings.push(`agents.${kind}.model "${model.id}"${file ? ` (from ${file})` : ''}: ${problem}; using ${replacement.id}`);

@@ -8,6 +8,7 @@
  * Exit codes: 0 done, 1 the run failed (provider error, step cap, storage failure), 2 bad usage or
  * config (including no provider credential), 130 interrupted.
  */
+import { sandboxNotice } from '../sandbox/index.js';
 import { isatty } from 'node:tty';
 import { resolve } from 'node:path';
 import { finalText, type RunResult } from '../agent/agent.js';
@@ -106,12 +107,16 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     process.stderr.write(`opencode: started by another opencode's command (${NESTED_RUN_ENV}=1): calls that would ask permission are refused, not approved\n`);
   }
 
+  // the sandbox's trial start runs meanwhile; a run without it is said once, before the first request
+  const sandboxStatus = app.sandbox.status();
   // custom tools and plugins (issue 11) load while MCP servers start; both before the first request
   const customTools = import('../custom/start.js').then(({ startCustomTools }) =>
     startCustomTools(app, { write: (line) => process.stderr.write(`opencode: warning: ${line}\n`) }),
   );
   const stopMcpWarnings = await waitForMcpBeforePrompt(app.mcp, (line) => process.stderr.write(`opencode: ${line}\n`));
   await customTools;
+  const sandboxLine = sandboxNotice(await sandboxStatus);
+  if (sandboxLine) process.stderr.write(`opencode: ${sandboxLine}\n`);
   // -d and stream-json load only when asked for: every other -p run skips their modules
   if (config.debug) {
     const { attachDebugLog } = await import('./debug-log.js');

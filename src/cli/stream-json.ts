@@ -9,14 +9,14 @@
  * | `message` | the prompt is stored | `role: "user"`, `messageId`, `text` |
  * | `reasoning`, `text` | a model reply (one step) finished: one line per part | `messageId`, `text` |
  * | `tool_call` | a tool call starts | `messageId`, `toolCallId`, `name`, `input` (object, or the raw text when not JSON), `summary` (`bash: npm test`) |
- * | `permission` | a permission request was decided | `toolName`, `decision` (`allow`, `allow_session`, `allow_always`, `deny`), `by` (`rule`, `session`, `unattended`, `person`), `description`, `message` (why refused) |
+ * | `permission` | a permission request was decided | `toolName`, `decision` (`allow`, `allow_session`, `allow_always`, `allow_outside_sandbox`, `deny`), `by` (`rule`, `session`, `unattended`, `person`), `description`, `message` (why refused) |
  * | `tool_result` | the tool call finished | `toolCallId`, `name`, `isError`, `durationMs`, `summary` (`error, 12 lines: FAIL …`), `outputChars` |
- * | `usage` | a provider call ended | `messageId`, `model`, `outcome` (`ok`, `error`, `canceled`), `durationMs`, `retries`, `status` (HTTP, failures), `finishReason`, `input`, `output`, `cacheRead`, `cacheWrite` (tokens), `costUsd`, `error` |
+ * | `usage` | a provider call ended | `messageId`, `model`, `outcome` (`ok`, `error`, `canceled`), `durationMs`, `retries`, `status` (HTTP, failures), `finishReason`, `input`, `output`, `cacheRead`, `cacheWrite` (tokens), `usageEstimated` (true: the provider reported no counts, these are estimates), `costUsd`, `error` |
  * | `retry` | the provider retries | `attempt`, `maxRetries`, `delayMs`, `reason` |
  * | `subagent` | the `agent` tool started a sub-agent (its lines carry its own `sessionId`) | `parentSessionId`, `toolCallId` |
  * | `compaction` | auto-compaction started, finished or failed | `state` (`started`, `done`, `failed`), `error` |
  * | `warning` | a problem that does not stop the run | `message` |
- * | `result` | last line | `reason` (`end_turn`, `error`, `canceled`, `step_limit`, …), `text` (the final answer), `usage` (run totals), `costUsd`, `error` |
+ * | `result` | last line | `reason` (`end_turn`, `error`, `canceled`, `step_limit`, `refusal`, `unknown`, …), `text` (the final answer), `usage` (run totals), `costUsd`, `error` (the cause; for `refusal` the model's explanation) |
  *
  * Errors before the run starts (bad flags, config, credentials) are one line on stderr and no stdout,
  * as with the other formats; the exit codes are the same.
@@ -119,6 +119,7 @@ export function startStreamJson(
         ...(c.status !== undefined ? { status: c.status } : {}),
         ...(c.finishReason ? { finishReason: c.finishReason } : {}),
         ...usage,
+        ...(c.usageEstimated ? { usageEstimated: true } : {}),
         ...(c.costUsd !== undefined ? { costUsd: roundUsd(c.costUsd) } : {}),
         ...(c.error ? { error: c.error } : {}),
       });

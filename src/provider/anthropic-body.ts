@@ -110,6 +110,7 @@ const READS: PartReads = {
   text: ['text'],
   image: ['mimeType', 'data'],
   reasoning: ['thinking', 'signature', 'redactedData'],
+  server_tool: ['block'],
   tool_call: ['id', 'name', 'input'],
   tool_result: ['toolCallId', 'content', 'isError', 'images'],
   finish: [],

@@ -160,12 +160,12 @@ export function anthropicTurns<B>(
 
 /**
  * Which block of a turn carries its cache breakpoint: the last one that is not a thinking block (the API
- * takes no `cache_control` on those), or -1 for none. `typeOf` gives a block's API `type`.
+ * takes no `cache_control` on those) nor a server tool's block (sent back exactly as received), or -1 for none. `typeOf` gives a block's API `type`.
  */
 export function markCacheBreakpoints<B>(blocks: readonly B[], typeOf: (block: B) => string): number {
   for (let i = blocks.length - 1; i >= 0; i--) {
     const type = typeOf(blocks[i]!);
-    if (type !== 'thinking' && type !== 'redacted_thinking') return i;
+    if (type !== 'thinking' && type !== 'redacted_thinking' && type !== 'server_tool_use' && !type.endsWith('_tool_result')) return i;
   }
   return -1;
 }
@@ -214,6 +214,9 @@ export function anthropicBlock(
         ...(part.isError ? { is_error: true } : {}),
       };
     }
+    case 'server_tool':
+      // the API's own block, sent back unchanged (a paused turn continues from it)
+      return role === 'assistant' ? (part.block as unknown as ContentBlockParam) : undefined;
     case 'finish':
       return undefined;
   }

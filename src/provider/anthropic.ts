@@ -13,13 +13,13 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent, StopReason, Usage as ApiUsage } from '@anthropic-ai/sdk/resources/messages';
-import type { FinishReason, Usage } from '../message.js';
-import { emptyUsage } from '../message.js';
+import type { FinishReason, MessagePart, Usage } from '../message.js';
+import { emptyUsage, messageText } from '../message.js';
 import { AnthropicBodyEncoder } from './anthropic-body.js';
 import { anthropicRequestPieces } from './anthropic-request.js';
 import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
 import { DEFAULT_STALL_TIMEOUTS, type StallTimeouts } from './stall.js';
-import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse } from './types.js';
+import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse, ResponseContentBlock } from './types.js';
 import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, type StreamSource } from './wire.js';
 
 /** Where and how to reach the API. `baseURL` is passed to the SDK explicitly (it would read `ANTHROPIC_BASE_URL` itself). */
@@ -36,21 +36,28 @@ export { MIN_THINKING_BUDGET_TOKENS, thinkingForm, toAnthropicMessages, toAnthro
 const JSON_CONTENT = { 'content-type': 'application/json' };
 
 /**
- * Maps the API's `stop_reason` to ours. `refusal` ends the turn; `pause_turn` (server tools only) is unknown.
- * A reply carrying tool calls is `tool_use` whatever the stop reason (some servers say `end_turn`), except
- * `max_tokens`, which is kept so the caller can tell the output (maybe a tool input) was cut.
+ * Maps the API's `stop_reason` to ours (Messages API reference, "stop_reason"). `refusal`: the streaming
+ * classifiers declined the request, with no refusal text ("Handle streaming refusals": the refused turn
+ * must be removed or rephrased before continuing). `pause_turn`: server tools paused a long turn, which is
+ * continued by sending the reply back as it is ("Server tools": pause_turn). A reason we do not know is
+ * `unknown` (the response's `stopReason` names it). A reply carrying tool calls is `tool_use` whatever the
+ * stop reason (some servers say `end_turn`), except `max_tokens` and `refusal`, which are kept so the
+ * caller can tell the output (maybe a tool input) was cut or declined.
  */
 export function finishReasonOf(stopReason: StopReason | string | null | undefined, hasToolCalls = false): FinishReason {
   const reason = baseFinishReason(stopReason);
-  return hasToolCalls && reason !== 'max_tokens' ? 'tool_use' : reason;
+  return hasToolCalls && reason !== 'max_tokens' && reason !== 'refusal' ? 'tool_use' : reason;
 }
 
 function baseFinishReason(stopReason: StopReason | string | null | undefined): FinishReason {
   switch (stopReason) {
     case 'end_turn':
     case 'stop_sequence':
-    case 'refusal':
       return 'end_turn';
+    case 'refusal':
+      return 'refusal';
+    case 'pause_turn':
+      return 'pause_turn';
     case 'tool_use':
       return 'tool_use';
     case 'max_tokens':
@@ -66,7 +73,12 @@ type Block =
   | { kind: 'thinking'; thinking: string; signature: string }
   | { kind: 'redacted'; data: string }
   | { kind: 'tool'; id: string; name: string; input: string; initialInput: unknown }
+  /** a server tool's call or result (`server_tool_use`, `*_tool_result`), kept whole to be sent back */
+  | { kind: 'server'; block: Record<string, unknown>; input: string }
   | { kind: 'other' };
+
+/** Content block types the API runs itself: `server_tool_use` and the results (`web_search_tool_result`, …). */
+const isServerBlock = (type: string): boolean => type === 'server_tool_use' || type.endsWith('_tool_result');
 
 /** A Claude model bound to the Anthropic API. */
 export class AnthropicProvider implements Provider {
@@ -136,6 +148,7 @@ export class AnthropicProvider implements Provider {
     const blocks: Block[] = [];
     const usage: Usage = emptyUsage();
     let stopReason: string | null = null;
+    let stopDetails: { explanation?: string; category?: string } | undefined;
     let stopped = false;
     let started = false;
     let seen = 0;
@@ -144,7 +157,11 @@ export class AnthropicProvider implements Provider {
         seen++;
         if (event.type === 'message_start') started = true;
         yield* this.handle(event, blocks, usage);
-        if (event.type === 'message_delta') stopReason = event.delta?.stop_reason ?? stopReason;
+        if (event.type === 'message_delta') {
+          stopReason = event.delta?.stop_reason ?? stopReason;
+          // `stop_details` (a refusal's category and explanation) comes with the stop reason; the SDK's types lack it
+          stopDetails = detailsOf((event.delta as { stop_details?: unknown } | undefined)?.stop_details) ?? stopDetails;
+        }
         if (event.type === 'message_stop') stopped = true;
       }
     } catch (err) {
@@ -159,7 +176,7 @@ export class AnthropicProvider implements Provider {
     // a stream that ended cleanly without a single message event is not a dropped connection
     if (!started) throw invalidStreamError(this.source, noEventsDetail(response, seen, 'event', 'no message_start'));
     if (!stopped) throw new StreamTruncatedError();
-    yield { type: 'complete', response: responseOf(blocks, sanitizeUsage(usage), stopReason) };
+    yield { type: 'complete', response: responseOf(blocks, sanitizeUsage(usage), stopReason, stopDetails) };
   }
 
   /** Folds one stream event into `blocks` / `usage`, yielding the deltas it carries. */
@@ -181,6 +198,8 @@ export class AnthropicProvider implements Provider {
         else if (b.type === 'tool_use') {
           blocks[event.index] = { kind: 'tool', id: b.id, name: b.name, input: '', initialInput: b.input };
           yield { type: 'tool_use_start', id: b.id, name: b.name };
+        } else if (isServerBlock(b.type)) {
+          blocks[event.index] = { kind: 'server', block: { ...(b as unknown as Record<string, unknown>) }, input: '' };
         } else blocks[event.index] = { kind: 'other' };
         break;
       }
@@ -198,6 +217,8 @@ export class AnthropicProvider implements Provider {
         } else if (d.type === 'input_json_delta' && block?.kind === 'tool') {
           block.input += d.partial_json;
           if (d.partial_json) yield { type: 'tool_use_delta', id: block.id, inputDelta: d.partial_json };
+        } else if (d.type === 'input_json_delta' && block?.kind === 'server') {
+          block.input += d.partial_json;
         }
         break;
       }
@@ -219,7 +240,12 @@ export class AnthropicProvider implements Provider {
   }
 }
 
-function responseOf(blocks: Block[], usage: Usage, stopReason: string | null): ProviderResponse {
+function responseOf(
+  blocks: Block[],
+  usage: Usage,
+  stopReason: string | null,
+  stopDetails: { explanation?: string; category?: string } | undefined,
+): ProviderResponse {
   const response: ProviderResponse = {
     content: '',
     reasoning: [],
@@ -227,9 +253,14 @@ function responseOf(blocks: Block[], usage: Usage, stopReason: string | null): P
     usage,
     finishReason: 'unknown',
   };
+  const content: ResponseContentBlock[] = [];
   for (const block of blocks) {
     if (!block) continue;
-    if (block.kind === 'text') response.content += block.text;
+    if (block.kind === 'text') {
+      const last = content.at(-1);
+      if (last?.type === 'text') last.text += block.text;
+      else content.push({ type: 'text', text: block.text });
+    } else if (block.kind === 'server') content.push({ type: 'server_tool', block: serverBlock(block) });
     else if (block.kind === 'thinking') {
       response.reasoning.push({ thinking: block.thinking, ...(block.signature ? { signature: block.signature } : {}) });
     } else if (block.kind === 'redacted') response.reasoning.push({ thinking: '', redactedData: block.data });
@@ -239,6 +270,32 @@ function responseOf(blocks: Block[], usage: Usage, stopReason: string | null): P
       response.toolCalls.push({ id: block.id, name: block.name, input });
     }
   }
+  response.content = messageText({
+    parts: content.map((c): MessagePart => (c.type === 'text' ? { type: 'text', text: c.text } : { type: 'server_tool', block: c.block })),
+  });
+  if (content.some((c) => c.type === 'server_tool')) response.contentBlocks = content;
   response.finishReason = finishReasonOf(stopReason, response.toolCalls.length > 0);
+  if (response.finishReason === 'unknown' && stopReason) response.stopReason = stopReason;
+  if (response.finishReason === 'refusal') response.refusal = stopDetails ?? {};
   return response;
+}
+
+/** A server block as it goes back: its streamed input (a `server_tool_use`'s) parsed in place of the start's. */
+function serverBlock(block: Extract<Block, { kind: 'server' }>): Record<string, unknown> {
+  if (block.input === '') return block.block;
+  try {
+    return { ...block.block, input: JSON.parse(block.input) as unknown };
+  } catch {
+    return block.block;
+  }
+}
+
+/** `stop_details` as we keep it: its explanation and category when they are strings. */
+function detailsOf(details: unknown): { explanation?: string; category?: string } | undefined {
+  if (typeof details !== 'object' || details === null) return undefined;
+  const { explanation, category } = details as { explanation?: unknown; category?: unknown };
+  return {
+    ...(typeof explanation === 'string' && explanation.trim() ? { explanation: explanation.trim() } : {}),
+    ...(typeof category === 'string' && category ? { category } : {}),
+  };
 }

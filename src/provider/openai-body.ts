@@ -13,12 +13,14 @@ import { pairToolResults } from './history.js';
 import { openAIMessagesOf, openAIRequestPieces, openAITools } from './openai-request.js';
 import { CLOSE_BODY, joinedBytes, jsonMembers, matchPartInputs, MESSAGES_OPEN, PromptBytes, pushPartInputs, ToolListBytes, type PartReads } from './body-encoding.js';
 import type { ModelInfo, ProviderRequest } from './types.js';
+import type { ReasoningField } from './openai-reasoning.js';
 
-/** The fields of each part type that {@link openAIMessagesOf} reads (reasoning is not sent back). */
+/** The fields of each part type that {@link openAIMessagesOf} reads (reasoning only for the APIs that take it back). */
 const READS: PartReads = {
   text: ['text'],
   image: ['mimeType', 'data'],
-  reasoning: [],
+  reasoning: ['thinking'],
+  server_tool: ['block'],
   tool_call: ['id', 'name', 'input'],
   tool_result: ['toolCallId', 'content', 'images'],
   finish: [],
@@ -39,11 +41,14 @@ interface Encoded {
  * history repair at each call, its parts are not), and the last system prompt and tool list strongly.
  */
 export class OpenAIBodyEncoder {
+  /** `reasoningField`: where reasoning goes back (openai-reasoning.ts), fixed for the encoder's provider */
+  constructor(private readonly reasoningField?: ReasoningField) {}
+
   private readonly messages = new WeakMap<object, Encoded>();
   private readonly system = new PromptBytes();
   private readonly tools = new ToolListBytes(openAITools);
 
-  /** The request body for `request` on `model`: the bytes of `JSON.stringify(toOpenAIParams(model, request))`. */
+  /** The request body for `request` on `model`: the bytes of `JSON.stringify(toOpenAIParams(model, request, reasoningField))`. */
   encode(model: ModelInfo, request: ProviderRequest): Buffer {
     const pieces = openAIRequestPieces(model, request);
     const items: Buffer[] = [];
@@ -64,7 +69,7 @@ export class OpenAIBodyEncoder {
     const key: object = message.parts[0] ?? message;
     const known = this.messages.get(key);
     if (known && sameInputs(known.inputs, message, supportsImages)) return known.bytes;
-    const sent = openAIMessagesOf(message, supportsImages);
+    const sent = openAIMessagesOf(message, supportsImages, this.reasoningField);
     const encoded: Encoded = {
       inputs: inputsOf(message, supportsImages),
       bytes: sent.length > 0 ? joinedBytes(sent.map((m) => Buffer.from(JSON.stringify(m)))) : undefined,

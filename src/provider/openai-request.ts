@@ -11,8 +11,10 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import type { Message } from '../message.js';
+import { messageText } from '../message.js';
 import { pairToolResults, toolInputJson, toolParameters } from './history.js';
 import type { ModelInfo, ProviderRequest, ToolSchema } from './types.js';
+import type { ReasoningField } from './openai-reasoning.js';
 
 /** Text of the user message that carries images returned by tools (tool messages can hold only text). */
 export const TOOL_IMAGES_NOTE = 'Images returned by the tool calls above:';
@@ -54,12 +56,12 @@ export function openAITools(tools: readonly ToolSchema[]): ChatCompletionTool[] 
 }
 
 /** The streaming request (see {@link openAIRequestPieces}, {@link toOpenAIMessages}); tool schemas carry `required`. */
-export function toOpenAIParams(model: ModelInfo, request: ProviderRequest): ChatCompletionCreateParamsStreaming {
+export function toOpenAIParams(model: ModelInfo, request: ProviderRequest, reasoningField?: ReasoningField): ChatCompletionCreateParamsStreaming {
   const { model: apiModel, system, streaming, limits } = openAIRequestPieces(model, request);
   const tools = openAITools(request.tools);
   return {
     model: apiModel,
-    messages: [...(system ? [system] : []), ...toOpenAIMessages(request.messages, model.supportsImages)],
+    messages: [...(system ? [system] : []), ...toOpenAIMessages(request.messages, model.supportsImages, reasoningField)],
     ...streaming,
     ...(tools.length > 0 ? { tools } : {}),
     ...limits,
@@ -68,11 +70,16 @@ export function toOpenAIParams(model: ModelInfo, request: ProviderRequest): Chat
 
 /**
  * Our history as Chat Completions messages: user text and images (as `data:` URLs), assistant text and
- * `tool_calls` (reasoning is not sent back), one `tool` message per result. Images a tool returned follow
- * the tool messages in a user message (tool messages hold text only). Empty messages are dropped.
+ * `tool_calls`, one `tool` message per result. Images a tool returned follow the tool messages in a user
+ * message (tool messages hold text only). Empty messages are dropped. Reasoning goes back only in
+ * `reasoningField` (openai-reasoning.ts: the APIs that require it), on every assistant message that has some.
  */
-export function toOpenAIMessages(messages: readonly Message[], supportsImages: boolean): ChatCompletionMessageParam[] {
-  return pairToolResults(messages).flatMap((message) => openAIMessagesOf(message, supportsImages));
+export function toOpenAIMessages(
+  messages: readonly Message[],
+  supportsImages: boolean,
+  reasoningField?: ReasoningField,
+): ChatCompletionMessageParam[] {
+  return pairToolResults(messages).flatMap((message) => openAIMessagesOf(message, supportsImages, reasoningField));
 }
 
 /**
@@ -80,7 +87,7 @@ export function toOpenAIMessages(messages: readonly Message[], supportsImages: b
  * one, or for a tool message one per result and then the images they returned. Reads only the message's
  * role and its parts' fields (openai-body.ts reuses a message's encoding while those are unchanged).
  */
-export function openAIMessagesOf(message: Message, supportsImages: boolean): ChatCompletionMessageParam[] {
+export function openAIMessagesOf(message: Message, supportsImages: boolean, reasoningField?: ReasoningField): ChatCompletionMessageParam[] {
   const imageUrl = (mimeType: string, data: string): ChatCompletionContentPart => ({
     type: 'image_url',
     image_url: { url: `data:${mimeType};base64,${data}` },
@@ -96,12 +103,21 @@ export function openAIMessagesOf(message: Message, supportsImages: boolean): Cha
     return [{ role: 'user', content: textOnly ? parts.map((p) => (p as { text: string }).text).join('\n') : parts }];
   }
   if (message.role === 'assistant') {
-    const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    const text = messageText(message);
     const calls = message.parts.flatMap((p) =>
       p.type === 'tool_call' ? [{ id: p.id, type: 'function' as const, function: { name: p.name, arguments: toolInputJson(p.input) } }] : [],
     );
     if (!text.trim() && calls.length === 0) return [];
-    return [{ role: 'assistant', content: text.trim() ? text : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) }];
+    const reasoning = reasoningField ? message.parts.map((p) => (p.type === 'reasoning' ? p.thinking : '')).join('') : '';
+    return [
+      {
+        role: 'assistant',
+        content: text.trim() ? text : null,
+        // DeepSeek's check asks for the field on a tool-call turn even when the model wrote no reasoning
+        ...(reasoningField && (reasoning || calls.length > 0) ? { [reasoningField]: reasoning } : {}),
+        ...(calls.length > 0 ? { tool_calls: calls } : {}),
+      },
+    ];
   }
   if (message.role === 'tool') {
     const out: ChatCompletionMessageParam[] = [];

@@ -16,8 +16,10 @@ import { emptyUsage } from '../message.js';
 import { OpenAIBodyEncoder } from './openai-body.js';
 import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
 import { DEFAULT_STALL_TIMEOUTS, type StallTimeouts } from './stall.js';
-import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderToolCall } from './types.js';
-import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, tokenCount, type StreamSource } from './wire.js';
+import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse, ProviderToolCall } from './types.js';
+import { usageOfChunk } from './openai-usage.js';
+import { reasoningFieldFor } from './openai-reasoning.js';
+import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, type StreamSource } from './wire.js';
 
 /** Where and how to reach an OpenAI-compatible API. */
 export interface OpenAIConnection {
@@ -37,11 +39,12 @@ const JSON_CONTENT = { 'content-type': 'application/json' };
 /**
  * Maps `finish_reason` to ours. A reply carrying tool calls is `tool_use` whatever the reason (some
  * compatible servers, e.g. older Ollama, report `stop`), except `length`, which stays `max_tokens` so the
- * caller can tell the output (maybe a tool input) was cut.
+ * caller can tell the output (maybe a tool input) was cut. `content_filter` (the provider's filter withheld
+ * the reply) is a `refusal`. A reason we do not know is `unknown`, never a normal end.
  */
 export function finishReasonOf(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {
   const mapped = baseFinishReason(reason, hasToolCalls);
-  return hasToolCalls && mapped !== 'max_tokens' ? 'tool_use' : mapped;
+  return hasToolCalls && mapped !== 'max_tokens' && mapped !== 'refusal' ? 'tool_use' : mapped;
 }
 
 function baseFinishReason(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {
@@ -50,11 +53,14 @@ function baseFinishReason(reason: string | null | undefined, hasToolCalls: boole
     case 'function_call':
       return 'tool_use';
     case 'stop':
+    // Ollama's and some vLLM builds' reason for a stop sequence or the end of generation
+    case 'eos':
+    case 'end_turn':
       return hasToolCalls ? 'tool_use' : 'end_turn';
     case 'length':
       return 'max_tokens';
     case 'content_filter':
-      return 'end_turn';
+      return 'refusal';
     default:
       return hasToolCalls ? 'tool_use' : 'unknown';
   }
@@ -63,13 +69,15 @@ function baseFinishReason(reason: string | null | undefined, hasToolCalls: boole
 /** A model bound to an OpenAI-compatible API. */
 export class OpenAIProvider implements Provider {
   private client?: Promise<OpenAI>;
-  private readonly body = new OpenAIBodyEncoder();
+  private readonly body: OpenAIBodyEncoder;
 
   constructor(
     readonly model: ModelInfo,
     private readonly connection: OpenAIConnection,
     private readonly retry: ProviderCallOptions = {},
-  ) {}
+  ) {
+    this.body = new OpenAIBodyEncoder(reasoningFieldFor(model.provider, connection.baseURL, model.apiModel));
+  }
 
   /** See {@link Provider.stream}. Never throws. */
   stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
@@ -133,6 +141,8 @@ export class OpenAIProvider implements Provider {
     let content = '';
     let reasoning = '';
     let finish: string | null | undefined;
+    let refusalText = '';
+    let usageSeen = false;
     let started = false;
     let seen = 0;
     const ordered = () => [...calls].sort((a, b) => a.index - b.index || a.seq - b.seq);
@@ -148,16 +158,17 @@ export class OpenAIProvider implements Provider {
     try {
       for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
         seen++;
-        if (chunk.usage) {
-          const cached = tokenCount(chunk.usage.prompt_tokens_details?.cached_tokens);
-          usage.input = Math.max(0, tokenCount(chunk.usage.prompt_tokens) - cached);
-          usage.cacheRead = cached;
-          usage.output = tokenCount(chunk.usage.completion_tokens);
+        const counts = usageOfChunk(chunk);
+        if (counts) {
+          Object.assign(usage, counts);
+          usageSeen = true;
         }
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         started = true;
         const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string; reasoning?: string };
+        // OpenAI's own refusal text (structured outputs), streamed beside the content
+        if (typeof delta.refusal === 'string') refusalText += delta.refusal;
         const thought = delta.reasoning_content ?? delta.reasoning;
         if (typeof thought === 'string' && thought) {
           reasoning += thought;
@@ -208,16 +219,18 @@ export class OpenAIProvider implements Provider {
     if (!finish) throw new StreamTruncatedError();
     yield* stopAll();
     const toolCalls = ordered().map((c) => ({ id: c.id, name: c.name, input: c.input === '' ? '{}' : c.input }));
-    yield {
-      type: 'complete',
-      response: {
-        content,
-        reasoning: reasoning ? [{ thinking: reasoning }] : [],
-        toolCalls,
-        usage: sanitizeUsage(usage),
-        finishReason: finishReasonOf(finish, toolCalls.length > 0),
-      },
+    const reply: ProviderResponse = {
+      content,
+      reasoning: reasoning ? [{ thinking: reasoning }] : [],
+      toolCalls,
+      usage: sanitizeUsage(usage),
+      finishReason: finishReasonOf(finish, toolCalls.length > 0),
     };
+    if (refusalText) reply.finishReason = 'refusal';
+    if (reply.finishReason === 'refusal') reply.refusal = refusalText.trim() ? { explanation: refusalText.trim() } : {};
+    if (reply.finishReason === 'unknown') reply.stopReason = finish;
+    if (!usageSeen) reply.usageMissing = true;
+    yield { type: 'complete', response: reply };
   }
 }
 

@@ -31,6 +31,12 @@ export interface ResolveOptions {
    * OpenRouter model even when ANTHROPIC_API_KEY is set too.
    */
   preferProviders?: readonly string[];
+  /**
+   * Given: {@link resolveModel} does not stop when a `local` or custom server's `/v1/models` listing fails
+   * (many servers list no models, e.g. a 404): the named model is used with default limits, and this is
+   * called with one line naming the URL and what failed.
+   */
+  onWarning?: (message: string) => void;
 }
 
 /** The model id per agent kind (`coder`, `task`, `title`, `summarizer`). */
@@ -53,7 +59,8 @@ export interface DiscoveredModel {
  * the server lists at `/v1/models`. A bare name (`gpt-4.1`) is accepted when exactly one catalog id ends
  * in `/<name>`, preferring first-party providers.
  * Credentials are not checked here (see `createProvider`).
- * @throws ProviderError (`unknown_model`) naming the id and what to set; (`connection`) when discovery fails.
+ * @throws ProviderError (`unknown_model`) naming the id and what to set; (`connection`) when discovery fails
+ *   and no `options.onWarning` is given.
  */
 export async function resolveModel(id: string, settings: ProviderSettings, options: ResolveOptions = {}): Promise<ModelInfo> {
   const fullId = id.includes('/') ? id : bareNameToId(id);
@@ -90,7 +97,15 @@ export async function resolveModel(id: string, settings: ProviderSettings, optio
       code: 'unknown_model',
     });
   }
-  const listed = await discoverModels(connection.baseURL, connection.apiKey, options.discoveryTimeoutMs);
+  let listed: DiscoveredModel[];
+  try {
+    listed = await discoverModels(connection.baseURL, connection.apiKey, options.discoveryTimeoutMs);
+  } catch (err) {
+    if (!options.onWarning) throw err;
+    const limits = `${UNKNOWN_MODEL_DEFAULTS.contextWindowTokens}-token context, ${UNKNOWN_MODEL_DEFAULTS.defaultMaxTokens} output tokens`;
+    options.onWarning(`${(err as Error).message}; using ${fullId} as named, with default limits (${limits}; to change them, ${configHint})`);
+    return unknownModel(providerId, name);
+  }
   const hit = listed.find((m) => m.id === name);
   if (!hit) {
     const available = listed.length > 0 ? listed.map((m) => m.id).join(', ') : '(none)';
@@ -131,8 +146,8 @@ const SOCKET_CLOSED = 'UND_ERR_SOCKET';
 
 async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeoutMs: number): Promise<DiscoveredModel[]> {
   const url = `${baseURL.replace(/\/+$/, '')}/models`;
-  const fail = (why: string, cause?: unknown) =>
-    new ProviderError(`Could not list models at ${url}: ${why}. Is the server running?`, { code: 'connection', cause });
+  const fail = (why: string, cause?: unknown, question = ' Is the server running?') =>
+    new ProviderError(`Could not list models at ${url}: ${why}.${question}`, { code: 'connection', cause });
   let response: Response;
   try {
     // node:http (node-fetch.ts), as the providers' requests: Node's fetch would compile and run undici's
@@ -151,6 +166,8 @@ async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeo
     if (unreachable) throw new ProviderError(`${unreachable.message} (listing its models at ${url})`, { code: 'connection', cause: err });
     throw fail(detail === SOCKET_CLOSED ? 'the server closed the connection without answering' : detail || e.message, err);
   }
+  // a server that answers 404 here is up: it does not list models at this path (llama.cpp builds, proxies)
+  if (response.status === 404) throw fail('HTTP 404: the server answers but does not list models there (it is not down)', undefined, '');
   if (!response.ok) throw fail(`HTTP ${response.status}`);
   let body: unknown;
   try {

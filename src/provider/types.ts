@@ -56,14 +56,29 @@ export interface ProviderToolCall {
   input: string;
 }
 
+/**
+ * The reply's text and server tool blocks in the order the API sent them (Anthropic): text blocks next to
+ * each other are one entry; a server tool block between two texts keeps them apart.
+ */
+export type ResponseContentBlock = { type: 'text'; text: string } | { type: 'server_tool'; block: Record<string, unknown> };
+
 /** The final state of one provider call. */
 export interface ProviderResponse {
+  /** all text of the reply (as `messageText` in message.ts joins it) */
   content: string;
+  /** text and server tool blocks in order, when the reply had server tool blocks; else `content` is the whole text */
+  contentBlocks?: ResponseContentBlock[];
   /** thinking blocks in order, with signatures (Anthropic) */
   reasoning: { thinking: string; signature?: string; redactedData?: string }[];
   toolCalls: ProviderToolCall[];
   usage: Usage;
+  /** set when the stream carried no token counts at all (some local servers): `usage` is then all zeros */
+  usageMissing?: true;
   finishReason: FinishReason;
+  /** with `finishReason: 'unknown'`: the API's own stop reason as sent, for the warning that names it */
+  stopReason?: string;
+  /** with `finishReason: 'refusal'`: what the API said of it (Anthropic `stop_details`) */
+  refusal?: { explanation?: string; category?: string };
 }
 
 /**

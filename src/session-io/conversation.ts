@@ -18,7 +18,7 @@ export type ConversationEntry =
   | { kind: 'ended'; reason: FinishReason; message?: string };
 
 /** Finish reasons a reader is told about; the others (`end_turn`, `tool_use`) are how a reply normally ends. */
-const NOTED_REASONS: ReadonlySet<FinishReason> = new Set(['max_tokens', 'canceled', 'error', 'permission_denied', 'step_limit', 'unknown']);
+const NOTED_REASONS: ReadonlySet<FinishReason> = new Set(['max_tokens', 'canceled', 'error', 'permission_denied', 'step_limit', 'refusal', 'pause_turn', 'unknown']);
 
 /**
  * The entries of `messages` (one session, in `seq` order). Tool messages are folded into the calls
@@ -81,6 +81,8 @@ export function endedText(reason: FinishReason, message?: string): string {
     error: 'error',
     permission_denied: 'permission denied',
     step_limit: 'step limit reached',
+    refusal: 'the model declined to answer; this prompt is left out of later requests',
+    pause_turn: 'paused by the provider and continued',
     unknown: 'ended for an unknown reason',
   };
   return message ? `${base[reason]}: ${message}` : base[reason];

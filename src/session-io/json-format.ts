@@ -54,13 +54,14 @@ const sessionSchema = z.strictObject({
   updatedAt: time,
 });
 
-const finishReason = z.enum(['end_turn', 'max_tokens', 'tool_use', 'canceled', 'error', 'permission_denied', 'step_limit', 'unknown']);
+const finishReason = z.enum(['end_turn', 'max_tokens', 'tool_use', 'canceled', 'error', 'permission_denied', 'step_limit', 'refusal', 'pause_turn', 'unknown']);
 
 /** The part types version 1 holds (src/message.ts). */
-const PART_TYPES = ['reasoning', 'text', 'image', 'tool_call', 'tool_result', 'finish'] as const;
+const PART_TYPES = ['reasoning', 'text', 'image', 'tool_call', 'tool_result', 'finish', 'server_tool'] as const;
 
 const partSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('reasoning'), thinking: z.string(), signature: z.string().optional(), redactedData: z.string().optional() }),
+  z.strictObject({ type: z.literal('server_tool'), block: z.record(z.string(), z.unknown()) }),
   z.strictObject({ type: z.literal('text'), text: z.string(), note: z.enum(['undo', 'redo']).optional() }),
   z.strictObject({ type: z.literal('image'), mimeType: z.string(), data: z.string(), name: z.string().optional() }),
   z.strictObject({ type: z.literal('tool_call'), id: z.string().min(1), name: z.string().min(1), input: z.string(), finished: z.boolean() }),

@@ -163,6 +163,8 @@ describe('openai tool-call quirks', () => {
             { id: 'call_c', name: 'view', input: '{"path":"a.ts"}' },
           ],
           usage: { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 },
+          // this stream carries no usage chunk
+          usageMissing: true,
           finishReason: 'tool_use',
         },
       },
@@ -272,13 +274,13 @@ describe('finish reason of a reply with tool calls', () => {
   it('maps every stop reason the same way with and without tool calls', () => {
     const anthropicReasons = ['end_turn', 'stop_sequence', 'refusal', 'tool_use', 'max_tokens', 'model_context_window_exceeded', 'pause_turn', null];
     expect(anthropicReasons.map((r) => anthropicFinish(r, true))).toEqual([
-      'tool_use', 'tool_use', 'tool_use', 'tool_use', 'max_tokens', 'max_tokens', 'tool_use', 'tool_use',
+      'tool_use', 'tool_use', 'refusal', 'tool_use', 'max_tokens', 'max_tokens', 'tool_use', 'tool_use',
     ]);
     expect(anthropicReasons.map((r) => anthropicFinish(r))).toEqual([
-      'end_turn', 'end_turn', 'end_turn', 'tool_use', 'max_tokens', 'max_tokens', 'unknown', 'unknown',
+      'end_turn', 'end_turn', 'refusal', 'tool_use', 'max_tokens', 'max_tokens', 'pause_turn', 'unknown',
     ]);
     const openaiReasons = ['stop', 'tool_calls', 'function_call', 'length', 'content_filter', null];
-    expect(openaiReasons.map((r) => openaiFinish(r, true))).toEqual(['tool_use', 'tool_use', 'tool_use', 'max_tokens', 'tool_use', 'tool_use']);
-    expect(openaiReasons.map((r) => openaiFinish(r, false))).toEqual(['end_turn', 'tool_use', 'tool_use', 'max_tokens', 'end_turn', 'unknown']);
+    expect(openaiReasons.map((r) => openaiFinish(r, true))).toEqual(['tool_use', 'tool_use', 'tool_use', 'max_tokens', 'refusal', 'tool_use']);
+    expect(openaiReasons.map((r) => openaiFinish(r, false))).toEqual(['end_turn', 'tool_use', 'tool_use', 'max_tokens', 'refusal', 'unknown']);
   });
 });

@@ -49,7 +49,7 @@ const project = () => {
 describe('a hostile export is refused with the reason', () => {
   it('names a part of an unknown type and what to do', () => {
     expect(problem(exportOf({ messages: [message([{ type: 'text', text: 'hi' }, { type: 'video', url: 'x' }])] }))).toBe(
-      'messages.0.parts.1.type: a part of type "video" is not one this opencode knows (reasoning, text, image, tool_call, tool_result, finish); ' +
+      'messages.0.parts.1.type: a part of type "video" is not one this opencode knows (reasoning, text, image, tool_call, tool_result, finish, server_tool); ' +
         'it may come from a newer opencode: upgrade, or remove that part from the file',
     );
   });

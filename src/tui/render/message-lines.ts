@@ -13,6 +13,7 @@ import chalk from 'chalk';
 import type { ImagePart, ReasoningPart, TextPart, ToolCallPart } from '../../message.js';
 import type { ChatItem, RenderOptions, ReplyFooter, ToolCallView } from '../state/chat-item.js';
 import type { Theme } from '../theme.js';
+import { REFUSAL_HINT } from '../../agent/reply-end.js';
 import { HUGE_TEXT_CHARS, hugeTextRows, LazyWrappedText } from './lazy-rows.js';
 import { renderMarkdown } from './markdown.js';
 import { mapRows, RowSeq, type Rows } from './rows.js';
@@ -187,6 +188,10 @@ export function footerText(footer: ReplyFooter, hasOutput: boolean): string {
       return 'permission denied';
     case 'step_limit':
       return footer.message ? `step limit: ${oneLine(footer.message)}` : 'step limit';
+    case 'refusal':
+      return `${oneLine(footer.message ?? 'The model declined to answer')} (${REFUSAL_HINT})`;
+    case 'unknown':
+      return footer.message ? `warning: ${oneLine(footer.message)}` : modelAndDuration(footer);
     case 'end_turn':
       if (!hasOutput) return 'finished without output';
       return modelAndDuration(footer);
@@ -197,7 +202,8 @@ export function footerText(footer: ReplyFooter, hasOutput: boolean): string {
 
 /** The footer, wrapped: an error's explanation is the part worth reading, often at its end. */
 function footerLines(footer: ReplyFooter, hasOutput: boolean, width: number, theme: Theme): string[] {
-  const colour = chalk.hex(footer.reason === 'error' ? theme.error : theme.textMuted);
+  const warn = footer.reason === 'refusal' || (footer.reason === 'unknown' && footer.message);
+  const colour = chalk.hex(footer.reason === 'error' ? theme.error : warn ? theme.warning : theme.textMuted);
   return wrapText(footerText(footer, hasOutput), width).map((line) => colour(line));
 }
 
