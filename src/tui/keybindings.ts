@@ -91,7 +91,8 @@ export const BINDINGS = [
   // Message list
   { action: 'messages.page_up', keys: ['pgup'], description: 'Scroll up a page', scope: 'messages' },
   { action: 'messages.page_down', keys: ['pgdown'], description: 'Scroll down a page', scope: 'messages' },
-  { action: 'messages.half_page_up', keys: ['ctrl+u'], description: 'Scroll up half a page', scope: 'messages' },
+  // not ctrl+u: the input box clears its line with it, as shells do (sst/opencode's key for this)
+  { action: 'messages.half_page_up', keys: ['ctrl+alt+u'], description: 'Scroll up half a page', scope: 'messages' },
   { action: 'messages.half_page_down', keys: ['ctrl+d'], description: 'Scroll down half a page', scope: 'messages' },
   // issue 13 §9: both act on the newest cut (or expanded) tool result on screen
   { action: 'messages.expand', keys: ['ctrl+x'], description: 'Expand or collapse the newest cut tool result on screen', scope: 'messages' },

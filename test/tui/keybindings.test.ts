@@ -42,7 +42,7 @@ describe('keybindings table', () => {
       'attachment.remove': 'editor ctrl+r',
       'messages.page_up': 'messages pgup',
       'messages.page_down': 'messages pgdown',
-      'messages.half_page_up': 'messages ctrl+u',
+      'messages.half_page_up': 'messages ctrl+alt+u',
       'messages.half_page_down': 'messages ctrl+d',
       'permission.deny': 'permission d esc',
       'permission.allow_always': 'permission p',
@@ -89,7 +89,8 @@ describe('DEFAULT_KEYMAP.matches', () => {
     ['d', 'permission.deny', true],
     ['p', 'permission.allow_always', true],
     ['\u001b[5~', 'messages.page_up', true],
-    ['\u0015', 'messages.half_page_up', true], // ctrl+u
+    ['\u0015', 'messages.half_page_up', false], // ctrl+u: the input box's
+    ['\u001b\u0015', 'messages.half_page_up', true], // ctrl+alt+u
     ['k', 'dialog.up', true],
     ['K', 'dialog.up', false],
     ['\u001b[A', 'dialog.up', true],

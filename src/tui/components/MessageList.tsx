@@ -2,7 +2,7 @@
  * The message list: a viewport over the session's items. Only the visible lines are laid out;
  * each item's lines come from the line cache (rendered once per version and width; a huge item's rows
  * are cut from its text only when shown, render/lazy-rows.ts). Scrolling
- * (pgup/pgdown, ctrl+u/ctrl+d half a page, as the original) anchors the view; otherwise it follows
+ * (pgup/pgdown, ctrl+alt+u/ctrl+d half a page) anchors the view; otherwise it follows
  * the bottom.
  *
  * Long tool results (issue 13 §9): `messages.expand` expands or collapses, and `messages.pager` opens

@@ -7,6 +7,7 @@ import { sanitizePaste } from './InputProvider.js';
 import {
   backspace,
   deleteForward,
+  deleteToLineStart,
   deleteWordBefore,
   insertText,
   moveLeft,
@@ -39,6 +40,7 @@ export const EDIT_BINDINGS: ReadonlyArray<readonly [binding: string, edit: Edit]
   ['alt+f', moveWordRight],
   ['ctrl+w', deleteWordBefore],
   ['alt+backspace', deleteWordBefore],
+  ['ctrl+u', deleteToLineStart], // as in shells: the line up to the cursor
 ];
 
 /**

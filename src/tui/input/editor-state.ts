@@ -135,6 +135,15 @@ export function deleteWordBefore(s: EditorState): EditorState {
   return { text: s.text.slice(0, i) + s.text.slice(s.cursor), cursor: i };
 }
 
+/**
+ * Deletes from the start of the cursor's logical line to the cursor (ctrl+u, readline's
+ * unix-line-discard): the whole line when the cursor is at its end. At a line's start it does nothing.
+ */
+export function deleteToLineStart(s: EditorState): EditorState {
+  const start = lineStartOf(s.text, s.cursor);
+  return { text: s.text.slice(0, start) + s.text.slice(s.cursor), cursor: start };
+}
+
 function charBefore(text: string, i: number): string {
   return String.fromCodePoint(text.codePointAt(previousBoundary(text, i))!);
 }
