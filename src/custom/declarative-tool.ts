@@ -109,6 +109,7 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
       const parts: string[] = [];
       if (stdout) parts.push(stdout);
       if (stderr) parts.push(`stderr:\n${stderr}`);
+      if (ran.endedBackground) parts.push(`${spec.name} exited leaving processes of its own running (a background child holding its output, say); they were ended`);
       let isError = false;
       if (ran.timedOut) {
         parts.push(`${spec.name} timed out after ${spec.timeoutMs} ms; its process group was killed`);

@@ -1,11 +1,16 @@
 /**
  * Runs a declarative tool's program: an argv (never a shell line) in its own process group, with
  * stdin, a timeout and cancellation that kill the whole group as the bash tool does (SIGTERM, then
- * SIGKILL after a grace period; `tools/shell.ts`), output kept as bytes for decoding.
+ * SIGKILL after a grace period; `tools/shell.ts`), output kept as bytes for decoding. What the program
+ * left running in its group when it exited (a background child, a grandchild holding its stdout, one
+ * that ignores SIGTERM) is ended the same way before the result is given, so nothing of a call
+ * outlives it; the group is in the run's journal meanwhile (`tools/leftovers.ts`), so a killed
+ * opencode's next start ends it.
  */
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { extname } from 'node:path';
+import { leftovers } from '../tools/leftovers.js';
 import { terminateGroup } from '../tools/shell.js';
 
 /** Bytes kept per stream; what a program writes beyond this is dropped (the model sees a cut text anyway). */
@@ -38,6 +43,8 @@ export interface ProcessResult {
   canceled: boolean;
   /** set when the program could not be started, e.g. `spawn nope ENOENT` */
   startError?: string;
+  /** the program exited leaving processes in its group (background children): they were ended */
+  endedBackground?: boolean;
 }
 
 export interface ProcessOptions {
@@ -78,9 +85,11 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    const graceMs = options.killGraceMs ?? KILL_GRACE_MS;
     const kill = () => {
-      if (child.pid !== undefined && child.exitCode === null) terminateGroup(child.pid, options.killGraceMs ?? KILL_GRACE_MS);
+      if (child.pid !== undefined && child.exitCode === null) terminateGroup(child.pid, graceMs);
     };
+    if (child.pid !== undefined) leftovers().processGroupStarted(child.pid);
     const timer = setTimeout(() => {
       timedOut = true;
       kill();
@@ -97,13 +106,21 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
       options.signal?.removeEventListener('abort', onAbort);
       child.stdout?.destroy();
       child.stderr?.destroy();
-      resolve({
-        stdout: Buffer.concat(stdout),
-        stderr: Buffer.concat(stderr),
-        exitCode,
-        timedOut,
-        canceled,
-        ...(startError ? { startError } : {}),
+      const pid = child.pid;
+      // whatever is left in the group is ended before the result: a call leaves nothing running
+      const leftBehind = pid !== undefined && !timedOut && !canceled && groupAlive(pid);
+      // (after a timeout or esc the group is already being ended: the result does not wait for it)
+      void (leftBehind ? endGroup(pid, graceMs) : Promise.resolve()).then(() => {
+        if (pid !== undefined && !groupAlive(pid)) leftovers().processGroupEnded(pid);
+        resolve({
+          stdout: Buffer.concat(stdout),
+          stderr: Buffer.concat(stderr),
+          exitCode,
+          timedOut,
+          canceled,
+          ...(startError ? { startError } : {}),
+          ...(leftBehind ? { endedBackground: true } : {}),
+        });
       });
     };
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -117,8 +134,8 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
     child.on('error', (err) => finish(null, err.message));
     child.on('close', (code) => finish(code));
     child.on('exit', (code) => {
-      // the group is killed with the program only on timeout/cancel; a background child that keeps our
-      // pipes open must not hold the result
+      // a background child that keeps our pipes open must not hold the result: after a short drain it
+      // is ended with the rest of the group (finish)
       setTimeout(() => finish(code), DRAIN_MS).unref();
     });
     child.stdin!.on('error', () => {
@@ -127,4 +144,48 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
     child.stdin!.end(options.stdin ?? '');
     if (options.signal?.aborted) onAbort();
   });
+}
+
+/** How often a group being ended is checked for survivors, in ms. */
+const GROUP_POLL_MS = 25;
+
+/**
+ * Ends process group `pgid`: SIGTERM, then SIGKILL to what is left after `graceMs`; resolves when no
+ * process of the group is left (or, for a process that cannot be killed, after another `graceMs`).
+ */
+function endGroup(pgid: number, graceMs: number): Promise<void> {
+  if (!groupAlive(pgid)) return Promise.resolve();
+  signalGroup(pgid, 'SIGTERM');
+  const killAt = Date.now() + graceMs;
+  const giveUpAt = killAt + graceMs;
+  let killed = false;
+  return new Promise((resolve) => {
+    const poll = setInterval(() => {
+      if (!groupAlive(pgid) || Date.now() >= giveUpAt) {
+        clearInterval(poll);
+        resolve();
+      } else if (!killed && Date.now() >= killAt) {
+        killed = true;
+        signalGroup(pgid, 'SIGKILL');
+      }
+    }, GROUP_POLL_MS);
+  });
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+/** Whether any process of group `pgid` exists (signal 0 checks without sending). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
