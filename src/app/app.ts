@@ -2,6 +2,7 @@
  * The object that builds and holds the services for one working directory: storage, permission,
  * tools, providers and the coder agent. The TUI and `-p` mode both start from here.
  */
+import { homedir } from 'node:os';
 import { Agent } from '../agent/agent.js';
 import { compactSession } from '../agent/compact.js';
 import type { AgentEvents } from '../agent/events.js';
@@ -27,6 +28,7 @@ import { builtinTools, TASK_TOOL_NAMES } from '../tools/index.js';
 import { projectTree } from '../tools/ls.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createShell } from '../tools/shell.js';
+import { createSandbox, sandboxSettings, type Sandbox } from '../sandbox/index.js';
 import { credentialValues, heldSecrets, rememberSecrets, withoutCredentials } from '../tools/redact.js';
 import { stopLeftoverJournal } from './leftovers.js';
 import { openAppStorage, type AppStorage } from './storage.js';
@@ -118,6 +120,8 @@ export interface App {
   compact(sessionId: string, signal?: AbortSignal): Promise<void>;
   /** MCP servers: connect in the background from creation; their tools join `tools` as they arrive */
   mcp: McpService;
+  /** the OS sandbox the bash tool's commands run in (`sandbox` setting); its status says whether it is active */
+  sandbox: Sandbox;
   /** the project's plugins and tool files are not loaded: it is not trusted (`AppOptions.projectCodeHeld`) */
   readonly projectCodeHeld: boolean;
   /** language servers: planned at creation, started when a file of their language is first viewed or changed (issue 12) */
@@ -147,6 +151,8 @@ export function createApp(opts: AppOptions): App {
   rememberSecrets(apiKeyEnvNames(config).map((name) => opts.providerSettings.env[name]));
   for (const profile of Object.values(config.profiles ?? {})) rememberSecrets(Object.values(profile.providers ?? {}).map((p) => p.apiKey));
   for (const server of Object.values(config.mcpServers)) rememberSecrets([...credentialValues(server.env), ...credentialValues(server.headers)]);
+  // detection runs on first use (a trial bwrap start, cached); `sandbox: "off"` never starts anything
+  const sandbox = createSandbox({ settings: sandboxSettings(config.sandbox), projectDir: cwd, home: process.env.HOME || homedir() });
   const permission = new PermissionService(cwd, {
     rules: permissionRules(config.permission),
     // "always allow in this project" writes into <cwd>/.opencode.json
@@ -158,7 +164,8 @@ export function createApp(opts: AppOptions): App {
   const tools = builtinTools();
   // connects in the background: the app never waits for a server (issue #6); logs go to the data dir
   // stdio servers inherit no provider key; what their config entry's `env` sets they still get
-  const mcp = new McpService({ servers: config.mcpServers, cwd, registry: tools, logDir: resolveDataDir(config, cwd), env: withoutCredentials(process.env) });
+  // stdio servers and language servers run in the sandbox as unapproved commands do (src/sandbox/process.ts)
+  const mcp = new McpService({ servers: config.mcpServers, cwd, registry: tools, logDir: resolveDataDir(config, cwd), env: withoutCredentials(process.env), sandbox });
   mcp.events.on('warning', (w) => bus.emit('warning', { message: w.message }));
   mcp.start();
   // language servers are planned here (a PATH lookup and a bounded scan) and started in the background below
@@ -167,6 +174,7 @@ export function createApp(opts: AppOptions): App {
     root: cwd,
     servers: lspServers,
     env: withoutCredentials(process.env),
+    sandbox,
     onApplyEdit: createApplyEditHandler({ cwd, permission, fileHistory: db.files, lsp: (): LspService => lsp }),
     log: config.debugLSP ? (line) => bus.emit('warning', { message: line }) : undefined,
   });
@@ -177,7 +185,7 @@ export function createApp(opts: AppOptions): App {
   const shellFor = (sessionId: string) => {
     let shell = shells.get(sessionId);
     if (!shell) {
-      shell = createShell({ cwd, shellPath: config.shell?.path, shellArgs: config.shell?.args, passEnv: config.shell?.passEnv });
+      shell = createShell({ cwd, shellPath: config.shell?.path, shellArgs: config.shell?.args, passEnv: config.shell?.passEnv, sandbox });
       shells.set(sessionId, shell);
     }
     return shell;
@@ -323,6 +331,7 @@ export function createApp(opts: AppOptions): App {
     compact: (sessionId, signal) => coder.runExclusive(sessionId, (s) => compactWith(choice)(sessionId, s), signal),
     mcp,
     lsp,
+    sandbox,
     projectCodeHeld: opts.projectCodeHeld ?? false,
     cancelAll() {
       background.abort();
@@ -337,7 +346,7 @@ export function createApp(opts: AppOptions): App {
       for (const shell of shells.values()) shell.close();
       changeTracker.close();
       stopLeftoverJournal(journal);
-      await Promise.all([mcp.close(), lsp.close()]);
+      await Promise.all([mcp.close(), lsp.close(), sandbox.close()]);
       db.close();
     },
   };

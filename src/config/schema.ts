@@ -110,6 +110,40 @@ export const processSandboxSchema = z
   })
   .describe('How the sandbox treats this program: network access and extra writable places.');
 
+const sandboxModeSchema = z
+  .enum(['auto', 'required', 'off'])
+  .describe('"auto": commands run in the OS sandbox where it can start (else one notice says only the permission checks protect the run); "required": commands are refused without it; "off": no sandbox.');
+
+/**
+ * The OS sandbox of the bash tool's commands (`src/sandbox`): a mode string, or an object with the
+ * mode and the places and hosts it adds.
+ */
+export const sandboxSchema = z
+  .union([
+    sandboxModeSchema,
+    z.strictObject({
+      mode: sandboxModeSchema.optional(),
+      allowWrite: z
+        .array(z.string())
+        .optional()
+        .describe('More places commands may write besides the project and their temp directory: absolute, "~/…", or relative to the project; only existing ones count.'),
+      denyRead: z
+        .array(z.string())
+        .optional()
+        .describe('More places hidden from commands, besides ~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, ~/.netrc, ~/.docker/config.json, ~/.kube and the keyrings.'),
+      network: z
+        .strictObject({
+          allowedDomains: z
+            .array(z.string())
+            .optional()
+            .describe('Hosts commands run without approval may reach through the sandbox\'s proxy, e.g. ["registry.npmjs.org", "*.github.com"]; "*." also matches the domain itself.'),
+        })
+        .optional()
+        .describe('Network access of commands that ran without the person\'s approval (none by default, DNS included).'),
+    }),
+  ])
+  .describe('Run the bash tool\'s commands in an OS sandbox (bubblewrap on Linux, sandbox-exec on macOS): "auto" (default), "required", "off", or an object with "mode", "allowWrite", "denyRead" and "network.allowedDomains".');
+
 /** The shape of one `mcpServers` entry, as written in the file. */
 export const mcpServerSchema = z
   .strictObject({
@@ -250,6 +284,7 @@ export const configSchema = z
       })
       .prefault({})
       .describe('The shell the bash tool runs commands in.'),
+    sandbox: sandboxSchema.default('auto'),
     autoCompact: z
       .boolean()
       .default(true)

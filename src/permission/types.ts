@@ -13,6 +13,11 @@ export interface PermissionAskInput {
   params: Record<string, unknown>;
   /** the file or directory concerned (absolute); defaults to the project directory */
   path?: string;
+  /**
+   * The call may be run outside the OS sandbox if the person chooses so: the command cannot work
+   * inside it, or it just failed because of it. The dialog then also offers "Run outside the sandbox".
+   */
+  sandboxEscape?: boolean;
 }
 
 /**
@@ -110,7 +115,9 @@ export interface PermissionGrant {
 }
 
 /** A pending request, as published to the UI (the permission dialog). */
-export interface PermissionRequest extends Required<Omit<PermissionAskInput, 'path'>> {
+export interface PermissionRequest extends Required<Omit<PermissionAskInput, 'path' | 'sandboxEscape'>> {
+  /** "Run outside the sandbox" is offered (see {@link PermissionAskInput.sandboxEscape}) */
+  sandboxEscape?: boolean;
   id: string;
   sessionId: string;
   toolName: string;

@@ -9,8 +9,9 @@
 import { homedir } from 'node:os';
 import { z } from 'zod';
 import { analyseForPermission } from '../permission/command-subject.js';
+import { describeSandboxFailure, levelForGrant } from '../sandbox/index.js';
 import { redactSecrets } from './redact.js';
-import { defineTool, MAX_OUTPUT_CHARS, ToolError, type ToolContext } from './tool.js';
+import { defineTool, MAX_OUTPUT_CHARS, ToolError, type ShellRunner, type ToolContext } from './tool.js';
 
 const DESCRIPTION = `Runs a shell command (bash) in the project and returns its output.
 
@@ -20,7 +21,8 @@ const DESCRIPTION = `Runs a shell command (bash) in the project and returns its 
 - timeout: milliseconds, default 60000, max 600000. On timeout the command and every process it started are killed.
 - stdout and stderr are each cut to 30000 characters (start and end kept): filter long output with head, tail or grep.
 - A non-zero exit code makes the result an error ending in "Exit code N".
-- Start servers in the background with output to a file: \`npm run dev > /tmp/dev.log 2>&1 &\`.
+- Start servers in the background with output to a file: \`npm run dev > "$TMPDIR/dev.log" 2>&1 &\`.
+- Commands usually run in a sandbox: they can write only in the project and \`$TMPDIR\`, read no credentials (~/.ssh, ~/.aws, …), and reach no network unless the person approved the command; background processes end with the command. A result that says the sandbox refused something is not the program's fault: don't retry it the same way.
 - Don't use it to find, read or change files (find, grep, cat, head, sed, echo >): use glob, grep, view, edit and write, which are faster and tracked. Use it for builds, tests, git and other programs.
 - Not allowed: curl, wget and other network or browser programs; use fetch for web pages.
 - Commands other than simple read-only ones (ls, pwd, git status, git diff, …) ask the person first. Join dependent steps with && in one call; quote paths with spaces.`;
@@ -64,17 +66,26 @@ export const bashTool = defineTool({
     if (banned) throw new ToolError(`Command '${banned.name}' is not allowed: ${banned.reason}.`);
 
     // every command goes to the policy: read-only ones run without asking the person unless a rule says otherwise
-    await ctx.askPermission(
-      { action: 'execute', description: `Execute command: ${command}`, params: { command }, path: ctx.cwd },
+    // after the sandbox made this command fail, the dialog offers to run it outside
+    const escape = sandboxRefused.get(ctx.shell())?.has(command) ?? false;
+    const grant = await ctx.askPermission(
+      {
+        action: 'execute',
+        description: `Execute command: ${command}`,
+        params: { command },
+        path: ctx.cwd,
+        ...(escape ? { sandboxEscape: true } : {}),
+      },
       subject,
     );
+    const level = levelForGrant(grant);
     ctx.signal.throwIfAborted();
 
     const timeoutMs = effectiveTimeoutMs(timeout);
     const progress = progressReporter(ctx);
     const ranIn = ctx.shell().cwd;
     const startTime = Date.now();
-    const result = await ctx.shell().exec(command, { timeoutMs, signal: ctx.signal, onOutput: progress.add });
+    const result = await ctx.shell().exec(command, { timeoutMs, signal: ctx.signal, onOutput: progress.add, sandbox: level });
     const endTime = Date.now();
     progress.stop();
     const nowIn = ctx.shell().cwd;
@@ -89,6 +100,11 @@ export const bashTool = defineTool({
     const failed = result.interrupted || result.exitCode !== 0;
     if (!stdout && !stderr && !failed) parts.push('no output');
     if (nowIn !== ranIn) parts.push(`(the working directory is now ${nowIn})`);
+    const refusal = result.sandboxed && !result.interrupted ? describeSandboxFailure(`${stdout}\n${stderr}`) : undefined;
+    if (refusal) {
+      parts.push(refusal);
+      rememberRefusal(ctx.shell(), command);
+    }
     if (result.timedOut) parts.push(`Command timed out after ${timeoutMs} ms and was killed`);
     else if (result.interrupted) parts.push('Command was aborted before completion');
     else if (result.exitCode !== 0) parts.push(`Exit code ${result.exitCode}`);
@@ -102,10 +118,20 @@ export const bashTool = defineTool({
         exit_code: result.exitCode,
         timed_out: result.timedOut,
         cwd: nowIn,
+        sandboxed: result.sandboxed ?? false,
       },
     };
   },
 });
+
+/** Commands the sandbox made fail, per session shell: asking for one again offers to run it outside. */
+const sandboxRefused = new WeakMap<ShellRunner, Set<string>>();
+
+function rememberRefusal(shell: ShellRunner, command: string): void {
+  let commands = sandboxRefused.get(shell);
+  if (!commands) sandboxRefused.set(shell, (commands = new Set()));
+  commands.add(command);
+}
 
 function trimTrailingNewlines(text: string): string {
   return text.replace(/\n+$/, '');
