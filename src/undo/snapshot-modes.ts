@@ -14,7 +14,10 @@
  * Keys are the path's raw bytes relative to the project, as a `latin1` string (one char a byte:
  * names that are not UTF-8 keep every byte).
  */
-import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, statSync, writeSync, type Stats } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { leftovers } from '../tools/leftovers.js';
 
 /** Git's default permission bits for a file of mode `mode`: 0o755 when the owner may execute it, else 0o644. */
 export function defaultMode(mode: number): number {
@@ -99,7 +102,7 @@ export class ModeBook {
   }
 
   /**
-   * Ends a snapshot: writes the file when an entry changed (temp file, fsync, rename) and returns
+   * Ends a snapshot: writes the file when an entry changed (a journaled temp file, fsync, rename) and returns
    * the entries as they now are (the same map as the last time when nothing changed).
    * @throws the fs error when the file cannot be written (the snapshot fails: modes would be lost)
    */
@@ -109,17 +112,31 @@ export class ModeBook {
     if (this.edited) {
       const parts: Buffer[] = [];
       for (const [key, mode] of this.edited) parts.push(Buffer.from(`${mode.toString(8)} `), Buffer.from(key, 'latin1'), Buffer.of(0));
-      const temp = `${this.file}.${process.pid}.tmp`;
-      const fd = openSync(temp, 'w', 0o600);
+      // named as the file tools' atomic writes name theirs, and journaled before it exists: a kill
+      // before the rename leaves a file the next start in the project removes (app/leftovers.ts)
+      const temp = join(dirname(this.file), `.${basename(this.file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+      leftovers().tempFileCreating(temp);
       try {
-        const bytes = Buffer.concat(parts);
-        let offset = 0;
-        while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
-        fsyncSync(fd);
+        const fd = openSync(temp, 'wx', 0o600);
+        try {
+          const bytes = Buffer.concat(parts);
+          let offset = 0;
+          while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+        renameSync(temp, this.file);
+      } catch (err) {
+        try {
+          unlinkSync(temp);
+        } catch {
+          // never created, or renamed
+        }
+        throw err;
       } finally {
-        closeSync(fd);
+        leftovers().tempFileGone(temp);
       }
-      renameSync(temp, this.file);
       this.modes = this.edited;
       this.edited = undefined;
       this.stamp = this.fileStamp();
