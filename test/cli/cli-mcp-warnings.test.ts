@@ -73,7 +73,7 @@ describe('opencode -p with MCP servers', () => {
     fake = await startFakeProvider([{ text: 'Done.' }]);
     const dir = mkdtempSync(join(tmpdir(), 'opencode-cli-mcp-'));
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ mcpServers: { docs: edge('--tools', 'read.file,read_file'), silent: edge('--never-initialize') } }));
-    const run = await runCli(['-p', 'hi', '-q'], {
+    const run = await runCli(['--trust', '-p', 'hi', '-q'], {
       cwd: dir,
       env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-secret-key', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
       timeoutMs: 60_000,

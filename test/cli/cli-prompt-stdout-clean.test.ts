@@ -53,7 +53,7 @@ describe("opencode -p: a plugin's own output stays off stdout", () => {
   it('prints only the answer; the plugin\'s stdout writes go to stderr, its console.log nowhere without -d', async () => {
     fake = await startFakeProvider(turns());
     const dir = noisyProject();
-    const run = await runCli(['-p', 'make made.txt'], { cwd: dir, env: envFor(fake) });
+    const run = await runCli(['--trust', '-p', 'make made.txt'], { cwd: dir, env: envFor(fake) });
     expect(run.code).toBe(0);
     expect(existsSync(join(dir, 'made.txt'))).toBe(true);
     expect(run.stdout).toBe('Done: made.txt exists.\n');
@@ -62,7 +62,7 @@ describe("opencode -p: a plugin's own output stays off stdout", () => {
 
   it('shows the console.log lines on stderr as [debug] with -d, stdout still only the answer', async () => {
     fake = await startFakeProvider(turns());
-    const run = await runCli(['-p', 'make made.txt', '-d'], { cwd: noisyProject(), env: envFor(fake) });
+    const run = await runCli(['--trust', '-p', 'make made.txt', '-d'], { cwd: noisyProject(), env: envFor(fake) });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Done: made.txt exists.\n');
     expect(run.stderr).toContain('raw write\n');
@@ -72,13 +72,13 @@ describe("opencode -p: a plugin's own output stays off stdout", () => {
 
   it('keeps -f json and -f stream-json parseable: every stdout line is JSON', async () => {
     fake = await startFakeProvider(turns());
-    const json = await runCli(['-p', 'make made.txt', '-f', 'json'], { cwd: noisyProject(), env: envFor(fake) });
+    const json = await runCli(['--trust', '-p', 'make made.txt', '-f', 'json'], { cwd: noisyProject(), env: envFor(fake) });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({ response: 'Done: made.txt exists.' });
 
     await fake.close();
     fake = await startFakeProvider(turns());
-    const stream = await runCli(['-p', 'make made.txt', '-f', 'stream-json'], { cwd: noisyProject(), env: envFor(fake) });
+    const stream = await runCli(['--trust', '-p', 'make made.txt', '-f', 'stream-json'], { cwd: noisyProject(), env: envFor(fake) });
     expect(stream.code).toBe(0);
     expect(stream.stderr).toBe('import write\nraw write\nhook write bash\n');
     const lines = stream.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string });

@@ -89,7 +89,7 @@ async function runTurn(dir: string, extraEnv: Record<string, string> = {}, calls
   const runEnv = env(fake, extraEnv);
   // a person's git settings that would change bytes: the snapshots must not apply them
   writeFileSync(join(runEnv.HOME!, '.gitconfig'), '[core]\n\tautocrlf = true\n\teol = crlf\n');
-  const run = await runCli(['-p', 'tidy up'], { cwd: dir, env: runEnv });
+  const run = await runCli(['--trust', '-p', 'tidy up'], { cwd: dir, env: runEnv });
   expect(run.stderr).toBe('');
   expect(run).toMatchObject({ code: 0, stdout: 'Done.\n' });
 }

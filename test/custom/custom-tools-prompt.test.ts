@@ -71,7 +71,7 @@ describe('a declarative tool (the README example)', () => {
       { toolCalls: [{ name: 'query_service_status', input: { service: 'checkout & co', verbose: true } }] },
       { text: 'Checkout is degraded.' },
     ]);
-    const run = await runCli(['-p', 'is checkout up?'], { cwd: dir, env: env(fake, { MONITOR_URL: monitorUrl }) });
+    const run = await runCli(['--trust', '-p', 'is checkout up?'], { cwd: dir, env: env(fake, { MONITOR_URL: monitorUrl }) });
     expect(run).toMatchObject({ code: 0, stdout: 'Checkout is degraded.\n', stderr: '' });
     const offered = (fake.answered[0].tools as { name: string; input_schema: unknown }[]).find((t) => t.name === 'query_service_status');
     expect(offered?.input_schema).toEqual({
@@ -136,7 +136,7 @@ describe('a TypeScript plugin', () => {
       { text: 'Five words.' },
     ]);
     // the person's side of permission.ask (no dialog shown) is tested in custom-tools-tui.test.tsx
-    const run = await runCli(['-p', 'count'], { cwd: dir, env: env(fake) });
+    const run = await runCli(['--trust', '-p', 'count'], { cwd: dir, env: env(fake) });
     expect(run).toMatchObject({ code: 0, stdout: 'Five words.\n', stderr: '' });
     expect(toolNames(fake, 0)).toContain('word_count');
     expect(toolResultsSent(fake, 1)).toEqual([['5 words in "one two three plus two" (call toolu_wc) [audited]', false]]);
@@ -166,7 +166,7 @@ describe('a TypeScript plugin', () => {
       },
       { text: 'ok' },
     ]);
-    const run = await runCli(['-p', 'read the env'], { cwd: dir, env: env(fake) });
+    const run = await runCli(['--trust', '-p', 'read the env'], { cwd: dir, env: env(fake) });
     expect(run).toMatchObject({ code: 0, stdout: 'ok\n', stderr: '' });
     const results = toolResultsSent(fake, 1);
     expect(results[0]).toEqual([`${join(dir, '.env')} holds secrets: .env files are not read or changed here. Ask the person for the value you need.`, true]);
@@ -193,7 +193,7 @@ describe('a TypeScript plugin', () => {
       { toolCalls: [{ name: 'hello', input: {} }, { name: 'glob', input: { pattern: '*' } }] },
       { text: 'done' },
     ]);
-    const run = await runCli(['-p', 'hi'], { cwd: dir, env: env(fake) });
+    const run = await runCli(['--trust', '-p', 'hi'], { cwd: dir, env: env(fake) });
     expect(run.code).toBe(0);
     expect(run.stderr.split('\n')).toEqual([
       'opencode: warning: .opencode/plugins/broken.ts: failed at load: missing MONITOR_TOKEN',
@@ -221,7 +221,7 @@ describe('precedence', () => {
     write(join(home, '.config', 'opencode', 'tools', 'grep.json'), grep('user'));
     write(join(dir, '.opencode', 'tools', 'grep.json'), grep('project'));
     fake = await startFakeProvider([{ toolCalls: [{ name: 'grep', input: {} }] }, { text: 'done' }]);
-    const run = await runCli(['-p', 'search'], { cwd: dir, env: { ...env(fake), HOME: home } });
+    const run = await runCli(['--trust', '-p', 'search'], { cwd: dir, env: { ...env(fake), HOME: home } });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe(
       'opencode: warning: project tool grep (.opencode/tools/grep.json) overrides the user tool grep (~/.config/opencode/tools/grep.json)\n' +
@@ -235,7 +235,7 @@ describe('precedence', () => {
     const dir = project();
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ tools: { ls: false } }));
     fake = await startFakeProvider([{ toolCalls: [{ name: 'ls', input: {} }] }, { text: 'done' }]);
-    const run = await runCli(['-p', 'list'], { cwd: dir, env: env(fake) });
+    const run = await runCli(['--trust', '-p', 'list'], { cwd: dir, env: env(fake) });
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(toolNames(fake, 0)).toEqual(['agent', 'bash', 'edit', 'fetch', 'glob', 'grep', 'patch', 'sourcegraph', 'view', 'write']);
     expect(toolResultsSent(fake, 1)[0]![0]).toBe('Tool not found: ls. Available tools: agent, bash, edit, fetch, glob, grep, patch, sourcegraph, view, write');

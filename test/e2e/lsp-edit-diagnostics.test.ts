@@ -36,7 +36,7 @@ describe('opencode -p with a language server', () => {
       { text: 'Done: greet includes the length.' },
     ]);
     // PATH without node_modules/.bin: only the configured server
-    const run = await runCli(['-p', 'make greet mention the length', '-f', 'json'], { cwd: dir, timeoutMs: 240_000, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, PATH: '/usr/bin:/bin' }) });
+    const run = await runCli(['--trust', '-p', 'make greet mention the length', '-f', 'json'], { cwd: dir, timeoutMs: 240_000, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, PATH: '/usr/bin:/bin' }) });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ response: 'Done: greet includes the length.' });
@@ -68,7 +68,7 @@ describe('opencode -p with a language server', () => {
     writeFileSync(join(dir, 'a.fk'), 'ERROR: x\n');
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ lsp: { fake: { command: process.execPath, args: [join(import.meta.dirname, '..', 'fixtures', 'fake-lsp-server.mjs'), 'normal'], extensions: ['.fk'], env: { FAKE_LSP_LOG: logFile } } } }));
     fake = await startFakeProvider([{ text: 'hi' }]);
-    const run = await runCli(['-p', 'say hi'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const run = await runCli(['--trust', '-p', 'say hi'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     expect(run.stdout).toBe('hi\n');
     expect(run.code).toBe(0);
     // whatever the server got through before the answer, it was told to shut down: nothing is left running
@@ -83,7 +83,7 @@ describe('opencode -p with a language server', () => {
     writeFileSync(join(dir, 'a.ts'), 'export const a = 1;\n');
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ lsp: false }));
     fake = await startFakeProvider([{ text: 'hi' }]);
-    const run = await runCli(['-p', 'say hi'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const run = await runCli(['--trust', '-p', 'say hi'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     expect(run.code).toBe(0);
     expect(fake.requests[0]!.body.tools.map((t: { name: string }) => t.name)).not.toContain('diagnostics');
   });

@@ -32,7 +32,7 @@ describe.skipIf(process.platform !== 'linux')('MCP stdio servers and the provide
     fake = await startFakeProvider([{ toolCalls: [{ id: 'toolu_pid', name: 'test_pid', input: {} }] }, { text: 'Done.', delayMs: 3_000 }]);
     const env = cleanEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.anthropicBaseURL, GROQ_API_KEY: 'gsk-test-groq-key-1234' });
 
-    const run = runCli(['-p', 'which pid?', '-q'], { cwd: dir, env });
+    const run = runCli(['--trust', '-p', 'which pid?', '-q'], { cwd: dir, env });
     let serverEnv: string[] | undefined;
     for (let i = 0; i < 400 && !serverEnv; i++) {
       await new Promise((r) => setTimeout(r, 25));
