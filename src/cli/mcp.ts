@@ -61,13 +61,16 @@ export async function runMcpList(opts: { cwd?: string }): Promise<number> {
     process.stdout.write('No MCP servers configured. Add them under "mcpServers" in .opencode.json (see the README).\n');
     return 0;
   }
-  const { McpService } = await import('../mcp/service.js');
+  const [{ McpService }, { projectSandbox }] = await Promise.all([import('../mcp/service.js'), import('../sandbox/process.js')]);
+  // stdio servers run in the sandbox, as in a session
+  const sandbox = projectSandbox(loaded.config.sandbox, cwd);
   // no registry and no log files: this only reports; stderr of the servers stays in memory
-  const mcp = new McpService({ servers, cwd });
+  const mcp = new McpService({ servers, cwd, sandbox });
   mcp.start();
   await mcp.waitForStartup();
   process.stdout.write(formatServerList(mcp.servers()));
   await mcp.close();
+  await sandbox.close();
   return 0;
 }
 

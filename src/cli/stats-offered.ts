@@ -91,14 +91,21 @@ async function listedRegistry(options: OfferedToolsOptions, withMcp: boolean): P
     return { offered: registryTools(registry), failed: report.failed };
   }
   if (!options.full) throw new Error('offeredTools: --mcp needs the validated config (options.full)');
-  const [{ McpService }, { PROMPT_MCP_WAIT_MS }] = await Promise.all([import('../mcp/service.js'), import('./mcp.js')]);
-  const mcp = new McpService({ servers: options.full.mcpServers, cwd: options.cwd, registry });
+  const [{ McpService }, { PROMPT_MCP_WAIT_MS }, { projectSandbox }] = await Promise.all([
+    import('../mcp/service.js'),
+    import('./mcp.js'),
+    import('../sandbox/process.js'),
+  ]);
+  // stdio servers run in the sandbox, as in a session
+  const sandbox = projectSandbox(options.full.sandbox, options.cwd);
+  const mcp = new McpService({ servers: options.full.mcpServers, cwd: options.cwd, registry, sandbox });
   mcp.start();
   try {
     const [report] = await Promise.all([loadCustom(), mcp.waitForStartup(PROMPT_MCP_WAIT_MS)]);
     return { offered: registryTools(registry), failed: report.failed };
   } finally {
     await mcp.close();
+    await sandbox.close();
   }
 }
 

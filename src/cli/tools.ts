@@ -85,13 +85,17 @@ export async function runToolsList(opts: { cwd?: string; json?: boolean }): Prom
   const { loadCustomTools } = await import('../custom/load.js');
   const registry = builtinTools();
   let mcp: import('../mcp/service.js').McpService | undefined;
+  let sandbox: import('../sandbox/types.js').Sandbox | undefined;
   if (Object.keys(config.mcpServers).length > 0) {
-    const { McpService } = await import('../mcp/service.js');
-    mcp = new McpService({ servers: config.mcpServers, cwd, registry });
+    const [{ McpService }, { projectSandbox }] = await Promise.all([import('../mcp/service.js'), import('../sandbox/process.js')]);
+    // stdio servers run in the sandbox, as in a session
+    sandbox = projectSandbox(config.sandbox, cwd);
+    mcp = new McpService({ servers: config.mcpServers, cwd, registry, sandbox });
     mcp.start();
   }
   const [report] = await Promise.all([loadCustomTools({ projectDir: cwd, config, registry, cacheDir: resolveDataDir(config, cwd) }), mcp?.waitForStartup(PROMPT_MCP_WAIT_MS)]);
   await mcp?.close();
+  await sandbox?.close();
   const rows = listTools(registry);
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ tools: rows, failed: report.failed, warnings: report.warnings }, null, 2)}\n`);

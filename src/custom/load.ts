@@ -20,6 +20,7 @@ import { overrideWarnings, type ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { ParsedToolFile } from './declarative-spec.js';
 import { openToolFileCache } from './tool-file-cache.js';
+import type { Sandbox } from '../sandbox/types.js';
 
 /** Extensions of declarative tool files. */
 export const TOOL_FILE_EXTENSIONS = ['.json', '.yaml', '.yml'];
@@ -69,6 +70,8 @@ export interface LoadCustomToolsOptions {
   listOnly?: boolean;
   /** leave out `<project>/.opencode/tools` and `plugins`: the project is not trusted (`src/app/project-code.ts`) */
   skipProjectFiles?: boolean;
+  /** the project's OS sandbox, where declarative tools' programs run; none: they run as they are */
+  sandbox?: Sandbox;
 }
 
 /** A stand-in for a tool that is listed, never run (`listOnly`). */
@@ -141,7 +144,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       report.warnings.push(...parsed.warnings.map((w) => `${origin}: ${w}`));
       for (const spec of parsed.tools) {
         if (!claim(source, spec.name, origin)) continue;
-        const tool = createDeclarativeTool ? createDeclarativeTool(spec, { projectDir, env, passEnv: passEnvOf(options.config) }) : listedTool(spec.name);
+        const tool = createDeclarativeTool ? createDeclarativeTool(spec, { projectDir, env, passEnv: passEnvOf(options.config), sandbox: options.sandbox }) : listedTool(spec.name);
         registry.register(tool, source, origin);
         report.tools.push({ name: spec.name, source, kind: 'file', origin });
       }

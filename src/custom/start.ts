@@ -8,10 +8,16 @@ import type { App } from '../app/app.js';
 import { resolveDataDir } from '../config/load.js';
 import { overrideWarnings, PLUGIN_APPROVED } from '../tools/registry.js';
 import { loadCustomTools, type CustomToolsReport } from './load.js';
+import type { Sandbox } from '../sandbox/types.js';
 
 /** Loads the custom tools of `app`'s project; `write` gets each warning line too. Never throws. */
 export async function startCustomTools(
-  app: Pick<App, 'cwd' | 'config' | 'tools' | 'bus'> & { projectCodeHeld?: boolean; permission?: Pick<App['permission'], 'onRequest' | 'respond'> },
+  app: Pick<App, 'cwd' | 'config' | 'tools' | 'bus'> & {
+    projectCodeHeld?: boolean;
+    permission?: Pick<App['permission'], 'onRequest' | 'respond'>;
+    /** where declarative tools' programs run */
+    sandbox?: Sandbox;
+  },
   options: { env?: Record<string, string | undefined>; write?: (line: string) => void } = {},
 ): Promise<CustomToolsReport> {
   const said = new Set<string>();
@@ -30,6 +36,7 @@ export async function startCustomTools(
     env: options.env,
     // an untrusted project's own plugins and tool files do not load (the user's do)
     skipProjectFiles: app.projectCodeHeld,
+    sandbox: app.sandbox,
     onLog: (level, message) => {
       // a plugin's info lines are for debugging; its warnings and errors are said like ours
       if (level !== 'info') say(message);

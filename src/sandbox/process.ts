@@ -13,6 +13,8 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { findOnPath } from './detect.js';
+import { createSandbox } from './index.js';
+import { sandboxSettings, type SandboxConfigValue } from './policy.js';
 import type { Sandbox, SandboxLevel } from './types.js';
 
 /** What one program's config entry lets it do beyond the defaults (`sandbox` of an MCP, LSP or tool entry). */
@@ -86,6 +88,14 @@ export async function sandboxProcess(
       return wrapped.afterExit();
     },
   };
+}
+
+/**
+ * The project's sandbox for a command that starts MCP servers without the whole app (`mcp list`,
+ * `tools`, `stats --mcp`), built as the app builds it from the config's `sandbox`. Close it after use.
+ */
+export function projectSandbox(value: SandboxConfigValue | undefined, projectDir: string): Sandbox {
+  return createSandbox({ settings: sandboxSettings(value), projectDir, home: process.env.HOME || homedir() });
 }
 
 /** `allowWrite` entries as absolute paths; only existing ones (a mount needs its target). */
