@@ -27,7 +27,7 @@ async function setup(fake: FakeProvider, type: 'http' | 'sse'): Promise<{ remote
   const { dir, run } = cachedRuns('opencode-code-cache-flag-');
   const provider = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL };
   const start = async (cwd: string): Promise<Start> => {
-    const started = await run(['-p', 'say hi', '-q'], { cwd, env: provider });
+    const started = await run(['--trust', '-p', 'say hi', '-q'], { cwd, env: provider });
     expect(started.code).toBe(0);
     expect(started.stdout).toBe('hi\n');
     const taken = /the code of (\d+) files taken before a V8 flag/.exec(readFileSync(started.trace, 'utf8'));

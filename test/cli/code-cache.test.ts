@@ -138,7 +138,7 @@ describe('bin/opencode with a code cache', () => {
     const remote = await remoteMcpProject(dir, 'http');
     const plain = mkdtempSync(join(dir, 'plain-'));
     const compiledOf = async (cwd: string) => {
-      const run = await runCli(['-p', 'say hi', '-q'], { cwd, env: env(provider) });
+      const run = await runCli(['--trust', '-p', 'say hi', '-q'], { cwd, env: env(provider) });
       expect(run.code).toBe(0);
       expect(run.stdout).toBe('hi\n');
       return cacheCounts(trace()).compiled;
