@@ -5,13 +5,15 @@
  * what debug-log.ts says to stderr. Permission: `deny` rules hold; what would ask the person is
  * approved (as the original), or refused with `--no-auto-approve` (issue #4 §2).
  *
- * Exit codes: 0 done, 1 the run failed (provider error, step cap, storage failure), 2 bad usage or
+ * Exit codes: 0 done, 1 the run failed (provider error, step cap, the model declined the prompt, a stop
+ * reason we do not know, storage failure), 2 bad usage or
  * config (including no provider credential), 130 interrupted.
  */
 import { sandboxNotice } from '../sandbox/index.js';
 import { isatty } from 'node:tty';
 import { resolve } from 'node:path';
 import { finalText, type RunResult } from '../agent/agent.js';
+import { REFUSAL_HINT } from '../agent/reply-end.js';
 import { createApp, type App } from '../app/app.js';
 import { loadConfigForCommand } from './load-config.js';
 import { setV8FlagAtRunTime } from './run-v8-flags.js';
@@ -186,6 +188,8 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   }
   if (result.reason === 'canceled') return fail(signalExitCode(stoppedBy ?? 'SIGINT'), stoppedBy === 'SIGTERM' ? 'terminated' : 'interrupted');
   if (result.reason === 'error') return fail(1, result.error ?? 'the run failed');
+  // a declined prompt is no answer: nothing on stdout, the model's explanation on stderr
+  if (result.reason === 'refusal') return fail(1, `${result.error ?? 'The model declined to answer'} (${REFUSAL_HINT})`);
   if (!stream) {
     const text = finalText(result) || 'No content available';
     const output = opts.outputFormat === 'json' ? JSON.stringify({ response: text }, null, 2) : text;
@@ -193,6 +197,8 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     if (written !== 0) return written;
   }
   if (result.reason === 'step_limit') return fail(1, result.error ?? 'step limit reached');
+  // a stop reason we do not know may be a cut answer: printed, but not a success
+  if (result.reason === 'unknown') return fail(1, `warning: ${result.error ?? 'the reply ended for an unknown reason'}`);
   if (result.reason === 'max_tokens') {
     process.stderr.write('opencode: warning: the answer was cut at the output limit (agents.coder.maxTokens)\n');
   }

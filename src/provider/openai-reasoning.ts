@@ -43,6 +43,9 @@ export const REASONING_RULES: readonly ReasoningRule[] = [
   },
 ];
 
+/** Providers never sent reasoning back, whatever model they serve. */
+const NEVER: ReadonlySet<string> = new Set(['openai', 'groq', 'xai']);
+
 /**
  * The field to send reasoning back in for this provider (`providerId`), server (`baseURL`) and model
  * (`apiModel`), or undefined to send none: OpenAI, xAI and Groq are never sent it (Groq answers HTTP 400
@@ -56,6 +59,7 @@ export function reasoningFieldFor(providerId: string, baseURL: string, apiModel:
   } catch {
     // not a URL: the provider id and model still decide
   }
-  if (/(^|\.)(groq\.com|openai\.com|x\.ai)$/i.test(host)) return undefined;
+  // these serve models a row names (Kimi and Qwen on Groq) but take no reasoning back
+  if (NEVER.has(providerId) || /(^|\.)(groq\.com|openai\.com|x\.ai)$/i.test(host)) return undefined;
   return REASONING_RULES.find((rule) => [providerId, host, apiModel].some((s) => rule.pattern.test(s)))?.field;
 }

@@ -103,7 +103,7 @@ export async function resolveModel(id: string, settings: ProviderSettings, optio
   } catch (err) {
     if (!options.onWarning) throw err;
     const limits = `${UNKNOWN_MODEL_DEFAULTS.contextWindowTokens}-token context, ${UNKNOWN_MODEL_DEFAULTS.defaultMaxTokens} output tokens`;
-    options.onWarning(`${(err as Error).message}; using ${fullId} as named, with default limits (${limits}; to change them, ${configHint})`);
+    options.onWarning(`${(err as Error).message.replace(/\.$/, '')}; using ${fullId} as named, with default limits (${limits}; to change them, ${configHint})`);
     return unknownModel(providerId, name);
   }
   const hit = listed.find((m) => m.id === name);
