@@ -6,6 +6,7 @@
 import { gitInvocation } from './git-code.js';
 import { bannedByIdentity, linkTargetName } from './program-identity.js';
 import { markHardLinkedWrites } from './hard-links.js';
+import { nestedRepository, nestedRepositoryReason } from './nested-repository.js';
 import { analyzeCommand, sessionScope, type ShellAnalysis, type SimpleCommand } from './shell-analysis.js';
 import type { CommandPart, CommandSubject } from './types.js';
 
@@ -60,9 +61,19 @@ export async function analyseForPermission(
     readOnly: analysis.readOnly,
   };
   if (analysis.unanalysable !== undefined) subject.unanalysable = analysis.unanalysable;
+  if (analysis.alwaysAsks?.length) subject.alwaysAsks = [...analysis.alwaysAsks];
   // the shell stayed elsewhere after an earlier `cd /tmp`: `make` or `npm install` writes there (issue 10 §1)
   if (options.projectDir !== undefined && options.cwd !== options.projectDir && analysis.startDirectoryWriters?.length) {
     subject.writes.push({ target: `${options.cwd} (where ${analysis.startDirectoryWriters.join(', ')} runs)`, path: options.cwd, via: 'working directory' });
+  }
+  // git in a repository nested in the project reads that repository's configuration, which can run programs
+  const projectDir = options.projectDir ?? options.cwd;
+  for (const program of analysis.programs ?? []) {
+    const part = subject.parts[program.command];
+    const command = analysis.commands[program.command];
+    if (program.name !== 'git' || program.dir === undefined || !part || !command || part.opaque !== undefined) continue;
+    const repository = nestedRepository(command.args, program.dir, projectDir, options.home);
+    if (repository) part.opaque = nestedRepositoryReason(part.text, repository, projectDir);
   }
   const pathEnv = options.pathEnv ?? process.env.PATH;
   // a link judged by what it runs: `./del x`, del → /bin/rm, meets `"rm *": "deny"`

@@ -200,7 +200,8 @@ class Judge {
       return { action: 'ask', scopes: [], grants: [], reasons: [`the command could not be analysed (${subject.unanalysable}); it asks every time`] };
     }
 
-    const always: string[] = [];
+    // a system change or a `/dev/tcp` connection: as a write outside the project, whatever the rules allow
+    const always: string[] = [...(subject.alwaysAsks ?? [])];
     for (const write of subject.writes) {
       if (write.path && NOT_A_FILE.test(write.path)) continue;
       if (!write.path) always.push(`writes to a place that cannot be known before it runs: ${write.target}`);

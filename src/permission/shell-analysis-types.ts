@@ -77,4 +77,11 @@ export interface ShellAnalysis {
    * the project's (the caller knows; see `command-subject.ts`).
    */
   startDirectoryWriters?: string[];
+  /**
+   * Why the line reaches beyond the project without naming a file in it, one reason each: a change to
+   * the system as a whole (`apt-get install`, `systemctl restart`, `useradd`: `system-changes.ts`) or a
+   * connection through bash's `/dev/tcp` and `/dev/udp`. These ask whatever the rules allow, as writes
+   * outside the project do.
+   */
+  alwaysAsks?: string[];
 }

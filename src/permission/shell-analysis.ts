@@ -38,6 +38,7 @@ import {
   testClauseHidesCode,
   wordHidesCode,
 } from './opaque-code.js';
+import { compgenCode, KnownVariables } from './late-evaluation.js';
 import { PRIVILEGED_WRAPPERS } from './wrappers.js';
 import { isSafeEnvAssignment } from './safe-commands.js';
 import {
@@ -103,10 +104,18 @@ const MAX_NESTING = 8;
 
 const WRITING_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 
+/** bash's network paths, opened by the shell in any redirection (bash(1) "REDIRECTION"); quotes do not stop them. */
+const NETWORK_DEVICE = /^["']?\/dev\/(tcp|udp)\//;
+
+/** Redirections whose target is a path bash opens (not a here-string, a here-document or `>&$fd`). */
+const OPENS_A_PATH = new Set(['<', '>', '>>', '>|', '<>', '&>', '&>>']);
+
 class Analysis extends WrapperUnwrapping {
   /** functions declared in this line, walked where they are called */
   private readonly functions = new Map<string, { statements: ShellStatement[]; scope: Scope; called: boolean }>();
   private readonly runningFunctions = new Set<string>();
+  /** variables holding a value written in this line, for bash's late evaluation (`late-evaluation.ts`) */
+  private readonly variables = new KnownVariables();
 
   result(): ShellAnalysis {
     this.walkUncalledFunctions();
@@ -120,6 +129,7 @@ class Analysis extends WrapperUnwrapping {
       readOnly,
       programs: this.programs,
       startDirectoryWriters: [...this.startDirectoryWriters],
+      ...(this.alwaysAsks.length && { alwaysAsks: [...new Set(this.alwaysAsks)] }),
     };
   }
 
@@ -164,7 +174,9 @@ class Analysis extends WrapperUnwrapping {
         // `for PATH in ./bin; do ls; done` sets the loop's variable like an assignment
         const loopVariable = command.type === 'ForClause' ? /^(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\b/.exec(command.text)?.[1] : undefined;
         const setsCode = loopVariable !== undefined ? assignmentRunsCode(loopVariable, undefined, `for ${loopVariable}`) : undefined;
+        const late = this.variables.statement(command.type, command.text);
         if (setsCode) this.recordOpaque('for', command.text, setsCode, scope.wrappers);
+        else if (late && !hides) this.recordOpaque(name, command.text, late, scope.wrappers);
         // `[[ ${x@P} ]]`, `case ${x@P} in`: prompt expansion runs the substitutions the value holds
         else if (expandsPrompt(command.text)) this.recordOpaque(command.type, command.text, opaqueReason(`${command.text} (\${…@P} runs the commands its value holds)`), scope.wrappers);
       }
@@ -174,6 +186,9 @@ class Analysis extends WrapperUnwrapping {
     }
     for (const redirect of statement.redirects) {
       const { op, target } = redirect;
+      // bash itself opens a connection for `/dev/tcp/host/port` and `/dev/udp/…`, reading or writing
+      if (NETWORK_DEVICE.test(target.value) || NETWORK_DEVICE.test(target.text)) this.alwaysAsks.push(`reaches the network: ${op} ${target.text}`);
+      else if (!target.literal && OPENS_A_PATH.has(op) && /^["']?(\$|`)/.test(target.text)) this.alwaysAsks.push(`may reach the network (a path only known when it runs may be /dev/tcp/…): ${op} ${target.text}`);
       const duplicatesDescriptor = op === '>&' && target.literal && /^(\d+-?|-)$/.test(target.value);
       if ((WRITING_REDIRECTS.has(op) || (op === '>&' && !duplicatesDescriptor)) && !(target.literal && OUTPUT_SINKS.has(target.value))) {
         const written = this.writes.length;
@@ -197,6 +212,10 @@ class Analysis extends WrapperUnwrapping {
       .map((a) => assignmentRunsCode(a.name, a.value === undefined ? '' : a.value.literal ? a.value.value : undefined, a.text))
       .find((reason) => reason !== undefined);
     const hidden = [...call.words.map((w) => w.text), ...call.assignments.map((a) => a.text)].find(wordHidesCode);
+    // `read x; echo $((x))`, `${!x}`, `compgen -W "$x"`: bash evaluates a value it only knows when it runs
+    const late =
+      this.variables.call(call.words, call.assignments) ??
+      (call.words[0]?.literal ? compgenCode(call.words[0].value, call.words.slice(1), call.words.map((w) => w.text).join(' ')) : undefined);
     for (const assignment of call.assignments) this.directory.noteAssignment(assignment.name);
     const calledFunction = call.words[0]?.literal ? call.words[0].value : undefined;
     if (calledFunction !== undefined && this.functions.has(calledFunction)) this.callFunction(calledFunction, scope);
@@ -204,11 +223,11 @@ class Analysis extends WrapperUnwrapping {
       // `X=1` alone sets a variable in the persistent shell (`PATH=/tmp/evil:$PATH` changes later commands)
       if (call.assignments.length) this.everyCommandReadOnly = false;
       const text = call.assignments.map((a) => a.text).join(' ');
-      if (envCode ?? hidden) this.recordOpaque(call.assignments[0]!.name, text, envCode ?? opaqueReason(hidden!), scope.wrappers);
+      if (envCode ?? hidden ?? late) this.recordOpaque(call.assignments[0]!.name, text, envCode ?? (hidden !== undefined ? opaqueReason(hidden) : late!), scope.wrappers);
     } else {
       const first = this.commands.length;
       this.invoke({
-        ...((envCode ?? hidden) !== undefined && { opaque: envCode ?? opaqueReason(hidden!) }),
+        ...((envCode ?? hidden ?? late) !== undefined && { opaque: envCode ?? (hidden !== undefined ? opaqueReason(hidden) : late!) }),
         words: call.words,
         wrappers: [...scope.wrappers, ...call.assignments.map((a) => a.text)],
         safeEnv: call.assignments.every((a) => a.value === undefined || a.value.literal ? isSafeEnvAssignment(a.name, a.value?.value ?? '') : false),

@@ -40,6 +40,8 @@ export class ShellFindings {
   protected readonly directory = new WorkingDirectory();
   /** programs that may write anywhere in the directory the line starts in */
   protected readonly startDirectoryWriters = new Set<string>();
+  /** what reaches beyond the project without naming a file there (a system change, `/dev/tcp`): always asks */
+  protected readonly alwaysAsks: string[] = [];
 
   constructor(
     protected readonly home: string,

@@ -104,6 +104,27 @@ const PIPE_PROBE = 'a | b; a |& b';
  * cannot be loaded.
  */
 export function parseShell(source: string): ShellScript {
+  if (!source.includes('\r')) return parseSource(source);
+  // mvdan-sh reads a carriage return as a blank (for files with CRLF line ends); bash reads it as a
+  // character of the word, so `ls\rrm x` runs a program named `ls\rrm`, shown on a terminal as `rm x`
+  if (source.includes(CARRIAGE_RETURN_STAND_IN)) throw new ShellSyntaxError('the command holds a carriage return and U+E00D');
+  return restoreCarriageReturns(parseSource(source.replaceAll('\r', CARRIAGE_RETURN_STAND_IN)));
+}
+
+/** A private-use character the parser takes as part of a word, standing in for a carriage return. */
+const CARRIAGE_RETURN_STAND_IN = '\uE00D';
+
+/** The parsed line with every stand-in turned back into the carriage return it was. */
+function restoreCarriageReturns<T>(value: T): T {
+  if (typeof value === 'string') return value.replaceAll(CARRIAGE_RETURN_STAND_IN, '\r') as T;
+  if (Array.isArray(value)) return value.map(restoreCarriageReturns) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restoreCarriageReturns(v)])) as T;
+  }
+  return value;
+}
+
+function parseSource(source: string): ShellScript {
   let parser: LoadedParser;
   try {
     parser = loadParser();

@@ -13,7 +13,10 @@ import {
   opaqueRunner,
   variableBuiltinCode,
 } from './opaque-code.js';
+import { COMMAND_ARITY } from './arity.js';
 import { gitInvocation } from './git-code.js';
+import { inputNamedWrite } from './input-writers.js';
+import { systemChange } from './system-changes.js';
 import { isReadOnlyCommand, type CommandArg } from './safe-commands.js';
 import type { ShellWord } from './shell-parse.js';
 import { ShellFindings } from './shell-findings.js';
@@ -39,6 +42,28 @@ const SYSTEM_PROGRAM_DIRS = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
 /** Whether a command word is a path to a file that is not one of the system's programs (`./ls -la`): never read-only by its name. */
 function runsFileOutsideSystem(word: ShellWord | undefined): boolean {
   return word !== undefined && word.value.includes('/') && !SYSTEM_PROGRAM_DIRS.test(word.value);
+}
+
+/** Programs whose first word names a subcommand that rules tell apart (`npm install`, `docker run`): from the arity table. */
+const PROGRAMS_WITH_SUBCOMMANDS = new Set(COMMAND_ARITY.filter((a) => a.arity >= 2 && !a.prefix.includes(' ')).map((a) => a.prefix));
+
+/**
+ * A subcommand held in a variable (`g=push; git $g`, `npm "$verb"`): a rule on `git push*` cannot see
+ * it, so the command is judged as code the analysis cannot see.
+ */
+function variableSubcommand(name: string, args: readonly CommandArg[], text: string): string | undefined {
+  if (!PROGRAMS_WITH_SUBCOMMANDS.has(name)) return undefined;
+  const first = args.find((a) => !a.literal || !a.value.startsWith('-'));
+  return first && !first.literal ? opaqueReason(`${text} (its subcommand is only known when it runs)`) : undefined;
+}
+
+/** git's subcommand held in a variable, or one that writes files named by its input (`git stash pop`, `git apply`). */
+function gitSubcommandCode(args: readonly CommandArg[], text: string): string | undefined {
+  const index = gitInvocation(args, text).subcommandIndex;
+  const sub = args[index];
+  if (!sub) return undefined;
+  if (!sub.literal) return opaqueReason(`${text} (the git subcommand is only known when it runs)`);
+  return inputNamedWrite(`git ${sub.value}`, args.slice(index + 1), text);
 }
 
 /** {@link ShellFindings} that records one simple command at a time (see {@link CommandRecorder.record}). */
@@ -74,6 +99,8 @@ export abstract class CommandRecorder extends ShellFindings {
     if (awk) this.awkWrites(awk, invocation.dir);
     this.trackCopies(name, argWords, invocation.dir);
     this.checkBanned(name);
+    const change = systemChange(name, args, text);
+    if (change) this.alwaysAsks.push(change);
     if (!readOnly) this.everyCommandReadOnly = false;
     this.directory.noteCommand(name, args);
     this.directory.change(name, argWords, invocation.dir, this.home, (w) => this.resolvePath(w, invocation.dir));
@@ -96,7 +123,9 @@ export abstract class CommandRecorder extends ShellFindings {
       variableBuiltinCode(name, args, text) ??
       commandOptionCode(name, args, text);
     if (code) return code;
-    if (name === 'git') return this.gitOpaque(args, invocation.dir, text);
+    if (name === 'git') return this.gitOpaque(args, invocation.dir, text) ?? gitSubcommandCode(args, text);
+    const subcommand = variableSubcommand(name, args, text) ?? inputNamedWrite(name, args, text);
+    if (subcommand) return subcommand;
     const word = invocation.words[0];
     if (word?.literal && word.value.includes('/') && invocation.dir.path !== undefined) {
       const path = resolve(invocation.dir.path, expandTilde(word, this.home));

@@ -39,6 +39,8 @@ export interface CommandSubject {
   readOnly: boolean;
   /** set when the command could not be analysed (then `parts` may be incomplete): why */
   unanalysable?: string;
+  /** what reaches beyond the project without naming a file (a system change, `/dev/tcp`): asks whatever the rules allow */
+  alwaysAsks?: string[];
 }
 
 /** One simple command of a {@link CommandSubject}. */

@@ -33,7 +33,7 @@ const READ_ONLY: readonly string[] = [
   'hash', 'jobs', 'dirs -v', 'help cd', 'true', 'test -f package.json && echo yes', '[ -d node_modules ] || echo none',
   // system information
   'uname -a', 'uname -r', 'whoami', 'id', 'id -u', 'groups', 'hostname', 'uptime', 'nproc', 'arch', 'free -m',
-  'date -u +%s', 'cal', 'locale', 'locale -a', 'lscpu', 'lsmem', 'lsblk', 'getent passwd root', 'getent hosts localhost',
+  'date -u +%s', 'cal', 'locale', 'locale -a', 'lscpu', 'lsmem', 'lsblk',
   'getconf PAGESIZE', 'tty', 'stty -a', 'ps aux | grep node', 'pgrep -fl node', 'top -b -n 1 | head -20', 'who', 'w',
   'lsb_release -a', 'findmnt /', 'lsof -i :3000', 'vmstat 1 2', 'dmesg | tail',
   // git
@@ -57,6 +57,7 @@ const NOT_READ_ONLY: readonly string[] = [
   'npm config set x y', 'pip list --outdated', 'pip list --log /tmp/x', 'pip list --lo=/tmp/x', 'ulimit -n 100', 'umask 000',
   'export X=1', 'declare X=1', 'declare -x X', 'shopt -s extglob', 'hash -p ./x ls', 'stty raw', 'tar -xf a.tar', 'tar tIf prog a.tar',
   'unzip a.zip', 'sysctl -w x=1', 'dmesg -c', 'ss -K dst 1.2.3.4', 'set -e', 'mapfile -C cb x < f', 'sort -T /tmp f',
+  'getent passwd root', 'getent hosts localhost', // name lookups may reach the network
 ];
 
 /** The read-only commands that still ask with no rules, and why: at most 1 per 100. */

@@ -153,7 +153,7 @@ const CORPUS: Record<string, Row[]> = {
     ['brew install jq', ALWAYS],
     ['rustup show', ['ask', 'ask', 'allow']], // a listing form
     ['go test ./...', ['ask', 'ask', 'allow']],
-    ['tar -C build -xf a.tar', ['ask', 'ask', 'allow']],
+    ['tar -C build -xf a.tar', ['ask', 'ask', 'ask']], // the archive names the files: only a rule naming tar allows it
     ['zip -r dist/a.zip src', ['ask', 'ask', 'allow']],
     ['mktemp -p . x.XXXX', ['ask', 'ask', 'allow']],
     ['gzip build/log', ['ask', 'ask', 'allow']],
@@ -213,7 +213,7 @@ const CORPUS: Record<string, Row[]> = {
     ['git checkout b && echo x >> notes', ALWAYS], // the branch may hold notes -> ~/.bashrc
     ['git pull && echo x > log.txt', ALWAYS],
     ['git worktree add w && echo x > w/y', ALWAYS],
-    ['git checkout b', ['ask', 'ask', 'allow']],
+    ['git checkout b', ['ask', 'ask', 'ask']], // the branch decides the files written: only a rule naming git allows it
     ['git stash && echo x > y', ['ask', 'ask', 'allow']],
     ['ln -s src L && echo x > other', ['ask', 'ask', 'allow']],
     ['cp a b && echo x > b2', ['ask', 'ask', 'allow']],
