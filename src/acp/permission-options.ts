@@ -1,5 +1,5 @@
 /**
- * Our four permission answers as ACP `session/request_permission` options, and the editor's pick
+ * Our permission answers as ACP `session/request_permission` options, and the editor's pick
  * back as a {@link PermissionDecision}. Policy as data: one row per answer.
  *
  * ACP's option kinds (`allow_once`, `allow_always`, `reject_once`, `reject_always`) are only hints for
@@ -7,6 +7,7 @@
  * are both kept beyond this call, so both are `allow_always`.
  */
 import type { PermissionOption, RequestPermissionOutcome, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { permissionChoices } from '../permission/choices.js';
 import type { PermissionDecision, PermissionRequest } from '../permission/types.js';
 import { TOOL_DISPLAY } from './tool-display.js';
 
@@ -15,8 +16,6 @@ interface OptionRow {
   kind: PermissionOption['kind'];
   /** the label; `scope` is what the grant covers, e.g. `git checkout *` */
   name: (scope: string) => string;
-  /** offered only when something beyond this call can be granted (the request has scopes) */
-  needsScopes: boolean;
 }
 
 /**
@@ -24,19 +23,26 @@ interface OptionRow {
  * - `allow`: this call only ("Allow once");
  * - `allow_session`: the request's scopes for the rest of the session ("Allow git checkout * for this session");
  * - `allow_always`: the scopes as allow rules in the project's .opencode.json ("Always allow git checkout * in this project");
+ * - `allow_outside_sandbox`: this call only, outside the OS sandbox ("Run outside the sandbox (full access, no sandbox)");
  * - `deny`: no; the turn ends ("Deny").
  */
 export const PERMISSION_OPTIONS: readonly OptionRow[] = [
-  { decision: 'allow', kind: 'allow_once', name: () => 'Allow once', needsScopes: false },
-  { decision: 'allow_session', kind: 'allow_always', name: (scope) => `Allow ${scope} for this session`, needsScopes: true },
-  { decision: 'allow_always', kind: 'allow_always', name: (scope) => `Always allow ${scope} in this project`, needsScopes: true },
-  { decision: 'deny', kind: 'reject_once', name: () => 'Deny', needsScopes: false },
+  { decision: 'allow', kind: 'allow_once', name: () => 'Allow once' },
+  { decision: 'allow_session', kind: 'allow_always', name: (scope) => `Allow ${scope} for this session` },
+  { decision: 'allow_always', kind: 'allow_always', name: (scope) => `Always allow ${scope} in this project` },
+  { decision: 'allow_outside_sandbox', kind: 'allow_once', name: () => 'Run outside the sandbox (full access, no sandbox)' },
+  { decision: 'deny', kind: 'reject_once', name: () => 'Deny' },
 ];
 
-/** The options for `request`: without scopes (a write outside the project, an unanalysable command) only once / deny. */
-export function permissionOptions(request: Pick<PermissionRequest, 'scopes' | 'toolName'>): PermissionOption[] {
+/**
+ * The options for `request`, those `permissionChoices` offers: without scopes (a write outside the
+ * project, an unanalysable command) no session or project grant; outside the sandbox only when the
+ * request offers it.
+ */
+export function permissionOptions(request: Pick<PermissionRequest, 'scopes' | 'toolName' | 'sandboxEscape'>): PermissionOption[] {
   const scope = describeScopes(request);
-  return PERMISSION_OPTIONS.filter((row) => !row.needsScopes || request.scopes.length > 0).map((row) => ({
+  const offered = permissionChoices(request);
+  return PERMISSION_OPTIONS.filter((row) => offered.includes(row.decision)).map((row) => ({
     optionId: row.decision,
     name: row.name(scope),
     kind: row.kind,

@@ -53,6 +53,9 @@ export interface UnattendedMode {
 
 type Listener = (request: PermissionRequest) => void;
 
+/** Why a call the rules allow is asked about: it may run outside the sandbox, which only the person can allow. */
+export const SANDBOX_ESCAPE_REASON = 'the rules allow it inside the sandbox; running it outside the sandbox needs your word';
+
 /**
  * How one request was decided, for reports (`opencode -p -f stream-json`, issue 14): `by` a rule (or
  * the defaults: read-only calls), a grant for the session, the unattended mode of `-p`, or the person.
@@ -107,13 +110,18 @@ export class PermissionService {
     const decided = (decision: PermissionDecision, by: PermissionOutcome['by'], message?: string): PermissionGrant => {
       const outcome: PermissionOutcome = { sessionId, toolName, description: input.description, decision, by, ...(message ? { message } : {}) };
       for (const listener of [...this.outcomeListeners]) listener(outcome);
-      return { by, outsideSandbox: false };
+      // outside the sandbox only when it was offered: an answer the request did not offer grants no more than allow
+      return { by, outsideSandbox: decision === 'allow_outside_sandbox' && input.sandboxEscape === true };
     };
     if (verdict.action === 'deny') {
       decided('deny', 'rule', verdict.message);
       throw new PermissionRuleError(verdict.message);
     }
-    if (verdict.action === 'allow') return decided('allow', 'rule');
+    // a call the rules allow still goes to the person when it may leave the sandbox: only they can let it
+    // out (never -p, which picks nothing outside, nor a session approved wholesale)
+    const offerEscape = verdict.action === 'allow' && input.sandboxEscape === true && !this.unattended && !this.autoApproved.has(sessionId);
+    if (verdict.action === 'allow' && !offerEscape) return decided('allow', 'rule');
+    const asked = verdict.action === 'ask' ? verdict : { scopes: [], grants: [], reasons: [SANDBOX_ESCAPE_REASON] };
     if (this.autoApproved.has(sessionId)) return decided('allow', 'session');
     if (this.unattended?.autoApprove && !this.options.nested) return decided('allow', 'unattended');
     if (this.unattended) {
@@ -132,10 +140,11 @@ export class PermissionService {
       description: input.description,
       params: input.params,
       path: resolve(this.cwd, input.path ?? this.cwd),
-      scopes: verdict.scopes,
-      reasons: verdict.reasons,
+      scopes: asked.scopes,
+      reasons: asked.reasons,
       createdAt: Date.now(),
       ...(input.toolCallId ? { toolCallId: input.toolCallId } : {}),
+      ...(input.sandboxEscape ? { sandboxEscape: true } : {}),
     };
     const decision = await new Promise<PermissionDecision>((resolveDecision, reject) => {
       const onAbort = () => {
@@ -156,8 +165,8 @@ export class PermissionService {
     });
     const grant = decided(decision, 'person');
     if (decision === 'deny') throw new PermissionDeniedError();
-    if (decision === 'allow_session') this.grant(sessionId, verdict.grants);
-    if (decision === 'allow_always') this.allowAlways(sessionId, toolName, verdict.grants);
+    if (decision === 'allow_session') this.grant(sessionId, asked.grants);
+    if (decision === 'allow_always') this.allowAlways(sessionId, toolName, asked.grants);
     return grant;
   }
 
@@ -274,7 +283,8 @@ export class PermissionService {
     for (const [id, entry] of [...this.pending]) {
       if (!which(entry)) continue;
       const verdict = this.evaluate(entry.request.sessionId, entry.request.toolName, entry.subject);
-      if (verdict.action === 'allow') this.respond(id, 'allow');
+      // a request that may leave the sandbox waits for the person: a grant only covers running inside
+      if (verdict.action === 'allow' && !entry.request.sandboxEscape) this.respond(id, 'allow');
     }
   }
 

@@ -142,9 +142,11 @@ export interface PermissionRequest extends Required<Omit<PermissionAskInput, 'pa
 
 /**
  * The person's answer: this call only; the request's scopes for the rest of the session; the scopes
- * as `allow` rules in the project's `.opencode.json` (and for this session at once); or no.
+ * as `allow` rules in the project's `.opencode.json` (and for this session at once); this call only
+ * and outside the OS sandbox, with the person's full access (offered only for a request with
+ * `sandboxEscape`, never remembered); or no.
  */
-export type PermissionDecision = 'allow' | 'allow_session' | 'allow_always' | 'deny';
+export type PermissionDecision = 'allow' | 'allow_session' | 'allow_always' | 'allow_outside_sandbox' | 'deny';
 
 /** What a rule does with what it matches. */
 export type PermissionAction = 'allow' | 'ask' | 'deny';

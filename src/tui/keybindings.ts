@@ -127,6 +127,7 @@ export const BINDINGS = [
   { action: 'permission.allow', keys: ['a'], description: 'Permission: allow this call', scope: 'permission' },
   { action: 'permission.allow_session', keys: ['s'], description: 'Permission: allow for this session', scope: 'permission' },
   { action: 'permission.allow_always', keys: ['p'], description: 'Permission: always allow in this project', scope: 'permission' },
+  { action: 'permission.allow_outside_sandbox', keys: ['o'], description: 'Permission: run this call outside the sandbox (when offered)', scope: 'permission' },
   { action: 'permission.deny', keys: ['d', 'esc'], description: 'Permission: deny', scope: 'permission' },
   { action: 'permission.scroll_up', keys: ['up', 'k'], description: 'Permission: scroll the content up', scope: 'permission' },
   { action: 'permission.scroll_down', keys: ['down', 'j'], description: 'Permission: scroll the content down', scope: 'permission' },

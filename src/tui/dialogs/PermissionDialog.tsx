@@ -5,7 +5,8 @@
  * would grant. Answers with a {@link PermissionDecision}.
  *
  * Keys (the keymap's, defaults shown): `a` allow, `s` allow for session, `p` always allow in this
- * project, `d` or esc deny (issue 13 §3: esc is how people say no); ←/→/tab/shift+tab move between
+ * project, `o` run outside the sandbox (only when offered), `d` or esc deny (issue 13 §3: esc is how
+ * people say no); ←/→/tab/shift+tab move between
  * the buttons and enter/space press the selected one; ↑↓ j/k pgup/pgdown home/end scroll the
  * content. Every button names its key, and the four fit on one row at 80 columns (issue 13 §6).
  * ctrl+c is not the dialog's: the dialog host opens the quit question over it.
@@ -13,6 +14,9 @@
  * Only answers that grant what they say are offered (`permissionChoices`, issue 13 §13): when
  * `request.scopes` is empty nothing broader than this call can be granted (a write outside the
  * project, a command that could not be analysed), the dialog says so and offers Allow and Deny.
+ * "Run outside the sandbox" is offered only for a request that allows it (`sandboxEscape`: the
+ * command cannot work inside the sandbox, or just failed because of it), with a line that says what
+ * it means: the command runs with the person's full access.
  *
  * Typeahead guard: a key that would grant (`a`, `s`, `p`, or enter/space on a granting button) is not
  * taken while it continues a typing run (text keys less than {@link TYPEAHEAD_GAP_MS} apart, not
@@ -57,6 +61,7 @@ const BUTTON_OF: Record<PermissionDecision, { label: string; action: ActionName;
   allow: { label: 'Allow', action: 'permission.allow', verb: 'allow' },
   allow_session: { label: 'Allow for session', action: 'permission.allow_session', verb: 'allow for session' },
   allow_always: { label: 'Always in project', action: 'permission.allow_always', verb: 'always allow in project' },
+  allow_outside_sandbox: { label: 'Run outside sandbox', action: 'permission.allow_outside_sandbox', verb: 'run outside the sandbox' },
   deny: { label: 'Deny', action: 'permission.deny', verb: 'deny' },
 };
 
@@ -146,9 +151,10 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
   const description = wrapText(request.description, inner).slice(0, MAX_DESCRIPTION_ROWS);
   const reasons = reasonLines(request.reasons, inner);
   const scope = wrapText(scopeText(request), inner).slice(0, MAX_SCOPE_ROWS);
+  const escape = choices.includes('allow_outside_sandbox') ? wrapText(escapeText(keymap.hint('permission.allow_outside_sandbox')), inner).slice(0, MAX_SCOPE_ROWS) : [];
   const buttons: Button[] = answers.map((b) => ({ label: b.label }));
   const fixedRows =
-    FRAME_VERTICAL_ROWS + 2 /* tool, path */ + description.length + 1 /* blank */ + reasons.length + scope.length + 1 /* blank */ +
+    FRAME_VERTICAL_ROWS + 2 /* tool, path */ + description.length + 1 /* blank */ + reasons.length + scope.length + escape.length + 1 /* blank */ +
     (noteText === undefined ? 0 : 1) + buttonRows(buttons, inner);
   const areaRows = Math.max(MIN_CONTENT_ROWS, size.height - fixedRows);
   const content = contentLines(request, inner, theme);
@@ -193,6 +199,7 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
       if (keymap.matches(key, 'permission.allow')) grant('allow', 'permission.allow', held);
       else if (keymap.matches(key, 'permission.allow_session')) grant('allow_session', 'permission.allow_session', held);
       else if (keymap.matches(key, 'permission.allow_always')) grant('allow_always', 'permission.allow_always', held);
+      else if (keymap.matches(key, 'permission.allow_outside_sandbox')) grant('allow_outside_sandbox', 'permission.allow_outside_sandbox', held);
       else if (keymap.matches(key, 'permission.deny')) decide('deny');
       else if (keymap.matches(key, 'button.next')) select((at) => at + 1);
       else if (keymap.matches(key, 'button.previous')) select((at) => at - 1);
@@ -249,6 +256,11 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
           {line}
         </Text>
       ))}
+      {escape.map((line, i) => (
+        <Text key={`e${i}`} color={theme.warning} wrap="truncate">
+          {line}
+        </Text>
+      ))}
       {noteText === undefined ? null : (
         <Text color={theme.warning} wrap="truncate">
           {fitLine(noteText, inner)}
@@ -290,6 +302,14 @@ export function scopeText(request: Pick<PermissionRequest, 'scopes' | 'toolName'
   if (request.scopes.length === 0) return 'This call only: nothing broader can be granted';
   const scopes = request.scopes.map((s) => (s === '*' ? `every ${request.toolName} call` : s));
   return `Allow for session grants: ${scopes.join(', ')}`;
+}
+
+/**
+ * The line that says what "Run outside the sandbox" does, naming its key when it has one:
+ * `Run outside sandbox (o): this call runs with your full access: no sandbox`.
+ */
+export function escapeText(key: string | undefined): string {
+  return `Run outside sandbox${key === undefined ? '' : ` (${key})`}: this call runs with your full access: no sandbox`;
 }
 
 /** The reasons, one row each, at most {@link MAX_REASON_ROWS} (the last then says how many more). */
