@@ -162,3 +162,17 @@ export function checkOpenAIRequest(body: Json): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * DeepSeek thinking mode (api-docs.deepseek.com/guides/thinking_mode, "Tool calls"): the reasoning_content
+ * of a turn with tool calls must be passed back in every later request; without it the API answers 400
+ * with this message.
+ */
+export function checkDeepSeekReasoning(body: Json): string | undefined {
+  for (const [i, m] of (body.messages as Json[]).entries()) {
+    if (m.role === 'assistant' && (m.tool_calls ?? []).length > 0 && typeof m.reasoning_content !== 'string') {
+      return `Missing \`reasoning_content\` field in the assistant message at message index ${i}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`;
+    }
+  }
+  return undefined;
+}

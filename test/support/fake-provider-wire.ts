@@ -76,9 +76,19 @@ export function anthropicChunks(turn: FakeTurn, n: number, request: any): Chunk[
     send('content_block_stop', { index });
     index++;
   }
-  if (turn.text !== undefined) {
-    send('content_block_start', { index, content_block: { type: 'text', text: '' } });
-    for (const piece of textChunks(turn.text)) send('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+  // text and server tool blocks in order (Messages API, "Server tools": a `server_tool_use` block streams
+  // its input as input_json_delta, its result block comes whole in content_block_start)
+  const blocks = turn.blocks ?? (turn.text !== undefined ? [{ text: turn.text }] : []);
+  for (const block of blocks) {
+    if ('text' in block) {
+      send('content_block_start', { index, content_block: { type: 'text', text: '' } });
+      for (const piece of textChunks(block.text)) send('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+    } else if (block.server.type === 'server_tool_use') {
+      send('content_block_start', { index, content_block: { ...block.server, input: {} } });
+      for (const piece of inputChunks(block.server.input as Record<string, unknown>)) {
+        send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
+      }
+    } else send('content_block_start', { index, content_block: block.server });
     send('content_block_stop', { index });
     index++;
   }
@@ -92,7 +102,8 @@ export function anthropicChunks(turn: FakeTurn, n: number, request: any): Chunk[
     send('content_block_stop', { index });
     index++;
   }
-  send('message_delta', { delta: { stop_reason: stopReasonOf(turn), stop_sequence: null }, usage: { output_tokens: usage.output } });
+  const stopDetails = turn.stopDetails ? { stop_details: turn.stopDetails } : {};
+  send('message_delta', { delta: { stop_reason: stopReasonOf(turn), stop_sequence: null, ...stopDetails }, usage: { output_tokens: usage.output } });
   send('message_stop', {});
   return out;
 }
@@ -102,6 +113,7 @@ const OPENAI_FINISH: Record<string, string> = {
   stop_sequence: 'stop',
   tool_use: 'tool_calls',
   max_tokens: 'length',
+  refusal: 'content_filter',
 };
 
 /** OpenAI Chat Completions stream chunks for `turn`; the usage chunk only when the request asked for it. */
@@ -121,20 +133,20 @@ export function openaiChunks(turn: FakeTurn, n: number, request: any): Chunk[] {
     delta({ tool_calls: [{ index: i, id, type: 'function', function: { name: call.name, arguments: '' } }] });
     for (const piece of pieces) delta({ tool_calls: [{ index: i, function: { arguments: piece } }] });
   }
-  delta({}, OPENAI_FINISH[stopReasonOf(turn)] ?? 'stop');
-  if (request.stream_options?.include_usage) {
-    out.push({
-      data: {
-        ...base,
-        choices: [],
-        usage: {
-          prompt_tokens: usage.input + usage.cacheRead,
-          completion_tokens: usage.output,
-          total_tokens: usage.input + usage.cacheRead + usage.output,
-          prompt_tokens_details: { cached_tokens: usage.cacheRead },
-        },
-      },
-    });
+  delta({}, turn.finishReason ?? OPENAI_FINISH[stopReasonOf(turn)] ?? stopReasonOf(turn));
+  const shape = turn.usageShape ?? 'usage';
+  if (request.stream_options?.include_usage && shape !== 'none') {
+    const reasoning = turn.usage?.reasoningOutside ?? 0;
+    const counts = {
+      prompt_tokens: usage.input + usage.cacheRead,
+      completion_tokens: usage.output,
+      // xAI: reasoning tokens reported apart from completion_tokens, counted in total_tokens
+      total_tokens: usage.input + usage.cacheRead + usage.output + reasoning,
+      prompt_tokens_details: { cached_tokens: usage.cacheRead },
+      ...(reasoning ? { completion_tokens_details: { reasoning_tokens: reasoning } } : {}),
+    };
+    // Groq: the counts in the last chunk's `x_groq` object instead of `usage`
+    out.push({ data: { ...base, choices: [], ...(shape === 'x_groq' ? { x_groq: { id: `req_fake_${n}`, usage: counts } } : { usage: counts }) } });
   }
   out.push({ data: '[DONE]' });
   return out;

@@ -13,7 +13,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkAnthropicRequest, checkOpenAIRequest } from './fake-provider-checks.js';
+import { checkAnthropicRequest, checkDeepSeekReasoning, checkOpenAIRequest } from './fake-provider-checks.js';
 import { anthropicChunks, openaiChunks, type Chunk } from './fake-provider-wire.js';
 
 export type { Chunk } from './fake-provider-wire.js';
@@ -32,7 +32,12 @@ export interface FakeUsage {
   output?: number;
   cacheWrite?: number;
   cacheRead?: number;
+  /** reasoning tokens reported outside `completion_tokens` (OpenAI API, as xAI does); counted in `total_tokens` */
+  reasoningOutside?: number;
 }
+
+/** A block of an Anthropic reply, in order: text, or a server tool's block (`server_tool_use`, `web_search_tool_result`, …). */
+export type FakeBlock = { text: string | string[] } | { server: { type: string; [key: string]: unknown } };
 
 /**
  * One scripted answer. A reply streams `thinking` (Anthropic thinking block / OpenAI `reasoning_content`),
@@ -49,8 +54,19 @@ export interface FakeTurn {
   /** an Anthropic `redacted_thinking` block's data */
   redactedThinking?: string;
   toolCalls?: FakeToolCall[];
-  /** Anthropic stop_reason; default `tool_use` with tool calls, else `end_turn` (OpenAI: mapped to finish_reason) */
-  stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
+  /**
+   * Anthropic stop_reason; default `tool_use` with tool calls, else `end_turn` (OpenAI: mapped to
+   * finish_reason, `refusal` to `content_filter`; any other value is sent as it is)
+   */
+  stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | (string & {});
+  /** Anthropic `stop_details` on the message_delta (a refusal's `{type: "refusal", category, explanation}`) */
+  stopDetails?: Record<string, unknown>;
+  /** Anthropic: text and server tool blocks in this order, instead of `text` */
+  blocks?: FakeBlock[];
+  /** OpenAI: this finish_reason as it is, instead of the one mapped from `stopReason` */
+  finishReason?: string;
+  /** OpenAI: where the usage goes: `usage` (default), Groq's `x_groq.usage`, or `none` (no usage chunk) */
+  usageShape?: 'usage' | 'x_groq' | 'none';
   usage?: FakeUsage;
   httpStatus?: number;
   headers?: Record<string, string>;
@@ -108,6 +124,13 @@ export interface FakeProviderOptions {
    * E.g. the TUI's background session-title request (system prompt `systemPrompt('title')`).
    */
   sideTurn?: (body: any) => FakeTurn | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** answer `GET /v1/models` with this HTTP status and an error body (a server that lists no models: 404) */
+  modelsStatus?: number;
+  /**
+   * Check requests as DeepSeek's thinking mode does (api-docs.deepseek.com/guides/thinking_mode, "Tool
+   * calls"): an assistant message with `tool_calls` and no `reasoning_content` is rejected with HTTP 400
+   */
+  requireReasoningContent?: boolean;
 }
 
 export interface FakeProvider {
@@ -176,6 +199,11 @@ export async function startFakeProvider(turns: FakeTurn[] = [], options: FakePro
     }
     const record: FakeRequest = { api, method: req.method!, path, headers: req.headers, body, text: raw };
     requests.push(record);
+    if (api === 'models' && options.modelsStatus) {
+      res.writeHead(options.modelsStatus, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `fake provider: models answered ${options.modelsStatus}` } }));
+      return;
+    }
     if (api === 'models') {
       const models = options.models ?? ['fake-model'];
       const data = models.map((m) => ({ object: 'model', created: 0, owned_by: 'fake', ...(typeof m === 'string' ? { id: m } : m) }));
@@ -183,7 +211,10 @@ export async function startFakeProvider(turns: FakeTurn[] = [], options: FakePro
       res.end(JSON.stringify({ object: 'list', data }));
       return;
     }
-    const problem = api === 'anthropic' ? checkAnthropicRequest(body) : checkOpenAIRequest(body);
+    const problem =
+      api === 'anthropic'
+        ? checkAnthropicRequest(body)
+        : (checkOpenAIRequest(body) ?? (options.requireReasoningContent ? checkDeepSeekReasoning(body) : undefined));
     if (problem) {
       record.rejected = problem;
       sendError(res, api, 400, problem);
