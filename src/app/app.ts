@@ -32,6 +32,7 @@ import { createSandbox, sandboxSettings, type Sandbox } from '../sandbox/index.j
 import { credentialValues, heldSecrets, rememberSecrets, withoutCredentials } from '../tools/redact.js';
 import { stopLeftoverJournal } from './leftovers.js';
 import { openAppStorage, type AppStorage } from './storage.js';
+import { storeWithPlainErrors } from './store-errors.js';
 import { createApplyEditHandler } from './lsp-edits.js';
 import { LspService } from '../lsp/service.js';
 import { planServers, type LspServerPlan } from '../lsp/servers.js';
@@ -202,6 +203,8 @@ export function createApp(opts: AppOptions): App {
     providerSettings: opts.providerSettings,
   };
   const fileTimes = new FileTimes();
+  // a full or read-only disk during a run names the data folder and what to do
+  const agentStore = storeWithPlainErrors(db, resolveDataDir(config, cwd));
   // bash and other program-running tools between two snapshots, for undo (issue 14)
   const changeTracker = createBashChangeTracker(cwd, resolveDataDir(config, cwd), (write) => {
     db.files.turns.record(write);
@@ -223,7 +226,7 @@ export function createApp(opts: AppOptions): App {
       kind: 'task',
       provider: createProvider(taskModel, providerSettings),
       tools: tools.subset(TASK_TOOL_NAMES),
-      store: db,
+      store: agentStore,
       permission,
       bus,
       toolCallLog: db.toolCalls,
@@ -264,7 +267,7 @@ export function createApp(opts: AppOptions): App {
       kind: 'coder',
       provider: createProvider(model, current.providerSettings),
       tools,
-      store: db,
+      store: agentStore,
       permission,
       bus,
       toolCallLog: db.toolCalls,
