@@ -10,7 +10,7 @@ import { resolveModels } from '../../src/cli/models.js';
 import { chatServices } from '../../src/cli/tui-services.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { ChatServices } from '../../src/tui/state/services.js';
-import { startFakeProvider, type FakeProvider, type FakeTurn } from './fake-provider.js';
+import { startFakeProvider, type FakeProvider, type FakeProviderOptions, type FakeTurn } from './fake-provider.js';
 
 export interface TuiApp {
   fake: FakeProvider;
@@ -26,9 +26,17 @@ export interface TuiApp {
  */
 export async function startTuiApp(
   turns: FakeTurn[],
-  options: { initialized?: boolean; config?: object; /** an existing project (a second window on it: same database) */ dir?: string } = {},
+  options: {
+    initialized?: boolean;
+    config?: object;
+    /** an existing project (a second window on it: same database) */
+    dir?: string;
+    /** the provider the app uses: Anthropic (default), or the fake as a local OpenAI-compatible server (`local/fake-model`) */
+    provider?: 'anthropic' | 'local';
+    fakeOptions?: FakeProviderOptions;
+  } = {},
 ): Promise<TuiApp> {
-  const fake = await startFakeProvider(turns);
+  const fake = await startFakeProvider(turns, options.fakeOptions);
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'opencode-tui-'));
   const home = join(dir, '.home');
   mkdirSync(home, { recursive: true });
@@ -37,7 +45,10 @@ export async function startTuiApp(
     writeFileSync(join(dir, '.opencode', 'init'), '');
   }
   if (options.config) writeFileSync(join(dir, '.opencode.json'), JSON.stringify(options.config));
-  const env = { HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL };
+  const env: Record<string, string> =
+    options.provider === 'local'
+      ? { HOME: home, LOCAL_ENDPOINT: fake.url }
+      : { HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL };
   const { config } = loadConfig({ cwd: dir, env });
   const models = await resolveModels(config, env);
   const app = createApp({ cwd: dir, config, models: models.models, providerSettings: models.settings, generateTitles: false });
