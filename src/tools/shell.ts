@@ -340,7 +340,7 @@ class SessionShell implements ShellRunner {
       exitCode: outcome.interrupted ? null : outcome.exitCode,
       interrupted: outcome.interrupted,
       timedOut: outcome.timedOut,
-      sandboxed: wrapped.file !== this.shellPath,
+      ...(wrapped.file !== this.shellPath ? { sandboxed: true } : {}),
     };
   }
 

@@ -61,7 +61,8 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of opencode -p during a b
     const dir = mkdtempSync(join(tmpdir(), 'opencode-e2e-crash-'));
     const shellTmp = mkdtempSync(join(tmpdir(), 'opencode-e2e-crash-tmp-'));
     mkdirSync(join(dir, 'src'));
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ permission: { bash: { '*': 'allow' } } }));
+    // sandbox off: the test reads the commands' host pids, which the sandbox's pid namespace hides (a background job also ends with its command there)
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'off', permission: { bash: { '*': 'allow' } } }));
     const first = await startFakeProvider([
       { toolCalls: [{ id: 'toolu_bg', name: 'bash', input: { command: '(sleep 300 >/dev/null 2>&1 & echo $! > bg.pid)' } }] },
       { toolCalls: [{ id: 'toolu_job', name: 'bash', input: { command: 'sleep 301 >/dev/null 2>&1 & echo $! > job.pid' } }] },

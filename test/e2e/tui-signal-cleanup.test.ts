@@ -62,7 +62,8 @@ describe('opencode TUI in tmux: killed while a command runs', () => {
         [{ toolCalls: [{ id: 'toolu_sleep', name: 'bash', input: { command: 'echo $$ > sleeper.pid; exec sleep 60' } }] }],
         { sideTurn: answerTitles() },
       );
-      dir = tuiProject();
+      // the pid the command writes must be the host's: in the sandbox's pid namespace it is another number
+      dir = tuiProject({ '.opencode.json': JSON.stringify({ sandbox: 'off' }) });
       const command = ['sh', '-c', `"$0" "$1"; echo EXITED:$?; exec sleep 60`, process.execPath, BIN];
       tui = await startTui({ cwd: dir, anthropicBaseURL: fake.anthropicBaseURL, command });
       await tui.submit('sleep a while');
