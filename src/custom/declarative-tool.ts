@@ -11,16 +11,14 @@ import { sandboxProcess, type SandboxedProcess } from '../sandbox/process.js';
 import { withoutCredentials } from '../tools/redact.js';
 import { NON_INTERACTIVE_ENV } from '../tools/shell.js';
 import { errorResult, resultFromError, type Tool, type ToolResult } from '../tools/tool.js';
-import { argumentText, formatArgv, substituteArgv } from './argv.js';
+import { formatArgv, substituteArgv } from './argv.js';
 import type { DeclarativeToolSpec } from './declarative-spec.js';
 import { decodeOutput } from './decode-output.js';
+import { argumentVariables, oversizedArgument } from './large-arguments.js';
 import { removeControlCharacters, truncateOutput } from './output.js';
 import { runProcess, scriptArgv } from './process.js';
 
-/** `OPENCODE_ARG_<NAME>`: the parameter's name upper-cased, anything but letters and digits as `_`. */
-export function argumentVariable(name: string): string {
-  return `OPENCODE_ARG_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
-}
+export { argumentVariable } from './large-arguments.js';
 
 /** Replaces `${VAR}` with our environment's value (empty when unset). */
 export function expandVariables(text: string, env: Record<string, string | undefined>): string {
@@ -66,12 +64,13 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
       if (missing.length > 0) return errorResult(`Invalid input for ${spec.name}: ${missing.map((m) => `${m} is required`).join('; ')}`);
 
       const argv = spec.command ? substituteArgv(spec.command, args) : scriptArgv(spec.script!);
+      const tooLong = oversizedArgument(argv, spec.name);
+      if (tooLong) return errorResult(tooLong);
       const cwdText = spec.cwd === undefined ? undefined : expandVariables(spec.cwd, baseEnv);
       const cwd = cwdText === undefined ? options.projectDir : isAbsolute(cwdText) ? cwdText : resolve(options.projectDir, cwdText);
       // provider keys stay out, as from the bash tool's shell (tools/redact.ts); `${VAR}` in `env` may still name one on purpose
       const env: Record<string, string | undefined> = { ...withoutCredentials(baseEnv, options.passEnv), ...NON_INTERACTIVE_ENV };
       for (const [key, value] of Object.entries(spec.env)) env[key] = expandVariables(value, baseEnv);
-      for (const [key, value] of Object.entries(args)) if (value !== undefined && value !== null) env[argumentVariable(key)] = argumentText(value);
       const shown = formatArgv(argv);
       let sandboxed: SandboxedProcess;
       try {
@@ -93,14 +92,19 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
       }
 
       const startTime = Date.now();
+      // large values go in files, not in the environment, where they would stop the program from starting (E2BIG)
+      const passed = argumentVariables(args);
       const ran = await runProcess({
         argv: [sandboxed.file, ...sandboxed.args],
         cwd,
-        env: { ...env, ...sandboxed.env },
+        env: { ...env, ...passed.env, ...sandboxed.env },
         stdin: spec.script ? JSON.stringify(args) : '',
         timeoutMs: spec.timeoutMs,
         signal: ctx.signal,
-      }).finally(() => sandboxed.release());
+      }).finally(() => {
+        sandboxed.release();
+        passed.cleanup();
+      });
       const metadata: Record<string, unknown> = { argv, exit_code: ran.exitCode, start_time: startTime, end_time: Date.now(), timed_out: ran.timedOut };
       if (ran.startError) return errorResult(`${spec.name} could not start ${argv[0]}: ${ran.startError}`, metadata);
 

@@ -8,7 +8,7 @@
  * opencode's next start ends it.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { leftovers } from '../tools/leftovers.js';
 import { terminateGroup } from '../tools/shell.js';
@@ -180,12 +180,40 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Whether any process of group `pgid` exists (signal 0 checks without sending). */
+/**
+ * Whether any process of group `pgid` still runs (signal 0 checks without sending). On Linux a group
+ * whose only members are zombies counts as gone: an orphan that ended waits to be reaped by init, and
+ * an init that reaps late (some containers' first process) would otherwise make every finished
+ * program look as if it left something running.
+ */
 function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return process.platform !== 'linux' || groupHasLiveMember(pgid);
+}
+
+/** Whether /proc lists a process of group `pgid` that is not a zombie (true when /proc cannot be read). */
+function groupHasLiveMember(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') return true;
+  }
+  return false;
 }
