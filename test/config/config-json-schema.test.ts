@@ -23,14 +23,17 @@ describe('configJsonSchema', () => {
     expect(Object.keys(props.agents.properties!)).toEqual(['coder', 'task', 'title', 'summarizer']);
 
     const mcp = props.mcpServers.additionalProperties as Node;
-    expect(Object.keys(mcp.properties!)).toEqual(['type', 'command', 'args', 'env', 'url', 'headers', 'timeout', 'disabled']);
+    expect(Object.keys(mcp.properties!)).toEqual(['type', 'command', 'args', 'env', 'url', 'headers', 'timeout', 'disabled', 'sandbox']);
+    // what the sandbox lets one program (stdio MCP server, language server) do beyond its defaults
+    expect(Object.keys(mcp.properties!.sandbox.properties!)).toEqual(['network', 'allowWrite']);
     const provider = props.providers.additionalProperties as Node;
     expect(Object.keys(provider.properties!)).toEqual(['apiKey', 'apiKeyEnv', 'disabled', 'baseURL', 'models', 'firstByteTimeoutMs', 'idleTimeoutMs', 'retryBudgetMs']);
     // "lsp": false turns every server off; otherwise an object of entries
     const lspVariants = (props.lsp as Node & { anyOf: Node[] }).anyOf;
     expect(lspVariants[0]).toEqual({ type: 'boolean', const: false });
     const lsp = lspVariants[1]!.additionalProperties as Node;
-    expect(Object.keys(lsp.properties!)).toEqual(['command', 'args', 'options', 'disabled', 'env', 'extensions', 'initializationOptions', 'startTimeoutMs', 'diagnosticsTimeoutMs']);
+    expect(Object.keys(lsp.properties!)).toEqual(['command', 'args', 'options', 'disabled', 'env', 'extensions', 'initializationOptions', 'startTimeoutMs', 'diagnosticsTimeoutMs', 'sandbox']);
+    expect(lsp.properties!.sandbox).toEqual(mcp.properties!.sandbox);
     expect(props.tui.properties!.theme.default).toBe('opencode');
     // a profile: provider entries as under "providers", agent kinds without defaults (only what it sets overrides)
     const profile = props.profiles.additionalProperties as Node;
