@@ -1,0 +1,87 @@
+/**
+ * Reads of secret places by the file tools (`view`, `ls`, `glob`, `grep`): the places under the home
+ * directory that hold credentials (`~/.ssh`, `~/.aws`, `~/.gnupg`, … — the sandbox's table, so a
+ * command and a file tool guard the same places). Other reads, in the project or outside it, stay
+ * free; a read of a secret place asks first, as the sandbox hides them from commands that run without
+ * the person's word. Links are followed: a link in the project to `~/.ssh/id_rsa` is that file.
+ */
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { SECRET_HOME_PATHS } from '../sandbox/policy.js';
+import { namesHiddenEntries } from './glob-pattern.js';
+import type { ToolContext } from './tool.js';
+
+/** A secret place: its absolute path and what it holds. */
+export interface SecretPlace {
+  path: string;
+  reason: string;
+}
+
+/** The home directory the secret places are under: `$HOME`, as the shell and ssh read it. */
+export function homeDirectory(): string {
+  return process.env.HOME || homedir();
+}
+
+/** The secret places under `home`, by their text and by their real paths (a home reached through a link). */
+function secretPlaces(home: string): SecretPlace[] {
+  const places: SecretPlace[] = [];
+  for (const root of new Set([home, realOrSelf(home)])) {
+    for (const entry of SECRET_HOME_PATHS) places.push({ path: join(root, entry.path), reason: entry.reason });
+  }
+  return places;
+}
+
+/** The secret place `path` is in or is, by its text or after following links, or undefined. */
+export function secretPlaceOf(path: string, home = homeDirectory()): SecretPlace | undefined {
+  const candidates = new Set([resolve(path), realOrSelf(resolve(path))]);
+  for (const candidate of candidates) {
+    const hit = secretPlaces(home).find((place) => isWithin(place.path, candidate));
+    if (hit) return { path: candidate, reason: hit.reason };
+  }
+  return undefined;
+}
+
+/**
+ * The secret place a search from `root` may read: `root` inside one, or `root` above one when the
+ * search reaches hidden entries (a pattern naming `.ssh`, say: the walks skip dot entries otherwise).
+ */
+export function secretPlaceSearched(root: string, pattern: string | undefined, home = homeDirectory()): SecretPlace | undefined {
+  const inside = secretPlaceOf(root, home);
+  if (inside) return inside;
+  if (pattern === undefined || !namesHiddenEntries(pattern)) return undefined;
+  const real = realOrSelf(resolve(root));
+  return secretPlaces(home).find((place) => isWithin(real, place.path) || isWithin(resolve(root), place.path));
+}
+
+/**
+ * Asks before a file tool reads a secret place: the request names the place and what it holds. Rules
+ * for the tool as a whole decide it as for any request (`"view": "allow"` allows it).
+ * @throws the permission error the service raises when it is denied
+ */
+export async function askBeforeSecretRead(ctx: ToolContext, tool: string, place: SecretPlace): Promise<void> {
+  await ctx.askPermission({
+    action: 'read',
+    description: `${tool} reads ${place.path}, which holds ${place.reason}`,
+    params: { path: place.path, reason: place.reason },
+    path: dirname(place.path),
+  });
+}
+
+function isWithin(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // a path that does not exist yet: its parent may still be a link into a secret place
+    try {
+      return join(realpathSync(dirname(path)), path.slice(dirname(path).length + 1));
+    } catch {
+      return path;
+    }
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The file tools' reads of secret places ask: `view`, `ls`, `glob` and `grep` of `~/.ssh`, `~/.aws`,
+ * … (the sandbox's table of places holding credentials), also through a link in the project, while
+ * other reads outside the project stay free. A temp HOME with fake keys; the tools' requests go to a
+ * real PermissionService whose questions are recorded and answered.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { permissionRules } from '../../src/permission/rules.js';
+import { PermissionService } from '../../src/permission/service.js';
+import type { PermissionAskInput, PermissionSubject } from '../../src/permission/types.js';
+import { globTool } from '../../src/tools/glob.js';
+import { grepTool } from '../../src/tools/grep.js';
+import { lsTool } from '../../src/tools/ls.js';
+import type { Tool, ToolResult } from '../../src/tools/tool.js';
+import { viewTool } from '../../src/tools/view.js';
+import { runTool, toolContext } from '../support/tool-context.js';
+
+const KEY = 'FAKE-PRIVATE-KEY-1234';
+
+let root: string;
+let home: string;
+let project: string;
+let savedHome: string | undefined;
+
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'opencode-secret-reads-')));
+  home = join(root, 'home');
+  project = join(root, 'project');
+  mkdirSync(join(home, '.ssh'), { recursive: true });
+  mkdirSync(join(home, '.aws'), { recursive: true });
+  mkdirSync(project);
+  writeFileSync(join(home, '.ssh', 'id_rsa'), `${KEY}\n`);
+  writeFileSync(join(home, '.aws', 'credentials'), `aws_secret_access_key = ${KEY}\n`);
+  writeFileSync(join(home, 'notes.txt'), 'plain notes\n');
+  writeFileSync(join(project, 'a.txt'), 'project text\n');
+  symlinkSync(join(home, '.ssh', 'id_rsa'), join(project, 'key'));
+  savedHome = process.env.HOME;
+  process.env.HOME = home;
+});
+afterEach(() => {
+  if (savedHome === undefined) delete process.env.HOME;
+  else process.env.HOME = savedHome;
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs `tool` in the project; every question is recorded (its description) and answered with `answer`. */
+async function run(tool: Tool, input: Record<string, unknown>, answer: 'allow' | 'deny'): Promise<{ asked: string[]; result: ToolResult }> {
+  const service = new PermissionService(project, { rules: permissionRules(undefined) });
+  const asked: string[] = [];
+  service.onRequest((request) => {
+    asked.push(request.description);
+    service.respond(request.id, answer);
+  });
+  const ctx = {
+    ...toolContext(project),
+    askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', tool.name, { ...input, subject }),
+  };
+  return { asked, result: await runTool(tool, input, ctx) };
+}
+
+describe('a read of a secret place asks; denied, nothing of it is read', () => {
+  it('view ~/.ssh/id_rsa', async () => {
+    const denied = await run(viewTool, { file_path: join(home, '.ssh', 'id_rsa') }, 'deny');
+    expect(denied.asked).toEqual([`view reads ${join(home, '.ssh', 'id_rsa')}, which holds SSH private keys`]);
+    expect(denied.result.output).not.toContain(KEY);
+    expect(denied.result.isError).toBe(true);
+    const allowed = await run(viewTool, { file_path: join(home, '.ssh', 'id_rsa') }, 'allow');
+    expect(allowed.result.output).toContain(KEY);
+  });
+
+  it('view of a link in the project to ~/.ssh/id_rsa', async () => {
+    const { asked, result } = await run(viewTool, { file_path: 'key' }, 'deny');
+    expect(asked).toEqual([`view reads ${join(home, '.ssh', 'id_rsa')}, which holds SSH private keys`]);
+    expect(result.output).not.toContain(KEY);
+  });
+
+  it('ls ~/.ssh', async () => {
+    const { asked, result } = await run(lsTool, { path: join(home, '.ssh') }, 'deny');
+    expect(asked).toEqual([`ls reads ${join(home, '.ssh')}, which holds SSH private keys`]);
+    expect(result.output).not.toContain('id_rsa');
+  });
+
+  it('glob of ~/.aws/*', async () => {
+    const { asked, result } = await run(globTool, { pattern: '*', path: join(home, '.aws') }, 'deny');
+    expect(asked).toEqual([`glob reads ${join(home, '.aws')}, which holds AWS credentials`]);
+    expect(result.output).not.toContain('credentials');
+  });
+
+  it('glob from home with a pattern naming .ssh', async () => {
+    const { asked, result } = await run(globTool, { pattern: '.ssh/*', path: home }, 'deny');
+    expect(asked).toEqual([`glob reads ${join(home, '.ssh')}, which holds SSH private keys`]);
+    expect(result.output).not.toContain('id_rsa');
+  });
+
+  it('grep in ~/.aws', async () => {
+    const { asked, result } = await run(grepTool, { pattern: 'secret', path: join(home, '.aws') }, 'deny');
+    expect(asked).toEqual([`grep reads ${join(home, '.aws')}, which holds AWS credentials`]);
+    expect(result.output).not.toContain(KEY);
+  });
+});
+
+describe('other reads, in the project or outside it, stay free', () => {
+  it.each([
+    ['view outside the project', viewTool, () => ({ file_path: join(home, 'notes.txt') }), 'plain notes'],
+    ['view in the project', viewTool, () => ({ file_path: 'a.txt' }), 'project text'],
+    ['ls of the home directory (names only; dot entries are not listed)', lsTool, () => ({ path: home }), 'notes.txt'],
+    ['glob from the home directory', globTool, () => ({ pattern: '*.txt', path: home }), 'notes.txt'],
+    ['grep from the home directory (dot folders are skipped)', grepTool, () => ({ pattern: 'plain', path: home }), 'plain notes'],
+  ] as const)('%s', async (_, tool, input, expected) => {
+    const { asked, result } = await run(tool, input(), 'deny');
+    expect(asked).toEqual([]);
+    expect(result.output).toContain(expected);
+  });
+});
