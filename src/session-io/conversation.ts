@@ -81,7 +81,7 @@ export function endedText(reason: FinishReason, message?: string): string {
     error: 'error',
     permission_denied: 'permission denied',
     step_limit: 'step limit reached',
-    refusal: 'the model declined to answer; this prompt is left out of later requests',
+    refusal: 'left out of later requests',
     pause_turn: 'paused by the provider and continued',
     unknown: 'ended for an unknown reason',
   };
