@@ -6,7 +6,10 @@
  * plugin file seen before runs from its transpiled copy in the data directory (`compiled-cache.ts`).
  *
  * A plugin that cannot be loaded (a syntax error, a throw at load, no default function) is one
- * problem line and is skipped; the others still load.
+ * problem line and is skipped; the others still load. So is one whose loading or function does not
+ * finish within {@link PLUGIN_INIT_TIMEOUT_MS} (a top-level await or a promise that never settles):
+ * start-up goes on without it. A plugin runs in opencode's own thread, so one that loops without
+ * awaiting (at import or in a hook) holds everything, signals included; the README says so.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
@@ -14,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { PluginInput, PluginResult } from './api.js';
 import { cachedPluginImporter, type JitiLike } from './compiled-cache.js';
 
-/** How long a plugin's function may take to return its tools and hooks; then it is skipped (a run must not wait forever). */
+/** How long a plugin may take to load and for its function to return its tools and hooks; then it is skipped (a run must not wait forever). */
 export const PLUGIN_INIT_TIMEOUT_MS = 10_000;
 
 /** Extensions of plugin files. */
@@ -100,9 +103,9 @@ export async function loadPlugins(
     let fn: unknown;
     if (spec.id.startsWith('/')) {
       try {
-        fn = await importFile(spec.id);
+        fn = await withTimeout(importFile(spec.id), initTimeoutMs, 'did not finish loading');
       } catch (err) {
-        return `${spec.label}: failed at load: ${firstLine(err)}`;
+        return `${spec.label}: ${err instanceof PluginTimeoutError ? '' : 'failed at load: '}${firstLine(err)}`;
       }
     } else {
       // a package named in the config: resolved by jiti's rules (ESM-only exports too), loaded by jiti
@@ -110,9 +113,9 @@ export async function loadPlugins(
       const resolved = jiti.esmResolve(spec.id, { parentURL: `file://${parent}`, try: true });
       if (!resolved) return `${spec.label}: not found in ${join(input.directory, 'node_modules')} (install it in the project: npm install ${spec.id})`;
       try {
-        fn = await jiti.import(resolved.startsWith('file://') ? fileURLToPath(resolved) : resolved, { default: true });
+        fn = await withTimeout(jiti.import(resolved.startsWith('file://') ? fileURLToPath(resolved) : resolved, { default: true }), initTimeoutMs, 'did not finish loading');
       } catch (err) {
-        return `${spec.label}: failed at load: ${firstLine(err)}`;
+        return `${spec.label}: ${err instanceof PluginTimeoutError ? '' : 'failed at load: '}${firstLine(err)}`;
       }
     }
     if (typeof fn !== 'function') {
@@ -120,11 +123,11 @@ export async function loadPlugins(
     }
     try {
       const init = Promise.resolve((fn as (i: PluginInput) => unknown)({ ...input, log: log(spec) }));
-      const result = ((await withTimeout(init, initTimeoutMs)) ?? {}) as PluginResult;
+      const result = ((await withTimeout(init, initTimeoutMs, 'did not return its tools and hooks')) ?? {}) as PluginResult;
       if (typeof result !== 'object') throw new Error('the plugin function must return { tools, hooks } (or nothing)');
       return { spec, result };
     } catch (err) {
-      return `${spec.label}: failed at load: ${firstLine(err)}`;
+      return `${spec.label}: ${err instanceof PluginTimeoutError ? '' : 'failed at load: '}${firstLine(err)}`;
     }
   };
   for (const outcome of await Promise.all(specs.map(loadOne))) {
@@ -139,11 +142,14 @@ function firstLine(err: unknown): string {
   return message.split('\n')[0]!.trim() || 'unknown error';
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+/** A plugin took too long; its message is the whole reason, e.g. `did not finish loading within 10 s; skipped`. */
+class PluginTimeoutError extends Error {}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not return its tools and hooks within ${ms / 1000} s`)), ms);
-    timer.unref();
+    // not unref'd: a plugin's import that never settles holds nothing else, and the run would end silently
+    timer = setTimeout(() => reject(new PluginTimeoutError(`${what} within ${ms / 1000} s; started without it`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
