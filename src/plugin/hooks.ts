@@ -7,11 +7,13 @@
  * any plugin wins over an `allow`, and with neither the person is asked. A hook that throws is
  * reported (one warning naming the plugin) and: blocks the call (`before`: a guard that fails must not
  * let the call through), leaves the output as it was (`after`), or lets the person decide
- * (`permission.ask`).
+ * (`permission.ask`). What `after` hooks return is cut as every tool's output is (head and tail around
+ * a note, {@link MAX_OUTPUT_CHARS}): it is stored and sent to the model like any result.
  */
 import type { AgentEvents } from '../agent/events.js';
 import type { EventBus } from '../events/bus.js';
 import type { ToolCallHooks } from '../tools/registry.js';
+import { MAX_OUTPUT_CHARS, truncateMiddle } from '../tools/tool.js';
 import type { LoadedPlugin } from './load.js';
 
 /** Every bus event, so the `event` hook sees each kind (the compiler checks the list is complete). */
@@ -73,7 +75,7 @@ export function toolCallHooks(plugins: readonly LoadedPlugin[], warn: (message: 
           failed(plugin, 'tool.execute.after', err);
         }
       }
-      return output;
+      return output === result.output ? output : truncateMiddle(output, MAX_OUTPUT_CHARS);
     },
     async permission(request) {
       let answer: 'allow' | 'deny' | 'ask' = 'ask';
