@@ -323,7 +323,7 @@ class SessionShell implements ShellRunner {
     removeQuietly(inputPath); // the shell died before removing it
     this.adoptState(statePrefix);
     for (const path of wrapped.afterExit()) {
-      stderr.append(`\n(the sandbox removed ${path}, which the command created: a file that decides what runs is not created without the person's approval)`);
+      stderr.append(`(the sandbox removed ${path}, which the command created: a file that decides what runs is not created without the person's approval)\n`);
     }
     if (child.pid !== undefined && groupAlive(child.pid)) {
       // background jobs, or a group still dying after a timeout: ended by close(), journaled until gone
