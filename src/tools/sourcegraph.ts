@@ -31,6 +31,8 @@ Query syntax (terms are ANDed; no regex unless in /slashes/):
 - count:50 asks the server for more results; case:yes is case-sensitive
 Example: lang:go repo:kubernetes/kubernetes context.WithTimeout
 
+The query is sent to that server, so the user is asked before it is sent (once a session when they allow it for the session).
+
 count (default 10, max 20) limits the results shown; context_window (default 10) is the lines shown around each match. Each result is "## Result N: repo/path", its URL, and numbered lines "N| text", the matching ones "N|> text".`;
 
 /** The public instance's endpoint (the original's only endpoint). */
@@ -94,6 +96,7 @@ export const sourcegraphTool = defineTool({
   name: 'sourcegraph',
   description: DESCRIPTION,
   parameters,
+  asks: 'subject', // the query is the model's text sent to a server: asked with the endpoint, as fetch asks with its URL
   readOnly: true,
   maxOutputChars: SOURCEGRAPH_MAX_OUTPUT_CHARS + 2_000,
   async run(input, ctx) {
@@ -101,6 +104,17 @@ export const sourcegraphTool = defineTool({
     const count = Math.min(input.count ?? SOURCEGRAPH_DEFAULT_COUNT, SOURCEGRAPH_MAX_COUNT);
     const contextLines = input.context_window ?? SOURCEGRAPH_DEFAULT_CONTEXT_LINES;
     const timeoutSeconds = Math.min(input.timeout ?? SOURCEGRAPH_DEFAULT_TIMEOUT_SECONDS, SOURCEGRAPH_MAX_TIMEOUT_SECONDS);
+
+    // the query leaves the machine: the person sees it first; "allow for session" covers the endpoint's host
+    await ctx.askPermission(
+      {
+        action: 'search',
+        description: `Send a code search to ${endpoint.host}: ${input.query}`,
+        params: { query: input.query, url: endpoint.href },
+        path: ctx.cwd,
+      },
+      { kind: 'url', url: endpoint.href },
+    );
 
     const deadline = new RequestDeadline(timeoutSeconds * 1000, ctx.signal);
     const timeoutMessage = `Sourcegraph search timed out after ${timeoutSeconds === 1 ? '1 second' : `${timeoutSeconds} seconds`} (${endpoint.href}).`;
