@@ -22,12 +22,19 @@ export interface HarmTargets {
   env: Record<string, string>;
   /** which harms happened: a file outside, a changed `.opencode.json`, a connection to the listener */
   harmed(): { outside: boolean; config: boolean; tcp: boolean };
+  /** what the program said happened (`harm-report.json` in the project): `done` or the error code of each; undefined before it ran */
+  report(): { outside: string; config: string; tcp: string } | undefined;
   close(): Promise<void>;
 }
 
-export async function harmTargets(config: string = CONFIG_TEXT): Promise<HarmTargets> {
+/**
+ * Creates the targets. `config` is the project's `.opencode.json` text, or a function of the project
+ * and the programs' environment that gives it (a config naming the hostile server).
+ */
+export async function harmTargets(
+  config: string | ((t: { project: string; env: Record<string, string> }) => string) = CONFIG_TEXT,
+): Promise<HarmTargets> {
   const project = realpathSync(mkdtempSync(join(tmpdir(), 'opencode-harm-project-')));
-  writeFileSync(join(project, '.opencode.json'), config);
   const outside = join(realpathSync(mkdtempSync(join(tmpdir(), 'opencode-harm-outside-'))), 'written.txt');
   let connections = 0;
   const server: Server = createServer((socket) => {
@@ -39,15 +46,19 @@ export async function harmTargets(config: string = CONFIG_TEXT): Promise<HarmTar
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
+  const env = { HARM_OUTSIDE: outside, HARM_PROJECT: project, HARM_PORT: String(port) };
+  const configText = typeof config === 'string' ? config : config({ project, env });
+  writeFileSync(join(project, '.opencode.json'), configText);
   return {
     project,
     outside,
-    env: { HARM_OUTSIDE: outside, HARM_PROJECT: project, HARM_PORT: String(port) },
+    env,
     harmed: () => ({
       outside: existsSync(outside),
-      config: readFileSync(join(project, '.opencode.json'), 'utf8') !== config,
+      config: readFileSync(join(project, '.opencode.json'), 'utf8') !== configText,
       tcp: connections > 0,
     }),
+    report: () => (existsSync(join(project, 'harm-report.json')) ? JSON.parse(readFileSync(join(project, 'harm-report.json'), 'utf8')) : undefined),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
