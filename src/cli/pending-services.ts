@@ -18,7 +18,7 @@ import type { ModelInfo } from '../provider/types.js';
 import type { ChatServices, LspView } from '../tui/state/services.js';
 import { VERSION } from '../version.js';
 import { profileViews } from './profile-services.js';
-import { chatServices, projectServices, sessionServices } from './tui-services.js';
+import { chatServices, modelName, projectServices, sessionServices } from './tui-services.js';
 
 /** What is known before the app loads. */
 export interface EarlyParts {
@@ -100,6 +100,7 @@ export function pendingChatServices(early: EarlyParts, app: Promise<App>): { ser
       cancel: (sessionId) => real?.agent.cancel(sessionId),
       isBusy: (sessionId) => real?.agent.isBusy(sessionId) ?? false,
       model: () => real?.agent.model() ?? early.coderModel,
+      modelName: (id) => modelName(id, real?.agent.model() ?? early.coderModel),
     },
     compact: (sessionId) => later((s) => (s.compact ? s.compact(sessionId) : Promise.reject(new Error('Compaction is not available')))),
     models: () => later((s) => s.models()),

@@ -10,6 +10,8 @@ import { resolveDataDir } from '../config/light.js';
 import type { Config } from '../config/schema.js';
 import type { Database } from '../db/index.js';
 import type { ProviderSettings } from '../provider/index.js';
+import type { ModelInfo } from '../provider/types.js';
+import { catalogModel } from '../provider/catalog.js';
 import { discoverModels, listModels } from '../provider/resolve.js';
 import { localBaseURL, localEndpoint } from '../provider/settings.js';
 import { profileServices, saveCoderModel } from './profile-services.js';
@@ -68,6 +70,7 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
       },
       isBusy: (sessionId) => app.isBusy(sessionId),
       model: () => app.coderModel,
+      modelName: (id) => modelName(id, app.coderModel),
     },
     compact: app.compact ? (sessionId) => app.compact!(sessionId) : undefined,
     async models() {
@@ -168,4 +171,9 @@ function lspView(app: App): ChatServices['lsp'] {
       }),
     snapshot: () => (snapshot ??= build()),
   };
+}
+
+/** The display name of model `id`: the coder model's own (a local model has no catalog row), else the catalog's. */
+export function modelName(id: string, coderModel: ModelInfo): string | undefined {
+  return id === coderModel.id ? coderModel.name : catalogModel(id)?.name;
 }

@@ -276,5 +276,5 @@ export async function startTui(options: {
 
 /** The default Anthropic coder model (with only ANTHROPIC_API_KEY set), as the status bar names it. */
 export const CODER_MODEL_NAME = catalogModel(DEFAULT_MODELS.anthropic.coder)!.name;
-/** …and as a reply's footer names it: the model id without its provider (`claude-sonnet-5-5`). */
-export const CODER_MODEL_FOOTER = DEFAULT_MODELS.anthropic.coder.slice(DEFAULT_MODELS.anthropic.coder.indexOf('/') + 1);
+/** …and as a reply's footer names it, as a regular expression's source: the same display name (`Claude Sonnet 5\.5`). */
+export const CODER_MODEL_FOOTER = CODER_MODEL_NAME.replace(/[.]/g, '\\.');

@@ -27,7 +27,8 @@ describe('the TUI', () => {
     await type('\r');
     const partial = await waitFor((f) => f.includes('The answer') && !f.includes('is 42.'));
     expect(partial).toContain('┃ what is the answer?');
-    const done = await waitFor((f) => /claude-sonnet-5-5 \(\d+(\.\d)?s\)/.test(f));
+    // the footer names the model as the status bar does
+    const done = await waitFor((f) => /Claude Sonnet 5\.5 \(\d+(\.\d)?s\)/.test(f));
     expect(done).toContain('The answer is 42.');
     // the editor is empty again
     expect(done).toMatch(/^> *$/m);
@@ -99,7 +100,7 @@ describe('the TUI', () => {
     expect(JSON.parse(readFileSync(globalConfig, 'utf8'))).toEqual({ tui: { theme: 'dracula' } });
     await type('hello');
     await type('\r');
-    await waitFor((f) => f.includes('From the new model.') && f.includes('claude-opus-5-5 ('));
+    await waitFor((f) => f.includes('From the new model.') && f.includes('Claude Opus 5.5 ('));
     expect(t!.fake.answered.at(-1).model).toBe('claude-opus-5-5');
   });
 

@@ -89,6 +89,12 @@ describe('reply footers', () => {
     expect(withFooter({ reason: 'max_tokens', model: 'openai/gpt-4.1', durationMs: 125_000 })).toBe('gpt-4.1 (2m 5s)');
   });
 
+  it('names the model by its display name when it is known, as the status bar does', () => {
+    expect(withFooter({ reason: 'end_turn', model: 'anthropic/claude-sonnet-5-5', modelName: 'Claude Sonnet 5.5', durationMs: 12_345 })).toBe(
+      'Claude Sonnet 5.5 (12.3s)',
+    );
+  });
+
   it('says why a reply stopped', () => {
     expect(withFooter({ reason: 'canceled', model: 'a/b', durationMs: 1 })).toBe('canceled');
     // a reply a crash cut off carries the repair's note (agent/history.ts), and is not shown as canceled by the person

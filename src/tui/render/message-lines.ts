@@ -207,9 +207,12 @@ function footerLines(footer: ReplyFooter, hasOutput: boolean, width: number, the
   return wrapText(footerText(footer, hasOutput), width).map((line) => colour(line));
 }
 
-/** `claude-sonnet-4 (12.3s)`: the model id without its provider, the duration in seconds (minutes past 60 s). */
+/**
+ * `Claude Sonnet 5.5 (12.3s)`: the model's display name (its id without the provider when it has
+ * none), the duration in seconds (minutes past 60 s).
+ */
 function modelAndDuration(footer: ReplyFooter): string {
-  const model = footer.model ? footer.model.slice(footer.model.indexOf('/') + 1) : '';
+  const model = footer.modelName ?? (footer.model ? footer.model.slice(footer.model.indexOf('/') + 1) : '');
   const duration = footer.durationMs === undefined ? '' : formatDuration(footer.durationMs);
   if (model && duration) return `${model} (${duration})`;
   return model || duration;

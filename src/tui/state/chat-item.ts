@@ -46,6 +46,8 @@ export interface ReplyFooter {
   reason: FinishReason;
   /** `provider/model` */
   model?: string;
+  /** the model's display name (`Claude Sonnet 5.5`), when known */
+  modelName?: string;
   /** from the user's message to the reply's finish, ms */
   durationMs?: number;
   /** the finish part's one-line explanation (errors, step limit) */

@@ -572,6 +572,8 @@ export class ChatStore {
       (toolName) =>
         this.state.mcpServers.find((s) => s.tools.includes(toolName))?.name ??
         this.state.customTools?.loaded.find((t) => t.name === toolName)?.source,
+      // the footer names the model as the status bar does
+      (modelId) => this.services.agent.modelName?.(modelId),
     );
   }
 

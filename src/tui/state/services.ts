@@ -59,6 +59,11 @@ export interface ChatServices {
     isBusy(sessionId: string): boolean;
     /** the coder model */
     model(): ModelInfo;
+    /**
+     * A model's display name by its `provider/model` id (`anthropic/claude-sonnet-5-5` → `Claude
+     * Sonnet 5.5`), as the status bar shows the coder model's; undefined when the catalog does not know it
+     */
+    modelName?(modelId: string): string | undefined;
   };
   /** summarises the session so later requests send only the summary and what follows */
   compact?(sessionId: string): Promise<void>;

@@ -76,6 +76,7 @@ export class SessionView {
     readonly sessionId: string,
     private readonly childItems: ChildItems = () => undefined,
     private readonly mcpServerOf: (toolName: string) => string | undefined = () => undefined,
+    private readonly modelName: (modelId: string) => string | undefined = () => undefined,
   ) {}
 
   /** Replaces everything with the stored messages (on load or session switch). */
@@ -253,6 +254,7 @@ export class SessionView {
         ? {
             reason: finish.reason,
             model: message.model,
+            ...(message.model && { modelName: this.modelName(message.model) }),
             durationMs: lastUserAt !== undefined ? Math.max(0, finish.time - lastUserAt) : undefined,
             message: finish.message,
           }
