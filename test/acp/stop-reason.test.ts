@@ -12,6 +12,8 @@ describe('STOP_REASONS', () => {
       permission_denied: 'end_turn',
       step_limit: 'max_turn_requests',
       error: 'error',
+      refusal: 'refusal',
+      pause_turn: 'end_turn',
       unknown: 'end_turn',
     });
   });
