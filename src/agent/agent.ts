@@ -538,7 +538,7 @@ export class Agent {
       cwd,
       signal,
       askPermission: (input, subject) => permission.request(sessionId, call.name, { ...input, subject, toolCallId: call.id }, signal),
-      permissionGate: (asks) => permission.gate(sessionId, call.name, asks),
+      permissionGate: (asks, description) => permission.gate(sessionId, call.name, asks, description),
       fileTimes: toolServices.fileTimes,
       fileHistory: toolServices.fileHistory,
       shell: () => toolServices.shellFor(sessionId),

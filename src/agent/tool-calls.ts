@@ -146,7 +146,7 @@ async function execute(call: ToolCallPart, registry: ToolRegistry, ctx: ToolCont
   if (!prepared.ok) return { result: { output: prepared.message, isError: true, outcome: 'validation' }, source, coerced: false };
   const coerced = prepared.coercions.length > 0;
   // the gate: a rule that names the tool holds before it runs, whether or not the tool asks itself
-  const gate = ctx.permissionGate?.(tool.asks) ?? { action: 'run' as const };
+  const gate = ctx.permissionGate?.(tool.asks, gateDescription(tool.name, prepared.input)) ?? { action: 'run' as const };
   if (gate.action === 'deny') return { result: resultFromError(new PermissionRuleError(gate.message)), source, coerced };
   const gated = gate.action === 'ask' ? askedFirst(tool) : tool;
   try {
@@ -175,7 +175,7 @@ function askedFirst(tool: Tool): Tool {
       try {
         grant = await ctx.askPermission({
           action: 'execute',
-          description: `execute ${tool.name} with the following parameters: ${runInput}`,
+          description: gateDescription(tool.name, runInput),
           params: paramsOf(runInput),
           path: ctx.cwd,
         });
@@ -187,6 +187,11 @@ function askedFirst(tool: Tool): Tool {
       return tool.run(runInput, { ...ctx, askPermission });
     },
   };
+}
+
+/** What a call the gate asks about (or refuses) would do, as the dialog and reports say it: MCP's wording. */
+function gateDescription(name: string, input: string): string {
+  return `execute ${name} with the following parameters: ${input}`;
 }
 
 /** The call's arguments as the dialog's params (the input already passed the tool's schema: an object). */

@@ -221,12 +221,13 @@ export class PermissionService {
   /**
    * The gate a call of `toolName` passes before the tool runs (see gate.ts): what the rules say of the
    * tool as a whole, for a tool that asks as `asks` says. A refusal is reported like a rule's refusal
-   * of a request; for `ask`, the caller asks through {@link request} (no subject) before the tool runs.
+   * of a request, with `description` (what the call would do); for `ask`, the caller asks through
+   * {@link request} (no subject) before the tool runs.
    */
-  gate(sessionId: string, toolName: string, asks: ToolAsks | undefined): GateVerdict {
+  gate(sessionId: string, toolName: string, asks: ToolAsks | undefined, description: string): GateVerdict {
     const verdict = gateVerdict(toolName, asks, this.rules);
     if (verdict.action === 'deny') {
-      const outcome: PermissionOutcome = { sessionId, toolName, description: `${toolName} (any call)`, decision: 'deny', by: 'rule', message: verdict.message };
+      const outcome: PermissionOutcome = { sessionId, toolName, description, decision: 'deny', by: 'rule', message: verdict.message };
       for (const listener of [...this.outcomeListeners]) listener(outcome);
     }
     return verdict;

@@ -89,9 +89,10 @@ export interface ToolContext {
   askPermission: PermissionAsk;
   /**
    * The permission gate for this call's tool, before it runs (permission/gate.ts): given how the tool
-   * asks itself, run it, ask once first, or refuse it. Omitted: the tool's own requests are the only check.
+   * asks itself, run it, ask once first, or refuse it; `description` says what the call would do, for
+   * reports of a refusal. Omitted: the tool's own requests are the only check.
    */
-  permissionGate?: (asks: ToolAsks | undefined) => GateVerdict;
+  permissionGate?: (asks: ToolAsks | undefined, description: string) => GateVerdict;
   fileTimes: FileTimes;
   fileHistory: FileHistory;
   /** the session's persistent shell */

@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { gateVerdict, type GateVerdict, type ToolAsks } from '../../src/permission/gate.js';
 import { permissionRules, type PermissionSetting } from '../../src/permission/rules.js';
+import { PermissionService, type PermissionOutcome } from '../../src/permission/service.js';
 
-const denied = (tool: string, rule: string): GateVerdict => ({
+const denied = (tool: string, rule: string): GateVerdict & { action: 'deny' } => ({
   action: 'deny',
   message:
     `Permission denied: ${tool} is denied by the permission rule ${rule}. ` +
@@ -36,5 +37,18 @@ const rows: [string, PermissionSetting | undefined, string, ToolAsks | undefined
 describe('gateVerdict', () => {
   it.each(rows)('%s', (_name, setting, tool, asks, expected) => {
     expect(gateVerdict(tool, asks, permissionRules(setting))).toEqual(expected);
+  });
+});
+
+describe('PermissionService.gate', () => {
+  it('reports a refusal like a rule refusing a request, and nothing when the tool may run', () => {
+    const service = new PermissionService('/work/project', { rules: permissionRules({ view: 'deny', grep: 'ask' }) });
+    const outcomes: PermissionOutcome[] = [];
+    service.onOutcome((o) => outcomes.push(o));
+    const description = 'execute view with the following parameters: {"file_path":"a.ts"}';
+    expect(service.gate('s1', 'view', undefined, description)).toEqual(denied('view', 'view "*": "deny"'));
+    expect(service.gate('s1', 'grep', undefined, 'execute grep with the following parameters: {}')).toEqual({ action: 'ask' });
+    expect(service.gate('s1', 'ls', undefined, 'execute ls with the following parameters: {}')).toEqual({ action: 'run' });
+    expect(outcomes).toEqual([{ sessionId: 's1', toolName: 'view', description, decision: 'deny', by: 'rule', message: denied('view', 'view "*": "deny"').message }]);
   });
 });
