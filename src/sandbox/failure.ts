@@ -11,6 +11,8 @@ const SANDBOX_FAILURES: ReadonlyArray<{ pattern: RegExp; refused: string }> = [
   { pattern: /Read-only file system|\bEROFS\b/, refused: 'a write outside the project or to a protected file (read-only here)' },
   { pattern: /Invalid cross-device link|\bEXDEV\b/, refused: 'a link or move across the read-only mounts' },
   { pattern: new RegExp(PROXY_REFUSAL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), refused: 'a host that is not in sandbox.network.allowedDomains' },
+  // the proxy's 403 to a tunnel, as curl and Python report it (only our proxy is reachable from inside)
+  { pattern: /CONNECT tunnel failed, response 403|Tunnel connection failed: 403/, refused: 'a host that is not in sandbox.network.allowedDomains' },
   // no DNS in the network namespace
   {
     pattern: /Temporary failure in name resolution|Could not resolve host|Name or service not known|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|nodename nor servname|Could not resolve hostname|unable to resolve host/i,
