@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { configSchema, mcpServerSchema, type Config } from './schema.js';
 import { formatKeyPath, jsonTypeName, splitIssues } from './issues.js';
 import { JsonSyntaxError, parseJsonText } from './json-text.js';
+import { projectKeyWarnings } from './project-keys.js';
 import { CONFIG_FILE_NAME, ConfigError, configSource, deepMerge, globalConfigCandidates, readConfigFiles, resolveDataDir } from './light.js';
 
 // shared with the zod-free reader of a few keys (light.ts), so both read the same files the same way;
@@ -42,6 +43,7 @@ export interface LoadedConfig {
  */
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const sources = readConfigFiles(options);
+  const globalFiles = globalConfigCandidates(options);
 
   const files = sources.map((s) => s.file);
   const warnings: string[] = [];
@@ -55,6 +57,8 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     if (checked.value) {
       values.push(checked.value);
       read.push({ file, value: checked.value });
+      // the project's own file (not the user's, when the project is the home directory)
+      if (!globalFiles.includes(file)) warnings.push(...projectKeyWarnings(file, checked.value));
     }
   }
   if (errors.length > 0) throw new ConfigError(errors);
