@@ -6,11 +6,15 @@
  *
  * What a tool does about permission itself decides what is left for the gate:
  *
- * | the tool asks                | e.g.                                          | a `deny` rule        | an `ask` rule          |
- * |------------------------------|-----------------------------------------------|----------------------|------------------------|
- * | `subject`: per call, with what it touches | bash (the command), edit/write/patch (the files), fetch (the URL) | refused here only when it denies every subject (no later rule of the tool allows or asks for some) | the tool's own request asks, refined by its subject |
- * | `call`: per call, as a whole | MCP tools, declarative tools that change things | refused here         | the tool's own request asks |
- * | not known to ask (omitted)   | view, grep, a plugin or runtime tool, a read-only declarative tool | refused here | asked here, once; the tool's own requests without a subject in that call are answered by that answer |
+ * | `asks`    | e.g.                                         | a `deny` rule                               | an `ask` rule                         |
+ * |-----------|----------------------------------------------|---------------------------------------------|---------------------------------------|
+ * | `subject` | bash, edit, write, patch, fetch              | refused here when it denies every subject¹  | the tool's own request asks           |
+ * | `call`    | MCP tools, declarative tools that change things | refused here                             | the tool's own request asks           |
+ * | omitted   | view, grep, plugin and runtime tools, read-only declarative tools | refused here           | asked here, once²                     |
+ *
+ * ¹ no later rule of the tool allows or asks for some subject: `"bash": {"*": "deny", "ls*": "allow"}`
+ *   is left to the command. ² the tool's own requests without a subject in that call are answered by
+ *   that answer (`agent/tool-calls.ts`), so a plugin that asks is not asked twice.
  *
  * With no rule for the tool the gate lets it run, and the tool behaves as it always did: reads run,
  * a plugin's `ask` asks. An `allow` rule lets it run, and the tool's own requests meet the same rule.
