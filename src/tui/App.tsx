@@ -280,7 +280,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
                 commands={commands}
               />
             ) : state.items.length === 0 ? (
-              <Welcome version={services.version} cwd={services.cwd} modelName={model.name} />
+              <Welcome version={services.version} cwd={services.cwd} modelName={model.name} profile={services.profiles?.active()} />
             ) : (
               <MessageList
                 items={state.items}

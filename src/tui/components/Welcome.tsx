@@ -13,9 +13,11 @@ export interface WelcomeProps {
   version: string;
   cwd: string;
   modelName: string;
+  /** the active provider profile, named before the model as the status bar names it */
+  profile?: string;
 }
 
-export const Welcome = memo(function Welcome({ version, cwd, modelName }: WelcomeProps) {
+export const Welcome = memo(function Welcome({ version, cwd, modelName, profile }: WelcomeProps) {
   const theme = useTheme();
   const keymap = useKeymap();
   // the keys in effect (a rebound or unbound action shows its new key, or nothing)
@@ -32,7 +34,7 @@ export const Welcome = memo(function Welcome({ version, cwd, modelName }: Welcom
     <Box flexDirection="column" paddingTop={1}>
       <Logo version={version} />
       <Text color={theme.textMuted} wrap="truncate-middle">
-        {cwd} · {modelName}
+        {cwd} · {profile ? `${profile} · ` : ''}{modelName}
       </Text>
       <Text> </Text>
       <Text color={theme.text}>Type a request and press enter.</Text>
