@@ -41,6 +41,12 @@ export const APP_LOAD_STEPS: readonly { loads: string; step: () => Promise<unkno
  */
 export const APP_LOAD_DELAY_MS = 100;
 
+/**
+ * Workspace trust's TUI side (`tui-trust.ts`), loaded after the first frame like the app: finding what
+ * a project would run reads its folders and loads the custom-tool loader.
+ */
+export const loadTuiTrust = (): Promise<typeof import('./tui-trust.js')> => import('./tui-trust.js');
+
 /** Imports the app's modules in {@link APP_LOAD_STEPS}, yielding between steps; resolves with `createApp`. */
 export async function loadAppInSlices(): Promise<typeof createApp> {
   await new Promise((resolve) => setTimeout(resolve, APP_LOAD_DELAY_MS));

@@ -33,7 +33,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   };
 
   // what the first full frame needs; the rest of the app loads after it
-  const [{ loadTuiConfig }, { loadKeymap }, { chooseProviders }, { openAppStorage, closeAppStorage }, { planServers }, { pendingChatServices }, { loadAppInSlices }, { runTui }] = await Promise.all([
+  const [{ loadTuiConfig }, { loadKeymap }, { chooseProviders }, { openAppStorage, closeAppStorage }, { planServers }, { pendingChatServices }, { loadAppInSlices, loadTuiTrust }, { runTui }] = await Promise.all([
     import('./tui-config.js'),
     import('./keybindings.js'),
     import('./models.js'),
@@ -82,9 +82,23 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   let firstFrame: () => void = () => {};
   const framed = new Promise<void>((resolve) => (firstFrame = resolve));
   void framed.then(() => configCheck.remember());
+  // workspace trust, after the first frame: an untrusted project's own code waits for the trust
+  // dialog's answer, and the app starts with or without it (so trusting needs no restart)
+  const trust = framed.then(loadTuiTrust).then(({ tuiTrust }) => tuiTrust({ config, sources: loaded.sources }, cwd, process.env, opts.trust));
   const app: Promise<App> = framed.then(async () => {
     const createApp = await loadAppInSlices();
-    return createApp({ cwd, config, models: models.models, providerSettings: models.settings, generateTitles: true, storage: appStorage, profile: models.profile, lspServers });
+    const start = await (await trust).start;
+    return createApp({
+      cwd,
+      config: start.config,
+      models: models.models,
+      providerSettings: models.settings,
+      generateTitles: true,
+      storage: appStorage,
+      profile: models.profile,
+      lspServers: start.lspServers,
+      projectCodeHeld: start.held,
+    });
   });
   // a signal or a crash: stop running commands (their process groups) before exiting
   void app.then((loadedApp) => terminal.onAbnormalExit(() => loadedApp.cancelAll()), () => {});
@@ -105,6 +119,10 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       lspLanguages: lspServers.map((s) => s.language),
       settings: models.settings,
       profile: models.profile,
+      trust: {
+        pending: () => trust.then((t) => t.pending),
+        answer: (yes) => trust.then((t) => t.answer(yes)),
+      },
     },
     app,
   );
@@ -135,6 +153,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   } finally {
     terminal.restore();
     firstFrame(); // quit before the first frame: the app still loads, to be closed in order
+    // quit with the trust dialog unanswered: the app loads without the project's code, to be closed
+    void trust.then((t) => t.answer(false), () => {});
     const loadedApp = await app.catch(() => undefined);
     if (loadedApp) {
       // every request still running (a reply, a title waiting on a silent provider) is cancelled, or close() would wait for it

@@ -33,6 +33,8 @@ export interface EarlyParts {
   /** the active provider profile at start (issue 15 §2) */
   profile?: string;
   env?: NodeJS.ProcessEnv;
+  /** workspace trust: what the project would run, and the person's answer (`interactive.ts`) */
+  trust?: ChatServices['trust'];
 }
 
 /** A subscription made before the app arrived: moved onto it then. */
@@ -127,6 +129,7 @@ export function pendingChatServices(early: EarlyParts, app: Promise<App>): { ser
       snapshot: () => keepEarlyLspView(real?.lsp?.snapshot(), earlyLsp),
     },
     ...projectServices(early.config, early.cwd, env),
+    ...(early.trust ? { trust: early.trust } : {}),
   };
   return { services, ready };
 }

@@ -68,6 +68,16 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   const [dialog, setDialog] = useState<DialogState | undefined>(() =>
     services.init.isInitialized() ? undefined : { kind: 'init' },
   );
+  // an untrusted project's own code waits for the trust dialog, in front of whatever is open
+  useEffect(() => {
+    let live = true;
+    void services.trust?.pending().then((items) => {
+      if (live && items && items.length > 0) setDialog((open) => ({ kind: 'trust', items, back: open }));
+    });
+    return () => {
+      live = false;
+    };
+  }, [services]);
   const [page, setPage] = useState<'chat' | 'logs' | 'pager'>('chat');
   // the pager's tool result (issue 13 §9)
   const [pager, setPager] = useState<{ title: string; text: string }>();

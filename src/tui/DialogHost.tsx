@@ -25,11 +25,12 @@ import { PermissionDialog } from './dialogs/PermissionDialog.js';
 import { QuitDialog } from './dialogs/QuitDialog.js';
 import { SessionsDialog } from './dialogs/SessionsDialog.js';
 import { ThemesDialog } from './dialogs/ThemesDialog.js';
+import { TrustDialog } from './dialogs/TrustDialog.js';
 import { loadAttachment, MAX_ATTACHMENTS } from './input/attachments.js';
 import { LAYER, useKeys } from './input/InputProvider.js';
 import { useKeymap } from './keymap-context.js';
 import type { ChatStore } from './state/chat-store.js';
-import type { ChatServices } from './state/services.js';
+import type { ChatServices, ProjectCodeView } from './state/services.js';
 import { THEME_NAMES, type Theme } from './theme.js';
 
 /** Which dialog is open. */
@@ -43,6 +44,8 @@ export type DialogState =
   | { kind: 'profiles' }
   | { kind: 'themes' }
   | { kind: 'init' }
+  /** `back`: the dialog it came in front of (the init question), shown after the answer */
+  | { kind: 'trust'; items: ProjectCodeView[]; back?: DialogState }
   | { kind: 'filepicker' }
   | { kind: 'arguments'; command: CustomCommand };
 
@@ -242,6 +245,22 @@ export function DialogHost(props: DialogHostProps) {
             services.init.markInitialized();
             onClose();
           }
+        }}
+        {...area}
+      />
+    );
+  } else if (dialog?.kind === 'trust') {
+    const back = dialog.back;
+    body = (
+      <TrustDialog
+        items={dialog.items}
+        onAnswer={(trust) => {
+          if (back) props.onOpen(back);
+          else onClose();
+          void services.trust?.answer(trust).then(
+            (line) => store.setStatus(line, trust ? 'info' : 'warn'),
+            (err: unknown) => store.setStatus((err as Error).message, 'error'),
+          );
         }}
         {...area}
       />

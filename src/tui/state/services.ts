@@ -102,6 +102,22 @@ export interface ChatServices {
   userCommandDirs: string[];
   /** the Initialize Project prompt and its flag */
   init: { prompt: string; isInitialized(): boolean; markInitialized(): void };
+  /**
+   * Workspace trust: the project's own code waits for the person's word. `pending` resolves with what
+   * the project would run when it is not trusted (the trust dialog lists it), else undefined.
+   * `answer(true)` remembers the project as trusted and starts its code; `answer(false)` runs the
+   * session without it. Resolves with a line to show (what happened, or why remembering failed).
+   */
+  trust?: { pending(): Promise<ProjectCodeView[] | undefined>; answer(trust: boolean): Promise<string> };
+}
+
+/** One thing a project would run, as the trust dialog lists it (`src/app/project-code.ts`). */
+export interface ProjectCodeView {
+  /** `plugin`, `tool file`, `plugin package`, `MCP server`, `language server`, `shell` */
+  kind: string;
+  name: string;
+  /** the command line or URL; empty for files */
+  detail: string;
 }
 
 /** Language servers as the sidebar and status bar show them. */
