@@ -37,7 +37,7 @@ export const globTool = defineTool({
   readOnly: true,
   async run(input, ctx) {
     const { root, pattern } = resolveSearch(ctx.cwd, input.path, input.pattern);
-    const secret = secretPlaceSearched(root, pattern);
+    const secret = secretPlaceSearched(root, { pattern });
     if (secret) await askBeforeSecretRead(ctx, 'glob', secret);
     const { files, truncated } = await findFiles(root, pattern, ctx.signal);
     let output = 'No files found';

@@ -47,7 +47,7 @@ export const grepTool = defineTool({
   readOnly: true,
   async run(input, ctx) {
     const root = resolveToolPath(ctx, input.path || '.');
-    const secret = secretPlaceSearched(root, input.include);
+    const secret = secretPlaceSearched(root, { hidden: true });
     if (secret) await askBeforeSecretRead(ctx, 'grep', secret);
     const { matches, truncated } = await searchFiles(
       root,

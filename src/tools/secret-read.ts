@@ -5,7 +5,7 @@
  * free; a read of a secret place asks first, as the sandbox hides them from commands that run without
  * the person's word. Links are followed: a link in the project to `~/.ssh/id_rsa` is that file.
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { SECRET_HOME_PATHS } from '../sandbox/policy.js';
@@ -43,15 +43,16 @@ export function secretPlaceOf(path: string, home = homeDirectory()): SecretPlace
 }
 
 /**
- * The secret place a search from `root` may read: `root` inside one, or `root` above one when the
- * search reaches hidden entries (a pattern naming `.ssh`, say: the walks skip dot entries otherwise).
+ * The secret place a search from `root` may read: `root` inside one, or `root` above an existing one
+ * when the search reaches hidden entries — always for grep, which searches them; for glob when its
+ * pattern names one (`.ssh/*`), since its walk skips dot entries otherwise.
  */
-export function secretPlaceSearched(root: string, pattern: string | undefined, home = homeDirectory()): SecretPlace | undefined {
+export function secretPlaceSearched(root: string, reach: { hidden: boolean } | { pattern: string }, home = homeDirectory()): SecretPlace | undefined {
   const inside = secretPlaceOf(root, home);
   if (inside) return inside;
-  if (pattern === undefined || !namesHiddenEntries(pattern)) return undefined;
+  if ('pattern' in reach ? !namesHiddenEntries(reach.pattern) : !reach.hidden) return undefined;
   const real = realOrSelf(resolve(root));
-  return secretPlaces(home).find((place) => isWithin(real, place.path) || isWithin(resolve(root), place.path));
+  return secretPlaces(home).find((place) => (isWithin(real, place.path) || isWithin(resolve(root), place.path)) && existsSync(place.path));
 }
 
 /**

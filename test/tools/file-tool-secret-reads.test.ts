@@ -35,6 +35,8 @@ beforeEach(() => {
   writeFileSync(join(home, '.ssh', 'id_rsa'), `${KEY}\n`);
   writeFileSync(join(home, '.aws', 'credentials'), `aws_secret_access_key = ${KEY}\n`);
   writeFileSync(join(home, 'notes.txt'), 'plain notes\n');
+  mkdirSync(join(home, 'docs'));
+  writeFileSync(join(home, 'docs', 'notes.md'), 'plain notes\n');
   writeFileSync(join(project, 'a.txt'), 'project text\n');
   symlinkSync(join(home, '.ssh', 'id_rsa'), join(project, 'key'));
   savedHome = process.env.HOME;
@@ -95,6 +97,12 @@ describe('a read of a secret place asks; denied, nothing of it is read', () => {
     expect(result.output).not.toContain('id_rsa');
   });
 
+  it('grep from the home directory, whose hidden folders it searches', async () => {
+    const { asked, result } = await run(grepTool, { pattern: 'KEY', path: home }, 'deny');
+    expect(asked).toEqual([`grep reads ${join(home, '.ssh')}, which holds SSH private keys`]);
+    expect(result.output).not.toContain(KEY);
+  });
+
   it('grep in ~/.aws', async () => {
     const { asked, result } = await run(grepTool, { pattern: 'secret', path: join(home, '.aws') }, 'deny');
     expect(asked).toEqual([`grep reads ${join(home, '.aws')}, which holds AWS credentials`]);
@@ -108,7 +116,7 @@ describe('other reads, in the project or outside it, stay free', () => {
     ['view in the project', viewTool, () => ({ file_path: 'a.txt' }), 'project text'],
     ['ls of the home directory (names only; dot entries are not listed)', lsTool, () => ({ path: home }), 'notes.txt'],
     ['glob from the home directory', globTool, () => ({ pattern: '*.txt', path: home }), 'notes.txt'],
-    ['grep from the home directory (dot folders are skipped)', grepTool, () => ({ pattern: 'plain', path: home }), 'plain notes'],
+    ['grep from a folder beside the secret places', grepTool, () => ({ pattern: 'plain', path: join(home, 'docs') }), 'plain notes'],
   ] as const)('%s', async (_, tool, input, expected) => {
     const { asked, result } = await run(tool, input(), 'deny');
     expect(asked).toEqual([]);
