@@ -1,7 +1,8 @@
 /**
  * The slash list (issue 13 §5): `/` at the start of the input lists the commands (commands.ts),
  * filtered by what follows it as the person types (fzf, as the `@` completion), drawn above the
- * editor, 10 rows at most with the selected one kept in view.
+ * editor, 10 rows at most with the selected one kept in view; when more match, the last row says how
+ * many are above and below.
  *
  * Keys, on {@link LAYER.popup} while shown (the file completion's actions, `completion.*`): ↑/↓
  * move, enter runs the selected command, tab puts its name in the input, esc closes, space closes
@@ -107,11 +108,14 @@ export function SlashCompletion({ query, listCommands, onRun, onComplete, onClos
   if (!commands) body = <Text color={theme.textMuted}>Loading commands…</Text>;
   else if (matches.length === 0) body = <Text color={theme.textMuted}>No matching commands (enter sends the text)</Text>;
   else {
-    const top = Math.max(0, Math.min(current - COMPLETION_ROWS + 1, matches.length - COMPLETION_ROWS));
-    const shown = matches.slice(Math.max(0, top), Math.max(0, top) + COMPLETION_ROWS);
+    // more than fit: the last row says how many are above and below (the list's height stays the same)
+    const overflow = matches.length > COMPLETION_ROWS;
+    const rows = overflow ? COMPLETION_ROWS - 1 : COMPLETION_ROWS;
+    const top = Math.max(0, Math.min(current - rows + 1, matches.length - rows));
+    const shown = matches.slice(top, top + rows);
     const nameColumns = Math.min(Math.floor(inner / 2), Math.max(...shown.map((m) => stringWidth(m.item.name) + 1)) + 2);
-    body = shown.map((m, i) => {
-      const selected = Math.max(0, top) + i === current;
+    const lines = shown.map((m, i) => {
+      const selected = top + i === current;
       const name = fitText(`/${m.item.name}`, nameColumns, true);
       return (
         <Text key={m.item.id} wrap="truncate-end" color={selected ? theme.primary : theme.text} backgroundColor={selected ? theme.selectionBackground : undefined}>
@@ -121,10 +125,17 @@ export function SlashCompletion({ query, listCommands, onRun, onComplete, onClos
         </Text>
       );
     });
+    const below = matches.length - top - shown.length;
+    body = overflow ? [...lines, <Text key="more" color={theme.textMuted}>{moreLine(top, below)}</Text>] : lines;
   }
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.border} paddingX={1} width={Math.max(8, width)}>
       {body}
     </Box>
   );
+}
+
+/** The list's last row when not every command fits, e.g. `↑ 2 more  ↓ 5 more`. */
+export function moreLine(above: number, below: number): string {
+  return [above > 0 ? `↑ ${above} more` : '', below > 0 ? `↓ ${below} more` : ''].filter(Boolean).join('  ');
 }
