@@ -82,7 +82,7 @@ export interface Opencode {
   heldProjectCode: ProjectCodeItem[];
   /** Runs `prompt` in the session `sessionId` (created on first use); resolves when the run ends. */
   run(sessionId: string, prompt: string, options?: { signal?: AbortSignal }): Promise<OpencodeRunResult>;
-  /** Waits for running work, closes shells, MCP servers and the database. */
+  /** Cancels runs still going (their `run` resolves with reason `canceled`), then closes shells, MCP servers, language servers and the database. */
   close(): Promise<void>;
 }
 
@@ -143,6 +143,9 @@ export async function createOpencode(options: OpencodeOptions = {}): Promise<Ope
       return { ...result, text: finalText(result) };
     },
     async close() {
+      // runs still going are cancelled: a tool that never settles must not hold close() (the agent
+      // stops waiting for a call once its run is cancelled)
+      app.cancelAll();
       await app.close();
     },
   };

@@ -1,7 +1,9 @@
 /**
  * A plugin's or a program's tool ({@link PluginTool}) as a {@link Tool} of the registry: its `args`
  * (zod or JSON Schema) become the input schema, a zod schema also validates, `execute` gets the
- * plugin context, and the output is cut to its limits like every custom tool's (issue #11 §4).
+ * plugin context, and the output is cut to its limits like every custom tool's (issue #11 §4). A
+ * cancelled call (esc, the runtime API's `close()`) returns at once even when `execute` ignores its
+ * `signal` and never settles: the run must not wait on a promise nobody can end.
  */
 import { z } from 'zod';
 import { truncateOutput } from '../custom/output.js';
@@ -60,7 +62,8 @@ export function createPluginTool(name: string, def: PluginTool<any>): Tool {
         args = parsed.data;
       }
       try {
-        const out = await def.execute(args as Record<string, unknown>, {
+        ctx.signal.throwIfAborted();
+        const out = await untilAborted(def.execute(args as Record<string, unknown>, {
           sessionId: ctx.sessionId,
           callId: ctx.toolCallId,
           directory: ctx.cwd,
@@ -73,7 +76,7 @@ export function createPluginTool(name: string, def: PluginTool<any>): Tool {
               path: ctx.cwd,
             });
           },
-        });
+        }), ctx.signal);
         const result = typeof out === 'string' ? { output: out, isError: false } : { output: String(out?.output ?? ''), isError: out?.isError === true, metadata: out?.metadata };
         const cut = truncateOutput(result.output, def);
         return { ...result, output: cut.text, ...(cut.truncated ? { truncated: true } : {}) };
@@ -96,4 +99,15 @@ function jsonSchemaOf(args: unknown): Record<string, unknown> {
   if (schema.type === undefined && schema.properties === undefined) return { type: 'object', properties: schema };
   delete schema.$schema;
   return schema;
+}
+
+/** `value` awaited, or an AbortError as soon as `signal` aborts (what `execute` does later is ignored). */
+function untilAborted<T>(value: T | Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new DOMException('The operation was aborted', 'AbortError'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(value)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
