@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only startup,search,agent,rss,prompt,custom,tui,huge,lsp,snapshot]`
+ * `npm run bench [-- --quick] [-- --only startup,search,agent,rss,prompt,custom,tui,huge,lsp,snapshot,sandbox]`
  *
  * Builds dist/ (so bin/opencode runs the current source), then runs each benchmark and prints one
  * table. Figures are medians; ratios compare figures measured in this same run. Nothing passes or
@@ -16,6 +16,7 @@ import { benchLsp } from './lsp.js';
 import { log, printTable, type Row } from './lib.js';
 import { benchPromptSize } from './prompt-size.js';
 import { benchRss } from './rss.js';
+import { benchSandbox } from './sandbox.js';
 import { benchSearch, benchSearchReal } from './search.js';
 import { benchSnapshotUndo } from './snapshot-undo.js';
 import { benchStats } from './stats.js';
@@ -46,6 +47,7 @@ if (wanted('stats')) rows.push(...(await benchStats({ runs: quick ? 5 : 15 })));
 if (wanted('custom')) rows.push(...(await benchCustomTools({ runs: quick ? 5 : 11 })));
 if (wanted('huge')) rows.push(...(await benchHugeReply({ runs: quick ? 1 : 3 })));
 if (wanted('lsp')) rows.push(...(await benchLsp({ runs: quick ? 5 : 15 })));
+if (wanted('sandbox')) rows.push(...(await benchSandbox({ runs: quick ? 15 : 41 })));
 if (wanted('snapshot')) {
   const real = realRepoTree(process.cwd());
   const here = Number(execFileSync('git', ['ls-files'], { encoding: 'utf8' }).split('\n').length - 1);
