@@ -194,6 +194,9 @@ export class ChatStore {
    */
   async send(text: string, attachments: ImagePart[] = []): Promise<RunFinished | undefined> {
     if (this.refuseWhileBusy()) return undefined;
+    // a note about what came before (the draft is unchanged, the edited message is in the box) is
+    // stale once a prompt goes; it stays on the logs page
+    this.clearStatus();
     if (!this.state.session) this.openSession(this.services.sessions.create().id);
     const sessionId = this.state.session!.id;
     this.runStartedAt = this.now();
@@ -314,6 +317,13 @@ export class ChatStore {
     clearTimeout(this.statusTimer);
     this.statusTimer = setTimeout(() => this.set({ status: undefined }), STATUS_TTL_MS);
     this.statusTimer.unref?.();
+  }
+
+  /** Takes the status message off the status bar now (the logs page keeps it). */
+  clearStatus(): void {
+    if (!this.state.status) return;
+    clearTimeout(this.statusTimer);
+    this.set({ status: undefined });
   }
 
   /** Adds a log entry (the logs page). */
