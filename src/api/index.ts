@@ -19,7 +19,7 @@ import type { AgentEvents } from '../agent/events.js';
 import { createApp, type App } from '../app/app.js';
 import { resolveModels } from '../cli/models.js';
 import { loadConfig } from '../config/load.js';
-import { decideTrust, heldLine, type ProjectCodeItem } from '../app/project-code.js';
+import { decideTrust, type ProjectCodeItem } from '../app/project-code.js';
 import { startCustomTools } from '../custom/start.js';
 import type { CustomToolsReport } from '../custom/load.js';
 import type { EventBus } from '../events/bus.js';
@@ -107,7 +107,6 @@ export async function createOpencode(options: OpencodeOptions = {}): Promise<Ope
     lspServers: trust.lspServers,
     projectCodeHeld: !trust.trusted,
   });
-  if (!trust.trusted) app.bus.emit('warning', { message: heldLine(trust.items, env) });
   const permission = options.permission ?? 'approve';
   if (typeof permission === 'function') {
     app.permission.onRequest((request) => {
