@@ -6,6 +6,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { bubblewrapArgs, proxyBridgeArgv, proxyEnv } from './bubblewrap.js';
 import { detectSandbox, type SandboxSupport } from './detect.js';
+import { outerSandboxEnv, outerSandboxLevel } from './nested.js';
 import { buildPolicy } from './policy.js';
 import { startDomainProxy, type DomainProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
@@ -73,6 +74,10 @@ class OsSandbox implements Sandbox {
 
   async status(): Promise<SandboxStatus> {
     const support = await this.detect();
+    // no sandbox can start inside another one: an opencode run by a sandboxed command keeps the outer one
+    if (support.backend === 'none' && this.settings.mode !== 'off' && outerSandboxLevel()) {
+      return { mode: this.settings.mode, active: true, backend: 'none', inherited: true };
+    }
     const reason = support.reason ?? this.proxyProblem(support);
     return { mode: this.settings.mode, active: support.backend !== 'none' && !reason, backend: reason ? 'none' : support.backend, reason };
   }
@@ -95,6 +100,7 @@ class OsSandbox implements Sandbox {
       if (this.settings.mode === 'required') throw new SandboxUnavailableError(status.reason ?? 'unknown');
       return plain;
     }
+    if (status.inherited) return { ...plain, env: outerSandboxEnv(outerSandboxLevel()!) };
     const support = await this.detect();
     const useProxy = options.level === 'strict' && this.policy.allowedDomains.length > 0;
     const proxy = useProxy ? await this.startProxy(support.backend === 'bubblewrap' ? 'socket' : 'port') : undefined;
@@ -108,11 +114,11 @@ class OsSandbox implements Sandbox {
     if (support.backend === 'seatbelt') {
       const profile = seatbeltProfile(this.policy, options.level, { extraWritable: options.writable, proxyPort: proxy?.port });
       const env = proxy?.port ? proxyEnvFor(`http://127.0.0.1:${proxy.port}`) : {};
-      return { file: support.launcher!, args: ['-p', profile, ...argv], env, afterExit: () => [] };
+      return { file: support.launcher!, args: ['-p', profile, ...argv], env: { ...env, ...outerSandboxEnv(options.level) }, afterExit: () => [] };
     }
     const args = bubblewrapArgs(this.policy, options.level, { extraWritable: options.writable, proxySocket: proxy?.socketPath });
     const inner = proxy?.socketPath ? proxyBridgeArgv(support.socat!, proxy.socketPath, argv) : [...argv];
-    return { file: support.launcher!, args: [...args, '--', ...inner], env: proxy ? proxyEnv() : {}, afterExit };
+    return { file: support.launcher!, args: [...args, '--', ...inner], env: { ...(proxy ? proxyEnv() : {}), ...outerSandboxEnv(options.level) }, afterExit };
   }
 
   private startProxy(on: 'socket' | 'port'): Promise<DomainProxy> {

@@ -70,6 +70,11 @@ export interface SandboxStatus {
   backend: 'bubblewrap' | 'seatbelt' | 'none';
   /** when not active: why, in one sentence (e.g. `bwrap is not installed`) */
   reason?: string;
+  /**
+   * Active because this process already runs inside the sandbox of the opencode command that started
+   * it (`nested.ts`): commands are not wrapped again, the outer sandbox holds them.
+   */
+  inherited?: boolean;
 }
 
 /** An OS sandbox for one project. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { BIN, cleanEnv, runCli } from '../support/cli.js';
+import { HARM_MCP_FIXTURE } from '../support/harm-targets.js';
 
 let fake: FakeProvider | undefined;
 afterEach(async () => {
@@ -95,8 +96,9 @@ describe('opencode -p started by an opencode command', () => {
     const dir = project();
     const file = join(dir, 'notes.txt');
     writeFileSync(file, 'one\n');
-    // the inner run needs the provider key, which the shell's commands do not get by default
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ shell: { passEnv: ['ANTHROPIC_API_KEY'] } }));
+    // the inner run needs the provider key, which the shell's commands do not get by default, and the
+    // network, which a command run without the person's approval has not in the sandbox: this is about approvals
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'off', shell: { passEnv: ['ANTHROPIC_API_KEY'] } }));
     const inner = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} -q -p 'change one to two'`;
     fake = await startFakeProvider([
       // the outer run's first request: the command that starts the inner run
@@ -108,11 +110,34 @@ describe('opencode -p started by an opencode command', () => {
       // the outer run's last request
       { text: 'Outer: done.' },
     ]);
-    const run = await runCli(['-p', 'run opencode inside'], { cwd: dir, env: env(fake) });
+    // --trust: the project's shell.passEnv hands the provider key to the inner run
+    const outerEnv = env(fake);
+    const run = await runCli(['-p', 'run opencode inside', '--trust'], { cwd: dir, env: outerEnv });
     expect(run).toMatchObject({ code: 0, stdout: 'Outer: done.\n', stderr: '' });
     expect(readFileSync(file, 'utf8')).toBe('one\n');
     expect(toolResultsSent(fake, 3)).toEqual([[refusal(`Replace content in file ${file}`), true]]);
     // what the outer run's model saw from its command: the inner answer, then the inner run's note
-    expect(toolResultsSent(fake, 4)).toEqual([[`Inner: not allowed.\n${NOTE.trimEnd()}`, false]]);
+    // (the inner run cannot be trusted, so it leaves out the project's passEnv: it inherited the key)
+    const untrusted =
+      "opencode: this project is not trusted, so its own code was not started: shell shell.passEnv (ANTHROPIC_API_KEY). " +
+      `To run it: --trust (this run), or \`opencode trust\` in the project (adds it to ${outerEnv.HOME}/.config/opencode/trusted-projects.json)`;
+    expect(toolResultsSent(fake, 4)).toEqual([[`Inner: not allowed.\n${untrusted}\n${NOTE.trimEnd()}`, false]]);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('opencode started by a sandboxed opencode command', () => {
+  it('keeps the outer sandbox: with "sandbox": "required", `opencode mcp list` inside starts its server (no sandbox can start inside one)', async () => {
+    const dir = project();
+    const server = { command: process.execPath, args: [HARM_MCP_FIXTURE], env: { HARM_OUTSIDE: join(dir, 'x'), HARM_PROJECT: dir, HARM_PORT: '9' } };
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'required', mcpServers: { harm: server } }));
+    fake = await startFakeProvider([
+      // what the outer sandbox tells what runs in it, then an opencode command that starts the project's server
+      { toolCalls: [{ name: 'bash', input: { command: `printenv OPENCODE_SANDBOXED OPENCODE_SANDBOX_LEVEL && ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} mcp list` } }] },
+      { text: 'Done.' },
+    ]);
+    // --trust: the project's MCP server runs in the outer run too
+    const run = await runCli(['-p', 'list the servers', '--trust'], { cwd: dir, env: env(fake) });
+    expect(run).toMatchObject({ code: 0, stdout: 'Done.\n', stderr: '' });
+    expect(toolResultsSent(fake, 1)).toEqual([['1\nstrict\nharm  stdio  connected, 1 tool\n  harm_harm_report', false]]);
   });
 });
