@@ -75,6 +75,16 @@ function copiesFolderContents(args: readonly string[], recursive: string, long: 
   return MAY_BE_PROJECT_ROOT.test(destination) && operands.slice(0, -1).some((a) => FOLDER_CONTENTS.test(a) || a.includes('$'));
 }
 
+/** `git checkout`/`switch` with an operand besides a new branch's name: another commit or paths to check out. */
+function namesACommitOrPath(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (['-b', '-B', '-c', '-C', '--orphan'].includes(arg)) i++; // the new branch's name
+    else if (!arg.startsWith('-')) return true;
+  }
+  return false;
+}
+
 export const INPUT_NAMED_WRITERS: readonly InputNamedWriter[] = [
   { command: 'tar', example: 'tar -xf a.tar (its members may be .opencode.json or a link into .git)', writes: tarExtracts },
   { command: 'bsdtar', example: 'bsdtar -xf a.zip', writes: tarExtracts },
@@ -103,8 +113,8 @@ export const INPUT_NAMED_WRITERS: readonly InputNamedWriter[] = [
   { command: 'rsync', example: 'rsync -a src/ . (the folder decides the names written)', writes: (a) => copiesFolderContents(a, 'ra', ['recursive', 'archive']) },
   // git: the files come from another commit, a stash, a patch or a branch
   { command: 'git restore', example: 'git restore --source=HEAD~3 . (without --source it restores from the index)', writes: (a) => hasShort(a, 's') || hasLong(a, ['source']) },
-  { command: 'git checkout', example: 'git checkout other -- . , git checkout branch' },
-  { command: 'git switch', example: 'git switch branch' },
+  { command: 'git checkout', example: 'git checkout other -- . , git checkout branch (not `git checkout -b new`, which starts a branch where HEAD is)', writes: namesACommitOrPath },
+  { command: 'git switch', example: 'git switch branch (not `git switch -c new`)', writes: namesACommitOrPath },
   { command: 'git reset', example: 'git reset --hard HEAD~3 (not a reset of the index alone)', writes: (a) => hasLong(a, ['hard', 'merge', 'keep']) },
   { command: 'git merge', example: 'git merge feature' },
   { command: 'git pull', example: 'git pull' },

@@ -145,6 +145,9 @@ const CORPUS: Record<string, Row[]> = {
     ['gunzip -c f.gz', 'ask', 'ask', 'allow'],
     ['unzip -l a.zip', 'allow', 'allow', 'allow'],
     ['git restore src/a.ts', 'ask', 'ask', 'allow'],
+    ['git checkout -b feature', 'ask', 'ask', 'allow'], // a new branch where HEAD is: nothing checked out
+    ['git switch -c feature', 'ask', 'ask', 'allow'],
+    ['git switch main', 'ask', 'ask', 'ask'],
     ['git stash', 'ask', 'ask', 'allow'],
   ],
   'a program or git subcommand held in a variable': [
