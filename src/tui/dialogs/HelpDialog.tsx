@@ -6,6 +6,7 @@
  */
 import { Text } from 'ink';
 import { useState } from 'react';
+import stringWidth from 'string-width';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, FRAME_VERTICAL_ROWS, clamp, fitText, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import { BINDINGS, BINDING_SCOPES, formatKeys, type ActionName, type Binding } from '../keybindings.js';
@@ -39,16 +40,23 @@ export function helpRows(bindings: readonly Binding[], keymap: Keymap = DEFAULT_
   return rows;
 }
 
-/** Keys column: wide enough for most key lists; longer ones are cut. */
+/** Keys column at most: wide enough for most key lists; longer ones are cut. */
 const KEYS_COLUMNS = 28;
 
-/** The help dialog: 80 columns (less on a narrow screen), as tall as the screen allows. */
+/**
+ * The help dialog: as wide as its longest row needs (the keys column as wide as the longest keys,
+ * up to {@link KEYS_COLUMNS}), at most the screen's width, so a description is cut only when the
+ * screen is too narrow for it; as tall as the screen allows.
+ */
 export function HelpDialog({ onClose, bindings = BINDINGS, width, height }: HelpDialogProps) {
   const theme = useTheme();
   const keymap = useKeymap();
   const screen = useScreenSize(width, height);
   const rows = helpRows(bindings, keymap);
-  const frameWidth = clamp(80, 40, screen.columns - 2);
+  const widest = (pick: (row: Extract<HelpRow, { kind: 'binding' }>) => string) =>
+    Math.max(0, ...rows.map((row) => (row.kind === 'binding' ? stringWidth(pick(row)) : 0)));
+  const keysWanted = Math.min(KEYS_COLUMNS, widest((row) => row.keys) + 1);
+  const frameWidth = clamp(FRAME_HORIZONTAL_COLUMNS + keysWanted + widest((row) => row.description), 40, screen.columns - 2);
   const inner = frameWidth - FRAME_HORIZONTAL_COLUMNS;
   const area = Math.max(3, Math.min(rows.length, screen.rows - FRAME_VERTICAL_ROWS - 2));
   const scrolls = rows.length > area;
@@ -73,7 +81,7 @@ export function HelpDialog({ onClose, bindings = BINDINGS, width, height }: Help
     { layer: LAYER.dialog },
   );
 
-  const keysColumns = Math.min(KEYS_COLUMNS, Math.floor(inner / 2));
+  const keysColumns = Math.min(keysWanted, Math.floor(inner / 2));
   return (
     <DialogFrame title="Keyboard Shortcuts" width={frameWidth}>
       {scrolls ? <Text color={theme.textMuted}>{offset > 0 ? '↑ more' : ' '}</Text> : null}
