@@ -120,6 +120,9 @@ export const CODE_ENVIRONMENT: readonly CodeEnvironmentVariable[] = [
   { name: 'LD_DEBUG_OUTPUT', example: 'LD_DEBUG=all LD_DEBUG_OUTPUT=../x ls (the loader writes its log there)' },
   { name: 'MALLOC_TRACE', example: 'MALLOC_TRACE=../x prog (glibc writes its trace there)' },
   { name: 'ZDOTDIR', example: 'ZDOTDIR=. zsh -c ls (zsh sources ./.zshenv first)' },
+  { name: 'DOCKER_HOST', example: 'DOCKER_HOST=ssh://u@h docker ps (runs ssh to another machine)' },
+  { name: 'DOCKER_CONFIG', example: 'DOCKER_CONFIG=./d docker ps (its config.json names credential helpers, which run)' },
+  { name: 'DOCKER_CONTEXT', example: 'DOCKER_CONTEXT=remote docker ps (another daemon, reached over the network)' },
   { name: 'npm_config_<key>', pattern: /^npm_config_/i, example: "npm_config_script_shell=./x.sh npm run t, npm_config_node_options=…" },
 ];
 

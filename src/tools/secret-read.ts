@@ -4,6 +4,7 @@
  * command and a file tool guard the same places). Other reads, in the project or outside it, stay
  * free; a read of a secret place asks first, as the sandbox hides them from commands that run without
  * the person's word. Links are followed: a link in the project to `~/.ssh/id_rsa` is that file.
+ * opencode's own `/proc/<pid>/environ` counts too: the tools run in its process.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -32,10 +33,17 @@ function secretPlaces(home: string): SecretPlace[] {
   return places;
 }
 
+/** opencode's own environment and memory, which hold the provider keys it was started with. */
+function ownProcessFile(path: string): boolean {
+  const match = /^\/proc\/(self|thread-self|\d+)(\/task\/\d+)?\/(environ|mem|auxv)$/.exec(path);
+  return match !== null && (match[1] === 'self' || match[1] === 'thread-self' || Number(match[1]) === process.pid);
+}
+
 /** The secret place `path` is in or is, by its text or after following links, or undefined. */
 export function secretPlaceOf(path: string, home = homeDirectory()): SecretPlace | undefined {
   const candidates = new Set([resolve(path), realOrSelf(resolve(path))]);
   for (const candidate of candidates) {
+    if (ownProcessFile(candidate)) return { path: candidate, reason: "opencode's own environment, with the keys it was started with" };
     const hit = secretPlaces(home).find((place) => isWithin(place.path, candidate));
     if (hit) return { path: candidate, reason: hit.reason };
   }

@@ -174,6 +174,8 @@ const CORPUS: Record<string, Row[]> = {
     ['GIT_COMMON_DIR=sub/.git git status', 'ask', 'ask', 'ask'],
     ['SSLKEYLOGFILE=../k node -v', 'ask', 'ask', 'ask'],
     ['env ZDOTDIR=. zsh -c ls', 'ask', 'ask', 'ask'],
+    ['DOCKER_HOST=ssh://u@example.com docker ps', 'ask', 'ask', 'ask'],
+    ['export DOCKER_CONFIG=./d; docker images', 'ask', 'ask', 'ask'],
   ],
   '/dev/tcp and /dev/udp in any redirection': [
     ['cat < /dev/tcp/example.com/80', 'ask', 'ask', 'ask'],

@@ -79,6 +79,13 @@ describe('a read of a secret place asks; denied, nothing of it is read', () => {
     expect(result.output).not.toContain(KEY);
   });
 
+  it.runIf(process.platform === 'linux')("view of opencode's own /proc environment", async () => {
+    for (const file of ['/proc/self/environ', `/proc/${process.pid}/environ`]) {
+      const { asked } = await run(viewTool, { file_path: file }, 'deny');
+      expect(asked).toEqual([`view reads ${file}, which holds opencode's own environment, with the keys it was started with`]);
+    }
+  });
+
   it('ls ~/.ssh', async () => {
     const { asked, result } = await run(lsTool, { path: join(home, '.ssh') }, 'deny');
     expect(asked).toEqual([`ls reads ${join(home, '.ssh')}, which holds SSH private keys`]);
