@@ -118,6 +118,7 @@ export function pendingChatServices(early: EarlyParts, app: Promise<App>): { ser
           }
         : undefined,
     setTheme: (name) => void later((s) => s.setTheme(name)).catch(() => {}),
+    sandbox: { status: () => later((s) => s.sandbox!.status()) },
     mcp: {
       servers: () => real?.mcp.servers() ?? [],
       onUpdate: (listener) => onMcp.subscribe(listener),

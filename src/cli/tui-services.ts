@@ -102,6 +102,7 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
         .then(({ setGlobalConfigValue }) => setGlobalConfigValue({ env }, ['tui', 'theme'], name))
         .catch((err: unknown) => app.bus.emit('warning', { message: `Theme not saved: ${(err as Error).message}` }));
     },
+    sandbox: { status: () => app.sandbox.status() },
     mcp: {
       servers: () => app.mcp.servers(),
       onUpdate: (listener) => app.mcp.events.on('server.updated', listener),

@@ -24,6 +24,7 @@ export * from './types.js';
 export { buildPolicy, sandboxSettings, PROTECTED_PROJECT_PATHS, SECRET_HOME_PATHS, type SandboxConfigValue } from './policy.js';
 export { describeSandboxFailure } from './failure.js';
 export { detectSandbox } from './detect.js';
+export { sandboxNotice } from './notice.js';
 
 /** Options of {@link createSandbox}. */
 export interface CreateSandboxOptions {
@@ -37,16 +38,6 @@ export interface CreateSandboxOptions {
 /** Creates the sandbox of a project. Nothing starts until the first {@link Sandbox.wrap} or {@link Sandbox.status}. */
 export function createSandbox(options: CreateSandboxOptions): Sandbox {
   return new OsSandbox(options);
-}
-
-/**
- * The one line said at start when commands will not run in the sandbox though it was not turned off,
- * or undefined: in `auto` only the permission checks then protect the run; in `required` commands are refused.
- */
-export function sandboxNotice(status: SandboxStatus): string | undefined {
-  if (status.active || status.mode === 'off') return undefined;
-  if (status.mode === 'required') return `commands will be refused: "sandbox" is "required" and the sandbox cannot start (${status.reason})`;
-  return `commands run without the OS sandbox (${status.reason}): only the permission checks protect this run`;
 }
 
 /** The level a grant maps to; no grant (a caller that only knows "allowed") counts as not approved by the person. */

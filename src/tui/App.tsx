@@ -17,6 +17,7 @@ import { QueuedPrompts } from './components/QueuedPrompts.js';
 import { Sidebar } from './components/Sidebar.js';
 import { StatusBar } from './components/StatusBar.js';
 import { Welcome } from './components/Welcome.js';
+import { sandboxNotice } from '../sandbox/notice.js';
 import { LogsPage } from './pages/LogsPage.js';
 import { PagerPage, pagerContent } from './pages/PagerPage.js';
 import { onHighlighterLoaded } from './render/highlight.js';
@@ -78,6 +79,23 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
       live = false;
     };
   }, [services]);
+  // whether commands run in the OS sandbox: the status bar says so; a run without it is said once
+  const [sandboxed, setSandboxed] = useState<boolean>();
+  useEffect(() => {
+    let live = true;
+    void services.sandbox?.status().then(
+      (status) => {
+        if (!live) return;
+        setSandboxed(status.active);
+        const notice = sandboxNotice(status);
+        if (notice) store.setStatus(notice, 'warn');
+      },
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [services, store]);
   const [page, setPage] = useState<'chat' | 'logs' | 'pager'>('chat');
   // the pager's tool result (issue 13 §9)
   const [pager, setPager] = useState<{ title: string; text: string }>();
@@ -353,6 +371,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
           lspServers={lsp.servers}
           modelName={model.name}
           profile={services.profiles?.active()}
+          sandboxed={sandboxed}
           busy={state.busy}
         />
       </Box>

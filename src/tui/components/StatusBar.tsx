@@ -1,7 +1,7 @@
 /**
  * The bottom line (reference §9.2): help hint | context tokens and cost (a warning colour and the
  * percentage above 80 % of the window) | the transient status message | language servers that failed,
- * diagnostics | the model.
+ * diagnostics | whether commands run in the OS sandbox | the model.
  *
  * The help hint names the key in effect (`app.help`, or `app.help_busy` while the agent works), one
  * terminals can send (issue 13 §6: the original advertised ctrl+?, which xterm and tmux send as
@@ -31,6 +31,8 @@ export interface StatusBarProps {
   modelName: string;
   /** the active provider profile (issue 15 §2), shown before the model: `work · Claude Sonnet 5.5` */
   profile?: string;
+  /** whether the bash tool's commands run in the OS sandbox; undefined until known */
+  sandboxed?: boolean;
   busy: boolean;
 }
 
@@ -44,7 +46,7 @@ const MIN_LABEL_COLUMNS = 6;
  * string so it can never be wider than the terminal (a line one column too wide wraps and shifts the
  * whole screen). On a very narrow terminal the parts are dropped from the right.
  */
-export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTokens, status, diagnostics, lspServers, modelName, profile, busy }: StatusBarProps) {
+export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTokens, status, diagnostics, lspServers, modelName, profile, sandboxed, busy }: StatusBarProps) {
   const theme = useTheme();
   const keymap = useKeymap();
   const helpKey = (busy ? keymap.hint('app.help_busy') : undefined) ?? keymap.hint('app.help');
@@ -61,9 +63,10 @@ export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTo
   const failed = (lspServers ?? []).filter((s) => s.state === 'failed').map((s) => s.language);
   const counts = diagnostics && (diagnostics.errors || diagnostics.warnings) ? ` ✖ ${diagnostics.errors} ⚠ ${diagnostics.warnings} ` : '';
   const diag = (failed.length ? ` LSP ${failed.join(', ')} failed ` : '') + counts;
+  const sandboxText = sandboxed === undefined ? '' : sandboxed ? ' sandboxed ' : ' not sandboxed ';
   const statusColor = status?.level === 'error' ? theme.error : status?.level === 'warn' ? theme.warning : theme.info;
   const messageText = status ? ` ${status.text.replace(/\s+/g, ' ')}` : '';
-  const fixed = displayWidth(help) + displayWidth(usageText) + displayWidth(diag);
+  const fixed = displayWidth(help) + displayWidth(usageText) + displayWidth(diag) + displayWidth(sandboxText);
   const label = profile ? `${profile} · ${modelName}` : modelName;
   const fullLabel = ` ${label} `;
 
@@ -90,6 +93,7 @@ export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTo
       chalk.hex(statusColor)(message) +
       ' '.repeat(Math.max(0, room - displayWidth(message))) +
       (diag ? chalk.hex(failed.length || diagnostics!.errors ? theme.error : theme.warning)(diag) : '') +
+      (sandboxText ? chalk.hex(sandboxed ? theme.textMuted : theme.warning)(sandboxText) : '') +
       (model ? chalk.bgHex(theme.secondary).hex('#000000')(model) : '');
   } else {
     line = fitLine(chalk.bgHex(theme.border).hex(theme.text)(help) + chalk.bgHex(theme.secondary).hex('#000000')(model), width);

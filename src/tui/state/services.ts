@@ -10,6 +10,7 @@ import type { ImagePart, Message } from '../../message.js';
 import type { McpServerInfo } from '../../mcp/service.js';
 import type { PermissionDecision, PermissionRequest } from '../../permission/types.js';
 import type { ModelInfo } from '../../provider/types.js';
+import type { SandboxStatus } from '../../sandbox/types.js';
 import type { TurnUndoResult } from '../../undo/undo.js';
 
 /** The services of one project, as the TUI sees them. */
@@ -79,6 +80,8 @@ export interface ChatServices {
   profiles?: ProfileServices;
   /** saves the theme to the global config */
   setTheme(name: string): void;
+  /** whether the bash tool's commands run in the OS sandbox (the status bar says so) */
+  sandbox?: { status(): Promise<SandboxStatus> };
   mcp: {
     servers(): McpServerInfo[];
     onUpdate(listener: (info: McpServerInfo) => void): () => void;
