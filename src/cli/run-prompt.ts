@@ -113,7 +113,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   const sandboxStatus = app.sandbox.status();
   // custom tools and plugins (issue 11) load while MCP servers start; both before the first request
   const customTools = import('../custom/start.js').then(({ startCustomTools }) =>
-    startCustomTools(app, { write: (line) => process.stderr.write(`opencode: warning: ${line}\n`) }),
+    startCustomTools(app, { write: (line) => process.stderr.write(`opencode: warning: ${line}\n`), writePluginLog: (line) => process.stderr.write(`opencode: ${line}\n`) }),
   );
   const stopMcpWarnings = await waitForMcpBeforePrompt(app.mcp, (line) => process.stderr.write(`opencode: ${line}\n`));
   await customTools;

@@ -57,9 +57,10 @@ export function listTools(registry: ToolRegistry): ToolListing[] {
  * grep    project   .opencode/tools/grep.yaml  overrides the built-in grep
  * grep    built-in                             shadowed by project tool grep (.opencode/tools/grep.yaml)
  * ```
- * then `Failed to load:` and `Warnings:` sections when there are any.
+ * then `Plugin hooks:` (each plugin with hooks, `.opencode/plugins/audit.ts  hooks: tool.execute.after`:
+ * a plugin with hooks only has no row above), `Failed to load:` and `Warnings:` when there are any.
  */
-export function formatToolList(rows: readonly ToolListing[], report: Pick<CustomToolsReport, 'failed' | 'warnings'>): string {
+export function formatToolList(rows: readonly ToolListing[], report: Pick<CustomToolsReport, 'failed' | 'warnings'> & Partial<Pick<CustomToolsReport, 'hooks'>>): string {
   const table = [['NAME', 'SOURCE', 'FROM', 'NOTE']];
   for (const row of rows) {
     const notes: string[] = [];
@@ -70,6 +71,11 @@ export function formatToolList(rows: readonly ToolListing[], report: Pick<Custom
   }
   const widths = [0, 1, 2].map((col) => Math.max(...table.map((r) => r[col]!.length)));
   const lines = table.map((r) => r.map((cell, col) => (col < 3 ? cell.padEnd(widths[col]!) : cell)).join('  ').trimEnd());
+  const hooks = report.hooks ?? [];
+  if (hooks.length) {
+    const width = Math.max(...hooks.map((h) => h.origin.length));
+    lines.push('', 'Plugin hooks:', ...hooks.map((h) => `  ${h.origin.padEnd(width)}  hooks: ${h.hooks.join(', ')}`));
+  }
   if (report.failed.length) lines.push('', 'Failed to load:', ...report.failed.map((l) => `  ${l}`));
   if (report.warnings.length) lines.push('', 'Warnings:', ...report.warnings.map((l) => `  ${l}`));
   return `${lines.join('\n')}\n`;
@@ -98,7 +104,7 @@ export async function runToolsList(opts: { cwd?: string; json?: boolean }): Prom
   await sandbox?.close();
   const rows = listTools(registry);
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ tools: rows, failed: report.failed, warnings: report.warnings }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ tools: rows, hooks: report.hooks, failed: report.failed, warnings: report.warnings }, null, 2)}\n`);
   } else {
     process.stdout.write(formatToolList(rows, report));
   }

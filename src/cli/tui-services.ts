@@ -41,7 +41,7 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
   const loadCustomTools = () =>
     (customTools ??= import('../custom/start.js')
       .then(({ startCustomTools }) => startCustomTools(app, { env }))
-      .then((report) => ({ loaded: report.tools.map(({ name, source, origin }) => ({ name, source, origin })), failed: report.failed })));
+      .then((report) => ({ loaded: report.tools.map(({ name, source, origin }) => ({ name, source, origin })), hooks: report.hooks, failed: report.failed })));
   return {
     cwd,
     version: VERSION,

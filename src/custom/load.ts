@@ -35,6 +35,15 @@ export interface CustomToolInfo {
   origin: string;
 }
 
+/** A plugin's hooks, as `opencode tools` and the sidebar list them. */
+export interface PluginHooksInfo {
+  /** the plugin, named as in messages (`.opencode/plugins/audit.ts`, `plugin package …`) */
+  origin: string;
+  source: 'user' | 'project';
+  /** e.g. `['tool.execute.before', 'event']` */
+  hooks: string[];
+}
+
 /** What loading gave. */
 export interface CustomToolsReport {
   tools: CustomToolInfo[];
@@ -45,6 +54,8 @@ export interface CustomToolsReport {
   /** `project tool grep (.opencode/tools/grep.yaml) overrides the built-in grep`, at load time */
   overrides: string[];
   plugins: LoadedPlugin[];
+  /** the plugins that declare hooks, with the hooks' names (a plugin with hooks only has no tool to list) */
+  hooks: PluginHooksInfo[];
   /** time spent, in ms */
   elapsedMs: number;
 }
@@ -60,8 +71,11 @@ export interface LoadCustomToolsOptions {
   env?: Record<string, string | undefined>;
   /** the data directory, where what checking each tool file gave is remembered (`tool-file-cache.ts`); none: not remembered */
   cacheDir?: string;
-  /** where the plugins' log lines and hook failures go (default: the bus's `warning`) */
-  onLog?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /**
+   * Where the plugins' log lines and hook failures go (default: the bus's `warning`). A plugin's own
+   * line comes with `plugin`, its name, and reads `[<plugin>] <message>` (`[<plugin>] error: …` at level error).
+   */
+  onLog?: (level: 'info' | 'warn' | 'error', message: string, plugin?: string) => void;
   /**
    * Register each tool as a stand-in that only names it ({@link listedTool}) and install no hooks: for
    * reports that list the offered tools (`opencode stats`) without paying for building them. The
@@ -97,9 +111,9 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   const env = options.env ?? process.env;
   const home = env.HOME || homedir();
   const label = (path: string) => displayPath(path, projectDir, home);
-  const report: CustomToolsReport = { tools: [], failed: [], warnings: [], overrides: [], plugins: [], elapsedMs: 0 };
-  const log = (level: 'info' | 'warn' | 'error', message: string) => {
-    if (options.onLog) options.onLog(level, message);
+  const report: CustomToolsReport = { tools: [], failed: [], warnings: [], overrides: [], plugins: [], hooks: [], elapsedMs: 0 };
+  const log = (level: 'info' | 'warn' | 'error', message: string, plugin?: string) => {
+    if (options.onLog) options.onLog(level, message, plugin);
     else if (level !== 'info') options.bus?.emit('warning', { message });
   };
   const roots: { source: 'user' | 'project'; dir: string }[] = [
@@ -159,15 +173,20 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   const loaded = await loadPlugins(
     specs,
     { directory: projectDir, worktree: findWorktree(projectDir), config: options.config },
+    // a plugin's own lines carry its name, as a log's lines carry their source
     (spec) => ({
-      info: (message) => log('info', `${spec.label}: ${message}`),
-      warn: (message) => log('warn', `${spec.label}: ${message}`),
-      error: (message) => log('error', `${spec.label}: ${message}`),
+      info: (message) => log('info', `[${spec.label}] ${message}`, spec.label),
+      warn: (message) => log('warn', `[${spec.label}] ${message}`, spec.label),
+      error: (message) => log('error', `[${spec.label}] error: ${message}`, spec.label),
     }),
     { dataDir: options.cacheDir },
   );
   report.failed.push(...loaded.problems);
   report.plugins = loaded.plugins;
+  for (const plugin of loaded.plugins) {
+    const hooks = Object.entries(plugin.result.hooks ?? {}).filter(([, fn]) => typeof fn === 'function').map(([name]) => name);
+    if (hooks.length > 0) report.hooks.push({ origin: plugin.spec.label, source: plugin.spec.source, hooks });
+  }
   for (const plugin of loaded.plugins) {
     for (const [name, def] of Object.entries(plugin.result.tools ?? {})) {
       const problems = checkPluginTool(name, def);

@@ -18,7 +18,12 @@ export async function startCustomTools(
     /** where declarative tools' programs run */
     sandbox?: Sandbox;
   },
-  options: { env?: Record<string, string | undefined>; write?: (line: string) => void } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    write?: (line: string) => void;
+    /** where a plugin's own log lines go, `[<plugin>] <message>` (default `write`) */
+    writePluginLog?: (line: string) => void;
+  } = {},
 ): Promise<CustomToolsReport> {
   const said = new Set<string>();
   const say = (line: string) => {
@@ -37,10 +42,16 @@ export async function startCustomTools(
     // an untrusted project's own plugins and tool files do not load (the user's do)
     skipProjectFiles: app.projectCodeHeld,
     sandbox: app.sandbox,
-    onLog: (level, message) => {
-      // a plugin's info lines are for debugging; its warnings and errors are said like ours
-      if (level !== 'info') say(message);
-      else if (app.config.debug) options.write?.(message);
+    onLog: (level, message, plugin) => {
+      // a plugin's info lines are for debugging; its warnings and errors are said like ours, under its name
+      if (level === 'info' && !app.config.debug) return;
+      if (plugin === undefined) {
+        if (level !== 'info') say(message);
+        else options.write?.(message);
+        return;
+      }
+      (options.writePluginLog ?? options.write)?.(message);
+      if (level !== 'info') app.bus.emit('warning', { message });
     },
   });
   for (const line of report.failed) say(line);

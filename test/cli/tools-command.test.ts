@@ -1,6 +1,7 @@
 /**
  * `opencode tools [--json]` (issue 11 §2): every tool with its source, file, and what it overrides or is
- * shadowed by; tools turned off; custom tools that failed to load and the warnings.
+ * shadowed by; tools turned off; plugins' hooks (a plugin with hooks only is listed too); custom tools
+ * that failed to load and the warnings.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,8 @@ function setup(): { dir: string; env: Record<string, string> } {
   write(join(dir, '.opencode', 'tools', 'grep.json'), JSON.stringify({ name: 'grep', description: 'Our grep.', command: ['rg', '--json', '.'] }));
   write(join(dir, '.opencode', 'tools', 'broken.json'), JSON.stringify({ name: 'find', description: 'Finds.', command: ['fd', '{{pattern}}'] }));
   write(join(dir, '.opencode', 'plugins', 'greet.mjs'), "export default async () => ({ tools: { greet: { description: 'Greets.', args: {}, execute: async () => 'hi' } } });\n");
+  // hooks only: no tool of its own
+  write(join(dir, '.opencode', 'plugins', 'audit.mjs'), "export default async () => ({ hooks: { 'tool.execute.after': async () => {}, event: () => {} } });\n");
   writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ tools: { sourcegraph: false } }));
   return { dir, env };
 }
@@ -33,7 +36,8 @@ describe('opencode tools', () => {
     const { dir, env } = setup();
     const run = await runCli(['tools', '--json'], { cwd: dir, env });
     expect(run.code).toBe(0);
-    const listing = JSON.parse(run.stdout) as { tools: { name: string }[]; failed: string[]; warnings: string[] };
+    const listing = JSON.parse(run.stdout) as { tools: { name: string }[]; hooks: unknown[]; failed: string[]; warnings: string[] };
+    expect(listing.hooks).toEqual([{ origin: '.opencode/plugins/audit.mjs', source: 'project', hooks: ['tool.execute.after', 'event'] }]);
     expect(listing.tools.filter((t) => t.name === 'grep' || t.name === 'sourcegraph')).toEqual([
       { name: 'grep', source: 'project', origin: '.opencode/tools/grep.json', offered: true, disabled: false, overrides: ['the built-in grep'] },
       { name: 'grep', source: 'builtin', offered: false, disabled: false, overrides: [], shadowedBy: 'project tool grep (.opencode/tools/grep.json)' },
@@ -66,6 +70,9 @@ describe('opencode tools', () => {
         'status       user      ~/.config/opencode/tools/status.yaml  shadowed by project tool status (.opencode/tools/status.yaml)',
         'view         built-in',
         'write        built-in',
+        '',
+        'Plugin hooks:',
+        '  .opencode/plugins/audit.mjs  hooks: tool.execute.after, event',
         '',
         'Failed to load:',
         '  .opencode/tools/broken.json: command[1]: {{pattern}} is not a parameter',

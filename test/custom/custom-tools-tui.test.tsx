@@ -38,6 +38,7 @@ describe('custom tools in the TUI', () => {
     const loaded = await until(store, (s) => s.customTools !== undefined);
     expect(loaded.customTools).toEqual({
       loaded: [{ name: 'status', source: 'project', origin: '.opencode/tools/status.yaml' }],
+      hooks: [],
       failed: ['.opencode/tools/broken.yaml: command: missing (give command as an argv array, or script as a path)'],
     });
     expect(loaded.logs.map((l) => [l.level, l.message])).toEqual([

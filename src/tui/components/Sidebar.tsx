@@ -1,8 +1,9 @@
 /**
  * The right-hand panel once a session exists (reference §9.2): name and version, cwd, the session
- * title, configured language servers, MCP servers and their state, and the files the session
- * modified with +added/−removed lines.
+ * title, configured language servers, MCP servers and their state, custom tools and plugins' hooks,
+ * and the files the session modified with +added/−removed lines.
  */
+import { basename } from 'node:path';
 import { Box, Text } from 'ink';
 import React, { memo } from 'react';
 import type { FileChange } from '../../db/file-store.js';
@@ -40,8 +41,9 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
   const shownCwd = home && cwd.startsWith(home) ? `~${cwd.slice(home.length)}` : cwd;
   const statusColor = (s: McpServerInfo['status']) =>
     s === 'connected' ? theme.success : s === 'failed' ? theme.error : theme.warning;
-  const custom = customTools && customTools.loaded.length + customTools.failed.length > 0 ? customTools : undefined;
-  const customRows = custom ? 2 + custom.loaded.length + custom.failed.length : 0;
+  const hookRows = customTools?.hooks ?? [];
+  const custom = customTools && customTools.loaded.length + hookRows.length + customTools.failed.length > 0 ? customTools : undefined;
+  const customRows = custom ? 2 + custom.loaded.length + hookRows.length + custom.failed.length : 0;
   const maxFiles = Math.max(1, height - 14 - lspServers.length - mcpServers.length - customRows);
   return (
     <Box flexDirection="column" width={width} flexShrink={0} paddingLeft={1} paddingRight={1} overflow="hidden">
@@ -104,6 +106,13 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
               <Text color={theme.success}>● </Text>
               <Text color={theme.text}>{t.name}</Text>
               <Text color={theme.textMuted}> {t.source}</Text>
+            </Text>
+          ))}
+          {hookRows.map((h) => (
+            <Text key={`hooks:${h.source}:${h.origin}`} wrap="truncate-end">
+              <Text color={theme.success}>● </Text>
+              <Text color={theme.text}>{basename(h.origin)}</Text>
+              <Text color={theme.textMuted}> hooks: {h.hooks.join(', ')}</Text>
             </Text>
           ))}
           {custom.failed.map((line) => (

@@ -130,9 +130,11 @@ export interface LspView {
   counts: { errors: number; warnings: number };
 }
 
-/** The custom tools for the sidebar: each loaded one with its source and file, and one line per failure. */
+/** The custom tools for the sidebar: each loaded one with its source and file, the plugins' hooks, and one line per failure. */
 export interface CustomToolsSummary {
   loaded: { name: string; source: string; origin: string }[];
+  /** each plugin with hooks and their names (a plugin with hooks only has no tool in `loaded`) */
+  hooks?: { origin: string; source: string; hooks: string[] }[];
   failed: string[];
 }
 
