@@ -94,6 +94,7 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
       const startTime = Date.now();
       // large values go in files, not in the environment, where they would stop the program from starting (E2BIG)
       const passed = argumentVariables(args);
+      let removed: string[] = [];
       const ran = await runProcess({
         argv: [sandboxed.file, ...sandboxed.args],
         cwd,
@@ -102,7 +103,7 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
         timeoutMs: spec.timeoutMs,
         signal: ctx.signal,
       }).finally(() => {
-        sandboxed.release();
+        removed = sandboxed.release();
         passed.cleanup();
       });
       const metadata: Record<string, unknown> = { argv, exit_code: ran.exitCode, start_time: startTime, end_time: Date.now(), timed_out: ran.timedOut };
@@ -113,6 +114,8 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
       const parts: string[] = [];
       if (stdout) parts.push(stdout);
       if (stderr) parts.push(`stderr:\n${stderr}`);
+      // a protected name that did not exist could not be mounted read-only: what the program created there is gone
+      for (const path of removed) parts.push(`(the sandbox removed ${path}, which ${spec.name} created: a file that decides what runs is not created without the person's approval)`);
       if (ran.endedBackground) parts.push(`${spec.name} exited leaving processes of its own running (a background child holding its output, say); they were ended`);
       let isError = false;
       if (ran.timedOut) {
