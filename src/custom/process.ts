@@ -109,8 +109,9 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
       const pid = child.pid;
       // whatever is left in the group is ended before the result: a call leaves nothing running
       const leftBehind = pid !== undefined && !timedOut && !canceled && groupAlive(pid);
-      // (after a timeout or esc the group is already being ended: the result does not wait for it)
-      void (leftBehind ? endGroup(pid, graceMs) : Promise.resolve()).then(() => {
+      // after a timeout or esc too: a child that ignores SIGTERM must not outlive the call (or opencode,
+      // which may exit right after a cancelled run); a group whose members die at SIGTERM costs no wait
+      void (pid === undefined ? Promise.resolve() : endGroup(pid, graceMs)).then(() => {
         if (pid !== undefined && !groupAlive(pid)) leftovers().processGroupEnded(pid);
         resolve({
           stdout: Buffer.concat(stdout),

@@ -3,7 +3,7 @@
  * SIGTERM, too) returns with what the program printed and the reason, and nothing of it is left
  * running after the call.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,22 @@ describe('a declarative tool that leaves a background child', () => {
       output: 'started the watcher\nwatch exited leaving processes of its own running (a background child holding its output, say); they were ended',
       isError: false,
     });
+    expect(alive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+  });
+});
+
+describe('a declarative tool cancelled while its child ignores SIGTERM', () => {
+  it('the result comes once the child is gone (SIGKILL after the grace)', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opencode-decl-bg-'));
+    const pidFile = join(dir, 'child.pid');
+    const child = `process.on('SIGTERM', () => {}); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
+    const code = `process.on('SIGTERM', () => {}); require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'inherit' }); setInterval(() => {}, 1000)`;
+    const parsed = parseToolFile(JSON.stringify({ name: 'watch', description: 'Starts a watcher.', command: [process.execPath, '-e', code], readOnly: true, timeout: 600_000 }), join(dir, 'watch.json'), 'json');
+    const controller = new AbortController();
+    const result = runTool(createDeclarativeTool(parsed.tools[0]!, { projectDir: dir }), {}, toolContext(dir, { signal: controller.signal }));
+    while (!existsSync(pidFile)) await new Promise((r) => setTimeout(r, 50));
+    controller.abort();
+    expect(await result).toMatchObject({ output: 'Tool execution canceled by user', isError: true });
     expect(alive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
   });
 });
