@@ -16,7 +16,7 @@ const GLOBAL_OPTIONS_READ: Record<string, readonly string[]> = {
   // prints the schema of this build: no project, no config
   schema: [],
   // connects to the project's servers
-  'mcp list': ['-c, --cwd'],
+  'mcp list': ['-c, --cwd', '--trust'],
   // reads the project's files and config
   'lsp list': ['-c, --cwd'],
   // the editor's sessions run the agent: its model, profile and logging

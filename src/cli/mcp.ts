@@ -52,11 +52,16 @@ export async function waitForMcpBeforePrompt(
  * `opencode mcp list`: connects to every configured server (waiting up to each one's initialize timeout),
  * prints one block per server, disconnects. Returns the exit code: 0, or 2 for a config error.
  */
-export async function runMcpList(opts: { cwd?: string }): Promise<number> {
+export async function runMcpList(opts: { cwd?: string; trust?: boolean }): Promise<number> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   const loaded = loadConfigForCommand(cwd);
   if (typeof loaded === 'number') return loaded;
-  const servers = loaded.config.mcpServers;
+  // connecting starts a stdio server: an untrusted project's own servers are skipped, as in a session
+  const { decideTrust, heldLine } = await import('../app/project-code.js');
+  const trust = decideTrust(loaded, cwd, process.env, { trustFlag: opts.trust });
+  if (trust.refusal) process.stderr.write(`opencode: ${trust.refusal}\n`);
+  if (!trust.trusted) process.stderr.write(`opencode: ${heldLine(trust.items, process.env)}\n`);
+  const servers = trust.config.mcpServers;
   if (Object.keys(servers).length === 0) {
     process.stdout.write('No MCP servers configured. Add them under "mcpServers" in .opencode.json (see the README).\n');
     return 0;

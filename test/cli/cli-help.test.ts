@@ -61,7 +61,7 @@ describe('opencode help', () => {
   it.each([
     [['stats'], 'Global options it reads: -c, --cwd (see opencode --help).'],
     [['sessions', 'undo'], 'Global options it reads: -c, --cwd (see opencode --help).'],
-    [['mcp', 'list'], 'Global options it reads: -c, --cwd (see opencode --help).'],
+    [['mcp', 'list'], 'Global options it reads: -c, --cwd; --trust (see opencode --help).'],
     [['profiles'], 'Global options it reads: -c, --cwd; --profile (see opencode --help).'],
     [['schema'], 'Global options: none apply.'],
   ])('opencode %j --help ends with the global options it reads', async (command, line) => {

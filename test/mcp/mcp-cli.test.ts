@@ -40,7 +40,7 @@ describe('opencode mcp list', () => {
       broken: { command: 'opencode-no-such-mcp-server' },
       later: { type: 'sse', url: 'http://127.0.0.1:1/sse', disabled: true },
     });
-    const run = await runCli(['mcp', 'list'], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(['--trust', 'mcp', 'list'], { cwd: dir, env: cleanEnv() });
     const tools = (server: string) =>
       ['bad_image', 'crash', 'dotted.tool', 'echo', 'fail', 'image', LONG_TOOL_NAME, 'mixed', 'pid', 'sleep', 'toggle_extra']
         .map((t) => `  ${sanitizeToolName(server, t)}`)
@@ -68,7 +68,7 @@ describe('opencode mcp list', () => {
 
   it('reports a bad entry as one line and still lists the other servers', async () => {
     const dir = project({ good: fixtureEntry(), bad: { type: 'http' } });
-    const run = await runCli(['mcp', 'list'], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(['--trust', 'mcp', 'list'], { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe(`warning: ${join(dir, '.opencode.json')}: mcpServers.bad: type "http" needs "url"; server disabled\n`);
     expect(run.stdout).toMatch(/^bad {2}http {2}disabled\ngood {2}stdio {2}connected, 11 tools\n/);
@@ -89,7 +89,7 @@ describe('opencode -p with MCP servers', () => {
       { text: 'The notes say the build uses esbuild.' },
     ]);
     const started = Date.now();
-    const run = await runCli(['-p', 'what do the notes say?'], { cwd: dir, env: env(fake) });
+    const run = await runCli(['--trust', '-p', 'what do the notes say?'], { cwd: dir, env: env(fake) });
     // the silent server is named when -p stops waiting for it (issue 10 §2)
     expect(run).toMatchObject({
       code: 0,
@@ -108,7 +108,7 @@ describe('opencode -p with MCP servers', () => {
   it('gives the model a clear error for a crashed server and warns about a server that failed to start', async () => {
     fake = await startFakeProvider([{ toolCalls: [{ name: 'test_crash', input: {} }] }, { text: 'It crashed.' }]);
     const dir = project({ test: fixtureEntry(), missing: { command: 'opencode-no-such-mcp-server' } });
-    const run = await runCli(['-p', 'crash it', '-q'], { cwd: dir, env: env(fake) });
+    const run = await runCli(['--trust', '-p', 'crash it', '-q'], { cwd: dir, env: env(fake) });
     expect(run).toMatchObject({
       code: 0,
       stdout: 'It crashed.\n',
