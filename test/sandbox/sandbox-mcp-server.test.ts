@@ -53,3 +53,31 @@ describe.runIf(process.platform === 'linux')('a stdio MCP server in the sandbox'
     expect(info).toMatchObject({ status: 'failed', error: 'command not found: opencode-no-such-server' });
   });
 });
+
+describe('a stdio MCP server where the sandbox cannot start', () => {
+  const unavailable = Promise.resolve({ backend: 'none' as const, reason: 'bubblewrap (bwrap) is not installed' });
+
+  it('with "sandbox": "required" is not started: it fails with what to do, and nothing ran', async () => {
+    targets = await harmTargets();
+    sandbox = createSandbox({ settings: { mode: 'required', allowWrite: [], denyRead: [], allowedDomains: [] }, projectDir: targets.project, home: process.env.HOME!, support: unavailable });
+    const config = mcpServerSchema.parse({ command: process.execPath, args: [HARM_MCP_FIXTURE], env: targets.env });
+    service = startService({ servers: { harm: config }, cwd: targets.project, sandbox });
+    const info = await whenServer(service, 'harm', (s) => s.status !== 'connecting');
+    expect(info).toMatchObject({
+      status: 'failed',
+      error:
+        'Commands are not run: "sandbox" is "required" in the configuration and the sandbox cannot start here (bubblewrap (bwrap) is not installed). ' +
+        'Install bubblewrap (Linux) or set "sandbox" to "auto".',
+    });
+    expect(targets.report()).toBeUndefined();
+  });
+
+  it('with "sandbox": "auto" runs as it is (only the permission checks protect the run, as for commands)', async () => {
+    targets = await harmTargets();
+    sandbox = createSandbox({ settings: { mode: 'auto', allowWrite: [], denyRead: [], allowedDomains: [] }, projectDir: targets.project, home: process.env.HOME!, support: unavailable });
+    const config = mcpServerSchema.parse({ command: process.execPath, args: [HARM_MCP_FIXTURE], env: targets.env });
+    service = startService({ servers: { harm: config }, cwd: targets.project, sandbox });
+    expect(await whenServer(service, 'harm', (s) => s.status !== 'connecting')).toMatchObject({ status: 'connected' });
+    expect(targets.harmed()).toEqual({ outside: true, config: true, tcp: true });
+  });
+});
