@@ -245,6 +245,8 @@ export class Agent {
     const env = this.opts.promptEnvironment();
     const system = systemPrompt(this.opts.kind, env);
     const callIds = new SessionCallIds(previous);
+    /** replies of this answer the provider paused and the loop continued, since the last tool step */
+    const paused: Message[] = [];
 
     // the last step's tool message when calls of it never ran (canceled, skipped after a denial): finished
     // with their results in the next commit (else the last call's result finishes it)
@@ -294,6 +296,7 @@ export class Agent {
             this.finish(assistant, 'pause_turn');
           });
           history.push(assistant);
+          paused.push(assistant);
           continue;
         }
         // every call the model made is answered, whatever the finish reason says (a reply cut at
@@ -305,7 +308,15 @@ export class Agent {
             this.finish(assistant, value.finishReason === 'tool_use' ? 'end_turn' : value.finishReason, unknown);
           });
           if (unknown) bus.emit('warning', { sessionId, message: unknown });
-          return { sessionId, reason: finishPart(assistant)!.reason, message: assistant, ...(unknown ? { error: unknown } : {}), ...totals };
+          const earlier = paused.map((m) => messageText(m).trim()).filter(Boolean).join('\n\n');
+          return {
+            sessionId,
+            reason: finishPart(assistant)!.reason,
+            message: assistant,
+            ...(earlier ? { earlierText: earlier } : {}),
+            ...(unknown ? { error: unknown } : {}),
+            ...totals,
+          };
         }
         // results are stored as each call finishes, so a process killed mid-batch keeps the ones that ran
         const toolMessage = batch(() => {
@@ -350,6 +361,7 @@ export class Agent {
           openTools = toolMessage;
         }
         history.push(assistant, toolMessage);
+        paused.length = 0;
         if (outcome.canceled || outcome.permissionDenied) {
           const reason: FinishReason = outcome.canceled ? 'canceled' : 'permission_denied';
           batch(() => {
@@ -582,7 +594,5 @@ function streamingCall(parts: MessagePart[], id: string): ToolCallPart | undefin
   return parts.find((p): p is ToolCallPart => p.type === 'tool_call' && p.id === id);
 }
 
-/** The last assistant text of a run, for `-p` output. */
-export function finalText(result: RunResult): string {
-  return result.message ? messageText(result.message) : '';
-}
+/** The last assistant text of a run, for `-p` output (reply-end.ts). */
+export { finalText } from './reply-end.js';

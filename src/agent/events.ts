@@ -8,6 +8,8 @@ export interface RunFinished {
   reason: FinishReason;
   /** the last assistant message of the run */
   message?: Message;
+  /** text of the replies the provider paused (`pause_turn`) before `message` continued them, in order */
+  earlierText?: string;
   /** tokens of this run, summed over its provider calls */
   usage: Usage;
   /** USD of this run */

@@ -3,6 +3,8 @@
  * stop reason we do not know, a reply without token counts, and tool-call ids a server reuses. Pure.
  */
 import type { Message, MessagePart, Usage } from '../message.js';
+import { messageText } from '../message.js';
+import type { RunFinished } from './events.js';
 import type { ProviderResponse } from '../provider/types.js';
 
 /**
@@ -117,4 +119,11 @@ export function replyParts(reply: ProviderResponse, ids: SessionCallIds): Messag
     ...content,
     ...reply.toolCalls.map((c): MessagePart => ({ type: 'tool_call', ...c, id: ids.of(c.id), finished: true })),
   ];
+}
+
+/** The answer of a run, for `-p` output and a sub-agent's result: its last reply's text, after the text of the replies it continued. */
+export function finalText(result: RunFinished): string {
+  const text = result.message ? messageText(result.message) : '';
+  // a paused reply's text comes before its continuation's: the answer is both
+  return result.earlierText ? (text.trim() ? `${result.earlierText}\n\n${text.trimStart()}` : result.earlierText) : text;
 }

@@ -73,7 +73,7 @@ describe('an Anthropic refusal', () => {
 });
 
 describe('an Anthropic paused turn', () => {
-  it('is sent back as it is and continued; the text after the pause is the answer', async () => {
+  it('is sent back as it is and continued; the answer is the text from before and after the pause', async () => {
     await start([
       { blocks: [{ text: 'Searching.' }, { server: SEARCH_USE }], stopReason: 'pause_turn', usage: { input: 30, output: 12 } },
       { blocks: [{ server: SEARCH_RESULT }, { text: 'Node 20 came out in April 2023.' }], usage: { input: 60, output: 9 } },
@@ -91,7 +91,12 @@ describe('an Anthropic paused turn', () => {
       ['pause_turn', 30, 12],
       ['end_turn', 60, 9],
     ]);
-    expect(out.at(-1)).toMatchObject({ type: 'result', reason: 'end_turn', text: 'Node 20 came out in April 2023.', usage: { input: 90, output: 21 } });
+    expect(out.at(-1)).toMatchObject({
+      type: 'result',
+      reason: 'end_turn',
+      text: 'Searching.\n\nNode 20 came out in April 2023.',
+      usage: { input: 90, output: 21 },
+    });
   });
 });
 
@@ -125,7 +130,7 @@ describe('a stop reason opencode does not know', () => {
 
 describe('DeepSeek thinking mode with tool calls', () => {
   const deepseek = (f: FakeProvider, id: string) => ({
-    providers: { [id]: { baseURL: f.openaiBaseURL, apiKey: 'sk-ds-test', models: { 'deepseek-reasoner': { contextWindow: 131072, maxTokens: 8192 } } } },
+    providers: { [id]: { baseURL: f.openaiBaseURL, apiKeyEnv: 'DEEPSEEK_API_KEY', models: { 'deepseek-reasoner': { contextWindow: 131072, maxTokens: 8192 } } } },
   });
   const turns = (): FakeTurn[] => [
     { thinking: { text: 'I should list the folder.', signature: '' }, toolCalls: [{ id: 'call_ds_1', name: 'ls', input: { path: '.' } }] },
@@ -134,7 +139,7 @@ describe('DeepSeek thinking mode with tool calls', () => {
 
   it('sends reasoning_content back on the assistant message with tool calls', async () => {
     await start(turns(), { requireReasoningContent: true });
-    const run = await runCli(['-p', 'list files', '-m', 'deepseek/deepseek-reasoner'], { cwd: project(deepseek(fake!, 'deepseek')), env: cleanEnv() });
+    const run = await runCli(['-p', 'list files', '-m', 'deepseek/deepseek-reasoner'], { cwd: project(deepseek(fake!, 'deepseek')), env: cleanEnv({ DEEPSEEK_API_KEY: 'sk-ds-test' }) });
     expect([run.code, run.stdout, run.stderr]).toEqual([0, 'The folder is empty.\n', '']);
     const assistant = fake!.answered[1].messages.find((m: { role: string }) => m.role === 'assistant');
     expect(assistant).toEqual({
@@ -147,8 +152,8 @@ describe('DeepSeek thinking mode with tool calls', () => {
 
   it('is answered 400 by the API when the field is left out (a provider no rule names)', async () => {
     await start(turns(), { requireReasoningContent: true });
-    const config = { providers: { acme: { baseURL: fake!.openaiBaseURL, apiKey: 'sk-test', models: { 'r1-coder': {} } } } };
-    const run = await runCli(['-p', 'list files', '-m', 'acme/r1-coder'], { cwd: project(config), env: cleanEnv() });
+    const config = { providers: { acme: { baseURL: fake!.openaiBaseURL, apiKeyEnv: 'ACME_KEY', models: { 'r1-coder': {} } } } };
+    const run = await runCli(['-p', 'list files', '-m', 'acme/r1-coder'], { cwd: project(config), env: cleanEnv({ ACME_KEY: 'sk-test' }) });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Missing `reasoning_content` field in the assistant message at message index 2.');
   });
