@@ -16,8 +16,6 @@ const ISOLATION_ARGS: ReadonlyArray<{ args: string[]; reason: string }> = [
   { args: ['--die-with-parent'], reason: 'everything in the sandbox ends when opencode dies' },
   { args: ['--unshare-pid'], reason: "a new pid namespace: opencode's process and its environment are not visible" },
   { args: ['--unshare-ipc'], reason: "no access to other processes' shared memory and queues" },
-  { args: ['--unshare-uts'], reason: 'the host name can be changed without touching the host' },
-  { args: ['--unshare-cgroup-try'], reason: 'its own cgroup view, where the kernel supports it' },
   { args: ['--cap-drop', 'ALL'], reason: 'as root the command would keep CAP_SYS_ADMIN and could remount the file system' },
 ];
 

@@ -115,8 +115,6 @@ describe('bubblewrap arguments', () => {
       '--die-with-parent',
       '--unshare-pid',
       '--unshare-ipc',
-      '--unshare-uts',
-      '--unshare-cgroup-try',
       '--cap-drop', 'ALL',
       '--unshare-net',
     ]);
