@@ -11,7 +11,7 @@ describe('configJsonSchema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.title).toBe('OpenCode configuration');
     expect(Object.keys(props)).toEqual([
-      '$schema', 'data', 'providers', 'agents', 'profiles', 'mcpServers', 'lsp', 'shell', 'autoCompact', 'contextPaths', 'sourcegraph', 'tui', 'keybindings', 'permission', 'debug', 'debugLSP', 'tools', 'plugins',
+      '$schema', 'data', 'providers', 'agents', 'profiles', 'mcpServers', 'lsp', 'shell', 'sandbox', 'autoCompact', 'contextPaths', 'sourcegraph', 'tui', 'keybindings', 'permission', 'debug', 'debugLSP', 'tools', 'plugins',
     ]);
   });
 
@@ -35,6 +35,12 @@ describe('configJsonSchema', () => {
     expect(Object.keys(lsp.properties!)).toEqual(['command', 'args', 'options', 'disabled', 'env', 'extensions', 'initializationOptions', 'startTimeoutMs', 'diagnosticsTimeoutMs', 'sandbox']);
     expect(lsp.properties!.sandbox).toEqual(mcp.properties!.sandbox);
     expect(props.tui.properties!.theme.default).toBe('opencode');
+    // "sandbox": a mode string, or an object with the mode, the extra places and the allowed hosts
+    const sandboxVariants = (props.sandbox as Node & { anyOf: Node[] }).anyOf;
+    expect(props.sandbox.default).toBe('auto');
+    expect(sandboxVariants[0]!.enum).toEqual(['auto', 'required', 'off']);
+    expect(Object.keys(sandboxVariants[1]!.properties!)).toEqual(['mode', 'allowWrite', 'denyRead', 'network']);
+    expect(Object.keys(sandboxVariants[1]!.properties!.network.properties!)).toEqual(['allowedDomains']);
     // a profile: provider entries as under "providers", agent kinds without defaults (only what it sets overrides)
     const profile = props.profiles.additionalProperties as Node;
     expect(Object.keys(profile.properties!)).toEqual(['description', 'providers', 'agents']);

@@ -37,6 +37,7 @@ describe('loading .opencode.json', () => {
       mcpServers: {},
       lsp: {},
       shell: {},
+      sandbox: 'auto',
       autoCompact: true,
       contextPaths: [...DEFAULT_CONTEXT_PATHS],
       tui: { theme: 'opencode' },
