@@ -23,7 +23,7 @@ const GLOBAL_OPTIONS_READ: Record<string, readonly string[]> = {
   acp: ['-c, --cwd', '-m, --model', '--profile', '-d, --debug', '--trust'],
   // the folder defaults to --cwd
   trust: ['-c, --cwd'],
-  tools: ['-c, --cwd'],
+  tools: ['-c, --cwd', '--trust'],
   keybindings: ['-c, --cwd'],
   stats: ['-c, --cwd'],
   // --profile marks which one would be used

@@ -82,11 +82,16 @@ export function formatToolList(rows: readonly ToolListing[], report: Pick<Custom
 }
 
 /** Runs the command; returns the exit code (0, or 2 for a config error). */
-export async function runToolsList(opts: { cwd?: string; json?: boolean }): Promise<number> {
+export async function runToolsList(opts: { cwd?: string; json?: boolean; trust?: boolean }): Promise<number> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   const loaded = loadConfigForCommand(cwd);
   if (typeof loaded === 'number') return loaded;
-  const { config } = loaded;
+  // listing loads plugins and starts MCP servers: an untrusted project's own are skipped, as in a session
+  const { decideTrust, heldLine } = await import('../app/project-code.js');
+  const trust = decideTrust(loaded, cwd, process.env, { trustFlag: opts.trust });
+  if (trust.refusal) process.stderr.write(`opencode: ${trust.refusal}\n`);
+  if (!trust.trusted) process.stderr.write(`opencode: ${heldLine(trust.items, process.env)}\n`);
+  const { config } = trust;
   const { builtinTools } = await import('../tools/index.js');
   const { loadCustomTools } = await import('../custom/load.js');
   const registry = builtinTools();
@@ -99,7 +104,7 @@ export async function runToolsList(opts: { cwd?: string; json?: boolean }): Prom
     mcp = new McpService({ servers: config.mcpServers, cwd, registry, sandbox });
     mcp.start();
   }
-  const [report] = await Promise.all([loadCustomTools({ projectDir: cwd, config, registry, cacheDir: resolveDataDir(config, cwd) }), mcp?.waitForStartup(PROMPT_MCP_WAIT_MS)]);
+  const [report] = await Promise.all([loadCustomTools({ projectDir: cwd, config, registry, cacheDir: resolveDataDir(config, cwd), skipProjectFiles: !trust.trusted }), mcp?.waitForStartup(PROMPT_MCP_WAIT_MS)]);
   await mcp?.close();
   await sandbox?.close();
   const rows = listTools(registry);

@@ -34,7 +34,7 @@ function setup(): { dir: string; env: Record<string, string> } {
 describe('opencode tools', () => {
   it('prints JSON with --json', async () => {
     const { dir, env } = setup();
-    const run = await runCli(['tools', '--json'], { cwd: dir, env });
+    const run = await runCli(['--trust', 'tools', '--json'], { cwd: dir, env });
     expect(run.code).toBe(0);
     const listing = JSON.parse(run.stdout) as { tools: { name: string }[]; hooks: unknown[]; failed: string[]; warnings: string[] };
     expect(listing.hooks).toEqual([{ origin: '.opencode/plugins/audit.mjs', source: 'project', hooks: ['tool.execute.after', 'event'] }]);
@@ -49,7 +49,7 @@ describe('opencode tools', () => {
 
   it('lists every registration with source, file and override, then what failed and the warnings', async () => {
     const { dir, env } = setup();
-    const run = await runCli(['tools'], { cwd: dir, env });
+    const run = await runCli(['--trust', 'tools'], { cwd: dir, env });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(

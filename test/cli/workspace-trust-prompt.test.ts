@@ -84,4 +84,22 @@ describe('workspace trust in -p', () => {
     ]);
     expect(p.marks()).toEqual(['user-mcp']);
   });
+
+  it('`opencode tools` and `opencode mcp list` start none of an untrusted project\'s code either; with --trust they do', async () => {
+    const p = hostileProject();
+    const tools = await runCli(['tools', '--json'], { cwd: p.dir, env: cleanEnv({ HOME: p.home }) });
+    expect(tools.code).toBe(0);
+    expect(tools.stderr).toBe(p.heldLine);
+    const names = (JSON.parse(tools.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(names).not.toContain('evil_tool');
+    const mcp = await runCli(['mcp', 'list'], { cwd: p.dir, env: cleanEnv({ HOME: p.home }) });
+    expect(mcp.code).toBe(0);
+    expect(mcp.stderr).toBe(p.heldLine);
+    expect(mcp.stdout.split('\n')[0]).toMatch(/^mine {2}stdio {2}failed: /);
+    expect(p.marks()).toEqual(['user-mcp']);
+
+    const trusted = await runCli(['--trust', 'tools', '--json'], { cwd: p.dir, env: cleanEnv({ HOME: p.home }) });
+    expect((JSON.parse(trusted.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain('evil_tool');
+    expect(p.marks()).toEqual(['mcp', 'plugin', 'user-mcp']);
+  });
 });
