@@ -46,7 +46,8 @@ describe('a declarative tool cancelled while its child ignores SIGTERM', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-decl-bg-'));
     const pidFile = join(dir, 'child.pid');
     const child = `process.on('SIGTERM', () => {}); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
-    const code = `process.on('SIGTERM', () => {}); require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'inherit' }); setInterval(() => {}, 1000)`;
+    // the program itself ends at SIGTERM; only its child stays
+    const code = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'inherit' }); setInterval(() => {}, 1000)`;
     const parsed = parseToolFile(JSON.stringify({ name: 'watch', description: 'Starts a watcher.', command: [process.execPath, '-e', code], readOnly: true, timeout: 600_000 }), join(dir, 'watch.json'), 'json');
     const controller = new AbortController();
     const result = runTool(createDeclarativeTool(parsed.tools[0]!, { projectDir: dir }), {}, toolContext(dir, { signal: controller.signal }));
