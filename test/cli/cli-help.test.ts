@@ -70,6 +70,29 @@ describe('opencode help', () => {
     expect(run.stdout.endsWith(`\n\n${line}\n`)).toBe(true);
   });
 
+  it('every command that runs says which global options it reads', async () => {
+    const env = cleanEnv();
+    /** The command names of a help's Commands section (help itself left out). */
+    const commandsOf = (help: string) =>
+      help
+        .slice(help.indexOf('\nCommands:\n'))
+        .split('\n')
+        .map((line) => /^ {2}([a-z][a-z-]*)\b/.exec(line)?.[1])
+        .filter((name): name is string => name !== undefined && name !== 'help');
+    const top = commandsOf((await runCli(['--help'], { cwd: project(), env })).stdout);
+    expect(top).toEqual(expect.arrayContaining(['schema', 'stats', 'sessions', 'acp']));
+    const missing: string[] = [];
+    for (const name of top) {
+      const help = (await runCli([name, '--help'], { cwd: project(), env })).stdout;
+      const subs = help.includes('\nCommands:\n') ? commandsOf(help).map((sub) => [name, sub]) : [[name]];
+      for (const command of subs) {
+        const text = subs.length === 1 && command.length === 1 ? help : (await runCli([...command, '--help'], { cwd: project(), env })).stdout;
+        if (!/\n\nGlobal options(?: it reads: .+ \(see opencode --help\)|: none apply)\.\n$/.test(text)) missing.push(command.join(' '));
+      }
+    }
+    expect(missing).toEqual([]);
+  }, 120_000);
+
   it.each([[['-f', 'json']], [['stats', '-f', 'json']], [['--output-format=json', 'sessions', 'list']]])(
     '%j: -f without -p says it needs -p, exit 2',
     async (args) => {
