@@ -308,15 +308,9 @@ export class Agent {
             this.finish(assistant, value.finishReason === 'tool_use' ? 'end_turn' : value.finishReason, unknown);
           });
           if (unknown) bus.emit('warning', { sessionId, message: unknown });
-          const earlier = paused.map((m) => messageText(m).trim()).filter(Boolean).join('\n\n');
-          return {
-            sessionId,
-            reason: finishPart(assistant)!.reason,
-            message: assistant,
-            ...(earlier ? { earlierText: earlier } : {}),
-            ...(unknown ? { error: unknown } : {}),
-            ...totals,
-          };
+          const earlierText = paused.map((m) => messageText(m).trim()).filter(Boolean).join('\n\n') || undefined;
+          const ended = { sessionId, reason: finishPart(assistant)!.reason, message: assistant, ...totals };
+          return { ...ended, ...(earlierText ? { earlierText } : {}), ...(unknown ? { error: unknown } : {}) };
         }
         // results are stored as each call finishes, so a process killed mid-batch keeps the ones that ran
         const toolMessage = batch(() => {
@@ -430,6 +424,10 @@ export class Agent {
           else parts.push({ type: 'text', text: event.text });
           break;
         }
+        case 'server_tool':
+          // keeps the text streamed after the block apart from the text before it
+          parts.push({ type: 'server_tool', block: event.block });
+          break;
         case 'tool_use_start':
           parts.push({ type: 'tool_call', id: callIds.start(event.id), name: event.name, input: '', finished: false });
           break;

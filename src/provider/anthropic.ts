@@ -199,7 +199,9 @@ export class AnthropicProvider implements Provider {
           blocks[event.index] = { kind: 'tool', id: b.id, name: b.name, input: '', initialInput: b.input };
           yield { type: 'tool_use_start', id: b.id, name: b.name };
         } else if (isServerBlock(b.type)) {
-          blocks[event.index] = { kind: 'server', block: { ...(b as unknown as Record<string, unknown>) }, input: '' };
+          const block = { ...(b as unknown as Record<string, unknown>) };
+          blocks[event.index] = { kind: 'server', block, input: '' };
+          yield { type: 'server_tool', block };
         } else blocks[event.index] = { kind: 'other' };
         break;
       }

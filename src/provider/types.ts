@@ -126,6 +126,8 @@ export class ProviderError extends Error {
 export type ProviderEvent =
   | { type: 'thinking_delta'; text: string }
   | { type: 'content_delta'; text: string }
+  /** a server tool's block started (Anthropic web search, …): the text after it is a new paragraph; `complete` has the whole block */
+  | { type: 'server_tool'; block: Record<string, unknown> }
   | { type: 'tool_use_start'; id: string; name: string }
   | { type: 'tool_use_delta'; id: string; inputDelta: string }
   | { type: 'tool_use_stop'; id: string }

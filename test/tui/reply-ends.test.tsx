@@ -53,6 +53,25 @@ describe('a reply that ends otherwise than normally', () => {
     expect(t.fake.answered).toHaveLength(2);
   });
 
+  it('text around server tool blocks shows as two paragraphs, while it streams and after', async () => {
+    const search = { type: 'server_tool_use', id: 'srvtoolu_02', name: 'web_search', input: { query: 'node 20' } };
+    const result = { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_02', content: [] };
+    await tui.start([
+      {
+        blocks: [{ text: 'I will look it up.' }, { server: search }, { server: result }, { text: 'It came out in April 2023.' }],
+        chunkDelayMs: 40,
+      },
+    ]);
+    const { waitFor, type } = tui.render();
+    await type('when?');
+    await type('\r');
+    const streaming = await waitFor((f) => f.includes('It came'));
+    expect(streaming).not.toContain('up.It');
+    const done = await waitFor((f) => f.includes('April 2023.') && /\(\d+(\.\d)?s\)/.test(f));
+    expect(done).not.toContain('up.It');
+    expect(done).toMatch(/I will look it up\.[^\n]*\n[^\n]*\n[^\n]*It came out in April 2023\./);
+  });
+
   it('a provider without token usage: the person is told once that the counts are estimates', async () => {
     const t = await tui.start([{ text: 'Hello there.', usageShape: 'none' }, { text: 'Again.', usageShape: 'none' }], { provider: 'local' });
     const { waitFor, type } = tui.render();
