@@ -55,7 +55,8 @@ export async function sandboxProcess(
 ): Promise<SandboxedProcess> {
   const [program, ...rest] = argv;
   if (!program) throw new Error('no program to run');
-  const plain: SandboxedProcess = { file: program, args: rest, env: {}, release: () => [] };
+  // sandboxed or not, an opencode the program starts knows it was not started by the person (`nested.ts`)
+  const plain: SandboxedProcess = { file: program, args: rest, env: { OPENCODE_SANDBOXED: '1' }, release: () => [] };
   let level: SandboxLevel = options.level ?? 'strict';
   if (level === 'strict' && options.settings?.network) level = 'network';
   if (!sandbox || level === 'none') return plain;
@@ -79,7 +80,7 @@ export async function sandboxProcess(
   return {
     file: wrapped.file,
     args: wrapped.args,
-    env: { ...wrapped.env, TMPDIR: tempDir },
+    env: { OPENCODE_SANDBOXED: '1', ...wrapped.env, TMPDIR: tempDir },
     tempDir,
     release() {
       if (released) return [];

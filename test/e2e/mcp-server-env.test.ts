@@ -27,7 +27,8 @@ describe.skipIf(process.platform !== 'linux')('MCP stdio servers and the provide
       args: ['--import', TSX_LOADER, FIXTURE, 'stdio'],
       env: { SERVICE_TOKEN: 'configured-token', OPENAI_API_KEY: 'configured-openai-key' },
     };
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ mcpServers: { test: entry } }));
+    // the sandbox off: in the sandbox's pid namespace the server's pid is not the host's, whose /proc is read here
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'off', mcpServers: { test: entry } }));
     // the second answer waits, so the server is still running while its environment is read
     fake = await startFakeProvider([{ toolCalls: [{ id: 'toolu_pid', name: 'test_pid', input: {} }] }, { text: 'Done.', delayMs: 3_000 }]);
     const env = cleanEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.anthropicBaseURL, GROQ_API_KEY: 'gsk-test-groq-key-1234' });
