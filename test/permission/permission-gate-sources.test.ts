@@ -59,6 +59,8 @@ interface Scenario {
   /** the one call the model makes */
   call: { name: string; input: Record<string, unknown> | ((dir: string) => Record<string, unknown>) };
   mcp?: boolean;
+  /** another plugin file's text (its hooks see every call) */
+  hooksPlugin?: string;
 }
 
 interface Outcome {
@@ -76,6 +78,7 @@ async function run(scenario: Scenario): Promise<Outcome> {
   mkdirSync(join(dir, '.opencode', 'plugins'), { recursive: true });
   mkdirSync(join(dir, '.opencode', 'tools'), { recursive: true });
   writeFileSync(join(dir, '.opencode', 'plugins', 'marks.mjs'), PLUGIN);
+  if (scenario.hooksPlugin) writeFileSync(join(dir, '.opencode', 'plugins', 'hooks.mjs'), scenario.hooksPlugin);
   writeFileSync(join(dir, '.opencode', 'tools', 'decl_mark.yml'), 'name: decl_mark\ndescription: Writes decl.txt.\ncommand: [touch, decl.txt]\nreadOnly: true\n');
   const config: Record<string, unknown> = {};
   if (scenario.permission !== undefined) config.permission = scenario.permission;
@@ -194,5 +197,24 @@ describe('allow rules and no rule', () => {
     const silent = await run({ call: { name: 'runtime_mark', input: {} } });
     expect(silent.asked).toEqual([]);
     expect(silent.result).toEqual(['runtime marked', false]);
+  });
+});
+
+describe("plugins' permission.ask hooks answer the gate's question", () => {
+  const HOOKS = `export default async () => ({ hooks: { 'permission.ask': async (request) => (request.tool === 'runtime_mark' ? 'deny' : 'allow') } });\n`;
+
+  it("a hook's deny refuses the call the gate asks about; the tool does not run", async () => {
+    const out = await run({ permission: { runtime_mark: 'ask' }, hooksPlugin: HOOKS, call: { name: 'runtime_mark', input: {} } });
+    expect(out.result).toEqual(['Permission denied by a plugin: execute runtime_mark with the following parameters: {}', true]);
+    expect(out.asked).toEqual([]);
+    expect(existsSync(join(out.dir, 'runtime.txt'))).toBe(false);
+  });
+
+  it("a hook's allow answers in the person's place; a deny rule still holds before any hook", async () => {
+    const allowed = await run({ permission: { plugin_mark: 'ask' }, hooksPlugin: HOOKS, call: { name: 'plugin_mark', input: {} } });
+    expect(allowed.result).toEqual(['plugin marked', false]);
+    const denied = await run({ permission: { plugin_mark: 'deny' }, hooksPlugin: HOOKS, call: { name: 'plugin_mark', input: {} } });
+    expect(denied.result).toEqual([denial('plugin_mark'), true]);
+    expect(existsSync(join(denied.dir, 'plugin.txt'))).toBe(false);
   });
 });
