@@ -53,7 +53,13 @@ export async function runSessionsUndo(opts: SessionsUndoOptions): Promise<number
   const dataDir = resolveDataDir(loaded.config, cwd);
   // reading must not create a database: without one there is no session
   if (!existsSync(join(dataDir, DATABASE_FILE_NAME))) return fail(2, `no session ${opts.id.trim()}; \`opencode sessions list\` shows them`);
-  const db = openDatabase(dataDir);
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(dataDir);
+  } catch (err) {
+    // a newer opencode's schema, a file that is not a database, a full disk: the line -p gives
+    return fail(1, `cannot open the session database: ${(err as Error).message}`);
+  }
   try {
     const session = findSession(db, opts.id);
     // files written under a running reply: its bash call would take them for its own changes

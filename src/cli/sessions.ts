@@ -209,7 +209,14 @@ async function withDatabase(
   const dataDir = resolveDataDir(loaded.config, cwd);
   let db: Database | undefined;
   try {
-    if (options.create || existsSync(join(dataDir, DATABASE_FILE_NAME))) db = openDatabase(dataDir);
+    if (options.create || existsSync(join(dataDir, DATABASE_FILE_NAME))) {
+      try {
+        db = openDatabase(dataDir);
+      } catch (err) {
+        // a newer opencode's schema, a file that is not a database, a full disk: the line -p gives
+        return fail(1, `cannot open the session database: ${(err as Error).message}`);
+      }
+    }
     return await work(db);
   } catch (err) {
     if (err instanceof SessionLookupError) return fail(2, err.message);
