@@ -85,6 +85,8 @@ export function endedText(reason: FinishReason, message?: string): string {
     pause_turn: 'paused by the provider and continued',
     unknown: 'ended for an unknown reason',
   };
+  // a refusal's message is the provider's explanation, and says first what happened
+  if (reason === 'refusal') return `${(message ?? 'The model declined to answer').replace(/\.$/, '')}; the prompt is ${base.refusal}`;
   return message ? `${base[reason]}: ${message}` : base[reason];
 }
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { usageOfChunk } from '../../src/provider/openai-usage.js';
 import { reasoningFieldFor } from '../../src/provider/openai-reasoning.js';
 import { messageText } from '../../src/message.js';
+import { endedText } from '../../src/session-io/conversation.js';
 
 describe('usage of a chunk', () => {
   it('reads OpenAI usage: cached tokens are cache reads; reasoning inside completion_tokens is not added twice', () => {
@@ -68,5 +69,13 @@ describe('text around a server tool block', () => {
       { type: 'text' as const, text: 'It came out in 2023.' },
     ];
     expect(messageText({ parts })).toBe('According to the docs.\n\nIt came out in 2023.');
+  });
+});
+
+describe('a refused reply in sessions show', () => {
+  it('reads as the explanation, then what became of the prompt', () => {
+    expect(endedText('refusal', 'The model declined to answer: This request was declined.')).toBe(
+      'The model declined to answer: This request was declined; the prompt is left out of later requests',
+    );
   });
 });
