@@ -69,10 +69,18 @@ const MAY_BE_PROJECT_ROOT = /^(\.\.?\/?|(\.\.\/)+\.?\.?\/?|\/.*|.*\$.*|.*\/\.\.?
 
 /** `cp -r`/`-a` and `rsync -r`/`-a` copying a folder's contents into what may be the project's folder (`cp -a dir/. .`, `rsync -a src/ .`). */
 function copiesFolderContents(args: readonly string[], recursive: string, long: readonly string[]): boolean {
-  if (!hasShort(args, recursive) && !hasLong(args, long)) return false;
   const operands = args.filter((a) => !a.startsWith('-'));
   const destination = operands.at(-1) ?? '';
-  return MAY_BE_PROJECT_ROOT.test(destination) && operands.slice(0, -1).some((a) => FOLDER_CONTENTS.test(a) || a.includes('$'));
+  if (!MAY_BE_PROJECT_ROOT.test(destination)) return false;
+  const sources = operands.slice(0, -1);
+  if (sources.some(namesFromFolder)) return true;
+  return (hasShort(args, recursive) || hasLong(args, long)) && sources.some((a) => FOLDER_CONTENTS.test(a));
+}
+
+/** A source whose names the folder decides: an expansion, or a glob that matches dot names (`dir/.*`, `dir/.[!.]*`). */
+function namesFromFolder(source: string): boolean {
+  const name = source.slice(source.lastIndexOf('/') + 1);
+  return /[$`]/.test(source) || (/^(\.|\[\.)/.test(name) && /[*?[]/.test(name));
 }
 
 /** `git checkout`/`switch` with an operand besides a new branch's name: another commit or paths to check out. */
@@ -95,6 +103,16 @@ export const INPUT_NAMED_WRITERS: readonly InputNamedWriter[] = [
   { command: 'unrar', example: 'unrar x a.rar', writes: (a) => a[0] === 'x' || a[0] === 'e' },
   { command: 'cpio', example: 'cpio -id < a.cpio', writes: (a) => hasShort(a, 'i') || hasLong(a, ['extract']) },
   { command: 'ar', example: 'ar x lib.a', writes: (a) => /^-?[a-zA-Z]*x/.test(a[0] ?? '') },
+  { command: 'jar', example: 'jar xf a.jar', writes: (a) => /^-?[a-zA-Z]*x/.test(a[0] ?? '') },
+  { command: 'pax', example: 'pax -r < a.pax', writes: (a) => hasShort(a, 'r') },
+  { command: 'dpkg-deb', example: 'dpkg-deb -x a.deb .', writes: (a) => hasShort(a, 'xXR') || hasLong(a, ['extract', 'vextract', 'raw-extract']) },
+  { command: 'unar', example: 'unar a.rar' },
+  { command: 'cabextract', example: 'cabextract a.cab', writes: (a) => !hasShort(a, 'lt') },
+  { command: 'uudecode', example: 'uudecode f.uu (writes the file the input names; not -o)', writes: (a) => !hasShort(a, 'o') },
+  { command: 'brotli', example: 'brotli -d f.br', writes: decompressesToFile },
+  { command: 'pigz', example: 'pigz -d f.gz', writes: decompressesToFile },
+  { command: 'unpigz', example: 'unpigz f.gz', writes: (a) => !toStandardOutput(a) },
+  { command: 'lzip', example: 'lzip -d f.lz', writes: decompressesToFile },
   { command: 'patch', example: 'patch -p1 < p.diff (the patch names the files; not --dry-run)', writes: (a) => !hasLong(a, ['dry-run']) },
   { command: 'gzip', example: 'gzip -d -N f.gz (-N restores the name stored in the file)', writes: decompressesToFile },
   { command: 'gunzip', example: 'gunzip f.gz (not -c, -t or -l)', writes: (a) => !toStandardOutput(a) },
@@ -109,8 +127,9 @@ export const INPUT_NAMED_WRITERS: readonly InputNamedWriter[] = [
   { command: 'lz4', example: 'lz4 -d f.lz4', writes: decompressesToFile },
   { command: 'unlz4', example: 'unlz4 f.lz4', writes: (a) => !toStandardOutput(a) },
   { command: 'uncompress', example: 'uncompress f.Z', writes: (a) => !toStandardOutput(a) },
-  { command: 'cp', example: 'cp -a dir/. . (the folder decides the names written)', writes: (a) => copiesFolderContents(a, 'rRa', ['recursive', 'archive']) },
+  { command: 'cp', example: 'cp -a dir/. ., cp dir/.* . (the folder decides the names written)', writes: (a) => copiesFolderContents(a, 'rRa', ['recursive', 'archive']) },
   { command: 'rsync', example: 'rsync -a src/ . (the folder decides the names written)', writes: (a) => copiesFolderContents(a, 'ra', ['recursive', 'archive']) },
+  { command: 'mv', example: 'mv dir/.* . (the folder decides the names written)', writes: (a) => copiesFolderContents(a, '', []) },
   // git: the files come from another commit, a stash, a patch or a branch
   { command: 'git restore', example: 'git restore --source=HEAD~3 . (without --source it restores from the index)', writes: (a) => hasShort(a, 's') || hasLong(a, ['source']) },
   { command: 'git checkout', example: 'git checkout other -- . , git checkout branch (not `git checkout -b new`, which starts a branch where HEAD is)', writes: namesACommitOrPath },

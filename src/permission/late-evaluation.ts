@@ -72,6 +72,8 @@ export function testClauseArithmetic(text: string): string[] {
  */
 export class KnownVariables {
   private readonly known = new Set<string>();
+  /** variables declared integer (`declare -i n`): assigning one evaluates the value as arithmetic */
+  private readonly integers = new Set<string>();
 
   /** `name=value`: known when the value is written in the line and holds no expansion. */
   assign(name: string, literalValue: string | undefined): void {
@@ -96,15 +98,31 @@ export class KnownVariables {
         if (name !== undefined) this.assign(name, /^-?\d+$/.test(expression!) ? expression : undefined);
       }
     } else if (builtin !== undefined && ['declare', 'typeset', 'local', 'export', 'readonly'].includes(builtin)) {
+      const integer = args.some((a) => /^-[a-zA-Z]*i/.test(a.value));
       for (const arg of args) {
-        const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(arg.value);
-        if (match) this.assign(match[1]!, arg.literal ? match[2] : undefined);
+        const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:=(.*))?$/s.exec(arg.value);
+        if (!match) continue;
+        if (integer) this.integers.add(match[1]!);
+        if (match[2] !== undefined) {
+          if (this.integers.has(match[1]!)) reason ??= this.integerAssignment(match[1]!, arg.literal ? match[2] : undefined, written);
+          this.assign(match[1]!, arg.literal ? match[2] : undefined);
+        }
       }
     } else if (builtin !== undefined && ['read', 'mapfile', 'readarray', 'getopts', 'printf', 'wait'].includes(builtin)) {
       for (const arg of args) this.known.delete(arg.value); // set from input
     }
-    for (const a of assignments) this.assign(a.name, a.value === undefined ? '' : a.value.literal ? a.value.value : undefined);
+    for (const a of assignments) {
+      const value = a.value === undefined ? '' : a.value.literal ? a.value.value : undefined;
+      if (this.integers.has(a.name)) reason ??= this.integerAssignment(a.name, value, written);
+      this.assign(a.name, value);
+    }
     return reason;
+  }
+
+  /** `declare -i n; n=$v`: bash evaluates the value assigned to an integer variable as arithmetic. */
+  private integerAssignment(name: string, value: string | undefined, written: string): string | undefined {
+    if (value === undefined) return opaqueReason(`${written} (${name} is an integer: the value, only known when it runs, is evaluated as arithmetic)`);
+    return this.unknown(arithmeticNames(value), written);
   }
 
   /** A compound command as written (`(( … ))`, `for (( … ))`, `for x in …`, `[[ … ]]`): why it evaluates an unknown value, then what it sets. */
@@ -119,9 +137,15 @@ export class KnownVariables {
       for (const name of assigned) this.known.add(name);
       return reason;
     }
+    if (type === 'CaseClause') {
+      const subject = /^case\s+([\s\S]*?)\s+in\b/.exec(text)?.[1];
+      return subject === undefined ? undefined : this.unknown(lateEvaluatedNames(subject), text);
+    }
     const loop = /^(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+([^;\n]*)/.exec(text);
-    if (loop) this.assign(loop[1]!, /^[\w.\/ :+-]*$/.test(loop[2]!) ? loop[2] : undefined);
-    return undefined;
+    if (!loop) return undefined;
+    const reason = this.unknown(lateEvaluatedNames(loop[2]!), text);
+    this.assign(loop[1]!, /^[\w.\/ :+-]*$/.test(loop[2]!) ? loop[2] : undefined);
+    return reason;
   }
 
   /** The first name that reaches late evaluation without a known value, as a reason, or undefined. */

@@ -50,6 +50,8 @@ export interface SafeCommand {
 const VERSION_ONLY = (args: readonly string[]) =>
   args.length === 1 && ['--version', '-v', '-V', '-version', 'version'].includes(args[0]!);
 const NO_ARGS = (args: readonly string[]) => args.length === 0;
+/** binutils read more options from `@file`, which may hold `--plugin` */
+const NO_RESPONSE_FILE = (args: readonly string[]) => !args.some((a) => a.startsWith('@'));
 
 export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   // files and text
@@ -73,7 +75,7 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'od', example: 'od -c a.bin' },
   { command: 'hexdump', example: 'hexdump -C a.bin' },
   { command: 'xxd', example: 'xxd a.bin (not a second file, which it writes)', check: (a) => positionals(a, ['-c', '-g', '-l', '-s', '-o', '-n']).length <= 1 },
-  { command: 'strings', example: 'strings a.out (not --plugin, which loads a library)', deniedFlags: ['--plugin'] },
+  { command: 'strings', example: 'strings a.out (not --plugin, which loads a library)', deniedFlags: ['--plugin'], check: NO_RESPONSE_FILE },
   { command: 'grep', example: 'grep -rn TODO src' },
   { command: 'egrep', example: "egrep 'a|b' f" },
   { command: 'fgrep', example: 'fgrep -x word f' },
@@ -224,9 +226,9 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   // manuals and object-file readers (less is not here: it keeps a history file and runs $LESSOPEN)
   { command: 'man', example: 'man ls (not -P/-H, which run a program)', deniedFlags: ['-P', '--pager', '-H', '--html', '-B', '--browser'] },
   { command: 'info', example: 'info ls (not -o FILE or --dribble FILE)', deniedFlags: ['-o', '--output', '--dribble'] },
-  { command: 'nm', example: 'nm -D lib.so (not --plugin, which loads a library)', deniedFlags: ['--plugin'] },
-  { command: 'readelf', example: 'readelf -h a.out (not --plugin, which loads a library)', deniedFlags: ['--plugin'] },
-  { command: 'objdump', example: 'objdump -d a.out (not --plugin, which loads a library)', deniedFlags: ['--plugin'] },
+  { command: 'nm', example: 'nm -D lib.so (not --plugin, which loads a library)', deniedFlags: ['--plugin'], check: NO_RESPONSE_FILE },
+  { command: 'readelf', example: 'readelf -h a.out (not --plugin, which loads a library)', deniedFlags: ['--plugin'], check: NO_RESPONSE_FILE },
+  { command: 'objdump', example: 'objdump -d a.out (not --plugin, which loads a library)', deniedFlags: ['--plugin'], check: NO_RESPONSE_FILE },
   { command: 'yes', example: 'yes | head -3' },
   { command: 'pdfinfo', example: 'pdfinfo a.pdf' },
   { command: 'bc', example: "bc <<< '1+2' (GNU bc has no shell escape)" },
@@ -407,7 +409,7 @@ function declarePrints(args: readonly string[]): boolean {
   return names.length === 0 || options.some((o) => /[pfF]/.test(o));
 }
 
-const TAR_CODE_OPTIONS = /^(-[A-Za-z]*[IF]|--(use-compress-program|to-command|info-script|new-volume-script|rsh-command|checkpoint-action|index-file|volno-file|listed-incremental|file=-?$))/;
+const TAR_CODE_OPTIONS = /^(-[A-Za-z]*[IF]|--(use-compress-program|to-command|info-script|new-volume-script|rsh-command|checkpoint-action|index-file|volno-file|rmt-command|listed-incremental|file=-?$))/;
 
 /** `tar t…`: lists an archive; any mode that writes, or an option that runs a program, asks. */
 function tarLists(args: readonly string[]): boolean {
@@ -418,7 +420,9 @@ function tarLists(args: readonly string[]): boolean {
   const longList = args.includes('--list');
   if (!/t/.test(modes) && !longList) return false;
   if (/[xcruAdg]/.test(modes.replace(/f.*$/, ''))) return false;
-  return !args.some((a) => TAR_CODE_OPTIONS.test(a) || /^--(extract|get|create|append|update|delete|catenate|concatenate)/.test(a));
+  // `-f host:a.tar` is an archive on another machine, reached through rsh or ssh (unless --force-local)
+  const remote = !args.includes('--force-local') && args.some((a) => /^[^/-][^/]*:/.test(a));
+  return !remote && !args.some((a) => TAR_CODE_OPTIONS.test(a) || /^--(extract|get|create|append|update|delete|catenate|concatenate)/.test(a));
 }
 
 // ---- find and sed

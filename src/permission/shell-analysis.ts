@@ -38,7 +38,7 @@ import {
   testClauseHidesCode,
   wordHidesCode,
 } from './opaque-code.js';
-import { compgenCode, KnownVariables } from './late-evaluation.js';
+import { compgenCode, KnownVariables, lateEvaluatedNames } from './late-evaluation.js';
 import { PRIVILEGED_WRAPPERS } from './wrappers.js';
 import { isSafeEnvAssignment } from './safe-commands.js';
 import {
@@ -169,7 +169,7 @@ class Analysis extends WrapperUnwrapping {
           : command.type === 'ForClause' ? forLoopHidesCode(command.text)
           : command.type === 'CaseClause' ? false
           : arithmeticHidesCode(command.text);
-        const name = command.type === 'TestClause' ? '[[' : command.type === 'ForClause' ? 'for' : '((';
+        const name = command.type === 'TestClause' ? '[[' : command.type === 'ForClause' ? 'for' : command.type === 'CaseClause' ? 'case' : '((';
         if (hides) this.recordOpaque(name, command.text, opaqueReason(`${command.text} (bash evaluates array subscripts in it)`), scope.wrappers);
         // `for PATH in ./bin; do ls; done` sets the loop's variable like an assignment
         const loopVariable = command.type === 'ForClause' ? /^(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\b/.exec(command.text)?.[1] : undefined;
@@ -199,6 +199,8 @@ class Analysis extends WrapperUnwrapping {
         }
       }
       for (const word of [target, ...(redirect.heredoc ? [redirect.heredoc] : [])]) {
+        const late = word.literal ? undefined : this.variables.unknown(lateEvaluatedNames(word.text), `${op} ${word.text}`);
+        if (late) this.recordOpaque(op, word.text, late, scope.wrappers);
         if (!word.literal && expandsPrompt(word.value)) this.recordOpaque(op, word.value, opaqueReason(`${word.value} (\${…@P} runs the commands its value holds)`), scope.wrappers);
         for (const substitution of word.substitutions) this.script(substitution, substitutionScope(scope));
       }

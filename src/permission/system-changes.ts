@@ -82,6 +82,19 @@ export const SYSTEM_CHANGERS: readonly SystemChanger[] = [
   ...['mount', 'umount', 'swapon', 'swapoff'].map((program) => ({ program, what: 'mounts or unmounts file systems', changes: (a: readonly string[]) => a.some((x) => !x.startsWith('-')) || a.some((x) => /^-[a-zA-Z]*a/.test(x)) })),
   ...['timedatectl', 'hostnamectl', 'localectl'].map((program) => ({ program, what: "changes the system's clock, name or locale", changes: (a: readonly string[]) => /^set-|^(set|enable|disable)/.test(verb(a)) })),
   ...['shutdown', 'reboot', 'halt', 'poweroff'].map((program) => ({ program, what: 'stops or restarts the machine' })),
+  // commands run later, outside this session, by the system
+  { program: 'crontab', what: 'installs commands cron runs later', changes: (a) => !(a.includes('-l') && a.every((x) => x === '-l' || x === '-u' || !x.startsWith('-'))) },
+  { program: 'at', what: 'schedules a command the system runs later', changes: (a) => !a.some((x) => /^-[a-zA-Z]*[lc]$/.test(x)) },
+  { program: 'batch', what: 'schedules a command the system runs later' },
+  { program: 'systemd-run', what: 'runs a command as a system service, outside this session' },
+  // system settings
+  { program: 'sysctl', what: 'changes kernel settings', changes: (a) => a.some((x) => x.includes('=') || /^-[a-zA-Z]*[wp]|^--(write|load|system)/.test(x)) },
+  { program: 'date', what: "sets the system's clock", changes: (a) => a.some((x) => /^-[a-zA-Z]*s|^--set/.test(x)) },
+  { program: 'hwclock', what: "sets the hardware clock", changes: (a) => a.some((x) => /^-[a-zA-Z]*w|^--(set|systohc|adjust)/.test(x)) },
+  { program: 'nmcli', what: 'changes network connections', changes: (a) => a.some((x) => /^(up|down|add|modify|delete|connect|disconnect|on|off)$/.test(x)) },
+  { program: 'ifconfig', what: 'changes network interfaces', changes: (a) => a.filter((x) => !x.startsWith('-')).length > 1 },
+  ...['ifup', 'ifdown', 'ldconfig', 'update-ca-certificates', 'setenforce', 'grub-install', 'update-grub'].map((program) => ({ program, what: 'changes system settings' })),
+  { program: 'route', what: 'changes the routing table', changes: (a) => a.some((x) => /^(add|del|delete|flush|change)$/.test(x)) },
 ];
 
 const byProgram = new Map(SYSTEM_CHANGERS.map((c) => [c.program, c]));

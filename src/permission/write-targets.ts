@@ -51,6 +51,8 @@ export interface WriterSpec {
   links?: true | readonly string[];
   /** with one of these options (or always) targets are folders that may be filled with links (`cp -r`, `rsync -a`) */
   containers?: true | readonly string[];
+  /** the last operand (or `-t DIR`) may be a folder the sources are placed into: `mv x/.opencode.json .` writes `./.opencode.json` */
+  placesIntoFolder?: true;
   /** the program writes where its targets are and nowhere else (default true) */
   onlyTargets?: boolean;
   /** when the table's generic reading is not enough */
@@ -88,11 +90,11 @@ export const WRITE_TARGETS: Readonly<Record<string, WriterSpec>> = {
   mkdir: { example: 'mkdir -p build/x', positionals: 'all', options: { shortWithValue: 'm', long: ['mode', 'parents', 'verbose', 'context'], longWithValue: ['mode'] } },
   mkfifo: { example: 'mkfifo /tmp/p', positionals: 'all', options: { shortWithValue: 'm', long: ['mode', 'context'], longWithValue: ['mode'] } },
   truncate: { example: 'truncate -s 0 log', positionals: 'all', options: { shortWithValue: 'sr', long: ['no-create', 'io-blocks', 'reference', 'size'], longWithValue: ['reference', 'size'] } },
-  mv: { example: 'mv a b, mv -t /dest a (sources are removed: all are written)', positionals: 'all', targetOptions: TARGET_DIRECTORY, options: { shortWithValue: 'St', long: MV_LONG, longWithValue: ['suffix', 'target-directory'] } },
-  cp: { example: 'cp a b, cp -t /dest a, cp --target=/dest a (-s and -l make links; -r, -a, -d, -P copy links as links)', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, links: ['-s', '--symbolic-link', '-l', '--link'], containers: ['-r', '-R', '--recursive', '-a', '--archive', '-d', '-P', '--no-dereference'], options: { shortWithValue: 'St', long: CP_LONG, longWithValue: ['no-preserve', 'sparse', 'suffix', 'target-directory'] } },
-  ln: { example: 'ln -s /outside L (L becomes a link), ln -t /dest a', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, links: true, options: { shortWithValue: 'St', long: LN_LONG, longWithValue: ['suffix', 'target-directory'] } },
+  mv: { placesIntoFolder: true, example: 'mv a b, mv -t /dest a (sources are removed: all are written)', positionals: 'all', targetOptions: TARGET_DIRECTORY, options: { shortWithValue: 'St', long: MV_LONG, longWithValue: ['suffix', 'target-directory'] } },
+  cp: { placesIntoFolder: true, example: 'cp a b, cp -t /dest a, cp --target=/dest a (-s and -l make links; -r, -a, -d, -P copy links as links)', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, links: ['-s', '--symbolic-link', '-l', '--link'], containers: ['-r', '-R', '--recursive', '-a', '--archive', '-d', '-P', '--no-dereference'], options: { shortWithValue: 'St', long: CP_LONG, longWithValue: ['no-preserve', 'sparse', 'suffix', 'target-directory'] } },
+  ln: { placesIntoFolder: true, example: 'ln -s /outside L (L becomes a link), ln -t /dest a', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, links: true, options: { shortWithValue: 'St', long: LN_LONG, longWithValue: ['suffix', 'target-directory'] } },
   history: { example: 'history -w /tmp/h, history -a (writes $HISTFILE); history and history -c write no file', positionals: 'last', custom: historyTargets },
-  install: { example: 'install -m 755 bin /usr/local/bin/x, install -t /dest a, install -d a b', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, options: { shortWithValue: 'gmoSt', long: INSTALL_LONG, longWithValue: ['group', 'mode', 'owner', 'strip-program', 'suffix', 'target-directory'] }, custom: installTargets },
+  install: { placesIntoFolder: true, example: 'install -m 755 bin /usr/local/bin/x, install -t /dest a, install -d a b', positionals: 'last', targetOptions: TARGET_DIRECTORY, positionalsAreSourcesWith: TARGET_DIRECTORY, options: { shortWithValue: 'gmoSt', long: INSTALL_LONG, longWithValue: ['group', 'mode', 'owner', 'strip-program', 'suffix', 'target-directory'] }, custom: installTargets },
   chmod: { example: 'chmod +x script.sh (the mode is skipped)', custom: chmodTargets },
   chown: { example: 'chown user:group f (the owner is skipped)', positionals: 'after-first', options: { long: CHOWN_LONG, longWithValue: ['from', 'reference'] }, custom: ownerTargets },
   chgrp: { example: 'chgrp staff f', positionals: 'after-first', options: { long: CHOWN_LONG, longWithValue: ['from', 'reference'] }, custom: ownerTargets },
@@ -198,9 +200,27 @@ function tableTargets(spec: WriterSpec, words: readonly ShellWord[]): CommandWri
     for (const target of pickPositionals(parsed.positionals, spec.positionals ?? 'all')) targets.add(target, via, links);
   }
   for (const unknown of parsed.unknownWords) targets.add(unknown, via, links);
+  if (spec.placesIntoFolder) {
+    // a destination that is certainly a folder gets each source by its own name (the folder alone would hide it)
+    const last = sourcesOnly ? undefined : parsed.positionals.at(-1);
+    const folders = [...targetOptions, ...(last && parsed.positionals.length > 1 ? [last] : [])].filter((w) => CERTAINLY_A_FOLDER.test(w.value));
+    const sources = sourcesOnly ? parsed.positionals : parsed.positionals.slice(0, -1);
+    for (const folder of folders) {
+      for (const source of sources) {
+        if (!folder.literal || !source.literal) continue;
+        const name = posix.basename(source.value);
+        if (name === '' || name === '.' || name === '..') continue;
+        const value = posix.join(folder.value, name);
+        targets.add({ ...folder, text: value, value }, via, links);
+      }
+    }
+  }
   if (containers) for (const target of targets.list) if (!target.link) target.container = true;
   return { targets: targets.list, onlyTargets: spec.onlyTargets ?? true };
 }
+
+/** `.`, `..`, and a path ending in `/`, `/.` or `/..`: a folder, whatever the disk holds. */
+const CERTAINLY_A_FOLDER = /^\.\.?$|\/$|\/\.\.?$/;
 
 class WriterTargetList {
   readonly list: WriteTarget[] = [];

@@ -85,6 +85,10 @@ const CORPUS: Record<string, Row[]> = {
     ['nm -D lib.so', 'allow', 'allow', 'allow'],
     ['base64 -d token.txt', 'allow', 'allow', 'allow'],
     ['tar -tzf a.tgz', 'allow', 'allow', 'allow'],
+    ['nm @opts a.o', 'ask', 'ask', 'allow'], // binutils read more options, --plugin among them, from @file
+    ['objdump -d @opts a.o', 'ask', 'ask', 'allow'],
+    ['tar -tf u@example.com:a.tar', 'ask', 'ask', 'allow'], // an archive on another machine, reached through rsh or ssh
+    ['tar -t --rmt-command=./x -f a.tar', 'ask', 'ask', 'ask'], // runs that program
   ],
   "bash's own tables and late evaluation": [
     ['BASH_CMDS[ls]=/tmp/evil; ls', 'ask', 'ask', 'ask'],
@@ -114,6 +118,13 @@ const CORPUS: Record<string, Row[]> = {
     ['[[ $? -eq 0 ]] && echo ok', 'allow', 'allow', 'allow'],
     ['echo ${#a[@]} ${!prefix*} ${!a[@]} ${HOME:-x} ${HOME:0:3}', 'allow', 'allow', 'allow'],
     ["echo '$((x))'", 'allow', 'allow', 'allow'],
+    ['declare -i n; read v; n=$v', 'ask', 'ask', 'ask'], // assigning an integer variable evaluates the value
+    ['declare -i n=$1', 'ask', 'ask', 'ask'],
+    ['case $((x)) in 1) echo one;; esac', 'ask', 'ask', 'ask'],
+    ['for y in $((x)); do echo $y; done', 'ask', 'ask', 'ask'],
+    ['cat <<EOF\n$((x))\nEOF', 'ask', 'ask', 'ask'],
+    ["cat <<'EOF'\n$((x))\nEOF", 'allow', 'allow', 'allow'], // a quoted delimiter: the body is text
+    ['declare -i n=3; echo $((n))', 'ask', 'ask', 'allow'],
     ['compgen -c', 'allow', 'allow', 'allow'],
   ],
   'writers whose targets come from their input or a folder operand ask unless a rule names them': [
@@ -140,6 +151,17 @@ const CORPUS: Record<string, Row[]> = {
     ['gzip -d f.gz', 'ask', 'ask', 'ask'],
     ['gunzip -N f.gz', 'ask', 'ask', 'ask'],
     ['xz -d f.xz', 'ask', 'ask', 'ask'],
+    ['jar xf a.jar', 'ask', 'ask', 'ask'],
+    ['uudecode f.uu', 'ask', 'ask', 'ask'], // the input names the file it writes
+    ['dpkg-deb -x a.deb .', 'ask', 'ask', 'ask'],
+    ['cp dir/.* .', 'ask', 'ask', 'ask'], // a glob of dot names: the folder decides them
+    ['mv dir/.[!.]* ..', 'ask', 'ask', 'ask'],
+    ['cp "$src" .', 'ask', 'ask', 'ask'],
+    // a folder destination receives each source by its own name
+    ['mv dir/.opencode.json .', 'ask', 'ask', 'ask'],
+    ['cp x/.opencode.json ./', 'ask', 'ask', 'ask'],
+    ['install -m 644 cfg/.opencode.json .', 'ask', 'ask', 'ask'],
+    ['cp src/*.ts dist/', 'ask', 'ask', 'allow'],
     // a subfolder destination, listings and standard output write no names from the input
     ['cp -r src dist', 'ask', 'ask', 'allow'],
     ['gunzip -c f.gz', 'ask', 'ask', 'allow'],
@@ -214,6 +236,13 @@ const CORPUS: Record<string, Row[]> = {
     ['nft flush ruleset', 'ask', 'ask', 'ask'],
     ['ufw disable', 'ask', 'ask', 'ask'],
     ['mount /dev/sdb1 /mnt', 'ask', 'ask', 'ask'],
+    ["echo '* * * * * rm -rf ~' | crontab -", 'ask', 'ask', 'ask'], // commands run later, outside this session
+    ["at now + 1 minute <<< 'rm x'", 'ask', 'ask', 'ask'],
+    ['systemd-run --user ./x.sh', 'ask', 'ask', 'ask'],
+    ['sysctl -w vm.swappiness=10', 'ask', 'ask', 'ask'],
+    ['date -s 2020-01-01', 'ask', 'ask', 'ask'],
+    ['crontab -l', 'allow', 'allow', 'allow'],
+    ['date -u', 'allow', 'allow', 'allow'],
     // their listing forms are not changes
     ['apt list --installed', 'ask', 'ask', 'allow'],
     ['systemctl status nginx', 'allow', 'allow', 'allow'],
