@@ -25,7 +25,7 @@ const GLOBAL_OPTIONS_READ: Record<string, readonly string[]> = {
   trust: ['-c, --cwd'],
   tools: ['-c, --cwd', '--trust'],
   keybindings: ['-c, --cwd'],
-  stats: ['-c, --cwd'],
+  stats: ['-c, --cwd', '--trust'],
   // --profile marks which one would be used
   profiles: ['-c, --cwd', '--profile'],
   'sessions list': ['-c, --cwd'],

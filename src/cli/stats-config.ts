@@ -34,6 +34,8 @@ export interface StatsConfig {
   mcpServerNames: string[];
   /** the validated config, when it was loaded (the full loader ran) */
   full?: Config;
+  /** each file's own value, with `full` (which file set what: workspace trust) */
+  sources?: readonly { file: string; value: Record<string, unknown> }[];
   /** the warnings printed (from the full loader, or replayed from the cache) */
   warnings: string[];
 }
@@ -72,6 +74,7 @@ export async function loadStatsConfig(options: StatsConfigOptions): Promise<Stat
     plugins: config.plugins,
     mcpServerNames: Object.keys(config.mcpServers),
     full: config,
+    sources: loaded.sources,
     warnings: loaded.warnings,
   };
 }

@@ -48,6 +48,8 @@ export interface OfferedToolsOptions {
   full?: Config;
   /** connect to the MCP servers (`--mcp`) */
   mcp: boolean;
+  /** leave out the project's plugin and tool files: it is not trusted (`src/app/project-code.ts`) */
+  skipProjectFiles?: boolean;
 }
 
 /** The offered tools, sorted by name, and the custom tool files and plugins that failed to load (one line each). */
@@ -85,7 +87,7 @@ async function listedRegistry(options: OfferedToolsOptions, withMcp: boolean): P
   const config = options.full ?? { tools: options.tools, plugins: options.plugins };
   // a plugin's log lines are for `opencode tools` and the TUI; the report stays what was asked for
   const loadCustom = () =>
-    loadCustomTools({ projectDir: options.cwd, config, registry, env: options.env, cacheDir: options.dataDir, listOnly: true, onLog: () => {} });
+    loadCustomTools({ projectDir: options.cwd, config, registry, env: options.env, cacheDir: options.dataDir, listOnly: true, skipProjectFiles: options.skipProjectFiles, onLog: () => {} });
   if (!withMcp) {
     const report = await loadCustom();
     return { offered: registryTools(registry), failed: report.failed };

@@ -47,6 +47,8 @@ export interface StatsOptions {
   days?: number;
   json?: boolean;
   mcp?: boolean;
+  /** `--trust`: the project's own plugins and MCP servers run even when it is not trusted */
+  trust?: boolean;
   /** the time to count back from, unix ms (tests); default now */
   nowMs?: number;
 }
@@ -71,6 +73,21 @@ export async function runStats(opts: StatsOptions): Promise<number> {
   });
   if (typeof config === 'number') return config;
   startupMark('stats: config read');
+  // listing runs the plugins' functions and, with --mcp, starts the servers: an untrusted project's own are
+  // skipped, as in a session (without plugins or --mcp nothing runs, and the config stays the light one)
+  let skipProjectFiles = false;
+  const runsCode = (mcp && config.mcpServerNames.length > 0) || hasPlugins({ cwd, env, plugins: config.plugins });
+  if (runsCode && config.full && config.sources) {
+    const { decideTrust, heldLine } = await import('../app/project-code.js');
+    const trust = decideTrust({ config: config.full, sources: config.sources }, cwd, env, { trustFlag: opts.trust });
+    if (trust.refusal) process.stderr.write(`opencode: ${trust.refusal}\n`);
+    if (!trust.trusted) {
+      process.stderr.write(`opencode: ${heldLine(trust.items, env)}\n`);
+      skipProjectFiles = true;
+      // without --mcp no server starts, and the report still says the configured ones were not started
+      Object.assign(config, { full: trust.config, plugins: trust.config.plugins, ...(mcp ? { mcpServerNames: Object.keys(trust.config.mcpServers) } : {}) });
+    }
+  }
   const days = opts.days ?? DEFAULT_STATS_DAYS;
   const sinceMs = (opts.nowMs ?? Date.now()) - days * DAY_MS;
 
@@ -78,7 +95,7 @@ export async function runStats(opts: StatsOptions): Promise<number> {
   if (typeof tools === 'number') return tools;
   startupMark('stats: figures queried');
 
-  const { offered, failed } = await offeredTools({ ...config, cwd, env, mcp });
+  const { offered, failed } = await offeredTools({ ...config, cwd, env, mcp, skipProjectFiles });
   startupMark('stats: offered tools listed');
   const mcpNotStarted = !mcp && config.mcpServerNames.length > 0;
   const report: StatsReport = { days, sinceMs, tools, notCalled: notCalled(offered, tools), mcpNotStarted, failedToLoad: failed };

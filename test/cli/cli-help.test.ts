@@ -59,7 +59,7 @@ describe('opencode help', () => {
   });
 
   it.each([
-    [['stats'], 'Global options it reads: -c, --cwd (see opencode --help).'],
+    [['stats'], 'Global options it reads: -c, --cwd; --trust (see opencode --help).'],
     [['sessions', 'undo'], 'Global options it reads: -c, --cwd (see opencode --help).'],
     [['mcp', 'list'], 'Global options it reads: -c, --cwd; --trust (see opencode --help).'],
     [['profiles'], 'Global options it reads: -c, --cwd; --profile (see opencode --help).'],

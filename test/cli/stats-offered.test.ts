@@ -47,7 +47,7 @@ describe('stats: the offered tools', () => {
       "export default async ({ config }) => ({ tools: config.autoCompact === true && config.data.directory === '.opencode' ? { audit: { description: 'Audits.', args: {}, execute: async () => 'ok' } } : {} });\n",
     );
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ tools: { sourcegraph: false } }));
-    const run = await runCli(['stats', '--json'], { cwd: dir, env });
+    const run = await runCli(['--trust', 'stats', '--json'], { cwd: dir, env });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as { notCalled: unknown[]; failedToLoad: string[] };
@@ -72,7 +72,7 @@ describe('stats: the offered tools', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-offered-'));
     const local = { command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio'] };
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ mcpServers: { local }, tools: { local_crash: false } }));
-    const run = await runCli(['stats', '--mcp', '--json'], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(['--trust', 'stats', '--mcp', '--json'], { cwd: dir, env: cleanEnv() });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as { notCalled: { name: string; source: string }[]; mcpNotStarted: boolean };

@@ -85,7 +85,7 @@ describe('workspace trust in -p', () => {
     expect(p.marks()).toEqual(['user-mcp']);
   });
 
-  it('`opencode tools` and `opencode mcp list` start none of an untrusted project\'s code either; with --trust they do', async () => {
+  it('`opencode tools`, `mcp list` and `stats --mcp` start none of an untrusted project\'s code either; with --trust they do', async () => {
     const p = hostileProject();
     const tools = await runCli(['tools', '--json'], { cwd: p.dir, env: cleanEnv({ HOME: p.home }) });
     expect(tools.code).toBe(0);
@@ -96,6 +96,9 @@ describe('workspace trust in -p', () => {
     expect(mcp.code).toBe(0);
     expect(mcp.stderr).toBe(p.heldLine);
     expect(mcp.stdout.split('\n')[0]).toMatch(/^mine {2}stdio {2}failed: /);
+    const stats = await runCli(['stats', '--mcp', '--json'], { cwd: p.dir, env: cleanEnv({ HOME: p.home }) });
+    expect(stats.code).toBe(0);
+    expect(stats.stderr).toBe(p.heldLine);
     expect(p.marks()).toEqual(['user-mcp']);
 
     const trusted = await runCli(['--trust', 'tools', '--json'], { cwd: p.dir, env: cleanEnv({ HOME: p.home }) });
