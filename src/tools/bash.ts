@@ -9,7 +9,7 @@
 import { homedir } from 'node:os';
 import { z } from 'zod';
 import { analyseForPermission } from '../permission/command-subject.js';
-import { describeSandboxFailure, levelForGrant } from '../sandbox/index.js';
+import { describeSandboxFailure, levelForGrant, SandboxUnavailableError } from '../sandbox/index.js';
 import { redactSecrets } from './redact.js';
 import { defineTool, MAX_OUTPUT_CHARS, ToolError, type ShellRunner, type ToolContext } from './tool.js';
 
@@ -85,7 +85,15 @@ export const bashTool = defineTool({
     const progress = progressReporter(ctx);
     const ranIn = ctx.shell().cwd;
     const startTime = Date.now();
-    const result = await ctx.shell().exec(command, { timeoutMs, signal: ctx.signal, onOutput: progress.add, sandbox: level });
+    const result = await ctx
+      .shell()
+      .exec(command, { timeoutMs, signal: ctx.signal, onOutput: progress.add, sandbox: level })
+      .catch((err: unknown) => {
+        progress.stop();
+        // "sandbox": "required" where it cannot start: the reason, for the model and the person
+        if (err instanceof SandboxUnavailableError) throw new ToolError(err.message);
+        throw err;
+      });
     const endTime = Date.now();
     progress.stop();
     const nowIn = ctx.shell().cwd;
