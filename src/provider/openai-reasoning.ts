@@ -1,6 +1,6 @@
 /**
  * Which field, if any, carries a model's reasoning back to an OpenAI-compatible API on the assistant
- * messages of the history. Some APIs require it on turns with tool calls and reject the request without it;
+ * messages of the history that called tools. Some APIs require it on turns with tool calls and reject the request without it;
  * others reject a field they do not know. Nothing is sent unless a row below says so.
  *
  * A row matches the provider id (`providers.deepseek` in the config), the API's host, or the model name

@@ -72,7 +72,7 @@ export function toOpenAIParams(model: ModelInfo, request: ProviderRequest, reaso
  * Our history as Chat Completions messages: user text and images (as `data:` URLs), assistant text and
  * `tool_calls`, one `tool` message per result. Images a tool returned follow the tool messages in a user
  * message (tool messages hold text only). Empty messages are dropped. Reasoning goes back only in
- * `reasoningField` (openai-reasoning.ts: the APIs that require it), on every assistant message that has some.
+ * `reasoningField` (openai-reasoning.ts: the APIs that require it), on the assistant messages with tool calls.
  */
 export function toOpenAIMessages(
   messages: readonly Message[],
@@ -108,13 +108,14 @@ export function openAIMessagesOf(message: Message, supportsImages: boolean, reas
       p.type === 'tool_call' ? [{ id: p.id, type: 'function' as const, function: { name: p.name, arguments: toolInputJson(p.input) } }] : [],
     );
     if (!text.trim() && calls.length === 0) return [];
-    const reasoning = reasoningField ? message.parts.map((p) => (p.type === 'reasoning' ? p.thinking : '')).join('') : '';
+    // only on a turn with tool calls, where DeepSeek requires it (even empty: its check asks for the field);
+    // on other turns its docs have the field ignored, and its older reasoner model rejected it there
+    const reasoning = reasoningField && calls.length > 0 ? message.parts.map((p) => (p.type === 'reasoning' ? p.thinking : '')).join('') : undefined;
     return [
       {
         role: 'assistant',
         content: text.trim() ? text : null,
-        // DeepSeek's check asks for the field on a tool-call turn even when the model wrote no reasoning
-        ...(reasoningField && (reasoning || calls.length > 0) ? { [reasoningField]: reasoning } : {}),
+        ...(reasoningField && reasoning !== undefined ? { [reasoningField]: reasoning } : {}),
         ...(calls.length > 0 ? { tool_calls: calls } : {}),
       },
     ];

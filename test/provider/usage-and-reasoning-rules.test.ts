@@ -7,6 +7,10 @@ import { usageOfChunk } from '../../src/provider/openai-usage.js';
 import { reasoningFieldFor } from '../../src/provider/openai-reasoning.js';
 import { messageText } from '../../src/message.js';
 import { endedText } from '../../src/session-io/conversation.js';
+import { OpenAIBodyEncoder } from '../../src/provider/openai-body.js';
+import { toOpenAIParams } from '../../src/provider/openai-request.js';
+import { catalogModel } from '../../src/provider/catalog.js';
+import { randomHistory, rng, TOOLS } from '../support/random-history.js';
 
 describe('usage of a chunk', () => {
   it('reads OpenAI usage: cached tokens are cache reads; reasoning inside completion_tokens is not added twice', () => {
@@ -77,5 +81,28 @@ describe('a refused reply in sessions show', () => {
     expect(endedText('refusal', 'The model declined to answer: This request was declined.')).toBe(
       'The model declined to answer: This request was declined; the prompt is left out of later requests',
     );
+  });
+});
+
+describe('the request body with reasoning sent back', () => {
+  it('is byte for byte the JSON of the request object, on random histories and as one grows, a thinking text edited in place', () => {
+    const model = catalogModel('openai/gpt-4.1')!;
+    let sentBack = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const all = randomHistory(rng(seed), 30);
+      const encoder = new OpenAIBodyEncoder('reasoning_content');
+      for (let n = 1; n <= all.length; n++) {
+        const request = { systemPrompt: 'sys', messages: all.slice(0, n), tools: TOOLS, maxTokens: 1000 };
+        expect(encoder.encode(model, request).toString('utf8')).toBe(JSON.stringify(toOpenAIParams(model, request, 'reasoning_content')));
+      }
+      const reasoning = all.flatMap((m) => m.parts).find((p) => p.type === 'reasoning');
+      if (reasoning && reasoning.type === 'reasoning') reasoning.thinking += ' and more';
+      const request = { systemPrompt: 'sys', messages: all, tools: TOOLS, maxTokens: 1000 };
+      const body = encoder.encode(model, request).toString('utf8');
+      expect(body).toBe(JSON.stringify(toOpenAIParams(model, request, 'reasoning_content')));
+      if (body.includes('"reasoning_content":"') && body.includes(' and more')) sentBack++;
+    }
+    // the histories do carry reasoning on tool-call turns, edited ones included
+    expect(sentBack).toBeGreaterThan(10);
   });
 });
