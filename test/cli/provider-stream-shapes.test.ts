@@ -72,6 +72,18 @@ describe('an Anthropic refusal', () => {
   });
 });
 
+describe('an OpenAI-compatible content filter', () => {
+  it('is a refusal too: exit 1, the line on stderr, nothing on stdout', async () => {
+    await start([{ text: 'Par', finishReason: 'content_filter' }]);
+    const run = await runCli(['-p', 'go', '-m', 'local/fake-model'], { cwd: project(), env: cleanEnv({ LOCAL_ENDPOINT: fake!.url }) });
+    expect([run.code, run.stdout, run.stderr]).toEqual([
+      1,
+      '',
+      'opencode: The model declined to answer (this prompt is left out of later requests; rephrase it to go on)\n',
+    ]);
+  });
+});
+
 describe('an Anthropic paused turn', () => {
   it('is sent back as it is and continued; the answer is the text from before and after the pause', async () => {
     await start([
