@@ -267,20 +267,22 @@ export class LspService {
   }
 
   /**
-   * Starts every server now, in the background, and opens one file of its language (found by the
-   * bounded project scan), so that a server's initial load happens while the person types rather than
-   * during the first edit: typescript-language-server loads the project only when a first file opens,
-   * which takes seconds. Called when the app starts; nothing waits for it.
+   * Starts now, in the background, every server whose language the project has a file of, and opens
+   * one such file (found by the bounded project scan), so that a server's initial load happens while
+   * the person types rather than during the first edit: typescript-language-server loads the project
+   * only when a first file opens, which takes seconds. Called when the app starts; nothing waits for it.
    */
   startEarly(): void {
     for (const slot of this.slots) {
       if (slot.state !== 'idle' || this.closed) continue;
+      // a language the project has no file of (a server configured for all projects) waits for its first file
+      const path = firstFileWith(this.options.root, slot.plan.extensions);
+      if (path === undefined) continue;
       void this.start(slot)
         .then((client) => {
           if (!client || slot.recent.length > 0) return;
-          const path = firstFileWith(this.options.root, slot.plan.extensions);
-          const text = path === undefined ? undefined : readText(path);
-          return path !== undefined && text !== undefined ? this.openOn(slot, client, path, text).then(() => {}) : undefined;
+          const text = readText(path);
+          return text !== undefined ? this.openOn(slot, client, path, text).then(() => {}) : undefined;
         })
         .catch(() => {});
     }

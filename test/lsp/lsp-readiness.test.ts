@@ -28,6 +28,14 @@ describe('language server readiness', () => {
     expect(service.statuses()[0]!.state).toBe('ready');
   });
 
+  it('a language the project has no file of is not started early', async () => {
+    const { dir, logFile } = tempProject();
+    writeFileSync(join(dir, 'notes.txt'), 'no .fk file here\n');
+    service = new LspService({ root: dir, servers: [fakePlan('normal', logFile)], env: process.env, watch: false });
+    service.startEarly();
+    expect(service.statuses()[0]!.state).toBe('idle');
+  });
+
   it("the first edit waits for the server's initial load, not only the diagnostics timeout from the edit", async () => {
     const { dir, logFile } = tempProject();
     const file = join(dir, 'a.fk');
