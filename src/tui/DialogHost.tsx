@@ -258,7 +258,11 @@ export function DialogHost(props: DialogHostProps) {
           if (back) props.onOpen(back);
           else onClose();
           void services.trust?.answer(trust).then(
-            (line) => store.setStatus(line, trust ? 'info' : 'warn'),
+            (line) => {
+              // the status line goes with the next prompt; the logs page keeps it
+              store.setStatus(line, trust ? 'info' : 'warn');
+              store.log(trust ? 'info' : 'warn', line);
+            },
             (err: unknown) => store.setStatus((err as Error).message, 'error'),
           );
         }}
