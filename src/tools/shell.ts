@@ -300,8 +300,12 @@ class SessionShell implements ShellRunner {
     const wrapped = this.sandbox
       ? await this.sandbox.wrap([this.shellPath, ...args], { level, writable: [this.stateDir] })
       : { file: this.shellPath, args, env: {}, afterExit: () => [] };
-    // the sandbox's variables override the snapshot's (a proxy the person's environment names can't be reached inside)
-    const sandboxEnv = exportScript(wrapped.env) + this.sandboxEnvNames.filter((v) => !(v in wrapped.env)).map((v) => `unset ${v}\n`).join('');
+    // the sandbox's variables override the snapshot's (a proxy the person's environment names can't be
+    // reached inside); those of the last command that this one does not get go back to their first value
+    const gone = this.sandboxEnvNames.filter((v) => !(v in wrapped.env));
+    const restored = Object.fromEntries(gone.filter((v) => v in this.baseEnv).map((v) => [v, this.baseEnv[v]!]));
+    const sandboxEnv =
+      exportScript({ ...restored, ...wrapped.env }) + gone.filter((v) => !(v in this.baseEnv)).map((v) => `unset ${v}\n`).join('');
     this.sandboxEnvNames = Object.keys(wrapped.env);
     // 0600: it holds the environment; the wrapper removes it as soon as it has sourced it
     writeFileSync(inputPath, `${this.envSnapshot}\n${sandboxEnv}__oc_cmd='${command.replaceAll("'", "'\\''")}'\n`, { mode: 0o600 });

@@ -241,6 +241,20 @@ describe.skipIf(!CAN_RUN)('bash in the sandbox: levels and results', () => {
     );
   });
 
+  it("a command run outside after one inside gets the shell's own variables back, not the sandbox's", async () => {
+    const world = makeWorld();
+    const sandbox = createSandbox({ settings: sandboxSettings('auto'), projectDir: world.project, home: world.home });
+    const shell = createShell({ cwd: world.project, sandbox, env: { HOME: world.home } });
+    cleanup.push(async () => {
+      shell.close();
+      await sandbox.close();
+    });
+    const show = 'echo "${OPENCODE_SANDBOXED-unset} ${OPENCODE_SANDBOX_LEVEL-unset}"';
+    expect((await shell.exec(show, { timeoutMs: 10_000, sandbox: 'strict' })).stdout).toBe('1 strict\n');
+    expect((await shell.exec(show, { timeoutMs: 10_000, sandbox: 'none' })).stdout).toBe('1 unset\n');
+    expect((await shell.exec(show, { timeoutMs: 10_000, sandbox: 'network' })).stdout).toBe('1 network\n');
+  });
+
   it('writes in the project and in TMPDIR, keeps cd and exports between commands', async () => {
     const world = makeWorld();
     const sandbox = createSandbox({ settings: sandboxSettings('auto'), projectDir: world.project, home: world.home });
