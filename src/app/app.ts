@@ -24,6 +24,7 @@ import type { ModelInfo } from '../provider/types.js';
 import { FileTimes } from '../tools/file-times.js';
 import { SUB_AGENT_RUNNER } from '../tools/agent.js';
 import { SOURCEGRAPH_URL_KEY } from '../tools/sourcegraph.js';
+import { SECRET_READ_PATHS } from '../tools/secret-read.js';
 import { builtinTools, TASK_TOOL_NAMES } from '../tools/index.js';
 import { projectTree } from '../tools/ls.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -219,7 +220,11 @@ export function createApp(opts: AppOptions): App {
   // requests made beside any run (session titles) end with the app: quitting aborts them (issue 10 §2:
   // a title waiting on a silent provider kept the process alive for 13+ minutes after quitting)
   const background = new AbortController();
-  const sourcegraph = config.sourcegraph?.url ? { [SOURCEGRAPH_URL_KEY]: config.sourcegraph.url } : {};
+  const toolSettings = {
+    ...(config.sourcegraph?.url && { [SOURCEGRAPH_URL_KEY]: config.sourcegraph.url }),
+    // the file tools guard the places `sandbox.denyRead` adds as they guard ~/.ssh
+    [SECRET_READ_PATHS]: sandboxSettings(config.sandbox).denyRead,
+  };
   const makeTaskAgent = ({ agents: { task: taskSettings }, models, providerSettings }: ProviderChoice) => {
     const taskModel = models.task ?? models.coder;
     return new Agent({
@@ -231,7 +236,7 @@ export function createApp(opts: AppOptions): App {
       bus,
       toolCallLog: db.toolCalls,
       // the task agent's view reads the editor's buffers too (opencode acp)
-      toolServices: { fileTimes, fileHistory: db.files, shellFor, extra: { ...sourcegraph, [LSP_SERVICE]: lsp, ...opts.toolExtra } },
+      toolServices: { fileTimes, fileHistory: db.files, shellFor, extra: { ...toolSettings, [LSP_SERVICE]: lsp, ...opts.toolExtra } },
       promptEnvironment,
       maxTokens: taskSettings.maxTokens ?? taskModel.defaultMaxTokens,
       maxSteps: taskSettings.maxSteps,
@@ -262,7 +267,7 @@ export function createApp(opts: AppOptions): App {
     const coderSettings = current.agents.coder;
     const titleModel = current.models.title;
     const compact = compactWith(current);
-    const extra = { ...sourcegraph, [LSP_SERVICE]: lsp, [SUB_AGENT_RUNNER]: createSubAgentRunner(task, db, bus), [CHANGE_TRACKER]: changeTracker, ...opts.toolExtra };
+    const extra = { ...toolSettings, [LSP_SERVICE]: lsp, [SUB_AGENT_RUNNER]: createSubAgentRunner(task, db, bus), [CHANGE_TRACKER]: changeTracker, ...opts.toolExtra };
     return new Agent({
       kind: 'coder',
       provider: createProvider(model, current.providerSettings),

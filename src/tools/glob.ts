@@ -8,7 +8,7 @@ import { isAbsolute, sep } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 import { resolveToolPath } from './write-guard.js';
-import { askBeforeSecretRead, secretPlaceSearched } from './secret-read.js';
+import { askBeforeSecretRead, secretPlaceSearched, secretScope } from './secret-read.js';
 import { escapeLineBreaks, ripgrepIgnoreArgs, walkFiles } from './file-walk.js';
 import { compileGlob, hasGlobSyntax, namesHiddenEntries, patternWords } from './glob-pattern.js';
 import { GLOB_IGNORED_FOLDERS, segmentFilter } from './ignore.js';
@@ -37,7 +37,7 @@ export const globTool = defineTool({
   readOnly: true,
   async run(input, ctx) {
     const { root, pattern } = resolveSearch(ctx.cwd, input.path, input.pattern);
-    const secret = secretPlaceSearched(root, { pattern });
+    const secret = secretPlaceSearched(root, { pattern }, secretScope(ctx));
     if (secret) await askBeforeSecretRead(ctx, 'glob', secret);
     const { files, truncated } = await findFiles(root, pattern, ctx.signal);
     let output = 'No files found';

@@ -12,7 +12,7 @@ import { basename, dirname, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 import { resolveToolPath } from './write-guard.js';
-import { askBeforeSecretRead, secretPlaceSearched } from './secret-read.js';
+import { askBeforeSecretRead, secretPlaceSearched, secretScope } from './secret-read.js';
 import { escapeLineBreaks, ripgrepIgnoreArgs, walkFiles } from './file-walk.js';
 import { compileGlob, splitTopLevelCommas } from './glob-pattern.js';
 import { findRipgrep, runRipgrep, searchEngine, RipgrepUnavailableError } from './ripgrep.js';
@@ -47,7 +47,7 @@ export const grepTool = defineTool({
   readOnly: true,
   async run(input, ctx) {
     const root = resolveToolPath(ctx, input.path || '.');
-    const secret = secretPlaceSearched(root, { hidden: true });
+    const secret = secretPlaceSearched(root, { hidden: true }, secretScope(ctx));
     if (secret) await askBeforeSecretRead(ctx, 'grep', secret);
     const { matches, truncated } = await searchFiles(
       root,

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 import { resolveToolPath } from './write-guard.js';
-import { askBeforeSecretRead, secretPlaceOf } from './secret-read.js';
+import { askBeforeSecretRead, secretPlaceOf, secretScope } from './secret-read.js';
 import { globToRegExp } from './glob-pattern.js';
 import { escapeLineBreaks } from './file-walk.js';
 import { isHiddenName, LS_SKIPPED_EXTENSIONS, LS_SKIPPED_NAMES } from './ignore.js';
@@ -39,7 +39,7 @@ export const lsTool = defineTool({
   async run(input, ctx) {
     if (ctx.signal.aborted) throw abortError();
     const root = resolveToolPath(ctx, input.path || '.');
-    const secret = secretPlaceOf(root);
+    const secret = secretPlaceOf(root, secretScope(ctx));
     if (secret) await askBeforeSecretRead(ctx, 'ls', secret);
     let st;
     try {

@@ -19,16 +19,40 @@ export interface SecretPlace {
   reason: string;
 }
 
+/**
+ * `ToolContext.extra` key of the places the config's `sandbox.denyRead` adds (a `string[]`: absolute,
+ * `~/…`, or relative to the project), guarded as the built-in ones are.
+ */
+export const SECRET_READ_PATHS = 'secretReadPaths';
+
+/** Where the secret places are: the home directory and the configured extra places, from the tool context. */
+export interface SecretScope {
+  home: string;
+  /** `sandbox.denyRead`, resolved against `projectDir` */
+  configured?: readonly string[];
+  projectDir?: string;
+}
+
+/** The scope of a tool call: `$HOME` and the configured places of its context. */
+export function secretScope(ctx: Pick<ToolContext, 'extra' | 'cwd'>): SecretScope {
+  const configured = ctx.extra?.[SECRET_READ_PATHS];
+  return { home: homeDirectory(), projectDir: ctx.cwd, ...(Array.isArray(configured) && { configured: configured.filter((p): p is string => typeof p === 'string') }) };
+}
+
 /** The home directory the secret places are under: `$HOME`, as the shell and ssh read it. */
 export function homeDirectory(): string {
   return process.env.HOME || homedir();
 }
 
-/** The secret places under `home`, by their text and by their real paths (a home reached through a link). */
-function secretPlaces(home: string): SecretPlace[] {
+/** The secret places of a scope, by their text and by their real paths (a home reached through a link). */
+function secretPlaces(scope: SecretScope): SecretPlace[] {
   const places: SecretPlace[] = [];
-  for (const root of new Set([home, realOrSelf(home)])) {
+  for (const root of new Set([scope.home, realOrSelf(scope.home)])) {
     for (const entry of SECRET_HOME_PATHS) places.push({ path: join(root, entry.path), reason: entry.reason });
+  }
+  for (const configured of scope.configured ?? []) {
+    const absolute = configured === '~' ? scope.home : configured.startsWith('~/') ? join(scope.home, configured.slice(2)) : resolve(scope.projectDir ?? '/', configured);
+    for (const path of new Set([absolute, realOrSelf(absolute)])) places.push({ path, reason: 'what sandbox.denyRead in the configuration keeps from commands' });
   }
   return places;
 }
@@ -40,11 +64,11 @@ function ownProcessFile(path: string): boolean {
 }
 
 /** The secret place `path` is in or is, by its text or after following links, or undefined. */
-export function secretPlaceOf(path: string, home = homeDirectory()): SecretPlace | undefined {
+export function secretPlaceOf(path: string, scope: SecretScope = { home: homeDirectory() }): SecretPlace | undefined {
   const candidates = new Set([resolve(path), realOrSelf(resolve(path))]);
   for (const candidate of candidates) {
     if (ownProcessFile(candidate)) return { path: candidate, reason: "opencode's own environment, with the keys it was started with" };
-    const hit = secretPlaces(home).find((place) => isWithin(place.path, candidate));
+    const hit = secretPlaces(scope).find((place) => isWithin(place.path, candidate));
     if (hit) return { path: candidate, reason: hit.reason };
   }
   return undefined;
@@ -55,12 +79,12 @@ export function secretPlaceOf(path: string, home = homeDirectory()): SecretPlace
  * when the search reaches hidden entries — always for grep, which searches them; for glob when its
  * pattern names one (`.ssh/*`), since its walk skips dot entries otherwise.
  */
-export function secretPlaceSearched(root: string, reach: { hidden: boolean } | { pattern: string }, home = homeDirectory()): SecretPlace | undefined {
-  const inside = secretPlaceOf(root, home);
+export function secretPlaceSearched(root: string, reach: { hidden: boolean } | { pattern: string }, scope: SecretScope = { home: homeDirectory() }): SecretPlace | undefined {
+  const inside = secretPlaceOf(root, scope);
   if (inside) return inside;
   if ('pattern' in reach ? !namesHiddenEntries(reach.pattern) : !reach.hidden) return undefined;
   const real = realOrSelf(resolve(root));
-  return secretPlaces(home).find((place) => (isWithin(real, place.path) || isWithin(resolve(root), place.path)) && existsSync(place.path));
+  return secretPlaces(scope).find((place) => (isWithin(real, place.path) || isWithin(resolve(root), place.path)) && existsSync(place.path));
 }
 
 /**

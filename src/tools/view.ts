@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 import { recordFileRead, resolveToolPath } from './write-guard.js';
 import { readEditorText } from './file-access.js';
-import { askBeforeSecretRead, secretPlaceOf } from './secret-read.js';
+import { askBeforeSecretRead, secretPlaceOf, secretScope } from './secret-read.js';
 import { abortError } from './ripgrep.js';
 import { decodeDocument, encodingLabel } from './text-document.js';
 import { requireRegularFile } from './file-io.js';
@@ -66,7 +66,7 @@ export const viewTool = defineTool({
   maxOutputChars: 300_000,
   async run(input, ctx) {
     const filePath = resolveToolPath(ctx, input.file_path);
-    const secret = secretPlaceOf(filePath);
+    const secret = secretPlaceOf(filePath, secretScope(ctx));
     if (secret) await askBeforeSecretRead(ctx, 'view', secret);
     const offset = input.offset ?? 0;
     const limit = input.limit && input.limit > 0 ? input.limit : VIEW_DEFAULT_LINES;
