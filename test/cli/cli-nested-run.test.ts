@@ -129,14 +129,16 @@ describe.runIf(process.platform === 'linux')('opencode started by a sandboxed op
   it('keeps the outer sandbox: with "sandbox": "required", `opencode mcp list` inside starts its server (no sandbox can start inside one)', async () => {
     const dir = project();
     const server = { command: process.execPath, args: [HARM_MCP_FIXTURE], env: { HARM_OUTSIDE: join(dir, 'x'), HARM_PROJECT: dir, HARM_PORT: '9' } };
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'required', mcpServers: { harm: server } }));
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'required' }));
     fake = await startFakeProvider([
       // what the outer sandbox tells what runs in it, then an opencode command that starts the project's server
       { toolCalls: [{ name: 'bash', input: { command: `printenv OPENCODE_SANDBOXED OPENCODE_SANDBOX_LEVEL && ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} mcp list` } }] },
       { text: 'Done.' },
     ]);
-    // --trust: the project's MCP server runs in the outer run too
-    const run = await runCli(['-p', 'list the servers', '--trust'], { cwd: dir, env: env(fake) });
+    // the server is the user's own (a nested run can trust no project's code)
+    const outerEnv = env(fake);
+    writeFileSync(join(outerEnv.HOME!, '.opencode.json'), JSON.stringify({ mcpServers: { harm: server } }));
+    const run = await runCli(['-p', 'list the servers'], { cwd: dir, env: outerEnv });
     expect(run).toMatchObject({ code: 0, stdout: 'Done.\n', stderr: '' });
     expect(toolResultsSent(fake, 1)).toEqual([['1\nstrict\nharm  stdio  connected, 1 tool\n  harm_harm_report', false]]);
   });
