@@ -276,7 +276,10 @@ export class LspClient {
     } catch (err) {
       if (err instanceof LspStartError) throw err;
       // a process that dies closes the connection first: its exit code and stderr say more than that
-      await Promise.race([exited.catch(() => {}), new Promise((resolve) => setTimeout(resolve, EXIT_REASON_WAIT_MS))]);
+      // (an error answer, which has a numeric code, comes from a live server: nothing to wait for)
+      if (typeof (err as { code?: unknown }).code !== 'number') {
+        await Promise.race([exited.catch(() => {}), new Promise((resolve) => setTimeout(resolve, EXIT_REASON_WAIT_MS).unref())]);
+      }
       throw new LspStartError(exitReason ?? `initialize failed: ${(err as Error).message}`);
     } finally {
       clearTimeout(timer);
