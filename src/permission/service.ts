@@ -39,8 +39,9 @@ export interface PermissionServiceOptions {
   /** problems worth showing that do not fail the call (the rule could not be saved, …) */
   onWarning?: (message: string, sessionId: string) => void;
   /**
-   * This process was started by another opencode's command (`isNestedRun()` in nested-run.ts): the
-   * unattended mode never approves, whatever it was told; what would ask is refused with a result that says why.
+   * This process was started by another opencode's command (`isNestedRun()` in nested-run.ts): what
+   * would ask is refused with a result that says why, in every mode (nobody here is the person, even
+   * at a dialog); rules still allow and deny.
    */
   nested?: boolean;
 }
@@ -122,12 +123,17 @@ export class PermissionService {
     const offerEscape = verdict.action === 'allow' && input.sandboxEscape === true && !this.unattended && !this.autoApproved.has(sessionId);
     if (verdict.action === 'allow' && !offerEscape) return decided('allow', 'rule');
     const asked = verdict.action === 'ask' ? verdict : { scopes: [], grants: [], reasons: [SANDBOX_ESCAPE_REASON] };
+    // started by another opencode's command: whoever would answer here is not the person (the model can
+    // drive a terminal too), so what would ask is refused, in every front end
+    if (this.options.nested) {
+      const message = nestedRefusal(input.description);
+      decided('deny', 'unattended', message);
+      throw new PermissionRuleError(message);
+    }
     if (this.autoApproved.has(sessionId)) return decided('allow', 'session');
-    if (this.unattended?.autoApprove && !this.options.nested) return decided('allow', 'unattended');
+    if (this.unattended?.autoApprove) return decided('allow', 'unattended');
     if (this.unattended) {
-      const message = this.unattended.autoApprove
-        ? nestedRefusal(input.description)
-        : `Permission denied: opencode -p was run with --no-auto-approve and this call needs approval: ${input.description}`;
+      const message = `Permission denied: opencode -p was run with --no-auto-approve and this call needs approval: ${input.description}`;
       decided('deny', 'unattended', message);
       throw new PermissionRuleError(message);
     }

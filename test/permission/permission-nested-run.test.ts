@@ -1,6 +1,7 @@
 /**
- * A run started by another opencode's command (OPENCODE_SANDBOXED=1) approves nothing by itself: the
- * unattended mode of -p refuses what would ask, with a message that says why; rules still decide.
+ * A run started by another opencode's command (OPENCODE_SANDBOXED=1) approves nothing by itself: what
+ * would ask is refused with a message that says why, by -p's unattended mode and at a dialog alike
+ * (whoever answers there is not the person); rules still decide.
  */
 import { describe, expect, it } from 'vitest';
 import { PermissionRuleError } from '../../src/permission/errors.js';
@@ -53,5 +54,31 @@ describe('a nested run without a person', () => {
     const service = new PermissionService('/p');
     service.setUnattended({ autoApprove: true });
     await expect(service.request('s1', 'edit', edit)).resolves.toEqual({ by: 'unattended', outsideSandbox: false });
+  });
+});
+
+describe('a nested run with a dialog', () => {
+  it('refuses what would ask without showing it: whoever answers there is not the person', async () => {
+    const service = new PermissionService('/p', { nested: true });
+    const shown: string[] = [];
+    service.onRequest((request) => {
+      shown.push(request.description);
+      service.respond(request.id, 'allow');
+    });
+    await expect(service.request('s1', 'edit', edit)).rejects.toThrow(
+      "Permission denied: this opencode was started by another opencode's command (OPENCODE_SANDBOXED=1), so it approves nothing by itself and this call needs approval: Replace content in file /p/a.ts",
+    );
+    expect(shown).toEqual([]);
+  });
+
+  it('the control: not nested, the dialog is shown and its answer allows', async () => {
+    const service = new PermissionService('/p');
+    const shown: string[] = [];
+    service.onRequest((request) => {
+      shown.push(request.description);
+      service.respond(request.id, 'allow');
+    });
+    await expect(service.request('s1', 'edit', edit)).resolves.toEqual({ by: 'person', outsideSandbox: false });
+    expect(shown).toEqual(['Replace content in file /p/a.ts']);
   });
 });
