@@ -87,7 +87,8 @@ describe('the allowed-domains proxy', () => {
 });
 
 const support = await detectSandbox();
-describe.skipIf(support.backend !== 'bubblewrap' || !support.socat)('a command in the sandbox with allowedDomains', () => {
+const skipped = support.backend !== 'bubblewrap' ? `the sandbox cannot start here: ${support.reason}` : !support.socat ? 'socat is not installed' : undefined;
+describe.skipIf(skipped !== undefined)(`a command in the sandbox with allowedDomains${skipped ? ` (skipped: ${skipped})` : ''}`, () => {
   it('reaches the allowed host through the proxy, is refused another, and reaches nothing directly', async () => {
     const project = realpathSync(mkdtempSync(join(tmpdir(), 'opencode-sandbox-domains-')));
     const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();

@@ -22,6 +22,8 @@ import { runTool, toolContext } from '../support/tool-context.js';
 
 const support = await detectSandbox();
 const CAN_RUN = support.backend === 'bubblewrap';
+/** said in the titles when the cases are skipped */
+const SKIPPED = CAN_RUN ? '' : ` (skipped: the sandbox cannot start here: ${support.reason})`;
 /** the real interpreter (a pyenv shim would look for its root under the test's HOME) */
 const PYTHON = process.platform === 'linux' ? execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() : 'python3';
 const NODE = process.execPath;
@@ -185,7 +187,7 @@ for (const [group, cases] of [
   ['writes to the files that decide what runs', WRITES_PROTECTED],
   ['secrets and the network', READS_AND_NETWORK],
 ] as const) {
-  describe.skipIf(!CAN_RUN)(`bash in the sandbox: ${group}`, () => {
+  describe.skipIf(!CAN_RUN)(`bash in the sandbox: ${group}${SKIPPED}`, () => {
     for (const harm of cases) {
       it(`${harm.name}: does not happen in the sandbox`, async () => {
         const world = makeWorld();
@@ -205,7 +207,7 @@ for (const [group, cases] of [
   });
 }
 
-describe.skipIf(!CAN_RUN)('bash in the sandbox: levels and results', () => {
+describe.skipIf(!CAN_RUN)(`bash in the sandbox: levels and results${SKIPPED}`, () => {
   it('a command the person approved reaches the network, and still writes nothing outside', async () => {
     const world = makeWorld();
     const tcp = READS_AND_NETWORK.find((c) => c.name.startsWith('a TCP'))!;
@@ -253,6 +255,21 @@ describe.skipIf(!CAN_RUN)('bash in the sandbox: levels and results', () => {
     expect((await shell.exec(show, { timeoutMs: 10_000, sandbox: 'strict' })).stdout).toBe('1 strict\n');
     expect((await shell.exec(show, { timeoutMs: 10_000, sandbox: 'none' })).stdout).toBe('1 unset\n');
     expect((await shell.exec(show, { timeoutMs: 10_000, sandbox: 'network' })).stdout).toBe('1 network\n');
+  });
+
+  it('writes where sandbox.allowWrite says, and still nowhere else outside', async () => {
+    const world = makeWorld();
+    mkdirSync(join(world.home, '.cache'));
+    const sandbox = createSandbox({ settings: sandboxSettings({ allowWrite: ['~/.cache'] }), projectDir: world.project, home: world.home });
+    const shell = createShell({ cwd: world.project, sandbox, env: { HOME: world.home } });
+    cleanup.push(async () => {
+      shell.close();
+      await sandbox.close();
+    });
+    const result = await shell.exec(`touch ~/.cache/kept; touch ${world.outside}/f`, { timeoutMs: 10_000 });
+    expect(result.sandboxed).toBe(true);
+    expect(existsSync(join(world.home, '.cache', 'kept'))).toBe(true);
+    expect(existsSync(join(world.outside, 'f'))).toBe(false);
   });
 
   it('writes in the project and in TMPDIR, keeps cd and exports between commands', async () => {
