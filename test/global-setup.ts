@@ -25,6 +25,10 @@ export default function setup(): () => void {
   removeAbandonedRoots(systemTemp);
   const root = mkdtempSync(join(systemTemp, `${RUN_TEMP_PREFIX}${process.pid}-`));
   process.env.TMPDIR = root;
+  // a suite run by an opencode command (the person asked opencode to run npm test) inherits the marks of
+  // a nested run, which would make every opencode the tests start refuse what asks; the tests set them where they mean to
+  delete process.env.OPENCODE_SANDBOXED;
+  delete process.env.OPENCODE_SANDBOX_LEVEL;
   return () => {
     process.env.TMPDIR = systemTemp;
     removeTree(root);
