@@ -5,7 +5,10 @@
  * The full loader's result for a set of files — the validated config with its defaults, the warnings,
  * each file's value — is remembered in the project's data directory (`tui-config.cache.json`), keyed
  * by a hash of the build's config code (the schema and its loader: {@link CONFIG_FINGERPRINT}), this
- * version, the data directory and every file's path and exact text. A start whose files hash the same
+ * version, the data directory and every file's path and exact text, and by a random value of this
+ * user's ({@link userCacheSalt}): the data directory is the project's, which a repository can ship, and
+ * a cache file it brings (one saying the project's MCP servers are your own, say) must never be taken
+ * for ours. A start whose files hash the same
  * takes that result as it is: the full loader would compute the same from the same input, so nothing
  * is lost, and no check is repeated after the first frame. Any edit, a file added or removed (the
  * global file's search included), another build or version is a miss: the full loader runs before the
@@ -16,9 +19,10 @@
  * Without a fingerprint (the sources run under tsx or vitest, where the schema may change between
  * runs) nothing is read or remembered.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { readLightConfig, resolveDataDir, type ConfigFileText } from '../config/light.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -59,8 +63,11 @@ export interface TuiConfigOptions {
 export async function loadTuiConfig(options: TuiConfigOptions): Promise<TuiConfig> {
   const fingerprint = 'fingerprint' in options ? options.fingerprint : CONFIG_FINGERPRINT;
   // undefined when the light reader cannot vouch for the files (unreadable, not JSON, …): the full loader says why
-  const light = fingerprint === undefined ? undefined : readLightConfig({ cwd: options.cwd, env: options.env });
-  const key = light && fingerprint !== undefined ? cacheKey(fingerprint, light.dataDir, light.files) : undefined;
+  // the cache lives in the project's data folder, which a repository can ship: its key holds a secret of
+  // this user's, so a forged file (saying the project's servers are yours, say) never matches
+  const salt = fingerprint === undefined ? undefined : userCacheSalt(options.env);
+  const light = salt === undefined ? undefined : readLightConfig({ cwd: options.cwd, env: options.env });
+  const key = light && fingerprint !== undefined ? cacheKey(`${fingerprint}\0${salt}`, light.dataDir, light.files) : undefined;
   const cacheFile = light ? join(light.dataDir, TUI_CONFIG_CACHE_NAME) : undefined;
   if (key && cacheFile) {
     const cached = readCache(cacheFile, key);
@@ -82,6 +89,34 @@ export async function loadTuiConfig(options: TuiConfigOptions): Promise<TuiConfi
     }
   };
   return { loaded, fromCache: false, remember };
+}
+
+/** The salt's file in the user's opencode config folder. */
+export const CACHE_SALT_FILE = 'cache-salt';
+
+/**
+ * This user's random cache salt (`$XDG_CONFIG_HOME/opencode/cache-salt`, made on first use), or
+ * undefined when it can be neither read nor made (then nothing is cached). Never throws.
+ */
+export function userCacheSalt(env: Record<string, string | undefined>): string | undefined {
+  const file = join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'opencode', CACHE_SALT_FILE);
+  const read = (): string | undefined => {
+    try {
+      return readFileSync(file, 'utf8').trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const existing = read();
+  if (existing !== undefined) return existing;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    // wx: another start making it at the same moment keeps its own, and both then read that one
+    writeFileSync(file, randomBytes(16).toString('hex'), { flag: 'wx', mode: 0o600 });
+  } catch {
+    // made meanwhile, or a read-only home: read what is there, if anything
+  }
+  return read();
 }
 
 /** The cache key: the config code, this version, the data directory and each file's path and text. */

@@ -133,7 +133,10 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     return true;
   };
 
-  const cache = openToolFileCache(options.cacheDir);
+  // the caches live in the project's data folder, which an untrusted project ships as it likes: a forged
+  // entry for one of your own tool files or plugins would run its code, so none is read or written then
+  const cacheDir = options.skipProjectFiles ? undefined : options.cacheDir;
+  const cache = openToolFileCache(cacheDir);
   // the declarative tool's runner (and the encoding detection in it) loads only when a tool will run
   const createDeclarativeTool = options.listOnly ? undefined : (await import('./declarative-tool.js')).createDeclarativeTool;
   // the checker (and the YAML parser in it) loads only when a file is new or changed
@@ -179,7 +182,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       warn: (message) => log('warn', `[${spec.label}] ${message}`, spec.label),
       error: (message) => log('error', `[${spec.label}] error: ${message}`, spec.label),
     }),
-    { dataDir: options.cacheDir },
+    { dataDir: cacheDir },
   );
   report.failed.push(...loaded.problems);
   report.plugins = loaded.plugins;
