@@ -28,6 +28,7 @@ import type { Theme } from './theme.js';
 import { ThemeContext } from './theme-context.js';
 import { themeByName } from './themes.js';
 import { useCommands } from './useCommands.js';
+import { useEstimatedUsage } from './useEstimatedUsage.js';
 
 export interface TuiAppProps {
   services: ChatServices;
@@ -60,6 +61,7 @@ function useTerminalSize(): { columns: number; rows: number } {
 
 export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const usageEstimated = useEstimatedUsage(services.bus, state.session?.id);
   const lsp = useSyncExternalStore(services.lsp?.subscribe ?? noLspSubscribe, services.lsp?.snapshot ?? noLspSnapshot);
   const { columns, rows } = useTerminalSize();
   const [theme, setTheme] = useState(initialTheme);
@@ -364,7 +366,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
         />
         <StatusBar
           width={columns}
-          usage={state.session ? { contextTokens: state.session.contextTokens, costUsd: state.session.costUsd } : undefined}
+          usage={state.session ? { contextTokens: state.session.contextTokens, costUsd: state.session.costUsd, estimated: usageEstimated } : undefined}
           contextWindowTokens={model.contextWindowTokens}
           status={state.status}
           diagnostics={lsp.counts}

@@ -72,13 +72,16 @@ describe('a reply that ends otherwise than normally', () => {
     expect(done).toMatch(/I will look it up\.[^\n]*\n[^\n]*\n[^\n]*It came out in April 2023\./);
   });
 
-  it('a provider without token usage: the person is told once that the counts are estimates', async () => {
+  it('a provider without token usage: the person is told that the counts are estimates, and the status bar marks them', async () => {
     const t = await tui.start([{ text: 'Hello there.', usageShape: 'none' }, { text: 'Again.', usageShape: 'none' }], { provider: 'local' });
     const { waitFor, type } = tui.render();
     await type('hi');
     await type('\r');
     const warned = flat(await waitFor((f) => f.includes('Hello there.') && flat(f).includes('reports no token usage')));
     expect(warned).toContain('local/fake-model reports no token usage');
+    // the status bar marks the session's counts as estimates
+    const bar = await waitFor((f) => f.includes('Cost: ~$'));
+    expect(bar).toMatch(/Context: ~\d/);
     const session = t.app.db.sessions.list()[0]!;
     expect(session.completionTokens).toBe(Math.ceil('Hello there.'.length / 4));
   });

@@ -20,8 +20,8 @@ import { useTheme } from '../theme-context.js';
 
 export interface StatusBarProps {
   width: number;
-  /** the session's context size and cost, once a session exists */
-  usage?: { contextTokens: number; costUsd: number };
+  /** the session's context size and cost, once a session exists; `estimated`: the provider reported no usage (shown with `~`) */
+  usage?: { contextTokens: number; costUsd: number; estimated?: boolean };
   contextWindowTokens: number;
   status?: StatusMessage;
   /** diagnostics counts from language servers, when any are running */
@@ -56,9 +56,10 @@ export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTo
   if (usage) {
     const percent = contextPercent(usage.contextTokens, contextWindowTokens);
     warn = percent !== undefined && percent > CONTEXT_WARNING_PERCENT;
+    const about = usage.estimated ? '~' : '';
     usageText = warn
-      ? ` ⚠ Context: ${formatTokens(usage.contextTokens)} (${percent}%), Cost: ${formatCost(usage.costUsd)} `
-      : ` Context: ${formatTokens(usage.contextTokens)}, Cost: ${formatCost(usage.costUsd)} `;
+      ? ` ⚠ Context: ${about}${formatTokens(usage.contextTokens)} (${percent}%), Cost: ${about}${formatCost(usage.costUsd)} `
+      : ` Context: ${about}${formatTokens(usage.contextTokens)}, Cost: ${about}${formatCost(usage.costUsd)} `;
   }
   const failed = (lspServers ?? []).filter((s) => s.state === 'failed').map((s) => s.language);
   const counts = diagnostics && (diagnostics.errors || diagnostics.warnings) ? ` ✖ ${diagnostics.errors} ⚠ ${diagnostics.warnings} ` : '';
