@@ -304,7 +304,11 @@ export const configSchema = z
       .describe('The Sourcegraph instance the sourcegraph tool searches.'),
     tui: z
       .strictObject({
-        theme: z.enum(THEMES).default('opencode').describe('Colour theme.'),
+        theme: z
+          .string()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { error: 'expected a theme name: letters, digits, ".", "_" or "-" (a built-in, or NAME of a themes/NAME.json file)' })
+          .default('opencode')
+          .describe(`Colour theme: a built-in (${THEMES.join(', ')}) or the name of a theme file, .opencode/themes/NAME.json in the project or ~/.config/opencode/themes/NAME.json.`),
       })
       .prefault({})
       .describe('Terminal UI settings.'),

@@ -26,7 +26,7 @@ import type { ChatStore } from './state/chat-store.js';
 import type { ChatServices, LspView } from './state/services.js';
 import type { Theme } from './theme.js';
 import { ThemeContext } from './theme-context.js';
-import { themeByName } from './themes.js';
+import { loadTheme } from './theme-loader.js';
 import { useCommands } from './useCommands.js';
 import { useEstimatedUsage } from './useEstimatedUsage.js';
 
@@ -299,7 +299,13 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
                 onClose={closeDialog}
                 onOpen={setDialog}
                 onQuit={onQuit}
-                onTheme={(name) => setTheme(themeByName(name))}
+                onTheme={(name) => {
+                  // read now, not at start: a theme file edited while the TUI runs shows its new colours
+                  const loaded = loadTheme(name, { cwd: services.cwd, env: process.env });
+                  setTheme(loaded.theme);
+                  if (loaded.problem) store.log('warn', loaded.problem);
+                  return loaded.problem;
+                }}
                 onAttach={(image) => {
                   if (attachments.some((a) => a.name === image.name && a.data === image.data)) {
                     store.setStatus(`${image.name ?? 'That image'} is attached already`, 'warn');

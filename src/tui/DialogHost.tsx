@@ -31,7 +31,8 @@ import { LAYER, useKeys } from './input/InputProvider.js';
 import { useKeymap } from './keymap-context.js';
 import type { ChatStore } from './state/chat-store.js';
 import type { ChatServices, ProjectCodeView } from './state/services.js';
-import { THEME_NAMES, type Theme } from './theme.js';
+import type { Theme } from './theme.js';
+import { listThemes, themeSourceLabel } from './theme-loader.js';
 
 /** Which dialog is open. */
 export type DialogState =
@@ -72,7 +73,8 @@ export interface DialogHostProps {
   onClose(): void;
   onOpen(dialog: DialogState): void;
   onQuit(): void;
-  onTheme(name: string): void;
+  /** the theme `name` was chosen: applies it, returning the problem line when its file was broken */
+  onTheme(name: string): string | undefined;
   onAttach(image: ImagePart): void;
   attachmentCount: number;
   /** the commands of the ctrl+k dialog (the same as the `/` list: useCommands.ts) */
@@ -218,16 +220,20 @@ export function DialogHost(props: DialogHostProps) {
       />
     );
   } else if (dialog?.kind === 'themes') {
+    // read when the dialog opens: a theme file added while the TUI runs is listed
+    const themes = listThemes({ cwd: services.cwd, env: process.env });
     body = (
       <ThemesDialog
-        names={THEME_NAMES}
+        names={themes.map((t) => t.name)}
+        details={Object.fromEntries(themes.map((t) => [t.name, themeSourceLabel(t)]))}
         current={props.theme.name}
         onSelect={(name) => {
           onClose();
-          props.onTheme(name);
+          const problem = props.onTheme(name);
           try {
             services.setTheme(name);
-            store.setStatus(`Theme: ${name} (saved to the global config)`, 'info');
+            if (problem) store.setStatus(problem, 'error');
+            else store.setStatus(`Theme: ${name} (saved to the global config)`, 'info');
           } catch (err) {
             store.setStatus(`Theme not saved: ${(err as Error).message}`, 'error');
           }

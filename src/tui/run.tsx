@@ -13,7 +13,7 @@ import { createTuiOutput } from './output.js';
 import { loadHighlighter } from './render/highlight.js';
 import { ChatStore } from './state/chat-store.js';
 import type { ChatServices } from './state/services.js';
-import { themeByName } from './themes.js';
+import { loadTheme } from './theme-loader.js';
 import { startupComplete, startupMark } from '../startup-trace.js';
 
 /** Frames per second at most (Ink's throttle); typing and streaming never repaint faster. */
@@ -61,6 +61,12 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
     store.setStatus(`${warnings} configuration warning${warnings === 1 ? '' : 's'}: see the logs page${logsKey ? ` (${logsKey})` : ''}`, 'warn');
   }
 
+  const initialTheme = loadTheme(options.themeName, { cwd: services.cwd, env: process.env });
+  if (initialTheme.problem) {
+    store.log('warn', initialTheme.problem);
+    store.setStatus(initialTheme.problem, 'error');
+  }
+
   const output = createTuiOutput(options.stdout ?? process.stdout, undefined, options.terminalActive);
   // Ink draws from the cursor: start from a clear screen (the first frame's skeleton is replaced at once)
   output.stream.write('\u001b[2J\u001b[H');
@@ -75,7 +81,7 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
   };
   const tree = (
     <InputProvider typedAhead={options.typedAhead}>
-      <TuiApp services={services} store={store} initialTheme={themeByName(options.themeName)} onQuit={() => quit()} onFrame={onFrame} />
+      <TuiApp services={services} store={store} initialTheme={initialTheme.theme} onQuit={() => quit()} onFrame={onFrame} />
     </InputProvider>
   );
   const instance = render(

@@ -45,7 +45,7 @@ describe('config errors name the file, the key and what was expected', () => {
       localFile,
       JSON.stringify({
         agents: { title: { reasoningEffort: 'extreme', maxSteps: 0 } },
-        tui: { theme: 'solarized' },
+        tui: { theme: '../solarized' },
         mcpServers: { git: { args: ['--repo', 7], env: ['NO_EQUALS'] } },
         contextPaths: 'CLAUDE.md',
         lsp: { go: null },
@@ -59,7 +59,7 @@ describe('config errors name the file, the key and what was expected', () => {
       `${localFile}: agents.title.maxSteps: expected number > 0, got 0`,
       `${localFile}: lsp.go: expected object, got null`,
       `${localFile}: contextPaths: expected array, got string`,
-      `${localFile}: tui.theme: expected one of "catppuccin", "dracula", "flexoki", "gruvbox", "monokai", "onedark", "opencode", "tokyonight", "tron", got "solarized"`,
+      `${localFile}: tui.theme: expected a theme name: letters, digits, ".", "_" or "-" (a built-in, or NAME of a themes/NAME.json file), got "../solarized"`,
     ]);
   });
 

@@ -78,3 +78,26 @@ describe('themes dialog', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('themes dialog with theme files', () => {
+  it('shows where each theme comes from', async () => {
+    const r = render(
+      <InputProvider>
+        <ThemesDialog
+          names={['opencode', 'dracula', 'neon']}
+          details={{ opencode: 'built-in', dracula: 'user, over built-in', neon: 'project' }}
+          current="neon"
+          onSelect={() => {}}
+          onClose={() => {}}
+          width={60}
+        />
+      </InputProvider>,
+    );
+    unmount = r.unmount;
+    await settle();
+    const rows = r.lastFrame()!.split('\n');
+    expect(rows.find((row) => row.includes('opencode'))).toMatch(/│ {3}opencode +built-in │/);
+    expect(rows.find((row) => row.includes('dracula'))).toMatch(/│ {3}dracula +user, over built-in │/);
+    expect(rows.find((row) => row.includes('neon'))).toMatch(/│ ✓ neon +project │/);
+  });
+});

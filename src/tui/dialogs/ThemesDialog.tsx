@@ -1,5 +1,6 @@
 /**
- * "Select Theme" (ctrl+t): the theme names; enter picks (the shell applies it and saves it with
+ * "Select Theme" (ctrl+t): the theme names, each with where it comes from (built-in, user, project);
+ * enter picks (the shell applies it and saves it with
  * `setGlobalConfigValue(['tui', 'theme'])`), esc closes. Moving does not preview: the choice takes
  * effect on enter only.
  */
@@ -9,6 +10,8 @@ import { ListDialog, type DialogSizeProps } from './ListDialog.js';
 export interface ThemesDialogProps extends DialogSizeProps {
   /** in the order shown, e.g. `THEME_NAMES` */
   names: readonly string[];
+  /** where each theme comes from, shown muted at the row's end, e.g. `{ neon: 'project' }` */
+  details?: Readonly<Record<string, string>>;
   /** the theme in use: selected at first and marked ✓ */
   current: string;
   onSelect(name: string): void;
@@ -18,7 +21,7 @@ export interface ThemesDialogProps extends DialogSizeProps {
 /** The themes dialog: 40 columns (less on a narrow screen), 10 rows visible. */
 export function ThemesDialog(props: ThemesDialogProps) {
   const screen = useScreenSize(props.width, props.height);
-  const items = props.names.map((name) => ({ id: name, label: name, current: name === props.current }));
+  const items = props.names.map((name) => ({ id: name, label: name, detail: props.details?.[name], current: name === props.current }));
   return (
     <ListDialog
       title="Select Theme"

@@ -28,7 +28,7 @@ export class LineCache {
 
   /** The item's lines: from the cache when nothing they depend on changed, else rendered and stored. */
   get(item: ChatItem, options: ChatItemRenderOptions, theme: Theme): Rows {
-    const key = `${item.version}\u0000${options.width}\u0000${options.showThinking ? 1 : 0}\u0000${theme.name}\u0000${options.cwd ?? ''}\u0000${options.thinkingKey ?? ''}`;
+    const key = `${item.version}\u0000${options.width}\u0000${options.showThinking ? 1 : 0}\u0000${theme.cacheKey ?? theme.name}\u0000${options.cwd ?? ''}\u0000${options.thinkingKey ?? ''}`;
     const entry = this.entries.get(item.id);
     // re-inserting moves the item to the most recently used end of the Map's order
     this.entries.delete(item.id);

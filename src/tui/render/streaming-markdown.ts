@@ -45,7 +45,7 @@ export function renderStreamingMarkdown(key: string, text: string, width: number
   const boundary = lastBlockBoundary(safe);
   if (boundary < 0) return renderMarkdown(safe, width, theme);
   const prefix = safe.slice(0, boundary);
-  const cacheKey = `${key}\u0000${width}\u0000${theme.name}`;
+  const cacheKey = `${key}\u0000${width}\u0000${theme.cacheKey ?? theme.name}`;
   let stable = stableByKey.get(cacheKey);
   if (!stable || stable.prefix !== prefix) {
     stable = { prefix, lines: renderMarkdown(prefix, width, theme) };
