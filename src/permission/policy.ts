@@ -26,6 +26,7 @@ import type {
   PermissionAction,
   PermissionRule,
   PermissionSubject,
+  SecretReadSubject,
   SessionGrant,
   UrlSubject,
 } from './types.js';
@@ -61,6 +62,8 @@ export function evaluatePermission(toolName: string, subject: PermissionSubject 
       return judge.files(subject);
     case 'url':
       return judge.url(subject);
+    case 'secret-read':
+      return judge.secretRead(subject);
   }
 }
 
@@ -159,6 +162,13 @@ class Judge {
       }
     }
     return this.decide(facets, always, (f) => `changing ${f.subjects[0]} is denied by the permission rule ${describeRule(f.rule!)}`);
+  }
+
+  /** A secret place read by a file tool: a deny rule denies; nothing else allows it without the person. */
+  secretRead(subject: SecretReadSubject): Verdict {
+    const rule = lastMatchingRule(this.ctx.rules, this.tool, [subject.path]);
+    const facet: Facet = { subjects: [subject.path], grant: this.grantOf(subject.path, true), status: rule?.action === 'deny' ? 'deny' : 'allow', rule };
+    return this.decide([facet], [`reads ${subject.path}, which holds ${subject.reason}`], (f) => `reading ${f.subjects[0]} is denied by the permission rule ${describeRule(f.rule!)}`);
   }
 
   url(subject: UrlSubject): Verdict {

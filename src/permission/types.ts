@@ -24,7 +24,20 @@ export interface PermissionAskInput {
  * What the rules are matched against (issue #4 §2). A tool that gives none is judged as a whole:
  * only the `*` pattern of its rules applies, and "allow for session" covers the tool.
  */
-export type PermissionSubject = CommandSubject | FilesSubject | UrlSubject;
+export type PermissionSubject = CommandSubject | FilesSubject | UrlSubject | SecretReadSubject;
+
+/**
+ * A file tool's read of a secret place (`~/.ssh`, `~/.aws`, opencode's own environment, …). It asks
+ * whatever the rules allow, as a write outside the project does: neither an `allow` rule (a tool-wide
+ * `"view": "allow"` included) nor a session grant reaches it, and only a `deny` rule decides it alone.
+ */
+export interface SecretReadSubject {
+  kind: 'secret-read';
+  /** absolute */
+  path: string;
+  /** what the place holds, e.g. `SSH keys` */
+  reason: string;
+}
 
 /** A shell command, analysed (`command-subject.ts` builds it from the shell analysis). */
 export interface CommandSubject {

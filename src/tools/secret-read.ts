@@ -88,17 +88,21 @@ export function secretPlaceSearched(root: string, reach: { hidden: boolean } | {
 }
 
 /**
- * Asks before a file tool reads a secret place: the request names the place and what it holds. Rules
- * for the tool as a whole decide it as for any request (`"view": "allow"` allows it).
+ * Asks before a file tool reads a secret place: the request names the place and what it holds. It
+ * asks whatever the rules allow (a tool-wide `"view": "allow"` does not cover it, nor does a session
+ * grant); a `deny` rule matching the path refuses it without asking.
  * @throws the permission error the service raises when it is denied
  */
 export async function askBeforeSecretRead(ctx: ToolContext, tool: string, place: SecretPlace): Promise<void> {
-  await ctx.askPermission({
-    action: 'read',
-    description: `${tool} reads ${place.path}, which holds ${place.reason}`,
-    params: { path: place.path, reason: place.reason },
-    path: dirname(place.path),
-  });
+  await ctx.askPermission(
+    {
+      action: 'read',
+      description: `${tool} reads ${place.path}, which holds ${place.reason}`,
+      params: { path: place.path, reason: place.reason },
+      path: dirname(place.path),
+    },
+    { kind: 'secret-read', path: place.path, reason: place.reason },
+  );
 }
 
 function isWithin(dir: string, path: string): boolean {

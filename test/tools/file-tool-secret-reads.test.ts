@@ -145,3 +145,50 @@ describe('other reads, in the project or outside it, stay free', () => {
     expect(result.output).toContain(expected);
   });
 });
+
+describe('rules do not read a secret place without the person', () => {
+  /** Runs view of `~/.ssh/id_rsa` twice under `config`, answering `answer` to each question. */
+  async function twice(config: Record<string, unknown>, answer: 'allow_session' | 'deny'): Promise<{ asked: string[]; results: ToolResult[] }> {
+    const service = new PermissionService(project, { rules: permissionRules(config as never) });
+    const asked: string[] = [];
+    service.onRequest((request) => {
+      asked.push(request.description);
+      service.respond(request.id, answer);
+    });
+    const ctx = {
+      ...toolContext(project),
+      askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', 'view', { ...input, subject }),
+    };
+    const results = [];
+    for (let i = 0; i < 2; i++) results.push(await runTool(viewTool, { file_path: join(home, '.ssh', 'id_rsa') }, ctx));
+    return { asked, results };
+  }
+  const question = () => `view reads ${join(home, '.ssh', 'id_rsa')}, which holds SSH private keys`;
+
+  it('a tool-wide allow rule ("view": "allow") still asks, and a session grant covers nothing', async () => {
+    const { asked, results } = await twice({ view: 'allow' }, 'allow_session');
+    expect(asked).toEqual([question(), question()]);
+    expect(results.map((r) => r.output.includes(KEY))).toEqual([true, true]);
+  });
+
+  it('allow-all ("*": "allow") still asks', async () => {
+    const { asked } = await twice({ '*': 'allow' }, 'deny');
+    expect(asked).toEqual([question(), question()]);
+  });
+
+  it('a deny rule naming the place refuses without asking', async () => {
+    const { asked, results } = await twice({ view: { '*': 'allow', [`${home}/.ssh/*`]: 'deny' } }, 'allow_session');
+    expect(asked).toEqual([]);
+    expect(results.every((r) => r.isError && !r.output.includes(KEY))).toBe(true);
+  });
+
+  it('other reads outside the project stay free under the same rules', async () => {
+    const service = new PermissionService(project, { rules: permissionRules({ view: 'allow' } as never) });
+    const asked: string[] = [];
+    service.onRequest((request) => asked.push(request.description));
+    const ctx = { ...toolContext(project), askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', 'view', { ...input, subject }) };
+    const result = await runTool(viewTool, { file_path: join(home, 'notes.txt') }, ctx);
+    expect(asked).toEqual([]);
+    expect(result.output).toContain('plain notes');
+  });
+});
