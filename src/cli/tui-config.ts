@@ -19,14 +19,13 @@
  * Without a fingerprint (the sources run under tsx or vitest, where the schema may change between
  * runs) nothing is read or remembered.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { readLightConfig, resolveDataDir, type ConfigFileText } from '../config/light.js';
 import type { LoadedConfig } from '../config/load.js';
-import { writeCacheFile } from '../custom/cache-file.js';
+import { userCacheSalt, writeCacheFile } from '../custom/cache-file.js';
 import { VERSION } from '../version.js';
 
 /** The cache file's name in the data directory. */
@@ -89,34 +88,6 @@ export async function loadTuiConfig(options: TuiConfigOptions): Promise<TuiConfi
     }
   };
   return { loaded, fromCache: false, remember };
-}
-
-/** The salt's file in the user's opencode config folder. */
-export const CACHE_SALT_FILE = 'cache-salt';
-
-/**
- * This user's random cache salt (`$XDG_CONFIG_HOME/opencode/cache-salt`, made on first use), or
- * undefined when it can be neither read nor made (then nothing is cached). Never throws.
- */
-export function userCacheSalt(env: Record<string, string | undefined>): string | undefined {
-  const file = join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'opencode', CACHE_SALT_FILE);
-  const read = (): string | undefined => {
-    try {
-      return readFileSync(file, 'utf8').trim() || undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const existing = read();
-  if (existing !== undefined) return existing;
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    // wx: another start making it at the same moment keeps its own, and both then read that one
-    writeFileSync(file, randomBytes(16).toString('hex'), { flag: 'wx', mode: 0o600 });
-  } catch {
-    // made meanwhile, or a read-only home: read what is there, if anything
-  }
-  return read();
 }
 
 /** The cache key: the config code, this version, the data directory and each file's path and text. */

@@ -20,6 +20,7 @@ import { overrideWarnings, type ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { ParsedToolFile } from './declarative-spec.js';
 import { openToolFileCache } from './tool-file-cache.js';
+import { userCacheSalt } from './cache-file.js';
 import type { Sandbox } from '../sandbox/types.js';
 
 /** Extensions of declarative tool files. */
@@ -133,10 +134,10 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     return true;
   };
 
-  // the caches live in the project's data folder, which an untrusted project ships as it likes: a forged
-  // entry for one of your own tool files or plugins would run its code, so none is read or written then
-  const cacheDir = options.skipProjectFiles ? undefined : options.cacheDir;
-  const cache = openToolFileCache(cacheDir);
+  // the caches live in the project's data folder, which a repository can ship: keyed with the user's salt
+  const salt = userCacheSalt(env);
+  const cacheDir = salt === undefined ? undefined : options.cacheDir;
+  const cache = openToolFileCache(cacheDir, salt);
   // the declarative tool's runner (and the encoding detection in it) loads only when a tool will run
   const createDeclarativeTool = options.listOnly ? undefined : (await import('./declarative-tool.js')).createDeclarativeTool;
   // the checker (and the YAML parser in it) loads only when a file is new or changed
@@ -182,7 +183,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       warn: (message) => log('warn', `[${spec.label}] ${message}`, spec.label),
       error: (message) => log('error', `[${spec.label}] error: ${message}`, spec.label),
     }),
-    { dataDir: cacheDir },
+    { dataDir: cacheDir, salt },
   );
   report.failed.push(...loaded.problems);
   report.plugins = loaded.plugins;

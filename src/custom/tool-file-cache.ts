@@ -26,7 +26,7 @@ export interface ToolFileCache {
 }
 
 /** Opens the cache in `dir` (none: a cache that remembers nothing). Never throws. */
-export function openToolFileCache(dir: string | undefined): ToolFileCache {
+export function openToolFileCache(dir: string | undefined, salt = ''): ToolFileCache {
   const path = dir ? join(dir, TOOL_FILE_CACHE_NAME) : undefined;
   let stored: Record<string, ParsedToolFile> = {};
   if (path) {
@@ -39,7 +39,8 @@ export function openToolFileCache(dir: string | undefined): ToolFileCache {
   }
   const used: Record<string, ParsedToolFile> = {};
   let changed = false;
-  const key = (file: string, text: string) => createHash('sha1').update(file).update('\0').update(text).digest('hex');
+  // the user's salt (cache-file.ts): an entry the project's data folder came with never matches
+  const key = (file: string, text: string) => createHash('sha1').update(salt).update('\0').update(file).update('\0').update(text).digest('hex');
   return {
     get(file, text) {
       const k = key(file, text);

@@ -52,6 +52,8 @@ export type PluginImporter = (file: string) => Promise<unknown>;
 export interface PluginCacheOptions {
   /** the data directory; none: nothing is remembered and every plugin goes through jiti */
   dataDir?: string;
+  /** the user's cache salt (`custom/cache-file.ts`), part of every file name: a file the project came with never matches */
+  salt?: string;
   /** the helpers module handed out as `opencode/plugin` */
   helpers: object;
   /** jiti for the plugin file, loaded on first use: for a changed plugin and for imports outside the native set */
@@ -80,7 +82,7 @@ export function cachedPluginImporter(options: PluginCacheOptions): PluginImporte
       return (await options.jitiFor()).import(file, { default: true });
     }
     const prefix = hash(file).slice(0, 16);
-    const name = `${prefix}-${hash(`${FORMAT}\0${jitiVersion()}\0${source}`).slice(0, 24)}.json`;
+    const name = `${prefix}-${hash(`${FORMAT}\0${options.salt ?? ''}\0${jitiVersion()}\0${source}`).slice(0, 24)}.json`;
     let compiled = readCompiled(join(dir, name));
     if (!compiled) {
       const jiti = await options.jitiFor();

@@ -74,6 +74,8 @@ export interface LoadPluginsOptions {
   initTimeoutMs?: number;
   /** the data directory, where transpiled plugin files are kept (`compiled-cache.ts`); none: jiti every time */
   dataDir?: string;
+  /** the user's cache salt (`custom/cache-file.ts`) */
+  salt?: string;
 }
 
 /**
@@ -96,6 +98,7 @@ export async function loadPlugins(
   const jitiForProject = () => (jiti ??= jitiFor(parent));
   const importFile = cachedPluginImporter({
     dataDir: options.dataDir,
+    salt: options.salt,
     helpers: await import('./api.js'),
     jitiFor: jitiForProject,
   });
