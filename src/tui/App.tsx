@@ -29,6 +29,8 @@ import { ThemeContext } from './theme-context.js';
 import { loadTheme } from './theme-loader.js';
 import { useCommands } from './useCommands.js';
 import { useEstimatedUsage } from './useEstimatedUsage.js';
+import { appendToPrompt } from './editor-channel.js';
+import { useEditorChannel } from './useEditorChannel.js';
 
 export interface TuiAppProps {
   services: ChatServices;
@@ -113,6 +115,17 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
       draft.current = '';
     }
   }, [page]);
+  // the VS Code extension that started this TUI adds `@path` mentions to the prompt (never sends)
+  useEditorChannel(
+    {
+      append: (text) => {
+        if (page === 'chat' && editorRef.current) editorRef.current.setText(appendToPrompt(editorRef.current.getText(), text));
+        else draft.current = appendToPrompt(draft.current, text);
+      },
+      focus: () => setPage('chat'),
+    },
+    (message) => store.setStatus(message, 'error'),
+  );
   // code blocks drawn before the grammars loaded are uncoloured: draw them again once they are in
   const [highlightEpoch, setHighlightEpoch] = useState(0);
   useEffect(
