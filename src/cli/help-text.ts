@@ -25,6 +25,8 @@ const GLOBAL_OPTIONS_READ: Record<string, readonly string[]> = {
   trust: ['-c, --cwd'],
   tools: ['-c, --cwd', '--trust'],
   keybindings: ['-c, --cwd'],
+  // the project's theme folder, and the config's theme for the ✓
+  themes: ['-c, --cwd'],
   stats: ['-c, --cwd', '--trust'],
   // --profile marks which one would be used
   profiles: ['-c, --cwd', '--profile'],

@@ -66,10 +66,13 @@ const program = new Command('opencode')
 
 program
   .command('schema')
-  .description('print the JSON Schema of .opencode.json (for editor completion)')
-  .action(async () => {
-    const { configJsonSchema } = await import('../config/json-schema.js');
-    process.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+  .description('print the JSON Schema of .opencode.json (for editor completion); --theme: of a theme file')
+  .option('--theme', 'the schema of a theme file (.opencode/themes/NAME.json) instead')
+  .action(async (opts: { theme?: boolean }) => {
+    const schema = opts.theme
+      ? (await import('../tui/theme-file.js')).themeFileJsonSchema()
+      : (await import('../config/json-schema.js')).configJsonSchema();
+    process.stdout.write(`${JSON.stringify(schema, null, 2)}\n`);
   });
 
 program
@@ -118,6 +121,15 @@ program
   .action(async (_opts: unknown, command: Command) => {
     const { runToolsList } = await import('./tools.js');
     process.exitCode = await runToolsList(command.optsWithGlobals<CliOptions & { json?: boolean }>());
+  });
+
+program
+  .command('themes')
+  .description('list the TUI themes: built-in, yours (~/.config/opencode/themes/) and the project\'s (.opencode/themes/), with their files; broken theme files on stderr')
+  .option('--keys', 'print the colour keys a theme file may set')
+  .action(async (_opts: unknown, command: Command) => {
+    const { runThemes } = await import('./themes.js');
+    process.exitCode = await runThemes(command.optsWithGlobals<CliOptions & { keys?: boolean }>());
   });
 
 program

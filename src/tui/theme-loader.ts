@@ -149,7 +149,7 @@ class LocatedThemeError extends Error {
 const nameOf = (file: string) => file.replace(/^.*[/\\]/, '').replace(/\.json$/, '');
 
 /** Control characters (C0, DEL, C1) written as `\uXXXX`, so a file name or path cannot drive the terminal. */
-function printable(text: string): string {
+export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -1,0 +1,56 @@
+/**
+ * `opencode themes`: every theme the TUI offers, where it comes from (built-in, the person's theme
+ * folder, the project's) and its file; the theme files that are broken, one line each on stderr.
+ * `--keys` prints the colour keys a theme file may set.
+ */
+import { THEME_COLOUR_KEYS } from '../tui/theme.js';
+import { listThemes, loadTheme, printable, themeSourceLabel, type ThemePlaces } from '../tui/theme-loader.js';
+import type { CliOptions } from './main.js';
+
+/** Lays out rows as columns two spaces apart, the last column unpadded. */
+function columns(rows: string[][]): string {
+  const widths = rows[0]!.slice(0, -1).map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => (i < widths.length ? cell.padEnd(widths[i]!) : cell)).join('  ').trimEnd()).join('\n');
+}
+
+/**
+ * The table `opencode themes` prints: a `✓` on `current`, the name, its source and file (the winner;
+ * a file that hides another place's theme of the same name says so in the source).
+ * @returns the table, and the problem line of each broken theme file
+ */
+export function themesTable(places: ThemePlaces, current: string | undefined): { table: string; problems: string[] } {
+  const problems: string[] = [];
+  const rows = [['', 'NAME', 'SOURCE', 'FILE']];
+  for (const entry of listThemes(places)) {
+    rows.push([entry.name === (current ?? 'opencode') ? '✓' : '', entry.name, themeSourceLabel(entry), printable(entry.source.file ?? '')]);
+    if (entry.source.kind === 'built-in') continue;
+    const loaded = loadTheme(entry.name, places);
+    if (loaded.problem) problems.push(loaded.problem);
+  }
+  return { table: columns(rows), problems };
+}
+
+/** The table of colour keys for `opencode themes --keys`. */
+export function themeKeysTable(): string {
+  return columns([['KEY', 'COLOURS'], ...Object.entries(THEME_COLOUR_KEYS)]);
+}
+
+/**
+ * `opencode themes`: the table on stdout, each broken theme file's line on stderr. Exit code 2 when
+ * the config cannot be loaded or a theme file is broken, else 0.
+ */
+export async function runThemes(opts: Pick<CliOptions, 'cwd'> & { keys?: boolean }): Promise<number> {
+  if (opts.keys) {
+    process.stdout.write(`${themeKeysTable()}\n`);
+    return 0;
+  }
+  const { loadConfigForCommand } = await import('./load-config.js');
+  const { resolve } = await import('node:path');
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const loaded = loadConfigForCommand(cwd);
+  if (typeof loaded === 'number') return loaded;
+  const { table, problems } = themesTable({ cwd, env: process.env }, loaded.config.tui.theme);
+  process.stdout.write(`${table}\n`);
+  for (const problem of problems) process.stderr.write(`${problem}\n`);
+  return problems.length > 0 ? 2 : 0;
+}
