@@ -18,7 +18,7 @@ import { isProjectTrusted, trustFilePath } from '../permission/trust-store.js';
 
 /** One thing a project would run, as the trust dialog and `-p`'s line name it. */
 export interface ProjectCodeItem {
-  kind: 'plugin' | 'tool file' | 'plugin package' | 'MCP server' | 'language server' | 'shell';
+  kind: 'plugin' | 'tool file' | 'plugin package' | 'MCP server' | 'language server' | 'shell' | 'sandbox setting';
   /** the file relative to the project, the server's or package's name, or the `shell` key */
   name: string;
   /** what would run: a command line, a URL; empty for files (their name says it) */
@@ -36,6 +36,7 @@ export const PROJECT_KEYS: readonly { key: string; action: 'hold' | 'use'; why: 
   { key: 'shell.args', action: 'hold', why: 'options of that program (e.g. --rcfile runs a file of the project on every command)' },
   { key: 'shell.passEnv', action: 'hold', why: 'hands your provider keys to the commands the project runs' },
   { key: 'plugins', action: 'hold', why: 'loads packages of the project\'s node_modules into opencode itself' },
+  { key: 'sandbox', action: 'hold', why: 'when it loosens the sandbox ("off", allowWrite, network.allowedDomains): commands that run unasked would run outside it; a stricter setting is used' },
   { key: 'permission', action: 'use', why: 'rules; what an allow rule lets run without asking runs in the sandbox, as everything unasked does' },
   { key: 'providers', action: 'use', why: 'where requests go and with which key; no program runs (a base URL sends your key there: read a cloned project\'s config)' },
   { key: 'contextPaths', action: 'use', why: 'files read into the prompt; nothing runs' },
@@ -98,6 +99,11 @@ export function holdProjectCode(loaded: LoadedSources, cwd: string, env: Readonl
     items.push({ kind: 'shell', name: `shell.${key}`, detail: Array.isArray(value) ? value.join(' ') : String(value) });
     // the user's own setting, or none
     (config.shell as Record<string, unknown>)[key] = userShell[key];
+  }
+  if (project?.sandbox !== undefined && loosensSandbox(project.sandbox)) {
+    items.push({ kind: 'sandbox setting', name: 'sandbox', detail: JSON.stringify(project.sandbox) });
+    // the user's own setting, or the default
+    config.sandbox = user.sandbox as Config['sandbox'];
   }
   if (Array.isArray(project?.plugins)) {
     for (const name of project.plugins as string[]) items.push({ kind: 'plugin package', name, detail: '' });
@@ -170,6 +176,14 @@ export function describeProjectCode(items: readonly ProjectCodeItem[]): string {
 
 function commandLine(command: string | undefined, args: readonly string[] | undefined): string {
   return [command ?? '', ...(args ?? [])].filter((part) => part !== '').join(' ');
+}
+
+/** Whether a `sandbox` value lets commands do more than the default: off, more writable places, hosts. */
+function loosensSandbox(value: unknown): boolean {
+  if (typeof value === 'string') return value === 'off';
+  if (value === null || typeof value !== 'object') return false;
+  const { mode, allowWrite, network } = value as { mode?: unknown; allowWrite?: unknown[]; network?: { allowedDomains?: unknown[] } };
+  return mode === 'off' || (allowWrite?.length ?? 0) > 0 || (network?.allowedDomains?.length ?? 0) > 0;
 }
 
 /** An entry that only turns a server off: safe before trust. */

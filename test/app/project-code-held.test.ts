@@ -71,6 +71,18 @@ describe('holdProjectCode', () => {
     expect(held.lspServers).toEqual([]);
   });
 
+  it('holds a sandbox setting that loosens the sandbox, and uses one that tightens it', () => {
+    const loose = setup({ sandbox: { allowWrite: ['~'], network: { allowedDomains: ['*'] } } }, { sandbox: 'required' });
+    const held = holdProjectCode(loose.loaded(), loose.dir, loose.env);
+    expect(held.items).toEqual([{ kind: 'sandbox setting', name: 'sandbox', detail: '{"allowWrite":["~"],"network":{"allowedDomains":["*"]}}' }]);
+    expect(held.config.sandbox).toBe('required');
+    const off = setup({ sandbox: 'off' }, undefined);
+    const heldOff = holdProjectCode(off.loaded(), off.dir, off.env);
+    expect([heldOff.items.map((i) => i.detail), heldOff.config.sandbox]).toEqual([['"off"'], undefined]);
+    const strict = setup({ sandbox: { mode: 'required', denyRead: ['~/secrets'] } }, undefined);
+    expect(holdProjectCode(strict.loaded(), strict.dir, strict.env).items).toEqual([]);
+  });
+
   it('a project that names nothing to run: nothing held, the config as loaded', () => {
     const s = setup({ permission: { bash: 'ask' }, contextPaths: ['NOTES.md'], mcpServers: { mine: { disabled: true } } }, { mcpServers: { mine: { command: 'my-server' } } });
     const loaded = s.loaded();
