@@ -6,6 +6,7 @@
 import { decideTrust, type LoadedSources } from '../app/project-code.js';
 import type { Config } from '../config/schema.js';
 import type { LspServerPlan } from '../lsp/servers.js';
+import { isNestedRun } from '../permission/nested-run.js';
 import { trustFilePath, trustProject } from '../permission/trust-store.js';
 import type { ProjectCodeView } from '../tui/state/services.js';
 
@@ -29,13 +30,19 @@ export interface TuiTrust {
 
 /**
  * Decides for the project at `cwd`: trusted, nothing to run, or `--trust` → start with everything;
- * else wait for {@link TuiTrust.answer}.
+ * inside another opencode's command → start without the project's code, asking nothing; else wait
+ * for {@link TuiTrust.answer}.
  */
 export function tuiTrust(loaded: LoadedSources, cwd: string, env: NodeJS.ProcessEnv, trustFlag: boolean | undefined): TuiTrust {
   const decision = decideTrust(loaded, cwd, env, { trustFlag });
   const withCode: TrustedStart = { ...decision.full, held: false };
   if (decision.trusted) {
     return { pending: undefined, start: Promise.resolve(withCode), answer: async () => '' };
+  }
+  // started by another opencode's command (keys could come from the model, not a person): no dialog
+  if (isNestedRun(env)) {
+    const held: TrustedStart = { config: decision.config, lspServers: decision.lspServers, held: true };
+    return { pending: undefined, start: Promise.resolve(held), answer: async () => '' };
   }
   let decide: (start: TrustedStart) => void = () => {};
   const start = new Promise<TrustedStart>((resolve) => (decide = resolve));
