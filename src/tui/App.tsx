@@ -316,7 +316,6 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
                   // read now, not at start: a theme file edited while the TUI runs shows its new colours
                   const loaded = loadTheme(name, { cwd: services.cwd, env: process.env });
                   setTheme(loaded.theme);
-                  if (loaded.problem) store.log('warn', loaded.problem);
                   return loaded.problem;
                 }}
                 onAttach={(image) => {

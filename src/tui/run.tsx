@@ -62,10 +62,8 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
   }
 
   const initialTheme = loadTheme(options.themeName, { cwd: services.cwd, env: process.env });
-  if (initialTheme.problem) {
-    store.log('warn', initialTheme.problem);
-    store.setStatus(initialTheme.problem, 'error');
-  }
+  // on the status bar, and (as every status message) on the logs page
+  if (initialTheme.problem) store.setStatus(initialTheme.problem, 'error');
 
   const output = createTuiOutput(options.stdout ?? process.stdout, undefined, options.terminalActive);
   // Ink draws from the cursor: start from a clear screen (the first frame's skeleton is replaced at once)
