@@ -117,9 +117,9 @@ describe('opencode -p started by an opencode command', () => {
     expect(readFileSync(file, 'utf8')).toBe('one\n');
     expect(toolResultsSent(fake, 3)).toEqual([[refusal(`Replace content in file ${file}`), true]]);
     // what the outer run's model saw from its command: the inner answer, then the inner run's note
-    // (the inner run cannot be trusted, so it leaves out the project's passEnv: it inherited the key)
+    // (the inner run cannot be trusted, so it leaves out the project's passEnv and its "sandbox": "off": it inherited the key)
     const untrusted =
-      "opencode: this project is not trusted, so its own code was not started: shell shell.passEnv (ANTHROPIC_API_KEY). " +
+      'opencode: this project is not trusted, so its own code was not started: shell shell.passEnv (ANTHROPIC_API_KEY), sandbox setting sandbox ("off"). ' +
       `To run it: --trust (this run), or \`opencode trust\` in the project (adds it to ${outerEnv.HOME}/.config/opencode/trusted-projects.json)`;
     expect(toolResultsSent(fake, 4)).toEqual([[`Inner: not allowed.\n${untrusted}\n${NOTE.trimEnd()}`, false]]);
   });
