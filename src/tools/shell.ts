@@ -41,7 +41,7 @@
  * environment also disables pagers and editors ({@link NON_INTERACTIVE_ENV}). POSIX only (no Windows).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -322,7 +322,10 @@ class SessionShell implements ShellRunner {
     const lifeline = child.stdio[3] as Readable | null;
     if (lifeline) unrefStream(lifeline);
     if (child.pid !== undefined) leftovers().processGroupStarted(child.pid);
-    const outcome = await this.supervise(child, { ...options, stdout, stderr, onOutput, signal });
+    // in the sandbox the launcher (bwrap and its pid-1 reaper) is spared SIGTERM: were it to die first, its
+    // namespace's processes would be killed before the shell's TERM trap saved the directory and exports
+    const launcher = wrapped.file !== this.shellPath ? basename(wrapped.file) : undefined;
+    const outcome = await this.supervise(child, { ...options, stdout, stderr, onOutput, signal, launcher });
 
     removeQuietly(inputPath); // the shell died before removing it
     this.adoptState(statePrefix);
@@ -357,6 +360,8 @@ class SessionShell implements ShellRunner {
       onOutput?: (chunk: string) => void;
       stdout: OutputCapture;
       stderr: OutputCapture;
+      /** the sandbox launcher's program name, spared the SIGTERM of a stop */
+      launcher?: string;
     },
   ): Promise<{ exitCode: number | null; interrupted: boolean; timedOut: boolean }> {
     return new Promise((resolve, reject) => {
@@ -374,7 +379,7 @@ class SessionShell implements ShellRunner {
         if (interrupted || exited) return;
         interrupted = true;
         timedOut = reason === 'timeout';
-        if (child.pid !== undefined) terminateGroup(child.pid, this.killGraceMs);
+        if (child.pid !== undefined) terminateGroup(child.pid, this.killGraceMs, o.launcher);
       };
       const timer = setTimeout(() => stop('timeout'), Math.max(1, o.timeoutMs));
       const onAbort = () => stop('abort');
@@ -522,9 +527,13 @@ function countNewlines(text: string, end: number): number {
   return n;
 }
 
-/** SIGTERM to the group now, SIGKILL after `graceMs` if any member is still alive. */
-export function terminateGroup(pgid: number, graceMs: number): void {
-  signalGroup(pgid, 'SIGTERM');
+/**
+ * SIGTERM to the group now, SIGKILL after `graceMs` if any member is still alive. Members whose
+ * program is named `spare` (Linux, read from /proc) get no SIGTERM, only the SIGKILL if they outlive the grace.
+ */
+export function terminateGroup(pgid: number, graceMs: number, spare?: string): void {
+  if (spare) for (const pid of groupMembers(pgid, spare)) signalProcess(pid, 'SIGTERM');
+  else signalGroup(pgid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
   const poll = setInterval(() => {
     if (!groupAlive(pgid)) {
@@ -535,6 +544,40 @@ export function terminateGroup(pgid: number, graceMs: number): void {
     }
   }, 25);
   poll.unref();
+}
+
+/** The processes of group `pgid` whose program name (/proc/PID/stat) is not `except`. */
+function groupMembers(pgid: number, except: string): number[] {
+  const members: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return members;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid pgrp …": the name may hold spaces and parentheses, so split after the last ')'
+    const close = stat.lastIndexOf(')');
+    const name = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    if (Number(fields[2]) === pgid && name !== except) members.push(Number(entry));
+  }
+  return members;
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {

@@ -257,6 +257,24 @@ describe.skipIf(!CAN_RUN)(`bash in the sandbox: levels and results${SKIPPED}`, (
     expect((await shell.exec(show, { timeoutMs: 10_000, sandbox: 'network' })).stdout).toBe('1 network\n');
   });
 
+  it('keeps a cd and an export done before a timeout, every time (the shell saves them before the sandbox ends)', async () => {
+    const world = makeWorld();
+    mkdirSync(join(world.project, 'sub'));
+    const sandbox = createSandbox({ settings: sandboxSettings('auto'), projectDir: world.project, home: world.home });
+    const shell = createShell({ cwd: world.project, sandbox, env: { HOME: world.home }, killGraceMs: 2_000 });
+    cleanup.push(async () => {
+      shell.close();
+      await sandbox.close();
+    });
+    const seen: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const stopped = await shell.exec(`cd sub && export ROUND=${i} && sleep 30`, { timeoutMs: 500 });
+      expect(stopped).toMatchObject({ timedOut: true, sandboxed: true });
+      seen.push(`${shell.cwd === join(world.project, 'sub')} ${(await shell.exec('echo $ROUND; cd ..', { timeoutMs: 10_000 })).stdout.trim()}`);
+    }
+    expect(seen).toEqual(['true 0', 'true 1', 'true 2', 'true 3']);
+  });
+
   it('writes where sandbox.allowWrite says, and still nowhere else outside', async () => {
     const world = makeWorld();
     mkdirSync(join(world.home, '.cache'));
