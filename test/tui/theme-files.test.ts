@@ -1,5 +1,5 @@
 import { Chalk } from 'chalk';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -222,5 +222,30 @@ describe('theme file schema', () => {
     expect(Object.keys(schema.properties)).toEqual(['$schema', 'extends', 'defs', 'theme']);
     expect(Object.keys(schema.properties.theme!.properties!)).toEqual(Object.keys(THEME_COLOUR_KEYS));
     expect(Object.keys(THEME_COLOUR_KEYS).sort()).toEqual(Object.keys(THEMES.opencode).filter((k) => k !== 'name').sort());
+  });
+});
+
+describe("the README's theme examples", () => {
+  const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Themes\n'), readme.indexOf('\n## Sessions\n'));
+  const blocks = [...section.matchAll(/```jsonc?\n([\s\S]*?)```/g)].map((m) => m[1]!);
+
+  it('the extends example changes what it names and keeps the rest of tokyonight', () => {
+    put(userDir, 'short', blocks[0]!);
+    const loaded = loadTheme('short', places);
+    expect(loaded.problem).toBeUndefined();
+    expect({ ...loaded.theme, cacheKey: undefined }).toEqual({ ...THEMES.tokyonight, name: 'short', primary: '#ff9e64', accent: '#ff9e64', cacheKey: undefined });
+  });
+
+  it('the complete example sets every key, on either background', () => {
+    put(userDir, 'full', blocks[1]!);
+    const themePart = blocks[1]!.slice(blocks[1]!.indexOf('"theme": {'));
+    expect(themePart.match(/^ {4}"(\w+)":/gm)!.map((k) => k.trim().slice(1, -2))).toEqual(Object.keys(THEME_COLOUR_KEYS));
+    const dark = loadTheme('full', places, 'dark');
+    const light = loadTheme('full', places, 'light');
+    expect(dark.problem).toBeUndefined();
+    expect(light.problem).toBeUndefined();
+    expect(dark.theme).toMatchObject({ text: '#e4e4e4', textMuted: '#808080', borderFocused: '#ff8700', syntaxPunctuation: '#e4e4e4' });
+    expect(light.theme).toMatchObject({ text: '#1c1c1c', selectionBackground: '#eeeeee', border: '#bcbcbc' });
   });
 });
