@@ -8,6 +8,15 @@ import { resolve } from 'node:path';
 import { isNestedRun, NESTED_RUN_ENV } from '../permission/nested-run.js';
 import { readTrustedProjects, revokeProject, trustFilePath, trustProject } from '../permission/trust-store.js';
 
+/** One line naming what the project runs from its next start (its config as it is now). */
+async function whatRuns(project: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const [{ tryLoadConfig }, { describeProjectCode, holdProjectCode }] = await Promise.all([import('./load-config.js'), import('../app/project-code.js')]);
+  const loaded = tryLoadConfig(project, env);
+  if ('problems' in loaded) return `its .opencode.json has problems (${loaded.problems.length}): opencode says which at the next start`;
+  const { items } = holdProjectCode(loaded, project, env);
+  return items.length === 0 ? 'it defines nothing of its own to run now' : `from the next start it runs: ${describeProjectCode(items)}`;
+}
+
 /** Options of the command; `dir` defaults to `--cwd`, then the current directory. */
 export interface TrustCommandOptions {
   cwd?: string;
@@ -41,7 +50,8 @@ export async function runTrust(dir: string | undefined, opts: TrustCommandOption
     const { existsSync, statSync } = await import('node:fs');
     if (!existsSync(project) || !statSync(project).isDirectory()) return fail(2, `${project}: no such directory`);
     const key = trustProject(project, env);
-    process.stdout.write(`trusted: ${key} (its plugins, tool files, MCP and language servers run from the next start; listed in ${trustFilePath(env)})\n`);
+    process.stdout.write(`trusted: ${key} (listed in ${trustFilePath(env)})\n`);
+    process.stdout.write(`${await whatRuns(key, env)}\n`);
     return 0;
   } catch (err) {
     return fail(1, (err as Error).message);

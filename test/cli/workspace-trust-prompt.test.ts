@@ -50,8 +50,16 @@ describe('workspace trust in -p', () => {
   it('`opencode trust` lists the project in the user\'s config folder; later runs start its code; --revoke holds it back again', async () => {
     const p = hostileProject();
     const trusted = await runCli(['trust'], { cwd: p.dir, env: cleanEnv({ HOME: p.home }) });
-    expect(trusted).toMatchObject({ code: 0, stderr: '' });
     const trustFile = join(p.home, '.config', 'opencode', 'trusted-projects.json');
+    const mark = join(p.dir, 'mark.cjs');
+    expect(trusted).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout:
+        `trusted: ${p.dir} (listed in ${trustFile})\n` +
+        `from the next start it runs: MCP server evil (${process.execPath} ${mark} mcp), language server evil (${process.execPath} ${mark} lsp), ` +
+        'plugin .opencode/plugins/evil.js, tool file .opencode/tools/evil.json\n',
+    });
     expect(JSON.parse(readFileSync(trustFile, 'utf8'))).toEqual({ projects: [p.dir] });
     expect((await runCli(['trust', '--list'], { cwd: p.home, env: cleanEnv({ HOME: p.home }) })).stdout).toBe(`${p.dir}\n`);
 
