@@ -41,13 +41,14 @@
  * environment also disables pagers and editors ({@link NON_INTERACTIVE_ENV}). POSIX only (no Windows).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { NESTED_RUN_MARK } from '../permission/nested-run.js';
 import type { Sandbox, SandboxLevel } from '../sandbox/types.js';
 import { leftovers, STATE_DIR_PREFIX } from './leftovers.js';
+import { groupAlive, terminateGroup } from './process-group.js';
 import { withoutCredentials } from './redact.js';
 import type { ShellRunner } from './tool.js';
 import { MAX_OUTPUT_CHARS } from './tool.js';
@@ -193,6 +194,8 @@ process.once('exit', () => {
 
 // defined in leftovers.ts, which the TUI's start reads without this module's (zod's) chunk: issue 16
 export { STATE_DIR_PREFIX };
+// custom tools' processes stop their groups the same way
+export { terminateGroup };
 
 /** How long to wait after the shell exits for the last output before giving up on the pipes. */
 const DRAIN_AFTER_EXIT_MS = 200;
@@ -525,77 +528,6 @@ function countNewlines(text: string, end: number): number {
   let n = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
   return n;
-}
-
-/**
- * SIGTERM to the group now, SIGKILL after `graceMs` if any member is still alive. Members whose
- * program is named `spare` (Linux, read from /proc) get no SIGTERM, only the SIGKILL if they outlive the grace.
- */
-export function terminateGroup(pgid: number, graceMs: number, spare?: string): void {
-  if (spare) for (const pid of groupMembers(pgid, spare)) signalProcess(pid, 'SIGTERM');
-  else signalGroup(pgid, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
-  const poll = setInterval(() => {
-    if (!groupAlive(pgid)) {
-      clearInterval(poll);
-    } else if (Date.now() >= deadline) {
-      signalGroup(pgid, 'SIGKILL');
-      clearInterval(poll);
-    }
-  }, 25);
-  poll.unref();
-}
-
-/** The processes of group `pgid` whose program name (/proc/PID/stat) is not `except`. */
-function groupMembers(pgid: number, except: string): number[] {
-  const members: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return members;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    // "pid (comm) state ppid pgrp …": the name may hold spaces and parentheses, so split after the last ')'
-    const close = stat.lastIndexOf(')');
-    const name = stat.slice(stat.indexOf('(') + 1, close);
-    const fields = stat.slice(close + 2).split(' ');
-    if (Number(fields[2]) === pgid && name !== except) members.push(Number(entry));
-  }
-  return members;
-}
-
-function signalProcess(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
-
-/** true while any process of the group exists (signal 0 checks without sending) */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function unrefStream(stream: Readable): void {
