@@ -17,8 +17,14 @@ export const THEMES = [
   'tron',
 ] as const;
 
-/** A theme name, one of {@link THEMES}. */
+/** A built-in theme's name, one of {@link THEMES}. */
 export type Theme = (typeof THEMES)[number];
+
+/**
+ * What a theme may be called (`tui.theme`, a theme file's `NAME.json`, `extends`): a plain name, so
+ * it can be a file name and be shown in the TUI as it is.
+ */
+export const THEME_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
  * Files read into the system prompt when present, relative to the cwd; a trailing `/` means "every file

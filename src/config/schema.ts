@@ -6,7 +6,7 @@
  * into warnings and drops the keys (see `load.ts`), and `configJsonSchema()` allows them again for editors.
  */
 import { z } from 'zod';
-import { AGENT_KINDS, DEFAULT_CONTEXT_PATHS, THEMES, type Theme } from './constants.js';
+import { AGENT_KINDS, DEFAULT_CONTEXT_PATHS, THEME_NAME_PATTERN, THEMES, type Theme } from './constants.js';
 
 // defined zod-free in constants.ts (the TUI's first frame needs them without the schema: issue 16)
 export { AGENT_KINDS, DEFAULT_CONTEXT_PATHS, THEMES, type Theme };
@@ -306,7 +306,7 @@ export const configSchema = z
       .strictObject({
         theme: z
           .string()
-          .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { error: 'expected a theme name: letters, digits, ".", "_" or "-" (a built-in, or NAME of a themes/NAME.json file)' })
+          .regex(THEME_NAME_PATTERN, { error: 'expected a theme name: letters, digits, ".", "_" or "-" (a built-in, or NAME of a themes/NAME.json file)' })
           .default('opencode')
           .describe(`Colour theme: a built-in (${THEMES.join(', ')}) or the name of a theme file, .opencode/themes/NAME.json in the project or ~/.config/opencode/themes/NAME.json.`),
       })

@@ -17,6 +17,7 @@
  * A theme file is data from the project, so nothing in it reaches the terminal as text: colours are
  * only ever `#rrggbb` after this module, and the problem lines escape what they quote.
  */
+import { THEME_NAME_PATTERN } from '../config/constants.js';
 import { THEME_COLOUR_KEYS, type Theme, type ThemeColourKey } from './theme.js';
 
 /** A colour as written: `#RRGGBB`, an ANSI number, a reference, or per-background variants. */
@@ -50,6 +51,9 @@ const TOP_LEVEL_KEYS: Record<string, string> = {
   defs: 'named colours',
   theme: 'the colours, by key',
 };
+
+/** A theme name, as a file name (`NAME.json`) and in `extends` and `tui.theme`. */
+export const THEME_NAME = THEME_NAME_PATTERN;
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 /** A name a reference may use: a def or a theme key (letters, digits, `_`, `-`, `.`). */
@@ -139,15 +143,12 @@ export function checkThemeFile(data: unknown): ThemeFileSpec {
       if (part === 'theme' && !Object.hasOwn(THEME_COLOUR_KEYS, key)) {
         throw new ThemeFileError(`theme.${key}`, 'unknown key (`opencode themes --keys` lists the keys)');
       }
-      if (part === 'defs' && !NAME.test(key)) throw new ThemeFileError(`defs.${key}`, 'a def name is letters, digits, "_", "-" or "." and starts with a letter');
+      if (part === 'defs' && !NAME.test(key)) throw new ThemeFileError(`defs.${key}`, 'a def name is letters, digits, "_", "-" or "." and starts with a letter or "_"');
       (spec[part] as Record<string, ColourValue>)[key] = checkColour(`${part}.${key}`, value);
     }
   }
   return spec;
 }
-
-/** A theme name, as a file name (`NAME.json`) and in `extends` and `tui.theme`. */
-export const THEME_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
  * Resolves a checked file over `base` (the theme it extends) for one background: every key the file
