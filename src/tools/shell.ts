@@ -8,14 +8,22 @@
  * and keep pipes open. Here every command runs in a **new shell process started in its own process
  * group** (`detached: true`, i.e. `setsid`), and what should persist between calls is saved and restored:
  *
- * - after the command (in the same shell, or in an `EXIT` trap when it calls `exit`), `export -p` (the
- *   exported variables) and `pwd` are written to state files, which the agent reads and removes at once;
- * - the next command starts in that directory and sources that `export -p` snapshot first. `export -p`
- *   output is re-sourceable by the same shell (POSIX requires it), so no parsing happens on our side.
+ * - after the command (in the same shell, or in an `EXIT` trap when it calls `exit`), the exported
+ *   variables (`env -0`: NUL-separated `NAME=value`) and `pwd` are written to state files, which the
+ *   agent reads as data and removes at once;
+ * - the next command starts in that directory and sources a snapshot the agent writes from those
+ *   variables (`export NAME='value'`, quoted by us): nothing the command wrote is ever sourced as code.
  *   The shell starts from an otherwise empty environment, so a variable the command `unset` stays unset.
- *   The first command sources a snapshot we write from the agent's environment (`export NAME='value'`),
- *   so every command takes the same path (and `BASH_ENV` is never run by our wrapper shell, only
- *   passed on to the programs it starts). Variables whose names are not shell identifiers are dropped.
+ *   The first command sources the same kind of snapshot of the agent's environment, so every command
+ *   takes the same path (and `BASH_ENV` is never run by our wrapper shell, only passed on to the
+ *   programs it starts). Variables whose names are not shell identifiers are dropped.
+ *
+ * In the sandbox a command could plant state for the next one, which may run at a looser level
+ * (outside the sandbox once the person approves it). So: the snapshot the next command sources is
+ * written in a directory the sandbox cannot write; the state a command writes goes to a directory
+ * made fresh for that command only, read without following links (a regular file, one link, a size
+ * cap); and when the next command runs at a looser level than the one that set the variables, those
+ * that make programs run code (`permission/code-env.ts`, `LD_*`) go back to the agent's values.
  *
  * Trade-offs, chosen deliberately:
  * - Persists: the working directory and exported variables (as the model uses them: `cd`, `export`).
@@ -41,10 +49,26 @@
  * environment also disables pagers and editors ({@link NON_INTERACTIVE_ENV}). POSIX only (no Windows).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants as fsConstants,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { codeEnvironmentVariable } from '../permission/code-env.js';
 import { NESTED_RUN_MARK } from '../permission/nested-run.js';
 import type { Sandbox, SandboxLevel } from '../sandbox/types.js';
 import { leftovers, STATE_DIR_PREFIX } from './leftovers.js';
@@ -128,7 +152,7 @@ export function resolveShellPath(configured?: string, envShell = process.env.SHE
 
 /** Writes the state the next command restores: exported variables, directory, exit status (`$__oc_rc`). */
 const SAVE_STATE =
-  '{ command export -p > "$__oc_state.env"; command pwd > "$__oc_state.cwd"; ' +
+  '{ command -p env -0 > "$__oc_state.env"; command pwd > "$__oc_state.cwd"; ' +
   'printf "%s\\n" "$__oc_rc" > "$__oc_state.status"; } 2>/dev/null';
 
 /**
@@ -210,10 +234,12 @@ class SessionShell implements ShellRunner {
   private readonly killGraceMs: number;
   private stateDir: string | undefined;
   /**
-   * The environment as a script to source: the agent's at first, then `export -p` of the last command
-   * that saved its state. Kept in memory, not in a file, so no file holds it between commands.
+   * The exported variables: the agent's at first, then those of the last command that saved its state.
+   * Kept in memory, not in a file, so no file holds it between commands.
    */
-  private envSnapshot: string | undefined;
+  private envState: Record<string, string> | undefined;
+  /** the loosest level the variables of {@link envState} may run code at: that of the command that set them */
+  private envLevel: SandboxLevel = 'none';
   private sequence = 0;
   private queue: Promise<unknown> = Promise.resolve();
   /** process groups of finished commands that left background jobs behind */
@@ -283,9 +309,15 @@ class SessionShell implements ShellRunner {
       // the sandbox's private temp directory: removed with the state directory
       if (this.sandbox) mkdirSync(join(this.stateDir, 'tmp'), { mode: 0o700 });
     }
-    const statePrefix = join(this.stateDir, String(++this.sequence));
+    const sequence = ++this.sequence;
+    // the only place this command may write its state: made fresh for it (a sandboxed command can't make
+    // the next one's), while the snapshot it sources lies beside it in the directory the sandbox can't write
+    const outDir = join(this.stateDir, `out-${sequence}`);
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(outDir, { mode: 0o700 });
+    const statePrefix = join(outDir, 'state');
     // made here, private and empty: the shell's `>` keeps the mode; an empty status means "not saved"
-    for (const suffix of STATE_FILE_SUFFIXES) writeFileSync(`${statePrefix}.${suffix}`, '', { mode: 0o600 });
+    for (const suffix of STATE_FILE_SUFFIXES) writeFileSync(`${statePrefix}.${suffix}`, '', { mode: 0o600, flag: 'wx' });
 
     let dir = this.currentCwd;
     let note = '';
@@ -295,14 +327,17 @@ class SessionShell implements ShellRunner {
       dir = this.initialCwd;
     }
     const tempDir = join(this.stateDir, 'tmp');
-    this.envSnapshot ??= exportScript(this.sandbox ? { ...this.baseEnv, TMPDIR: tempDir } : this.baseEnv);
-    const inputPath = `${statePrefix}.in`;
+    this.envState ??= this.sandbox ? { ...this.baseEnv, TMPDIR: tempDir } : { ...this.baseEnv };
+    const inputPath = join(this.stateDir, `${sequence}.in`);
     const name = basename(this.shellPath);
     const args = [...this.shellArgs, '-c', WRAPPER, name, inputPath, dir, statePrefix];
     const level = options.sandbox ?? 'strict';
     const wrapped = this.sandbox
-      ? await this.sandbox.wrap([this.shellPath, ...args], { level, writable: [this.stateDir] })
+      ? await this.sandbox.wrap([this.shellPath, ...args], { level, writable: [outDir, tempDir] })
       : { file: this.shellPath, args, env: {}, afterExit: () => [] };
+    const runsAt: SandboxLevel = wrapped.file !== this.shellPath ? level : 'none';
+    const dropped = LEVEL_RANK[runsAt] > LEVEL_RANK[this.envLevel] ? this.dropCodeVariables() : [];
+    this.envLevel = runsAt;
     // the sandbox's variables override the snapshot's (a proxy the person's environment names can't be
     // reached inside); those of the last command that this one does not get go back to their first value
     const gone = this.sandboxEnvNames.filter((v) => !(v in wrapped.env));
@@ -310,8 +345,12 @@ class SessionShell implements ShellRunner {
     const sandboxEnv =
       exportScript({ ...restored, ...wrapped.env }) + gone.filter((v) => !(v in this.baseEnv)).map((v) => `unset ${v}\n`).join('');
     this.sandboxEnvNames = Object.keys(wrapped.env);
-    // 0600: it holds the environment; the wrapper removes it as soon as it has sourced it
-    writeFileSync(inputPath, `${this.envSnapshot}\n${sandboxEnv}__oc_cmd='${command.replaceAll("'", "'\\''")}'\n`, { mode: 0o600 });
+    // 0600: it holds the environment; removed once sourced. 'wx' after the unlink: never written through a link
+    removeQuietly(inputPath);
+    writeFileSync(inputPath, `${exportScript(this.envState)}\n${sandboxEnv}__oc_cmd='${command.replaceAll("'", "'\\''")}'\n`, {
+      mode: 0o600,
+      flag: 'wx',
+    });
     // Everything else comes from the snapshot, so that variables the last command unset stay unset;
     // PWD lets the shell keep a logical path (through symlinks) for `pwd`.
     const env = { PWD: dir };
@@ -319,6 +358,9 @@ class SessionShell implements ShellRunner {
     const stdout = new OutputCapture(this.maxOutputChars);
     const stderr = new OutputCapture(this.maxOutputChars);
     if (note) stderr.append(note);
+    if (dropped.length > 0) {
+      stderr.append(`(not passed on from a command run in a stricter sandbox, as they make programs run code: ${dropped.join(', ')})\n`);
+    }
 
     // fd 3: the socket whose end tells the shell's watcher that we died (WATCH_AGENT)
     const child = spawn(wrapped.file, wrapped.args, { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
@@ -330,8 +372,9 @@ class SessionShell implements ShellRunner {
     const launcher = wrapped.file !== this.shellPath ? basename(wrapped.file) : undefined;
     const outcome = await this.supervise(child, { ...options, stdout, stderr, onOutput, signal, launcher });
 
-    removeQuietly(inputPath); // the shell died before removing it
+    removeQuietly(inputPath); // sourced, or the shell died first; the sandbox can't remove it
     this.adoptState(statePrefix);
+    rmSync(outDir, { recursive: true, force: true });
     for (const path of wrapped.afterExit()) {
       stderr.append(`(the sandbox removed ${path}, which the command created: a file that decides what runs is not created without the person's approval)\n`);
     }
@@ -439,16 +482,30 @@ class SessionShell implements ShellRunner {
   /** Takes over the directory and environment the command saved, if it got that far; removes the files. */
   private adoptState(statePrefix: string): void {
     const files = { env: `${statePrefix}.env`, cwd: `${statePrefix}.cwd`, status: `${statePrefix}.status` };
-    if (readIfExists(files.status) !== '') {
-      const cwd = readFileSync(files.cwd, 'utf8').replace(/\n$/, '');
-      if (cwd) this.currentCwd = cwd;
-      try {
-        this.envSnapshot = readFileSync(files.env, 'utf8');
-      } catch {
-        // export -p could not be written (disk full): keep the previous environment
-      }
+    if (readStateFile(files.status, 64)) {
+      const cwd = (readStateFile(files.cwd, 64 * 1024) ?? '').replace(/\n$/, '');
+      if (cwd.startsWith('/')) this.currentCwd = cwd;
+      // unreadable (disk full, or not a plain file): keep the previous environment
+      const env = readStateFile(files.env, MAX_ENV_BYTES);
+      if (env) this.envState = parseEnvironment(env);
     }
     for (const f of Object.values(files)) removeQuietly(f);
+  }
+
+  /**
+   * Sets the variables that make programs run code back to the agent's values (or unsets them) where a
+   * command changed them; returns their names. For a command at a looser level than the one that set them.
+   */
+  private dropCodeVariables(): string[] {
+    const state = this.envState ?? {};
+    const dropped: string[] = [];
+    for (const name of new Set([...Object.keys(state), ...Object.keys(this.baseEnv)])) {
+      if (name === 'TMPDIR' || state[name] === this.baseEnv[name] || !runsCode(name, state[name])) continue;
+      dropped.push(name);
+      if (name in this.baseEnv) state[name] = this.baseEnv[name]!;
+      else delete state[name];
+    }
+    return dropped.sort();
   }
 
   private forgetDeadGroups(): void {
@@ -545,12 +602,57 @@ function isDirectory(path: string): boolean {
 /** The state files of one command: exported variables, directory, exit status. */
 const STATE_FILE_SUFFIXES = ['env', 'cwd', 'status'] as const;
 
-function readIfExists(path: string): string {
+/** The largest environment state taken over from a command (bytes); a bigger one is ignored. */
+const MAX_ENV_BYTES = 4 * 1024 * 1024;
+
+/** Levels from strictest to loosest: variables set at one level may run code only at that level or stricter. */
+const LEVEL_RANK: Readonly<Record<SandboxLevel, number>> = { strict: 0, network: 1, none: 2 };
+
+/** Whether a variable makes programs run code (the permission check's table, and every dynamic-loader variable). */
+function runsCode(name: string, value: string | undefined): boolean {
+  return /^(?:LD_|DYLD_)/.test(name) || codeEnvironmentVariable(name, value) !== undefined;
+}
+
+/**
+ * A state file the command wrote, read without following a link: only a regular file with one link and
+ * at most `maxBytes`. undefined when it is anything else, missing or too big (the command may have
+ * swapped it for a link to a secret, or to a huge file).
+ */
+export function readStateFile(path: string, maxBytes: number): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
   } catch {
-    return '';
+    return undefined;
   }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.nlink !== 1 || stat.size > maxBytes) return undefined;
+    const buffer = Buffer.alloc(stat.size);
+    let length = 0;
+    while (length < buffer.length) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `env -0` output (`NAME=value` entries ended by NUL) as variables; `_` (the shell's last argument) is left out. */
+export function parseEnvironment(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const entry of text.split('\0')) {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) continue;
+    const name = entry.slice(0, eq);
+    if (name !== '_') env[name] = entry.slice(eq + 1);
+  }
+  return env;
 }
 
 function removeQuietly(path: string): void {
