@@ -91,6 +91,15 @@ describe('a theme file in the TUI', () => {
     // ANSI 46 is xterm's #00ff00
     const after = await waitForColour(terminal, GREEN);
     expect(after).not.toContain(MAGENTA);
+
+    // broken while the TUI runs: chosen again, it says why and the default theme draws
+    writeFileSync(join(dir, '.opencode', 'themes', 'neon.json'), '{ "extends": "tokyonight", "theme": { "primary": "accent", "accent": "primary" } }');
+    await terminal.press('C-t');
+    await terminal.waitFor('Select Theme');
+    await terminal.press('Enter');
+    await terminal.waitFor(/neon\.json:\s+theme\.primary:\s+the\s+references\s+go\s+round\s+in\s+a\s+circle\s+\(theme\.primary\s+→\s+theme\.accent\s+→\s+theme\.primary\);\s+using\s+the\s+opencode\s+theme/);
+    const fallback = await waitForColour(terminal, '38;2;250;178;131');
+    expect(fallback).not.toContain(GREEN);
   });
 
   it('a broken theme file: one line on the status bar naming the file, key and value; the default theme', async () => {
