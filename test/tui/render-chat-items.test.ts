@@ -140,6 +140,16 @@ describe('LineCache', () => {
     expect(cache.size).toBe(1);
   });
 
+  it('re-renders when a theme file of the same name has new colours (its cacheKey)', () => {
+    const cache = new LineCache();
+    const opts = { width: 40, showThinking: false };
+    const before = { ...THEMES.opencode, name: 'mine', cacheKey: 'mine:aaaa' };
+    const after = { ...THEMES.opencode, name: 'mine', cacheKey: 'mine:bbbb' };
+    const first = cache.get(text('hello world', '1'), opts, before);
+    expect(cache.get(text('hello world', '1'), opts, before)).toBe(first);
+    expect(cache.get(text('hello world', '1'), opts, after)).not.toBe(first);
+  });
+
   it('evicts the least recently used items beyond maxEntries', () => {
     const cache = new LineCache(2);
     const opts = { width: 40, showThinking: false };
