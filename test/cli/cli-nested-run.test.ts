@@ -3,7 +3,7 @@
  * and an `opencode -p` that sees it refuses what would ask instead of approving it. Through the built CLI,
  * the outer run starting the inner one for real, both talking to one fake provider.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -129,15 +129,17 @@ describe.runIf(process.platform === 'linux')('opencode started by a sandboxed op
   it('keeps the outer sandbox: with "sandbox": "required", `opencode mcp list` inside starts its server (no sandbox can start inside one)', async () => {
     const dir = project();
     const server = { command: process.execPath, args: [HARM_MCP_FIXTURE], env: { HARM_OUTSIDE: join(dir, 'x'), HARM_PROJECT: dir, HARM_PORT: '9' } };
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'required' }));
+    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'required', mcpServers: { harm: server } }));
     fake = await startFakeProvider([
       // what the outer sandbox tells what runs in it, then an opencode command that starts the project's server
       { toolCalls: [{ name: 'bash', input: { command: `printenv OPENCODE_SANDBOXED OPENCODE_SANDBOX_LEVEL && ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} mcp list` } }] },
       { text: 'Done.' },
     ]);
-    // the server is the user's own (a nested run can trust no project's code)
+    // the person trusted the project earlier (a nested run cannot trust one itself, and the user's own
+    // config file is hidden in the sandbox: it holds provider keys)
     const outerEnv = env(fake);
-    writeFileSync(join(outerEnv.HOME!, '.opencode.json'), JSON.stringify({ mcpServers: { harm: server } }));
+    mkdirSync(join(outerEnv.HOME!, '.config', 'opencode'), { recursive: true });
+    writeFileSync(join(outerEnv.HOME!, '.config', 'opencode', 'trusted-projects.json'), JSON.stringify({ projects: [realpathSync(dir)] }));
     const run = await runCli(['-p', 'list the servers'], { cwd: dir, env: outerEnv });
     expect(run).toMatchObject({ code: 0, stdout: 'Done.\n', stderr: '' });
     expect(toolResultsSent(fake, 1)).toEqual([['1\nstrict\nharm  stdio  connected, 1 tool\n  harm_harm_report', false]]);
