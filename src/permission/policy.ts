@@ -46,7 +46,14 @@ export interface PolicyContext {
 export type Verdict =
   | { action: 'allow' }
   | { action: 'deny'; message: string }
-  | { action: 'ask'; scopes: string[]; grants: SessionGrant[]; reasons: string[] };
+  | {
+      action: 'ask';
+      scopes: string[];
+      grants: SessionGrant[];
+      reasons: string[];
+      /** those of `reasons` that no rule or grant can allow (outside the project, a file that decides what runs, a secret place, …) */
+      beyondRules?: string[];
+    };
 
 /**
  * Decides a call of `toolName` on `subject` (no subject: the tool as a whole).
@@ -327,7 +334,7 @@ class Judge {
       ),
       ...alwaysAsk,
     ];
-    return { action: 'ask', scopes: grants.map((g) => g.pattern), grants, reasons };
+    return { action: 'ask', scopes: grants.map((g) => g.pattern), grants, reasons, ...(alwaysAsk.length > 0 && { beyondRules: [...alwaysAsk] }) };
   }
 
   private granted(facet: Facet): boolean {

@@ -131,6 +131,15 @@ export class PermissionService {
       throw new PermissionRuleError(message);
     }
     if (this.autoApproved.has(sessionId)) return decided('allow', 'session');
+    // a file tool has no sandbox around it: what only the person may allow (a change outside the project
+    // or to a file that decides what runs, a read of a secret place) is not approved by -p on its own.
+    // A command's writes are contained by the sandbox instead.
+    const beyondRules = verdict.action === 'ask' && input.subject && input.subject.kind !== 'command' ? (verdict.beyondRules ?? []) : [];
+    if (this.unattended?.autoApprove && beyondRules.length > 0) {
+      const message = `Permission denied: opencode -p approves no such call without a person (${beyondRules.join('; ')}). Run it in the TUI to approve it: ${input.description}`;
+      decided('deny', 'unattended', message);
+      throw new PermissionRuleError(message);
+    }
     if (this.unattended?.autoApprove) return decided('allow', 'unattended');
     if (this.unattended) {
       const message = `Permission denied: opencode -p was run with --no-auto-approve and this call needs approval: ${input.description}`;

@@ -191,6 +191,7 @@ describe('edit, write, patch: the file path', () => {
       scopes: [],
       grants: [],
       reasons: ['outside the project: /tmp/x'],
+      beyondRules: ['outside the project: /tmp/x'],
     });
   });
 

@@ -260,14 +260,20 @@ describe('permission service: requests queue, are never lost, and are withdrawn 
 describe('permission service: without a person (opencode -p)', () => {
   const rules = permissionRules({ bash: { 'rm *': 'deny' } });
 
-  it('approves what would ask, as the original; deny rules hold', async () => {
+  it('approves what would ask, as the original; deny rules hold; a file change outside the project is refused', async () => {
     const service = new PermissionService('/p', { rules });
     service.onRequest(() => {
       throw new Error('must not ask');
     });
     service.setUnattended({ autoApprove: true });
     await service.request('s1', 'bash', make);
-    await service.request('child', 'edit', edit('/tmp/outside'));
+    await service.request('child', 'edit', edit('/p/a.ts'));
+    // no sandbox contains a file tool: only a person may let it change what is outside the project
+    await expect(service.request('child', 'edit', edit('/tmp/outside'))).rejects.toThrow(
+      new PermissionRuleError(
+        'Permission denied: opencode -p approves no such call without a person (outside the project: /tmp/outside). Run it in the TUI to approve it: Replace content in file /tmp/outside',
+      ),
+    );
     await expect(service.request('s1', 'bash', bash('rm x', [part('rm x', 'rm *')]))).rejects.toBeInstanceOf(PermissionRuleError);
   });
 

@@ -313,7 +313,8 @@ describe('the reasons a person reads', () => {
       grants: [],
       cwd: CWD,
     });
-    expect(verdict).toEqual({ action: 'ask', scopes: [], grants: [], reasons: ['installs or removes system packages, outside the project: apt-get install -y jq'] });
+    const reason = 'installs or removes system packages, outside the project: apt-get install -y jq';
+    expect(verdict).toEqual({ action: 'ask', scopes: [], grants: [], reasons: [reason], beyondRules: [reason] });
   });
 
   it('a connection through /dev/tcp says it reaches the network', async () => {

@@ -238,7 +238,7 @@ describe('what the person is told', () => {
   it('names the outside place', async () => {
     const { subject } = await analyseForPermission('cp --target=/tmp/x a', { cwd: CWD, home: HOME });
     const verdict = evaluatePermission('bash', subject, { rules: permissionRules(RULE_SETS.allowAll), grants: [], cwd: CWD });
-    expect(verdict).toEqual({ action: 'ask', scopes: [], grants: [], reasons: ['writes outside the project: /tmp/x'] });
+    expect(verdict).toEqual({ action: 'ask', scopes: [], grants: [], reasons: ['writes outside the project: /tmp/x'], beyondRules: ['writes outside the project: /tmp/x'] });
   });
 
   it('says a place is unknown and why', async () => {
@@ -249,6 +249,7 @@ describe('what the person is told', () => {
       scopes: [],
       grants: [],
       reasons: ['writes to a place that cannot be known before it runs: $TMPDIR (mktemp)'],
+      beyondRules: ['writes to a place that cannot be known before it runs: $TMPDIR (mktemp)'],
     });
   });
 });
