@@ -6,6 +6,7 @@
  * hidden. Options are those of bubblewrap 0.8 (`bwrap --help`, man bwrap(1)).
  */
 import { isDirectoryPath } from './policy.js';
+import { renameGuards } from './protect.js';
 import type { SandboxLevel, SandboxPolicy } from './types.js';
 
 /** The port socat listens on inside the network namespace when the allowed-domains proxy is used. */
@@ -23,6 +24,8 @@ const ISOLATION_ARGS: ReadonlyArray<{ args: string[]; reason: string }> = [
 export function mountArgs(policy: SandboxPolicy, extraWritable: readonly string[] = []): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   for (const dir of [policy.projectDir, ...policy.writable, ...extraWritable]) args.push('--bind', dir, dir);
+  // mount points can't be renamed (EBUSY): `mv .git .gitold` can't take the protected files out of their places
+  for (const dir of renameGuards(policy.projectDir, policy.protectedPaths)) args.push('--bind', dir, dir);
   for (const path of policy.protectedPaths) args.push('--ro-bind-try', path, path);
   for (const path of policy.secretPaths) {
     // a directory becomes an empty read-only one; a file reads as empty

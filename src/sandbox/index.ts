@@ -3,11 +3,11 @@
  * launcher once, and wraps programs for `child_process.spawn`. The mount lists are computed once per
  * policy; per command only the level and the caller's own writable directories change.
  */
-import { existsSync, rmSync } from 'node:fs';
 import { bubblewrapArgs, proxyBridgeArgv, proxyEnv } from './bubblewrap.js';
 import { detectSandbox, type SandboxSupport } from './detect.js';
 import { outerSandboxEnv, outerSandboxLevel } from './nested.js';
 import { buildPolicy } from './policy.js';
+import { absentPaths, removeCreated } from './protect.js';
 import { startDomainProxy, type DomainProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
 import {
@@ -96,12 +96,9 @@ class OsSandbox implements Sandbox {
     const useProxy = options.level === 'strict' && this.policy.allowedDomains.length > 0;
     const proxy = useProxy ? await this.startProxy(support.backend === 'bubblewrap' ? 'socket' : 'port') : undefined;
     // protected names that don't exist can't be mounted over; one a strict command creates is removed after it
-    const absent = options.level === 'strict' ? this.policy.protectedPaths.filter((p) => !existsSync(p)) : [];
-    const afterExit = () => {
-      const created = absent.filter((p) => existsSync(p));
-      for (const p of created) rmSync(p, { recursive: true, force: true });
-      return created;
-    };
+    // (a dangling link too; never through a link out of the project: protect.ts)
+    const absent = options.level === 'strict' ? absentPaths(this.policy.protectedPaths) : [];
+    const afterExit = () => removeCreated(this.policy.projectDir, absent);
     if (support.backend === 'seatbelt') {
       const profile = seatbeltProfile(this.policy, options.level, { extraWritable: options.writable, proxyPort: proxy?.port });
       const env = proxy?.port ? proxyEnvFor(`http://127.0.0.1:${proxy.port}`) : {};

@@ -77,7 +77,8 @@ describe('sandbox policy', () => {
     expect(policy).toEqual({
       projectDir: project,
       writable: [join(home, '.cache')],
-      protectedPaths: PROTECTED_PROJECT_PATHS.map((entry) => join(project, entry.path)),
+      // and .git itself: the project has none, so one a command makes is removed after it
+      protectedPaths: [...PROTECTED_PROJECT_PATHS.map((entry) => join(project, entry.path)), join(project, '.git')],
       secretPaths: [join(home, '.ssh'), join(home, '.netrc'), join(project, 'private')],
       allowedDomains: ['example.com'],
     });

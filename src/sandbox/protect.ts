@@ -1,0 +1,97 @@
+/**
+ * Keeping the project's protected entries (the files that decide what runs, `policy.ts`) as they were:
+ * which git entries to protect given what `.git` is, which folders to make mount points so that a
+ * protected entry's parent can't be renamed away, and the removal, after a command, of protected
+ * entries it created.
+ *
+ * Linux refuses to rename or remove a mount point (`EBUSY`, rename(2)), so a folder bound onto itself
+ * stays where it is while its other contents stay writable.
+ */
+import { lstatSync, realpathSync, rmSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+
+/**
+ * `.git` itself, when it is missing or a file. A missing one could be made by a command (a repository
+ * whose config it wrote); a file (`gitdir: …`, of a linked worktree or a submodule) names the git
+ * directory, so rewriting it points git at another config. A directory is protected through its
+ * entries instead, and kept in place as a mount point ({@link renameGuards}).
+ */
+export function gitEntry(projectDir: string): string[] {
+  const path = join(projectDir, '.git');
+  try {
+    return lstatSync(path).isDirectory() ? [] : [path];
+  } catch {
+    return [path];
+  }
+}
+
+/**
+ * The folders to bind onto themselves so that no protected entry below them can be moved away by
+ * renaming its parent (`mv .git .gitold && cp -a .gitold .git`): every real folder (not a link) between
+ * the project and a protected entry inside it.
+ */
+export function renameGuards(projectDir: string, protectedPaths: readonly string[]): string[] {
+  const guards = new Set<string>();
+  for (const path of protectedPaths) {
+    const rel = relative(projectDir, path);
+    if (!rel || rel.startsWith('..') || rel.startsWith(sep)) continue;
+    const parts = rel.split(sep).slice(0, -1);
+    let dir = projectDir;
+    for (const part of parts) {
+      dir = join(dir, part);
+      if (!isRealDirectory(dir)) break; // missing, a file or a link: nothing below it can be bound
+      guards.add(dir);
+    }
+  }
+  return [...guards];
+}
+
+/** The protected paths that do not exist, not even as a dangling link: one that appears later was created. */
+export function absentPaths(paths: readonly string[]): string[] {
+  return paths.filter((path) => !lstatExists(path));
+}
+
+/**
+ * Removes the entries of `absent` that exist now (files, folders, links, dangling ones too) and returns
+ * them. Only inside the project and only where every parent is a real folder: an entry reached through
+ * a link (`.git` linked to another repository) is left alone, since removing it would remove something
+ * outside the project; the link itself is removed when its own name is protected.
+ */
+export function removeCreated(projectDir: string, absent: readonly string[]): string[] {
+  const removed: string[] = [];
+  // the shortest first: removing `.git` takes what was created under it along
+  for (const path of [...absent].sort((a, b) => a.length - b.length)) {
+    if (!lstatExists(path) || !insideThroughRealFolders(projectDir, path)) continue;
+    rmSync(path, { recursive: true, force: true });
+    removed.push(path);
+  }
+  return removed;
+}
+
+/** true when `path` lies inside `projectDir` and its parent, resolved, is the same path (no link on the way) */
+function insideThroughRealFolders(projectDir: string, path: string): boolean {
+  const rel = relative(projectDir, path);
+  if (!rel || rel.startsWith('..') || rel.startsWith(sep)) return false;
+  try {
+    return realpathSync(dirname(path)) === dirname(path) && realpathSync(projectDir) === projectDir;
+  } catch {
+    return false;
+  }
+}
+
+function lstatExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isRealDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
