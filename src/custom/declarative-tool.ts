@@ -85,7 +85,12 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
           });
         }
         ctx.signal.throwIfAborted();
-        sandboxed = await sandboxProcess(options.sandbox, argv, { level: levelForGrant(grant), settings: spec.sandbox, pathVariable: env.PATH });
+        sandboxed = await sandboxProcess(options.sandbox, argv, {
+          level: levelForGrant(grant),
+          settings: spec.sandbox,
+          pathVariable: env.PATH,
+          keepEnv: [...Object.keys(spec.env), ...(options.passEnv ?? [])],
+        });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return errorResult(`${spec.name} could not start ${argv[0]}: ${(err as Error).message}`);
         return resultFromError(err);

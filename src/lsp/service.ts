@@ -208,6 +208,7 @@ export class LspService {
       return await sandboxProcess(this.options.sandbox, [plan.command, ...plan.args], {
         settings: plan.sandbox,
         pathVariable: plan.env.PATH ?? this.options.env.PATH,
+        keepEnv: Object.keys(plan.env),
       });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {

@@ -292,6 +292,8 @@ export class McpServer {
       const sandboxed = await sandboxProcess(this.opts.sandbox, [config.command!, ...(config.args ?? [])], {
         settings: config.sandbox,
         pathVariable: serverEnv.PATH,
+        // what the entry's own `env` sets reaches the server in the sandbox too
+        keepEnv: Object.keys(config.env ?? {}),
       });
       attempt.release = () => void sandboxed.release();
       const transport = new StdioClientTransport({

@@ -5,9 +5,21 @@
  * writable places, then the protected files inside them read-only again, then the secret places
  * hidden. Options are those of bubblewrap 0.8 (`bwrap --help`, man bwrap(1)).
  */
+import { dirname } from 'node:path';
 import { isDirectoryPath } from './policy.js';
-import { renameGuards } from './protect.js';
 import type { SandboxLevel, SandboxPolicy } from './types.js';
+
+/** The descriptor the launcher wrapper opens the seccomp program on ({@link seccompLaunch}). */
+export const SECCOMP_FD = 9;
+
+/**
+ * `bwrap` started through `/bin/sh`, which opens the seccomp program on {@link SECCOMP_FD} and execs
+ * `bwrap` with it: every spawn site (the MCP SDK's included) can start it with its own stdio.
+ */
+export function seccompLaunch(launcher: string, filterFile: string, args: readonly string[]): { file: string; args: string[] } {
+  const quoted = `'${filterFile.replaceAll("'", `'\\''`)}'`;
+  return { file: '/bin/sh', args: ['-c', `exec "$0" "$@" ${SECCOMP_FD}<${quoted}`, launcher, ...args] };
+}
 
 /** The port socat listens on inside the network namespace when the allowed-domains proxy is used. */
 export const PROXY_PORT_INSIDE = 3128;
@@ -20,12 +32,31 @@ const ISOLATION_ARGS: ReadonlyArray<{ args: string[]; reason: string }> = [
   { args: ['--cap-drop', 'ALL'], reason: 'as root the command would keep CAP_SYS_ADMIN and could remount the file system' },
 ];
 
+/**
+ * Where the host's Unix sockets live, hidden (an empty directory) when the seccomp filter cannot be
+ * used because socat inside must reach the allowed-domains proxy through one. Sockets elsewhere (in
+ * the home directory outside the secret places, in the project) stay reachable then.
+ */
+export const SOCKET_PLACES: ReadonlyArray<{ path: string; reason: string }> = [
+  { path: '/tmp', reason: 'tmux, screen, X11 (/tmp/.X11-unix), ssh-agent and listeners anyone starts' },
+  { path: '/var/tmp', reason: 'the same, for programs that keep them across reboots' },
+  { path: '/run', reason: 'docker.sock, the system D-Bus, /run/user/<uid> (session bus, gpg-agent, Wayland), resolved, nscd' },
+  { path: '/var/run', reason: 'the same where it is not a link to /run' },
+];
+
 /** The file-system part: read-only root, fresh /dev and /proc, writable places, protected files, hidden secrets. */
-export function mountArgs(policy: SandboxPolicy, extraWritable: readonly string[] = []): string[] {
+export function mountArgs(policy: SandboxPolicy, extraWritable: readonly string[] = [], hidden: readonly string[] = []): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  // before the writable places, which may lie inside (the shell's state directory under /tmp); made
+  // read-only by bubblewrapArgs once every mount point inside is made
+  for (const dir of hidden) args.push('--tmpfs', dir);
+  // a caller's own directory that holds its writable ones stays readable (the shell's state directory,
+  // with the input file the shell reads)
+  const within = (path: string, dir: string) => path.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+  for (const parent of new Set(extraWritable.map((dir) => dirname(dir)))) {
+    if (hidden.some((dir) => within(parent, dir))) args.push('--ro-bind', parent, parent);
+  }
   for (const dir of [policy.projectDir, ...policy.writable, ...extraWritable]) args.push('--bind', dir, dir);
-  // mount points can't be renamed (EBUSY): `mv .git .gitold` can't take the protected files out of their places
-  for (const dir of renameGuards(policy.projectDir, policy.protectedPaths)) args.push('--bind', dir, dir);
   for (const path of policy.protectedPaths) args.push('--ro-bind-try', path, path);
   for (const path of policy.secretPaths) {
     // a directory becomes an empty read-only one; a file reads as empty
@@ -43,11 +74,25 @@ export function mountArgs(policy: SandboxPolicy, extraWritable: readonly string[
 export function bubblewrapArgs(
   policy: SandboxPolicy,
   level: Exclude<SandboxLevel, 'none'>,
-  options: { extraWritable?: readonly string[]; proxySocket?: string; cwd?: string } = {},
+  options: {
+    extraWritable?: readonly string[];
+    proxySocket?: string;
+    cwd?: string;
+    /** the descriptor the seccomp program is read from (`seccomp.ts`) */
+    seccompFd?: number;
+    /** places hidden by an empty directory ({@link SOCKET_PLACES} when there is no seccomp filter) */
+    hidden?: readonly string[];
+    newSession?: boolean;
+    unsetEnv?: readonly string[];
+  } = {},
 ): string[] {
-  const args = mountArgs(policy, options.extraWritable);
+  const args = mountArgs(policy, options.extraWritable, options.hidden);
   if (level === 'strict' && options.proxySocket) args.push('--bind', options.proxySocket, options.proxySocket);
+  for (const dir of options.hidden ?? []) args.push('--remount-ro', dir);
   for (const entry of ISOLATION_ARGS) args.push(...entry.args);
+  if (options.seccompFd !== undefined) args.push('--seccomp', String(options.seccompFd));
+  if (options.newSession) args.push('--new-session');
+  for (const name of options.unsetEnv ?? []) args.push('--unsetenv', name);
   if (level === 'strict') args.push('--unshare-net');
   if (options.cwd) args.push('--chdir', options.cwd);
   return args;

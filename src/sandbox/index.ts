@@ -3,13 +3,17 @@
  * launcher once, and wraps programs for `child_process.spawn`. The mount lists are computed once per
  * policy; per command only the level and the caller's own writable directories change.
  */
-import { bubblewrapArgs, proxyBridgeArgv, proxyEnv } from './bubblewrap.js';
+import { existsSync, lstatSync, realpathSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { basename, join, sep } from 'node:path';
+import { bubblewrapArgs, proxyBridgeArgv, proxyEnv, SECCOMP_FD, seccompLaunch, SOCKET_PLACES } from './bubblewrap.js';
 import { detectSandbox, type SandboxSupport } from './detect.js';
+import { sandboxHiddenEnvNames } from './env.js';
 import { outerSandboxEnv, outerSandboxLevel } from './nested.js';
 import { buildPolicy } from './policy.js';
-import { absentPaths, removeCreated } from './protect.js';
 import { startDomainProxy, type DomainProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
+import { seccompFilterFile } from './seccomp.js';
 import {
   SandboxUnavailableError,
   type Sandbox,
@@ -96,17 +100,34 @@ class OsSandbox implements Sandbox {
     const useProxy = options.level === 'strict' && this.policy.allowedDomains.length > 0;
     const proxy = useProxy ? await this.startProxy(support.backend === 'bubblewrap' ? 'socket' : 'port') : undefined;
     // protected names that don't exist can't be mounted over; one a strict command creates is removed after it
-    // (a dangling link too; never through a link out of the project: protect.ts)
-    const absent = options.level === 'strict' ? absentPaths(this.policy.protectedPaths) : [];
-    const afterExit = () => removeCreated(this.policy.projectDir, absent);
+    const absent = options.level === 'strict' ? this.policy.protectedPaths.filter((p) => !existsSync(p)) : [];
+    const afterExit = () => {
+      const created = absent.filter((p) => existsSync(p));
+      for (const p of created) rmSync(p, { recursive: true, force: true });
+      return created;
+    };
+    const unsetEnv = sandboxHiddenEnvNames(Object.keys(process.env), options.keepEnv);
     if (support.backend === 'seatbelt') {
       const profile = seatbeltProfile(this.policy, options.level, { extraWritable: options.writable, proxyPort: proxy?.port });
       const env = proxy?.port ? proxyEnvFor(`http://127.0.0.1:${proxy.port}`) : {};
-      return { file: support.launcher!, args: ['-p', profile, ...argv], env: { ...env, ...outerSandboxEnv(options.level) }, afterExit: () => [] };
+      return { file: support.launcher!, args: ['-p', profile, ...argv], env: { ...env, ...outerSandboxEnv(options.level) }, unsetEnv, afterExit: () => [] };
     }
-    const args = bubblewrapArgs(this.policy, options.level, { extraWritable: options.writable, proxySocket: proxy?.socketPath });
+    // socat inside reaches the proxy through a Unix socket, which the filter would refuse: the places
+    // where the host's sockets live are hidden instead
+    const writable = [this.policy.projectDir, ...this.policy.writable, ...(options.writable ?? [])];
+    const filter = proxy?.socketPath ? undefined : seccompFilterFor(writable);
+    const hidden = filter ? [] : SOCKET_PLACES.map((place) => place.path).filter(isRealDirectory);
+    const args = bubblewrapArgs(this.policy, options.level, {
+      extraWritable: options.writable,
+      proxySocket: proxy?.socketPath,
+      ...(filter ? { seccompFd: SECCOMP_FD } : { hidden }),
+      newSession: options.newSession,
+      unsetEnv,
+    });
     const inner = proxy?.socketPath ? proxyBridgeArgv(support.socat!, proxy.socketPath, argv) : [...argv];
-    return { file: support.launcher!, args: [...args, '--', ...inner], env: { ...(proxy ? proxyEnv() : {}), ...outerSandboxEnv(options.level) }, afterExit };
+    const env = { ...(proxy ? proxyEnv() : {}), ...outerSandboxEnv(options.level) };
+    const launch = filter ? seccompLaunch(support.launcher!, filter, [...args, '--', ...inner]) : { file: support.launcher!, args: [...args, '--', ...inner] };
+    return { ...launch, env, unsetEnv, launcher: basename(support.launcher!), afterExit };
   }
 
   private startProxy(on: 'socket' | 'port'): Promise<DomainProxy> {
@@ -118,6 +139,38 @@ class OsSandbox implements Sandbox {
     const proxy = this.proxy;
     this.proxy = undefined;
     if (proxy) await (await proxy).close();
+  }
+}
+
+/**
+ * The seccomp program's file, in a directory no sandboxed program can write (none of `writable` is it
+ * or holds it): the system temp directory, else the home's cache. Undefined when every candidate is
+ * writable in the sandbox (the socket places are hidden instead).
+ */
+function seccompFilterFor(writable: readonly string[]): string | undefined {
+  const home = process.env.HOME || homedir();
+  for (const parent of [tmpdir(), join(home, '.cache'), home]) {
+    let real: string;
+    try {
+      real = realpathSync(parent);
+    } catch {
+      continue;
+    }
+    if (writable.some((dir) => real === dir || real.startsWith(dir.endsWith(sep) ? dir : dir + sep))) continue;
+    try {
+      return seccompFilterFile(real);
+    } catch {
+      continue; // not writable by opencode either
+    }
+  }
+  return undefined;
+}
+
+function isRealDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -15,7 +15,6 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { findOnPath } from './detect.js';
 import { createSandbox } from './index.js';
 import { sandboxSettings, type SandboxConfigValue } from './policy.js';
-import { absentPaths, removeCreated } from './protect.js';
 import type { Sandbox, SandboxLevel } from './types.js';
 
 /** What one program's config entry lets it do beyond the defaults (`sandbox` of an MCP, LSP or tool entry). */
@@ -52,7 +51,14 @@ export const PROCESS_TEMP_PREFIX = 'opencode-process-';
 export async function sandboxProcess(
   sandbox: Sandbox | undefined,
   argv: readonly string[],
-  options: { level?: SandboxLevel; settings?: ProcessSandboxSettings; pathVariable?: string; home?: string } = {},
+  options: {
+    level?: SandboxLevel;
+    settings?: ProcessSandboxSettings;
+    pathVariable?: string;
+    home?: string;
+    /** variables of the hidden kinds (`env.ts`) the program keeps: those its config entry sets, `shell.passEnv` */
+    keepEnv?: readonly string[];
+  } = {},
 ): Promise<SandboxedProcess> {
   const [program, ...rest] = argv;
   if (!program) throw new Error('no program to run');
@@ -72,13 +78,12 @@ export async function sandboxProcess(
   const writable = [tempDir, ...extraWritable(options.settings?.allowWrite ?? [], sandbox.policy.projectDir, options.home ?? homedir())];
   let wrapped;
   try {
-    wrapped = await sandbox.wrap([found, ...rest], { level, writable });
+    // a session of its own: no controlling terminal to type into (TIOCSTI)
+    wrapped = await sandbox.wrap([found, ...rest], { level, writable, newSession: true, keepEnv: options.keepEnv });
   } catch (err) {
     rmSync(tempDir, { recursive: true, force: true });
     throw err;
   }
-  // the network on is not the person's approval: protected entries the program creates are removed as at `strict`
-  const absent = options.level !== 'network' && level === 'network' ? absentPaths(sandbox.policy.protectedPaths) : [];
   let released = false;
   return {
     file: wrapped.file,
@@ -89,7 +94,7 @@ export async function sandboxProcess(
       if (released) return [];
       released = true;
       rmSync(tempDir, { recursive: true, force: true });
-      return [...wrapped.afterExit(), ...removeCreated(sandbox.policy.projectDir, absent)];
+      return wrapped.afterExit();
     },
   };
 }

@@ -48,6 +48,14 @@ export interface WrappedCommand {
   /** variables to add to the spawn environment (proxy variables, TMPDIR) */
   env: Record<string, string>;
   /**
+   * Variables the program does not get (`env.ts`: agent sockets, cloud tokens). The launcher already
+   * removes them from the environment it is given; a caller that hands the program its environment
+   * another way (the shell's snapshot) unsets them itself.
+   */
+  unsetEnv?: string[];
+  /** the name the started process has once the launcher runs (`file` may be a small wrapper that execs it) */
+  launcher?: string;
+  /**
    * Call once the program has exited: removes files that decide what runs and that a `strict`
    * command created where none existed (a read-only mount can't cover a name that does not exist
    * yet); returns their paths, for the result to say so.
@@ -60,6 +68,14 @@ export interface WrapOptions {
   level: SandboxLevel;
   /** more writable directories for this program only (the shell's private state and temp directory) */
   writable?: readonly string[];
+  /**
+   * A new session (setsid) inside the sandbox, with no controlling terminal, so that it cannot type
+   * into the terminal (TIOCSTI). Not for a caller that already starts the launcher in a session of its
+   * own and signals its process group.
+   */
+  newSession?: boolean;
+  /** variables of the hidden kinds (`env.ts`) the program keeps: `shell.passEnv`, its own config entry's */
+  keepEnv?: readonly string[];
 }
 
 /** Whether commands are sandboxed here, for the status bar and the start-up notice. */

@@ -9,7 +9,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { SECRET_HOME_PATHS } from '../sandbox/policy.js';
+import { SECRET_HOME_PATHS, xdgSecretPaths } from '../sandbox/policy.js';
 import { namesHiddenEntries } from './glob-pattern.js';
 import type { ToolContext } from './tool.js';
 
@@ -50,6 +50,7 @@ function secretPlaces(scope: SecretScope): SecretPlace[] {
   for (const root of new Set([scope.home, realOrSelf(scope.home)])) {
     for (const entry of SECRET_HOME_PATHS) places.push({ path: join(root, entry.path), reason: entry.reason });
   }
+  for (const entry of xdgSecretPaths()) for (const path of new Set([entry.path, realOrSelf(entry.path)])) places.push({ path, reason: entry.reason });
   for (const configured of scope.configured ?? []) {
     const absolute = configured === '~' ? scope.home : configured.startsWith('~/') ? join(scope.home, configured.slice(2)) : resolve(scope.projectDir ?? '/', configured);
     for (const path of new Set([absolute, realOrSelf(absolute)])) places.push({ path, reason: 'what sandbox.denyRead in the configuration keeps from commands' });

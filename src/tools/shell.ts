@@ -250,9 +250,12 @@ class SessionShell implements ShellRunner {
   private readonly sandbox: Sandbox | undefined;
   /** variables the sandbox set for the last command (proxy settings): unset again for a command outside it */
   private sandboxEnvNames: string[] = [];
+  /** `shell.passEnv`: credential variables commands get anyway, in the sandbox too */
+  private readonly passEnv: readonly string[] | undefined;
 
   constructor(options: ShellOptions) {
     this.sandbox = options.sandbox;
+    this.passEnv = options.passEnv;
     this.initialCwd = options.cwd;
     this.currentCwd = options.cwd;
     this.shellPath = resolveShellPath(options.shellPath);
@@ -333,18 +336,21 @@ class SessionShell implements ShellRunner {
     const args = [...this.shellArgs, '-c', WRAPPER, name, inputPath, dir, statePrefix];
     const level = options.sandbox ?? 'strict';
     const wrapped = this.sandbox
-      ? await this.sandbox.wrap([this.shellPath, ...args], { level, writable: [outDir, tempDir] })
+      ? await this.sandbox.wrap([this.shellPath, ...args], { level, writable: [outDir, tempDir], keepEnv: this.passEnv })
       : { file: this.shellPath, args, env: {}, afterExit: () => [] };
     const runsAt: SandboxLevel = wrapped.file !== this.shellPath ? level : 'none';
     const dropped = LEVEL_RANK[runsAt] > LEVEL_RANK[this.envLevel] ? this.dropCodeVariables() : [];
     this.envLevel = runsAt;
     // the sandbox's variables override the snapshot's (a proxy the person's environment names can't be
     // reached inside); those of the last command that this one does not get go back to their first value
-    const gone = this.sandboxEnvNames.filter((v) => !(v in wrapped.env));
+    // the agent sockets and cloud tokens the sandbox withholds (`sandbox/env.ts`) are unset the same way
+    const unsetNames = wrapped.unsetEnv ?? [];
+    const gone = this.sandboxEnvNames.filter((v) => !(v in wrapped.env) && !unsetNames.includes(v));
     const restored = Object.fromEntries(gone.filter((v) => v in this.baseEnv).map((v) => [v, this.baseEnv[v]!]));
     const sandboxEnv =
-      exportScript({ ...restored, ...wrapped.env }) + gone.filter((v) => !(v in this.baseEnv)).map((v) => `unset ${v}\n`).join('');
-    this.sandboxEnvNames = Object.keys(wrapped.env);
+      exportScript({ ...restored, ...wrapped.env }) +
+      [...gone.filter((v) => !(v in this.baseEnv)), ...unsetNames].map((v) => `unset ${v}\n`).join('');
+    this.sandboxEnvNames = [...Object.keys(wrapped.env), ...unsetNames];
     // 0600: it holds the environment; removed once sourced. 'wx' after the unlink: never written through a link
     removeQuietly(inputPath);
     writeFileSync(inputPath, `${exportScript(this.envState)}\n${sandboxEnv}__oc_cmd='${command.replaceAll("'", "'\\''")}'\n`, {
@@ -369,7 +375,7 @@ class SessionShell implements ShellRunner {
     if (child.pid !== undefined) leftovers().processGroupStarted(child.pid);
     // in the sandbox the launcher (bwrap and its pid-1 reaper) is spared SIGTERM: were it to die first, its
     // namespace's processes would be killed before the shell's TERM trap saved the directory and exports
-    const launcher = wrapped.file !== this.shellPath ? basename(wrapped.file) : undefined;
+    const launcher = wrapped.file !== this.shellPath ? basename(wrapped.launcher ?? wrapped.file) : undefined;
     const outcome = await this.supervise(child, { ...options, stdout, stderr, onOutput, signal, launcher });
 
     removeQuietly(inputPath); // sourced, or the shell died first; the sandbox can't remove it
