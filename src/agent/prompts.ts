@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { secretPlaceOf } from '../tools/secret-read.js';
 
 /** The four agents of the original: `coder` (all tools), `task` (read-only sub-agent), `title`, `summarizer`. */
 export type AgentKind = 'coder' | 'task' | 'title' | 'summarizer';
@@ -122,7 +123,11 @@ export function contextSection(cwd: string, contextPaths: readonly string[], int
   if (files.length === 0) return '';
   const parts: string[] = [];
   let total = 0;
-  for (const { path, content } of files) {
+  for (const { path, content, secret } of files) {
+    if (secret) {
+      parts.push(`(context file left out: ${path} holds ${secret}, which is never sent without the person's word)`);
+      continue;
+    }
     // a folder in contextPaths can hold anything: binary files are skipped, the whole is bounded
     if (content.includes('\0')) continue;
     if (total >= MAX_CONTEXT_TOTAL_CHARS) {
@@ -136,9 +141,9 @@ export function contextSection(cwd: string, contextPaths: readonly string[], int
   return `\n\n# Project-Specific Context\n${intro}\n${parts.join('\n\n')}`;
 }
 
-function contextFiles(cwd: string, paths: readonly string[]): { path: string; content: string }[] {
+function contextFiles(cwd: string, paths: readonly string[]): { path: string; content: string; secret?: string }[] {
   const seen = new Set<string>();
-  const out: { path: string; content: string }[] = [];
+  const out: { path: string; content: string; secret?: string }[] = [];
   const add = (abs: string) => {
     // only a file that exists claims its name: a missing opencode.md must not hide OpenCode.md
     const key = abs.toLowerCase();
@@ -146,6 +151,14 @@ function contextFiles(cwd: string, paths: readonly string[]): { path: string; co
     try {
       const st = statSync(abs);
       if (!st.isFile()) return;
+      // a project's contextPaths (or a link it ships) naming ~/.ssh/id_rsa would send the key with every
+      // request, where the file tools ask first: a secret place is left out, by its real path too
+      const secret = secretPlaceOf(abs);
+      if (secret) {
+        out.push({ path: abs, content: '', secret: secret.reason });
+        seen.add(key);
+        return;
+      }
       out.push({ path: abs, content: readFileSync(abs, 'utf8') });
       seen.add(key);
     } catch {
