@@ -3,7 +3,7 @@
  * launcher once, and wraps programs for `child_process.spawn`. The mount lists are computed once per
  * policy; per command only the level and the caller's own writable directories change.
  */
-import { existsSync, lstatSync, realpathSync, rmSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, join, sep } from 'node:path';
 import { bubblewrapArgs, proxyBridgeArgv, proxyEnv, SECCOMP_FD, seccompLaunch, SOCKET_PLACES } from './bubblewrap.js';
@@ -11,6 +11,7 @@ import { detectSandbox, type SandboxSupport } from './detect.js';
 import { sandboxHiddenEnvNames } from './env.js';
 import { outerSandboxEnv, outerSandboxLevel } from './nested.js';
 import { buildPolicy } from './policy.js';
+import { absentPaths, removeCreated } from './protect.js';
 import { startDomainProxy, type DomainProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
 import { seccompFilterFile } from './seccomp.js';
@@ -100,12 +101,9 @@ class OsSandbox implements Sandbox {
     const useProxy = options.level === 'strict' && this.policy.allowedDomains.length > 0;
     const proxy = useProxy ? await this.startProxy(support.backend === 'bubblewrap' ? 'socket' : 'port') : undefined;
     // protected names that don't exist can't be mounted over; one a strict command creates is removed after it
-    const absent = options.level === 'strict' ? this.policy.protectedPaths.filter((p) => !existsSync(p)) : [];
-    const afterExit = () => {
-      const created = absent.filter((p) => existsSync(p));
-      for (const p of created) rmSync(p, { recursive: true, force: true });
-      return created;
-    };
+    // (a dangling link too; never through a link out of the project: protect.ts)
+    const absent = options.level === 'strict' ? absentPaths(this.policy.protectedPaths) : [];
+    const afterExit = () => removeCreated(this.policy.projectDir, absent);
     const unsetEnv = sandboxHiddenEnvNames(Object.keys(process.env), options.keepEnv);
     if (support.backend === 'seatbelt') {
       const profile = seatbeltProfile(this.policy, options.level, { extraWritable: options.writable, proxyPort: proxy?.port });

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { gitEntry } from './protect.js';
 import type { SandboxPolicy, SandboxSettings } from './types.js';
 
 /** Paths relative to the project that a command run in the sandbox may not change, with the reason. */
@@ -14,10 +15,21 @@ export const PROTECTED_PROJECT_PATHS: ReadonlyArray<{ path: string; reason: stri
   { path: '.git/config', reason: 'git runs programs it names (core.fsmonitor, core.sshCommand, filters, aliases)' },
   { path: '.git/hooks', reason: 'git runs these on commit, checkout, merge and push' },
   { path: '.git/info', reason: 'attributes here pick the filters and diff drivers git runs' },
+  { path: '.git/commondir', reason: 'names the git directory whose config and hooks git uses instead' },
+  { path: '.git/config.worktree', reason: 'config git reads too (extensions.worktreeConfig): core.fsmonitor, core.hooksPath' },
+  { path: '.git/modules', reason: "submodules' git directories: their config and hooks run on the top-level git status and commit" },
+  { path: '.git/worktrees', reason: "linked worktrees' git directories: their config.worktree, commondir and hooks" },
   { path: 'node_modules/.bin', reason: 'programs npm scripts and opencode start by name' },
   { path: '.envrc', reason: 'direnv runs it on entering the directory' },
   { path: '.vscode', reason: 'editor tasks and settings that run programs when the folder opens' },
   { path: '.husky', reason: 'git hooks of projects that use husky (core.hooksPath)' },
+  { path: '.pre-commit-config.yaml', reason: 'pre-commit runs the hooks it names on git commit' },
+  { path: '.lefthook', reason: "lefthook's hook scripts" },
+  { path: '.lefthook-local', reason: "lefthook's local hook scripts" },
+  // every name lefthook reads its config from (its docs, "Config file"): the commands its git hooks run
+  ...['lefthook', '.lefthook', '.config/lefthook', 'lefthook-local', '.lefthook-local', '.config/lefthook-local'].flatMap((base) =>
+    ['yml', 'yaml', 'json', 'jsonc', 'toml'].map((ext) => ({ path: `${base}.${ext}`, reason: 'lefthook: the commands its git hooks run' })),
+  ),
 ];
 
 /** Places under the home directory that hold credentials: hidden from every sandboxed command. */
@@ -60,7 +72,8 @@ export function buildPolicy(settings: SandboxSettings, projectDir: string, home:
   const writable = unique(settings.allowWrite.map(toAbsolute).filter((p) => existsSync(p)));
   const protectedPaths = unique([
     ...PROTECTED_PROJECT_PATHS.map((entry) => join(project, entry.path)),
-    ...configuredHooksPaths(project),
+    ...gitEntry(project),
+    ...configuredHooksPaths(project, home),
   ]);
   const secretPaths = unique(
     [
@@ -95,33 +108,64 @@ export type SandboxConfigValue =
     };
 
 /**
- * The hooks directory set by `core.hooksPath` in the project's `.git/config`, resolved as git does
- * (relative to the work tree). Read as text so that no git process starts per project; a value set
- * only in the global git config lies outside the project, which is read-only anyway.
+ * The hooks directories `core.hooksPath` names in the project's git config (`.git/config`,
+ * `.git/config.worktree`) and the person's (`~/.gitconfig`, `~/.config/git/config`), resolved as git
+ * does: `~/` from the home directory, a relative path from the work tree (where hooks run). Read as text
+ * so that no git process starts per project; `include` and `includeIf` files are not followed.
  */
-export function configuredHooksPaths(projectDir: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(join(projectDir, '.git', 'config'), 'utf8');
-  } catch {
-    return [];
-  }
+export function configuredHooksPaths(projectDir: string, home?: string): string[] {
+  const files = [join(projectDir, '.git', 'config'), join(projectDir, '.git', 'config.worktree')];
+  if (home) files.push(join(home, '.gitconfig'), join(home, '.config', 'git', 'config'));
   const found: string[] = [];
-  let inCore = false;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]/.exec(line);
-    if (section) {
-      inCore = section[1]!.toLowerCase() === 'core';
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
       continue;
     }
-    const entry = /^hookspath\s*=\s*(.*)$/i.exec(line);
-    if (inCore && entry) {
-      const value = entry[1]!.replace(/^"(.*)"$/, '$1').trim();
-      if (value) found.push(value.startsWith('/') ? value : resolve(projectDir, value));
+    for (const value of hooksPathValues(text)) {
+      const path = value.startsWith('~/') && home ? join(home, value.slice(2)) : value;
+      found.push(isAbsolute(path) ? path : resolve(projectDir, path));
     }
   }
   return found;
+}
+
+/** The `core.hooksPath` values of a git config text (git-config(1) "CONFIGURATION FILE": `[core] hooksPath = x` may share a line). */
+export function hooksPathValues(text: string): string[] {
+  const values: string[] = [];
+  let inCore = false;
+  for (const raw of text.split('\n')) {
+    let line = raw.trim();
+    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]/.exec(line);
+    if (section) {
+      // `[core "x"]` is a subsection: its hooksPath is not core.hooksPath
+      inCore = section[1]!.toLowerCase() === 'core' && !section[0].includes('"');
+      line = line.slice(section[0].length).trim();
+    }
+    const entry = /^hookspath\s*=\s*(.*)$/i.exec(line);
+    if (!inCore || !entry) continue;
+    const value = configValue(entry[1]!);
+    if (value) values.push(value);
+  }
+  return values;
+}
+
+/** A config value as git reads it: quotes removed, `\"` and `\\` unescaped, a `#` or `;` outside quotes starts a comment. */
+function configValue(raw: string): string {
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === '\\' && i + 1 < raw.length) {
+      const next = raw[++i]!;
+      out += next === 'n' ? '\n' : next === 't' ? '\t' : next;
+    } else if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === '#' || c === ';')) break;
+    else out += c;
+  }
+  return out.trim();
 }
 
 /** true when `path` is a directory (following links) */
