@@ -101,7 +101,7 @@ describe('TUI services before the app has loaded', () => {
     expect(requests.map((r) => r.description)).toEqual(['Execute command: rm victim']);
     expect(services.permission.pendingRequests().map((r) => r.description)).toEqual(['Execute command: rm victim']);
     services.permission.respond(requests[0]!.id, 'allow');
-    await expect(asked).resolves.toBeUndefined();
+    await expect(asked).resolves.toEqual({ by: 'person', outsideSandbox: false });
   });
 
   it('the LSP snapshot stays the same object when the app arrives saying the same (the TUI does not re-render for it)', async () => {

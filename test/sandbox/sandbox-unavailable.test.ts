@@ -31,7 +31,7 @@ async function runWith(sandbox: string) {
   writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox }));
   fake = await startFakeProvider([{ toolCalls: [{ name: 'bash', input: { command: 'echo ran' } }] }, { text: 'Done.' }]);
   const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, OPENCODE_BWRAP_PATH: MISSING_BWRAP });
-  const run = await runCli(['-p', 'run it'], { cwd: dir, env });
+  const run = await runCli(['--trust', '-p', 'run it'], { cwd: dir, env });
   return { run, results: toolResultsSent(fake, 1) };
 }
 
