@@ -341,6 +341,13 @@ class SessionShell implements ShellRunner {
     const runsAt: SandboxLevel = wrapped.file !== this.shellPath ? level : 'none';
     const dropped = LEVEL_RANK[runsAt] > LEVEL_RANK[this.envLevel] ? this.dropCodeVariables() : [];
     this.envLevel = runsAt;
+    // outside the sandbox, a temp directory of its own: what a sandboxed command left in the shared one
+    // (a link at a name a program writes to) is not where a program run outside writes
+    const outsideTemp = join(this.stateDir, 'tmp-outside');
+    if (this.sandbox && [tempDir, outsideTemp].includes(this.envState.TMPDIR ?? '')) {
+      this.envState.TMPDIR = runsAt === 'none' ? outsideTemp : tempDir;
+      if (runsAt === 'none') mkdirSync(outsideTemp, { recursive: true, mode: 0o700 });
+    }
     // the sandbox's variables override the snapshot's (a proxy the person's environment names can't be
     // reached inside); those of the last command that this one does not get go back to their first value
     // the agent sockets and cloud tokens the sandbox withholds (`sandbox/env.ts`) are unset the same way

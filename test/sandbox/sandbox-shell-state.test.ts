@@ -107,6 +107,19 @@ describe.skipIf(!CAN_RUN)(`the shell's state between sandboxed commands${SKIPPED
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
   });
 
+  it('gives a command outside the sandbox a temp directory no sandboxed command could plant links in', async () => {
+    const world = makeWorld();
+    const victim = join(world.outside, 'victim');
+    writeFileSync(victim, 'keep me\n');
+    const shell = shellIn(world, 'auto');
+    await run(shell, `ln -s ${victim} "$TMPDIR/build.log"`);
+    const outside = await run(shell, 'echo overwritten > "$TMPDIR/build.log"; cat "$TMPDIR/build.log"', 'none');
+    expect(outside.stdout).toBe('overwritten\n');
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
+    // back in the sandbox, the sandbox's temp directory again, with what was left there
+    expect((await run(shell, 'test -L "$TMPDIR/build.log" && echo link')).stdout).toBe('link\n');
+  });
+
   it('does not read a hidden file a strict command linked at its state file', async () => {
     const world = makeWorld();
     const shell = shellIn(world, 'auto');
