@@ -11,7 +11,7 @@ import { detectSandbox, type SandboxSupport } from './detect.js';
 import { sandboxHiddenEnvNames } from './env.js';
 import { outerSandboxEnv, outerSandboxLevel } from './nested.js';
 import { buildPolicy } from './policy.js';
-import { absentPaths, removeCreated } from './protect.js';
+import { restoreProtected, watchProtected } from './protect.js';
 import { startDomainProxy, type DomainProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
 import { seccompFilterFile } from './seccomp.js';
@@ -102,8 +102,8 @@ class OsSandbox implements Sandbox {
     const proxy = useProxy ? await this.startProxy(support.backend === 'bubblewrap' ? 'socket' : 'port') : undefined;
     // protected names that don't exist can't be mounted over; one a strict command creates is removed after it
     // (a dangling link too; never through a link out of the project: protect.ts)
-    const absent = options.level === 'strict' ? absentPaths(this.policy.protectedPaths) : [];
-    const afterExit = () => removeCreated(this.policy.projectDir, absent);
+    const watch = watchProtected(options.level === 'strict' ? this.policy.protectedPaths : []);
+    const afterExit = () => restoreProtected(this.policy.projectDir, watch);
     const unsetEnv = sandboxHiddenEnvNames(Object.keys(process.env), options.keepEnv);
     if (support.backend === 'seatbelt') {
       const profile = seatbeltProfile(this.policy, options.level, { extraWritable: options.writable, proxyPort: proxy?.port });

@@ -15,7 +15,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { findOnPath } from './detect.js';
 import { createSandbox } from './index.js';
 import { sandboxSettings, type SandboxConfigValue } from './policy.js';
-import { absentPaths, removeCreated } from './protect.js';
+import { restoreProtected, watchProtected } from './protect.js';
 import type { Sandbox, SandboxLevel } from './types.js';
 
 /** What one program's config entry lets it do beyond the defaults (`sandbox` of an MCP, LSP or tool entry). */
@@ -86,7 +86,7 @@ export async function sandboxProcess(
     throw err;
   }
   // the network on is not the person's approval: protected entries the program creates are removed as at `strict`
-  const absent = options.level !== 'network' && level === 'network' ? absentPaths(sandbox.policy.protectedPaths) : [];
+  const watch = watchProtected(options.level !== 'network' && level === 'network' ? sandbox.policy.protectedPaths : []);
   let released = false;
   return {
     file: wrapped.file,
@@ -97,7 +97,7 @@ export async function sandboxProcess(
       if (released) return [];
       released = true;
       rmSync(tempDir, { recursive: true, force: true });
-      return [...wrapped.afterExit(), ...removeCreated(sandbox.policy.projectDir, absent)];
+      return [...wrapped.afterExit(), ...restoreProtected(sandbox.policy.projectDir, watch)];
     },
   };
 }

@@ -7,8 +7,8 @@
  * Linux refuses to rename or remove a mount point (`EBUSY`, rename(2)), so a folder bound onto itself
  * stays where it is while its other contents stay writable.
  */
-import { lstatSync, realpathSync, rmSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { lstatSync, readlinkSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
 
 /**
  * `.git` itself, when it is missing or a file. A missing one could be made by a command (a repository
@@ -32,7 +32,15 @@ export function gitEntry(projectDir: string): string[] {
  */
 export function renameGuards(projectDir: string, protectedPaths: readonly string[]): string[] {
   const guards = new Set<string>();
-  for (const path of protectedPaths) {
+  // and where they really are: a `.git` linked to a folder of the project guards that folder
+  const resolved = protectedPaths.map((path) => {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  });
+  for (const path of new Set([...protectedPaths, ...resolved])) {
     const rel = relative(projectDir, path);
     if (!rel || rel.startsWith('..') || rel.startsWith(sep)) continue;
     const parts = rel.split(sep).slice(0, -1);
@@ -66,6 +74,49 @@ export function removeCreated(projectDir: string, absent: readonly string[]): st
     removed.push(path);
   }
   return removed;
+}
+
+/** What to check after a command: the protected names that were missing, and those that were links, with their targets. */
+export interface ProtectedWatch {
+  absent: string[];
+  links: Map<string, string>;
+}
+
+/**
+ * Notes the state of the protected names before a command: a protected name that is a link is not a
+ * mount point (the mount lands on its target), so the link itself could be replaced.
+ */
+export function watchProtected(paths: readonly string[]): ProtectedWatch {
+  const links = new Map<string, string>();
+  for (const path of paths) {
+    try {
+      if (lstatSync(path).isSymbolicLink()) links.set(path, readlinkSync(path));
+    } catch {
+      // missing: in `absent`
+    }
+  }
+  return { absent: absentPaths(paths), links };
+}
+
+/**
+ * After the command: removes the protected entries it created ({@link removeCreated}) and puts back
+ * a protected link it replaced or removed; returns the paths it changed. Never outside the project.
+ */
+export function restoreProtected(projectDir: string, watch: ProtectedWatch): string[] {
+  const changed = removeCreated(projectDir, watch.absent);
+  for (const [path, target] of watch.links) {
+    let now: string | undefined;
+    try {
+      now = readlinkSync(path);
+    } catch {
+      now = undefined; // removed, or no longer a link
+    }
+    if (now === target || !insideThroughRealFolders(projectDir, path)) continue;
+    rmSync(path, { recursive: true, force: true });
+    symlinkSync(target, path);
+    changed.push(path);
+  }
+  return changed;
 }
 
 /** true when `path` lies inside `projectDir` and its parent, resolved, is the same path (no link on the way) */

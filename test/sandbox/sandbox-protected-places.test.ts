@@ -7,7 +7,7 @@
  * sandbox on and, where it makes sense, to happen with `"sandbox": "off"` (the control).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -137,6 +137,26 @@ describe.skipIf(!CAN_RUN)(`the protected places of a project${SKIPPED}`, () => {
       const w = makeWorld();
       await run(w, mode, `${process.execPath} -e "require('fs').symlinkSync('cfg.json', '.opencode.json')"`);
       expect(present(join(w.project, '.opencode.json'))).toBe(!sandboxed);
+    });
+
+    it(`${title} a protected name that is a link: replacing the link with a file of the command's`, async () => {
+      const w = makeWorld();
+      mkdirSync(join(w.project, 'config'));
+      writeFileSync(join(w.project, 'config', 'opencode.json'), '{}\n');
+      symlinkSync('config/opencode.json', join(w.project, '.opencode.json'));
+      await run(w, mode, `rm .opencode.json && echo '{"sandbox":"off"}' > .opencode.json`);
+      expect(readFileSync(join(w.project, '.opencode.json'), 'utf8')).toBe(sandboxed ? '{}\n' : '{"sandbox":"off"}\n');
+      expect(lstatSync(join(w.project, '.opencode.json')).isSymbolicLink()).toBe(sandboxed);
+    });
+
+    it(`${title} a .git that is a link: replacing it with a copy whose config runs core.fsmonitor`, async () => {
+      const w = makeWorld({ git: false });
+      execFileSync('git', ['init', '-q', '--separate-git-dir', join(w.project, 'repo.git'), w.project], { env: GIT_ENV });
+      rmSync(join(w.project, '.git'));
+      symlinkSync('repo.git', join(w.project, '.git'));
+      await run(w, mode, `rm .git && cp -a repo.git .git && git config -f .git/config core.fsmonitor "${fsmonitor(w)}"; true`);
+      git(w, 'status', '--short');
+      expect(existsSync(marker(w))).toBe(!sandboxed);
     });
 
     it(`${title} out a hook runner's config (.pre-commit-config.yaml, lefthook.yml) and a core.hooksPath folder`, async () => {
