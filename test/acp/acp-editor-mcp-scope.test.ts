@@ -3,7 +3,7 @@
  * same folder and process is neither offered their tools nor able to run them; sessions passing the
  * same server share one process, which stops once the last of them is closed (`session/close`).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,6 +16,17 @@ import { FIXTURE, TSX_LOADER } from '../mcp/fixture.js';
 import { titleTurn, toolResultsSent } from './acp-client.js';
 
 const acp = acpPerTest();
+
+/**
+ * A project whose commands and servers run without the OS sandbox: the tests read the editor server's
+ * pid and its environment from the host's /proc, which the sandbox's own process namespace hides.
+ * (`--trust` lets the project's setting loosen the sandbox.)
+ */
+function project(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'off' }));
+  return dir;
+}
 
 /** The editor's tools offered in answered request `n`. */
 function editorToolsOffered(f: FakeProvider, n: number): string[] {
@@ -36,12 +47,12 @@ const PID_CALL = { toolCalls: [{ name: 'editor_pid', input: {} }] };
 
 describe("opencode acp: the editor's MCP servers per session", () => {
   it('are offered only to the sessions that passed them, and stop when the last of those is closed', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-scope-'));
+    const dir = project('opencode-acp-mcp-scope-');
     const fake = await acp.startFake(
       [PID_CALL, { text: 'A ran it.' }, PID_CALL, { text: 'B has no such tool.' }, PID_CALL, { text: 'C ran it.' }, PID_CALL, { text: 'C ran it again.' }],
       { sideTurn: titleTurn('Scope') },
     );
-    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({ cwd: dir, args: ['--trust'], env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     const init = await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     expect(init.agentCapabilities?.sessionCapabilities?.close).toEqual({});
     const a = (await agent.agent.request('session/new', { cwd: dir, mcpServers: [EDITOR_SERVER] })).sessionId;
@@ -82,9 +93,9 @@ describe("opencode acp: the editor's MCP servers per session", () => {
   });
 
   it('a session loaded again without a server it passed before lets it go', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-reload-'));
+    const dir = project('opencode-acp-mcp-reload-');
     const fake = await acp.startFake([PID_CALL, { text: 'Ran it.' }, { text: 'No editor tools now.' }], { sideTurn: titleTurn('Reload') });
-    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({ cwd: dir, args: ['--trust'], env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [EDITOR_SERVER] });
     expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] })).toEqual({ stopReason: 'end_turn' });
@@ -97,9 +108,9 @@ describe("opencode acp: the editor's MCP servers per session", () => {
   });
 
   it('a name passed twice in one session/new: the first server runs, the log names the second', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-twice-'));
+    const dir = project('opencode-acp-mcp-twice-');
     const fake = await acp.startFake([PID_CALL, { text: 'Ran it.' }], { sideTurn: titleTurn('Twice') });
-    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({ cwd: dir, args: ['--trust'], env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const servers = [withWhich('first'), withWhich('second')];
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: servers });
@@ -111,9 +122,9 @@ describe("opencode acp: the editor's MCP servers per session", () => {
   });
 
   it('a session loaded again with its server under other settings gets it restarted with them', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-resettle-'));
+    const dir = project('opencode-acp-mcp-resettle-');
     const fake = await acp.startFake([PID_CALL, { text: 'Old.' }, PID_CALL, { text: 'New.' }], { sideTurn: titleTurn('Resettle') });
-    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({ cwd: dir, args: ['--trust'], env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [withWhich('old')] });
     expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which?' }] })).toEqual({ stopReason: 'end_turn' });

@@ -29,7 +29,7 @@ describe('opencode acp: stdout carries only protocol messages', () => {
     mkdirSync(join(dir, '.opencode', 'plugins'), { recursive: true });
     writeFileSync(join(dir, '.opencode', 'plugins', 'noisy.mjs'), NOISY_PLUGIN);
     const fake = await acp.startFake([{ text: 'Hello.' }], { sideTurn: titleTurn('Greeting') });
-    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({ cwd: dir, args: ['--trust'], env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
     expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({ stopReason: 'end_turn' });
