@@ -46,7 +46,7 @@ export const SOCKET_PLACES: ReadonlyArray<{ path: string; reason: string }> = [
 ];
 
 /** The file-system part: read-only root, fresh /dev and /proc, writable places, protected files, hidden secrets. */
-export function mountArgs(policy: SandboxPolicy, extraWritable: readonly string[] = [], hidden: readonly string[] = []): string[] {
+export function mountArgs(policy: SandboxPolicy, extraWritable: readonly string[] = [], hidden: readonly string[] = [], emptyFile = '/dev/null'): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   // before the writable places, which may lie inside (the shell's state directory under /tmp); made
   // read-only by bubblewrapArgs once every mount point inside is made
@@ -64,7 +64,7 @@ export function mountArgs(policy: SandboxPolicy, extraWritable: readonly string[
   for (const path of policy.secretPaths) {
     // a directory becomes an empty read-only one; a file reads as empty
     if (isDirectoryPath(path)) args.push('--tmpfs', path, '--remount-ro', path);
-    else args.push('--ro-bind', '/dev/null', path);
+    else args.push('--ro-bind', emptyFile, path);
   }
   return args;
 }
@@ -87,9 +87,11 @@ export function bubblewrapArgs(
     hidden?: readonly string[];
     newSession?: boolean;
     unsetEnv?: readonly string[];
+    /** an empty regular file no sandboxed program can write, mounted over secret files (`/dev/null` can't be opened there) */
+    emptyFile?: string;
   } = {},
 ): string[] {
-  const args = mountArgs(policy, options.extraWritable, options.hidden);
+  const args = mountArgs(policy, options.extraWritable, options.hidden, options.emptyFile);
   if (level === 'strict' && options.proxySocket) args.push('--bind', options.proxySocket, options.proxySocket);
   for (const dir of options.hidden ?? []) args.push('--remount-ro', dir);
   for (const entry of ISOLATION_ARGS) args.push(...entry.args);

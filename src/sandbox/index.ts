@@ -5,7 +5,7 @@
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { basename, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { bubblewrapArgs, proxyBridgeArgv, proxyEnv, SECCOMP_FD, seccompLaunch, SOCKET_PLACES } from './bubblewrap.js';
 import { detectSandbox, type SandboxSupport } from './detect.js';
 import { sandboxHiddenEnvNames } from './env.js';
@@ -14,7 +14,7 @@ import { buildPolicy } from './policy.js';
 import { restoreProtected, watchProtected } from './protect.js';
 import { startDomainProxy, type DomainProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
-import { seccompFilterFile } from './seccomp.js';
+import { EMPTY_FILE_NAME, seccompFilterFile } from './seccomp.js';
 import {
   SandboxUnavailableError,
   type Sandbox,
@@ -113,7 +113,8 @@ class OsSandbox implements Sandbox {
     // socat inside reaches the proxy through a Unix socket, which the filter would refuse: the places
     // where the host's sockets live are hidden instead
     const writable = [this.policy.projectDir, ...this.policy.writable, ...(options.writable ?? [])];
-    const filter = proxy?.socketPath ? undefined : seccompFilterFor(writable);
+    const filterFile = seccompFilterFor(writable);
+    const filter = proxy?.socketPath ? undefined : filterFile;
     const hidden = filter ? [] : SOCKET_PLACES.map((place) => place.path).filter(isRealDirectory);
     const args = bubblewrapArgs(this.policy, options.level, {
       extraWritable: options.writable,
@@ -121,6 +122,7 @@ class OsSandbox implements Sandbox {
       ...(filter ? { seccompFd: SECCOMP_FD } : { hidden }),
       newSession: options.newSession,
       unsetEnv,
+      ...(filterFile ? { emptyFile: join(dirname(filterFile), EMPTY_FILE_NAME) } : {}),
     });
     const inner = proxy?.socketPath ? proxyBridgeArgv(support.socat!, proxy.socketPath, argv) : [...argv];
     const env = { ...(proxy ? proxyEnv() : {}), ...outerSandboxEnv(options.level) };

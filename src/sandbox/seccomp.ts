@@ -113,9 +113,12 @@ export function decodeFilter(bytes: Buffer): BpfInstruction[] {
 
 const written = new Map<string, string>();
 
+/** The empty file written beside the filter ({@link seccompFilterFile}). */
+export const EMPTY_FILE_NAME = 'empty';
+
 /**
  * The path of the encoded filter, written once per process into a new private directory (0700, the
- * file 0400) under `parentDir` and removed at exit. The caller picks a parent no sandboxed program can
+ * file 0400) under `parentDir`, with an empty file beside it ({@link EMPTY_FILE_NAME}); removed at exit. The caller picks a parent no sandboxed program can
  * write: the launcher reads this file outside the sandbox each time one starts.
  */
 export function seccompFilterFile(parentDir: string): string {
@@ -124,6 +127,8 @@ export function seccompFilterFile(parentDir: string): string {
   const dir = mkdtempSync(join(parentDir, 'opencode-seccomp-'));
   const file = join(dir, 'unix-socket.bpf');
   writeFileSync(file, encodeFilter(unixSocketFilter()), { mode: 0o400 });
+  // mounted over secret files: a regular file reads as empty, where a bind of /dev/null can't be opened (nodev)
+  writeFileSync(join(dir, EMPTY_FILE_NAME), '', { mode: 0o444 });
   written.set(parentDir, file);
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return file;
