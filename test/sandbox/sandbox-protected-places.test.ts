@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../src/sandbox/detect.js';
 import { createSandbox, sandboxSettings, type SandboxMode } from '../../src/sandbox/index.js';
-import { hooksPathValues } from '../../src/sandbox/policy.js';
+import { configuredHooksPaths, hooksPathValues } from '../../src/sandbox/policy.js';
 import { sandboxProcess } from '../../src/sandbox/process.js';
 import { createShell } from '../../src/tools/shell.js';
 
@@ -79,6 +79,15 @@ describe('core.hooksPath in a git config', () => {
     expect(hooksPathValues('[core] hooksPath = .githooks\n')).toEqual(['.githooks']);
     expect(hooksPathValues('[CORE]\n\tHOOKSPATH = "tools/my hooks" ; a comment\n')).toEqual(['tools/my hooks']);
     expect(hooksPathValues('[core]\n\thooksPath = hooks # why\n[core "x"]\n\thooksPath = no\n[remote "o"] hooksPath = no\n')).toEqual(['hooks']);
+  });
+
+  it("is taken from the person's git config too, a relative one from the project, and ~/ from the home directory", () => {
+    const w = makeWorld();
+    writeFileSync(join(w.home, '.gitconfig'), '[core]\n\thooksPath = .hooks\n');
+    mkdirSync(join(w.home, '.config', 'git'), { recursive: true });
+    writeFileSync(join(w.home, '.config', 'git', 'config'), '[core] hooksPath = ~/hooks\n');
+    writeFileSync(join(w.project, '.git', 'config.worktree'), '[core]\n\thooksPath = wt-hooks\n');
+    expect(configuredHooksPaths(w.project, w.home)).toEqual([join(w.project, 'wt-hooks'), join(w.project, '.hooks'), join(w.home, 'hooks')]);
   });
 });
 
