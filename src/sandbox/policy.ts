@@ -24,6 +24,8 @@ export const PROTECTED_PROJECT_PATHS: ReadonlyArray<{ path: string; reason: stri
   { path: '.vscode', reason: 'editor tasks and settings that run programs when the folder opens' },
   { path: '.husky', reason: 'git hooks of projects that use husky (core.hooksPath)' },
   { path: '.pre-commit-config.yaml', reason: 'pre-commit runs the hooks it names on git commit' },
+  { path: '.overcommit.yml', reason: 'overcommit runs the hooks and commands it names on git commit' },
+  { path: '.git-hooks', reason: "overcommit's own hook scripts for the repository" },
   { path: '.lefthook', reason: "lefthook's hook scripts" },
   { path: '.lefthook-local', reason: "lefthook's local hook scripts" },
   // every name lefthook reads its config from (its docs, "Config file"): the commands its git hooks run
