@@ -199,6 +199,26 @@ describe.skipIf(!CAN_RUN)(`the protected places of a project${SKIPPED}`, () => {
     expect(result).toMatchObject({ exitCode: 0, stdout: 'first\n', sandboxed: true });
   });
 
+  it('still lets a command you approved run npm install in a project whose node_modules exists (a mount point now)', async () => {
+    const w = makeWorld();
+    mkdirSync(join(w.project, 'dep'));
+    writeFileSync(join(w.project, 'package.json'), '{"name":"p","version":"1.0.0","dependencies":{"dep":"file:./dep"}}\n');
+    writeFileSync(join(w.project, 'dep', 'package.json'), '{"name":"dep","version":"1.0.0","bin":{"depbin":"cli.js"}}\n');
+    writeFileSync(join(w.project, 'dep', 'cli.js'), '#!/usr/bin/env node\n');
+    mkdirSync(join(w.project, 'node_modules', 'old'), { recursive: true });
+    const sandbox = createSandbox({ settings: sandboxSettings('auto'), projectDir: w.project, home: w.home });
+    const shell = createShell({ cwd: w.project, sandbox, env: { HOME: w.home } });
+    cleanup.push(async () => {
+      shell.close();
+      await sandbox.close();
+    });
+    const result = await shell.exec('npm install --offline --no-audit --no-fund --loglevel=error >/dev/null && ls node_modules node_modules/.bin', {
+      timeoutMs: 60_000,
+      sandbox: 'network',
+    });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'node_modules:\ndep\n\nnode_modules/.bin:\ndepbin\n', sandboxed: true });
+  });
+
   it('removes the protected files a program started with the network on creates', async () => {
     const w = makeWorld();
     const sandbox = createSandbox({ settings: sandboxSettings('auto'), projectDir: w.project, home: w.home });
