@@ -18,12 +18,9 @@
  *   takes the same path (and `BASH_ENV` is never run by our wrapper shell, only passed on to the
  *   programs it starts). Variables whose names are not shell identifiers are dropped.
  *
- * In the sandbox a command could plant state for the next one, which may run at a looser level
- * (outside the sandbox once the person approves it). So: the snapshot the next command sources is
- * written in a directory the sandbox cannot write; the state a command writes goes to a directory
- * made fresh for that command only, read without following links (a regular file, one link, a size
- * cap); and when the next command runs at a looser level than the one that set the variables, those
- * that make programs run code (`permission/code-env.ts`, `LD_*`) go back to the agent's values.
+ * A sandboxed command must not plant state for the next one, which may run at a looser level: the
+ * snapshot sourced is written where the sandbox can't write, a command's state goes to a directory made
+ * for it alone and is read as data (`shell-state.ts`, which also resets the variables that run code).
  *
  * Trade-offs, chosen deliberately:
  * - Persists: the working directory and exported variables (as the model uses them: `cd`, `export`).
@@ -51,15 +48,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
-  closeSync,
-  constants as fsConstants,
   existsSync,
-  fstatSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
   readFileSync,
-  readSync,
   rmSync,
   statSync,
   unlinkSync,
@@ -68,10 +60,10 @@ import {
 import { constants as osConstants, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { codeEnvironmentVariable } from '../permission/code-env.js';
 import { NESTED_RUN_MARK } from '../permission/nested-run.js';
 import type { Sandbox, SandboxLevel } from '../sandbox/types.js';
 import { leftovers, STATE_DIR_PREFIX } from './leftovers.js';
+import { LEVEL_RANK, MAX_ENV_BYTES, parseEnvironment, readStateFile, resetCodeVariables } from './shell-state.js';
 import { groupAlive, terminateGroup } from './process-group.js';
 import { withoutCredentials } from './redact.js';
 import type { ShellRunner } from './tool.js';
@@ -339,7 +331,7 @@ class SessionShell implements ShellRunner {
       ? await this.sandbox.wrap([this.shellPath, ...args], { level, writable: [outDir, tempDir], keepEnv: this.passEnv })
       : { file: this.shellPath, args, env: {}, afterExit: () => [] };
     const runsAt: SandboxLevel = wrapped.file !== this.shellPath ? level : 'none';
-    const dropped = LEVEL_RANK[runsAt] > LEVEL_RANK[this.envLevel] ? this.dropCodeVariables() : [];
+    const dropped = LEVEL_RANK[runsAt] > LEVEL_RANK[this.envLevel] ? resetCodeVariables(this.envState, this.baseEnv) : [];
     this.envLevel = runsAt;
     // outside the sandbox, a temp directory of its own: what a sandboxed command left in the shared one
     // (a link at a name a program writes to) is not where a program run outside writes
@@ -360,10 +352,8 @@ class SessionShell implements ShellRunner {
     this.sandboxEnvNames = [...Object.keys(wrapped.env), ...unsetNames];
     // 0600: it holds the environment; removed once sourced. 'wx' after the unlink: never written through a link
     removeQuietly(inputPath);
-    writeFileSync(inputPath, `${exportScript(this.envState)}\n${sandboxEnv}__oc_cmd='${command.replaceAll("'", "'\\''")}'\n`, {
-      mode: 0o600,
-      flag: 'wx',
-    });
+    const script = `${exportScript(this.envState)}\n${sandboxEnv}__oc_cmd='${command.replaceAll("'", "'\\''")}'\n`;
+    writeFileSync(inputPath, script, { mode: 0o600, flag: 'wx' });
     // Everything else comes from the snapshot, so that variables the last command unset stay unset;
     // PWD lets the shell keep a logical path (through symlinks) for `pwd`.
     const env = { PWD: dir };
@@ -505,22 +495,6 @@ class SessionShell implements ShellRunner {
     for (const f of Object.values(files)) removeQuietly(f);
   }
 
-  /**
-   * Sets the variables that make programs run code back to the agent's values (or unsets them) where a
-   * command changed them; returns their names. For a command at a looser level than the one that set them.
-   */
-  private dropCodeVariables(): string[] {
-    const state = this.envState ?? {};
-    const dropped: string[] = [];
-    for (const name of new Set([...Object.keys(state), ...Object.keys(this.baseEnv)])) {
-      if (name === 'TMPDIR' || state[name] === this.baseEnv[name] || !runsCode(name, state[name])) continue;
-      dropped.push(name);
-      if (name in this.baseEnv) state[name] = this.baseEnv[name]!;
-      else delete state[name];
-    }
-    return dropped.sort();
-  }
-
   private forgetDeadGroups(): void {
     for (const pgid of this.backgroundGroups) {
       if (groupAlive(pgid)) continue;
@@ -615,58 +589,6 @@ function isDirectory(path: string): boolean {
 /** The state files of one command: exported variables, directory, exit status. */
 const STATE_FILE_SUFFIXES = ['env', 'cwd', 'status'] as const;
 
-/** The largest environment state taken over from a command (bytes); a bigger one is ignored. */
-const MAX_ENV_BYTES = 4 * 1024 * 1024;
-
-/** Levels from strictest to loosest: variables set at one level may run code only at that level or stricter. */
-const LEVEL_RANK: Readonly<Record<SandboxLevel, number>> = { strict: 0, network: 1, none: 2 };
-
-/** Whether a variable makes programs run code (the permission check's table, and every dynamic-loader variable). */
-function runsCode(name: string, value: string | undefined): boolean {
-  return /^(?:LD_|DYLD_)/.test(name) || codeEnvironmentVariable(name, value) !== undefined;
-}
-
-/**
- * A state file the command wrote, read without following a link: only a regular file with one link and
- * at most `maxBytes`. undefined when it is anything else, missing or too big (the command may have
- * swapped it for a link to a secret, or to a huge file).
- */
-export function readStateFile(path: string, maxBytes: number): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.nlink !== 1 || stat.size > maxBytes) return undefined;
-    const buffer = Buffer.alloc(stat.size);
-    let length = 0;
-    while (length < buffer.length) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    return buffer.subarray(0, length).toString('utf8');
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** `env -0` output (`NAME=value` entries ended by NUL) as variables; `_` (the shell's last argument) is left out. */
-export function parseEnvironment(text: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const entry of text.split('\0')) {
-    const eq = entry.indexOf('=');
-    if (eq <= 0) continue;
-    const name = entry.slice(0, eq);
-    if (name !== '_') env[name] = entry.slice(eq + 1);
-  }
-  return env;
-}
 
 function removeQuietly(path: string): void {
   try {
