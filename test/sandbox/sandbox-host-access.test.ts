@@ -15,11 +15,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PermissionGrant } from '../../src/permission/types.js';
 import { detectSandbox } from '../../src/sandbox/detect.js';
 import { createSandbox, sandboxSettings, type Sandbox, type SandboxConfigValue } from '../../src/sandbox/index.js';
+import { xdgSecretPaths } from '../../src/sandbox/policy.js';
 import { sandboxProcess } from '../../src/sandbox/process.js';
 import { decodeFilter, encodeFilter, SECCOMP_RET_ALLOW, SECCOMP_RET_EPERM, unixSocketFilter, type BpfInstruction } from '../../src/sandbox/seccomp.js';
 import { bashTool } from '../../src/tools/bash.js';
 import { createShell } from '../../src/tools/shell.js';
 import type { ShellRunner } from '../../src/tools/tool.js';
+import { secretPlaceOf } from '../../src/tools/secret-read.js';
 import { viewTool } from '../../src/tools/view.js';
 import { runTool, toolContext } from '../support/tool-context.js';
 
@@ -308,5 +310,22 @@ describe.skipIf(!CAN_RUN)(`opencode's own configuration${SKIPPED}`, () => {
     asked.length = 0;
     await runTool(viewTool, { file_path: join(world.home, '.config', 'opencode', 'themes', 'mine.json') }, ctx);
     expect(asked).toEqual([]);
+  });
+});
+
+describe('opencode\'s configuration under $XDG_CONFIG_HOME', () => {
+  it('is a secret place when XDG_CONFIG_HOME is an absolute path, for the sandbox and the file tools alike', () => {
+    expect(xdgSecretPaths({ XDG_CONFIG_HOME: '/srv/cfg' })).toEqual([{ path: '/srv/cfg/opencode/.opencode.json', reason: "opencode's own configuration: provider API keys" }]);
+    expect(xdgSecretPaths({ XDG_CONFIG_HOME: 'relative/cfg' })).toEqual([]);
+    expect(xdgSecretPaths({})).toEqual([]);
+    const saved = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = '/srv/cfg';
+    try {
+      expect(secretPlaceOf('/srv/cfg/opencode/.opencode.json', { home: '/nonexistent-home' })?.reason).toBe("opencode's own configuration: provider API keys");
+      expect(secretPlaceOf('/srv/cfg/opencode/themes/mine.json', { home: '/nonexistent-home' })).toBeUndefined();
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = saved;
+    }
   });
 });
