@@ -33,12 +33,17 @@ export function gitEntry(projectDir: string): string[] {
 export function renameGuards(projectDir: string, protectedPaths: readonly string[]): string[] {
   const guards = new Set<string>();
   // and where they really are: a `.git` linked to a folder of the project guards that folder
+  const realDirs = new Map<string, string>();
   const resolved = protectedPaths.map((path) => {
-    try {
-      return join(realpathSync(dirname(path)), basename(path));
-    } catch {
-      return path;
+    const dir = dirname(path);
+    if (!realDirs.has(dir)) {
+      try {
+        realDirs.set(dir, realpathSync.native(dir));
+      } catch {
+        realDirs.set(dir, dir);
+      }
     }
+    return join(realDirs.get(dir)!, basename(path));
   });
   for (const path of new Set([...protectedPaths, ...resolved])) {
     const rel = relative(projectDir, path);
@@ -88,14 +93,15 @@ export interface ProtectedWatch {
  */
 export function watchProtected(paths: readonly string[]): ProtectedWatch {
   const links = new Map<string, string>();
+  const absent: string[] = [];
   for (const path of paths) {
     try {
       if (lstatSync(path).isSymbolicLink()) links.set(path, readlinkSync(path));
     } catch {
-      // missing: in `absent`
+      absent.push(path);
     }
   }
-  return { absent: absentPaths(paths), links };
+  return { absent, links };
 }
 
 /**
