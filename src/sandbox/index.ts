@@ -108,7 +108,9 @@ class OsSandbox implements Sandbox {
     if (support.backend === 'seatbelt') {
       const profile = seatbeltProfile(this.policy, options.level, { extraWritable: options.writable, proxyPort: proxy?.port });
       const env = proxy?.port ? proxyEnvFor(`http://127.0.0.1:${proxy.port}`) : {};
-      return { file: support.launcher!, args: ['-p', profile, ...argv], env: { ...env, ...outerSandboxEnv(options.level) }, unsetEnv, afterExit: () => [] };
+      // sandbox-exec passes its environment on: env(1) removes the withheld variables first
+      const args = [...unsetEnv.flatMap((name) => ['-u', name]), support.launcher!, '-p', profile, ...argv];
+      return { file: '/usr/bin/env', args, env: { ...env, ...outerSandboxEnv(options.level) }, unsetEnv, launcher: basename(support.launcher!), afterExit: () => [] };
     }
     // socat inside reaches the proxy through a Unix socket, which the filter would refuse: the places
     // where the host's sockets live are hidden instead
