@@ -7,7 +7,7 @@
  */
 import { dirname } from 'node:path';
 import { isDirectoryPath } from './policy.js';
-import { renameGuards } from './protect.js';
+import { mountPath, renameGuards } from './protect.js';
 import type { SandboxLevel, SandboxPolicy } from './types.js';
 
 /** The descriptor the launcher wrapper opens the seccomp program on ({@link seccompLaunch}). */
@@ -60,7 +60,8 @@ export function mountArgs(policy: SandboxPolicy, extraWritable: readonly string[
   for (const dir of [policy.projectDir, ...policy.writable, ...extraWritable]) args.push('--bind', dir, dir);
   // mount points can't be renamed (EBUSY): `mv .git .gitold` can't take the protected files out of their places
   for (const dir of renameGuards(policy.projectDir, policy.protectedPaths)) args.push('--bind', dir, dir);
-  for (const path of policy.protectedPaths) args.push('--ro-bind-try', path, path);
+  // at the real place: bwrap resolves a link in the target against its own setup root, so an absolute link fails
+  for (const path of new Set(policy.protectedPaths.map(mountPath))) args.push('--ro-bind-try', path, path);
   for (const path of policy.secretPaths) {
     // a directory becomes an empty read-only one; a file reads as empty
     if (isDirectoryPath(path)) args.push('--tmpfs', path, '--remount-ro', path);

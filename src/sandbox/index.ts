@@ -102,7 +102,7 @@ class OsSandbox implements Sandbox {
     const proxy = useProxy ? await this.startProxy(support.backend === 'bubblewrap' ? 'socket' : 'port') : undefined;
     // protected names that don't exist can't be mounted over; one a strict command creates is removed after it
     // (a dangling link too; never through a link out of the project: protect.ts)
-    const watch = watchProtected(options.level === 'strict' ? this.policy.protectedPaths : []);
+    const watch = watchProtected(this.policy.projectDir, options.level === 'strict' ? this.policy.protectedPaths : []);
     const afterExit = () => restoreProtected(this.policy.projectDir, watch);
     const unsetEnv = sandboxHiddenEnvNames(Object.keys(process.env), options.keepEnv);
     if (support.backend === 'seatbelt') {

@@ -86,7 +86,7 @@ export async function sandboxProcess(
     throw err;
   }
   // the network on is not the person's approval: protected entries the program creates are removed as at `strict`
-  const watch = watchProtected(options.level !== 'network' && level === 'network' ? sandbox.policy.protectedPaths : []);
+  const watch = watchProtected(sandbox.policy.projectDir, options.level !== 'network' && level === 'network' ? sandbox.policy.protectedPaths : []);
   let released = false;
   return {
     file: wrapped.file,

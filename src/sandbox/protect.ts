@@ -59,6 +59,23 @@ export function renameGuards(projectDir: string, protectedPaths: readonly string
   return [...guards];
 }
 
+/**
+ * Where a protected path really is: itself resolved when it exists (a link's target), else its folder
+ * resolved. bwrap would follow a link in a mount target from its own setup root, where an absolute
+ * link (`node_modules -> /shared/nm`) leads nowhere and the sandbox fails to start.
+ */
+export function mountPath(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    try {
+      return join(realpathSync.native(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
+}
+
 /** The protected paths that do not exist, not even as a dangling link: one that appears later was created. */
 export function absentPaths(paths: readonly string[]): string[] {
   return paths.filter((path) => !lstatExists(path));
@@ -88,17 +105,36 @@ export interface ProtectedWatch {
 }
 
 /**
- * Notes the state of the protected names before a command: a protected name that is a link is not a
- * mount point (the mount lands on its target), so the link itself could be replaced.
+ * Notes the state of the protected names before a command: a protected name that is a link, or one
+ * under a folder of the project that is a link (`node_modules` linked elsewhere), is not a mount point
+ * itself (the mount lands on the target), so the link could be replaced.
  */
-export function watchProtected(paths: readonly string[]): ProtectedWatch {
+export function watchProtected(projectDir: string, paths: readonly string[]): ProtectedWatch {
   const links = new Map<string, string>();
   const absent: string[] = [];
+  const noteLink = (path: string) => {
+    if (links.has(path)) return true;
+    try {
+      if (!lstatSync(path).isSymbolicLink()) return false;
+      links.set(path, readlinkSync(path));
+      return true;
+    } catch {
+      return false;
+    }
+  };
   for (const path of paths) {
     try {
-      if (lstatSync(path).isSymbolicLink()) links.set(path, readlinkSync(path));
+      lstatSync(path);
+      noteLink(path);
     } catch {
       absent.push(path);
+    }
+    const rel = relative(projectDir, path);
+    if (!rel || rel.startsWith('..') || rel.startsWith(sep)) continue;
+    let dir = projectDir;
+    for (const part of rel.split(sep).slice(0, -1)) {
+      dir = join(dir, part);
+      if (noteLink(dir)) break; // below a link, the folders are the target's
     }
   }
   return { absent, links };

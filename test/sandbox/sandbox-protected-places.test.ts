@@ -158,12 +158,23 @@ describe.skipIf(!CAN_RUN)(`the protected places of a project${SKIPPED}`, () => {
       expect(lstatSync(join(w.project, '.opencode.json')).isSymbolicLink()).toBe(sandboxed);
     });
 
+    it(`${title} node_modules/.bin when node_modules is a link: replacing the link with a folder holding a planted tsc`, async () => {
+      const w = makeWorld();
+      mkdirSync(join(w.outside, 'nm', '.bin'), { recursive: true });
+      symlinkSync(join(w.outside, 'nm'), join(w.project, 'node_modules'));
+      const result = await run(w, mode, "rm node_modules && mkdir -p node_modules/.bin && printf '#!/bin/sh\\necho planted\\n' > node_modules/.bin/tsc");
+      expect(result.exitCode).toBe(0);
+      expect(existsSync(join(w.project, 'node_modules', '.bin', 'tsc'))).toBe(!sandboxed);
+      expect(lstatSync(join(w.project, 'node_modules')).isSymbolicLink()).toBe(sandboxed);
+    });
+
     it(`${title} a .git that is a link: replacing it with a copy whose config runs core.fsmonitor`, async () => {
       const w = makeWorld({ git: false });
       execFileSync('git', ['init', '-q', '--separate-git-dir', join(w.project, 'repo.git'), w.project], { env: GIT_ENV });
       rmSync(join(w.project, '.git'));
-      symlinkSync('repo.git', join(w.project, '.git'));
-      await run(w, mode, `rm .git && cp -a repo.git .git && git config -f .git/config core.fsmonitor "${fsmonitor(w)}"; true`);
+      symlinkSync(join(w.project, 'repo.git'), join(w.project, '.git')); // absolute: bwrap must not follow it
+      const result = await run(w, mode, `rm .git && cp -a repo.git .git && git config -f .git/config core.fsmonitor "${fsmonitor(w)}"`);
+      expect(result.exitCode).toBe(0);
       git(w, 'status', '--short');
       expect(existsSync(marker(w))).toBe(!sandboxed);
     });
