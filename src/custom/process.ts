@@ -8,9 +8,10 @@
  * opencode's next start ends it.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { leftovers } from '../tools/leftovers.js';
+import { groupProcesses } from '../tools/process-group.js';
 import { terminateGroup } from '../tools/shell.js';
 
 /** Bytes kept per stream; what a program writes beyond this is dropped (the model sees a cut text anyway). */
@@ -198,23 +199,6 @@ function groupAlive(pgid: number): boolean {
 
 /** Whether /proc lists a process of group `pgid` that is not a zombie (true when /proc cannot be read). */
 function groupHasLiveMember(pgid: number): boolean {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return true;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(pgrp) === pgid && state !== 'Z') return true;
-  }
-  return false;
+  if (!existsSync('/proc/self/stat')) return true;
+  return groupProcesses(pgid).some((p) => p.state !== 'Z');
 }

@@ -62,7 +62,8 @@ export function findOnPath(name: string, path = process.env.PATH ?? ''): string 
   return undefined;
 }
 
-function isExecutable(path: string): boolean {
+/** Whether `path` exists and this process may execute it. */
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return true;

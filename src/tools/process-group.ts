@@ -26,7 +26,21 @@ export function terminateGroup(pgid: number, graceMs: number, spare?: string): v
 
 /** The processes of group `pgid` whose program name (/proc/PID/stat) is not `except`. */
 function groupMembers(pgid: number, except: string): number[] {
-  const members: number[] = [];
+  return groupProcesses(pgid)
+    .filter((p) => p.name !== except)
+    .map((p) => p.pid);
+}
+
+/** One process as /proc/PID/stat shows it: its id, program name and state letter (`R`, `S`, `Z` for a zombie, …). */
+export interface GroupProcess {
+  pid: number;
+  name: string;
+  state: string;
+}
+
+/** The processes of group `pgid`, read from /proc (Linux); none when /proc cannot be read. */
+export function groupProcesses(pgid: number): GroupProcess[] {
+  const members: GroupProcess[] = [];
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -43,9 +57,8 @@ function groupMembers(pgid: number, except: string): number[] {
     }
     // "pid (comm) state ppid pgrp …": the name may hold spaces and parentheses, so split after the last ')'
     const close = stat.lastIndexOf(')');
-    const name = stat.slice(stat.indexOf('(') + 1, close);
-    const fields = stat.slice(close + 2).split(' ');
-    if (Number(fields[2]) === pgid && name !== except) members.push(Number(entry));
+    const [state, , pgrp] = stat.slice(close + 2).split(' ');
+    if (Number(pgrp) === pgid) members.push({ pid: Number(entry), name: stat.slice(stat.indexOf('(') + 1, close), state: state! });
   }
   return members;
 }

@@ -8,9 +8,8 @@
  * {@link SEARCH_ENGINES} (tests run each engine and thread count on the same tree with it).
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { findOnPath, isExecutable } from '../sandbox/detect.js';
 
 let located: Promise<string | undefined> | undefined;
 
@@ -35,23 +34,11 @@ async function locate(): Promise<string | undefined> {
     // not bundled for this platform: try PATH
   }
   const names = process.platform === 'win32' ? ['rg.exe', 'rg'] : ['rg'];
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    for (const name of names) {
-      const candidate = join(dir, name);
-      if (isExecutable(candidate)) return candidate;
-    }
+  for (const name of names) {
+    const found = findOnPath(name);
+    if (found) return found;
   }
   return undefined;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Which tool a search serves: the engine and rg's thread count are chosen per tool. */
