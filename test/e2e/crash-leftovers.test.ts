@@ -61,7 +61,7 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of opencode -p during a b
     const dir = mkdtempSync(join(tmpdir(), 'opencode-e2e-crash-'));
     const shellTmp = mkdtempSync(join(tmpdir(), 'opencode-e2e-crash-tmp-'));
     mkdirSync(join(dir, 'src'));
-    // sandbox off: the test reads the commands' host pids, which the sandbox's pid namespace hides (a background job also ends with its command there)
+    // sandbox off (trusted, as a project's own setting that loosens the sandbox waits for trust): the test reads the commands' host pids, which the sandbox's pid namespace hides (a background job also ends with its command there)
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'off', permission: { bash: { '*': 'allow' } } }));
     const first = await startFakeProvider([
       { toolCalls: [{ id: 'toolu_bg', name: 'bash', input: { command: '(sleep 300 >/dev/null 2>&1 & echo $! > bg.pid)' } }] },
@@ -73,7 +73,7 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of opencode -p during a b
     const env = cleanEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: first.anthropicBaseURL, TMPDIR: shellTmp });
 
     let cliPid = 0;
-    const killed = runCli(['-p', 'start the server, then wait'], { cwd: dir, env, onSpawn: (pid) => (cliPid = pid) });
+    const killed = runCli(['--trust', '-p', 'start the server, then wait'], { cwd: dir, env, onSpawn: (pid) => (cliPid = pid) });
     expect(await eventually(() => existsSync(join(dir, 'fg.pid')) && readFileSync(join(dir, 'fg.pid'), 'utf8').endsWith('\n'))).toBe(true);
     const bgPid = Number(readFileSync(join(dir, 'bg.pid'), 'utf8'));
     const jobPid = Number(readFileSync(join(dir, 'job.pid'), 'utf8'));
@@ -94,11 +94,13 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of opencode -p during a b
     expect(stateDirs).toHaveLength(1);
     const stateDir = join(shellTmp, stateDirs[0]!);
     expect(statSync(stateDir).mode & 0o777).toBe(0o700);
-    const stateFiles = readdirSync(stateDir);
+    // files 0600; folders (the running command's own state folder) 0700
+    const stateFiles = readdirSync(stateDir, { recursive: true, encoding: 'utf8' }).map((name) => join(stateDir, name));
     expect(stateFiles.length).toBeGreaterThan(0);
-    for (const name of stateFiles) {
-      expect(statSync(join(stateDir, name)).mode & 0o777).toBe(0o600);
-      expect(readFileSync(join(stateDir, name), 'utf8')).not.toContain(KEY);
+    for (const path of stateFiles) {
+      const stat = statSync(path);
+      expect(stat.mode & 0o777).toBe(stat.isDirectory() ? 0o700 : 0o600);
+      if (!stat.isDirectory()) expect(readFileSync(path, 'utf8')).not.toContain(KEY);
     }
     const journal = join(dir, '.opencode', 'state', `run-${cliPid}.json`);
     expect(existsSync(journal)).toBe(true);
@@ -106,7 +108,7 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of opencode -p during a b
     // the next start in the project
     const second = await startFakeProvider([{ text: 'All clean.' }]);
     fakes.push(second);
-    const restart = await runCli(['-p', 'anything left?'], { cwd: dir, env: { ...env, ANTHROPIC_BASE_URL: second.anthropicBaseURL } });
+    const restart = await runCli(['--trust', '-p', 'anything left?'], { cwd: dir, env: { ...env, ANTHROPIC_BASE_URL: second.anthropicBaseURL } });
     expect(restart).toMatchObject({ code: 0, stdout: 'All clean.\n' });
 
     expect(await eventually(() => !alive(bgPid))).toBe(true);

@@ -63,8 +63,9 @@ describe('opencode TUI in tmux: killed while a command runs', () => {
         { sideTurn: answerTitles() },
       );
       // the pid the command writes must be the host's: in the sandbox's pid namespace it is another number
+      // (--trust: a project's own setting that loosens the sandbox waits for trust)
       dir = tuiProject({ '.opencode.json': JSON.stringify({ sandbox: 'off' }) });
-      const command = ['sh', '-c', `"$0" "$1"; echo EXITED:$?; exec sleep 60`, process.execPath, BIN];
+      const command = ['sh', '-c', `"$0" "$1" --trust; echo EXITED:$?; exec sleep 60`, process.execPath, BIN];
       tui = await startTui({ cwd: dir, anthropicBaseURL: fake.anthropicBaseURL, command });
       await tui.submit('sleep a while');
       await tui.waitFor('Permission Required');
