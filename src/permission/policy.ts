@@ -17,6 +17,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { PROTECTED_PROJECT_PATHS as SANDBOX_PROTECTED_PATHS } from '../sandbox/policy.js';
 import { resolveAllLinks } from './real-path.js';
 import { describeRule, lastMatchingRule, wildcardMatch } from './rules.js';
 import type {
@@ -97,10 +98,16 @@ export const PROTECTED_PROJECT_PATHS: readonly { path: string; folder: boolean; 
   { path: '.git', folder: true, why: "changes git's configuration or hooks (git runs them)" },
 ];
 
-/** Why changing `rel` (relative to the project, `/`-separated) always asks, or undefined. */
+/**
+ * Why changing `rel` (relative to the project, `/`-separated) always asks, or undefined: the table
+ * above, then the files the OS sandbox mounts read-only for commands (`node_modules/.bin`, `.husky`,
+ * `.envrc`, …), so a file tool or an allowed command's write asks for the same places the sandbox keeps.
+ */
 export function protectedPathReason(rel: string): string | undefined {
   const hit = PROTECTED_PROJECT_PATHS.find((p) => rel === p.path || (p.folder && rel.startsWith(`${p.path}/`)));
-  return hit && `${hit.why}: ${rel}`;
+  if (hit) return `${hit.why}: ${rel}`;
+  const kept = SANDBOX_PROTECTED_PATHS.find((p) => rel === p.path || rel.startsWith(`${p.path}/`));
+  return kept && `changes a file that decides what runs (${kept.reason}): ${rel}`;
 }
 
 /**
