@@ -63,7 +63,7 @@ export async function runMcpList(opts: { cwd?: string; trust?: boolean }): Promi
   if (!trust.trusted) process.stderr.write(`opencode: ${heldLine(trust.items, process.env)}\n`);
   const servers = trust.config.mcpServers;
   if (Object.keys(servers).length === 0) {
-    process.stdout.write('No MCP servers configured. Add them under "mcpServers" in .opencode.json (see the README).\n');
+    process.stdout.write('No MCP servers configured. Add them under "mcpServers" in .opencode.json (see docs/mcp.md).\n');
     return 0;
   }
   const [{ McpService }, { projectSandbox }] = await Promise.all([import('../mcp/service.js'), import('../sandbox/process.js')]);

@@ -26,7 +26,7 @@ export async function runProfiles(opts: ProfilesOptions): Promise<number> {
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ active: active ?? null, profiles: summaries }, null, 2)}\n`);
   } else if (summaries.length === 0) {
-    process.stdout.write('No profiles. Add named sets of provider settings and agent models under "profiles" in .opencode.json (see the README, Profiles).\n');
+    process.stdout.write('No profiles. Add named sets of provider settings and agent models under "profiles" in .opencode.json (see docs/configuration.md, Profiles).\n');
   } else {
     process.stdout.write(formatProfiles(summaries, active));
     const how = opts.profile !== undefined ? '--profile' : PROFILE_ENV;

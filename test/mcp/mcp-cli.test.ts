@@ -62,7 +62,7 @@ describe('opencode mcp list', () => {
     const run = await runCli(['mcp', 'list'], { cwd: tempDir(), env: cleanEnv() });
     expect(run).toMatchObject({
       code: 0,
-      stdout: 'No MCP servers configured. Add them under "mcpServers" in .opencode.json (see the README).\n',
+      stdout: 'No MCP servers configured. Add them under "mcpServers" in .opencode.json (see docs/mcp.md).\n',
     });
   });
 

@@ -44,7 +44,7 @@ export function ProfilesDialog(props: ProfilesDialogProps) {
     const profile = props.profiles.find((p) => p.name === selected?.id);
     const lines =
       props.profiles.length === 0
-        ? ['No profiles: add them under "profiles" in .opencode.json (README, Profiles)']
+        ? ['No profiles: add them under "profiles" in .opencode.json (docs/configuration.md, Profiles)']
         : [profile?.description, ...(profile?.problems ?? [])].filter((line): line is string => !!line);
     if (lines.length === 0) return null;
     return (
