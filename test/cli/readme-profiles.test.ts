@@ -1,5 +1,5 @@
 /**
- * The README's Profiles section works as written (issue 15 §2): its example config, saved as a
+ * The Profiles section of docs/configuration.md works as written (issue 15 §2): its example config, saved as a
  * project's `.opencode.json`, gives the `opencode profiles` listing the section shows.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,13 +8,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../support/cli.js';
 
-const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-const start = README.indexOf('\n## Profiles\n');
-const section = README.slice(start, README.indexOf('\n## ', start + 1));
+const PAGE = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'configuration.md'), 'utf8');
+const start = PAGE.indexOf('\n## Profiles\n');
+const next = PAGE.indexOf('\n## ', start + 1);
+const section = PAGE.slice(start, next === -1 ? undefined : next);
 /** The fenced blocks of the section, in order, with their language. */
 const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], text: m[2]! }));
 
-describe('README Profiles', () => {
+describe('docs/configuration.md Profiles', () => {
   it('its example config gives the listing it shows', async () => {
     const config = blocks.find((b) => b.lang === 'jsonc')!.text;
     const listing = blocks.find((b) => b.lang === '' && b.text.includes('Active: work'))!.text;

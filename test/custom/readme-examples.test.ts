@@ -1,16 +1,16 @@
 /**
- * The README's "Custom tools" examples are the files in examples/ that the tests run
- * (custom-tools-prompt.test.ts, runtime-api.test.ts): one source, so the README's examples run as written.
+ * The examples of docs/custom-tools.md are the files in examples/ that the tests run
+ * (custom-tools-prompt.test.ts, runtime-api.test.ts): one source, so the page's examples run as written.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('## Custom tools'), readme.indexOf('\n## ', readme.indexOf('## Custom tools') + 1));
+const page = readFileSync(join(ROOT, 'docs', 'custom-tools.md'), 'utf8');
+const section = page.slice(page.indexOf('\n## Custom tools\n'));
 
-describe('README Custom tools', () => {
+describe('docs/custom-tools.md', () => {
   it.each([
     ['yaml', 'examples/custom-tools/.opencode/tools/query_service_status.yaml'],
     ['sh', 'examples/custom-tools/.opencode/tools/service-status.sh'],

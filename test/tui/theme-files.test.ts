@@ -225,9 +225,9 @@ describe('theme file schema', () => {
   });
 });
 
-describe("the README's theme examples", () => {
-  const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## Themes\n'), readme.indexOf('\n## Sessions\n'));
+describe("the theme examples of docs/themes.md", () => {
+  const page = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'themes.md'), 'utf8');
+  const section = page.slice(page.indexOf('\n## Themes\n'));
   const blocks = [...section.matchAll(/```jsonc?\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
   it('the extends example changes what it names and keeps the rest of tokyonight', () => {
