@@ -1,6 +1,6 @@
 /**
  * Parses `.opencode.json` text as people write it: JSON with comments (`//`, `/* *\/`) and trailing
- * commas (JSONC, the form the README's examples and editors' settings files use), through
+ * commas (JSONC, the form the examples in docs/ and editors' settings files use), through
  * `jsonc-parser` (the parser VS Code uses for its own settings). When the text is invalid, the first
  * problem is said with its line, column and a reason a person can act on.
  */

@@ -1,6 +1,6 @@
 /**
  * Every key binding of the TUI, by action name, as one table (policy as data; issue 15 §3). The
- * help dialog, the status hints, `opencode keybindings` and the README are drawn from it, and
+ * help dialog, the status hints, `opencode keybindings` and docs/keybindings.md are drawn from it, and
  * components ask the keymap in effect (`useKeymap().matches(key, 'session.new')`, keymap.ts) instead
  * of spelling key strings themselves, so `keybindings` in `.opencode.json` can rebind any row.
  *
