@@ -102,6 +102,24 @@ const CASES: Case[] = [
       expect(JSON.parse(run.stdout)).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: 1, agentInfo: { name: 'opencode' } } }),
   },
   {
+    page: 'permissions-and-sandbox.md',
+    turns: [
+      { toolCalls: [{ id: 'toolu_test', name: 'bash', input: { command: 'npm test' } }] },
+      { toolCalls: [{ id: 'toolu_rm', name: 'bash', input: { command: 'rm -rf build' } }] },
+      { text: 'The tests ran; the build folder stays.' },
+    ],
+    check: (run) => {
+      expect(run.stdout).toBe('The tests ran; the build folder stays.\n');
+      const results = fake!.requests.filter((r) => r.api === 'anthropic').at(-1)!.body.messages
+        .flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
+        .filter((b: { type: string }) => b.type === 'tool_result')
+        .map((b: { tool_use_id: string; content: unknown }) => [b.tool_use_id, JSON.stringify(b.content)]);
+      expect(results.map((r: string[]) => r[0])).toEqual(['toolu_test', 'toolu_rm']);
+      expect(results[0][1]).not.toContain('Permission denied');
+      expect(results[1][1]).toContain('Permission denied: opencode -p was run with --no-auto-approve and this call needs approval');
+    },
+  },
+  {
     page: 'troubleshooting.md',
     check: (run) => expect(run.stdout).toMatch(/^\d+\.\d \d+ start\.cjs\n/),
   },
@@ -110,7 +128,7 @@ const CASES: Case[] = [
 /** Pages whose opening example is not run here, and why. */
 const NOT_RUN: Record<string, string> = {
   'tui.md': 'the TUI is interactive; the end-to-end tests in test/e2e/ drive it in tmux',
-  'mcp.md': 'npx downloads the filesystem server from npm; the MCP tests run real servers from test/fixtures',
+  'mcp.md': 'npx fetches the filesystem server from the npm registry, and the tests run offline; the MCP tests run real servers of test/fixtures/',
 };
 
 let fake: FakeProvider | undefined;
