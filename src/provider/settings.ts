@@ -220,7 +220,7 @@ export function missingCredentialsMessage(): string {
     '  GROQ_API_KEY        (Groq)',
     '  OPENROUTER_API_KEY  (OpenRouter)',
     '  XAI_API_KEY         (xAI Grok)',
-    'or put the key in .opencode.json as providers.<provider>.apiKey, e.g.',
+    "or put the key in your own ~/.opencode.json (not the project's: any command can read project files) as providers.<provider>.apiKey, e.g.",
     '  { "providers": { "anthropic": { "apiKey": "..." } } }',
     'A local OpenAI-compatible server (Ollama, LM Studio, llama.cpp) works too:',
     '  LOCAL_ENDPOINT=http://localhost:11434 opencode -m local/<model>',
