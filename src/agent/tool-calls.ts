@@ -7,9 +7,9 @@
  * run concurrently.
  *
  * This is the one path every call of every source goes through, so it is where the arguments are
- * coerced to the tool's schema (issue 11 §3, tools/coerce.ts), where the permission gate applies the
+ * coerced to the tool's schema (tools/coerce.ts), where the permission gate applies the
  * rules keyed by the tool's name before the tool runs (permission/gate.ts), and where each call is
- * written to the call log as it finishes (issue 11 §5).
+ * written to the call log as it finishes.
  */
 import type { ToolCallPart, ToolResultPart } from '../message.js';
 import { changeTrackerFor } from '../tools/change-tracker.js';
@@ -57,7 +57,7 @@ export interface BatchOptions {
   holdLastFinish?: boolean;
 }
 
-/** One finished tool call, as the call log stores it (issue 11 §5): the db's row, so the two never drift. */
+/** One finished tool call, as the call log stores it: the db's row, so the two never drift. */
 export type ToolCallRecord = ToolCallRow;
 
 /** Where finished calls are written. `record` may throw (a full disk): the batch carries on without it. */

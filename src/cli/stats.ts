@@ -1,5 +1,5 @@
 /**
- * `opencode stats [--days N] [--json] [--mcp]`: what the tool-call log (issue 11 §5) says about this
+ * `opencode stats [--days N] [--json] [--mcp]`: what the tool-call log says about this
  * project's tools over the last N days: per tool its calls, error rate, validation failures, coerced
  * calls, p50 / p95 duration, truncations and last use; then the tools offered but not called, for the
  * periodic review in which a team retires tools nobody calls.
@@ -55,7 +55,7 @@ export interface StatsOptions {
 
 /**
  * Runs the command; returns the exit code (0; 1 when the database cannot be read; 2 for a config
- * error). Loads only what the report needs (issue 11: ≤ 300 ms on 100,000 calls): a few keys of the config without its schema when that
+ * error). Loads only what the report needs (≤ 300 ms on 100,000 calls): a few keys of the config without its schema when that
  * says the same (`stats-config.ts`), the tool-call log without the other stores
  * (`db/tool-call-log-reader.ts`), and the custom tools only when there are some (`stats-offered.ts`).
  */

@@ -1,5 +1,5 @@
 /**
- * The language servers of one project (issue 12): started when the app starts ({@link
+ * The language servers of one project: started when the app starts ({@link
  * LspService.startEarly}) or when the first file of their language is viewed or changed, never waited
  * on by anything but a diagnostics request (which waits for a server's initial load within its start
  * timeout), marked failed with the reason when they cannot start, crash or write what is not LSP (a

@@ -1,7 +1,7 @@
 /**
  * A plugin's or a program's tool ({@link PluginTool}) as a {@link Tool} of the registry: its `args`
  * (zod or JSON Schema) become the input schema, a zod schema also validates, `execute` gets the
- * plugin context, and the output is cut to its limits like every custom tool's (issue #11 §4). A
+ * plugin context, and the output is cut to its limits like every custom tool's. A
  * cancelled call (esc, the runtime API's `close()`) returns at once even when `execute` ignores its
  * `signal` and never settles: the run must not wait on a promise nobody can end.
  */

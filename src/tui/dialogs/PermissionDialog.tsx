@@ -5,7 +5,7 @@
  * would grant. Answers with a {@link PermissionDecision}.
  *
  * Keys (the keymap's, defaults shown): `a` allow, `s` allow for session, `p` always allow in this
- * project, `o` run outside the sandbox (only when offered), `d` or esc deny (issue 13 §3: esc is how
+ * project, `o` run outside the sandbox (only when offered), `d` or esc deny (esc is how
  * people say no); ←/→/tab/shift+tab move between
  * the buttons and enter/space press the selected one; ↑↓ j/k pgup/pgdown home/end scroll the
  * content. Every button names its key, and the four fit on one row at 80 columns (issue 13 §6).
