@@ -4,13 +4,13 @@
  * answer, and a cancel, mark the project as asked (the original's behaviour: it never asks again).
  */
 import { Text } from 'ink';
-import { useRef, useState } from 'react';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, clamp, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import { confirmButtons } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { wrapText } from '../render/text-width.js';
 import { useTheme } from '../theme-context.js';
+import { useLatestState } from '../useLatestState.js';
 import { Buttons } from './Buttons.js';
 import type { DialogSizeProps } from './ListDialog.js';
 
@@ -37,14 +37,8 @@ export function InitDialog({ onAnswer, width, height }: InitDialogProps) {
   const theme = useTheme();
   const keymap = useKeymap();
   const screen = useScreenSize(width, height);
-  const [selected, setSelectedState] = useState(0);
-  // the button as the last key left it: tab and enter that arrive in one read reach this handler
-  // before React re-renders, and enter must press No after the tab (it pressed Yes and initialised)
-  const selectedRef = useRef(selected);
-  const setSelected = (next: number) => {
-    selectedRef.current = next;
-    setSelectedState(next);
-  };
+  // the button as the last key left it (tab and enter in one read reach the handler before a re-render)
+  const [selected, selectedRef, setSelected] = useLatestState(0);
   useKeys(
     (key) => {
       if (keymap.matches(key, 'confirm.yes')) onAnswer(true);

@@ -4,12 +4,12 @@
  * at first, so a stray enter does not quit (the original's default too).
  */
 import { Text } from 'ink';
-import { useRef, useState } from 'react';
 import { DialogFrame } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import { confirmButtons } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
+import { useLatestState } from '../useLatestState.js';
 import { Buttons } from './Buttons.js';
 
 export interface QuitDialogProps {
@@ -23,14 +23,8 @@ const WIDTH = 30;
 export function QuitDialog({ onQuit, onClose }: QuitDialogProps) {
   const theme = useTheme();
   const keymap = useKeymap();
-  const [selected, setSelectedState] = useState(1);
-  // the button as the last key left it: → and enter in one read reach this handler before React
-  // re-renders, and enter must press the button the → reached
-  const selectedRef = useRef(selected);
-  const setSelected = (next: number) => {
-    selectedRef.current = next;
-    setSelectedState(next);
-  };
+  // the button as the last key left it (tab and enter in one read reach the handler before a re-render)
+  const [selected, selectedRef, setSelected] = useLatestState(1);
   useKeys(
     (key) => {
       if (keymap.matches(key, 'confirm.yes') || keymap.matches(key, 'app.quit')) onQuit();

@@ -6,13 +6,13 @@
  * so a stray enter runs nothing of the project's.
  */
 import { Text } from 'ink';
-import { useRef, useState } from 'react';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, FRAME_VERTICAL_ROWS, clamp, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import { useKeymap } from '../keymap-context.js';
 import { fitLine, wrapText } from '../render/text-width.js';
 import type { ProjectCodeView } from '../state/services.js';
 import { useTheme } from '../theme-context.js';
+import { useLatestState } from '../useLatestState.js';
 import { Buttons } from './Buttons.js';
 import type { DialogSizeProps } from './ListDialog.js';
 
@@ -40,13 +40,8 @@ export function TrustDialog({ items, onAnswer, width, height }: TrustDialogProps
   const theme = useTheme();
   const keymap = useKeymap();
   const screen = useScreenSize(width, height);
-  const [selected, setSelectedState] = useState(1);
-  // the button as the last key left it: tab and enter in one read reach this handler before React re-renders
-  const selectedRef = useRef(selected);
-  const setSelected = (next: number) => {
-    selectedRef.current = next;
-    setSelectedState(next);
-  };
+  // the button as the last key left it (tab and enter in one read reach the handler before a re-render)
+  const [selected, selectedRef, setSelected] = useLatestState(1);
   useKeys(
     (key) => {
       if (keymap.matches(key, 'dialog.close')) onAnswer(false);
