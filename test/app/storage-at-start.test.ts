@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../support/cli.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { canMountTmpfs } from '../support/tmpfs.js';
 
 let fake: FakeProvider | undefined;
 afterEach(async () => {
@@ -17,11 +18,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-/** Whether this machine lets us make a private mount namespace and mount a tmpfs in it. */
-function canMountTmpfs(): boolean {
-  const probe = mkdtempSync(join(tmpdir(), 'opencode-mnt-'));
-  return spawnSync('unshare', ['-m', 'sh', '-c', `mount -t tmpfs -o size=64k tmpfs '${probe}'`]).status === 0;
-}
 const mountable = canMountTmpfs();
 
 /** Runs `opencode -p hi` in `project` after `setup` (shell, run inside the namespace) made it a tmpfs. */

@@ -3,13 +3,14 @@
  * namespace (`unshare -m`) and the reply is larger than that. The run fails with the place and what
  * to do, not SQLite's bare "database or disk is full".
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../support/cli.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { canMountTmpfs } from '../support/tmpfs.js';
 
 let fake: FakeProvider | undefined;
 afterEach(async () => {
@@ -17,11 +18,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-/** Whether this machine lets us make a private mount namespace and mount a tmpfs in it. */
-function canMountTmpfs(): boolean {
-  const probe = mkdtempSync(join(tmpdir(), 'opencode-mnt-'));
-  return spawnSync('unshare', ['-m', 'sh', '-c', `mount -t tmpfs -o size=64k tmpfs '${probe}'`]).status === 0;
-}
 const mountable = canMountTmpfs();
 
 describe.skipIf(!mountable)('a disk that fills up during a run', () => {
