@@ -46,7 +46,7 @@ export interface TextPart {
   text: string;
   /**
    * Set on a text opencode wrote into the conversation on the person's behalf, in a `user` message:
-   * `undo` / `redo` say files were put back (issue 14). The UI shows it as a note, not as their
+   * `undo` / `redo` say files were put back. The UI shows it as a note, not as their
    * words; the model gets the text like any other, so it knows in its next request.
    */
   note?: 'undo' | 'redo';

@@ -1,5 +1,5 @@
 /**
- * Start-up timestamps for profiling (issue 16). With `OPENCODE_STARTUP_TRACE=<file>` set, each
+ * Start-up timestamps for profiling. With `OPENCODE_STARTUP_TRACE=<file>` set, each
  * {@link startupMark} appends a line to that file: the time since the process started
  * (`performance.now()`, ms), the process's CPU time so far (user + system, ms: less moved by a loaded
  * machine) and a label (`123.4 98 label`). Without the variable a mark does nothing.

@@ -1,5 +1,5 @@
 /**
- * The ACP agent (`opencode acp`, issue 15): the handlers of the official SDK's agent app, on top of
+ * The ACP agent (`opencode acp`): the handlers of the official SDK's agent app, on top of
  * the same core as `-p` (one {@link App} per project folder). Methods: `initialize`, `authenticate`,
  * `session/new`, `session/load`, `session/list`, `session/prompt`, `session/cancel`, `session/close`;
  * to the editor: `session/update` (message and thought chunks, tool calls and their updates, commands,

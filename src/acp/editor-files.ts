@@ -1,5 +1,5 @@
 /**
- * The editor's buffers as the file tools' {@link FileAccess} (issue 15): in `opencode acp`, when the
+ * The editor's buffers as the file tools' {@link FileAccess}: in `opencode acp`, when the
  * editor offers ACP's `fs/read_text_file`, `view`, `edit`, `write` and `patch` read a file's text
  * through it (an open buffer's unsaved changes included), and when it offers `fs/write_text_file` they
  * hand it the new text, so the change lands in the buffer the person sees and the editor's undo works.

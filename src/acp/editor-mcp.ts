@@ -1,5 +1,5 @@
 /**
- * The MCP servers an editor passes in `session/new` and `session/load` (issue 15), scoped to the
+ * The MCP servers an editor passes in `session/new` and `session/load`, scoped to the
  * sessions that passed them: their tools are offered to those sessions only, and a server stops once
  * no session that passed it is open any more (`session/close`, or the process ending). The servers of
  * `.opencode.json` are the folder's and offered to every session.

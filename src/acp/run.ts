@@ -1,6 +1,6 @@
 /**
  * `opencode acp`: serves the Agent Client Protocol on stdin/stdout until the editor closes the
- * connection (issue 15). stdout carries only the protocol's JSON-RPC lines: everything else that
+ * connection. stdout carries only the protocol's JSON-RPC lines: everything else that
  * would reach it (a library's `console.log`, a plugin's `process.stdout.write`) goes to stderr, and
  * our own log lines go to stderr and to `<data dir>/acp.log` of the project they concern.
  *

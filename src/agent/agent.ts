@@ -395,7 +395,7 @@ export class Agent {
       store.messages.updateStreaming(assistant);
       bus.emit('message.updated', { message: assistant });
     };
-    // what -d and stream-json report of each call (issue 14)
+    // what -d and stream-json report of each call
     const startedAt = performance.now();
     let retries = 0;
     const called = (
@@ -552,7 +552,7 @@ export class Agent {
       fileTimes: toolServices.fileTimes,
       fileHistory: toolServices.fileHistory,
       shell: () => toolServices.shellFor(sessionId),
-      // any tool's live output (a plugin's or custom tool's too), as its result: keys we hold are hidden (issue #10 §1)
+      // any tool's live output (a plugin's or custom tool's too), as its result: keys we hold are hidden
       onProgress: (text) => bus.emit('tool.progress', { sessionId, toolCallId: call.id, text: redactSecrets(text) }),
       extra: toolServices.extra,
     };

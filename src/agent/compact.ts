@@ -13,7 +13,7 @@
  * - Token counts stay cumulative (`addUsage`), and the context size after compaction is the summary's
  *   size (its output tokens), not zero.
  * - The summarizer sees the project's rules (the coder's context files), so the summary keeps what
- *   they require (issue 10 §4); the original's summarizer saw the conversation alone.
+ *   they require; the original's summarizer saw the conversation alone.
  */
 import type { Message, Usage } from '../message.js';
 import type { EventBus } from '../events/bus.js';

@@ -30,7 +30,7 @@ export interface AgentEvents {
   'tool.progress': { sessionId: string; toolCallId: string; text: string };
   'tool.finished': { sessionId: string; toolCallId: string; name: string; isError: boolean };
   /**
-   * one provider call of a run ended (for `-d` and `-f stream-json`, issue 14): `durationMs` from the
+   * one provider call of a run ended (for `-d` and `-f stream-json`): `durationMs` from the
    * request to its last event, retries included; `status` is the HTTP status of a failed call when
    * there was one; `usage` is the call's own tokens (on success)
    */

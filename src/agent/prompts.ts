@@ -66,7 +66,7 @@ export interface PromptEnvironment {
 
 /**
  * Heads the project's rules in the summarizer's prompt: the summary replaces the conversation, so
- * what the rules require of the rest of the work must survive in it (issue 10 §4).
+ * what the rules require of the rest of the work must survive in it.
  */
 const SUMMARIZER_RULES_INTRO =
   'The coding agent must follow the project rules below. Keep in the summary whatever they require of the work still to do (conventions, commands to run, things not to do, files not to touch), and note where the work so far departed from them.';

@@ -51,7 +51,7 @@ export interface BatchOptions {
   /**
    * The last call to finish (when every call ran) does not write: its record and `onFinish` are handed
    * back as {@link BatchOutcome.heldFinish}, for the caller to commit with the writes it makes next,
-   * at the same moment (issue 16: one commit less per step). Nothing runs between the two but the
+   * at the same moment (one commit less per step). Nothing runs between the two but the
    * promise continuations that return the outcome: no I/O, timer or other event can come first.
    */
   holdLastFinish?: boolean;
@@ -150,9 +150,9 @@ async function execute(call: ToolCallPart, registry: ToolRegistry, ctx: ToolCont
   if (gate.action === 'deny') return { result: resultFromError(new PermissionRuleError(gate.message)), source, coerced };
   const gated = gate.action === 'ask' ? askedFirst(tool) : tool;
   try {
-    // plugins' hooks run after the coercion, around permission and the run (issue 11 §1)
+    // plugins' hooks run after the coercion, around permission and the run
     const run = (c: ToolContext) => runWithHooks(gated, prepared.input, c, registry.hooks);
-    // a program-running tool runs between two snapshots, so undo can put back what it changed (issue 14)
+    // a program-running tool runs between two snapshots, so undo can put back what it changed
     const tracker = changeTrackerFor(ctx, tool, source);
     return { result: await (tracker ? tracker.around(tool.name, ctx, run) : run(ctx)), source, coerced };
   } catch (err) {
@@ -236,7 +236,7 @@ function toPart(call: ToolCallPart, result: ToolResult): ToolResultPart {
     type: 'tool_result',
     toolCallId: call.id,
     name: call.name,
-    // every result of every source passes here before it is stored or sent: keys we hold never do (issue #10 §1)
+    // every result of every source passes here before it is stored or sent: keys we hold never do
     content: redactSecrets(result.output),
     isError: result.isError,
   };

@@ -54,9 +54,9 @@ export interface AppOptions {
   generateTitles: boolean;
   /** services added to the coder's and the task agent's tool context (`ToolContext.extra`), e.g. `opencode acp`'s editor files */
   toolExtra?: Record<string, unknown>;
-  /** bus, database and journal opened beforehand (the TUI's first frame, issue 16); opened here by default */
+  /** bus, database and journal opened beforehand (the TUI's first frame); opened here by default */
   storage?: AppStorage;
-  /** the language servers, planned beforehand (the TUI's first frame names them, issue 16); planned here by default */
+  /** the language servers, planned beforehand (the TUI's first frame names them); planned here by default */
   lspServers?: LspServerPlan[];
   /** start the language servers now, in the background, so their initial load is done before the first edit (default true) */
   startLanguageServers?: boolean;
@@ -66,14 +66,14 @@ export interface AppOptions {
    */
   projectCodeHeld?: boolean;
   /**
-   * The active profile (issue 15 §2): `config` is the file's own (the base other profiles are applied
+   * The active profile: `config` is the file's own (the base other profiles are applied
    * to when switching); `models` and `providerSettings` are already resolved with the profile applied.
    */
   profile?: string;
 }
 
 /**
- * Which providers and models the agents use (issue 15 §2): what a profile decides. Replaced as a whole
+ * Which providers and models the agents use: what a profile decides. Replaced as a whole
  * by {@link App.switchProviders}.
  */
 export interface ProviderChoice {
@@ -105,7 +105,7 @@ export interface App {
   /** the providers, models and profile the next run uses */
   readonly providerChoice: ProviderChoice;
   /**
-   * Switches providers and models for the next run (a profile chosen in the TUI, issue 15 §2): the
+   * Switches providers and models for the next run (a profile chosen in the TUI): the
    * coder and task agents are rebuilt on `choice`'s settings. A run in progress keeps its provider and
    * finishes on the old agents; {@link isBusy} and {@link cancel} still reach it.
    */
@@ -126,7 +126,7 @@ export interface App {
   sandbox: Sandbox;
   /** the project's plugins and tool files are not loaded: it is not trusted (`AppOptions.projectCodeHeld`) */
   readonly projectCodeHeld: boolean;
-  /** language servers: planned at creation, started when a file of their language is first viewed or changed (issue 12) */
+  /** language servers: planned at creation, started when a file of their language is first viewed or changed */
   lsp: LspService;
   /**
    * Cancels every request in progress: replies (with their sub-agents and compaction), compactions
@@ -147,7 +147,7 @@ export interface App {
 export function createApp(opts: AppOptions): App {
   const { cwd, config } = opts;
   const { bus, db, journal } = opts.storage ?? openAppStorage(cwd, config);
-  // the keys we hold are [redacted] in every tool result (issue #10 §1)
+  // the keys we hold are [redacted] in every tool result
   rememberSecrets(heldSecrets(opts.providerSettings.env, Object.values(opts.providerSettings.providers).map((p) => p.apiKey)));
   // keys named by apiKeyEnv (a profile's WORK_ANTHROPIC_KEY), every profile's: one may be switched to later
   rememberSecrets(apiKeyEnvNames(config).map((name) => opts.providerSettings.env[name]));
@@ -164,7 +164,7 @@ export function createApp(opts: AppOptions): App {
     nested: isNestedRun(process.env),
   });
   const tools = builtinTools();
-  // connects in the background: the app never waits for a server (issue #6); logs go to the data dir
+  // connects in the background: the app never waits for a server; logs go to the data dir
   // stdio servers inherit no provider key; what their config entry's `env` sets they still get
   // stdio servers and language servers run in the sandbox as unapproved commands do (src/sandbox/process.ts)
   const mcp = new McpService({ servers: config.mcpServers, cwd, registry: tools, logDir: resolveDataDir(config, cwd), env: withoutCredentials(process.env), sandbox });
@@ -206,7 +206,7 @@ export function createApp(opts: AppOptions): App {
   const fileTimes = new FileTimes();
   // a full or read-only disk during a run names the data folder and what to do
   const agentStore = storeWithPlainErrors(db, resolveDataDir(config, cwd));
-  // bash and other program-running tools between two snapshots, for undo (issue 14)
+  // bash and other program-running tools between two snapshots, for undo
   const changeTracker = createBashChangeTracker(cwd, resolveDataDir(config, cwd), (write) => {
     db.files.turns.record(write);
     // the sidebar's modified files show bash's changes as they show edit's

@@ -1,7 +1,7 @@
 /**
  * The first part of an App, opened on its own: the event bus, the project's database and the
  * leftover journal. The TUI opens this before the rest of the app loads, so its first frame can
- * show the sessions while the tools, agents, MCP and LSP load after it (issue 16); `createApp`
+ * show the sessions while the tools, agents, MCP and LSP load after it; `createApp`
  * opens it itself when it is not given one.
  */
 import type { AgentEvents } from '../agent/events.js';
@@ -31,7 +31,7 @@ export function openAppStorage(cwd: string, config: Config): AppStorage {
   const db = openDatabase(resolveDataDir(config, cwd), {
     onFileHistoryError: (err) => bus.emit('warning', { message: `File history not saved: ${(err as Error).message}` }),
   });
-  // a killed opencode's temp files, shell state and processes go, its sessions are repaired; ours are journaled (issue #10 §2)
+  // a killed opencode's temp files, shell state and processes go, its sessions are repaired; ours are journaled
   const journal = startLeftoverJournal(resolveDataDir(config, cwd), db);
   return { bus, db, journal };
 }

@@ -1,5 +1,5 @@
 /**
- * Loads the app's modules after the TUI's first full frame, a slice at a time (issue 16): each step
+ * Loads the app's modules after the TUI's first full frame, a slice at a time: each step
  * imports one part of the module graph (compiled and evaluated in one go), then yields to input
  * ({@link yieldToInput}), so a key pressed meanwhile is read and drawn before the next part loads
  * instead of waiting behind ~1.3 MB of JavaScript evaluated at once. Sizes are of the bundle

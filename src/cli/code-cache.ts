@@ -1,5 +1,5 @@
 /**
- * Starts the command from its V8 code cache (issue 16). Node 20 has no `module.enableCompileCache`
+ * Starts the command from its V8 code cache. Node 20 has no `module.enableCompileCache`
  * (Node 22) and its ES modules take no cached code, so scripts/build.mjs also builds the command as
  * CommonJS files (`dist/*.cjs`, code-split as the ESM build is: a file loads when first imported),
  * each a function expression that this loader compiles with `vm.Script`. The first run of a kind

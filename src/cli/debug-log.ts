@@ -1,5 +1,5 @@
 /**
- * What `-d` tells a person debugging a slow or failing run (issue 13 point 14, issue 14): the model and
+ * What `-d` tells a person debugging a slow or failing run: the model and
  * the base URL it is called at, each provider call with its duration, outcome (HTTP status when it
  * failed), retries and tokens, each retry with its reason, each tool call with its duration, permission
  * decisions and compactions. With `-p` the lines go to stderr as `[debug] …`; in the TUI to the logs

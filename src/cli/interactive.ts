@@ -1,5 +1,5 @@
 /**
- * `opencode` without -p: the TUI. Start-up comes in three steps (issue 16):
+ * `opencode` without -p: the TUI. Start-up comes in three steps:
  * 1. the skeleton frame, before anything heavy loads;
  * 2. config, models, the app's storage (database) and Ink: the full UI on the services of
  *    pending-services.ts, usable at once (the editor takes keys, sessions are listed);
@@ -50,7 +50,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   const { loaded } = configCheck;
   startupMark(`config loaded${configCheck.fromCache ? ' (remembered check)' : ''}`);
   if ('problems' in loaded) return leave(2, loaded.problems);
-  // keybindings that cannot be read stop the start like any config error (issue 15 §3)
+  // keybindings that cannot be read stop the start like any config error
   const keys = loadKeymap(loaded);
   if (keys.errors.length > 0) return leave(2, keys.errors);
   const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
@@ -69,7 +69,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     return leave(1, [`opencode: cannot open the session database: ${(err as Error).message}`]);
   }
   const appStorage = storage;
-  // which session opens (issue 14): --session ID, --continue, else the one last used in the TUI
+  // which session opens: --session ID, --continue, else the one last used in the TUI
   let sessionId: string | null;
   try {
     sessionId = tuiStartSession(storage.db, { continue: opts.continue, session: opts.session });
@@ -161,7 +161,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       loadedApp.cancelAll();
       const closed = await settlesWithin(loadedApp.close(), QUIT_GRACE_MS);
       // whatever still holds the event loop (a server's socket, an MCP server slow to stop) must not keep
-      // a quit process alive with a blank screen (issue 10 §2); the timer does not hold the loop itself
+      // a quit process alive with a blank screen; the timer does not hold the loop itself
       setTimeout(() => process.exit(), closed ? 250 : 0).unref();
     } else {
       closeAppStorage(appStorage);

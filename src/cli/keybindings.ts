@@ -1,5 +1,5 @@
 /**
- * The keybindings of the config files, for the TUI and for `opencode keybindings` (issue 15 §3):
+ * The keybindings of the config files, for the TUI and for `opencode keybindings`:
  * each file's `keybindings` laid over the table in src/tui/keybindings.ts, with one line per
  * problem naming the file and the action.
  */

@@ -1,5 +1,5 @@
 /**
- * `opencode lsp list`: which language servers would start for this project and why (issue 12),
+ * `opencode lsp list`: which language servers would start for this project and why,
  * without starting any: configured entries, servers found for the languages present, and the
  * known languages left out with the reason.
  */

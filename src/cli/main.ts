@@ -160,7 +160,7 @@ program
     process.exitCode = await runProfiles(command.optsWithGlobals<CliOptions & { json?: boolean }>());
   });
 
-// list, show, export, import, delete, undo (issue 14); the sub-commands load their code lazily
+// list, show, export, import, delete, undo; the sub-commands load their code lazily
 registerSessionsCommand(program);
 
 addGlobalOptionsHelp(program);
@@ -202,7 +202,7 @@ export interface CliOptions {
   quiet?: boolean;
   cwd?: string;
   model?: string;
-  /** `--profile NAME`: the provider profile (issue 15 §2); else OPENCODE_PROFILE */
+  /** `--profile NAME`: the provider profile; else OPENCODE_PROFILE */
   profile?: string;
   debug?: boolean;
   /** -p approves what would ask (the original); false with --no-auto-approve */

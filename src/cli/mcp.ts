@@ -16,7 +16,7 @@ export const PROMPT_MCP_WAIT_MS = 10_000;
 
 /**
  * For `-p`: waits for the servers (at most `maxWaitMs`), then says on stderr, through `write`, which
- * failed and which are still starting (issue 10 §2: a silent server cost every run its 10 s wait with
+ * failed and which are still starting (a silent server cost every run its 10 s wait with
  * nothing said). From the call on, every MCP warning of the run is written too, once each: a tool name
  * collision (README "Names and schemas"), a server failing later. Returns the function that stops that.
  */

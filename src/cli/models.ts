@@ -7,7 +7,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { PROFILE_ENV, applyProfile, chooseProfileName, profileDecides, profileProviders, unknownProfileMessage } from '../config/profiles.js';
 import type { Config } from '../config/schema.js';
 // the modules themselves, not provider/index.js: that one loads the providers' HTTP clients, which
-// the TUI's first frame does not need (issue 16)
+// the TUI's first frame does not need
 import { defaultModels, resolveModel, type DefaultModels } from '../provider/resolve.js';
 import { credentialHint, hasCredentials, missingCredentialsMessage, type ProviderSettings } from '../provider/settings.js';
 import type { ModelInfo } from '../provider/types.js';
@@ -43,8 +43,8 @@ export interface ResolveModelsOptions {
 
 /**
  * Resolves the coder, task, title and summarizer models (the last three fall back to the coder's).
- * A model saved in a file (`agents.coder.model`) whose provider has no key does not stop the start
- * (issue 13 §11): the default by credentials is used instead, with a warning naming the file. A model
+ * A model saved in a file (`agents.coder.model`) whose provider has no key does not stop the start:
+ * the default by credentials is used instead, with a warning naming the file. A model
  * given with `-m`, or set by the active profile, is refused instead: it was asked for by name.
  * The third argument may be `-m`'s value alone.
  * @throws {ModelSelectionError} with no credential at all, or an unknown / unusable model id
@@ -110,7 +110,7 @@ export interface ChosenProviders extends SelectedModels {
 
 /**
  * The start-up choice of `-p`, the TUI and `opencode acp`: the profile (`--profile`, else
- * OPENCODE_PROFILE; issue 15 §2) applied to `config`, then the models ({@link resolveModels}), with
+ * OPENCODE_PROFILE) applied to `config`, then the models ({@link resolveModels}), with
  * warnings naming the file a replaced model came from (`loaded.sources`).
  * @throws {ModelSelectionError} for an unknown profile, a profile whose key is missing, or as resolveModels
  */

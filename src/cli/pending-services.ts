@@ -1,5 +1,5 @@
 /**
- * The TUI's services while the app is still loading (issue 16: the full UI within 500 ms). The first
+ * The TUI's services while the app is still loading (the full UI within 500 ms). The first
  * frame needs only the sessions (the database), the coder model's name, the project's folders and
  * the language servers' names; the tools, agents, permission service, MCP and LSP load after it. So
  * the TUI starts on these services, built from the app's storage ({@link AppStorage}, the same bus
@@ -30,7 +30,7 @@ export interface EarlyParts {
   /** languages of the language servers the app will plan (`planServers`), for the sidebar */
   lspLanguages: string[];
   settings: ProviderSettings;
-  /** the active provider profile at start (issue 15 §2) */
+  /** the active provider profile at start */
   profile?: string;
   env?: NodeJS.ProcessEnv;
   /** workspace trust: what the project would run, and the person's answer (`interactive.ts`) */
@@ -107,7 +107,7 @@ export function pendingChatServices(early: EarlyParts, app: Promise<App>): { ser
     compact: (sessionId) => later((s) => (s.compact ? s.compact(sessionId) : Promise.reject(new Error('Compaction is not available')))),
     models: () => later((s) => s.models()),
     setModel: (modelId, options) => later((s) => s.setModel(modelId, options)),
-    // provider profiles (issue 15 §2): listed and switched once the app is there
+    // provider profiles: listed and switched once the app is there
     profiles:
       Object.keys(early.config.profiles ?? {}).length > 0
         ? {
@@ -139,7 +139,7 @@ export function pendingChatServices(early: EarlyParts, app: Promise<App>): { ser
  * `view` unless it says what `early` says (or is undefined): then `early` itself. The TUI reads this
  * snapshot with `useSyncExternalStore`, which re-renders the whole app, synchronously, for a new
  * object: the app's first LSP snapshot (servers idle, no diagnostics) would do that as the app
- * arrives, ~20–40 ms while the first keys are typed (issue 16), to draw the same sidebar.
+ * arrives, ~20–40 ms while the first keys are typed, to draw the same sidebar.
  */
 export function keepEarlyLspView(view: LspView | undefined, early: LspView): LspView {
   if (!view) return early;

@@ -1,5 +1,5 @@
 /**
- * The TUI's profile and model services over an App (issues 13 §11 and 15 §2): listing and switching
+ * The TUI's profile and model services over an App: listing and switching
  * provider profiles for the next request, and saving the model picked with ctrl+o to the project's
  * `.opencode.json` (or the global one when asked), under the active profile when there is one.
  */
@@ -55,7 +55,7 @@ export async function saveCoderModel(app: App, modelId: string, options: { globa
   app.setCoderModel(model);
   const profile = app.providerChoice.profile;
   const keyPath = [...(profile !== undefined ? ['profiles', profile] : []), 'agents', 'coder', 'model'];
-  // config/write.ts loads the schema (zod): imported when used, not at the TUI's start (issue 16)
+  // config/write.ts loads the schema (zod): imported when used, not at the TUI's start
   const { setGlobalConfigValue, setProjectConfigValue } = await import('../config/write.js');
   const file = options.global ? setGlobalConfigValue({ env: options.env }, keyPath, model.id) : setProjectConfigValue(app.cwd, keyPath, model.id);
   return { file, keyPath: keyPath.join('.') };

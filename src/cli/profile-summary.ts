@@ -1,12 +1,12 @@
 /**
- * What each provider profile resolves to (issue 15 §2), without network and without showing a key:
+ * What each provider profile resolves to, without network and without showing a key:
  * the models its agents use, and for each provider involved the base URL and whether its key is
  * there. Read by `opencode profiles` and the TUI's profile dialog.
  */
 import { AGENT_KINDS } from '../config/constants.js';
 import type { Config } from '../config/schema.js';
 import { applyProfile } from '../config/profiles.js';
-// provider/settings.js, not index.js (which loads the providers' HTTP clients): the TUI's first frame loads this (issue 16)
+// provider/settings.js, not index.js (which loads the providers' HTTP clients): the TUI's first frame loads this
 import { credentialStatus, providerBaseURL, type CredentialStatus, type ProviderSettings } from '../provider/settings.js';
 
 /** One provider a profile uses. */

@@ -1,9 +1,9 @@
 /**
  * `opencode -p PROMPT`: one prompt without the TUI (reference §9.1). Creates a session (or continues
- * one: `--continue`, `--session ID`, issue 14), runs the coder agent and prints only the final answer
+ * one: `--continue`, `--session ID`), runs the coder agent and prints only the final answer
  * (`-f text|json`), or every step as JSON lines (`-f stream-json`, see stream-json.ts). `-d` writes
  * what debug-log.ts says to stderr. Permission: `deny` rules hold; what would ask the person is
- * approved (as the original), or refused with `--no-auto-approve` (issue #4 §2).
+ * approved (as the original), or refused with `--no-auto-approve`.
  *
  * Exit codes: 0 done, 1 the run failed (provider error, step cap, the model declined the prompt, a stop
  * reason we do not know, storage failure), 2 bad usage or
@@ -94,7 +94,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     return fail(1, `cannot open the session database: ${(err as Error).message}`);
   }
 
-  // --continue / --session (issue 14): an unknown id is a usage error, before anything is sent
+  // --continue / --session: an unknown id is a usage error, before anything is sent
   let continued;
   try {
     continued = chosenSession(app.db, { continue: opts.continue, session: opts.session });
@@ -111,7 +111,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
 
   // the sandbox's trial start runs meanwhile; a run without it is said once, before the first request
   const sandboxStatus = app.sandbox.status();
-  // custom tools and plugins (issue 11) load while MCP servers start; both before the first request
+  // custom tools and plugins load while MCP servers start; both before the first request
   const customTools = import('../custom/start.js').then(({ startCustomTools }) =>
     startCustomTools(app, { write: (line) => process.stderr.write(`opencode: warning: ${line}\n`), writePluginLog: (line) => process.stderr.write(`opencode: ${line}\n`) }),
   );

@@ -1,6 +1,6 @@
 /**
  * V8 flags a run sets after it started (`v8.setFlagsFromString`), and the files the code cache loaded
- * since (issue 16).
+ * since.
  *
  * V8 rejects code cached under other flags (the cache's flag hash no longer matches), so the code cache
  * (code-cache.ts) keys the code of a file loaded after such a flag apart from the same file loaded

@@ -1,5 +1,5 @@
 /**
- * Naming a session from the command line (issue 14): `--session ID`, `--continue`, and the ID of
+ * Naming a session from the command line: `--session ID`, `--continue`, and the ID of
  * `opencode sessions show|export|delete`. An id may be given whole or as a unique prefix, as git takes
  * commit ids.
  */
@@ -55,7 +55,7 @@ export function chosenSession(db: Pick<Database, 'sessions'>, choice: SessionCho
 }
 
 /**
- * The session the TUI opens at start (issue 14): the one the flags name; without a flag, the one last
+ * The session the TUI opens at start: the one the flags name; without a flag, the one last
  * used in the TUI (never a `-p` run or a sub-agent session it did not open); `null` for a new chat.
  * @throws {SessionLookupError} for an unknown or ambiguous `--session` id
  */

@@ -1,5 +1,5 @@
 /**
- * The `opencode sessions` command and its sub-commands, as commander sees them (issue 14). Only
+ * The `opencode sessions` command and its sub-commands, as commander sees them. Only
  * argument parsing: each sub-command's code (sessions.ts; `undo` is the undo feature's,
  * sessions-undo.ts) is imported when it runs, so `--help` and `--version` stay light.
  */

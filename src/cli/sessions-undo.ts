@@ -1,5 +1,5 @@
 /**
- * `opencode sessions undo ID [--redo] [--force] [--json]` (issue 14): undo (or redo) the file changes
+ * `opencode sessions undo ID [--redo] [--force] [--json]`: undo (or redo) the file changes
  * of a session's last turn from a script, as `/undo` does in the TUI (`src/undo/undo.ts`). Only
  * argument parsing is loaded with the command table; the work is imported when it runs.
  *

@@ -1,5 +1,5 @@
 /**
- * `opencode sessions list|show|export|import|delete` (issue 14): the project's sessions from the
+ * `opencode sessions list|show|export|import|delete`: the project's sessions from the
  * shell. Output is made for pipes: colour only when stdout is a terminal, one record per line in
  * `list`, JSON with `--json` or `--format json`.
  *

@@ -1,5 +1,5 @@
 /**
- * `opencode -p … -f stream-json` (issue 14): one JSON object per line on stdout as the run goes, so a
+ * `opencode -p … -f stream-json`: one JSON object per line on stdout as the run goes, so a
  * CI job can follow and parse it. Every line has `type`, `time` (unix ms) and `sessionId`. Types, in
  * the order a run writes them:
  *

@@ -1,6 +1,6 @@
 /**
  * The TUI's configuration at start-up, without the zod schema when the config files have not changed
- * (issue 16: the schema and zod's ~750 kB chunk cost ~40 ms of CPU before the first frame).
+ * (the schema and zod's ~750 kB chunk cost ~40 ms of CPU before the first frame).
  *
  * The full loader's result for a set of files — the validated config with its defaults, the warnings,
  * each file's value — is remembered in the project's data directory (`tui-config.cache.json`), keyed

@@ -36,7 +36,7 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
   const { db, cwd } = app;
   /** session id → the cancel of its run, from the call on (the agent's own cancel only once the run holds the session) */
   const starting = new Map<string, AbortController>();
-  // custom tools and plugins (issue 11): loaded once, after the TUI's first frame; a run waits for them
+  // custom tools and plugins: loaded once, after the TUI's first frame; a run waits for them
   let customTools: Promise<CustomToolsSummary> | undefined;
   const loadCustomTools = () =>
     (customTools ??= import('../custom/start.js')
@@ -48,7 +48,7 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
     bus: app.bus,
     permission: app.permission,
     sessions: sessionServices(db, cwd),
-    // loaded on first use: undo brings the file tools' encodings (iconv-lite, chardet), kept off the TUI's start (issue 16)
+    // loaded on first use: undo brings the file tools' encodings (iconv-lite, chardet), kept off the TUI's start
     undo: (sessionId) => import('../undo/session-undo.js').then(({ undoInSession }) => undoInSession(app, sessionId, 'undo')),
     redo: (sessionId) => import('../undo/session-undo.js').then(({ undoInSession }) => undoInSession(app, sessionId, 'redo')),
     agent: {
@@ -65,7 +65,7 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
       },
       cancel: (sessionId) => {
         starting.get(sessionId)?.abort();
-        // a run started before a profile switch runs on the agent it started with (issue 15 §2)
+        // a run started before a profile switch runs on the agent it started with
         app.cancel(sessionId);
       },
       isBusy: (sessionId) => app.isBusy(sessionId),
@@ -93,11 +93,11 @@ export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.P
         .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
         .map(([id, models]) => ({ id, name: PROVIDER_NAMES[id] ?? id, models }));
     },
-    // the project's .opencode.json unless asked to save globally (issue 13 §11)
+    // the project's .opencode.json unless asked to save globally
     setModel: (modelId, options) => saveCoderModel(app, modelId, { global: options?.global, env }),
     profiles: profileServices(app, env),
     setTheme(name) {
-      // config/write.ts loads the schema (zod): imported when a theme is saved, not at the TUI's start (issue 16)
+      // config/write.ts loads the schema (zod): imported when a theme is saved, not at the TUI's start
       void import('../config/write.js')
         .then(({ setGlobalConfigValue }) => setGlobalConfigValue({ env }, ['tui', 'theme'], name))
         .catch((err: unknown) => app.bus.emit('warning', { message: `Theme not saved: ${(err as Error).message}` }));
@@ -119,7 +119,7 @@ export function sessionServices(db: Database, cwd: string): ChatServices['sessio
   // the session shown is marked in use, so `opencode sessions delete` elsewhere refuses it
   const marks = tuiSessionMarks(db);
   return {
-    // most recently updated first (ctrl+s); which one the TUI reopens is kept apart (`opened`, issue 14)
+    // most recently updated first (ctrl+s); which one the TUI reopens is kept apart (`opened`)
     list: () => db.sessions.list().sort((a, b) => b.updatedAt - a.updatedAt),
     get: (id) => db.sessions.get(id),
     create: () => db.sessions.create({ title: 'New Session' }),

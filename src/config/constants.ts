@@ -1,7 +1,7 @@
 /**
  * The config's fixed lists, without zod: the TUI's first frame and the profile logic need them, and
  * the schema (`schema.ts`, which builds on them and re-exports them) loads zod's ~750 kB chunk, which
- * the TUI's start leaves until after its first frame (issue 16).
+ * the TUI's start leaves until after its first frame.
  */
 
 /** Colour themes the TUI ships (reference §8). */

@@ -1,5 +1,5 @@
 /**
- * Provider profiles (issue 15 §2): named sets of provider settings and agent models under `profiles`
+ * Provider profiles: named sets of provider settings and agent models under `profiles`
  * in `.opencode.json`, applied over the file's own `providers` and `agents` when one is active.
  *
  * ```jsonc

@@ -196,7 +196,7 @@ const agentsSchema = z
   .describe('Per-agent settings: coder (main), task (sub-agent), title, summarizer.');
 
 /**
- * One entry of `profiles` (issue 15 §2): provider settings and agent models applied over the file's
+ * One entry of `profiles`: provider settings and agent models applied over the file's
  * own when the profile is active (`--profile NAME`, `OPENCODE_PROFILE`, or the TUI's profile dialog).
  */
 export const profileSchema = z
@@ -223,7 +223,7 @@ const permissionActionSchema = z.enum(['allow', 'ask', 'deny'], {
 });
 
 /**
- * The `permission` setting (issue #4 §2): one action for every tool, or per tool (a tool name, an MCP
+ * The `permission` setting: one action for every tool, or per tool (a tool name, an MCP
  * tool's full name, or a wildcard such as `*` or `github_*`) one action or an object of patterns →
  * action. Rules are read in key order and the last match wins (`src/permission/rules.ts`).
  */

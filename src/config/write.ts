@@ -1,7 +1,7 @@
 /**
- * Writes settings back into `.opencode.json` files as people wrote them (issue 13 §12): the model
+ * Writes settings back into `.opencode.json` files as people wrote them: the model
  * (ctrl+o: the project's file, or the global one when asked), the theme (global), and "always allow
- * in this project" rules (issue #4 §3). Only the one member changes; everything else in the file stays
+ * in this project" rules. Only the one member changes; everything else in the file stays
  * as written: comments, trailing commas, key order, indentation, line endings, a byte order mark.
  * The original re-serialised its whole Config struct (losing comments and unknown keys, inverting
  * `lsp.disabled`; reference §8).

@@ -1,7 +1,7 @@
 /**
  * The project's data folder (`data.directory`, default `<project>/.opencode`): created mode 0700
  * (the original's), and given a `.gitignore` whenever it has none — also when the person made the
- * folder first, for `commands/` (issue 10 §4: the database, with prompts and file contents, could
+ * folder first, for `commands/` (the database, with prompts and file contents, could
  * end up committed).
  *
  * The `.gitignore` ignores everything opencode keeps there — the database and its `-wal`/`-shm`

@@ -22,7 +22,7 @@ export { BUSY_TIMEOUT_MS, DATABASE_FILE_NAME };
 
 /**
  * Size the WAL is cut back to when a checkpoint resets it, in bytes (`PRAGMA journal_size_limit`).
- * Without it the WAL keeps the size of the largest burst of writes (issue 10 §3: 7 GB after one reply).
+ * Without it the WAL keeps the size of the largest burst of writes (7 GB after one reply).
  */
 export const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
 
@@ -41,7 +41,7 @@ export interface Database {
   readonly sessions: SessionStore;
   readonly messages: MessageStore;
   readonly files: FileStore;
-  /** the tool-call log (issue 11 §5) */
+  /** the tool-call log */
   readonly toolCalls: ToolCallLog;
   /** the raw connection, for tests and maintenance; the stores are the API */
   readonly connection: BetterSqlite3.Database;

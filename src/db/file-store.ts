@@ -66,7 +66,7 @@ function toFileVersion(row: FileRow): FileVersion {
 
 /** Reads and writes the `files` table; the SQLite side of the tools' {@link FileHistory}. */
 export class FileStore implements FileHistory {
-  /** each turn's exact file states, for undo and redo (issue 14) */
+  /** each turn's exact file states, for undo and redo */
   readonly turns: TurnChangeStore;
 
   constructor(

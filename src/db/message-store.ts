@@ -9,7 +9,7 @@
  * A failed deferred write is kept and thrown by the next call about that message (or by `flush()`), so
  * the run fails rather than losing data silently. The store publishes no events; the agent does.
  *
- * Writes stay proportional to what arrived (issue 10 §3): a streaming write of a message past
+ * Writes stay proportional to what arrived: a streaming write of a message past
  * {@link STREAMING_REWRITE_MAX_CHARS} stores only what was appended since the last write, as rows of
  * `message_chunks` (see migration 0002), and `finish` writes the whole message once and drops its rows.
  * Readers (`get`, `list`) apply the rows, so they see the same message either way. Every stored part is
@@ -365,7 +365,7 @@ export class MessageStore {
    * Runs `fn` in one SQLite transaction on this store's connection (`BEGIN IMMEDIATE … COMMIT`): the
    * writes every store on the connection makes inside it (messages, sessions, the tool-call log) are
    * committed together, with one WAL commit instead of one each — the agent groups the writes it makes
-   * at one moment this way (issue 16: ~100–250 µs of CPU a commit here). A call inside another joins it
+   * at one moment this way (~100–250 µs of CPU a commit here). A call inside another joins it
    * (as a savepoint: its writes commit with the outer call's).
    * When `fn` throws, everything it wrote is rolled back and the error is rethrown — inside another
    * batch, only what `fn` wrote, and the outer call decides about the rest; what this store remembers of

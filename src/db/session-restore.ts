@@ -1,5 +1,5 @@
 /**
- * Writing a session tree back exactly as it was exported (`opencode sessions import`, issue 14):
+ * Writing a session tree back exactly as it was exported (`opencode sessions import`):
  * sessions with their totals and timestamps, messages with their `seq` and times, file versions. The
  * stores' own `create` methods stamp the current time and allocate `seq`; an import must not.
  */

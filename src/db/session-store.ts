@@ -79,7 +79,7 @@ function toSession(row: SessionRow): Session {
 
 /** Reads and writes the `sessions` table. Every method is synchronous and throws on a failed write. */
 export class SessionStore {
-  /** the statements the agent runs at every step, prepared once (issue 16: a prepare costs about what the query does) */
+  /** the statements the agent runs at every step, prepared once (a prepare costs about what the query does) */
   private readonly statements = new Map<string, BetterSqlite3.Statement<unknown[], SessionRow>>();
 
   constructor(private readonly db: BetterSqlite3.Database) {}

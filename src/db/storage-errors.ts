@@ -1,6 +1,6 @@
 /**
  * Failures of local storage — the file system, and the SQLite file on it — said in plain words with
- * what to do (issue 10 §4: a read-only or full disk showed as `ENOENT … mkdir` or `disk I/O error`).
+ * what to do (a read-only or full disk showed as `ENOENT … mkdir` or `disk I/O error`).
  * Used when the data folder and the database are opened at start, and by the file tools' writes.
  *
  * Error codes: Node's `err.code` for the file system (errno names, `man 3 errno`), better-sqlite3's

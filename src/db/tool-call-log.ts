@@ -1,5 +1,5 @@
 /**
- * The tool-call log (issue 11 §5): every tool call, of every source, as a row of `tool_calls`, and the
+ * The tool-call log: every tool call, of every source, as a row of `tool_calls`, and the
  * per-tool figures `opencode stats` prints. One prepared insert per call (a trigger adds it to the
  * daily roll-up), so the agent loop pays one small write per tool call; the figures add up the roll-up's
  * rows (one per tool and day) plus the period's partial first day, and walk an index of the calls that

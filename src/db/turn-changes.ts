@@ -1,5 +1,5 @@
 /**
- * The `turn_changes` table (migration 0005, issue 14): per turn and path, the exact bytes and mode
+ * The `turn_changes` table (migration 0005): per turn and path, the exact bytes and mode
  * before the turn's first write and after its last, and whether undo put the before state back. The
  * undo itself (disk checks, writes) is `src/undo/`; this module only stores and finds rows.
  *

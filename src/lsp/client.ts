@@ -115,7 +115,7 @@ export class LspClient {
    *   takes longer than `startTimeoutMs` (the process is killed then)
    */
   static async start(options: LspClientOptions): Promise<LspClient> {
-    // imported here so that -p and the first frame never load it (issue 12: servers start lazily)
+    // imported here so that -p and the first frame never load it (servers start lazily)
     const loaded = await import('vscode-jsonrpc/node');
     // a CommonJS package: Node gives named exports, the esbuild bundle only a default export
     const rpc = (typeof loaded.createMessageConnection === 'function' ? loaded : (loaded as unknown as { default: typeof loaded }).default);

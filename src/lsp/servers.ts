@@ -1,5 +1,5 @@
 /**
- * Which language servers a project gets, and why (issue 12): the `lsp` entries of the config, and
+ * Which language servers a project gets, and why: the `lsp` entries of the config, and
  * without one the servers already installed for the languages present in the project. Nothing is
  * downloaded. `"lsp": false` turns it all off; `disabled: true` turns one language off, discovery
  * included (the original ignored `disabled`: reference §7 [BUG]).

@@ -1,5 +1,5 @@
 /**
- * The read limit of a stdio MCP connection, kept without losing the server (issue 10 §4).
+ * The read limit of a stdio MCP connection, kept without losing the server.
  *
  * The SDK's `StdioClientTransport` buffers the server's stdout up to 10 MB
  * (`STDIO_DEFAULT_MAX_BUFFER_SIZE`, @modelcontextprotocol/sdk 1.32 `shared/stdio.js`) and, past it,

@@ -1,5 +1,5 @@
 /**
- * The answers a permission request can be given (issue 13 §13): only those that grant what they
+ * The answers a permission request can be given: only those that grant what they
  * say. When nothing beyond this call can be granted (`request.scopes` is empty: a write outside the
  * project, a command that could not be analysed, opaque code under a deny rule), "allow for
  * session" and "always allow in this project" would grant nothing, so they are not offered.

@@ -1,5 +1,5 @@
 /**
- * A shell command as the permission policy sees it (issue #4 §2): the shell analysis
+ * A shell command as the permission policy sees it: the shell analysis
  * (`shell-analysis.ts`) turned into a {@link CommandSubject}: each simple command with the text rules
  * match, whether it is read-only on its own, and the scope "allow for session" would grant for it.
  */
@@ -48,7 +48,7 @@ export async function analyseForPermission(
       if (c.opaque !== undefined) part.opaque = c.opaque;
       return part;
     }),
-    // a file in the project may be another name of one outside it (issue 10 §1)
+    // a file in the project may be another name of one outside it
     writes: markHardLinkedWrites(
       analysis.writes.map((w) => ({
         target: w.target,
@@ -62,7 +62,7 @@ export async function analyseForPermission(
   };
   if (analysis.unanalysable !== undefined) subject.unanalysable = analysis.unanalysable;
   if (analysis.alwaysAsks?.length) subject.alwaysAsks = [...analysis.alwaysAsks];
-  // the shell stayed elsewhere after an earlier `cd /tmp`: `make` or `npm install` writes there (issue 10 §1)
+  // the shell stayed elsewhere after an earlier `cd /tmp`: `make` or `npm install` writes there
   if (options.projectDir !== undefined && options.cwd !== options.projectDir && analysis.startDirectoryWriters?.length) {
     subject.writes.push({ target: `${options.cwd} (where ${analysis.startDirectoryWriters.join(', ')} runs)`, path: options.cwd, via: 'working directory' });
   }
@@ -98,7 +98,7 @@ export async function analyseForPermission(
 /**
  * The command as the program receives it: quotes resolved (`git 'pu'sh` is `git push`) and, for git,
  * the global options before the subcommand dropped (`git -C . --no-pager push` is `git push`), so
- * that a rule on `git push*` matches every spelling (issue #10 §1).
+ * that a rule on `git push*` matches every spelling.
  */
 function resolvedText(command: SimpleCommand): string {
   let args = command.args;

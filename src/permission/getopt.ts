@@ -1,6 +1,6 @@
 /**
  * Command-line options read the way GNU `getopt_long` reads them (glibc's getopt(3), "Long options"),
- * for the shell analysis to find the words a program writes to (issue 10 §1):
+ * for the shell analysis to find the words a program writes to:
  *
  * - a long option may be abbreviated to any unique prefix (`sed --in-pl` is `--in-place`,
  *   `cp --target=/x` is `--target-directory=/x`); a prefix of several options is an error in

@@ -1,5 +1,5 @@
 /**
- * What git writes (issue 10 §1), for `write-targets.ts`: `--output` of log, diff, show, …; each
+ * What git writes, for `write-targets.ts`: `--output` of log, diff, show, …; each
  * subcommand that creates files or folders (a table, with an example per row: clone, init, archive,
  * bundle, format-patch, worktree, submodule, config --global/--system/--file); and the folders of
  * `-C`, `--git-dir` and `--work-tree`. Sources: git's documentation of each subcommand. Pure.

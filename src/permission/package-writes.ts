@@ -1,5 +1,5 @@
 /**
- * What npm and pip write besides the project (issue 10 §1), for `write-targets.ts`: npm's folder
+ * What npm and pip write besides the project, for `write-targets.ts`: npm's folder
  * options (`--prefix`, `--cache`, `--logs-dir`, `--userconfig`, …), its global folder (`-g`) and
  * `~/.npmrc` (`npm config set`); pip's `--target`, `--prefix`, `--user` (`~/.local`), `-d`, `--log`.
  * Sources: npm's config documentation, `pip install --help`. Pure.

@@ -1,5 +1,5 @@
 /**
- * The permission decision (issue #4 §2, §3): given the rules, the session's grants and what a tool
+ * The permission decision: given the rules, the session's grants and what a tool
  * call touches, allow, deny or ask, and if it asks, what "allow for session" would cover. A pure
  * function; the service (`service.ts`) keeps the grants and asks the person.
  *
@@ -244,7 +244,7 @@ class Judge {
     );
     const writesAFile = subject.writes.some((w) => !w.path || !NOT_A_FILE.test(w.path));
     const unexplained = !subject.readOnly && !writesAFile && allPartsReadOnly;
-    // A write tied to one part asks for that part and names it with the write (issue 13 §13):
+    // A write tied to one part asks for that part and names it with the write:
     // `git status && echo done > status.txt` asks for `echo done > status.txt: writes a file`, and
     // `git status` stays allowed. A write tied to no single part (`{ a; b; } > log`) asks for all.
     for (const write of unaccounted) {
@@ -293,7 +293,7 @@ class Judge {
       defaultReason: 'not a read-only command',
     };
     if (part.opaque !== undefined && main.status !== 'deny' && !this.allowsOpaque(part, rule)) {
-      // opaque code: never allowed by the read-only list or a wildcard rule (issue #10 §1)
+      // opaque code: never allowed by the read-only list or a wildcard rule
       main.status = 'ask';
       main.rule = undefined;
       main.reason = part.opaque;

@@ -168,7 +168,7 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'env', example: 'env (lists the environment; `env X=1 cmd` is seen through to cmd)' },
   { command: 'printenv', example: 'printenv PATH' },
   { command: 'set', example: 'set, set -o (list; other arguments change shell options)', check: (a) => a.length === 0 || (a.length === 1 && (a[0] === '-o' || a[0] === '+o')) },
-  // information only: these asked needlessly (issue 10 §1)
+  // information only: these asked needlessly
   { command: 'ulimit', example: 'ulimit -a, ulimit -n (with a value it sets a limit)', check: (a) => a.every((x) => /^-[HSabcdefiklmnpqrstuvxPRT]+$/.test(x)) },
   { command: 'umask', example: 'umask, umask -S (with a mode it sets it)', check: (a) => a.every((x) => x === '-S' || x === '-p') },
   { command: 'export', example: 'export, export -p (list; with names it exports)', check: (a) => a.length === 0 || (a.length === 1 && a[0] === '-p') },

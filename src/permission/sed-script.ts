@@ -1,6 +1,6 @@
 /**
- * A reader for sed scripts (GNU sed 4.x syntax, which BSD's is a subset of), for the shell analysis
- * (issue 10 §1): which files a script writes (`w file`, `W file`, `s/a/b/w file`), whether it runs
+ * A reader for sed scripts (GNU sed 4.x syntax, which BSD's is a subset of), for the shell analysis:
+ * which files a script writes (`w file`, `W file`, `s/a/b/w file`), whether it runs
  * commands (`e`, `s/a/b/e`). (Whether a script only prints is `isPrintOnlySedScript` in
  * `safe-commands.ts`, stricter on purpose.)
  *

@@ -1,5 +1,5 @@
 /**
- * The permission service (reference §4, issue #4): tools ask, the rules answer, and when they say
+ * The permission service (reference §4): tools ask, the rules answer, and when they say
  * "ask", the person does.
  *
  * Fixes over the original: requests are kept in a map until answered, never dropped by a lossy queue;
@@ -58,7 +58,7 @@ type Listener = (request: PermissionRequest) => void;
 export const SANDBOX_ESCAPE_REASON = 'the rules allow it inside the sandbox; running it outside the sandbox needs your word';
 
 /**
- * How one request was decided, for reports (`opencode -p -f stream-json`, issue 14): `by` a rule (or
+ * How one request was decided, for reports (`opencode -p -f stream-json`): `by` a rule (or
  * the defaults: read-only calls), a grant for the session, the unattended mode of `-p`, or the person.
  * A request withdrawn by a cancel is not reported.
  */

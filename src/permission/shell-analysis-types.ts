@@ -21,7 +21,7 @@ export interface SimpleCommand {
    */
   readOnly?: boolean;
   /**
-   * Set when the command runs code the analysis cannot see (issue #10 §1): an interpreter one-liner,
+   * Set when the command runs code the analysis cannot see: an interpreter one-liner,
    * a program or script read from input, code-running environment, git configuration that runs a
    * program, code in bash's arithmetic. Why, in plain words: `runs code the check cannot see: python3 -c …`.
    * Never read-only; the policy allows it only by a rule that names the program.
@@ -52,7 +52,7 @@ export interface ShellWrite {
    * The one simple command the write belongs to (its index in {@link ShellAnalysis.commands}): the
    * command a redirection hangs on (`echo done > status.txt`), or the writing command itself (`tee
    * log`). Unset when the write cannot be tied to one command (`{ a; b; } > log`). Lets a reason name
-   * the part of a compound line that writes (issue 13 §13).
+   * the part of a compound line that writes.
    */
   command?: number;
   /** the redirection as written before its target, for a redirection: `>`, `>>`, `2>`, `&>`, … */

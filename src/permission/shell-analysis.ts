@@ -1,5 +1,5 @@
 /**
- * Shell command analysis (issue #4 §1): what a bash command line would run and write, so that
+ * Shell command analysis: what a bash command line would run and write, so that
  * permission rules judge every part of it, not its first word (reference §1.1, §10 item 3).
  *
  * `analyzeCommand` parses the line with a real bash parser (`shell-parse.ts`) and finds every simple
@@ -13,7 +13,7 @@
  * Anything it cannot see through (a syntax error, a command name that is only known at run time,
  * `eval "$x"`) is reported as `unanalysable`, and the caller asks.
  *
- * Opaque code (issue #10 §1) is marked on the command that runs it (`SimpleCommand.opaque`):
+ * Opaque code is marked on the command that runs it (`SimpleCommand.opaque`):
  * interpreter one-liners and programs read from input (`opaque-code.ts`), code-running environment
  * (`code-env.ts`), code bash evaluates in arithmetic and subscripts, git that can run a program,
  * wrappers whose command string is not literal (`wrappers.ts`). The policy never lets the read-only
@@ -61,7 +61,7 @@ export type { ProgramUse, ShellAnalysis, ShellWrite, SimpleCommand } from './she
  * `projectDir` (default `cwd`): git run outside it, or writes into a `.git` folder, are opaque code.
  */
 export function analyzeCommand(command: string, options: { cwd: string; home: string; projectDir?: string }): ShellAnalysis {
-  // git run outside the project reads another repository's configuration (issue 10 §1)
+  // git run outside the project reads another repository's configuration
   const analysis = new Analysis(options.home, options.projectDir ?? options.cwd);
   try {
     analysis.source(command, { dir: { path: options.cwd }, wrappers: [], depth: 0 });

@@ -1,5 +1,5 @@
 /**
- * The Anthropic Messages request body as UTF-8 bytes, encoded incrementally (issue 16).
+ * The Anthropic Messages request body as UTF-8 bytes, encoded incrementally.
  *
  * Each call of an agent loop sends the whole history again, so `JSON.stringify` of the request and the
  * UTF-8 encoding of that text grow with the session: ~0.5–0.8 ms of main-thread CPU a call at 34 KB in

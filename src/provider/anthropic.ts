@@ -124,7 +124,7 @@ export class AnthropicProvider implements Provider {
           timeout: this.stallTimeouts.firstByteTimeoutMs + 60_000,
           logLevel: 'off',
           // no OpenTelemetry spans: we register no tracer, and the SDK's no-op spans cost ~0.3 ms of CPU a call
-          // (issue 16; documented ClientOptions.openTelemetry: `false` disables the spans)
+          // (documented ClientOptions.openTelemetry: `false` disables the spans)
           openTelemetry: false,
         }),
     );

@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the incremental request-body encoders (anthropic-body.ts, openai-body.ts; issue 16): what
+ * Shared pieces of the incremental request-body encoders (anthropic-body.ts, openai-body.ts): what
  * an encoding of a history part was built from, flattened, so an encoder can tell with `===` whether a part
  * it encoded before is unchanged; tool lists compared the same way; JSON items joined as bytes.
  */

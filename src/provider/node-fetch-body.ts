@@ -3,7 +3,7 @@
  * `Uint8Array` chunks, the form both SDKs read a body in when it offers one (`@anthropic-ai/sdk`
  * `internal/shims` `ReadableStreamToAsyncIterable`, `openai` the same: `stream[Symbol.asyncIterator]`
  * is used before `getReader()`). A web `ReadableStream` is not built: Node's is written in JavaScript and
- * costs more on the main thread than the HTTP parsing itself (issue 16).
+ * costs more on the main thread than the HTTP parsing itself.
  *
  * The body tells the exchange's stall clock (node-fetch-clock.ts) of its first byte and of every wait for
  * a chunk with none queued, so a slow reader never trips the idle clock. A chunk that arrives while the

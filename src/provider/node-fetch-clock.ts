@@ -7,7 +7,7 @@
  *   reader never trips it).
  *
  * Why one timer: a streamed reply comes in many small chunks, and arming a timer for every read (and
- * clearing it on every chunk) cost a `setTimeout` / `clearTimeout` pair per chunk (issue 16). Here a
+ * clearing it on every chunk) cost a `setTimeout` / `clearTimeout` pair per chunk. Here a
  * wait only notes when it began; the timer, armed once, checks that note when it fires and is armed
  * again for the rest of the limit if the reader has not waited long enough. It is re-armed early only
  * when a wait begins and the armed timer would fire after the wait's limit. Either limit is checked

@@ -3,7 +3,7 @@
  * client option (`@anthropic-ai/sdk` and `openai` `ClientOptions.fetch`), with the stall clocks of
  * stall.ts built in. The SDKs still build the request, parse the event stream, and make their errors;
  * this replaces only Node's fetch (undici) and our stall wrapper's second web stream, which cost ~1 ms
- * of the main thread's CPU a call (issue 16: SDK + undici + wrapper 3.74 ms a call, bare `node:http`
+ * of the main thread's CPU a call (SDK + undici + wrapper 3.74 ms a call, bare `node:http`
  * 1.0 ms, for a 33 KB request).
  *
  * What the SDKs use of a response (read in node_modules, `client.mjs` `makeRequest`, `core/streaming`,
@@ -30,7 +30,7 @@
  * the first byte of the body (the headers alone do not stop it); the idle limit between chunks while the
  * reader waits. Either fails the request with a {@link ProviderStallError}.
  *
- * Cost (issue 16): the work per call is kept to what the request needs: a URL string is parsed once
+ * Cost: the work per call is kept to what the request needs: a URL string is parsed once
  * (the SDKs send every call to the same few) into the request's options; a string body is encoded once
  * ({@link utf8}); one timer serves both stall clocks; the exchange is its own abort listener, so a call
  * makes no closures for it; the body's chunks go straight to a waiting reader.
@@ -223,7 +223,7 @@ function bodyOf(body: FetchBody | null | undefined): { data: Buffer; contentType
  * string, a body took two passes: `Buffer.byteLength` for the content-length, then the socket's own
  * encoding (which sizes its buffer for the worst case, as here). On a string with any character past
  * Latin-1 (the SDKs' JSON of our prompts has some) the first pass alone cost ~50–150 µs for 33 KB on
- * Node 20 (issue 16).
+ * Node 20.
  */
 function utf8(text: string): Buffer {
   // at most 3 bytes for each UTF-16 unit (a surrogate pair, 2 units, is 4 bytes)

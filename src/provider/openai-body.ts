@@ -1,5 +1,5 @@
 /**
- * The Chat Completions request body as UTF-8 bytes, encoded incrementally (issue 16): the counterpart of
+ * The Chat Completions request body as UTF-8 bytes, encoded incrementally: the counterpart of
  * anthropic-body.ts for the OpenAI provider (and every OpenAI-compatible server). Each history message's
  * API messages are kept as bytes while the values they were built from are unchanged (`===`): the
  * message's role, whether the model takes images, and each part's type and the fields

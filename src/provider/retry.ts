@@ -9,7 +9,7 @@
  *   original retried mid-stream and duplicated text);
  * - all of it within a retry budget (`retryBudgetMs`, default 3 minutes, counted from the first
  *   attempt): a retry whose wait would end past the budget is not made, and a retry attempt still
- *   silent when the budget runs out is cut (issue 10 §2: 8 stalled attempts took 55 minutes);
+ *   silent when the budget runs out is cut (8 stalled attempts took 55 minutes);
  * - a refused connection or an unknown host is retried at most {@link UNREACHABLE_MAX_RETRIES} times,
  *   quickly, then reported as `cannot reach <origin> (connection refused): is the server running?`
  *   (a typo and a stopped Ollama used to look like 8 retries over ~10 minutes);
@@ -29,7 +29,7 @@ import { ProviderError, type ProviderErrorCode, type ProviderEvent } from './typ
 /** Longest wait a server's `Retry-After` may impose before we give up waiting that long: 5 minutes. */
 export const MAX_RETRY_AFTER_MS = 5 * 60_000;
 
-/** Default of {@link RetryOptions.retryBudgetMs}: 3 minutes (issue 10 §2). */
+/** Default of {@link RetryOptions.retryBudgetMs}: 3 minutes. */
 export const DEFAULT_RETRY_BUDGET_MS = 3 * 60_000;
 
 /** Retries after a refused connection or an unknown host: the answer will not change, so few and quick. */

@@ -1,6 +1,6 @@
 /**
  * Stall detection for provider requests: a `fetch` wrapper, handed to both SDKs, that fails a request
- * whose server accepted the connection but stopped talking (issue 10 §2: a silent provider kept `-p`
+ * whose server accepted the connection but stopped talking (a silent provider kept `-p`
  * waiting 55 minutes, 300 s per attempt × 8 retries).
  *
  * Two clocks, both counting only time spent waiting for the server (a slow consumer never trips them):
@@ -22,7 +22,7 @@ export interface StallTimeouts {
   idleTimeoutMs: number;
 }
 
-/** Defaults of {@link StallTimeouts}: 60 s to the first byte, 120 s between chunks (issue 10 §2). */
+/** Defaults of {@link StallTimeouts}: 60 s to the first byte, 120 s between chunks. */
 export const DEFAULT_STALL_TIMEOUTS: StallTimeouts = { firstByteTimeoutMs: 60_000, idleTimeoutMs: 120_000 };
 
 /** Thrown (as the fetch rejection or the body's error) when the server went silent. */

@@ -1,5 +1,5 @@
 /**
- * A stored conversation as a list of entries a reader follows (issue 14): what the person wrote, what
+ * A stored conversation as a list of entries a reader follows: what the person wrote, what
  * the model answered, each tool call together with its result (stored in the next message), and how a
  * reply ended when it did not end normally. `show` and the markdown export render these entries. Pure.
  */
@@ -34,7 +34,7 @@ export function conversationEntries(session: Pick<Session, 'summaryMessageId'>, 
   for (const m of messages) {
     const isSummary = m.id === session.summaryMessageId;
     if (m.role !== 'tool') {
-      // an undo/redo note (issue 14) is the app's words to the model, not the person's
+      // an undo/redo note is the app's words to the model, not the person's
       const isNote = m.role === 'user' && m.parts.length > 0 && m.parts.every((p) => p.type === 'text' && p.note !== undefined);
       const role = isSummary ? 'summary' : isNote ? 'note' : m.role;
       // a reply's steps (assistant, tool, assistant, …) read as one answer

@@ -1,5 +1,5 @@
 /**
- * The JSON export of a session (`opencode sessions export ID --format json`, issue 14): the session,
+ * The JSON export of a session (`opencode sessions export ID --format json`): the session,
  * its sub-agent sessions, every message with all its parts, and the file history, exactly as stored,
  * so `opencode sessions import FILE` writes the same rows back (in this or another project).
  *

@@ -1,6 +1,6 @@
 /**
  * `opencode sessions export ID --format md`: a session as markdown a person can read, or paste into a
- * GitHub issue (issue 14). Each turn is a `### You` / `### Assistant` section; a tool call is a
+ * GitHub issue. Each turn is a `### You` / `### Assistant` section; a tool call is a
  * collapsed `<details>` block with its input and (cut) output; thinking is collapsed too. Code fences
  * are longer than any backtick run inside them, so a result holding ``` cannot break out.
  */

@@ -1,5 +1,5 @@
 /**
- * `opencode sessions show ID`: a session as plain text for a terminal or a pipe (issue 14). Tool calls
+ * `opencode sessions show ID`: a session as plain text for a terminal or a pipe. Tool calls
  * are one line each with their result's summary under them; thinking is named, not printed.
  *
  * ```

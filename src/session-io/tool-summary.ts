@@ -1,6 +1,6 @@
 /**
  * One-line summaries of tool calls and their results, for people reading a session outside the TUI
- * (`opencode sessions show`, the markdown export) and for `-p -f stream-json` (issue 14). Pure.
+ * (`opencode sessions show`, the markdown export) and for `-p -f stream-json`. Pure.
  */
 import type { ToolCallPart, ToolResultPart } from '../message.js';
 

@@ -1,6 +1,6 @@
 /**
  * Export and import of a session tree between a project's database and the JSON format of
- * json-format.ts (issue 14).
+ * json-format.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';

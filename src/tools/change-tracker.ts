@@ -1,5 +1,5 @@
 /**
- * The contract between the tool-call path and undo's snapshots (issue 14): calls of tools that run
+ * The contract between the tool-call path and undo's snapshots: calls of tools that run
  * programs (`bash`, custom and MCP tools not marked read-only) go through a {@link ChangeTracker},
  * which snapshots the project before and after and records what the call changed, so undo can put it
  * back. The implementation is `undo/bash-changes.ts`; the app puts it in the coder's

@@ -1,5 +1,5 @@
 /**
- * Arguments the model gets wrong (issue 11 §3): before any tool runs, whatever its source (built-in,
+ * Arguments the model gets wrong: before any tool runs, whatever its source (built-in,
  * MCP, custom), its arguments are checked against its JSON Schema (`Tool.inputSchema`) and coerced
  * where the intent is clear. Pure: no I/O, the input is never mutated.
  *

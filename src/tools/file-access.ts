@@ -1,6 +1,6 @@
 /**
  * The one seam through which the file tools (`view`, `edit`, `write`, `patch`) read and write a file's
- * text when an editor holds the files (issue 15: `opencode acp` with a client that offers ACP's
+ * text when an editor holds the files (`opencode acp` with a client that offers ACP's
  * `fs/read_text_file` / `fs/write_text_file`). Without a {@link FileAccess} in the tool context, or
  * for a direction it does not offer, the tools use the disk as always.
  *

@@ -1,7 +1,7 @@
 /**
- * File history as tools see it (reference §6): every write by a tool stores a version, so the UI can
- * show what a session changed, and the exact bytes of each turn's changes, so undo can put them back
- * (issue 14). The SQLite implementation is `db/file-store.ts`; tools only know this.
+ * File history as tools see it (the original kept a version per write): every write by a tool stores a
+ * version, so the UI can show what a session changed, and the exact bytes of each turn's changes, so
+ * undo can put them back. The SQLite implementation is `db/file-store.ts`; tools only know this.
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { FileSnapshot } from '../db/turn-changes.js';

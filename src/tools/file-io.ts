@@ -99,7 +99,7 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: WriteO
 
 /**
  * The path a write to `path` must replace: every symbolic link followed the way the kernel does,
- * dangling ones too, by the same {@link resolveAllLinks} the permission check uses (issue #10 §1). A
+ * dangling ones too, by the same {@link resolveAllLinks} the permission check uses. A
  * link's text with `..` after another link (`L → D/../../x`, `D` a link) leads where the kernel goes,
  * not where the text reads; following it by text wrote outside the project after the check had
  * judged the kernel's place inside.
@@ -141,7 +141,7 @@ function fsError(code: string, message: string, path?: string): NodeJS.ErrnoExce
 }
 
 /**
- * A read-only, full or over-quota disk said as such, with what to do (issue 10 §4), or undefined for
+ * A read-only, full or over-quota disk said as such, with what to do, or undefined for
  * any other error. The code stays on the error (`EROFS`, `ENOSPC`, `EDQUOT`).
  */
 function diskProblem(err: unknown, target: string): StorageError | undefined {

@@ -1,7 +1,7 @@
 /**
  * The one registry of tools offered to the model, whatever their source.
  *
- * When two sources give a tool of the same name, the higher one wins (issue #11 §2):
+ * When two sources give a tool of the same name, the higher one wins:
  * runtime (registered by a program embedding the agent) over project custom tools (files and plugins)
  * over user custom tools over MCP tools over built-in tools. Every entry keeps where it came from (a
  * file, a plugin, a server) so an override can be named, and `"tools": { "<name>": false }` in
@@ -212,7 +212,7 @@ export function describeShadowed(entry: ToolEntry, name: string): string {
 export const PLUGIN_APPROVED = new WeakSet<object>();
 
 /**
- * Runs `tool` with the plugins' hooks around it (issue #11 §1): `before` may rewrite the arguments or
+ * Runs `tool` with the plugins' hooks around it: `before` may rewrite the arguments or
  * block the call (an error result with the reason), the tool's permission requests go to
  * `permission` first (`deny` → an error result the model sees; `allow` → the request still goes to
  * the permission service, so `deny` rules hold, marked {@link PLUGIN_APPROVED} so that the app answers
@@ -224,7 +224,7 @@ export async function runWithHooks(tool: Tool, input: string, ctx: ToolContext, 
   const call = { sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, args: parseArgs(input) };
   // a hook that never settles must not outlive esc
   const before = await untilAborted(hooks.before(call), ctx.signal);
-  // a plugin's refusal is a policy's, as a permission rule's is: `permission` in the call log (issue 11 §5)
+  // a plugin's refusal is a policy's, as a permission rule's is: `permission` in the call log
   if ('blocked' in before) return { output: before.blocked, isError: true, metadata: { blockedByPlugin: true }, ...(before.hookFailed ? {} : { outcome: 'permission' as const }) };
   const rewritten = before.args === call.args ? input : JSON.stringify(before.args);
   call.args = before.args;

@@ -148,7 +148,7 @@ const SAVE_STATE =
   'printf "%s\\n" "$__oc_rc" > "$__oc_state.status"; } 2>/dev/null';
 
 /**
- * Ends the shell's whole process group when the agent dies (issue #10 §2: after a kill -9 the
+ * Ends the shell's whole process group when the agent dies (after a kill -9 the
  * command and everything it started kept running). fd 3 is a socket whose other end only the agent
  * holds; a background member of the group blocks reading it, and its end-of-file, which the kernel
  * delivers whatever killed the agent, makes it kill the group. Portable (no prctl or setpriv needed)
@@ -190,7 +190,7 @@ const WRAPPER = [
   '. "$__oc_in" 2>/dev/null',
   'command rm -f -- "$__oc_in" 2>/dev/null',
   'PWD=$__oc_dir', // the snapshot's PWD may name a directory that is gone (we then started elsewhere)
-  // `cd name` must mean ./name: the permission check resolves paths so (issue 10 §1); a CDPATH set in the line is seen there
+  // `cd name` must mean ./name: the permission check resolves paths so; a CDPATH set in the line is seen there
   'unset CDPATH',
   `trap '__oc_rc=$?; ${`${STOP_WATCHING}; ${SAVE_STATE}`.replaceAll("'", "'\\''")}; exit $__oc_rc' EXIT`,
   "trap 'exit 143' TERM",
@@ -208,7 +208,7 @@ process.once('exit', () => {
   for (const dir of liveStateDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-// defined in leftovers.ts, which the TUI's start reads without this module's (zod's) chunk: issue 16
+// defined in leftovers.ts, which the TUI's start reads without this module's (zod's) chunk
 export { STATE_DIR_PREFIX };
 // custom tools' processes stop their groups the same way
 export { terminateGroup };
@@ -256,7 +256,7 @@ class SessionShell implements ShellRunner {
     this.killGraceMs = options.killGraceMs ?? 1_000;
     const inherited: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) inherited[k] = v;
-    // the provider keys stay ours: `env` is a read-only command that never asks (issue #10 §1)
+    // the provider keys stay ours: `env` is a read-only command that never asks
     this.baseEnv = { ...withoutCredentials(inherited, options.passEnv), ...NON_INTERACTIVE_ENV, ...options.env };
   }
 

@@ -44,7 +44,7 @@ export interface TextDocument {
   format: TextFormat;
   /** permission bits (`st_mode & 0o7777`) */
   mode: number;
-  /** the bytes read ({@link readDocument} sets it): what undo puts back (issue 14) */
+  /** the bytes read ({@link readDocument} sets it): what undo puts back */
   bytes?: Buffer;
 }
 

@@ -33,7 +33,7 @@ export interface ToolResult {
   truncated?: boolean;
 }
 
-/** How a tool call ended, as the call log records it (issue 11 §5). */
+/** How a tool call ended, as the call log records it. */
 export type ToolOutcome = 'ok' | 'error' | 'validation' | 'permission' | 'timeout' | 'canceled';
 
 /**
@@ -122,7 +122,7 @@ export interface Tool {
   run(input: string, ctx: ToolContext): Promise<ToolResult>;
 }
 
-// defined in tool-error.ts: the TUI's file picker (glob-pattern.ts) throws it without loading zod (issue 16)
+// defined in tool-error.ts: the TUI's file picker (glob-pattern.ts) throws it without loading zod
 export { ToolError };
 
 /** Default cap on a tool's output, in characters (the original's bash limit, reference §1.1). */

@@ -50,7 +50,7 @@ export async function commitFileWrite(ctx: ToolContext, path: string, bytes: Uin
 /**
  * `path` made absolute against the project directory, with a leading `~` or `~/` meaning the home
  * folder (`$HOME`, else the account's), as in a shell: models write `~/notes.md` and mean the home
- * folder, and a folder literally named `~` in the project is never what they want (issue #10 §1).
+ * folder, and a folder literally named `~` in the project is never what they want.
  * `~user/…` is not expanded (it is a relative name, as a shell leaves it when there is no such user).
  */
 export function resolveToolPath(ctx: Pick<ToolContext, 'cwd'>, path: string): string {
@@ -170,7 +170,7 @@ export function recordFileRead(ctx: ToolContext, path: string, text: string): vo
  * Records a finished write: the read tracker sees our own write as read, the history gets a version.
  * `before` and `after` are decoded texts as `readDocument` gives them (no BOM, `\n` line endings;
  * `textAsRead` for a new file), so versions compare equal whatever the file's encoding. `previous`
- * (the document read, with its bytes) lets undo put the exact bytes back (issue 14); a new file needs none.
+ * (the document read, with its bytes) lets undo put the exact bytes back; a new file needs none.
  */
 export function recordFileWrite(ctx: ToolContext, path: string, before: string | null, after: string, previous?: KnownFileState): void {
   ctx.fileTimes.record(path);

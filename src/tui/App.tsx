@@ -101,7 +101,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
     };
   }, [services, store]);
   const [page, setPage] = useState<'chat' | 'logs' | 'pager'>('chat');
-  // the pager's tool result (issue 13 §9)
+  // the pager's tool result
   const [pager, setPager] = useState<{ title: string; text: string }>();
   const [showThinking, setShowThinking] = useState(false);
   const [attachments, setAttachments] = useState<ImagePart[]>([]);
@@ -195,14 +195,14 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
       } else if (keymap.matches(key, 'messages.toggle_thinking')) setShowThinking((v) => !v);
       else if (keymap.matches(key, 'session.undo')) void store.undoTurn();
       else if (keymap.matches(key, 'session.redo')) void store.redoTurn();
-      // esc cancels the run (holding the queue); with nothing running, it clears the queue (issue 13 §4)
+      // esc cancels the run (holding the queue); with nothing running, it clears the queue
       else if (keymap.matches(key, 'session.interrupt') && (state.busy || state.compacting || state.queue.length > 0)) store.cancel();
       else return false;
       return true;
     },
     { layer: LAYER.global, active: !modal },
   );
-  // ctrl+c on a page other than the chat (logs, …) asks the quit question there (issue 13 §3)
+  // ctrl+c on a page other than the chat (logs, …) asks the quit question there
   useKeys(
     (key) => {
       if (!keymap.matches(key, 'app.quit')) return false;
@@ -215,7 +215,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
 
   const send = useCallback(
     (text: string, images: ImagePart[]) => {
-      // while a reply runs the prompt is queued, and goes when it ends (issue 13 §4); a refused one
+      // while a reply runs the prompt is queued, and goes when it ends; a refused one
       // (the session was deleted elsewhere) stays in the editor with its images
       if (store.submit(text, images) === 'refused') return false;
       setAttachments([]);
@@ -250,7 +250,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   }, [store]);
   const releaseQueue = useCallback(() => store.releaseQueue(), [store]);
 
-  // the expand and pager keys on the message list (issue 13 §9)
+  // the expand and pager keys on the message list
   const onResultKey = useCallback(
     (action: 'toggle' | 'pager', toolCallId: string | undefined) => {
       if (!toolCallId) {

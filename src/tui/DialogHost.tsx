@@ -2,7 +2,7 @@
  * Shows the one dialog that is open (the quit question first, then a permission request: it blocks
  * the agent) in the message area, and carries out what the person chose through the core's functions.
  *
- * ctrl+c (`app.quit`) in any dialog opens the quit question over it (issue 13 §3: no key press is
+ * ctrl+c (`app.quit`) in any dialog opens the quit question over it (no key press is
  * silently lost); "no" goes back to the dialog it came from, and a pending permission request shows
  * again, unanswered.
  */

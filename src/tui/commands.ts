@@ -1,6 +1,6 @@
 /**
  * The commands a person can run by name: typed after `/` at the start of the input (the slash
- * list, issue 13 §5) or chosen in the ctrl+k dialog. The built-in ones are a table (name, title,
+ * list) or chosen in the ctrl+k dialog. The built-in ones are a table (name, title,
  * what it does), followed by the custom commands from `commands/` folders (custom-commands.ts).
  * Running one is {@link runCommand}: it needs only the few things the app can do
  * ({@link CommandContext}), so the slash list and the dialog behave the same.

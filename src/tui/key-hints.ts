@@ -1,7 +1,7 @@
 /**
  * Key names inside the TUI's sentences — status messages (`The agent is busy: … or press esc to cancel
  * it`) and the hint rows under dialogs — drawn from the keymap in effect, so a rebound key is named
- * as the person bound it and an unbound one is not named at all (issue 15 §3: "the help dialog and
+ * as the person bound it and an unbound one is not named at all ("the help dialog and
  * the status hints show the keys in effect"). The help dialog and the status bar read the keymap
  * directly; these helpers are for keys named in the middle of a sentence.
  */

@@ -1,5 +1,5 @@
 /**
- * Every key binding of the TUI, by action name, as one table (policy as data; issue 15 §3). The
+ * Every key binding of the TUI, by action name, as one table (policy as data). The
  * help dialog, the status hints, `opencode keybindings` and docs/keybindings.md are drawn from it, and
  * components ask the keymap in effect (`useKeymap().matches(key, 'session.new')`, keymap.ts) instead
  * of spelling key strings themselves, so `keybindings` in `.opencode.json` can rebind any row.
@@ -49,7 +49,7 @@ export const BINDINGS = [
   // Global: on the chat page, whatever has the focus (a dialog takes every key while it is open).
   { action: 'app.quit', keys: ['ctrl+c'], description: 'Quit (asks first; in a dialog too)', scope: 'global' },
   // terminals send ctrl+/ as ctrl+_ (0x1f; the keymap takes either spelling); ctrl+h is the original's
-  // other key. Not ctrl+?: xterm and tmux send it as backspace (issue 13 §6).
+  // other key. Not ctrl+?: xterm and tmux send it as backspace.
   { action: 'app.help', keys: ['ctrl+/', 'ctrl+h'], description: 'Show or hide this help', scope: 'global' },
   { action: 'app.help_busy', keys: ['?'], description: 'Show help while the agent is working', scope: 'global' },
   { action: 'app.logs', keys: ['ctrl+l'], description: 'Show the logs page', scope: 'global' },
@@ -122,7 +122,7 @@ export const BINDINGS = [
   { action: 'confirm.yes', keys: ['y'], description: 'Quit / init: yes', scope: 'buttons' },
   { action: 'confirm.no', keys: ['n'], description: 'Quit / init: no', scope: 'buttons' },
 
-  // Permission dialog. esc denies (issue 13 §3): a pending call must be answered, and esc is how
+  // Permission dialog. esc denies: a pending call must be answered, and esc is how
   // people say no; ctrl+c opens the quit question over it.
   { action: 'permission.allow', keys: ['a'], description: 'Permission: allow this call', scope: 'permission' },
   { action: 'permission.allow_session', keys: ['s'], description: 'Permission: allow for this session', scope: 'permission' },

@@ -1,6 +1,6 @@
 /**
  * The keys in effect: the table of keybindings.ts with the person's `keybindings` from
- * `.opencode.json` laid over it (issue 15 §3). Pure: {@link buildKeymap} takes the files' values and
+ * `.opencode.json` laid over it. Pure: {@link buildKeymap} takes the files' values and
  * returns the keymap with one line per problem; the CLI prints them, the TUI reads the keymap
  * through keymap-context.tsx.
  *

@@ -1,6 +1,6 @@
 /**
  * What choosing in the models dialog (ctrl+o) and the profiles dialog (alt+p) does, and what the
- * status line says about it (issues 13 §11 and 15 §2). Kept out of DialogHost so the host only wires
+ * status line says about it. Kept out of DialogHost so the host only wires
  * dialogs to these.
  */
 import { homedir } from 'node:os';

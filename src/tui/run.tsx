@@ -32,7 +32,7 @@ export interface RunTuiOptions {
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
   /**
-   * Called once Ink's first frame is written (the app's modules then load, issue 16); the code
+   * Called once Ink's first frame is written (the app's modules then load); the code
    * grammars load after the promise it returns settles.
    */
   onFirstFrame?: () => Promise<unknown> | void;

@@ -112,7 +112,7 @@ interface HeldInput {
 }
 
 /**
- * Raw mode from the first frame on (issue 16): a key typed while the TUI loads is neither echoed by
+ * Raw mode from the first frame on: a key typed while the TUI loads is neither echoed by
  * the terminal over the skeleton frame nor kept for a line the app never reads; the keys are held
  * here and handed over by the release, which returns them. Ctrl+c (0x03) while held raises SIGINT,
  * as the terminal would have without raw mode.

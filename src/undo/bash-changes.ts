@@ -1,5 +1,5 @@
 /**
- * Undo of what `bash` (and custom or MCP tools that run programs) changed (issue 14): the
+ * Undo of what `bash` (and custom or MCP tools that run programs) changed: the
  * {@link ChangeTracker} the app gives the coder. Each tracked call runs between two snapshots of the
  * project (`snapshot.ts`); every path that differs becomes a turn change (`turn_changes`, the same
  * rows `edit`, `write` and `patch` write), so undo, redo and their conflict checks work unchanged. A

@@ -1,5 +1,5 @@
 /**
- * One tracked call at a time per project, across processes (issue 14). Two opencode processes in one
+ * One tracked call at a time per project, across processes. Two opencode processes in one
  * project (two `-p` runs, a TUI and a script) each snapshot before and after their own `bash` calls;
  * when the calls overlap in time, each one's after-snapshot holds the other's changes, and an undo of
  * one session would silently take back the other's work. So a tracked call holds this lock from its

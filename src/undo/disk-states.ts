@@ -1,5 +1,5 @@
 /**
- * Reading and writing the states `bash`'s snapshots record (issue 14), beside `disk.ts`: a symbolic
+ * Reading and writing the states `bash`'s snapshots record, beside `disk.ts`: a symbolic
  * link itself (never followed), a large file whose content is a blob of the snapshot repository, and
  * paths given as raw bytes (names that are not UTF-8; Node's fs takes a `Buffer` path as is).
  */

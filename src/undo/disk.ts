@@ -1,5 +1,5 @@
 /**
- * The disk side of undo and redo (issue 14): is a file still as a turn left it, and putting a recorded
+ * The disk side of undo and redo: is a file still as a turn left it, and putting a recorded
  * state back. Writes go through the tools' safe path (`writeFileAtomic`: temp file, fsync, rename),
  * so an interrupted undo never leaves half a file.
  */

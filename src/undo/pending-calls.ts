@@ -1,5 +1,5 @@
 /**
- * The before-snapshots of tracked calls running now, kept on disk (issue 14): a process killed in the
+ * The before-snapshots of tracked calls running now, kept on disk: a process killed in the
  * middle of a `bash` call (`kill -9`, a closed terminal, a crash) never takes the after-snapshot, so
  * what the command changed would be out of reach of undo, silently. Each running call leaves
  * `opencode-pending-<pid>-<n>.json` in the snapshot repository's git directory (its session, message,

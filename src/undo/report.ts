@@ -1,9 +1,9 @@
 /**
- * An undo's or redo's outcome in words (issue 14): the text `opencode sessions undo` prints and the
+ * An undo's or redo's outcome in words: the text `opencode sessions undo` prints and the
  * TUI shows, its JSON, and the one-line status.
  */
 import { isAbsolute, relative, sep } from 'node:path';
-// types only: undo.js brings the file tools' encodings (iconv-lite, chardet), which the TUI's start does without (issue 16)
+// types only: undo.js brings the file tools' encodings (iconv-lite, chardet), which the TUI's start does without
 import type { TurnUndoResult } from './undo.js';
 
 /** `path` relative to `cwd` with `/` separators when inside it, else absolute. */

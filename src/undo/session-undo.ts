@@ -1,5 +1,5 @@
 /**
- * Undo and redo inside a running app (the TUI's `/undo`, `/redo` and keys; issue 14): the session is
+ * Undo and redo inside a running app (the TUI's `/undo`, `/redo` and keys): the session is
  * held as a run holds it, so no reply starts while files are put back and an undo is refused while a
  * reply runs; the note joins the conversation through the usual `message.created` event, and the
  * sidebar's changed files are refreshed by `session.updated`.

@@ -1,5 +1,5 @@
 /**
- * Runs git against the private snapshot repository of `snapshot.ts` (issue 14: undo of what `bash`
+ * Runs git against the private snapshot repository of `snapshot.ts` (undo of what `bash`
  * changed): `GIT_DIR` is ours, `GIT_WORK_TREE` the project, and every other `GIT_*` variable of our
  * own environment is dropped, so a run inside a git hook (which sets `GIT_INDEX_FILE`, `GIT_DIR`) can
  * never reach the project's own `.git`. Every conversion git could apply to bytes is turned off on

@@ -1,5 +1,5 @@
 /**
- * Exact permission bits of the project's files for the snapshots of `snapshot.ts` (issue 14). Git
+ * Exact permission bits of the project's files for the snapshots of `snapshot.ts`. Git
  * keeps only whether a file is executable (`100644` / `100755`), so `chmod 600`, `chmod 640` or a
  * setuid bit alone would be invisible to undo. The {@link ModeBook} keeps, beside the snapshot
  * repository (`<git dir>/opencode-modes`), the mode of every file whose bits are not git's default

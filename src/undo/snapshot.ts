@@ -1,5 +1,5 @@
 /**
- * Snapshots of the project's files in a private git repository (issue 14: undo of what `bash` and
+ * Snapshots of the project's files in a private git repository (undo of what `bash` and
  * other programs changed). The repository is ours, under the data directory
  * (`<data>/snapshots/<hash of the project path>`), never the project's own `.git`; its index is the
  * stat cache that makes every snapshot after the first cheap (git re-reads only files whose size or

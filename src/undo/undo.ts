@@ -1,5 +1,5 @@
 /**
- * Undo and redo of the agent's file changes, turn by turn (issue 14). A turn is the person's message
+ * Undo and redo of the agent's file changes, turn by turn. A turn is the person's message
  * and everything the agent did for it; `edit`, `write` and `patch` record the exact bytes and mode of
  * each file before the turn's first write and after its last (`db/turn-changes.ts`); `bash` and the
  * custom and MCP tools not marked read-only run between two snapshots of the project, whose

@@ -1,5 +1,5 @@
 /**
- * Streamed text stored as it arrives (issue 10 §3): while a large reply streams, each batched write adds
+ * Streamed text stored as it arrives: while a large reply streams, each batched write adds
  * only what arrived since the last one, as rows here, instead of rewriting the whole message (a 40 MB
  * reply rewrote ~20 MB on average per write and grew the WAL to gigabytes). When the message finishes,
  * its parts are written whole into `messages.parts` and its rows here are deleted. Readers apply the

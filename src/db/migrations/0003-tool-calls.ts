@@ -1,5 +1,5 @@
 /**
- * The tool-call log (issue 11 §5): one row per tool call of every source, written as the call finishes.
+ * The tool-call log: one row per tool call of every source, written as the call finishes.
  * Not tied to `sessions` by a foreign key: deleting a session keeps its calls in the statistics, which
  * are about the tools, not the conversation.
  */

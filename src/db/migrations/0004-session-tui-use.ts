@@ -1,5 +1,5 @@
 /**
- * Which session the TUI reopens (issue 14): the one a person last used in the TUI, not the newest
+ * Which session the TUI reopens: the one a person last used in the TUI, not the newest
  * session of any kind. Before this, the TUI reopened the most recently updated session, so a later
  * `opencode -p` run (or one killed mid-turn) took its place. `tui_used_at` (unix ms) is set when the
  * TUI opens or creates a session; sessions never used there keep NULL.

@@ -1,5 +1,5 @@
 /**
- * The file changes of each turn, for undo and redo (issue 14): one row per (turn, path) holding the
+ * The file changes of each turn, for undo and redo: one row per (turn, path) holding the
  * exact bytes and mode the path had before the turn's first write and after its last one. A turn is the
  * person's message that started it (`turn_id`, a user message; `turn_seq` its place in the session).
  * Bytes, not text: the `files` table keeps decoded text for the sidebar, which cannot give back a

@@ -1,6 +1,6 @@
 /**
  * A daily roll-up of the tool-call log, so `opencode stats` adds up at most one row per tool and day
- * instead of every call (issue 11 §5: ≤ 300 ms on 100,000 calls). A trigger keeps it in step with
+ * instead of every call (≤ 300 ms on 100,000 calls). A trigger keeps it in step with
  * every insert into `tool_calls`, whoever makes it; this migration fills it from the calls already
  * logged. Days are UTC days: `day` = floor(started_at / 86,400,000).
  *

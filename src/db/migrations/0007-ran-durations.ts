@@ -1,5 +1,5 @@
 /**
- * The percentiles of `opencode stats` (issue 11 §5: ≤ 300 ms on 100,000 calls) walk each tool's
+ * The percentiles of `opencode stats` (≤ 300 ms on 100,000 calls) walk each tool's
  * durations in order, skipping to the k-th. The index they walked, `tool_calls_durations (tool,
  * duration_ms, started_at, outcome)`, held every call, so each step also read and compared the outcome
  * text to skip the calls that did not run to an end. This one holds only those (a partial index on the

@@ -1,5 +1,5 @@
 /**
- * Undo of everything `bash` changed (issue 14): symbolic links, large files and names that are not
+ * Undo of everything `bash` changed: symbolic links, large files and names that are not
  * UTF-8, beside the bytes and modes of migration 0005.
  *
  * - `before_kind` / `after_kind`: NULL, a file whose bytes are in `*_bytes` (as before); `link`, the

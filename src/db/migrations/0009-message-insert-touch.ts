@@ -1,5 +1,5 @@
 /**
- * A message's insert also moves its session's `updated_at` (issue 16). The store's `create` made that a
+ * A message's insert also moves its session's `updated_at`. The store's `create` made that a
  * second statement, so each create ran in a transaction of its own (a savepoint inside a batch): four
  * statements for one row, two creates in every step of the agent loop. The insert trigger, which counts
  * the message already, now sets the time too, so a create is one statement and atomic by itself.

@@ -214,7 +214,7 @@ export const Editor = memo(function Editor(props: EditorProps) {
     [props.runExternalEditor, setRawMode, stdin, stdout],
   );
   // ctrl+e: what the editor saved comes back into the box and the person sends it with enter;
-  // nothing is ever sent from here (issue 13 §2)
+  // nothing is ever sent from here
   const openExternalEditor = () => {
     if (externalRunning.current) return;
     externalRunning.current = true;

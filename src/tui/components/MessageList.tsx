@@ -5,7 +5,7 @@
  * (pgup/pgdown, ctrl+alt+u/ctrl+d half a page) anchors the view; otherwise it follows
  * the bottom.
  *
- * Long tool results (issue 13 §9): `messages.expand` expands or collapses, and `messages.pager` opens
+ * Long tool results: `messages.expand` expands or collapses, and `messages.pager` opens
  * whole, the newest tool result on screen that is cut (or expanded): the list finds it among the
  * visible items, the App does the rest (`onResultKey`).
  */
@@ -130,7 +130,7 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
 
   const lines = view.lines.slice();
   if (anchor && !view.atBottom && lines.length === height && height > 1) {
-    // the keys in effect (issue 15 §3); none when both are unbound
+    // the keys in effect; none when both are unbound
     const keys = [keymap.hint('messages.page_down'), keymap.hint('messages.half_page_down')].filter((k) => k !== undefined);
     lines[height - 1] = chalk.hex(theme.textMuted)(`  ↓ more below${keys.length ? `: ${keys.join(' / ')}` : ''}`);
   }

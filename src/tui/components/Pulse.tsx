@@ -1,5 +1,5 @@
 /**
- * The pulse (issue 13 §1): one line above the editor while the agent works, so a silent provider is
+ * The pulse: one line above the editor while the agent works, so a silent provider is
  * never a still screen: a spinner, what is happening (`Running bash: npm test`, or the retry's
  * countdown `Retrying in 8 s (overloaded)`), the time since the run started, and `esc to interrupt`.
  *

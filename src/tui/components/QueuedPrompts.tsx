@@ -1,5 +1,5 @@
 /**
- * The queued prompts (issue 13 §4), dimmed under the message list: one line each, `queued` before
+ * The queued prompts, dimmed under the message list: one line each, `queued` before
  * its first line, the newest {@link QUEUE_MAX_ROWS} when there are more. While the queue is held
  * (the person pressed esc), a line says how to send or clear it.
  *

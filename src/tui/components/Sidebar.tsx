@@ -19,10 +19,10 @@ export interface SidebarProps {
   cwd: string;
   title: string;
   lspServers: string[];
-  /** the servers' states (issue 12); when given, shown instead of the bare names */
+  /** the servers' states; when given, shown instead of the bare names */
   lspStates?: LspView['servers'];
   mcpServers: McpServerInfo[];
-  /** custom tools (issue 11): the section shows only when some loaded or failed */
+  /** custom tools: the section shows only when some loaded or failed */
   customTools?: CustomToolsSummary;
   modifiedFiles: FileChange[];
 }

@@ -1,5 +1,5 @@
 /**
- * The slash list (issue 13 §5): `/` at the start of the input lists the commands (commands.ts),
+ * The slash list: `/` at the start of the input lists the commands (commands.ts),
  * filtered by what follows it as the person types (fzf, as the `@` completion), drawn above the
  * editor, 10 rows at most with the selected one kept in view; when more match, the last row says how
  * many are above and below.

@@ -4,8 +4,8 @@
  * diagnostics | whether commands run in the OS sandbox | the model.
  *
  * The help hint names the key in effect (`app.help`, or `app.help_busy` while the agent works), one
- * terminals can send (issue 13 §6: the original advertised ctrl+?, which xterm and tmux send as
- * backspace). A status message is never cut by the model label (issue 13 §6): the label is cut
+ * terminals can send (the original advertised ctrl+?, which xterm and tmux send as
+ * backspace). A status message is never cut by the model label: the label is cut
  * first, down to nothing; a message too long even then goes on its own rows above the bar, wrapped
  * (at most {@link MAX_MESSAGE_ROWS}).
  */
@@ -29,7 +29,7 @@ export interface StatusBarProps {
   /** the language servers with their state: those that failed are named (the sidebar gives the reason) */
   lspServers?: readonly { language: string; state: string }[];
   modelName: string;
-  /** the active provider profile (issue 15 §2), shown before the model: `work · Claude Sonnet 5.5` */
+  /** the active provider profile, shown before the model: `work · Claude Sonnet 5.5` */
   profile?: string;
   /** whether the bash tool's commands run in the OS sandbox; undefined until known */
   sandboxed?: boolean;

@@ -2,7 +2,7 @@
  * "Commands" (ctrl+k): the same commands as the `/` list (commands.ts: the built-in ones, then the
  * custom ones from `commands/` folders, reference §9.4), each with its `/name` at the right
  * (a custom command's title is its name).
- * Typing filters the list (issue 13 §5); ↑/↓ move, enter runs, esc closes.
+ * Typing filters the list; ↑/↓ move, enter runs, esc closes.
  */
 import { Text } from 'ink';
 import { clamp, fitText, useScreenSize, FRAME_HORIZONTAL_COLUMNS } from '../components/DialogFrame.js';

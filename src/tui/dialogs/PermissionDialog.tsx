@@ -1,5 +1,5 @@
 /**
- * "Permission Required": a tool asks to run (reference §4, issue #4). Shows the tool, the path, the
+ * "Permission Required": a tool asks to run (reference §4). Shows the tool, the path, the
  * description, what the call does (bash: the command highlighted; edit/write/patch: the diff; fetch:
  * the URL; MCP and other tools: the parameters as JSON), why it asks, and what "allow for session"
  * would grant. Answers with a {@link PermissionDecision}.
@@ -8,10 +8,10 @@
  * project, `o` run outside the sandbox (only when offered), `d` or esc deny (esc is how
  * people say no); ←/→/tab/shift+tab move between
  * the buttons and enter/space press the selected one; ↑↓ j/k pgup/pgdown home/end scroll the
- * content. Every button names its key, and the four fit on one row at 80 columns (issue 13 §6).
+ * content. Every button names its key, and the four fit on one row at 80 columns.
  * ctrl+c is not the dialog's: the dialog host opens the quit question over it.
  *
- * Only answers that grant what they say are offered (`permissionChoices`, issue 13 §13): when
+ * Only answers that grant what they say are offered (`permissionChoices`): when
  * `request.scopes` is empty nothing broader than this call can be granted (a write outside the
  * project, a command that could not be analysed), the dialog says so and offers Allow and Deny.
  * "Run outside the sandbox" is offered only for a request that allows it (`sandboxEscape`: the
@@ -322,7 +322,7 @@ function reasonLines(reasons: readonly string[], width: number): string[] {
 /** What the call does, as terminal lines of at most `width` columns. */
 export function contentLines(request: Pick<PermissionRequest, 'toolName' | 'params'>, width: number, theme: Theme): string[] {
   const { params } = request;
-  // a declarative custom tool (issue 11): the exact argv it will run, shell-quoted, like a bash command
+  // a declarative custom tool: the exact argv it will run, shell-quoted, like a bash command
   if (Array.isArray(params.argv) && typeof params.command === 'string') return wrapText(highlightCode(params.command, 'bash', theme), width);
   switch (request.toolName) {
     case 'bash':

@@ -1,5 +1,5 @@
 /**
- * "Select Profile" (alt+p, or ctrl+k → Select Profile; issue 15 §2): the provider profiles of
+ * "Select Profile" (alt+p, or ctrl+k → Select Profile): the provider profiles of
  * `.opencode.json`, and "no profile" first. Each row shows the profile's coder model, or that a key
  * is missing; the selected row's description and problems are shown under the list. Enter switches
  * for the next request (the shell does it and reports a missing key), esc closes.

@@ -1,7 +1,7 @@
 /**
  * "Switch Session" (ctrl+s): the sessions, most recently used first, each with its title, message
  * count, cost and how long ago it changed. Enter switches, esc closes (reference §9.2–9.3); `r`
- * renames the selected session in place, `d` deletes it after a Yes/No question (issue 14).
+ * renames the selected session in place, `d` deletes it after a Yes/No question.
  */
 import { Text } from 'ink';
 import { useRef, useState } from 'react';

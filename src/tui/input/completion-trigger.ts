@@ -1,7 +1,7 @@
 /**
  * When the editor's completion lists open and stay open: the `@` file completion and the `/`
  * command list. Pure. Text that arrives in one read (type-ahead, a fast typist, a paste) opens
- * them as the same text typed key by key does (issue 13 §8: `@src` in one read opened nothing).
+ * them as the same text typed key by key does (`@src` in one read opened nothing).
  */
 import type { EditorState } from './editor-state.js';
 

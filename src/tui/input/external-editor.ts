@@ -2,7 +2,7 @@
  * Writing the prompt in the person's own editor (ctrl+e, reference §9.3): the current text goes
  * into a temp file `msg_*.md`, `$VISUAL`/`$EDITOR` runs on it with the terminal handed over, and
  * what was saved comes back when the editor exits with code 0 ({@link ExternalEditResult}). The
- * caller puts it in the input box; it is never sent from here (issue 13 §2: quitting the editor
+ * caller puts it in the input box; it is never sent from here (quitting the editor
  * without saving used to send the draft).
  *
  * Handing the terminal over: Ink keeps stdin in raw mode and reads it. The runner turns raw mode

@@ -1,5 +1,5 @@
 /**
- * Pastes the terminal does not mark (issue 13 §7). Without bracketed paste (a terminal that lacks
+ * Pastes the terminal does not mark. Without bracketed paste (a terminal that lacks
  * it, an ssh hop or multiplexer that drops the markers, `tmux send-keys -l`), a pasted text arrives
  * as plain input: its line breaks are Enter presses. Taken as keys, every line was sent as its own
  * prompt (20,000 pasted lines became 858 billed requests in 90 s).

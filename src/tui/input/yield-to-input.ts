@@ -1,5 +1,5 @@
 /**
- * Yielding to input between slices of background work (issue 16: a key typed while the app loads is
+ * Yielding to input between slices of background work (a key typed while the app loads is
  * echoed at once).
  */
 

@@ -1,5 +1,5 @@
 /**
- * The pager (issue 13 §9): one tool result, whole, on its own page: a title line (the call, as the
+ * The pager: one tool result, whole, on its own page: a title line (the call, as the
  * list names it, and the position), then the text wrapped to the width. The text comes from the
  * database (the list holds results cut), and is wrapped only where it is shown (lazy-rows.ts), so a
  * result of megabytes opens at once.

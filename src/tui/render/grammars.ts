@@ -1,5 +1,5 @@
 /**
- * The code grammars, loaded one at a time (issue 16): lowlight's `common` set (the ~35 languages of
+ * The code grammars, loaded one at a time: lowlight's `common` set (the ~35 languages of
  * `lowlight/lib/common.js`, kept equal by a test), each its own import, so loading them never blocks
  * the TUI for longer than one grammar takes (importing `lowlight` whole evaluated a 1.5 MB bundle,
  * every grammar highlight.js has, in one go).

@@ -80,7 +80,7 @@ const loadedListeners = new Set<() => void>();
  * listeners then redraw. Idempotent.
  */
 export function loadHighlighter(): Promise<void> {
-  // one grammar at a time, yielding between them: a key pressed meanwhile is drawn at once (issue 16)
+  // one grammar at a time, yielding between them: a key pressed meanwhile is drawn at once
   loading ??= import('./grammars.js')
     .then(({ loadCommonGrammars }) => loadCommonGrammars(yieldToInput))
     .then((loaded) => {

@@ -1,5 +1,5 @@
 /**
- * Huge text laid out lazily (issue 10 §3): a session holding a 1 MiB line must open and scroll with
+ * Huge text laid out lazily: a session holding a 1 MiB line must open and scroll with
  * key → frame ≤ 50 ms, and laying the line out whole (markdown lexing ~70 ms, wrapping and styling
  * ~100 ms more) missed that. Here the rows are found as offsets by a scan that builds no string
  * (a few ms per MiB of printable ASCII), and each row is cut from the text only when the viewport

@@ -35,7 +35,7 @@ export const STREAMING_THINKING_LINES = 6;
 /**
  * A text part longer than this is shown while it streams as its last {@link STREAMING_TAIL_CHARS}
  * characters, wrapped as plain text, below a note: laying out a growing megabyte on every frame froze
- * the screen (issue 10 §3). The finished message is shown whole, its rows cut when shown (lazy-rows.ts).
+ * the screen. The finished message is shown whole, its rows cut when shown (lazy-rows.ts).
  */
 export const STREAMING_FULL_MAX_CHARS = 256 * 1024;
 
@@ -62,7 +62,7 @@ export function renderChatItem(item: ChatItem, options: ChatItemRenderOptions, t
  * {@link renderChatItem}'s rows as {@link Rows}: an array for an item of normal size; for one holding
  * a text past {@link HUGE_TEXT_CHARS} (a reply, a user message, shown thinking), rows that are cut
  * from the text only when read (lazy-rows.ts), so opening a session with a 1 MiB line lays out only
- * what is on screen (issue 10 §3).
+ * what is on screen.
  */
 export function layoutChatItem(item: ChatItem, options: ChatItemRenderOptions, theme: Theme): Rows {
   const width = Math.max(1, options.width);
@@ -103,7 +103,7 @@ function userLines(item: ChatItem, width: number, theme: Theme): Rows {
 }
 
 /**
- * A note opencode wrote into the conversation (issue 14: an undo or redo, `TextPart.note`), muted
+ * A note opencode wrote into the conversation (an undo or redo, `TextPart.note`), muted
  * behind `↶ ` / `↷ ` so it does not read as the person's words; undefined for a person's message.
  */
 function noteLines(item: ChatItem, width: number, theme: Theme): string[] | undefined {

@@ -1,5 +1,5 @@
 /**
- * Rows of the message list that need not exist as strings until they are shown (issue 10 §3: laying
+ * Rows of the message list that need not exist as strings until they are shown (laying
  * out a 1 MiB line whole on opening a session cost 170–270 ms). A {@link Rows} is what the viewport
  * reads: a length and the rows it asks for. A plain `string[]` is one; {@link RowSeq} joins several,
  * {@link mapRows} styles each row when it is read, and lazy-rows.ts cuts rows from a huge text.

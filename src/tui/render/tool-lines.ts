@@ -18,7 +18,7 @@ import { parseToolInput, toolKeyParam, toolProgressLabel, toolTitle } from './to
 export const RESULT_MAX_LINES = 10;
 
 /**
- * Result lines shown under an expanded call (`messages.expand`, issue 13 §9); a longer result still
+ * Result lines shown under an expanded call (`messages.expand`); a longer result still
  * ends in `… (N more lines)`, and the pager (`messages.pager`) shows it whole.
  */
 export const EXPANDED_MAX_LINES = 500;
@@ -70,7 +70,7 @@ export function renderToolCall(view: ToolCallView, options: ToolLineOptions, the
 }
 
 /**
- * Whether the call's result can be expanded or collapsed (issue 13 §9): it is expanded, or lines of
+ * Whether the call's result can be expanded or collapsed: it is expanded, or lines of
  * it are cut. False while the call runs.
  */
 export function isExpandable(view: ToolCallView, options: ToolLineOptions, theme: Theme): boolean {

@@ -1,5 +1,5 @@
 /**
- * Word wrap of one line in time linear in its length (issue 10 §3: wrap-ansi and slice-ansi are
+ * Word wrap of one line in time linear in its length (wrap-ansi and slice-ansi are
  * quadratic, ~25 s for a 60 KB line, so a session holding a 200 KB line could not be opened).
  *
  * The rules are wrap-ansi's `hard` mode, which the render layer used before: words are separated by

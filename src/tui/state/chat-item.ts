@@ -30,7 +30,7 @@ export interface ToolCallView {
   /** MCP tools: the server's name, shown beside the tool name */
   mcpServer?: string;
   /**
-   * The person expanded the result (`messages.expand`, issue 13 §9): `result` is then the stored
+   * The person expanded the result (`messages.expand`): `result` is then the stored
    * result, cut at {@link EXPANDED_RESULT_MAX_CHARS} rather than {@link DISPLAY_RESULT_MAX_CHARS}
    */
   expanded?: boolean;

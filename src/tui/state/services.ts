@@ -40,7 +40,7 @@ export interface ChatServices {
     rename(sessionId: string, title: string): Session;
     /** deletes the session with its messages, file history and sub-agent sessions (ctrl+s → delete) */
     delete(sessionId: string): void;
-    /** the TUI opened (or created) the session: the next start reopens it (issue 14; `-p` runs never count) */
+    /** the TUI opened (or created) the session: the next start reopens it (`-p` runs never count) */
     opened?(sessionId: string): void;
   };
   /**
@@ -71,12 +71,12 @@ export interface ChatServices {
   /** models the person can pick (ctrl+o), grouped by provider, most popular provider first */
   models(): Promise<{ id: string; name: string; models: { id: string; name: string }[] }[]>;
   /**
-   * Switches the coder model and saves the choice (issue 13 §11): to the project's `.opencode.json`, or
+   * Switches the coder model and saves the choice: to the project's `.opencode.json`, or
    * the global one with `global`; under the active profile's entry when one is active. Resolves with
    * the file written; throws with a clear message.
    */
   setModel(modelId: string, options?: { global?: boolean }): Promise<SavedModel>;
-  /** provider profiles (issue 15 §2): list, the active one, switch for the next request */
+  /** provider profiles: list, the active one, switch for the next request */
   profiles?: ProfileServices;
   /** saves the theme to the global config */
   setTheme(name: string): void;
@@ -87,13 +87,13 @@ export interface ChatServices {
     onUpdate(listener: (info: McpServerInfo) => void): () => void;
   };
   /**
-   * Custom tools and plugins (issue 11): `load` loads them once (the TUI calls it after its first
+   * Custom tools and plugins: `load` loads them once (the TUI calls it after its first
    * frame; a run waits for it) and resolves with what loaded and what failed, for the sidebar.
    */
   customTools?: { load(): Promise<CustomToolsSummary> };
   /** configured language servers' names (sidebar) */
   lspServers: string[];
-  /** language servers' states and diagnostics counts (issue 12), when the app has any */
+  /** language servers' states and diagnostics counts, when the app has any */
   lsp?: {
     subscribe(listener: () => void): () => void;
     /** the same object until something changed */
@@ -156,7 +156,7 @@ export interface ProfileView {
   problems: string[];
 }
 
-/** Provider profiles (issue 15 §2). */
+/** Provider profiles. */
 export interface ProfileServices {
   /** the profiles of the config, by name */
   list(): ProfileView[];

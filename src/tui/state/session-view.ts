@@ -151,7 +151,7 @@ export class SessionView {
 
   /**
    * Shows the call's stored result (`stored`, as read from the database) instead of the cut one, up
-   * to {@link EXPANDED_RESULT_MAX_CHARS} (issue 13 §9). False when the call is not in this view.
+   * to {@link EXPANDED_RESULT_MAX_CHARS}. False when the call is not in this view.
    */
   expand(toolCallId: string, stored: ToolResultPart): boolean {
     const owner = this.callOwner.get(toolCallId);
@@ -217,7 +217,7 @@ export class SessionView {
     for (const id of this.order) {
       const m = this.messages.get(id)!;
       if (m.role !== 'user') continue;
-      // an undo note (issue 14) is not something the person typed
+      // an undo note is not something the person typed
       const text = m.parts.flatMap((p) => (p.type === 'text' && !p.note ? [p.text] : [])).join('');
       if (text.trim()) texts.push(text);
     }

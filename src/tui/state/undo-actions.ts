@@ -1,5 +1,5 @@
 /**
- * The TUI's undo and redo (issue 14: `/undo`, `/redo`, and their keys): refused while a reply runs,
+ * The TUI's undo and redo (`/undo`, `/redo`, and their keys): refused while a reply runs,
  * carried out by the core (`ChatServices.undo`), the outcome said in the status line. The note joins
  * the conversation through the core's `message.created` event; the difference of a file left alone
  * (changed since the turn) is in the logs page entry.
