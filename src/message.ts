@@ -2,7 +2,7 @@
  * The conversation data model shared by every layer: sessions' messages and their parts.
  *
  * This module is a leaf: it imports nothing of ours, so `db`, `provider`, `agent` and `tui`
- * may all depend on it. Shapes follow the original's message parts (reference §6), with
+ * may all depend on it. Shapes follow the original's message parts, with
  * thinking signatures kept (the Anthropic API requires them within a tool-use turn) and
  * tool-call input kept as the raw string the model sent, so invalid JSON stays in history.
  */
@@ -11,7 +11,7 @@
 export type Role = 'user' | 'assistant' | 'tool' | 'system';
 
 /**
- * Why an assistant message ended (reference §2.1, plus `step_limit` for the step cap).
+ * Why an assistant message ended (the original's reasons, plus `step_limit` for the step cap).
  * - `end_turn`: the model finished; `tool_use`: it asked for tools; `max_tokens`: output cap hit.
  * - `canceled`: the person cancelled; `error`: the provider failed; `permission_denied`: a tool call was denied.
  * - `step_limit`: the agent's `maxSteps` was reached.

@@ -1,6 +1,6 @@
 /**
  * Our slash commands in the editor: the built-in ones (the TUI's Initialize Project and Compact
- * Session) and the custom commands of the `commands` folders (reference §9.4), advertised with
+ * Session) and the custom commands of the `commands` folders (as the original's), advertised with
  * `available_commands_update`. A prompt that starts with `/name` runs the command; any other `/…`
  * (a path, say) is a plain prompt.
  *
@@ -9,7 +9,7 @@
  * `NAME=value` pairs (`/user:pr TITLE=Fix login BRANCH=main`).
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
-import { fillPlaceholders, type CustomCommand } from '../tui/custom-commands.js';
+import { fillPlaceholders, type CustomCommand } from '../custom/commands.js';
 
 /** A built-in command. */
 export interface BuiltinCommand {

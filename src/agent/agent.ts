@@ -1,5 +1,5 @@
 /**
- * The agent loop (reference §2.2), with the fixes of issue #2: every tool call gets exactly one
+ * The agent loop, as the original's with its faults fixed: every tool call gets exactly one
  * result, a denial ends the turn, a step cap ends a runaway loop, read-only calls run concurrently,
  * cancellation leaves a history the API accepts, and a crash never leaves the session busy.
  */
@@ -75,7 +75,7 @@ export interface AgentOptions {
   };
 }
 
-/** Share of the context window at which auto-compact triggers (reference §2.5: 95 %). */
+/** Share of the context window at which auto-compact triggers (the original's 95 %). */
 export const AUTO_COMPACT_SHARE = 0.95;
 
 export interface RunOptions {

@@ -1,5 +1,5 @@
 /**
- * Compaction (reference §2.5, with the weaknesses of §10 item 8 fixed): the session's history since
+ * Compaction (the original's, with its weaknesses fixed: the history trimmed, counts cumulative): the session's history since
  * the last summary goes to the summarizer model, whose answer is stored as an assistant message in the
  * same session and recorded as `summaryMessageId`; later requests send only the summary (rewritten to
  * the user role by `historyForProvider`) and what follows it.

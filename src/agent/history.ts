@@ -7,7 +7,7 @@ import type { AgentStore } from './store.js';
 
 /**
  * The result stored, shown and sent for a tool call that a crash (kill -9, power loss) cut off: not
- * "canceled by user", which would tell the model the person stopped it (issue #10 §4).
+ * "canceled by user", which would tell the model the person stopped it.
  */
 export const INTERRUPTED_RESULT = 'Tool execution interrupted: opencode stopped before this call finished';
 

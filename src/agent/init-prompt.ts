@@ -1,5 +1,5 @@
 /**
- * The "Initialize Project" command (reference §9.4): the prompt that asks the coder agent to write or
+ * The "Initialize Project" command (the original's): the prompt that asks the coder agent to write or
  * improve the project's `OpenCode.md`, and the flag file that records that the project was initialised
  * (the original writes an empty `init` file in the data directory and offers the command until it exists).
  */

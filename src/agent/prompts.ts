@@ -1,6 +1,6 @@
 /**
  * System prompts for the agent kinds, in our own words, with the content the original's prompts
- * carry (reference §2.6), plus the environment block and the project's context files.
+ * carry, plus the environment block and the project's context files.
  *
  * Every word here is sent on every request: keep it short (the budget for prompt + tool schemas
  * is 24,000 characters).

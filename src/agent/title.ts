@@ -1,5 +1,5 @@
 /**
- * Session titles (reference §2.7): the first user message alone goes to the title model, with no
+ * Session titles (as the original): the first user message alone goes to the title model, with no
  * tools and at most 80 output tokens; the answer becomes the title (one line, ≤ 50 characters).
  */
 import type { Provider } from '../provider/types.js';

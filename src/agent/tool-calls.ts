@@ -2,7 +2,7 @@
  * Runs one assistant message's batch of tool calls and returns exactly one result per call, in call
  * order (the APIs reject a conversation where a call has no result).
  *
- * Fixes over the original (reference §2.2): unknown tools, thrown tools and denials are error results
+ * Fixes over the original: unknown tools, thrown tools and denials are error results
  * the model can act on; after a denial the rest of the batch is not run; consecutive read-only calls
  * run concurrently.
  *

@@ -1,5 +1,5 @@
 /**
- * The runtime API for programs that embed the agent (issue #11 §1): `import { createOpencode } from 'opencode'`.
+ * The runtime API for programs that embed the agent: `import { createOpencode } from 'opencode'`.
  *
  * It builds the same services as `opencode -p` for one project directory (its `.opencode.json`, its
  * custom tools and plugins, its MCP servers, its session database), and gives the program the

@@ -180,7 +180,7 @@ export function createApp(opts: AppOptions): App {
     onApplyEdit: createApplyEditHandler({ cwd, permission, fileHistory: db.files, lsp: (): LspService => lsp }),
     log: config.debugLSP ? (line) => bus.emit('warning', { message: line }) : undefined,
   });
-  // offered whenever a server is configured or discovered, even before it started (reference §7 [BUG])
+  // offered whenever a server is configured or discovered, even before it started (the original registered it only if a server had started by then: almost never)
   if (lsp.hasServers) tools.register(diagnosticsTool, 'builtin');
   if (opts.startLanguageServers !== false) lsp.startEarly();
   const shells = new Map<string, ShellRunner>();
@@ -217,7 +217,7 @@ export function createApp(opts: AppOptions): App {
     stopTrackerStart();
     changeTracker.start();
   });
-  // requests made beside any run (session titles) end with the app: quitting aborts them (issue 10 §2:
+  // requests made beside any run (session titles) end with the app: quitting aborts them (otherwise
   // a title waiting on a silent provider kept the process alive for 13+ minutes after quitting)
   const background = new AbortController();
   const toolSettings = {

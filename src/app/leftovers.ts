@@ -1,6 +1,5 @@
 /**
- * What a killed opencode leaves behind, and removing it on the next start in the project (issue #10
- * §2, "After a crash"): the temporary files of atomic writes (`.<name>.<pid>.<hex>.tmp` beside edited
+ * What a killed opencode leaves behind, and removing it on the next start in the project: the temporary files of atomic writes (`.<name>.<pid>.<hex>.tmp` beside edited
  * files, shown by `git status`), the bash tool's state directories in `$TMPDIR`, and the process
  * groups of its shells that outlived it.
  *

@@ -2,7 +2,7 @@
  * `workspace/applyEdit` from a language server: each file's change is shown and asked like
  * an edit (the permission service, tool name `edit`, so the person's edit rules apply), then written
  * through the same encoding-preserving path as edit (`text-document.ts`: encoding, BOM and line
- * endings kept, atomic write). The original wrote to disk without asking (reference §7 [BUG]).
+ * endings kept, atomic write). The original wrote to disk without asking.
  *
  * The file is not marked as read: the model must view it again before editing it.
  */

@@ -56,7 +56,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
   let models;
   try {
-    // --profile / OPENCODE_PROFILE applied; a saved model without its key replaced, with a warning (issues 13, 15)
+    // --profile / OPENCODE_PROFILE applied; a saved model without its key replaced, with a warning
     models = await chooseProviders(config, loaded, process.env, opts);
   } catch (err) {
     return leave(2, [`opencode: ${(err as Error).message}`]);

@@ -9,7 +9,7 @@ import type { CliOptions } from './main.js';
 
 /**
  * What a loaded config gives (`loadConfig`'s `sources`): each file's own value, global first. The
- * values are taken as given (the TUI's start has them without loading the schema: issue 16).
+ * values are taken as given (the TUI's start has them without loading the schema).
  */
 export interface ConfigFiles {
   sources: readonly { file: string; value: Record<string, unknown> }[];

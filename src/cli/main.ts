@@ -1,6 +1,6 @@
 /**
  * The `opencode` command: argument parsing only. Every sub-command's code is imported lazily so
- * `--version` and `--help` load nothing heavy (reference §9.1 for the flags).
+ * `--version` and `--help` load nothing heavy. The flags are the original's, plus ours.
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * Choosing the models of a run: `-m` for the coder, else `agents.<kind>.model`, else the default order
- * by available credentials (reference §3).
+ * by available credentials (as the original).
  */
 import { configSource } from '../config/light.js';
 import type { LoadedConfig } from '../config/load.js';

@@ -1,6 +1,6 @@
 /**
- * `opencode profiles`: the provider profiles of `.opencode.json` and what each resolves to (issue 15
- * §2): the agents' models, each provider's base URL, and whether its key is there (never the key).
+ * `opencode profiles`: the provider profiles of `.opencode.json` and what each resolves to:
+ * the agents' models, each provider's base URL, and whether its key is there (never the key).
  * Nothing is started and nothing is asked of a provider.
  */
 import { resolve } from 'node:path';

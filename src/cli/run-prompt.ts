@@ -1,5 +1,5 @@
 /**
- * `opencode -p PROMPT`: one prompt without the TUI (reference §9.1). Creates a session (or continues
+ * `opencode -p PROMPT`: one prompt without the TUI (the original's `-p`). Creates a session (or continues
  * one: `--continue`, `--session ID`), runs the coder agent and prints only the final answer
  * (`-f text|json`), or every step as JSON lines (`-f stream-json`, see stream-json.ts). `-d` writes
  * what debug-log.ts says to stderr. Permission: `deny` rules hold; what would ask the person is
@@ -64,7 +64,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
 
   let models;
   try {
-    // --profile / OPENCODE_PROFILE applied; a saved model without its key replaced, with a warning (issues 13, 15)
+    // --profile / OPENCODE_PROFILE applied; a saved model without its key replaced, with a warning
     models = await chooseProviders(config, loaded, process.env, opts);
   } catch (err) {
     if (err instanceof ModelSelectionError) return fail(2, err.message);

@@ -1,6 +1,6 @@
 /**
  * `opencode tools [--json]`: every tool the model would be offered in this project, with its source,
- * the file or plugin it comes from, and what it overrides or is shadowed by (issue #11 §2); then the
+ * the file or plugin it comes from, and what it overrides or is shadowed by; then the
  * custom tools that failed to load and the warnings. Connects to the configured MCP servers (bounded
  * as `-p` is) so their tools are listed too.
  */

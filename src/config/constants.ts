@@ -4,7 +4,7 @@
  * the TUI's start leaves until after its first frame.
  */
 
-/** Colour themes the TUI ships (reference §8). */
+/** Colour themes the TUI ships (the original's set). */
 export const THEMES = [
   'catppuccin',
   'dracula',
@@ -28,7 +28,7 @@ export const THEME_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
  * Files read into the system prompt when present, relative to the cwd; a trailing `/` means "every file
- * under this directory". The original's list (reference §8) plus `AGENTS.md`.
+ * under this directory". The original's list plus `AGENTS.md`.
  */
 export const DEFAULT_CONTEXT_PATHS: readonly string[] = [
   '.github/copilot-instructions.md',
@@ -45,5 +45,5 @@ export const DEFAULT_CONTEXT_PATHS: readonly string[] = [
   'AGENTS.md',
 ];
 
-/** The agent kinds that take settings (reference §0). */
+/** The agent kinds that take settings (the original's four). */
 export const AGENT_KINDS = ['coder', 'task', 'title', 'summarizer'] as const;

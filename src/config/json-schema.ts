@@ -1,6 +1,6 @@
 /**
  * The JSON Schema of `.opencode.json`, generated from the zod schema, printed by `opencode schema` so
- * editors can complete and check the file (the original shipped a hand-kept `opencode-schema.json`, §8).
+ * editors can complete and check the file (the original shipped a hand-kept `opencode-schema.json`).
  */
 import { z } from 'zod';
 import { configSchema } from './schema.js';

@@ -1,6 +1,6 @@
 /**
- * The few settings a report needs, read from `.opencode.json` without the zod schema (issue 11's
- * `opencode stats` ≤ 300 ms: the schema's chunk alone is ~750 kB to compile and build). The files are
+ * The few settings a report needs, read from `.opencode.json` without the zod schema (so that
+ * `opencode stats` stays within 300 ms: the schema's chunk alone is ~750 kB to compile and build). The files are
  * the same ones {@link ../config/load.ts loadConfig} reads, merged the same way; only these keys are
  * taken, each checked for the type the schema wants:
  *
@@ -46,7 +46,7 @@ export interface ConfigLocation {
   home?: string;
 }
 
-/** The global config paths in search order; the first that exists is used (reference §8). */
+/** The global config paths in search order; the first that exists is used (as the original). */
 export function globalConfigCandidates(options: ConfigLocation): string[] {
   const home = options.home ?? options.env.HOME ?? homedir();
   const candidates = [path.join(home, CONFIG_FILE_NAME)];

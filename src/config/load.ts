@@ -1,7 +1,7 @@
 /**
  * Loads `.opencode.json`: the global file (first found of `$HOME/.opencode.json`,
  * `$XDG_CONFIG_HOME/opencode/.opencode.json`, `$HOME/.config/opencode/.opencode.json`), with the project's
- * `<cwd>/.opencode.json` deep-merged over it (reference §8). Each file is validated on its own so every
+ * `<cwd>/.opencode.json` deep-merged over it (as the original). Each file is validated on its own so every
  * problem names its file; unknown keys are warnings and are dropped.
  */
 import type { z } from 'zod';
@@ -98,7 +98,7 @@ export function checkFile(file: string, text: string): CheckedFile {
   const result = configSchema.safeParse(raw, { reportInput: true });
   if (result.success) return { value: raw, warnings: [], errors: [] };
 
-  // A bad MCP server entry disables that server, with a warning, so the others still start (issue #6).
+  // A bad MCP server entry disables that server, with a warning, so the others still start.
   const isServerIssue = (i: z.core.$ZodIssue) => i.code !== 'unrecognized_keys' && i.path[0] === 'mcpServers' && i.path.length >= 2;
   const { unknownKeys, errors } = splitIssues(result.error.issues.filter((i) => !isServerIssue(i)));
   const value = structuredClone(raw);
@@ -133,7 +133,7 @@ function disableInvalidServers(file: string, value: Record<string, unknown>, iss
 
 /**
  * An MCP server or language server that cannot start (no command, no URL) is marked disabled with a
- * warning rather than failing the load; the original marked command-less LSP entries disabled (§7).
+ * warning rather than failing the load; the original marked command-less LSP entries disabled.
  */
 function disableIncompleteServers(config: Config, files: string[], values: Record<string, unknown>[]): string[] {
   const warnings: string[] = [];

@@ -1,6 +1,6 @@
 /**
  * The `.opencode.json` schema: the one source of truth for configuration keys, their types, defaults and
- * the descriptions editors show (reference §8, with §5 for `mcpServers` and §7 for `lsp`).
+ * the descriptions editors show. Keys follow the original's config file.
  *
  * Objects are strict so that unknown keys surface as `unrecognized_keys` issues; the loader turns those
  * into warnings and drops the keys (see `load.ts`), and `configJsonSchema()` allows them again for editors.
@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { AGENT_KINDS, DEFAULT_CONTEXT_PATHS, THEME_NAME_PATTERN, THEMES, type Theme } from './constants.js';
 
-// defined zod-free in constants.ts (the TUI's first frame needs them without the schema: issue 16)
+// defined zod-free in constants.ts (the TUI's first frame needs them without the schema)
 export { AGENT_KINDS, DEFAULT_CONTEXT_PATHS, THEMES, type Theme };
 
 const positiveInt = () => z.number().int().positive();
@@ -85,7 +85,7 @@ const envSchema = z
     ],
     { error: 'expected an object of strings or an array of "KEY=VALUE" strings' },
   )
-  // One shape for callers: the original took only "KEY=VALUE" strings (reference §5).
+  // One shape for callers: the original took only "KEY=VALUE" strings.
   .transform((env): Record<string, string> =>
     Array.isArray(env)
       ? Object.fromEntries(env.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))

@@ -4,7 +4,7 @@
  * in this project" rules. Only the one member changes; everything else in the file stays
  * as written: comments, trailing commas, key order, indentation, line endings, a byte order mark.
  * The original re-serialised its whole Config struct (losing comments and unknown keys, inverting
- * `lsp.disabled`; reference §8).
+ * `lsp.disabled`).
  *
  * Member positions come from jsonc-parser's syntax tree (`parseTree`); the edits are applied with its
  * `applyEdits`. Its own `modify` is not used to insert, because it reformats the enclosing lines

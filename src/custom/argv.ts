@@ -1,5 +1,5 @@
 /**
- * Placeholder substitution for declarative tools' `command` (issue #11 §1). Pure functions.
+ * Placeholder substitution for declarative tools' `command`. Pure functions.
  *
  * Each `{{param}}` is replaced inside its own argv element, so a value is always exactly one argument
  * of the program: it is never given to a shell, and `; rm -rf ~`, `$(…)`, quotes or newlines in it are

@@ -1,5 +1,5 @@
 /**
- * The declarative tool file format (issue #11 §1): `.opencode/tools/*.{json,yaml,yml}` holding one tool
+ * The declarative tool file format: `.opencode/tools/*.{json,yaml,yml}` holding one tool
  * or a list of tools. This module only reads and checks; `declarative-tool.ts` runs them.
  *
  * Every problem is one line naming its place, `parameters.service.type: missing`; the loader puts the

@@ -1,5 +1,5 @@
 /**
- * A declarative tool file's tool as a {@link Tool} of the registry (issue #11 §1): runs its `command`
+ * A declarative tool file's tool as a {@link Tool} of the registry: runs its `command`
  * argv (placeholders substituted as whole arguments, `argv.ts`) or its `script` (arguments as JSON on
  * stdin and as `OPENCODE_ARG_<NAME>` variables), asks permission like bash unless `readOnly`, and turns
  * what the program printed into the result: stdout, then stderr under a label, an error with the exit

@@ -1,5 +1,5 @@
 /**
- * A declarative tool's process output as text (issue #11 §1): bytes in any encoding decoded with the
+ * A declarative tool's process output as text: bytes in any encoding decoded with the
  * file tools' detection. Apart from `output.ts` because the detection (chardet, iconv-lite) costs
  * ~25 ms to load, which a listing of the tools (`opencode stats`) should not pay.
  */

@@ -1,5 +1,5 @@
 /**
- * Loads the custom tools of a project into the registry (issue #11 §1, §2): the declarative tool files
+ * Loads the custom tools of a project into the registry: the declarative tool files
  * and the plugins of the user (`$XDG_CONFIG_HOME/opencode` or `~/.config/opencode`) and of the project
  * (`<project>/.opencode`), plus the plugin packages named in `.opencode.json`; installs the plugins'
  * hooks; turns off the tools `"tools": { "<name>": false }` names; and reports, one line each, what

@@ -1,12 +1,12 @@
 /**
- * What a custom tool's output becomes before the model sees it (issue #11 §1, §4): control characters
+ * What a custom tool's output becomes before the model sees it: control characters
  * other than tab and newline removed, and the text cut to the tool's limits keeping head and tail,
  * with a note that says what was cut and what to do about it. (Decoding a process's bytes is in
  * `decode-output.ts`, apart: the encoding detection it loads is needed only when a tool runs.)
  */
 import { MAX_OUTPUT_CHARS } from '../tools/tool.js';
 
-/** Default limit of a custom tool's output, in characters: the bash tool's (reference §1.1). */
+/** Default limit of a custom tool's output, in characters: the bash tool's, as in the original. */
 export const DEFAULT_MAX_OUTPUT_CHARS = MAX_OUTPUT_CHARS;
 
 /** Removes C0/C1 control characters and ANSI escape sequences, keeping tab and newline. */

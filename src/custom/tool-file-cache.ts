@@ -1,5 +1,5 @@
 /**
- * What checking each declarative tool file gave, remembered between starts (issue #11 benchmark:
+ * What checking each declarative tool file gave, remembered between starts (target:
  * ≤ 150 ms before the first request with 50 tools). Parsing YAML is the costly part of loading (the
  * `yaml` package, cold in a new process, takes about a millisecond a file), so a file whose exact text
  * was seen before is not parsed again: the key is a hash of its path and text, so any edit, however

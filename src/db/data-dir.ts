@@ -21,7 +21,7 @@ export const SHARED_FOLDERS: readonly { name: string; holds: string }[] = [
   { name: 'plugins', holds: 'plugins, e.g. plugins/lint.ts' },
 ];
 
-/** What versions before issue 10 wrote: it ignored `commands/` too, so it is replaced. */
+/** The `.gitignore` older opencode versions wrote: it ignored `commands/` too, so it is replaced. */
 const OLD_GITIGNORE_TEXT = '*\n';
 
 /** The name of the ignore file written into the data folder. */

@@ -1,5 +1,5 @@
 /**
- * Opens the project's SQLite database `<dataDir>/opencode.db` (reference §6) and builds the stores.
+ * Opens the project's SQLite database `<dataDir>/opencode.db` (where the original keeps it) and builds the stores.
  * Several processes may open the same file at once (two terminals on one project): WAL lets readers and
  * one writer proceed together, `busy_timeout` makes a writer wait for the lock instead of failing, and
  * migrations run under `BEGIN IMMEDIATE` with the version re-read after the lock is held.

@@ -1,5 +1,5 @@
 /**
- * File history (reference §6): the versions of each file a session's tools wrote, so the UI can show what
+ * File history (as the original keeps it): the versions of each file a session's tools wrote, so the UI can show what
  * the session changed. Versions are `initial` (the content before the first write; empty for a created
  * file), then `v1`, `v2`, … in write order. The latest version is the highest number, never the newest
  * timestamp (the original's "latest" query used second-resolution `created_at`).

@@ -1,5 +1,5 @@
 /**
- * Finding the sessions a killed process left mid-turn (issue #10 §4), so that the app can repair them
+ * Finding the sessions a killed process left mid-turn, so that the app can repair them
  * at start-up, before anyone opens them: a message never finished, or a last assistant message whose
  * tool calls got no results (the process died while a tool ran).
  */

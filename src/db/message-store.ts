@@ -1,5 +1,5 @@
 /**
- * Messages of a session (reference §6, fixed): ordered by `seq`, a per-session counter allocated in the
+ * Messages of a session (the original's table, fixed): ordered by `seq`, a per-session counter allocated in the
  * insert itself, never by time (the original ordered by second-resolution `created_at`, so messages of one
  * second came back in arbitrary order).
  *
@@ -16,7 +16,7 @@
  * bounded by {@link MAX_STORED_PART_CHARS} (part-cap.ts) when the message is created, updated or
  * finished, and when read; the WAL is checkpointed (TRUNCATE) after a large finish.
  *
- * Statements a write costs (issue 16, asserted in test/db/message-store-statements.test.ts): a rewrite
+ * Statements a write costs (asserted in test/db/message-store-statements.test.ts): a rewrite
  * of a message this store created and never gave chunk rows is one `UPDATE`, with no transaction of its
  * own (one statement is atomic; inside a batch it needs no savepoint); a message that may have rows (it
  * streamed past {@link STREAMING_REWRITE_MAX_CHARS}, or came from another process or an earlier run:

@@ -1,7 +1,7 @@
 /**
  * better-sqlite3's `nativeBinding` option naming its addon's file. Without it better-sqlite3 asks the
  * `bindings` package, which finds the caller from an Error's stack and then tries a dozen build paths
- * one by one (~6 ms of every start: issue 16). The file named here is where better-sqlite3's own build
+ * one by one (~6 ms of every start). The file named here is where better-sqlite3's own build
  * (`node-gyp rebuild` or prebuild-install at install: `build/Release/better_sqlite3.node`) puts it;
  * when it is not there (another build layout), `bindings` is asked for the path in better-sqlite3's
  * folder. It must be found here: scripts/build.mjs bundles better-sqlite3's JavaScript into dist/ (its

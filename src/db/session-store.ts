@@ -1,5 +1,5 @@
 /**
- * Sessions: a conversation with its running token and cost totals (reference §6, fixed).
+ * Sessions: a conversation with its running token and cost totals (the original's table, with its faults fixed).
  *
  * Unlike the original, which overwrote `prompt_tokens`/`completion_tokens` with the last call's counts
  * (and counted cache reads as completion), the token columns here are sums over every provider call, and

@@ -2,7 +2,7 @@
  * One language server over stdio (vscode-jsonrpc): spawn, the initialize handshake, open documents,
  * and the diagnostics it publishes or answers when pulled. Knows nothing of ours above it.
  *
- * The handshake is done as servers expect and the original did not (reference §7): every
+ * The handshake is done as servers expect and the original did not: every
  * server→client handler is registered before `initialize` is sent (the original registered them
  * after, and missed early requests), the workspace folder and every URI are percent-encoded `file://`
  * URIs, and `workspace/configuration`, `client/registerCapability`, `window/workDoneProgress/create`

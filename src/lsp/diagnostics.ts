@@ -1,5 +1,5 @@
 /**
- * Diagnostics as the model sees them (reference §1.11): one line per problem,
+ * Diagnostics as the model sees them (the original's format): one line per problem,
  * `Error: /p/a.ts:3:7 [typescript][2322] message`, blocks capped at {@link MAX_DIAGNOSTICS_PER_BLOCK}
  * with "... and N more diagnostics", errors first, then a summary of counts. Pure functions.
  *
@@ -166,7 +166,7 @@ export function formatChangeReport(report: ChangeReport): string {
 }
 
 /**
- * The `diagnostics` tool's output (reference §1.11): the file's problems (when a file is given), the
+ * The `diagnostics` tool's output (as the original's): the file's problems (when a file is given), the
  * project's (every other file the servers reported on), and a summary. '' when there are none.
  */
 export function formatDiagnosticsReport(file: string | undefined, fileDiagnostics: readonly Diagnostic[], projectDiagnostics: readonly Diagnostic[]): string {

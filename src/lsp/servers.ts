@@ -2,7 +2,7 @@
  * Which language servers a project gets, and why: the `lsp` entries of the config, and
  * without one the servers already installed for the languages present in the project. Nothing is
  * downloaded. `"lsp": false` turns it all off; `disabled: true` turns one language off, discovery
- * included (the original ignored `disabled`: reference §7 [BUG]).
+ * included (the original ignored `disabled`).
  */
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { delimiter, extname, isAbsolute, join, resolve } from 'node:path';
@@ -16,7 +16,7 @@ export interface LspConfigEntry {
   extensions?: string[];
   disabled?: boolean;
   initializationOptions?: unknown;
-  /** the original's name for `initializationOptions` (reference §7) */
+  /** the original's name for `initializationOptions` */
   options?: unknown;
   /** how long the server may take to answer `initialize` (ms) */
   startTimeoutMs?: number;
@@ -64,7 +64,7 @@ export interface LspSkipped {
  * small project in a few seconds).
  */
 export const DEFAULT_START_TIMEOUT_MS = 10_000;
-/** Default wait for diagnostics after an edit (the original's 5 s, reference §7). */
+/** Default wait for diagnostics after an edit (the original's 5 s). */
 export const DEFAULT_DIAGNOSTICS_TIMEOUT_MS = 5_000;
 
 /** A server we know how to find, with the files it serves. */
@@ -161,7 +161,7 @@ export function findExecutable(name: string, root: string, pathVariable: string 
   for (const dir of dirs) {
     const candidate = join(dir, name);
     try {
-      // most candidates are missing: no exception (and its stack) for each (the TUI's start runs this: issue 16)
+      // most candidates are missing: no exception (and its stack) for each (the TUI's start runs this)
       if (!statSync(candidate, { throwIfNoEntry: false })?.isFile()) continue;
       accessSync(candidate, constants.X_OK);
       return candidate;

@@ -1,7 +1,6 @@
 /**
  * `file://` URIs for language servers. Paths are percent-encoded as RFC 3986 requires (spaces, `#`,
- * `%`, non-ASCII as UTF-8 bytes): the original built `"file://" + path` and broke on such paths
- * (reference §7 [BUG]).
+ * `%`, non-ASCII as UTF-8 bytes): the original built `"file://" + path` and broke on such paths.
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 

@@ -2,7 +2,7 @@
  * Tells language servers about files changed by someone else (the bash tool, an editor, git): one
  * non-recursive `fs.watch` per project folder not ignored by the root `.gitignore` (and never `.git`
  * or `node_modules`), changes collected for {@link WATCH_DEBOUNCE_MS} and reported in one batch (the
- * original's 300 ms debounce, reference §7). A recursive watch is not used: on Linux it would
+ * original's 300 ms debounce). A recursive watch is not used: on Linux it would
  * watch every folder of node_modules.
  */
 import { existsSync, readFileSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';

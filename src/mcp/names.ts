@@ -1,5 +1,5 @@
 /**
- * Names of MCP tools as the model sees them: `<server>_<tool>` (the original's scheme, reference §1.13),
+ * Names of MCP tools as the model sees them: `<server>_<tool>` (the original's scheme),
  * made safe for every provider. Pure functions.
  *
  * Providers accept tool names matching `^[a-zA-Z0-9_-]{1,64}$` (OpenAI's function-name rule; Anthropic's

@@ -1,7 +1,7 @@
 /**
  * Turns an MCP `tools/call` result into our {@link ToolResult}. Pure functions.
  *
- * Fixes over the original, which kept only the last content item and ignored `isError` (reference §5):
+ * Fixes over the original, which kept only the last content item and ignored `isError`:
  * every item is kept in order (text as is, images passed on as images with a placeholder line, embedded
  * resources as their text or URI), `isError` is honoured, and the output is capped like a built-in tool's.
  * Image data is checked before it can reach the history: a provider refuses a whole request with an image

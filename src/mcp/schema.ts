@@ -13,7 +13,7 @@
  * - a top level that is not `type: "object"` with `properties`: OpenAI refuses an object schema without
  *   `properties`; MCP arguments are always an object anyway.
  * - boolean schemas as a property or list item (`true`/`false`) become `{}` / `{"not": {}}`.
- * Kept: `required` (the original dropped it; reference §1.13), `additionalProperties`, `enum`, `format`,
+ * Kept: `required` (the original dropped it), `additionalProperties`, `enum`, `format`,
  * `default`, descriptions.
  */
 

@@ -1,6 +1,6 @@
 /**
  * One configured MCP server: a single connection for the life of the process (the original started a
- * fresh server for every call, reference §5), its tool list, and calls with a timeout and cancellation.
+ * fresh server for every call), its tool list, and calls with a timeout and cancellation.
  *
  * Never hangs and never throws into the app: `connect()` settles within the initialize timeout and leaves
  * the server `connected` or `failed` with a reason; a stdio server that dies later is `failed` and the

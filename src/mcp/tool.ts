@@ -1,5 +1,5 @@
 /**
- * An MCP server's tool as a {@link Tool} of our registry (reference §1.13): named `<server>_<tool>`
+ * An MCP server's tool as a {@link Tool} of our registry: named `<server>_<tool>`
  * (see names.ts), described by the server, with its input schema cleaned for the providers (schema.ts).
  *
  * Every call asks permission as the original did: action `execute`, the description

@@ -1,5 +1,5 @@
 /**
- * The plugin API (issue #11 §1), and the typed helpers authors import as
+ * The plugin API, and the typed helpers authors import as
  * `import { tool, definePlugin } from 'opencode/plugin'`.
  *
  * A plugin is an ES module (`.js`, `.mjs`, `.ts`) whose default export is an async function: it gets

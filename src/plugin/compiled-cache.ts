@@ -1,5 +1,5 @@
 /**
- * Plugin files transpiled once, run from the data directory afterwards (issue #11 benchmark: ≤ 150 ms
+ * Plugin files transpiled once, run from the data directory afterwards (target: ≤ 150 ms
  * before the first request with 5 `.ts` plugins). Importing jiti costs about 100 ms of CPU in each new
  * process even when its own transform cache is warm, so a plugin whose exact text was transpiled
  * before is run from our copy of jiti's output without jiti being imported at all.

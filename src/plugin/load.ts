@@ -1,5 +1,5 @@
 /**
- * Finds and loads plugins (issue #11 §1): `.js`, `.mjs` and `.ts` files in the user's and the
+ * Finds and loads plugins: `.js`, `.mjs` and `.ts` files in the user's and the
  * project's `plugins/` folders, and the packages named under `plugins` in `.opencode.json`, resolved
  * from the project's `node_modules` (nothing is downloaded). TypeScript is loaded without a build step
  * through jiti, which also hands `opencode/plugin` our own helpers, so a plugin needs no install; a

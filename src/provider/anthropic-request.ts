@@ -3,7 +3,7 @@
  * {@link toAnthropicParams} builds it as an object; anthropic-body.ts encodes the same request as bytes,
  * reusing each history part's encoding from call to call, from the pieces exported here
  * ({@link anthropicRequestPieces}, {@link anthropicTurns}, {@link anthropicBlock}, {@link markCacheBreakpoints}).
- * Wire format: reference deps.md §3a.
+ * Wire format: the Messages API's streaming (https://docs.anthropic.com/en/api/messages-streaming).
  */
 import type {
   ContentBlockParam,
@@ -46,7 +46,7 @@ export interface AnthropicRequestPieces {
 }
 
 /**
- * Everything of the request but its messages and tools. Prompt caching (reference §3): `cache_control` on
+ * Everything of the request but its messages and tools. Prompt caching (as the original): `cache_control` on
  * the system block. Thinking: see {@link toAnthropicParams}.
  */
 export function anthropicRequestPieces(model: ModelInfo, request: ProviderRequest): AnthropicRequestPieces {
@@ -82,7 +82,7 @@ export function anthropicTools(tools: readonly ToolSchema[]): Tool[] {
 }
 
 /**
- * The streaming request for `request` on `model`. Prompt caching (reference §3): `cache_control` on the
+ * The streaming request for `request` on `model`. Prompt caching (as the original): `cache_control` on the
  * system block, the last tool, and the last block of each of the last 2 messages (4 breakpoints, the
  * API's maximum). Thinking, when `request.thinking` and `model.canReason` ({@link thinkingForm}):
  * budget form with `budget_tokens = floor(0.8 × maxTokens)` (skipped if under

@@ -4,9 +4,10 @@
  *
  * Request building is pure (anthropic-request.ts, {@link toAnthropicParams}) and sent as bytes encoded
  * incrementally (anthropic-body.ts); the SDK is imported lazily on the first stream so
- * `opencode --version` never loads it. Wire format: reference deps.md §3a.
+ * `opencode --version` never loads it. Wire format: the Messages API's streaming
+ * (https://docs.anthropic.com/en/api/messages-streaming).
  *
- * What differs from the original (reference §3): tool schemas carry `required`; thinking blocks are kept
+ * What differs from the original: tool schemas carry `required`; thinking blocks are kept
  * with their signatures (and `redacted_thinking`) and sent back, which the API requires within a tool-use
  * turn; a tool call whose input is not valid JSON is sent wrapped instead of dropped; newer models get
  * adaptive thinking; no temperature is sent.

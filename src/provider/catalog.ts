@@ -12,7 +12,7 @@
  * `reasoning_effort` (xAI grok-4, Groq qwen3 which only takes `none|default`), and for OpenRouter routes,
  * which take `max_tokens` for every model.
  *
- * Fixes the original's [BUG] `gpt-4.1-mini` → API model `gpt-4.1` (reference §3).
+ * Fixes the original's [BUG] `gpt-4.1-mini` → API model `gpt-4.1`.
  */
 import type { ModelInfo } from './types.js';
 
@@ -118,7 +118,7 @@ export function catalogModel(id: string): ModelInfo | undefined {
 export const CATALOG_PROVIDERS = ['anthropic', 'openai', 'groq', 'openrouter', 'xai'] as const;
 
 /**
- * Default model ids per agent kind and provider (reference §3 "Default model choice", with current
+ * Default model ids per agent kind and provider (the original's choice by provider, with current
  * models: the original used claude-4-sonnet ×4, gpt-4.1 / gpt-4.1-mini, qwen-qwq, claude-3.7-sonnet,
  * grok-3-beta). `local` is missing: its default is the first model the server lists.
  */

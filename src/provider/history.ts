@@ -5,7 +5,7 @@
  * "tool_use ids were found without tool_result blocks immediately after"; OpenAI: "An assistant message
  * with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'"). The agent
  * keeps its history paired, but a provider must never send an invalid request, so this layer repairs
- * what it is given rather than trusting it (reference §10 item 9: orphaned tool_result → 400, stuck session).
+ * what it is given rather than trusting it (the original's dropped invalid tool input left an orphaned tool_result: a 400 and a stuck session).
  */
 import type { Message, ToolCallPart, ToolResultPart } from '../message.js';
 import { toolCalls, toolResults } from '../message.js';
@@ -84,7 +84,7 @@ function resultsInOrder(message: Message, calls: readonly ToolCallPart[]): ToolR
  * A tool call's raw input as a JSON object, for APIs that need one (Anthropic `tool_use.input` must be an
  * object). Empty input → `{}`; valid JSON that is an object → that object; anything else (invalid or
  * truncated JSON, an array, a string) → `{ "_invalid_json": raw }`, so the call stays in the history
- * next to its result instead of being dropped (the original's [BUG], reference §3).
+ * next to its result instead of being dropped (the original dropped it).
  */
 export function toolInputObject(raw: string): Record<string, unknown> {
   if (raw.trim() === '') return {};
@@ -114,7 +114,7 @@ function parseObject(raw: string): Record<string, unknown> | undefined {
 
 /**
  * A tool's JSON Schema ready for an API: `type: "object"`, `properties` and `required` always present
- * (the original sent Anthropic tools without `required`, reference §3 [BUG]), and the `$schema` keyword
+ * (the original sent Anthropic tools without `required`), and the `$schema` keyword
  * dropped (zod's `toJSONSchema` adds it; APIs do not need it).
  */
 export function toolParameters(inputSchema: Record<string, unknown>): Record<string, unknown> {

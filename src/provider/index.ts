@@ -92,8 +92,8 @@ export function createProvider(model: ModelInfo, settings: ProviderSettings, opt
 }
 
 /**
- * Cost of one call in USD: each token count times its price per 1M tokens (reference §2.4, where the
- * original's "InCached"/"OutCached" prices are really cache-write and cache-read).
+ * Cost of one call in USD: each token count times its price per 1M tokens (as the original, whose
+ * "InCached"/"OutCached" prices are really cache-write and cache-read).
  */
 export function computeCost(model: Pick<ModelInfo, 'price'>, usage: Usage): number {
   const { price } = model;

@@ -2,7 +2,7 @@
  * The Chat Completions request for a {@link ProviderRequest}: pure functions, no SDK at run time.
  * {@link toOpenAIParams} builds it as an object; openai-body.ts encodes the same request as bytes, reusing
  * each history message's encoding from call to call, from the pieces exported here
- * ({@link openAIRequestPieces}, {@link openAITools}, {@link openAIMessagesOf}). Wire format: reference deps.md §3b.
+ * ({@link openAIRequestPieces}, {@link openAITools}, {@link openAIMessagesOf}). Wire format: Chat Completions streaming (https://platform.openai.com/docs/api-reference/chat-streaming).
  */
 import type {
   ChatCompletionContentPart,
@@ -32,7 +32,7 @@ export interface OpenAIRequestPieces {
 
 /**
  * Everything of the request but its history and tools. Reasoning models (`canReason`) get
- * `max_completion_tokens` and `reasoning_effort` (default `medium`, reference §3); the others
+ * `max_completion_tokens` and `reasoning_effort` (default `medium`, as the original); the others
  * `max_tokens`. Usage is asked for with `stream_options.include_usage`.
  */
 export function openAIRequestPieces(model: ModelInfo, request: ProviderRequest): OpenAIRequestPieces {

@@ -1,7 +1,7 @@
 /**
  * OpenAI Chat Completions provider (`openai` 6.49: a streaming `POST /chat/completions` through the client's `post`), also serving
  * every OpenAI-compatible API through `baseURL`: Groq, OpenRouter, xAI, a local server (Ollama, LM Studio,
- * llama.cpp) and any `providers.<id>.baseURL`. Wire format: reference deps.md §3b.
+ * llama.cpp) and any `providers.<id>.baseURL`. Wire format: Chat Completions streaming (https://platform.openai.com/docs/api-reference/chat-streaming).
  *
  * Request building is pure (openai-request.ts, {@link toOpenAIParams}) and sent as bytes encoded
  * incrementally (openai-body.ts) through the client's `post`; the SDK is imported lazily on the first stream.

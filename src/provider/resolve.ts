@@ -1,7 +1,7 @@
 /**
  * From a model id (`provider/model`) to a {@link ModelInfo}: the catalog, config overrides and models of
  * OpenAI-compatible servers discovered through their `/v1/models` listing; and the default model per agent
- * kind by available credentials (reference §3 "Default model choice").
+ * kind by available credentials, as the original chooses it.
  */
 import { CATALOG, CATALOG_PROVIDERS, DEFAULT_MODELS, catalogModel } from './catalog.js';
 import {
@@ -42,7 +42,7 @@ export interface ResolveOptions {
 /** The model id per agent kind (`coder`, `task`, `title`, `summarizer`). */
 export type DefaultModels = { coder: string; task: string; title: string; summarizer: string };
 
-/** Providers in default-choice order (reference §3, minus copilot/gemini/bedrock/azure/vertex). */
+/** Providers in default-choice order (the original's, minus copilot/gemini/bedrock/azure/vertex). */
 export const DEFAULT_PROVIDER_ORDER = ['local', ...CATALOG_PROVIDERS] as const;
 
 /** One model listed by an OpenAI-compatible server. */
@@ -162,7 +162,7 @@ async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeo
     if (e.name === 'TimeoutError') throw fail(`no answer within ${timeoutMs} ms`, err);
     const detail = connectionDetail(err);
     const unreachable = unreachableMessage(detail, baseURL);
-    // the same words as a request that cannot connect (issue #10 §2): `cannot reach http://127.0.0.1:11434 (connection refused): …`
+    // the same words as a request that cannot connect: `cannot reach http://127.0.0.1:11434 (connection refused): …`
     if (unreachable) throw new ProviderError(`${unreachable.message} (listing its models at ${url})`, { code: 'connection', cause: err });
     throw fail(detail === SOCKET_CLOSED ? 'the server closed the connection without answering' : detail || e.message, err);
   }
@@ -194,7 +194,7 @@ async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeo
 
 /**
  * The default model id per agent kind: the first provider with credentials in the order local →
- * anthropic → openai → groq → openrouter → xai (reference §3, a local endpoint first). The local
+ * anthropic → openai → groq → openrouter → xai (the original's order, with a local endpoint first). The local
  * default is the first model in `providers.local.models`, else the first one the server lists.
  * `options.preferProviders` are tried first. Resolves undefined when no provider has credentials.
  * @throws ProviderError when `LOCAL_ENDPOINT` is the only credential and its server cannot be listed.

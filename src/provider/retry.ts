@@ -2,7 +2,7 @@
  * Our own retry loop around one streaming provider call (the SDKs' own retries are turned off with
  * `maxRetries: 0`), and the mapping of SDK errors to {@link ProviderError}.
  *
- * Behaviour (reference §2.8, with its [BUG]s fixed):
+ * Behaviour (the original's retries, with its faults fixed):
  * - up to `maxRetries` (default 8) retries on HTTP 429, 500, 502, 503, 504, 529, an `overloaded_error` /
  *   `api_error` stream event, connection failures and stalls (stall.ts: no first byte, or a body that
  *   stopped flowing) — but only while no event has been yielded, so text is never duplicated (the
@@ -38,7 +38,7 @@ export const UNREACHABLE_MAX_RETRIES = 2;
 /** Longest first wait before retrying a refused connection or unknown host, ms (doubles per retry). */
 export const UNREACHABLE_BASE_DELAY_MS = 500;
 
-/** Statuses retried (reference §2.8 plus the usual gateway errors). */
+/** Statuses retried (the original's, plus the usual gateway errors). */
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 529]);
 
 /** Options of {@link streamWithRetry}. */

@@ -1,6 +1,6 @@
 /**
  * Which providers are usable and how to reach them: credentials and base URLs from the config's
- * `providers` section and the environment (reference §3 table).
+ * `providers` section and the environment, as the original reads them.
  *
  * Precedence: a config value (`providers.<id>.apiKey` / `.baseURL`) wins over the environment, as the
  * original's config defaults did. `providers.<id>.apiKeyEnv` names the variable to read instead of the
@@ -8,7 +8,7 @@
  * no key: the usual variable is not tried, so a work profile never bills a personal key. Base URLs are always passed to the SDKs explicitly, so the SDKs' own
  * environment reading (`ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL`, `ANTHROPIC_AUTH_TOKEN`, `OPENAI_ORG_ID`)
  * never decides for us; the env record given here is the only source. (`ANTHROPIC_CUSTOM_HEADERS` and
- * `OPENAI_CUSTOM_HEADERS` are still read by the SDKs from `process.env`; deps.md §1.)
+ * `OPENAI_CUSTOM_HEADERS` are still read by the SDKs from `process.env`, as their READMEs document.)
  */
 
 /** Per-model limits from `providers.<id>.models.<name>` (config). */
@@ -63,7 +63,7 @@ interface BuiltinProvider {
   headers?: Record<string, string>;
 }
 
-/** The providers we ship (reference §3; copilot, gemini, bedrock, azure and vertex are not supported yet). */
+/** The providers we ship (the original's, but copilot, gemini, bedrock, azure and vertex, which are not supported yet). */
 export const BUILTIN_PROVIDERS: Record<string, BuiltinProvider> = {
   anthropic: {
     api: 'anthropic',
@@ -85,7 +85,7 @@ export const BUILTIN_PROVIDERS: Record<string, BuiltinProvider> = {
     displayName: 'OpenRouter',
     keyEnv: 'OPENROUTER_API_KEY',
     defaultBaseURL: 'https://openrouter.ai/api/v1',
-    // OpenRouter's app attribution headers (reference §3)
+    // OpenRouter's app attribution headers, which the original sends too
     headers: { 'HTTP-Referer': 'https://opencode.ai', 'X-Title': 'OpenCode' },
   },
   xai: { api: 'openai', displayName: 'xAI', keyEnv: 'XAI_API_KEY', defaultBaseURL: 'https://api.x.ai/v1' },

@@ -1,5 +1,5 @@
 /**
- * The one streaming interface every LLM provider implements (reference §2.1), and the model record.
+ * The one streaming interface every LLM provider implements (the original's event kinds), and the model record.
  *
  * Knows nothing of ours above it: it takes the shared {@link Message} shapes and a list of tool
  * schemas, and yields {@link ProviderEvent}s.
@@ -44,7 +44,7 @@ export interface ProviderRequest {
   maxTokens: number;
   /** for reasoning models (OpenAI-style `reasoning_effort`) */
   reasoningEffort?: 'low' | 'medium' | 'high';
-  /** Anthropic extended thinking, budget 0.8 × maxTokens (reference §3) */
+  /** Anthropic extended thinking, budget 0.8 × maxTokens, as the original */
   thinking?: boolean;
   signal?: AbortSignal;
 }

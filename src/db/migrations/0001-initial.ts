@@ -1,5 +1,5 @@
 /**
- * The first schema (reference §6, fixed): timestamps in unix milliseconds set by the stores (the original's
+ * The first schema (the original's, fixed): timestamps in unix milliseconds set by the stores (the original's
  * triggers wrote seconds), messages ordered by a per-session `seq`, token totals that are sums over calls
  * with the last call's context size kept apart, and sub-sessions deleted with their parent.
  * Both of the original's migrations (initial, summary_message_id) are folded in.
