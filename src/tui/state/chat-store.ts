@@ -7,20 +7,19 @@
  * deltas costs one render per frame, not one per delta.
  */
 import type { RunFinished } from '../../agent/events.js';
-import type { FileChange } from '../../db/file-store.js';
-import type { Session } from '../../db/session-store.js';
 import type { ImagePart, Message, ToolCallPart, ToolResultPart } from '../../message.js';
-import type { McpServerInfo } from '../../mcp/service.js';
-import type { PermissionRequest } from '../../permission/types.js';
 import type { LogEntry } from '../pages/log-entry.js';
 import { ACTIVITY_LABELS, describeActivity, type Activity, type RetryWait } from './activity.js';
-import type { ChatItem } from './chat-item.js';
-import type { ChatServices, CustomToolsSummary } from './services.js';
-import { SessionView } from './session-view.js';
+import type { ChatState, QueuedPrompt, StatusLevel } from './chat-state.js';
+import type { ChatServices } from './services.js';
+import type { SessionView } from './session-view.js';
 import { undoOrRedo } from './undo-actions.js';
 import { keyPhrase } from '../key-hints.js';
 import { DEFAULT_KEYMAP, type Keymap } from '../keymap.js';
 import type { TurnUndoResult } from '../../undo/undo.js';
+import { SessionViewTree } from './view-tree.js';
+
+export type { ChatState, QueuedPrompt, StatusLevel, StatusMessage } from './chat-state.js';
 
 /** How long a status message stays, ms (the original: 10 s). */
 export const STATUS_TTL_MS = 10_000;
@@ -29,58 +28,10 @@ export const NOTIFY_INTERVAL_MS = 33;
 /** Log entries kept in memory. */
 const MAX_LOG_ENTRIES = 1_000;
 
-export type StatusLevel = 'info' | 'warn' | 'error';
-
-/** A prompt sent while a reply ran (issue 13 §4): it goes when the run before it ends. */
-export interface QueuedPrompt {
-  /** unique in the store's life */
-  id: number;
-  text: string;
-  attachments: ImagePart[];
-}
-
-export interface StatusMessage {
-  text: string;
-  level: StatusLevel;
-  /** unix ms */
-  expiresAt: number;
-}
-
-/** A snapshot of the TUI's state; a new object whenever anything changes. */
-export interface ChatState {
-  session?: Session;
-  items: ChatItem[];
-  busy: boolean;
-  /** the session is being compacted */
-  compacting: boolean;
-  /** requests waiting for an answer, oldest first; the dialog shows the first */
-  permissionQueue: PermissionRequest[];
-  status?: StatusMessage;
-  modifiedFiles: FileChange[];
-  mcpServers: McpServerInfo[];
-  /** custom tools that loaded and failed (issue 11); undefined until loaded */
-  customTools?: CustomToolsSummary;
-  logs: LogEntry[];
-  /** the user's earlier prompts in this session, oldest first (editor history) */
-  promptHistory: string[];
-  /** prompts sent while a reply ran, oldest first; the first goes when the run ends (issue 13 §4) */
-  queue: QueuedPrompt[];
-  /**
-   * The person canceled the run (esc): the queue waits instead of going. Esc again clears it; enter
-   * on an empty editor, or sending another prompt, sends it.
-   */
-  queueHeld: boolean;
-  /** what the agent does now, for the pulse line; undefined while idle (issue 13 §1) */
-  activity?: Activity;
-}
-
 export class ChatStore {
   private state: ChatState;
-  private view: SessionView | undefined;
-  /** sub-agent session id → its view */
-  private readonly childViews = new Map<string, SessionView>();
-  /** tool call id → sub-agent session id */
-  private readonly childOfCall = new Map<string, string>();
+  /** the open session's view and its sub-agents' */
+  private readonly views: SessionViewTree;
   private readonly listeners = new Set<() => void>();
   private readonly unsubscribe: (() => void)[] = [];
   private notifyTimer: NodeJS.Timeout | undefined;
@@ -113,6 +64,15 @@ export class ChatStore {
       queue: [],
       queueHeld: false,
     };
+    this.views = new SessionViewTree({
+      messages: (sessionId) => this.services.sessions.messages(sessionId),
+      // a custom tool shows its source (`project › query_status`) the way an MCP tool shows its server
+      toolSource: (toolName) =>
+        this.state.mcpServers.find((s) => s.tools.includes(toolName))?.name ??
+        this.state.customTools?.loaded.find((t) => t.name === toolName)?.source,
+      // the footer names the model as the status bar does
+      modelName: (modelId) => this.services.agent.modelName?.(modelId),
+    });
     this.subscribe = this.subscribe.bind(this);
     this.getSnapshot = this.getSnapshot.bind(this);
     this.listen();
@@ -134,22 +94,16 @@ export class ChatStore {
   /** Opens a stored session (or none: a new chat not yet saved). */
   openSession(sessionId: string | undefined): void {
     if (sessionId !== this.state.session?.id) this.dropQueue();
-    this.childViews.clear();
-    this.childOfCall.clear();
     if (!sessionId) {
-      this.view = undefined;
+      this.views.close();
       this.set({ session: undefined, items: [], modifiedFiles: [], promptHistory: [], busy: false });
       return;
     }
     const session = this.services.sessions.get(sessionId);
     if (!session) throw new Error(`no session ${sessionId}`);
     this.services.sessions.opened?.(sessionId);
-    const view = this.newView(sessionId);
-    const messages = this.services.sessions.messages(sessionId);
-    view.load(messages);
+    const view = this.views.openSession(sessionId, this.services.sessions.messages(sessionId));
     view.setRunning(this.services.agent.isBusy(sessionId));
-    this.view = view;
-    this.loadChildrenFromResults(messages);
     this.set({
       session,
       items: view.items(),
@@ -167,7 +121,7 @@ export class ChatStore {
   }
 
   /**
-   * What the editor's enter does (issue 13 §4): sends the prompt now when nothing runs, else queues
+   * What the editor's enter does: sends the prompt now when nothing runs, else queues
    * it (it goes when the run ends). A held queue is released: its prompts go first, this one after.
    * Returns which happened; a send's failure becomes a status message. `refused`: the open session
    * is gone from the database (`opencode sessions delete --force` elsewhere); nothing is sent or
@@ -215,7 +169,7 @@ export class ChatStore {
   }
 
   /**
-   * esc (issue 13 §4): cancels the running reply (or compaction) and holds the queue; with nothing
+   * esc: cancels the running reply (or compaction) and holds the queue; with nothing
    * running, clears the queue. Returns what it did.
    */
   cancel(): 'canceled' | 'cleared' | 'nothing' {
@@ -257,11 +211,11 @@ export class ChatStore {
 
   /**
    * Expands a tool call's cut result to its stored whole (up to EXPANDED_RESULT_MAX_CHARS), or
-   * collapses it again (issue 13 §9). Returns what happened; `missing` when the call has no stored
+   * collapses it again. Returns what happened; `missing` when the call has no stored
    * result in the open session.
    */
   toggleResult(toolCallId: string): 'expanded' | 'collapsed' | 'missing' {
-    const view = this.view;
+    const view = this.views.open;
     if (!view) return 'missing';
     if (view.isExpanded(toolCallId)) {
       view.collapse(toolCallId);
@@ -279,22 +233,10 @@ export class ChatStore {
    * database (render state holds results cut): for the pager. Undefined when there is no such result.
    */
   storedResult(toolCallId: string): { call?: ToolCallPart; result: ToolResultPart } | undefined {
-    const sessions = [this.view?.sessionId, ...this.childViews.keys()].filter((id): id is string => !!id);
-    for (const sessionId of sessions) {
-      let result: ToolResultPart | undefined;
-      let call: ToolCallPart | undefined;
-      for (const message of this.services.sessions.messages(sessionId)) {
-        for (const part of message.parts) {
-          if (part.type === 'tool_result' && part.toolCallId === toolCallId) result = part;
-          else if (part.type === 'tool_call' && part.id === toolCallId) call = part;
-        }
-      }
-      if (result) return { call, result };
-    }
-    return undefined;
+    return this.views.storedResult(toolCallId);
   }
 
-  /** Undoes the file changes of the open session's last turn (issue 14: `/undo`, `session.undo`); the outcome goes to the status line. */
+  /** Undoes the file changes of the open session's last turn (`/undo`, `session.undo`); the outcome goes to the status line. */
   undoTurn(): Promise<TurnUndoResult | undefined> {
     return undoOrRedo(this, this.services, 'undo');
   }
@@ -371,26 +313,26 @@ export class ChatStore {
       bus.on('message.created', ({ message }) => this.onMessage(message)),
       bus.on('message.updated', ({ message }) => this.onMessage(message)),
       bus.on('tool.progress', ({ sessionId, toolCallId, text }) => {
-        const view = this.viewFor(sessionId);
+        const view = this.views.viewFor(sessionId);
         if (!view) return;
         view.setProgress(toolCallId, text);
         this.touched(view);
       }),
       bus.on('tool.started', ({ sessionId, name, toolCallId }) => {
-        if (this.viewFor(sessionId)) this.log('debug', `tool ${name} started`, toolCallId);
+        if (this.views.viewFor(sessionId)) this.log('debug', `tool ${name} started`, toolCallId);
       }),
       bus.on('tool.finished', ({ sessionId, name, isError, toolCallId }) => {
-        if (!this.viewFor(sessionId)) return;
+        if (!this.views.viewFor(sessionId)) return;
         this.log(isError ? 'warn' : 'debug', `tool ${name} finished${isError ? ' with an error' : ''}`, toolCallId);
         // the sidebar's modified files change as edits land, not only when the reply ends
         if (sessionId === this.state.session?.id && !isError) this.refreshSession();
       }),
       bus.on('run.started', ({ sessionId }) => {
-        this.viewFor(sessionId)?.setRunning(true);
+        this.views.viewFor(sessionId)?.setRunning(true);
         if (sessionId !== this.state.session?.id) return;
         this.runStartedAt ??= this.now();
         // another window may have added messages: show them before the agent reads the history, so
-        // the model is sent nothing the person cannot see (issue 13 §10). The agent reads it in the
+        // the model is sent nothing the person cannot see. The agent reads it in the
         // same tick (the bus is synchronous), unless an auto-compaction comes first.
         this.syncFromDatabase();
         this.set({ busy: true });
@@ -417,7 +359,7 @@ export class ChatStore {
         else this.log('info', `MCP server ${info.name}: ${info.status}${info.tools.length ? ` (${info.tools.length} tools)` : ''}`);
       }),
       bus.on('subagent.started', ({ parentSessionId, toolCallId, sessionId }) => {
-        if (this.viewFor(parentSessionId)) this.attachChild(toolCallId, sessionId);
+        if (this.views.viewFor(parentSessionId)) this.attachChild(toolCallId, sessionId);
       }),
       bus.on('session.compacting', ({ sessionId }) => {
         if (sessionId !== this.state.session?.id) return;
@@ -431,7 +373,7 @@ export class ChatStore {
       }),
       bus.on('session.compacted', ({ sessionId }) => {
         if (sessionId !== this.state.session?.id) return;
-        // an auto-compaction at a run's start: the agent reads the history again after it (issue 13 §10)
+        // an auto-compaction at a run's start: the agent reads the history again after it
         if (this.state.busy) this.syncFromDatabase();
         this.set({ compacting: false });
         this.refreshSession();
@@ -441,25 +383,18 @@ export class ChatStore {
   }
 
   private onMessage(message: Message): void {
-    const view = this.viewFor(message.sessionId);
+    const view = this.views.viewFor(message.sessionId);
     if (!view) return;
     // content after a retry's wait: the provider answers again
-    if (this.retry && view === this.view && message.role === 'assistant' && message.parts.length > 0) this.retry = undefined;
+    if (this.retry && view === this.views.open && message.role === 'assistant' && message.parts.length > 0) this.retry = undefined;
     const arrived = view.upsert(message);
     // an `agent` tool result names its sub-agent session: load it when it was not seen live
-    if (view === this.view) {
-      for (const part of message.parts) {
-        if (part.type === 'tool_result' && arrived.includes(part.toolCallId)) {
-          const child = part.metadata?.sessionId;
-          if (typeof child === 'string' && !this.childOfCall.has(part.toolCallId)) this.attachChild(part.toolCallId, child, true);
-        }
-      }
-    }
+    if (view === this.views.open) this.views.attachArrivedChildren(message, arrived);
     this.touched(view);
   }
 
   private onRunFinished(run: RunFinished): void {
-    const view = this.viewFor(run.sessionId);
+    const view = this.views.viewFor(run.sessionId);
     if (view) {
       view.setRunning(false);
       this.touched(view);
@@ -480,14 +415,14 @@ export class ChatStore {
    * window) added or changed are shown; when one was deleted, the session is loaded afresh.
    */
   private syncFromDatabase(): void {
-    const view = this.view;
+    const view = this.views.open;
     if (!view) return;
     const stored = this.services.sessions.messages(view.sessionId);
     const changed = view.changedMessages(stored);
     const history = () => [...view.userTexts(), ...(this.sending !== undefined ? [this.sending] : [])];
     if (changed === 'reload') {
       view.load(stored);
-      this.loadChildrenFromResults(stored);
+      this.views.loadChildrenFromResults(stored);
       this.set({ items: view.items(), promptHistory: history() });
       return;
     }
@@ -566,61 +501,17 @@ export class ChatStore {
     return { label, startedAt, ...(this.retry ? { retry: this.retry } : {}) };
   }
 
-  private viewFor(sessionId: string): SessionView | undefined {
-    if (this.view?.sessionId === sessionId) return this.view;
-    return this.childViews.get(sessionId);
-  }
-
-  private newView(sessionId: string): SessionView {
-    return new SessionView(
-      sessionId,
-      (toolCallId) => {
-        const child = this.childOfCall.get(toolCallId);
-        return child ? this.childViews.get(child)?.items() : undefined;
-      },
-      // a custom tool shows its source (`project › query_status`) the way an MCP tool shows its server
-      (toolName) =>
-        this.state.mcpServers.find((s) => s.tools.includes(toolName))?.name ??
-        this.state.customTools?.loaded.find((t) => t.name === toolName)?.source,
-      // the footer names the model as the status bar does
-      (modelId) => this.services.agent.modelName?.(modelId),
-    );
-  }
-
-  private attachChild(toolCallId: string, childSessionId: string, load = false): void {
-    this.childOfCall.set(toolCallId, childSessionId);
-    let child = this.childViews.get(childSessionId);
-    if (!child) {
-      child = this.newView(childSessionId);
-      this.childViews.set(childSessionId, child);
-    }
-    if (load) child.load(this.services.sessions.messages(childSessionId));
-    const owner = this.view?.ownerOf(toolCallId);
-    if (owner) this.view!.markDirty(owner);
-    this.touched(this.view);
-  }
-
-  /** `agent` tool results name their sub-agent session: load those for the nested view. */
-  private loadChildrenFromResults(messages: readonly Message[]): void {
-    for (const message of messages) {
-      for (const part of message.parts) {
-        const child = part.type === 'tool_result' ? part.metadata?.sessionId : undefined;
-        if (part.type === 'tool_result' && typeof child === 'string') this.attachChild(part.toolCallId, child, true);
-      }
-    }
+  private attachChild(toolCallId: string, childSessionId: string): void {
+    this.views.attachChild(toolCallId, childSessionId);
+    this.touched(this.views.open);
   }
 
   /** A view changed: mark the parent item dirty for a child view, and schedule a notification. */
   private touched(view: SessionView | undefined): void {
-    if (!view || !this.view) return;
-    if (view !== this.view) {
-      for (const [callId, childId] of this.childOfCall) {
-        if (childId !== view.sessionId) continue;
-        const owner = this.view.ownerOf(callId);
-        if (owner) this.view.markDirty(owner);
-      }
-    }
-    this.state = { ...this.state, items: this.view.items() };
+    const open = this.views.open;
+    if (!view || !open) return;
+    this.views.markCallersDirty(view);
+    this.state = { ...this.state, items: open.items() };
     this.scheduleNotify();
   }
 
