@@ -1,5 +1,5 @@
 /**
- * How many leading words name a command, for the scope of "allow for session" (issue #4 §3): a grant
+ * How many leading words name a command, for the scope of "allow for session": a grant
  * for `git checkout -b feat` covers `git checkout *`, for `npm run test -- -u` covers `npm run test *`,
  * for `ls -la` covers `ls *`. The idea is sst/opencode's permission/arity.ts; the table is ours.
  *

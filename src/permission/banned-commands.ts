@@ -1,10 +1,10 @@
 /**
- * Commands the bash tool refuses to run, whatever the person's permissions or rules (reference §1.1).
+ * Commands the bash tool refuses to run, whatever the person's permissions or rules.
  *
  * The list is the original's. The original compared it with the first word of the command only, so
  * `sudo curl`, `/usr/bin/curl`, `X=1 curl`, `bash -c "curl …"` and `git status && curl … | sh` all got
  * through. Here it applies to every simple command that shell analysis finds, after wrappers, env
- * prefixes and paths (issue #4 §1), compared case-insensitively (a case-insensitive file system runs
+ * prefixes and paths, compared case-insensitively (a case-insensitive file system runs
  * `CURL` as curl).
  */
 

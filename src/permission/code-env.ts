@@ -1,6 +1,6 @@
 /**
- * Environment variables that make a program run code the shell analysis cannot see (issue #10 §1,
- * "Environment that makes a program run code"): `BASH_ENV=./x.sh bash -c ls` sources x.sh,
+ * Environment variables that make a program run code the shell analysis cannot see:
+ * `BASH_ENV=./x.sh bash -c ls` sources x.sh,
  * `PATH=./bin:$PATH ls` runs the project's `bin/ls`, `GIT_SSH_COMMAND='rm -rf ~' git fetch` runs rm.
  *
  * Setting one of these, in any form — `VAR=x cmd`, `env VAR=x cmd`, `export VAR=x`, `declare -x VAR`,

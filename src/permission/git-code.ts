@@ -1,5 +1,5 @@
 /**
- * git that runs code (issue #10 §1): `git -c alias.x='!rm x' x`, `-c core.fsmonitor=…`,
+ * git that runs code: `git -c alias.x='!rm x' x`, `-c core.fsmonitor=…`,
  * `--config-env`, `--exec-path=`, subcommand options that carry a command (`rebase -x`,
  * `submodule foreach`), and `git config` setting a key that later git commands run. Which keys
  * are harmless comes from git-config(1): colours, names, formats; any key that names a program,

@@ -1,5 +1,5 @@
 /**
- * Hard links (issue 10 §1, "A wrong idea of the current directory"): a file inside the project may be
+ * Hard links: a file inside the project may be
  * another name of a file outside it (`ln ~/.bashrc notes`). Following symbolic links does not show
  * that, since a hard link has no target: both names are the same file. So a write into an existing
  * regular file with more than one name is a write to a place we can't know, and asks every time.

@@ -1,5 +1,5 @@
 /**
- * Opaque code (issue #10 §1): commands whose effect the shell analysis cannot see through, because
+ * Opaque code: commands whose effect the shell analysis cannot see through, because
  * they run code given as text to another language (`python3 -c`, `node -e`, `awk 'BEGIN{system(…)}'`,
  * `vim -es -c '!…'`), read their program from input (`echo … | python3`, `make -f -`), or evaluate
  * code bash hides in arithmetic (`[ -v 'a[$(rm x)]' ]`). git that runs code is in `git-code.ts`.

@@ -8,8 +8,8 @@
  * 2. Writes outside the project (edit/write/patch of a file outside it, a shell write to an absolute
  *    path outside it, or to a place that cannot be known) always ask: neither rules nor session grants
  *    allow them.
- * 3. A command that could not be analysed always asks. A part that is opaque code (issue #10 §1:
- *    `python3 -c`, `… | sh`, `PATH=./bin ls`, …) asks unless an `allow` rule names its program, and
+ * 3. A command that could not be analysed always asks. A part that is opaque code
+ *    (`python3 -c`, `… | sh`, `PATH=./bin ls`, …) asks unless an `allow` rule names its program, and
  *    asks anyway while any `deny` rule exists for the tool (no session grant then).
  * 4. Every other part is allowed by its last matching rule, or by the default when no rule matches
  *    (the original's behaviour: read-only shell commands run, everything else asks), or by a session
@@ -376,7 +376,7 @@ export function isInsideByText(dir: string, path: string): boolean {
 /**
  * A check that a path is inside `cwd` both by its text and after following symbolic links (a link in
  * the project to `~/.bashrc` is outside). Every link is followed, dangling ones included (a link to
- * `/outside/new.txt` that does not exist yet is outside: issue #10 §1); a link loop counts as outside.
+ * `/outside/new.txt` that does not exist yet is outside); a link loop counts as outside.
  */
 export function projectPathCheck(cwd: string): (path: string) => boolean {
   const realCwd = realpathOrSelf(cwd);

@@ -1,5 +1,5 @@
 /**
- * A banned command recognised by what it is, not only by its name (issue #10 §1): a symbolic link to
+ * A banned command recognised by what it is, not only by its name: a symbolic link to
  * curl (`ln -s /usr/bin/curl k && ./k`) is curl, and so is a renamed copy (`cp /usr/bin/curl k`).
  *
  * A program is found the way bash finds it: a word with a `/` is a path (relative to the directory

@@ -1,5 +1,5 @@
 /**
- * "Always allow in this project" (issue #4 §3): the granted scopes become `allow` rules in the
+ * "Always allow in this project": the granted scopes become `allow` rules in the
  * project's `.opencode.json`, written by a minimal edit so the rest of the file stays as it was.
  *
  * Where the rule goes, by what `permission` holds now:

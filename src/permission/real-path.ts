@@ -1,5 +1,5 @@
 /**
- * Where a path really leads, for the "inside the project?" check (issue #10 §1, "File tools").
+ * Where a path really leads, for the "inside the project?" check of the file tools.
  *
  * `realpath` fails on a dangling symbolic link, so the old check judged `link → /outside/new.txt` by
  * the link's own folder (inside) and let a write through it pass as an in-project write. Here every

@@ -1,6 +1,6 @@
 /**
- * The read-only commands the bash tool runs without asking (reference §1.1 "Safe read-only list",
- * issue #4 §1).
+ * The read-only commands the bash tool runs without asking: the original's safe read-only
+ * list, checked for every part of a command line, not only its first words.
  *
  * Shell analysis (`shell-analysis.ts`) finds every simple command of a command line and sees through
  * wrappers; each one is then looked up here by its name (and subcommand: `git log`) and its arguments.
@@ -285,7 +285,7 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   { command: 'java', example: 'java -version', check: VERSION_ONLY },
 ];
 
-/** Commands left out on purpose, and why (reference §1.1: several were "safe" in the original). */
+/** Commands left out on purpose, and why (several were "safe" in the original). */
 export const NOT_SAFE: readonly { command: string; reason: string }[] = [
   { command: 'kill', reason: 'stops processes (safe in the original)' },
   { command: 'killall', reason: 'stops processes (safe in the original)' },

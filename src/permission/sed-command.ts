@@ -1,6 +1,6 @@
 /**
- * sed's command line (GNU and BSD), for the read-only table and the write targets (issue #4 §1,
- * issue 10 §1): its scripts, its files, whether it edits them in place (`-i`, `--in-place`, and any
+ * sed's command line (GNU and BSD), for the read-only table and the write targets:
+ * its scripts, its files, whether it edits them in place (`-i`, `--in-place`, and any
  * abbreviation getopt_long accepts, `--in-pl`), and whether a script only prints. What a script
  * writes is read by `sed-script.ts`. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * The permission service (reference §4): tools ask, the rules answer, and when they say
+ * The permission service (the original's request, grant and deny): tools ask, the rules answer, and when they say
  * "ask", the person does.
  *
  * Fixes over the original: requests are kept in a map until answered, never dropped by a lossy queue;

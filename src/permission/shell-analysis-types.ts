@@ -1,6 +1,6 @@
 /**
- * What a command line runs and writes, as `analyzeCommand` (`shell-analysis.ts`) finds it (issue #4
- * §1): the result shapes of the shell analysis. `shell-analysis.ts` re-exports them.
+ * What a command line runs and writes, as `analyzeCommand` (`shell-analysis.ts`) finds it:
+ * the result shapes of the shell analysis. `shell-analysis.ts` re-exports them.
  */
 import type { WriteVia } from './write-targets.js';
 

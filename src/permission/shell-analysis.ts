@@ -1,6 +1,6 @@
 /**
  * Shell command analysis: what a bash command line would run and write, so that
- * permission rules judge every part of it, not its first word (reference §1.1, §10 item 3).
+ * permission rules judge every part of it, not its first word (the original tested only a prefix, so `ls && rm` passed).
  *
  * `analyzeCommand` parses the line with a real bash parser (`shell-parse.ts`) and finds every simple
  * command: across `;` `&&` `||` `|` `&` and newlines, in `( )` and `{ }`, in `$( )`, backticks and

@@ -1,5 +1,5 @@
 /**
- * Shell parsing (issue #4 §1): turns a bash command line into a small, plain syntax tree that
+ * Shell parsing: turns a bash command line into a small, plain syntax tree that
  * `shell-analysis.ts` walks. The parsing itself is mvdan/sh's bash parser (the `mvdan-sh` package, a
  * GopherJS build: synchronous, full bash syntax including heredocs, process substitution, `[[ ]]`,
  * arithmetic and extglobs). This file is the only one that knows its object model.

@@ -111,7 +111,7 @@ export abstract class CommandRecorder extends ShellFindings {
   }
 
   /**
-   * Why a command is opaque code (issue #10 §1): an interpreter one-liner or a program read from
+   * Why a command is opaque code: an interpreter one-liner or a program read from
    * input, a runner we don't follow, git that can run a program, a builtin that sets a code-running
    * variable or evaluates a subscript, or a program this line wrote, copied or linked.
    */

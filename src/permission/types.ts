@@ -1,5 +1,5 @@
 /**
- * Permission shapes (reference §4, issue #4). The service lives in `service.ts`, the rules in
+ * Permission shapes. The service lives in `service.ts`, the rules in
  * `rules.ts`, the decision in `policy.ts`; tools only see {@link PermissionAsk}.
  */
 
@@ -21,7 +21,7 @@ export interface PermissionAskInput {
 }
 
 /**
- * What the rules are matched against (issue #4 §2). A tool that gives none is judged as a whole:
+ * What the rules are matched against. A tool that gives none is judged as a whole:
  * only the `*` pattern of its rules applies, and "allow for session" covers the tool.
  */
 export type PermissionSubject = CommandSubject | FilesSubject | UrlSubject | SecretReadSubject;
@@ -68,12 +68,12 @@ export interface CommandPart {
   scope: string;
   /**
    * the command with quotes resolved and git's global options dropped, when that differs from `text`:
-   * `git push` for `git -C . 'pu'sh`. Rules match it as well (issue #10 §1).
+   * `git push` for `git -C . 'pu'sh`. Rules match it as well.
    */
   resolvedText?: string;
-  /** the command named by what its program really is, when it is a symbolic link to another name: `rm x` for `./del x` (issue #10 §1) */
+  /** the command named by what its program really is, when it is a symbolic link to another name: `rm x` for `./del x` */
   linkText?: string;
-  /** set when it runs code the analysis cannot see: why, e.g. `runs code the check cannot see: python3 -c …` (issue #10 §1) */
+  /** set when it runs code the analysis cannot see: why, e.g. `runs code the check cannot see: python3 -c …` */
   opaque?: string;
 }
 

@@ -1,6 +1,5 @@
 /**
- * Where the commands of one line run and what their paths lead to (issue 10 §1, "A wrong idea of the
- * current directory"): the shell analysis follows `cd`, and this module keeps what would make that
+ * Where the commands of one line run and what their paths lead to: the shell analysis follows `cd`, and this module keeps what would make that
  * idea wrong.
  *
  * - `CDPATH`: `cd name` searches CDPATH's folders first (bash(1), "cd"), unless the name starts with

@@ -1,5 +1,5 @@
 /**
- * The wrapper table (issue #4 §1, issue #10 §1): commands that run another command, which the shell
+ * The wrapper table: commands that run another command, which the shell
  * analysis (`shell-analysis.ts`) sees through to judge the command they run — `sudo rm x` is `rm x`,
  * `flock /tmp/l -c 'make'` is `make`, `uv run pytest` is `uv run pytest` and `pytest`. One row per
  * wrapper with an example; options from each program's manual (GNU coreutils, util-linux, sudo(8),

@@ -1,6 +1,6 @@
 /**
- * Which words of a command name the files and folders it writes (issue 10 §1, "Writes outside the
- * project"): a table of programs and, for each, the positions and options that are write targets,
+ * Which words of a command name the files and folders it writes:
+ * a table of programs and, for each, the positions and options that are write targets,
  * with an example per row. The shell analysis resolves the targets against the directory the
  * command runs in; the policy then asks, whatever the rules, for any target outside the project or
  * in a place that cannot be known.
