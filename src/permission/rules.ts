@@ -1,5 +1,5 @@
 /**
- * The `permission` setting as a list of rules, and wildcard matching (issue #4 §2). Pure functions.
+ * The `permission` setting as a list of rules, and wildcard matching. Pure functions.
  *
  * The setting takes three shapes, which flatten to the same list, in the file's key order:
  * - one action for everything: `"ask"` → `* * ask`;
