@@ -1,8 +1,8 @@
 /**
- * The `bash` tool (reference §1.1, fixed): runs a command in the session's persistent shell
+ * The `bash` tool (the original's, fixed): runs a command in the session's persistent shell
  * (`createShell` in `shell.ts`). Fixes over the original: a failing command is an error result
  * (`isError`), a whitespace-only command is refused instead of crashing, a timeout kills the whole
- * process group and returns at once, and the command is parsed (issue #4): banned commands are found
+ * process group and returns at once, and the command is parsed: banned commands are found
  * anywhere in the line, and the permission rules judge every simple command in it, so `ls && rm …`
  * no longer passes as `ls`.
  */
@@ -27,7 +27,7 @@ const DESCRIPTION = `Runs a shell command (bash) in the project and returns its 
 - Not allowed: curl, wget and other network or browser programs; use fetch for web pages.
 - Commands other than simple read-only ones (ls, pwd, git status, git diff, …) ask the person first. Join dependent steps with && in one call; quote paths with spaces.`;
 
-/** Default and maximum timeouts in ms (reference §1.1). */
+/** Default and maximum timeouts in ms (the original's). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const MAX_TIMEOUT_MS = 600_000;
 
@@ -99,7 +99,7 @@ export const bashTool = defineTool({
     const nowIn = ctx.shell().cwd;
 
     const parts: string[] = [];
-    // after a `cd`, say where: `git status` of another repository must not read as this project's (issue #10 §4)
+    // after a `cd`, say where: `git status` of another repository must not read as this project's
     if (ranIn !== ctx.cwd) parts.push(`(ran in ${ranIn})`);
     const stdout = trimTrailingNewlines(result.stdout);
     const stderr = trimTrailingNewlines(result.stderr);

@@ -1,6 +1,6 @@
 /**
- * The unified diff the write tools attach for the permission dialog and the UI (reference §1.2:
- * `a/<path>` and `b/<path>` relative to the project directory). The model never sees it.
+ * The unified diff the write tools attach for the permission dialog and the UI (as the
+ * original: `a/<path>` and `b/<path>` relative to the project directory). The model never sees it.
  */
 import { formatPatch, structuredPatch, FILE_HEADERS_ONLY, type StructuredPatch } from 'diff';
 import { isAbsolute, relative, sep } from 'node:path';

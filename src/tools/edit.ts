@@ -1,11 +1,11 @@
 /**
- * The `edit` tool (reference §1.2, fixed): replaces text in a file, deletes it, or creates a new
+ * The `edit` tool (the original's, fixed): replaces text in a file, deletes it, or creates a new
  * file. Fixes over the original: the three modes are exclusive (the original fell through from
  * create and delete into replace and reported false failures, crush#1484), `replace_all` exists,
  * "modified since read" compares size too, and the file is re-checked after the person answered the
  * permission request.
  *
- * Files are never damaged (issue #3 §5): the file is read and written through `text-document.ts`, so
+ * Files are never damaged: the file is read and written through `text-document.ts`, so
  * its line endings (also mixed), byte order mark, encoding and mode stay as they were and the write is
  * atomic; `old_string` written with `\n` matches a CRLF file; when it does not match exactly, a
  * single match that differs only in tabs/spaces or typographic quotes is used (`fuzzy-match.ts`).

@@ -1,8 +1,8 @@
 /**
- * `fetch`: GET a URL and give the model its content as markdown, text or raw HTML (reference §1.8),
- * fixed per §10.6 and issue #3: the output is capped at 100,000 characters (the original put up to
+ * `fetch`: GET a URL and give the model its content as markdown, text or raw HTML (as the
+ * original), fixed: the output is capped at 100,000 characters (the original put up to
  * 5 MB in the context), every failure has its own message, binary bodies are refused by type, and
- * one deadline covers the download and the conversion. Issue 10 §4: after redirects the output names
+ * one deadline covers the download and the conversion. After redirects the output names
  * the final URL (relative links and "this page" refer to it), and a page over the size limit gives its
  * first part with a note of what was cut (the person asked for the page, not for an error).
  */

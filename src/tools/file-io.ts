@@ -1,5 +1,5 @@
 /**
- * The one way the tools put bytes into a file (issue #3 §5, "Write safety"): a temporary file in the
+ * The one way the tools put bytes into a file: a temporary file in the
  * same directory is written, synced and renamed over the target, so a reader (or a crash, or a full
  * disk) never sees half a file. What text goes into those bytes (encoding, BOM, line endings) is
  * `text-document.ts`'s business.

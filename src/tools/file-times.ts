@@ -1,5 +1,5 @@
 /**
- * Read-before-write tracking (reference §1, "Read-before-write tracking"), fixed: a file counts as
+ * Read-before-write tracking (the original's, fixed): a file counts as
  * modified since read when its mtime **or size** differs from what was seen at the last read or at
  * our own last write, so a change within the same mtime tick is still caught.
  */

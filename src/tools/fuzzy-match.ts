@@ -1,5 +1,5 @@
 /**
- * Finding `old_string` in a file for `edit` (issue #3 §5, "Whitespace and quotes"). Pure functions on
+ * Finding `old_string` in a file for `edit`, forgiving the model's slips in whitespace and quotes. Pure functions on
  * LF text; the tool decodes the file and normalises line endings first.
  *
  * An exact match always wins. Only when there is none, two normalisations are tried together:

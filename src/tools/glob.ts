@@ -1,5 +1,5 @@
 /**
- * `glob`: find files by path pattern (reference §1.5), with the fixes of §10.5: the skip list is
+ * `glob`: find files by path pattern (as the original), fixed: the skip list is
  * matched against paths relative to the search root, .gitignore is honoured outside git repos too,
  * hidden files are reachable when the pattern names them, and the rg and fallback paths agree.
  */

@@ -1,11 +1,11 @@
 /**
- * `grep`: search file contents with a regex (reference §1.6), fixed per §10.5: the pattern goes after
+ * `grep`: search file contents with a regex (as the original), fixed: the pattern goes after
  * `--` (one starting with `-` works), rg's output is parsed with paths ending in a NUL (paths with `:` are fine), lines are
  * cut at 2000 characters, binary files are skipped without hiding other matches, .gitignore is
  * honoured outside git repos, the rg run is killed on abort, and the Node fallback finds every
  * matching line (the original kept one per file) with the same selection, order and limit as rg.
- * Hidden (dot) files and folders are searched, as sst/opencode's grep and codex do (issue 10 §4:
- * `.github/workflows/*.yml` was invisible); .gitignore still applies and `.git` is always skipped.
+ * Hidden (dot) files and folders are searched, as sst/opencode's grep and codex do (else
+ * `.github/workflows/*.yml` is invisible); .gitignore still applies and `.git` is always skipped.
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, resolve, sep } from 'node:path';

@@ -1,9 +1,9 @@
 /**
- * The folders and files the read-only search tools leave out, as data (reference §1.5, §1.7).
+ * The folders and files the read-only search tools leave out, as data (the original's lists for glob, grep and ls).
  *
  * Every rule here applies to paths **relative to the search root**, never to the absolute path:
- * the original matched whole paths, so a project under `/tmp`, `~/build` or `~/bin` listed nothing
- * (reference §10.5). A root that is itself named `build` still lists its contents.
+ * the original matched whole paths, so a project under `/tmp`, `~/build` or `~/bin` listed nothing.
+ * A root that is itself named `build` still lists its contents.
  */
 
 /** A name to skip, and why a person would want it skipped. */

@@ -1,5 +1,5 @@
 /**
- * The built-in tools, one line each (reference §1). A new tool is one file and one line here.
+ * The built-in tools, one line each (the original's set). A new tool is one file and one line here.
  */
 import { ToolRegistry } from './registry.js';
 import { agentTool } from './agent.js';
@@ -36,5 +36,5 @@ export function builtinTools(): ToolRegistry {
   return registry;
 }
 
-/** The read-only tools of the `task` sub-agent (reference §1.12). */
+/** The read-only tools of the `task` sub-agent (as the original's). */
 export const TASK_TOOL_NAMES = ['glob', 'grep', 'ls', 'sourcegraph', 'view'] as const;

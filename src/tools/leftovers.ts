@@ -1,5 +1,5 @@
 /**
- * What the tools may leave behind when the process is killed (issue #10 §2, "After a crash"): the
+ * What the tools may leave behind when the process is killed: the
  * temporary file of an atomic write, the bash tool's state directory and its process groups. The
  * tools report each as it appears and goes; the app records them in a journal in the data folder
  * (`app/leftovers.ts`) so that the next start in the project can remove what a killed process left.

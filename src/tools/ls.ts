@@ -1,5 +1,5 @@
 /**
- * `ls`: a folder as a tree (reference §1.7), fixed per §10.5: the tree is relative to the listed
+ * `ls`: a folder as a tree (as the original), fixed: the tree is relative to the listed
  * folder (the original printed every ancestor of an absolute path as a nested folder), and the skip
  * rules apply below the root only (a project in a folder named `build` still lists).
  * {@link projectTree} renders the same tree for the system prompt.
@@ -139,7 +139,7 @@ export function renderTree(root: string, listing: TreeListing): string {
   return `There are more than ${n} files in the directory. Use a more specific path or use the Glob tool to find specific files. The first ${n} files and directories are included below:\n\n${tree}`;
 }
 
-/** The `ls` tree of `dir` for the system prompt's `<project>` block (reference §2.6). */
+/** The `ls` tree of `dir` for the system prompt's `<project>` block, as the original's prompt has it. */
 export function projectTree(dir: string, limit = LS_LIMIT): string {
   const root = resolve(dir);
   return renderTree(root, listTree(root, { limit }));

@@ -1,6 +1,6 @@
 /**
- * Matching a parsed Update's hunks against a file's text and computing the new text (reference
- * §1.10, the original's `findContext`/`getUpdatedFile`). Pure: text in, text out.
+ * Matching a parsed Update's hunks against a file's text and computing the new text (as the
+ * original's `findContext`/`getUpdatedFile`). Pure: text in, text out.
  *
  * Each hunk's context and removed lines are searched from where the previous hunk ended: exactly
  * (fuzz 0), else with trailing whitespace ignored (fuzz 1), else with all surrounding whitespace

@@ -1,5 +1,5 @@
 /**
- * Parsing the `patch` tool's text format (reference §1.10, OpenAI's "apply_patch" style):
+ * Parsing the `patch` tool's text format (the original's, OpenAI's "apply_patch" style):
  *
  * ```
  * *** Begin Patch

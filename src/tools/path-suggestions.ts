@@ -1,6 +1,6 @@
 /**
- * "Did you mean": paths like one that does not exist, for view's "File not found" (reference §1.4:
- * the original suggests up to 3 names of the same folder that contain, or are contained in, the
+ * "Did you mean": paths like one that does not exist, for view's "File not found" (the
+ * original suggests up to 3 names of the same folder that contain, or are contained in, the
  * name asked for). That rule alone misses the usual slips, so three more kinds follow
  * it, each tried only while fewer than {@link MAX_SUGGESTIONS} were found:
  *

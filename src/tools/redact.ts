@@ -1,8 +1,7 @@
 /**
- * Keeping the credentials we hold out of what the model sees and what is stored (issue #10 §1,
- * "Keys"): `env` and `printenv` are read-only commands that never ask, and their output used to go
- * to the database and the provider with the API keys in it, although the README promises keys never
- * reach them.
+ * Keeping the credentials we hold out of what the model sees and what is stored:
+ * `env` and `printenv` are read-only commands that never ask, and without this their output would
+ * carry the API keys to the database and the provider, which the README promises keys never reach.
  *
  * Two defences, both here as data and pure functions:
  * - {@link CREDENTIAL_ENV_NAMES}: the variables that hold a provider credential are removed from the
@@ -19,7 +18,7 @@ export const REDACTED = '[redacted]';
 /**
  * Environment variables that hold a credential opencode may use, each with what reads it. Provider
  * keys are the ones `provider/settings.ts` reads plus those the original reads for providers not
- * ported yet (reference §3), so a key set for them is not handed out either.
+ * ported yet, so a key set for them is not handed out either.
  */
 export const CREDENTIAL_ENV_NAMES: Readonly<Record<string, string>> = {
   ANTHROPIC_API_KEY: 'anthropic provider (settings.ts)',
@@ -28,8 +27,8 @@ export const CREDENTIAL_ENV_NAMES: Readonly<Record<string, string>> = {
   GROQ_API_KEY: 'groq provider (settings.ts)',
   OPENROUTER_API_KEY: 'openrouter provider (settings.ts)',
   XAI_API_KEY: 'xai provider (settings.ts)',
-  GEMINI_API_KEY: 'gemini provider of the original (reference §3)',
-  AZURE_OPENAI_API_KEY: 'azure provider of the original (reference §3)',
+  GEMINI_API_KEY: 'gemini provider of the original OpenCode',
+  AZURE_OPENAI_API_KEY: 'azure provider of the original OpenCode',
 };
 
 /** Values shorter than this are not treated as secrets: redacting `dummy` or `1` would garble output. */

@@ -1,5 +1,5 @@
 /**
- * The session shell behind the `bash` tool (reference §1.1, fixed).
+ * The session shell behind the `bash` tool (the original's persistent shell, with its faults fixed).
  *
  * ## Design: a fresh shell per command, with the state carried over
  *

@@ -1,5 +1,5 @@
 /**
- * The text-file policy shared by view, edit, write and patch (issue #3 §5, "Files are never damaged").
+ * The text-file policy shared by view, edit, write and patch: files are never damaged.
  *
  * A file is read into a {@link TextDocument}: its text decoded, without byte order mark, every line
  * ending `\n`, plus the {@link TextFormat} needed to write it back the way it was. The tools work on
@@ -142,7 +142,7 @@ export function encodeDocument(
  *
  * The edit tool knows where it replaced, so it needs no line diff of the whole file, which cannot tell
  * a kept line from a removed identical one: removing the first of `x\r\nsame\r\nsame\n` with
- * `x\nsame` → `x` gave the kept `same` the removed one's `\r\n` (issue #10 §4, as patch did).
+ * `x\nsame` → `x` by a line diff gives the kept `same` the removed one's `\r\n`.
  */
 export function lineSourcesOfSpans(text: string, spans: readonly { start: number; end: number; replacement: string }[]): (number | undefined)[] {
   const sources: (number | undefined)[] = [];

@@ -1,9 +1,9 @@
 /**
- * `view`: read a text file with line numbers (reference §1.4), fixed per §10.6: lines of any length
+ * `view`: read a text file with line numbers (as the original), fixed: lines of any length
  * are read (the original's 64 KB scanner limit failed the call), long lines are cut by characters
  * without splitting a surrogate pair, and binary files get a clear error instead of being dumped.
  *
- * Decoding is the policy shared with edit, write and patch (`text-document.ts`, issue #3 §5): a byte
+ * Decoding is the policy shared with edit, write and patch (`text-document.ts`): a byte
  * order mark is dropped, CRLF is shown as a plain line break, and a file not in UTF-8 is decoded in its
  * own encoding, which is named on a line before the numbered lines.
  *

@@ -1,11 +1,11 @@
 /**
- * The `write` tool (reference §1.3, fixed): creates a file or replaces its whole content.
+ * The `write` tool (the original's, fixed): creates a file or replaces its whole content.
  * Fixes over the original: empty content is allowed (an empty `__init__.py` or `.gitkeep` is a
  * legitimate file; the original refused it), the permission says "Write file" when overwriting (the
  * original always said "Create file"), the diff is a real unified diff, and the file is re-checked
  * after the person answered the permission request.
  *
- * Files are never damaged (issue #3 §5), through `text-document.ts`: a new file is written as given
+ * Files are never damaged, through `text-document.ts`: a new file is written as given
  * (UTF-8). An existing file gets the content as given but keeps its format: its encoding and byte
  * order mark, and its line endings (the content's CRLF/LF are normalised; lines equal to a line of
  * the old file keep that line's ending, others get the file's dominant one). The write is atomic and

@@ -1,6 +1,6 @@
 /**
  * Which lines of the message list are on screen. Pure and lazy: it asks for the lines of only the
- * items it walks over, so a frame costs the visible lines, not the history (issue #5 §2). The list
+ * items it walks over, so a frame costs the visible lines, not the history. The list
  * is a sequence of items, each a block of lines; a position is (item index, line within it).
  *
  * The view either follows the bottom (new output stays in sight) or is anchored at a top position
