@@ -4,7 +4,7 @@
  * components ask the keymap in effect (`useKeymap().matches(key, 'session.new')`, keymap.ts) instead
  * of spelling key strings themselves, so `keybindings` in `.opencode.json` can rebind any row.
  *
- * The default keys are the original's (reference §9.3, read from its code, not its README), plus the
+ * The default keys are the original's (read from its code, not its README), plus the
  * port's own: ctrl+y (thinking), alt/shift+enter (newline), the permission dialog's `p` and esc.
  *
  * Key strings are those of `matchesBinding` (input/keys.ts): `ctrl+s`, `esc`, `enter`, `shift+tab`,
@@ -57,18 +57,18 @@ export const BINDINGS = [
   { action: 'command.list', keys: ['ctrl+k'], description: 'Commands', scope: 'global' },
   { action: 'model.list', keys: ['ctrl+o'], description: 'Select model', scope: 'global' },
   { action: 'theme.list', keys: ['ctrl+t'], description: 'Select theme', scope: 'global' },
-  // issue 15 §2: switch the provider profile for the next request
+  // switch the provider profile for the next request
   { action: 'profile.list', keys: ['alt+p'], description: 'Select provider profile', scope: 'global' },
   { action: 'attachment.add', keys: ['ctrl+f'], description: 'Attach an image (file picker)', scope: 'global' },
 
   // Chat page
   { action: 'session.new', keys: ['ctrl+n'], description: 'New session', scope: 'chat' },
-  // issue 13 §4: the first esc cancels the run and holds the queued messages, a second clears them
+  // the first esc cancels the run and holds the queued messages, a second clears them
   { action: 'session.interrupt', keys: ['esc'], description: 'Cancel the running reply; again: clear the queued messages', scope: 'chat' },
   // only on an empty editor with messages queued; otherwise ↑ is the editor's (rows, history)
   { action: 'queue.recall', keys: ['up'], description: 'Empty editor: take the last queued message back to edit', scope: 'chat' },
   { action: 'messages.toggle_thinking', keys: ['ctrl+y'], description: 'Show or hide thinking', scope: 'chat' },
-  // issue 14: the file changes of edit/write/patch, turn by turn. Not ctrl+z: people press it to
+  // the file changes of edit/write/patch, turn by turn. Not ctrl+z: people press it to
   // suspend (sst/opencode's terminal_suspend), and a surprise undo of their files is the wrong answer
   { action: 'session.undo', keys: ['alt+u'], description: "Undo the last turn's file changes (again: the turn before)", scope: 'chat' },
   { action: 'session.redo', keys: ['alt+r'], description: 'Redo the file changes the last undo took back', scope: 'chat' },
@@ -94,7 +94,7 @@ export const BINDINGS = [
   // not ctrl+u: the input box clears its line with it, as shells do (sst/opencode's key for this)
   { action: 'messages.half_page_up', keys: ['ctrl+alt+u'], description: 'Scroll up half a page', scope: 'messages' },
   { action: 'messages.half_page_down', keys: ['ctrl+d'], description: 'Scroll down half a page', scope: 'messages' },
-  // issue 13 §9: both act on the newest cut (or expanded) tool result on screen
+  // both act on the newest cut (or expanded) tool result on screen
   { action: 'messages.expand', keys: ['ctrl+x'], description: 'Expand or collapse the newest cut tool result on screen', scope: 'messages' },
   { action: 'messages.pager', keys: ['ctrl+p'], description: 'Open the newest cut tool result on screen whole, in the pager', scope: 'messages' },
 
@@ -107,12 +107,12 @@ export const BINDINGS = [
   { action: 'dialog.last', keys: ['end'], description: 'Last item', scope: 'list' },
   { action: 'dialog.select', keys: ['enter'], description: 'Choose', scope: 'list' },
   { action: 'dialog.close', keys: ['esc'], description: 'Close the dialog', scope: 'list' },
-  // issue 14: the sessions list (ctrl+s) renames and deletes; deleting asks first
+  // the sessions list (ctrl+s) renames and deletes; deleting asks first
   { action: 'session.rename', keys: ['r'], description: 'Sessions: rename the selected session', scope: 'list' },
   { action: 'session.delete', keys: ['d'], description: 'Sessions: delete the selected session (asks first)', scope: 'list' },
   { action: 'model.provider_previous', keys: ['left', 'h'], description: 'Models: previous provider', scope: 'models' },
   { action: 'model.provider_next', keys: ['right', 'l'], description: 'Models: next provider', scope: 'models' },
-  // issue 13 §11: enter saves the choice to the project's .opencode.json; this key to the global one
+  // enter saves the choice to the project's .opencode.json; this key to the global one
   { action: 'model.select_global', keys: ['g'], description: 'Models: choose and save to the global config (enter: this project)', scope: 'models' },
 
   // Dialogs with buttons: quit, init, permission

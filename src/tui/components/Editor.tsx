@@ -1,5 +1,5 @@
 /**
- * The prompt editor at the bottom of the chat page (reference §9.2, §9.3): a top border, a `>`
+ * The prompt editor at the bottom of the chat page (laid out as the original's): a top border, a `>`
  * prompt, the text wrapped to the width with an inverse-video cursor, the attachment chips above it
  * and the `@` completion popup above those.
  *

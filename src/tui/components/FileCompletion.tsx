@@ -1,5 +1,5 @@
 /**
- * The `@` completion popup (reference §9.3: file/folder completion, rg + fzf, fuzzy): the project's
+ * The `@` completion popup (the original's file and folder completion, fuzzy, from rg): the project's
  * files and folders matching what follows the `@`, at most 10 rows, drawn above the editor.
  *
  * Keys, on {@link LAYER.popup} while shown: ↑/↓ move the selection, tab/enter choose it, esc closes,

@@ -1,5 +1,5 @@
 /**
- * The right-hand panel once a session exists (reference §9.2): name and version, cwd, the session
+ * The right-hand panel once a session exists (as in the original): name and version, cwd, the session
  * title, configured language servers, MCP servers and their state, custom tools and plugins' hooks,
  * and the files the session modified with +added/−removed lines.
  */

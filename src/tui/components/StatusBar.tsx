@@ -1,5 +1,5 @@
 /**
- * The bottom line (reference §9.2): help hint | context tokens and cost (a warning colour and the
+ * The bottom line (as in the original): help hint | context tokens and cost (a warning colour and the
  * percentage above 80 % of the window) | the transient status message | language servers that failed,
  * diagnostics | whether commands run in the OS sandbox | the model.
  *

@@ -1,5 +1,5 @@
 /**
- * "Command Arguments": one field per placeholder of a custom command (reference §9.4). Typed text
+ * "Command Arguments": one field per placeholder of a custom command (as in the original). Typed text
  * and pastes go into the focused field; tab/↓ and shift+tab/↑ move between fields (wrapping round);
  * enter submits every field's value; esc cancels.
  */

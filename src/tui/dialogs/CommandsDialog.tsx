@@ -1,6 +1,6 @@
 /**
  * "Commands" (ctrl+k): the same commands as the `/` list (commands.ts: the built-in ones, then the
- * custom ones from `commands/` folders, reference §9.4), each with its `/name` at the right
+ * custom ones from `commands/` folders, as in the original), each with its `/name` at the right
  * (a custom command's title is its name).
  * Typing filters the list; ↑/↓ move, enter runs, esc closes.
  */

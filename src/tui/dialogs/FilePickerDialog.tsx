@@ -1,5 +1,5 @@
 /**
- * The image file picker (ctrl+f, reference §9.3): a folder's sub-folders and attachable images
+ * The image file picker (ctrl+f, as in the original): a folder's sub-folders and attachable images
  * (`.jpg .jpeg .png .webp`; hidden entries left out), folders first.
  *
  * Keys ({@link LAYER.dialog}: it takes every key): j/k or ↑/↓ move; l, → or enter go into a folder

@@ -1,5 +1,5 @@
 /**
- * "Initialize Project": asked once per project on the first start (reference §9.3–9.4). Yes makes
+ * "Initialize Project": asked once per project on the first start (as in the original). Yes makes
  * the shell run the `init` command, which asks the agent to write or improve `OpenCode.md`. Either
  * answer, and a cancel, mark the project as asked (the original's behaviour: it never asks again).
  */

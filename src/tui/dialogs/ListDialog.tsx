@@ -1,6 +1,6 @@
 /**
  * A framed list to choose one item from: the shape of the sessions, commands, models and themes
- * dialogs (reference §9.3: ↑↓ or k/j, enter, esc; 10 rows visible, the list scrolls under them).
+ * dialogs (the original's keys: ↑↓ or k/j, enter, esc; 10 rows visible, the list scrolls under them).
  */
 import { Box, Text } from 'ink';
 import { Fzf, type FzfResultItem } from 'fzf';

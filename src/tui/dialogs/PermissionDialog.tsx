@@ -1,5 +1,5 @@
 /**
- * "Permission Required": a tool asks to run (reference §4). Shows the tool, the path, the
+ * "Permission Required": a tool asks to run (the original's dialog). Shows the tool, the path, the
  * description, what the call does (bash: the command highlighted; edit/write/patch: the diff; fetch:
  * the URL; MCP and other tools: the parameters as JSON), why it asks, and what "allow for session"
  * would grant. Answers with a {@link PermissionDecision}.
@@ -274,7 +274,7 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
 }
 
 /**
- * The dialog's size on a `columns`×`rows` screen, as the original sizes it (reference §4) but with
+ * The dialog's size on a `columns`×`rows` screen, as the original sizes it, but with
  * floors so the port's extra rows (reasons, scope, a fourth button) still leave room for the
  * content: bash and fetch 40%×30%, edit/write/patch 80%×80%, others (MCP tools) 70%×50%, each at
  * least 80×20 (the four buttons fit on one row at 80). Never larger than the screen less a column

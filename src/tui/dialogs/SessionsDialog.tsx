@@ -1,6 +1,6 @@
 /**
  * "Switch Session" (ctrl+s): the sessions, most recently used first, each with its title, message
- * count, cost and how long ago it changed. Enter switches, esc closes (reference §9.2–9.3); `r`
+ * count, cost and how long ago it changed. Enter switches, esc closes (as in the original); `r`
  * renames the selected session in place, `d` deletes it after a Yes/No question.
  */
 import { Text } from 'ink';

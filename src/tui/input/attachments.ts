@@ -1,5 +1,5 @@
 /**
- * Image attachments for a prompt (reference §9.3): only `.jpg .jpeg .png .webp` files of at most
+ * Image attachments for a prompt (the original's rules): only `.jpg .jpeg .png .webp` files of at most
  * 5 MB, their type sniffed from the first 512 bytes (the magic numbers, as Go's
  * `http.DetectContentType` reads them in the original), at most 5 per message.
  */

@@ -1,5 +1,5 @@
 /**
- * Writing the prompt in the person's own editor (ctrl+e, reference §9.3): the current text goes
+ * Writing the prompt in the person's own editor (ctrl+e, as in the original): the current text goes
  * into a temp file `msg_*.md`, `$VISUAL`/`$EDITOR` runs on it with the terminal handed over, and
  * what was saved comes back when the editor exits with code 0 ({@link ExternalEditResult}). The
  * caller puts it in the input box; it is never sent from here (quitting the editor

@@ -1,5 +1,5 @@
 /**
- * The project's files and folders for `@` completion (reference §9.3: rg + fzf): the files
+ * The project's files and folders for `@` completion (the original used rg and fzf): the files
  * `rg --files` lists (honouring .gitignore, .ignore, .rgignore; no hidden entries), else the same
  * list from the core's pure-Node walk, plus every folder those files sit in (with a trailing `/`).
  * Cached per folder for 30 s so typing `@` again does not walk the tree again.

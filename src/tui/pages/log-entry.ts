@@ -1,5 +1,5 @@
 /**
- * One log record as the logs page shows it (reference §9.2: the original kept its slog records in
+ * One log record as the logs page shows it (the original kept its slog records in
  * memory and listed them with a detail pane). Plain data, so the logger side can build entries
  * without importing React.
  */

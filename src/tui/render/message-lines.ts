@@ -1,6 +1,6 @@
 /**
  * One chat item (a user or assistant message) drawn as terminal lines for the message list
- * (reference §9.2). Pure: the same item, options and theme give the same lines, which is what lets
+ * (as the original draws it). Pure: the same item, options and theme give the same lines, which is what lets
  * {@link LineCache} keep them.
  *
  * Layout: a user message sits behind a `┃ ` bar in the secondary colour, attachments as `[name]`.

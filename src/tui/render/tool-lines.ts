@@ -1,7 +1,7 @@
 /**
  * One tool call drawn as terminal lines: a header `● Bash  npm test`, nested sub-agent calls, then
  * the body: while running the progress label (or, for bash, the tail of its output so far), after
- * it the first {@link RESULT_MAX_LINES} lines of the result (reference §9.2; {@link EXPANDED_MAX_LINES}
+ * it the first {@link RESULT_MAX_LINES} lines of the result (as the original; {@link EXPANDED_MAX_LINES}
  * once the person expanded it): edit/write/patch show their diff, view a highlighted code block of
  * the file, bash its output as a code block, errors in the error colour.
  */

@@ -1,6 +1,6 @@
 /**
  * How each tool call is named in the message list: the original's friendly names, the one key
- * parameter beside the name, and the label shown while the call is prepared and run (reference §9.2,
+ * parameter beside the name, and the label shown while the call is prepared and run (from
  * the original's `internal/tui/components/chat/message.go`). Policy as data: {@link TOOL_VIEWS}.
  */
 import { relativeToProject } from '../format.js';

@@ -1,6 +1,6 @@
 /**
- * What the agent is doing right now, in a few words, for the pulse line above the editor (issue 13
- * §1): `Thinking…` while a request waits, `Running bash: npm test` while a tool runs, `Retrying in
+ * What the agent is doing right now, in a few words, for the pulse line above the editor:
+ * `Thinking…` while a request waits, `Running bash: npm test` while a tool runs, `Retrying in
  * 8 s (overloaded)` while the provider backs off. Pure: derived from the session's items, the
  * permission request waiting and the retry the provider announced; the store keeps the result in
  * its state and the Pulse component adds the spinner, the elapsed time and the countdown.

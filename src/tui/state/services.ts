@@ -44,7 +44,7 @@ export interface ChatServices {
     opened?(sessionId: string): void;
   };
   /**
-   * Undoes the file changes of the session's last turn (issue 14, `src/undo/`): files put back byte
+   * Undoes the file changes of the session's last turn (`src/undo/`): files put back byte
    * for byte, a file changed since left alone with its diff, a note added to the conversation.
    * Rejects with a message to show: a reply is running, nothing to undo, a write failed.
    */
