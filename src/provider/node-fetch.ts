@@ -59,7 +59,7 @@ export interface NodeFetchOptions {
 /**
  * Ports the Fetch standard blocks ("bad port", fetch.spec.whatwg.org §2.9 "port blocking"), refused by
  * Node's fetch before connecting: e.g. 9 (discard), 6000 (X11), 10080 (amanda). Kept so a base URL on
- * one of them fails as it did before this module (retry.ts names it).
+ * one of them fails as it does with Node's own fetch (retry.ts names it).
  */
 const BAD_PORTS = new Set([
   1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109,

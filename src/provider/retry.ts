@@ -12,7 +12,7 @@
  *   silent when the budget runs out is cut (8 stalled attempts took 55 minutes);
  * - a refused connection or an unknown host is retried at most {@link UNREACHABLE_MAX_RETRIES} times,
  *   quickly, then reported as `cannot reach <origin> (connection refused): is the server running?`
- *   (a typo and a stopped Ollama used to look like 8 retries over ~10 minutes);
+ *   (so a typo or a stopped Ollama does not look like 8 retries over ~10 minutes);
  * - backoff `baseDelayMs · 2^(n−1)` plus a random 0–20% jitter (the original added a fixed 20%);
  *   a `retry-after-ms` or `Retry-After` (seconds or HTTP date) header wins, capped at {@link MAX_RETRY_AFTER_MS};
  * - a `retry` event is yielded before each wait; the wait ends early when the signal aborts;

@@ -4,7 +4,7 @@
  * (`isError`), a whitespace-only command is refused instead of crashing, a timeout kills the whole
  * process group and returns at once, and the command is parsed: banned commands are found
  * anywhere in the line, and the permission rules judge every simple command in it, so `ls && rm …`
- * no longer passes as `ls`.
+ * never passes as `ls` (as it did in the original).
  */
 import { homedir } from 'node:os';
 import { z } from 'zod';

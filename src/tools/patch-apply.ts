@@ -255,7 +255,7 @@ export function applyHunks(text: string, hunks: PatchHunk[]): UpdatedText {
   keep(cursor, lines.length);
   // a kept line keeps its own line break: when the last line now is one that had a line after it, the
   // file ends with that line's break, also in a file that had none ('a\nb' without 'b' is 'a\n', as
-  // in git and codex; it used to lose a's break to the removed line's missing one)
+  // in git and codex, rather than giving `a` the removed line's missing break)
   const lastSource = lineSources.at(-1);
   const finalNewline = lastSource !== undefined && lastSource < lines.length - 1 ? true : file.finalNewline;
   return { text: fromLines({ lines: out, finalNewline }), lineSources, fuzz, loose };

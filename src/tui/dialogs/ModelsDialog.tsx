@@ -1,7 +1,7 @@
 /**
  * "Select Model" (ctrl+o): one provider's models at a time; ←/→ (h/l) switch provider, ↑↓ (k/j)
  * select, enter picks (saved to the project's config), g picks and saves to the global config
- * (a model chosen in one project no longer follows you into every other), esc closes. 40 columns wide, 10 rows visible (the original's size). Providers are
+ * (so a model chosen in one project does not follow you into every other), esc closes. 40 columns wide, 10 rows visible (the original's size). Providers are
  * listed in the order given (the shell orders them; the original sorted by popularity).
  */
 import { Box, Text } from 'ink';

@@ -3,7 +3,7 @@
  * into a temp file `msg_*.md`, `$VISUAL`/`$EDITOR` runs on it with the terminal handed over, and
  * what was saved comes back when the editor exits with code 0 ({@link ExternalEditResult}). The
  * caller puts it in the input box; it is never sent from here (quitting the editor
- * without saving used to send the draft).
+ * without saving must not send the draft).
  *
  * Handing the terminal over: Ink keeps stdin in raw mode and reads it. The runner turns raw mode
  * off first (through Ink's `setRawMode`, which also stops Ink reading), leaves the alternate screen
