@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createApp } from '../src/app/app.js';
-import { resolveModels } from '../src/cli/models.js';
+import { resolveModels } from '../src/app/models.js';
 import { chatServices } from '../src/cli/tui-services.js';
 import { loadConfig } from '../src/config/load.js';
 import type { ChildTurn } from './fake-provider-child.js';

@@ -29,11 +29,11 @@ import {
 import { SessionBusyError, type RunResult } from '../agent/agent.js';
 import { INIT_PROMPT, markProjectInitialized } from '../agent/init-prompt.js';
 import { holdSession, releaseSession } from '../db/session-in-use.js';
-import { PROMPT_MCP_WAIT_MS } from '../cli/mcp.js';
+import { PROMPT_MCP_WAIT_MS } from '../app/mcp-wait.js';
 import type { PermissionRequest } from '../permission/types.js';
 import type { ProviderSettings } from '../provider/settings.js';
 import { PLUGIN_APPROVED } from '../tools/registry.js';
-import type { CustomCommand } from '../tui/custom-commands.js';
+import type { CustomCommand } from '../custom/commands.js';
 import { VERSION } from '../version.js';
 import { authenticationProblem, authMethods } from './auth.js';
 import { availableCommands, CommandInputError, parseCommand } from './commands.js';

@@ -12,11 +12,11 @@ import { createApp, type App } from '../app/app.js';
 import { decideTrust, heldLine } from '../app/project-code.js';
 import { resolveDataDir } from '../config/load.js';
 import type { McpServerConfig } from '../config/schema.js';
-import { tryLoadConfig } from '../cli/load-config.js';
-import { chooseProviders } from '../cli/models.js';
+import { tryLoadConfig } from '../config/load.js';
+import { chooseProviders } from '../app/models.js';
 import { credentialValues, rememberSecrets } from '../tools/redact.js';
 import { FILE_ACCESS, type FileAccess } from '../tools/file-access.js';
-import { loadCustomCommands, userCommandDirs, type CustomCommand } from '../tui/custom-commands.js';
+import { loadCustomCommands, userCommandDirs, type CustomCommand } from '../custom/commands.js';
 import { authMethods } from './auth.js';
 import { EditorMcpServers } from './editor-mcp.js';
 

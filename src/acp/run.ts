@@ -4,15 +4,13 @@
  * would reach it (a library's `console.log`, a plugin's `process.stdout.write`) goes to stderr, and
  * our own log lines go to stderr and to `<data dir>/acp.log` of the project they concern.
  *
- * Nothing of the TUI loads here: the custom commands' loader (`tui/custom-commands.ts`) is plain
- * file reading.
+ * Nothing of the TUI or the CLI loads here.
  */
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
-import { tryLoadConfig } from '../cli/load-config.js';
-import { reserveStdout, routeLibraryConsole } from '../cli/library-console.js';
-import type { CliOptions } from '../cli/main.js';
+import { tryLoadConfig } from '../config/load.js';
+import { reserveStdout, routeLibraryConsole } from '../app/library-console.js';
 import { applyProfile, chooseProfileName } from '../config/profiles.js';
 import type { ProviderSettings } from '../provider/settings.js';
 import { signalExitCode } from '../app/signal-exit.js';
@@ -21,8 +19,21 @@ import { AcpServer } from './agent-server.js';
 /** How long closing waits for runs to write their last messages and servers to stop, ms. */
 const CLOSE_GRACE_MS = 1000;
 
+/** The global options `opencode acp` takes (the command line's `--cwd`, `-m`, `--profile`, `-d`, `--trust`). */
+export interface AcpOptions {
+  /** the folder the editor started us in (default the current directory) */
+  cwd?: string;
+  /** `-m provider/model` for every session */
+  model?: string;
+  /** `--profile name` (else OPENCODE_PROFILE) */
+  profile?: string;
+  debug?: boolean;
+  /** `--trust`: the projects' own code runs even when they are not trusted */
+  trust?: boolean;
+}
+
 /** Serves until stdin ends (exit code 0) or SIGINT/SIGTERM (130/143); resolves with the exit code. */
-export async function runAcp(opts: CliOptions): Promise<number> {
+export async function runAcp(opts: AcpOptions): Promise<number> {
   // every other writer of stdout goes to stderr: stdout carries only the protocol's messages
   const protocolWrite = reserveStdout();
   routeLibraryConsole(!!opts.debug);

@@ -17,7 +17,7 @@ import { resolve } from 'node:path';
 import { finalText, type RunResult } from '../agent/agent.js';
 import type { AgentEvents } from '../agent/events.js';
 import { createApp, type App } from '../app/app.js';
-import { resolveModels } from '../cli/models.js';
+import { resolveModels } from '../app/models.js';
 import { loadConfig } from '../config/load.js';
 import { decideTrust, type ProjectCodeItem } from '../app/project-code.js';
 import { startCustomTools } from '../custom/start.js';

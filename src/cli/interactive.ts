@@ -36,7 +36,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   const [{ loadTuiConfig }, { loadKeymap }, { chooseProviders }, { openAppStorage, closeAppStorage }, { planServers }, { pendingChatServices }, { loadAppInSlices, loadTuiTrust }, { runTui }] = await Promise.all([
     import('./tui-config.js'),
     import('./keybindings.js'),
-    import('./models.js'),
+    import('../app/models.js'),
     import('../app/storage.js'),
     import('../lsp/servers.js'),
     import('./pending-services.js'),

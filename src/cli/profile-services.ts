@@ -8,7 +8,7 @@ import { applyProfile } from '../config/profiles.js';
 import { resolveModel } from '../provider/resolve.js';
 import type { Config } from '../config/schema.js';
 import type { ProfileServices, ProfileView, SavedModel } from '../tui/state/services.js';
-import { resolveModels } from './models.js';
+import { resolveModels } from '../app/models.js';
 import { describeProfile, describeProfiles } from './profile-summary.js';
 
 /**

@@ -95,7 +95,7 @@ async function listedRegistry(options: OfferedToolsOptions, withMcp: boolean): P
   if (!options.full) throw new Error('offeredTools: --mcp needs the validated config (options.full)');
   const [{ McpService }, { PROMPT_MCP_WAIT_MS }, { projectSandbox }] = await Promise.all([
     import('../mcp/service.js'),
-    import('./mcp.js'),
+    import('../app/mcp-wait.js'),
     import('../sandbox/process.js'),
   ]);
   // stdio servers run in the sandbox, as in a session

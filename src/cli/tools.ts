@@ -9,7 +9,7 @@ import { resolveDataDir } from '../config/load.js';
 import type { CustomToolsReport } from '../custom/load.js';
 import { describeEntry, describeShadowed, SOURCE_LABEL, type ToolEntry, type ToolRegistry } from '../tools/registry.js';
 import { loadConfigForCommand } from './load-config.js';
-import { PROMPT_MCP_WAIT_MS } from './mcp.js';
+import { PROMPT_MCP_WAIT_MS } from '../app/mcp-wait.js';
 
 /** One registration of a tool, as listed. */
 export interface ToolListing {

@@ -10,7 +10,7 @@ import { readTrustedProjects, revokeProject, trustFilePath, trustProject } from 
 
 /** One line naming what the project runs from its next start (its config as it is now). */
 async function whatRuns(project: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const [{ tryLoadConfig }, { describeProjectCode, holdProjectCode }] = await Promise.all([import('./load-config.js'), import('../app/project-code.js')]);
+  const [{ tryLoadConfig }, { describeProjectCode, holdProjectCode }] = await Promise.all([import('../config/load.js'), import('../app/project-code.js')]);
   const loaded = tryLoadConfig(project, env);
   if ('problems' in loaded) return `its .opencode.json has problems (${loaded.problems.length}): opencode says which at the next start`;
   const { items } = holdProjectCode(loaded, project, env);

@@ -72,7 +72,7 @@ export async function loadTuiConfig(options: TuiConfigOptions): Promise<TuiConfi
     const cached = readCache(cacheFile, key);
     if (cached) return { loaded: cached, fromCache: true, remember: () => {} };
   }
-  const { tryLoadConfig } = await import('./load-config.js');
+  const { tryLoadConfig } = await import('../config/load.js');
   const loaded = tryLoadConfig(options.cwd, options.env);
   const remember = () => {
     if (!key || !cacheFile || !light || 'problems' in loaded) return;

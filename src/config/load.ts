@@ -76,6 +76,19 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   return { config, warnings, files, sources: read };
 }
 
+/**
+ * {@link loadConfig} for a command's start: the loaded config, or the lines that say what is wrong with
+ * it (one line each, as {@link ConfigError} words them; any other failure, e.g. a file nested too deeply
+ * to merge, as one line too). Never throws.
+ */
+export function tryLoadConfig(cwd: string, env: Record<string, string | undefined> = process.env): LoadedConfig | { problems: string[] } {
+  try {
+    return loadConfig({ cwd, env });
+  } catch (err) {
+    return { problems: err instanceof ConfigError ? err.lines : [`opencode: cannot load .opencode.json: ${(err as Error).message}`] };
+  }
+}
+
 /** Reads a file; `undefined` when it does not exist. Other read failures surface as a ConfigError. */
 interface CheckedFile {
   value?: Record<string, unknown>;

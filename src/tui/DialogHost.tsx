@@ -12,7 +12,7 @@ import type { Session } from '../db/session-store.js';
 import type { ImagePart } from '../message.js';
 import type { PermissionRequest } from '../permission/types.js';
 import { initPrompt, type CommandItem } from './commands.js';
-import { fillPlaceholders, type CustomCommand } from './custom-commands.js';
+import { fillPlaceholders, type CustomCommand } from '../custom/commands.js';
 import { ArgumentsDialog } from './dialogs/ArgumentsDialog.js';
 import { CommandsDialog } from './dialogs/CommandsDialog.js';
 import { FilePickerDialog } from './dialogs/FilePickerDialog.js';

@@ -1,11 +1,11 @@
 /**
  * The commands a person can run by name: typed after `/` at the start of the input (the slash
  * list) or chosen in the ctrl+k dialog. The built-in ones are a table (name, title,
- * what it does), followed by the custom commands from `commands/` folders (custom-commands.ts).
+ * what it does), followed by the custom commands from `commands/` folders (src/custom/commands.ts).
  * Running one is {@link runCommand}: it needs only the few things the app can do
  * ({@link CommandContext}), so the slash list and the dialog behave the same.
  */
-import type { CustomCommand } from './custom-commands.js';
+import type { CustomCommand } from '../custom/commands.js';
 import type { DialogState } from './DialogHost.js';
 import { keyPhrase } from './key-hints.js';
 import type { ChatStore } from './state/chat-store.js';

@@ -5,7 +5,7 @@
  */
 import { useMemo, useRef } from 'react';
 import { commandList, runCommand, type CommandContext, type CommandItem } from './commands.js';
-import { loadCustomCommands, type CustomCommand } from './custom-commands.js';
+import { loadCustomCommands, type CustomCommand } from '../custom/commands.js';
 
 export interface Commands {
   /** built-ins, then the custom commands (loaded now; on failure a status message and the built-ins) */

@@ -1,7 +1,7 @@
 /**
  * Nothing of the TUI loads in `opencode acp`: the modules reachable from src/acp/run.ts (static and
- * dynamic imports, followed through our sources) include no Ink, no React and no TUI module but the
- * custom commands' file reader.
+ * dynamic imports, followed through our sources) include no Ink, no React and no module of src/tui or
+ * src/cli (the custom commands' file reader is src/custom/commands.ts).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -48,11 +48,11 @@ function reachable(entry: string): { files: string[]; packages: Set<string> } {
 }
 
 describe('opencode acp loads nothing of the TUI', () => {
-  it('reaches no Ink, React or TUI module but custom-commands.ts', () => {
+  it('reaches no Ink, React, TUI or CLI module', () => {
     const { files, packages } = reachable(join(SRC, 'acp', 'run.ts'));
     // the walk does reach the core (so an empty answer below means something)
     expect(files).toEqual(expect.arrayContaining(['acp/agent-server.ts', 'app/app.ts', 'agent/agent.ts', 'tools/edit.ts', 'custom/start.ts']));
-    expect(files.filter((f) => f.startsWith('tui/'))).toEqual(['tui/custom-commands.ts']);
+    expect(files.filter((f) => f.startsWith('tui/') || f.startsWith('cli/'))).toEqual([]);
     expect(files.filter((f) => f.endsWith('.tsx'))).toEqual([]);
     for (const name of ['ink', 'react', 'ink-text-input']) expect(packages.has(name), name).toBe(false);
     expect(packages.has('@agentclientprotocol/sdk')).toBe(true);

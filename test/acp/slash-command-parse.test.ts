@@ -1,7 +1,7 @@
 /** Slash commands: what is advertised, and which prompt calls which command with which values. */
 import { describe, expect, it } from 'vitest';
 import { availableCommands, parseCommand } from '../../src/acp/commands.js';
-import type { CustomCommand } from '../../src/tui/custom-commands.js';
+import type { CustomCommand } from '../../src/custom/commands.js';
 
 const command = (id: string, content: string, placeholders: string[]): CustomCommand => ({ id, title: id, description: `from ${id}.md`, content, placeholders });
 const custom = [command('project:fix', 'Fix issue $ISSUE.', ['ISSUE']), command('user:pr', 'Open a PR "$TITLE" onto $BRANCH.', ['TITLE', 'BRANCH']), command('user:hi', 'Say hi.', [])];

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PROMPT_MCP_WAIT_MS, waitForMcpBeforePrompt } from '../../src/cli/mcp.js';
+import { PROMPT_MCP_WAIT_MS, waitForMcpBeforePrompt } from '../../src/app/mcp-wait.js';
 import type { McpService } from '../../src/mcp/service.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';

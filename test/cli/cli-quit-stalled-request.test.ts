@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemPrompt } from '../../src/agent/prompts.js';
 import { createApp, type App } from '../../src/app/app.js';
-import { resolveModels } from '../../src/cli/models.js';
+import { resolveModels } from '../../src/app/models.js';
 import { loadConfig } from '../../src/config/load.js';
 import { BIN } from '../support/cli.js';
 import { startFakeProvider, type FakeProvider, type FakeTurn } from '../support/fake-provider.js';

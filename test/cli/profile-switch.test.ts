@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app/app.js';
-import { chooseProviders } from '../../src/cli/models.js';
+import { chooseProviders } from '../../src/app/models.js';
 import { chatServices } from '../../src/cli/tui-services.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { ChatServices } from '../../src/tui/state/services.js';

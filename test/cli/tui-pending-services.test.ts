@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app/app.js';
 import { closeAppStorage, openAppStorage } from '../../src/app/storage.js';
-import { resolveModels } from '../../src/cli/models.js';
+import { resolveModels } from '../../src/app/models.js';
 import { keepEarlyLspView, pendingChatServices } from '../../src/cli/pending-services.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { PermissionRequest } from '../../src/permission/types.js';

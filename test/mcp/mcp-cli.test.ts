@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../support/cli.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { sanitizeToolName } from '../../src/mcp/names.js';
-import { PROMPT_MCP_WAIT_MS } from '../../src/cli/mcp.js';
+import { PROMPT_MCP_WAIT_MS } from '../../src/app/mcp-wait.js';
 import { FILESYSTEM_SERVER, FIXTURE, startHttpFixture, tempDir, TSX_LOADER } from './fixture.js';
 
 /** the fixture's 70-character tool name (imported from the fixture it would start a server) */

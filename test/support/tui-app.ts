@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../../src/app/app.js';
-import { resolveModels } from '../../src/cli/models.js';
+import { resolveModels } from '../../src/app/models.js';
 import { chatServices } from '../../src/cli/tui-services.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { ChatServices } from '../../src/tui/state/services.js';

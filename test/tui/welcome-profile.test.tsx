@@ -10,7 +10,7 @@ import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app/app.js';
 import { closeAppStorage, openAppStorage } from '../../src/app/storage.js';
-import { chooseProviders } from '../../src/cli/models.js';
+import { chooseProviders } from '../../src/app/models.js';
 import { pendingChatServices } from '../../src/cli/pending-services.js';
 import { loadConfig } from '../../src/config/load.js';
 import { Welcome } from '../../src/tui/components/Welcome.js';
