@@ -1,5 +1,5 @@
 /**
- * Agent loop overhead (issue 16): a scripted session of 50 tool steps (each a `view` of a small file)
+ * Agent loop overhead: a scripted session of 50 tool steps (each a `view` of a small file)
  * and a final text turn — 51 provider calls — run in-process through the real agent (real Anthropic SDK
  * and undici over loopback HTTP, a real SQLite file, the built-in tools, the permission service, the
  * event bus). The fake provider runs in a process of its own (bench/fake-provider-child.ts), so its

@@ -3,7 +3,7 @@
  * the events the Anthropic provider yields for the fake's replies — a `view` tool call per step with its
  * input in three deltas, then the final text — with no request built, no SDK, no HTTP. What the bench
  * measures with it is the loop's own share of a provider call (store writes, events, bookkeeping, GC),
- * the rest of the headline figure being the provider's (issue 16).
+ * the rest of the headline figure being the provider's.
  */
 import type { Provider, ProviderEvent, ProviderRequest } from '../src/provider/types.js';
 import type { ModelInfo } from '../src/provider/types.js';

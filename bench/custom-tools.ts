@@ -1,5 +1,5 @@
 /**
- * Custom tools (issue 11): what loading 50 declarative tools and 5 TypeScript plugins adds before the
+ * Custom tools: what loading 50 declarative tools and 5 TypeScript plugins adds before the
  * first request of `opencode -p` (target ≤ 150 ms; the TUI loads them after its first frame, so they
  * add nothing to it), and the prompt budget with and without 10 custom tools.
  *

@@ -1,5 +1,5 @@
 /**
- * A huge streamed reply (issue 10 §3): 40 MiB of text in 64 KiB events from the loopback fake provider
+ * A huge streamed reply: 40 MiB of text in 64 KiB events from the loopback fake provider
  * (Anthropic SSE, in a child process) through the real SDK and the agent into a real SQLite file.
  * Measured: agent.run wall time; bytes this process wrote (`/proc/self/io` wchar: every write(2), so
  * the WAL, the database and its checkpoints, plus the request bodies sent to the fake — a few KB);

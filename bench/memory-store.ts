@@ -1,7 +1,7 @@
 /**
  * An agent store that keeps messages in memory and writes nothing (`bench/agent-loop.ts`, its "store in
  * memory" row): the same loop with no SQLite and no tool-call log, to show how much of the loop's
- * figure is storage and what is left without it (issue 16). Never used by the app: a run on it keeps
+ * figure is storage and what is left without it. Never used by the app: a run on it keeps
  * nothing.
  */
 import { randomUUID } from 'node:crypto';

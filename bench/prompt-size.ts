@@ -2,7 +2,7 @@
  * Prompt size: the characters sent on every request before any history, i.e. the coder system
  * prompt (with its environment block and project tree, as the app builds it) plus the JSON of the
  * built-in tool schemas, against the 24,000-character budget (src/agent/prompts.ts). Also the same
- * for a big project (the search tree), where the `<project>` block is up to 1,000 ls entries, and
+ * for a big project (the search tree), where the `<project>` block holds up to {@link PROJECT_TREE_MAX_ENTRIES} entries, and
  * the time of building that tree, which the agent does on every provider call and tool call.
  */
 import { rmSync } from 'node:fs';

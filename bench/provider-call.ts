@@ -1,5 +1,5 @@
 /**
- * One provider call, taken apart (issue 16): the main thread's on-CPU time per call of the Anthropic
+ * One provider call, taken apart: the main thread's on-CPU time per call of the Anthropic
  * provider and of its layers, against the loopback fake in a child process, for the request of the
  * agent-loop bench's last step (the coder's 11 tool schemas, a 2 KB system prompt, 101 history messages:
  * ~33 KB of JSON), each reply a streamed `view` tool call.

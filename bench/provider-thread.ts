@@ -1,5 +1,5 @@
 /**
- * What the main thread would pay per provider call if the exchange ran in a worker thread (issue 16; not
+ * What the main thread would pay per provider call if the exchange ran in a worker thread (not
  * in `npm run bench`). The request bodies of one agent-loop session (bench/agent-loop.ts's script, taken
  * from the fake) are sent, interleaved by session:
  * - **on the main thread**: through the provider's own Anthropic client (messages.create, the body as

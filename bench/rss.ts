@@ -1,5 +1,5 @@
 /**
- * Memory after 30 prompts (issue 16). Two children, each a fresh process sending 30 prompts into one
+ * Memory after 30 prompts. Two children, each a fresh process sending 30 prompts into one
  * session (each a `view` step and a ~2 KB reply, the fake provider in a process of its own), with RSS
  * and V8 heap read after a full GC (`--expose-gc`) once the app is built and after every prompt:
  * - `bench/rss-dist-child.mjs`: the bundled `dist/` under plain `node`, through the runtime API

@@ -1,5 +1,5 @@
 /**
- * What undo of `bash` costs (issue 14): the project snapshots of `src/undo/snapshot.ts` on this
+ * What undo of `bash` costs: the project snapshots of `src/undo/snapshot.ts` on this
  * project and on the real tree (`realRepoTree`, node_modules as a 27,000-file repository). The first
  * snapshot hashes every file (once per project: the index persists). A later one runs two git walks
  * side by side, `git diff-files --name-only` (tracked files whose stat data changed, ctime included: the

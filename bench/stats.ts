@@ -1,5 +1,5 @@
 /**
- * `opencode stats` on a big call log (issue 11 §5, target ≤ 300 ms on 100,000 calls): 100,000 rows
+ * `opencode stats` on a big call log (target ≤ 300 ms on 100,000 calls): 100,000 rows
  * seeded into a real database (40 tools, all outcomes, 60 days of history), then
  * - the query alone (`ToolCallLog.stats`, the two SQL statements), 30 and 7 days;
  * - the whole command as a person runs it (`bin/opencode stats`, the file itself so its shebang runs,

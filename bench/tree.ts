@@ -1,10 +1,10 @@
 /**
- * The search tree of reference deps.md §4, generated once and cached under os.tmpdir():
+ * The search tree, generated once and cached under os.tmpdir():
  * `packages/pkgNN/dirD/` (80 packages × 10 dirs) holding 75 `.ts` + 25 `.md` files each = 80,000
  * visible files; each package also has 125 files in `node_modules/` and 125 in `dist/`, both in
  * `.gitignore` = 20,000 ignored files; `git init`-ed. The needle is in every 97th visible file
  * (825 of 80,000) and in some ignored files (which must not be found). Files are small (< 1 KB);
- * on disk that is ~4 KB a file, ~400 MB in all, as in the reference.
+ * on disk that is ~4 KB a file, ~400 MB in all.
  * `scale` 0.1 gives the 10,000-file tree of `--quick` (8 packages).
  */
 import { execFileSync } from 'node:child_process';

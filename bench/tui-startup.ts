@@ -1,5 +1,5 @@
 /**
- * TUI start-up as a person meets it (issue 16): `bin/opencode` run through its own shebang (as a
+ * TUI start-up as a person meets it: `bin/opencode` run through its own shebang (as a
  * shell runs it, its /bin/sh line and the TUI's `--max-semi-space-size=4` included) in a real pty (`script`, 120×40), against the
  * loopback fake provider, in an initialised project (no Initialize Project dialog). Per run:
  * - skeleton: spawn → the pre-Ink frame (`OpenCode v…`) on the pty;
@@ -120,7 +120,7 @@ function cpuMs(pid: number | undefined): number {
 /** USER_HZ: the unit of /proc/<pid>/stat times (100 on Linux everywhere in practice) */
 const CLOCK_TICKS = 100;
 
-// `ctrl+? help` before the keymap's rename (issue 15 §3): so a build of an older commit can be measured beside this one
+// `ctrl+? help` before the keymap's rename: so a build of an older commit can be measured beside this one
 const statusBarComplete = (plain: string) => plain.split('\n').some((line) => /ctrl\+[/?] help/.test(line) && line.includes(MODEL_NAME));
 
 /** One start of `command` (a shell line) in the pty, measured as above; exported for A/B runs. */

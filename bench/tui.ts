@@ -9,7 +9,7 @@
  *    (ii) CPU (user+system) while 5,000 tokens stream into a new assistant message through the bus
  *    (`message.updated` with the text so far, a token every 2 ms), N=10 vs N=2000;
  *    (iii) peak RSS of this process during the N=2000 stream.
- * c. a session holding one 1 MiB line (issue 10 §3) in an assistant reply, a code block, a tool result
+ * c. a session holding one 1 MiB line in an assistant reply, a code block, a tool result
  *    and a user message: runTui → the first frame, and page up/down key → frame; and a 40 MiB reply
  *    streaming in 64 KiB events: key → frame meanwhile, finish → frame.
  */
@@ -336,7 +336,7 @@ async function keyToAnyFrame(ui: Mounted, key: string, presses: number): Promise
 }
 
 /**
- * A session holding one 1 MiB line, in each of the places it can be (issue 10 §3): runTui → the first
+ * A session holding one 1 MiB line, in each of the places it can be: runTui → the first
  * frame showing the session's end, then `presses` page-ups and as many page-downs, key → frame.
  */
 export async function hugeLineRows(presses: number): Promise<Row[]> {
@@ -389,7 +389,7 @@ export async function hugeLineRows(presses: number): Promise<Row[]> {
 }
 
 /**
- * A 40 MiB single-line reply streaming into the TUI (issue 10 §3) as the agent sends it: 640
+ * A 40 MiB single-line reply streaming into the TUI as the agent sends it: 640
  * `message.updated` events of 64 KiB more text, one every 5 ms, then the finish with the text cut as
  * the store cuts it. Measured: CPU and wall of the stream, key → frame for letters typed meanwhile,
  * and the time from the finish event to the frame showing the reply's end.

@@ -5,7 +5,7 @@
 //
 // styledCharsToString diffs the styles of every cell against the previous one (sets, filters and
 // copies per cell): most of the first frame's ~50 ms output step on this machine (a CPU profile of
-// the TUI's start, issue 16), and again on every frame. The diff of two equal style lists is empty
+// the TUI's start), and again on every frame. The diff of two equal style lists is empty
 // (each code of one is in the other), so cells styled as their left neighbour skip it: the same text,
 // written cheaper.
 export const ANSI_STYLED_CHARS = /@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/;

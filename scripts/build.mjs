@@ -102,9 +102,9 @@ const shared = {
   target: 'node20',
   sourcemap: 'linked',
   legalComments: 'none',
-  // jiti finds its TypeScript transform relative to its own files (plugins, issue 11). better-sqlite3's
+  // jiti finds its TypeScript transform relative to its own files (plugins). better-sqlite3's
   // JavaScript is bundled (13 files the CommonJS loader would resolve and compile at every start: its
-  // code comes from the V8 code cache instead, ~15 ms of the TUI's start, issue 16); its addon is
+  // code comes from the V8 code cache instead, ~15 ms of the TUI's start); its addon is
   // loaded by path (src/db/native-binding.ts), and stays in node_modules
   external: ['@vscode/ripgrep', 'react-devtools-core', 'jiti'],
   // jsonc-parser's `main` is a UMD build whose require('./impl/format') esbuild cannot follow (the
@@ -128,7 +128,7 @@ const define = {
 };
 const result = await build({
   ...shared,
-  // the package's `exports` (`opencode/plugin`, `opencode`: issue 11)
+  // the package's `exports` (`opencode/plugin` for plugins, `opencode` for the runtime API)
   entryPoints: { plugin: 'src/plugin/api.ts', index: 'src/api/index.ts' },
   splitting: true,
   format: 'esm',

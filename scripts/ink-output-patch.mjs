@@ -5,7 +5,7 @@
 //
 // Ink builds each frame's text in a new Output whose caches (a line's styled cells, string widths)
 // start empty, and turns every row of the grid into text again, though a typed key changes one line:
-// in a CPU profile of a key's echo (issue 16) that was most of the frame (tokenizing each line,
+// in a CPU profile of a key's echo that was most of the frame (tokenizing each line,
 // slicing the clipped ones, each row's style diffs). Here one set of caches serves every frame: a
 // line's cells and widths, a clipped line's slice, and each row's text, reused while the row holds
 // the same cells (the blank cell is one shared object, so blank runs compare equal too). Emptied

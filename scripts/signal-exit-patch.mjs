@@ -3,7 +3,7 @@
 // patches ({ filter, from, to } text replacements; the build fails when a `from` text is gone). Its
 // own file so that test/tui/signal-exit-patch.test.ts can run the module with and without it.
 //
-// signal-exit 3 loads node:assert when it loads (~4 ms of the TUI's start, issue 16) for one
+// signal-exit 3 loads node:assert when it loads (~4 ms of the TUI's start) for one
 // argument check of its exit hook, `assert.equal(typeof cb, 'function', …)`; the patch does that
 // check itself and loads node:assert only when it fails, to throw the same AssertionError.
 

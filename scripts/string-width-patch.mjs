@@ -5,7 +5,7 @@
 //
 // string-width tests every grapheme of a non-ASCII string against /^\p{RGI_Emoji}$/v. V8 builds that
 // set of strings when the module loads and compiles it at its first test: ~70 ms of CPU of the TUI's
-// start on this machine (issue 16), for a first screen whose only non-ASCII characters are ─ … ·.
+// start on this machine, for a first screen whose only non-ASCII characters are ─ … ·.
 // Every RGI emoji holds a non-ASCII Emoji code point or the keycap mark U+20E3 (Unicode TS #51: the
 // bases of its sequences are Emoji characters, flags are Regional Indicators, keycaps end in U+20E3,
 // and only keycap bases are ASCII), so a grapheme without one cannot match: it skips the test, and

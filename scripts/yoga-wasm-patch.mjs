@@ -12,11 +12,11 @@ export const YOGA_WASM = /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64
 export const YOGA_WASM_PATCHES = [
   // Yoga embeds its WebAssembly as a base64 data: URL and, when `fetch` exists, fetches that URL to
   // decode it: on Node that loads undici (Node's fetch) and runs a whole request before the TUI's
-  // first frame (~0.1 s in a start-up profile, issue 16). Its own synchronous decoder (the branch
+  // first frame (~0.1 s in a start-up profile). Its own synchronous decoder (the branch
   // taken where there is no fetch) is used instead.
   { from: 'function ya(){return w||"function"!=typeof fetch?', to: 'function ya(){return w||!0?' },
   // …and that decoder is atob and a copy loop over its ~70 kB: Node's native base64 decode gives the
-  // same bytes in a tenth of the time (~7 ms less CPU before the TUI's first frame, issue 16). The
+  // same bytes in a tenth of the time (~7 ms less CPU before the TUI's first frame). The
   // data: URL's prefix, `data:application/octet-stream;base64,`, is 37 characters.
   {
     from: 'var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);var d=c',
