@@ -1,5 +1,5 @@
 /**
- * Language servers (issue 12):
+ * Language servers:
  * - edit → diagnostics appended, typescript-language-server warm: the whole edit tool call (write,
  *   didChange/didSave, wait for the fresh report, format), alternating an edit that introduces a type
  *   error and one that fixes it; median and p95 (target ≤ 1.5 s).
@@ -18,7 +18,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { LspService } from '../src/lsp/service.js';
 import { planServers } from '../src/lsp/servers.js';
-import { LSP_SERVICE } from '../src/tools/diagnostics.js';
 import { editTool } from '../src/tools/edit.js';
 import { viewTool } from '../src/tools/view.js';
 import { cleanEnv } from '../test/support/cli.js';
@@ -180,7 +179,7 @@ export async function benchLsp(options: { runs: number }): Promise<Row[]> {
   const file = join(dir, 'main.ts');
   const plan = planServers(dir, { typescript: { command: join(BIN_DIR, 'typescript-language-server'), diagnosticsTimeoutMs: 60_000 } }, '');
   const service = new LspService({ root: dir, servers: plan.servers, env: process.env, watch: false });
-  const ctx = { ...toolContext(dir), extra: { [LSP_SERVICE]: service } };
+  const ctx = { ...toolContext(dir), lsp: service };
   try {
     log('lsp: cold start of typescript-language-server');
     const t0 = performance.now();

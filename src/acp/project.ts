@@ -15,7 +15,7 @@ import type { McpServerConfig } from '../config/schema.js';
 import { tryLoadConfig } from '../config/load.js';
 import { chooseProviders } from '../app/models.js';
 import { credentialValues, rememberSecrets } from '../tools/redact.js';
-import { FILE_ACCESS, type FileAccess } from '../tools/file-access.js';
+import type { FileAccess } from '../tools/file-access.js';
 import { loadCustomCommands, userCommandDirs, type CustomCommand } from '../custom/commands.js';
 import { authMethods } from './auth.js';
 import { EditorMcpServers } from './editor-mcp.js';
@@ -94,7 +94,7 @@ export async function openProject(cwd: string, options: OpenProjectOptions): Pro
       providerSettings: models.settings,
       generateTitles: true,
       profile: models.profile,
-      toolExtra: options.editorFiles ? { [FILE_ACCESS]: options.editorFiles } : undefined,
+      toolHost: options.editorFiles ? { fileAccess: options.editorFiles } : undefined,
     });
   } catch (err) {
     throw new ProjectOpenError(`cannot open the session database: ${(err as Error).message}`, 'storage');

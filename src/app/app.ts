@@ -22,9 +22,6 @@ import { apiKeyEnvNames, applyProfile } from '../config/profiles.js';
 import { computeCost, createProvider, type ProviderSettings } from '../provider/index.js';
 import type { ModelInfo } from '../provider/types.js';
 import { FileTimes } from '../tools/file-times.js';
-import { SUB_AGENT_RUNNER } from '../tools/agent.js';
-import { SOURCEGRAPH_URL_KEY } from '../tools/sourcegraph.js';
-import { SECRET_READ_PATHS } from '../tools/secret-read.js';
 import { builtinTools, TASK_TOOL_NAMES } from '../tools/index.js';
 import { projectTree } from '../tools/ls.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -37,9 +34,8 @@ import { storeWithPlainErrors } from './store-errors.js';
 import { createApplyEditHandler } from './lsp-edits.js';
 import { LspService } from '../lsp/service.js';
 import { planServers, type LspServerPlan } from '../lsp/servers.js';
-import { diagnosticsTool, LSP_SERVICE } from '../tools/diagnostics.js';
-import type { ShellRunner } from '../tools/tool.js';
-import { CHANGE_TRACKER } from '../tools/change-tracker.js';
+import { diagnosticsTool } from '../tools/diagnostics.js';
+import type { ShellRunner, ToolHostServices } from '../tools/tool.js';
 import { createBashChangeTracker } from '../undo/bash-changes.js';
 import { recordTextVersion } from '../undo/undo.js';
 
@@ -52,8 +48,8 @@ export interface AppOptions {
   providerSettings: ProviderSettings;
   /** ask for a title in the background on a session's first message */
   generateTitles: boolean;
-  /** services added to the coder's and the task agent's tool context (`ToolContext.extra`), e.g. `opencode acp`'s editor files */
-  toolExtra?: Record<string, unknown>;
+  /** services added to the coder's and the task agent's tool context, e.g. `opencode acp`'s editor files (`fileAccess`) */
+  toolHost?: ToolHostServices;
   /** bus, database and journal opened beforehand (the TUI's first frame); opened here by default */
   storage?: AppStorage;
   /** the language servers, planned beforehand (the TUI's first frame names them); planned here by default */
@@ -220,10 +216,10 @@ export function createApp(opts: AppOptions): App {
   // requests made beside any run (session titles) end with the app: quitting aborts them (otherwise
   // a title waiting on a silent provider kept the process alive for 13+ minutes after quitting)
   const background = new AbortController();
-  const toolSettings = {
-    ...(config.sourcegraph?.url && { [SOURCEGRAPH_URL_KEY]: config.sourcegraph.url }),
+  const toolSettings: ToolHostServices = {
+    ...(config.sourcegraph?.url && { sourcegraphUrl: config.sourcegraph.url }),
     // the file tools guard the places `sandbox.denyRead` adds as they guard ~/.ssh
-    [SECRET_READ_PATHS]: sandboxSettings(config.sandbox).denyRead,
+    secretReadPaths: sandboxSettings(config.sandbox).denyRead,
   };
   const makeTaskAgent = ({ agents: { task: taskSettings }, models, providerSettings }: ProviderChoice) => {
     const taskModel = models.task ?? models.coder;
@@ -236,7 +232,7 @@ export function createApp(opts: AppOptions): App {
       bus,
       toolCallLog: db.toolCalls,
       // the task agent's view reads the editor's buffers too (opencode acp)
-      toolServices: { fileTimes, fileHistory: db.files, shellFor, extra: { ...toolSettings, [LSP_SERVICE]: lsp, ...opts.toolExtra } },
+      toolServices: { fileTimes, fileHistory: db.files, shellFor, ...toolSettings, lsp, ...opts.toolHost },
       promptEnvironment,
       maxTokens: taskSettings.maxTokens ?? taskModel.defaultMaxTokens,
       maxSteps: taskSettings.maxSteps,
@@ -267,7 +263,7 @@ export function createApp(opts: AppOptions): App {
     const coderSettings = current.agents.coder;
     const titleModel = current.models.title;
     const compact = compactWith(current);
-    const extra = { ...toolSettings, [LSP_SERVICE]: lsp, [SUB_AGENT_RUNNER]: createSubAgentRunner(task, db, bus), [CHANGE_TRACKER]: changeTracker, ...opts.toolExtra };
+    const hostServices: ToolHostServices = { ...toolSettings, lsp, runSubAgent: createSubAgentRunner(task, db, bus), changeTracker, ...opts.toolHost };
     return new Agent({
       kind: 'coder',
       provider: createProvider(model, current.providerSettings),
@@ -276,7 +272,7 @@ export function createApp(opts: AppOptions): App {
       permission,
       bus,
       toolCallLog: db.toolCalls,
-      toolServices: { fileTimes, fileHistory: db.files, shellFor, extra },
+      toolServices: { fileTimes, fileHistory: db.files, shellFor, ...hostServices },
       promptEnvironment,
       maxTokens: coderSettings.maxTokens ?? model.defaultMaxTokens,
       maxSteps: coderSettings.maxSteps,

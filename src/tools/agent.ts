@@ -1,7 +1,7 @@
 /**
- * The `agent` tool (reference §1.12): starts a read-only sub-agent (the `task` agent) on a search
+ * The `agent` tool (as the original's): starts a read-only sub-agent (the `task` agent) on a search
  * or reading job and returns its final answer. The loop that runs it is injected through
- * `ctx.extra.runSubAgent`, so this layer does not import the agent layer.
+ * `ctx.runSubAgent`, so this layer does not import the agent layer.
  */
 import { z } from 'zod';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
@@ -12,29 +12,7 @@ Use it for open-ended searches that may take several rounds ("where is X configu
 - Each call is stateless and cannot ask you questions: say exactly what to find and what to return.
 - The sub-agent cannot edit files or run commands. Its answer is not shown to the user: relay what matters.`;
 
-/** What the injected runner returns. */
-export interface SubAgentAnswer {
-  /** the child session's id */
-  sessionId: string;
-  /** the sub-agent's final text ('' when it gave none) */
-  text: string;
-  /** set when the sub-agent's run failed */
-  error?: string;
-}
-
-/**
- * Runs the task agent in a new child session of `parentSessionId` and resolves with its answer.
- * Rejects with an `AbortError` when `signal` aborts.
- */
-export type SubAgentRunner = (input: {
-  parentSessionId: string;
-  toolCallId: string;
-  prompt: string;
-  signal: AbortSignal;
-}) => Promise<SubAgentAnswer>;
-
-/** The key of {@link SubAgentRunner} in `ToolContext.extra`. */
-export const SUB_AGENT_RUNNER = 'runSubAgent';
+export type { SubAgentAnswer, SubAgentRunner } from './context.js';
 
 export const agentTool = defineTool({
   name: 'agent',
@@ -42,7 +20,7 @@ export const agentTool = defineTool({
   parameters: z.object({ prompt: z.string().min(1).describe('The task for the sub-agent') }),
   readOnly: true,
   async run({ prompt }, ctx: ToolContext) {
-    const runSubAgent = ctx.extra?.[SUB_AGENT_RUNNER] as SubAgentRunner | undefined;
+    const runSubAgent = ctx.runSubAgent;
     if (!runSubAgent) throw new ToolError('The agent tool is not available in this context.');
     const answer = await runSubAgent({ parentSessionId: ctx.sessionId, toolCallId: ctx.toolCallId, prompt, signal: ctx.signal });
     const metadata = { sessionId: answer.sessionId };

@@ -3,25 +3,14 @@
  * programs (`bash`, custom and MCP tools not marked read-only) go through a {@link ChangeTracker},
  * which snapshots the project before and after and records what the call changed, so undo can put it
  * back. The implementation is `undo/bash-changes.ts`; the app puts it in the coder's
- * `ToolContext.extra` under {@link CHANGE_TRACKER}.
+ * `ToolContext.changeTracker`.
  */
-import type { Tool, ToolContext, ToolResult } from './tool.js';
+import type { ChangeTracker, Tool, ToolContext } from './tool.js';
 
-/** The `ToolContext.extra` key of the {@link ChangeTracker}. */
-export const CHANGE_TRACKER = 'changeTracker';
+export type { ChangeTracker } from './context.js';
 
 /** The result's `metadata` key listing why some of the call's changes cannot be undone (strings). */
 export const UNTRACKED_CHANGES = 'untrackedChanges';
-
-/** Runs a call between two snapshots and records the difference. */
-export interface ChangeTracker {
-  /**
-   * Runs `run` (with a context whose `askPermission` may retake the before-snapshot after a long
-   * wait for the person) and records the files it changed. Never rejects for a snapshot problem:
-   * the result then carries {@link UNTRACKED_CHANGES}.
-   */
-  around(tool: string, ctx: ToolContext, run: (ctx: ToolContext) => Promise<ToolResult>): Promise<ToolResult>;
-}
 
 /**
  * Built-in tools that record their own exact changes (`FileHistory.recordWrite` with bytes): no
@@ -48,6 +37,6 @@ export function tracksChanges(tool: Pick<Tool, 'name' | 'readOnly'>, source: str
 
 /** The tracker in `ctx`, when the call of `tool` from `source` is to be tracked. */
 export function changeTrackerFor(ctx: ToolContext, tool: Pick<Tool, 'name' | 'readOnly'>, source: string): ChangeTracker | undefined {
-  const tracker = ctx.extra?.[CHANGE_TRACKER] as ChangeTracker | undefined;
+  const tracker = ctx.changeTracker;
   return tracker && tracksChanges(tool, source) ? tracker : undefined;
 }

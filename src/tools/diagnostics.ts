@@ -1,21 +1,17 @@
 /**
- * The `diagnostics` tool (reference §1.11, fixed) and the diagnostics appended to edit, write and
- * patch results. Both reach the project's language servers through `ctx.extra[LSP_SERVICE]` (the
- * app puts the {@link LspService} there when a server is configured or discovered); without it the
+ * The `diagnostics` tool (the original's, fixed) and the diagnostics appended to edit, write and
+ * patch results. Both reach the project's language servers through `ctx.lsp` (the app puts the
+ * `LspService` there when a server is configured or discovered); without it the
  * hooks do nothing and the tool is not registered.
  *
  * Fix over the original: the tool is registered whenever a server is configured or discovered, even
  * while it is still starting (a call waits for it), not only when clients happened to be up when the
- * agent was built, which was almost never (reference §7 [BUG]).
+ * agent was built, which was almost never.
  */
 import { z } from 'zod';
-import type { LspService } from '../lsp/service.js';
 import { formatChangeReport, formatDiagnosticsReport } from '../lsp/diagnostics.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 import { resolveToolPath } from './write-guard.js';
-
-/** The key of the {@link LspService} in `ToolContext.extra`. */
-export const LSP_SERVICE = 'lsp';
 
 const DESCRIPTION = `Get errors and warnings from the project's language servers (type checkers, linters).
 
@@ -27,17 +23,13 @@ const parameters = z.object({
   file_path: z.string().optional().describe('File to check (absolute, or relative to the project directory); omit for every file the servers know'),
 });
 
-function serviceOf(ctx: ToolContext): LspService | undefined {
-  return ctx.extra?.[LSP_SERVICE] as LspService | undefined;
-}
-
 export const diagnosticsTool = defineTool({
   name: 'diagnostics',
   description: DESCRIPTION,
   parameters,
   readOnly: true,
   async run({ file_path }, ctx) {
-    const lsp = serviceOf(ctx);
+    const lsp = ctx.lsp;
     if (!lsp?.hasServers) throw new ToolError('No language server is configured or installed for this project.');
     const path = file_path && file_path.trim() !== '' ? resolveToolPath(ctx, file_path) : undefined;
     const result = await lsp.query(path, ctx.signal);
@@ -59,7 +51,7 @@ export const diagnosticsTool = defineTool({
 /** `view` read a file: its language server opens it in the background. Never throws, never waits. */
 export function lspFileViewed(ctx: ToolContext, path: string, text: string): void {
   try {
-    serviceOf(ctx)?.viewed(path, text, ctx.sessionId);
+    ctx.lsp?.viewed(path, text, ctx.sessionId);
   } catch {
     // diagnostics are a help, never a reason for view to fail
   }
@@ -71,7 +63,7 @@ export function lspFileViewed(ctx: ToolContext, path: string, text: string): voi
  * most each server's diagnostics timeout; never throws.
  */
 export async function lspDiagnosticsAfterWrite(ctx: ToolContext, files: { path: string; text: string | null }[]): Promise<string> {
-  const lsp = serviceOf(ctx);
+  const lsp = ctx.lsp;
   if (!lsp) return '';
   try {
     const report = await lsp.changed(files, { tag: ctx.sessionId, signal: ctx.signal });

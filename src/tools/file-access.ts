@@ -1,7 +1,7 @@
 /**
  * The one seam through which the file tools (`view`, `edit`, `write`, `patch`) read and write a file's
  * text when an editor holds the files (`opencode acp` with a client that offers ACP's
- * `fs/read_text_file` / `fs/write_text_file`). Without a {@link FileAccess} in the tool context, or
+ * `fs/read_text_file` / `fs/write_text_file`). Without a `FileAccess` in the tool context, or
  * for a direction it does not offer, the tools use the disk as always.
  *
  * When reads go through the editor, the truth is the editor's text: the buffer with its unsaved
@@ -21,38 +21,14 @@ import type { FileTimes } from './file-times.js';
 import { encodeDocument, encodingLabel, textAsRead, type LineEnding, type TextDocument } from './text-document.js';
 import { ToolError, type ToolContext } from './tool.js';
 
-/** `ToolContext.extra` key of a {@link FileAccess}. */
-export const FILE_ACCESS = 'fileAccess';
-
-/**
- * An editor that reads and writes files for the tools (ACP's `fs/read_text_file` and
- * `fs/write_text_file`). A method left out means that direction goes to the disk.
- */
-export interface FileAccess {
-  /**
-   * The text of the absolute `path` as the editor has it (an open buffer's unsaved changes included),
-   * as the editor sends it (any line endings, maybe a byte order mark). Rejects when the editor cannot
-   * read it; the tools then read the disk, as an editor without the file open would answer.
-   */
-  readTextFile?(sessionId: string, path: string, signal: AbortSignal): Promise<string>;
-  /**
-   * Writes `text` (the whole new content: the file's own line endings, no byte order mark) to the
-   * absolute `path` through the editor. Rejects when the editor refuses; resolves once it is written.
-   */
-  writeTextFile?(sessionId: string, path: string, text: string, signal: AbortSignal): Promise<void>;
-}
+export type { FileAccess } from './context.js';
 
 /** A read or write the editor left unanswered too long: the turn goes on, the tool call fails with this message. */
 export class EditorTimeoutError extends ToolError {}
 
-/** The {@link FileAccess} of the context, if any. */
-export function fileAccessOf(ctx: Pick<ToolContext, 'extra'>): FileAccess | undefined {
-  return ctx.extra?.[FILE_ACCESS] as FileAccess | undefined;
-}
-
 /** true when reads go through the editor. */
-export function readsThroughEditor(ctx: Pick<ToolContext, 'extra'>): boolean {
-  return fileAccessOf(ctx)?.readTextFile !== undefined;
+export function readsThroughEditor(ctx: Pick<ToolContext, 'fileAccess'>): boolean {
+  return ctx.fileAccess?.readTextFile !== undefined;
 }
 
 /**
@@ -64,7 +40,7 @@ export function readsThroughEditor(ctx: Pick<ToolContext, 'extra'>): boolean {
  *   binary file, refused as on disk)
  */
 export async function readEditorText(ctx: ToolContext, path: string): Promise<string | undefined> {
-  const access = fileAccessOf(ctx);
+  const access = ctx.fileAccess;
   if (!access?.readTextFile) return undefined;
   let text: string;
   try {

@@ -1,5 +1,5 @@
 /**
- * The `patch` tool (reference §1.10, fixed): adds, updates, moves and deletes several files in one
+ * The `patch` tool (the original's, fixed): adds, updates, moves and deletes several files in one
  * call, in the `*** Begin Patch` format (parsed by `patch-parse.ts`, matched by `patch-apply.ts`).
  *
  * Fixes over the original, which wrote files one by one in random (Go map) order and stopped at the
@@ -22,7 +22,7 @@ import { applyHunks, HunkMismatchError, MAX_PATCH_FUZZ, type LooseMatch } from '
 import { parsePatch, PatchParseError, type PatchOperation } from './patch-parse.js';
 import { decodeDocument, encodeDocument, textAsRead, writeFileAtomic, type TextDocument } from './text-document.js';
 import type { KnownFileState } from './file-history.js';
-import { fileAccessOf, readsThroughEditor, textForEditor } from './file-access.js';
+import { readsThroughEditor, textForEditor } from './file-access.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
 import { readFileToChange, recordFileWrite, requireFreshRead, resolveToolPath, unchangedSinceRead } from './write-guard.js';
@@ -121,7 +121,7 @@ export const patchTool = defineTool({
     ctx.signal.throwIfAborted();
     for (const change of changes) await requireUnchangedWhileAsking(ctx, change);
 
-    if (fileAccessOf(ctx)?.writeTextFile) await applyThroughEditor(ctx, changes);
+    if (ctx.fileAccess?.writeTextFile) await applyThroughEditor(ctx, changes);
     else applyChanges(changes);
 
     for (const change of changes) {
@@ -165,8 +165,8 @@ function parse(patchText: string): PatchOperation[] {
 /**
  * Each file at most once, counting move destinations, after resolving: `a.ts` and `./a.ts` are one
  * file, and so are a symbolic link and its target or two hard links (same device and inode). Two
- * sections on one file through a link used to be applied one over the other: the first change was
- * lost and the result said "2 files changed".
+ * sections on one file through a link would be applied one over the other: the first change would
+ * be lost and the result would say "2 files changed".
  */
 function requireDistinctPaths(operations: PatchOperation[], ctx: ToolContext): void {
   const seen = new Map<string, { line: number; path: string }>();
@@ -273,7 +273,7 @@ function requireCloseMatches(changes: FileChange[]): void {
   );
 }
 
-/** One request per file (reference §1.10), with the file as its path. */
+/** One request per file (as the original), with the file as its path. */
 function permissionRequest(change: FileChange) {
   const description =
     change.kind === 'add'
@@ -361,7 +361,7 @@ function applyChanges(changes: FileChange[]): void {
  * one is put back on disk. Everything was checked before the first write, as on disk.
  */
 async function applyThroughEditor(ctx: ToolContext, changes: FileChange[]): Promise<void> {
-  const writeTextFile = fileAccessOf(ctx)!.writeTextFile!;
+  const writeTextFile = ctx.fileAccess!.writeTextFile!;
   // putting back is not cancelled with the call: a half-applied patch is worse than a late answer
   const write = (path: string, text: string, signal = ctx.signal) => writeTextFile(ctx.sessionId, path, text, signal);
   const done: AppliedStep[] = [];

@@ -19,12 +19,6 @@ export interface SecretPlace {
   reason: string;
 }
 
-/**
- * `ToolContext.extra` key of the places the config's `sandbox.denyRead` adds (a `string[]`: absolute,
- * `~/…`, or relative to the project), guarded as the built-in ones are.
- */
-export const SECRET_READ_PATHS = 'secretReadPaths';
-
 /** Where the secret places are: the home directory and the configured extra places, from the tool context. */
 export interface SecretScope {
   home: string;
@@ -34,9 +28,8 @@ export interface SecretScope {
 }
 
 /** The scope of a tool call: `$HOME` and the configured places of its context. */
-export function secretScope(ctx: Pick<ToolContext, 'extra' | 'cwd'>): SecretScope {
-  const configured = ctx.extra?.[SECRET_READ_PATHS];
-  return { home: homeDirectory(), projectDir: ctx.cwd, ...(Array.isArray(configured) && { configured: configured.filter((p): p is string => typeof p === 'string') }) };
+export function secretScope(ctx: Pick<ToolContext, 'secretReadPaths' | 'cwd'>): SecretScope {
+  return { home: homeDirectory(), projectDir: ctx.cwd, ...(ctx.secretReadPaths && { configured: ctx.secretReadPaths }) };
 }
 
 /** The home directory the secret places are under: `$HOME`, as the shell and ssh read it. */

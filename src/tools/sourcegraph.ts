@@ -1,6 +1,6 @@
 /**
  * `sourcegraph`: code search across public repositories through Sourcegraph's GraphQL API
- * (reference §1.9), with `count` honoured (the original ignored it, §10.6), a configurable endpoint
+ * (as the original), with `count` honoured (the original ignored it), a configurable endpoint
  * for self-hosted instances, and network failures reported at once as errors.
  *
  * Also fixed from the original: Sourcegraph's `lineNumber` is 0-based (its GraphQL schema), which
@@ -37,8 +37,6 @@ count (default 10, max 20) limits the results shown; context_window (default 10)
 
 /** The public instance's endpoint (the original's only endpoint). */
 export const DEFAULT_SOURCEGRAPH_URL = 'https://sourcegraph.com/.api/graphql';
-/** The key of the configured endpoint (a string) in `ToolContext.extra`; the config's `sourcegraph.url`. */
-export const SOURCEGRAPH_URL_KEY = 'sourcegraphUrl';
 
 export const SOURCEGRAPH_DEFAULT_COUNT = 10;
 export const SOURCEGRAPH_MAX_COUNT = 20;
@@ -52,7 +50,7 @@ const MAX_LINE_CHARS = 500;
 /** Largest response read: each result carries its whole file. */
 const MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
 
-/** The search request, with the fields the original asked for (reference §1.9). */
+/** The search request, with the fields the original asked for. */
 const SEARCH_QUERY = `query Search($query: String!) {
   search(query: $query, version: V2, patternType: keyword) {
     results {
@@ -100,7 +98,7 @@ export const sourcegraphTool = defineTool({
   readOnly: true,
   maxOutputChars: SOURCEGRAPH_MAX_OUTPUT_CHARS + 2_000,
   async run(input, ctx) {
-    const endpoint = endpointUrl(ctx.extra?.[SOURCEGRAPH_URL_KEY]);
+    const endpoint = endpointUrl(ctx.sourcegraphUrl);
     const count = Math.min(input.count ?? SOURCEGRAPH_DEFAULT_COUNT, SOURCEGRAPH_MAX_COUNT);
     const contextLines = input.context_window ?? SOURCEGRAPH_DEFAULT_CONTEXT_LINES;
     const timeoutSeconds = Math.min(input.timeout ?? SOURCEGRAPH_DEFAULT_TIMEOUT_SECONDS, SOURCEGRAPH_MAX_TIMEOUT_SECONDS);
@@ -160,8 +158,8 @@ export const sourcegraphTool = defineTool({
 });
 
 /** The endpoint from the config value, or the public one. An instance URL without a path gets `/.api/graphql`. */
-function endpointUrl(configured: unknown): URL {
-  const text = typeof configured === 'string' && configured.trim() ? configured.trim() : DEFAULT_SOURCEGRAPH_URL;
+function endpointUrl(configured: string | undefined): URL {
+  const text = configured?.trim() ? configured.trim() : DEFAULT_SOURCEGRAPH_URL;
   let url: URL;
   try {
     url = new URL(text);
@@ -198,7 +196,7 @@ interface SearchResult {
 }
 
 /**
- * Renders a GraphQL search response as the original's markdown (reference §1.9): a header with the
+ * Renders a GraphQL search response as the original's markdown: a header with the
  * counts, then up to `count` file matches, each with its matches in fenced blocks of numbered lines.
  * GraphQL errors give an error result listing them.
  */

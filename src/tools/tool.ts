@@ -8,33 +8,21 @@
 import { z } from 'zod';
 import type { ToolSchema } from '../provider/types.js';
 import { PermissionDeniedError, PermissionRuleError } from '../permission/errors.js';
-import type { GateVerdict, ToolAsks } from '../permission/gate.js';
-import type { PermissionAsk } from '../permission/types.js';
-import type { SandboxLevel } from '../sandbox/types.js';
-import type { FileTimes } from './file-times.js';
-import type { FileHistory } from './file-history.js';
+import type { ToolAsks } from '../permission/gate.js';
+import type { ToolContext, ToolOutcome, ToolResult } from './context.js';
 import { ToolError } from './tool-error.js';
 
-/** What a tool returns. `output` goes to the model; `metadata` is for the UI only. */
-export interface ToolResult {
-  output: string;
-  isError: boolean;
-  metadata?: Record<string, unknown>;
-  /** images for the model (base64), e.g. from an MCP tool */
-  images?: { mimeType: string; data: string }[];
-  /** set by the kernel when the person denied permission: the agent ends the turn */
-  permissionDenied?: boolean;
-  /**
-   * How the call ended, when the tool knows better than {@link outcomeOf} can tell: the kernel sets
-   * `validation` for input it rejected; a tool that kills a process on its timeout sets `timeout`.
-   */
-  outcome?: ToolOutcome;
-  /** set when the output was cut to the tool's limit (the kernel's, or the tool's own) */
-  truncated?: boolean;
-}
-
-/** How a tool call ended, as the call log records it. */
-export type ToolOutcome = 'ok' | 'error' | 'validation' | 'permission' | 'timeout' | 'canceled';
+export type {
+  ChangeTracker,
+  FileAccess,
+  ShellRunner,
+  SubAgentAnswer,
+  SubAgentRunner,
+  ToolContext,
+  ToolHostServices,
+  ToolOutcome,
+  ToolResult,
+} from './context.js';
 
 /**
  * The outcome of a finished call: the result's own {@link ToolResult.outcome} if set (the kernel sets
@@ -48,59 +36,6 @@ export function outcomeOf(result: ToolResult, aborted: boolean): ToolOutcome {
   if (aborted) return 'canceled';
   if (result.metadata?.timed_out === true) return 'timeout';
   return 'error';
-}
-
-/** A persistent shell for one session (bash tool). Implemented in `tools/shell.ts`. */
-export interface ShellRunner {
-  /** Runs `command`; resolves when it ends, times out or `signal` aborts. Never rejects for a failing command. */
-  exec(
-    command: string,
-    options: {
-      timeoutMs: number;
-      signal?: AbortSignal;
-      onOutput?: (chunk: string) => void;
-      /** how the command is contained when the shell has a sandbox (`strict` when not given) */
-      sandbox?: SandboxLevel;
-    },
-  ): Promise<{
-    stdout: string;
-    stderr: string;
-    exitCode: number | null;
-    interrupted: boolean;
-    timedOut: boolean;
-    /** the command ran inside the OS sandbox */
-    sandboxed?: boolean;
-  }>;
-  /** the shell's current directory after the last command */
-  readonly cwd: string;
-  close(): void;
-}
-
-/** Services and identity a tool call runs with. */
-export interface ToolContext {
-  sessionId: string;
-  /** the assistant message that holds the call */
-  messageId: string;
-  toolCallId: string;
-  /** the project directory (absolute) */
-  cwd: string;
-  signal: AbortSignal;
-  /** ask the person; resolves when allowed, throws {@link PermissionDeniedError} when denied */
-  askPermission: PermissionAsk;
-  /**
-   * The permission gate for this call's tool, before it runs (permission/gate.ts): given how the tool
-   * asks itself, run it, ask once first, or refuse it; `description` says what the call would do, for
-   * reports of a refusal. Omitted: the tool's own requests are the only check.
-   */
-  permissionGate?: (asks: ToolAsks | undefined, description: string) => GateVerdict;
-  fileTimes: FileTimes;
-  fileHistory: FileHistory;
-  /** the session's persistent shell */
-  shell: () => ShellRunner;
-  /** report live progress to the UI (e.g. bash output so far) */
-  onProgress?: (text: string) => void;
-  /** extra services for tools added by later layers (agent tool, LSP) */
-  extra?: Record<string, unknown>;
 }
 
 /** A tool as the registry holds it, whatever its source. */
@@ -125,7 +60,7 @@ export interface Tool {
 // defined in tool-error.ts: the TUI's file picker (glob-pattern.ts) throws it without loading zod
 export { ToolError };
 
-/** Default cap on a tool's output, in characters (the original's bash limit, reference §1.1). */
+/** Default cap on a tool's output, in characters (the original's bash limit). */
 export const MAX_OUTPUT_CHARS = 30_000;
 
 export interface ToolDefinition<S extends z.ZodType> {
@@ -272,7 +207,7 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 
 /**
  * Cuts `text` to at most about `maxChars` characters, keeping the head and the tail around a marker
- * that says how many lines were left out (the original's bash truncation, reference §1.1).
+ * that says how many lines were left out (the original's bash truncation).
  */
 export function truncateMiddle(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;

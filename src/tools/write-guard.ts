@@ -1,7 +1,7 @@
 /**
  * The checks and bookkeeping shared by the tools that change files (`write`, `edit`, `patch`): resolve
- * the path, refuse to overwrite what the model has not read or what changed since (reference §1,
- * "Read-before-write tracking", fixed to compare mtime and size), and record a write in the read
+ * the path, refuse to overwrite what the model has not read or what changed since (the
+ * original's read-before-write tracking, fixed to compare mtime and size), and record a write in the read
  * tracker and the file history.
  *
  * When an editor holds the files (`file-access.ts`, `opencode acp`), a file's text is the editor's and
@@ -21,7 +21,6 @@ import {
   compareEditorText,
   EditorTimeoutError,
   editorTextUnstorableError,
-  fileAccessOf,
   readEditorText,
   readsThroughEditor,
   rememberEditorText,
@@ -36,7 +35,7 @@ import {
  * @throws ToolError when the editor refuses the write; the fs error of `writeFileAtomic` otherwise
  */
 export async function commitFileWrite(ctx: ToolContext, path: string, bytes: Uint8Array, encoding = 'utf8'): Promise<void> {
-  const access = fileAccessOf(ctx);
+  const access = ctx.fileAccess;
   if (!access?.writeTextFile) return writeFileAtomic(path, bytes);
   try {
     await access.writeTextFile(ctx.sessionId, path, textForEditor(bytes, encoding), ctx.signal);
@@ -114,7 +113,7 @@ export async function readFileToChange(ctx: ToolContext, path: string, doing: st
   if (status === 'modified') {
     throw new ToolError(`File ${path} has been modified since it was last read (in the editor or on disk).\n\nRead it again with the view tool before ${doing} it.`);
   }
-  if (text !== disk.text && !fileAccessOf(ctx)?.writeTextFile) throw unsavedChangesError(path);
+  if (text !== disk.text && !ctx.fileAccess?.writeTextFile) throw unsavedChangesError(path);
   const document = bufferDocument(disk, text);
   // no bytes for the editor's own text: a change would write the editor's misreading back
   if (!document.bytes && text !== disk.text) throw editorTextUnstorableError(document);

@@ -7,7 +7,6 @@ import { Agent } from '../../src/agent/agent.js';
 import type { AgentEvents } from '../../src/agent/events.js';
 import { createSubAgentRunner } from '../../src/agent/sub-agent.js';
 import { catalogModel, computeCost, createProvider } from '../../src/provider/index.js';
-import { SUB_AGENT_RUNNER } from '../../src/tools/agent.js';
 import { FileTimes } from '../../src/tools/file-times.js';
 import { builtinTools, TASK_TOOL_NAMES } from '../../src/tools/index.js';
 import { agentHarness, type Harness } from '../support/agent-harness.js';
@@ -41,7 +40,7 @@ function coderWithSubAgents(harness: Harness): Agent {
   };
   const taskAgent = new Agent({ ...common, kind: 'task', tools: tools.subset(TASK_TOOL_NAMES), toolServices });
   const runner = createSubAgentRunner(taskAgent, harness.db, harness.bus);
-  return new Agent({ ...common, kind: 'coder', tools, toolServices: { ...toolServices, extra: { [SUB_AGENT_RUNNER]: runner } } });
+  return new Agent({ ...common, kind: 'coder', tools, toolServices: { ...toolServices, runSubAgent: runner } });
 }
 
 describe('subagent.started', () => {

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LspService } from '../../src/lsp/service.js';
 import { planServers } from '../../src/lsp/servers.js';
-import { LSP_SERVICE } from '../../src/tools/diagnostics.js';
 import { viewTool } from '../../src/tools/view.js';
 import { writeTool } from '../../src/tools/write.js';
 import { runTool, toolContext } from '../support/tool-context.js';
@@ -15,7 +14,7 @@ const file = join(dir, 'calc.py');
 writeFileSync(file, 'def double(x: int) -> int:\n    return x * 2\n');
 const plan = planServers(dir, { python: { command: join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'pyright-langserver'), diagnosticsTimeoutMs: 120_000 } }, '');
 const service = new LspService({ root: dir, servers: plan.servers, env: process.env, watch: false });
-const ctx = { ...toolContext(dir), extra: { [LSP_SERVICE]: service } };
+const ctx = { ...toolContext(dir), lsp: service };
 afterAll(() => service.close());
 
 describe('pyright', () => {

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LspService } from '../../src/lsp/service.js';
 import { DEFAULT_DIAGNOSTICS_TIMEOUT_MS, planServers } from '../../src/lsp/servers.js';
-import { LSP_SERVICE } from '../../src/tools/diagnostics.js';
 import { editTool } from '../../src/tools/edit.js';
 import { viewTool } from '../../src/tools/view.js';
 import { runTool, toolContext } from '../support/tool-context.js';
@@ -24,7 +23,7 @@ writeFileSync(file, "import { total } from './util.js';\nexport const sum = tota
 // the start timeout bounds the wait for the initial load; a slow machine may need tens of seconds cold
 const plan = planServers(dir, { typescript: { command: join(BIN, 'typescript-language-server'), startTimeoutMs: 120_000 } }, '');
 const service = new LspService({ root: dir, servers: plan.servers, env: process.env, watch: false });
-const ctx = { ...toolContext(dir), extra: { [LSP_SERVICE]: service } };
+const ctx = { ...toolContext(dir), lsp: service };
 afterAll(() => service.close());
 
 describe('the first edit of a session with typescript-language-server', () => {

@@ -1,7 +1,7 @@
 /**
  * With the real typescript-language-server (a devDependency, offline): an edit that introduces a type
  * error gets it appended with the right line and column; fixing it clears it; in a folder whose path
- * has spaces and non-ASCII characters. The tools reach the service through ctx.extra, as in the app.
+ * has spaces and non-ASCII characters. The tools reach the service through ctx.lsp, as in the app.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LspService } from '../../src/lsp/service.js';
 import { planServers } from '../../src/lsp/servers.js';
-import { diagnosticsTool, LSP_SERVICE } from '../../src/tools/diagnostics.js';
+import { diagnosticsTool } from '../../src/tools/diagnostics.js';
 import { editTool } from '../../src/tools/edit.js';
 import { viewTool } from '../../src/tools/view.js';
 import { runTool, toolContext } from '../support/tool-context.js';
@@ -23,7 +23,7 @@ writeFileSync(file, 'export function total(prices: number[]): number {\n  return
 // a slow machine can take tens of seconds to start tsserver cold; the wait is a limit, not the expected time
 const plan = planServers(dir, { typescript: { command: join(BIN, 'typescript-language-server'), diagnosticsTimeoutMs: 120_000 } }, '');
 const service = new LspService({ root: dir, servers: plan.servers, env: process.env, watch: false });
-const ctx = { ...toolContext(dir), extra: { [LSP_SERVICE]: service } };
+const ctx = { ...toolContext(dir), lsp: service };
 afterAll(() => service.close());
 
 describe('typescript-language-server', () => {

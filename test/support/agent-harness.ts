@@ -14,7 +14,6 @@ import { PermissionService } from '../../src/permission/service.js';
 import { catalogModel, computeCost, createProvider } from '../../src/provider/index.js';
 import { FileTimes } from '../../src/tools/file-times.js';
 import { builtinTools, TASK_TOOL_NAMES } from '../../src/tools/index.js';
-import { SUB_AGENT_RUNNER } from '../../src/tools/agent.js';
 import { createSubAgentRunner } from '../../src/agent/sub-agent.js';
 import { createShell } from '../../src/tools/shell.js';
 import type { ShellRunner, Tool } from '../../src/tools/tool.js';
@@ -85,7 +84,7 @@ export async function agentHarness(turns: FakeTurn[], options: HarnessOptions = 
     ...common,
     kind: 'coder',
     tools,
-    toolServices: { ...toolServices, extra: { [SUB_AGENT_RUNNER]: createSubAgentRunner(taskAgent, db) } },
+    toolServices: { ...toolServices, runSubAgent: createSubAgentRunner(taskAgent, db) },
     ...options.agent,
   });
   const sessionId = db.sessions.create({ title: 'test' }).id;

@@ -27,7 +27,6 @@ import { toAnthropicParams } from '../../src/provider/anthropic-request.js';
 import { catalogModel, computeCost, createProvider } from '../../src/provider/index.js';
 import { toOpenAIParams } from '../../src/provider/openai-request.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from '../../src/provider/types.js';
-import { SUB_AGENT_RUNNER } from '../../src/tools/agent.js';
 import { FileTimes } from '../../src/tools/file-times.js';
 import { builtinTools, TASK_TOOL_NAMES } from '../../src/tools/index.js';
 import type { ToolRegistry } from '../../src/tools/registry.js';
@@ -207,7 +206,7 @@ export async function startWorld(api: Api, turns: FakeTurn[], options: WorldOpti
       ...common,
       kind: 'coder',
       tools,
-      toolServices: { ...toolServices, extra: { [SUB_AGENT_RUNNER]: createSubAgentRunner(task, db) } },
+      toolServices: { ...toolServices, runSubAgent: createSubAgentRunner(task, db) },
       ...extra,
     });
     agents.push(agent);

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LspService } from '../../src/lsp/service.js';
-import { diagnosticsTool, LSP_SERVICE } from '../../src/tools/diagnostics.js';
+import { diagnosticsTool } from '../../src/tools/diagnostics.js';
 import { runTool, toolContext } from '../support/tool-context.js';
 import { fakePlan, tempProject } from '../lsp/fake-server.js';
 
@@ -25,7 +25,7 @@ describe('diagnostics tool', () => {
     writeFileSync(file, 'ok\nWARN: unused thing\nERROR: broken thing\n');
     service.viewed(join(dir, 'other.fk'), 'ok\n');
     expect(service.statuses()[0]!.state).toBe('starting');
-    const ctx = { ...toolContext(dir), extra: { [LSP_SERVICE]: service } };
+    const ctx = { ...toolContext(dir), lsp: service };
     const result = await runTool(diagnosticsTool, { file_path: 'a.fk' }, ctx);
     expect(result).toEqual({
       output:
@@ -45,7 +45,7 @@ describe('diagnostics tool', () => {
     const { dir, logFile } = tempProject();
     service = new LspService({ root: dir, servers: [fakePlan('normal', logFile)], env: process.env, watch: false });
     writeFileSync(join(dir, 'ok.fk'), 'fine\n');
-    const result = await runTool(diagnosticsTool, { file_path: join(dir, 'ok.fk') }, { ...toolContext(dir), extra: { [LSP_SERVICE]: service } });
+    const result = await runTool(diagnosticsTool, { file_path: join(dir, 'ok.fk') }, { ...toolContext(dir), lsp: service });
     expect(result.output).toBe(`No errors or warnings in ${join(dir, 'ok.fk')}.\n`);
   });
 
@@ -62,7 +62,7 @@ describe('diagnostics after a patch', () => {
     const { viewTool } = await import('../../src/tools/view.js');
     const { dir, logFile } = tempProject();
     service = new LspService({ root: dir, servers: [fakePlan('normal', logFile)], env: process.env, watch: false });
-    const ctx = { ...toolContext(dir), extra: { [LSP_SERVICE]: service } };
+    const ctx = { ...toolContext(dir), lsp: service };
     writeFileSync(join(dir, 'old.fk'), 'ERROR: old\n');
     await runTool(viewTool, { file_path: join(dir, 'old.fk') }, ctx);
     const patch = ['*** Begin Patch', '*** Add File: new.fk', '+fine', '+WARN: careful', '*** Delete File: old.fk', '*** End Patch'].join('\n');

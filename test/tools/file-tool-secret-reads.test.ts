@@ -15,7 +15,6 @@ import { globTool } from '../../src/tools/glob.js';
 import { grepTool } from '../../src/tools/grep.js';
 import { lsTool } from '../../src/tools/ls.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
-import { SECRET_READ_PATHS } from '../../src/tools/secret-read.js';
 import { viewTool } from '../../src/tools/view.js';
 import { runTool, toolContext } from '../support/tool-context.js';
 
@@ -50,7 +49,7 @@ afterEach(() => {
 });
 
 /** Runs `tool` in the project; every question is recorded (its description) and answered with `answer`. */
-async function run(tool: Tool, input: Record<string, unknown>, answer: 'allow' | 'deny', extra: Record<string, unknown> = {}): Promise<{ asked: string[]; result: ToolResult }> {
+async function run(tool: Tool, input: Record<string, unknown>, answer: 'allow' | 'deny', secretReadPaths?: string[]): Promise<{ asked: string[]; result: ToolResult }> {
   const service = new PermissionService(project, { rules: permissionRules(undefined) });
   const asked: string[] = [];
   service.onRequest((request) => {
@@ -59,7 +58,7 @@ async function run(tool: Tool, input: Record<string, unknown>, answer: 'allow' |
   });
   const ctx = {
     ...toolContext(project),
-    extra,
+    secretReadPaths,
     askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', tool.name, { ...input, subject }),
   };
   return { asked, result: await runTool(tool, input, ctx) };
@@ -124,11 +123,11 @@ describe("the places the config's sandbox.denyRead adds", () => {
     mkdirSync(join(project, 'secrets'));
     writeFileSync(join(project, 'secrets', 'token'), `${KEY}\n`);
     writeFileSync(join(home, 'vault.txt'), `${KEY}\n`);
-    const extra = { [SECRET_READ_PATHS]: ['secrets', '~/vault.txt'] };
+    const secretReadPaths = ['secrets', '~/vault.txt'];
     const reason = "what sandbox.denyRead in the configuration keeps from commands";
-    expect((await run(viewTool, { file_path: 'secrets/token' }, 'deny', extra)).asked).toEqual([`view reads ${join(project, 'secrets', 'token')}, which holds ${reason}`]);
-    expect((await run(viewTool, { file_path: join(home, 'vault.txt') }, 'deny', extra)).asked).toEqual([`view reads ${join(home, 'vault.txt')}, which holds ${reason}`]);
-    expect((await run(viewTool, { file_path: 'a.txt' }, 'deny', extra)).asked).toEqual([]);
+    expect((await run(viewTool, { file_path: 'secrets/token' }, 'deny', secretReadPaths)).asked).toEqual([`view reads ${join(project, 'secrets', 'token')}, which holds ${reason}`]);
+    expect((await run(viewTool, { file_path: join(home, 'vault.txt') }, 'deny', secretReadPaths)).asked).toEqual([`view reads ${join(home, 'vault.txt')}, which holds ${reason}`]);
+    expect((await run(viewTool, { file_path: 'a.txt' }, 'deny', secretReadPaths)).asked).toEqual([]);
   });
 });
 

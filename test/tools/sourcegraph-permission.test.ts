@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { permissionRules } from '../../src/permission/rules.js';
 import { PermissionService } from '../../src/permission/service.js';
 import type { PermissionAskInput, PermissionDecision, PermissionSubject } from '../../src/permission/types.js';
-import { SOURCEGRAPH_URL_KEY, sourcegraphTool } from '../../src/tools/sourcegraph.js';
+import { sourcegraphTool } from '../../src/tools/sourcegraph.js';
 import { runTool, toolContext } from '../support/tool-context.js';
 
 let server: http.Server;
@@ -52,7 +52,7 @@ function searcher(answers: PermissionDecision[]) {
     runTool(sourcegraphTool, { query }, {
       ...toolContext('/tmp'),
       sessionId,
-      extra: { [SOURCEGRAPH_URL_KEY]: endpoint },
+      sourcegraphUrl: endpoint,
       askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request(sessionId, 'sourcegraph', { ...input, subject }),
     });
   return { asked, search };

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SOURCEGRAPH_MAX_OUTPUT_CHARS, SOURCEGRAPH_URL_KEY, sourcegraphTool } from '../../src/tools/sourcegraph.js';
+import { SOURCEGRAPH_MAX_OUTPUT_CHARS, sourcegraphTool } from '../../src/tools/sourcegraph.js';
 import type { ToolContext } from '../../src/tools/tool.js';
 import { runTool, toolContext } from '../support/tool-context.js';
 
@@ -49,7 +49,7 @@ beforeEach(() => {
 });
 
 function context(url = endpoint, signal?: AbortSignal): ToolContext {
-  return { ...toolContext('/tmp', { signal }), extra: { [SOURCEGRAPH_URL_KEY]: url } };
+  return { ...toolContext('/tmp', { signal }), sourcegraphUrl: url };
 }
 
 const SPIN_GO = [
