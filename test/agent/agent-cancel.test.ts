@@ -97,7 +97,7 @@ describe('a process killed mid-turn', () => {
     expect(h.fake.requests.filter((r) => r.rejected)).toEqual([]);
     expect(toolResultsOf(h.db, sessionId)).toEqual([
       { name: 'write', content: `<result>\nFile successfully written: ${join(dir, 'marker.txt')}\n</result>`, isError: false },
-      // cut off by the crash, not stopped by the person (issue #10 §4)
+      // cut off by the crash, not stopped by the person
       { name: 'bash', content: 'Tool execution interrupted: opencode stopped before this call finished', isError: true },
     ]);
     const sent = h.fake.answered[0].messages;

@@ -1,5 +1,5 @@
 /**
- * What the model is sent is the conversation (issue 16's incremental request bodies, src/provider/
+ * What the model is sent is the conversation (the incremental request bodies of src/provider/
  * anthropic-body.ts and openai-body.ts): through the real agent, the real providers (their SDKs) and the
  * loopback fake, every request body the fake receives is, byte for byte, the request built afresh from what
  * the provider was handed and the request built from the history stored in SQLite at that moment

@@ -1,5 +1,5 @@
 /**
- * The agent loop's contract (issue #2 §4): denial ends the turn, the step cap, concurrency of
+ * The agent loop's contract: denial ends the turn, the step cap, concurrency of
  * read-only calls with results in call order, busy sessions, retries without duplicated text, provider
  * failures, usage totals and roll-up into a parent session.
  */

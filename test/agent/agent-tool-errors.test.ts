@@ -1,6 +1,6 @@
 /**
  * Every tool call gets exactly one result, in call order, and each failure is an error result the
- * model can act on — never an empty success, never a dropped call (reference §2.2 items 4 and 7).
+ * model can act on — never an empty success, never a dropped call (the original gave Go errors to the model as empty successes).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

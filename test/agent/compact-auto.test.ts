@@ -1,5 +1,5 @@
 /**
- * Auto-compact (reference §2.5, fixed): when the last call's context reached 95 % of the window, the
+ * Auto-compact (the original's, fixed): when the last call's context reached 95 % of the window, the
  * next run first compacts the session and then sends only the summary and the new message; a window
  * of 0 never triggers it (the original compacted after every reply), nor does a context below 95 %.
  */

@@ -1,5 +1,5 @@
 /**
- * The summarizer sees the project's rules (issue 10 §4): the context files the coder's prompt includes
+ * The summarizer sees the project's rules: the context files the coder's prompt includes
  * (OpenCode.md, AGENTS.md, …) go into the summarizing request, so the summary keeps what they require.
  * Through the real app: createApp wires the project into compaction.
  */

@@ -1,5 +1,5 @@
 /**
- * Compacting a session (reference §2.5 with §10 item 8 fixed): the summarizer gets a trimmed transcript
+ * Compacting a session (the original's, with its weaknesses fixed): the summarizer gets a trimmed transcript
  * and no tools, the summary is stored in the same session and becomes the start of later requests,
  * token counts add up, and a busy or empty session is refused.
  */

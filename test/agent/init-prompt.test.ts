@@ -1,5 +1,5 @@
 /**
- * Initialize Project (reference §9.4): the flag file `<dataDir>/init` and the prompt's content.
+ * Initialize Project (the original's command): the flag file `<dataDir>/init` and the prompt's content.
  */
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

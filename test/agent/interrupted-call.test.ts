@@ -1,5 +1,5 @@
 /**
- * A tool call cut off by a crash is interrupted, not "canceled by user" (issue #10 §4): the model must
+ * A tool call cut off by a crash is interrupted, not "canceled by user": the model must
  * not be told the person stopped it. Given a session as a kill -9 leaves it (the assistant message
  * with its tool call stored, no result), the next run stores and sends "opencode stopped before this
  * call finished"; the start-up repair finds such sessions and leaves finished ones alone.

@@ -1,7 +1,7 @@
 /**
  * A session killed (-9) mid-tool and resumed by new `opencode -p --continue` processes sends, at every
- * request, exactly the history stored in the project's SQLite file at that moment (issue 16's incremental
- * request bodies; in-process cases: agent-encoder-break.test.ts).
+ * request, exactly the history stored in the project's SQLite file at that moment (the
+ * request bodies are encoded incrementally; in-process cases: agent-encoder-break.test.ts).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 /**
- * Live progress of any tool, not only bash's, shows the keys we hold as `[redacted]` (issue #10 §1,
- * "Keys"): a custom or plugin tool reporting progress through its context went to the UI and the
- * plugins' `tool.progress` hook as it was. Real agent, real SQLite, the loopback fake provider; the
+ * Live progress of any tool, not only bash's, shows the keys we hold as `[redacted]`:
+ * a custom or plugin tool reporting progress through its context must not hand the keys to the UI or
+ * the plugins' `tool.progress` hook. Real agent, real SQLite, the loopback fake provider; the
  * stored result is checked too.
  */
 import { afterEach, describe, expect, it } from 'vitest';

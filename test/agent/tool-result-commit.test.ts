@@ -1,5 +1,5 @@
 /**
- * How a step's tool results reach the database (issue 16: fewer commits per step, no weaker guarantee):
+ * How a step's tool results reach the database (fewer commits per step, no weaker guarantee):
  * each result is stored as its call finishes; the last one finishes the tool message (whole, in call
  * order) and is committed together with the next step's first write, which happens at the same moment.
  * When that next write fails, the result is committed all the same.

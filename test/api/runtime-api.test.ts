@@ -1,5 +1,5 @@
 /**
- * The runtime API (issue 11 §1): the README's example program run as written against the fake provider,
+ * The runtime API: the README's example program run as written against the fake provider,
  * and a tool registered while a session runs offered from the next model call.
  */
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Start-up on a disk that cannot take our data (issue 10 §4), for real: the project is a tmpfs in a
+ * Start-up on a disk that cannot take our data, for real: the project is a tmpfs in a
  * private mount namespace (`unshare -m`), read-only or full. Before, `ENOENT … mkdir` and
  * `disk I/O error` were shown. And after a normal run, git sees no database file.
  */

@@ -1,5 +1,5 @@
 /**
- * The app's modules load after the TUI's first frame in slices (src/cli/app-loader.ts, issue 16):
+ * The app's modules load after the TUI's first frame in slices (src/cli/app-loader.ts):
  * input that arrives during a slice is handled, and its render run, before the next slice starts
  * (yieldToInput, src/tui/input/yield-to-input.ts; the code grammars load the same way).
  * Real sockets on the loopback: the "key" is bytes the kernel holds while the slice runs.

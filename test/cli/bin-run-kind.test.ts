@@ -1,5 +1,5 @@
 /**
- * bin/opencode's shell line and code-cache.ts's runKind read the arguments alike (issue 16): the shell
+ * bin/opencode's shell line and code-cache.ts's runKind read the arguments alike: the shell
  * gives --max-semi-space-size=4 exactly to the runs runKind calls `tui` or `acp`, and both read short
  * options as commander does (main.ts): a group (`-qp hi` is `-q -p hi`) or a value joined to its option
  * (`-phi`). Before, `-phi` and `-p=hi` (prompts to commander) got the TUI's flag and its code cache

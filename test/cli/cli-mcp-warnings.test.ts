@@ -1,5 +1,5 @@
 /**
- * What `-p` says on stderr about MCP servers (issue 10 §2 and §4): a server that never answers
+ * What `-p` says on stderr about MCP servers: a server that never answers
  * `initialize` is named when `-p` stops waiting for it (it used to cost 10 s with nothing said), one that
  * failed is named with its reason, and two tools whose safe names collide are warned about, as the
  * README's MCP section says. In process with a short wait, then once end to end through `bin/opencode`.

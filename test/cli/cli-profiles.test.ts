@@ -1,6 +1,6 @@
 /**
- * Provider profiles from the command line (issue 15 §2) and a saved model that does not lock you out
- * (issue 13 §11), through bin/opencode against two fake providers: one speaking Anthropic's wire
+ * Provider profiles from the command line and a saved model that does not lock you out,
+ * through bin/opencode against two fake providers: one speaking Anthropic's wire
  * format (the `work` profile), one an OpenAI-compatible local server (the `local` profile).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `opencode -p` against a provider that is not there or says nothing (issue 10 §2): each retry is
+ * `opencode -p` against a provider that is not there or says nothing: each retry is
  * shown on stderr with its reason and wait as it happens, a refused connection ends after 2 quick
  * retries naming the address, and a silent server is given up on after `firstByteTimeoutMs` (set small
  * in the project config) and asked again.

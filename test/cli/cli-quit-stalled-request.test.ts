@@ -1,5 +1,5 @@
 /**
- * Quitting while a request waits on a silent provider (issue 10 §2): the background title of a new
+ * Quitting while a request waits on a silent provider: the background title of a new
  * session kept the process alive 13+ minutes after the person quit, with a blank screen. Quitting now
  * aborts every request and the process ends. First through the app (the real App, SQLite and SDK
  * against the fake provider), then end to end: the TUI in a real terminal (tmux), quit with ctrl+c y,

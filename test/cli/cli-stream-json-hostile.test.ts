@@ -1,5 +1,5 @@
 /**
- * `-f stream-json` with hostile content (issue 14): a reply holding a lone UTF-16 surrogate and a NUL,
+ * `-f stream-json` with hostile content: a reply holding a lone UTF-16 surrogate and a NUL,
  * a tool printing NUL bytes and a 1 MiB line, an answer with a 1 MiB line. Every line of stdout stays one valid JSON object, and
  * each string survives exactly as the model or the tool gave it (the surrogate escaped as JSON
  * allows). Real bin/opencode, a real shell, the loopback fake provider.

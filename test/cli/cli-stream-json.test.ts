@@ -1,5 +1,5 @@
 /**
- * Issue 14 and issue 13 point 14: `opencode -p … -f stream-json` writes one JSON object per line as
+ * `opencode -p … -f stream-json` writes one JSON object per line as
  * the run goes (a CI job follows one tool call from start to finish), and `-d` writes what a person
  * debugging a slow run needs to stderr: the model and base URL, each request with its duration,
  * status, retries and tokens, each retry's reason, each tool call with its duration. Real

@@ -1,6 +1,6 @@
 /**
  * A code cache file whose entries' bytes changed after it was written (a disk fault, a stray write) while
- * its header stayed whole (issue 16, src/cli/code-cache.ts). V8 in Node's release builds does not check
+ * its header stayed whole (src/cli/code-cache.ts). V8 in Node's release builds does not check
  * cached code against a checksum: such bytes passed its sanity checks and the start died in a V8 fatal
  * error ("unreachable code", SIGTRAP, exit 133), every start, as nothing wrote the file again. Each entry
  * now carries a checksum: a changed one is compiled over and the file written again. Through bin/opencode

@@ -1,5 +1,5 @@
 /**
- * A code cache file whose header is JSON but not ours (issue 16, src/cli/code-cache.ts) is a broken
+ * A code cache file whose header is JSON but not ours (src/cli/code-cache.ts) is a broken
  * cache: compiled over and written again, as a file of garbage is. Before, a header whose lengths added
  * up to the file's size but held a negative one passed the checks, and the start died in
  * `Buffer.allocUnsafe` (ERR_OUT_OF_RANGE) as the first file loaded. Through bin/opencode and the real dist/.

@@ -1,5 +1,5 @@
 /**
- * The code cache around a V8 flag a -p run sets as it runs (issue 16: `--liftoff-only` when a remote MCP
+ * The code cache around a V8 flag a -p run sets as it runs (`--liftoff-only` when a remote MCP
  * server is configured; src/cli/run-v8-flags.ts, src/cli/code-cache.ts). Before the flag, the code of the
  * files compiled so far is serialised (V8 stamps code with the flags of that moment); a file whose code
  * came from the cache keeps its entry instead, so a run that took them all from the cache serialises

@@ -1,5 +1,5 @@
 /**
- * The command starts from a V8 code cache (issue 16, src/cli/code-cache.ts): the first run of a kind
+ * The command starts from a V8 code cache (src/cli/code-cache.ts): the first run of a kind
  * compiles and saves, the next takes every file's code from the cache, and a broken, foreign or
  * switched-off cache changes nothing but the time. Through bin/opencode and the real dist/.
  */

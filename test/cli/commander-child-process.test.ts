@@ -1,6 +1,6 @@
 /**
  * commander requires node:child_process as it loads, only for executable sub-commands, which opencode
- * has none of; scripts/build.mjs patches that require to happen at first use (issue 16: ~20 ms on the
+ * has none of; scripts/build.mjs patches that require to happen at first use (~20 ms on the
  * TUI's path to its skeleton frame, where the TUI's V8 flag has Node compile its built-ins from source).
  * `opencode --help` runs commander through and exits: the built dist/ must never load node:child_process
  * there. Through bin/opencode, with a preload that reports Node's list of loaded built-ins at exit.

@@ -1,5 +1,5 @@
 /**
- * `opencode keybindings` (issue 15 §3): the table of actions with their default keys and the keys the
+ * `opencode keybindings`: the table of actions with their default keys and the keys the
  * config files give them, and one line per problem on stderr, through the built bin/opencode.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * Switching the provider profile while the app runs (issue 15 §2) and saving the model picked with
- * ctrl+o (issue 13 §11), through the TUI's services over a real App (SQLite in a temp dir, the real
+ * Switching the provider profile while the app runs and saving the model picked with
+ * ctrl+o, through the TUI's services over a real App (SQLite in a temp dir, the real
  * SDKs) against two fake providers: the `work` one speaks Anthropic's wire format, the `local` one is
  * an OpenAI-compatible server. What a request is sent to is what the fakes saw.
  */

@@ -1,5 +1,5 @@
 /**
- * The Profiles section of docs/configuration.md works as written (issue 15 §2): its example config, saved as a
+ * The Profiles section of docs/configuration.md works as written: its example config, saved as a
  * project's `.opencode.json`, gives the `opencode profiles` listing the section shows.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Undo of what `bash` changed (issue 14), through `bin/opencode -p` with the fake provider, a real
+ * Undo of what `bash` changed, through `bin/opencode -p` with the fake provider, a real
  * SQLite file and real git: a command that runs `sed -i` on a CRLF Latin-1 file, creates a file,
  * deletes one and makes one executable is taken back by `opencode sessions undo` byte for byte and
  * mode for mode, and redone; a file a person changed since is left alone; ignored files, the

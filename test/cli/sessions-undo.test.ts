@@ -1,5 +1,5 @@
 /**
- * `opencode sessions undo ID [--redo] [--json]` (issue 14), through the built binary against a project
+ * `opencode sessions undo ID [--redo] [--json]`, through the built binary against a project
  * whose session had a real turn (agent, tools, SQLite, fake provider): the turn's files are put back,
  * a file changed since is left alone with exit 1 and its diff, and bad ids say what to do.
  */

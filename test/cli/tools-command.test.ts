@@ -1,5 +1,5 @@
 /**
- * `opencode tools [--json]` (issue 11 §2): every tool with its source, file, and what it overrides or is
+ * `opencode tools [--json]`: every tool with its source, file, and what it overrides or is
  * shadowed by; tools turned off; plugins' hooks (a plugin with hooks only is listed too); custom tools
  * that failed to load and the warnings.
  */

@@ -1,6 +1,6 @@
 /**
  * The TUI's start takes the full config check's remembered result when the config files are unchanged
- * (`tui-config.cache.json` in the data directory, issue 16): the same config, warnings and sources as
+ * (`tui-config.cache.json` in the data directory): the same config, warnings and sources as
  * the full loader's, without the schema; any edit, a new global file, another build's config code is a
  * miss; a config error is never remembered and is reported on every start; nothing is written where
  * there is no data directory; from the sources (no fingerprint) nothing is read or written.

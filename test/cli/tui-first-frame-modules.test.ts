@@ -1,5 +1,5 @@
 /**
- * What the TUI loads before its first full frame (issue 16): the modules interactive.ts imports for it
+ * What the TUI loads before its first full frame: the modules interactive.ts imports for it
  * and everything they import statically, as esbuild splits them for bin/opencode. The schema's zod,
  * the providers' SDKs, MCP, LSP clients and the grammars load after the frame; this is the test that
  * fails when an import brings one of them back onto that path (as `tools/tool.ts`'s ToolError once

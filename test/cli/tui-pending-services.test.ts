@@ -1,5 +1,5 @@
 /**
- * The TUI's services while the app loads (issue 16, src/cli/pending-services.ts): built from the
+ * The TUI's services while the app loads (src/cli/pending-services.ts): built from the
  * app's storage alone, they serve the first frame (sessions, model, LSP names, "not busy"), a
  * prompt sent meanwhile waits for the app and is answered, and subscriptions made before the app
  * arrived are moved onto it. Real SQLite in a temp dir, the real app against the loopback fake.

@@ -1,5 +1,5 @@
 /**
- * Profiles applied over the file's providers and agents (issue 15 §2), and `apiKeyEnv`: pure rules,
+ * Profiles applied over the file's providers and agents, and `apiKeyEnv`: pure rules,
  * one example per row.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

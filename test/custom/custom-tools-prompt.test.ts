@@ -1,5 +1,5 @@
 /**
- * Custom tools end to end through `bin/opencode -p` with the fake provider (issue 11): the scripted
+ * Custom tools end to end through `bin/opencode -p` with the fake provider: the scripted
  * model calls a declarative tool whose script queries a (loopback) monitoring API, a TypeScript
  * plugin's tool, and a tool the README's plugin blocks; precedence and the override warning on stderr;
  * `"tools": { "x": false }`; every hook of the plugin API fired; plugins that throw at load or in a hook.

@@ -1,5 +1,5 @@
 /**
- * Custom tools in the TUI (issue 11 §6), against a real app and the fake provider: loaded after the
+ * Custom tools in the TUI, against a real app and the fake provider: loaded after the
  * store subscribes (problems reach the logs page), the sidebar lists what loaded and what failed, the
  * permission dialog shows the exact argv a declarative tool will run, and its call is titled with its source.
  */

@@ -1,6 +1,6 @@
 /**
  * A declarative tool's `command`: every `{{param}}` becomes part of exactly one argument, never shell
- * text, so a hostile value can't break out (issue 11 §1). Checked on the pure substitution and on a real
+ * text, so a hostile value can't break out. Checked on the pure substitution and on a real
  * process that prints each argument it got.
  */
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';

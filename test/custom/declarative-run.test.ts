@@ -1,5 +1,5 @@
 /**
- * Running a declarative tool (issue 11 §1, §4): what the model gets back from a real program: stdout,
+ * Running a declarative tool: what the model gets back from a real program: stdout,
  * stderr under a label, the exit code of a failure, JSON pretty-printed, another encoding converted,
  * control characters removed, output cut with a note, a timeout that kills the whole process tree,
  * and permission asked with the exact argv unless the tool is read-only.

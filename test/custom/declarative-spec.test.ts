@@ -1,5 +1,5 @@
 /**
- * Checking declarative tool files (issue 11 §2): every problem is one line naming its place; a broken
+ * Checking declarative tool files: every problem is one line naming its place; a broken
  * tool is skipped while the others of the file load; what the model would have to guess is a warning.
  */
 import { describe, expect, it } from 'vitest';

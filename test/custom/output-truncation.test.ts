@@ -1,5 +1,5 @@
 /**
- * Cutting a custom tool's output (issue 11 §4): head and tail kept around one note line.
+ * Cutting a custom tool's output: head and tail kept around one note line.
  */
 import { describe, expect, it } from 'vitest';
 import { truncateOutput } from '../../src/custom/output.js';

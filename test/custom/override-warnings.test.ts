@@ -1,5 +1,5 @@
 /**
- * Overrides are said once per start (issue 11 §2), also the ones that appear after loading: an MCP
+ * Overrides are said once per start, also the ones that appear after loading: an MCP
  * server that connects later with a tool a custom tool shadows.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';

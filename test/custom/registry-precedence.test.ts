@@ -1,5 +1,5 @@
 /**
- * The registry's precedence (issue 11 §2): runtime > project > user > MCP > built-in, as a table; the
+ * The registry's precedence: runtime > project > user > MCP > built-in, as a table; the
  * override lines; names turned off; the sub-agent's subset sharing the plugins' hooks.
  */
 import { describe, expect, it } from 'vitest';

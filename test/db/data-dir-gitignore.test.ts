@@ -1,5 +1,5 @@
 /**
- * The data folder's .gitignore (issue 10 §4): written whenever it is missing, also when the person
+ * The data folder's .gitignore: written whenever it is missing, also when the person
  * made `.opencode/` first; it hides the database, its WAL/SHM, logs and state from git, and lets
  * `commands/`, `tools/` and `plugins/` through.
  */

@@ -1,5 +1,5 @@
 /**
- * `MessageStore.batch` (issue 16): the writes the agent makes at one moment — a reply finished, its usage
+ * `MessageStore.batch`: the writes the agent makes at one moment — a reply finished, its usage
  * added to the session, the tool message created — commit together, once. Checked from a second
  * connection to the same file, as another opencode process would see them.
  */

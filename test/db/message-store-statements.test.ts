@@ -1,5 +1,5 @@
 /**
- * What the store's writes cost in statements (issue 16): a message this store created and never gave
+ * What the store's writes cost in statements: a message this store created and never gave
  * chunk rows is rewritten by one UPDATE, with no transaction or savepoint of its own; a message that may
  * have rows (another process's, or one streamed past the rewrite limit) still has them deleted with the
  * rewrite, atomically. Counted on a traced connection (better-sqlite3's `verbose`), not timed. And a write

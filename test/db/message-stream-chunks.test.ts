@@ -1,5 +1,5 @@
 /**
- * Streaming writes proportional to what arrived (issue 10 §3): a message past 64 KB is stored as
+ * Streaming writes proportional to what arrived: a message past 64 KB is stored as
  * appended chunks while it streams, read back whole by any connection, and written once at finish.
  */
 import { statSync } from 'node:fs';

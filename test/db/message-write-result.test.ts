@@ -1,5 +1,5 @@
 /**
- * What `create`, `update` and `finish` return (issue 16): the stored message, built from what was written
+ * What `create`, `update` and `finish` return: the stored message, built from what was written
  * instead of read back (no `RETURNING *`, no parse of a row just written unless the caller looks at its
  * parts). It must be what a read gives — the same fields in the same order, the parts as bounded when
  * stored — and the caller's own copy. And a batch inside a batch is a savepoint: when the inner one

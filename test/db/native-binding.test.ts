@@ -1,6 +1,6 @@
 /**
  * The database opens better-sqlite3's addon by its path (`nativeBinding`), skipping the `bindings`
- * package's search at every start (issue 16): the path is the addon's file in better-sqlite3's build.
+ * package's search at every start: the path is the addon's file in better-sqlite3's build.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Storage failures said in plain words (issue 10 §4): one row per kind of failure, with the error as
+ * Storage failures said in plain words: one row per kind of failure, with the error as
  * the file system or SQLite gives it (injected here: a full or read-only disk can't be made in-process;
  * test/app/storage-at-start.test.ts does it for real in a mount namespace).
  */

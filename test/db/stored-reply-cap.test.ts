@@ -1,5 +1,5 @@
 /**
- * One stored part is bounded (issue 10 §3): a reply past 4 MiB is kept as its head and tail around a
+ * One stored part is bounded: a reply past 4 MiB is kept as its head and tail around a
  * note, and that stored text is what later turns send to the provider. Through the real agent, the
  * Anthropic SDK and the loopback fake provider, into a real SQLite file.
  */

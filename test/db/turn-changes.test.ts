@@ -1,5 +1,5 @@
 /**
- * The turn_changes table (migration 0005, issue 14) through the file store: a write belongs to the
+ * The turn_changes table (migration 0005) through the file store: a write belongs to the
  * person's message before its assistant message (notes never start a turn); a path keeps its state
  * before the turn's first write and after its last; a write after an undo ends redo. Real SQLite file.
  */

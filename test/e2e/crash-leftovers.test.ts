@@ -1,5 +1,5 @@
 /**
- * End to end, issue #10 §2 and §4: `opencode -p` is killed with SIGKILL while the bash tool runs
+ * End to end: `opencode -p` is killed with SIGKILL while the bash tool runs
  * `sleep 300` (the scripted model asked for it). Then:
  * - the shell's own process group ends with it (the watcher in the group sees the agent die), and so
  *   does a background job of an earlier call (`sleep 301 &`, whose watcher stayed for it);

@@ -1,5 +1,5 @@
 /**
- * End to end, issue #10 §1 "Keys": the provider key opencode holds never reaches the model or the
+ * End to end: the provider key opencode holds never reaches the model or the
  * database through a tool. The scripted model runs `env`, `printenv ANTHROPIC_API_KEY` and `cat` of a
  * file holding the key, all read-only commands that never ask; the shell has no key in its
  * environment, and the key's exact value read from the file is `[redacted]` both in the request the

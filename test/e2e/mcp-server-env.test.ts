@@ -1,5 +1,5 @@
 /**
- * End to end, issue #10 §1 "Keys": an MCP stdio server started by `opencode -p` inherits no provider
+ * End to end: an MCP stdio server started by `opencode -p` inherits no provider
  * key from opencode's environment, and keeps what its config entry's `env` sets. The test server's
  * `pid` tool names the process; its environment is read from /proc while the run waits on the model.
  * Real bin/opencode, the real MCP test server over stdio, the loopback fake provider.

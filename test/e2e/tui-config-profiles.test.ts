@@ -1,7 +1,7 @@
 /**
  * End to end in a real terminal (tmux) against the fake providers: ctrl+o writes the model into a
- * commented JSONC project config changing nothing else (issue 13 §11, §12), and alt+p switches the
- * provider profile so the next request goes to another server with another model (issue 15 §2).
+ * commented JSONC project config changing nothing else, and alt+p switches the
+ * provider profile so the next request goes to another server with another model.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * End to end in a real terminal (tmux, 120×40), issue 13 §2, §5, §7, §8: the TUI's input as a
+ * End to end in a real terminal (tmux, 120×40): the TUI's input as a
  * person meets it, in one `opencode` TUI against the loopback fake provider.
  * - ctrl+e with an $EDITOR (a shell script) that quits without saving: the draft stays, nothing is
  *   sent; one that saves: the text comes back into the input box, and only Enter sends it.

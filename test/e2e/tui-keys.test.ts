@@ -1,6 +1,6 @@
 /**
- * End to end in a real terminal (tmux, 120×40): keys from the config (issue 15 §3) and the
- * permission dialog's esc and ctrl+c (issue 13 §3), in one `opencode` TUI against the loopback fake.
+ * End to end in a real terminal (tmux, 120×40): keys from the config and the
+ * permission dialog's esc and ctrl+c, in one `opencode` TUI against the loopback fake.
  * The project's .opencode.json binds `session.new` to alt+n and `app.help` to f1: the status bar
  * advertises f1, f1 opens the help with alt+n listed, ctrl+n no longer starts a session and alt+n
  * does. Then the model asks to run `rm victim`: ctrl+c asks to quit, `n` brings the request back,

@@ -1,5 +1,5 @@
 /**
- * End to end in a real terminal (tmux, 120×40), issue 13 §1, §4, §9: one `opencode` TUI process
+ * End to end in a real terminal (tmux, 120×40): one `opencode` TUI process
  * against the loopback fake provider. In order: while the provider is silent the pulse line above the
  * editor says `Thinking…`, counts the seconds and names esc; a prompt sent while a reply streams is
  * shown as queued and goes when the reply ends; ctrl+x expands a long bash result in place and

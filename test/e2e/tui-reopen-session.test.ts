@@ -1,5 +1,5 @@
 /**
- * End to end in a real terminal (tmux, 120×40), issue 14: which session the TUI opens. A person asks
+ * End to end in a real terminal (tmux, 120×40): which session the TUI opens. A person asks
  * something in the TUI and quits; a later `opencode -p` run makes a newer session. Then:
  * - `opencode` reopens the TUI session, not the later `-p` run;
  * - `opencode --continue` opens the most recent session, the `-p` run;

@@ -1,5 +1,5 @@
 /**
- * End to end in a real terminal (tmux, 120×40), issue 16: keys typed while the TUI is still starting
+ * End to end in a real terminal (tmux, 120×40): keys typed while the TUI is still starting
  * (from the moment it is launched, through the skeleton frame and the loading of the app after the
  * first full frame) all reach the editor, in order, and the prompt they make is sent and answered.
  * The TUI holds the terminal in raw mode from the skeleton on (src/tui/terminal.ts) and hands the

@@ -1,4 +1,4 @@
-/** The diagnostics text the model reads (reference §1.11): line format, order, the cap of 10, and the new-vs-existing split. */
+/** The diagnostics text the model reads (the original's format): line format, order, the cap of 10, and the new-vs-existing split. */
 import { describe, expect, it } from 'vitest';
 import { formatBlock, formatDiagnostic, fromLsp, newSince, type Diagnostic } from '../../src/lsp/diagnostics.js';
 import { applyTextEdits } from '../../src/lsp/text-edits.js';

@@ -90,7 +90,7 @@ describe('opencode -p with MCP servers', () => {
     ]);
     const started = Date.now();
     const run = await runCli(['--trust', '-p', 'what do the notes say?'], { cwd: dir, env: env(fake) });
-    // the silent server is named when -p stops waiting for it (issue 10 §2)
+    // the silent server is named when -p stops waiting for it
     expect(run).toMatchObject({
       code: 0,
       stdout: 'The notes say the build uses esbuild.\n',

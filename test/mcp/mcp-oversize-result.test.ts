@@ -1,5 +1,5 @@
 /**
- * A tool result larger than the MCP library's 10 MB stdio read limit (issue 10 §4: an 8.7 MB screenshot)
+ * A tool result larger than the MCP library's 10 MB stdio read limit (an 8.7 MB screenshot)
  * is reported to the model as too large, and the server is not treated as crashed: it stays connected,
  * is not restarted, and its next call works. The line buffer that makes it so is also tested alone.
  */

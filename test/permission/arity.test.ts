@@ -1,4 +1,4 @@
-/** The session scope of a command: its prefix by the arity table (issue #4 §3). */
+/** The session scope of a command: its prefix by the arity table. */
 import { describe, expect, it } from 'vitest';
 import { COMMAND_ARITY, commandPrefix } from '../../src/permission/arity.js';
 import { analyzeCommand, sessionScope } from '../../src/permission/shell-analysis.js';

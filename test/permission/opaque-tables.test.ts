@@ -1,5 +1,5 @@
 /**
- * The tables behind opaque code (issue #10 §1) hold their own examples: every wrapper row's example
+ * The tables behind opaque code hold their own examples: every wrapper row's example
  * is seen through to the command it runs, every interpreter, command-option and environment row's
  * example is opaque code, and every runner we don't follow is opaque.
  */

@@ -1,6 +1,6 @@
 /**
  * The reasons the permission dialog shows for a compound command line name the part that asks and
- * why (issue 13 §13): `echo done > status.txt: writes a file`, not `git status: writes a file`, and
+ * why: `echo done > status.txt: writes a file`, not `git status: writes a file`, and
  * a read-only part next to a writing one is not asked about. Real analysis, real policy.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Opaque code through the real permission service (issue #10 §1): the request the TUI's permission
+ * Opaque code through the real permission service: the request the TUI's permission
  * dialog shows carries the plain-words reason, and in a run without a person (`opencode -p`) what
  * would ask follows the unattended mode: approved by default (the original's -p), refused with
  * `--no-auto-approve`. Deny rules hold either way.

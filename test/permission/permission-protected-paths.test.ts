@@ -3,7 +3,7 @@
  * MCP servers, plugins), `.opencode/` (plugins and custom tools run from there at the next start) and
  * `.git/` (hooks, config) — ask whatever the rules allow: under `"write": "allow"` or `"*": "allow"` the
  * model could otherwise grant itself every permission, or leave code to run at the next start, without
- * anyone approving (found by a break test of issue #10). Deny rules still deny.
+ * anyone approving. Deny rules still deny.
  */
 import { describe, expect, it } from 'vitest';
 import { analyseForPermission } from '../../src/permission/command-subject.js';

@@ -1,5 +1,5 @@
 /**
- * A banned program is recognised by what it is (issue #10 §1): a link to curl or a renamed copy of
+ * A banned program is recognised by what it is: a link to curl or a renamed copy of
  * it is refused like curl, through the real bash-tool analysis, on real files. The "curl" here is a
  * small executable of our own on a PATH of our own, so the test does not depend on what is installed.
  */

@@ -45,7 +45,7 @@ describe('simple commands: the real command, as written, without its wrappers', 
     ['command -v git', [{ name: 'command', args: ['-v', 'git'], text: 'command -v git', wrappers: [] }]],
     ['export PATH="$PATH:/x" Y', [{
       name: 'export', args: ['PATH=$PATH:/x', 'Y'], text: 'export PATH="$PATH:/x" Y', wrappers: [],
-      opaque: 'runs code the check cannot see: PATH=$PATH:/x (PATH makes programs run code)', // issue #10 §1
+      opaque: 'runs code the check cannot see: PATH=$PATH:/x (PATH makes programs run code)',
     }]],
   ])('%j', (command, expected) => {
     expect(commandsOf(command)).toEqual(expected);

@@ -1,5 +1,5 @@
 /**
- * The shell-analysis corpus (issue #4 §1): for each command line, what analysis finds — the simple
+ * The shell-analysis corpus: for each command line, what analysis finds — the simple
  * commands, the writes, banned and unanalysable — whether it may run without asking, and for the
  * ones that ask, the scope "allow for session" would grant for each part.
  */
@@ -167,21 +167,21 @@ const CORPUS: Row[] = [
   row('sh <<< "rm -rf /"', false, ['rm'], { writes: [['/', 'other', '/']] }),
   row('echo "rm x" | sh', false, ['echo', 'sh'], { scopes: ['echo *', 'sh'] }),
   row('find . | xargs git branch', false, ['find', 'git']),
-  // the string is analysed; the sh is opaque code, for xargs puts its input into the string (issue #10 §1)
+  // the string is analysed; the sh is opaque code, for xargs puts its input into the string
   row('xargs -I{} sh -c "rm {}"', false, ['sh', 'rm'], { writes: [['{}', 'other', `${CWD}/{}`]] }),
   row('trap "rm -f lock" EXIT', false, ['rm'], { writes: [['lock', 'other', `${CWD}/lock`]] }),
-  row('while read l; do echo "$l"; done < f', true, ['read', 'echo']), // read only sets a variable (issue 10 §1: needless asks)
+  row('while read l; do echo "$l"; done < f', true, ['read', 'echo']), // read only sets a variable (needless asks)
   row('case $x in a) rm y;; esac', false, ['rm'], { writes: [['y', 'other', `${CWD}/y`]] }),
   row('f() { rm -rf x; }; f', false, ['rm', 'f'], { writes: [['x', 'other', `${CWD}/x`]] }),
   row('coproc rm x', false, ['rm'], { writes: [['x', 'other', `${CWD}/x`]] }),
   row('echo "${x:-$(rm y)}"', false, ['echo', 'rm'], { writes: [['y', 'other', `${CWD}/y`]] }),
   row('git log | less', false, ['git', 'less']),
-  row("awk '{print}' f", true, ['awk']), // a program that only reads and prints (issue #10 §1: awk is looked at)
+  row("awk '{print}' f", true, ['awk']), // a program that only reads and prints (awk is looked at)
   row('npm view react', false, ['npm'], { scopes: ['npm view *'] }),
   row('rg --pre=./x TODO', false, ['rg']),
   row('date -s "2020-01-01"', false, ['date']),
   row('hostname newname', false, ['hostname']),
-  row('uniq a b', false, ['uniq'], { writes: [['b', 'other', `${CWD}/b`]] }), // uniq's second file is its output (issue 10 §1)
+  row('uniq a b', false, ['uniq'], { writes: [['b', 'other', `${CWD}/b`]] }), // uniq's second file is its output
   row('ls-evil', false, ['ls-evil'], { scopes: ['ls-evil *'] }),
   row('constructor x && __proto__ y', false, ['constructor', '__proto__'], { scopes: ['constructor *', '__proto__ *'] }),
   row('docker compose up -d', false, ['docker'], { scopes: ['docker compose up *'] }),
@@ -197,7 +197,7 @@ const CORPUS: Row[] = [
   row('ls >| out', false, ['ls'], { writes: [['out', 'redirect', `${CWD}/out`]] }),
   row('echo x >> "$HOME/.bashrc"', false, ['echo'], { writes: [['"$HOME/.bashrc"', 'redirect']] }),
   row('echo x > /etc/hosts', false, ['echo'], { writes: [['/etc/hosts', 'redirect', '/etc/hosts']] }),
-  row('echo x > $(mktemp)', false, ['echo', 'mktemp'], { writes: [['$(mktemp)', 'redirect'], ['$TMPDIR (mktemp)', 'other']] }), // mktemp creates a file in $TMPDIR (issue 10 §1)
+  row('echo x > $(mktemp)', false, ['echo', 'mktemp'], { writes: [['$(mktemp)', 'redirect'], ['$TMPDIR (mktemp)', 'other']] }), // mktemp creates a file in $TMPDIR
   row('ls | sudo tee /etc/hosts', false, ['ls', 'tee'], { writes: [['/etc/hosts', 'tee', '/etc/hosts']] }),
   row('tee -a log', false, ['tee'], { writes: [['log', 'tee', `${CWD}/log`]] }),
   row('echo hi | tee >(cat) out', false, ['echo', 'tee', 'cat'], { writes: [['out', 'tee', `${CWD}/out`]] }),
@@ -207,7 +207,7 @@ const CORPUS: Row[] = [
   row('sed -n "1,20p" file.txt', true, ['sed']),
   row('sed "s/a/b/g" f', true, ['sed']),
   row('sed -e 1d -e "s/x/y/" f', true, ['sed']),
-  row('sed "s/a/b/w out" f', false, ['sed'], { writes: [['out', 'sed w', `${CWD}/out`]] }), // the w flag writes a file (issue 10 §1)
+  row('sed "s/a/b/w out" f', false, ['sed'], { writes: [['out', 'sed w', `${CWD}/out`]] }), // the w flag writes a file
   row("sed -ni 's/a/b/p' f", false, ['sed'], { writes: [['f', 'sed -i', `${CWD}/f`]] }),
   row("sed -i '' 's/a/b/' f", false, ['sed'], { writes: [['f', 'sed -i', `${CWD}/f`]] }),
   row('sort --output=sorted names', false, ['sort'], { writes: [['sorted', 'sort -o', `${CWD}/sorted`]] }),

@@ -1,5 +1,5 @@
 /**
- * A breaker's corpus (issue #10 §1): new variants of each class of bypass, written the way an outside
+ * A breaker's corpus: new variants of each class of bypass, written the way an outside
  * tester would try them — `command`/`exec`/`time --` prefixes, `env -S`, `$'…'` and concatenated
  * quoting, brace expansion, aliases and functions shadowing names, busybox shells, here-strings and
  * here-documents into interpreters, process substitution, `${x@P}` prompt expansion, `for PATH in`,

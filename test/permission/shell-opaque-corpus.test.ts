@@ -1,5 +1,5 @@
 /**
- * Opaque code (issue #10 §1): what the shell analysis cannot see through is never allowed by the
+ * Opaque code: what the shell analysis cannot see through is never allowed by the
  * read-only list or by a wildcard `*` rule. Each row is a command a prompt-injected model might send,
  * with the decision under three rule sets:
  *   (a) no rules;

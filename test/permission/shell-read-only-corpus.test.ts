@@ -1,5 +1,5 @@
 /**
- * Needless asks (issue 10 §1): plainly read-only commands, the kind a session runs to look around,
+ * Needless asks: plainly read-only commands, the kind a session runs to look around,
  * must run without asking when there are no rules. Target: no more than 1 false "ask" per 100; the
  * table lists the ones that still ask, each with why, and the test holds them to that list.
  */

@@ -1,5 +1,5 @@
 /**
- * Writes outside the project that the analysis missed (issue 10 §1), as a table: each command with
+ * Writes outside the project that the analysis missed, as a table: each command with
  * its decision under (a) no rules, (b) a set of deny rules, (c) everything allowed but `rm`. A write
  * outside the project, or to a place that cannot be known, asks every time ("always": no rule and
  * no session grant reaches it), whatever the rules. In-project twins show the same forms are not

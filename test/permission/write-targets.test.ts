@@ -1,5 +1,5 @@
 /**
- * The pieces behind "what a shell command writes" (issue 10 §1): every row of the write-target table
+ * The pieces behind "what a shell command writes": every row of the write-target table
  * does what its example says, long options resolve as getopt_long resolves them, and sed scripts are
  * read for the files they write and the commands they run.
  */

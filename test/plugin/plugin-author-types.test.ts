@@ -1,6 +1,6 @@
 /**
  * Plugin authors get types: `opencode/plugin` and `opencode` resolve, through package.json `exports`,
- * to the declarations `npm run build:types` writes (issue #11 §1, "typed helpers for authors").
+ * to the declarations `npm run build:types` writes.
  * A plugin project that imports them is type-checked with the real compiler: a correct plugin passes,
  * a wrong one fails with the error an author would see in the editor.
  */

@@ -1,5 +1,5 @@
 /**
- * Plugin files transpiled once (issue 11 benchmark): a plugin seen before runs from its copy in the
+ * Plugin files transpiled once, for a fast start: a plugin seen before runs from its copy in the
  * data directory without jiti being imported (checked in a fresh process through Node's module cache,
  * not by timing); an edited plugin is transpiled again; a plugin that imports something other than
  * `opencode/plugin` or a built-in still goes through jiti, cached or not.

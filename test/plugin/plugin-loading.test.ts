@@ -1,5 +1,5 @@
 /**
- * Where plugins and tool files are found (issue 11 §1): packages named under `plugins` in
+ * Where plugins and tool files are found: packages named under `plugins` in
  * `.opencode.json` from the project's node_modules (never downloaded), the user's folder under
  * $XDG_CONFIG_HOME, and what a malformed plugin tool or default export gives: one line, the rest loads.
  */

@@ -1,5 +1,5 @@
 /**
- * The Anthropic request body encoded incrementally (src/provider/anthropic-body.ts, issue 16) is byte for
+ * The Anthropic request body encoded incrementally (src/provider/anthropic-body.ts) is byte for
  * byte the JSON of the request built as an object (`toAnthropicParams`): on random histories, as a
  * history grows call after call, and after parts, messages, tools, the prompt or the model changed in place
  * between calls (a reused encoding must never be stale). And the provider sends exactly those bytes.

@@ -1,6 +1,6 @@
 /**
  * A history the APIs would reject is repaired before it is sent: invalid tool-call JSON, calls without
- * results, results without calls (reference §10 item 9: the original dropped invalid tool_use while
+ * results, results without calls (the original dropped invalid tool_use while
  * keeping its tool_result, so Anthropic answered 400 and the session was stuck).
  */
 import { afterEach, describe, expect, it } from 'vitest';

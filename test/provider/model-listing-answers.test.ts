@@ -1,6 +1,6 @@
 /**
- * A local server's model listing (`GET <LOCAL_ENDPOINT>/v1/models`, provider/resolve.ts, over node:http
- * since issue 16) against servers that answer badly: each failure is a ProviderError that says what went
+ * A local server's model listing (`GET <LOCAL_ENDPOINT>/v1/models`, provider/resolve.ts, over node:http)
+ * against servers that answer badly: each failure is a ProviderError that says what went
  * wrong and where, never a bare TypeError of the listing's own code.
  */
 import http from 'node:http';

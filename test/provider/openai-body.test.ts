@@ -1,5 +1,5 @@
 /**
- * The Chat Completions request body encoded incrementally (src/provider/openai-body.ts, issue 16) is byte
+ * The Chat Completions request body encoded incrementally (src/provider/openai-body.ts) is byte
  * for byte the JSON of the request built as an object (`toOpenAIParams`): on random histories, as a
  * history grows call after call, and after every field of every part type, a message's role, the prompt,
  * the tools or the model changed in place between calls. And the provider sends exactly those bytes.

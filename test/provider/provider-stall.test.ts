@@ -1,5 +1,5 @@
 /**
- * A provider that accepts the connection and then says nothing (issue 10 §2): the first-byte and idle
+ * A provider that accepts the connection and then says nothing: the first-byte and idle
  * limits fail the attempt and the retry loop tries again, all within the retry budget; a refused
  * connection or an unknown host fails after at most 2 quick retries, naming the address. Real SDKs
  * against the loopback fake provider; limits are set small in the provider config, and nothing here

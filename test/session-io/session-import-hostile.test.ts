@@ -1,5 +1,5 @@
 /**
- * `opencode sessions import` against hostile files (issue 14): every bad file gets an error naming
+ * `opencode sessions import` against hostile files: every bad file gets an error naming
  * what is wrong and where, nothing is written then; what an import writes stays in the database — a
  * file history naming `../../etc/passwd` or an absolute path is text in a table, and an imported
  * session has no turn an undo could put on disk. Real SQLite files in temp dirs.

@@ -1,5 +1,5 @@
 /**
- * The markdown export (issue 14) as pure functions: a tool output holding ``` cannot close its fence,
+ * The markdown export as pure functions: a tool output holding ``` cannot close its fence,
  * a long output is cut in the middle, and how a reply ended is said; the tool-call summaries follow
  * their table, one example per row.
  */

@@ -1,5 +1,5 @@
 /**
- * The SSE events of one scripted turn, exactly as the real APIs send them (reference deps.md §3a, §3b).
+ * The SSE events of one scripted turn, exactly as the real APIs send them (Anthropic's Messages streaming, OpenAI's Chat Completions streaming).
  */
 import type { FakeTurn } from './fake-provider.js';
 

@@ -1,5 +1,5 @@
 /**
- * A loopback HTTP server that speaks the providers' real streaming wire formats (reference deps.md §3):
+ * A loopback HTTP server that speaks the providers' real streaming wire formats:
  * Anthropic Messages SSE at `POST …/v1/messages` and OpenAI Chat Completions SSE at
  * `POST …/chat/completions`, plus `GET …/models` for local-model discovery.
  *

@@ -1,6 +1,6 @@
 /**
- * The bash tool says where a command ran once the shell has left the project directory (issue #10
- * §4): `git status` in another repository must never read as this project's status. Real shell, real git.
+ * The bash tool says where a command ran once the shell has left the project directory:
+ * `git status` in another repository must never read as this project's status. Real shell, real git.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Arguments the model gets wrong (issue 11 §3): the coercion table, nested values, arrays, unions,
+ * Arguments the model gets wrong: the coercion table, nested values, arrays, unions,
  * and the exact messages for what cannot be coerced.
  */
 import { describe, expect, it } from 'vitest';

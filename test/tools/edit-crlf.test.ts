@@ -1,5 +1,5 @@
 /**
- * edit on Windows line endings (issue #3 §5, "Line endings"): old_string written with \n matches a
+ * edit on Windows line endings: old_string written with \n matches a
  * CRLF file, the written text uses the file's endings, and in a mixed file every line outside the
  * change keeps its own ending. Exact bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * edit on files that are not plain UTF-8 (issue #3 §5, "BOM" and "Encoding"): each is written back in
+ * edit on files that are not plain UTF-8: each is written back in
  * its own encoding with its byte order mark, so only the intended bytes change, or the edit is refused
  * with a clear error. Never is a U+FFFD written. Exact bytes.
  */

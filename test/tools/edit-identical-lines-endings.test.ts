@@ -1,6 +1,6 @@
 /**
- * edit in a file whose identical lines differ only in their line ending (issue #10 §4's
- * `same\r\nsame\n`, found in patch, tried on edit): removing one of them leaves the kept one with its
+ * edit in a file whose identical lines differ only in their line ending
+ * (`same\r\nsame\n`): removing one of them leaves the kept one with its
  * own ending. The edit knows where it replaced, so the endings follow the place, not a line diff
  * (which paired the kept line with the removed one and gave it the removed one's `\r\n`). Exact bytes.
  */

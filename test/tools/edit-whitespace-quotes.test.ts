@@ -1,6 +1,6 @@
 /**
- * edit when old_string differs from the file only in tabs vs spaces or typographic vs ASCII quotes
- * (issue #3 §5, "Whitespace and quotes"): one such place is edited in the file's own style and the
+ * edit when old_string differs from the file only in tabs vs spaces or typographic vs ASCII quotes:
+ * one such place is edited in the file's own style and the
  * result says a normalised match was used; several places are an error listing their lines.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

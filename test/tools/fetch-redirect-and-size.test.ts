@@ -1,5 +1,5 @@
 /**
- * fetch as a person expects it (issue 10 §4): after redirects the output names the final URL; a page
+ * fetch as a person expects it: after redirects the output names the final URL; a page
  * over the 5 MB limit gives its first part with a note of what was cut, instead of an error.
  * A loopback server serves each case.
  */

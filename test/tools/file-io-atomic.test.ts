@@ -1,5 +1,5 @@
 /**
- * writeFileAtomic when the disk fails mid-way (issue #3 §5, "Write safety"): the target keeps its old
+ * writeFileAtomic when the disk fails mid-way: the target keeps its old
  * content and no temporary file is left. The failure is simulated by making rename fail, the one step
  * that can't be made to fail for real in a test without root-proof permissions or a full disk.
  */

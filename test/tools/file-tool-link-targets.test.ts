@@ -1,5 +1,5 @@
 /**
- * More link shapes for the file tools (issue #10 §1, "File tools"), found by trying to break the fix
+ * More link shapes for the file tools, found by trying to break the fix
  * of file-tool-paths.test.ts: whatever way a path is written, the place the permission check judges
  * is the place the tool writes, and a real target outside the project asks under allow-all rules.
  *

@@ -1,5 +1,5 @@
 /**
- * Where a file tool's path really leads (issue #10 §1, "File tools"): a symbolic link inside the
+ * Where a file tool's path really leads: a symbolic link inside the
  * project that dangles to a place outside it is an outside write (it asks, whatever the rules), and
  * `~/x` is the home folder, not `./~/x`. The tools' requests go to a real PermissionService.
  */

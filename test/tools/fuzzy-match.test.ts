@@ -1,5 +1,5 @@
 /**
- * old_string matching (issue #3 §5, "Whitespace and quotes"), as pure functions: exact first, then
+ * old_string matching, as pure functions: exact first, then
  * tabs = spaces in indentation and typographic = ASCII quotes and dashes, applied in the file's style.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * grep searches hidden files and folders (issue 10 §4: `.github/workflows/*.yml` was never found),
+ * grep searches hidden files and folders (`.github/workflows/*.yml` was never found),
  * still honouring .gitignore (a hidden file ignored stays out) and never looking inside `.git`;
  * rg and the Node fallback give the same answer.
  */

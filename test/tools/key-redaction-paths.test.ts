@@ -1,6 +1,6 @@
 /**
  * Keys we hold never reach the stored messages or the provider through a tool result, whatever the
- * tool and wherever in the result (issue #10 §1, "Keys"), found by trying to break the first fix:
+ * tool and wherever in the result, found by trying to break the first fix:
  * every result goes through the one tool-call path (runToolCalls), so these tests run it with a
  * real bash shell, a custom declarative tool and a tool shaped as MCP tools are.
  *

@@ -1,5 +1,5 @@
 /**
- * More of codex's apply_patch scenarios (issue 10 §4), tried after the first parity fixes: lines
+ * More of codex's apply_patch scenarios, tried after the first parity fixes: lines
  * that differ from the file only in look-alike punctuation or spaces (codex's `seek_sequence` last
  * pass: `"` for `“`, `-` for `—`, a space for a no-break space), a patch wrapped in a shell heredoc
  * (codex's lenient parser), removing the last line of a file without a final newline (the kept

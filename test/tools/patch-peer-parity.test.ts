@@ -1,5 +1,5 @@
 /**
- * Cases where our patch tool disagreed with codex's apply_patch (issue 10 §4): a hunk of added lines
+ * Cases where our patch tool disagreed with codex's apply_patch: a hunk of added lines
  * only, line endings of kept lines next to removed identical ones, and markers with spaces around
  * them (codex scenarios 016, 017, 018, 020). Each asserts the exact bytes on disk.
  */

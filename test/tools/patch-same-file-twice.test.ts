@@ -1,5 +1,5 @@
 /**
- * A patch names each file once, however it is spelled (issue 10 §4, wrong patches): two sections on
+ * A patch names each file once, however it is spelled (wrong patches): two sections on
  * one file through a symbolic link, a hard link or a linked folder were applied one over the other —
  * the first change was lost and the result said "2 files changed". Now refused before anything is
  * written, naming both spellings. Exact messages and bytes.

@@ -1,5 +1,5 @@
 /**
- * `cd name` in the bash tool means ./name (issue 10 §1): the permission check resolves relative paths
+ * `cd name` in the bash tool means ./name: the permission check resolves relative paths
  * against the shell's directory, so a CDPATH inherited from the person's environment, or exported by
  * an earlier command, must not send `cd` elsewhere.
  */

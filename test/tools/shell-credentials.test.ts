@@ -1,7 +1,7 @@
 /**
  * The bash tool's shell holds none of the credentials opencode uses unless the config passes them
- * through (`shell.passEnv`), and its state files are private (issue #10 §1 "Keys", §2 "After a
- * crash": an `N.env` file, mode 0644, held the whole environment including ANTHROPIC_API_KEY).
+ * through (`shell.passEnv`), and its state files are private
+ * (an `N.env` file of mode 0644 would hold the whole environment, ANTHROPIC_API_KEY included).
  * Real shells; the tables of redact.ts with an example per row.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The shared text-file policy (issue #3 §5): decoding, re-encoding byte for byte, line endings, and
+ * The shared text-file policy: decoding, re-encoding byte for byte, line endings, and
  * the atomic write. Exact bytes throughout.
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * How a finished call is classed in the call log (issue 11 §5), one row per rule, and the kernel's
+ * How a finished call is classed in the call log, one row per rule, and the kernel's
  * marks on its results: `validation` for input it rejected, `truncated` for output it cut.
  */
 import { tmpdir } from 'node:os';

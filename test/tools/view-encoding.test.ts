@@ -1,5 +1,5 @@
 /**
- * view through the shared text policy (issue #3 §5): no BOM character, CRLF shown as plain lines, the
+ * view through the shared text policy: no BOM character, CRLF shown as plain lines, the
  * encoding named when it is not UTF-8, tabs shown verbatim so edit accepts them back.
  */
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * view of a missing file suggests up to 3 similar paths (reference §1.4, issue 10 §4): the original's
+ * view of a missing file suggests up to 3 similar paths: the original's
  * same-folder rule first, then the same name with another extension, a typo in the name, and the same
  * name elsewhere in the project.
  */

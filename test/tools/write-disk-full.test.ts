@@ -1,6 +1,6 @@
 /**
  * A tool's write on a full, over-quota or read-only disk is reported as such, with what to do, and
- * leaves the file as it was (issue 10 §4). The errno is injected where the bytes meet the disk
+ * leaves the file as it was. The errno is injected where the bytes meet the disk
  * (write, fsync or open of the temporary file): tests run as root, where chmod stops nothing.
  */
 import * as fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Writes never damage a file (issue #3 §5, "Write safety" and "Stale reads"): temp file + rename
+ * Writes never damage a file: temp file + rename
  * keeping the mode, symbolic links followed, reads checked by mtime and size (never access time),
  * and `write` through the same text policy as edit. Real files, real `touch` and `sh`.
  */

@@ -1,5 +1,5 @@
 /**
- * The pulse's words (issue 13 §1): what `describeActivity` says for each state of a reply, built
+ * The pulse's words: what `describeActivity` says for each state of a reply, built
  * through the real SessionView from messages as the agent stores them; the retry countdown; the
  * elapsed time and the whole line.
  */

@@ -1,6 +1,6 @@
 /**
  * The whole TUI (ink-testing-library, a real app, the fake provider) with keys from the config
- * (issue 15 §3) and the dialogs' esc and ctrl+c (issue 13 §3): a rebound action answers its new key
+ * and the dialogs' esc and ctrl+c: a rebound action answers its new key
  * and no longer its old one; ctrl+c over the permission dialog asks the quit question and "no"
  * brings the request back, unanswered; esc then denies it.
  */

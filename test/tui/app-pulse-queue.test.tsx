@@ -1,6 +1,6 @@
 /**
- * The whole TUI (ink-testing-library) against a real app and the fake provider, for issue 13 §1, §4
- * and §9: the pulse line while a provider is silent and while it backs off; a prompt sent during a
+ * The whole TUI (ink-testing-library) against a real app and the fake provider:
+ * the pulse line while a provider is silent and while it backs off; a prompt sent during a
  * reply shown as queued, then sent; ↑ on an empty editor taking it back; ctrl+x expanding and
  * collapsing a long tool result; ctrl+p opening it whole in the pager.
  */

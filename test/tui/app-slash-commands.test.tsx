@@ -1,5 +1,5 @@
 /**
- * The `/` command list in the whole TUI (issue 13 §5), against a real app and the fake provider:
+ * The `/` command list in the whole TUI, against a real app and the fake provider:
  * a built-in opens its dialog, a custom command is sent, `/quit` quits, and a text that only
  * starts with `/` is an ordinary prompt.
  */

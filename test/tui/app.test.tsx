@@ -115,7 +115,7 @@ describe('the TUI', () => {
     // the same list as `/`: the built-ins (10 rows show), the custom ones further down
     const list = await waitFor((f) => f.includes('Initialize Project') && f.includes('↓ more'));
     expect(list).toContain('Compact Session');
-    // typing filters it (issue 13 §5): one read, handed over a letter at a time
+    // typing filters it: one read, handed over a letter at a time
     await type('project:');
     await waitFor((f) => f.includes('project:greet') && !f.includes('Compact Session'));
     await type('\u007f'.repeat(8));

@@ -1,5 +1,5 @@
 /**
- * Long results in the store (issue 13 §9), against a real app: a cut tool result expands to the
+ * Long results in the store, against a real app: a cut tool result expands to the
  * stored one (read back from SQLite) and collapses again; the pager's whole result; unknown calls.
  */
 import { writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Send while it works (issue 13 §4), in the store against a real app and the fake provider: a prompt
+ * Send while it works, in the store against a real app and the fake provider: a prompt
  * submitted during a reply is queued and goes when the reply ends; esc cancels the reply and holds the
  * queue, esc again clears it; the newest queued prompt can be taken back out to edit.
  */

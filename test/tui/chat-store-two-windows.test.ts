@@ -1,5 +1,5 @@
 /**
- * Two windows, one project (issue 13 §10): two apps on one project directory (one SQLite file), as
+ * Two windows, one project: two apps on one project directory (one SQLite file), as
  * two TUI processes are. A run started in window A first shows what window B added, and the model is
  * sent exactly the history the screen shows; a message deleted elsewhere leaves the screen too.
  */

@@ -70,7 +70,7 @@ describe('permission dialog', () => {
     ['s', 'allow_session'],
     ['p', 'allow_always'],
     ['d', 'deny'],
-    [KEYS.esc, 'deny'], // issue 13 §3: esc denies, as d
+    [KEYS.esc, 'deny'], // esc denies, as d
   ] as const)('answers %j with %s, once', async (key, decision) => {
     const d = show(bashRequest());
     await settle();

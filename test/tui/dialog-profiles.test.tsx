@@ -1,5 +1,5 @@
 /**
- * The profiles dialog (alt+p; issue 15 §2): "no profile" first, each profile with its coder model or
+ * The profiles dialog (alt+p): "no profile" first, each profile with its coder model or
  * "key missing", the active one marked; the selected one's description and problems under the list.
  */
 import { describe, expect, it, vi } from 'vitest';

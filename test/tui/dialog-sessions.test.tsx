@@ -1,5 +1,5 @@
 /**
- * The sessions dialog (ctrl+s; issue 14): title, message count, cost and age per session; enter
+ * The sessions dialog (ctrl+s): title, message count, cost and age per session; enter
  * switches, `r` renames in place, `d` deletes after a Yes/No question whose default is No.
  */
 import type React from 'react';

@@ -1,6 +1,6 @@
 /**
- * Completion lists opened by text that arrives in one read (issue 13 §8: `@src` typed ahead, by a
- * fast typist or pasted opened nothing), and the editor's `/` command list (issue 13 §5).
+ * Completion lists opened by text that arrives in one read (`@src` typed ahead, by a
+ * fast typist or pasted opened nothing), and the editor's `/` command list.
  */
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The build's patch of Ink's frame-to-text step (scripts/ink-output-patch.mjs, issue 16): caches kept
+ * The build's patch of Ink's frame-to-text step (scripts/ink-output-patch.mjs): caches kept
  * from frame to frame must give exactly the text Ink's own Output gives. Both versions of
  * `ink/build/output.js` are bundled here with esbuild (as scripts/build.mjs does) and fed the same
  * frames: typing into an editor line under a screen of coloured text, clipped boxes, wide characters,

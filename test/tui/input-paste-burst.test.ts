@@ -1,5 +1,5 @@
 /**
- * Pastes without bracketed-paste markers (issue 13 §7): a burst of lines is one paste, never a
+ * Pastes without bracketed-paste markers: a burst of lines is one paste, never a
  * prompt per line; a lone Enter after a pause still sends at once. The router is driven with its
  * own clock (when each read arrives) and real timers (the end of a burst).
  */

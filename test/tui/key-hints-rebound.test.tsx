@@ -1,5 +1,5 @@
 /**
- * Keys named inside sentences follow the keymap in effect (issue 15 §3: "the help dialog and the
+ * Keys named inside sentences follow the keymap in effect ("the help dialog and the
  * status hints show the keys in effect"): with an action rebound, the busy messages, the sessions
  * dialog's hints and its rename problem, the Yes/No buttons, the arguments dialog, the logs page, the
  * file picker and the "no cut result" message name the new key; with an action unbound, none.

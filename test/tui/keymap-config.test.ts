@@ -1,5 +1,5 @@
 /**
- * `keybindings` in .opencode.json laid over the table (issue 15 §3): rebinding, unbinding, a later
+ * `keybindings` in .opencode.json laid over the table: rebinding, unbinding, a later
  * file winning, and one exact line per problem: unknown actions and unreadable keys (errors), two
  * actions on one key where both listen, keys terminals do not send (warnings).
  */

@@ -1,5 +1,5 @@
 /**
- * The message list showing a session that holds a 1 MB line (issue 10 §3), through the real component:
+ * The message list showing a session that holds a 1 MB line, through the real component:
  * the screen at the bottom and after page up / page down shows the rows of the full layout there.
  */
 import { render } from 'ink-testing-library';
@@ -36,7 +36,7 @@ describe('a session holding a 1 MB line, in the message list', () => {
   const words = 'the quick brown fox jumps over the lazy dog while the model keeps writing one very long line ';
   const line = words.repeat(Math.ceil(2 ** 20 / words.length)).slice(0, 2 ** 20);
   const items = [item('u1', 'user', 'Show me the big thing.'), item('a1', 'assistant', line), item('a2', 'assistant', 'That was it.')];
-  // the full layout, as before issue 10 §3: the whole reply lexed as markdown and wrapped
+  // the full layout, without lazy rows: the whole reply lexed as markdown and wrapped
   const full = [renderChatItem(items[0]!, { width, showThinking: false }, theme), renderMarkdown(line, width, theme), ['That was it.']];
   const fullLinesOf: LinesOf = (i) => [...full[i]!, ''];
   const screen = (lines: string[]) => lines.map((l) => (l.replace(SGR, '') || ' ').trimEnd());

@@ -1,6 +1,6 @@
 /**
- * The Keybindings page (docs/keybindings.md) lists every action of the table with its default keys
- * (issue 15 §3). A new row in src/tui/keybindings.ts needs its row there too: this test names the missing one.
+ * The Keybindings page (docs/keybindings.md) lists every action of the table with its default keys.
+ * A new row in src/tui/keybindings.ts needs its row there too: this test names the missing one.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

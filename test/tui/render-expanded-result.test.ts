@@ -1,5 +1,5 @@
 /**
- * Long results (issue 13 §9), the pure parts: an expanded result shows up to 500 lines; which result
+ * Long results, the pure parts: an expanded result shows up to 500 lines; which result
  * the expand and pager keys act on (the newest cut one among the visible items); what the pager shows.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The code grammars load one at a time (issue 16, src/tui/render/grammars.ts): the table holds
+ * The code grammars load one at a time (src/tui/render/grammars.ts): the table holds
  * exactly lowlight's `common` set, and loading registers each with a yield after every one.
  */
 import { common } from 'lowlight';

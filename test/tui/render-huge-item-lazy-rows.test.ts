@@ -1,5 +1,5 @@
 /**
- * A session holding a 1 MB line opens with only the shown rows laid out (issue 10 §3): the rows of a
+ * A session holding a 1 MB line opens with only the shown rows laid out: the rows of a
  * huge item are found by a scan and cut when read. These tests hold the lazy rows to the full layout:
  * the rows shown at the bottom, after paging up and in the middle equal those of laying the item out
  * whole, as the renderer did before.
@@ -86,7 +86,7 @@ describe('a 1 MB reply in the message list', () => {
     const cache = new LineCache();
     return (i) => concatRows(cache.get(items[i]!, { width, showThinking: false }, theme), ['']);
   };
-  /** The full layout, as before issue 10 §3: the whole reply lexed as markdown and wrapped. */
+  /** The full layout, without lazy rows: the whole reply lexed as markdown and wrapped. */
   const full = [renderChatItem(items[0]!, { width, showThinking: false }, theme), renderMarkdown(line, width, theme), renderMarkdown('That was it.', width, theme)];
   const fullLinesOf: LinesOf = (i) => [...full[i]!, ''];
 

@@ -1,5 +1,5 @@
 /**
- * A reply of megabytes while it streams (issue 10 §3): the screen shows its end, laid out from a
+ * A reply of megabytes while it streams: the screen shows its end, laid out from a
  * bounded window, so a frame does not grow with the reply; once finished it is shown whole.
  */
 import stringWidth from 'string-width';

@@ -1,5 +1,5 @@
 /**
- * An undo or redo note (issue 14: a `user` message whose text part has `note`) is drawn muted behind
+ * An undo or redo note (a `user` message whose text part has `note`) is drawn muted behind
  * `↶ ` / `↷ `, wrapped under its first line, never behind the person's `┃ ` bar.
  */
 import chalk from 'chalk';

@@ -1,5 +1,5 @@
 /**
- * Wrapping stays correct for a 1 MB line (issue 10 §3: wrap-ansi and slice-ansi were quadratic, so
+ * Wrapping stays correct for a 1 MB line (wrap-ansi and slice-ansi were quadratic, so
  * wrapping is now ours, wrap.ts). Correctness only: the speed is measured by `npm run bench -- --only tui`.
  */
 import chalk from 'chalk';

@@ -1,5 +1,5 @@
 /**
- * The build's patch of signal-exit 3 (scripts/signal-exit-patch.mjs, issue 16): node:assert is no
+ * The build's patch of signal-exit 3 (scripts/signal-exit-patch.mjs): node:assert is no
  * longer loaded with the module, and its exit hook still checks its argument: a callback that is not
  * a function throws the AssertionError the original throws. Each copy the build patches (Ink's and
  * restore-cursor's) is written to a temp folder as it is and patched, beside its `signals.js`, and

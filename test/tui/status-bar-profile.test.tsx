@@ -1,5 +1,5 @@
 /**
- * The status bar names the active provider profile before the model (issue 15 §2), and the label
+ * The status bar names the active provider profile before the model, and the label
  * still gives way to a message rather than cutting it.
  */
 import { render } from 'ink-testing-library';

@@ -1,6 +1,6 @@
 /**
  * The status bar: context and cost, the warning above 80 % of the window, the help key in effect,
- * a message never cut by the model label (issue 13 §6), and never a character wider than the terminal.
+ * a message never cut by the model label, and never a character wider than the terminal.
  */
 import { render } from 'ink-testing-library';
 import React from 'react';

@@ -1,5 +1,5 @@
 /**
- * The build's patch of string-width (scripts/string-width-patch.mjs, issue 16): the RGI emoji set is
+ * The build's patch of string-width (scripts/string-width-patch.mjs): the RGI emoji set is
  * built only for a grapheme that may be an emoji, and every width stays what string-width gives.
  * Both versions of `string-width/index.js` are bundled here with esbuild (as scripts/build.mjs does)
  * and measure every code point the set matches, every emoji kind of sequence (keycaps, flags, skin

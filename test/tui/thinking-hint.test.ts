@@ -1,5 +1,5 @@
 /**
- * The collapsed thinking line names the key in effect for messages.toggle_thinking (issue 15 §3),
+ * The collapsed thinking line names the key in effect for messages.toggle_thinking,
  * and the line cache draws it again when that key changes.
  */
 import { describe, expect, it } from 'vitest';

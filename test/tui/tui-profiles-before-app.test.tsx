@@ -1,5 +1,5 @@
 /**
- * alt+p before the app has loaded (issue 16: the TUI comes up first, the app loads after the first
+ * alt+p before the app has loaded (the TUI comes up first, the app loads after the first
  * frame). The profile dialog listed nothing then ("No profiles: add them…", though the config has
  * some) and did not update when the app came: the services before the app answered an empty list.
  * The whole TUI over the services it starts on (pending-services.ts), the app never arriving.

@@ -1,5 +1,5 @@
 /**
- * The sessions dialog in the whole TUI (ctrl+s; issue 14) against a real app: `r` renames a session
+ * The sessions dialog in the whole TUI (ctrl+s) against a real app: `r` renames a session
  * in the database and the open session's title follows; `d` then `y` deletes one (the open one: a new
  * chat opens), `n` keeps it; a session another running process has open is not deleted, and the
  * question says which process.

@@ -1,5 +1,5 @@
 /**
- * Undo in the TUI (issue 14), the whole app through ink-testing-library against a real App and the
+ * Undo in the TUI, the whole app through ink-testing-library against a real App and the
  * fake provider: alt+u after a turn that edited a file puts it back and shows the note in the
  * conversation and the outcome in the status bar; alt+r redoes; a file changed since is left alone.
  */

@@ -1,5 +1,5 @@
 /**
- * The welcome screen's key hints are the keys in effect (issue 15 §3): the table's by default, a
+ * The welcome screen's key hints are the keys in effect: the table's by default, a
  * rebound action's new key, and no row for an action without a key.
  */
 import { render } from 'ink-testing-library';

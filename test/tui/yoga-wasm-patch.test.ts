@@ -1,5 +1,5 @@
 /**
- * The build's patches of Yoga's WebAssembly loader (scripts/yoga-wasm-patch.mjs, issue 16): Node's
+ * The build's patches of Yoga's WebAssembly loader (scripts/yoga-wasm-patch.mjs): Node's
  * native base64 decode gives the very bytes of the loader's own atob-and-copy loop, decoding the
  * WebAssembly embedded in the installed yoga-layout; and Yoga bundled with the patches (as
  * scripts/build.mjs bundles it, here as an ES module) lays out a tree as the unpatched one does.

@@ -1,5 +1,5 @@
 /**
- * The change tracker's exact states (issue 14), with real git, a real SQLite file and real files: a
+ * The change tracker's exact states, with real git, a real SQLite file and real files: a
  * `chmod` in the very second the file was snapshotted (git compares ctime to the second), a snapshot
  * repository made before the mode book (one full pass finds the modes), and a large file whose
  * saved copy is gone by the time of the undo.

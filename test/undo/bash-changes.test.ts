@@ -1,5 +1,5 @@
 /**
- * The change tracker around program-running tools (issue 14), with real git, a real SQLite file and
+ * The change tracker around program-running tools, with real git, a real SQLite file and
  * real files: what the call changed becomes turn changes with exact bytes and modes, merged with a
  * path `edit` already recorded; a file over the size limit and a symbolic link are named, not
  * recorded; a project over the file bound, a first snapshot still running, and a person's change

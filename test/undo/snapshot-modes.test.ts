@@ -1,5 +1,5 @@
 /**
- * The mode book beside the snapshot repository (issue 14): only modes that differ from git's default
+ * The mode book beside the snapshot repository: only modes that differ from git's default
  * are kept, the file round-trips raw names and every bit of 0o7777, another process's write is read
  * back, and a file changed in the snapshot's second stays to be looked at again.
  */

@@ -1,5 +1,5 @@
 /**
- * Undo of what `bash` changed, the cases git alone does not keep (issue 14), through `bin/opencode -p`
+ * Undo of what `bash` changed, the cases git alone does not keep, through `bin/opencode -p`
  * with the fake provider scripting the bash call, a real SQLite file and real git, then
  * `opencode sessions undo ID` and `--redo`: permission bits other than the executable bit (`chmod
  * 600`, setuid, setgid, sticky) with the content unchanged; files over 4 MiB (kept as git blobs, not

@@ -1,5 +1,5 @@
 /**
- * Two opencode processes in one project at once (issue 14): each `-p` run's bash call is snapshotted
+ * Two opencode processes in one project at once: each `-p` run's bash call is snapshotted
  * before and after; calls that overlap in time would each record the other's changes, and undoing one
  * session would take back the other's work. Through two `bin/opencode -p` runs at the same time, each
  * with its own fake provider, a real SQLite file and real git: calls take turns (`call-lock.ts`) and

@@ -1,5 +1,5 @@
 /**
- * Undo never overwrites someone else's work (issue 14): a file that changed since the turn (a person,
+ * Undo never overwrites someone else's work: a file that changed since the turn (a person,
  * a formatter) is left exactly as it is, named with the difference, while the rest of the turn is
  * undone; when every file changed, nothing happens. Real agent, tools, SQLite and fake provider.
  */

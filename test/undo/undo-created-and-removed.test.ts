@@ -1,5 +1,5 @@
 /**
- * A file that a turn created and removed again (issue 14): `write` then `rm`, a scratch file a bash
+ * A file that a turn created and removed again: `write` then `rm`, a scratch file a bash
  * call made and a later one deleted, `write` then `mv`. The turn recorded it as "nothing before,
  * nothing after", and undo tried to remove it: `ENOENT … unlink`, the whole undo failed, and since undo
  * always finds the latest turn first, no earlier turn could be undone either. Through `bin/opencode -p`

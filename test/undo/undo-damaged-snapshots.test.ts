@@ -1,5 +1,5 @@
 /**
- * The private snapshot repository damaged between runs (issue 14): a broken index, objects gone or
+ * The private snapshot repository damaged between runs: a broken index, objects gone or
  * overwritten with garbage (a disk error, a person poking at `.opencode/snapshots`). Through
  * `bin/opencode -p` with the fake provider scripting bash, real git and a real SQLite file: the
  * repository is made anew (tracking goes on, it did not stay broken for every later run), a call whose

@@ -1,5 +1,5 @@
 /**
- * A bash call that removes or edits `.gitignore` (issue 14): files it ignored — a person's data, a
+ * A bash call that removes or edits `.gitignore`: files it ignored — a person's data, a
  * build folder — suddenly show in the after-snapshot. They were recorded as created by the call, and
  * undo deleted them: the person's files gone. Through `bin/opencode -p` with the fake provider
  * scripting bash, real git and a real SQLite file: such files are left out of the turn (their ctime

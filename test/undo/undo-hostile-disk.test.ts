@@ -1,5 +1,5 @@
 /**
- * Undo against a disk that changed in hostile ways since the turn (issue 14): a file replaced by a
+ * Undo against a disk that changed in hostile ways since the turn: a file replaced by a
  * symbolic link to a file outside the project (even holding the exact bytes the turn left) is never
  * written through, not even with force; a file that became a folder is left alone, and forced, the
  * undo fails with nothing changed. A link that stays inside the project is still undone through it. Real agent, tools, SQLite and fake provider.

@@ -1,5 +1,5 @@
 /**
- * A process killed in the middle of a bash call (issue 14: `kill -9`, a closed terminal): it never
+ * A process killed in the middle of a bash call (`kill -9`, a closed terminal): it never
  * took the after-snapshot, so what the command changed was out of reach of undo, and undo said
  * "Nothing to undo" about a turn that deleted a file. Through `bin/opencode -p` with the fake provider
  * scripting bash, real git and a real SQLite file: the next run (`--continue`) records the killed

@@ -1,5 +1,5 @@
 /**
- * A turn that made many files (issue 14: a code generator, `npm init`, an unpacked archive). The undo's
+ * A turn that made many files (a code generator, `npm init`, an unpacked archive). The undo's
  * note goes into the conversation and so to the model with every later request: it named all 10,000
  * files (220 kB of text). Through `bin/opencode -p` with the fake provider scripting bash, real git and
  * a real SQLite file: the note names 20 files and counts the rest, the printed report lists 200 and

@@ -1,5 +1,5 @@
 /**
- * `opencode sessions undo` while another process runs the session (issue 14): the undo wrote files
+ * `opencode sessions undo` while another process runs the session: the undo wrote files
  * under a running reply, whose bash call then took the undo's writes for its own changes (a later
  * undo of that turn put the undone turn back). Through `bin/opencode -p` with the fake provider
  * scripting a slow bash call, a real SQLite file and real git: the undo is refused, naming the

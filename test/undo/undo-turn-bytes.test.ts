@@ -1,5 +1,5 @@
 /**
- * Undo and redo of a turn's file changes, byte for byte (issue 14): a turn that edited a Latin-1 file
+ * Undo and redo of a turn's file changes, byte for byte: a turn that edited a Latin-1 file
  * with CRLF endings, created a file and deleted one (with patch) is taken back exactly — encoding, BOM,
  * line endings and mode — and redo puts the turn's bytes back. The agent, tools, SQLite file and
  * provider SDK are real; the model is the loopback fake.
