@@ -3,21 +3,21 @@
  * result, a denial ends the turn, a step cap ends a runaway loop, read-only calls run concurrently,
  * cancellation leaves a history the API accepts, and a crash never leaves the session busy.
  */
-import { performance } from 'node:perf_hooks';
 import type { FinishReason, ImagePart, Message, MessagePart, ToolCallPart, ToolResultPart, Usage } from '../message.js';
 import { emptyUsage, finishPart, messageText, toolCalls } from '../message.js';
 import type { EventBus } from '../events/bus.js';
 import type { PermissionService } from '../permission/service.js';
-import type { ModelInfo, Provider, ProviderResponse } from '../provider/types.js';
+import type { ModelInfo, Provider } from '../provider/types.js';
 import type { FileHistory } from '../tools/file-history.js';
 import type { FileTimes } from '../tools/file-times.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ShellRunner, ToolContext, ToolHostServices } from '../tools/tool.js';
+import type { ShellRunner, ToolContext } from '../tools/tool.js';
 import type { AgentEvents, RunFinished } from './events.js';
 import { systemPrompt, stepLimitMessage, type AgentKind, type PromptEnvironment } from './prompts.js';
 import { repairInterruptedTurns, historyForProvider } from './history.js';
 import { CANCELED_RESULT, runToolCalls, type ToolCallRecorder } from './tool-calls.js';
-import { estimateUsage, refusalNote, replyParts, SessionCallIds, unknownStopNote, usageMissingWarning } from './reply-end.js';
+import { refusalNote, SessionCallIds, unknownStopNote } from './reply-end.js';
+import { streamReply, type StreamServices } from './stream.js';
 import { capParts } from '../db/part-cap.js';
 import { redactSecrets } from '../tools/redact.js';
 import type { AgentSession, AgentStore } from './store.js';
@@ -30,12 +30,14 @@ export class SessionBusyError extends Error {
   }
 }
 
-/** Services the tools of a run share: these three, and the optional ones the app provides (LSP, undo, an editor, the sub-agent). */
-export interface ToolServices extends ToolHostServices {
+/** Services the tools of a run share. */
+export interface ToolServices {
   fileTimes: FileTimes;
   fileHistory: FileHistory;
   /** the persistent shell of a session */
   shellFor: (sessionId: string) => ShellRunner;
+  /** extra services for later tools (sub-agent, LSP) */
+  extra?: Record<string, unknown>;
 }
 
 export interface AgentOptions {
@@ -268,7 +270,7 @@ export class Agent {
           closeTools();
           return this.createMessage(sessionId, 'assistant', [], this.model.id);
         });
-        const response = await this.stream(assistant, system, history, thinking, signal, totals, callIds);
+        const response = await streamReply(this.streamServices(totals), { assistant, system, history, thinking, signal, callIds });
         if (response.kind === 'error') {
           await this.cancelOpenCalls(assistant);
           const reason: FinishReason = signal.aborted ? 'canceled' : 'error';
@@ -369,111 +371,10 @@ export class Agent {
     }
   }
 
-  /** Streams one provider call into `assistant`. */
-  private async stream(
-    assistant: Message,
-    system: string,
-    history: Message[],
-    thinking: boolean,
-    signal: AbortSignal,
-    totals: { usage: Usage; costUsd: number },
-    callIds: SessionCallIds,
-  ): Promise<{ kind: 'ok'; value: ProviderResponse; costUsd: number } | { kind: 'error'; message: string }> {
-    const { provider, store, bus } = this.opts;
-    const events = provider.stream({
-      systemPrompt: system,
-      messages: history,
-      tools: this.opts.tools.forSession(assistant.sessionId).schemas(),
-      maxTokens: this.opts.maxTokens,
-      reasoningEffort: this.opts.reasoningEffort,
-      thinking,
-      signal,
-    });
-    const changed = () => {
-      store.messages.updateStreaming(assistant);
-      bus.emit('message.updated', { message: assistant });
-    };
-    // what -d and stream-json report of each call
-    const startedAt = performance.now();
-    let retries = 0;
-    const called = (
-      call: Pick<AgentEvents['provider.call'], 'outcome' | 'status' | 'usage' | 'usageEstimated' | 'costUsd' | 'finishReason' | 'error'>,
-    ) =>
-      bus.emit('provider.call', {
-        sessionId: assistant.sessionId,
-        messageId: assistant.id,
-        model: this.model.id,
-        durationMs: Math.round(performance.now() - startedAt),
-        retries,
-        ...call,
-      });
-    for await (const event of events) {
-      const parts = assistant.parts;
-      switch (event.type) {
-        case 'thinking_delta': {
-          const last = parts.at(-1);
-          if (last?.type === 'reasoning') last.thinking += event.text;
-          else parts.push({ type: 'reasoning', thinking: event.text });
-          break;
-        }
-        case 'content_delta': {
-          const last = parts.at(-1);
-          if (last?.type === 'text') last.text += event.text;
-          else parts.push({ type: 'text', text: event.text });
-          break;
-        }
-        case 'server_tool':
-          // keeps the text streamed after the block apart from the text before it
-          parts.push({ type: 'server_tool', block: event.block });
-          break;
-        case 'tool_use_start':
-          parts.push({ type: 'tool_call', id: callIds.start(event.id), name: event.name, input: '', finished: false });
-          break;
-        case 'tool_use_delta': {
-          const call = streamingCall(parts, callIds.of(event.id));
-          if (call) call.input += event.inputDelta;
-          break;
-        }
-        case 'tool_use_stop': {
-          const call = streamingCall(parts, callIds.of(event.id));
-          if (call) call.finished = true;
-          break;
-        }
-        case 'retry':
-          // what was streamed is void: the provider starts the message afresh
-          retries++;
-          assistant.parts = [];
-          callIds.voidCall();
-          bus.emit('provider.retry', { sessionId: assistant.sessionId, ...event });
-          break;
-        case 'complete': {
-          let r = event.response;
-          assistant.parts = replyParts(r, callIds);
-          callIds.endCall();
-          if (r.usageMissing) {
-            // counted as an estimate rather than as nothing; the person is told once per session
-            r = { ...r, usage: estimateUsage(system, history, r) };
-            if (!this.usageWarned.has(assistant.sessionId)) {
-              this.usageWarned.add(assistant.sessionId);
-              bus.emit('warning', { sessionId: assistant.sessionId, message: usageMissingWarning(this.model.id) });
-            }
-          }
-          const costUsd = this.addToTotals(r.usage, totals);
-          // no streaming write: the loop finishes the message (with the usage) right after this
-          bus.emit('message.updated', { message: assistant });
-          called({ outcome: 'ok', usage: r.usage, ...(r.usageMissing ? { usageEstimated: true } : {}), costUsd, finishReason: r.finishReason });
-          return { kind: 'ok', value: r, costUsd };
-        }
-        case 'error':
-          callIds.endCall();
-          changed();
-          called({ outcome: signal.aborted ? 'canceled' : 'error', status: event.error.status, error: event.error.message });
-          return { kind: 'error', message: event.error.message };
-      }
-      changed();
-    }
-    called({ outcome: 'error', error: 'The provider stream ended without a final event' });
-    return { kind: 'error', message: 'The provider stream ended without a final event' };
+  /** What {@link streamReply} needs for a call of this run, its usage added to `totals`. */
+  private streamServices(totals: { usage: Usage; costUsd: number }): StreamServices {
+    const { provider, tools, store, bus, maxTokens, reasoningEffort } = this.opts;
+    return { provider, tools, store, bus, maxTokens, reasoningEffort, usageWarned: this.usageWarned, addUsage: (usage) => this.addToTotals(usage, totals) };
   }
 
   /**
@@ -539,9 +440,7 @@ export class Agent {
 
   private toolContext(sessionId: string, cwd: string, messageId: string, call: ToolCallPart, signal: AbortSignal): ToolContext {
     const { toolServices, permission, bus } = this.opts;
-    const { fileTimes, fileHistory, shellFor, ...hostServices } = toolServices;
     return {
-      ...hostServices,
       sessionId,
       messageId,
       toolCallId: call.id,
@@ -549,11 +448,12 @@ export class Agent {
       signal,
       askPermission: (input, subject) => permission.request(sessionId, call.name, { ...input, subject, toolCallId: call.id }, signal),
       permissionGate: (asks, description) => permission.gate(sessionId, call.name, asks, description),
-      fileTimes,
-      fileHistory,
-      shell: () => shellFor(sessionId),
+      fileTimes: toolServices.fileTimes,
+      fileHistory: toolServices.fileHistory,
+      shell: () => toolServices.shellFor(sessionId),
       // any tool's live output (a plugin's or custom tool's too), as its result: keys we hold are hidden
       onProgress: (text) => bus.emit('tool.progress', { sessionId, toolCallId: call.id, text: redactSecrets(text) }),
+      extra: toolServices.extra,
     };
   }
 
@@ -579,16 +479,6 @@ export class Agent {
     this.background.add(task);
     void task.finally(() => this.background.delete(task));
   }
-}
-
-/**
- * The call `id` among `parts`: the last part when it is that call (the deltas of a call stream while
- * it is the newest part: no array is built per delta), else a search.
- */
-function streamingCall(parts: MessagePart[], id: string): ToolCallPart | undefined {
-  const last = parts.at(-1);
-  if (last?.type === 'tool_call' && last.id === id) return last;
-  return parts.find((p): p is ToolCallPart => p.type === 'tool_call' && p.id === id);
 }
 
 /** The last assistant text of a run, for `-p` output (reply-end.ts). */
