@@ -39,7 +39,7 @@ function busyFor(ms: number): void {
   }
 }
 
-describe('loading the app in slices (issue 16)', () => {
+describe('loading the app in slices', () => {
   it('a key read during a slice is rendered before the next slice starts', async () => {
     const { reader, writer } = await socketPair();
     const order: string[] = [];

@@ -97,7 +97,7 @@ describe('opencode -p with a profile', () => {
   });
 });
 
-describe('a saved model whose provider has no key (issue 13 §11)', () => {
+describe('a saved model whose provider has no key', () => {
   it('falls back to a provider that has one, with a warning naming the file it came from', async () => {
     const file = join(dir, '.opencode.json');
     writeFileSync(file, '{\n  // picked with ctrl+o last week\n  "agents": { "coder": { "model": "openai/gpt-4.1" } },\n}\n');

@@ -129,7 +129,7 @@ describe('switching the profile for the next request', () => {
   });
 });
 
-describe('ctrl+o saves the model (issue 13 §11)', () => {
+describe('ctrl+o saves the model', () => {
   it('to the project file, keeping its comments and layout', async () => {
     const services = await start({ ANTHROPIC_API_KEY: 'sk-ant-test-0123456789', ANTHROPIC_BASE_URL: work.anthropicBaseURL });
     const projectFile = join(dir, '.opencode.json');

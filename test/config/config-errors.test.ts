@@ -77,7 +77,7 @@ describe('config errors name the file, the key and what was expected', () => {
     expect(config.mcpServers).toEqual({ git: { type: 'stdio', disabled: true }, ok: { type: 'stdio', command: 'o' } });
   });
 
-  it('turns every problem of one MCP server entry into one warning line and keeps its type (issue #6)', () => {
+  it('turns every problem of one MCP server entry into one warning line and keeps its type', () => {
     writeFileSync(
       localFile,
       JSON.stringify({ mcpServers: { git: { args: ['--repo', 7], env: ['NO_EQUALS'] }, web: { type: 'http', url: 'http://x', timeout: -1 } } }),

@@ -65,7 +65,7 @@ const COMMENTED = [
   '',
 ].join('\n');
 
-describe('write-back keeps comments and layout (JSONC, issue 13 §12)', () => {
+describe('write-back keeps comments and layout (JSONC)', () => {
   it('adds the model to a commented project file and changes nothing else', () => {
     const file = path.join(root, '.opencode.json');
     writeFileSync(file, COMMENTED);

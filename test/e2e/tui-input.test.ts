@@ -68,7 +68,7 @@ async function clearEditor(words: number) {
 }
 
 describe('opencode TUI in tmux: input', () => {
-  it('ctrl+e: quitting the editor without saving keeps the draft and sends nothing (issue 13 §2)', async () => {
+  it('ctrl+e: quitting the editor without saving keeps the draft and sends nothing', async () => {
     editorMode('quit');
     await tui.type('my draft');
     await tui.waitFor(/^> my draft/m);
@@ -96,7 +96,7 @@ describe('opencode TUI in tmux: input', () => {
     expect(fake.answered[0].messages.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'written in the editor' }] });
   });
 
-  it('/ lists the commands, filtered as typed; enter runs the chosen one (issue 13 §5)', async () => {
+  it('/ lists the commands, filtered as typed; enter runs the chosen one', async () => {
     await tui.type('/');
     const list = await tui.waitFor('/sessions');
     expect(list).toContain('/models');
@@ -110,7 +110,7 @@ describe('opencode TUI in tmux: input', () => {
     expect(await tui.screen()).toMatch(/^> *$/m);
   });
 
-  it('`@src` arriving in one read opens the file completion (issue 13 §8)', async () => {
+  it('`@src` arriving in one read opens the file completion', async () => {
     await tui.type('look at @src');
     const screen = await tui.waitFor('src/store.ts');
     expect(screen).toContain('src/app.ts');
@@ -119,7 +119,7 @@ describe('opencode TUI in tmux: input', () => {
     await clearEditor(3);
   });
 
-  it('5,000 lines typed without bracketed-paste markers arrive as one message, sent once (issue 13 §7)', { timeout: 60_000 }, async () => {
+  it('5,000 lines typed without bracketed-paste markers arrive as one message, sent once', { timeout: 60_000 }, async () => {
     fake.push({ text: 'Got the whole paste.' });
     const before = fake.answered.length;
     const lines = Array.from({ length: 5_000 }, (_, i) => `pasted line ${String(i + 1).padStart(4, '0')}`);
@@ -140,7 +140,7 @@ describe('opencode TUI in tmux: input', () => {
   });
 });
 
-describe('opencode TUI in tmux: raw mode from the first frame (issue 13 §7)', () => {
+describe('opencode TUI in tmux: raw mode from the first frame', () => {
   it('ctrl+\\ pressed once the skeleton is drawn does not end the process (SIGQUIT, exit 131); keys typed then are kept', async () => {
     const env = tuiEnv(fake.anthropicBaseURL);
     const second = await startTerminal({ command: ['sh', '-c', `"$0" "$1"; echo EXITED:$?; exec sleep 60`, process.execPath, OPENCODE[1]!], cwd: dir, env });

@@ -124,7 +124,7 @@ describe.each<Api>(['anthropic', 'openai'])('%s retries', (api) => {
     expect(completed(events).content).toBe('up now');
   });
 
-  it('reports a refused connection after the last retry, naming the address (issue 10 §2)', async () => {
+  it('reports a refused connection after the last retry, naming the address', async () => {
     const port = await closedPort();
     const url = api === 'anthropic' ? `http://127.0.0.1:${port}` : `http://127.0.0.1:${port}/v1`;
     const events = await collect(providerFor(api, url, { maxRetries: 1 }).stream(request([user('hi')])));

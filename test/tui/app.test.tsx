@@ -85,7 +85,7 @@ describe('the TUI', () => {
     void ui;
   });
 
-  it('ctrl+o picks another model: later replies use it; enter saves it to the project\'s config, not the global one (issue 13 §11)', async () => {
+  it('ctrl+o picks another model: later replies use it; enter saves it to the project\'s config, not the global one', async () => {
     const { waitFor, type } = await mount([{ text: 'From the new model.' }]);
     const globalConfig = join(t!.dir, '.home', '.opencode.json');
     writeFileSync(globalConfig, JSON.stringify({ tui: { theme: 'dracula' } }, null, 2));

@@ -40,7 +40,7 @@ describe('models dialog', () => {
     expect(onSelect.mock.calls[2]).toEqual(['gpt-5', { global: false }]);
   });
 
-  it('enter saves to this project, g to the global config (issue 13 §11), as the footer says', async () => {
+  it('enter saves to this project, g to the global config, as the footer says', async () => {
     const onSelect = vi.fn();
     const d = await show(<ModelsDialog providers={providers} currentModelId="gpt-5-mini" onSelect={onSelect} onClose={() => {}} />);
     expect(d.frame()).toMatch(/│ enter: this project · g: global +│/);
@@ -71,7 +71,7 @@ describe('commands dialog', () => {
     expect(onRun.mock.calls).toEqual([['user:git:commit']]);
   });
 
-  it('filters by typing (issue 13 §5): letters narrow the list, backspace widens it, enter runs the first match', async () => {
+  it('filters by typing: letters narrow the list, backspace widens it, enter runs the first match', async () => {
     const onRun = vi.fn();
     const commands = [
       { id: 'new', name: 'new', title: 'New Session', description: 'Start a new session' },

@@ -76,7 +76,7 @@ describe('completionOpenedBy', () => {
   });
 });
 
-describe('completion from one read (issue 13 §8)', () => {
+describe('completion from one read', () => {
   it('`@src` in one read opens the file completion filtered by `src`, as typing it does', async () => {
     const { write, frame } = setup();
     await tick();
@@ -97,7 +97,7 @@ describe('completion from one read (issue 13 §8)', () => {
   });
 });
 
-describe('the / command list (issue 13 §5)', () => {
+describe('the / command list', () => {
   it('/ at the start lists the commands; typing filters; enter runs the selected one and empties the input', async () => {
     const { write, frame, onCommand, onSubmit } = setup();
     await tick();

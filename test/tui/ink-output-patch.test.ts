@@ -92,7 +92,7 @@ const MESSAGES = [
   '   indented',
 ];
 
-describe("Ink's Output with the build's caches (issue 16)", () => {
+describe("Ink's Output with the build's caches", () => {
   it('gives the same text as Ink\'s own while a person types and the view scrolls', () => {
     const editorAt = (frame: number) => 'fix the sum'.slice(0, frame % 12) + (frame >= 24 ? colour.red('!') : '');
     const scrollAt = (frame: number) => (frame % 10 === 9 ? 3 : 0);

@@ -27,7 +27,7 @@ describe('external editor', () => {
     expect(editInExternalEditor('my draft', fakeEditor(dir, 1))).toEqual({ outcome: 'failed', exitCode: 1, signal: null });
   });
 
-  it('says unchanged when the editor quits without saving (issue 13 §2: the draft was sent), trailing newlines and all', () => {
+  it('says unchanged when the editor quits without saving (so the draft is not sent), trailing newlines and all', () => {
     // `true` exits 0 and touches nothing: what quitting vi with :q does to the file
     expect(editInExternalEditor('my draft\n\n', 'true')).toEqual({ outcome: 'unchanged' });
   });
