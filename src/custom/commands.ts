@@ -1,6 +1,6 @@
 /**
  * Custom commands: Markdown files whose text is sent as a prompt, listed in the commands dialog
- * (reference §9.4). Every `*.md` under a `commands` folder, searched recursively:
+ * (as in the original). Every `*.md` under a `commands` folder, searched recursively:
  * - user commands (id prefix `user:`): `$XDG_CONFIG_HOME/opencode/commands` (default
  *   `~/.config/opencode/commands`) and `~/.opencode/commands`;
  * - project commands (prefix `project:`): `<data dir>/commands` (data dir default `.opencode`).
@@ -143,7 +143,7 @@ export const SHELL_VARIABLES: ReadonlySet<string> = new Set([
   'JAVA_HOME',
 ]);
 
-/** A placeholder: `$` and an upper-case name (reference §9.4: `\$[A-Z][A-Z0-9_]*`). */
+/** A placeholder: `$` and an upper-case name (the original's `\$[A-Z][A-Z0-9_]*`). */
 const PLACEHOLDER = /\$([A-Z][A-Z0-9_]*)/g;
 
 /**
