@@ -1,8 +1,8 @@
 /**
  * Where a path really leads, for the "inside the project?" check of the file tools.
  *
- * `realpath` fails on a dangling symbolic link, so the old check judged `link → /outside/new.txt` by
- * the link's own folder (inside) and let a write through it pass as an in-project write. Here every
+ * `realpath` fails on a dangling symbolic link, so a check built on it judges `link → /outside/new.txt`
+ * by the link's own folder (inside) and lets a write through it pass as an in-project write. Here every
  * component is looked at with `lstat` and every link is followed by its text, dangling ones too, the
  * way the kernel does when it opens the path for writing: absolute targets restart from `/`, relative
  * ones continue from the link's folder, and `..` after a link goes up from where the link led.

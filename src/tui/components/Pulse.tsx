@@ -8,8 +8,8 @@
  * not rendered again (typing cost stays flat, bench/tui.ts). Each drawn tick is still a whole Ink
  * frame (layout and output of the screen), so the timer draws only when nothing else drew the line
  * lately: while a reply streams, the spinner steps on the app's own frames (it is rendered with the
- * app, not memoised) and its timer adds none (the stream's CPU, bench/tui.ts, was ~10–20 % higher
- * with one more frame per tick).
+ * app, not memoised) and its timer adds none (one more frame per tick costs the stream ~10–20 % more CPU,
+ * bench/tui.ts).
  */
 import chalk from 'chalk';
 import { Text } from 'ink';

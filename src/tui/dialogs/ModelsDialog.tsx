@@ -54,7 +54,7 @@ export function ModelsDialog(props: ModelsDialogProps) {
   const [chosen, setChosen] = useState<number | undefined>(undefined);
   const providerIndex = chosen ?? Math.max(0, providers.findIndex((p) => p.models.some((m) => m.id === currentModelId)));
   // the provider as the last key left it: → and g (or ↓) in one read reach the handlers before React
-  // re-renders, and the g must save from the new provider's list (it saved the old list's row)
+  // re-renders, and the g must save from the new provider's list, not the old list's row
   const providerRef = useRef(providerIndex);
   if (chosen === undefined) providerRef.current = providerIndex;
   const setProviderIndex = (next: number) => {
