@@ -21,9 +21,7 @@ import { repairInterruptedTurns } from '../agent/history.js';
 import type { Database } from '../db/index.js';
 import { sessionsWithInterruptedTurns } from '../db/interrupted.js';
 import { leftovers, setLeftoverRecorder, STATE_DIR_PREFIX, type LeftoverRecorder } from '../tools/leftovers.js';
-import { pidExists, processRunning, processStartTicks, procStatFields, type ProcessIdentity } from './process-identity.js';
-
-export { processStartTicks, type ProcessIdentity } from './process-identity.js';
+import { pidExists, processRunning, processStartTicks, procStatFields, type ProcessIdentity } from '../process-identity.js';
 
 /** The journal folder inside the data folder. */
 export const JOURNAL_DIR = 'state';

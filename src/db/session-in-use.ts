@@ -15,7 +15,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processRunning, processStartTicks } from '../app/process-identity.js';
+import { processRunning, processStartTicks } from '../process-identity.js';
 
 /** The folder of the data directory the marks are kept in. */
 export const SESSIONS_IN_USE_DIR = 'sessions-in-use';

@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { processRunning } from '../app/process-identity.js';
+import { processRunning } from '../process-identity.js';
 
 /** How often a waiting call looks at the lock again, in ms. */
 const POLL_MS = 50;
@@ -178,5 +178,5 @@ export class ProjectCallLock {
   }
 }
 
-/** Whether a process with `pid` runs (a zombie counts as gone; app/process-identity.ts). */
+/** Whether a process with `pid` runs (a zombie counts as gone; process-identity.ts). */
 const alive = (pid: number): boolean => processRunning({ pid, startTicks: null });

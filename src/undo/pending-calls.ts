@@ -10,7 +10,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processRunning, processStartTicks } from '../app/process-identity.js';
+import { processRunning, processStartTicks } from '../process-identity.js';
 import type { Snapshot } from './snapshot.js';
 
 /** A call's before-snapshot as left on disk. */
@@ -25,7 +25,7 @@ export interface PendingCall {
 
 interface Stored {
   pid: number;
-  /** the writer's start time (app/process-identity.ts): a reused pid is not taken for it; absent in older files */
+  /** the writer's start time (process-identity.ts): a reused pid is not taken for it; absent in older files */
   startTicks?: string | null;
   sessionId: string;
   messageId: string;

@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFi
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanLeftovers, LeftoverJournal, processStartTicks, type RunJournal } from '../../src/app/leftovers.js';
+import { cleanLeftovers, LeftoverJournal, type RunJournal } from '../../src/app/leftovers.js';
+import { processStartTicks } from '../../src/process-identity.js';
 import { writeFileAtomic } from '../../src/tools/file-io.js';
 import { setLeftoverRecorder, type LeftoverRecorder } from '../../src/tools/leftovers.js';
 import { tempDir } from '../support/recording-context.js';
