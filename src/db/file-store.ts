@@ -11,9 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import { diffLines } from 'diff';
-import type { FileHistory, FileWriteBytes } from '../tools/file-history.js';
 import { returnedRow } from './returning.js';
-import { TurnChangeStore } from './turn-changes.js';
+import { TurnChangeStore, type FileWriteBytes } from './turn-changes.js';
 
 /** One stored version of a file. */
 export interface FileVersion {
@@ -64,8 +63,8 @@ function toFileVersion(row: FileRow): FileVersion {
   };
 }
 
-/** Reads and writes the `files` table; the SQLite side of the tools' {@link FileHistory}. */
-export class FileStore implements FileHistory {
+/** Reads and writes the `files` table; the SQLite side of the tools' file history (`FileHistory`, tools/file-history.ts). */
+export class FileStore {
   /** each turn's exact file states, for undo and redo */
   readonly turns: TurnChangeStore;
 
@@ -78,7 +77,7 @@ export class FileStore implements FileHistory {
   }
 
   /**
-   * {@link FileHistory.recordWrite}: like {@link record}, plus the turn's exact bytes when `bytes` is
+   * The file history's `recordWrite`: like {@link record}, plus the turn's exact bytes when `bytes` is
    * given ({@link TurnChangeStore.record}); a storage failure goes to the `onError` given to the store
    * instead of failing the tool's write.
    */

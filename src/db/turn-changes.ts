@@ -28,6 +28,16 @@ export interface FileSnapshot {
   blob?: { repo: string; id: string; size: number };
 }
 
+/** The exact states of one write, for undo: what was at the path before and after it. */
+export interface FileWriteBytes {
+  /** the assistant message holding the tool call: its turn is the person's message before it */
+  messageId: string;
+  /** `null`: nothing was at the path */
+  before: FileSnapshot | null;
+  /** `null`: the write removed the path */
+  after: FileSnapshot | null;
+}
+
 /** Where a recorded change stands: see migration 0005. */
 export type TurnChangeState = 'done' | 'undone' | 'skipped' | 'dropped';
 

@@ -4,19 +4,7 @@
  * undo can put them back. The SQLite implementation is `db/file-store.ts`; tools only know this.
  */
 import { readFileSync, statSync } from 'node:fs';
-import type { FileSnapshot } from '../db/turn-changes.js';
-
-export type { FileSnapshot };
-
-/** The exact states of a write, for undo: what was at the path before and after it. */
-export interface FileWriteBytes {
-  /** the assistant message holding the tool call: its turn is the person's message before it */
-  messageId: string;
-  /** `null`: nothing was at the path */
-  before: FileSnapshot | null;
-  /** `null`: the write removed the path */
-  after: FileSnapshot | null;
-}
+import type { FileSnapshot, FileWriteBytes } from '../db/turn-changes.js';
 
 export interface FileHistory {
   /**

@@ -7,7 +7,7 @@ import { chmodSync, lstatSync, readdirSync, readlinkSync, realpathSync, rmdirSyn
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileDiff } from '../tools/diff.js';
 import { ensureParentDirectory, writeFileAtomic } from '../tools/file-io.js';
-import type { FileSnapshot } from '../tools/file-history.js';
+import type { FileSnapshot } from '../db/turn-changes.js';
 import { decodeDocument } from '../tools/text-document.js';
 import { blobIdOf, linkAt, parentOf, readState, replaceWith, type FsPath } from './disk-states.js';
 

@@ -3,8 +3,7 @@
  * TUI shows, its JSON, and the one-line status.
  */
 import { isAbsolute, relative, sep } from 'node:path';
-// types only: undo.js brings the file tools' encodings (iconv-lite, chardet), which the TUI's start does without
-import type { TurnUndoResult } from './undo.js';
+import type { TurnUndoResult } from './result.js';
 
 /** `path` relative to `cwd` with `/` separators when inside it, else absolute. */
 export function displayPath(cwd: string, path: string): string {

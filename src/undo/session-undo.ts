@@ -7,7 +7,8 @@
 import type { Agent } from '../agent/agent.js';
 import type { AgentEvents } from '../agent/events.js';
 import type { EventBus } from '../events/bus.js';
-import { redoTurn, undoTurn, type TurnUndoResult, type UndoStores } from './undo.js';
+import type { TurnUndoResult } from './result.js';
+import { redoTurn, undoTurn, type UndoStores } from './undo.js';
 
 /** What of the app an undo needs (the `App` has all of it). */
 export interface UndoHost {

@@ -21,14 +21,14 @@
  */
 import type { FileStore } from '../db/file-store.js';
 import type { MessageStore } from '../db/message-store.js';
-import type { TurnChange, TurnChanges, TurnChangeState } from '../db/turn-changes.js';
+import type { FileSnapshot, TurnChange, TurnChanges, TurnChangeState } from '../db/turn-changes.js';
 import { messageText, type Message } from '../message.js';
 import { UNTRACKED_CHANGES } from '../tools/change-tracker.js';
-import type { FileSnapshot } from '../tools/file-history.js';
 import { decodeDocument } from '../tools/text-document.js';
-import { compareWithDisk, putState, redirectedSince, removeEmptyFolder, type Mismatch } from './disk.js';
+import { compareWithDisk, putState, redirectedSince, removeEmptyFolder } from './disk.js';
 import { blobExists, readState, type FsPath } from './disk-states.js';
 import { displayPath } from './report.js';
+import type { FileConflict, FileRestored, TurnUndoResult } from './result.js';
 
 /** What undo and redo use of the database. */
 export interface UndoStores {
@@ -42,39 +42,6 @@ export interface UndoOptions {
   cwd: string;
   /** also overwrite files that changed since (their difference is still reported) */
   force?: boolean;
-}
-
-/** What happened to one file: `restored` (content put back), `removed`, `created` (re-created). */
-export interface FileRestored {
-  /** absolute */
-  path: string;
-  action: 'restored' | 'removed' | 'created';
-}
-
-/** A file left alone because it is not as the turn (or the undo) left it. */
-export interface FileConflict extends Mismatch {
-  /** absolute */
-  path: string;
-}
-
-/** The outcome of an undo or redo. */
-export interface TurnUndoResult {
-  kind: 'undo' | 'redo';
-  /** the person's message that started the turn */
-  turnId: string;
-  /** the first line of that message, cut to {@link PROMPT_PREVIEW_CHARS} */
-  prompt: string;
-  /** the files put back, by path */
-  files: FileRestored[];
-  /** the files left alone, by path (overwritten anyway with `force`, and then in `files` too) */
-  conflicts: FileConflict[];
-  /**
-   * why changes of this turn or a later one stay on disk: calls whose changes were not recorded, e.g.
-   * `files changed by bash are not tracked: git not found` (each reason once; empty for a redo)
-   */
-  untracked: string[];
-  /** the note added to the conversation; absent when nothing was changed */
-  note?: Message;
 }
 
 /** Characters of the turn's prompt shown in messages. */

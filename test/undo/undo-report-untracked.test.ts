@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatUndoResult, undoResultJson, undoStatusLine } from '../../src/undo/report.js';
-import { noteText, type TurnUndoResult } from '../../src/undo/undo.js';
+import type { TurnUndoResult } from '../../src/undo/result.js';
+import { noteText } from '../../src/undo/undo.js';
 
 const result: TurnUndoResult = {
   kind: 'undo',

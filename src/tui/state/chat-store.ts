@@ -16,7 +16,7 @@ import type { SessionView } from './session-view.js';
 import { undoOrRedo } from './undo-actions.js';
 import { keyPhrase } from '../key-hints.js';
 import { DEFAULT_KEYMAP, type Keymap } from '../keymap.js';
-import type { TurnUndoResult } from '../../undo/undo.js';
+import type { TurnUndoResult } from '../../undo/result.js';
 import { SessionViewTree } from './view-tree.js';
 
 export type { ChatState, QueuedPrompt, StatusLevel, StatusMessage } from './chat-state.js';

@@ -11,7 +11,7 @@ import type { McpServerInfo } from '../../mcp/service.js';
 import type { PermissionDecision, PermissionRequest } from '../../permission/types.js';
 import type { ModelInfo } from '../../provider/types.js';
 import type { SandboxStatus } from '../../sandbox/types.js';
-import type { TurnUndoResult } from '../../undo/undo.js';
+import type { TurnUndoResult } from '../../undo/result.js';
 
 /** The services of one project, as the TUI sees them. */
 export interface ChatServices {

@@ -5,13 +5,21 @@
  * (changed since the turn) is in the logs page entry.
  */
 import { formatUndoResult, undoStatusLine } from '../../undo/report.js';
-import type { TurnUndoResult } from '../../undo/undo.js';
+import type { TurnUndoResult } from '../../undo/result.js';
 import { keyPhrase } from '../key-hints.js';
-import type { ChatStore } from './chat-store.js';
+import type { Keymap } from '../keymap.js';
+import type { ChatState, StatusLevel } from './chat-state.js';
 import type { ChatServices } from './services.js';
 
+/** What an undo needs of the chat store (chat-store.ts): whether it may run now, the status line, the keys to name. */
+export interface UndoStatusTarget {
+  getSnapshot(): Pick<ChatState, 'session' | 'busy' | 'compacting'>;
+  setStatus(text: string, level?: StatusLevel, details?: string): void;
+  readonly keymap: Keymap;
+}
+
 /** Undoes or redoes the open session's last turn; resolves with the outcome, or undefined when refused or failed (said in the status line). */
-export async function undoOrRedo(store: ChatStore, services: ChatServices, kind: 'undo' | 'redo'): Promise<TurnUndoResult | undefined> {
+export async function undoOrRedo(store: UndoStatusTarget, services: ChatServices, kind: 'undo' | 'redo'): Promise<TurnUndoResult | undefined> {
   const { session, busy, compacting } = store.getSnapshot();
   if (!session) {
     store.setStatus(`Nothing to ${kind}: this session has no messages yet`, 'warn');
