@@ -4,20 +4,32 @@
  * status line and logs page) and through `write` (stderr with `-p`). An override that appears later
  * (an MCP server connecting after the load) is said when it appears.
  */
-import type { App } from '../app/app.js';
+import type { AgentEvents } from '../agent/events.js';
 import { resolveDataDir } from '../config/load.js';
-import { overrideWarnings, PLUGIN_APPROVED } from '../tools/registry.js';
+import type { Config } from '../config/schema.js';
+import type { EventBus } from '../events/bus.js';
+import type { PermissionService } from '../permission/service.js';
+import { overrideWarnings, PLUGIN_APPROVED, type ToolRegistry } from '../tools/registry.js';
 import { loadCustomTools, type CustomToolsReport } from './load.js';
 import type { Sandbox } from '../sandbox/types.js';
 
+/** The parts of a running app (app/app.ts) that custom tools load into. */
+export interface CustomToolsHost {
+  /** the project directory */
+  cwd: string;
+  config: Config;
+  tools: ToolRegistry;
+  bus: EventBus<AgentEvents>;
+  /** the project's own plugins and tool files stay unloaded: it is not trusted */
+  projectCodeHeld?: boolean;
+  permission?: Pick<PermissionService, 'onRequest' | 'respond'>;
+  /** where declarative tools' programs run */
+  sandbox?: Sandbox;
+}
+
 /** Loads the custom tools of `app`'s project; `write` gets each warning line too. Never throws. */
 export async function startCustomTools(
-  app: Pick<App, 'cwd' | 'config' | 'tools' | 'bus'> & {
-    projectCodeHeld?: boolean;
-    permission?: Pick<App['permission'], 'onRequest' | 'respond'>;
-    /** where declarative tools' programs run */
-    sandbox?: Sandbox;
-  },
+  app: CustomToolsHost,
   options: {
     env?: Record<string, string | undefined>;
     write?: (line: string) => void;
