@@ -8,11 +8,11 @@
  */
 import { Box } from 'ink';
 import React, { useEffect, useState } from 'react';
-import type { Session } from '../db/session-store.js';
 import type { ImagePart } from '../message.js';
 import type { PermissionRequest } from '../permission/types.js';
 import { initPrompt, type CommandItem } from './commands.js';
-import { fillPlaceholders, type CustomCommand } from '../custom/commands.js';
+import type { DialogState } from './dialog-state.js';
+import { fillPlaceholders } from '../custom/commands.js';
 import { ArgumentsDialog } from './dialogs/ArgumentsDialog.js';
 import { CommandsDialog } from './dialogs/CommandsDialog.js';
 import { FilePickerDialog } from './dialogs/FilePickerDialog.js';
@@ -30,25 +30,9 @@ import { loadAttachment, MAX_ATTACHMENTS } from './input/attachments.js';
 import { LAYER, useKeys } from './input/InputProvider.js';
 import { useKeymap } from './keymap-context.js';
 import type { ChatStore } from './state/chat-store.js';
-import type { ChatServices, ProjectCodeView } from './state/services.js';
+import type { ChatServices } from './state/services.js';
 import type { Theme } from './theme.js';
 import { listThemes, themeSourceLabel } from './theme-loader.js';
-
-/** Which dialog is open. */
-export type DialogState =
-  | { kind: 'help' }
-  /** `back`: the dialog it was opened over, shown again on "no" */
-  | { kind: 'quit'; back?: DialogState }
-  | { kind: 'sessions'; sessions: Session[] }
-  | { kind: 'commands' }
-  | { kind: 'models' }
-  | { kind: 'profiles' }
-  | { kind: 'themes' }
-  | { kind: 'init' }
-  /** `back`: the dialog it came in front of (the init question), shown after the answer */
-  | { kind: 'trust'; items: ProjectCodeView[]; back?: DialogState }
-  | { kind: 'filepicker' }
-  | { kind: 'arguments'; command: CustomCommand };
 
 /** A list loaded for one opening of a dialog (`for`: that opening's dialog state). */
 interface LoadedFor<T> {

@@ -6,7 +6,7 @@
  * ({@link CommandContext}), so the slash list and the dialog behave the same.
  */
 import type { CustomCommand } from '../custom/commands.js';
-import type { DialogState } from './DialogHost.js';
+import type { DialogState } from './dialog-state.js';
 import { keyPhrase } from './key-hints.js';
 import type { ChatStore } from './state/chat-store.js';
 import type { ChatServices } from './state/services.js';
