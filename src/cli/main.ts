@@ -66,12 +66,10 @@ const program = new Command('opencode')
 
 program
   .command('schema')
-  .description('print the JSON Schema of .opencode.json (for editor completion); --theme: of a theme file')
-  .option('--theme', 'the schema of a theme file (.opencode/themes/NAME.json) instead')
+  .description('print the JSON Schema of .opencode.json (for editor completion), with a theme file\'s under $defs.themeFile')
+  .option('--theme', 'only the schema of a theme file (.opencode/themes/NAME.json), for its "$schema"')
   .action(async (opts: { theme?: boolean }) => {
-    const schema = opts.theme
-      ? (await import('../tui/theme-file.js')).themeFileJsonSchema()
-      : (await import('../config/json-schema.js')).configJsonSchema();
+    const schema = (await import('./schema-command.js')).schemaDocument(opts.theme === true);
     process.stdout.write(`${JSON.stringify(schema, null, 2)}\n`);
   });
 

@@ -1,6 +1,6 @@
 /**
  * The TUI's root: the chat page (message list, sidebar, editor, status bar), the logs page, one
- * dialog at a time, and the global keybindings (reference §9.3). It reads the chat store and calls
+ * dialog at a time, and the global keybindings. It reads the chat store and calls
  * the core only through {@link ChatServices}.
  */
 import { Box, measureElement, useStdout, type DOMElement } from 'ink';
@@ -277,7 +277,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   if (page === 'pager' && pager) {
     return (
       <ThemeContext.Provider value={theme}>
-        <Box flexDirection="column" width={columns} height={height}>
+        <Box flexDirection="column" width={columns} height={height} backgroundColor={theme.background}>
           <PagerPage title={pager.title} text={pager.text} onBack={() => setPage('chat')} width={columns} height={height} />
         </Box>
       </ThemeContext.Provider>
@@ -287,7 +287,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   if (page === 'logs') {
     return (
       <ThemeContext.Provider value={theme}>
-        <Box flexDirection="column" width={columns} height={height}>
+        <Box flexDirection="column" width={columns} height={height} backgroundColor={theme.background}>
           <LogsPage entries={state.logs} onBack={() => setPage('chat')} width={columns} height={height} />
         </Box>
       </ThemeContext.Provider>
@@ -296,7 +296,7 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
 
   return (
     <ThemeContext.Provider value={theme}>
-      <Box flexDirection="column" width={columns} height={height}>
+      <Box flexDirection="column" width={columns} height={height} backgroundColor={theme.background}>
         <Box ref={areaRef} flexDirection="row" flexGrow={1} flexShrink={1} flexBasis={0} minHeight={0} overflow="hidden">
           <Box flexDirection="column" width={mainWidth} flexShrink={0} paddingLeft={1} paddingRight={1} overflow="hidden">
             {permission || dialog ? (

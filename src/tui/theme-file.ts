@@ -172,7 +172,12 @@ export function resolveTheme(name: string, spec: ThemeFileSpec, base: Theme, bac
     else if (HEX.test(single)) hex = single.toLowerCase();
     else if (Object.hasOwn(spec.defs, single)) hex = resolve('defs', single, [...chain, path]);
     else if (Object.hasOwn(spec.theme, single)) hex = resolve('theme', single, [...chain, path]);
-    else if (Object.hasOwn(THEME_COLOUR_KEYS, single)) hex = base[single as ThemeColourKey];
+    else if (Object.hasOwn(THEME_COLOUR_KEYS, single)) {
+      const inherited = base[single as ThemeColourKey];
+      // only `background` may be absent: the built-ins leave the terminal's own background
+      if (inherited === undefined) throw new ThemeFileError(path, `${quote(single)} is not set by ${base.name}; ${DO}`);
+      hex = inherited;
+    }
     else throw new ThemeFileError(path, `${quote(single)} is neither a colour nor the name of a def or a theme key; ${DO}`);
     done.set(path, hex);
     return hex;

@@ -33,6 +33,11 @@ export interface Theme {
   text: string;
   /** thinking text, hints, timestamps */
   textMuted: string;
+  /**
+   * The screen's background, painted behind everything; absent: the terminal's own background shows
+   * (the built-ins set none, so they look right on any terminal scheme).
+   */
+  background?: string;
   /** dialogs' and the editor's border */
   border: string;
   borderFocused: string;
@@ -77,6 +82,7 @@ export const THEME_COLOUR_KEYS: Readonly<Record<ThemeColourKey, string>> = {
   info: 'information messages',
   text: 'ordinary text',
   textMuted: 'muted text: thinking, hints, timestamps',
+  background: "the screen's background (default: none, the terminal's own shows)",
   border: "dialogs' and the editor's border",
   borderFocused: 'the border of the focused editor or dialog',
   selectionBackground: 'the background of a selected item or button',

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { cleanEnv, runCli } from '../support/cli.js';
+import { themeFileJsonSchema } from '../../src/tui/theme-file.js';
 
 let fake: FakeProvider | undefined;
 afterEach(async () => {
@@ -183,6 +184,11 @@ describe('opencode sub-commands', () => {
     expect(run.code).toBe(0);
     const schema = JSON.parse(run.stdout);
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['data', 'providers', 'agents', 'mcpServers', 'lsp', 'shell', 'autoCompact', 'contextPaths', 'tui', 'debug']));
+    // the theme file's schema is in the same document, without a dialect of its own
+    const { $schema: dialect, ...themeFile } = themeFileJsonSchema();
+    expect(dialect).toBe(schema.$schema);
+    expect(schema.$defs.themeFile).toEqual(themeFile);
+    expect(Object.keys(schema.$defs.themeFile.properties.theme.properties)).toContain('background');
   });
 
   it('lists the flags in --help', async () => {

@@ -68,6 +68,34 @@ async function waitForColour(terminal: Terminal, sgr: string, timeoutMs = 10_000
   }
 }
 
+/**
+ * The background each row of a `capture-pane -e` screen shows: the one in effect at the row's first
+ * character, or at its start for an empty row ('' for the terminal's own).
+ */
+function rowBackgrounds(screen: string): string[] {
+  let bg = '';
+  return screen.replace(/\n$/, '').split('\n').map((row) => {
+    let first: string | undefined;
+    for (const part of row.split(/(\u001b\[[0-9;]*m)/)) {
+      const sgr = /^\u001b\[([0-9;]*)m$/.exec(part);
+      if (!sgr) {
+        if (part !== '' && first === undefined) first = bg;
+        continue;
+      }
+      const codes = sgr[1]!.split(';');
+      for (let i = 0; i < codes.length; i++) {
+        const code = codes[i]!;
+        if (code === '0' || code === '' || code === '49') bg = '';
+        else if (code === '48') {
+          bg = codes.slice(i, i + 5).join(';');
+          i += 4;
+        } else if (code === '38') i += 4;
+      }
+    }
+    return first ?? bg;
+  });
+}
+
 const MAGENTA = '38;2;255;0;255';
 const GREEN = '38;2;0;255;0';
 
@@ -100,6 +128,25 @@ describe('a theme file in the TUI', () => {
     await terminal.waitFor(/neon\.json:\s+theme\.primary:\s+the\s+references\s+go\s+round\s+in\s+a\s+circle\s+\(theme\.primary\s+→\s+theme\.accent\s+→\s+theme\.primary\);\s+using\s+the\s+opencode\s+theme/);
     const fallback = await waitForColour(terminal, '38;2;250;178;131');
     expect(fallback).not.toContain(GREEN);
+  });
+
+  it('paints its background behind the screen; the built-ins leave the terminal\'s own', async () => {
+    const dir = project('night', { night: '{ "extends": "opencode", "theme": { "background": "#102030" } }' });
+    const terminal = await tui(dir);
+    const screen = await waitForColour(terminal, '48;2;16;32;48');
+    // tmux writes an attribute once and lets it run on across rows, so each row's background is
+    // followed through the SGR sequences: every row is painted but the editor's top border (borders
+    // are drawn on the terminal's own background) and the status bar, whose badges have their own
+    const rows = rowBackgrounds(screen);
+    expect(rows.length).toBe(40);
+    expect(rows.filter((bg) => bg === '48;2;16;32;48').length).toBeGreaterThanOrEqual(37);
+    expect(rows.slice(0, 30).every((bg) => bg === '48;2;16;32;48')).toBe(true);
+    // the primary colour still draws on it
+    expect(screen).toContain('38;2;250;178;131');
+
+    // a built-in paints none: the same rows show the terminal's own background
+    const plain = await tui(project('opencode', {}));
+    expect(rowBackgrounds(await colouredScreen(plain)).slice(0, 30)).toEqual(Array.from({ length: 30 }, () => ''));
   });
 
   it('a broken theme file: one line on the status bar naming the file, key and value; the default theme', async () => {

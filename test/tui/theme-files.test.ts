@@ -181,6 +181,27 @@ describe('theme files: a broken file is one line, and the default theme', () => 
   });
 });
 
+describe('the background key', () => {
+  it('the built-ins set none; a file sets it, in either variant, and another key may refer to it', () => {
+    expect(Object.values(THEMES).map((t) => t.background)).toEqual(Object.values(THEMES).map(() => undefined));
+    put(userDir, 'night', '{ "theme": { "background": { "dark": "#102030", "light": 231 }, "selectionBackground": "background" } }');
+    expect(loadTheme('night', places, 'dark').theme).toMatchObject({ background: '#102030', selectionBackground: '#102030' });
+    expect(loadTheme('night', places, 'light').theme).toMatchObject({ background: '#ffffff', selectionBackground: '#ffffff' });
+    // a file extending it keeps its background
+    put(projectDir, 'child', '{ "extends": "night", "theme": { "primary": 9 } }');
+    expect(loadTheme('child', places, 'dark').theme).toMatchObject({ background: '#102030', primary: '#ff0000' });
+  });
+
+  it('a reference to a background the base leaves unset is one line, and the default theme', () => {
+    const file = put(projectDir, 'odd', '{ "extends": "dracula", "theme": { "selectionBackground": "background" } }');
+    const loaded = loadTheme('odd', places);
+    expect(loaded.problem).toBe(
+      `${file}: theme.selectionBackground: "background" is not set by dracula; use "#RRGGBB", an ANSI colour number 0–255, or the name of a def or another key; using the opencode theme`,
+    );
+    expect(loaded.theme).toBe(THEMES.opencode);
+  });
+});
+
 describe('theme colours on terminals with fewer colours', () => {
   // the TUI draws every theme colour, built-in or from a file, with chalk's hex(), which reduces it
   // for the terminal's level (ansi-styles: each channel rounded to the 6-step cube, then to 16 colours)
@@ -221,7 +242,10 @@ describe('theme file schema', () => {
     const schema = themeFileJsonSchema() as { properties: Record<string, { properties?: Record<string, unknown> }> };
     expect(Object.keys(schema.properties)).toEqual(['$schema', 'extends', 'defs', 'theme']);
     expect(Object.keys(schema.properties.theme!.properties!)).toEqual(Object.keys(THEME_COLOUR_KEYS));
-    expect(Object.keys(THEME_COLOUR_KEYS).sort()).toEqual(Object.keys(THEMES.opencode).filter((k) => k !== 'name').sort());
+    // every key but `background` is set by every built-in
+    for (const theme of Object.values(THEMES)) {
+      expect(Object.keys(THEME_COLOUR_KEYS).filter((k) => k !== 'background').sort()).toEqual(Object.keys(theme).filter((k) => k !== 'name').sort());
+    }
   });
 });
 
