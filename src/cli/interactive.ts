@@ -12,7 +12,7 @@ import type { App } from '../app/app.js';
 import { drawFirstFrame } from '../tui/first-frame.js';
 import { enterFullScreen } from '../tui/terminal.js';
 import { VERSION } from '../version.js';
-import type { CliOptions } from './main.js';
+import type { CliOptions } from './options.js';
 import { tuiStartSession } from './session-ref.js';
 import { startupMark } from '../startup-trace.js';
 

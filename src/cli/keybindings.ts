@@ -5,7 +5,7 @@
  */
 import { BINDINGS, formatKeys, type ActionName } from '../tui/keybindings.js';
 import { buildKeymap, type BuiltKeymap, type KeybindingSource } from '../tui/keymap.js';
-import type { CliOptions } from './main.js';
+import type { CliOptions } from './options.js';
 
 /**
  * What a loaded config gives (`loadConfig`'s `sources`): each file's own value, global first. The

@@ -9,6 +9,7 @@ import { VERSION } from '../version.js';
 import { addGlobalOptionsHelp, readmePath, topLevelHelpAfter } from './help-text.js';
 import { registerSessionsCommand } from './sessions-command.js';
 import { startupMark } from '../startup-trace.js';
+import type { CliOptions } from './options.js';
 
 startupMark('cli.js evaluated');
 
@@ -187,26 +188,6 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Parsed global options. */
-export interface CliOptions {
-  prompt?: string;
-  outputFormat: 'text' | 'json' | 'stream-json';
-  /** `--continue`: the project's most recent session */
-  continue?: boolean;
-  /** `--session ID`: this session (id or unique prefix) */
-  session?: string;
-  quiet?: boolean;
-  cwd?: string;
-  model?: string;
-  /** `--profile NAME`: the provider profile; else OPENCODE_PROFILE */
-  profile?: string;
-  debug?: boolean;
-  /** -p approves what would ask (the original); false with --no-auto-approve */
-  autoApprove?: boolean;
-  /** `--trust`: the project's own code runs this time, trusted or not (refused inside another opencode's command) */
-  trust?: boolean;
 }
 
 function parseDaysOption(value: string): number {

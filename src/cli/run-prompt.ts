@@ -18,7 +18,7 @@ import { createApp, type App } from '../app/app.js';
 import { loadConfigForCommand } from './load-config.js';
 import { setV8FlagAtRunTime } from './run-v8-flags.js';
 import { chooseProviders, ModelSelectionError } from '../app/models.js';
-import type { CliOptions } from './main.js';
+import type { CliOptions } from './options.js';
 import { signalExitCode } from '../app/signal-exit.js';
 import { startSpinner } from './spinner.js';
 import { waitForMcpBeforePrompt } from '../app/mcp-wait.js';

@@ -5,7 +5,7 @@
  */
 import { THEME_COLOUR_KEYS } from '../tui/theme.js';
 import { listThemes, loadTheme, printable, themeSourceLabel, type ThemePlaces } from '../tui/theme-loader.js';
-import type { CliOptions } from './main.js';
+import type { CliOptions } from './options.js';
 
 /** Lays out rows as columns two spaces apart, the last column unpadded. */
 function columns(rows: string[][]): string {
