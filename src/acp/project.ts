@@ -8,12 +8,11 @@ import { appendFileSync } from 'node:fs';
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { McpServer as AcpMcpServer } from '@agentclientprotocol/sdk';
-import { createApp, type App } from '../app/app.js';
-import { decideTrust, heldLine } from '../app/project-code.js';
+import type { App } from '../app/app.js';
+import { heldLine } from '../app/project-code.js';
+import { startApp, StartError } from '../app/start.js';
 import { resolveDataDir } from '../config/load.js';
 import type { McpServerConfig } from '../config/schema.js';
-import { tryLoadConfig } from '../config/load.js';
-import { chooseProviders } from '../app/models.js';
 import { credentialValues, rememberSecrets } from '../tools/redact.js';
 import type { FileAccess } from '../tools/file-access.js';
 import { loadCustomCommands, userCommandDirs, type CustomCommand } from '../custom/commands.js';
@@ -70,35 +69,29 @@ export interface OpenProjectOptions {
 export async function openProject(cwd: string, options: OpenProjectOptions): Promise<Project> {
   if (!isAbsolute(cwd)) throw new ProjectOpenError(`cwd must be an absolute path; got "${cwd}"`, 'params');
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new ProjectOpenError(`cwd ${cwd}: no such directory`, 'params');
-  const loaded = tryLoadConfig(cwd);
-  if ('problems' in loaded) throw new ProjectOpenError(loaded.problems.join('\n'), 'config');
-  const config = { ...loaded.config, debug: loaded.config.debug || !!options.debug };
-  let models;
-  try {
-    // as -p: --profile / OPENCODE_PROFILE applied, a saved model without its key replaced (with a warning)
-    models = await chooseProviders(config, loaded, options.env, { model: options.model, profile: options.profile });
-  } catch (err) {
-    const noCredential = authMethods({ providers: config.providers ?? {}, env: options.env }).length === 0;
-    throw new ProjectOpenError((err as Error).message, noCredential ? 'auth' : 'config');
-  }
-  // an untrusted project's own code is skipped, as with -p: the editor has no dialog for it, so the log says it
-  const trust = decideTrust({ config, sources: loaded.sources }, cwd, options.env, { trustFlag: options.trust });
+  // as -p: --profile / OPENCODE_PROFILE applied, a saved model without its key replaced (with a
+  // warning); an untrusted project's own code is skipped: the editor has no dialog for it, so the log says it
+  const start = startApp({
+    cwd,
+    env: options.env,
+    model: options.model,
+    profile: options.profile,
+    debug: options.debug,
+    trust: options.trust,
+    generateTitles: true,
+    appOptions: options.editorFiles ? { toolHost: { fileAccess: options.editorFiles } } : undefined,
+  });
   let app: App;
   try {
-    app = createApp({
-      cwd,
-      config: trust.config,
-      lspServers: trust.lspServers,
-      projectCodeHeld: !trust.trusted,
-      models: models.models,
-      providerSettings: models.settings,
-      generateTitles: true,
-      profile: models.profile,
-      toolHost: options.editorFiles ? { fileAccess: options.editorFiles } : undefined,
-    });
+    app = await start.app();
   } catch (err) {
-    throw new ProjectOpenError(`cannot open the session database: ${(err as Error).message}`, 'storage');
+    if (!(err instanceof StartError)) throw err;
+    if (err.step !== 'models') throw new ProjectOpenError(err.message, err.step);
+    const { config } = await start.config();
+    const noCredential = authMethods({ providers: config.providers ?? {}, env: options.env }).length === 0;
+    throw new ProjectOpenError(err.message, noCredential ? 'auth' : 'config');
   }
+  const [{ loaded, config }, models, trust] = await Promise.all([start.config(), start.providers(), start.trust()]);
   const dataDir = resolveDataDir(config, cwd);
   const logFile = join(dataDir, 'acp.log');
   const log = (line: string) => {
@@ -118,8 +111,8 @@ export async function openProject(cwd: string, options: OpenProjectOptions): Pro
     app.bus.on('provider.retry', (e) => log(`[debug] retry ${e.attempt}/${e.maxRetries}: ${e.reason}`));
   }
   // custom tools and plugins load in the background; warnings go to the bus, and so to the log
-  const customTools = import('../custom/start.js')
-    .then(({ startCustomTools }) => startCustomTools(app, { env: options.env }))
+  const customTools = start
+    .customTools()
     .catch((err: unknown) => log(`custom tools failed to load: ${(err as Error).message}`));
   return {
     cwd,

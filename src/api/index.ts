@@ -16,11 +16,10 @@
 import { resolve } from 'node:path';
 import { finalText, type RunResult } from '../agent/agent.js';
 import type { AgentEvents } from '../agent/events.js';
-import { createApp, type App } from '../app/app.js';
-import { resolveModels } from '../app/models.js';
-import { loadConfig } from '../config/load.js';
-import { decideTrust, type ProjectCodeItem } from '../app/project-code.js';
-import { startCustomTools } from '../custom/start.js';
+import type { App } from '../app/app.js';
+import { PROMPT_MCP_WAIT_MS } from '../app/mcp-wait.js';
+import type { ProjectCodeItem, TrustDecision } from '../app/project-code.js';
+import { startApp, StartError } from '../app/start.js';
 import type { CustomToolsReport } from '../custom/load.js';
 import type { EventBus } from '../events/bus.js';
 import type { PluginTool } from '../plugin/api.js';
@@ -94,19 +93,16 @@ export interface Opencode {
 export async function createOpencode(options: OpencodeOptions = {}): Promise<Opencode> {
   const directory = resolve(options.directory ?? process.cwd());
   const env = options.env ?? process.env;
-  const loaded = loadConfig({ cwd: directory, env });
-  const trust = decideTrust(loaded, directory, env, { trustFlag: options.trust });
-  const { config } = trust;
-  const models = await resolveModels(config, env, options.model);
-  const app: App = createApp({
-    cwd: directory,
-    config,
-    models: models.models,
-    providerSettings: models.settings,
-    generateTitles: false,
-    lspServers: trust.lspServers,
-    projectCodeHeld: !trust.trusted,
-  });
+  // no profile: a program picks its providers through `env` and `model`, not OPENCODE_PROFILE
+  const start = startApp({ cwd: directory, env, model: options.model, profile: false, trust: options.trust, generateTitles: false });
+  let app: App;
+  let trust: TrustDecision;
+  try {
+    [app, trust] = await Promise.all([start.app(), start.trust()]);
+  } catch (err) {
+    // the program gets the error the step met: ConfigError, ModelSelectionError, the storage's own
+    throw err instanceof StartError && err.cause instanceof Error ? err.cause : err;
+  }
   const permission = options.permission ?? 'approve';
   if (typeof permission === 'function') {
     app.permission.onRequest((request) => {
@@ -117,8 +113,8 @@ export async function createOpencode(options: OpencodeOptions = {}): Promise<Ope
   } else {
     app.permission.setUnattended({ autoApprove: permission === 'approve' });
   }
-  const customTools = await startCustomTools(app, { env });
-  await app.mcp.waitForStartup(10_000);
+  const customTools = await start.customTools();
+  await app.mcp.waitForStartup(PROMPT_MCP_WAIT_MS);
   return {
     directory,
     tools: {

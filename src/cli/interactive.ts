@@ -33,10 +33,10 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   };
 
   // what the first full frame needs; the rest of the app loads after it
-  const [{ loadTuiConfig }, { loadKeymap }, { chooseProviders }, { openAppStorage, closeAppStorage }, { planServers }, { pendingChatServices }, { loadAppInSlices, loadTuiTrust }, { runTui }] = await Promise.all([
+  const [{ loadTuiConfig }, { loadKeymap }, { startApp, StartError }, { closeAppStorage }, { planServers }, { pendingChatServices }, { loadAppInSlices, loadTuiTrust }, { runTui }] = await Promise.all([
     import('./tui-config.js'),
     import('./keybindings.js'),
-    import('../app/models.js'),
+    import('../app/start.js'),
     import('../app/storage.js'),
     import('../lsp/servers.js'),
     import('./pending-services.js'),
@@ -44,30 +44,46 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     import('../tui/run.js'),
   ]);
   startupMark('modules loaded');
+  let firstFrame: () => void = () => {};
+  const framed = new Promise<void>((resolve) => (firstFrame = resolve));
   // problems are printed after the full screen is left; warnings go to the logs page. Unchanged files
   // take the full check's remembered result (tui-config.ts): the schema loads after the first frame
-  const configCheck = await loadTuiConfig({ cwd, env: process.env });
-  const { loaded } = configCheck;
-  startupMark(`config loaded${configCheck.fromCache ? ' (remembered check)' : ''}`);
-  if ('problems' in loaded) return leave(2, loaded.problems);
-  // keybindings that cannot be read stop the start like any config error
-  const keys = loadKeymap(loaded);
-  if (keys.errors.length > 0) return leave(2, keys.errors);
-  const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
+  let configCheck: Awaited<ReturnType<typeof loadTuiConfig>> | undefined;
+  const start = startApp({
+    cwd,
+    env: process.env,
+    model: opts.model,
+    profile: opts.profile,
+    debug: opts.debug,
+    trust: opts.trust,
+    generateTitles: true,
+    readConfig: async () => (configCheck = await loadTuiConfig({ cwd, env: process.env })).loaded,
+    // the trust dialog's answer (below), after the first frame
+    decideTrust: async () => (await trust).start,
+    // the app's modules load a slice at a time after the first frame, while the trust dialog may be open
+    loadApp: loadAppInSlices,
+  });
+  let started;
   let models;
-  try {
-    // --profile / OPENCODE_PROFILE applied; a saved model without its key replaced, with a warning
-    models = await chooseProviders(config, loaded, process.env, opts);
-  } catch (err) {
-    return leave(2, [`opencode: ${(err as Error).message}`]);
-  }
-  startupMark('models chosen');
   let storage;
+  let keys;
   try {
-    storage = openAppStorage(cwd, config);
+    started = await start.config();
+    startupMark(`config loaded${configCheck?.fromCache ? ' (remembered check)' : ''}`);
+    // keybindings that cannot be read stop the start like any config error
+    keys = loadKeymap(started.loaded);
+    if (keys.errors.length > 0) return leave(2, keys.errors);
+    // --profile / OPENCODE_PROFILE applied; a saved model without its key replaced, with a warning
+    models = await start.providers();
+    startupMark('models chosen');
+    storage = await start.storage();
   } catch (err) {
-    return leave(1, [`opencode: cannot open the session database: ${(err as Error).message}`]);
+    if (!(err instanceof StartError)) throw err;
+    // a config problem names its file and is printed as it is
+    if (err.step === 'config') return leave(2, err.lines);
+    return leave(err.step === 'models' ? 2 : 1, [`opencode: ${err.message}`]);
   }
+  const { loaded, config } = started;
   const appStorage = storage;
   // which session opens: --session ID, --continue, else the one last used in the TUI
   let sessionId: string | null;
@@ -79,27 +95,11 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   }
   const lspServers = planServers(cwd, config.lsp, process.env.PATH).servers;
   startupMark('language servers planned');
-  let firstFrame: () => void = () => {};
-  const framed = new Promise<void>((resolve) => (firstFrame = resolve));
-  void framed.then(() => configCheck.remember());
+  void framed.then(() => configCheck?.remember());
   // workspace trust, after the first frame: an untrusted project's own code waits for the trust
   // dialog's answer, and the app starts with or without it (so trusting needs no restart)
   const trust = framed.then(loadTuiTrust).then(({ tuiTrust }) => tuiTrust({ config, sources: loaded.sources }, cwd, process.env, opts.trust));
-  const app: Promise<App> = framed.then(async () => {
-    const createApp = await loadAppInSlices();
-    const start = await (await trust).start;
-    return createApp({
-      cwd,
-      config: start.config,
-      models: models.models,
-      providerSettings: models.settings,
-      generateTitles: true,
-      storage: appStorage,
-      profile: models.profile,
-      lspServers: start.lspServers,
-      projectCodeHeld: start.held,
-    });
-  });
+  const app: Promise<App> = framed.then(() => start.app());
   // a signal or a crash: stop running commands (their process groups) before exiting
   void app.then((loadedApp) => terminal.onAbnormalExit(() => loadedApp.cancelAll()), () => {});
   if (config.debug) {
@@ -123,6 +123,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
         pending: () => trust.then((t) => t.pending),
         answer: (yes) => trust.then((t) => t.answer(yes)),
       },
+      startCustomTools: () => start.customTools(),
     },
     app,
   );

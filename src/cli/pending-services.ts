@@ -13,6 +13,7 @@
 import type { App } from '../app/app.js';
 import type { AppStorage } from '../app/storage.js';
 import type { Config } from '../config/schema.js';
+import type { CustomToolsReport } from '../custom/load.js';
 import type { ProviderSettings } from '../provider/index.js';
 import type { ModelInfo } from '../provider/types.js';
 import type { ChatServices, LspView } from '../tui/state/services.js';
@@ -35,6 +36,8 @@ export interface EarlyParts {
   env?: NodeJS.ProcessEnv;
   /** workspace trust: what the project would run, and the person's answer (`interactive.ts`) */
   trust?: ChatServices['trust'];
+  /** loads the project's custom tools into the app, once (the start's step); default: loaded here */
+  startCustomTools?: () => Promise<CustomToolsReport>;
 }
 
 /** A subscription made before the app arrived: moved onto it then. */
@@ -73,7 +76,7 @@ export function pendingChatServices(early: EarlyParts, app: Promise<App>): { ser
   const onLsp = new LateSubscriptions<() => void>();
   const earlyLsp: LspView = { servers: early.lspLanguages.map((language) => ({ language, state: 'idle' })), counts: { errors: 0, warnings: 0 } };
   const ready = app.then((loaded) => {
-    const services = chatServices(loaded, early.settings, env);
+    const services = chatServices(loaded, early.settings, env, early.startCustomTools);
     real = services;
     onRequest.bind((l) => services.permission.onRequest(l));
     onResolved.bind((l) => services.permission.onResolved(l));

@@ -14,10 +14,9 @@ import { isatty } from 'node:tty';
 import { resolve } from 'node:path';
 import { finalText, type RunResult } from '../agent/agent.js';
 import { REFUSAL_HINT } from '../agent/reply-end.js';
-import { createApp, type App } from '../app/app.js';
-import { loadConfigForCommand } from './load-config.js';
+import type { App } from '../app/app.js';
+import { startApp, StartError } from '../app/start.js';
 import { setV8FlagAtRunTime } from './run-v8-flags.js';
-import { chooseProviders, ModelSelectionError } from '../app/models.js';
 import type { CliOptions } from './options.js';
 import { signalExitCode } from '../app/signal-exit.js';
 import { startSpinner } from './spinner.js';
@@ -45,9 +44,18 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   }
   if (prompt.trim() === '') return fail(2, 'the prompt is empty; pass the request as -p "..."');
 
-  const loaded = loadConfigForCommand(cwd);
-  if (typeof loaded === 'number') return loaded;
-  const config = { ...loaded.config, debug: loaded.config.debug || !!opts.debug };
+  const start = startApp({ cwd, env: process.env, model: opts.model, profile: opts.profile, debug: opts.debug, trust: opts.trust, generateTitles: false });
+  let started;
+  try {
+    started = await start.config();
+  } catch (err) {
+    if (!(err instanceof StartError)) throw err;
+    // each problem names its file: printed as it is
+    for (const line of err.lines) process.stderr.write(`${line}\n`);
+    return 2;
+  }
+  const { config } = started;
+  for (const warning of started.loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
   routeLibraryConsole(config.debug);
   if (Object.values(config.mcpServers ?? {}).some((s) => !s.disabled && (s.type === 'http' || s.type === 'sse'))) {
     // A remote MCP server is reached through Node's fetch, whose undici runs a WebAssembly HTTP parser. V8
@@ -63,35 +71,21 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   const answerWrite = reserveStdout();
 
   let models;
-  try {
-    // --profile / OPENCODE_PROFILE applied; a saved model without its key replaced, with a warning
-    models = await chooseProviders(config, loaded, process.env, opts);
-  } catch (err) {
-    if (err instanceof ModelSelectionError) return fail(2, err.message);
-    return fail(2, (err as Error).message);
-  }
-  for (const warning of models.warnings) process.stderr.write(`opencode: warning: ${warning}\n`);
-
-  // an untrusted project's own code (plugins, tool files, MCP and language servers it names) is skipped, with one line
-  const { decideTrust, heldLine } = await import('../app/project-code.js');
-  const trust = decideTrust({ config, sources: loaded.sources }, cwd, process.env, { trustFlag: opts.trust });
-  if (trust.refusal) process.stderr.write(`opencode: ${trust.refusal}\n`);
-  if (!trust.trusted) process.stderr.write(`opencode: ${heldLine(trust.items, process.env)}\n`);
-
+  let trust;
   let app: App;
   try {
-    app = createApp({
-      cwd,
-      config: trust.config,
-      models: models.models,
-      providerSettings: models.settings,
-      generateTitles: false,
-      profile: models.profile,
-      lspServers: trust.lspServers,
-      projectCodeHeld: !trust.trusted,
-    });
+    // --profile / OPENCODE_PROFILE applied; a saved model without its key replaced, with a warning
+    models = await start.providers();
+    for (const warning of models.warnings) process.stderr.write(`opencode: warning: ${warning}\n`);
+    // an untrusted project's own code (plugins, tool files, MCP and language servers it names) is skipped, with one line
+    trust = await start.trust();
+    if (trust.refusal) process.stderr.write(`opencode: ${trust.refusal}\n`);
+    if (!trust.trusted) process.stderr.write(`opencode: ${(await import('../app/project-code.js')).heldLine(trust.items, process.env)}\n`);
+    app = await start.app();
   } catch (err) {
-    return fail(1, `cannot open the session database: ${(err as Error).message}`);
+    // a model that cannot be used is a usage error (2); a database that cannot be opened a failed run (1)
+    if (err instanceof StartError) return fail(err.step === 'models' ? 2 : 1, err.message);
+    throw err;
   }
 
   // --continue / --session: an unknown id is a usage error, before anything is sent
@@ -112,9 +106,7 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   // the sandbox's trial start runs meanwhile; a run without it is said once, before the first request
   const sandboxStatus = app.sandbox.status();
   // custom tools and plugins load while MCP servers start; both before the first request
-  const customTools = import('../custom/start.js').then(({ startCustomTools }) =>
-    startCustomTools(app, { write: (line) => process.stderr.write(`opencode: warning: ${line}\n`), writePluginLog: (line) => process.stderr.write(`opencode: ${line}\n`) }),
-  );
+  const customTools = start.customTools({ write: (line) => process.stderr.write(`opencode: warning: ${line}\n`), writePluginLog: (line) => process.stderr.write(`opencode: ${line}\n`) });
   const stopMcpWarnings = await waitForMcpBeforePrompt(app.mcp, (line) => process.stderr.write(`opencode: ${line}\n`));
   await customTools;
   const sandboxLine = sandboxNotice(await sandboxStatus);

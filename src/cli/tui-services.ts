@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { App } from '../app/app.js';
+import type { CustomToolsReport } from '../custom/load.js';
 import { INIT_PROMPT, isProjectInitialized, markProjectInitialized } from '../agent/init-prompt.js';
 import { resolveDataDir } from '../config/light.js';
 import type { Config } from '../config/schema.js';
@@ -31,16 +32,23 @@ const PROVIDER_NAMES: Record<string, string> = {
   local: 'Local',
 };
 
-/** The services for `app`; `settings` are the provider settings the models were resolved with. */
-export function chatServices(app: App, settings: ProviderSettings, env: NodeJS.ProcessEnv = process.env): ChatServices {
+/**
+ * The services for `app`; `settings` are the provider settings the models were resolved with.
+ * `startCustomTools` loads the project's custom tools once (the start's step: `src/app/start.ts`).
+ */
+export function chatServices(
+  app: App,
+  settings: ProviderSettings,
+  env: NodeJS.ProcessEnv = process.env,
+  startCustomTools: () => Promise<CustomToolsReport> = () => import('../custom/start.js').then((m) => m.startCustomTools(app, { env })),
+): ChatServices {
   const { db, cwd } = app;
   /** session id → the cancel of its run, from the call on (the agent's own cancel only once the run holds the session) */
   const starting = new Map<string, AbortController>();
   // custom tools and plugins: loaded once, after the TUI's first frame; a run waits for them
   let customTools: Promise<CustomToolsSummary> | undefined;
   const loadCustomTools = () =>
-    (customTools ??= import('../custom/start.js')
-      .then(({ startCustomTools }) => startCustomTools(app, { env }))
+    (customTools ??= startCustomTools()
       .then((report) => ({ loaded: report.tools.map(({ name, source, origin }) => ({ name, source, origin })), hooks: report.hooks, failed: report.failed })));
   return {
     cwd,

@@ -4,19 +4,10 @@
  * without it, so trusting starts it without a restart.
  */
 import { decideTrust, type LoadedSources } from '../app/project-code.js';
-import type { Config } from '../config/schema.js';
-import type { LspServerPlan } from '../lsp/servers.js';
+import type { TrustedStart } from '../app/start.js';
 import { isNestedRun } from '../permission/nested-run.js';
 import { trustFilePath, trustProject } from '../permission/trust-store.js';
 import type { ProjectCodeView } from '../tui/state/services.js';
-
-/** What the app starts with. */
-export interface TrustedStart {
-  config: Config;
-  lspServers: LspServerPlan[];
-  /** the project's plugins and tool files stay unloaded */
-  held: boolean;
-}
 
 /** The TUI's side of the decision. */
 export interface TuiTrust {

@@ -79,14 +79,20 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 /**
  * {@link loadConfig} for a command's start: the loaded config, or the lines that say what is wrong with
  * it (one line each, as {@link ConfigError} words them; any other failure, e.g. a file nested too deeply
- * to merge, as one line too). Never throws.
+ * to merge, as one line too) with the error itself. Never throws.
  */
-export function tryLoadConfig(cwd: string, env: Record<string, string | undefined> = process.env): LoadedConfig | { problems: string[] } {
+export function tryLoadConfig(cwd: string, env: Record<string, string | undefined> = process.env): LoadedConfig | ConfigProblems {
   try {
     return loadConfig({ cwd, env });
   } catch (err) {
-    return { problems: err instanceof ConfigError ? err.lines : [`opencode: cannot load .opencode.json: ${(err as Error).message}`] };
+    return { problems: err instanceof ConfigError ? err.lines : [`opencode: cannot load .opencode.json: ${(err as Error).message}`], cause: err };
   }
+}
+
+/** Why {@link tryLoadConfig} has no config: the lines to print, and the error thrown. */
+export interface ConfigProblems {
+  problems: string[];
+  cause?: unknown;
 }
 
 /** Reads a file; `undefined` when it does not exist. Other read failures surface as a ConfigError. */
