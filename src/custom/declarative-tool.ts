@@ -11,11 +11,12 @@ import { sandboxProcess, type SandboxedProcess } from '../sandbox/process.js';
 import { withoutCredentials } from '../tools/redact.js';
 import { NON_INTERACTIVE_ENV } from '../tools/shell.js';
 import { errorResult, resultFromError, type Tool, type ToolResult } from '../tools/tool.js';
+import { truncateOutput } from '../tools/truncate.js';
 import { formatArgv, substituteArgv } from './argv.js';
 import type { DeclarativeToolSpec } from './declarative-spec.js';
 import { decodeOutput } from './decode-output.js';
 import { argumentVariables, oversizedArgument } from './large-arguments.js';
-import { removeControlCharacters, truncateOutput } from './output.js';
+import { removeControlCharacters } from './output.js';
 import { runProcess, scriptArgv } from './process.js';
 
 export { argumentVariable } from './large-arguments.js';
@@ -133,7 +134,7 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
         parts.push(`${spec.name} failed with exit code ${ran.exitCode ?? 'none (killed by a signal)'}`);
         isError = true;
       }
-      const cut = truncateOutput(parts.length ? parts.join('\n') : 'no output', spec);
+      const cut = truncateOutput(parts.length ? parts.join('\n') : 'no output', 'note', spec);
       return {
         output: cut.text,
         isError,

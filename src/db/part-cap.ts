@@ -1,7 +1,7 @@
 /**
  * The bound on what one message part may hold in storage: a reply of tens of megabytes
  * is kept as its first and last {@link MAX_STORED_PART_CHARS}/2 characters around a note that says what
- * was cut, the way tool output is cut (tools/tool.ts `truncateMiddle`). The stored text is also what
+ * was cut, the way tool output is cut (tools/truncate.ts, the `marker` style). The stored text is also what
  * later turns send back to the provider, so the model sees the same note.
  *
  * Cut: a `text` part's `text` and a `tool_result` part's `content`. Not cut: thinking (its signature

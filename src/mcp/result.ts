@@ -8,7 +8,8 @@
  * that is not valid base64 or whose bytes are not the format it claims, which would break every later
  * turn of the session.
  */
-import { MAX_OUTPUT_CHARS, truncateMiddle, type ToolResult } from '../tools/tool.js';
+import type { ToolResult } from '../tools/tool.js';
+import { MAX_OUTPUT_CHARS, truncateOutput } from '../tools/truncate.js';
 
 /** The parts of an MCP `CallToolResult` we read (protocol 2025-11-25, plus the 2024-10-07 `toolResult`). */
 export interface McpCallResult {
@@ -89,7 +90,7 @@ export function toToolResult(result: McpCallResult, source: McpResultSource, max
   let output = lines.join('\n');
   if (isError && output.trim() === '') output = `MCP tool ${source.tool} of server ${source.server} reported an error without a message`;
   const toolResult: ToolResult = {
-    output: truncateMiddle(output, maxOutputChars),
+    output: truncateOutput(output, 'marker', { maxOutputChars }).text,
     isError,
     metadata: { mcpServer: source.server, mcpTool: source.tool },
   };

@@ -13,7 +13,7 @@
 import type { AgentEvents } from '../agent/events.js';
 import type { EventBus } from '../events/bus.js';
 import type { ToolCallHooks } from '../tools/registry.js';
-import { MAX_OUTPUT_CHARS, truncateMiddle } from '../tools/tool.js';
+import { MAX_OUTPUT_CHARS, truncateOutput } from '../tools/truncate.js';
 import type { LoadedPlugin } from './load.js';
 
 /** Every bus event, so the `event` hook sees each kind (the compiler checks the list is complete). */
@@ -75,7 +75,7 @@ export function toolCallHooks(plugins: readonly LoadedPlugin[], warn: (message: 
           failed(plugin, 'tool.execute.after', err);
         }
       }
-      return output === result.output ? output : truncateMiddle(output, MAX_OUTPUT_CHARS);
+      return output === result.output ? output : truncateOutput(output, 'marker').text;
     },
     async permission(request) {
       let answer: 'allow' | 'deny' | 'ask' = 'ask';

@@ -6,9 +6,9 @@
  * `signal` and never settles: the run must not wait on a promise nobody can end.
  */
 import { z } from 'zod';
-import { truncateOutput } from '../custom/output.js';
 import { TOOL_NAME_PATTERN } from '../tools/registry.js';
 import { describeInvalidInput, errorResult, resultFromError, toInputSchema, type Tool, type ToolResult } from '../tools/tool.js';
+import { truncateOutput } from '../tools/truncate.js';
 import type { PluginTool } from './api.js';
 
 /** Whether `value` is a zod schema (checked by shape: the author's zod may be another copy than ours). */
@@ -78,7 +78,7 @@ export function createPluginTool(name: string, def: PluginTool<any>): Tool {
           },
         }), ctx.signal);
         const result = typeof out === 'string' ? { output: out, isError: false } : { output: String(out?.output ?? ''), isError: out?.isError === true, metadata: out?.metadata };
-        const cut = truncateOutput(result.output, def);
+        const cut = truncateOutput(result.output, 'note', def);
         return { ...result, output: cut.text, ...(cut.truncated ? { truncated: true } : {}) };
       } catch (err) {
         return resultFromError(err);

@@ -11,6 +11,7 @@ import { PermissionDeniedError, PermissionRuleError } from '../permission/errors
 import type { ToolAsks } from '../permission/gate.js';
 import type { ToolContext, ToolOutcome, ToolResult } from './context.js';
 import { ToolError } from './tool-error.js';
+import { MAX_OUTPUT_CHARS, truncateOutput } from './truncate.js';
 
 export type {
   ChangeTracker,
@@ -60,8 +61,7 @@ export interface Tool {
 // defined in tool-error.ts: the TUI's file picker (glob-pattern.ts) throws it without loading zod
 export { ToolError };
 
-/** Default cap on a tool's output, in characters (the original's bash limit). */
-export const MAX_OUTPUT_CHARS = 30_000;
+export { MAX_OUTPUT_CHARS };
 
 export interface ToolDefinition<S extends z.ZodType> {
   name: string;
@@ -106,8 +106,8 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
       try {
         const out = await def.run(parsed.data, ctx);
         const result: ToolResult = typeof out === 'string' ? { output: out, isError: false } : out;
-        if (result.output.length <= maxChars) return result;
-        return { ...result, output: truncateMiddle(result.output, maxChars), truncated: true };
+        const cut = truncateOutput(result.output, 'marker', { maxOutputChars: maxChars });
+        return cut.truncated ? { ...result, output: cut.text, truncated: true } : result;
       } catch (err) {
         return resultFromError(err);
       }
@@ -203,18 +203,4 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
     cur = (cur as Record<PropertyKey, unknown>)[key];
   }
   return cur;
-}
-
-/**
- * Cuts `text` to at most about `maxChars` characters, keeping the head and the tail around a marker
- * that says how many lines were left out (the original's bash truncation).
- */
-export function truncateMiddle(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const half = Math.floor(maxChars / 2);
-  const head = text.slice(0, half);
-  const tail = text.slice(text.length - half);
-  const omitted = text.slice(half, text.length - half);
-  const omittedLines = omitted.split('\n').length;
-  return `${head}\n\n... [${omittedLines} lines truncated] ...\n\n${tail}`;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { bashTool, effectiveTimeoutMs } from '../../src/tools/bash.js';
 import { PermissionService } from '../../src/permission/service.js';
 import type { PermissionAskInput, PermissionSubject } from '../../src/permission/types.js';
-import { truncateMiddle } from '../../src/tools/tool.js';
+import { truncateOutput } from '../../src/tools/truncate.js';
 import { isRunning, runTool, type RecordingContext, useRecordingWorkspace } from '../support/recording-context.js';
 
 /**
@@ -49,10 +49,10 @@ describe('bash: output', () => {
     expect(result.output).toBe(expected);
   });
 
-  it('counts the lines it drops exactly as truncateMiddle does, for stdout and stderr separately', async () => {
+  it('counts the lines it drops exactly as the kernel cuts, for stdout and stderr separately', async () => {
     const full = execFileSync('seq', ['1', '20000'], { encoding: 'utf8' });
     const result = await runTool(bashTool, { command: 'seq 1 20000; seq 1 20000 >&2' }, ws.rec.ctx);
-    const cut = truncateMiddle(full, 30_000).replace(/\n$/, '');
+    const cut = truncateOutput(full, 'marker', { maxOutputChars: 30_000 }).text.replace(/\n$/, '');
     expect(cut).toContain('... [14280 lines truncated] ...');
     expect(result.output).toBe(`${cut}\n${cut}`);
   });

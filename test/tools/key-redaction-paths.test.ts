@@ -15,7 +15,8 @@ import { createDeclarativeTool } from '../../src/custom/declarative-tool.js';
 import { bashTool } from '../../src/tools/bash.js';
 import { forgetSecrets, REDACTED, redactSecrets, redactSecretsDeep, rememberSecrets, SECRET_PIECE_CHARS } from '../../src/tools/redact.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
-import { MAX_OUTPUT_CHARS, truncateMiddle, type Tool, type ToolContext } from '../../src/tools/tool.js';
+import { MAX_OUTPUT_CHARS, type Tool, type ToolContext } from '../../src/tools/tool.js';
+import { truncateOutput } from '../../src/tools/truncate.js';
 import { recordingContext, tempDir, type RecordingContext } from '../support/recording-context.js';
 
 const KEY = 'sk-ant-api03-Zq7Xw2Lp9Rt4Vn6Bm8Kc1Hj3Gf5Ds0Ae';
@@ -78,9 +79,9 @@ describe('redactSecrets: the exact value and pieces of it', () => {
     }
   });
 
-  it('truncateMiddle cutting through the key leaves no piece of it', () => {
+  it('the output cut going through the key leaves no piece of it', () => {
     const text = `${'a'.repeat(MAX_OUTPUT_CHARS / 2 - 20)}${KEY}${'b'.repeat(MAX_OUTPUT_CHARS)}`;
-    const cutText = truncateMiddle(text, MAX_OUTPUT_CHARS);
+    const cutText = truncateOutput(text, 'marker', { maxOutputChars: MAX_OUTPUT_CHARS }).text;
     expect(cutText).toContain(KEY.slice(0, 20)); // the cut kept 20 characters of it
     expect(redactSecrets(cutText)).toBe(`${'a'.repeat(MAX_OUTPUT_CHARS / 2 - 20)}${REDACTED}\n\n... [1 lines truncated] ...\n\n${'b'.repeat(MAX_OUTPUT_CHARS / 2)}`);
   });

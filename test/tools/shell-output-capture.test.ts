@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { OutputCapture } from '../../src/tools/shell.js';
-import { truncateMiddle } from '../../src/tools/tool.js';
+import { truncateOutput } from '../../src/tools/truncate.js';
+
+/** The built-in tools' cut: the `marker` style. */
+const cutMarker = (text: string, maxOutputChars: number) => truncateOutput(text, 'marker', { maxOutputChars }).text;
 
 function capture(chunks: string[], maxChars: number): string {
   const c = new OutputCapture(maxChars);
@@ -21,9 +24,9 @@ function chunked(text: string): string[] {
 describe('OutputCapture keeps the head and tail with bounded memory', () => {
   const lines = Array.from({ length: 50_000 }, (_, i) => `line ${i}${i % 7 === 0 ? ' with more text' : ''}`).join('\n');
 
-  it.each([10, 11, 1_000, 30_000])('equals truncateMiddle(whole, %i) whatever the chunking', (max) => {
-    expect(capture(chunked(lines), max)).toBe(truncateMiddle(lines, max));
-    expect(capture([lines], max)).toBe(truncateMiddle(lines, max));
+  it.each([10, 11, 1_000, 30_000])('equals the kernel\'s cut of the whole text at %i characters whatever the chunking', (max) => {
+    expect(capture(chunked(lines), max)).toBe(cutMarker(lines, max));
+    expect(capture([lines], max)).toBe(cutMarker(lines, max));
   });
 
   it('returns short output untouched', () => {
@@ -32,6 +35,6 @@ describe('OutputCapture keeps the head and tail with bounded memory', () => {
   });
 
   it('cuts output one character over the limit', () => {
-    expect(capture(['0123456789X'], 10)).toBe(truncateMiddle('0123456789X', 10));
+    expect(capture(['0123456789X'], 10)).toBe(cutMarker('0123456789X', 10));
   });
 });

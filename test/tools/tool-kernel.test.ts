@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PermissionDeniedError } from '../../src/permission/errors.js';
-import { defineTool, ToolError, truncateMiddle, type ToolContext } from '../../src/tools/tool.js';
+import { defineTool, ToolError, type ToolContext } from '../../src/tools/tool.js';
+import { truncateOutput } from '../../src/tools/truncate.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 
 const ctx = {} as ToolContext;
@@ -59,11 +60,11 @@ describe('tool kernel', () => {
 
   it('cuts long output keeping head and tail around a marker', () => {
     const text = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n');
-    const cut = truncateMiddle(text, 40);
+    const cut = truncateOutput(text, 'marker', { maxOutputChars: 40 }).text;
     expect(cut.startsWith(text.slice(0, 20))).toBe(true);
     expect(cut.endsWith(text.slice(-20))).toBe(true);
     expect(cut).toContain('lines truncated');
-    expect(truncateMiddle('short', 40)).toBe('short');
+    expect(truncateOutput('short', 'marker', { maxOutputChars: 40 })).toEqual({ text: 'short', truncated: false });
   });
 });
 
