@@ -1,6 +1,6 @@
 /**
  * The system prompt plus tool schemas of a session's first request stay within the 24,000-character
- * budget (DEVELOPERS.md: peers send 30k and 78k), and the prompt carries what the original's prompt does.
+ * budget (other coding agents send 30,000 and 78,000), and the prompt carries what the original's prompt does.
  */
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
