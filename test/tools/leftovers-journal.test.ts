@@ -1,6 +1,6 @@
 /**
  * The journal of what a process has out (temp files of atomic writes, shell state directories,
- * process groups) and the clean-up at the next start (issue #10 §2, "After a crash"). A real child
+ * process groups) and the clean-up at the next start, after a crash. A real child
  * process journals a temp file and is killed with SIGKILL; pid reuse is checked with real processes
  * (a group is ended only when its leader's start time matches the journal).
  */

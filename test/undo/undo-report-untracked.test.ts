@@ -1,5 +1,5 @@
 /**
- * How an undo names what it could not put back (issue 14, changes of bash not tracked): the listing
+ * How an undo names what it could not put back (changes of bash not tracked): the listing
  * `sessions undo` prints and the logs show, the status line, the JSON, and the note for the model.
  */
 import { describe, expect, it } from 'vitest';
