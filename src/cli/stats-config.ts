@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { readLightConfig, type ConfigFileText, type LightConfig } from '../config/light.js';
-import { writeCacheFile } from '../custom/cache-file.js';
+import { writeCacheFile } from '../config/cache-file.js';
 import { VERSION } from '../version.js';
 
 /** The cache file's name in the data directory. */

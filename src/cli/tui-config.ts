@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { readLightConfig, resolveDataDir, type ConfigFileText } from '../config/light.js';
 import type { LoadedConfig } from '../config/load.js';
-import { userCacheSalt, writeCacheFile } from '../custom/cache-file.js';
+import { userCacheSalt, writeCacheFile } from '../config/cache-file.js';
 import { VERSION } from '../version.js';
 
 /** The cache file's name in the data directory. */

@@ -20,7 +20,7 @@ import { overrideWarnings, type ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { ParsedToolFile } from './declarative-spec.js';
 import { openToolFileCache } from './tool-file-cache.js';
-import { userCacheSalt } from './cache-file.js';
+import { userCacheSalt } from '../config/cache-file.js';
 import type { Sandbox } from '../sandbox/types.js';
 
 /** Extensions of declarative tool files. */

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeCacheFile } from './cache-file.js';
+import { writeCacheFile } from '../config/cache-file.js';
 import type { ParsedToolFile } from './declarative-spec.js';
 
 /** The cache file's name in the data directory. */
@@ -39,7 +39,7 @@ export function openToolFileCache(dir: string | undefined, salt = ''): ToolFileC
   }
   const used: Record<string, ParsedToolFile> = {};
   let changed = false;
-  // the user's salt (cache-file.ts): an entry the project's data folder came with never matches
+  // the user's salt (config/cache-file.ts): an entry the project's data folder came with never matches
   const key = (file: string, text: string) => createHash('sha1').update(salt).update('\0').update(file).update('\0').update(text).digest('hex');
   return {
     get(file, text) {

@@ -20,7 +20,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { runInThisContext } from 'node:vm';
-import { writeCacheFile } from '../custom/cache-file.js';
+import { writeCacheFile } from '../config/cache-file.js';
 
 /** The folder in the data directory. */
 export const PLUGIN_CACHE_DIR = 'plugins.cache';
@@ -52,7 +52,7 @@ export type PluginImporter = (file: string) => Promise<unknown>;
 export interface PluginCacheOptions {
   /** the data directory; none: nothing is remembered and every plugin goes through jiti */
   dataDir?: string;
-  /** the user's cache salt (`custom/cache-file.ts`), part of every file name: a file the project came with never matches */
+  /** the user's cache salt (`config/cache-file.ts`), part of every file name: a file the project came with never matches */
   salt?: string;
   /** the helpers module handed out as `opencode/plugin` */
   helpers: object;

@@ -74,7 +74,7 @@ export interface LoadPluginsOptions {
   initTimeoutMs?: number;
   /** the data directory, where transpiled plugin files are kept (`compiled-cache.ts`); none: jiti every time */
   dataDir?: string;
-  /** the user's cache salt (`custom/cache-file.ts`) */
+  /** the user's cache salt (`config/cache-file.ts`) */
   salt?: string;
 }
 

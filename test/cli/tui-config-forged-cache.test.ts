@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TUI_CONFIG_CACHE_NAME, loadTuiConfig } from '../../src/cli/tui-config.js';
-import { CACHE_SALT_FILE } from '../../src/custom/cache-file.js';
+import { CACHE_SALT_FILE } from '../../src/config/cache-file.js';
 
 describe("the TUI's config cache and a repository's own data folder", () => {
   it('a cache made under another user\'s salt is a miss, even when it claims the project\'s server as the user\'s', async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCustomTools } from '../../src/custom/load.js';
-import { CACHE_SALT_FILE } from '../../src/custom/cache-file.js';
+import { CACHE_SALT_FILE } from '../../src/config/cache-file.js';
 import { TOOL_FILE_CACHE_NAME } from '../../src/custom/tool-file-cache.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 
