@@ -22,7 +22,7 @@
 import type { FileStore } from '../db/file-store.js';
 import type { MessageStore } from '../db/message-store.js';
 import type { FileSnapshot, TurnChange, TurnChanges, TurnChangeState } from '../db/turn-changes.js';
-import { messageText, type Message } from '../message.js';
+import { messageText } from '../message.js';
 import { UNTRACKED_CHANGES } from '../tools/change-tracker.js';
 import { decodeDocument } from '../tools/text-document.js';
 import { compareWithDisk, putState, redirectedSince, removeEmptyFolder } from './disk.js';
