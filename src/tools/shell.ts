@@ -51,7 +51,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   rmSync,
   statSync,
   unlinkSync,
@@ -66,6 +65,8 @@ import { leftovers, STATE_DIR_PREFIX } from './leftovers.js';
 import { LEVEL_RANK, MAX_ENV_BYTES, parseEnvironment, readStateFile, resetCodeVariables } from './shell-state.js';
 import { groupAlive, terminateGroup } from './process-group.js';
 import { withoutCredentials } from './redact.js';
+import { COMMAND_WRAPPER, exportScript, withoutKillReports } from './shell-wrapper.js';
+import { OutputCapture } from './output-capture.js';
 import type { ShellRunner } from './tool.js';
 import { MAX_OUTPUT_CHARS } from './tool.js';
 
@@ -142,62 +143,6 @@ export function resolveShellPath(configured?: string, envShell = process.env.SHE
   return existsSync('/bin/bash') ? '/bin/bash' : 'bash';
 }
 
-/** Writes the state the next command restores: exported variables, directory, exit status (`$__oc_rc`). */
-const SAVE_STATE =
-  '{ command -p env -0 > "$__oc_state.env"; command pwd > "$__oc_state.cwd"; ' +
-  'printf "%s\\n" "$__oc_rc" > "$__oc_state.status"; } 2>/dev/null';
-
-/**
- * Ends the shell's whole process group when the agent dies (after a kill -9 the
- * command and everything it started kept running). fd 3 is a socket whose other end only the agent
- * holds; a background member of the group blocks reading it, and its end-of-file, which the kernel
- * delivers whatever killed the agent, makes it kill the group. Portable (no prctl or setpriv needed)
- * and it reaches the command's children too, which a parent-death signal on the shell alone would
- * not. The command itself runs with fd 3 closed. When the command ends the watcher is stopped, unless
- * the shell still has background jobs (`npm run dev &`): it then stays to end them with the agent.
- * Jobs the shell does not know (`(cmd &)`, `nohup` from a subshell, jobs under dash, which lists no
- * jobs to a subshell) lose their watcher and are ended by the next start (app/leftovers.ts).
- */
-const WATCH_AGENT =
-  'if { : <&3; } 2>/dev/null; then { command read -r __oc_x <&3; command kill -KILL 0; } </dev/null >/dev/null 2>&1 & ' +
-  '__oc_wd=$!; exec 3<&-; fi';
-
-/** Stops the watcher of {@link WATCH_AGENT} when the command left no background job of the shell behind. */
-const STOP_WATCHING =
-  '{ if [ -n "${__oc_wd-}" ]; then __oc_keep=; for __oc_j in $(command jobs -p); do [ "$__oc_j" = "$__oc_wd" ] || __oc_keep=1; done; ' +
-  '[ -n "$__oc_keep" ] || command kill "$__oc_wd"; fi; } 2>/dev/null';
-
-/**
- * Runs inside the shell: `$1` the input file (the environment snapshot, then `__oc_cmd='…'`), `$2`
- * directory, `$3` state file prefix. POSIX sh only, so it works with dash too (tested; zsh untested).
- *
- * - The state files exist already (empty, mode 0600, made by the agent), so `>` keeps them private
- *   without a `umask` that the command would inherit.
- * - The command comes in a file, not as an argument: an argument over 128 KB fails with `E2BIG`.
- *   The input file holds the environment (without our credentials, but the person's own variables),
- *   so it is private and removed once sourced.
- * - The state is saved right after the command, in the same shell, so a `trap … EXIT` of the command
- *   (which replaces ours) doesn't lose its `cd` and exports; the EXIT trap still saves when the
- *   command runs `exit`, and the TERM trap turns a timeout into such an exit.
- * - `command` bypasses functions the command may have defined with those names.
- * - CDPATH is unset before each command (one inherited or exported earlier would send `cd src`
- *   elsewhere than the permission check thought).
- * - One line, so that bash reports a syntax error in the command without a misleading `eval: line N`.
- */
-const WRAPPER = [
-  '__oc_in=$1; __oc_dir=$2; __oc_state=$3; shift 3',
-  WATCH_AGENT,
-  '. "$__oc_in" 2>/dev/null',
-  'command rm -f -- "$__oc_in" 2>/dev/null',
-  'PWD=$__oc_dir', // the snapshot's PWD may name a directory that is gone (we then started elsewhere)
-  // `cd name` must mean ./name: the permission check resolves paths so; a CDPATH set in the line is seen there
-  'unset CDPATH',
-  `trap '__oc_rc=$?; ${`${STOP_WATCHING}; ${SAVE_STATE}`.replaceAll("'", "'\\''")}; exit $__oc_rc' EXIT`,
-  "trap 'exit 143' TERM",
-  'eval "$__oc_cmd"',
-  `__oc_rc=$?; ${STOP_WATCHING}; ${SAVE_STATE}; exit $__oc_rc`,
-].join('; ');
-
 /**
  * State directories of open shells. Their snapshots hold the environment (the person's variables), so
  * they are removed even when the agent exits without closing its shells; after a kill -9 the next
@@ -212,6 +157,8 @@ process.once('exit', () => {
 export { STATE_DIR_PREFIX };
 // custom tools' processes stop their groups the same way
 export { terminateGroup };
+// the capture of a command's output, which the shell's tests exercise alone
+export { OutputCapture };
 
 /** How long to wait after the shell exits for the last output before giving up on the pipes. */
 const DRAIN_AFTER_EXIT_MS = 200;
@@ -236,7 +183,7 @@ class SessionShell implements ShellRunner {
   private queue: Promise<unknown> = Promise.resolve();
   /** process groups of finished commands that left background jobs behind */
   private readonly backgroundGroups = new Set<number>();
-  /** the watcher sockets of those groups (WATCH_AGENT): open while the group lives, so it dies with us */
+  /** the watcher sockets of those groups (`WATCH_AGENT` in shell-wrapper.ts): open while the group lives, so it dies with us */
   private readonly lifelines = new Map<number, Readable>();
   private closed = false;
   private readonly sandbox: Sandbox | undefined;
@@ -272,6 +219,13 @@ class SessionShell implements ShellRunner {
     const run = this.queue.then(() => this.runOne(command, options));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  async sandboxActive(): Promise<boolean> {
+    if (!this.sandbox) return false;
+    const status = await this.sandbox.status();
+    // inside another opencode's sandbox: no choice here can run a command outside it
+    return status.active && !status.inherited;
   }
 
   close(): void {
@@ -325,7 +279,7 @@ class SessionShell implements ShellRunner {
     this.envState ??= this.sandbox ? { ...this.baseEnv, TMPDIR: tempDir } : { ...this.baseEnv };
     const inputPath = join(this.stateDir, `${sequence}.in`);
     const name = basename(this.shellPath);
-    const args = [...this.shellArgs, '-c', WRAPPER, name, inputPath, dir, statePrefix];
+    const args = [...this.shellArgs, '-c', COMMAND_WRAPPER, name, inputPath, dir, statePrefix];
     const level = options.sandbox ?? 'strict';
     const wrapped = this.sandbox
       ? await this.sandbox.wrap([this.shellPath, ...args], { level, writable: [outDir, tempDir], keepEnv: this.passEnv })
@@ -365,7 +319,7 @@ class SessionShell implements ShellRunner {
       stderr.append(`(not passed on from a command run in a stricter sandbox, as they make programs run code: ${dropped.join(', ')})\n`);
     }
 
-    // fd 3: the socket whose end tells the shell's watcher that we died (WATCH_AGENT)
+    // fd 3: the socket whose end tells the shell's watcher that we died (`WATCH_AGENT` in shell-wrapper.ts)
     const child = spawn(wrapped.file, wrapped.args, { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
     const lifeline = child.stdio[3] as Readable | null;
     if (lifeline) unrefStream(lifeline);
@@ -506,74 +460,6 @@ class SessionShell implements ShellRunner {
   }
 }
 
-/**
- * Collects a stream's text keeping memory bounded: the whole text while it fits in `maxChars`, else
- * the first and last `maxChars / 2` characters and a count of the lines in between. {@link text}
- * equals `truncateMiddle(wholeText, maxChars)` of the kernel, without holding the whole text.
- */
-export class OutputCapture {
-  private whole = '';
-  private head = '';
-  private tail = '';
-  private overflowed = false;
-  private droppedNewlines = 0;
-  private readonly half: number;
-
-  constructor(private readonly maxChars: number) {
-    this.half = Math.floor(maxChars / 2);
-  }
-
-  append(chunk: string): void {
-    if (!this.overflowed) {
-      this.whole += chunk;
-      if (this.whole.length <= this.maxChars) return;
-      this.overflowed = true;
-      this.head = this.whole.slice(0, this.half);
-      this.tail = this.whole.slice(this.half);
-      this.whole = '';
-    } else {
-      this.tail += chunk;
-    }
-    // trim only now and then: slicing on every small chunk would be quadratic
-    if (this.tail.length > this.maxChars * 2) this.trimTail();
-  }
-
-  text(): string {
-    if (!this.overflowed) return this.whole;
-    this.trimTail();
-    return `${this.head}\n\n... [${this.droppedNewlines + 1} lines truncated] ...\n\n${this.tail}`;
-  }
-
-  private trimTail(): void {
-    const excess = this.tail.length - this.half;
-    if (excess <= 0) return;
-    this.droppedNewlines += countNewlines(this.tail, excess);
-    this.tail = this.tail.slice(excess);
-  }
-}
-
-/** `export NAME='value'` lines; names that are not shell identifiers can't be exported by a shell. */
-export function exportScript(env: Record<string, string>): string {
-  return Object.entries(env)
-    .filter(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-    .map(([name, value]) => `export ${name}='${value.replaceAll("'", "'\\''")}'\n`)
-    .join('');
-}
-
-/**
- * Drops the lines bash prints when the job we killed dies (`Terminated`,
- * `bash: line 1:  4242 Killed  sleep 300`): the result already says the command was stopped.
- */
-function withoutKillReports(stderr: string): string {
-  return stderr.replace(/(?:^|\n)(?:[^\n]*line \d+: +\d+ +)?(?:Terminated|Killed)(?: [^\n]*)?(?=\n|$)/g, '');
-}
-
-function countNewlines(text: string, end: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
 function unrefStream(stream: Readable): void {
   (stream as Readable & { unref?: () => void }).unref?.();
 }
@@ -588,7 +474,6 @@ function isDirectory(path: string): boolean {
 
 /** The state files of one command: exported variables, directory, exit status. */
 const STATE_FILE_SUFFIXES = ['env', 'cwd', 'status'] as const;
-
 
 function removeQuietly(path: string): void {
   try {
