@@ -6,7 +6,8 @@
  * pager, editor, hook path, filter or alias is not.
  */
 import { opaqueReason } from './opaque-code.js';
-import { splitLong, type CommandArg } from './safe-commands.js';
+import type { CommandArg } from './safe-command-types.js';
+import { splitLong } from './safe-commands.js';
 
 /**
  * `git -c` keys whose values are never run: colours, names, output formats. Any other key may be

@@ -6,7 +6,8 @@
  */
 import { basename as pathBasename } from 'node:path';
 import { attachedWord, hasOption, optionValues, parseOptions, type OptionSpec, type ParsedOptions } from './getopt.js';
-import { isGitConfigRead, parseGitGlobals, type CommandArg } from './safe-commands.js';
+import type { CommandArg } from './safe-command-types.js';
+import { isGitConfigRead, parseGitGlobals } from './safe-commands.js';
 import type { ShellWord } from './shell-parse.js';
 import { expansionsBeforeEndOfOptions, literalWord as word, unknownPlace, type CommandWrites, type WriterContext, type WriteTarget } from './write-target-types.js';
 

@@ -11,7 +11,7 @@
  * rsync(1), git-restore(1), git-apply(1), git-merge(1), git-stash(1), git-checkout(1), git-reset(1).
  */
 import { splitLong } from './getopt.js';
-import type { CommandArg } from './safe-commands.js';
+import type { CommandArg } from './safe-command-types.js';
 
 /** One writer: when it writes names taken from its input, and an example. */
 export interface InputNamedWriter {

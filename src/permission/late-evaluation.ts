@@ -14,7 +14,7 @@
  * `for ((i=0; …))`); any other name reaching these places makes the command opaque code. Pure.
  */
 import { opaqueReason } from './opaque-code.js';
-import type { CommandArg } from './safe-commands.js';
+import type { CommandArg } from './safe-command-types.js';
 
 /** bash's own variables that always hold a number it sets itself. */
 const NUMERIC_SPECIALS = new Set(['RANDOM', 'SRANDOM', 'SECONDS', 'LINENO', 'BASHPID', 'PPID', 'UID', 'EUID', 'EPOCHSECONDS', 'OPTIND', 'SHLVL']);

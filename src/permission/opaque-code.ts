@@ -12,7 +12,8 @@
  * sqlite3(1), bash(1) "ARITHMETIC EVALUATION" and "Arrays").
  */
 import { codeEnvironmentVariable, storesSubscriptCode } from './code-env.js';
-import { splitLong, type CommandArg } from './safe-commands.js';
+import type { CommandArg } from './safe-command-types.js';
+import { splitLong } from './safe-commands.js';
 
 /** The plain-words reason a request carries, e.g. `runs code the check cannot see: python3 -c …`. */
 export function opaqueReason(detail: string): string {

@@ -7,7 +7,7 @@
  * writes the file: every row of it denies that option.
  */
 import { splitLong } from './getopt.js';
-import type { CommandArg, SafeCommand } from './safe-commands.js';
+import type { CommandArg, SafeCommand } from './safe-command-types.js';
 
 const VERSION_ONLY = (args: readonly string[]) =>
   args.length === 1 && ['--version', '-v', '-V', '-version', 'version'].includes(args[0]!);
