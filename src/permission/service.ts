@@ -108,11 +108,13 @@ export class PermissionService {
   async request(sessionId: string, toolName: string, input: PermissionRequestInput, signal?: AbortSignal): Promise<PermissionGrant> {
     signal?.throwIfAborted();
     const verdict = this.evaluate(sessionId, toolName, input.subject);
+    // a sandboxed command that reaches where the sandbox refuses cannot work inside it: the way out is offered at once
+    const escape = input.sandboxEscape === true || (input.sandboxed === true && cannotWorkInSandbox(input.subject, verdict));
     const decided = (decision: PermissionDecision, by: PermissionOutcome['by'], message?: string): PermissionGrant => {
       const outcome: PermissionOutcome = { sessionId, toolName, description: input.description, decision, by, ...(message ? { message } : {}) };
       for (const listener of [...this.outcomeListeners]) listener(outcome);
       // outside the sandbox only when it was offered: an answer the request did not offer grants no more than allow
-      return { by, outsideSandbox: decision === 'allow_outside_sandbox' && input.sandboxEscape === true };
+      return { by, outsideSandbox: decision === 'allow_outside_sandbox' && escape };
     };
     if (verdict.action === 'deny') {
       decided('deny', 'rule', verdict.message);
@@ -120,7 +122,7 @@ export class PermissionService {
     }
     // a call the rules allow still goes to the person when it may leave the sandbox: only they can let it
     // out (never -p, which picks nothing outside, nor a session approved wholesale)
-    const offerEscape = verdict.action === 'allow' && input.sandboxEscape === true && !this.unattended && !this.autoApproved.has(sessionId);
+    const offerEscape = verdict.action === 'allow' && escape && !this.unattended && !this.autoApproved.has(sessionId);
     if (verdict.action === 'allow' && !offerEscape) return decided('allow', 'rule');
     const asked = verdict.action === 'ask' ? verdict : { scopes: [], grants: [], reasons: [SANDBOX_ESCAPE_REASON] };
     // started by another opencode's command: whoever would answer here is not the person (the model can
@@ -159,7 +161,7 @@ export class PermissionService {
       reasons: asked.reasons,
       createdAt: Date.now(),
       ...(input.toolCallId ? { toolCallId: input.toolCallId } : {}),
-      ...(input.sandboxEscape ? { sandboxEscape: true } : {}),
+      ...(escape ? { sandboxEscape: true } : {}),
     };
     const decision = await new Promise<PermissionDecision>((resolveDecision, reject) => {
       const onAbort = () => {
@@ -313,4 +315,13 @@ function abortError(): Error {
   const err = new Error('The operation was aborted');
   err.name = 'AbortError';
   return err;
+}
+
+/**
+ * Whether a command reaches where the OS sandbox refuses whatever the rules say: the analysis found a
+ * write outside the project or to a file that decides what runs, or a system change (the verdict's
+ * `beyondRules`, which no rule can allow). Inside the sandbox such a command fails.
+ */
+function cannotWorkInSandbox(subject: PermissionSubject | undefined, verdict: Verdict): boolean {
+  return subject?.kind === 'command' && verdict.action === 'ask' && (verdict.beyondRules?.length ?? 0) > 0;
 }

@@ -18,6 +18,13 @@ export interface PermissionAskInput {
    * inside it, or it just failed because of it. The dialog then also offers "Run outside the sandbox".
    */
   sandboxEscape?: boolean;
+  /**
+   * The command will run inside an OS sandbox that the person can let it out of. Then a command the
+   * analysis finds reaching where the sandbox refuses (a write outside the project or to a file that
+   * decides what runs, a system change) is offered "Run outside the sandbox" up front, as with
+   * `sandboxEscape`.
+   */
+  sandboxed?: boolean;
 }
 
 /**
@@ -130,7 +137,7 @@ export interface PermissionGrant {
 }
 
 /** A pending request, as published to the UI (the permission dialog). */
-export interface PermissionRequest extends Required<Omit<PermissionAskInput, 'path' | 'sandboxEscape'>> {
+export interface PermissionRequest extends Required<Omit<PermissionAskInput, 'path' | 'sandboxEscape' | 'sandboxed'>> {
   /** "Run outside the sandbox" is offered (see {@link PermissionAskInput.sandboxEscape}) */
   sandboxEscape?: boolean;
   id: string;

@@ -66,8 +66,10 @@ export const bashTool = defineTool({
     if (banned) throw new ToolError(`Command '${banned.name}' is not allowed: ${banned.reason}.`);
 
     // every command goes to the policy: read-only ones run without asking the person unless a rule says otherwise
-    // after the sandbox made this command fail, the dialog offers to run it outside
+    // after the sandbox made this command fail, the dialog offers to run it outside; so it does at once
+    // for a command that cannot work inside it (the permission service tells which from the analysis)
     const escape = sandboxRefused.get(ctx.shell())?.has(command) ?? false;
+    const sandboxed = (await ctx.shell().sandboxActive?.()) ?? false;
     const grant = await ctx.askPermission(
       {
         action: 'execute',
@@ -75,6 +77,7 @@ export const bashTool = defineTool({
         params: { command },
         path: ctx.cwd,
         ...(escape ? { sandboxEscape: true } : {}),
+        ...(sandboxed ? { sandboxed: true } : {}),
       },
       subject,
     );

@@ -55,6 +55,11 @@ export interface ShellRunner {
   }>;
   /** the shell's current directory after the last command */
   readonly cwd: string;
+  /**
+   * Whether commands run inside an OS sandbox this run can leave (false: none configured, it cannot
+   * start here, or this opencode itself runs in another's sandbox). Absent: no sandbox.
+   */
+  sandboxActive?(): Promise<boolean>;
   close(): void;
 }
 
