@@ -175,7 +175,7 @@ export class AcpServer {
   async close(): Promise<void> {
     const projects = await Promise.allSettled([...this.projects.values()]);
     for (const p of projects) if (p.status === 'fulfilled') p.value.app.cancelAll();
-    await Promise.allSettled(projects.map((p) => (p.status === 'fulfilled' ? p.value.app.close() : undefined)));
+    await Promise.allSettled(projects.flatMap((p) => (p.status === 'fulfilled' ? [p.value.app.close()] : [])));
     // after the runs wrote their last messages (the exit hook would too; a slow close must not keep them)
     for (const session of [...this.sessions.values()]) session.unsubscribe();
   }

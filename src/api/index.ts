@@ -67,6 +67,7 @@ export interface Opencode {
   directory: string;
   tools: {
     /** Adds (or replaces) a tool; `source` defaults to `runtime`, the highest precedence. */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool of any argument shape
     register(tool: RuntimeTool<any>, options?: { source?: Exclude<ToolSource, 'builtin' | 'mcp'> }): void;
     /** Removes a tool registered through this API (`source` as given to register). */
     unregister(name: string, options?: { source?: Exclude<ToolSource, 'builtin' | 'mcp'> }): void;

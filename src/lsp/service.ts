@@ -430,7 +430,7 @@ export class LspService {
         }
       }
     } else {
-      await Promise.all(this.slots.filter((s) => s.starting).map((s) => s.starting));
+      await Promise.all(this.slots.flatMap((s) => (s.starting ? [s.starting] : [])));
       for (const s of this.slots) if (s.state === 'failed') notes.push(`The ${s.plan.language} language server failed: ${s.reason}`);
       if (this.slots.every((s) => s.state !== 'ready')) notes.push('No language server has started yet: they start when a file of their language is viewed or changed. Pass file_path to check a file.');
     }

@@ -33,8 +33,7 @@ export async function analyseForPermission(
 ): Promise<AnalysedCommand> {
   let analysis: ShellAnalysis;
   try {
-    // awaited so that an asynchronous analysis (a WebAssembly parser) needs no change here
-    analysis = await analyzeCommand(command, { cwd: options.cwd, home: options.home, ...(options.projectDir !== undefined && { projectDir: options.projectDir }) });
+    analysis = analyzeCommand(command, { cwd: options.cwd, home: options.home, ...(options.projectDir !== undefined && { projectDir: options.projectDir }) });
   } catch (err) {
     analysis = { commands: [], writes: [], readOnly: false, unanalysable: `the analysis failed: ${(err as Error).message}` };
   }

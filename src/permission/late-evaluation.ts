@@ -144,7 +144,7 @@ export class KnownVariables {
     const loop = /^(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+([^;\n]*)/.exec(text);
     if (!loop) return undefined;
     const reason = this.unknown(lateEvaluatedNames(loop[2]!), text);
-    this.assign(loop[1]!, /^[\w.\/ :+-]*$/.test(loop[2]!) ? loop[2] : undefined);
+    this.assign(loop[1]!, /^[\w./ :+-]*$/.test(loop[2]!) ? loop[2] : undefined);
     return reason;
   }
 

@@ -25,7 +25,6 @@ export { isGitConfigRead, parseGitGlobals };
 
 const VERSION_ONLY = (args: readonly string[]) =>
   args.length === 1 && ['--version', '-v', '-V', '-version', 'version'].includes(args[0]!);
-const NO_ARGS = (args: readonly string[]) => args.length === 0;
 /** binutils read more options from `@file`, which may hold `--plugin` */
 const NO_RESPONSE_FILE = (args: readonly string[]) => !args.some((a) => a.startsWith('@'));
 

@@ -44,13 +44,15 @@ export function readTrustedProjects(env: TrustEnv): string[] {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new Error(`${file}: cannot read: ${(err as Error).message}`);
+    throw new Error(`${file}: cannot read: ${(err as Error).message}`, { cause: err });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: not valid JSON (${(err as Error).message}); fix or delete it, then trust the project again`);
+    throw new Error(`${file}: not valid JSON (${(err as Error).message}); fix or delete it, then trust the project again`, {
+      cause: err,
+    });
   }
   const projects = (value as { projects?: unknown } | null)?.projects;
   if (!Array.isArray(projects) || !projects.every((p) => typeof p === 'string')) {
@@ -102,6 +104,6 @@ function writeTrustedProjects(env: TrustEnv, projects: string[]): void {
     renameSync(temp, file);
   } catch (err) {
     rmSync(temp, { force: true });
-    throw new Error(`${file}: cannot write: ${(err as Error).message}`);
+    throw new Error(`${file}: cannot write: ${(err as Error).message}`, { cause: err });
   }
 }

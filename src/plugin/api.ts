@@ -87,6 +87,7 @@ export interface PluginHooks {
 
 /** What a plugin's function returns. */
 export interface PluginResult {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of every argument shape side by side
   tools?: Record<string, PluginTool<any>>;
   hooks?: PluginHooks;
 }

@@ -53,8 +53,7 @@ function baseFinishReason(reason: string | null | undefined, hasToolCalls: boole
     case 'function_call':
       return 'tool_use';
     case 'stop':
-    // Ollama's and some vLLM builds' reason for a stop sequence or the end of generation
-    case 'eos':
+    case 'eos': // Ollama's and some vLLM builds' reason for a stop sequence or the end of generation
     case 'end_turn':
       return hasToolCalls ? 'tool_use' : 'end_turn';
     case 'length':

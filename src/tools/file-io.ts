@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { leftovers } from './leftovers.js';
-import { MAX_LINK_HOPS, resolveAllLinks } from '../permission/real-path.js';
+import { resolveAllLinks } from '../permission/real-path.js';
 import { describeStorageError, StorageError, storageProblem } from '../db/storage-errors.js';
 import { ToolError } from './tool.js';
 
@@ -103,7 +103,7 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: WriteO
  * link's text with `..` after another link (`L → D/../../x`, `D` a link) leads where the kernel goes,
  * not where the text reads; following it by text wrote outside the project after the check had
  * judged the kernel's place inside.
- * @throws ELOOP after {@link MAX_LINK_HOPS} links
+ * @throws ELOOP after `MAX_LINK_HOPS` links (permission/real-path.ts)
  */
 export function resolveWriteTarget(path: string): string {
   const target = resolveAllLinks(path);

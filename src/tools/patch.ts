@@ -309,10 +309,10 @@ async function requireUnchangedWhileAsking(ctx: ToolContext, change: FileChange)
   }
 }
 
-/** A done step and how to take it back. */
-interface AppliedStep {
+/** A done step and how to take it back: at once on disk, or (`Promise<void>`) through the editor. */
+interface AppliedStep<Undone extends void | Promise<void> = void> {
   path: string;
-  undo(): void | Promise<void>;
+  undo(): Undone;
 }
 
 /**
@@ -364,7 +364,7 @@ async function applyThroughEditor(ctx: ToolContext, changes: FileChange[]): Prom
   const writeTextFile = ctx.fileAccess!.writeTextFile!;
   // putting back is not cancelled with the call: a half-applied patch is worse than a late answer
   const write = (path: string, text: string, signal = ctx.signal) => writeTextFile(ctx.sessionId, path, text, signal);
-  const done: AppliedStep[] = [];
+  const done: AppliedStep<void | Promise<void>>[] = [];
   let current = '';
   try {
     for (const change of changes) {

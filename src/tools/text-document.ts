@@ -4,7 +4,7 @@
  * A file is read into a {@link TextDocument}: its text decoded, without byte order mark, every line
  * ending `\n`, plus the {@link TextFormat} needed to write it back the way it was. The tools work on
  * that text; {@link encodeDocument} turns the new text into bytes in the file's own encoding, BOM and
- * line endings, so only the bytes of the intended change differ; {@link writeFileAtomic} puts them on
+ * line endings, so only the bytes of the intended change differ; `writeFileAtomic` puts them on
  * disk. Nothing is ever decoded or encoded with loss: a file or a text that can't be represented
  * exactly is refused with a {@link ToolError}, and no U+FFFD is ever written.
  */
@@ -12,7 +12,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { analyse } from 'chardet';
 import { diffArrays } from 'diff';
 import iconv from 'iconv-lite';
-import { requireRegularFile, writeFileAtomic } from './file-io.js';
+import { requireRegularFile } from './file-io.js';
 import { ToolError } from './tool.js';
 
 export { writeFileAtomic, resolveWriteTarget, type WriteOptions } from './file-io.js';

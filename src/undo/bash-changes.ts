@@ -99,7 +99,7 @@ export class BashChangeTracker implements ChangeTracker {
   /** Starts the project's first snapshot in the background (again a no-op). */
   start(): void {
     this.first ??= this.enqueue(() => this.options.snapshots.take({ timeoutMs: this.timings.firstSnapshotTimeoutMs })).then(
-      (snapshot) => {
+      () => {
         this.firstDone = true;
         this.options.snapshots.pruneNow();
       },

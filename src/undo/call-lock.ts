@@ -155,7 +155,7 @@ export class ProjectCallLock {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    let holder = '';
+    let holder: string;
     try {
       holder = readFileSync(this.lockFile, 'utf8');
     } catch {

@@ -439,12 +439,12 @@ export class ProjectSnapshots {
     }
     mkdirSync(join(gitDir, 'info'), { recursive: true });
     writeFileSync(join(gitDir, 'info', 'attributes'), NEUTRAL_ATTRIBUTES);
-    writeFileSync(join(gitDir, 'info', 'exclude'), this.excludes(workTree, gitDir));
+    writeFileSync(join(gitDir, 'info', 'exclude'), this.excludes(workTree));
     this.initialised = true;
   }
 
   /** Our excludes: the project's own `.git/info/exclude`, and the repository itself when inside the project. */
-  private excludes(workTree: string, gitDir: string): string {
+  private excludes(workTree: string): string {
     const lines = ['# written by opencode: the project\'s .git/info/exclude, and this repository'];
     try {
       lines.push(readFileSync(join(workTree, '.git', 'info', 'exclude'), 'utf8'));
