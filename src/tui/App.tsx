@@ -47,13 +47,17 @@ export interface TuiAppProps {
 const SIDEBAR_MIN_COLUMNS = 90;
 const SIDEBAR_WIDTH = 34;
 
+/** The size of a terminal, or 80×24 where the stream does not say. */
+function sizeOf(stdout: NodeJS.WriteStream): { columns: number; rows: number } {
+  return { columns: stdout.columns || 80, rows: stdout.rows || 24 };
+}
+
 /** The terminal's size, re-read on resize (output.ts debounces the events). */
 function useTerminalSize(): { columns: number; rows: number } {
   const { stdout } = useStdout();
-  const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
-  const [size, setSize] = useState(read);
+  const [size, setSize] = useState(() => sizeOf(stdout));
   useEffect(() => {
-    const onResize = () => setSize(read());
+    const onResize = () => setSize(sizeOf(stdout));
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);

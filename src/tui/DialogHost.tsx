@@ -107,6 +107,7 @@ export function DialogHost(props: DialogHostProps) {
     return () => {
       live = false;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a list is asked for once, when its dialog opens
   }, [dialog]);
 
   const sendPrompt = (text: string) => {

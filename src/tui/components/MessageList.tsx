@@ -104,7 +104,7 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
     (key) => {
       const page = Math.max(1, height - 2);
       const half = Math.max(1, Math.floor(height / 2));
-      let up = 0;
+      let up: number;
       if (keymap.matches(key, 'messages.page_up')) up = page;
       else if (keymap.matches(key, 'messages.half_page_up')) up = half;
       else if (keymap.matches(key, 'messages.page_down')) up = -page;

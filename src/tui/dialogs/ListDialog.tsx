@@ -108,6 +108,7 @@ export function ListDialog(props: ListDialogProps) {
     const search = from === props.items ? finder : new Fzf(from as ListItem[], { selector: filterText });
     return search.find(text).map((match: FzfResultItem<ListItem>) => match.item);
   };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- listFor is new each render; what it reads is listed
   const items = useMemo<readonly ListItem[]>(() => listFor(filter), [finder, filter, props.items]);
   // the list's identity: a different list (another provider's models) starts over at initialIndex
   const keyOf = (list: readonly ListItem[]) => list.map((item) => item.id).join('\n');

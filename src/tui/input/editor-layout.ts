@@ -16,7 +16,6 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 export const TAB_WIDTH = 4;
 
 
-// eslint-disable-next-line no-control-regex
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Longest run handed to Intl.Segmenter at once (UTF-16 units). */

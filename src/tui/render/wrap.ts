@@ -26,6 +26,7 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  * marks of Indic scripts. Text without them is one cluster per code point.
  */
 const CLUSTER_JOINING =
+  // eslint-disable-next-line no-misleading-character-class -- each code point of the class is a member on its own
   /[\p{M}\u200c\u200d\ufe00-\ufe0f\u20e3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u{110bd}\u{110cd}\u{1f1e6}-\u{1f1ff}\u{1f3fb}-\u{1f3ff}\u{e0000}-\u{e0fff}]/u;
 
 /**
@@ -35,6 +36,7 @@ const CLUSTER_JOINING =
  */
 const EMOJI_TAIL = '[\\p{M}\\ufe0e\\ufe0f\\u{1f3fb}-\\u{1f3ff}\\u{e0020}-\\u{e007f}]*';
 const CLUSTER = new RegExp(
+  // eslint-disable-next-line no-misleading-character-class -- each code point of a class is a member on its own
   [
     '\\p{RI}\\p{RI}', // a flag
     `\\p{Extended_Pictographic}${EMOJI_TAIL}(?:\\u200d\\p{Extended_Pictographic}${EMOJI_TAIL})*`, // emoji, ZWJ sequences
