@@ -9,8 +9,7 @@
  * is for a person after their first start, and so is the tool-file cache in `.opencode/`.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PROJECT_TREE_MAX_ENTRIES, systemPrompt } from '../src/agent/prompts.js';

@@ -34,7 +34,6 @@ export const FOLLOW_KEYS = 8;
 export const FOLLOW_GAP_MS = 120;
 /** ms after spawn at which the TUI's peak RSS is read (everything loaded by then) */
 export const SETTLED_MS = 3000;
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][0-9A-Za-z]|\u001b[=>78]/g;
 const sleep = (msToWait: number) => new Promise((resolve) => setTimeout(resolve, msToWait));
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;

@@ -30,7 +30,6 @@ import { benchTuiStartup } from './tui-startup.js';
 const COLUMNS = 120;
 const ROWS = 40;
 const MODEL = catalogModel(DEFAULT_MODELS.anthropic.coder)!;
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][0-9A-Za-z]|\u001b[=>78]/g;
 const sleep = (msToWait: number) => new Promise((resolve) => setTimeout(resolve, msToWait));
 

@@ -3,7 +3,7 @@
  * commented JSONC project config changing nothing else, and alt+p switches the
  * provider profile so the next request goes to another server with another model.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';

@@ -5,7 +5,7 @@
  * between calls (a reused encoding must never be stale). And the provider sends exactly those bytes.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Message, MessagePart } from '../../src/message.js';
+import type { Message } from '../../src/message.js';
 import { AnthropicBodyEncoder } from '../../src/provider/anthropic-body.js';
 import { toAnthropicParams } from '../../src/provider/anthropic-request.js';
 import { catalogModel, createProvider } from '../../src/provider/index.js';

@@ -132,7 +132,6 @@ export interface WorldOptions {
 export async function startWorld(api: Api, turns: FakeTurn[], options: WorldOptions = {}): Promise<World> {
   const witnessed: Witnessed[] = [];
   const providers: WatchedProvider[] = [];
-  // eslint-disable-next-line prefer-const
   let w: World;
   const fake = await startFakeProvider(turns, {
     sideTurn: (body) => {

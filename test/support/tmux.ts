@@ -127,9 +127,8 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
   const test = (text: string, pattern: string | RegExp) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text));
   const poll = async (pattern: string | RegExp, want: boolean, timeoutMs: number): Promise<string> => {
     const deadline = Date.now() + timeoutMs;
-    let last = '';
     for (;;) {
-      last = await screen();
+      const last = await screen();
       if (test(last, pattern) === want) return last;
       if (Date.now() > deadline) {
         throw new Error(
