@@ -77,8 +77,8 @@ export async function benchSearch(tree: Tree, opts: { runs: number }): Promise<R
   // sanity: the tree is what it claims, and both tool paths give the same answer
   const rgL = await spawnChecked(rg, ['-l', NEEDLE], { cwd });
   if (lines(rgL.stdout) !== tree.needleFiles) throw new Error(`rg -l found ${lines(rgL.stdout)} files, expected ${tree.needleFiles}`);
-  const grep = (): Promise<ToolResult> => grepTool.run(JSON.stringify({ pattern: NEEDLE, path: cwd }), ctx);
-  const glob = (): Promise<ToolResult> => globTool.run(JSON.stringify({ pattern: '**/*.ts', path: cwd }), ctx);
+  const grep = (): Promise<ToolResult> => grepTool.run({ pattern: NEEDLE, path: cwd }, ctx);
+  const glob = (): Promise<ToolResult> => globTool.run({ pattern: '**/*.ts', path: cwd }, ctx);
   const grepRg = await grep();
   const grepJs = await withoutRipgrep(grep);
   // rg itself, even where SEARCH_ENGINES picks the Node walk for glob (≤ 2 cores)
@@ -201,8 +201,8 @@ export async function benchSearchReal(repo: RealRepo, opts: { runs: number }): P
   if (!rg) return [{ section: 'search (real)', name: 'ripgrep', value: 'skipped', note: 'no rg found (findRipgrep)' }];
   const cwd = repo.root;
   const ctx = toolContext(cwd);
-  const glob = (): Promise<ToolResult> => globTool.run(JSON.stringify({ pattern: '**/*.ts' }), ctx);
-  const grep = (): Promise<ToolResult> => grepTool.run(JSON.stringify({ pattern: REAL_REPO_NEEDLE }), ctx);
+  const glob = (): Promise<ToolResult> => globTool.run({ pattern: '**/*.ts' }, ctx);
+  const grep = (): Promise<ToolResult> => grepTool.run({ pattern: REAL_REPO_NEEDLE }, ctx);
   const engines = {
     node: <T>(fn: () => Promise<T>) => withoutRipgrep(fn),
     'rg default threads': <T>(fn: () => Promise<T>) => withEnvVar('OPENCODE_RIPGREP_THREADS', 'default', fn),

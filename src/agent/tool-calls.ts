@@ -7,7 +7,8 @@
  * run concurrently.
  *
  * This is the one path every call of every source goes through, so it is where the arguments are
- * coerced to the tool's schema (tools/coerce.ts), where the permission gate applies the
+ * parsed from the model's JSON text once and coerced to the tool's schema (tools/coerce.ts), and the
+ * tool receives the parsed value; it is also where the permission gate applies the
  * rules keyed by the tool's name before the tool runs (permission/gate.ts), and where each call is
  * written to the call log as it finishes.
  */
@@ -148,10 +149,10 @@ async function execute(call: ToolCallPart, registry: ToolRegistry, ctx: ToolCont
   // the gate: a rule that names the tool holds before it runs, whether or not the tool asks itself
   const gate = ctx.permissionGate?.(tool.asks, gateDescription(tool.name, prepared.input)) ?? { action: 'run' as const };
   if (gate.action === 'deny') return { result: resultFromError(new PermissionRuleError(gate.message)), source, coerced };
-  const gated = gate.action === 'ask' ? askedFirst(tool) : tool;
+  const gated = gate.action === 'ask' ? askedFirst(tool, prepared.value, prepared.input) : tool;
   try {
     // plugins' hooks run after the coercion, around permission and the run
-    const run = (c: ToolContext) => runWithHooks(gated, prepared.input, c, registry.hooks);
+    const run = (c: ToolContext) => runWithHooks(gated, prepared.value, c, registry.hooks);
     // a program-running tool runs between two snapshots, so undo can put back what it changed
     const tracker = changeTrackerFor(ctx, tool, source);
     return { result: await (tracker ? tracker.around(tool.name, ctx, run) : run(ctx)), source, coerced };
@@ -166,8 +167,9 @@ async function execute(call: ToolCallPart, registry: ToolRegistry, ctx: ToolCont
  * ask itself). The request goes through the context it runs with, so plugins' `permission.ask` hooks
  * answer it too. The tool's own requests in that call are then answered with the same grant when they
  * have no subject (asked once, not twice), and judged as usual when they name one (a refinement).
+ * `input` and `inputText` are the call's arguments and their JSON text, as the model sent them (coerced).
  */
-function askedFirst(tool: Tool): Tool {
+function askedFirst(tool: Tool, input: unknown, inputText: string): Tool {
   return {
     ...tool,
     async run(runInput, ctx) {
@@ -175,7 +177,8 @@ function askedFirst(tool: Tool): Tool {
       try {
         grant = await ctx.askPermission({
           action: 'execute',
-          description: gateDescription(tool.name, runInput),
+          // a plugin's hook may have rewritten the arguments: the person is asked about what will run
+          description: gateDescription(tool.name, runInput === input ? inputText : JSON.stringify(runInput)),
           params: paramsOf(runInput),
           path: ctx.cwd,
         });
@@ -195,13 +198,8 @@ function gateDescription(name: string, input: string): string {
 }
 
 /** The call's arguments as the dialog's params (the input already passed the tool's schema: an object). */
-function paramsOf(input: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = input.trim() === '' ? {} : JSON.parse(input);
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { input: parsed };
-  } catch {
-    return { input };
-  }
+function paramsOf(input: unknown): Record<string, unknown> {
+  return input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
 }
 
 function sourceOf(registry: ToolRegistry, name: string): string {

@@ -51,16 +51,10 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
     // a tool that changes things asks for every call (below) before its program starts; a read-only one never asks
     ...(spec.readOnly ? {} : { asks: 'call' as const }),
     async run(input, ctx): Promise<ToolResult> {
-      let args: Record<string, unknown>;
-      try {
-        const parsed: unknown = input.trim() === '' ? {} : JSON.parse(input);
-        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-          return errorResult(`The input of ${spec.name} must be a JSON object of parameters; you sent ${input.slice(0, 100)}`);
-        }
-        args = parsed as Record<string, unknown>;
-      } catch (err) {
-        return errorResult(`The input of ${spec.name} is not valid JSON (${(err as Error).message}). Send the parameters as a JSON object.`);
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+        return errorResult(`The input of ${spec.name} must be a JSON object of parameters; you sent ${String(JSON.stringify(input)).slice(0, 100)}`);
       }
+      const args = input as Record<string, unknown>;
       const missing = spec.parameters.required.filter((name) => args[name] === undefined || args[name] === null);
       if (missing.length > 0) return errorResult(`Invalid input for ${spec.name}: ${missing.map((m) => `${m} is required`).join('; ')}`);
 

@@ -25,16 +25,11 @@ export function createMcpTool(server: McpServer, tool: McpToolInfo, name: string
     // every call asks as a whole (below) before the server is called
     asks: 'call',
     async run(input, ctx): Promise<ToolResult> {
-      let args: Record<string, unknown>;
-      try {
-        const parsed: unknown = input.trim() === '' ? {} : JSON.parse(input);
-        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-          return errorResult(`The input of ${name} must be a JSON object of parameters; you sent ${input.slice(0, 100)}`);
-        }
-        args = parsed as Record<string, unknown>;
-      } catch (err) {
-        return errorResult(`The input of ${name} is not valid JSON (${(err as Error).message}). Send the parameters as a JSON object.`);
+      // a server's schema without `type: object` lets other JSON through; MCP's arguments are an object
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+        return errorResult(`The input of ${name} must be a JSON object of parameters; you sent ${String(JSON.stringify(input)).slice(0, 100)}`);
       }
+      const args = input as Record<string, unknown>;
       try {
         await ctx.askPermission({
           action: 'execute',

@@ -50,16 +50,10 @@ export function createPluginTool(name: string, def: PluginTool<any>): Tool {
     inputSchema,
     readOnly: def.readOnly ?? false,
     async run(input, ctx): Promise<ToolResult> {
-      let json: unknown;
-      try {
-        json = input.trim() === '' ? {} : JSON.parse(input);
-      } catch (err) {
-        return errorResult(`The input of ${name} is not valid JSON (${(err as Error).message}). Send the parameters as a JSON object.`);
-      }
-      let args: unknown = json;
+      let args: unknown = input;
       if (zod) {
-        const parsed = zod.safeParse(json);
-        if (!parsed.success) return errorResult(describeInvalidInput(name, parsed.error as z.ZodError, json));
+        const parsed = zod.safeParse(input);
+        if (!parsed.success) return errorResult(describeInvalidInput(name, parsed.error as z.ZodError, input));
         args = parsed.data;
       }
       try {

@@ -65,12 +65,19 @@ export function coerceArguments(schema: JsonSchema, value: unknown): CoercedArgu
 
 /** The outcome of {@link prepareToolInput}. */
 export type PreparedInput =
-  | { ok: true; input: string; coercions: ArgumentCoercion[] }
+  | {
+      ok: true;
+      /** the arguments to hand the tool: the parsed JSON, coerced */
+      value: unknown;
+      /** their JSON text: `rawInput` itself when nothing changed, else the coerced value's (for permission dialogs and reports) */
+      input: string;
+      coercions: ArgumentCoercion[];
+    }
   | { ok: false; message: string };
 
 /**
- * Parses the raw JSON text a model sent for tool `toolName` and coerces it to `schema`.
- * `input` is the text to hand the tool: `rawInput` itself when nothing changed, else the coerced JSON.
+ * Parses the raw JSON text a model sent for tool `toolName` and coerces it to `schema`: the one place
+ * a call's arguments are parsed, before any tool of any source runs. Empty text stands for `{}`.
  * A failure's `message` is the error result the model sees:
  * `Invalid input for view: limit must be an integer; you sent "five"`.
  */
@@ -88,7 +95,7 @@ export function prepareToolInput(toolName: string, schema: JsonSchema, rawInput:
   const result = coerceArguments(root, parsed);
   if (result.problems.length) return { ok: false, message: `Invalid input for ${toolName}: ${result.problems.join('; ')}` };
   const input = result.coercions.length ? JSON.stringify(result.value) : rawInput;
-  return { ok: true, input, coercions: result.coercions };
+  return { ok: true, value: result.value, input, coercions: result.coercions };
 }
 
 interface Collector {

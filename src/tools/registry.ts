@@ -217,16 +217,18 @@ export const PLUGIN_APPROVED = new WeakSet<object>();
  * `permission` first (`deny` → an error result the model sees; `allow` → the request still goes to
  * the permission service, so `deny` rules hold, marked {@link PLUGIN_APPROVED} so that the app answers
  * it in the person's place), and `after` may rewrite the output. Without hooks this is `tool.run(input, ctx)`.
- * `input` is the JSON text of the arguments, already checked against the tool's schema.
+ * `input` is the parsed arguments, already checked against the tool's schema. The hooks see a copy of
+ * them: a hook changes what the tool gets by returning new arguments, not by changing the ones it is given.
  */
-export async function runWithHooks(tool: Tool, input: string, ctx: ToolContext, hooks: ToolCallHooks | undefined): Promise<ToolResult> {
+export async function runWithHooks(tool: Tool, input: unknown, ctx: ToolContext, hooks: ToolCallHooks | undefined): Promise<ToolResult> {
   if (!hooks) return tool.run(input, ctx);
-  const call = { sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, args: parseArgs(input) };
+  const call = { sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, args: structuredClone(input) };
   // a hook that never settles must not outlive esc
   const before = await untilAborted(hooks.before(call), ctx.signal);
   // a plugin's refusal is a policy's, as a permission rule's is: `permission` in the call log
   if ('blocked' in before) return { output: before.blocked, isError: true, metadata: { blockedByPlugin: true }, ...(before.hookFailed ? {} : { outcome: 'permission' as const }) };
-  const rewritten = before.args === call.args ? input : JSON.stringify(before.args);
+  // a plugin's arguments reach the tool as JSON carries them, as the model's would
+  const rewritten = before.args === call.args ? input : jsonValue(before.args);
   call.args = before.args;
   const askPermission: PermissionAsk = async (request, subject) => {
     const answer = await untilAborted(hooks.permission({ sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, action: request.action, description: request.description, params: request.params }), ctx.signal);
@@ -258,10 +260,8 @@ function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error && signal.reason.name === 'AbortError' ? signal.reason : new DOMException('The operation was aborted', 'AbortError');
 }
 
-function parseArgs(input: string): unknown {
-  try {
-    return input.trim() === '' ? {} : JSON.parse(input);
-  } catch {
-    return {};
-  }
+/** `value` as a JSON round trip leaves it: no functions or `undefined` members, dates as strings; `{}` for nothing. */
+function jsonValue(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? {} : (JSON.parse(text) as unknown);
 }

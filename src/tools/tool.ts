@@ -54,8 +54,12 @@ export interface Tool {
    * execution path asks on its behalf only then.
    */
   asks?: ToolAsks;
-  /** `input` is the raw JSON text the model sent */
-  run(input: string, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * Runs one call. `input` is the arguments the model sent, already parsed from its JSON text and
+   * checked and coerced against {@link inputSchema} by the one execution path (`agent/tool-calls.ts`,
+   * `tools/coerce.ts`): usually an object, though a schema that allows more lets more through.
+   */
+  run(input: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
 
 // defined in tool-error.ts: the TUI's file picker (glob-pattern.ts) throws it without loading zod
@@ -78,7 +82,7 @@ export interface ToolDefinition<S extends z.ZodType> {
 
 /**
  * Builds a {@link Tool} from a zod schema and a run function.
- * Never rejects: invalid JSON, schema errors, thrown errors and denials all become results.
+ * Never rejects: schema errors, thrown errors and denials all become results.
  */
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
   const inputSchema = toInputSchema(def.parameters);
@@ -89,17 +93,10 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
     inputSchema,
     readOnly: def.readOnly ?? false,
     ...(def.asks ? { asks: def.asks } : {}),
-    async run(rawInput, ctx) {
-      let json: unknown;
-      try {
-        json = rawInput.trim() === '' ? {} : JSON.parse(rawInput);
-      } catch (err) {
-        return invalidInput(
-          `The input of ${def.name} is not valid JSON (${(err as Error).message}). Send the parameters as a JSON object.`,
-        );
-      }
-      const parsed = def.parameters.safeParse(json);
-      if (!parsed.success) return invalidInput(describeInvalidInput(def.name, parsed.error, json));
+    async run(input, ctx) {
+      // zod applies what the JSON Schema the execution path checked cannot say: defaults, refinements, types of its own
+      const parsed = def.parameters.safeParse(input);
+      if (!parsed.success) return invalidInput(describeInvalidInput(def.name, parsed.error, input));
       const nul = findNulByte(parsed.data);
       // a NUL can't be in a path, a pattern or a command; Node would say "The argument 'args[7]' must be a string without null bytes"
       if (nul !== undefined) return invalidInput(`${nul} contains a NUL byte (\\0): paths, patterns, commands and text files can't hold one. Remove it and try again.`);

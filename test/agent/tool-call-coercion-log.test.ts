@@ -13,8 +13,8 @@ import { PermissionDeniedError } from '../../src/permission/errors.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { toolContext } from '../support/tool-context.js';
 
-/** A tool as an MCP server describes it: JSON Schema, raw JSON in, no kernel. */
-function schemaTool(name: string, received: string[], run?: () => Promise<never>): Tool {
+/** A tool as an MCP server describes it: JSON Schema, the parsed arguments in, no kernel. */
+function schemaTool(name: string, received: unknown[], run?: () => Promise<never>): Tool {
   return {
     name,
     description: `${name} for the test`,
@@ -27,7 +27,7 @@ function schemaTool(name: string, received: string[], run?: () => Promise<never>
     async run(input) {
       received.push(input);
       if (run) return run();
-      return { output: `got ${input}`, isError: false };
+      return { output: `got ${JSON.stringify(input)}`, isError: false };
     },
   };
 }
@@ -48,12 +48,12 @@ async function runBatch(registry: ToolRegistry, calls: ToolCallPart[]) {
 
 describe('runToolCalls: coercion and the call log', () => {
   it('gives an MCP tool the coerced arguments and logs the call as coerced, with its source', async () => {
-    const received: string[] = [];
+    const received: unknown[] = [];
     const registry = new ToolRegistry();
     registry.register(schemaTool('svc_query', received), 'mcp');
     const input = '{"n":"5","tags":"a","deep":"{\\"on\\":\\"true\\"}"}';
     const { outcome, log } = await runBatch(registry, [call('c1', 'svc_query', input)]);
-    expect(received).toEqual(['{"n":5,"tags":["a"],"deep":{"on":true}}']);
+    expect(received).toEqual([{ n: 5, tags: ['a'], deep: { on: true } }]);
     expect(outcome.results[0]!.content).toBe('got {"n":5,"tags":["a"],"deep":{"on":true}}');
     expect(log).toEqual([
       {
@@ -73,18 +73,18 @@ describe('runToolCalls: coercion and the call log', () => {
     ]);
   });
 
-  it('passes arguments that already fit on byte for byte', async () => {
-    const received: string[] = [];
+  it('passes arguments that already fit on unchanged', async () => {
+    const received: unknown[] = [];
     const registry = new ToolRegistry();
     registry.register(schemaTool('status', received), 'project');
     const input = '{ "n": 5 }';
     const { log } = await runBatch(registry, [call('c1', 'status', input)]);
-    expect(received).toEqual([input]);
+    expect(received).toEqual([{ n: 5 }]);
     expect(log[0]).toMatchObject({ source: 'project', outcome: 'ok', coerced: false });
   });
 
   it('does not run a tool whose arguments cannot be coerced, and logs a validation failure', async () => {
-    const received: string[] = [];
+    const received: unknown[] = [];
     const registry = new ToolRegistry();
     registry.register(schemaTool('status', received), 'user');
     const { outcome, log } = await runBatch(registry, [call('c1', 'status', '{"n":"many","tags":[1,{}]}')]);
@@ -97,13 +97,13 @@ describe('runToolCalls: coercion and the call log', () => {
   });
 
   it("logs the person's denial as permission and the call it kept from running as canceled", async () => {
-    const received: string[] = [];
+    const received: unknown[] = [];
     const registry = new ToolRegistry();
     registry.register(schemaTool('deploy', received, async () => { throw new PermissionDeniedError(); }), 'runtime');
     registry.register(schemaTool('status', received), 'project');
     const { outcome, log } = await runBatch(registry, [call('c1', 'deploy', '{"n":1}'), call('c2', 'status', '{"n":2}')]);
     expect(outcome.permissionDenied).toBe(true);
-    expect(received).toEqual(['{"n":1}']);
+    expect(received).toEqual([{ n: 1 }]);
     expect(log.map((r) => [r.toolCallId, r.tool, r.source, r.outcome])).toEqual([
       ['c1', 'deploy', 'runtime', 'permission'],
       ['c2', 'status', 'project', 'canceled'],
@@ -112,7 +112,7 @@ describe('runToolCalls: coercion and the call log', () => {
   });
 
   it('keeps running the batch when the log cannot be written', async () => {
-    const received: string[] = [];
+    const received: unknown[] = [];
     const registry = new ToolRegistry();
     registry.register(schemaTool('status', received), 'project');
     const outcome = await runToolCalls({

@@ -14,6 +14,6 @@ describe('stats: the built-in tool table', () => {
   });
 
   it('a listed stand-in says it cannot run rather than doing anything', async () => {
-    expect(await listedTool('grep').run('{}', toolContext('/'))).toEqual({ output: 'grep was loaded for a listing only and cannot run', isError: true });
+    expect(await listedTool('grep').run({}, toolContext('/'))).toEqual({ output: 'grep was loaded for a listing only and cannot run', isError: true });
   });
 });

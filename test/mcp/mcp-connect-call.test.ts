@@ -5,6 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runToolCalls } from '../../src/agent/tool-calls.js';
+import type { ToolResultPart } from '../../src/message.js';
 import type { McpService } from '../../src/mcp/service.js';
 import type { PermissionAskInput } from '../../src/permission/types.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -17,6 +19,13 @@ function recordingContext(cwd: string, signal?: AbortSignal): { ctx: ToolContext
   const asked: PermissionAskInput[] = [];
   const ctx = { ...toolContext(cwd, { signal }), askPermission: async (input: PermissionAskInput) => void asked.push(input) };
   return { ctx, asked };
+}
+
+/** Sends the raw JSON text `input` for `name` through the execution path every call takes, as the agent does. */
+async function callAsSent(registry: ToolRegistry, name: string, input: string, ctx: ToolContext): Promise<ToolResultPart> {
+  const call = { type: 'tool_call' as const, id: 'call-1', name, input, finished: true };
+  const { results } = await runToolCalls({ calls: [call], registry, signal: ctx.signal, contextFor: () => ctx });
+  return results[0]!;
 }
 
 function tool(registry: ToolRegistry, name: string): Tool {
@@ -64,7 +73,7 @@ describe.each(['stdio', 'http', 'sse'] as const)('an MCP server over %s', (trans
 
   it('calls a tool, asking permission as the original did', async () => {
     const { ctx, asked } = recordingContext(cwd);
-    const result = await tool(registry, 'test_echo').run('{"text":"hi mcp"}', ctx);
+    const result = await tool(registry, 'test_echo').run({ text: 'hi mcp' }, ctx);
     expect(result).toEqual({ output: 'echo: hi mcp', isError: false, metadata: { mcpServer: 'test', mcpTool: 'echo' } });
     expect(asked).toEqual([
       {
@@ -77,31 +86,31 @@ describe.each(['stdio', 'http', 'sse'] as const)('an MCP server over %s', (trans
   });
 
   it('keeps one connection: every call reaches the same server', async () => {
-    const pid = (await tool(registry, 'test_pid').run('{}', recordingContext(cwd).ctx)).output;
-    const again = (await tool(registry, 'test_pid').run('', recordingContext(cwd).ctx)).output;
+    const pid = (await tool(registry, 'test_pid').run({}, recordingContext(cwd).ctx)).output;
+    const again = (await callAsSent(registry, 'test_pid', '', recordingContext(cwd).ctx)).content;
     expect(again).toBe(pid);
     if (transport !== 'stdio') expect(pid).toBe(String(http!.child.pid));
   });
 
   it('passes an image on as an image', async () => {
-    const result = await tool(registry, 'test_image').run('{}', recordingContext(cwd).ctx);
+    const result = await tool(registry, 'test_image').run({}, recordingContext(cwd).ctx);
     expect(result.output).toBe('a 1x1 picture\n[image: image/png, 70 bytes]');
     expect(result.images).toEqual([{ mimeType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) }]);
   });
 
   it('turns an image that is not base64 into error text and passes no image', async () => {
-    const result = await tool(registry, 'test_bad_image').run('{}', recordingContext(cwd).ctx);
+    const result = await tool(registry, 'test_bad_image').run({}, recordingContext(cwd).ctx);
     expect(result.images).toBeUndefined();
     expect(result.output).toBe('Error: the tool returned an image that cannot be shown: the image data is not valid base64');
   });
 
   it('honours isError', async () => {
-    const result = await tool(registry, 'test_fail').run('{}', recordingContext(cwd).ctx);
+    const result = await tool(registry, 'test_fail').run({}, recordingContext(cwd).ctx);
     expect(result).toMatchObject({ output: 'something went wrong', isError: true });
   });
 
   it('keeps every content item in order', async () => {
-    const result = await tool(registry, 'test_mixed').run('{}', recordingContext(cwd).ctx);
+    const result = await tool(registry, 'test_mixed').run({}, recordingContext(cwd).ctx);
     expect(result.output).toBe(
       'first\nresource text\n[resource: file:///blob.bin, application/octet-stream]\n[resource link: linked.md file:///linked.md]\nlast',
     );
@@ -116,17 +125,17 @@ describe.each(['stdio', 'http', 'sse'] as const)('an MCP server over %s', (trans
       properties: { from: point, to: { ...point, description: 'end point' } },
       required: ['from', 'to'],
     });
-    const result = await long.run(JSON.stringify({ from: { x: 0, y: 0 }, to: { x: 3, y: 4 } }), recordingContext(cwd).ctx);
+    const result = await long.run({ from: { x: 0, y: 0 }, to: { x: 3, y: 4 } }, recordingContext(cwd).ctx);
     expect(result).toMatchObject({ output: '5', isError: false });
   });
 
   it('answers input that is not a JSON object without calling the server', async () => {
     const { ctx, asked } = recordingContext(cwd);
-    expect(await tool(registry, 'test_echo').run('[1,2]', ctx)).toMatchObject({
+    expect(await tool(registry, 'test_echo').run([1, 2], ctx)).toMatchObject({
       output: 'The input of test_echo must be a JSON object of parameters; you sent [1,2]',
       isError: true,
     });
-    expect(await tool(registry, 'test_echo').run('{"text":', ctx)).toMatchObject({ isError: true });
+    expect(await callAsSent(registry, 'test_echo', '{"text":', ctx)).toMatchObject({ isError: true });
     expect(asked).toEqual([]);
   });
 
@@ -138,7 +147,7 @@ describe.each(['stdio', 'http', 'sse'] as const)('an MCP server over %s', (trans
         throw new PermissionDeniedError();
       },
     };
-    expect(await tool(registry, 'test_echo').run('{"text":"x"}', ctx)).toEqual({
+    expect(await tool(registry, 'test_echo').run({ text: 'x' }, ctx)).toEqual({
       output: 'Permission denied',
       isError: true,
       permissionDenied: true,
@@ -165,16 +174,16 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
 
   it('lists a directory and reads a file', async () => {
     expect(service.servers()[0]).toMatchObject({ status: 'connected' });
-    const list = await tool(registry, 'files_list_directory').run(JSON.stringify({ path: dir }), recordingContext(dir).ctx);
+    const list = await tool(registry, 'files_list_directory').run({ path: dir }, recordingContext(dir).ctx);
     expect(list).toMatchObject({ isError: false });
     expect(list.output.split('\n').sort()).toEqual(['[FILE] notes.txt', '[FILE] other.md']);
 
-    const read = await tool(registry, 'files_read_text_file').run(JSON.stringify({ path: join(dir, 'notes.txt') }), recordingContext(dir).ctx);
+    const read = await tool(registry, 'files_read_text_file').run({ path: join(dir, 'notes.txt') }, recordingContext(dir).ctx);
     expect(read).toMatchObject({ output: 'line one\nline two\n', isError: false });
   });
 
   it('reports the server\'s own error for a path outside the allowed directory', async () => {
-    const read = await tool(registry, 'files_read_text_file').run(JSON.stringify({ path: '/etc/hostname' }), recordingContext(dir).ctx);
+    const read = await tool(registry, 'files_read_text_file').run({ path: '/etc/hostname' }, recordingContext(dir).ctx);
     expect(read.isError).toBe(true);
     expect(read.output).toMatch(/outside allowed directories|Access denied/i);
   });

@@ -41,7 +41,7 @@ describe('MCP failures', () => {
     const logDir = tempDir();
     const { registry, cwd } = await connectedFixture({ timeout: 300 }, { logDir });
     const started = Date.now();
-    const result = await tool(registry, 'test_sleep').run('{"ms":10000}', toolContext(cwd));
+    const result = await tool(registry, 'test_sleep').run({ ms: 10000 }, toolContext(cwd));
     const elapsed = Date.now() - started;
     expect(result).toMatchObject({
       output:
@@ -54,13 +54,13 @@ describe('MCP failures', () => {
     // the server received notifications/cancelled (it logs so on stderr, which lands in our log)
     await expect.poll(() => readFileSync(join(logDir, 'mcp-test.log'), 'utf8')).toContain('stderr: cancelled: sleep 10000');
     // and the connection is still good
-    expect((await tool(registry, 'test_echo').run('{"text":"still here"}', toolContext(cwd))).output).toBe('echo: still here');
+    expect((await tool(registry, 'test_echo').run({ text: 'still here' }, toolContext(cwd))).output).toBe('echo: still here');
   });
 
   it('returns at once when the call is cancelled, and tells the server', async () => {
     const { registry, cwd, service: s } = await connectedFixture();
     const controller = new AbortController();
-    const call = tool(registry, 'test_sleep').run('{"ms":10000}', toolContext(cwd, { signal: controller.signal }));
+    const call = tool(registry, 'test_sleep').run({ ms: 10000 }, toolContext(cwd, { signal: controller.signal }));
     await new Promise((r) => setTimeout(r, 200));
     const abortedAt = Date.now();
     controller.abort();
@@ -72,9 +72,9 @@ describe('MCP failures', () => {
 
   it('reports a crash mid-call clearly, then restarts the server once on the next call', async () => {
     const { registry, cwd, service: s } = await connectedFixture();
-    const pidBefore = (await tool(registry, 'test_pid').run('{}', toolContext(cwd))).output;
+    const pidBefore = (await tool(registry, 'test_pid').run({}, toolContext(cwd))).output;
 
-    const crashed = await tool(registry, 'test_crash').run('{}', toolContext(cwd));
+    const crashed = await tool(registry, 'test_crash').run({}, toolContext(cwd));
     expect(crashed).toMatchObject({
       output: 'MCP server "test" exited during the call to crash (stderr: crashing on purpose). It will be restarted on the next call.',
       isError: true,
@@ -84,7 +84,7 @@ describe('MCP failures', () => {
     // its tools stay offered: a call is what restarts it
     expect(registry.get('test_pid')).toBeDefined();
 
-    const pidAfter = await tool(registry, 'test_pid').run('{}', toolContext(cwd));
+    const pidAfter = await tool(registry, 'test_pid').run({}, toolContext(cwd));
     expect(pidAfter.isError).toBe(false);
     expect(pidAfter.output).not.toBe(pidBefore);
     expect(s.servers()[0]).toMatchObject({ status: 'connected' });
@@ -102,8 +102,8 @@ describe('MCP failures', () => {
     service = startService({ servers: { test: config }, registry, cwd });
     await whenServer(service, 'test', (s) => s.status === 'connected');
 
-    await tool(registry, 'test_crash').run('{}', toolContext(cwd));
-    const result = await tool(registry, 'test_echo').run('{"text":"x"}', toolContext(cwd));
+    await tool(registry, 'test_crash').run({}, toolContext(cwd));
+    const result = await tool(registry, 'test_echo').run({ text: 'x' }, toolContext(cwd));
     expect(result).toMatchObject({
       output: 'MCP server "test" exited and could not be restarted: the process exited during initialize (stderr: refusing to start)',
       isError: true,
@@ -134,7 +134,7 @@ describe('MCP failures', () => {
     expect(good.tools).toContain('good_read_text_file');
     // the good server is usable while the others are still waiting
     expect(service.servers().find((s) => s.name === 'silent')?.status).toBe('connecting');
-    const read = await tool(registry, 'good_read_text_file').run(JSON.stringify({ path: join(cwd, 'a.txt') }), toolContext(cwd));
+    const read = await tool(registry, 'good_read_text_file').run({ path: join(cwd, 'a.txt') }, toolContext(cwd));
     expect(read.output).toBe('A');
 
     const silent = await whenServer(service, 'silent', (s) => s.status === 'failed');

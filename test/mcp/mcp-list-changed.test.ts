@@ -32,14 +32,14 @@ describe.each(['stdio', 'http'] as const)('tools/list_changed over %s', (transpo
     expect(registry.get('test_extra')).toBeUndefined();
     const echo = registry.get('test_echo');
 
-    expect((await registry.get('test_toggle_extra')!.run('{}', toolContext(cwd))).output).toBe('extra on');
+    expect((await registry.get('test_toggle_extra')!.run({}, toolContext(cwd))).output).toBe('extra on');
     const added = await whenServer(service, 'test', (s) => s.tools.includes('test_extra'));
     expect(added.tools).toHaveLength(12);
-    expect((await registry.get('test_extra')!.run('{}', toolContext(cwd))).output).toBe('extra tool here');
+    expect((await registry.get('test_extra')!.run({}, toolContext(cwd))).output).toBe('extra tool here');
     // an unchanged tool is the same object: no churn in the registry
     expect(registry.get('test_echo')).toBe(echo);
 
-    await registry.get('test_toggle_extra')!.run('{}', toolContext(cwd));
+    await registry.get('test_toggle_extra')!.run({}, toolContext(cwd));
     await whenServer(service, 'test', (s) => !s.tools.includes('test_extra'));
     expect(registry.get('test_extra')).toBeUndefined();
     expect(service.logLines('test').filter((l) => l.text.startsWith('tools changed'))).toHaveLength(2);

@@ -31,7 +31,7 @@ async function connectedEdge() {
     cwd,
   });
   await whenServer(service, 'edge', (s) => s.status === 'connected');
-  const call = (name: string, input: Record<string, unknown>) => registry.get(name)!.run(JSON.stringify(input), toolContext(cwd));
+  const call = (name: string, input: Record<string, unknown>) => registry.get(name)!.run(input, toolContext(cwd));
   return { call, service };
 }
 

@@ -39,7 +39,7 @@ describe('loading plugins', () => {
     expect(report.tools).toEqual([{ name: 'open_tickets', source: 'project', kind: 'plugin', origin: 'plugin package opencode-plugin-tickets' }]);
     // a bare map of properties is taken as the object's properties
     expect(registry.get('open_tickets')!.inputSchema).toEqual({ type: 'object', properties: { queue: { type: 'string', description: 'queue' } } });
-    const result = await registry.get('open_tickets')!.run('{"queue":"ops"}', toolContext(dir));
+    const result = await registry.get('open_tickets')!.run({ queue: 'ops' }, toolContext(dir));
     expect(result).toEqual({ output: `ops in ${dir}`, isError: false });
   });
 

@@ -74,7 +74,7 @@ export function recordingContext(options: { cwd: string; answer?: 'allow' | 'den
 
 /** Runs `tool` with `input` sent as the model would (JSON text). */
 export function runTool(tool: Tool, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  return tool.run(JSON.stringify(input), ctx);
+  return tool.run(input, ctx);
 }
 
 /** A fresh temporary directory (real path, no symlinks) and its removal. */

@@ -25,5 +25,5 @@ export function toolContext(cwd: string, options: { signal?: AbortSignal; fileTi
 
 /** Runs `tool` with `input` sent as the JSON the model would send. */
 export function runTool(tool: Tool, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  return tool.run(JSON.stringify(input), ctx);
+  return tool.run(input, ctx);
 }

@@ -123,21 +123,22 @@ describe('coerceArguments', () => {
 describe('prepareToolInput', () => {
   const view = obj({ file_path: { type: 'string' }, offset: { type: 'integer' }, limit: { type: 'integer' } }, ['file_path']);
 
-  it('passes the raw text on when nothing changed', () => {
+  it('keeps the raw text when nothing changed', () => {
     const raw = '{ "file_path": "a.txt" }';
-    expect(prepareToolInput('view', view, raw)).toEqual({ ok: true, input: raw, coercions: [] });
+    expect(prepareToolInput('view', view, raw)).toEqual({ ok: true, value: { file_path: 'a.txt' }, input: raw, coercions: [] });
   });
 
-  it('hands the tool the coerced JSON', () => {
+  it('hands the tool the coerced value, with its JSON text', () => {
     expect(prepareToolInput('view', view, '{"file_path":"a.txt","limit":"5"}')).toEqual({
       ok: true,
+      value: { file_path: 'a.txt', limit: 5 },
       input: '{"file_path":"a.txt","limit":5}',
       coercions: [{ path: 'limit', from: '5', to: 5 }],
     });
   });
 
   it('treats an empty input as {}', () => {
-    expect(prepareToolInput('ls', obj({ path: { type: 'string' } }), '  ')).toEqual({ ok: true, input: '  ', coercions: [] });
+    expect(prepareToolInput('ls', obj({ path: { type: 'string' } }), '  ')).toEqual({ ok: true, value: {}, input: '  ', coercions: [] });
   });
 
   it('names every problem in one error the model can act on', () => {

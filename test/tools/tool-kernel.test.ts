@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PermissionDeniedError } from '../../src/permission/errors.js';
+import { prepareToolInput } from '../../src/tools/coerce.js';
 import { defineTool, ToolError, type ToolContext } from '../../src/tools/tool.js';
 import { truncateOutput } from '../../src/tools/truncate.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -22,32 +23,32 @@ const echo = defineTool({
 
 describe('tool kernel', () => {
   it('runs a valid call and returns its output', async () => {
-    expect(await echo.run('{"text":"hi"}', ctx)).toEqual({ output: 'echo: hi', isError: false });
+    expect(await echo.run({ text: 'hi' }, ctx)).toEqual({ output: 'echo: hi', isError: false });
   });
 
-  it('turns input that is not JSON into an error result the model can act on', async () => {
-    const r = await echo.run('{"text": "hi"', ctx);
-    expect(r.isError).toBe(true);
-    expect(r.output).toMatch(/^The input of echo is not valid JSON \(.+\)\. Send the parameters as a JSON object\.$/);
+  it('input that is not JSON is answered before the tool runs, with a message the model can act on', () => {
+    const r = prepareToolInput(echo.name, echo.inputSchema, '{"text": "hi"');
+    expect(r.ok).toBe(false);
+    expect(r.ok ? '' : r.message).toMatch(/^The input of echo is not valid JSON \(.+\)\. Send the parameters as a JSON object\.$/);
   });
 
   it('names the parameter, the expected type and the value sent when the schema fails', async () => {
-    const r = await echo.run('{"text":"hi","offset":"x"}', ctx);
+    const r = await echo.run({ text: 'hi', offset: 'x' }, ctx);
     expect(r).toEqual({ output: 'Invalid input for echo: offset must be a number; you sent "x"', isError: true, outcome: 'validation' });
   });
 
   it('says which required parameter is missing', async () => {
-    const r = await echo.run('{}', ctx);
+    const r = await echo.run({}, ctx);
     expect(r).toEqual({ output: 'Invalid input for echo: text is required', isError: true, outcome: 'validation' });
   });
 
   it('turns a thrown error into an error result', async () => {
-    expect(await echo.run('{"text":"boom"}', ctx)).toEqual({ output: 'Error: exploded', isError: true });
-    expect(await echo.run('{"text":"tool-error"}', ctx)).toEqual({ output: 'bad thing', isError: true, metadata: { n: 1 } });
+    expect(await echo.run({ text: 'boom' }, ctx)).toEqual({ output: 'Error: exploded', isError: true });
+    expect(await echo.run({ text: 'tool-error' }, ctx)).toEqual({ output: 'bad thing', isError: true, metadata: { n: 1 } });
   });
 
   it('marks a permission denial so the loop can stop', async () => {
-    expect(await echo.run('{"text":"deny"}', ctx)).toEqual({ output: 'Permission denied', isError: true, permissionDenied: true });
+    expect(await echo.run({ text: 'deny' }, ctx)).toEqual({ output: 'Permission denied', isError: true, permissionDenied: true });
   });
 
   it('publishes a JSON schema with properties and required', () => {

@@ -5,7 +5,9 @@
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { runToolCalls, type ToolCallRecord } from '../../src/agent/tool-calls.js';
 import { PermissionDeniedError, PermissionRuleError } from '../../src/permission/errors.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
 import {
   defineTool,
   outcomeOf,
@@ -45,18 +47,26 @@ describe('the kernel marks its results', () => {
   const { ctx } = recordingContext({ cwd: tmpdir() });
 
   it('a rejected input is a validation outcome', async () => {
-    expect(await tool.run('{"text":"a","times":0}', ctx)).toEqual({
+    expect(await tool.run({ text: 'a', times: 0 }, ctx)).toEqual({
       output: 'Invalid input for echo: times: Too small: expected number to be >=1',
       isError: true,
       outcome: 'validation',
     });
-    expect((await tool.run('{', ctx)).outcome).toBe('validation');
-    expect((await tool.run('{"text":"a\\u0000"}', ctx)).outcome).toBe('validation');
+    expect((await tool.run({ text: 'a\u0000' }, ctx)).outcome).toBe('validation');
+  });
+
+  it('input that is not JSON is a validation outcome too, answered by the execution path', async () => {
+    const registry = new ToolRegistry();
+    registry.register(tool, 'builtin');
+    const log: ToolCallRecord[] = [];
+    const call = { type: 'tool_call' as const, id: 'call-1', name: 'echo', input: '{', finished: true };
+    await runToolCalls({ calls: [call], registry, signal: ctx.signal, contextFor: () => ctx, log: { record: (r) => void log.push(r) } });
+    expect(log.map((r) => r.outcome)).toEqual(['validation']);
   });
 
   it('cut output is marked truncated; output within the limit is not', async () => {
-    const cut = await tool.run('{"text":"0123456789","times":3}', ctx);
+    const cut = await tool.run({ text: '0123456789', times: 3 }, ctx);
     expect(cut).toEqual({ output: '0123456789\n\n... [1 lines truncated] ...\n\n0123456789', isError: false, truncated: true });
-    expect(await tool.run('{"text":"short"}', ctx)).toEqual({ output: 'short', isError: false });
+    expect(await tool.run({ text: 'short' }, ctx)).toEqual({ output: 'short', isError: false });
   });
 });
