@@ -5,6 +5,7 @@
  */
 import { BINDINGS, formatKeys, type ActionName } from '../tui/keybindings.js';
 import { buildKeymap, type BuiltKeymap, type KeybindingSource } from '../tui/keymap.js';
+import { alignColumns } from './columns.js';
 import type { CliOptions } from './options.js';
 
 /**
@@ -42,9 +43,7 @@ export function keybindingsTable(built: BuiltKeymap, sources: readonly Keybindin
     return [action, formatKeys(b.keys), yours, b.description];
   });
   const header = ['ACTION', 'DEFAULT', 'YOURS', 'WHAT IT DOES'];
-  const widths = header.slice(0, 3).map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => [...cells.slice(0, 3).map((c, i) => c.padEnd(widths[i]!)), cells[3]].join('  ').trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
+  return alignColumns([header, ...rows]).join('\n');
 }
 
 /**

@@ -13,6 +13,7 @@ import chalk from 'chalk';
 import type { Database } from '../db/database.js';
 import type { Session } from '../db/session-store.js';
 import { costText, localTime, roundUsd, totalTokens } from '../session-io/conversation.js';
+import { alignColumns } from './columns.js';
 import { loadConfigForCommand } from './load-config.js';
 import { findSession, SessionLookupError, shortIds } from './session-ref.js';
 
@@ -173,16 +174,6 @@ function ordered(all: Session[]): { session: Session; depth: number }[] {
 function cutTitle(title: string): string {
   const line = title.replace(/\s+/g, ' ').trim() || '(untitled)';
   return line.length > LIST_TITLE_MAX_CHARS ? `${line.slice(0, LIST_TITLE_MAX_CHARS - 1)}…` : line;
-}
-
-function alignColumns(rows: readonly string[][], leftAligned: ReadonlySet<number>): string[] {
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
-  return rows.map((r) =>
-    r
-      .map((cell, col) => (leftAligned.has(col) ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!)))
-      .join('  ')
-      .trimEnd(),
-  );
 }
 
 /** The session `ref` names. @throws {SessionLookupError} (also when the project has no database yet) */

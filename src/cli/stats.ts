@@ -14,7 +14,9 @@ import { resolve } from 'node:path';
 import { isatty } from 'node:tty';
 import { openToolCallLog } from '../db/tool-call-log-reader.js';
 import type { ToolStats } from '../db/tool-call-log.js';
+import { localTime } from '../session-io/conversation.js';
 import { startupMark } from '../startup-trace.js';
+import { alignColumns } from './columns.js';
 import { loadStatsConfig } from './stats-config.js';
 import { hasPlugins, offeredTools, type OfferedTool } from './stats-offered.js';
 
@@ -246,19 +248,3 @@ export function formatStats(report: StatsReport, options: { bold?: (text: string
   return `${lines.join('\n')}\n`;
 }
 
-function alignColumns(rows: readonly string[][], leftAligned: ReadonlySet<number>): string[] {
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
-  return rows.map((r) =>
-    r
-      .map((cell, col) => (leftAligned.has(col) ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!)))
-      .join('  ')
-      .trimEnd(),
-  );
-}
-
-/** `YYYY-MM-DD HH:MM` in the local time zone. */
-function localTime(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}

@@ -5,13 +5,8 @@
  */
 import { THEME_COLOUR_KEYS } from '../tui/theme.js';
 import { listThemes, loadTheme, printable, themeSourceLabel, type ThemePlaces } from '../tui/theme-loader.js';
+import { alignColumns } from './columns.js';
 import type { CliOptions } from './options.js';
-
-/** Lays out rows as columns two spaces apart, the last column unpadded. */
-function columns(rows: string[][]): string {
-  const widths = rows[0]!.slice(0, -1).map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i < widths.length ? cell.padEnd(widths[i]!) : cell)).join('  ').trimEnd()).join('\n');
-}
 
 /**
  * The table `opencode themes` prints: a `✓` on `current`, the name, its source and file (the winner;
@@ -27,12 +22,12 @@ export function themesTable(places: ThemePlaces, current: string | undefined): {
     const loaded = loadTheme(entry.name, places);
     if (loaded.problem) problems.push(loaded.problem);
   }
-  return { table: columns(rows), problems };
+  return { table: alignColumns(rows).join('\n'), problems };
 }
 
 /** The table of colour keys for `opencode themes --keys`. */
 export function themeKeysTable(): string {
-  return columns([['KEY', 'COLOURS'], ...Object.entries(THEME_COLOUR_KEYS)]);
+  return alignColumns([['KEY', 'COLOURS'], ...Object.entries(THEME_COLOUR_KEYS)]).join('\n');
 }
 
 /**

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { resolveDataDir } from '../config/load.js';
 import type { CustomToolsReport } from '../custom/load.js';
 import { describeEntry, describeShadowed, SOURCE_LABEL, type ToolEntry, type ToolRegistry } from '../tools/registry.js';
+import { alignColumns } from './columns.js';
 import { loadConfigForCommand } from './load-config.js';
 import { PROMPT_MCP_WAIT_MS } from '../app/mcp-wait.js';
 
@@ -69,8 +70,7 @@ export function formatToolList(rows: readonly ToolListing[], report: Pick<Custom
     if (row.shadowedBy) notes.push(`shadowed by ${row.shadowedBy}`);
     table.push([row.name, SOURCE_LABEL[row.source as keyof typeof SOURCE_LABEL] ?? row.source, row.origin ?? '', notes.join('; ')]);
   }
-  const widths = [0, 1, 2].map((col) => Math.max(...table.map((r) => r[col]!.length)));
-  const lines = table.map((r) => r.map((cell, col) => (col < 3 ? cell.padEnd(widths[col]!) : cell)).join('  ').trimEnd());
+  const lines = alignColumns(table);
   const hooks = report.hooks ?? [];
   if (hooks.length) {
     const width = Math.max(...hooks.map((h) => h.origin.length));
