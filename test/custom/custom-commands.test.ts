@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fillPlaceholders, findPlaceholders, loadCustomCommands, userCommandDirs } from '../../src/tui/custom-commands.js';
+import { fillPlaceholders, findPlaceholders, loadCustomCommands, userCommandDirs } from '../../src/custom/commands.js';
 
 let home: string;
 beforeEach(() => {
