@@ -8,7 +8,7 @@
  * Only light modules are imported here: the TUI's first frame loads this file, so the config's
  * schema, the trust decision, the app and the custom tools' loader are imported when their step runs.
  */
-import type { ConfigProblems, LoadedConfig } from '../config/load.js';
+import type { LoadedConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import type { CustomToolsReport } from '../custom/load.js';
 import type { LspServerPlan } from '../lsp/servers.js';
@@ -65,7 +65,7 @@ export interface StartAppOptions {
   /** further options of `createApp`, e.g. `opencode acp`'s editor files for the tools */
   appOptions?: Partial<AppOptions>;
   /** step 1's reader; default `loadConfig`. The TUI passes its remembered check (no schema before its first frame) */
-  readConfig?: () => Promise<LoadedConfig | ConfigProblems>;
+  readConfig?: () => Promise<LoadedConfig | { problems: string[] }>;
   /**
    * Step 4 for a front end that asks the person (the TUI's trust dialog): resolves with what the app
    * starts with. Default: {@link AppStart.trust}'s decision, asking nobody.
@@ -208,8 +208,19 @@ export function startApp(options: StartAppOptions): AppStart {
 
 /** Step 1: the config, with `-d` applied. */
 async function readConfig(options: StartAppOptions): Promise<StartConfig> {
-  const loaded = options.readConfig ? await options.readConfig() : (await import('../config/load.js')).tryLoadConfig(options.cwd, options.env);
-  if ('problems' in loaded) throw new StartError('config', loaded.problems, { cause: loaded.cause });
+  let loaded: LoadedConfig | { problems: string[] };
+  if (options.readConfig) {
+    loaded = await options.readConfig();
+  } else {
+    const { configProblems, loadConfig } = await import('../config/load.js');
+    try {
+      loaded = loadConfig({ cwd: options.cwd, env: options.env });
+    } catch (err) {
+      // the runtime API hands a program the error itself
+      throw new StartError('config', configProblems(err), { cause: err });
+    }
+  }
+  if ('problems' in loaded) throw new StartError('config', loaded.problems);
   return { loaded, config: { ...loaded.config, debug: loaded.config.debug || !!options.debug } };
 }
 

@@ -76,23 +76,21 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   return { config, warnings, files, sources: read };
 }
 
-/**
- * {@link loadConfig} for a command's start: the loaded config, or the lines that say what is wrong with
- * it (one line each, as {@link ConfigError} words them; any other failure, e.g. a file nested too deeply
- * to merge, as one line too) with the error itself. Never throws.
- */
-export function tryLoadConfig(cwd: string, env: Record<string, string | undefined> = process.env): LoadedConfig | ConfigProblems {
+/** {@link loadConfig} for a command's start: the loaded config, or the lines that say what is wrong with it. Never throws. */
+export function tryLoadConfig(cwd: string, env: Record<string, string | undefined> = process.env): LoadedConfig | { problems: string[] } {
   try {
     return loadConfig({ cwd, env });
   } catch (err) {
-    return { problems: err instanceof ConfigError ? err.lines : [`opencode: cannot load .opencode.json: ${(err as Error).message}`], cause: err };
+    return { problems: configProblems(err) };
   }
 }
 
-/** Why {@link tryLoadConfig} has no config: the lines to print, and the error thrown. */
-export interface ConfigProblems {
-  problems: string[];
-  cause?: unknown;
+/**
+ * The lines that say why {@link loadConfig} threw: one per problem, as {@link ConfigError} words them;
+ * any other failure (a file nested too deeply to merge, say) as one line too.
+ */
+export function configProblems(err: unknown): string[] {
+  return err instanceof ConfigError ? err.lines : [`opencode: cannot load .opencode.json: ${(err as Error).message}`];
 }
 
 /** Reads a file; `undefined` when it does not exist. Other read failures surface as a ConfigError. */
