@@ -4,8 +4,9 @@
  * downloaded. `"lsp": false` turns it all off; `disabled: true` turns one language off, discovery
  * included (the original ignored `disabled`).
  */
-import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, extname, isAbsolute, join, resolve } from 'node:path';
+import { walkBreadthFirst } from './walk.js';
 
 /** One `lsp.<language>` entry as the config gives it. */
 export interface LspConfigEntry {
@@ -134,25 +135,15 @@ export function firstFileWith(root: string, extensions: readonly string[]): stri
 
 /** Visits the files under `root` breadth first, within the scan's limits, until `visit` returns true. */
 function walkProject(root: string, visit: (path: string, extension: string) => boolean): void {
-  const queue = [root];
   let read = 0;
-  while (queue.length && read < SCAN_MAX_ENTRIES) {
-    const dir = queue.shift()!;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (++read > SCAN_MAX_ENTRIES) break;
-      if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.') && !SCAN_SKIPPED.has(entry.name)) queue.push(join(dir, entry.name));
-      } else if (visit(join(dir, entry.name), extname(entry.name).toLowerCase())) {
-        return;
-      }
-    }
-  }
+  walkBreadthFirst(root, {
+    folder: () => read < SCAN_MAX_ENTRIES,
+    entry: (path, entry) => {
+      if (++read > SCAN_MAX_ENTRIES) return 'stop';
+      if (entry.isDirectory()) return !entry.name.startsWith('.') && !SCAN_SKIPPED.has(entry.name) ? 'enter' : 'skip';
+      return visit(path, extname(entry.name).toLowerCase()) ? 'stop' : 'skip';
+    },
+  });
 }
 
 /** The executable `name` in the project's `node_modules/.bin` (when `npm`) or on `PATH`; undefined when absent. */

@@ -5,9 +5,10 @@
  * original's 300 ms debounce). A recursive watch is not used: on Linux it would
  * watch every folder of node_modules.
  */
-import { existsSync, readFileSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ignore from 'ignore';
+import { walkBreadthFirst } from './walk.js';
 
 /** Changes are reported this long after the last one of a burst (ms). */
 export const WATCH_DEBOUNCE_MS = 300;
@@ -101,23 +102,15 @@ export function watchProject(root: string, onChanges: (changes: FileChange[]) =>
     }
   };
 
-  const addTree = (top: string) => {
-    const queue = [top];
-    while (queue.length && watchers.size < WATCH_MAX_FOLDERS) {
-      const dir = queue.shift()!;
-      addFolder(dir);
-      let entries;
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const entry of entries) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory() && !ignored(path, true)) queue.push(path);
-      }
-    }
-  };
+  const addTree = (top: string) =>
+    walkBreadthFirst(top, {
+      folder: (dir) => {
+        if (watchers.size >= WATCH_MAX_FOLDERS) return false;
+        addFolder(dir);
+        return true;
+      },
+      entry: (path, entry) => (entry.isDirectory() && !ignored(path, true) ? 'enter' : 'skip'),
+    });
 
   addTree(root);
   return {
