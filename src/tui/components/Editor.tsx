@@ -22,10 +22,11 @@
  * arriving before React re-renders both apply. Give it stable callbacks: it is memoised.
  */
 import { Box, Text, useStdin, useStdout } from 'ink';
-import { memo, useCallback, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { memo, useCallback, useImperativeHandle, useMemo, useRef, type Ref } from 'react';
 import type { ImagePart } from '../../message.js';
 import { useTheme } from '../theme-context.js';
 import { useKeymap } from '../keymap-context.js';
+import { useLatestState } from '../useLatestState.js';
 import { LAYER, useKeys, usePaste } from '../input/InputProvider.js';
 import { matchesBinding, type Key } from '../input/keys.js';
 import { EMPTY_EDITOR, editorWith, insertText, moveVertical, type EditorState } from '../input/editor-state.js';
@@ -124,8 +125,8 @@ export const Editor = memo(function Editor(props: EditorProps) {
   const controlled = props.attachments;
   const theme = useTheme();
   const keymap = useKeymap();
-  const [model, setModel] = useState<Model>(INITIAL);
-  const modelRef = useRef<Model>(INITIAL);
+  // the model as the last key left it: keys that arrive in one read reach the handlers before React re-renders
+  const [model, modelRef, setModel] = useLatestState<Model>(INITIAL);
   const removePending = useRef(false);
   const externalRunning = useRef(false);
   const textWidth = Math.max(1, width - 3); // `> ` and a free column for the cursor at a row's end
@@ -133,9 +134,8 @@ export const Editor = memo(function Editor(props: EditorProps) {
   const update = useCallback((change: (m: Model) => Model) => {
     const next = checkCompletion(change(modelRef.current));
     if (next === modelRef.current) return;
-    modelRef.current = next;
     setModel(next);
-  }, []);
+  }, [modelRef, setModel]);
 
   /** A new text: history browsing ends (the edited text is the draft now). */
   const edit = useCallback(
@@ -200,11 +200,10 @@ export const Editor = memo(function Editor(props: EditorProps) {
     (text: string) => {
       const attachments = [...attachmentsRef.current];
       if (onSubmit(text, attachments) === false) return;
-      modelRef.current = INITIAL;
       setModel(INITIAL);
       if (attachments.length > 0) setAttachments([]);
     },
-    [onSubmit, setAttachments],
+    [onSubmit, setAttachments, setModel],
   );
 
   const { setRawMode, stdin } = useStdin();

@@ -15,6 +15,7 @@ import type { Key } from '../input/keys.js';
 import type { ActionName } from '../keybindings.js';
 import type { Keymap } from '../keymap.js';
 import { useKeymap } from '../keymap-context.js';
+import { useLatestState } from '../useLatestState.js';
 
 // fzf's own `byLengthAsc` is not reachable from NodeNext typings (its main.d.ts re-exports without
 // an extension), so the same tiebreak is written here: among equal scores, the shorter path first.
@@ -68,18 +69,13 @@ export function FileCompletion({ query, listFiles, onSelect, onClose, width, act
   const [files, setFiles] = useState<string[] | undefined>(undefined);
   const [failure, setFailure] = useState<string | undefined>(undefined);
   // the selection lives in a ref too: keys that arrive before React re-renders must see the last move
-  const [selected, setSelectedState] = useState(0);
-  const selectedRef = useRef(0);
-  const setSelected = (n: number) => {
-    selectedRef.current = n;
-    setSelectedState(n);
-  };
+  const [selected, selectedRef, setSelected] = useLatestState(0);
   const lastQuery = useRef(query);
   if (lastQuery.current !== query) {
     // a new query starts at its best match
     lastQuery.current = query;
     selectedRef.current = 0;
-    if (selected !== 0) setSelectedState(0);
+    if (selected !== 0) setSelected(0);
   }
 
   useEffect(() => {

@@ -17,6 +17,7 @@ import type { CommandItem } from '../commands.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
+import { useLatestState } from '../useLatestState.js';
 import { fitText } from './DialogFrame.js';
 import { COMPLETION_ROWS, completionWhileLoading } from './FileCompletion.js';
 
@@ -45,12 +46,7 @@ export function SlashCompletion({ query, listCommands, onRun, onComplete, onClos
   const keymap = useKeymap();
   const [commands, setCommands] = useState<readonly CommandItem[] | undefined>(undefined);
   // kept in a ref too: keys that arrive before React re-renders must see the last move
-  const selectedRef = useRef(0);
-  const [, setRenderedSelection] = useState(0);
-  const select = (n: number) => {
-    selectedRef.current = n;
-    setRenderedSelection(n);
-  };
+  const [, selectedRef, select] = useLatestState(0);
   const lastQuery = useRef(query);
   if (lastQuery.current !== query) {
     lastQuery.current = query;

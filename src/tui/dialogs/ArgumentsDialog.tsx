@@ -4,7 +4,7 @@
  * enter submits every field's value; esc cancels.
  */
 import { Box, Text } from 'ink';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import stringWidth from 'string-width';
 import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, clamp, useScreenSize } from '../components/DialogFrame.js';
 import { LAYER, useKeys, usePaste } from '../input/InputProvider.js';
@@ -12,6 +12,7 @@ import { hintRow } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { fitLine } from '../render/text-width.js';
 import { useTheme } from '../theme-context.js';
+import { useLatestState } from '../useLatestState.js';
 import type { DialogSizeProps } from './ListDialog.js';
 
 export interface ArgumentsDialogProps extends DialogSizeProps {
@@ -34,13 +35,9 @@ export function ArgumentsDialog({ title, names, onSubmit, onClose, width, height
   const keymap = useKeymap();
   const screen = useScreenSize(width, height);
   const [values, setValues] = useState<string[]>(() => names.map(() => ''));
-  const [focused, setFocusedState] = useState(0);
   // the field in focus as the last key left it: tab then text in one read types into the next field
-  const focusedRef = useRef(0);
-  const setFocused = (change: (at: number) => number) => {
-    focusedRef.current = change(focusedRef.current);
-    setFocusedState(focusedRef.current);
-  };
+  const [focused, focusedRef, setFocusedAt] = useLatestState(0);
+  const setFocused = (change: (at: number) => number) => setFocusedAt(change(focusedRef.current));
   const count = names.length;
 
   const edit = (change: (value: string) => string) => {

@@ -20,6 +20,7 @@ import { hintRow } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { matchesBinding, type Key } from '../input/keys.js';
 import { useTheme } from '../theme-context.js';
+import { useLatestState } from '../useLatestState.js';
 
 /** Entry rows shown at once. */
 export const PICKER_ROWS = 10;
@@ -79,20 +80,9 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
   // The folder, the selection and the typed path live in refs too: keys that arrive in one read
   // (↓ ↓ →, → ↓ enter, `i` and a path) come before React re-renders, and each must act on what the
   // previous one left (a → into a folder, then ↓ and enter, picked from the folder it had left).
-  const [dir, setDirState] = useState(() => resolve(cwd));
-  const dirRef = useRef(dir);
-  const [selected, setSelectedState] = useState(0);
-  const selectedRef = useRef(0);
-  const setSelected = (n: number) => {
-    selectedRef.current = n;
-    setSelectedState(n);
-  };
-  const [typed, setTypedState] = useState<string | undefined>(undefined);
-  const typedRef = useRef(typed);
-  const setTyped = (text: string | undefined) => {
-    typedRef.current = text;
-    setTypedState(text);
-  };
+  const [dir, dirRef, setDir] = useLatestState(resolve(cwd));
+  const [selected, selectedRef, setSelected] = useLatestState(0);
+  const [typed, typedRef, setTyped] = useLatestState<string | undefined>(undefined);
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const entries = useMemo(() => listPickerEntries(dir), [dir]);
   // the listing of the folder the keys so far left open (read once per folder entered)
@@ -103,8 +93,7 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
   };
 
   const enter = (target: string, select = 0) => {
-    dirRef.current = target;
-    setDirState(target);
+    setDir(target);
     setSelected(select);
     setProblem(undefined);
   };

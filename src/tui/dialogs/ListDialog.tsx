@@ -12,6 +12,7 @@ import { LAYER, useKeys } from '../input/InputProvider.js';
 import type { Key } from '../input/keys.js';
 import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
+import { useLatestState } from '../useLatestState.js';
 
 /** One row of a {@link ListDialog}. */
 export interface ListItem {
@@ -92,12 +93,7 @@ export function ListDialog(props: ListDialogProps) {
   const keymap = useKeymap();
   const { width, visibleRows = LIST_VISIBLE_ROWS, filterable = false } = props;
   // the filter lives in a ref too: keys that arrive before React re-renders must see the last one
-  const filterRef = useRef('');
-  const [filter, setFilterState] = useState('');
-  const setFilter = (text: string) => {
-    filterRef.current = text;
-    setFilterState(text);
-  };
+  const [filter, filterRef, setFilter] = useLatestState('');
   const finder = useMemo(
     () => (filterable ? new Fzf(props.items as ListItem[], { selector: filterText }) : undefined),
     [filterable, props.items],

@@ -5,11 +5,12 @@
  * listed in the order given (the shell orders them; the original sorted by popularity).
  */
 import { Box, Text } from 'ink';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
 import { FRAME_HORIZONTAL_COLUMNS, clamp, fitText, useScreenSize } from '../components/DialogFrame.js';
 import { keyPhrase } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
+import { useLatestState } from '../useLatestState.js';
 import { ListDialog, type DialogSizeProps, type ListItem } from './ListDialog.js';
 
 /** A provider and its models, as the dialog lists them. */
@@ -51,16 +52,11 @@ export function ModelsDialog(props: ModelsDialogProps) {
   const providers = props.providers ?? NO_PROVIDERS;
   const loading = props.providers === undefined || props.refreshing === true;
   // the provider a key chose; until one does, the current model's (known once the list has loaded)
-  const [chosen, setChosen] = useState<number | undefined>(undefined);
+  const [chosen, chosenRef, setChosen] = useLatestState<number | undefined>(undefined);
   const providerIndex = chosen ?? Math.max(0, providers.findIndex((p) => p.models.some((m) => m.id === currentModelId)));
   // the provider as the last key left it: → and g (or ↓) in one read reach the handlers before React
   // re-renders, and the g must save from the new provider's list, not the old list's row
-  const providerRef = useRef(providerIndex);
-  if (chosen === undefined) providerRef.current = providerIndex;
-  const setProviderIndex = (next: number) => {
-    providerRef.current = next;
-    setChosen(next);
-  };
+  const latestProvider = () => chosenRef.current ?? providerIndex;
   const lists = useMemo<ListItem[][]>(
     () => providers.map((p) => p.models.map((m) => ({ id: m.id, label: m.name, current: m.id === currentModelId }))),
     [providers, currentModelId],
@@ -98,16 +94,16 @@ export function ModelsDialog(props: ModelsDialogProps) {
       }
       onChoose={(item) => props.onSelect(item.id, { global: false })}
       onClose={props.onClose}
-      latestItems={() => listOf(providerRef.current)}
+      latestItems={() => listOf(latestProvider())}
       onKey={(key, item) => {
         if (count === 0) return false;
         // `item`: the row selected when the key arrives, after the moves before it in the same read
         if (keymap.matches(key, 'model.select_global')) {
           if (item) props.onSelect(item.id, { global: true });
         } else if (keymap.matches(key, 'model.provider_previous')) {
-          setProviderIndex((providerRef.current - 1 + count) % count);
+          setChosen((latestProvider() - 1 + count) % count);
         } else if (keymap.matches(key, 'model.provider_next')) {
-          setProviderIndex((providerRef.current + 1) % count);
+          setChosen((latestProvider() + 1) % count);
         } else return false;
         return true;
       }}

@@ -4,7 +4,7 @@
  * renames the selected session in place, `d` deletes it after a Yes/No question.
  */
 import { Text } from 'ink';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { DialogFrame } from '../components/DialogFrame.js';
 import { clamp, useScreenSize } from '../components/DialogFrame.js';
 import { formatCost } from '../format.js';
@@ -13,6 +13,7 @@ import type { Key } from '../input/keys.js';
 import { confirmButtons, hintRow, keyPhrase } from '../key-hints.js';
 import { useKeymap } from '../keymap-context.js';
 import { useTheme } from '../theme-context.js';
+import { useLatestState } from '../useLatestState.js';
 import { Buttons } from './Buttons.js';
 import { HintRow, ListDialog, type DialogSizeProps, type ListItem } from './ListDialog.js';
 
@@ -58,14 +59,9 @@ export function SessionsDialog(props: SessionsDialogProps) {
   const width = clamp(60, 30, screen.columns - 2);
   // renames and deletions show at once, without waiting for the caller to hand a new list
   const [sessions, setSessions] = useState(props.sessions);
-  const [mode, setModeState] = useState<Mode>({ kind: 'list' });
   // the mode as the last key left it: keys that arrive in one read (`abc` typed into the rename
   // field, → → in the delete question) reach the handlers before React re-renders
-  const modeRef = useRef(mode);
-  const setMode = (next: Mode) => {
-    modeRef.current = next;
-    setModeState(next);
-  };
+  const [mode, modeRef, setMode] = useLatestState<Mode>({ kind: 'list' });
   const [selectedId, setSelectedId] = useState(props.currentId ?? sessions[0]?.id);
   const [problem, setProblem] = useState<string>();
 
