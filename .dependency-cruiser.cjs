@@ -9,8 +9,8 @@
 const LAYERS = [
   {
     name: 'base',
-    parts: ['events', 'message.ts', 'version.ts', 'config', 'startup-trace.ts', 'process-identity.ts'],
-    why: 'words everything speaks: the event bus, messages, the version, the settings, the start-up trace, which process a pid is',
+    parts: ['events', 'message.ts', 'version.ts', 'config', 'startup-trace.ts', 'process-identity.ts', 'abort.ts'],
+    why: 'words everything speaks: the event bus, messages, the version, the settings, the start-up trace, which process a pid is, cancellation',
   },
   {
     name: 'storage and outside services',

@@ -15,6 +15,7 @@
  * - The summarizer sees the project's rules (the coder's context files), so the summary keeps what
  *   they require; the original's summarizer saw the conversation alone.
  */
+import { abortError } from '../abort.js';
 import type { Message, Usage } from '../message.js';
 import type { EventBus } from '../events/bus.js';
 import type { ModelInfo, Provider } from '../provider/types.js';
@@ -149,9 +150,7 @@ export async function compactSession(deps: CompactDeps, sessionId: string, signa
     const aborted = signal?.aborted === true;
     bus.emit('session.compact_failed', { sessionId, error: aborted ? 'canceled' : (err as Error).message });
     if (aborted) {
-      const abort = new Error('Compaction was canceled');
-      abort.name = 'AbortError';
-      throw abort;
+      throw abortError('Compaction was canceled');
     }
     throw err;
   } finally {

@@ -4,6 +4,7 @@
  * collides when a provider reuses ids). Cost and tokens roll up into the parent through the
  * session chain (see Agent.trackUsage); cancellation reaches the child through the signal.
  */
+import { abortError } from '../abort.js';
 import type { EventBus } from '../events/bus.js';
 import type { SubAgentRunner } from '../tools/agent.js';
 import { finalText, type Agent } from './agent.js';
@@ -30,9 +31,7 @@ export function createSubAgentRunner(taskAgent: Agent, store: SubAgentStore, bus
     bus?.emit('subagent.started', { parentSessionId, toolCallId, sessionId: child.id });
     const result = await taskAgent.run(child.id, prompt, { signal });
     if (result.reason === 'canceled') {
-      const err = new Error('The sub-agent was canceled');
-      err.name = 'AbortError';
-      throw err;
+      throw abortError('The sub-agent was canceled');
     }
     if (result.reason === 'error' || result.reason === 'step_limit') {
       return { sessionId: child.id, text: '', error: result.error ?? result.reason };

@@ -10,6 +10,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
+import { abortReason } from '../abort.js';
 import type { McpServerConfig } from '../config/schema.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { sandboxProcess } from '../sandbox/process.js';
@@ -183,7 +184,7 @@ export class McpServer {
       })) as McpCallResult;
     } catch (err) {
       // the SDK reports an abort as a RequestTimeout error: the signal tells them apart
-      if (signal.aborted) throw abortError(signal);
+      if (signal.aborted) throw abortReason(signal);
       const code = (err as { code?: unknown }).code;
       if (code === REQUEST_TIMEOUT) {
         throw new McpCallError(
@@ -443,18 +444,11 @@ function nextTick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-function abortError(signal: AbortSignal): Error {
-  if (signal.reason instanceof Error && signal.reason.name === 'AbortError') return signal.reason;
-  const err = new Error('The operation was aborted');
-  err.name = 'AbortError';
-  return err;
-}
-
 /** `promise`, or a rejection with an AbortError as soon as `signal` aborts. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
+  if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
+    const onAbort = () => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });

@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
+import { abortError } from '../abort.js';
 import { PermissionDeniedError, PermissionRuleError } from './errors.js';
 import { gateVerdict, type GateVerdict, type ToolAsks } from './gate.js';
 import { evaluatePermission, projectPathCheck, type Verdict } from './policy.js';
@@ -309,12 +310,6 @@ export class PermissionService {
   private emitResolved(id: string, decision: PermissionDecision): void {
     for (const listener of [...this.resolvedListeners]) listener(id, decision);
   }
-}
-
-function abortError(): Error {
-  const err = new Error('The operation was aborted');
-  err.name = 'AbortError';
-  return err;
 }
 
 /**

@@ -6,6 +6,7 @@
  * `signal` and never settles: the run must not wait on a promise nobody can end.
  */
 import { z } from 'zod';
+import { abortError } from '../abort.js';
 import { TOOL_NAME_PATTERN } from '../tools/registry.js';
 import { describeInvalidInput, errorResult, resultFromError, toInputSchema, type Tool, type ToolResult } from '../tools/tool.js';
 import { truncateOutput } from '../tools/truncate.js';
@@ -99,7 +100,7 @@ function jsonSchemaOf(args: unknown): Record<string, unknown> {
 /** `value` awaited, or an AbortError as soon as `signal` aborts (what `execute` does later is ignored). */
 function untilAborted<T>(value: T | Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new DOMException('The operation was aborted', 'AbortError'));
+    const onAbort = () => reject(abortError());
     signal.addEventListener('abort', onAbort, { once: true });
     Promise.resolve(value)
       .then(resolve, reject)

@@ -14,11 +14,12 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent, StopReason, Usage as ApiUsage } from '@anthropic-ai/sdk/resources/messages';
+import { abortError } from '../abort.js';
 import type { FinishReason, MessagePart, Usage } from '../message.js';
 import { emptyUsage, messageText } from '../message.js';
 import { AnthropicBodyEncoder } from './anthropic-body.js';
 import { anthropicRequestPieces } from './anthropic-request.js';
-import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
+import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions, type SdkErrorClasses } from './retry.js';
 import { DEFAULT_STALL_TIMEOUTS, type StallTimeouts } from './stall.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse, ResponseContentBlock } from './types.js';
 import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, type StreamSource } from './wire.js';
@@ -84,6 +85,8 @@ const isServerBlock = (type: string): boolean => type === 'server_tool_use' || t
 /** A Claude model bound to the Anthropic API. */
 export class AnthropicProvider implements Provider {
   private client?: Promise<Anthropic>;
+  /** the SDK's error classes, once it is loaded */
+  private sdkErrors?: SdkErrorClasses;
   private readonly body = new AnthropicBodyEncoder();
 
   constructor(
@@ -99,6 +102,7 @@ export class AnthropicProvider implements Provider {
       providerName: 'Anthropic',
       baseURL: this.connection.baseURL,
       secrets: [this.connection.apiKey],
+      sdkErrors: () => this.sdkErrors,
     });
   }
 
@@ -113,8 +117,9 @@ export class AnthropicProvider implements Provider {
   private sdk(): Promise<Anthropic> {
     // node-fetch.ts loads node:http, node:https, node:zlib (80–116 ms at load 10): with the SDK, at the first call
     this.client ??= Promise.all([import('@anthropic-ai/sdk'), import('./node-fetch.js')]).then(
-      ([{ default: AnthropicClient }, { nodeFetch }]) =>
-        new AnthropicClient({
+      ([{ default: AnthropicClient }, { nodeFetch }]) => {
+        this.sdkErrors = AnthropicClient;
+        return new AnthropicClient({
           apiKey: this.connection.apiKey,
           baseURL: this.connection.baseURL,
           defaultHeaders: this.connection.headers,
@@ -127,7 +132,8 @@ export class AnthropicProvider implements Provider {
           // no OpenTelemetry spans: we register no tracer, and the SDK's no-op spans cost ~0.3 ms of CPU a call
           // (documented ClientOptions.openTelemetry: `false` disables the spans)
           openTelemetry: false,
-        }),
+        });
+      },
     );
     return this.client;
   }
@@ -173,7 +179,7 @@ export class AnthropicProvider implements Provider {
       throw err;
     }
     // the SDK ends the iteration quietly when the signal aborts; retry.ts turns that into AbortError
-    if (signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+    if (signal?.aborted) throw abortError('aborted');
     // a stream that ended cleanly without a single message event is not a dropped connection
     if (!started) throw invalidStreamError(this.source, noEventsDetail(response, seen, 'event', 'no message_start'));
     if (!stopped) throw new StreamTruncatedError();

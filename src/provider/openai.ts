@@ -11,10 +11,11 @@
 import type OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { abortError } from '../abort.js';
 import type { FinishReason, Usage } from '../message.js';
 import { emptyUsage } from '../message.js';
 import { OpenAIBodyEncoder } from './openai-body.js';
-import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions } from './retry.js';
+import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions, type SdkErrorClasses } from './retry.js';
 import { DEFAULT_STALL_TIMEOUTS, type StallTimeouts } from './stall.js';
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse, ProviderToolCall } from './types.js';
 import { usageOfChunk } from './openai-usage.js';
@@ -68,6 +69,8 @@ function baseFinishReason(reason: string | null | undefined, hasToolCalls: boole
 /** A model bound to an OpenAI-compatible API. */
 export class OpenAIProvider implements Provider {
   private client?: Promise<OpenAI>;
+  /** the SDK's error classes, once it is loaded */
+  private sdkErrors?: SdkErrorClasses;
   private readonly body: OpenAIBodyEncoder;
 
   constructor(
@@ -85,6 +88,7 @@ export class OpenAIProvider implements Provider {
       providerName: this.connection.displayName,
       baseURL: this.connection.baseURL,
       secrets: [this.connection.apiKey],
+      sdkErrors: () => this.sdkErrors,
     });
   }
 
@@ -105,8 +109,9 @@ export class OpenAIProvider implements Provider {
     // organization / project are passed as null so OPENAI_ORG_ID / OPENAI_PROJECT_ID never reach Groq & co.
     // node-fetch.ts loads node:http, node:https, node:zlib (80–116 ms at load 10): with the SDK, at the first call
     this.client ??= Promise.all([import('openai'), import('./node-fetch.js')]).then(
-      ([{ default: OpenAIClient }, { nodeFetch }]) =>
-        new OpenAIClient({
+      ([{ default: OpenAIClient }, { nodeFetch }]) => {
+        this.sdkErrors = OpenAIClient;
+        return new OpenAIClient({
           apiKey: this.connection.apiKey,
           baseURL: this.connection.baseURL,
           organization: null,
@@ -118,7 +123,8 @@ export class OpenAIProvider implements Provider {
           fetch: nodeFetch({ stallTimeouts: this.stallTimeouts }),
           timeout: this.stallTimeouts.firstByteTimeoutMs + 60_000,
           logLevel: 'off',
-        }),
+        });
+      },
     );
     return this.client;
   }
@@ -212,7 +218,7 @@ export class OpenAIProvider implements Provider {
       }
       throw err;
     }
-    if (signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+    if (signal?.aborted) throw abortError('aborted');
     // a stream that ended cleanly without one chunk with choices is not a dropped connection
     if (!started) throw invalidStreamError(this.source, noEventsDetail(response, seen, 'chunk', 'none with choices'));
     if (!finish) throw new StreamTruncatedError();

@@ -3,6 +3,7 @@
  * OpenAI-compatible servers discovered through their `/v1/models` listing; and the default model per agent
  * kind by available credentials, as the original chooses it.
  */
+import { interruptKind } from '../abort.js';
 import { CATALOG, CATALOG_PROVIDERS, DEFAULT_MODELS, catalogModel } from './catalog.js';
 import {
   BUILTIN_PROVIDERS,
@@ -159,7 +160,7 @@ async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeo
     });
   } catch (err) {
     const e = err as Error;
-    if (e.name === 'TimeoutError') throw fail(`no answer within ${timeoutMs} ms`, err);
+    if (interruptKind(err) === 'timeout') throw fail(`no answer within ${timeoutMs} ms`, err);
     const detail = connectionDetail(err);
     const unreachable = unreachableMessage(detail, baseURL);
     // the same words as a request that cannot connect: `cannot reach http://127.0.0.1:11434 (connection refused): …`
@@ -175,7 +176,7 @@ async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeo
   } catch (err) {
     // the body's read ends by the timeout or a broken connection as well as by text that is not JSON
     if (err instanceof SyntaxError) throw fail('the answer is not JSON', err);
-    if ((err as Error).name === 'TimeoutError') throw fail(`the answer did not arrive in full within ${timeoutMs} ms`, err);
+    if (interruptKind(err) === 'timeout') throw fail(`the answer did not arrive in full within ${timeoutMs} ms`, err);
     const detail = connectionDetail(err);
     throw fail(detail === SOCKET_CLOSED ? 'the server closed the connection before the answer ended' : `the answer could not be read (${detail})`, err);
   }

@@ -22,6 +22,7 @@
  * Knows no SDK: errors are read by shape (`status`, `headers`, `error` body, `name`), which both
  * `@anthropic-ai/sdk` and `openai` `APIError`s share.
  */
+import { isAbortError } from '../abort.js';
 import { describeHtmlPage } from './html-page.js';
 import { findStall, seconds, type StallTimeouts } from './stall.js';
 import { ProviderError, type ProviderErrorCode, type ProviderEvent } from './types.js';
@@ -58,12 +59,14 @@ export interface RetryOptions {
   retryBudgetMs?: number;
   /** strings removed from every message (API keys) */
   secrets?: readonly string[];
+  /** the error classes of the provider's SDK, once it is loaded (it is imported at the first stream) */
+  sdkErrors?: () => SdkErrorClasses | undefined;
   /** source of jitter in [0, 1); default Math.random */
   random?: () => number;
 }
 
 /** What a provider class takes beside its connection: the retry policy and the stall limits (stall.ts). */
-export interface ProviderCallOptions extends Omit<RetryOptions, 'providerName' | 'secrets' | 'baseURL'> {
+export interface ProviderCallOptions extends Omit<RetryOptions, 'providerName' | 'secrets' | 'baseURL' | 'sdkErrors'> {
   /** limits of silence per attempt; each missing one takes its default (`DEFAULT_STALL_TIMEOUTS`) */
   stallTimeouts?: Partial<StallTimeouts>;
 }
@@ -179,7 +182,8 @@ export interface ClassifiedError {
  */
 export function classifyError(err: unknown, signal: AbortSignal | undefined, options: RetryOptions): ClassifiedError {
   if (err instanceof ProviderError) return { error: err, reason: err.code };
-  if (signal?.aborted || isAbort(err)) return { error: abortError(options), reason: 'aborted' };
+  const classes = options.sdkErrors?.();
+  if (signal?.aborted || isAbort(err, classes)) return { error: abortError(options), reason: 'aborted' };
   const e = (err ?? {}) as SdkErrorShape;
   const status = typeof e.status === 'number' ? e.status : undefined;
   const body = e.error as { type?: string; message?: string; error?: { type?: string; message?: string } } | undefined;
@@ -221,8 +225,8 @@ export function classifyError(err: unknown, signal: AbortSignal | undefined, opt
       reason: stall.message,
     };
   }
-  if (status === undefined && isConnectionError(err)) {
-    const detail = connectionDetail(err);
+  if (status === undefined && isConnectionError(err, classes)) {
+    const detail = connectionDetail(err, classes);
     const unreachable = unreachableMessage(detail, options.baseURL);
     if (unreachable) {
       return {
@@ -377,17 +381,46 @@ function withRetryCount(error: ProviderError, retries: number): ProviderError {
   return again;
 }
 
-function isAbort(err: unknown): boolean {
-  const name = (err as SdkErrorShape | undefined)?.name;
-  return name === 'AbortError' || name === 'APIUserAbortError';
+/** What one of an SDK's own error classes says about a failure. */
+export type SdkFailureKind = 'aborted' | 'connection' | 'connection-timeout';
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/**
+ * The error classes a provider's SDK throws beside HTTP errors (`@anthropic-ai/sdk` and `openai` both
+ * export them, `core/error`, and hang them on the client class). Checked with `instanceof`: the
+ * `openai` SDK's errors are all named `Error`, so their names say nothing.
+ */
+export interface SdkErrorClasses {
+  /** the caller's signal ended the request */
+  APIUserAbortError: ErrorClass;
+  /** no response: refused, reset, unknown host ("Connection error.", the reason in its cause) */
+  APIConnectionError: ErrorClass;
+  /** the SDK's own request timeout ("Request timed out."); a kind of APIConnectionError */
+  APIConnectionTimeoutError: ErrorClass;
+}
+
+/** The kind of `err` among `classes`; undefined without classes (the SDK not loaded yet) or for any other error. */
+export function sdkFailureKind(err: unknown, classes: SdkErrorClasses | undefined): SdkFailureKind | undefined {
+  if (!classes) return undefined;
+  if (err instanceof classes.APIUserAbortError) return 'aborted';
+  // the subclass first
+  if (err instanceof classes.APIConnectionTimeoutError) return 'connection-timeout';
+  if (err instanceof classes.APIConnectionError) return 'connection';
+  return undefined;
+}
+
+function isAbort(err: unknown, classes: SdkErrorClasses | undefined): boolean {
+  return isAbortError(err) || sdkFailureKind(err, classes) === 'aborted';
 }
 
 const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+)$/;
 
-function isConnectionError(err: unknown): boolean {
+function isConnectionError(err: unknown, classes: SdkErrorClasses | undefined): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as SdkErrorShape).cause, depth++) {
-    const { name, code } = e as SdkErrorShape;
-    if (name === 'APIConnectionError' || name === 'APIConnectionTimeoutError' || name === 'StreamTruncatedError') return true;
+    const { code } = e as SdkErrorShape;
+    const kind = sdkFailureKind(e, classes);
+    if (e instanceof StreamTruncatedError || kind === 'connection' || kind === 'connection-timeout') return true;
     if (typeof code === 'string' && CONNECTION_CODES.test(code)) return true;
     const message = e instanceof Error ? e.message : '';
     if (/^(terminated|fetch failed|other side closed|socket hang up)$/i.test(message)) return true;
@@ -397,15 +430,16 @@ function isConnectionError(err: unknown): boolean {
 
 /**
  * The innermost system error code of a connection failure (`ECONNREFUSED`), else its innermost message
- * (Node's fetch wraps the reason: `fetch failed` ← `bad port`).
+ * (Node's fetch wraps the reason: `fetch failed` ← `bad port`). `classes`: the SDK's, when it threw `err`.
  */
-export function connectionDetail(err: unknown): string {
+export function connectionDetail(err: unknown, classes?: SdkErrorClasses): string {
   let code = '';
   let message = '';
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as SdkErrorShape).cause, depth++) {
     const shape = e as SdkErrorShape;
     if (typeof shape.code === 'string') code = shape.code;
-    else if (e instanceof Error && e.name !== 'APIConnectionError' && e.message) message = e.message;
+    // the SDK's wrapper says only "Connection error.": the cause's message says what happened
+    else if (e instanceof Error && sdkFailureKind(e, classes) !== 'connection' && e.message) message = e.message;
   }
   return code || message;
 }

@@ -20,7 +20,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Gitignore } from './gitignore.js';
 import { isHiddenName } from './ignore.js';
-import { abortError } from './ripgrep.js';
+import { abortError } from '../abort.js';
 
 export interface WalkOptions {
   /** list hidden (dot) entries too: rg `--hidden` */

@@ -14,7 +14,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type TurndownService from 'turndown';
-import { abortError } from './ripgrep.js';
+import { abortError } from '../abort.js';
 
 /** What {@link convertHtml} produces. */
 export type HtmlTarget = 'markdown' | 'text';

@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { VERSION } from '../version.js';
-import { abortError } from './ripgrep.js';
+import { abortError } from '../abort.js';
 import { ToolError } from './tool.js';
 
 /** Sent with every request, e.g. `opencode/0.1.0` (the original sent `opencode/1.0`). */

@@ -13,7 +13,7 @@ import { askBeforeSecretRead, secretPlaceOf, secretScope } from './secret-read.j
 import { globToRegExp } from './glob-pattern.js';
 import { escapeLineBreaks } from './file-walk.js';
 import { isHiddenName, LS_SKIPPED_EXTENSIONS, LS_SKIPPED_NAMES } from './ignore.js';
-import { abortError } from './ripgrep.js';
+import { abortError } from '../abort.js';
 
 const DESCRIPTION = `List a folder as an indented tree of files and subfolders (subfolders end in /), up to 1000 entries.
 

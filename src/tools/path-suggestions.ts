@@ -16,6 +16,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import { isAbortError } from '../abort.js';
 import { walkFiles } from './file-walk.js';
 
 /** At most this many paths are suggested (the original's 3). */
@@ -89,7 +90,7 @@ async function sameNameInProject(root: string, name: string): Promise<string[]> 
       if (++walked >= MAX_WALKED_FILES) stop.abort();
     });
   } catch (err) {
-    if ((err as Error).name !== 'AbortError') return [];
+    if (!isAbortError(err)) return [];
   }
   const depth = (path: string) => path.split(sep).length;
   return matches.sort((a, b) => depth(a) - depth(b) || compare(a, b));

@@ -11,6 +11,7 @@
  * task sub-agent, the runtime API) already shares, so the hooks reach every call without a second
  * channel through the agent.
  */
+import { abortReason } from '../abort.js';
 import type { ToolSchema } from '../provider/types.js';
 import type { PermissionAsk } from '../permission/types.js';
 import { ToolError, type Tool, type ToolContext, type ToolResult } from './tool.js';
@@ -254,10 +255,6 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
-}
-
-function abortReason(signal: AbortSignal): Error {
-  return signal.reason instanceof Error && signal.reason.name === 'AbortError' ? signal.reason : new DOMException('The operation was aborted', 'AbortError');
 }
 
 /** `value` as a JSON round trip leaves it: no functions or `undefined` members, dates as strings; `{}` for nothing. */

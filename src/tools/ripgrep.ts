@@ -9,6 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { abortError } from '../abort.js';
 import { findOnPath, isExecutable } from '../sandbox/detect.js';
 
 let located: Promise<string | undefined> | undefined;
@@ -157,9 +158,3 @@ export function runRipgrep(
   });
 }
 
-/** The error a tool throws when its run is cancelled; the tool kernel reports it as cancelled. */
-export function abortError(): Error {
-  const err = new Error('The operation was aborted');
-  err.name = 'AbortError';
-  return err;
-}

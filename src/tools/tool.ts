@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { ToolSchema } from '../provider/types.js';
+import { isAbortError } from '../abort.js';
 import { PermissionDeniedError, PermissionRuleError } from '../permission/errors.js';
 import type { ToolAsks } from '../permission/gate.js';
 import type { ToolContext, ToolOutcome, ToolResult } from './context.js';
@@ -122,7 +123,7 @@ export function resultFromError(err: unknown): ToolResult {
     return { output: err.message, isError: true, metadata: err.metadata, outcome: 'permission' };
   }
   if (err instanceof ToolError) return { output: err.message, isError: true, metadata: err.metadata };
-  if (err instanceof Error && err.name === 'AbortError') {
+  if (isAbortError(err)) {
     return { output: 'Tool execution canceled by user', isError: true };
   }
   const errno = err as NodeJS.ErrnoException;

@@ -23,7 +23,7 @@ import { defineTool, ToolError } from './tool.js';
 import { recordFileRead, resolveToolPath } from './write-guard.js';
 import { readEditorText } from './file-access.js';
 import { askBeforeSecretRead, secretPlaceOf, secretScope } from './secret-read.js';
-import { abortError } from './ripgrep.js';
+import { abortError, isAbortError } from '../abort.js';
 import { decodeDocument, encodingLabel } from './text-document.js';
 import { requireRegularFile } from './file-io.js';
 import { similarPaths } from './path-suggestions.js';
@@ -89,7 +89,7 @@ export const viewTool = defineTool({
     }
 
     const bytes = await readFile(filePath, { signal: ctx.signal }).catch((err: Error) => {
-      throw err.name === 'AbortError' ? abortError() : err;
+      throw isAbortError(err) ? abortError() : err;
     });
     const decoded = decodeDocument(filePath, bytes);
     const { format } = decoded;
