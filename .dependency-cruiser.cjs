@@ -86,6 +86,11 @@ const layerRules = LAYERS.flatMap((layer, index) =>
   }),
 );
 
+/** Every part of every layer: a file of src/ outside them has no place in the order yet. */
+const ALL_PARTS = LAYERS.flatMap((l) => l.parts)
+  .map(partPath)
+  .join('|');
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -97,6 +102,20 @@ module.exports = {
       to: { circular: true },
     },
     ...layerRules,
+    {
+      name: 'in-a-layer',
+      comment: 'a folder or file of src/ that is in no layer: add it to LAYERS where it belongs',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ALL_PARTS },
+      to: {},
+    },
+    {
+      name: 'in-a-layer',
+      comment: 'an import of a folder or file of src/ that is in no layer: add it to LAYERS where it belongs',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/', pathNot: ALL_PARTS },
+    },
     {
       name: 'ui-only-in-tui',
       comment:
