@@ -85,6 +85,15 @@ describe('the layer check', () => {
     ]);
   });
 
+  it('reports an import of a folder that is in no layer', async () => {
+    expect(
+      await violations({
+        'src/agent/agent.ts': "import { helper } from '../helpers/helper.js';\nexport const run = helper;\n",
+        'src/helpers/helper.ts': 'export function helper(): void {}\n',
+      }),
+    ).toEqual(['in-a-layer: src/agent/agent.ts -> src/helpers/helper.ts']);
+  });
+
   it('lets every folder import the layers below it', async () => {
     expect(
       await violations({
