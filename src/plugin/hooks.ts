@@ -8,12 +8,12 @@
  * reported (one warning naming the plugin) and: blocks the call (`before`: a guard that fails must not
  * let the call through), leaves the output as it was (`after`), or lets the person decide
  * (`permission.ask`). What `after` hooks return is cut as every tool's output is (head and tail around
- * a note, {@link MAX_OUTPUT_CHARS}): it is stored and sent to the model like any result.
+ * a note, `MAX_OUTPUT_CHARS` of tools/truncate.ts): it is stored and sent to the model like any result.
  */
 import type { AgentEvents } from '../agent/events.js';
 import type { EventBus } from '../events/bus.js';
 import type { ToolCallHooks } from '../tools/registry.js';
-import { MAX_OUTPUT_CHARS, truncateOutput } from '../tools/truncate.js';
+import { truncateOutput } from '../tools/truncate.js';
 import type { LoadedPlugin } from './load.js';
 
 /** Every bus event, so the `event` hook sees each kind (the compiler checks the list is complete). */

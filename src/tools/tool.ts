@@ -6,7 +6,6 @@
  * result the agent loop recognises, and cuts output to a character limit.
  */
 import { z } from 'zod';
-import type { ToolSchema } from '../provider/types.js';
 import { isAbortError } from '../abort.js';
 import { PermissionDeniedError, PermissionRuleError } from '../permission/errors.js';
 import type { ToolAsks } from '../permission/gate.js';
