@@ -2,8 +2,9 @@
 
 /**
  * Collects a stream's text keeping memory bounded: the whole text while it fits in `maxChars`, else
- * the first and last `maxChars / 2` characters and a count of the lines in between. {@link text}
- * equals `truncateMiddle(wholeText, maxChars)` of the kernel, without holding the whole text.
+ * the first and last `maxChars / 2` characters and a count of the lines in between. {@link text} equals
+ * the kernel's cut of the whole text (`truncateOutput(wholeText, 'marker', { maxOutputChars: maxChars })`
+ * in tools/truncate.ts) without holding it.
  */
 export class OutputCapture {
   private whole = '';
