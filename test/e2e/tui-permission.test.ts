@@ -31,7 +31,8 @@ afterAll(async () => {
 });
 
 /** The tool_result blocks of the last message of a request body. */
-const lastResults = (body: any) => // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a request body as the fake provider got it
+const lastResults = (body: any) =>
   (body.messages.at(-1).content as { type: string }[]).filter((b) => b.type === 'tool_result');
 
 describe('opencode TUI in tmux: permissions and sessions', () => {

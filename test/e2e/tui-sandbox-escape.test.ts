@@ -38,7 +38,8 @@ afterAll(async () => {
 });
 
 /** The text of the tool_result blocks of the last message of a request body. */
-const lastResults = (body: any): string[] => // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a request body as the fake provider got it
+const lastResults = (body: any): string[] =>
   (body.messages.at(-1).content as { type: string; content: unknown }[])
     .filter((b) => b.type === 'tool_result')
     .map((b) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content)));

@@ -5,6 +5,7 @@
  * terminal starts the TUI's real channel end (src/tui/editor-channel.ts) with the variables the
  * extension gave it, so the text sent is what a running opencode would receive.
  */
+/* eslint-disable @typescript-eslint/no-explicit-any -- the stand-in takes whatever the extension hands the vscode module */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -20,19 +21,19 @@ const EXTENSION = join(import.meta.dirname, '../../extensions/vscode');
 interface FakeUri { scheme: string; fsPath: string; path: string; toString(): string }
 const fileUri = (p: string): FakeUri => ({ scheme: 'file', fsPath: p, path: p, toString: () => `file://${p}` });
 
-interface FakeTerminal { name: string; creationOptions: any; exitStatus?: { code: number }; shown: number; show(): void } // eslint-disable-line @typescript-eslint/no-explicit-any
+interface FakeTerminal { name: string; creationOptions: any; exitStatus?: { code: number }; shown: number; show(): void }
 
 /** What the extension did to the stand-in. */
 const seen = {
-  commands: new Map<string, (...args: any[]) => any>(), // eslint-disable-line @typescript-eslint/no-explicit-any
+  commands: new Map<string, (...args: any[]) => any>(),
   executed: [] as unknown[][],
   terminals: [] as FakeTerminal[],
   errors: [] as string[],
   appended: [] as string[],
   focused: 0,
   closeListeners: [] as ((t: FakeTerminal) => void)[],
-  linkProvider: undefined as any, // eslint-disable-line @typescript-eslint/no-explicit-any
-  contentProviders: new Map<string, any>(), // eslint-disable-line @typescript-eslint/no-explicit-any
+  linkProvider: undefined as any,
+  contentProviders: new Map<string, any>(),
 };
 const channels: EditorChannel[] = [];
 let root: string;
@@ -44,14 +45,14 @@ const vscode = {
   ViewColumn: { Beside: -2 },
   Uri: { file: fileUri, from: (c: { scheme: string; path: string }) => ({ ...c, fsPath: c.path, toString: () => `${c.scheme}:${c.path}` }) },
   commands: {
-    registerCommand: (id: string, fn: (...args: any[]) => any) => (seen.commands.set(id, fn), disposable), // eslint-disable-line @typescript-eslint/no-explicit-any
+    registerCommand: (id: string, fn: (...args: any[]) => any) => (seen.commands.set(id, fn), disposable),
     executeCommand: async (...args: unknown[]) => void seen.executed.push(args),
   },
   window: {
     get activeTextEditor() {
       return activeEditor;
     },
-    createTerminal(options: any) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    createTerminal(options: any) {
       const terminal: FakeTerminal = { name: options.name, creationOptions: options, exitStatus: undefined, shown: 0, show() { this.shown++; } };
       seen.terminals.push(terminal);
       // what opencode does when the terminal starts it with these variables

@@ -21,7 +21,8 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 function zipEntries(file: string): Promise<string[]> {
   const yauzl = createRequire(join(EXTENSION, 'package.json'))('yauzl');
   return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (err: Error | null, zip: any) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yauzl has no types here
+    yauzl.open(file, { lazyEntries: true }, (err: Error | null, zip: any) => {
       if (err) return reject(err);
       const names: string[] = [];
       zip.on('entry', (entry: { fileName: string }) => {

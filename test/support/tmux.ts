@@ -207,7 +207,8 @@ export function tuiEnv(anthropicBaseURL: string, extra: Record<string, string> =
 export const OPENCODE = [process.execPath, BIN];
 
 /** The text of an Anthropic request's system prompt (a string or text blocks). */
-function systemText(body: any): string { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a request body as the fake provider got it
+function systemText(body: any): string {
   const system = body?.system;
   if (typeof system === 'string') return system;
   return Array.isArray(system) ? system.map((block: { text?: string }) => block.text ?? '').join('') : '';
@@ -219,7 +220,8 @@ function systemText(body: any): string { // eslint-disable-line @typescript-esli
  * title is `title(first user message)`; by default the message itself, so each session is named
  * after its first prompt.
  */
-export function answerTitles(title: (firstMessage: string) => string = (m) => m): (body: any) => FakeTurn | undefined { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a request body as the fake provider got it
+export function answerTitles(title: (firstMessage: string) => string = (m) => m): (body: any) => FakeTurn | undefined {
   const prompt = systemPrompt('title');
   return (body) => {
     if (systemText(body) !== prompt) return undefined;
