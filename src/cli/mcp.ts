@@ -2,6 +2,7 @@
  * MCP in the CLI: the `opencode mcp list` sub-command.
  */
 import { resolve } from 'node:path';
+import { decideTrustForCommand } from './command-trust.js';
 import { loadConfigForCommand } from './load-config.js';
 import type { McpServerInfo } from '../mcp/service.js';
 
@@ -14,10 +15,7 @@ export async function runMcpList(opts: { cwd?: string; trust?: boolean }): Promi
   const loaded = loadConfigForCommand(cwd);
   if (typeof loaded === 'number') return loaded;
   // connecting starts a stdio server: an untrusted project's own servers are skipped, as in a session
-  const { decideTrust, heldLine } = await import('../app/project-code.js');
-  const trust = decideTrust(loaded, cwd, process.env, { trustFlag: opts.trust });
-  if (trust.refusal) process.stderr.write(`opencode: ${trust.refusal}\n`);
-  if (!trust.trusted) process.stderr.write(`opencode: ${heldLine(trust.items, process.env)}\n`);
+  const trust = await decideTrustForCommand(loaded, cwd, opts.trust);
   const servers = trust.config.mcpServers;
   if (Object.keys(servers).length === 0) {
     process.stdout.write('No MCP servers configured. Add them under "mcpServers" in .opencode.json (see docs/mcp.md).\n');

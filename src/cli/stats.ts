@@ -17,6 +17,7 @@ import type { ToolStats } from '../db/tool-call-log.js';
 import { localTime } from '../session-io/conversation.js';
 import { startupMark } from '../startup-trace.js';
 import { alignColumns } from './columns.js';
+import { decideTrustForCommand } from './command-trust.js';
 import { loadStatsConfig } from './stats-config.js';
 import { hasPlugins, offeredTools, type OfferedTool } from './stats-offered.js';
 
@@ -80,11 +81,8 @@ export async function runStats(opts: StatsOptions): Promise<number> {
   let skipProjectFiles = false;
   const runsCode = (mcp && config.mcpServerNames.length > 0) || hasPlugins({ cwd, env, plugins: config.plugins });
   if (runsCode && config.full && config.sources) {
-    const { decideTrust, heldLine } = await import('../app/project-code.js');
-    const trust = decideTrust({ config: config.full, sources: config.sources }, cwd, env, { trustFlag: opts.trust });
-    if (trust.refusal) process.stderr.write(`opencode: ${trust.refusal}\n`);
+    const trust = await decideTrustForCommand({ config: config.full, sources: config.sources }, cwd, opts.trust, env);
     if (!trust.trusted) {
-      process.stderr.write(`opencode: ${heldLine(trust.items, env)}\n`);
       skipProjectFiles = true;
       // without --mcp no server starts, and the report still says the configured ones were not started
       Object.assign(config, { full: trust.config, plugins: trust.config.plugins, ...(mcp ? { mcpServerNames: Object.keys(trust.config.mcpServers) } : {}) });

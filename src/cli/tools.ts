@@ -9,6 +9,7 @@ import { resolveDataDir } from '../config/load.js';
 import type { CustomToolsReport } from '../custom/load.js';
 import { describeEntry, describeShadowed, SOURCE_LABEL, type ToolEntry, type ToolRegistry } from '../tools/registry.js';
 import { alignColumns } from './columns.js';
+import { decideTrustForCommand } from './command-trust.js';
 import { loadConfigForCommand } from './load-config.js';
 import { PROMPT_MCP_WAIT_MS } from '../app/mcp-wait.js';
 
@@ -87,10 +88,7 @@ export async function runToolsList(opts: { cwd?: string; json?: boolean; trust?:
   const loaded = loadConfigForCommand(cwd);
   if (typeof loaded === 'number') return loaded;
   // listing loads plugins and starts MCP servers: an untrusted project's own are skipped, as in a session
-  const { decideTrust, heldLine } = await import('../app/project-code.js');
-  const trust = decideTrust(loaded, cwd, process.env, { trustFlag: opts.trust });
-  if (trust.refusal) process.stderr.write(`opencode: ${trust.refusal}\n`);
-  if (!trust.trusted) process.stderr.write(`opencode: ${heldLine(trust.items, process.env)}\n`);
+  const trust = await decideTrustForCommand(loaded, cwd, opts.trust);
   const { config } = trust;
   const { builtinTools } = await import('../tools/index.js');
   const { loadCustomTools } = await import('../custom/load.js');
