@@ -193,7 +193,7 @@ export const Editor = memo(function Editor(props: EditorProps) {
       setText: (text) => update((m) => ({ ...m, edit: editorWith(text), history: AT_DRAFT, completion: undefined })),
       getText: () => modelRef.current.edit.text,
     }),
-    [addAttachment, attachmentsFull, update, onMessage],
+    [addAttachment, attachmentsFull, update, onMessage, modelRef],
   );
 
   const send = useCallback(
