@@ -3,7 +3,7 @@
  * launcher once, and wraps programs for `child_process.spawn`. The mount lists are computed once per
  * policy; per command only the level and the caller's own writable directories change.
  */
-import { lstatSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { bubblewrapArgs, proxyBridgeArgv, proxyEnv, SECCOMP_FD, seccompLaunch, SOCKET_PLACES } from './bubblewrap.js';
@@ -11,7 +11,7 @@ import { detectSandbox, type SandboxSupport } from './detect.js';
 import { sandboxHiddenEnvNames } from './env.js';
 import { outerSandboxEnv, outerSandboxLevel } from './nested.js';
 import { buildPolicy } from './policy.js';
-import { restoreProtected, watchProtected } from './protect.js';
+import { isRealDirectory, restoreProtected, watchProtected } from './protect.js';
 import { startDomainProxy, type DomainProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
 import { EMPTY_FILE_NAME, seccompFilterFile } from './seccomp.js';
@@ -166,14 +166,6 @@ function seccompFilterFor(writable: readonly string[]): string | undefined {
     }
   }
   return undefined;
-}
-
-function isRealDirectory(path: string): boolean {
-  try {
-    return lstatSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function proxyEnvFor(url: string): Record<string, string> {

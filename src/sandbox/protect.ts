@@ -181,7 +181,8 @@ function lstatExists(path: string): boolean {
   }
 }
 
-function isRealDirectory(path: string): boolean {
+/** true when `path` is a directory itself, not a link to one */
+export function isRealDirectory(path: string): boolean {
   try {
     return lstatSync(path).isDirectory();
   } catch {
