@@ -1,6 +1,7 @@
 /**
- * Before the suite: builds dist/ once, so tests that run bin/opencode test the current source, and
- * gives the run a temp folder of its own, removed at the end.
+ * Before the suite: builds dist/ once, so tests that run bin/opencode test the current source (not
+ * when only the `unit` project runs: its tests start no built program), and gives the run a temp
+ * folder of its own, removed at the end.
  *
  * Tests make their folders with `mkdtemp(tmpdir())` (hundreds of them, and the processes they start
  * make more: HOMEs, shells' state, tmux sockets); few remove them, and after a few runs /tmp held
@@ -15,12 +16,17 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
 
 /** The name of a run's temp root starts with this, then `<pid>-`. */
 export const RUN_TEMP_PREFIX = 'opencode-tests-';
 
-export default function setup(): () => void {
-  execFileSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'build.mjs')], { stdio: 'inherit' });
+/** The project (vitest.config.ts) whose tests neither run nor load the built files. */
+const NEEDS_NO_BUILD = 'unit';
+
+export default function setup(rootProject: TestProject): () => void {
+  // the projects of this run: those `--project` selected, or all
+  if (rootProject.vitest.projects.some((project) => project.name !== NEEDS_NO_BUILD)) execFileSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'build.mjs')], { stdio: 'inherit' });
   const systemTemp = tmpdir();
   removeAbandonedRoots(systemTemp);
   const root = mkdtempSync(join(systemTemp, `${RUN_TEMP_PREFIX}${process.pid}-`));
