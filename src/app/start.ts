@@ -22,8 +22,9 @@ import { configSource } from '../config/light.js';
 export type StartStep = 'config' | 'models' | 'storage';
 
 /**
- * A start that cannot go on. `message` is fit to print after `opencode: ` (a config error: its lines,
- * each naming its file, printed as they are); `cause` is the error the step caught.
+ * A start that cannot go on. `message` is `lines` joined: a config problem's lines each name their
+ * file and are printed as they are; the other steps' line is printed after `opencode: `. `cause` is
+ * the error the step caught (the runtime API hands it to the program).
  */
 export class StartError extends Error {
   constructor(
