@@ -43,6 +43,7 @@ export interface Interpreter {
 }
 
 /** Interpreters whose one-liners are opaque. One row per language, with an example. */
+// prettier-ignore
 export const INTERPRETERS: readonly Interpreter[] = [
   { names: ['python', 'python2', 'python3', 'pypy', 'pypy3'], example: "python3 -c 'import os; os.remove(\"x\")'", codeOptions: ['-c'], valueOptions: ['-m', '-W', '-X', '-Q'], readsStdin: true },
   { names: ['node', 'nodejs'], example: "node -e 'require(\"fs\").rmSync(\"x\")'", codeOptions: ['-e', '--eval', '-p', '--print'], valueOptions: ['-r', '--require', '--import', '--input-type', '--loader', '--experimental-loader', '-C', '--conditions'], readsStdin: true },
@@ -167,6 +168,7 @@ export interface AwkProgram {
 
 const AWK_VALUE_OPTIONS = ['-F', '-v', '--field-separator', '--assign'];
 /** awk options that only change how it reads and prints. */
+// prettier-ignore
 const AWK_READING_FLAGS = ['--posix', '-P', '--traditional', '--compat', '-c', '-b', '--characters-as-bytes', '-N', '--use-lc-numeric', '-r', '--re-interval', '-S', '--sandbox', '-s', '--no-optimize', '-O', '--optimize', '-n', '--non-decimal-data', '-M', '--bignum', '-t', '--lint-old'];
 
 /** Parses awk's arguments and looks at its program for commands and writes (gawk(1), POSIX awk). */
@@ -512,6 +514,7 @@ export function opaqueRunner(name: string, args: readonly CommandArg[] = []): st
  * Options of ordinary programs whose value is a command they run: `tar --to-command='rm x'`,
  * `rsync -e 'sh -c …'`. One row per program, with an example.
  */
+// prettier-ignore
 export const COMMAND_OPTIONS: Readonly<Record<string, { options: readonly string[]; example: string }>> = {
   tar: { options: ['--to-command', '-I', '--use-compress-program', '--checkpoint-action', '-F', '--info-script', '--new-volume-script', '--rsh-command', '--rmt-command'], example: "tar -xf a.tar --to-command='rm x'" },
   rsync: { options: ['-e', '--rsh', '--rsync-path'], example: "rsync -e 'sh -c \"rm x\"' a b:" },

@@ -28,6 +28,7 @@ const VERSION_ONLY = (args: readonly string[]) =>
 /** binutils read more options from `@file`, which may hold `--plugin` */
 const NO_RESPONSE_FILE = (args: readonly string[]) => !args.some((a) => a.startsWith('@'));
 
+// prettier-ignore
 export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
   // files and text
   { command: 'ls', example: 'ls -la src' },
@@ -261,6 +262,7 @@ export const SAFE_READ_ONLY_COMMANDS: readonly SafeCommand[] = [
 ];
 
 /** Commands left out on purpose, and why (several were "safe" in the original). */
+// prettier-ignore
 export const NOT_SAFE: readonly { command: string; reason: string }[] = [
   { command: 'kill', reason: 'stops processes (safe in the original)' },
   { command: 'killall', reason: 'stops processes (safe in the original)' },
@@ -279,6 +281,7 @@ export const NOT_SAFE: readonly { command: string; reason: string }[] = [
  * Environment assignments that don't change what a read-only command does (`LANG=C sort f`,
  * `GIT_PAGER=cat git log`). Any other (`GIT_EXTERNAL_DIFF=…`, `LD_PRELOAD=…`, `PATH=…`) makes it ask.
  */
+// prettier-ignore
 const SAFE_ENV_NAMES = new Set(['LANG', 'LANGUAGE', 'TZ', 'NO_COLOR', 'FORCE_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'TERM', 'COLUMNS', 'LINES', 'CI']);
 const PAGER_NAMES = new Set(['PAGER', 'GIT_PAGER']);
 
@@ -344,7 +347,9 @@ function withEntry(key: string, rest: readonly CommandArg[]) {
 
 // ---- ip, systemctl
 
+// prettier-ignore
 const IP_OBJECTS = ['addr', 'address', 'a', 'route', 'r', 'ro', 'link', 'l', 'neigh', 'n', 'rule', 'ru', 'maddr', 'm', 'tuntap', 'netconf'];
+// prettier-ignore
 const IP_WRITES = ['add', 'del', 'delete', 'set', 'change', 'replace', 'flush', 'append', 'prepend', 'exec', 'save', 'restore', 'monitor', 'up', 'down'];
 
 /** `ip addr`, `ip -br -c link show`: an object that only lists, and no verb that changes it. */
@@ -353,6 +358,7 @@ function ipShows(args: readonly string[]): boolean {
   return words.length > 0 && IP_OBJECTS.includes(words[0]!) && !words.some((w) => IP_WRITES.includes(w));
 }
 
+// prettier-ignore
 const SYSTEMCTL_READS = ['status', 'show', 'cat', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'list-dependencies', 'list-jobs', 'is-active', 'is-enabled', 'is-failed', 'is-system-running', 'get-default'];
 
 // ---- npm, pip, declare, tar

@@ -61,12 +61,18 @@ export interface WriterSpec {
 
 // ---- option tables (long options without dashes; those that require a value listed again)
 
+// prettier-ignore
 const CP_LONG = ['archive', 'attributes-only', 'backup', 'copy-contents', 'dereference', 'force', 'interactive', 'link', 'no-clobber', 'no-dereference', 'preserve', 'no-preserve', 'parents', 'recursive', 'reflink', 'remove-destination', 'sparse', 'strip-trailing-slashes', 'symbolic-link', 'suffix', 'target-directory', 'no-target-directory', 'update', 'verbose', 'one-file-system', 'context', 'debug', 'keep-directory-symlink', 'help', 'version'];
+// prettier-ignore
 const MV_LONG = ['backup', 'force', 'interactive', 'no-clobber', 'no-copy', 'strip-trailing-slashes', 'suffix', 'target-directory', 'no-target-directory', 'update', 'verbose', 'context', 'exchange', 'debug', 'help', 'version'];
+// prettier-ignore
 const LN_LONG = ['backup', 'directory', 'force', 'interactive', 'logical', 'no-dereference', 'physical', 'relative', 'symbolic', 'suffix', 'target-directory', 'no-target-directory', 'verbose', 'help', 'version'];
+// prettier-ignore
 const INSTALL_LONG = ['backup', 'compare', 'directory', 'group', 'mode', 'owner', 'preserve-timestamps', 'strip', 'strip-program', 'suffix', 'target-directory', 'no-target-directory', 'verbose', 'preserve-context', 'context', 'debug', 'help', 'version'];
+// prettier-ignore
 const CHOWN_LONG = ['changes', 'dereference', 'no-dereference', 'from', 'no-preserve-root', 'preserve-root', 'quiet', 'silent', 'reference', 'recursive', 'verbose', 'help', 'version'];
 const TARGET_DIRECTORY = ['-t', '--target-directory'];
+// prettier-ignore
 const GZIP_LIKE: WriterSpec = {
   example: 'gzip /tmp/x (replaces /tmp/x with /tmp/x.gz; not -c, -t or -l)',
   options: { shortWithValue: 'S', long: ['stdout', 'to-stdout', 'decompress', 'uncompress', 'force', 'keep', 'list', 'name', 'no-name', 'quiet', 'recursive', 'suffix', 'test', 'verbose', 'fast', 'best', 'rsyncable', 'synchronous'], longWithValue: ['suffix'] },
@@ -81,6 +87,7 @@ const GZIP_LIKE: WriterSpec = {
  * Programs that write files they are given, and where those are. Maps, not the objects, are looked
  * up (a command may be named `constructor`).
  */
+// prettier-ignore
 export const WRITE_TARGETS: Readonly<Record<string, WriterSpec>> = {
   rm: { example: 'rm -rf build', positionals: 'all', options: { long: ['force', 'interactive', 'one-file-system', 'no-preserve-root', 'preserve-root', 'recursive', 'dir', 'verbose'] } },
   rmdir: { example: 'rmdir -p a/b', positionals: 'all' },
@@ -184,6 +191,7 @@ function localCommandWrites(name: string, words: readonly ShellWord[], context: 
  * operand, already a target), and those whose row looks at expansions itself (git: only the
  * subcommands with `--output`; `git commit -m "$MSG"` is common and harmless).
  */
+// prettier-ignore
 const OPERANDS_ONLY = new Set(['rm', 'rmdir', 'unlink', 'shred', 'touch', 'mkdir', 'mkfifo', 'truncate', 'chmod', 'chown', 'chgrp', 'tee', 'git', 'make']);
 
 
@@ -374,7 +382,9 @@ function patchTargets(words: readonly ShellWord[]): CommandWrites {
 
 /** The options of tar that take a value (short, in GNU tar 1.35's `--help`). */
 const TAR_SHORT_WITH_VALUE = 'bCfFgHIKLNTVX';
+// prettier-ignore
 const TAR_LONG = ['append', 'catenate', 'concatenate', 'create', 'delete', 'diff', 'compare', 'extract', 'get', 'list', 'update', 'test-label', 'file', 'directory', 'to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rsh-command', 'checkpoint-action', 'listed-incremental', 'index-file', 'absolute-names', 'files-from', 'exclude-from', 'exclude', 'transform', 'xform', 'gzip', 'gunzip', 'bzip2', 'xz', 'zstd', 'verbose', 'owner', 'group', 'mode', 'mtime', 'strip-components', 'blocking-factor', 'format', 'label', 'null', 'auto-compress', 'keep-old-files', 'overwrite', 'backup', 'suffix', 'no-same-owner', 'preserve-permissions', 'same-permissions', 'one-file-system', 'totals', 'wildcards', 'anchored'];
+// prettier-ignore
 const TAR_LONG_WITH_VALUE = ['file', 'directory', 'to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rsh-command', 'listed-incremental', 'index-file', 'files-from', 'exclude-from', 'exclude', 'transform', 'xform', 'owner', 'group', 'mode', 'mtime', 'strip-components', 'blocking-factor', 'format', 'label', 'suffix'];
 const TAR_CODE_OPTIONS = ['-I', '--use-compress-program', '--to-command', '-F', '--info-script', '--new-volume-script', '--rsh-command'];
 
@@ -467,6 +477,7 @@ function mktempTargets(words: readonly ShellWord[]): CommandWrites {
   return { onlyTargets: true, targets: [{ word: name, via: 'other', ...(directory?.value && { within: [directory.value] }) }] };
 }
 
+// prettier-ignore
 const SQLITE_VALUE_OPTIONS = ['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-vfs', '-mmap', '-maxsize', '-pagecache', '-lookaside', '-heap', '-escape', '-A'];
 /** SQL and dot-commands that name other files or run programs (sqlite3's `.help`, SQLite's ATTACH and VACUUM INTO, the shell's writefile()). */
 const SQLITE_OTHER_FILES = /\b(attach|vacuum\s+into|writefile|edit|load_extension)\b|(^|[\s;])\.(output|once|save|backup|clone|open|log|trace|excel|import|read|cd|dump)\b/i;
