@@ -37,3 +37,16 @@ export function abortError(message = 'The operation was aborted'): Error {
 export function abortReason(signal: AbortSignal): Error {
   return isAbortError(signal.reason) ? signal.reason : abortError();
 }
+
+/**
+ * `promise`, or a rejection with {@link abortReason} as soon as `signal` aborts (at once when it
+ * already has). What the promise does after that is ignored.
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -10,7 +10,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
-import { abortReason } from '../abort.js';
+import { abortReason, untilAborted } from '../abort.js';
 import type { McpServerConfig } from '../config/schema.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { sandboxProcess } from '../sandbox/process.js';
@@ -174,7 +174,7 @@ export class McpServer {
     const { signal } = options;
     const timeoutMs = options.timeoutMs ?? this.callTimeoutMs;
     signal.throwIfAborted();
-    const client = await abortable(this.usableClient(), signal);
+    const client = await untilAborted(this.usableClient(), signal);
     const calledAt = Date.now();
     this.lastCallAt = calledAt;
     try {
@@ -442,14 +442,4 @@ function seconds(ms: number): string {
 
 function nextTick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** `promise`, or a rejection with an AbortError as soon as `signal` aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -11,7 +11,7 @@
  * task sub-agent, the runtime API) already shares, so the hooks reach every call without a second
  * channel through the agent.
  */
-import { abortReason } from '../abort.js';
+import { untilAborted } from '../abort.js';
 import type { ToolSchema } from '../provider/types.js';
 import type { PermissionAsk } from '../permission/types.js';
 import { ToolError, type Tool, type ToolContext, type ToolResult } from './tool.js';
@@ -245,16 +245,6 @@ export async function runWithHooks(tool: Tool, input: unknown, ctx: ToolContext,
   const result = await tool.run(rewritten, { ...ctx, askPermission });
   const output = await untilAborted(hooks.after(call, { output: result.output, isError: result.isError }), ctx.signal);
   return output === result.output ? result : { ...result, output };
-}
-
-/** `promise`, or a rejection with the signal's AbortError as soon as `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** `value` as a JSON round trip leaves it: no functions or `undefined` members, dates as strings; `{}` for nothing. */
