@@ -46,11 +46,14 @@ export function SlashCompletion({ query, listCommands, onRun, onComplete, onClos
   const keymap = useKeymap();
   const [commands, setCommands] = useState<readonly CommandItem[] | undefined>(undefined);
   // kept in a ref too: keys that arrive before React re-renders must see the last move
-  const [, selectedRef, select] = useLatestState(0);
+  const [selected, selectedRef, select] = useLatestState(0);
   const lastQuery = useRef(query);
   if (lastQuery.current !== query) {
+    // a new filter starts at its first row; the rendered state too, else the next move to the row
+    // selected before would change no state and never be drawn
     lastQuery.current = query;
     selectedRef.current = 0;
+    if (selected !== 0) select(0);
   }
 
   useEffect(() => {
