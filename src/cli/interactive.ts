@@ -1,10 +1,12 @@
 /**
  * `opencode` without -p: the TUI. Start-up comes in three steps:
  * 1. the skeleton frame, before anything heavy loads;
- * 2. config, models, the app's storage (database) and Ink: the full UI on the services of
- *    pending-services.ts, usable at once (the editor takes keys, sessions are listed);
- * 3. after that first full frame, the rest of the app (tools, agents, permission, MCP, LSP) loads in
- *    slices (app-loader.ts) and the services forward to it; a prompt sent meanwhile waits for it.
+ * 2. config, models, the app's storage (database): the first steps of the start every front end
+ *    takes (src/app/start.ts); then Ink: the full UI on the services of pending-services.ts, usable
+ *    at once (the editor takes keys, sessions are listed);
+ * 3. after that first full frame, the start's trust (the dialog) and app steps: the rest of the app
+ *    (tools, agents, permission, MCP, LSP) loads in slices (app-loader.ts) and the services forward
+ *    to it; a prompt sent meanwhile waits for it.
  * The terminal is restored on every way out (see tui/terminal.ts).
  */
 import { resolve } from 'node:path';

@@ -1,6 +1,7 @@
 /**
  * Loading `.opencode.json` for a command: problems are worded by the config module (one line each)
- * and become exit code 2; warnings go to stderr. Shared by `-p`, `mcp list` and the TUI.
+ * and become exit code 2; warnings go to stderr. Shared by the sub-commands (`mcp list`, `tools`, `profiles`, …);
+ * `-p` and the TUI load it through their start (src/app/start.ts).
  */
 import { tryLoadConfig, type LoadedConfig } from '../config/load.js';
 
