@@ -11,7 +11,7 @@ import type { ModelInfo, Provider } from '../provider/types.js';
 import type { FileHistory } from '../tools/file-history.js';
 import type { FileTimes } from '../tools/file-times.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ShellRunner, ToolContext } from '../tools/tool.js';
+import type { ShellRunner, ToolContext, ToolHostServices } from '../tools/tool.js';
 import type { AgentEvents, RunFinished } from './events.js';
 import { systemPrompt, stepLimitMessage, type AgentKind, type PromptEnvironment } from './prompts.js';
 import { repairInterruptedTurns, historyForProvider } from './history.js';
@@ -30,14 +30,12 @@ export class SessionBusyError extends Error {
   }
 }
 
-/** Services the tools of a run share. */
-export interface ToolServices {
+/** Services the tools of a run share: these three, and the optional ones the app provides (LSP, undo, an editor, the sub-agent). */
+export interface ToolServices extends ToolHostServices {
   fileTimes: FileTimes;
   fileHistory: FileHistory;
   /** the persistent shell of a session */
   shellFor: (sessionId: string) => ShellRunner;
-  /** extra services for later tools (sub-agent, LSP) */
-  extra?: Record<string, unknown>;
 }
 
 export interface AgentOptions {
@@ -440,7 +438,9 @@ export class Agent {
 
   private toolContext(sessionId: string, cwd: string, messageId: string, call: ToolCallPart, signal: AbortSignal): ToolContext {
     const { toolServices, permission, bus } = this.opts;
+    const { fileTimes, fileHistory, shellFor, ...hostServices } = toolServices;
     return {
+      ...hostServices,
       sessionId,
       messageId,
       toolCallId: call.id,
@@ -448,12 +448,11 @@ export class Agent {
       signal,
       askPermission: (input, subject) => permission.request(sessionId, call.name, { ...input, subject, toolCallId: call.id }, signal),
       permissionGate: (asks, description) => permission.gate(sessionId, call.name, asks, description),
-      fileTimes: toolServices.fileTimes,
-      fileHistory: toolServices.fileHistory,
-      shell: () => toolServices.shellFor(sessionId),
+      fileTimes,
+      fileHistory,
+      shell: () => shellFor(sessionId),
       // any tool's live output (a plugin's or custom tool's too), as its result: keys we hold are hidden
       onProgress: (text) => bus.emit('tool.progress', { sessionId, toolCallId: call.id, text: redactSecrets(text) }),
-      extra: toolServices.extra,
     };
   }
 
