@@ -33,18 +33,12 @@ const RULE_SET_NAMES = ['none', 'deny', 'allowAll'] as const;
 
 type Decision = 'allow' | 'ask' | 'deny' | 'banned';
 
-async function decide(command: string, setting: PermissionSetting | undefined, cwd = CWD): Promise<Decision> {
-  // an empty PATH: the rows are about the analysis; program identity has its own test
-  const { analysis, subject } = await analyseForPermission(command, { cwd, home: HOME, pathEnv: '' });
-  if (analysis.banned) return 'banned';
-  return evaluatePermission('bash', subject, { rules: permissionRules(setting), grants: [], cwd }).action;
-}
-
 /**
  * The decisions under each of {@link RULE_SET_NAMES}, in order, run in `cwd`. The analysis takes no
  * rules, so one analysis serves the three rule sets (it is the costly part: a parse and a walk of the command).
  */
 async function decideUnderEach(command: string, cwd = CWD): Promise<Decision[]> {
+  // an empty PATH: the rows are about the analysis; program identity has its own test
   const { analysis, subject } = await analyseForPermission(command, { cwd, home: HOME, pathEnv: '' });
   if (analysis.banned) return RULE_SET_NAMES.map(() => 'banned');
   return RULE_SET_NAMES.map((name) => evaluatePermission('bash', subject, { rules: permissionRules(RULE_SETS[name]), grants: [], cwd }).action);
