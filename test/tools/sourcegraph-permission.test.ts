@@ -24,7 +24,9 @@ beforeAll(async () => {
     req.on('end', () => {
       searches++;
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(
-        JSON.stringify({ data: { search: { results: { matchCount: 0, resultCount: 0, limitHit: false, results: [] } } } }),
+        JSON.stringify({
+          data: { search: { results: { matchCount: 0, resultCount: 0, limitHit: false, results: [] } } },
+        }),
       );
     });
   });
