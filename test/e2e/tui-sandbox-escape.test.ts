@@ -1,13 +1,15 @@
 /**
- * End to end in a real terminal (tmux): "Run outside the sandbox". The model asks to write a file
- * outside the project; `a` approves it, and the sandbox refuses the write (the model is told it was
- * the sandbox). The model sends the command again: now the dialog also offers "Run outside sandbox
- * (o)" and says the call runs with full access; `o` runs it outside and the file is there.
+ * End to end in a real terminal (tmux): "Run outside the sandbox". The model runs a project script
+ * that writes outside the project (the analysis cannot see where); `a` approves it, and the sandbox
+ * refuses the write (the model is told it was the sandbox). The model sends the command again: now
+ * the dialog also offers "Run outside sandbox (o)" and says the call runs with full access; `o` runs
+ * it outside and the file is there. A command the analysis sees writing outside (`touch` of a path
+ * there) is offered the choice in its first dialog.
  *
  * Run alone: `npx vitest run test/e2e/tui-sandbox-escape.test.ts` (needs tmux, bubblewrap and a built
  * dist/: the suite's global setup builds it).
  */
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +48,9 @@ const lastResults = (body: any): string[] =>
 
 describe.skipIf(!CAN_RUN)('opencode TUI in tmux: run outside the sandbox', () => {
   it('a runs the approved command in the sandbox, which refuses; on the retry o runs it outside', async () => {
-    const command = `touch ${outside}/f`;
+    writeFileSync(join(dir, 'mk.sh'), `#!/bin/sh\ntouch ${outside}/f\n`);
+    chmodSync(join(dir, 'mk.sh'), 0o755);
+    const command = './mk.sh';
     fake.push(
       { toolCalls: [{ id: 'toolu_first', name: 'bash', input: { command, description: 'Create f' } }] },
       { toolCalls: [{ id: 'toolu_again', name: 'bash', input: { command, description: 'Create f' } }] },
@@ -69,5 +73,19 @@ describe.skipIf(!CAN_RUN)('opencode TUI in tmux: run outside the sandbox', () =>
 
     await tui.waitFor('Created it outside the sandbox.');
     expect(existsSync(join(outside, 'f'))).toBe(true);
+  });
+
+  it('a command seen writing outside the project is offered o in its first dialog', async () => {
+    const command = `touch ${outside}/g`;
+    fake.push(
+      { toolCalls: [{ id: 'toolu_seen', name: 'bash', input: { command, description: 'Create g' } }] },
+      { text: 'Created g.' },
+    );
+    await tui.submit('create g in the outside folder');
+    await tui.waitFor('Run outside sandbox (o): this call runs with your full access: no sandbox');
+    await new Promise((resolve) => setTimeout(resolve, TYPEAHEAD_GAP_MS + 200));
+    await tui.press('o');
+    await tui.waitFor('Created g.');
+    expect(existsSync(join(outside, 'g'))).toBe(true);
   });
 });
