@@ -35,10 +35,15 @@ export async function bothWays<T>(fn: () => Promise<T>): Promise<{ ripgrep: T; f
   return { ripgrep, fallback };
 }
 
-/** A fake rg in `dir` that writes its pid to `dir/rg.pid` and sleeps for a minute. */
+/**
+ * A fake rg in `dir` that writes its pid to `dir/rg.pid` and sleeps for a minute. The pid file appears
+ * whole (written aside, then renamed): a test that sees it and aborts at once could otherwise kill the
+ * shell between its creating the file and writing the pid, and read no pid at all.
+ */
 export function sleepingRipgrep(dir: string): { path: string; pid: () => number } {
   const path = join(dir, 'fake-rg');
-  writeFileSync(path, `#!/bin/sh\necho $$ > '${join(dir, 'rg.pid')}'\nexec sleep 60\n`);
+  const pidFile = join(dir, 'rg.pid');
+  writeFileSync(path, `#!/bin/sh\necho $$ > '${pidFile}.part'\nmv '${pidFile}.part' '${pidFile}'\nexec sleep 60\n`);
   chmodSync(path, 0o755);
   return { path, pid: () => Number(readFileSync(join(dir, 'rg.pid'), 'utf8').trim()) };
 }
