@@ -15,8 +15,8 @@
  *
  * Opaque code is marked on the command that runs it (`SimpleCommand.opaque`):
  * interpreter one-liners and programs read from input (`opaque-code.ts`), code-running environment
- * (`code-env.ts`), code bash evaluates in arithmetic and subscripts, git that can run a program,
- * wrappers whose command string is not literal (`wrappers.ts`). The policy never lets the read-only
+ * (`code-env.ts`), code bash evaluates in arithmetic and subscripts (`bash-evaluation.ts`), git that
+ * can run a program, wrappers whose command string is not literal (`wrappers.ts`). The policy never lets the read-only
  * list or a wildcard rule allow it.
  *
  * Pure: no file system access, no environment; `cwd` and `home` come from the caller.
@@ -33,11 +33,10 @@ import {
   assignmentRunsCode,
   expandsPrompt,
   forLoopHidesCode,
-  isInputFile,
-  opaqueReason,
   testClauseHidesCode,
   wordHidesCode,
-} from './opaque-code.js';
+} from './bash-evaluation.js';
+import { isInputFile, opaqueReason } from './opaque-code.js';
 import { compgenCode, KnownVariables, lateEvaluatedNames } from './late-evaluation.js';
 import { PRIVILEGED_WRAPPERS } from './wrappers.js';
 import { isSafeEnvAssignment } from './safe-commands.js';

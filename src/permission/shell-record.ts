@@ -5,14 +5,8 @@
  * the identity check, the copies it makes, and its writes (`shell-findings.ts`).
  */
 import { join, resolve } from 'node:path';
-import {
-  awkProgram,
-  commandOptionCode,
-  interpreterCode,
-  opaqueReason,
-  opaqueRunner,
-  variableBuiltinCode,
-} from './opaque-code.js';
+import { variableBuiltinCode } from './bash-evaluation.js';
+import { awkProgram, commandOptionCode, interpreterCode, opaqueReason, opaqueRunner } from './opaque-code.js';
 import { COMMAND_ARITY } from './arity.js';
 import { gitInvocation } from './git-code.js';
 import { inputNamedWrite } from './input-writers.js';

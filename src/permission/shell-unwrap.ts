@@ -4,7 +4,8 @@
  * and output files; a command string they run with a shell goes back to the walk
  * (`shell-analysis.ts`) to be parsed in turn.
  */
-import { assignmentRunsCode, opaqueReason } from './opaque-code.js';
+import { assignmentRunsCode } from './bash-evaluation.js';
+import { opaqueReason } from './opaque-code.js';
 import { wrappers, type WrapperSpec } from './wrappers.js';
 import { isSafeEnvAssignment, splitLong } from './safe-commands.js';
 import type { ShellWord } from './shell-parse.js';

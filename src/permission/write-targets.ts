@@ -10,19 +10,21 @@
  * taken as a possible write, since nothing says the program only reads it.
  *
  * Options are read as GNU getopt_long reads them (`getopt.ts`): `cp --target=/x`, `-vt /x` and
- * `-t/x` are all `--target-directory`. Sources: the GNU coreutils, tar, gzip and findutils manuals,
- * Info-ZIP's zip(1)/unzip(1), git's documentation for each subcommand, npm's config docs, pip's
- * `pip install --help`, sqlite3's `.help`.
+ * `-t/x` are all `--target-directory`. Sources: the GNU coreutils and findutils manuals. The readers
+ * of archivers (`archive-writes.ts`), sqlite3 (`sqlite-writes.ts`), git (`git-writes.ts`), npm and pip
+ * (`package-writes.ts`) live in their own modules with their sources.
  *
  * Pure.
  */
 import { posix } from 'node:path';
+import { gzipTargets, GZIP_OPTIONS, tarTargets, unzipTargets, zipTargets, zstdTargets } from './archive-writes.js';
 import { attachedWord, hasOption, optionValues, parseOptions, type OptionSpec } from './getopt.js';
 import { gitTargets } from './git-writes.js';
 import { homeWriterPlace, npmTargets, pipTargets } from './package-writes.js';
 import { parseSed } from './safe-commands.js';
 import { readSedScript, SED_OUTPUT_STREAMS } from './sed-script.js';
 import type { ShellWord } from './shell-parse.js';
+import { sqliteTargets } from './sqlite-writes.js';
 import {
   expansionsBeforeEndOfOptions,
   literalWord as word,
@@ -72,15 +74,10 @@ const INSTALL_LONG = ['backup', 'compare', 'directory', 'group', 'mode', 'owner'
 // prettier-ignore
 const CHOWN_LONG = ['changes', 'dereference', 'no-dereference', 'from', 'no-preserve-root', 'preserve-root', 'quiet', 'silent', 'reference', 'recursive', 'verbose', 'help', 'version'];
 const TARGET_DIRECTORY = ['-t', '--target-directory'];
-// prettier-ignore
 const GZIP_LIKE: WriterSpec = {
   example: 'gzip /tmp/x (replaces /tmp/x with /tmp/x.gz; not -c, -t or -l)',
-  options: { shortWithValue: 'S', long: ['stdout', 'to-stdout', 'decompress', 'uncompress', 'force', 'keep', 'list', 'name', 'no-name', 'quiet', 'recursive', 'suffix', 'test', 'verbose', 'fast', 'best', 'rsyncable', 'synchronous'], longWithValue: ['suffix'] },
-  custom: (words) => {
-    const parsed = parseOptions(words, GZIP_LIKE.options!);
-    const toStdout = parsed.options.some((o) => ['-c', '--stdout', '--to-stdout', '-t', '--test', '-l', '--list'].includes(o.name));
-    return { onlyTargets: true, targets: toStdout ? [] : [...parsed.positionals, ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' as const })) };
-  },
+  options: GZIP_OPTIONS,
+  custom: gzipTargets,
 };
 
 /**
@@ -380,90 +377,6 @@ function patchTargets(words: readonly ShellWord[]): CommandWrites {
   return { onlyTargets: false, targets, ...(directory.length && { directory }) };
 }
 
-/** The options of tar that take a value (short, in GNU tar 1.35's `--help`). */
-const TAR_SHORT_WITH_VALUE = 'bCfFgHIKLNTVX';
-// prettier-ignore
-const TAR_LONG = ['append', 'catenate', 'concatenate', 'create', 'delete', 'diff', 'compare', 'extract', 'get', 'list', 'update', 'test-label', 'file', 'directory', 'to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rsh-command', 'checkpoint-action', 'listed-incremental', 'index-file', 'absolute-names', 'files-from', 'exclude-from', 'exclude', 'transform', 'xform', 'gzip', 'gunzip', 'bzip2', 'xz', 'zstd', 'verbose', 'owner', 'group', 'mode', 'mtime', 'strip-components', 'blocking-factor', 'format', 'label', 'null', 'auto-compress', 'keep-old-files', 'overwrite', 'backup', 'suffix', 'no-same-owner', 'preserve-permissions', 'same-permissions', 'one-file-system', 'totals', 'wildcards', 'anchored'];
-// prettier-ignore
-const TAR_LONG_WITH_VALUE = ['file', 'directory', 'to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rsh-command', 'listed-incremental', 'index-file', 'files-from', 'exclude-from', 'exclude', 'transform', 'xform', 'owner', 'group', 'mode', 'mtime', 'strip-components', 'blocking-factor', 'format', 'label', 'suffix'];
-const TAR_CODE_OPTIONS = ['-I', '--use-compress-program', '--to-command', '-F', '--info-script', '--new-volume-script', '--rsh-command'];
-
-function tarTargets(words: readonly ShellWord[]): CommandWrites {
-  // old style: `tar xzf a.tgz` (the first word is a bundle of letters without a dash, whose values follow in order)
-  let args = [...words];
-  const first = args[0];
-  if (first?.literal && /^[A-Za-z]+$/.test(first.value)) {
-    const expanded: ShellWord[] = [];
-    let next = 1;
-    for (const letter of first.value) {
-      expanded.push(word(`-${letter}`));
-      if (TAR_SHORT_WITH_VALUE.includes(letter) && args[next]) expanded.push(args[next++]!);
-    }
-    args = [...expanded, ...args.slice(next)];
-  }
-  const parsed = parseOptions(args, { shortWithValue: TAR_SHORT_WITH_VALUE, long: TAR_LONG, longWithValue: TAR_LONG_WITH_VALUE });
-  const code = parsed.options.find((o) => TAR_CODE_OPTIONS.includes(o.name) || (o.name === '--checkpoint-action' && /^exec=/.test(o.value?.value ?? '')));
-  if (code) return { onlyTargets: true, targets: [], runsCode: `tar ${code.name} runs a program: ${code.value?.value ?? ''}` };
-  const has = (...names: string[]) => hasOption(parsed, ...names);
-  const creates = has('-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete');
-  const extracts = has('-x', '--extract', '--get');
-  const lists = has('-t', '--list', '-d', '--diff', '--compare', '--test-label');
-  const known = creates || extracts || lists;
-  const targets = new WriterTargetList();
-  const files = optionValues(parsed, '-f', '--file');
-  const directories = optionValues(parsed, '-C', '--directory');
-  if (creates || !known) for (const f of files) targets.add(f, 'other');
-  if (extracts || !known) {
-    for (const d of directories.length ? directories : [word('.')]) targets.list.push({ word: d, via: 'other', container: true });
-    if (has('-P', '--absolute-names')) targets.list.push(unknownPlace('(absolute names inside the archive)'));
-  }
-  for (const f of optionValues(parsed, '-g', '--listed-incremental', '--index-file')) targets.add(f, 'other');
-  for (const u of parsed.unknownWords) targets.add(u, 'other');
-  return { onlyTargets: true, targets: targets.list };
-}
-
-function zipTargets(words: readonly ShellWord[]): CommandWrites {
-  const valueOptions = ['-b', '-n', '-t', '-tt', '-O', '--output-file', '-P', '--password', '-s', '--split-size', '-sp', '-Z', '--compression-method', '-la', '-lf', '--logfile-path', '-x', '-i', '-TT', '--unzip-command'];
-  const targets: WriteTarget[] = [];
-  let archive: ShellWord | undefined;
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (w.value === '-TT' || w.value.startsWith('--unzip-command')) {
-      return { onlyTargets: true, targets, runsCode: `zip ${w.value} runs a program` };
-    }
-    if (['-O', '--output-file', '-b', '-lf', '--logfile-path'].includes(w.value) && words[i + 1]) {
-      targets.push({ word: words[++i]!, via: 'other' });
-    } else if (w.value === '-x' || w.value === '-i') break; // patterns follow
-    else if (valueOptions.includes(w.value)) i++;
-    else if (!w.value.startsWith('-') || !w.literal) {
-      if (!archive) archive = w;
-    }
-  }
-  if (archive) targets.unshift({ word: archive, via: 'other' });
-  return { onlyTargets: true, targets };
-}
-
-function unzipTargets(words: readonly ShellWord[]): CommandWrites {
-  let directory: ShellWord | undefined;
-  let readOnly = false;
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (w.value === '-d' && words[i + 1]) directory = words[++i];
-    else if (w.value.startsWith('-d') && w.value.length > 2) directory = attachedWord(w, w.value.slice(2));
-    else if (/^-[a-zA-Z]*[ltpvcZz]/.test(w.value)) readOnly = true;
-  }
-  if (readOnly) return { onlyTargets: true, targets: [] };
-  return { onlyTargets: true, targets: [{ word: directory ?? word('.'), via: 'other', container: true }] };
-}
-
-function zstdTargets(words: readonly ShellWord[]): CommandWrites {
-  const parsed = parseOptions(words, { shortWithValue: 'oD', long: ['stdout', 'test', 'list', 'output-dir-flat', 'output-dir-mirror', 'rm', 'keep', 'decompress'], longWithValue: ['output-dir-flat', 'output-dir-mirror'] });
-  if (hasOption(parsed, '-c', '--stdout', '-t', '--test', '-l', '--list')) return { onlyTargets: true, targets: [] };
-  const output = optionValues(parsed, '-o', '--output-dir-flat', '--output-dir-mirror');
-  const targets = output.length ? output : parsed.positionals;
-  return { onlyTargets: true, targets: [...targets, ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' })) };
-}
-
 function mktempTargets(words: readonly ShellWord[]): CommandWrites {
   const parsed = parseOptions(words, { shortWithValue: 'p', long: ['directory', 'dry-run', 'quiet', 'suffix', 'tmpdir'], longWithValue: ['suffix'] });
   if (hasOption(parsed, '-u', '--dry-run')) return { onlyTargets: true, targets: [] };
@@ -475,36 +388,6 @@ function mktempTargets(words: readonly ShellWord[]): CommandWrites {
   }
   const name = template ?? word('tmp.XXXXXXXXXX');
   return { onlyTargets: true, targets: [{ word: name, via: 'other', ...(directory?.value && { within: [directory.value] }) }] };
-}
-
-// prettier-ignore
-const SQLITE_VALUE_OPTIONS = ['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-vfs', '-mmap', '-maxsize', '-pagecache', '-lookaside', '-heap', '-escape', '-A'];
-/** SQL and dot-commands that name other files or run programs (sqlite3's `.help`, SQLite's ATTACH and VACUUM INTO, the shell's writefile()). */
-const SQLITE_OTHER_FILES = /\b(attach|vacuum\s+into|writefile|edit|load_extension)\b|(^|[\s;])\.(output|once|save|backup|clone|open|log|trace|excel|import|read|cd|dump)\b/i;
-const SQLITE_CODE = /(^|[\s;])\.(shell|system|load)\b|\bload_extension\b/i;
-
-function sqliteTargets(words: readonly ShellWord[]): CommandWrites {
-  const texts: ShellWord[] = [];
-  const positionals: ShellWord[] = [];
-  let safe = false;
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    const option = w.value.replace(/^--/, '-');
-    if (option === '-safe') safe = true;
-    if (SQLITE_VALUE_OPTIONS.includes(option)) {
-      const value = words[++i];
-      if (value && (option === '-cmd' || option === '-init')) texts.push(option === '-init' ? word('.read init') : value);
-    } else if (!w.value.startsWith('-') || !w.literal) positionals.push(w);
-  }
-  const [database, ...sql] = positionals;
-  texts.push(...sql);
-  const targets: WriteTarget[] = database ? [{ word: database, via: 'other' }] : [];
-  if (safe) return { onlyTargets: true, targets };
-  const code = texts.find((t) => !t.literal || SQLITE_CODE.test(t.value));
-  if (code && code.literal) return { onlyTargets: true, targets, runsCode: `sqlite3 runs a program or loads code: ${code.value}` };
-  if (texts.length === 0) targets.push(unknownPlace('(files named by SQL read from input)'));
-  else if (texts.some((t) => !t.literal || SQLITE_OTHER_FILES.test(t.value))) targets.push(unknownPlace('(files named in the SQL)'));
-  return { onlyTargets: true, targets };
 }
 
 function directoryOption(words: readonly ShellWord[], spec: OptionSpec, names: string[]): CommandWrites {
