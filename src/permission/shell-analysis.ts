@@ -16,8 +16,8 @@
  * Opaque code is marked on the command that runs it (`SimpleCommand.opaque`):
  * interpreter one-liners and programs read from input (`opaque-code.ts`), code-running environment
  * (`code-env.ts`), code bash evaluates in arithmetic and subscripts (`bash-evaluation.ts`), git that
- * can run a program, wrappers whose command string is not literal (`wrappers.ts`). The policy never lets the read-only
- * list or a wildcard rule allow it.
+ * can run a program, wrappers whose command string is not literal (`wrappers.ts`). The policy never
+ * lets the read-only list or a wildcard rule allow it.
  *
  * Pure: no file system access, no environment; `cwd` and `home` come from the caller.
  *
