@@ -9,9 +9,10 @@
  *
  * Workers: vitest's default in run mode is one fewer than the cores, one worker on a 2-core machine,
  * yet most of the suite waits on the programs it starts (bin/opencode, git, language servers, tmux,
- * bwrap) rather than computing. {@link WORKERS} workers keep both cores busy while those wait. The
- * end-to-end tests poll a real terminal with time limits made for a quiet machine, so they run after
- * the rest, in a group of their own with fewer workers.
+ * bwrap) rather than computing. Twice the cores in workers keep the cores busy while those wait (on
+ * 2 cores: 98% busy over a whole run, against about half with one worker). The end-to-end tests poll
+ * a real terminal with time limits made for a quiet machine, so they run after the rest, in a group of
+ * their own, where no CPU-heavy unit file runs beside them. scripts/test-timing.mjs shows where the time goes.
  */
 import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
@@ -20,8 +21,8 @@ import { suiteGroups } from './test/support/suite-groups.js';
 const cores = availableParallelism();
 /** Workers for the first group: twice the cores, since most files spend their time waiting on child processes. */
 const WORKERS = Math.max(2, cores * 2);
-/** Workers for the tmux end-to-end group: each file drives a terminal and the TUI in it, mostly idle between frames. */
-const E2E_WORKERS = Math.max(2, cores);
+/** Workers for the tmux end-to-end group: each file drives a terminal and the TUI in it, idle between frames. */
+const E2E_WORKERS = Math.max(2, cores * 2);
 
 const groups = suiteGroups(import.meta.dirname);
 
