@@ -10,7 +10,7 @@
  * Workers: vitest's default in run mode is one fewer than the cores, one worker on a 2-core machine,
  * yet most of the suite waits on the programs it starts (bin/opencode, git, language servers, tmux,
  * bwrap) rather than computing. Twice the cores in workers keep the cores busy while those wait (on
- * 2 cores: 98% busy over a whole run, against about half with one worker). The end-to-end tests poll
+ * 2 cores they were 98% busy over a whole run). The end-to-end tests poll
  * a real terminal with time limits made for a quiet machine, so they run after the rest, in a group of
  * their own, where no CPU-heavy unit file runs beside them. scripts/test-timing.mjs shows where the time goes.
  */
