@@ -24,6 +24,7 @@ import { MARKDOWN, MODEL, mount, sleep, type Mounted } from './tui-harness.js';
 import { hugeLineRows, hugeStreamRows } from './tui-huge.js';
 import { benchTuiStartup } from './tui-startup.js';
 
+/** All the TUI's rows: start-up in a pty (a), in process (b), the huge line and stream (c); `runs` start-ups, `presses` keys, `tokens` streamed. */
 export async function benchTui(opts: { runs: number; presses: number; tokens: number }): Promise<Row[]> {
   const rows = await benchTuiStartup(opts.runs);
   rows.push(...(await inProcess(opts.presses, opts.tokens)));

@@ -2,7 +2,7 @@
  * The provider fetch (src/provider/node-fetch.ts) over https that succeeds: a local TLS server with a
  * certificate made for the test, trusted by a child process the way a person behind a TLS-inspecting
  * proxy trusts their CA (NODE_EXTRA_CA_CERTS, read by Node at start-up). The https failures (an
- * unknown certificate, a server that speaks no TLS) are in node-fetch.test.ts.
+ * unknown certificate, a server that speaks no TLS) are in node-fetch-failures.test.ts.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
