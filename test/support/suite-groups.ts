@@ -40,7 +40,8 @@ function testFiles(testRoot: string): string[] {
   const found: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === 'node_modules' || entry.name === 'fixtures') continue;
+      // as vitest's own file search: every test/**/*.test.ts(x) outside node_modules
+      if (entry.name === 'node_modules') continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (TEST_FILE.test(entry.name)) found.push(path);
