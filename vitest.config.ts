@@ -32,7 +32,12 @@ const shared = {
   pool: 'forks',
 } as const;
 
-function project(name: string, include: string[], maxWorkers: number, groupOrder: number): TestProjectInlineConfiguration {
+function project(
+  name: string,
+  include: string[],
+  maxWorkers: number,
+  groupOrder: number,
+): TestProjectInlineConfiguration {
   return { test: { ...shared, name, include, maxWorkers, sequence: { groupOrder } } };
 }
 

@@ -150,14 +150,22 @@ async function oneSession(fake: ChildFake, steps: number, variant: SessionVarian
   const model = catalogModel('anthropic/claude-haiku-4-5')!;
   const provider = canned
     ? cannedProvider(model, steps, file, 'The file exports answer and double. '.repeat(8))
-    : createProvider(model, { providers: {}, env: { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.url } }, { baseDelayMs: 1, maxRetries: 0 });
+    : createProvider(
+        model,
+        { providers: {}, env: { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.url } },
+        { baseDelayMs: 1, maxRetries: 0 },
+      );
   const bus = new EventBus<AgentEvents>();
   const permission = new PermissionService(dir);
   permission.onRequest((r) => permission.respond(r.id, 'allow'));
   // as app.ts builds it, but with the tree of the big project (the tools still work in `dir`)
   const promptEnvironment = (): PromptEnvironment =>
     bigProject
-      ? { cwd: dir, projectTree: projectTree(bigProject, PROJECT_TREE_MAX_ENTRIES), contextPaths: DEFAULT_CONTEXT_PATHS }
+      ? {
+          cwd: dir,
+          projectTree: projectTree(bigProject, PROJECT_TREE_MAX_ENTRIES),
+          contextPaths: DEFAULT_CONTEXT_PATHS,
+        }
       : { cwd: dir, projectTree: `- ${dir}/`, contextPaths: [] };
   const agent = new Agent({
     kind: 'coder',
@@ -209,7 +217,8 @@ async function oneSession(fake: ChildFake, steps: number, variant: SessionVarian
     if (result.reason !== 'end_turn') throw new Error(`session ended with ${result.reason}: ${result.error}`);
     // the canned provider answers from memory: the fake sees nothing
     const after = canned ? { ...before, answered: before.answered + steps + 1 } : await fake.stats();
-    if (after.rejected.length > before.rejected.length) throw new Error(`fake provider rejected a request: ${after.rejected.at(-1)}`);
+    if (after.rejected.length > before.rejected.length)
+      throw new Error(`fake provider rejected a request: ${after.rejected.at(-1)}`);
     return {
       wallMs,
       threadMs,
@@ -259,7 +268,10 @@ async function startProfile(): Promise<() => Promise<void>> {
 async function sdkAlone(fake: ChildFake, bodies: string[]): Promise<number> {
   const model = catalogModel('anthropic/claude-haiku-4-5')!;
   await fake.push(scriptOf(bodies.length - 1, '/tmp/replay.ts'));
-  const provider = createProvider(model, { providers: {}, env: { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.url } });
+  const provider = createProvider(model, {
+    providers: {},
+    env: { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.url },
+  });
   // the provider's own client, built as it builds it (a bench may reach in; the app never does)
   const client = await (provider as unknown as { sdk(): Promise<Anthropic> }).sdk();
   const requests = bodies.map((text) => {
@@ -315,8 +327,14 @@ function timeStoreCalls(db: Database): () => number {
  * `canned`: the provider answers from memory ({@link cannedProvider}): no request, SDK or HTTP, so the
  * figure is the loop's own share of a call. Off by default (and in `npm run bench`).
  */
-export async function benchAgentLoop(opts: { sessions: number; bigProject?: string; canned?: boolean }): Promise<Row[]> {
-  log(`agent loop: a warm-up session, then ${opts.sessions} × ${STEPS}-step sessions${opts.bigProject ? ' of each variant, alternating' : ''}${opts.canned ? ', canned provider' : ''}`);
+export async function benchAgentLoop(opts: {
+  sessions: number;
+  bigProject?: string;
+  canned?: boolean;
+}): Promise<Row[]> {
+  log(
+    `agent loop: a warm-up session, then ${opts.sessions} × ${STEPS}-step sessions${opts.bigProject ? ' of each variant, alternating' : ''}${opts.canned ? ', canned provider' : ''}`,
+  );
   const fake = await startChildFake();
   try {
     await oneSession(fake, STEPS, { canned: opts.canned }); // JIT warm-up: the first session in a process is ~2× slower
@@ -340,7 +358,9 @@ export async function benchAgentLoop(opts: { sessions: number; bigProject?: stri
       if (process.env.BENCH_EACH) {
         const [r, t] = [runs.at(-1)!, timed.at(-1)!];
         const perCall = (s: SessionTimes) => loopMsPerCall(s).toFixed(2);
-        log(`session ${i}: ${perCall(r)} ms/call; SDK alone ${sdk.at(-1)?.toFixed(2) ?? '-'}; timed: store ${(t.storeMs / t.calls).toFixed(2)} of ${perCall(t)}; store in memory ${perCall(memory.at(-1)!)}`);
+        log(
+          `session ${i}: ${perCall(r)} ms/call; SDK alone ${sdk.at(-1)?.toFixed(2) ?? '-'}; timed: store ${(t.storeMs / t.calls).toFixed(2)} of ${perCall(t)}; store in memory ${perCall(memory.at(-1)!)}`,
+        );
       }
       if (opts.bigProject) {
         big.push(await oneSession(fake, STEPS, { bigProject: opts.bigProject }));
@@ -353,7 +373,13 @@ export async function benchAgentLoop(opts: { sessions: number; bigProject?: stri
   }
 }
 
-function rowsOf(runs: SessionTimes[], timed: SessionTimes[], memory: SessionTimes[], big: SessionTimes[], sdk: number[]): Row[] {
+function rowsOf(
+  runs: SessionTimes[],
+  timed: SessionTimes[],
+  memory: SessionTimes[],
+  big: SessionTimes[],
+  sdk: number[],
+): Row[] {
   const m = (f: (r: SessionTimes) => number) => median(runs.map(f));
   const mt = (f: (r: SessionTimes) => number) => median(timed.map(f));
   const per = (r: SessionTimes, v: number) => v / r.calls;
@@ -402,7 +428,7 @@ function rowsOf(runs: SessionTimes[], timed: SessionTimes[], memory: SessionTime
       name: '  with the store in memory',
       value: ms(busyInMemory),
       ratio: `storage ${ms(busy - busyInMemory)} of the headline`,
-      note: 'the same figure in sessions alternating with the headline\'s whose store keeps messages in memory and writes nothing, and no tool-call log (bench/memory-store.ts): the loop without SQLite',
+      note: "the same figure in sessions alternating with the headline's whose store keeps messages in memory and writes nothing, and no tool-call log (bench/memory-store.ts): the loop without SQLite",
     },
     {
       section: S,
@@ -436,7 +462,10 @@ function rowsOf(runs: SessionTimes[], timed: SessionTimes[], memory: SessionTime
             section: S,
             name: 'big project: wall per step',
             value: ms(median(big.map((r) => r.wallMs / STEPS))),
-            ratio: `${ratio(median(big.map((r) => r.wallMs)), m((r) => r.wallMs))} small project`,
+            ratio: `${ratio(
+              median(big.map((r) => r.wallMs)),
+              m((r) => r.wallMs),
+            )} small project`,
             note: "same session with the app's promptEnvironment: projectTree() of the search tree, once per run",
           },
           {

@@ -19,7 +19,10 @@ export function cannedProvider(model: ModelInfo, steps: number, file: string, fi
       calls++;
       if (calls > steps) {
         yield { type: 'content_delta', text: finalText };
-        yield { type: 'complete', response: { content: finalText, reasoning: [], toolCalls: [], usage: USAGE, finishReason: 'end_turn' } };
+        yield {
+          type: 'complete',
+          response: { content: finalText, reasoning: [], toolCalls: [], usage: USAGE, finishReason: 'end_turn' },
+        };
         return;
       }
       const id = `toolu_canned_${calls}`;
@@ -27,9 +30,19 @@ export function cannedProvider(model: ModelInfo, steps: number, file: string, fi
       const text = calls === 1 ? 'Let me look.' : '';
       if (text) yield { type: 'content_delta', text };
       yield { type: 'tool_use_start', id, name: 'view' };
-      for (const piece of [input.slice(0, 10), input.slice(10, 20), input.slice(20)]) yield { type: 'tool_use_delta', id, inputDelta: piece };
+      for (const piece of [input.slice(0, 10), input.slice(10, 20), input.slice(20)])
+        yield { type: 'tool_use_delta', id, inputDelta: piece };
       yield { type: 'tool_use_stop', id };
-      yield { type: 'complete', response: { content: text, reasoning: [], toolCalls: [{ id, name: 'view', input }], usage: USAGE, finishReason: 'tool_use' } };
+      yield {
+        type: 'complete',
+        response: {
+          content: text,
+          reasoning: [],
+          toolCalls: [{ id, name: 'view', input }],
+          usage: USAGE,
+          finishReason: 'tool_use',
+        },
+      };
     },
   };
 }

@@ -78,7 +78,9 @@ async function timeToFirstRequest(BIN: string, cwd: string): Promise<number> {
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (c) => (c === 0 ? resolve(c) : reject(new Error(`opencode -p exited ${c}: ${stderr.slice(0, 300)}`))));
+    child.on('close', (c) =>
+      c === 0 ? resolve(c) : reject(new Error(`opencode -p exited ${c}: ${stderr.slice(0, 300)}`)),
+    );
   });
   await fake.close();
   rmSync(env.HOME!, { recursive: true, force: true });
@@ -103,28 +105,81 @@ export async function benchCustomTools(options: { runs: number }): Promise<Row[]
 
   // in-process: the load alone, for the breakdown (the first load pays jiti's import)
   // with the caches the runs above filled (no YAML parsed, no jiti imported), then without any
-  const warm = await loadCustomTools({ projectDir: custom, config: { tools: {}, plugins: [] }, registry: builtinTools(), cacheDir: join(custom, '.opencode') });
+  const warm = await loadCustomTools({
+    projectDir: custom,
+    config: { tools: {}, plugins: [] },
+    registry: builtinTools(),
+    cacheDir: join(custom, '.opencode'),
+  });
   const registry = builtinTools();
   const report = await loadCustomTools({ projectDir: custom, config: { tools: {}, plugins: [] }, registry });
-  const again = await loadCustomTools({ projectDir: custom, config: { tools: {}, plugins: [] }, registry: builtinTools() });
+  const again = await loadCustomTools({
+    projectDir: custom,
+    config: { tools: {}, plugins: [] },
+    registry: builtinTools(),
+  });
 
   // the prompt budget: the system prompt plus the tool schemas, with 10 of the tools above
   const ten = projectWith(10, 0);
   const tenRegistry = builtinTools();
   await loadCustomTools({ projectDir: ten, config: { tools: {}, plugins: [] }, registry: tenRegistry });
-  const system = systemPrompt('coder', { cwd: ten, projectTree: projectTree(ten, PROJECT_TREE_MAX_ENTRIES), contextPaths: DEFAULT_CONTEXT_PATHS }).length;
+  const system = systemPrompt('coder', {
+    cwd: ten,
+    projectTree: projectTree(ten, PROJECT_TREE_MAX_ENTRIES),
+    contextPaths: DEFAULT_CONTEXT_PATHS,
+  }).length;
   const builtinOnly = system + JSON.stringify(builtinTools().schemas()).length;
   const withTen = system + JSON.stringify(tenRegistry.schemas()).length;
   for (const dir of [plain, custom, ten]) rmSync(dir, { recursive: true, force: true });
 
   const pct = (n: number) => `${((100 * n) / BUDGET).toFixed(0)}% of budget`;
   return [
-    { section: S, name: '-p first request, no custom tools', value: ms(median(without)), note: `spawn → first request at the fake provider, median of ${options.runs}` },
-    { section: S, name: '-p first request, 50 tools + 5 plugins', value: ms(median(withTools)), note: '50 YAML tools, 5 .ts plugins each with a zod tool and a before-hook' },
-    { section: S, name: 'added before the first request', value: ms(added), target: `≤ 150 ms (${added <= 150 ? 'met' : 'missed'})`, note: 'difference of the medians; the TUI loads after its first frame' },
-    { section: S, name: 'loadCustomTools() in-process, cached', value: ms(warm.elapsedMs), note: `${warm.tools.length} tools from the tool-file cache and the transpiled plugins in .opencode/ (no YAML parse, no jiti import)` },
-    { section: S, name: 'loadCustomTools() in-process', value: `${ms(report.elapsedMs)} first, ${ms(again.elapsedMs)} again`, note: `${report.tools.length} tools, without the tool-file cache (every YAML file parsed); the first load imports jiti and yaml` },
-    { section: S, name: 'prompt, built-in tools', value: `${builtinOnly} chars`, ratio: pct(builtinOnly), target: `≤ ${BUDGET} (${builtinOnly <= BUDGET ? 'met' : 'missed'})`, note: 'coder system prompt + built-in tool schemas (JSON)' },
-    { section: S, name: 'prompt, + 10 custom tools', value: `${withTen} chars`, ratio: pct(withTen), target: `≤ ${BUDGET} (${withTen <= BUDGET ? 'met' : 'missed'})`, note: `10 tools like the README's: +${withTen - builtinOnly} chars, ${Math.round((withTen - builtinOnly) / 10)} per tool` },
+    {
+      section: S,
+      name: '-p first request, no custom tools',
+      value: ms(median(without)),
+      note: `spawn → first request at the fake provider, median of ${options.runs}`,
+    },
+    {
+      section: S,
+      name: '-p first request, 50 tools + 5 plugins',
+      value: ms(median(withTools)),
+      note: '50 YAML tools, 5 .ts plugins each with a zod tool and a before-hook',
+    },
+    {
+      section: S,
+      name: 'added before the first request',
+      value: ms(added),
+      target: `≤ 150 ms (${added <= 150 ? 'met' : 'missed'})`,
+      note: 'difference of the medians; the TUI loads after its first frame',
+    },
+    {
+      section: S,
+      name: 'loadCustomTools() in-process, cached',
+      value: ms(warm.elapsedMs),
+      note: `${warm.tools.length} tools from the tool-file cache and the transpiled plugins in .opencode/ (no YAML parse, no jiti import)`,
+    },
+    {
+      section: S,
+      name: 'loadCustomTools() in-process',
+      value: `${ms(report.elapsedMs)} first, ${ms(again.elapsedMs)} again`,
+      note: `${report.tools.length} tools, without the tool-file cache (every YAML file parsed); the first load imports jiti and yaml`,
+    },
+    {
+      section: S,
+      name: 'prompt, built-in tools',
+      value: `${builtinOnly} chars`,
+      ratio: pct(builtinOnly),
+      target: `≤ ${BUDGET} (${builtinOnly <= BUDGET ? 'met' : 'missed'})`,
+      note: 'coder system prompt + built-in tool schemas (JSON)',
+    },
+    {
+      section: S,
+      name: 'prompt, + 10 custom tools',
+      value: `${withTen} chars`,
+      ratio: pct(withTen),
+      target: `≤ ${BUDGET} (${withTen <= BUDGET ? 'met' : 'missed'})`,
+      note: `10 tools like the README's: +${withTen - builtinOnly} chars, ${Math.round((withTen - builtinOnly) / 10)} per tool`,
+    },
   ];
 }

@@ -31,7 +31,10 @@ export interface ChildStats {
 }
 
 const expand = (turns: ChildTurn[]): FakeTurn[] =>
-  turns.map(({ text, ...rest }) => ({ ...rest, ...(text ? { text: Array.from({ length: text.times }, () => text.chunk) } : {}) }));
+  turns.map(({ text, ...rest }) => ({
+    ...rest,
+    ...(text ? { text: Array.from({ length: text.times }, () => text.chunk) } : {}),
+  }));
 
 const lines = createInterface({ input: process.stdin });
 const first = await new Promise<string>((resolve) => lines.once('line', resolve));
@@ -65,7 +68,10 @@ lines.on('line', (line) => {
     process.stdout.write(`stats ${JSON.stringify(stats)}\n`);
   }
   if (command.bodies) {
-    const bodies = fake.requests.slice(bodiesSeen).filter((r) => r.turn !== undefined).map((r) => r.text);
+    const bodies = fake.requests
+      .slice(bodiesSeen)
+      .filter((r) => r.turn !== undefined)
+      .map((r) => r.text);
     bodiesSeen = fake.requests.length;
     process.stdout.write(`bodies ${JSON.stringify(bodies)}\n`);
   }

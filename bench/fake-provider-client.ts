@@ -32,11 +32,13 @@ export async function startChildFake(turns: ChildTurn[] = []): Promise<ChildFake
   lines.on('line', (line) => waiting.shift()?.(line));
   const next = (prefix: string) =>
     new Promise<string>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`fake provider child exited ${code} while a "${prefix}" answer was awaited`));
+      const onExit = (code: number | null) =>
+        reject(new Error(`fake provider child exited ${code} while a "${prefix}" answer was awaited`));
       child.once('exit', onExit);
       waiting.push((line) => {
         child.off('exit', onExit);
-        if (!line.startsWith(`${prefix} `)) reject(new Error(`fake provider child answered "${line.slice(0, 200)}", expected "${prefix} …"`));
+        if (!line.startsWith(`${prefix} `))
+          reject(new Error(`fake provider child answered "${line.slice(0, 200)}", expected "${prefix} …"`));
         else resolve(line.slice(prefix.length + 1));
       });
     });

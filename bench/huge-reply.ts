@@ -74,7 +74,11 @@ async function oneRun(): Promise<Run> {
   const db = openDatabase(join(dir, '.opencode'));
   try {
     const model = catalogModel('anthropic/claude-haiku-4-5')!;
-    const provider = createProvider(model, { providers: {}, env: { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.url } }, { baseDelayMs: 1, maxRetries: 0 });
+    const provider = createProvider(
+      model,
+      { providers: {}, env: { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.url } },
+      { baseDelayMs: 1, maxRetries: 0 },
+    );
     const shell = createShell({ cwd: dir });
     const agent = new Agent({
       kind: 'coder',

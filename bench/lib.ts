@@ -106,7 +106,12 @@ export function printTable(rows: readonly Row[]): void {
       process.stdout.write(`\n== ${section} ==\n`);
       process.stdout.write(`${cols.map((c) => c.padEnd(width[c]!)).join('  ')}\n`);
     }
-    process.stdout.write(`${cols.map((c) => (r[c] ?? '').padEnd(width[c]!)).join('  ').trimEnd()}\n`);
+    process.stdout.write(
+      `${cols
+        .map((c) => (r[c] ?? '').padEnd(width[c]!))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
     if (r.note) process.stdout.write(`    ↳ ${r.note}\n`);
   }
 }
@@ -137,7 +142,10 @@ export async function interleaved<K extends string>(
 /** A small git project for the -p runs: a manifest and a few source files. */
 export function smallProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-project-'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'small', type: 'module', scripts: { test: 'node test.js' } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'small', type: 'module', scripts: { test: 'node test.js' } }),
+  );
   mkdirSync(join(dir, 'src'));
   writeFileSync(join(dir, 'src', 'add.js'), 'export function add(a, b) {\n  return a + b;\n}\n');
   writeFileSync(join(dir, 'test.js'), "import { add } from './src/add.js';\nconsole.log(add(2, 3));\n");

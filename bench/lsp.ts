@@ -40,7 +40,9 @@ function percentile(values: readonly number[], p: number): number {
 /** Resident memory of a process in MiB (Linux /proc), 0 when gone. */
 function rssMiB(pid: number): number {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
     return line ? Number(line.split(/\s+/)[1]) / 1024 : 0;
   } catch {
     return 0;
@@ -122,7 +124,14 @@ async function tuiRows(runs: number): Promise<Row[]> {
     ] as const) {
       const a = median(on.map(pick));
       const b = median(off.map(pick));
-      rows.push({ section: S, name: `TUI ${name}, TS server discovered`, value: stats(on.map(pick)), ratio: `${(a / b).toFixed(2)}× of "lsp": false (${ms(b)})`, target: 'same', note: 'bin/opencode (shebang) in a 120×40 pty, spawn → the frame; servers start at the first file viewed, never before the first frame' });
+      rows.push({
+        section: S,
+        name: `TUI ${name}, TS server discovered`,
+        value: stats(on.map(pick)),
+        ratio: `${(a / b).toFixed(2)}× of "lsp": false (${ms(b)})`,
+        target: 'same',
+        note: 'bin/opencode (shebang) in a 120×40 pty, spawn → the frame; servers start at the first file viewed, never before the first frame',
+      });
     }
 
     log('lsp: TUI RSS with typescript-language-server running');
@@ -136,8 +145,12 @@ async function tuiRows(runs: number): Promise<Row[]> {
       pty.child.stdin.write('read main.ts');
       await sleep(300);
       pty.child.stdin.write('\r');
-      const answered = await Promise.race([pty.next((p) => p.includes('main.ts sums prices.'), true), sleep(30_000).then(() => NaN)]);
-      if (Number.isNaN(answered)) throw new Error(`the TUI never showed the answer; output:\n${pty.plain.slice(-2000)}`);
+      const answered = await Promise.race([
+        pty.next((p) => p.includes('main.ts sums prices.'), true),
+        sleep(30_000).then(() => NaN),
+      ]);
+      if (Number.isNaN(answered))
+        throw new Error(`the TUI never showed the answer; output:\n${pty.plain.slice(-2000)}`);
       const pid = pty.innerPid();
       if (!pid) throw new Error('no TUI process in the pty');
       // the server is up when its processes exist and their memory stopped growing (1 s apart)
@@ -153,8 +166,19 @@ async function tuiRows(runs: number): Promise<Row[]> {
       serverRss = serverPids.reduce((sum, p) => sum + rssMiB(p), 0);
       const tuiRss = rssMiB(pid);
       if (serverPids.length === 0) throw new Error('the language server never started under the TUI');
-      rows.push({ section: S, name: 'RSS of the TUI, one language server up', value: `${tuiRss.toFixed(0)} MiB`, target: '≤ 150 MB (steady)', note: 'VmRSS of the TUI\'s node process after a prompt viewed main.ts and the server settled; the server not included' });
-      rows.push({ section: S, name: '  the server beside it', value: `${serverRss.toFixed(0)} MiB`, note: `${serverPids.length} processes under the TUI (typescript-language-server and its tsservers)` });
+      rows.push({
+        section: S,
+        name: 'RSS of the TUI, one language server up',
+        value: `${tuiRss.toFixed(0)} MiB`,
+        target: '≤ 150 MB (steady)',
+        note: "VmRSS of the TUI's node process after a prompt viewed main.ts and the server settled; the server not included",
+      });
+      rows.push({
+        section: S,
+        name: '  the server beside it',
+        value: `${serverRss.toFixed(0)} MiB`,
+        note: `${serverPids.length} processes under the TUI (typescript-language-server and its tsservers)`,
+      });
     } finally {
       await pty.stop();
     }
@@ -169,7 +193,10 @@ async function tuiRows(runs: number): Promise<Row[]> {
 function tsProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-lsp-'));
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true } }));
-  writeFileSync(join(dir, 'main.ts'), 'export function total(prices: number[]): number {\n  return prices.reduce((a, b) => a + b, 0);\n}\n');
+  writeFileSync(
+    join(dir, 'main.ts'),
+    'export function total(prices: number[]): number {\n  return prices.reduce((a, b) => a + b, 0);\n}\n',
+  );
   return dir;
 }
 
@@ -177,7 +204,11 @@ export async function benchLsp(options: { runs: number }): Promise<Row[]> {
   const rows: Row[] = [];
   const dir = tsProject();
   const file = join(dir, 'main.ts');
-  const plan = planServers(dir, { typescript: { command: join(BIN_DIR, 'typescript-language-server'), diagnosticsTimeoutMs: 60_000 } }, '');
+  const plan = planServers(
+    dir,
+    { typescript: { command: join(BIN_DIR, 'typescript-language-server'), diagnosticsTimeoutMs: 60_000 } },
+    '',
+  );
   const service = new LspService({ root: dir, servers: plan.servers, env: process.env, watch: false });
   const ctx = { ...toolContext(dir), lsp: service };
   try {
@@ -212,7 +243,12 @@ export async function benchLsp(options: { runs: number }): Promise<Row[]> {
     if (server.state === 'ready' && pid) {
       const group = groupPids(pid);
       const serverRss = group.reduce((sum, p) => sum + rssMiB(p), 0);
-      rows.push({ section: S, name: 'RSS of the language server', value: `${serverRss.toFixed(0)} MiB`, note: `process group of typescript-language-server: ${group.length} processes (it and its tsservers), one small project` });
+      rows.push({
+        section: S,
+        name: 'RSS of the language server',
+        value: `${serverRss.toFixed(0)} MiB`,
+        note: `process group of typescript-language-server: ${group.length} processes (it and its tsservers), one small project`,
+      });
     }
   } finally {
     await service.close();
@@ -224,7 +260,11 @@ export async function benchLsp(options: { runs: number }): Promise<Row[]> {
   writeFileSync(join(withoutLsp, '.opencode.json'), JSON.stringify({ lsp: false }));
   const fake = await startFakeProvider(Array.from({ length: options.runs * 2 + 2 }, () => ({ text: 'hi' })));
   try {
-    const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, PATH: `${BIN_DIR}:${process.env.PATH}` });
+    const env = cleanEnv({
+      ANTHROPIC_API_KEY: 'sk-ant-bench',
+      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+      PATH: `${BIN_DIR}:${process.env.PATH}`,
+    });
     // a copy of dist/ taken now: a rebuild meanwhile (tests, another bench) must not change the program
     const snapshot = snapshotBin();
     const bin = snapshot.bin;
@@ -233,7 +273,14 @@ export async function benchLsp(options: { runs: number }): Promise<Row[]> {
       off: () => spawnChecked(bin, ['-p', 'say hi'], { cwd: withoutLsp, env }),
     });
     snapshot.dispose();
-    rows.push({ section: S, name: '-p "say hi", TS server discovered', value: stats(t.discovered), ratio: `${(median(t.discovered) / median(t.off)).toFixed(2)}× of "lsp": false (${ms(median(t.off))})`, target: 'same', note: 'spawn → exit; no server starts for a prompt that reads no file' });
+    rows.push({
+      section: S,
+      name: '-p "say hi", TS server discovered',
+      value: stats(t.discovered),
+      ratio: `${(median(t.discovered) / median(t.off)).toFixed(2)}× of "lsp": false (${ms(median(t.off))})`,
+      target: 'same',
+      note: 'spawn → exit; no server starts for a prompt that reads no file',
+    });
   } finally {
     await fake.close();
   }

@@ -20,7 +20,13 @@ export function memoryStore(): AgentStore {
     messages: {
       create(input) {
         const now = Date.now();
-        const message: Message = { id: randomUUID(), seq: messages.length + 1, createdAt: now, updatedAt: now, ...input };
+        const message: Message = {
+          id: randomUUID(),
+          seq: messages.length + 1,
+          createdAt: now,
+          updatedAt: now,
+          ...input,
+        };
         messages.push(message);
         return message;
       },

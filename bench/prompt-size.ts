@@ -30,9 +30,28 @@ export function benchPromptSize(bigProject?: string): Row[] {
   const S = 'prompt size';
   const pct = (n: number) => `${((100 * n) / BUDGET).toFixed(0)}% of budget`;
   const rows: Row[] = [
-    { section: S, name: 'coder system prompt (small project)', value: `${small.system} chars`, ratio: pct(small.system), note: `prompt + <env> + <project> tree (${small.tree} chars) of a 5-file git project, default contextPaths (none present)` },
-    { section: S, name: 'built-in tool schemas (JSON)', value: `${small.tools} chars`, ratio: pct(small.tools), note: `JSON.stringify(builtinTools().schemas()): ${builtinTools().schemas().length} tools` },
-    { section: S, name: 'total', value: `${total} chars`, ratio: `${(total / BUDGET).toFixed(2)}× budget`, target: `≤ ${BUDGET} (${total <= BUDGET ? 'met' : 'missed'})`, note: 'sent on every request before the history' },
+    {
+      section: S,
+      name: 'coder system prompt (small project)',
+      value: `${small.system} chars`,
+      ratio: pct(small.system),
+      note: `prompt + <env> + <project> tree (${small.tree} chars) of a 5-file git project, default contextPaths (none present)`,
+    },
+    {
+      section: S,
+      name: 'built-in tool schemas (JSON)',
+      value: `${small.tools} chars`,
+      ratio: pct(small.tools),
+      note: `JSON.stringify(builtinTools().schemas()): ${builtinTools().schemas().length} tools`,
+    },
+    {
+      section: S,
+      name: 'total',
+      value: `${total} chars`,
+      ratio: `${(total / BUDGET).toFixed(2)}× budget`,
+      target: `≤ ${BUDGET} (${total <= BUDGET ? 'met' : 'missed'})`,
+      note: 'sent on every request before the history',
+    },
   ];
   if (bigProject) {
     const big = promptChars(bigProject);

@@ -46,9 +46,18 @@ const clock = mainThreadCpuClock() ?? (() => performance.eventLoopUtilization().
 
 function history(): Message[] {
   const file = '/tmp/project/small.ts';
-  const content = '     1\texport const answer = 42;\n     2\texport function double(x: number) {\n     3\t  return x * 2;\n     4\t}\n';
+  const content =
+    '     1\texport const answer = 42;\n     2\texport function double(x: number) {\n     3\t  return x * 2;\n     4\t}\n';
   const at = { sessionId: 's', createdAt: 0, updatedAt: 0 };
-  const messages: Message[] = [{ ...at, id: 'u', seq: 0, role: 'user', parts: [{ type: 'text', text: 'What does small.ts export? Look at it many times.' }] }];
+  const messages: Message[] = [
+    {
+      ...at,
+      id: 'u',
+      seq: 0,
+      role: 'user',
+      parts: [{ type: 'text', text: 'What does small.ts export? Look at it many times.' }],
+    },
+  ];
   for (let i = 0; i < STEPS; i++) {
     const id = `toolu_${i}`;
     messages.push({
@@ -57,9 +66,20 @@ function history(): Message[] {
       seq: 2 * i + 1,
       role: 'assistant',
       model: 'anthropic/claude-haiku-4-5',
-      parts: [{ type: 'tool_call', id, name: 'view', input: JSON.stringify({ file_path: file }), finished: true }, { type: 'finish', reason: 'tool_use', time: 0 }],
+      parts: [
+        { type: 'tool_call', id, name: 'view', input: JSON.stringify({ file_path: file }), finished: true },
+        { type: 'finish', reason: 'tool_use', time: 0 },
+      ],
     });
-    messages.push({ ...at, id: `t${i}`, seq: 2 * i + 2, role: 'tool', parts: [{ type: 'tool_result', toolCallId: id, name: 'view', content: `<file>\n${content}</file>`, isError: false }] });
+    messages.push({
+      ...at,
+      id: `t${i}`,
+      seq: 2 * i + 2,
+      role: 'tool',
+      parts: [
+        { type: 'tool_result', toolCallId: id, name: 'view', content: `<file>\n${content}</file>`, isError: false },
+      ],
+    });
   }
   return messages;
 }
@@ -72,7 +92,9 @@ async function main(): Promise<void> {
   const fake: ChildFake = await startChildFake();
   const model = catalogModel('anthropic/claude-haiku-4-5')!;
   const request: ProviderRequest = {
-    systemPrompt: 'You are opencode, an interactive CLI tool that helps users with software engineering tasks. '.repeat(22),
+    systemPrompt: 'You are opencode, an interactive CLI tool that helps users with software engineering tasks. '.repeat(
+      22,
+    ),
     messages: history(),
     tools: builtinTools().schemas(),
     maxTokens: 1000,
@@ -82,7 +104,14 @@ async function main(): Promise<void> {
   const connection = { apiKey: 'sk-ant-bench', baseURL: fake.url };
   const provider = new AnthropicProvider(model, connection, { maxRetries: 0 });
   const client = (fetch: typeof globalThis.fetch, openTelemetry = false) =>
-    new Anthropic({ apiKey: connection.apiKey, baseURL: fake.url, maxRetries: 0, fetch, logLevel: 'off', ...(openTelemetry ? {} : { openTelemetry: false }) });
+    new Anthropic({
+      apiKey: connection.apiKey,
+      baseURL: fake.url,
+      maxRetries: 0,
+      fetch,
+      logLevel: 'off',
+      ...(openTelemetry ? {} : { openTelemetry: false }),
+    });
   const sdkCall = (sdk: Anthropic) => async () => {
     const { data } = await sdk.messages.create(params).withResponse();
     for await (const _event of data);
@@ -97,7 +126,9 @@ async function main(): Promise<void> {
   }) as typeof fetch).messages.create(params);
   const sdkRequest = seen[0]!;
   const baselinePath = process.env.BENCH_NODE_FETCH_BASELINE;
-  const baseline = baselinePath ? ((await import(resolvePath(baselinePath))) as { nodeFetch: typeof nodeFetch }).nodeFetch : undefined;
+  const baseline = baselinePath
+    ? ((await import(resolvePath(baselinePath))) as { nodeFetch: typeof nodeFetch }).nodeFetch
+    : undefined;
   const agent = new http.Agent({ keepAlive: true });
   const { host, port } = new URL(fake.url);
   const variants: Variant[] = [
@@ -114,7 +145,11 @@ async function main(): Promise<void> {
         const sdk = client(nodeFetch());
         const bytes = Buffer.from(body);
         return async () => {
-          const data = (await sdk.post('/v1/messages', { body: bytes, stream: true, headers: { 'content-type': 'application/json' } })) as AsyncIterable<unknown>;
+          const data = (await sdk.post('/v1/messages', {
+            body: bytes,
+            stream: true,
+            headers: { 'content-type': 'application/json' },
+          })) as AsyncIterable<unknown>;
           for await (const _event of data);
         };
       })(),
@@ -147,7 +182,11 @@ async function main(): Promise<void> {
       const post = () => {
         const sdk = client(ours());
         return async () => {
-          const data = (await sdk.post('/v1/messages', { body: bytes, stream: true, headers: { 'content-type': 'application/json' } })) as AsyncIterable<unknown>;
+          const data = (await sdk.post('/v1/messages', {
+            body: bytes,
+            stream: true,
+            headers: { 'content-type': 'application/json' },
+          })) as AsyncIterable<unknown>;
           for await (const _event of data);
         };
       };
@@ -155,7 +194,12 @@ async function main(): Promise<void> {
         const fetch = ours();
         return async () => {
           const controller = new AbortController();
-          const res = await fetch(sdkRequest.url, { method: 'POST', headers: new Headers(sdkRequest.headers), body: bytes, signal: controller.signal });
+          const res = await fetch(sdkRequest.url, {
+            method: 'POST',
+            headers: new Headers(sdkRequest.headers),
+            body: bytes,
+            signal: controller.signal,
+          });
           for await (const _chunk of res.body as unknown as AsyncIterable<Uint8Array>);
         };
       };
@@ -177,7 +221,19 @@ async function main(): Promise<void> {
       call: () =>
         new Promise<void>((resolve, reject) => {
           const req = http.request(
-            { host: host.split(':')[0], port, path: '/v1/messages', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': connection.apiKey, 'anthropic-version': '2023-06-01' } },
+            {
+              host: host.split(':')[0],
+              port,
+              path: '/v1/messages',
+              method: 'POST',
+              agent,
+              headers: {
+                'content-type': 'application/json',
+                'content-length': Buffer.byteLength(body),
+                'x-api-key': connection.apiKey,
+                'anthropic-version': '2023-06-01',
+              },
+            },
             (res) => {
               res.on('data', () => {});
               res.on('end', resolve);
@@ -196,10 +252,13 @@ async function main(): Promise<void> {
           new Promise<void>((resolve, reject) => {
             const headers: Record<string, string> = Object.fromEntries(sdkRequest.headers);
             headers['content-length'] = String(bytes.length);
-            const req = http.request({ hostname, port: sdkPort, path: pathname + search, method: 'POST', agent, headers }, (res) => {
-              res.on('data', () => {});
-              res.on('end', resolve);
-            });
+            const req = http.request(
+              { hostname, port: sdkPort, path: pathname + search, method: 'POST', agent, headers },
+              (res) => {
+                res.on('data', () => {});
+                res.on('end', resolve);
+              },
+            );
             req.on('error', reject);
             req.end(bytes);
           });
@@ -227,21 +286,31 @@ async function main(): Promise<void> {
       // round 0 warms the JIT up and is not counted
       if (round > 0) results.get(variant.name)!.push(perCall);
       // drain turns a variant without network did not take
-      if (variant.name.startsWith('request build') && variants.length > 1) for (let i = 0; i < perRound; i++) await sdkCall(client(nodeFetch()))();
+      if (variant.name.startsWith('request build') && variants.length > 1)
+        for (let i = 0; i < perRound; i++) await sdkCall(client(nodeFetch()))();
     }
   }
   const { rejected } = await fake.stats();
   fake.close();
   if (rejected.length) throw new Error(`the fake rejected a request: ${rejected[0]}`);
-  console.log(`main-thread CPU per call, median of ${rounds} rounds × ${perRound} calls (request body ${(body.length / 1024).toFixed(0)} KB):`);
+  console.log(
+    `main-thread CPU per call, median of ${rounds} rounds × ${perRound} calls (request body ${(body.length / 1024).toFixed(0)} KB):`,
+  );
   console.log('median     min  variant');
-  for (const [name, values] of results) console.log(`${median(values).toFixed(2).padStart(6)} ${Math.min(...values).toFixed(2).padStart(7)}  ${name}`);
+  for (const [name, values] of results)
+    console.log(
+      `${median(values).toFixed(2).padStart(6)} ${Math.min(...values)
+        .toFixed(2)
+        .padStart(7)}  ${name}`,
+    );
   // a baseline's counterpart against it, round by round (the rounds' load hits both alike)
   for (const [name, old] of results) {
     const current = name.endsWith(' (baseline)') ? results.get(name.slice(0, -' (baseline)'.length)) : undefined;
     if (!current) continue;
     const ratios = current.map((value, i) => value / old[i]!);
-    console.log(`current ÷ baseline, median of the rounds' ratios ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}): ${name.slice(0, -' (baseline)'.length)}`);
+    console.log(
+      `current ÷ baseline, median of the rounds' ratios ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}): ${name.slice(0, -' (baseline)'.length)}`,
+    );
   }
 }
 

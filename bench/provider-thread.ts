@@ -29,11 +29,16 @@ const heads = bodies.map((text) => {
   return { model, max_tokens, messages: [], stream: true as const };
 });
 const script = (): ChildTurn[] => [
-  ...Array.from({ length: bodies.length - 1 }, () => ({ toolCalls: [{ name: 'view', input: { file_path: '/tmp/replay.ts' } }] })),
+  ...Array.from({ length: bodies.length - 1 }, () => ({
+    toolCalls: [{ name: 'view', input: { file_path: '/tmp/replay.ts' } }],
+  })),
   { text: { chunk: 'The file exports answer and double. ', times: 8 } },
 ];
 
-const provider = createProvider(catalogModel('anthropic/claude-haiku-4-5')!, { providers: {}, env: { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.url } });
+const provider = createProvider(catalogModel('anthropic/claude-haiku-4-5')!, {
+  providers: {},
+  env: { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.url },
+});
 const client = await (provider as unknown as { sdk(): Promise<Anthropic> }).sdk();
 const worker = new Worker(new URL('./provider-thread-worker.mjs', import.meta.url), { workerData: { url: fake.url } });
 await new Promise((resolve) => worker.once('message', resolve));

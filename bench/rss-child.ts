@@ -26,9 +26,14 @@ const sample = () => {
 };
 const turns: ChildTurn[] = [];
 for (let i = 0; i < PROMPTS; i++) {
-  turns.push({ toolCalls: [{ name: 'view', input: { file_path: 'small.ts' } }] }, { text: { chunk: 'The file exports `answer` and `double`. ', times: 50 } });
+  turns.push(
+    { toolCalls: [{ name: 'view', input: { file_path: 'small.ts' } }] },
+    { text: { chunk: 'The file exports `answer` and `double`. ', times: 50 } },
+  );
 }
-const fakeChild = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fake-provider-child.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+const fakeChild = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fake-provider-child.ts')], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
 fakeChild.stdin.write(`${JSON.stringify({ turns })}\n`);
 const url = await new Promise<string>((resolve, reject) => {
   fakeChild.once('exit', (code) => reject(new Error(`fake provider child exited ${code}`)));
@@ -38,11 +43,20 @@ const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-rss-'));
 mkdirSync(join(dir, '.home'), { recursive: true });
 mkdirSync(join(dir, '.opencode'), { recursive: true });
 writeFileSync(join(dir, '.opencode', 'init'), '');
-writeFileSync(join(dir, 'small.ts'), 'export const answer = 42;\nexport function double(x: number) {\n  return x * 2;\n}\n');
+writeFileSync(
+  join(dir, 'small.ts'),
+  'export const answer = 42;\nexport function double(x: number) {\n  return x * 2;\n}\n',
+);
 const env = { HOME: join(dir, '.home'), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: url };
 const { config } = loadConfig({ cwd: dir, env });
 const models = await resolveModels(config, env);
-const app = createApp({ cwd: dir, config, models: models.models, providerSettings: models.settings, generateTitles: false });
+const app = createApp({
+  cwd: dir,
+  config,
+  models: models.models,
+  providerSettings: models.settings,
+  generateTitles: false,
+});
 const services = chatServices(app, models.settings, env);
 const session = services.sessions.create();
 const built = sample();
@@ -56,4 +70,6 @@ const first = after[0] ?? built;
 const last = after.at(-1) ?? built;
 await app.close();
 fakeChild.stdin.end();
-process.stdout.write(`${JSON.stringify({ prompts: PROMPTS, built, first, last, after, peakRssKb: process.resourceUsage().maxRSS })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ prompts: PROMPTS, built, first, last, after, peakRssKb: process.resourceUsage().maxRSS })}\n`,
+);

@@ -17,10 +17,15 @@ const sample = () => {
 };
 const turns = [];
 for (let i = 0; i < PROMPTS; i++) {
-  turns.push({ toolCalls: [{ name: 'view', input: { file_path: 'small.ts' } }] }, { text: { chunk: 'The file exports `answer` and `double`. ', times: 50 } });
+  turns.push(
+    { toolCalls: [{ name: 'view', input: { file_path: 'small.ts' } }] },
+    { text: { chunk: 'The file exports `answer` and `double`. ', times: 50 } },
+  );
 }
 const here = import.meta.dirname;
-const fakeChild = spawn(process.execPath, ['--import', 'tsx', join(here, 'fake-provider-child.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+const fakeChild = spawn(process.execPath, ['--import', 'tsx', join(here, 'fake-provider-child.ts')], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
 fakeChild.stdin.write(`${JSON.stringify({ turns })}\n`);
 const url = await new Promise((resolve, reject) => {
   fakeChild.once('exit', (code) => reject(new Error(`fake provider child exited ${code}`)));
@@ -28,7 +33,10 @@ const url = await new Promise((resolve, reject) => {
 });
 const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-rss-'));
 mkdirSync(join(dir, '.home'), { recursive: true });
-writeFileSync(join(dir, 'small.ts'), 'export const answer = 42;\nexport function double(x: number) {\n  return x * 2;\n}\n');
+writeFileSync(
+  join(dir, 'small.ts'),
+  'export const answer = 42;\nexport function double(x: number) {\n  return x * 2;\n}\n',
+);
 const env = { HOME: join(dir, '.home'), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: url };
 const { createOpencode } = await import(join(here, '..', 'dist', 'index.js'));
 const opencode = await createOpencode({ directory: dir, env, model: 'anthropic/claude-haiku-4-5' });
@@ -41,4 +49,6 @@ for (let i = 0; i < PROMPTS; i++) {
 }
 await opencode.close();
 fakeChild.stdin.end();
-process.stdout.write(`${JSON.stringify({ prompts: PROMPTS, built, first: after[0], last: after.at(-1), after, peakRssKb: process.resourceUsage().maxRSS })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ prompts: PROMPTS, built, first: after[0], last: after.at(-1), after, peakRssKb: process.resourceUsage().maxRSS })}\n`,
+);

@@ -46,13 +46,25 @@ function child(args: string[]): Promise<ChildResult> {
 
 export async function benchRss(opts: { prompts: number }): Promise<Row[]> {
   const n = String(opts.prompts);
-  log(`rss: ${opts.prompts} prompts through dist/ (createOpencode), then through the TUI's services under tsx, each in a child process`);
+  log(
+    `rss: ${opts.prompts} prompts through dist/ (createOpencode), then through the TUI's services under tsx, each in a child process`,
+  );
   const dist = await child([join(import.meta.dirname, 'rss-dist-child.mjs'), n]);
   const tsx = await child(['--import', 'tsx', join(import.meta.dirname, 'rss-child.ts'), n]);
   const S = 'memory';
   return [
-    { section: S, name: 'dist: app built, no prompt', value: MB(dist.built.rss), note: `heap ${MB(dist.built.heapUsed)}; createOpencode of dist/index.js under plain node` },
-    { section: S, name: 'dist: after prompt 1', value: MB(dist.first.rss), note: `heap ${MB(dist.first.heapUsed)}, external ${MB(dist.first.external)}` },
+    {
+      section: S,
+      name: 'dist: app built, no prompt',
+      value: MB(dist.built.rss),
+      note: `heap ${MB(dist.built.heapUsed)}; createOpencode of dist/index.js under plain node`,
+    },
+    {
+      section: S,
+      name: 'dist: after prompt 1',
+      value: MB(dist.first.rss),
+      note: `heap ${MB(dist.first.heapUsed)}, external ${MB(dist.first.external)}`,
+    },
     {
       section: S,
       name: `dist: after prompt ${opts.prompts}`,
@@ -61,7 +73,12 @@ export async function benchRss(opts: { prompts: number }): Promise<Row[]> {
       target: '≤ 120 MB',
       note: `heap ${MB(dist.last.heapUsed)} (+${MB(dist.last.heapUsed - dist.first.heapUsed)}), external ${MB(dist.last.external)}; peak RSS ${(dist.peakRssKb / 1024).toFixed(1)} MB`,
     },
-    { section: S, name: 'TUI services (tsx): app built', value: MB(tsx.built.rss), note: `heap ${MB(tsx.built.heapUsed)}; tsx's loader, transpiled sources and source maps included` },
+    {
+      section: S,
+      name: 'TUI services (tsx): app built',
+      value: MB(tsx.built.rss),
+      note: `heap ${MB(tsx.built.heapUsed)}; tsx's loader, transpiled sources and source maps included`,
+    },
     {
       section: S,
       name: `TUI services (tsx): after prompt ${opts.prompts}`,

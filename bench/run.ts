@@ -51,9 +51,18 @@ if (wanted('sandbox')) rows.push(...(await benchSandbox({ runs: quick ? 15 : 41 
 if (wanted('snapshot')) {
   const real = realRepoTree(process.cwd());
   const here = Number(execFileSync('git', ['ls-files'], { encoding: 'utf8' }).split('\n').length - 1);
-  rows.push(...(await benchSnapshotUndo({ runs: quick ? 5 : 11, trees: [{ label: 'this project', root: process.cwd(), files: here, writable: false }, { label: 'the real tree', root: real.root, files: real.files, writable: true }] })));
+  rows.push(
+    ...(await benchSnapshotUndo({
+      runs: quick ? 5 : 11,
+      trees: [
+        { label: 'this project', root: process.cwd(), files: here, writable: false },
+        { label: 'the real tree', root: real.root, files: real.files, writable: true },
+      ],
+    })),
+  );
 }
-if (wanted('tui')) rows.push(...(await benchTui({ runs: quick ? 3 : 5, presses: quick ? 20 : 50, tokens: quick ? 2000 : 5000 })));
+if (wanted('tui'))
+  rows.push(...(await benchTui({ runs: quick ? 3 : 5, presses: quick ? 20 : 50, tokens: quick ? 2000 : 5000 })));
 
 const cpu = cpus();
 process.stdout.write(

@@ -16,11 +16,22 @@ const S = 'sandbox';
 
 export async function benchSandbox(options: { runs: number }): Promise<Row[]> {
   const project = mkdtempSync(join(tmpdir(), 'opencode-bench-sandbox-'));
-  const on = createSandbox({ settings: sandboxSettings('auto'), projectDir: project, home: process.env.HOME ?? project });
+  const on = createSandbox({
+    settings: sandboxSettings('auto'),
+    projectDir: project,
+    home: process.env.HOME ?? project,
+  });
   const status = await on.status();
   if (!status.active) {
     rmSync(project, { recursive: true, force: true });
-    return [{ section: S, name: 'one bash call, sandbox on vs off', value: 'skipped', note: `the sandbox cannot start here: ${status.reason}` }];
+    return [
+      {
+        section: S,
+        name: 'one bash call, sandbox on vs off',
+        value: 'skipped',
+        note: `the sandbox cannot start here: ${status.reason}`,
+      },
+    ];
   }
   log(`sandbox: ${options.runs} bash calls each, on and off`);
   const shells = { on: createShell({ cwd: project, sandbox: on }), off: createShell({ cwd: project }) };
@@ -42,8 +53,20 @@ export async function benchSandbox(options: { runs: number }): Promise<Row[]> {
   }
   const added = median(times.on) - median(times.off);
   return [
-    { section: S, name: 'one bash call, sandbox on (strict)', value: stats(times.on), ratio: `${(median(times.on) / median(times.off)).toFixed(2)}× of off`, note: 'the session shell running `true` in bubblewrap: read-only root, project bound, no network; spawn → state read back' },
+    {
+      section: S,
+      name: 'one bash call, sandbox on (strict)',
+      value: stats(times.on),
+      ratio: `${(median(times.on) / median(times.off)).toFixed(2)}× of off`,
+      note: 'the session shell running `true` in bubblewrap: read-only root, project bound, no network; spawn → state read back',
+    },
     { section: S, name: '  sandbox off', value: stats(times.off) },
-    { section: S, name: '  added by the sandbox', value: ms(added), target: '≤ 15 ms', note: 'difference of the medians' },
+    {
+      section: S,
+      name: '  added by the sandbox',
+      value: ms(added),
+      target: '≤ 15 ms',
+      note: 'difference of the medians',
+    },
   ];
 }

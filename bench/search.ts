@@ -76,7 +76,8 @@ export async function benchSearch(tree: Tree, opts: { runs: number }): Promise<R
 
   // sanity: the tree is what it claims, and both tool paths give the same answer
   const rgL = await spawnChecked(rg, ['-l', NEEDLE], { cwd });
-  if (lines(rgL.stdout) !== tree.needleFiles) throw new Error(`rg -l found ${lines(rgL.stdout)} files, expected ${tree.needleFiles}`);
+  if (lines(rgL.stdout) !== tree.needleFiles)
+    throw new Error(`rg -l found ${lines(rgL.stdout)} files, expected ${tree.needleFiles}`);
   const grep = (): Promise<ToolResult> => grepTool.run({ pattern: NEEDLE, path: cwd }, ctx);
   const glob = (): Promise<ToolResult> => globTool.run({ pattern: '**/*.ts', path: cwd }, ctx);
   const grepRg = await grep();
@@ -85,7 +86,10 @@ export async function benchSearch(tree: Tree, opts: { runs: number }): Promise<R
   const globRg = await withEnvVar('OPENCODE_RIPGREP_THREADS', 'default', glob);
   const globJs = await withoutRipgrep(glob);
   // one matching line per needle file
-  if (grepRg.metadata?.number_of_matches !== Math.min(100, tree.needleFiles) || globRg.metadata?.number_of_files !== 100) {
+  if (
+    grepRg.metadata?.number_of_matches !== Math.min(100, tree.needleFiles) ||
+    globRg.metadata?.number_of_files !== 100
+  ) {
     throw new Error(`tools returned ${JSON.stringify([grepRg.metadata, globRg.metadata])}, expected ≤ 100 each`);
   }
   const sameGrep = grepRg.output === grepJs.output ? 'same output' : 'OUTPUT DIFFERS';
@@ -122,7 +126,13 @@ export async function benchSearch(tree: Tree, opts: { runs: number }): Promise<R
       note: `bundled rg (${rg.includes('@vscode') ? '@vscode/ripgrep' : rg}), spawn → exit, lists ${tree.needleFiles} of ${tree.files} files`,
     },
     pathRg
-      ? { section: S, name: `rg -l (PATH ${pathRg})`, value: stats(g.pathRgL!), ratio: ratio(m(g.pathRgL), m(g.rgL)), note: 'rg on PATH, same command' }
+      ? {
+          section: S,
+          name: `rg -l (PATH ${pathRg})`,
+          value: stats(g.pathRgL!),
+          ratio: ratio(m(g.pathRgL), m(g.rgL)),
+          note: 'rg on PATH, same command',
+        }
       : { section: S, name: 'rg -l (rg on PATH)', value: 'skipped', note: 'no rg on PATH' },
     {
       section: S,
@@ -153,7 +163,13 @@ export async function benchSearch(tree: Tree, opts: { runs: number }): Promise<R
       note: `bundled rg, lists ${lines(rgFiles.stdout)} visible files`,
     },
     pathRg
-      ? { section: S, name: `rg --files (PATH ${pathRg})`, value: stats(f.pathRgFiles!), ratio: ratio(m(f.pathRgFiles), m(f.rgFiles)), note: 'rg on PATH' }
+      ? {
+          section: S,
+          name: `rg --files (PATH ${pathRg})`,
+          value: stats(f.pathRgFiles!),
+          ratio: ratio(m(f.pathRgFiles), m(f.rgFiles)),
+          note: 'rg on PATH',
+        }
       : { section: S, name: 'rg --files (rg on PATH)', value: 'skipped', note: 'no rg on PATH' },
     {
       section: S,
@@ -211,9 +227,11 @@ export async function benchSearchReal(repo: RealRepo, opts: { runs: number }): P
   for (const tool of [glob, grep]) {
     const want = (await engines.node(tool)).output;
     for (const [name, run] of Object.entries(engines)) {
-      if ((await run(tool)).output !== want) throw new Error(`real tree: ${name} gives another output than the Node walk`);
+      if ((await run(tool)).output !== want)
+        throw new Error(`real tree: ${name} gives another output than the Node walk`);
     }
-    if ((await tool()).output !== want) throw new Error('real tree: the chosen engine gives another output than the Node walk');
+    if ((await tool()).output !== want)
+      throw new Error('real tree: the chosen engine gives another output than the Node walk');
   }
   const visible = (await spawnChecked(rg, ['--files'], { cwd })).stdout.split('\n').filter(Boolean).length;
   const hits = (await spawnChecked(rg, ['-l', REAL_REPO_NEEDLE], { cwd })).stdout.split('\n').filter(Boolean).length;
@@ -239,14 +257,68 @@ export async function benchSearchReal(repo: RealRepo, opts: { runs: number }): P
     return e.engine === 'node' ? 'Node walk' : `rg ${e.args.join(' ') || 'default threads'}`;
   };
   return [
-    { section: S, name: 'rg --files', value: stats(f.rgFiles), ratio: '1.00×', note: `${visible} visible of ${repo.files} files (${cwd}), default threads` },
-    { section: S, name: `glob tool **/*.ts (${chosen('glob')})`, value: stats(f.tool), ratio: ratio(m(f.tool), m(f.rgFiles)), note: `as it runs on this machine (${availableParallelism()} cores); target ≤ 1.10×` },
-    { section: S, name: '  glob via the Node walk', value: stats(f.node), ratio: ratio(m(f.node), m(f.rgFiles)), note: 'same output' },
-    { section: S, name: '  glob via rg, default threads', value: stats(f.rgDefault), ratio: ratio(m(f.rgDefault), m(f.rgFiles)), note: 'same output' },
-    { section: S, name: '  glob via rg -j1', value: stats(f.rgJ1), ratio: ratio(m(f.rgJ1), m(f.rgFiles)), note: 'same output' },
-    { section: S, name: `rg -l ${REAL_REPO_NEEDLE}`, value: stats(g.rgL), ratio: '1.00×', note: `${hits} files, default threads` },
-    { section: S, name: `grep tool (${chosen('grep')})`, value: stats(g.tool), ratio: ratio(m(g.tool), m(g.rgL)), note: 'as it runs on this machine; target ≤ 1.10×' },
-    { section: S, name: '  grep via the Node walk', value: stats(g.node), ratio: ratio(m(g.node), m(g.rgL)), note: 'same output' },
-    { section: S, name: '  grep via rg -j1', value: stats(g.rgJ1), ratio: ratio(m(g.rgJ1), m(g.rgL)), note: 'same output' },
+    {
+      section: S,
+      name: 'rg --files',
+      value: stats(f.rgFiles),
+      ratio: '1.00×',
+      note: `${visible} visible of ${repo.files} files (${cwd}), default threads`,
+    },
+    {
+      section: S,
+      name: `glob tool **/*.ts (${chosen('glob')})`,
+      value: stats(f.tool),
+      ratio: ratio(m(f.tool), m(f.rgFiles)),
+      note: `as it runs on this machine (${availableParallelism()} cores); target ≤ 1.10×`,
+    },
+    {
+      section: S,
+      name: '  glob via the Node walk',
+      value: stats(f.node),
+      ratio: ratio(m(f.node), m(f.rgFiles)),
+      note: 'same output',
+    },
+    {
+      section: S,
+      name: '  glob via rg, default threads',
+      value: stats(f.rgDefault),
+      ratio: ratio(m(f.rgDefault), m(f.rgFiles)),
+      note: 'same output',
+    },
+    {
+      section: S,
+      name: '  glob via rg -j1',
+      value: stats(f.rgJ1),
+      ratio: ratio(m(f.rgJ1), m(f.rgFiles)),
+      note: 'same output',
+    },
+    {
+      section: S,
+      name: `rg -l ${REAL_REPO_NEEDLE}`,
+      value: stats(g.rgL),
+      ratio: '1.00×',
+      note: `${hits} files, default threads`,
+    },
+    {
+      section: S,
+      name: `grep tool (${chosen('grep')})`,
+      value: stats(g.tool),
+      ratio: ratio(m(g.tool), m(g.rgL)),
+      note: 'as it runs on this machine; target ≤ 1.10×',
+    },
+    {
+      section: S,
+      name: '  grep via the Node walk',
+      value: stats(g.node),
+      ratio: ratio(m(g.node), m(g.rgL)),
+      note: 'same output',
+    },
+    {
+      section: S,
+      name: '  grep via rg -j1',
+      value: stats(g.rgJ1),
+      ratio: ratio(m(g.rgJ1), m(g.rgL)),
+      note: 'same output',
+    },
   ];
 }

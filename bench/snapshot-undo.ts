@@ -42,8 +42,19 @@ export async function benchSnapshotUndo(options: { runs: number; trees: Tree[] }
       const size = execFileSync('du', ['-sk', dataDir], { encoding: 'utf8' }).split('\t')[0];
       const later = await timeRuns(options.runs, take);
       rows.push(
-        { section: S, name: `first snapshot, ${tree.label}`, value: ms(firstMs), note: `${tree.files} files hashed into a new repository (${Math.round(Number(size) / 1024)} MB on disk); once per project, in the background at start` },
-        { section: S, name: `later snapshot, ${tree.label}, nothing changed`, value: stats(later), ratio: ratio(median(later), firstMs), note: 'diff-files (stat changes) and ls-files --others (new files) side by side; nothing to add, so no add or write-tree (the last tree reused); ratio to the first' },
+        {
+          section: S,
+          name: `first snapshot, ${tree.label}`,
+          value: ms(firstMs),
+          note: `${tree.files} files hashed into a new repository (${Math.round(Number(size) / 1024)} MB on disk); once per project, in the background at start`,
+        },
+        {
+          section: S,
+          name: `later snapshot, ${tree.label}, nothing changed`,
+          value: stats(later),
+          ratio: ratio(median(later), firstMs),
+          note: 'diff-files (stat changes) and ls-files --others (new files) side by side; nothing to add, so no add or write-tree (the last tree reused); ratio to the first',
+        },
       );
       if (tree.writable) {
         const tracker = new BashChangeTracker({ snapshots, cwd: tree.root, record: () => {} });

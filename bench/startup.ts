@@ -48,11 +48,20 @@ export async function benchStartup(opts: { runs: number }): Promise<Row[]> {
     if (first.stdout.trim() !== 'hi') throw new Error(`-p printed ${JSON.stringify(first.stdout)}, expected "hi"`);
     await spawnChecked(...commands.version, { cwd: dir, env });
     const local = await spawnChecked(...commands.localPrompt, { cwd: dir, env: localEnv });
-    if (local.stdout.trim() !== 'hi') throw new Error(`-p with LOCAL_ENDPOINT printed ${JSON.stringify(local.stdout)}, expected "hi"`);
+    if (local.stdout.trim() !== 'hi')
+      throw new Error(`-p with LOCAL_ENDPOINT printed ${JSON.stringify(local.stdout)}, expected "hi"`);
 
-    const times: Record<keyof typeof commands, number[]> = { node: [], version: [], prompt: [], nodeVersion: [], localPrompt: [] };
+    const times: Record<keyof typeof commands, number[]> = {
+      node: [],
+      version: [],
+      prompt: [],
+      nodeVersion: [],
+      localPrompt: [],
+    };
     const answered: Record<'prompt' | 'localPrompt', number[]> = { prompt: [], localPrompt: [] };
-    log(`start-up: ${opts.runs} interleaved runs of node -e 0 / --version / -p / node bin/opencode --version / -p with LOCAL_ENDPOINT`);
+    log(
+      `start-up: ${opts.runs} interleaved runs of node -e 0 / --version / -p / node bin/opencode --version / -p with LOCAL_ENDPOINT`,
+    );
     for (let i = 0; i < opts.runs; i++) {
       for (const key of Object.keys(commands) as (keyof typeof commands)[]) {
         const r = await spawnChecked(...commands[key], { cwd: dir, env: envOf(key) });
@@ -63,7 +72,13 @@ export async function benchStartup(opts: { runs: number }): Promise<Row[]> {
     const tailsOf = (key: 'prompt' | 'localPrompt') => times[key].map((t, i) => t - answered[key][i]!);
     const base = median(times.node);
     const rows: Row[] = [
-      { section: 'start-up', name: 'node -e 0', value: stats(times.node), ratio: '1.00×', note: 'baseline: bare Node start and exit' },
+      {
+        section: 'start-up',
+        name: 'node -e 0',
+        value: stats(times.node),
+        ratio: '1.00×',
+        note: 'baseline: bare Node start and exit',
+      },
       {
         section: 'start-up',
         name: 'opencode --version',
@@ -111,7 +126,7 @@ export async function benchStartup(opts: { runs: number }): Promise<Row[]> {
         section: 'start-up',
         name: '  -p, local server: answer → exit',
         value: stats(tailsOf('localPrompt')),
-        note: 'the listing no longer runs undici\'s WebAssembly parser, whose optimising compile held the exit (~100–160 ms more, +30 MB RSS: BENCHMARKS.md)',
+        note: "the listing no longer runs undici's WebAssembly parser, whose optimising compile held the exit (~100–160 ms more, +30 MB RSS: BENCHMARKS.md)",
       },
     ];
     rows.push(await peakRss(commands.prompt, dir, env, commands.node));
@@ -124,12 +139,7 @@ export async function benchStartup(opts: { runs: number }): Promise<Row[]> {
 }
 
 /** Median peak RSS (KB, from `/usr/bin/time -f %M`) of the -p run, beside `node -e 0`'s. */
-async function peakRss(
-  prompt: Cmd,
-  cwd: string,
-  env: Record<string, string>,
-  node: Cmd,
-): Promise<Row> {
+async function peakRss(prompt: Cmd, cwd: string, env: Record<string, string>, node: Cmd): Promise<Row> {
   const TIME = '/usr/bin/time';
   try {
     accessSync(TIME, constants.X_OK);

@@ -70,7 +70,8 @@ export function searchTree(scale: 1 | 0.1): Tree {
     for (const ignored of ['node_modules/dep', 'dist']) {
       const dir = join(pkg, ignored);
       mkdirSync(dir, { recursive: true });
-      for (let f = 0; f < IGNORED_PER_FOLDER; f++) writeFileSync(join(dir, `out${f}.ts`), tsFile(p, 99, f, f % 10 === 0));
+      for (let f = 0; f < IGNORED_PER_FOLDER; f++)
+        writeFileSync(join(dir, `out${f}.ts`), tsFile(p, 99, f, f % 10 === 0));
     }
   }
   writeFileSync(marker, `${TREE_VERSION}\n`);
@@ -131,7 +132,13 @@ export interface RealRepo {
 export function realRepoTree(projectRoot: string): RealRepo {
   const root = join(tmpdir(), `opencode-bench-realrepo-${REAL_REPO_VERSION}`);
   const marker = join(root, '.git', 'bench-tree-complete');
-  const count = () => Number(execFileSync('sh', ['-c', "find . -path ./.git -prune -o -type f -print | wc -l"], { cwd: root, encoding: 'utf8' }).trim());
+  const count = () =>
+    Number(
+      execFileSync('sh', ['-c', 'find . -path ./.git -prune -o -type f -print | wc -l'], {
+        cwd: root,
+        encoding: 'utf8',
+      }).trim(),
+    );
   if (existsSync(marker)) {
     log(`real repository: reusing ${root}`);
     return { root, files: count() };

@@ -93,33 +93,99 @@ export const MARKDOWN = [
 function makeSession(sessionId: string, n: number): Message[] {
   const messages: Message[] = [];
   const tools = [
-    { name: 'bash', input: { command: 'npm test', description: 'Run the tests' }, result: 'PASS test/add.test.js\n  ✓ adds (2 ms)\nTests: 1 passed', metadata: { exitCode: 0 } },
-    { name: 'view', input: { file_path: 'src/add.js' }, result: '<file>\n     1|export function add(a, b) {\n     2|  return a + b;\n     3|}\n</file>', metadata: { content: 'export function add(a, b) {\n  return a + b;\n}\n' } },
-    { name: 'edit', input: { file_path: 'src/add.js', old_string: 'a + b', new_string: 'b + a' }, result: 'Edited src/add.js', metadata: { diff: '--- a/src/add.js\n+++ b/src/add.js\n@@ -1,3 +1,3 @@\n export function add(a, b) {\n-  return a + b;\n+  return b + a;\n }\n', additions: 1, removals: 1 } },
+    {
+      name: 'bash',
+      input: { command: 'npm test', description: 'Run the tests' },
+      result: 'PASS test/add.test.js\n  ✓ adds (2 ms)\nTests: 1 passed',
+      metadata: { exitCode: 0 },
+    },
+    {
+      name: 'view',
+      input: { file_path: 'src/add.js' },
+      result: '<file>\n     1|export function add(a, b) {\n     2|  return a + b;\n     3|}\n</file>',
+      metadata: { content: 'export function add(a, b) {\n  return a + b;\n}\n' },
+    },
+    {
+      name: 'edit',
+      input: { file_path: 'src/add.js', old_string: 'a + b', new_string: 'b + a' },
+      result: 'Edited src/add.js',
+      metadata: {
+        diff: '--- a/src/add.js\n+++ b/src/add.js\n@@ -1,3 +1,3 @@\n export function add(a, b) {\n-  return a + b;\n+  return b + a;\n }\n',
+        additions: 1,
+        removals: 1,
+      },
+    },
   ];
   let t = Date.now() - n * 1000;
   const push = (role: Message['role'], parts: MessagePart[]) => {
     t += 1000;
-    const finished = role === 'user' ? parts : [...parts, { type: 'finish' as const, reason: parts.some((p) => p.type === 'tool_call') ? ('tool_use' as const) : ('end_turn' as const), time: t }];
-    messages.push({ id: `msg_${messages.length}`, sessionId, role, parts: finished, model: role === 'assistant' ? MODEL.id : undefined, seq: messages.length, createdAt: t, updatedAt: t, finishedAt: t });
+    const finished =
+      role === 'user'
+        ? parts
+        : [
+            ...parts,
+            {
+              type: 'finish' as const,
+              reason: parts.some((p) => p.type === 'tool_call') ? ('tool_use' as const) : ('end_turn' as const),
+              time: t,
+            },
+          ];
+    messages.push({
+      id: `msg_${messages.length}`,
+      sessionId,
+      role,
+      parts: finished,
+      model: role === 'assistant' ? MODEL.id : undefined,
+      seq: messages.length,
+      createdAt: t,
+      updatedAt: t,
+      finishedAt: t,
+    });
   };
   for (let i = 0; messages.length < n; i++) {
     const tool = tools[i % tools.length]!;
     const callId = `toolu_${i}`;
     push('user', [{ type: 'text', text: `Question ${i}: please look at src/add.js and improve it.` }]);
-    if (messages.length < n) push('assistant', [{ type: 'text', text: MARKDOWN }, { type: 'tool_call', id: callId, name: tool.name, input: JSON.stringify(tool.input), finished: true }]);
-    if (messages.length < n) push('tool', [{ type: 'tool_result', toolCallId: callId, name: tool.name, content: tool.result, metadata: tool.metadata, isError: false }]);
+    if (messages.length < n)
+      push('assistant', [
+        { type: 'text', text: MARKDOWN },
+        { type: 'tool_call', id: callId, name: tool.name, input: JSON.stringify(tool.input), finished: true },
+      ]);
+    if (messages.length < n)
+      push('tool', [
+        {
+          type: 'tool_result',
+          toolCallId: callId,
+          name: tool.name,
+          content: tool.result,
+          metadata: tool.metadata,
+          isError: false,
+        },
+      ]);
     if (messages.length < n) push('assistant', [{ type: 'text', text: `Done with step ${i}.\n\n${MARKDOWN}` }]);
   }
   return messages;
 }
 
 /** In-memory services: one session of `n` messages; the agent is never run (events are emitted by the bench). */
-function memoryServices(n: number, dataDir: string, make: (sessionId: string, n: number) => Message[] = makeSession): { services: ChatServices; session: Session; messages: Message[] } {
+function memoryServices(
+  n: number,
+  dataDir: string,
+  make: (sessionId: string, n: number) => Message[] = makeSession,
+): { services: ChatServices; session: Session; messages: Message[] } {
   const now = Date.now();
   const session: Session = {
-    id: 'ses_bench', title: `Bench session of ${n} messages`, messageCount: n, promptTokens: 1000, completionTokens: 500,
-    cacheReadTokens: 0, cacheWriteTokens: 0, contextTokens: 1500, costUsd: 0.01, createdAt: now, updatedAt: now,
+    id: 'ses_bench',
+    title: `Bench session of ${n} messages`,
+    messageCount: n,
+    promptTokens: 1000,
+    completionTokens: 500,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    contextTokens: 1500,
+    costUsd: 0.01,
+    createdAt: now,
+    updatedAt: now,
   };
   const messages = make(session.id, n);
   session.messageCount = messages.length;
@@ -171,7 +237,11 @@ export interface Mounted {
  * resolves once its first frame naming the model (or containing `openedWhen`) was written.
  * `openedMs`: runTui → that frame.
  */
-export async function mount(n: number, make?: (sessionId: string, n: number) => Message[], openedWhen = MODEL.name): Promise<Mounted & { openedMs: number }> {
+export async function mount(
+  n: number,
+  make?: (sessionId: string, n: number) => Message[],
+  openedWhen = MODEL.name,
+): Promise<Mounted & { openedMs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'opencode-bench-tui-'));
   const { services, session } = memoryServices(n, dir, make);
   const stdin = new FakeStdin();
@@ -180,7 +250,12 @@ export async function mount(n: number, make?: (sessionId: string, n: number) => 
   const consoleBefore = { ...console };
   const first = stdout.nextWriteWith(openedWhen);
   const t0 = performance.now();
-  const done = runTui({ services, debug: false, stdin: stdin as unknown as NodeJS.ReadStream, stdout: stdout as unknown as NodeJS.WriteStream });
+  const done = runTui({
+    services,
+    debug: false,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    stdout: stdout as unknown as NodeJS.WriteStream,
+  });
   const openedMs = (await Promise.race([first, sleep(60_000).then(() => NaN)])) - t0;
   if (Number.isNaN(openedMs)) throw new Error(`the TUI never showed "${openedWhen}"`);
   await sleep(200); // let the first frame's follow-ups (measurements, sidebar) settle

@@ -23,7 +23,15 @@ const HUGE_CASES: Record<string, (line: string, call: string) => MessagePart[][]
   'assistant reply': (line) => [[{ type: 'text', text: line }]],
   'code block': (line) => [[{ type: 'text', text: `Here it is:\n\n\`\`\`js\nconst data = "${line}";\n\`\`\`\n` }]],
   'tool result': (line, call) => [
-    [{ type: 'tool_call', id: call, name: 'bash', input: JSON.stringify({ command: 'cat big.txt', description: 'Show the file' }), finished: true }],
+    [
+      {
+        type: 'tool_call',
+        id: call,
+        name: 'bash',
+        input: JSON.stringify({ command: 'cat big.txt', description: 'Show the file' }),
+        finished: true,
+      },
+    ],
     [{ type: 'tool_result', toolCallId: call, name: 'bash', content: line, metadata: { exitCode: 0 }, isError: false }],
   ],
   'user message': (line) => [[{ type: 'text', text: line }]],
@@ -34,8 +42,28 @@ function hugeSession(kind: string, chars = HUGE_LINE_CHARS): (sessionId: string)
     const t = Date.now();
     const messages: Message[] = [];
     const push = (role: Message['role'], parts: MessagePart[]) => {
-      const finished = role === 'user' ? parts : [...parts, { type: 'finish' as const, reason: parts.some((p) => p.type === 'tool_call') ? ('tool_use' as const) : ('end_turn' as const), time: t }];
-      messages.push({ id: `msg_${messages.length}`, sessionId, role, parts: finished, model: role === 'assistant' ? MODEL.id : undefined, seq: messages.length, createdAt: t, updatedAt: t, finishedAt: t });
+      const finished =
+        role === 'user'
+          ? parts
+          : [
+              ...parts,
+              {
+                type: 'finish' as const,
+                reason: parts.some((p) => p.type === 'tool_call') ? ('tool_use' as const) : ('end_turn' as const),
+                time: t,
+              },
+            ];
+      messages.push({
+        id: `msg_${messages.length}`,
+        sessionId,
+        role,
+        parts: finished,
+        model: role === 'assistant' ? MODEL.id : undefined,
+        seq: messages.length,
+        createdAt: t,
+        updatedAt: t,
+        finishedAt: t,
+      });
     };
     const blocks = HUGE_CASES[kind]!(hugeLine().slice(0, chars), 'toolu_huge');
     if (kind === 'user message') push('user', blocks[0]!);
@@ -79,7 +107,12 @@ export async function hugeLineRows(presses: number): Promise<Row[]> {
     if (i > 0) baseline.push(small.openedMs);
     await small.unmount();
   }
-  rows.push({ section, name: 'baseline: the same session with a 100-character line: open', value: stats(baseline), note: 'runTui → the first frame, modules already loaded: what opening costs without a huge item' });
+  rows.push({
+    section,
+    name: 'baseline: the same session with a 100-character line: open',
+    value: stats(baseline),
+    note: 'runTui → the first frame, modules already loaded: what opening costs without a huge item',
+  });
   for (const kind of Object.keys(HUGE_CASES).filter((k) => !process.env.HUGE_ONLY || k === process.env.HUGE_ONLY)) {
     log(`tui in-process: a 1 MiB line in a ${kind}: open (5 times), ${presses} × page up, ${presses} × page down`);
     const opens: number[] = [];
@@ -132,7 +165,16 @@ export async function hugeStreamRows(): Promise<Row[]> {
     const { bus } = ui.services;
     const chunk = hugeLine().slice(0, 64 * 1024);
     const now = Date.now();
-    const message: Message = { id: 'msg_huge', sessionId, role: 'assistant', parts: [], model: MODEL.id, seq: 1, createdAt: now, updatedAt: now };
+    const message: Message = {
+      id: 'msg_huge',
+      sessionId,
+      role: 'assistant',
+      parts: [],
+      model: MODEL.id,
+      seq: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     bus.emit('run.started', { sessionId });
@@ -155,19 +197,49 @@ export async function hugeStreamRows(): Promise<Row[]> {
     const { cutMiddle } = await import('../src/db/part-cap.js');
     const stored = cutMiddle(text);
     const end = `${OPENED_MARK}`;
-    const finished: Message = { ...message, parts: [{ type: 'text', text: `${stored} ${end}` }, { type: 'finish', reason: 'end_turn', time: Date.now() }], finishedAt: Date.now() };
+    const finished: Message = {
+      ...message,
+      parts: [
+        { type: 'text', text: `${stored} ${end}` },
+        { type: 'finish', reason: 'end_turn', time: Date.now() },
+      ],
+      finishedAt: Date.now(),
+    };
     const shownEnd = ui.stdout.nextWriteWith(end);
     const f0 = performance.now();
     bus.emit('message.updated', { message: finished });
-    bus.emit('run.finished', { sessionId, reason: 'end_turn', message: finished, usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 }, costUsd: 0 });
+    bus.emit('run.finished', {
+      sessionId,
+      reason: 'end_turn',
+      message: finished,
+      usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 },
+      costUsd: 0,
+    });
     const finishMs = (await Promise.race([shownEnd, sleep(30_000).then(() => NaN)])) - f0;
     const cpu = process.cpuUsage(cpu0);
     const wallMs = performance.now() - t0;
     const ok = keys.filter((k) => !Number.isNaN(k));
     return [
-      { section, name: 'stream: wall / CPU', value: `${ms(wallMs)} / ${ms((cpu.user + cpu.system) / 1000)}`, note: '640 updates of +64 KiB, 5 ms apart (the events alone take ~3.5 s of wall), then the finish' },
-      { section, name: 'key → frame while it streams', value: ok.length ? stats(ok) : 'none', ratio: `${ok.length} of ${keys.length} shown`, target: '≤ 50 ms', note: 'a letter typed every 64 updates → the frame showing it' },
-      { section, name: 'finish → frame with the whole (cut) reply', value: ms(finishMs), note: 'the finished 4 MiB reply laid out once (markdown + wrap), its end on screen' },
+      {
+        section,
+        name: 'stream: wall / CPU',
+        value: `${ms(wallMs)} / ${ms((cpu.user + cpu.system) / 1000)}`,
+        note: '640 updates of +64 KiB, 5 ms apart (the events alone take ~3.5 s of wall), then the finish',
+      },
+      {
+        section,
+        name: 'key → frame while it streams',
+        value: ok.length ? stats(ok) : 'none',
+        ratio: `${ok.length} of ${keys.length} shown`,
+        target: '≤ 50 ms',
+        note: 'a letter typed every 64 updates → the frame showing it',
+      },
+      {
+        section,
+        name: 'finish → frame with the whole (cut) reply',
+        value: ms(finishMs),
+        note: 'the finished 4 MiB reply laid out once (markdown + wrap), its end on screen',
+      },
     ];
   } finally {
     await ui.unmount();

@@ -49,7 +49,11 @@ export class PtyRun {
   private waiters: { test: (plain: string) => boolean; from: number; resolve: (ms: number) => void }[] = [];
 
   constructor(command: string, cwd: string, env: Record<string, string>) {
-    this.child = spawn('script', ['-qfec', `stty rows ${ROWS} cols ${COLUMNS}; exec ${command}`, '/dev/null'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn('script', ['-qfec', `stty rows ${ROWS} cols ${COLUMNS}; exec ${command}`, '/dev/null'], {
+      cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const killer = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
     this.child.stdout.setEncoding('utf8').on('data', (d: string) => {
       this.plain += d.replace(ANSI, '');
@@ -120,7 +124,8 @@ function cpuMs(pid: number | undefined): number {
 const CLOCK_TICKS = 100;
 
 // `ctrl+? help` before the keymap's rename: so a build of an older commit can be measured beside this one
-const statusBarComplete = (plain: string) => plain.split('\n').some((line) => /ctrl\+[/?] help/.test(line) && line.includes(MODEL_NAME));
+const statusBarComplete = (plain: string) =>
+  plain.split('\n').some((line) => /ctrl\+[/?] help/.test(line) && line.includes(MODEL_NAME));
 
 /** One start of `command` (a shell line) in the pty, measured as above; exported for A/B runs. */
 export async function tuiRun(command: string, cwd: string, env: Record<string, string>): Promise<StartupRun> {
@@ -129,7 +134,8 @@ export async function tuiRun(command: string, cwd: string, env: Record<string, s
     const skeleton = pty.next((p) => p.includes('OpenCode v'), true);
     const statusBarMs = await pty.next(statusBarComplete, true);
     const statusBarCpuMs = cpuMs(pty.innerPid());
-    if (Number.isNaN(statusBarMs)) throw new Error(`the TUI exited without a status bar naming ${MODEL_NAME}; output:\n${pty.plain.slice(-2000)}`);
+    if (Number.isNaN(statusBarMs))
+      throw new Error(`the TUI exited without a status bar naming ${MODEL_NAME}; output:\n${pty.plain.slice(-2000)}`);
     let typed = 'x';
     pty.child.stdin.write(typed);
     const usableMs = await pty.next((p) => p.includes(`> ${typed}`));
@@ -146,7 +152,14 @@ export async function tuiRun(command: string, cwd: string, env: Record<string, s
     await sleep(Math.max(0, SETTLED_MS - pty.now()));
     const pid = pty.innerPid();
     const hwm = pid ? /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8')) : null;
-    return { skeletonMs: await skeleton, statusBarMs, usableMs, keyMs, peakRssMb: hwm ? Number(hwm[1]) / 1024 : NaN, statusBarCpuMs };
+    return {
+      skeletonMs: await skeleton,
+      statusBarMs,
+      usableMs,
+      keyMs,
+      peakRssMb: hwm ? Number(hwm[1]) / 1024 : NaN,
+      statusBarCpuMs,
+    };
   } finally {
     await pty.stop();
   }
@@ -165,7 +178,9 @@ export async function benchTuiStartup(runs: number): Promise<Row[]> {
   // run as a person runs it: the file itself, its shebang line choosing node and its flags
   const tui = quote(snapshot.bin);
   try {
-    log(`tui start-up: ${runs} interleaved pty runs of node -e 0 / bin/opencode (shebang), keys typed from the status bar on`);
+    log(
+      `tui start-up: ${runs} interleaved pty runs of node -e 0 / bin/opencode (shebang), keys typed from the status bar on`,
+    );
     await tuiRun(tui, dir, env); // warm-up: creates the project's database (not timed)
     const base: number[] = [];
     const results: StartupRun[] = [];
@@ -182,7 +197,13 @@ export async function benchTuiStartup(runs: number): Promise<Row[]> {
     const shownKeys = keys.filter((k) => !Number.isNaN(k));
     const section = 'tui start-up';
     return [
-      { section, name: 'pty: node -e 0 (spawn → exit)', value: stats(base), ratio: '1.00×', note: `script -qfec "stty rows ${ROWS} cols ${COLUMNS}; exec node -e 0"` },
+      {
+        section,
+        name: 'pty: node -e 0 (spawn → exit)',
+        value: stats(base),
+        ratio: '1.00×',
+        note: `script -qfec "stty rows ${ROWS} cols ${COLUMNS}; exec node -e 0"`,
+      },
       {
         section,
         name: 'skeleton frame',
@@ -216,7 +237,9 @@ export async function benchTuiStartup(runs: number): Promise<Row[]> {
         section,
         name: 'first keys after that: key → echo',
         value: shownKeys.length ? stats(shownKeys) : 'none shown',
-        ratio: shownKeys.length ? `max ${ms(Math.max(...shownKeys))}${lost ? `, ${lost} not shown in 5 s` : ''}` : undefined,
+        ratio: shownKeys.length
+          ? `max ${ms(Math.max(...shownKeys))}${lost ? `, ${lost} not shown in 5 s` : ''}`
+          : undefined,
         target: '≤ 60 ms',
         note: `${FOLLOW_KEYS} letters per run, ${FOLLOW_GAP_MS} ms apart, from the first echo on (background loading meanwhile): write to the pty → the editor line with the text so far`,
       },

@@ -33,7 +33,6 @@ export async function benchTui(opts: { runs: number; presses: number; tokens: nu
   return rows;
 }
 
-
 /** Key press → a frame showing it: `presses` letters typed into the editor, one at a time. */
 async function keyToFrame(ui: Mounted, presses: number): Promise<number[]> {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
@@ -68,7 +67,16 @@ interface StreamCost {
 export async function streamTokens(bus: ChatServices['bus'], sessionId: string, tokens: number): Promise<StreamCost> {
   const words = MARKDOWN.split(/(?<=\s)/);
   const now = Date.now();
-  const message: Message = { id: 'msg_stream', sessionId, role: 'assistant', parts: [{ type: 'text', text: '' }], model: MODEL.id, seq: 1e6, createdAt: now, updatedAt: now };
+  const message: Message = {
+    id: 'msg_stream',
+    sessionId,
+    role: 'assistant',
+    parts: [{ type: 'text', text: '' }],
+    model: MODEL.id,
+    seq: 1e6,
+    createdAt: now,
+    updatedAt: now,
+  };
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 25);
   const cpu0 = process.cpuUsage();
@@ -84,9 +92,22 @@ export async function streamTokens(bus: ChatServices['bus'], sessionId: string, 
     for (; sent < due; sent++) text += words[sent % words.length];
     bus.emit('message.updated', { message: { ...message, parts: [{ type: 'text', text }], updatedAt: Date.now() } });
   }
-  const finished: Message = { ...message, parts: [{ type: 'text', text }, { type: 'finish', reason: 'end_turn', time: Date.now() }], finishedAt: Date.now() };
+  const finished: Message = {
+    ...message,
+    parts: [
+      { type: 'text', text },
+      { type: 'finish', reason: 'end_turn', time: Date.now() },
+    ],
+    finishedAt: Date.now(),
+  };
   bus.emit('message.updated', { message: finished });
-  bus.emit('run.finished', { sessionId, reason: 'end_turn', message: finished, usage: { input: 10, output: tokens, cacheRead: 0, cacheWrite: 0 }, costUsd: 0 });
+  bus.emit('run.finished', {
+    sessionId,
+    reason: 'end_turn',
+    message: finished,
+    usage: { input: 10, output: tokens, cacheRead: 0, cacheWrite: 0 },
+    costUsd: 0,
+  });
   await sleep(100); // the last frame
   const cpu = process.cpuUsage(cpu0);
   const wallMs = performance.now() - t0;
@@ -110,7 +131,10 @@ async function inProcess(presses: number, tokens: number): Promise<Row[]> {
       await keyToFrame(ui, 5); // warm-up
       const keys = await keyToFrame(ui, presses);
       const writesBefore = ui.stdout.writes;
-      const stream = { ...(await streamTokens(ui.services.bus, ui.session.id, tokens)), frames: ui.stdout.writes - writesBefore };
+      const stream = {
+        ...(await streamTokens(ui.services.bus, ui.session.id, tokens)),
+        frames: ui.stdout.writes - writesBefore,
+      };
       results[n] = { keys, stream, rssBeforeMb };
     } finally {
       await ui.unmount();
@@ -121,11 +145,40 @@ async function inProcess(presses: number, tokens: number): Promise<Row[]> {
   const section = 'tui in-process (fake TTY 120×40)';
   const streamNote = (r: typeof small) => `${ms(r.stream.wallMs)} wall, ${r.stream.frames} stdout writes`;
   return [
-    { section, name: 'key → frame, N=10', value: stats(small.keys), ratio: '1.00×', note: `one letter typed into the editor → the stdout write showing it; ${presses} presses, 20 ms apart` },
-    { section, name: 'key → frame, N=2000', value: stats(big.keys), ratio: ratio(median(big.keys), median(small.keys)), note: 'same, with a 2,000-message session open (markdown, code blocks, tool calls)' },
-    { section, name: `stream ${tokens} tokens: CPU, no UI`, value: ms(alone.cpuMs), note: `the event loop alone (bus without subscribers): ${ms(alone.wallMs)} wall` },
-    { section, name: `stream ${tokens} tokens: CPU, N=10`, value: ms(small.stream.cpuMs), ratio: '1.00×', note: `process.cpuUsage user+system, a token every 2 ms via message.updated; ${streamNote(small)}` },
-    { section, name: `stream ${tokens} tokens: CPU, N=2000`, value: ms(big.stream.cpuMs), ratio: ratio(big.stream.cpuMs, small.stream.cpuMs), note: streamNote(big) },
+    {
+      section,
+      name: 'key → frame, N=10',
+      value: stats(small.keys),
+      ratio: '1.00×',
+      note: `one letter typed into the editor → the stdout write showing it; ${presses} presses, 20 ms apart`,
+    },
+    {
+      section,
+      name: 'key → frame, N=2000',
+      value: stats(big.keys),
+      ratio: ratio(median(big.keys), median(small.keys)),
+      note: 'same, with a 2,000-message session open (markdown, code blocks, tool calls)',
+    },
+    {
+      section,
+      name: `stream ${tokens} tokens: CPU, no UI`,
+      value: ms(alone.cpuMs),
+      note: `the event loop alone (bus without subscribers): ${ms(alone.wallMs)} wall`,
+    },
+    {
+      section,
+      name: `stream ${tokens} tokens: CPU, N=10`,
+      value: ms(small.stream.cpuMs),
+      ratio: '1.00×',
+      note: `process.cpuUsage user+system, a token every 2 ms via message.updated; ${streamNote(small)}`,
+    },
+    {
+      section,
+      name: `stream ${tokens} tokens: CPU, N=2000`,
+      value: ms(big.stream.cpuMs),
+      ratio: ratio(big.stream.cpuMs, small.stream.cpuMs),
+      note: streamNote(big),
+    },
     {
       section,
       name: 'peak RSS while streaming, N=2000',

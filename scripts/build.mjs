@@ -66,13 +66,21 @@ const patches = [
 const YOGA_INDEX = /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/;
 const INK_RECONCILER = /ink[\\/]build[\\/]reconciler\.js$/;
 const noTopLevelAwait = [
-  { filter: YOGA_INDEX, from: 'const Yoga = wrapAssembly(await loadYoga());', to: 'const yogaModule = {}; loadYoga(yogaModule); const Yoga = wrapAssembly(yogaModule);' },
+  {
+    filter: YOGA_INDEX,
+    from: 'const Yoga = wrapAssembly(await loadYoga());',
+    to: 'const yogaModule = {}; loadYoga(yogaModule); const Yoga = wrapAssembly(yogaModule);',
+  },
   {
     filter: YOGA_WASM,
     from: 'function c(e){return ya().then(function(f){return WebAssembly.instantiate(f,d)})',
     to: 'function c(e){e({instance:new WebAssembly.Instance(new WebAssembly.Module(wa()),d)});return Promise.resolve();return ya().then(function(f){return WebAssembly.instantiate(f,d)})',
   },
-  { filter: INK_RECONCILER, from: "await import('./devtools.js');", to: "throw Object.assign(new Error('no devtools'), { code: 'ERR_MODULE_NOT_FOUND' });" },
+  {
+    filter: INK_RECONCILER,
+    from: "await import('./devtools.js');",
+    to: "throw Object.assign(new Error('no devtools'), { code: 'ERR_MODULE_NOT_FOUND' });",
+  },
   { filter: INK_RECONCILER, from: '? await loadPackageJson()', to: "? { name: 'ink', version: undefined }" },
 ];
 /** An esbuild plugin applying `list`'s text replacements; the build fails when a text is gone. */
@@ -83,7 +91,8 @@ const patching = (list) => ({
       b.onLoad({ filter }, (args) => {
         let source = readFileSync(args.path, 'utf8');
         for (const patch of list.filter((p) => p.filter === filter)) {
-          if (!source.includes(patch.from)) throw new Error(`${args.path} changed: review the patches in scripts/build.mjs`);
+          if (!source.includes(patch.from))
+            throw new Error(`${args.path} changed: review the patches in scripts/build.mjs`);
           source = source.replace(patch.from, patch.to);
         }
         return { contents: source, loader: 'js' };
@@ -116,10 +125,14 @@ const shared = {
 // The config code's fingerprint: the TUI reuses a remembered config check only from the same code
 // (src/cli/tui-config.ts): every file of src/config/ and zod's version
 const configFingerprint = createHash('sha1');
-for (const file of readdirSync(new URL('../src/config/', import.meta.url)).filter((f) => f.endsWith('.ts')).sort()) {
+for (const file of readdirSync(new URL('../src/config/', import.meta.url))
+  .filter((f) => f.endsWith('.ts'))
+  .sort()) {
   configFingerprint.update(`${file}\0`).update(readFileSync(new URL(`../src/config/${file}`, import.meta.url)));
 }
-configFingerprint.update(JSON.parse(readFileSync(new URL('../node_modules/zod/package.json', import.meta.url), 'utf8')).version);
+configFingerprint.update(
+  JSON.parse(readFileSync(new URL('../node_modules/zod/package.json', import.meta.url), 'utf8')).version,
+);
 // React's production build: its development build checks and logs on every render (and is slower)
 const define = {
   OPENCODE_VERSION: JSON.stringify(pkg.version),
@@ -179,11 +192,13 @@ for (const file of cliSplit.outputFiles) {
     // import(): dist/start.cjs sits beside these files, so specifiers resolve the same. Only a call in
     // code position is taken (after a space, bracket or operator); a quoted mention is left alone.
     .replace(/(?<=[\s(=,[:!&|?;{}>])import\((?=["'`\w])/g, '__import(');
-  if (/\b(require|import)\("\.\/[^"]+\.js"\)/.test(body)) throw new Error(`scripts/build.mjs: ${name}.js imports a relative path that is not a file of the split`);
+  if (/\b(require|import)\("\.\/[^"]+\.js"\)/.test(body))
+    throw new Error(`scripts/build.mjs: ${name}.js imports a relative path that is not a file of the split`);
   // what is left must be quoted text or a comment (`import('node:buffer')` in a message, a JSDoc type)
   for (const m of body.matchAll(/(?<![\w$.])import\(/g)) {
     const before = body.slice(body.lastIndexOf('\n', m.index) + 1, m.index);
-    if (!/[`'"]$/.test(before) && !/^\s*(\*|\/\/)/.test(before)) throw new Error(`scripts/build.mjs: ${name}.js: an import() the rewrite missed: ${before.slice(-60)}import(`);
+    if (!/[`'"]$/.test(before) && !/^\s*(\*|\/\/)/.test(before))
+      throw new Error(`scripts/build.mjs: ${name}.js: an import() the rewrite missed: ${before.slice(-60)}import(`);
   }
   const wrapped = `(function (exports, require, module, __filename, __dirname, __chunk, __import) {var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;\n${body}\n})`;
   writeFileSync(new URL(`../dist/${name}.cjs`, import.meta.url), wrapped);
@@ -199,7 +214,10 @@ const start = await build({
   define: { CLI_ENTRY: JSON.stringify(cliEntry) },
 });
 
-const outputs = new Set([...[result, start].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)), ...cliFiles]);
+const outputs = new Set([
+  ...[result, start].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)),
+  ...cliFiles,
+]);
 const dist = new URL('../dist/', import.meta.url);
 for (const file of readdirSync(dist)) {
   // types/ holds the declarations `npm run build:types` writes (tsconfig.types.json), not esbuild's output

@@ -51,8 +51,17 @@ function frameCaches() {
 export default class Output {`,
   },
   { from: 'caches = new OutputCaches();', to: 'caches = frameCaches();' },
-  { from: "row.push({\n                    type: 'char',\n                    value: ' ',\n                    fullWidth: false,\n                    styles: [],\n                });", to: 'row.push(BLANK_CELL);' },
+  {
+    from: "row.push({\n                    type: 'char',\n                    value: ' ',\n                    fullWidth: false,\n                    styles: [],\n                });",
+    to: 'row.push(BLANK_CELL);',
+  },
   { from: 'return sliceAnsi(line, from, to);', to: 'return this.caches.getSlice(line, from, to);' },
-  { from: '            .map(line => {\n', to: '            .map((line, y) => {\n            const known = this.caches.rowText(y, line);\n            if (known !== undefined) return known;\n' },
-  { from: 'return styledCharsToString(lineWithoutEmptyItems).trimEnd();', to: 'return this.caches.setRowText(y, line, styledCharsToString(lineWithoutEmptyItems).trimEnd());' },
+  {
+    from: '            .map(line => {\n',
+    to: '            .map((line, y) => {\n            const known = this.caches.rowText(y, line);\n            if (known !== undefined) return known;\n',
+  },
+  {
+    from: 'return styledCharsToString(lineWithoutEmptyItems).trimEnd();',
+    to: 'return this.caches.setRowText(y, line, styledCharsToString(lineWithoutEmptyItems).trimEnd());',
+  },
 ].map((p) => ({ filter: INK_OUTPUT, ...p }));

@@ -8,7 +8,8 @@
 // check itself and loads node:assert only when it fails, to throw the same AssertionError.
 
 /** signal-exit 3's index.js, in Ink's and restore-cursor's own node_modules. */
-export const SIGNAL_EXIT_3 = /[\\/]node_modules[\\/](ink|restore-cursor)[\\/]node_modules[\\/]signal-exit[\\/]index\.js$/;
+export const SIGNAL_EXIT_3 =
+  /[\\/]node_modules[\\/](ink|restore-cursor)[\\/]node_modules[\\/]signal-exit[\\/]index\.js$/;
 export const SIGNAL_EXIT_PATCHES = [
   {
     from: "var assert = require('assert')",

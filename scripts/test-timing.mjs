@@ -34,11 +34,17 @@ function parseArgs(argv) {
     else if (arg === '--save') options.save = argv[++i];
     else if (arg === '--top') options.top = Number(argv[++i]);
     else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0].replace(/^[^]*?\/\*\*\n/, '').replace(/^ \* ?/gm, '') + '\n');
+      process.stdout.write(
+        readFileSync(fileURLToPath(import.meta.url), 'utf8')
+          .split('*/')[0]
+          .replace(/^[^]*?\/\*\*\n/, '')
+          .replace(/^ \* ?/gm, '') + '\n',
+      );
       process.exit(0);
     } else options.vitestArgs.push(arg);
   }
-  if (argv.includes('--report') && !options.report) fail('--report needs the path of a saved timing or a vitest JSON report');
+  if (argv.includes('--report') && !options.report)
+    fail('--report needs the path of a saved timing or a vitest JSON report');
   if (argv.includes('--save') && !options.save) fail('--save needs a path to write the timings to');
   if (!Number.isInteger(options.top) || options.top < 1) fail('--top needs a whole number of 1 or more');
   return options;
@@ -57,7 +63,13 @@ function runVitest(vitestArgs) {
   const started = Date.now();
   const result = spawnSync(
     process.execPath,
-    [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=dot', `--reporter=${join(root, 'scripts', 'test-timing-reporter.mjs')}`, ...vitestArgs],
+    [
+      join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      '--reporter=dot',
+      `--reporter=${join(root, 'scripts', 'test-timing-reporter.mjs')}`,
+      ...vitestArgs,
+    ],
     { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, TEST_TIMING_OUTPUT: output } },
   );
   const wallMs = Date.now() - started;
@@ -84,7 +96,11 @@ function fromVitestJson(report) {
       importMs: 0,
       testsMs: ms,
       failed: result.status === 'failed',
-      tests: result.assertionResults.map((test) => ({ name: test.fullName ?? test.title, ms: test.duration ?? 0, state: test.status === 'passed' ? 'passed' : test.status === 'failed' ? 'failed' : 'skipped' })),
+      tests: result.assertionResults.map((test) => ({
+        name: test.fullName ?? test.title,
+        ms: test.duration ?? 0,
+        state: test.status === 'passed' ? 'passed' : test.status === 'failed' ? 'failed' : 'skipped',
+      })),
     };
   });
   const first = Math.min(...report.testResults.map((result) => result.startTime ?? Infinity));
@@ -103,7 +119,13 @@ function folderOf(file) {
 
 function table(rows) {
   const widths = rows[0].map((_, col) => Math.max(...rows.map((row) => String(row[col]).length)));
-  return rows.map((row) => row.map((cell, col) => (col === 0 ? String(cell).padEnd(widths[col]) : String(cell).padStart(widths[col]))).join('  ')).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, col) => (col === 0 ? String(cell).padEnd(widths[col]) : String(cell).padStart(widths[col])))
+        .join('  '),
+    )
+    .join('\n');
 }
 
 function sums(files, keyOf) {
@@ -116,20 +138,40 @@ function sums(files, keyOf) {
     entry.tests += f.tests.length;
     groups.set(keyOf(f), entry);
   }
-  return [...groups].sort((a, b) => b[1].ms - a[1].ms).map(([name, e]) => [name || '(none)', seconds(e.ms), seconds(e.importMs), e.files, e.tests]);
+  return [...groups]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .map(([name, e]) => [name || '(none)', seconds(e.ms), seconds(e.importMs), e.files, e.tests]);
 }
 
 function summarize(timing, top) {
   const { files } = timing;
   const tests = files.flatMap((f) => f.tests.map((test) => ({ ...test, file: f.file })));
   const failed = tests.filter((test) => test.state === 'failed').length;
-  const lines = [`${files.length} files, ${tests.length} tests (${failed} failed); vitest's run took ${seconds(timing.wallMs)}`];
+  const lines = [
+    `${files.length} files, ${tests.length} tests (${failed} failed); vitest's run took ${seconds(timing.wallMs)}`,
+  ];
 
   lines.push('', `Slowest ${Math.min(top, files.length)} files (start, import, setup and tests):`);
   const slowFiles = [...files].sort((a, b) => b.ms - a.ms).slice(0, top);
-  lines.push(table([['file', 'time', 'import', 'tests'], ...slowFiles.map((f) => [f.file + (f.failed ? '  (failed)' : ''), seconds(f.ms), seconds(f.prepareMs + f.importMs), f.tests.length])]));
+  lines.push(
+    table([
+      ['file', 'time', 'import', 'tests'],
+      ...slowFiles.map((f) => [
+        f.file + (f.failed ? '  (failed)' : ''),
+        seconds(f.ms),
+        seconds(f.prepareMs + f.importMs),
+        f.tests.length,
+      ]),
+    ]),
+  );
 
-  const total = ['all', seconds(files.reduce((sum, f) => sum + f.ms, 0)), seconds(files.reduce((sum, f) => sum + f.prepareMs + f.importMs, 0)), files.length, tests.length];
+  const total = [
+    'all',
+    seconds(files.reduce((sum, f) => sum + f.ms, 0)),
+    seconds(files.reduce((sum, f) => sum + f.prepareMs + f.importMs, 0)),
+    files.length,
+    tests.length,
+  ];
   lines.push('', 'Per folder (file times summed):');
   lines.push(table([['folder', 'time', 'import', 'files', 'tests'], ...sums(files, (f) => folderOf(f.file)), total]));
   if (files.some((f) => f.project)) {
@@ -139,7 +181,9 @@ function summarize(timing, top) {
 
   lines.push('', `Slowest ${Math.min(top, tests.length)} tests:`);
   const slowTests = [...tests].sort((a, b) => b.ms - a.ms).slice(0, top);
-  lines.push(table([['test', 'time'], ...slowTests.map((t) => [`${t.file} > ${t.name}`.slice(0, 150), seconds(t.ms)])]));
+  lines.push(
+    table([['test', 'time'], ...slowTests.map((t) => [`${t.file} > ${t.name}`.slice(0, 150), seconds(t.ms)])]),
+  );
   return lines.join('\n');
 }
 

@@ -6,7 +6,12 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** The loader file of the installed yoga-layout (its package exports neither this file nor package.json). */
-export const YOGA_WASM_FILE = join(dirname(createRequire(import.meta.url).resolve('yoga-layout')), '..', 'binaries', 'yoga-wasm-base64-esm.js');
+export const YOGA_WASM_FILE = join(
+  dirname(createRequire(import.meta.url).resolve('yoga-layout')),
+  '..',
+  'binaries',
+  'yoga-wasm-base64-esm.js',
+);
 /** esbuild's filter for that file. */
 export const YOGA_WASM = /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/;
 export const YOGA_WASM_PATCHES = [

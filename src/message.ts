@@ -109,13 +109,7 @@ export interface ServerToolPart {
 }
 
 export type MessagePart =
-  | ReasoningPart
-  | ServerToolPart
-  | TextPart
-  | ImagePart
-  | ToolCallPart
-  | ToolResultPart
-  | FinishPart;
+  ReasoningPart | ServerToolPart | TextPart | ImagePart | ToolCallPart | ToolResultPart | FinishPart;
 
 /** One stored message. Messages of a session are ordered by `seq`, never by time. */
 export interface Message {

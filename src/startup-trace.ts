@@ -15,7 +15,10 @@ export function startupMark(label: string): void {
   if (!traceFile) return;
   try {
     const cpu = process.cpuUsage();
-    appendFileSync(traceFile, `${performance.now().toFixed(1)} ${((cpu.user + cpu.system) / 1000).toFixed(0)} ${label}\n`);
+    appendFileSync(
+      traceFile,
+      `${performance.now().toFixed(1)} ${((cpu.user + cpu.system) / 1000).toFixed(0)} ${label}\n`,
+    );
   } catch {
     // a trace that cannot be written is not the run's failure
   }

@@ -19,7 +19,9 @@ describe('interruptKind', () => {
     const aborted = new AbortController();
     aborted.abort();
     expect(interruptKind(aborted.signal.reason)).toBe('aborted');
-    expect(interruptKind(await rejection(readFile(fileURLToPath(import.meta.url), { signal: aborted.signal })))).toBe('aborted');
+    expect(interruptKind(await rejection(readFile(fileURLToPath(import.meta.url), { signal: aborted.signal })))).toBe(
+      'aborted',
+    );
     expect(interruptKind(await rejection(sleep(10, undefined, { signal: aborted.signal })))).toBe('aborted');
     const timedOut = AbortSignal.timeout(1);
     await sleep(20);

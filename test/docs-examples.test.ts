@@ -24,7 +24,11 @@ function openingExample(page: string): string {
 
 function runBash(script: string, cwd: string, env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -47,7 +51,10 @@ const CASES: Case[] = [
   {
     page: 'scripts.md',
     turns: [{ text: 'No TODOs.' }, { text: 'No TODOs.' }],
-    check: (run) => expect(run.stdout).toMatch(/^\{\n {2}"response": "No TODOs\."\n\}\n\{"reason":"end_turn","costUsd":[0-9.e-]+\}\n0\n$/),
+    check: (run) =>
+      expect(run.stdout).toMatch(
+        /^\{\n {2}"response": "No TODOs\."\n\}\n\{"reason":"end_turn","costUsd":[0-9.e-]+\}\n0\n$/,
+      ),
   },
   {
     page: 'keybindings.md',
@@ -55,7 +62,10 @@ const CASES: Case[] = [
   },
   {
     page: 'themes.md',
-    check: (run, dir) => expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(new RegExp(`^ +mine +project +${dir}/\\.opencode/themes/mine\\.json$`)),
+    check: (run, dir) =>
+      expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(
+        new RegExp(`^ +mine +project +${dir}/\\.opencode/themes/mine\\.json$`),
+      ),
   },
   {
     page: 'sessions.md',
@@ -86,11 +96,15 @@ const CASES: Case[] = [
   },
   {
     page: 'lsp.md',
-    check: (run) => expect(run.stdout).toMatch(/^typescript +typescript-language-server --stdio\n {2}config: configured in lsp\.typescript\n/),
+    check: (run) =>
+      expect(run.stdout).toMatch(
+        /^typescript +typescript-language-server --stdio\n {2}config: configured in lsp\.typescript\n/,
+      ),
   },
   {
     page: 'custom-tools.md',
-    setUp: (dir) => cpSync(join(ROOT, 'examples', 'custom-tools'), join(dir, 'examples', 'custom-tools'), { recursive: true }),
+    setUp: (dir) =>
+      cpSync(join(ROOT, 'examples', 'custom-tools'), join(dir, 'examples', 'custom-tools'), { recursive: true }),
     check: (run) => {
       expect(run.stdout).toMatch(/^query_service_status +project +\.opencode\/tools\/query_service_status\.yaml$/m);
       expect(run.stdout).toMatch(/^ {2}\.opencode\/plugins\/block-env\.ts +hooks: tool\.execute\.before$/m);
@@ -99,7 +113,11 @@ const CASES: Case[] = [
   {
     page: 'editors.md',
     check: (run) =>
-      expect(JSON.parse(run.stdout)).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: 1, agentInfo: { name: 'opencode' } } }),
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        jsonrpc: '2.0',
+        id: 1,
+        result: { protocolVersion: 1, agentInfo: { name: 'opencode' } },
+      }),
   },
   {
     page: 'permissions-and-sandbox.md',
@@ -110,13 +128,17 @@ const CASES: Case[] = [
     ],
     check: (run) => {
       expect(run.stdout).toBe('The tests ran; the build folder stays.\n');
-      const results = fake!.requests.filter((r) => r.api === 'anthropic').at(-1)!.body.messages
-        .flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
+      const results = fake!.requests
+        .filter((r) => r.api === 'anthropic')
+        .at(-1)!
+        .body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
         .filter((b: { type: string }) => b.type === 'tool_result')
         .map((b: { tool_use_id: string; content: unknown }) => [b.tool_use_id, JSON.stringify(b.content)]);
       expect(results.map((r: string[]) => r[0])).toEqual(['toolu_test', 'toolu_rm']);
       expect(results[0][1]).not.toContain('Permission denied');
-      expect(results[1][1]).toContain('Permission denied: opencode -p was run with --no-auto-approve and this call needs approval');
+      expect(results[1][1]).toContain(
+        'Permission denied: opencode -p was run with --no-auto-approve and this call needs approval',
+      );
     },
   },
   {
@@ -128,7 +150,8 @@ const CASES: Case[] = [
 /** Pages whose opening example is not run here, and why. */
 const NOT_RUN: Record<string, string> = {
   'tui.md': 'the TUI is interactive; the end-to-end tests in test/e2e/ drive it in tmux',
-  'mcp.md': 'npx fetches the filesystem server from the npm registry, and the tests run offline; the MCP tests run real servers of test/fixtures/',
+  'mcp.md':
+    'npx fetches the filesystem server from the npm registry, and the tests run offline; the MCP tests run real servers of test/fixtures/',
 };
 
 let fake: FakeProvider | undefined;
@@ -141,7 +164,9 @@ describe('the opening example of each docs page', () => {
   it('every page is run here or named as not run, with the reason', () => {
     const pages = CASES.map((c) => c.page).concat(Object.keys(NOT_RUN));
     for (const page of pages) expect(existsSync(join(ROOT, 'docs', page)), page).toBe(true);
-    const all = readFileSync(join(ROOT, 'README.md'), 'utf8').match(/\]\(docs\/([\w-]+\.md)\)/g)!.map((l) => l.slice(7, -1));
+    const all = readFileSync(join(ROOT, 'README.md'), 'utf8')
+      .match(/\]\(docs\/([\w-]+\.md)\)/g)!
+      .map((l) => l.slice(7, -1));
     expect(all.filter((p) => !pages.includes(p))).toEqual([]);
   });
 

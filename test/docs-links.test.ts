@@ -45,7 +45,11 @@ function brokenLinks(files: string[], root: string): string[] {
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const name = relative(root, file);
-    const links = [...prose(text).replace(/`[^`\n]*`/g, '').matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]!);
+    const links = [
+      ...prose(text)
+        .replace(/`[^`\n]*`/g, '')
+        .matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g),
+    ].map((m) => m[1]!);
     for (const target of links) {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto: and the like are not ours to check
       const hash = target.indexOf('#');

@@ -26,7 +26,8 @@ const NEEDS_NO_BUILD = 'unit';
 
 export default function setup(rootProject: TestProject): () => void {
   // the projects of this run: those `--project` selected, or all
-  if (rootProject.vitest.projects.some((project) => project.name !== NEEDS_NO_BUILD)) execFileSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'build.mjs')], { stdio: 'inherit' });
+  if (rootProject.vitest.projects.some((project) => project.name !== NEEDS_NO_BUILD))
+    execFileSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'build.mjs')], { stdio: 'inherit' });
   const systemTemp = tmpdir();
   removeAbandonedRoots(systemTemp);
   const root = mkdtempSync(join(systemTemp, `${RUN_TEMP_PREFIX}${process.pid}-`));

@@ -125,7 +125,10 @@ export class AcpServer {
         const stored = project.app.db.sessions.get(params.sessionId);
         if (!stored || stored.parentSessionId) throw RequestError.sessionNotFound(params.sessionId);
         if (this.sessions.get(stored.id)?.controller) {
-          throw RequestError.invalidRequest(undefined, `session ${stored.id} is answering a prompt: cancel it before loading it again`);
+          throw RequestError.invalidRequest(
+            undefined,
+            `session ${stored.id} is answering a prompt: cancel it before loading it again`,
+          );
         }
         this.sessions.get(stored.id)?.unsubscribe();
         const session = this.attach(project, stored.id);
@@ -180,11 +183,18 @@ export class AcpServer {
     for (const session of [...this.sessions.values()]) session.unsubscribe();
   }
 
-  private async prompt(session: AcpSession, blocks: Parameters<typeof promptMessage>[0], controller: AbortController): Promise<PromptResponse> {
+  private async prompt(
+    session: AcpSession,
+    blocks: Parameters<typeof promptMessage>[0],
+    controller: AbortController,
+  ): Promise<PromptResponse> {
     const { project } = session;
     const { app } = project;
     if (session.controller || app.coder.isBusy(session.id)) {
-      throw RequestError.invalidRequest(undefined, 'this session is still answering the previous prompt: wait for its answer or send session/cancel');
+      throw RequestError.invalidRequest(
+        undefined,
+        'this session is still answering the previous prompt: wait for its answer or send session/cancel',
+      );
     }
     // held from here: a second prompt arriving while this one reads the commands is refused above
     session.controller = controller;
@@ -195,14 +205,17 @@ export class AcpServer {
         message = promptMessage(blocks, project.cwd);
         command = parseCommand(message.text, await project.commands());
       } catch (err) {
-        if (err instanceof PromptContentError || err instanceof CommandInputError) throw RequestError.invalidParams(undefined, err.message);
+        if (err instanceof PromptContentError || err instanceof CommandInputError)
+          throw RequestError.invalidParams(undefined, err.message);
         throw err;
       }
       // a prompt needs its tools on the first request, as -p: the MCP servers (the editor's too) get a bounded wait
       await Promise.all([project.customTools, app.mcp.waitForStartup(PROMPT_MCP_WAIT_MS)]);
       if (controller.signal.aborted) return { stopReason: 'cancelled' };
-      if (command?.kind === 'builtin' && command.name === 'compact') return await this.compact(session, controller.signal);
-      const text = command?.kind === 'builtin' ? INIT_PROMPT : command?.kind === 'custom' ? command.prompt : message.text;
+      if (command?.kind === 'builtin' && command.name === 'compact')
+        return await this.compact(session, controller.signal);
+      const text =
+        command?.kind === 'builtin' ? INIT_PROMPT : command?.kind === 'custom' ? command.prompt : message.text;
       let result: RunResult;
       try {
         result = await app.coder.run(session.id, text, { attachments: message.attachments, signal: controller.signal });
@@ -235,7 +248,10 @@ export class AcpServer {
       if (signal.aborted) return { stopReason: 'cancelled' };
       throw RequestError.internalError(undefined, `cannot compact the session: ${(err as Error).message}`);
     }
-    this.send(session.id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Session compacted: later requests send the summary and what follows it.' } });
+    this.send(session.id, {
+      sessionUpdate: 'agent_message_chunk',
+      content: { type: 'text', text: 'Session compacted: later requests send the summary and what follows it.' },
+    });
     return { stopReason: 'end_turn' };
   }
 
@@ -254,7 +270,15 @@ export class AcpServer {
         canWrite: fs?.writeTextFile === true,
         timeoutMs: editorFsTimeoutMs(this.opts.env),
       });
-      pending = openProject(cwd, { env: this.opts.env, model: this.opts.model, profile: this.opts.profile, debug: this.opts.debug, trust: this.opts.trust, editorFiles, log: this.opts.log }).then((project) => {
+      pending = openProject(cwd, {
+        env: this.opts.env,
+        model: this.opts.model,
+        profile: this.opts.profile,
+        debug: this.opts.debug,
+        trust: this.opts.trust,
+        editorFiles,
+        log: this.opts.log,
+      }).then((project) => {
         project.app.permission.onRequest((request) => this.askPermission(project, request));
         // an editor's MCP server's tools go to the sessions that passed it (a sub-agent's: its root's)
         project.app.tools.setSessionFilter((entry, name, sessionId) => {
@@ -337,7 +361,12 @@ export class AcpServer {
     const stored = app.db.sessions.get(session.id);
     const size = app.coderModel.contextWindowTokens;
     if (!stored || size <= 0) return;
-    this.send(session.id, { sessionUpdate: 'usage_update', used: stored.contextTokens, size, cost: { amount: stored.costUsd, currency: 'USD' } });
+    this.send(session.id, {
+      sessionUpdate: 'usage_update',
+      used: stored.contextTokens,
+      size,
+      cost: { amount: stored.costUsd, currency: 'USD' },
+    });
   }
 
   /** A generated title is told to the editor once (`session_info_update`). */
@@ -349,9 +378,15 @@ export class AcpServer {
   }
 
   /** The editor's servers of `session/new` or `session/load` in our shape; a name passed twice is logged (its first server is used). */
-  private editorServers(project: Project, sessionId: string, servers: Parameters<typeof editorMcpServers>[0]): ReturnType<typeof editorMcpServers> {
+  private editorServers(
+    project: Project,
+    sessionId: string,
+    servers: Parameters<typeof editorMcpServers>[0],
+  ): ReturnType<typeof editorMcpServers> {
     return editorMcpServers(servers, (name) =>
-      project.log(`MCP server "${name}" is passed more than once for session ${sessionId}: the first is used (give each server its own name)`),
+      project.log(
+        `MCP server "${name}" is passed more than once for session ${sessionId}: the first is used (give each server its own name)`,
+      ),
     );
   }
 
@@ -385,7 +420,10 @@ export class AcpServer {
     const off = project.app.permission.onResolved((id) => {
       if (id === request.id && !answered) withdrawn.abort();
     });
-    const toolCall = permissionToolCall(request, request.toolCallId !== undefined && session.stream.knows(request.toolCallId));
+    const toolCall = permissionToolCall(
+      request,
+      request.toolCallId !== undefined && session.stream.knows(request.toolCallId),
+    );
     // the tool call's updates so far go first, so the editor knows the call it is asked about
     void this.sending
       .then(() =>
@@ -426,11 +464,17 @@ export const SESSIONS_PAGE_SIZE = 50;
  */
 function listSessions(project: Project, cursor: string | undefined): ListSessionsResponse {
   const start = cursor === undefined ? 0 : Number(cursor);
-  if (!Number.isSafeInteger(start) || start < 0) throw RequestError.invalidParams(undefined, `unknown cursor "${cursor}": pass the nextCursor of the previous page`);
+  if (!Number.isSafeInteger(start) || start < 0)
+    throw RequestError.invalidParams(undefined, `unknown cursor "${cursor}": pass the nextCursor of the previous page`);
   const all = project.app.db.sessions.list().sort((a, b) => b.updatedAt - a.updatedAt);
   const page = all.slice(start, start + SESSIONS_PAGE_SIZE);
   return {
-    sessions: page.map((s) => ({ sessionId: s.id, cwd: project.cwd, title: s.title, updatedAt: new Date(s.updatedAt).toISOString() })),
+    sessions: page.map((s) => ({
+      sessionId: s.id,
+      cwd: project.cwd,
+      title: s.title,
+      updatedAt: new Date(s.updatedAt).toISOString(),
+    })),
     ...(start + SESSIONS_PAGE_SIZE < all.length ? { nextCursor: String(start + SESSIONS_PAGE_SIZE) } : {}),
   };
 }

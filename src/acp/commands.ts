@@ -19,8 +19,14 @@ export interface BuiltinCommand {
 
 /** The built-in commands; each one's example is in its description. */
 export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
-  { name: 'init', description: 'Initialize Project: write or improve OpenCode.md, the notes for coding agents in this project' },
-  { name: 'compact', description: 'Compact Session: summarise the conversation so far, so later requests send the summary' },
+  {
+    name: 'init',
+    description: 'Initialize Project: write or improve OpenCode.md, the notes for coding agents in this project',
+  },
+  {
+    name: 'compact',
+    description: 'Compact Session: summarise the conversation so far, so later requests send the summary',
+  },
 ];
 
 /** What `available_commands_update` lists: the built-in commands, then the custom ones. */
@@ -37,8 +43,7 @@ export function availableCommands(custom: readonly CustomCommand[]): AvailableCo
 
 /** A prompt that names a command. */
 export type CommandCall =
-  | { kind: 'builtin'; name: BuiltinCommand['name'] }
-  | { kind: 'custom'; command: CustomCommand; prompt: string };
+  { kind: 'builtin'; name: BuiltinCommand['name'] } | { kind: 'custom'; command: CustomCommand; prompt: string };
 
 /** A custom command called without the values its placeholders need; the message says how to call it. */
 export class CommandInputError extends Error {
@@ -63,7 +68,9 @@ export function parseCommand(text: string, custom: readonly CustomCommand[]): Co
   const values = placeholderValues(command.placeholders, rest.trim());
   const missing = command.placeholders.filter((p) => values[p] === undefined || values[p] === '');
   if (missing.length > 0) {
-    throw new CommandInputError(`/${command.id} needs ${missing.map((p) => `$${p}`).join(', ')}: type /${command.id} ${placeholderHint(command.placeholders)}`);
+    throw new CommandInputError(
+      `/${command.id} needs ${missing.map((p) => `$${p}`).join(', ')}: type /${command.id} ${placeholderHint(command.placeholders)}`,
+    );
   }
   return { kind: 'custom', command, prompt: fillPlaceholders(command.content, values) };
 }

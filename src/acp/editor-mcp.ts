@@ -51,12 +51,16 @@ export class EditorMcpServers {
           passed.add(name);
           added[name] = config;
         } else {
-          this.log(`MCP server "${name}" of session ${sessionId} differs from the one of that name another session runs: not started for this session (give it another name)`);
+          this.log(
+            `MCP server "${name}" of session ${sessionId} differs from the one of that name another session runs: not started for this session (give it another name)`,
+          );
         }
         continue;
       }
       if (this.mcp.servers().some((s) => s.name === name)) {
-        this.log(`MCP server "${name}" is configured in .opencode.json for ${sessionId}'s folder: the configured one is kept`);
+        this.log(
+          `MCP server "${name}" is configured in .opencode.json for ${sessionId}'s folder: the configured one is kept`,
+        );
         continue;
       }
       this.servers.set(name, { settings, sessions: new Set([sessionId]) });
@@ -64,7 +68,9 @@ export class EditorMcpServers {
       added[name] = config;
     }
     if (replaced.length > 0) {
-      this.log(`MCP server${replaced.length === 1 ? '' : 's'} ${replaced.map((n) => `"${n}"`).join(', ')} of session ${sessionId} passed again with other settings: restarted with them`);
+      this.log(
+        `MCP server${replaced.length === 1 ? '' : 's'} ${replaced.map((n) => `"${n}"`).join(', ')} of session ${sessionId} passed again with other settings: restarted with them`,
+      );
       await this.mcp.remove(replaced);
     }
     if (Object.keys(added).length > 0) this.mcp.add(added);

@@ -6,7 +6,12 @@
  * the editor's icons; our `optionId` carries the decision. "For this session" and "in this project"
  * are both kept beyond this call, so both are `allow_always`.
  */
-import type { PermissionOption, RequestPermissionOutcome, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type {
+  PermissionOption,
+  RequestPermissionOutcome,
+  ToolCallContent,
+  ToolCallUpdate,
+} from '@agentclientprotocol/sdk';
 import { permissionChoices } from '../permission/choices.js';
 import type { PermissionDecision, PermissionRequest } from '../permission/types.js';
 import { TOOL_DISPLAY } from './tool-display.js';
@@ -30,7 +35,11 @@ export const PERMISSION_OPTIONS: readonly OptionRow[] = [
   { decision: 'allow', kind: 'allow_once', name: () => 'Allow once' },
   { decision: 'allow_session', kind: 'allow_always', name: (scope) => `Allow ${scope} for this session` },
   { decision: 'allow_always', kind: 'allow_always', name: (scope) => `Always allow ${scope} in this project` },
-  { decision: 'allow_outside_sandbox', kind: 'allow_once', name: () => 'Run outside the sandbox (full access, no sandbox)' },
+  {
+    decision: 'allow_outside_sandbox',
+    kind: 'allow_once',
+    name: () => 'Run outside the sandbox (full access, no sandbox)',
+  },
   { decision: 'deny', kind: 'reject_once', name: () => 'Deny' },
 ];
 
@@ -39,7 +48,9 @@ export const PERMISSION_OPTIONS: readonly OptionRow[] = [
  * project, an unanalysable command) no session or project grant; outside the sandbox only when the
  * request offers it.
  */
-export function permissionOptions(request: Pick<PermissionRequest, 'scopes' | 'toolName' | 'sandboxEscape'>): PermissionOption[] {
+export function permissionOptions(
+  request: Pick<PermissionRequest, 'scopes' | 'toolName' | 'sandboxEscape'>,
+): PermissionOption[] {
   const scope = describeScopes(request);
   const offered = permissionChoices(request);
   return PERMISSION_OPTIONS.filter((row) => offered.includes(row.decision)).map((row) => ({
@@ -66,11 +77,13 @@ export function decisionOf(outcome: RequestPermissionOutcome): PermissionDecisio
  */
 export function permissionToolCall(request: PermissionRequest, announced: boolean): ToolCallUpdate {
   const kind = TOOL_DISPLAY[request.toolName]?.kind ?? 'other';
-  if (announced && request.toolCallId) return { toolCallId: request.toolCallId, title: request.description, kind, status: 'pending' };
+  if (announced && request.toolCallId)
+    return { toolCallId: request.toolCallId, title: request.description, kind, status: 'pending' };
   const content: ToolCallContent[] = [];
   const diff = request.params.diff;
   if (typeof diff === 'string' && diff !== '') content.push({ type: 'content', content: { type: 'text', text: diff } });
-  if (request.reasons.length > 0) content.push({ type: 'content', content: { type: 'text', text: request.reasons.join('\n') } });
+  if (request.reasons.length > 0)
+    content.push({ type: 'content', content: { type: 'text', text: request.reasons.join('\n') } });
   return {
     toolCallId: request.toolCallId ?? `permission-${request.id}`,
     title: request.description,

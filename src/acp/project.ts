@@ -68,7 +68,8 @@ export interface OpenProjectOptions {
  */
 export async function openProject(cwd: string, options: OpenProjectOptions): Promise<Project> {
   if (!isAbsolute(cwd)) throw new ProjectOpenError(`cwd must be an absolute path; got "${cwd}"`, 'params');
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new ProjectOpenError(`cwd ${cwd}: no such directory`, 'params');
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory())
+    throw new ProjectOpenError(`cwd ${cwd}: no such directory`, 'params');
   // as -p: --profile / OPENCODE_PROFILE applied, a saved model without its key replaced (with a
   // warning); an untrusted project's own code is skipped: the editor has no dialog for it, so the log says it
   const start = startApp({
@@ -130,7 +131,10 @@ export async function openProject(cwd: string, options: OpenProjectOptions): Pro
  * arguments and environment; http and sse with URL and headers. Their credentials are remembered, so
  * tool results never show them. A name passed twice keeps its first server; `onDuplicate` is told the name.
  */
-export function editorMcpServers(servers: readonly AcpMcpServer[], onDuplicate: (name: string) => void = () => {}): Record<string, McpServerConfig> {
+export function editorMcpServers(
+  servers: readonly AcpMcpServer[],
+  onDuplicate: (name: string) => void = () => {},
+): Record<string, McpServerConfig> {
   // no prototype: a server named "__proto__" is a name like any other
   const out: Record<string, McpServerConfig> = Object.create(null) as Record<string, McpServerConfig>;
   for (const server of servers) {

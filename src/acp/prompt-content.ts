@@ -48,7 +48,12 @@ export function promptMessage(blocks: readonly ContentBlock[], cwd: string): Pro
         if ('text' in resource) {
           contexts.push(`<context ref="${resource.uri}">\n${resource.text}\n</context>`);
         } else if (resource.mimeType?.startsWith('image/')) {
-          attachments.push({ type: 'image', mimeType: resource.mimeType, data: resource.blob, name: nameOf(resource.uri) });
+          attachments.push({
+            type: 'image',
+            mimeType: resource.mimeType,
+            data: resource.blob,
+            name: nameOf(resource.uri),
+          });
         } else {
           throw new PromptContentError(
             `the embedded resource ${resource.uri} is binary (${resource.mimeType ?? 'no MIME type'}); only text and images can be sent: attach it as a resource link instead`,
@@ -57,14 +62,22 @@ export function promptMessage(blocks: readonly ContentBlock[], cwd: string): Pro
         break;
       }
       case 'image':
-        attachments.push({ type: 'image', mimeType: block.mimeType, data: block.data, ...(block.uri ? { name: nameOf(block.uri) } : {}) });
+        attachments.push({
+          type: 'image',
+          mimeType: block.mimeType,
+          data: block.data,
+          ...(block.uri ? { name: nameOf(block.uri) } : {}),
+        });
         break;
       case 'audio':
-        throw new PromptContentError('audio is not supported (promptCapabilities.audio is false): send text, images or resources');
+        throw new PromptContentError(
+          'audio is not supported (promptCapabilities.audio is false): send text, images or resources',
+        );
     }
   }
   const message = contexts.length > 0 ? `${text}\n\n${contexts.join('\n\n')}` : text;
-  if (message.trim() === '' && attachments.length === 0) throw new PromptContentError('the prompt is empty: send at least one text, resource or image block');
+  if (message.trim() === '' && attachments.length === 0)
+    throw new PromptContentError('the prompt is empty: send at least one text, resource or image block');
   return { text: message, attachments };
 }
 

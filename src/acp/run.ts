@@ -83,7 +83,10 @@ function launchProviderSettings(cwd: string, cliProfile: string | undefined): Pr
   const loaded = tryLoadConfig(cwd);
   if ('problems' in loaded) return { providers: {}, env: process.env };
   try {
-    return { providers: applyProfile(loaded.config, chooseProfileName(cliProfile, process.env)).providers ?? {}, env: process.env };
+    return {
+      providers: applyProfile(loaded.config, chooseProfileName(cliProfile, process.env)).providers ?? {},
+      env: process.env,
+    };
   } catch {
     return { providers: loaded.config.providers ?? {}, env: process.env };
   }

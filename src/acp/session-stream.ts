@@ -112,15 +112,32 @@ export class SessionStream {
       this.calls.set(part.id, call);
       if (part.finished) {
         call.display = toolDisplay(part.name, part.input, this.cwd);
-        this.send({ sessionUpdate: 'tool_call', toolCallId: part.id, status: 'pending', ...displayFields(call.display), rawInput: rawInput(part.input) });
+        this.send({
+          sessionUpdate: 'tool_call',
+          toolCallId: part.id,
+          status: 'pending',
+          ...displayFields(call.display),
+          rawInput: rawInput(part.input),
+        });
       } else {
-        this.send({ sessionUpdate: 'tool_call', toolCallId: part.id, title: part.name, kind: toolDisplay(part.name, '', this.cwd).kind, status: 'pending' });
+        this.send({
+          sessionUpdate: 'tool_call',
+          toolCallId: part.id,
+          title: part.name,
+          kind: toolDisplay(part.name, '', this.cwd).kind,
+          status: 'pending',
+        });
       }
       return;
     }
     if (part.finished && !call.display) {
       call.display = toolDisplay(part.name, part.input, this.cwd);
-      this.send({ sessionUpdate: 'tool_call_update', toolCallId: part.id, ...displayFields(call.display), rawInput: rawInput(part.input) });
+      this.send({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: part.id,
+        ...displayFields(call.display),
+        rawInput: rawInput(part.input),
+      });
     }
   }
 
@@ -130,9 +147,15 @@ export class SessionStream {
     if (call) call.finished = true;
     // a successful edit keeps showing its diff; anything else shows what the tool answered
     const diffs = !part.isError ? (call?.display?.content ?? []) : [];
-    const output = part.content.length > MAX_OUTPUT_CHARS ? `${part.content.slice(0, MAX_OUTPUT_CHARS)}\n…` : part.content;
+    const output =
+      part.content.length > MAX_OUTPUT_CHARS ? `${part.content.slice(0, MAX_OUTPUT_CHARS)}\n…` : part.content;
     const content: ToolCallContent[] = diffs.length > 0 ? diffs : output ? [textContent(output)] : [];
-    this.send({ sessionUpdate: 'tool_call_update', toolCallId: part.toolCallId, status: part.isError ? 'failed' : 'completed', content });
+    this.send({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: part.toolCallId,
+      status: part.isError ? 'failed' : 'completed',
+      content,
+    });
   }
 }
 

@@ -43,7 +43,8 @@ export const TOOL_DISPLAY: Readonly<Record<string, DisplayRow>> = {
   // Read src/a.ts (from line 41 when offset 40)
   view: {
     kind: 'read',
-    title: (i, cwd) => `Read ${shown(i.file_path, cwd)}${typeof i.offset === 'number' && i.offset > 0 ? ` (from line ${i.offset + 1})` : ''}`,
+    title: (i, cwd) =>
+      `Read ${shown(i.file_path, cwd)}${typeof i.offset === 'number' && i.offset > 0 ? ` (from line ${i.offset + 1})` : ''}`,
     locations: (i) => fileLocation(i.file_path, typeof i.offset === 'number' ? i.offset + 1 : undefined),
   },
   // Edit src/a.ts, with the replaced text as the diff
@@ -53,7 +54,14 @@ export const TOOL_DISPLAY: Readonly<Record<string, DisplayRow>> = {
     locations: (i) => fileLocation(i.file_path),
     diff: (i, cwd) =>
       typeof i.file_path === 'string' && typeof i.new_string === 'string'
-        ? [{ type: 'diff', path: resolve(cwd, i.file_path), oldText: typeof i.old_string === 'string' && i.old_string !== '' ? i.old_string : null, newText: i.new_string }]
+        ? [
+            {
+              type: 'diff',
+              path: resolve(cwd, i.file_path),
+              oldText: typeof i.old_string === 'string' && i.old_string !== '' ? i.old_string : null,
+              newText: i.new_string,
+            },
+          ]
         : [],
   },
   // Write src/a.ts, with the whole file before and after
@@ -63,7 +71,14 @@ export const TOOL_DISPLAY: Readonly<Record<string, DisplayRow>> = {
     locations: (i) => fileLocation(i.file_path),
     diff: (i, cwd) =>
       typeof i.file_path === 'string' && typeof i.content === 'string'
-        ? [{ type: 'diff', path: resolve(cwd, i.file_path), oldText: currentText(resolve(cwd, i.file_path)), newText: i.content }]
+        ? [
+            {
+              type: 'diff',
+              path: resolve(cwd, i.file_path),
+              oldText: currentText(resolve(cwd, i.file_path)),
+              newText: i.content,
+            },
+          ]
         : [],
   },
   // Apply patch to 2 files; an added file's diff is its content
@@ -77,11 +92,20 @@ export const TOOL_DISPLAY: Readonly<Record<string, DisplayRow>> = {
     diff: (i, cwd) => patchDiffs(i.patch_text, cwd),
   },
   // `npm test`
-  bash: { kind: 'execute', title: (i) => (typeof i.command === 'string' ? `\`${oneLine(i.command)}\`` : 'Run a command') },
+  bash: {
+    kind: 'execute',
+    title: (i) => (typeof i.command === 'string' ? `\`${oneLine(i.command)}\`` : 'Run a command'),
+  },
   // grep "TODO" in src
-  grep: { kind: 'search', title: (i, cwd) => `grep ${JSON.stringify(String(i.pattern ?? ''))}${i.path ? ` in ${shown(i.path, cwd)}` : ''}` },
+  grep: {
+    kind: 'search',
+    title: (i, cwd) => `grep ${JSON.stringify(String(i.pattern ?? ''))}${i.path ? ` in ${shown(i.path, cwd)}` : ''}`,
+  },
   // Find **/*.ts in src
-  glob: { kind: 'search', title: (i, cwd) => `Find ${String(i.pattern ?? '')}${i.path ? ` in ${shown(i.path, cwd)}` : ''}` },
+  glob: {
+    kind: 'search',
+    title: (i, cwd) => `Find ${String(i.pattern ?? '')}${i.path ? ` in ${shown(i.path, cwd)}` : ''}`,
+  },
   // List src
   ls: { kind: 'search', title: (i, cwd) => `List ${i.path ? shown(i.path, cwd) : 'the project'}` },
   // Search Sourcegraph: repo:x foo

@@ -25,7 +25,9 @@ import type { AgentSession, AgentStore } from './store.js';
 /** Thrown by {@link Agent.run} when the session already has a run in progress. */
 export class SessionBusyError extends Error {
   constructor(sessionId: string) {
-    super(`Session ${sessionId} is busy: the agent is still working on the previous message. Wait for it to finish or cancel it (esc).`);
+    super(
+      `Session ${sessionId} is busy: the agent is still working on the previous message. Wait for it to finish or cancel it (esc).`,
+    );
     this.name = 'SessionBusyError';
   }
 }
@@ -152,7 +154,11 @@ export class Agent {
    * meanwhile, {@link cancel} aborts the signal `work` gets, and `isBusy` is true until it settles.
    * @throws {SessionBusyError} when the session already has a run or other work in progress
    */
-  async runExclusive<T>(sessionId: string, work: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async runExclusive<T>(
+    sessionId: string,
+    work: (signal: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const held = this.hold(sessionId, signal);
     try {
       return await work(held.signal);
@@ -258,7 +264,9 @@ export class Agent {
         if (step >= maxSteps) {
           const message = batch(() => {
             closeTools();
-            const created = this.createMessage(sessionId, 'assistant', [{ type: 'text', text: stepLimitMessage(maxSteps) }]);
+            const created = this.createMessage(sessionId, 'assistant', [
+              { type: 'text', text: stepLimitMessage(maxSteps) },
+            ]);
             this.finish(created, 'step_limit', `step limit of ${maxSteps} reached`);
             return created;
           });
@@ -268,12 +276,25 @@ export class Agent {
           closeTools();
           return this.createMessage(sessionId, 'assistant', [], this.model.id);
         });
-        const response = await streamReply(this.streamServices(totals), { assistant, system, history, thinking, signal, callIds });
+        const response = await streamReply(this.streamServices(totals), {
+          assistant,
+          system,
+          history,
+          thinking,
+          signal,
+          callIds,
+        });
         if (response.kind === 'error') {
           await this.cancelOpenCalls(assistant);
           const reason: FinishReason = signal.aborted ? 'canceled' : 'error';
           this.finish(assistant, reason, signal.aborted ? undefined : response.message);
-          return { sessionId, reason, message: assistant, error: signal.aborted ? undefined : response.message, ...totals };
+          return {
+            sessionId,
+            reason,
+            message: assistant,
+            error: signal.aborted ? undefined : response.message,
+            ...totals,
+          };
         }
         const { value, costUsd } = response;
         if (value.finishReason === 'refusal') {
@@ -306,7 +327,11 @@ export class Agent {
             this.finish(assistant, value.finishReason === 'tool_use' ? 'end_turn' : value.finishReason, unknown);
           });
           if (unknown) bus.emit('warning', { sessionId, message: unknown });
-          const earlierText = paused.map((m) => messageText(m).trim()).filter(Boolean).join('\n\n') || undefined;
+          const earlierText =
+            paused
+              .map((m) => messageText(m).trim())
+              .filter(Boolean)
+              .join('\n\n') || undefined;
           const ended = { sessionId, reason: finishPart(assistant)!.reason, message: assistant, ...totals };
           return { ...ended, ...(earlierText ? { earlierText } : {}), ...(unknown ? { error: unknown } : {}) };
         }
@@ -372,7 +397,16 @@ export class Agent {
   /** What {@link streamReply} needs for a call of this run, its usage added to `totals`. */
   private streamServices(totals: { usage: Usage; costUsd: number }): StreamServices {
     const { provider, tools, store, bus, maxTokens, reasoningEffort } = this.opts;
-    return { provider, tools, store, bus, maxTokens, reasoningEffort, usageWarned: this.usageWarned, addUsage: (usage) => this.addToTotals(usage, totals) };
+    return {
+      provider,
+      tools,
+      store,
+      bus,
+      maxTokens,
+      reasoningEffort,
+      usageWarned: this.usageWarned,
+      addUsage: (usage) => this.addToTotals(usage, totals),
+    };
   }
 
   /**
@@ -436,7 +470,13 @@ export class Agent {
     this.finish(toolMessage, 'end_turn');
   }
 
-  private toolContext(sessionId: string, cwd: string, messageId: string, call: ToolCallPart, signal: AbortSignal): ToolContext {
+  private toolContext(
+    sessionId: string,
+    cwd: string,
+    messageId: string,
+    call: ToolCallPart,
+    signal: AbortSignal,
+  ): ToolContext {
     const { toolServices, permission, bus } = this.opts;
     const { fileTimes, fileHistory, shellFor, ...hostServices } = toolServices;
     return {
@@ -446,7 +486,8 @@ export class Agent {
       toolCallId: call.id,
       cwd,
       signal,
-      askPermission: (input, subject) => permission.request(sessionId, call.name, { ...input, subject, toolCallId: call.id }, signal),
+      askPermission: (input, subject) =>
+        permission.request(sessionId, call.name, { ...input, subject, toolCallId: call.id }, signal),
       permissionGate: (asks, description) => permission.gate(sessionId, call.name, asks, description),
       fileTimes,
       fileHistory,

@@ -99,7 +99,11 @@ const compacting = new Set<string>();
  *   already being compacted, or the summarizer fails or returns nothing; an `AbortError` when `signal`
  *   aborts. Nothing is stored in those cases (an empty summary's tokens and cost are still added).
  */
-export async function compactSession(deps: CompactDeps, sessionId: string, signal?: AbortSignal): Promise<CompactResult> {
+export async function compactSession(
+  deps: CompactDeps,
+  sessionId: string,
+  signal?: AbortSignal,
+): Promise<CompactResult> {
   const { store, bus, provider } = deps;
   const session = store.sessions.get(sessionId);
   if (!session) throw new Error(`Session ${sessionId} does not exist`);
@@ -136,7 +140,12 @@ export async function compactSession(deps: CompactDeps, sessionId: string, signa
       store.sessions.addUsage(sessionId, usage, costUsd);
       throw new Error('The summarizer returned an empty summary');
     }
-    const summary = store.messages.create({ sessionId, role: 'assistant', parts: [{ type: 'text', text: text.trim() }], model: provider.model.id });
+    const summary = store.messages.create({
+      sessionId,
+      role: 'assistant',
+      parts: [{ type: 'text', text: text.trim() }],
+      model: provider.model.id,
+    });
     summary.parts.push({ type: 'finish', reason: 'end_turn', time: Date.now() });
     store.messages.finish(summary);
     bus.emit('message.created', { message: summary });
@@ -178,7 +187,11 @@ async function summarize(
  * Characters the transcript may take: the summarizer's window (90 % of it), less the output cap, the
  * system prompt and the instruction, at {@link CHARS_PER_TOKEN}.
  */
-export function transcriptBudgetChars(model: Pick<ModelInfo, 'contextWindowTokens'>, maxTokens: number, system: string): number {
+export function transcriptBudgetChars(
+  model: Pick<ModelInfo, 'contextWindowTokens'>,
+  maxTokens: number,
+  system: string,
+): number {
   const window = model.contextWindowTokens > 0 ? model.contextWindowTokens : FALLBACK_WINDOW_TOKENS;
   const inputTokens = Math.floor(window * WINDOW_SHARE) - maxTokens;
   const chars = inputTokens * CHARS_PER_TOKEN - system.length - SUMMARIZE_INSTRUCTION.length - 100;
@@ -191,7 +204,11 @@ export function transcriptBudgetChars(model: Pick<ModelInfo, 'contextWindowToken
  * oldest messages dropped first (a note says how many). When even the newest message alone is too long,
  * its end is kept. The message `summaryMessageId` (the previous summary) is labelled as such. Pure.
  */
-export function summarizerTranscript(history: readonly Message[], budgetChars: number, summaryMessageId?: string | null): string {
+export function summarizerTranscript(
+  history: readonly Message[],
+  budgetChars: number,
+  summaryMessageId?: string | null,
+): string {
   const blocks = history.map((m) => renderMessage(m, m.id === summaryMessageId)).filter((b) => b !== '');
   const kept: string[] = [];
   let used = 0;
@@ -209,7 +226,10 @@ export function summarizerTranscript(history: readonly Message[], budgetChars: n
       i--;
     }
     const dropped = i + 1;
-    if (dropped > 0) kept.unshift(`[${dropped} earlier message${dropped === 1 ? '' : 's'} left out to fit the summarizer's context window]`);
+    if (dropped > 0)
+      kept.unshift(
+        `[${dropped} earlier message${dropped === 1 ? '' : 's'} left out to fit the summarizer's context window]`,
+      );
     break;
   }
   return kept.join('\n\n');
@@ -229,7 +249,9 @@ function renderMessage(message: Message, isSummary: boolean): string {
         lines.push(`[tool call ${part.name}] ${cut(part.input, MAX_TOOL_INPUT_CHARS)}`);
         break;
       case 'tool_result':
-        lines.push(`[${part.isError ? 'tool error' : 'tool result'} ${part.name}]\n${cut(part.content, MAX_TOOL_RESULT_CHARS)}`);
+        lines.push(
+          `[${part.isError ? 'tool error' : 'tool result'} ${part.name}]\n${cut(part.content, MAX_TOOL_RESULT_CHARS)}`,
+        );
         break;
       case 'reasoning':
       case 'finish':

@@ -65,5 +65,5 @@ export interface AgentEvents {
    */
   'subagent.started': { parentSessionId: string; toolCallId: string; sessionId: string };
   /** a background problem worth showing (title generation failed, …) */
-  'warning': { sessionId?: string; message: string };
+  warning: { sessionId?: string; message: string };
 }

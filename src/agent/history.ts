@@ -44,7 +44,13 @@ export function repairInterruptedTurns(
     const answered = new Set(holder ? toolResults(holder).map((r) => r.toolCallId) : []);
     const missing: ToolResultPart[] = calls
       .filter((c) => !answered.has(c.id))
-      .map((c) => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: INTERRUPTED_RESULT, isError: true }));
+      .map((c) => ({
+        type: 'tool_result',
+        toolCallId: c.id,
+        name: c.name,
+        content: INTERRUPTED_RESULT,
+        isError: true,
+      }));
     if (missing.length === 0) continue;
     if (holder) {
       // results in call order, whatever order they were stored in
@@ -102,7 +108,13 @@ export function historyForProvider(messages: Message[], summaryMessageId?: strin
       ...m,
       id: `${m.id}-results`,
       role: 'tool',
-      parts: calls.map((c) => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: INTERRUPTED_RESULT, isError: true })),
+      parts: calls.map((c) => ({
+        type: 'tool_result',
+        toolCallId: c.id,
+        name: c.name,
+        content: INTERRUPTED_RESULT,
+        isError: true,
+      })),
     });
   });
   return out;

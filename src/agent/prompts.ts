@@ -78,7 +78,8 @@ const SUMMARIZER_RULES_INTRO =
  */
 export function systemPrompt(kind: AgentKind, env?: PromptEnvironment): string {
   if (kind === 'title') return TITLE;
-  if (kind === 'summarizer') return env ? `${SUMMARIZER}${contextSection(env.cwd, env.contextPaths, SUMMARIZER_RULES_INTRO)}` : SUMMARIZER;
+  if (kind === 'summarizer')
+    return env ? `${SUMMARIZER}${contextSection(env.cwd, env.contextPaths, SUMMARIZER_RULES_INTRO)}` : SUMMARIZER;
   const base = kind === 'coder' ? CODER : TASK;
   if (!env) return base;
   const context = kind === 'coder' ? contextSection(env.cwd, env.contextPaths) : '';

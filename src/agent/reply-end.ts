@@ -44,7 +44,12 @@ export function estimateUsage(systemPrompt: string, history: readonly Message[],
   let outputChars = reply.content.length;
   for (const r of reply.reasoning) outputChars += r.thinking.length;
   for (const call of reply.toolCalls) outputChars += call.name.length + call.input.length;
-  return { input: Math.ceil(inputChars / CHARS_PER_TOKEN), output: Math.ceil(outputChars / CHARS_PER_TOKEN), cacheRead: 0, cacheWrite: 0 };
+  return {
+    input: Math.ceil(inputChars / CHARS_PER_TOKEN),
+    output: Math.ceil(outputChars / CHARS_PER_TOKEN),
+    cacheRead: 0,
+    cacheWrite: 0,
+  };
 }
 
 function partChars(part: MessagePart): number {
@@ -110,7 +115,9 @@ export class SessionCallIds {
 /** A reply's parts at its end: reasoning, then text and server tool blocks in order, then tool calls (ids as `ids` gives them). */
 export function replyParts(reply: ProviderResponse, ids: SessionCallIds): MessagePart[] {
   const content: MessagePart[] = reply.contentBlocks
-    ? reply.contentBlocks.map((b): MessagePart => (b.type === 'text' ? { type: 'text', text: b.text } : { type: 'server_tool', block: b.block }))
+    ? reply.contentBlocks.map((b): MessagePart =>
+        b.type === 'text' ? { type: 'text', text: b.text } : { type: 'server_tool', block: b.block },
+      )
     : reply.content
       ? [{ type: 'text', text: reply.content }]
       : [];
@@ -125,5 +132,9 @@ export function replyParts(reply: ProviderResponse, ids: SessionCallIds): Messag
 export function finalText(result: RunFinished): string {
   const text = result.message ? messageText(result.message) : '';
   // a paused reply's text comes before its continuation's: the answer is both
-  return result.earlierText ? (text.trim() ? `${result.earlierText}\n\n${text.trimStart()}` : result.earlierText) : text;
+  return result.earlierText
+    ? text.trim()
+      ? `${result.earlierText}\n\n${text.trimStart()}`
+      : result.earlierText
+    : text;
 }

@@ -38,7 +38,8 @@ export interface StreamRequest {
 }
 
 /** How a streamed call ended: the provider's final response and its cost (USD), or the error's message. */
-export type StreamOutcome = { kind: 'ok'; value: ProviderResponse; costUsd: number } | { kind: 'error'; message: string };
+export type StreamOutcome =
+  { kind: 'ok'; value: ProviderResponse; costUsd: number } | { kind: 'error'; message: string };
 
 /** Streams one provider call into `request.assistant`. Provider failures end as `error`, not as a rejection. */
 export async function streamReply(services: StreamServices, request: StreamRequest): Promise<StreamOutcome> {
@@ -61,7 +62,10 @@ export async function streamReply(services: StreamServices, request: StreamReque
   const startedAt = performance.now();
   let retries = 0;
   const called = (
-    call: Pick<AgentEvents['provider.call'], 'outcome' | 'status' | 'usage' | 'usageEstimated' | 'costUsd' | 'finishReason' | 'error'>,
+    call: Pick<
+      AgentEvents['provider.call'],
+      'outcome' | 'status' | 'usage' | 'usageEstimated' | 'costUsd' | 'finishReason' | 'error'
+    >,
   ) =>
     bus.emit('provider.call', {
       sessionId: assistant.sessionId,
@@ -125,13 +129,23 @@ export async function streamReply(services: StreamServices, request: StreamReque
         const costUsd = services.addUsage(r.usage);
         // no streaming write: the loop finishes the message (with the usage) right after this
         bus.emit('message.updated', { message: assistant });
-        called({ outcome: 'ok', usage: r.usage, ...(r.usageMissing ? { usageEstimated: true } : {}), costUsd, finishReason: r.finishReason });
+        called({
+          outcome: 'ok',
+          usage: r.usage,
+          ...(r.usageMissing ? { usageEstimated: true } : {}),
+          costUsd,
+          finishReason: r.finishReason,
+        });
         return { kind: 'ok', value: r, costUsd };
       }
       case 'error':
         callIds.endCall();
         changed();
-        called({ outcome: signal.aborted ? 'canceled' : 'error', status: event.error.status, error: event.error.message });
+        called({
+          outcome: signal.aborted ? 'canceled' : 'error',
+          status: event.error.status,
+          error: event.error.message,
+        });
         return { kind: 'error', message: event.error.message };
     }
     changed();

@@ -22,7 +22,11 @@ const TITLE_PROMPT_CHARS = 60;
  * Builds the runner the `agent` tool calls. With `bus`, it publishes `subagent.started` (parent session,
  * tool-call id, child session) as soon as the child session exists, before the child's first event.
  */
-export function createSubAgentRunner(taskAgent: Agent, store: SubAgentStore, bus?: EventBus<AgentEvents>): SubAgentRunner {
+export function createSubAgentRunner(
+  taskAgent: Agent,
+  store: SubAgentStore,
+  bus?: EventBus<AgentEvents>,
+): SubAgentRunner {
   return async ({ parentSessionId, toolCallId, prompt, signal }) => {
     const child = store.sessions.create({
       title: `Task: ${prompt.replace(/\s+/g, ' ').slice(0, TITLE_PROMPT_CHARS)}`,

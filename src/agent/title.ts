@@ -19,7 +19,15 @@ export async function generateTitle(provider: Provider, firstMessage: string, si
   const stream = provider.stream({
     systemPrompt: systemPrompt('title'),
     messages: [
-      { id: 'title', sessionId: 'title', role: 'user', seq: 0, createdAt: now, updatedAt: now, parts: [{ type: 'text', text: firstMessage }] },
+      {
+        id: 'title',
+        sessionId: 'title',
+        role: 'user',
+        seq: 0,
+        createdAt: now,
+        updatedAt: now,
+        parts: [{ type: 'text', text: firstMessage }],
+      },
     ],
     tools: [],
     maxTokens: TITLE_MAX_TOKENS,
@@ -34,7 +42,16 @@ export async function generateTitle(provider: Provider, firstMessage: string, si
 
 /** One line, no surrounding quotes, at most {@link TITLE_MAX_CHARS} characters. */
 export function cleanTitle(raw: string): string {
-  const line = raw.replace(/\s+/g, ' ').trim().replace(/^["'`]+|["'`]+$/g, '').trim();
+  const line = raw
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^["'`]+|["'`]+$/g, '')
+    .trim();
   const chars = [...line];
-  return chars.length <= TITLE_MAX_CHARS ? line : `${chars.slice(0, TITLE_MAX_CHARS - 1).join('').trimEnd()}…`;
+  return chars.length <= TITLE_MAX_CHARS
+    ? line
+    : `${chars
+        .slice(0, TITLE_MAX_CHARS - 1)
+        .join('')
+        .trimEnd()}…`;
 }

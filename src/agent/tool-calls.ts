@@ -23,7 +23,8 @@ import { outcomeOf, resultFromError, type Tool, type ToolContext, type ToolResul
 import { redactSecrets, redactSecretsDeep } from '../tools/redact.js';
 
 export const CANCELED_RESULT = 'Tool execution canceled by user';
-export const SKIPPED_AFTER_DENIAL = 'Tool execution canceled by user: an earlier tool call in this batch was denied permission';
+export const SKIPPED_AFTER_DENIAL =
+  'Tool execution canceled by user: an earlier tool call in this batch was denied permission';
 
 /** What the batch produced. */
 export interface BatchOutcome {
@@ -76,7 +77,14 @@ export async function runToolCalls(opts: BatchOptions): Promise<BatchOutcome> {
 
   // a call that never ran (canceled before it started, skipped after a denial) is logged too: the model made it
   const notRun = (call: ToolCallPart, output: string): ToolResultPart => {
-    record(opts, call, opts.contextFor(call), { result: { output, isError: true }, source: sourceOf(registry, call.name), coerced: false }, Date.now(), true);
+    record(
+      opts,
+      call,
+      opts.contextFor(call),
+      { result: { output, isError: true }, source: sourceOf(registry, call.name), coerced: false },
+      Date.now(),
+      true,
+    );
     return toPart(call, { output, isError: true });
   };
 
@@ -138,17 +146,28 @@ interface Executed {
 async function execute(call: ToolCallPart, registry: ToolRegistry, ctx: ToolContext): Promise<Executed> {
   const tool = registry.get(call.name);
   if (!tool) {
-    const names = registry.list().map((t) => t.name).join(', ');
-    return { result: { output: `Tool not found: ${call.name}. Available tools: ${names}`, isError: true }, source: 'unknown', coerced: false };
+    const names = registry
+      .list()
+      .map((t) => t.name)
+      .join(', ');
+    return {
+      result: { output: `Tool not found: ${call.name}. Available tools: ${names}`, isError: true },
+      source: 'unknown',
+      coerced: false,
+    };
   }
   const source = sourceOf(registry, call.name);
   // one check for every source: the kernel's zod schema, an MCP server's or a custom tool's JSON Schema
   const prepared = prepareToolInput(call.name, tool.inputSchema, call.input);
-  if (!prepared.ok) return { result: { output: prepared.message, isError: true, outcome: 'validation' }, source, coerced: false };
+  if (!prepared.ok)
+    return { result: { output: prepared.message, isError: true, outcome: 'validation' }, source, coerced: false };
   const coerced = prepared.coercions.length > 0;
   // the gate: a rule that names the tool holds before it runs, whether or not the tool asks itself
-  const gate = ctx.permissionGate?.(tool.asks, gateDescription(tool.name, prepared.input)) ?? { action: 'run' as const };
-  if (gate.action === 'deny') return { result: resultFromError(new PermissionRuleError(gate.message)), source, coerced };
+  const gate = ctx.permissionGate?.(tool.asks, gateDescription(tool.name, prepared.input)) ?? {
+    action: 'run' as const,
+  };
+  if (gate.action === 'deny')
+    return { result: resultFromError(new PermissionRuleError(gate.message)), source, coerced };
   const gated = gate.action === 'ask' ? askedFirst(tool, prepared.value, prepared.input) : tool;
   try {
     // plugins' hooks run after the coercion, around permission and the run
@@ -186,7 +205,8 @@ function askedFirst(tool: Tool, input: unknown, inputText: string): Tool {
       } catch (err) {
         return resultFromError(err);
       }
-      const askPermission: PermissionAsk = async (request, subject) => (subject ? ctx.askPermission(request, subject) : grant);
+      const askPermission: PermissionAsk = async (request, subject) =>
+        subject ? ctx.askPermission(request, subject) : grant;
       return tool.run(runInput, { ...ctx, askPermission });
     },
   };
@@ -199,14 +219,23 @@ function gateDescription(name: string, input: string): string {
 
 /** The call's arguments as the dialog's params (the input already passed the tool's schema: an object). */
 function paramsOf(input: unknown): Record<string, unknown> {
-  return input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
+  return input !== null && typeof input === 'object' && !Array.isArray(input)
+    ? (input as Record<string, unknown>)
+    : { input };
 }
 
 function sourceOf(registry: ToolRegistry, name: string): string {
   return registry.entry(name)?.source ?? 'unknown';
 }
 
-function record(opts: BatchOptions, call: ToolCallPart, ctx: ToolContext, executed: Executed, startedAt: number, aborted: boolean): void {
+function record(
+  opts: BatchOptions,
+  call: ToolCallPart,
+  ctx: ToolContext,
+  executed: Executed,
+  startedAt: number,
+  aborted: boolean,
+): void {
   if (!opts.log) return;
   const { result } = executed;
   try {

@@ -47,7 +47,10 @@ export interface OpencodeOptions {
    * What happens when a tool asks permission (nobody is at a terminal): `approve` (as `opencode -p`,
    * the default), `refuse`, or a function that decides. Deny rules of `.opencode.json` hold either way.
    */
-  permission?: 'approve' | 'refuse' | ((request: { tool: string; description: string; params: Record<string, unknown> }) => Promise<'allow' | 'deny'>);
+  permission?:
+    | 'approve'
+    | 'refuse'
+    | ((request: { tool: string; description: string; params: Record<string, unknown> }) => Promise<'allow' | 'deny'>);
   /**
    * Run the project's own code (its plugins and tool files under `.opencode/`, the MCP and language
    * servers and shell its `.opencode.json` names) even when the person has not trusted the project
@@ -95,7 +98,14 @@ export async function createOpencode(options: OpencodeOptions = {}): Promise<Ope
   const directory = resolve(options.directory ?? process.cwd());
   const env = options.env ?? process.env;
   // no profile: a program picks its providers through `env` and `model`, not OPENCODE_PROFILE
-  const start = startApp({ cwd: directory, env, model: options.model, profile: false, trust: options.trust, generateTitles: false });
+  const start = startApp({
+    cwd: directory,
+    env,
+    model: options.model,
+    profile: false,
+    trust: options.trust,
+    generateTitles: false,
+  });
   let app: App;
   let trust: TrustDecision;
   try {
@@ -122,7 +132,8 @@ export async function createOpencode(options: OpencodeOptions = {}): Promise<Ope
       register(tool, registerOptions = {}) {
         const problems = checkPluginTool(tool?.name ?? '', tool);
         if (typeof tool?.name !== 'string' || tool.name === '') problems.unshift('name: missing');
-        if (problems.length > 0) throw new Error(`cannot register the tool ${tool?.name ?? '(unnamed)'}: ${problems.join('; ')}`);
+        if (problems.length > 0)
+          throw new Error(`cannot register the tool ${tool?.name ?? '(unnamed)'}: ${problems.join('; ')}`);
         app.tools.register(createPluginTool(tool.name, tool), registerOptions.source ?? 'runtime', 'createOpencode');
       },
       unregister(name, registerOptions = {}) {
@@ -134,7 +145,8 @@ export async function createOpencode(options: OpencodeOptions = {}): Promise<Ope
     customTools,
     heldProjectCode: trust.trusted ? [] : trust.items,
     async run(sessionId, prompt, runOptions = {}) {
-      if (!app.db.sessions.get(sessionId)) app.db.sessions.create({ id: sessionId, title: prompt.trim().replace(/\s+/g, ' ').slice(0, 100) || 'Session' });
+      if (!app.db.sessions.get(sessionId))
+        app.db.sessions.create({ id: sessionId, title: prompt.trim().replace(/\s+/g, ' ').slice(0, 100) || 'Session' });
       const result = await app.coder.run(sessionId, prompt, { signal: runOptions.signal });
       return { ...result, text: finalText(result) };
     },

@@ -144,13 +144,24 @@ export function createApp(opts: AppOptions): App {
   const { cwd, config } = opts;
   const { bus, db, journal } = opts.storage ?? openAppStorage(cwd, config);
   // the keys we hold are [redacted] in every tool result
-  rememberSecrets(heldSecrets(opts.providerSettings.env, Object.values(opts.providerSettings.providers).map((p) => p.apiKey)));
+  rememberSecrets(
+    heldSecrets(
+      opts.providerSettings.env,
+      Object.values(opts.providerSettings.providers).map((p) => p.apiKey),
+    ),
+  );
   // keys named by apiKeyEnv (a profile's WORK_ANTHROPIC_KEY), every profile's: one may be switched to later
   rememberSecrets(apiKeyEnvNames(config).map((name) => opts.providerSettings.env[name]));
-  for (const profile of Object.values(config.profiles ?? {})) rememberSecrets(Object.values(profile.providers ?? {}).map((p) => p.apiKey));
-  for (const server of Object.values(config.mcpServers)) rememberSecrets([...credentialValues(server.env), ...credentialValues(server.headers)]);
+  for (const profile of Object.values(config.profiles ?? {}))
+    rememberSecrets(Object.values(profile.providers ?? {}).map((p) => p.apiKey));
+  for (const server of Object.values(config.mcpServers))
+    rememberSecrets([...credentialValues(server.env), ...credentialValues(server.headers)]);
   // detection runs on first use (a trial bwrap start, cached); `sandbox: "off"` never starts anything
-  const sandbox = createSandbox({ settings: sandboxSettings(config.sandbox), projectDir: cwd, home: process.env.HOME || homedir() });
+  const sandbox = createSandbox({
+    settings: sandboxSettings(config.sandbox),
+    projectDir: cwd,
+    home: process.env.HOME || homedir(),
+  });
   const permission = new PermissionService(cwd, {
     rules: permissionRules(config.permission),
     // "always allow in this project" writes into <cwd>/.opencode.json
@@ -163,7 +174,14 @@ export function createApp(opts: AppOptions): App {
   // connects in the background: the app never waits for a server; logs go to the data dir
   // stdio servers inherit no provider key; what their config entry's `env` sets they still get
   // stdio servers and language servers run in the sandbox as unapproved commands do (src/sandbox/process.ts)
-  const mcp = new McpService({ servers: config.mcpServers, cwd, registry: tools, logDir: resolveDataDir(config, cwd), env: withoutCredentials(process.env), sandbox });
+  const mcp = new McpService({
+    servers: config.mcpServers,
+    cwd,
+    registry: tools,
+    logDir: resolveDataDir(config, cwd),
+    env: withoutCredentials(process.env),
+    sandbox,
+  });
   mcp.events.on('warning', (w) => bus.emit('warning', { message: w.message }));
   mcp.start();
   // language servers are planned here (a PATH lookup and a bounded scan) and started in the background below
@@ -183,7 +201,13 @@ export function createApp(opts: AppOptions): App {
   const shellFor = (sessionId: string) => {
     let shell = shells.get(sessionId);
     if (!shell) {
-      shell = createShell({ cwd, shellPath: config.shell?.path, shellArgs: config.shell?.args, passEnv: config.shell?.passEnv, sandbox });
+      shell = createShell({
+        cwd,
+        shellPath: config.shell?.path,
+        shellArgs: config.shell?.args,
+        passEnv: config.shell?.passEnv,
+        sandbox,
+      });
       shells.set(sessionId, shell);
     }
     return shell;
@@ -242,28 +266,36 @@ export function createApp(opts: AppOptions): App {
   };
   let taskAgent = makeTaskAgent(choice);
   // a run keeps the choice it started with: its compaction and sub-agents use the same providers
-  const compactWith = (current: ProviderChoice) => async (sessionId: string, signal?: AbortSignal): Promise<void> => {
-    const summarizerModel = current.models.summarizer ?? current.models.coder;
-    // the provider is built per call, as for titles: a missing summarizer credential fails the compaction, not the app
-    await compactSession(
-      {
-        provider: createProvider(summarizerModel, current.providerSettings),
-        store: db,
-        bus,
-        maxTokens: current.agents.summarizer.maxTokens ?? summarizerModel.defaultMaxTokens,
-        computeCost,
-        // the project's rules (context files), so the summary keeps what they require; no tree needed
-        promptEnvironment: () => ({ cwd, projectTree: '', contextPaths: config.contextPaths }),
-      },
-      sessionId,
-      signal,
-    );
-  };
+  const compactWith =
+    (current: ProviderChoice) =>
+    async (sessionId: string, signal?: AbortSignal): Promise<void> => {
+      const summarizerModel = current.models.summarizer ?? current.models.coder;
+      // the provider is built per call, as for titles: a missing summarizer credential fails the compaction, not the app
+      await compactSession(
+        {
+          provider: createProvider(summarizerModel, current.providerSettings),
+          store: db,
+          bus,
+          maxTokens: current.agents.summarizer.maxTokens ?? summarizerModel.defaultMaxTokens,
+          computeCost,
+          // the project's rules (context files), so the summary keeps what they require; no tree needed
+          promptEnvironment: () => ({ cwd, projectTree: '', contextPaths: config.contextPaths }),
+        },
+        sessionId,
+        signal,
+      );
+    };
   const makeCoder = (model: ModelInfo, current: ProviderChoice, task: Agent) => {
     const coderSettings = current.agents.coder;
     const titleModel = current.models.title;
     const compact = compactWith(current);
-    const hostServices: ToolHostServices = { ...toolSettings, lsp, runSubAgent: createSubAgentRunner(task, db, bus), changeTracker, ...opts.toolHost };
+    const hostServices: ToolHostServices = {
+      ...toolSettings,
+      lsp,
+      runSubAgent: createSubAgentRunner(task, db, bus),
+      changeTracker,
+      ...opts.toolHost,
+    };
     return new Agent({
       kind: 'coder',
       provider: createProvider(model, current.providerSettings),
@@ -284,7 +316,11 @@ export function createApp(opts: AppOptions): App {
           ? async (sessionId, text) => {
               let title: string;
               try {
-                title = await generateTitle(createProvider(titleModel, current.providerSettings), text, background.signal);
+                title = await generateTitle(
+                  createProvider(titleModel, current.providerSettings),
+                  text,
+                  background.signal,
+                );
               } catch (err) {
                 if (background.signal.aborted) return; // quitting: no title, and nothing to report
                 throw err;

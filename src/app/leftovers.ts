@@ -14,14 +14,29 @@
  * live group is never handed out again). Without `/proc` (not Linux) groups are left alone: nothing
  * tells our process from a stranger that got the same pid.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { repairInterruptedTurns } from '../agent/history.js';
 import type { Database } from '../db/index.js';
 import { sessionsWithInterruptedTurns } from '../db/interrupted.js';
 import { leftovers, setLeftoverRecorder, STATE_DIR_PREFIX, type LeftoverRecorder } from '../tools/leftovers.js';
-import { pidExists, processRunning, processStartTicks, procStatFields, type ProcessIdentity } from '../process-identity.js';
+import {
+  pidExists,
+  processRunning,
+  processStartTicks,
+  procStatFields,
+  type ProcessIdentity,
+} from '../process-identity.js';
 
 /** The journal folder inside the data folder. */
 export const JOURNAL_DIR = 'state';
@@ -255,7 +270,8 @@ function groupMembers(pgid: number): { pid: number; startTicks: string }[] {
   for (const name of listDir('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const fields = procStatFields(Number(name));
-    if (fields && fields.state !== 'Z' && fields.pgrp === pgid) members.push({ pid: Number(name), startTicks: fields.startTicks });
+    if (fields && fields.state !== 'Z' && fields.pgrp === pgid)
+      members.push({ pid: Number(name), startTicks: fields.startTicks });
   }
   return members;
 }
@@ -278,7 +294,12 @@ function groupExists(pgid: number): boolean {
 function readJournal(file: string): RunJournal | undefined {
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as RunJournal;
-    if (typeof data?.process?.pid !== 'number' || !Array.isArray(data.tempFiles) || !Array.isArray(data.stateDirs) || !Array.isArray(data.groups)) {
+    if (
+      typeof data?.process?.pid !== 'number' ||
+      !Array.isArray(data.tempFiles) ||
+      !Array.isArray(data.stateDirs) ||
+      !Array.isArray(data.groups)
+    ) {
       return undefined;
     }
     return data;

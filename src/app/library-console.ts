@@ -40,6 +40,7 @@ export type StdoutWrite = (chunk: string | Uint8Array, callback?: (err?: Error |
 export function reserveStdout(): StdoutWrite {
   const stdout = process.stdout;
   const original = stdout.write.bind(stdout) as StdoutWrite;
-  stdout.write = ((...args: Parameters<typeof process.stderr.write>) => process.stderr.write(...args)) as typeof stdout.write;
+  stdout.write = ((...args: Parameters<typeof process.stderr.write>) =>
+    process.stderr.write(...args)) as typeof stdout.write;
   return original;
 }

@@ -34,7 +34,13 @@ export function createApplyEditHandler(deps: ApplyEditDeps): ApplyEditHandler {
       const document = readDocument(path);
       const after = applyTextEdits(document.text, edits);
       if (after === document.text) continue;
-      prepared.push({ path, before: document.text, after, bytes: encodeDocument(document, after), diff: fileDiff(deps.cwd, path, document.text, after) });
+      prepared.push({
+        path,
+        before: document.text,
+        after,
+        bytes: encodeDocument(document, after),
+        diff: fileDiff(deps.cwd, path, document.text, after),
+      });
     }
     for (const change of prepared) {
       try {

@@ -4,12 +4,24 @@
  */
 import { configSource } from '../config/light.js';
 import type { LoadedConfig } from '../config/load.js';
-import { PROFILE_ENV, applyProfile, chooseProfileName, profileDecides, profileProviders, unknownProfileMessage } from '../config/profiles.js';
+import {
+  PROFILE_ENV,
+  applyProfile,
+  chooseProfileName,
+  profileDecides,
+  profileProviders,
+  unknownProfileMessage,
+} from '../config/profiles.js';
 import type { Config } from '../config/schema.js';
 // the modules themselves, not provider/index.js: that one loads the providers' HTTP clients, which
 // the TUI's first frame does not need
 import { defaultModels, resolveModel, type DefaultModels } from '../provider/resolve.js';
-import { credentialHint, hasCredentials, missingCredentialsMessage, type ProviderSettings } from '../provider/settings.js';
+import {
+  credentialHint,
+  hasCredentials,
+  missingCredentialsMessage,
+  type ProviderSettings,
+} from '../provider/settings.js';
 import type { ModelInfo } from '../provider/types.js';
 
 /** A model could not be chosen; the message says what to set. */
@@ -66,7 +78,9 @@ export async function resolveModels(
   }
   const warnings: string[] = [];
   // a named local or custom model whose server does not list models is used as named (resolve.ts)
-  const resolveOptions = { onWarning: (message: string) => void (warnings.includes(message) || warnings.push(message)) };
+  const resolveOptions = {
+    onWarning: (message: string) => void (warnings.includes(message) || warnings.push(message)),
+  };
   const pick = async (kind: 'coder' | 'task' | 'title' | 'summarizer'): Promise<ModelInfo> => {
     const fromCli = kind === 'coder' ? cliModel : undefined;
     const id = fromCli ?? config.agents?.[kind]?.model ?? defaults?.[kind];
@@ -85,13 +99,22 @@ export async function resolveModels(
     }
     const fallback = defaults?.[kind];
     if (!saved || !fallback || fallback === id) {
-      throw new ModelSelectionError(`No credentials for provider "${model.provider}" (model ${model.id}): ${credentialHint(model.provider, settings)}.`);
+      throw new ModelSelectionError(
+        `No credentials for provider "${model.provider}" (model ${model.id}): ${credentialHint(model.provider, settings)}.`,
+      );
     }
-    const file = sourceOf?.(profile !== undefined && profileDecides(config, profile, kind, '') ? ['profiles', profile, 'agents', kind, 'model'] : ['agents', kind, 'model']);
+    const file = sourceOf?.(
+      profile !== undefined && profileDecides(config, profile, kind, '')
+        ? ['profiles', profile, 'agents', kind, 'model']
+        : ['agents', kind, 'model'],
+    );
     const replacement = await resolveModel(fallback, settings, resolveOptions).catch((err: unknown) => {
       throw new ModelSelectionError((err as Error).message);
     });
-    if (kind === 'coder') warnings.push(`agents.${kind}.model "${model.id}"${file ? ` (from ${file})` : ''}: ${problem}; using ${replacement.id}`);
+    if (kind === 'coder')
+      warnings.push(
+        `agents.${kind}.model "${model.id}"${file ? ` (from ${file})` : ''}: ${problem}; using ${replacement.id}`,
+      );
     return replacement;
   };
   const coder = await pick('coder');
@@ -126,6 +149,10 @@ export async function chooseProviders(
     throw new ModelSelectionError(`${unknownProfileMessage(config, profile)} (${how})`);
   }
   const applied = applyProfile(config, profile);
-  const selected = await resolveModels(applied, env, { cliModel: opts.model, profile, sourceOf: (keyPath) => configSource(loaded, keyPath) });
+  const selected = await resolveModels(applied, env, {
+    cliModel: opts.model,
+    profile,
+    sourceOf: (keyPath) => configSource(loaded, keyPath),
+  });
   return { ...selected, config: applied, ...(profile !== undefined ? { profile } : {}) };
 }

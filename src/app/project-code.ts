@@ -30,18 +30,50 @@ export interface ProjectCodeItem {
  * and the others (`use`), each with why. Keys not listed are data: read, never run.
  */
 export const PROJECT_KEYS: readonly { key: string; action: 'hold' | 'use'; why: string }[] = [
-  { key: 'mcpServers', action: 'hold', why: 'starts a program (stdio) or adds a server\'s tools the model may call; an entry that only sets "disabled": true is used' },
-  { key: 'lsp', action: 'hold', why: 'starts a program whenever a file of its language is read; "lsp": false and "disabled": true entries are used' },
-  { key: 'shell.path', action: 'hold', why: 'the program every bash command runs in, read-only ones that never ask included' },
-  { key: 'shell.args', action: 'hold', why: 'options of that program (e.g. --rcfile runs a file of the project on every command)' },
+  {
+    key: 'mcpServers',
+    action: 'hold',
+    why: 'starts a program (stdio) or adds a server\'s tools the model may call; an entry that only sets "disabled": true is used',
+  },
+  {
+    key: 'lsp',
+    action: 'hold',
+    why: 'starts a program whenever a file of its language is read; "lsp": false and "disabled": true entries are used',
+  },
+  {
+    key: 'shell.path',
+    action: 'hold',
+    why: 'the program every bash command runs in, read-only ones that never ask included',
+  },
+  {
+    key: 'shell.args',
+    action: 'hold',
+    why: 'options of that program (e.g. --rcfile runs a file of the project on every command)',
+  },
   { key: 'shell.passEnv', action: 'hold', why: 'hands your provider keys to the commands the project runs' },
-  { key: 'plugins', action: 'hold', why: 'loads packages of the project\'s node_modules into opencode itself' },
-  { key: 'sandbox', action: 'hold', why: 'when it loosens the sandbox ("off", allowWrite, network.allowedDomains): commands that run unasked would run outside it; a stricter setting is used' },
-  { key: 'permission', action: 'use', why: 'rules; what an allow rule lets run without asking runs in the sandbox, as everything unasked does' },
-  { key: 'providers', action: 'use', why: 'where requests go and with which key; no program runs (a base URL sends your key there: read a cloned project\'s config)' },
+  { key: 'plugins', action: 'hold', why: "loads packages of the project's node_modules into opencode itself" },
+  {
+    key: 'sandbox',
+    action: 'hold',
+    why: 'when it loosens the sandbox ("off", allowWrite, network.allowedDomains): commands that run unasked would run outside it; a stricter setting is used',
+  },
+  {
+    key: 'permission',
+    action: 'use',
+    why: 'rules; what an allow rule lets run without asking runs in the sandbox, as everything unasked does',
+  },
+  {
+    key: 'providers',
+    action: 'use',
+    why: "where requests go and with which key; no program runs (a base URL sends your key there: read a cloned project's config)",
+  },
   { key: 'contextPaths', action: 'use', why: 'files read into the prompt; nothing runs' },
   { key: 'tools', action: 'use', why: 'only turns tools off' },
-  { key: 'data, agents, profiles, tui, keybindings, sourcegraph, autoCompact, debug, debugLSP', action: 'use', why: 'settings of opencode itself; nothing runs' },
+  {
+    key: 'data, agents, profiles, tui, keybindings, sourcegraph, autoCompact, debug, debugLSP',
+    action: 'use',
+    why: 'settings of opencode itself; nothing runs',
+  },
 ];
 
 /** What {@link holdProjectCode} found. */
@@ -64,9 +96,17 @@ export interface LoadedSources {
  * What the project at `cwd` would run, and the config and language servers without it.
  * `env` supplies HOME, XDG_CONFIG_HOME (which config file is the user's) and PATH (language servers).
  */
-export function holdProjectCode(loaded: LoadedSources, cwd: string, env: Readonly<Record<string, string | undefined>>): HeldProjectCode {
+export function holdProjectCode(
+  loaded: LoadedSources,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): HeldProjectCode {
   const items: ProjectCodeItem[] = [];
-  const config: Config = { ...loaded.config, mcpServers: { ...loaded.config.mcpServers }, shell: { ...loaded.config.shell } };
+  const config: Config = {
+    ...loaded.config,
+    mcpServers: { ...loaded.config.mcpServers },
+    shell: { ...loaded.config.shell },
+  };
   if (config.lsp !== false) config.lsp = { ...config.lsp };
   const projectFile = join(cwd, '.opencode.json');
   // the project folder is the home folder: its .opencode.json is the user's own
@@ -78,7 +118,10 @@ export function holdProjectCode(loaded: LoadedSources, cwd: string, env: Readonl
     const server = loaded.config.mcpServers[name];
     // nothing would start: a server only turned off, or one without what it needs
     if (onlyDisables(entry) || server?.disabled) continue;
-    const detail = server?.type === 'stdio' || server?.type === undefined ? commandLine(server?.command, server?.args) : (server?.url ?? '');
+    const detail =
+      server?.type === 'stdio' || server?.type === undefined
+        ? commandLine(server?.command, server?.args)
+        : (server?.url ?? '');
     items.push({ kind: 'MCP server', name, detail });
     delete config.mcpServers[name];
   }
@@ -110,8 +153,10 @@ export function holdProjectCode(loaded: LoadedSources, cwd: string, env: Readonl
     config.plugins = Array.isArray(user.plugins) ? (user.plugins as string[]) : [];
   }
   const projectDir = join(cwd, '.opencode');
-  for (const file of pluginFiles(join(projectDir, 'plugins'))) items.push({ kind: 'plugin', name: relative(cwd, file), detail: '' });
-  for (const file of toolFiles(join(projectDir, 'tools'))) items.push({ kind: 'tool file', name: relative(cwd, file), detail: '' });
+  for (const file of pluginFiles(join(projectDir, 'plugins')))
+    items.push({ kind: 'plugin', name: relative(cwd, file), detail: '' });
+  for (const file of toolFiles(join(projectDir, 'tools')))
+    items.push({ kind: 'tool file', name: relative(cwd, file), detail: '' });
 
   // a server discovery finds in the project's own node_modules/.bin is the project's code too
   const lspServers: LspServerPlan[] = [];
@@ -153,7 +198,10 @@ export function decideTrust(
   options: { trustFlag?: boolean } = {},
 ): TrustDecision {
   const held = holdProjectCode(loaded, cwd, env);
-  const full = held.items.length === 0 ? { config: held.config, lspServers: held.lspServers } : { config: loaded.config, lspServers: planServers(cwd, loaded.config.lsp, env.PATH).servers };
+  const full =
+    held.items.length === 0
+      ? { config: held.config, lspServers: held.lspServers }
+      : { config: loaded.config, lspServers: planServers(cwd, loaded.config.lsp, env.PATH).servers };
   const nested = isNestedRun(env);
   const refusal =
     options.trustFlag && nested
@@ -182,7 +230,11 @@ function commandLine(command: string | undefined, args: readonly string[] | unde
 function loosensSandbox(value: unknown): boolean {
   if (typeof value === 'string') return value === 'off';
   if (value === null || typeof value !== 'object') return false;
-  const { mode, allowWrite, network } = value as { mode?: unknown; allowWrite?: unknown[]; network?: { allowedDomains?: unknown[] } };
+  const { mode, allowWrite, network } = value as {
+    mode?: unknown;
+    allowWrite?: unknown[];
+    network?: { allowedDomains?: unknown[] };
+  };
   return mode === 'off' || (allowWrite?.length ?? 0) > 0 || (network?.allowedDomains?.length ?? 0) > 0;
 }
 

@@ -152,8 +152,12 @@ export function startApp(options: StartAppOptions): AppStart {
     providers: () =>
       (providers ??= steps.config().then(async ({ loaded, config }) => {
         try {
-          if (options.profile !== false) return await chooseProviders(config, loaded, env, { model: options.model, profile: options.profile });
-          const selected = await resolveModels(config, env, { cliModel: options.model, sourceOf: (keyPath) => configSource(loaded, keyPath) });
+          if (options.profile !== false)
+            return await chooseProviders(config, loaded, env, { model: options.model, profile: options.profile });
+          const selected = await resolveModels(config, env, {
+            cliModel: options.model,
+            sourceOf: (keyPath) => configSource(loaded, keyPath),
+          });
           return { ...selected, config };
         } catch (err) {
           throw new StartError('models', [(err as Error).message], { cause: err });
@@ -165,7 +169,9 @@ export function startApp(options: StartAppOptions): AppStart {
         try {
           return openAppStorage(cwd, config);
         } catch (err) {
-          throw new StartError('storage', [`cannot open the session database: ${(err as Error).message}`], { cause: err });
+          throw new StartError('storage', [`cannot open the session database: ${(err as Error).message}`], {
+            cause: err,
+          });
         }
       })),
     trust: () =>
@@ -195,7 +201,9 @@ export function startApp(options: StartAppOptions): AppStart {
         try {
           return createApp(appOptions);
         } catch (err) {
-          throw new StartError('storage', [`cannot open the session database: ${(err as Error).message}`], { cause: err });
+          throw new StartError('storage', [`cannot open the session database: ${(err as Error).message}`], {
+            cause: err,
+          });
         }
       })),
     customTools: (output = {}) =>

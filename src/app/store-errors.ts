@@ -33,7 +33,9 @@ export function storeWithPlainErrors(store: AgentStore, dataDir: string): AgentS
       update: plain(messages.update.bind(messages)),
       updateStreaming: plain(messages.updateStreaming.bind(messages)),
       finish: plain(messages.finish.bind(messages)),
-      ...(messages.batch && { batch: plain(messages.batch.bind(messages)) as NonNullable<AgentStore['messages']['batch']> }),
+      ...(messages.batch && {
+        batch: plain(messages.batch.bind(messages)) as NonNullable<AgentStore['messages']['batch']>,
+      }),
     },
   };
 }

@@ -12,11 +12,14 @@ import { yieldToInput } from '../tui/input/yield-to-input.js';
 /** The import steps before `app.js` itself, heaviest parts first, each with what it brings. */
 export const APP_LOAD_STEPS: readonly { loads: string; step: () => Promise<unknown> }[] = [
   // the file tools' encodings and diffs (~0.7 MB): ~35 ms of CPU as one slice on the loaded machine
-  { loads: 'iconv-lite: the file tools\' text encodings', step: () => import('iconv-lite') },
+  { loads: "iconv-lite: the file tools' text encodings", step: () => import('iconv-lite') },
   { loads: 'chardet: the encoding guess of a file read', step: () => import('chardet') },
-  { loads: 'diff: edits\' diffs and fuzzy matching', step: () => import('diff') },
+  { loads: "diff: edits' diffs and fuzzy matching", step: () => import('diff') },
   { loads: 'the text document of the file tools', step: () => import('../tools/text-document.js') },
-  { loads: 'the shell command analysis of the permission service (~0.2 MB)', step: () => import('../permission/shell-analysis.js') },
+  {
+    loads: 'the shell command analysis of the permission service (~0.2 MB)',
+    step: () => import('../permission/shell-analysis.js'),
+  },
   // Node's own modules the tools require as they load (fetch, http_request, the sub-agent's
   // worker): compiled from Node's sources on first require, ~20 ms in all, so one a slice
   { loads: 'node:http (the fetch and http_request tools)', step: () => import('node:http') },
@@ -24,9 +27,25 @@ export const APP_LOAD_STEPS: readonly { loads: string; step: () => Promise<unkno
   { loads: 'node:worker_threads', step: () => import('node:worker_threads') },
   // each tool builds its zod schema and the JSON Schema of it as it loads (~25 ms for all at once)
   { loads: 'the bash tool and its shell', step: () => import('../tools/bash.js') },
-  { loads: 'the file-writing tools (edit, patch, write)', step: () => Promise.all([import('../tools/edit.js'), import('../tools/patch.js'), import('../tools/write.js')]) },
-  { loads: 'the search and read tools (glob, grep, ls, view)', step: () => Promise.all([import('../tools/glob.js'), import('../tools/grep.js'), import('../tools/ls.js'), import('../tools/view.js')]) },
-  { loads: 'the web tools and the sub-agent (fetch, sourcegraph, agent)', step: () => Promise.all([import('../tools/fetch.js'), import('../tools/sourcegraph.js'), import('../tools/agent.js')]) },
+  {
+    loads: 'the file-writing tools (edit, patch, write)',
+    step: () => Promise.all([import('../tools/edit.js'), import('../tools/patch.js'), import('../tools/write.js')]),
+  },
+  {
+    loads: 'the search and read tools (glob, grep, ls, view)',
+    step: () =>
+      Promise.all([
+        import('../tools/glob.js'),
+        import('../tools/grep.js'),
+        import('../tools/ls.js'),
+        import('../tools/view.js'),
+      ]),
+  },
+  {
+    loads: 'the web tools and the sub-agent (fetch, sourcegraph, agent)',
+    step: () =>
+      Promise.all([import('../tools/fetch.js'), import('../tools/sourcegraph.js'), import('../tools/agent.js')]),
+  },
   { loads: 'the tool registry', step: () => import('../tools/index.js') },
   // the config's zod schema: the TUI's start reads the config without it (src/cli/tui-config.ts)
   { loads: 'the config schema (zod, ~30 ms to build)', step: () => import('../config/schema.js') },

@@ -18,7 +18,20 @@
  * `OPENCODE_CODE_CACHE=off` turns it off (the files are then compiled from source every time).
  * Built into `dist/start.cjs`; `bin/opencode` requires it. Node built-ins only.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,7 +124,12 @@ export interface CodeCacheRun {
  * cached code when there is some. `args` are the command's arguments (`process.argv.slice(2)`).
  * Throws what the entry's evaluation throws (a missing file: ENOENT).
  */
-export function startWithCodeCache(distDir: string, entry: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): CodeCacheRun {
+export function startWithCodeCache(
+  distDir: string,
+  entry: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): CodeCacheRun {
   const kind = runKind(args);
   const enabled = env.OPENCODE_CODE_CACHE !== 'off';
   const dir = codeCacheDir(env);
@@ -119,7 +137,10 @@ export function startWithCodeCache(distDir: string, entry: string, args: readonl
   // user's `--max-old-space-size=…` for all their Node programs): runs under other flags keep a file
   // each instead of rejecting and overwriting each other's code
   const nodeOptions = env.NODE_OPTIONS ? [...process.execArgv, env.NODE_OPTIONS] : process.execArgv;
-  const file = join(dir, `${kind}-${shortHash(distDir)}-${process.version}-${process.arch}-${shortHash(nodeOptions.join(' '))}.bin`);
+  const file = join(
+    dir,
+    `${kind}-${shortHash(distDir)}-${process.version}-${process.arch}-${shortHash(nodeOptions.join(' '))}.bin`,
+  );
   startupMark('start.cjs');
   const cached = enabled ? openCache(dir, file) : new CacheEntries();
   startupMark(`code cache opened: ${cached.size} entries`);
@@ -146,7 +167,16 @@ export function startWithCodeCache(distDir: string, entry: string, args: readonl
     module.filename = filename;
     modules.set(name, module);
     const compiled = script.runInThisContext() as ChunkFunction;
-    compiled.call(module.exports, module.exports, createRequire(filename), module, filename, distDir, load, dynamicImport);
+    compiled.call(
+      module.exports,
+      module.exports,
+      createRequire(filename),
+      module,
+      filename,
+      distDir,
+      load,
+      dynamicImport,
+    );
     return module.exports;
   };
 
@@ -169,7 +199,9 @@ export function startWithCodeCache(distDir: string, entry: string, args: readonl
       startupMark(`code cache: the code of ${taken} files taken before a V8 flag`);
     });
     const save = () => {
-      startupMark(`code cache (${kind}): ${run.fromCache.length} files from the cache, ${run.compiled.length} compiled`);
+      startupMark(
+        `code cache (${kind}): ${run.fromCache.length} files from the cache, ${run.compiled.length} compiled`,
+      );
       if (run.compiled.length > 0) saveCache(dir, file, distDir, cached, scripts);
     };
     // the TUI says when its start-up is done (the app and the grammars loaded): the cache then holds
@@ -265,7 +297,8 @@ function openCache(dir: string, file: string): CacheEntries {
     for (const entry of header as unknown[]) {
       // a header that is JSON but not ours (a negative length: Buffer.allocUnsafe throws as a file loads)
       const [name, length, checksum] = Array.isArray(entry) ? (entry as unknown[]) : [];
-      if (typeof name !== 'string' || !Number.isSafeInteger(length) || (length as number) < 0 || !isUint32(checksum)) throw new Error('not a cache file');
+      if (typeof name !== 'string' || !Number.isSafeInteger(length) || (length as number) < 0 || !isUint32(checksum))
+        throw new Error('not a cache file');
       index.set(name, { offset, length: length as number, checksum });
       offset += length as number;
     }
@@ -299,7 +332,13 @@ const UNUSED_CACHE_MS = 30 * 24 * 3600 * 1000;
  * Writes the cache: this run's files' code, and the earlier entries of files still in `distDir` that
  * this run did not load. A temp file, then a rename: a concurrent reader sees the old file or the new.
  */
-function saveCache(dir: string, file: string, distDir: string, earlier: CacheEntries, scripts: Map<string, vm.Script | Buffer>): void {
+function saveCache(
+  dir: string,
+  file: string,
+  distDir: string,
+  earlier: CacheEntries,
+  scripts: Map<string, vm.Script | Buffer>,
+): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!ownedDir(dir)) return;
@@ -309,8 +348,11 @@ function saveCache(dir: string, file: string, distDir: string, earlier: CacheEnt
       const data = !scripts.has(name) && present.has(`${name.split(' ')[0]}.cjs`) ? earlier.get(name) : undefined;
       if (data) entries.set(name, data);
     }
-    for (const [name, script] of scripts) entries.set(name, script instanceof vm.Script ? script.createCachedData() : script);
-    const header = Buffer.from(JSON.stringify([...entries].map(([name, data]) => [name, data.length, entryChecksum(data)])));
+    for (const [name, script] of scripts)
+      entries.set(name, script instanceof vm.Script ? script.createCachedData() : script);
+    const header = Buffer.from(
+      JSON.stringify([...entries].map(([name, data]) => [name, data.length, entryChecksum(data)])),
+    );
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length);
     // the pid alone could be another's too: containers sharing a cache folder each have their own pids

@@ -10,7 +10,9 @@ export function alignColumns(rows: readonly (readonly string[])[], leftAligned?:
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
   return rows.map((r) =>
     r
-      .map((cell, col) => (!leftAligned || leftAligned.has(col) ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!)))
+      .map((cell, col) =>
+        !leftAligned || leftAligned.has(col) ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!),
+      )
       .join('  ')
       .trimEnd(),
   );

@@ -33,7 +33,11 @@ export interface DebugLogSource {
  * Writes the lines described above through `write` (one line each, no newline) until the returned
  * function is called. The first line, the model and base URL, is written at once.
  */
-export function attachDebugLog(source: DebugLogSource, settings: ProviderSettings, write: (line: string) => void): () => void {
+export function attachDebugLog(
+  source: DebugLogSource,
+  settings: ProviderSettings,
+  write: (line: string) => void,
+): () => void {
   const { bus } = source;
   let requests = 0;
   let lastModel = source.coderModel.id;
@@ -43,11 +47,15 @@ export function attachDebugLog(source: DebugLogSource, settings: ProviderSetting
     bus.on('provider.call', (call) => {
       if (call.model !== lastModel) {
         lastModel = call.model;
-        write(modelLine(call.model, settings, call.model === source.coderModel.id ? source.coderModel.apiModel : undefined));
+        write(
+          modelLine(call.model, settings, call.model === source.coderModel.id ? source.coderModel.apiModel : undefined),
+        );
       }
       write(requestLine(++requests, call));
     }),
-    bus.on('provider.retry', (e) => write(`retry ${e.attempt}/${e.maxRetries} in ${seconds(e.delayMs)}: ${oneLine(e.reason)}`)),
+    bus.on('provider.retry', (e) =>
+      write(`retry ${e.attempt}/${e.maxRetries} in ${seconds(e.delayMs)}: ${oneLine(e.reason)}`),
+    ),
     bus.on('tool.started', (e) => {
       toolStarts.set(e.toolCallId, performance.now());
       write(`tool ${e.name} ${e.toolCallId} started`);
@@ -59,10 +67,16 @@ export function attachDebugLog(source: DebugLogSource, settings: ProviderSetting
       write(`tool ${e.name} ${e.toolCallId} ${e.isError ? 'failed' : 'finished'}${took}`);
     }),
     bus.on('session.compacting', (e) => write(`compacting session ${e.sessionId}`)),
-    bus.on('session.compacted', (e) => write(`compacted session ${e.sessionId}: requests start from message ${e.summaryMessageId}`)),
+    bus.on('session.compacted', (e) =>
+      write(`compacted session ${e.sessionId}: requests start from message ${e.summaryMessageId}`),
+    ),
     bus.on('session.compact_failed', (e) => write(`compaction of session ${e.sessionId} failed: ${oneLine(e.error)}`)),
     ...(source.permission
-      ? [source.permission.onOutcome((o) => write(`permission ${o.toolName}: ${o.decision} (${o.by}): ${o.message ?? o.description}`))]
+      ? [
+          source.permission.onOutcome((o) =>
+            write(`permission ${o.toolName}: ${o.decision} (${o.by}): ${o.message ?? o.description}`),
+          ),
+        ]
       : []),
   ];
   return () => {
@@ -82,7 +96,9 @@ export function requestLine(n: number, call: AgentEvents['provider.call']): stri
   const retries = call.retries ? `, after ${call.retries} retr${call.retries === 1 ? 'y' : 'ies'}` : '';
   if (call.outcome === 'ok') {
     const u = call.usage;
-    const tokens = u ? `; tokens ${u.input} in, ${u.output} out, ${u.cacheRead} cache read, ${u.cacheWrite} cache write` : '';
+    const tokens = u
+      ? `; tokens ${u.input} in, ${u.output} out, ${u.cacheRead} cache read, ${u.cacheWrite} cache write`
+      : '';
     const cost = call.costUsd !== undefined ? `; $${call.costUsd.toFixed(4)}` : '';
     return `request ${n}: ok in ${call.durationMs} ms${retries} (finish ${call.finishReason ?? 'unknown'}${tokens}${cost})`;
   }

@@ -22,11 +22,19 @@ import { startupMark } from '../startup-trace.js';
 export async function runInteractive(opts: CliOptions): Promise<number> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    return fail('the TUI needs a terminal (stdin and stdout must be a TTY); to run one prompt without it use: opencode -p "your request"');
+    return fail(
+      'the TUI needs a terminal (stdin and stdout must be a TTY); to run one prompt without it use: opencode -p "your request"',
+    );
   }
   process.chdir(cwd);
-  const terminal = enterFullScreen(1, (err) => process.stderr.write(`opencode crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
-  drawFirstFrame(process.stdout, { rows: process.stdout.rows, columns: process.stdout.columns }, { version: VERSION, cwd });
+  const terminal = enterFullScreen(1, (err) =>
+    process.stderr.write(`opencode crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`),
+  );
+  drawFirstFrame(
+    process.stdout,
+    { rows: process.stdout.rows, columns: process.stdout.columns },
+    { version: VERSION, cwd },
+  );
   startupMark('skeleton drawn');
   const leave = (code: number, lines: string[]) => {
     terminal.restore();
@@ -35,7 +43,16 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   };
 
   // what the first full frame needs; the rest of the app loads after it
-  const [{ loadTuiConfig }, { loadKeymap }, { startApp, StartError }, { closeAppStorage }, { planServers }, { pendingChatServices }, { loadAppInSlices, loadTuiTrust }, { runTui }] = await Promise.all([
+  const [
+    { loadTuiConfig },
+    { loadKeymap },
+    { startApp, StartError },
+    { closeAppStorage },
+    { planServers },
+    { pendingChatServices },
+    { loadAppInSlices, loadTuiTrust },
+    { runTui },
+  ] = await Promise.all([
     import('./tui-config.js'),
     import('./keybindings.js'),
     import('../app/start.js'),
@@ -100,15 +117,23 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   void framed.then(() => configCheck?.remember());
   // workspace trust, after the first frame: an untrusted project's own code waits for the trust
   // dialog's answer, and the app starts with or without it (so trusting needs no restart)
-  const trust = framed.then(loadTuiTrust).then(({ tuiTrust }) => tuiTrust({ config, sources: loaded.sources }, cwd, process.env, opts.trust));
+  const trust = framed
+    .then(loadTuiTrust)
+    .then(({ tuiTrust }) => tuiTrust({ config, sources: loaded.sources }, cwd, process.env, opts.trust));
   const app: Promise<App> = framed.then(() => start.app());
   // a signal or a crash: stop running commands (their process groups) before exiting
-  void app.then((loadedApp) => terminal.onAbnormalExit(() => loadedApp.cancelAll()), () => {});
+  void app.then(
+    (loadedApp) => terminal.onAbnormalExit(() => loadedApp.cancelAll()),
+    () => {},
+  );
   if (config.debug) {
     // -d: the requests' and tools' lines (debug-log.ts) as debug entries of the logs page, where the
     // TUI sends console.debug while it runs (tui/run.tsx); the app loads after the first frame
     const { attachDebugLog } = await import('./debug-log.js');
-    void app.then((loadedApp) => attachDebugLog(loadedApp, models.settings, (line) => console.debug(line)), () => {});
+    void app.then(
+      (loadedApp) => attachDebugLog(loadedApp, models.settings, (line) => console.debug(line)),
+      () => {},
+    );
   }
   let loadError: unknown;
   const { services } = pendingChatServices(
@@ -157,7 +182,10 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     terminal.restore();
     firstFrame(); // quit before the first frame: the app still loads, to be closed in order
     // quit with the trust dialog unanswered: the app loads without the project's code, to be closed
-    void trust.then((t) => t.answer(false), () => {});
+    void trust.then(
+      (t) => t.answer(false),
+      () => {},
+    );
     const loadedApp = await app.catch(() => undefined);
     if (loadedApp) {
       // every request still running (a reply, a title waiting on a silent provider) is cancelled, or close() would wait for it
@@ -170,7 +198,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       closeAppStorage(appStorage);
     }
   }
-  if (loadError !== undefined) return leave(1, [`opencode: cannot start: ${loadError instanceof Error ? loadError.message : String(loadError)}`]);
+  if (loadError !== undefined)
+    return leave(1, [`opencode: cannot start: ${loadError instanceof Error ? loadError.message : String(loadError)}`]);
   return 0;
 }
 

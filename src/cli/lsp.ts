@@ -32,7 +32,9 @@ export function formatLspList(servers: readonly LspServerPlan[], skipped: readon
   for (const s of servers) {
     lines.push(`${s.language}  ${[s.command, ...s.args].join(' ')}`);
     lines.push(`  ${s.source}: ${s.why}`);
-    lines.push(`  starts with opencode for ${s.extensions.join(' ')} files; edits wait for its initial load (up to ${s.startTimeoutMs} ms from its start), then up to ${s.diagnosticsTimeoutMs} ms for its diagnostics`);
+    lines.push(
+      `  starts with opencode for ${s.extensions.join(' ')} files; edits wait for its initial load (up to ${s.startTimeoutMs} ms from its start), then up to ${s.diagnosticsTimeoutMs} ms for its diagnostics`,
+    );
   }
   if (skipped.length) {
     lines.push('Not started:');

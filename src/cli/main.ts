@@ -22,7 +22,10 @@ const program = new Command('opencode')
   .helpOption('-h, --help', 'show this help')
   .option('-p, --prompt <text>', 'run one prompt non-interactively and print the answer ("-" reads stdin)')
   .addOption(
-    new Option('-f, --output-format <format>', 'output format of -p (stream-json: one JSON object per line as the run goes)')
+    new Option(
+      '-f, --output-format <format>',
+      'output format of -p (stream-json: one JSON object per line as the run goes)',
+    )
       .choices(['text', 'json', 'stream-json'])
       .default('text'),
   )
@@ -31,10 +34,19 @@ const program = new Command('opencode')
   .option('-q, --quiet', 'no spinner on stderr')
   .option('-c, --cwd <dir>', 'project directory to work in (default: the current directory)')
   .option('-m, --model <provider/model>', 'the coder model, e.g. anthropic/claude-sonnet-5-5', parseModel)
-  .option('--profile <name>', 'the provider profile of .opencode.json to use (default: $OPENCODE_PROFILE); `opencode profiles` lists them')
+  .option(
+    '--profile <name>',
+    'the provider profile of .opencode.json to use (default: $OPENCODE_PROFILE); `opencode profiles` lists them',
+  )
   .option('-d, --debug', 'debug logging: to stderr with -p, on the logs page (ctrl+l) in the TUI')
-  .option('--no-auto-approve', 'with -p: refuse calls that would ask permission instead of approving them (deny rules hold either way)')
-  .option('--trust', "run this project's own code this time (its plugins, tool files, MCP and language servers); without it an untrusted project's code is skipped (`opencode trust` trusts it for good)")
+  .option(
+    '--no-auto-approve',
+    'with -p: refuse calls that would ask permission instead of approving them (deny rules hold either way)',
+  )
+  .option(
+    '--trust',
+    "run this project's own code this time (its plugins, tool files, MCP and language servers); without it an untrusted project's code is skipped (`opencode trust` trusts it for good)",
+  )
   .helpCommand('help [command]', 'show the help of opencode or of a command (as --help does)')
   .addHelpText('after', () => topLevelHelpAfter(readmePath(process.argv[1])))
   .showHelpAfterError('(run opencode --help for usage)')
@@ -67,7 +79,9 @@ const program = new Command('opencode')
 
 program
   .command('schema')
-  .description('print the JSON Schema of .opencode.json (for editor completion), with a theme file\'s under $defs.themeFile')
+  .description(
+    "print the JSON Schema of .opencode.json (for editor completion), with a theme file's under $defs.themeFile",
+  )
   .option('--theme', 'only the schema of a theme file (.opencode/themes/NAME.json), for its "$schema"')
   .action(async (opts: { theme?: boolean }) => {
     const schema = (await import('./schema-command.js')).schemaDocument(opts.theme === true);
@@ -96,7 +110,9 @@ program
 
 program
   .command('acp')
-  .description('serve the Agent Client Protocol on stdin/stdout: the agent behind your editor (Zed, JetBrains, Neovim, VS Code)')
+  .description(
+    'serve the Agent Client Protocol on stdin/stdout: the agent behind your editor (Zed, JetBrains, Neovim, VS Code)',
+  )
   .action(async (_opts: unknown, command: Command) => {
     const { runAcp } = await import('../acp/run.js');
     process.exitCode = await runAcp(command.optsWithGlobals<CliOptions>());
@@ -104,13 +120,18 @@ program
 
 program
   .command('trust')
-  .description("trust a project (default: this one) to run its own code: its plugins, tool files, MCP and language servers")
+  .description(
+    'trust a project (default: this one) to run its own code: its plugins, tool files, MCP and language servers',
+  )
   .argument('[dir]', 'the project folder')
   .option('--list', 'list the trusted projects')
   .option('--revoke', 'stop trusting the project')
   .action(async (dir: string | undefined, _opts: unknown, command: Command) => {
     const { runTrust } = await import('./trust.js');
-    process.exitCode = await runTrust(dir, command.optsWithGlobals<CliOptions & { list?: boolean; revoke?: boolean }>());
+    process.exitCode = await runTrust(
+      dir,
+      command.optsWithGlobals<CliOptions & { list?: boolean; revoke?: boolean }>(),
+    );
   });
 
 program
@@ -124,7 +145,9 @@ program
 
 program
   .command('themes')
-  .description('list the TUI themes: built-in, yours (~/.config/opencode/themes/) and the project\'s (.opencode/themes/), with their files; broken theme files on stderr')
+  .description(
+    "list the TUI themes: built-in, yours (~/.config/opencode/themes/) and the project's (.opencode/themes/), with their files; broken theme files on stderr",
+  )
   .option('--keys', 'print the colour keys a theme file may set')
   .action(async (_opts: unknown, command: Command) => {
     const { runThemes } = await import('./themes.js');
@@ -147,12 +170,16 @@ program
   .option('--mcp', 'also connect to the MCP servers, so their unused tools are listed')
   .action(async (_opts: unknown, command: Command) => {
     const { runStats } = await import('./stats.js');
-    process.exitCode = await runStats(command.optsWithGlobals<CliOptions & { days?: number; json?: boolean; mcp?: boolean }>());
+    process.exitCode = await runStats(
+      command.optsWithGlobals<CliOptions & { days?: number; json?: boolean; mcp?: boolean }>(),
+    );
   });
 
 program
   .command('profiles')
-  .description('list the provider profiles of .opencode.json: models, base URLs, and whether each key is set (never the key)')
+  .description(
+    'list the provider profiles of .opencode.json: models, base URLs, and whether each key is set (never the key)',
+  )
   .option('--json', 'print JSON')
   .action(async (_opts: unknown, command: Command) => {
     const { runProfiles } = await import('./profiles.js');
@@ -169,7 +196,9 @@ program.hook('preAction', (_program, action) => {
   if (program.getOptionValueSource('outputFormat') !== 'cli') return;
   if (action === program && program.opts<CliOptions>().prompt !== undefined) return;
   const format = program.opts<CliOptions>().outputFormat;
-  process.stderr.write(`opencode: -f/--output-format needs -p: it sets how one prompt's answer is printed, e.g. opencode -p "your request" -f ${format}\n`);
+  process.stderr.write(
+    `opencode: -f/--output-format needs -p: it sets how one prompt's answer is printed, e.g. opencode -p "your request" -f ${format}\n`,
+  );
   process.exit(EXIT.usage);
 });
 

@@ -18,10 +18,15 @@ export async function runMcpList(opts: { cwd?: string; trust?: boolean }): Promi
   const trust = await decideTrustForCommand(loaded, cwd, opts.trust);
   const servers = trust.config.mcpServers;
   if (Object.keys(servers).length === 0) {
-    process.stdout.write('No MCP servers configured. Add them under "mcpServers" in .opencode.json (see docs/mcp.md).\n');
+    process.stdout.write(
+      'No MCP servers configured. Add them under "mcpServers" in .opencode.json (see docs/mcp.md).\n',
+    );
     return 0;
   }
-  const [{ McpService }, { projectSandbox }] = await Promise.all([import('../mcp/service.js'), import('../sandbox/process.js')]);
+  const [{ McpService }, { projectSandbox }] = await Promise.all([
+    import('../mcp/service.js'),
+    import('../sandbox/process.js'),
+  ]);
   // stdio servers run in the sandbox, as in a session
   const sandbox = projectSandbox(loaded.config.sandbox, cwd);
   // no registry and no log files: this only reports; stderr of the servers stays in memory

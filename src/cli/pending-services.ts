@@ -67,14 +67,20 @@ class LateSubscriptions<L> {
  * Services for the TUI from `early` now, forwarding to the app's own ({@link chatServices}) once
  * `app` resolves. `ready` resolves with those services (rejects as `app` does).
  */
-export function pendingChatServices(early: EarlyParts, app: Promise<App>): { services: ChatServices; ready: Promise<ChatServices> } {
+export function pendingChatServices(
+  early: EarlyParts,
+  app: Promise<App>,
+): { services: ChatServices; ready: Promise<ChatServices> } {
   const env = early.env ?? process.env;
   let real: ChatServices | undefined;
   const onRequest = new LateSubscriptions<Parameters<ChatServices['permission']['onRequest']>[0]>();
   const onResolved = new LateSubscriptions<Parameters<ChatServices['permission']['onResolved']>[0]>();
   const onMcp = new LateSubscriptions<Parameters<ChatServices['mcp']['onUpdate']>[0]>();
   const onLsp = new LateSubscriptions<() => void>();
-  const earlyLsp: LspView = { servers: early.lspLanguages.map((language) => ({ language, state: 'idle' })), counts: { errors: 0, warnings: 0 } };
+  const earlyLsp: LspView = {
+    servers: early.lspLanguages.map((language) => ({ language, state: 'idle' })),
+    counts: { errors: 0, warnings: 0 },
+  };
   const ready = app.then((loaded) => {
     const services = chatServices(loaded, early.settings, env, early.startCustomTools);
     real = services;
@@ -107,7 +113,8 @@ export function pendingChatServices(early: EarlyParts, app: Promise<App>): { ser
       model: () => real?.agent.model() ?? early.coderModel,
       modelName: (id) => modelName(id, real?.agent.model() ?? early.coderModel),
     },
-    compact: (sessionId) => later((s) => (s.compact ? s.compact(sessionId) : Promise.reject(new Error('Compaction is not available')))),
+    compact: (sessionId) =>
+      later((s) => (s.compact ? s.compact(sessionId) : Promise.reject(new Error('Compaction is not available')))),
     models: () => later((s) => s.models()),
     setModel: (modelId, options) => later((s) => s.setModel(modelId, options)),
     // provider profiles: listed and switched once the app is there
@@ -150,6 +157,11 @@ export function keepEarlyLspView(view: LspView | undefined, early: LspView): Lsp
     view.counts.errors === early.counts.errors &&
     view.counts.warnings === early.counts.warnings &&
     view.servers.length === early.servers.length &&
-    view.servers.every((s, i) => s.language === early.servers[i]!.language && s.state === early.servers[i]!.state && s.reason === early.servers[i]!.reason);
+    view.servers.every(
+      (s, i) =>
+        s.language === early.servers[i]!.language &&
+        s.state === early.servers[i]!.state &&
+        s.reason === early.servers[i]!.reason,
+    );
   return same ? early : view;
 }

@@ -36,9 +36,17 @@ export function profileServices(app: App, env: Record<string, string | undefined
       // a missing key of the model the profile names is an error (resolveModels says which variable);
       // one of a provider it configures but does not use now is a warning
       const selected = await resolveModels(config, env, { profile: name });
-      app.switchProviders({ profile: name, agents: config.agents, models: selected.models, providerSettings: selected.settings });
+      app.switchProviders({
+        profile: name,
+        agents: config.agents,
+        models: selected.models,
+        providerSettings: selected.settings,
+      });
       const used = new Set(Object.values(selected.models).map((m) => m.provider));
-      const unused = name === undefined ? [] : describeProfile(base, name, env).problems.filter((line) => !used.has(line.slice(0, line.indexOf(':'))));
+      const unused =
+        name === undefined
+          ? []
+          : describeProfile(base, name, env).problems.filter((line) => !used.has(line.slice(0, line.indexOf(':'))));
       return [...selected.warnings, ...unused];
     },
   };
@@ -50,13 +58,19 @@ export function profileServices(app: App, env: Record<string, string | undefined
  * active, so the profile keeps its own choice. Comments and layout of the file are kept.
  * @throws ProviderError for an unknown model; ConfigError when the file cannot be written
  */
-export async function saveCoderModel(app: App, modelId: string, options: { global?: boolean; env: Record<string, string | undefined> }): Promise<SavedModel> {
+export async function saveCoderModel(
+  app: App,
+  modelId: string,
+  options: { global?: boolean; env: Record<string, string | undefined> },
+): Promise<SavedModel> {
   const model = await resolveModel(modelId, app.providerChoice.providerSettings);
   app.setCoderModel(model);
   const profile = app.providerChoice.profile;
   const keyPath = [...(profile !== undefined ? ['profiles', profile] : []), 'agents', 'coder', 'model'];
   // config/write.ts loads the schema (zod): imported when used, not at the TUI's start
   const { setGlobalConfigValue, setProjectConfigValue } = await import('../config/write.js');
-  const file = options.global ? setGlobalConfigValue({ env: options.env }, keyPath, model.id) : setProjectConfigValue(app.cwd, keyPath, model.id);
+  const file = options.global
+    ? setGlobalConfigValue({ env: options.env }, keyPath, model.id)
+    : setProjectConfigValue(app.cwd, keyPath, model.id);
   return { file, keyPath: keyPath.join('.') };
 }

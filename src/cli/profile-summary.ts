@@ -7,7 +7,12 @@ import { AGENT_KINDS } from '../config/constants.js';
 import type { Config } from '../config/schema.js';
 import { applyProfile } from '../config/profiles.js';
 // provider/settings.js, not index.js (which loads the providers' HTTP clients): the TUI's first frame loads this
-import { credentialStatus, providerBaseURL, type CredentialStatus, type ProviderSettings } from '../provider/settings.js';
+import {
+  credentialStatus,
+  providerBaseURL,
+  type CredentialStatus,
+  type ProviderSettings,
+} from '../provider/settings.js';
 
 /** One provider a profile uses. */
 export interface ProfileProvider {
@@ -59,7 +64,8 @@ export function describeProfile(config: Config, name: string, env: Record<string
   for (const p of providers) {
     if (settings.providers[p.id]?.disabled) problems.push(`${p.id}: disabled (providers.${p.id}.disabled)`);
     else if (p.key.state === 'missing') problems.push(`${p.id}: ${p.key.from} is not set`);
-    else if (!p.baseURL) problems.push(`${p.id}: no base URL (set baseURL${p.id === 'local' ? ' or LOCAL_ENDPOINT' : ''})`);
+    else if (!p.baseURL)
+      problems.push(`${p.id}: no base URL (set baseURL${p.id === 'local' ? ' or LOCAL_ENDPOINT' : ''})`);
   }
   const description = config.profiles[name]!.description;
   return { name, ...(description ? { description } : {}), models, providers, problems };

@@ -26,14 +26,22 @@ export async function runProfiles(opts: ProfilesOptions): Promise<number> {
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ active: active ?? null, profiles: summaries }, null, 2)}\n`);
   } else if (summaries.length === 0) {
-    process.stdout.write('No profiles. Add named sets of provider settings and agent models under "profiles" in .opencode.json (see docs/configuration.md, Profiles).\n');
+    process.stdout.write(
+      'No profiles. Add named sets of provider settings and agent models under "profiles" in .opencode.json (see docs/configuration.md, Profiles).\n',
+    );
   } else {
     process.stdout.write(formatProfiles(summaries, active));
     const how = opts.profile !== undefined ? '--profile' : PROFILE_ENV;
-    process.stdout.write(active ? `Active: ${active} (${how}).\n` : `No profile is active; choose one with --profile NAME or ${PROFILE_ENV}=NAME.\n`);
+    process.stdout.write(
+      active
+        ? `Active: ${active} (${how}).\n`
+        : `No profile is active; choose one with --profile NAME or ${PROFILE_ENV}=NAME.\n`,
+    );
   }
   if (active && !config.profiles[active]) {
-    process.stderr.write(`opencode: unknown profile "${active}" (${opts.profile !== undefined ? '--profile' : PROFILE_ENV}); the config has: ${Object.keys(config.profiles).sort().join(', ') || 'none'}\n`);
+    process.stderr.write(
+      `opencode: unknown profile "${active}" (${opts.profile !== undefined ? '--profile' : PROFILE_ENV}); the config has: ${Object.keys(config.profiles).sort().join(', ') || 'none'}\n`,
+    );
     return 2;
   }
   return 0;

@@ -39,12 +39,21 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
 
   let prompt = opts.prompt;
   if (prompt === '-') {
-    if (isatty(0)) return fail(2, '-p - reads the prompt from standard input, but stdin is a terminal; pipe the prompt in');
+    if (isatty(0))
+      return fail(2, '-p - reads the prompt from standard input, but stdin is a terminal; pipe the prompt in');
     prompt = (await readStdin()).trimEnd();
   }
   if (prompt.trim() === '') return fail(2, 'the prompt is empty; pass the request as -p "..."');
 
-  const start = startApp({ cwd, env: process.env, model: opts.model, profile: opts.profile, debug: opts.debug, trust: opts.trust, generateTitles: false });
+  const start = startApp({
+    cwd,
+    env: process.env,
+    model: opts.model,
+    profile: opts.profile,
+    debug: opts.debug,
+    trust: opts.trust,
+    generateTitles: false,
+  });
   let started;
   try {
     started = await start.config();
@@ -80,7 +89,10 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     // an untrusted project's own code (plugins, tool files, MCP and language servers it names) is skipped, with one line
     trust = await start.trust();
     if (trust.refusal) process.stderr.write(`opencode: ${trust.refusal}\n`);
-    if (!trust.trusted) process.stderr.write(`opencode: ${(await import('../app/project-code.js')).heldLine(trust.items, process.env)}\n`);
+    if (!trust.trusted)
+      process.stderr.write(
+        `opencode: ${(await import('../app/project-code.js')).heldLine(trust.items, process.env)}\n`,
+      );
     app = await start.app();
   } catch (err) {
     // a model that cannot be used is a usage error (2); a database that cannot be opened a failed run (1)
@@ -97,16 +109,22 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     if (err instanceof SessionLookupError) return fail(2, err.message);
     return fail(1, (err as Error).message);
   }
-  if (opts.continue && !continued) process.stderr.write('opencode: no earlier session in this project to continue; starting a new one\n');
+  if (opts.continue && !continued)
+    process.stderr.write('opencode: no earlier session in this project to continue; starting a new one\n');
   // a run the model started through bash: nobody approved it, so it approves nothing (permission/nested-run.ts)
   if (isNestedRun() && opts.autoApprove !== false) {
-    process.stderr.write(`opencode: started by another opencode's command (${NESTED_RUN_ENV}=1): calls that would ask permission are refused, not approved\n`);
+    process.stderr.write(
+      `opencode: started by another opencode's command (${NESTED_RUN_ENV}=1): calls that would ask permission are refused, not approved\n`,
+    );
   }
 
   // the sandbox's trial start runs meanwhile; a run without it is said once, before the first request
   const sandboxStatus = app.sandbox.status();
   // custom tools and plugins load while MCP servers start; both before the first request
-  const customTools = start.customTools({ write: (line) => process.stderr.write(`opencode: warning: ${line}\n`), writePluginLog: (line) => process.stderr.write(`opencode: ${line}\n`) });
+  const customTools = start.customTools({
+    write: (line) => process.stderr.write(`opencode: warning: ${line}\n`),
+    writePluginLog: (line) => process.stderr.write(`opencode: ${line}\n`),
+  });
   const stopMcpWarnings = await waitForMcpBeforePrompt(app.mcp, (line) => process.stderr.write(`opencode: ${line}\n`));
   await customTools;
   const sandboxLine = sandboxNotice(await sandboxStatus);
@@ -116,7 +134,8 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     const { attachDebugLog } = await import('./debug-log.js');
     attachDebugLog(app, models.settings, (line) => process.stderr.write(`[debug] ${line}\n`));
   }
-  const startStreamJson = opts.outputFormat === 'stream-json' ? (await import('./stream-json.js')).startStreamJson : undefined;
+  const startStreamJson =
+    opts.outputFormat === 'stream-json' ? (await import('./stream-json.js')).startStreamJson : undefined;
   const spinner = !opts.quiet && process.stderr.isTTY ? startSpinner('Thinking...') : undefined;
   const controller = new AbortController();
   // the exit code says which signal ended the run, as shells expect (128 + its number)
@@ -139,12 +158,19 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   let streamError: NodeJS.ErrnoException | undefined;
   let sessionId: string | undefined;
   try {
-    const session = continued ?? app.db.sessions.create({ title: `Non-interactive: ${prompt.trim().replace(/\s+/g, ' ').slice(0, 100)}` });
+    const session =
+      continued ??
+      app.db.sessions.create({ title: `Non-interactive: ${prompt.trim().replace(/\s+/g, ' ').slice(0, 100)}` });
     // `opencode sessions delete` elsewhere refuses it while this run holds it
     holdForPrompt(app.db, session.id);
     sessionId = session.id;
     if (startStreamJson) {
-      const line = { id: session.id, title: session.title, model: app.coderModel.id, continued: continued !== undefined };
+      const line = {
+        id: session.id,
+        title: session.title,
+        model: app.coderModel.id,
+        continued: continued !== undefined,
+      };
       // a reader that goes away (`| head`) or a full disk must not crash the run: it is reported at the end
       process.stdout.on('error', (err: NodeJS.ErrnoException) => (streamError ??= err));
       stream = startStreamJson(app, line, (text) => {
@@ -160,7 +186,11 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     // `opencode sessions delete --force` elsewhere took the session from under the run
     const deleted = sessionId !== undefined && sessionGone(app, sessionId);
     await closeQuietly(app);
-    if (deleted) return fail(1, `session ${sessionId} was deleted while this run was using it (\`opencode sessions delete --force\`); the reply is lost`);
+    if (deleted)
+      return fail(
+        1,
+        `session ${sessionId} was deleted while this run was using it (\`opencode sessions delete --force\`); the reply is lost`,
+      );
     return fail(1, (err as Error).message);
   } finally {
     process.off('SIGINT', onSigint);
@@ -178,10 +208,12 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
     if (streamError?.code === 'EPIPE') return 0;
     if (streamError) return fail(1, `cannot write the output: ${streamError.message}`);
   }
-  if (result.reason === 'canceled') return fail(signalExitCode(stoppedBy ?? 'SIGINT'), stoppedBy === 'SIGTERM' ? 'terminated' : 'interrupted');
+  if (result.reason === 'canceled')
+    return fail(signalExitCode(stoppedBy ?? 'SIGINT'), stoppedBy === 'SIGTERM' ? 'terminated' : 'interrupted');
   if (result.reason === 'error') return fail(1, result.error ?? 'the run failed');
   // a declined prompt is no answer: nothing on stdout, the model's explanation on stderr
-  if (result.reason === 'refusal') return fail(1, `${result.error ?? 'The model declined to answer'} (${REFUSAL_HINT})`);
+  if (result.reason === 'refusal')
+    return fail(1, `${result.error ?? 'The model declined to answer'} (${REFUSAL_HINT})`);
   if (!stream) {
     const text = finalText(result) || 'No content available';
     const output = opts.outputFormat === 'json' ? JSON.stringify({ response: text }, null, 2) : text;
@@ -190,7 +222,8 @@ export async function runPrompt(opts: CliOptions & { prompt: string }): Promise<
   }
   if (result.reason === 'step_limit') return fail(1, result.error ?? 'step limit reached');
   // a stop reason we do not know may be a cut answer: printed, but not a success
-  if (result.reason === 'unknown') return fail(1, `warning: ${result.error ?? 'the reply ended for an unknown reason'}`);
+  if (result.reason === 'unknown')
+    return fail(1, `warning: ${result.error ?? 'the reply ended for an unknown reason'}`);
   if (result.reason === 'max_tokens') {
     process.stderr.write('opencode: warning: the answer was cut at the output limit (agents.coder.maxTokens)\n');
   }

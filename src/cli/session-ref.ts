@@ -30,7 +30,10 @@ export function findSession(db: Pick<Database, 'sessions'>, ref: string): Sessio
   const matches = db.sessions.findByIdPrefix(id, AMBIGUOUS_SHOWN + 1);
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) throw new SessionLookupError(`no session ${id}; \`opencode sessions list\` shows them`);
-  const shown = matches.slice(0, AMBIGUOUS_SHOWN).map((s) => s.id).join(', ');
+  const shown = matches
+    .slice(0, AMBIGUOUS_SHOWN)
+    .map((s) => s.id)
+    .join(', ');
   const more = matches.length > AMBIGUOUS_SHOWN ? ', …' : '';
   throw new SessionLookupError(`session id ${id} is ambiguous: it starts ${shown}${more}; give more of the id`);
 }
@@ -60,7 +63,8 @@ export function chosenSession(db: Pick<Database, 'sessions'>, choice: SessionCho
  * @throws {SessionLookupError} for an unknown or ambiguous `--session` id
  */
 export function tuiStartSession(db: Pick<Database, 'sessions'>, choice: SessionChoice): string | null {
-  const session = choice.session !== undefined || choice.continue ? chosenSession(db, choice) : db.sessions.lastUsedInTui();
+  const session =
+    choice.session !== undefined || choice.continue ? chosenSession(db, choice) : db.sessions.lastUsedInTui();
   return session?.id ?? null;
 }
 

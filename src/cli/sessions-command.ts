@@ -13,7 +13,9 @@ interface GlobalOptions {
 
 /** Adds `sessions list|show|export|import|delete|undo` to `program` (inheriting its exit and output settings). */
 export function registerSessionsCommand(program: Command): void {
-  const sessions = program.command('sessions').description("this project's sessions: list, show, export, import, delete, undo");
+  const sessions = program
+    .command('sessions')
+    .description("this project's sessions: list, show, export, import, delete, undo");
 
   sessions
     .command('list')
@@ -40,7 +42,10 @@ export function registerSessionsCommand(program: Command): void {
     .addOption(new Option('--format <format>', 'md or json').choices(['md', 'json']).default('md'))
     .action(async (id: string, _opts: unknown, command: Command) => {
       const { runSessionsExport } = await import('./sessions.js');
-      process.exitCode = await runSessionsExport({ ...command.optsWithGlobals<GlobalOptions & { format: 'md' | 'json' }>(), id });
+      process.exitCode = await runSessionsExport({
+        ...command.optsWithGlobals<GlobalOptions & { format: 'md' | 'json' }>(),
+        id,
+      });
     });
 
   sessions
@@ -56,10 +61,16 @@ export function registerSessionsCommand(program: Command): void {
     .command('delete')
     .description('delete a session with its messages, file history and sub-agent sessions')
     .argument('<id>', 'session id or a unique prefix of it')
-    .option('--force', 'delete it even while a running TUI or -p has it open (that process then fails on its next write)')
+    .option(
+      '--force',
+      'delete it even while a running TUI or -p has it open (that process then fails on its next write)',
+    )
     .action(async (id: string, _opts: unknown, command: Command) => {
       const { runSessionsDelete } = await import('./sessions.js');
-      process.exitCode = await runSessionsDelete({ ...command.optsWithGlobals<GlobalOptions & { force?: boolean }>(), id });
+      process.exitCode = await runSessionsDelete({
+        ...command.optsWithGlobals<GlobalOptions & { force?: boolean }>(),
+        id,
+      });
     });
 
   registerUndoCommand(sessions);

@@ -9,7 +9,13 @@
  */
 import { dirname } from 'node:path';
 import type { Database } from '../db/index.js';
-import { describeSessionUser, holdSession, relatedSessionUsers, releaseSession, type SessionUser } from '../db/session-in-use.js';
+import {
+  describeSessionUser,
+  holdSession,
+  relatedSessionUsers,
+  releaseSession,
+  type SessionUser,
+} from '../db/session-in-use.js';
 import { localTime } from '../session-io/conversation.js';
 
 /** `the TUI (pid 4242, since 2026-12-01 16:10); opencode -p (pid 4250, since …)`. */
@@ -51,7 +57,8 @@ export function tuiSessionMarks(db: Database): TuiSessionMarks {
     },
     beforeDelete(sessionId) {
       const users = sessionUsersOf(db, sessionId);
-      if (users.length) throw new Error(`in use by ${describeSessionUsers(users)}: quit it or open another session there first`);
+      if (users.length)
+        throw new Error(`in use by ${describeSessionUsers(users)}: quit it or open another session there first`);
       releaseSession(dataDir, sessionId);
       if (shown === sessionId) shown = undefined;
     },

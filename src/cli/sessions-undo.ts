@@ -52,7 +52,8 @@ export async function runSessionsUndo(opts: SessionsUndoOptions): Promise<number
   const { NothingToUndoError, redoTurn, undoTurn } = await import('../undo/undo.js');
   const dataDir = resolveDataDir(loaded.config, cwd);
   // reading must not create a database: without one there is no session
-  if (!existsSync(join(dataDir, DATABASE_FILE_NAME))) return fail(2, `no session ${opts.id.trim()}; \`opencode sessions list\` shows them`);
+  if (!existsSync(join(dataDir, DATABASE_FILE_NAME)))
+    return fail(2, `no session ${opts.id.trim()}; \`opencode sessions list\` shows them`);
   let db: ReturnType<typeof openDatabase>;
   try {
     db = openDatabase(dataDir);
@@ -65,11 +66,17 @@ export async function runSessionsUndo(opts: SessionsUndoOptions): Promise<number
     // files written under a running reply: its bash call would take them for its own changes
     const { describeSessionUsers, sessionUsersOf } = await import('./sessions-in-use.js');
     const users = sessionUsersOf(db, session.id);
-    if (users.length) return fail(1, `session ${session.id} is in use by ${describeSessionUsers(users)}: undo it once that ends (or with /undo in that TUI)`);
+    if (users.length)
+      return fail(
+        1,
+        `session ${session.id} is in use by ${describeSessionUsers(users)}: undo it once that ends (or with /undo in that TUI)`,
+      );
     const act = opts.redo ? redoTurn : undoTurn;
     const result = act(db, session.id, { cwd, force: opts.force });
     const { formatUndoResult, undoResultJson } = await import('../undo/report.js');
-    process.stdout.write(opts.json ? `${JSON.stringify(undoResultJson(result, cwd), null, 2)}\n` : formatUndoResult(result, cwd));
+    process.stdout.write(
+      opts.json ? `${JSON.stringify(undoResultJson(result, cwd), null, 2)}\n` : formatUndoResult(result, cwd),
+    );
     return result.conflicts.length && !opts.force ? 1 : 0;
   } catch (err) {
     if (err instanceof SessionLookupError) return fail(2, err.message);

@@ -29,7 +29,14 @@ const LIST_TITLE_MAX_CHARS = 60;
 export async function runSessionsList(opts: SessionsOptions & { json?: boolean }): Promise<number> {
   return withDatabase(opts, { create: false }, async (db) => {
     const sessions = db ? ordered(db.sessions.listAll()) : [];
-    if (opts.json) return write(`${JSON.stringify(sessions.map(({ session }) => sessionJson(session)), null, 2)}\n`);
+    if (opts.json)
+      return write(
+        `${JSON.stringify(
+          sessions.map(({ session }) => sessionJson(session)),
+          null,
+          2,
+        )}\n`,
+      );
     if (sessions.length === 0) return write('No sessions in this project yet.\n');
     const short = shortIds(sessions.map(({ session }) => session.id));
     const header = ['ID', 'TITLE', 'UPDATED', 'MESSAGES', 'COST'];
@@ -51,12 +58,18 @@ export async function runSessionsShow(opts: SessionsOptions & { id: string }): P
   return withDatabase(opts, { create: false }, async (db) => {
     const session = lookup(db, opts.id);
     const { formatSessionText } = await import('../session-io/text.js');
-    return write(formatSessionText(session, db!.messages.list(session.id), { color: chalk.level > 0 && process.stdout.isTTY === true }));
+    return write(
+      formatSessionText(session, db!.messages.list(session.id), {
+        color: chalk.level > 0 && process.stdout.isTTY === true,
+      }),
+    );
   });
 }
 
 /** `opencode sessions export ID [--format md|json]`: markdown (default) or the JSON `import` reads. */
-export async function runSessionsExport(opts: SessionsOptions & { id: string; format?: 'md' | 'json' }): Promise<number> {
+export async function runSessionsExport(
+  opts: SessionsOptions & { id: string; format?: 'md' | 'json' },
+): Promise<number> {
   return withDatabase(opts, { create: false }, async (db) => {
     const session = lookup(db, opts.id);
     if (opts.format === 'json') {
@@ -65,7 +78,10 @@ export async function runSessionsExport(opts: SessionsOptions & { id: string; fo
     }
     const { formatSessionMarkdown } = await import('../session-io/markdown.js');
     const children = new Map(
-      db!.sessions.listAll().filter((s) => s.parentSessionId !== undefined).map((s) => [s.id, s] as const),
+      db!.sessions
+        .listAll()
+        .filter((s) => s.parentSessionId !== undefined)
+        .map((s) => [s.id, s] as const),
     );
     return write(
       formatSessionMarkdown({
@@ -86,13 +102,19 @@ export async function runSessionsImport(opts: SessionsOptions & { file: string }
   try {
     text = opts.file === '-' ? await readStdin() : readFileSync(resolve(opts.file), 'utf8');
   } catch (err) {
-    return fail(2, `cannot read ${opts.file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    return fail(
+      2,
+      `cannot read ${opts.file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return fail(2, `${opts.file} is not JSON (${(err as Error).message}); import reads what \`opencode sessions export ID --format json\` writes`);
+    return fail(
+      2,
+      `${opts.file} is not JSON (${(err as Error).message}); import reads what \`opencode sessions export ID --format json\` writes`,
+    );
   }
   const { parseSessionExport, SessionImportError } = await import('../session-io/json-format.js');
   let data;
@@ -106,7 +128,9 @@ export async function runSessionsImport(opts: SessionsOptions & { file: string }
   return withDatabase(opts, { create: true }, async (db) => {
     const result = importSession(db!, data);
     const { session } = result;
-    const note = result.renamed ? ` (a session with its id ${result.originalId} or one of its messages is already here, so it got a new id)` : '';
+    const note = result.renamed
+      ? ` (a session with its id ${result.originalId} or one of its messages is already here, so it got a new id)`
+      : '';
     return write(`imported session ${session.id} "${session.title}", ${session.messageCount} messages${note}\n`);
   });
 }
@@ -147,7 +171,13 @@ function sessionJson(s: Session): Record<string, unknown> {
     updatedAt: new Date(s.updatedAt).toISOString(),
     lastUsedInTuiAt: s.tuiUsedAt === undefined ? null : new Date(s.tuiUsedAt).toISOString(),
     messages: s.messageCount,
-    tokens: { input: s.promptTokens, output: s.completionTokens, cacheRead: s.cacheReadTokens, cacheWrite: s.cacheWriteTokens, total: totalTokens(s) },
+    tokens: {
+      input: s.promptTokens,
+      output: s.completionTokens,
+      cacheRead: s.cacheReadTokens,
+      cacheWrite: s.cacheWriteTokens,
+      total: totalTokens(s),
+    },
     costUsd: roundUsd(s.costUsd),
   };
 }

@@ -59,10 +59,19 @@ export async function loadStatsConfig(options: StatsConfigOptions): Promise<Stat
     const warnings = light.files.length === 0 ? [] : await cachedWarnings(light);
     if (warnings) {
       for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
-      return { dataDir: light.dataDir, tools: light.tools, plugins: light.plugins, mcpServerNames: light.mcpServerNames, warnings };
+      return {
+        dataDir: light.dataDir,
+        tools: light.tools,
+        plugins: light.plugins,
+        mcpServerNames: light.mcpServerNames,
+        warnings,
+      };
     }
   }
-  const [{ loadConfigForCommand }, { resolveDataDir }] = await Promise.all([import('./load-config.js'), import('../config/load.js')]);
+  const [{ loadConfigForCommand }, { resolveDataDir }] = await Promise.all([
+    import('./load-config.js'),
+    import('../config/load.js'),
+  ]);
   const loaded = loadConfigForCommand(options.cwd);
   if (typeof loaded === 'number') return loaded;
   const { config } = loaded;
@@ -89,7 +98,11 @@ export function configCheckKey(files: readonly ConfigFileText[]): string {
 /** The warnings remembered for exactly these files, if any. */
 async function cachedWarnings(light: LightConfig): Promise<string[] | undefined> {
   try {
-    const data = JSON.parse(readFileSync(join(light.dataDir, CONFIG_CHECK_CACHE_NAME), 'utf8')) as { format?: unknown; key?: unknown; warnings?: unknown };
+    const data = JSON.parse(readFileSync(join(light.dataDir, CONFIG_CHECK_CACHE_NAME), 'utf8')) as {
+      format?: unknown;
+      key?: unknown;
+      warnings?: unknown;
+    };
     if (data.format !== FORMAT || data.key !== configCheckKey(light.files)) return undefined;
     const { warnings } = data;
     return Array.isArray(warnings) && warnings.every((w) => typeof w === 'string') ? warnings : undefined;

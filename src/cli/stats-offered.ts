@@ -19,7 +19,19 @@ import type { ToolRegistry } from '../tools/registry.js';
  * is offered does not import every tool's module (the agent tool alone brings the providers' SDKs).
  * A test keeps it equal to `builtinTools()`.
  */
-export const BUILTIN_TOOL_NAMES = ['agent', 'bash', 'edit', 'fetch', 'glob', 'grep', 'ls', 'patch', 'sourcegraph', 'view', 'write'] as const;
+export const BUILTIN_TOOL_NAMES = [
+  'agent',
+  'bash',
+  'edit',
+  'fetch',
+  'glob',
+  'grep',
+  'ls',
+  'patch',
+  'sourcegraph',
+  'view',
+  'write',
+] as const;
 
 /** Extensions of declarative tool files, as `custom/load.ts` takes them (a test keeps them equal; its module is not loaded to know them). */
 export const CUSTOM_TOOL_FILE_EXTENSIONS = ['.json', '.yaml', '.yml'];
@@ -60,15 +72,22 @@ export interface OfferedTools {
 
 /** Whether plugins will run in `cwd`: plugin files in the user's or the project's folder, or packages named in the config. */
 export function hasPlugins(options: Pick<OfferedToolsOptions, 'cwd' | 'env' | 'plugins'>): boolean {
-  return options.plugins.length > 0 || customDirs(options).some((dir) => hasFile(join(dir, 'plugins'), PLUGIN_FILE_EXTENSIONS));
+  return (
+    options.plugins.length > 0 ||
+    customDirs(options).some((dir) => hasFile(join(dir, 'plugins'), PLUGIN_FILE_EXTENSIONS))
+  );
 }
 
 /** Lists the offered tools. */
 export async function offeredTools(options: OfferedToolsOptions): Promise<OfferedTools> {
   const withMcp = options.mcp && options.mcpServerNames.length > 0;
-  const custom = hasPlugins(options) || customDirs(options).some((dir) => hasFile(join(dir, 'tools'), CUSTOM_TOOL_FILE_EXTENSIONS));
+  const custom =
+    hasPlugins(options) || customDirs(options).some((dir) => hasFile(join(dir, 'tools'), CUSTOM_TOOL_FILE_EXTENSIONS));
   if (!custom && !withMcp) {
-    const offered = BUILTIN_TOOL_NAMES.filter((name) => options.tools[name] !== false).map((name) => ({ name, source: 'builtin' }));
+    const offered = BUILTIN_TOOL_NAMES.filter((name) => options.tools[name] !== false).map((name) => ({
+      name,
+      source: 'builtin',
+    }));
     return { offered, failed: [] };
   }
   return listedRegistry(options, withMcp);
@@ -80,14 +99,26 @@ export async function offeredTools(options: OfferedToolsOptions): Promise<Offere
  * closed (closing unregisters their tools: listing after it lost every MCP tool).
  */
 async function listedRegistry(options: OfferedToolsOptions, withMcp: boolean): Promise<OfferedTools> {
-  const [{ ToolRegistry }, { listedTool, loadCustomTools }] = await Promise.all([import('../tools/registry.js'), import('../custom/load.js')]);
+  const [{ ToolRegistry }, { listedTool, loadCustomTools }] = await Promise.all([
+    import('../tools/registry.js'),
+    import('../custom/load.js'),
+  ]);
   const registry = new ToolRegistry();
   for (const name of BUILTIN_TOOL_NAMES) registry.register(listedTool(name), 'builtin');
   // a plugin gets the validated config; declarative files need only `tools` and `plugins`
   const config = options.full ?? { tools: options.tools, plugins: options.plugins };
   // a plugin's log lines are for `opencode tools` and the TUI; the report stays what was asked for
   const loadCustom = () =>
-    loadCustomTools({ projectDir: options.cwd, config, registry, env: options.env, cacheDir: options.dataDir, listOnly: true, skipProjectFiles: options.skipProjectFiles, onLog: () => {} });
+    loadCustomTools({
+      projectDir: options.cwd,
+      config,
+      registry,
+      env: options.env,
+      cacheDir: options.dataDir,
+      listOnly: true,
+      skipProjectFiles: options.skipProjectFiles,
+      onLog: () => {},
+    });
   if (!withMcp) {
     const report = await loadCustom();
     return { offered: registryTools(registry), failed: report.failed };
@@ -122,7 +153,10 @@ function registryTools(registry: ToolRegistry): OfferedTool[] {
 /** The user's and the project's opencode folders (`custom/load.ts`'s roots). */
 function customDirs(options: Pick<OfferedToolsOptions, 'cwd' | 'env'>): string[] {
   const { env } = options;
-  return [join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'opencode'), join(options.cwd, '.opencode')];
+  return [
+    join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'opencode'),
+    join(options.cwd, '.opencode'),
+  ];
 }
 
 /**

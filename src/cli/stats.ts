@@ -85,7 +85,11 @@ export async function runStats(opts: StatsOptions): Promise<number> {
     if (!trust.trusted) {
       skipProjectFiles = true;
       // without --mcp no server starts, and the report still says the configured ones were not started
-      Object.assign(config, { full: trust.config, plugins: trust.config.plugins, ...(mcp ? { mcpServerNames: Object.keys(trust.config.mcpServers) } : {}) });
+      Object.assign(config, {
+        full: trust.config,
+        plugins: trust.config.plugins,
+        ...(mcp ? { mcpServerNames: Object.keys(trust.config.mcpServers) } : {}),
+      });
     }
   }
   const days = opts.days ?? DEFAULT_STATS_DAYS;
@@ -98,8 +102,17 @@ export async function runStats(opts: StatsOptions): Promise<number> {
   const { offered, failed } = await offeredTools({ ...config, cwd, env, mcp, skipProjectFiles });
   startupMark('stats: offered tools listed');
   const mcpNotStarted = !mcp && config.mcpServerNames.length > 0;
-  const report: StatsReport = { days, sinceMs, tools, notCalled: notCalled(offered, tools), mcpNotStarted, failedToLoad: failed };
-  writeStdout(opts.json ? `${JSON.stringify(statsJson(report), null, 2)}\n` : formatStats(report, { bold: await terminalBold() }));
+  const report: StatsReport = {
+    days,
+    sinceMs,
+    tools,
+    notCalled: notCalled(offered, tools),
+    mcpNotStarted,
+    failedToLoad: failed,
+  };
+  writeStdout(
+    opts.json ? `${JSON.stringify(statsJson(report), null, 2)}\n` : formatStats(report, { bold: await terminalBold() }),
+  );
   startupMark('stats: printed');
   return 0;
 }
@@ -212,7 +225,18 @@ export function formatStats(report: StatsReport, options: { bold?: (text: string
         `${report.tools.length} tool${report.tools.length === 1 ? '' : 's'}`,
       '',
     );
-    const header = ['TOOL', 'SOURCE', 'CALLS', 'ERRORS', 'VALIDATION', 'COERCED', 'P50 MS', 'P95 MS', 'TRUNCATED', 'LAST USED'];
+    const header = [
+      'TOOL',
+      'SOURCE',
+      'CALLS',
+      'ERRORS',
+      'VALIDATION',
+      'COERCED',
+      'P50 MS',
+      'P95 MS',
+      'TRUNCATED',
+      'LAST USED',
+    ];
     const rows = report.tools.map((t) => [
       t.tool,
       SOURCE_NAMES[t.source] ?? t.source,
@@ -240,9 +264,12 @@ export function formatStats(report: StatsReport, options: { bold?: (text: string
   }
   if (report.failedToLoad.length) {
     const n = report.failedToLoad.length;
-    lines.push('', `${n} custom tool file${n === 1 ? '' : 's'} or plugin${n === 1 ? '' : 's'} failed to load, so ${n === 1 ? 'is' : 'are'} not offered (opencode tools says why).`);
+    lines.push(
+      '',
+      `${n} custom tool file${n === 1 ? '' : 's'} or plugin${n === 1 ? '' : 's'} failed to load, so ${n === 1 ? 'is' : 'are'} not offered (opencode tools says why).`,
+    );
   }
-  if (report.mcpNotStarted) lines.push('', 'MCP servers were not started: their tools show only once called (--mcp connects to them).');
+  if (report.mcpNotStarted)
+    lines.push('', 'MCP servers were not started: their tools show only once called (--mcp connects to them).');
   return `${lines.join('\n')}\n`;
 }
-

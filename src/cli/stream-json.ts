@@ -66,7 +66,8 @@ export function startStreamJson(
       if (!finishPart(message) || written.has(message.id)) return;
       written.add(message.id);
       for (const p of message.parts) {
-        if (p.type === 'reasoning' && p.thinking) emit('reasoning', message.sessionId, { messageId: message.id, text: p.thinking });
+        if (p.type === 'reasoning' && p.thinking)
+          emit('reasoning', message.sessionId, { messageId: message.id, text: p.thinking });
         if (p.type === 'text' && p.text) emit('text', message.sessionId, { messageId: message.id, text: p.text });
       }
     } else if (message.role === 'tool') {
@@ -109,7 +110,9 @@ export function startStreamJson(
       results.delete(e.toolCallId);
     }),
     bus.on('provider.call', (c) => {
-      const usage = c.usage ? { input: c.usage.input, output: c.usage.output, cacheRead: c.usage.cacheRead, cacheWrite: c.usage.cacheWrite } : {};
+      const usage = c.usage
+        ? { input: c.usage.input, output: c.usage.output, cacheRead: c.usage.cacheRead, cacheWrite: c.usage.cacheWrite }
+        : {};
       emit('usage', c.sessionId, {
         messageId: c.messageId,
         model: c.model,
@@ -124,10 +127,21 @@ export function startStreamJson(
         ...(c.error ? { error: c.error } : {}),
       });
     }),
-    bus.on('provider.retry', (e) => emit('retry', e.sessionId, { attempt: e.attempt, maxRetries: e.maxRetries, delayMs: e.delayMs, reason: e.reason })),
-    bus.on('subagent.started', (e) => emit('subagent', e.sessionId, { parentSessionId: e.parentSessionId, toolCallId: e.toolCallId })),
+    bus.on('provider.retry', (e) =>
+      emit('retry', e.sessionId, {
+        attempt: e.attempt,
+        maxRetries: e.maxRetries,
+        delayMs: e.delayMs,
+        reason: e.reason,
+      }),
+    ),
+    bus.on('subagent.started', (e) =>
+      emit('subagent', e.sessionId, { parentSessionId: e.parentSessionId, toolCallId: e.toolCallId }),
+    ),
     bus.on('session.compacting', (e) => emit('compaction', e.sessionId, { state: 'started' })),
-    bus.on('session.compacted', (e) => emit('compaction', e.sessionId, { state: 'done', summaryMessageId: e.summaryMessageId })),
+    bus.on('session.compacted', (e) =>
+      emit('compaction', e.sessionId, { state: 'done', summaryMessageId: e.summaryMessageId }),
+    ),
     bus.on('session.compact_failed', (e) => emit('compaction', e.sessionId, { state: 'failed', error: e.error })),
     bus.on('warning', (e) => emit('warning', e.sessionId ?? session.id, { message: e.message })),
     source.permission.onOutcome((o) =>

@@ -17,7 +17,12 @@ export function themesTable(places: ThemePlaces, current: string | undefined): {
   const problems: string[] = [];
   const rows = [['', 'NAME', 'SOURCE', 'FILE']];
   for (const entry of listThemes(places)) {
-    rows.push([entry.name === (current ?? 'opencode') ? '✓' : '', entry.name, themeSourceLabel(entry), printable(entry.source.file ?? '')]);
+    rows.push([
+      entry.name === (current ?? 'opencode') ? '✓' : '',
+      entry.name,
+      themeSourceLabel(entry),
+      printable(entry.source.file ?? ''),
+    ]);
     if (entry.source.kind === 'built-in') continue;
     const loaded = loadTheme(entry.name, places);
     if (loaded.problem) problems.push(loaded.problem);

@@ -62,14 +62,22 @@ export function listTools(registry: ToolRegistry): ToolListing[] {
  * then `Plugin hooks:` (each plugin with hooks, `.opencode/plugins/audit.ts  hooks: tool.execute.after`:
  * a plugin with hooks only has no row above), `Failed to load:` and `Warnings:` when there are any.
  */
-export function formatToolList(rows: readonly ToolListing[], report: Pick<CustomToolsReport, 'failed' | 'warnings'> & Partial<Pick<CustomToolsReport, 'hooks'>>): string {
+export function formatToolList(
+  rows: readonly ToolListing[],
+  report: Pick<CustomToolsReport, 'failed' | 'warnings'> & Partial<Pick<CustomToolsReport, 'hooks'>>,
+): string {
   const table = [['NAME', 'SOURCE', 'FROM', 'NOTE']];
   for (const row of rows) {
     const notes: string[] = [];
     if (row.disabled) notes.push('off ("tools" in .opencode.json)');
     if (row.overrides.length) notes.push(`overrides ${row.overrides.join(', ')}`);
     if (row.shadowedBy) notes.push(`shadowed by ${row.shadowedBy}`);
-    table.push([row.name, SOURCE_LABEL[row.source as keyof typeof SOURCE_LABEL] ?? row.source, row.origin ?? '', notes.join('; ')]);
+    table.push([
+      row.name,
+      SOURCE_LABEL[row.source as keyof typeof SOURCE_LABEL] ?? row.source,
+      row.origin ?? '',
+      notes.join('; '),
+    ]);
   }
   const lines = alignColumns(table);
   const hooks = report.hooks ?? [];
@@ -96,18 +104,32 @@ export async function runToolsList(opts: { cwd?: string; json?: boolean; trust?:
   let mcp: import('../mcp/service.js').McpService | undefined;
   let sandbox: import('../sandbox/types.js').Sandbox | undefined;
   if (Object.keys(config.mcpServers).length > 0) {
-    const [{ McpService }, { projectSandbox }] = await Promise.all([import('../mcp/service.js'), import('../sandbox/process.js')]);
+    const [{ McpService }, { projectSandbox }] = await Promise.all([
+      import('../mcp/service.js'),
+      import('../sandbox/process.js'),
+    ]);
     // stdio servers run in the sandbox, as in a session
     sandbox = projectSandbox(config.sandbox, cwd);
     mcp = new McpService({ servers: config.mcpServers, cwd, registry, sandbox });
     mcp.start();
   }
-  const [report] = await Promise.all([loadCustomTools({ projectDir: cwd, config, registry, cacheDir: resolveDataDir(config, cwd), skipProjectFiles: !trust.trusted }), mcp?.waitForStartup(PROMPT_MCP_WAIT_MS)]);
+  const [report] = await Promise.all([
+    loadCustomTools({
+      projectDir: cwd,
+      config,
+      registry,
+      cacheDir: resolveDataDir(config, cwd),
+      skipProjectFiles: !trust.trusted,
+    }),
+    mcp?.waitForStartup(PROMPT_MCP_WAIT_MS),
+  ]);
   await mcp?.close();
   await sandbox?.close();
   const rows = listTools(registry);
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ tools: rows, hooks: report.hooks, failed: report.failed, warnings: report.warnings }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ tools: rows, hooks: report.hooks, failed: report.failed, warnings: report.warnings }, null, 2)}\n`,
+    );
   } else {
     process.stdout.write(formatToolList(rows, report));
   }

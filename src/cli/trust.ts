@@ -10,11 +10,17 @@ import { readTrustedProjects, revokeProject, trustFilePath, trustProject } from 
 
 /** One line naming what the project runs from its next start (its config as it is now). */
 async function whatRuns(project: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const [{ tryLoadConfig }, { describeProjectCode, holdProjectCode }] = await Promise.all([import('../config/load.js'), import('../app/project-code.js')]);
+  const [{ tryLoadConfig }, { describeProjectCode, holdProjectCode }] = await Promise.all([
+    import('../config/load.js'),
+    import('../app/project-code.js'),
+  ]);
   const loaded = tryLoadConfig(project, env);
-  if ('problems' in loaded) return `its .opencode.json has problems (${loaded.problems.length}): opencode says which at the next start`;
+  if ('problems' in loaded)
+    return `its .opencode.json has problems (${loaded.problems.length}): opencode says which at the next start`;
   const { items } = holdProjectCode(loaded, project, env);
-  return items.length === 0 ? 'it defines nothing of its own to run now' : `from the next start it runs: ${describeProjectCode(items)}`;
+  return items.length === 0
+    ? 'it defines nothing of its own to run now'
+    : `from the next start it runs: ${describeProjectCode(items)}`;
 }
 
 /** Options of the command; `dir` defaults to `--cwd`, then the current directory. */
@@ -25,7 +31,11 @@ export interface TrustCommandOptions {
 }
 
 /** Runs the command; returns the exit code (0 done, 1 the trust file cannot be read or written, 2 refused). */
-export async function runTrust(dir: string | undefined, opts: TrustCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runTrust(
+  dir: string | undefined,
+  opts: TrustCommandOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const fail = (code: number, line: string) => {
     process.stderr.write(`opencode: ${line}\n`);
     return code;
@@ -45,7 +55,10 @@ export async function runTrust(dir: string | undefined, opts: TrustCommandOption
       return 0;
     }
     if (isNestedRun(env)) {
-      return fail(2, `refused: this opencode was started by another opencode's command (${NESTED_RUN_ENV}=1); only you can trust a project, from your own terminal`);
+      return fail(
+        2,
+        `refused: this opencode was started by another opencode's command (${NESTED_RUN_ENV}=1); only you can trust a project, from your own terminal`,
+      );
     }
     const { existsSync, statSync } = await import('node:fs');
     if (!existsSync(project) || !statSync(project).isDirectory()) return fail(2, `${project}: no such directory`);

@@ -37,7 +37,8 @@ const FORMAT = 1;
 declare const OPENCODE_CONFIG_FINGERPRINT: string | undefined;
 
 /** The built command's config fingerprint; undefined when running from the sources. */
-export const CONFIG_FINGERPRINT: string | undefined = typeof OPENCODE_CONFIG_FINGERPRINT === 'string' ? OPENCODE_CONFIG_FINGERPRINT : undefined;
+export const CONFIG_FINGERPRINT: string | undefined =
+  typeof OPENCODE_CONFIG_FINGERPRINT === 'string' ? OPENCODE_CONFIG_FINGERPRINT : undefined;
 
 /** What {@link loadTuiConfig} found. */
 export interface TuiConfig {
@@ -66,7 +67,8 @@ export async function loadTuiConfig(options: TuiConfigOptions): Promise<TuiConfi
   // this user's, so a forged file (saying the project's servers are yours, say) never matches
   const salt = fingerprint === undefined ? undefined : userCacheSalt(options.env);
   const light = salt === undefined ? undefined : readLightConfig({ cwd: options.cwd, env: options.env });
-  const key = light && fingerprint !== undefined ? cacheKey(`${fingerprint}\0${salt}`, light.dataDir, light.files) : undefined;
+  const key =
+    light && fingerprint !== undefined ? cacheKey(`${fingerprint}\0${salt}`, light.dataDir, light.files) : undefined;
   const cacheFile = light ? join(light.dataDir, TUI_CONFIG_CACHE_NAME) : undefined;
   if (key && cacheFile) {
     const cached = readCache(cacheFile, key);
@@ -100,7 +102,11 @@ export function cacheKey(fingerprint: string, dataDir: string, files: readonly C
 /** The result remembered under `key`, if the file holds one of the right shape. */
 function readCache(file: string, key: string): LoadedConfig | undefined {
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; key?: unknown; loaded?: Partial<LoadedConfig> };
+    const data = JSON.parse(readFileSync(file, 'utf8')) as {
+      format?: unknown;
+      key?: unknown;
+      loaded?: Partial<LoadedConfig>;
+    };
     if (data.format !== FORMAT || data.key !== key) return undefined;
     const loaded = data.loaded;
     const ok =

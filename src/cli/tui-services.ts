@@ -40,7 +40,8 @@ export function chatServices(
   app: App,
   settings: ProviderSettings,
   env: NodeJS.ProcessEnv = process.env,
-  startCustomTools: () => Promise<CustomToolsReport> = () => import('../custom/start.js').then((m) => m.startCustomTools(app, { env })),
+  startCustomTools: () => Promise<CustomToolsReport> = () =>
+    import('../custom/start.js').then((m) => m.startCustomTools(app, { env })),
 ): ChatServices {
   const { db, cwd } = app;
   /** session id → the cancel of its run, from the call on (the agent's own cancel only once the run holds the session) */
@@ -48,8 +49,11 @@ export function chatServices(
   // custom tools and plugins: loaded once, after the TUI's first frame; a run waits for them
   let customTools: Promise<CustomToolsSummary> | undefined;
   const loadCustomTools = () =>
-    (customTools ??= startCustomTools()
-      .then((report) => ({ loaded: report.tools.map(({ name, source, origin }) => ({ name, source, origin })), hooks: report.hooks, failed: report.failed })));
+    (customTools ??= startCustomTools().then((report) => ({
+      loaded: report.tools.map(({ name, source, origin }) => ({ name, source, origin })),
+      hooks: report.hooks,
+      failed: report.failed,
+    })));
   return {
     cwd,
     version: VERSION,
@@ -57,8 +61,10 @@ export function chatServices(
     permission: app.permission,
     sessions: sessionServices(db, cwd),
     // loaded on first use: undo brings the file tools' encodings (iconv-lite, chardet), kept off the TUI's start
-    undo: (sessionId) => import('../undo/session-undo.js').then(({ undoInSession }) => undoInSession(app, sessionId, 'undo')),
-    redo: (sessionId) => import('../undo/session-undo.js').then(({ undoInSession }) => undoInSession(app, sessionId, 'redo')),
+    undo: (sessionId) =>
+      import('../undo/session-undo.js').then(({ undoInSession }) => undoInSession(app, sessionId, 'undo')),
+    redo: (sessionId) =>
+      import('../undo/session-undo.js').then(({ undoInSession }) => undoInSession(app, sessionId, 'redo')),
     agent: {
       run: async (sessionId, text, attachments) => {
         // esc while the custom tools still load (before the agent holds the session) cancels too
@@ -90,7 +96,10 @@ export function chatServices(
       const discovered = local
         ? await discoverModels(localBaseURL(local), settings.providers.local?.apiKey).catch(() => [])
         : [];
-      for (const model of [...listModels(settings), ...discovered.map((m) => ({ id: `local/${m.id}`, name: m.id, provider: 'local' }))]) {
+      for (const model of [
+        ...listModels(settings),
+        ...discovered.map((m) => ({ id: `local/${m.id}`, name: m.id, provider: 'local' })),
+      ]) {
         const list = byProvider.get(model.provider) ?? [];
         if (list.some((m) => m.id === model.id)) continue;
         list.push({ id: model.id, name: model.name });
@@ -150,7 +159,11 @@ export function sessionServices(db: Database, cwd: string): ChatServices['sessio
 }
 
 /** The project's data directory, the user's command folders and the Initialize Project prompt. */
-export function projectServices(config: Config, cwd: string, env: NodeJS.ProcessEnv): Pick<ChatServices, 'dataDir' | 'userCommandDirs' | 'init'> {
+export function projectServices(
+  config: Config,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Pick<ChatServices, 'dataDir' | 'userCommandDirs' | 'init'> {
   const dataDir = resolveDataDir(config, cwd);
   const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
   return {
@@ -169,7 +182,9 @@ export function projectServices(config: Config, cwd: string, env: NodeJS.Process
 function lspView(app: App): ChatServices['lsp'] {
   let snapshot: LspView | undefined;
   const build = (): LspView => ({
-    servers: app.lsp.statuses().map((s) => ({ language: s.language, state: s.state, ...(s.reason ? { reason: s.reason } : {}) })),
+    servers: app.lsp
+      .statuses()
+      .map((s) => ({ language: s.language, state: s.state, ...(s.reason ? { reason: s.reason } : {}) })),
     counts: app.lsp.counts(),
   });
   return {

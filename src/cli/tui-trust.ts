@@ -24,7 +24,12 @@ export interface TuiTrust {
  * inside another opencode's command → start without the project's code, asking nothing; else wait
  * for {@link TuiTrust.answer}.
  */
-export function tuiTrust(loaded: LoadedSources, cwd: string, env: NodeJS.ProcessEnv, trustFlag: boolean | undefined): TuiTrust {
+export function tuiTrust(
+  loaded: LoadedSources,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  trustFlag: boolean | undefined,
+): TuiTrust {
   const decision = decideTrust(loaded, cwd, env, { trustFlag });
   const withCode: TrustedStart = { ...decision.full, held: false };
   if (decision.trusted) {

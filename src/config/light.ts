@@ -107,7 +107,10 @@ export function resolveDataDir(config: { data: { directory: string } }, cwd: str
  * holding it, as the project's file wins. Undefined when no file sets it (a default).
  * `loaded.sources` is {@link ../config/load.ts loadConfig}'s: each file's value, global first.
  */
-export function configSource(loaded: { sources: readonly { file: string; value: Record<string, unknown> }[] }, keyPath: readonly string[]): string | undefined {
+export function configSource(
+  loaded: { sources: readonly { file: string; value: Record<string, unknown> }[] },
+  keyPath: readonly string[],
+): string | undefined {
   for (let i = loaded.sources.length - 1; i >= 0; i--) {
     let node: unknown = loaded.sources[i]!.value;
     for (const key of keyPath) node = isPlainObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
@@ -168,9 +171,15 @@ export function readLightConfig(options: ConfigLocation & { cwd: string }): Ligh
 /** Whether the keys this reader takes have the schema's types in `value` (absent is fine). */
 function hasLightTypes(value: Record<string, unknown>): boolean {
   const { data, tools, plugins, mcpServers } = value;
-  if (data !== undefined && !(isPlainObject(data) && (data.directory === undefined || typeof data.directory === 'string'))) return false;
-  if (tools !== undefined && !(isPlainObject(tools) && Object.values(tools).every((on) => typeof on === 'boolean'))) return false;
-  if (plugins !== undefined && !(Array.isArray(plugins) && plugins.every((name) => typeof name === 'string'))) return false;
+  if (
+    data !== undefined &&
+    !(isPlainObject(data) && (data.directory === undefined || typeof data.directory === 'string'))
+  )
+    return false;
+  if (tools !== undefined && !(isPlainObject(tools) && Object.values(tools).every((on) => typeof on === 'boolean')))
+    return false;
+  if (plugins !== undefined && !(Array.isArray(plugins) && plugins.every((name) => typeof name === 'string')))
+    return false;
   if (mcpServers !== undefined && !isPlainObject(mcpServers)) return false;
   return true;
 }

@@ -9,7 +9,15 @@ import { configSchema, mcpServerSchema, type Config } from './schema.js';
 import { formatKeyPath, jsonTypeName, splitIssues } from './issues.js';
 import { JsonSyntaxError, parseJsonText } from './json-text.js';
 import { projectKeyWarnings } from './project-keys.js';
-import { CONFIG_FILE_NAME, ConfigError, configSource, deepMerge, globalConfigCandidates, readConfigFiles, resolveDataDir } from './light.js';
+import {
+  CONFIG_FILE_NAME,
+  ConfigError,
+  configSource,
+  deepMerge,
+  globalConfigCandidates,
+  readConfigFiles,
+  resolveDataDir,
+} from './light.js';
 
 // shared with the zod-free reader of a few keys (light.ts), so both read the same files the same way;
 // configSource and resolveDataDir live there so that the TUI's start can use them without the schema
@@ -77,7 +85,10 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 }
 
 /** {@link loadConfig} for a command's start: the loaded config, or the lines that say what is wrong with it. Never throws. */
-export function tryLoadConfig(cwd: string, env: Record<string, string | undefined> = process.env): LoadedConfig | { problems: string[] } {
+export function tryLoadConfig(
+  cwd: string,
+  env: Record<string, string | undefined> = process.env,
+): LoadedConfig | { problems: string[] } {
   try {
     return loadConfig({ cwd, env });
   } catch (err) {
@@ -116,7 +127,8 @@ export function checkFile(file: string, text: string): CheckedFile {
   if (result.success) return { value: raw, warnings: [], errors: [] };
 
   // A bad MCP server entry disables that server, with a warning, so the others still start.
-  const isServerIssue = (i: z.core.$ZodIssue) => i.code !== 'unrecognized_keys' && i.path[0] === 'mcpServers' && i.path.length >= 2;
+  const isServerIssue = (i: z.core.$ZodIssue) =>
+    i.code !== 'unrecognized_keys' && i.path[0] === 'mcpServers' && i.path.length >= 2;
   const { unknownKeys, errors } = splitIssues(result.error.issues.filter((i) => !isServerIssue(i)));
   const value = structuredClone(raw);
   for (const keyPath of unknownKeys) deleteAt(value, keyPath);
@@ -166,7 +178,9 @@ function disableIncompleteServers(config: Config, files: string[], values: Recor
     const needs = server.type === 'stdio' ? (server.command ? undefined : 'command') : server.url ? undefined : 'url';
     if (!needs) continue;
     server.disabled = true;
-    warnings.push(`${where('mcpServers', name)}mcpServers.${name}: type "${server.type}" needs "${needs}"; server disabled`);
+    warnings.push(
+      `${where('mcpServers', name)}mcpServers.${name}: type "${server.type}" needs "${needs}"; server disabled`,
+    );
   }
   for (const [language, server] of Object.entries(config.lsp || {})) {
     if (server.disabled || server.command) continue;
@@ -182,7 +196,8 @@ function deleteAt(root: Record<string, unknown>, keyPath: PropertyKey[]): void {
     if (node === null || typeof node !== 'object') return;
     node = (node as Record<PropertyKey, unknown>)[key];
   }
-  if (node !== null && typeof node === 'object') delete (node as Record<PropertyKey, unknown>)[keyPath[keyPath.length - 1]];
+  if (node !== null && typeof node === 'object')
+    delete (node as Record<PropertyKey, unknown>)[keyPath[keyPath.length - 1]];
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -24,7 +24,10 @@ export const PROFILE_ENV = 'OPENCODE_PROFILE';
  * The profile to use: `--profile NAME` wins over `OPENCODE_PROFILE`; an empty value (or none) means no
  * profile. Not checked against the config here (see {@link applyProfile}).
  */
-export function chooseProfileName(cliProfile: string | undefined, env: Record<string, string | undefined>): string | undefined {
+export function chooseProfileName(
+  cliProfile: string | undefined,
+  env: Record<string, string | undefined>,
+): string | undefined {
   const name = (cliProfile ?? env[PROFILE_ENV])?.trim();
   return name ? name : undefined;
 }
@@ -53,7 +56,8 @@ export function applyProfile(config: Config, name: string | undefined): Config {
 /** `unknown profile "wrok"; the config has: home, local, work` (or says how to add one). */
 export function unknownProfileMessage(config: Pick<Config, 'profiles'>, name: string): string {
   const names = Object.keys(config.profiles);
-  if (names.length === 0) return `unknown profile "${name}": .opencode.json has no "profiles"; add one, e.g. "profiles": {"${name}": {"agents": {"coder": {"model": "provider/model"}}}}`;
+  if (names.length === 0)
+    return `unknown profile "${name}": .opencode.json has no "profiles"; add one, e.g. "profiles": {"${name}": {"agents": {"coder": {"model": "provider/model"}}}}`;
   return `unknown profile "${name}"; the config has: ${names.sort().join(', ')}`;
 }
 
@@ -63,7 +67,12 @@ export function profileProviders(config: Pick<Config, 'profiles'>, name: string 
 }
 
 /** Whether profile `name` sets agent `kind`'s model or configures `providerId` (its failures are the profile's to report). */
-export function profileDecides(config: Pick<Config, 'profiles'>, name: string | undefined, kind: string, providerId: string): boolean {
+export function profileDecides(
+  config: Pick<Config, 'profiles'>,
+  name: string | undefined,
+  kind: string,
+  providerId: string,
+): boolean {
   if (name === undefined) return false;
   const profile: ProfileConfig | undefined = config.profiles[name];
   return !!profile?.agents?.[kind as (typeof AGENT_KINDS)[number]]?.model || !!profile?.providers?.[providerId];

@@ -11,12 +11,14 @@ export function projectKeyWarnings(file: string, value: Record<string, unknown>)
   const providers = (node: unknown, at: string) => {
     if (!isObject(node)) return;
     for (const [id, provider] of Object.entries(node)) {
-      if (isObject(provider) && typeof provider.apiKey === 'string' && provider.apiKey !== '') found.push(`${at}.${id}.apiKey`);
+      if (isObject(provider) && typeof provider.apiKey === 'string' && provider.apiKey !== '')
+        found.push(`${at}.${id}.apiKey`);
     }
   };
   providers(value.providers, 'providers');
   if (isObject(value.profiles)) {
-    for (const [name, profile] of Object.entries(value.profiles)) if (isObject(profile)) providers(profile.providers, `profiles.${name}.providers`);
+    for (const [name, profile] of Object.entries(value.profiles))
+      if (isObject(profile)) providers(profile.providers, `profiles.${name}.providers`);
   }
   return found.map(
     (keyPath) =>

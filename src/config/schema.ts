@@ -28,7 +28,8 @@ const providerSchema = z
       .string()
       // "${WORK_KEY}" would be sent as the key itself: say what to write instead
       .refine((key) => !ENV_REFERENCE.test(key.trim()), {
-        error: (issue) => `${JSON.stringify(issue.input)} is not expanded; for a key from the environment write "apiKeyEnv": "${String(issue.input).replace(/[${}]/g, '').trim()}"`,
+        error: (issue) =>
+          `${JSON.stringify(issue.input)} is not expanded; for a key from the environment write "apiKeyEnv": "${String(issue.input).replace(/[${}]/g, '').trim()}"`,
       })
       .optional()
       .describe('API key; when absent the provider reads apiKeyEnv, else its usual environment variable.'),
@@ -36,7 +37,9 @@ const providerSchema = z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name, e.g. "WORK_ANTHROPIC_KEY"' })
       .optional()
-      .describe('Environment variable holding the API key, e.g. "WORK_ANTHROPIC_KEY"; when set, the provider\'s usual variable (ANTHROPIC_API_KEY, …) is not read.'),
+      .describe(
+        'Environment variable holding the API key, e.g. "WORK_ANTHROPIC_KEY"; when set, the provider\'s usual variable (ANTHROPIC_API_KEY, …) is not read.',
+      ),
     disabled: z.boolean().optional().describe('Do not offer this provider even if a key is found.'),
     baseURL: z.string().optional().describe('Base URL of the API, for proxies and OpenAI-compatible servers.'),
     models: z
@@ -45,13 +48,19 @@ const providerSchema = z
       .describe('Models of this provider by name, e.g. for a local OpenAI-compatible server.'),
     firstByteTimeoutMs: positiveInt()
       .optional()
-      .describe('Longest wait for the first byte of a reply, in milliseconds (default 60000); then the request is retried.'),
+      .describe(
+        'Longest wait for the first byte of a reply, in milliseconds (default 60000); then the request is retried.',
+      ),
     idleTimeoutMs: positiveInt()
       .optional()
-      .describe('Longest silence between two parts of a streamed reply, in milliseconds (default 120000); then the request is retried.'),
+      .describe(
+        'Longest silence between two parts of a streamed reply, in milliseconds (default 120000); then the request is retried.',
+      ),
     retryBudgetMs: positiveInt()
       .optional()
-      .describe('Longest time one request may spend failing and retrying before the error is reported, in milliseconds (default 180000).'),
+      .describe(
+        'Longest time one request may spend failing and retrying before the error is reported, in milliseconds (default 180000).',
+      ),
   })
   .describe('Settings of one provider.');
 
@@ -59,7 +68,10 @@ const providerSchema = z
 const ENV_REFERENCE = /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/;
 
 const agentFields = {
-  model: z.string().optional().describe('Model id as provider/model, e.g. "anthropic/claude-sonnet-5-5", "openai/gpt-4.1", "local/qwen3-coder".'),
+  model: z
+    .string()
+    .optional()
+    .describe('Model id as provider/model, e.g. "anthropic/claude-sonnet-5-5", "openai/gpt-4.1", "local/qwen3-coder".'),
   maxTokens: positiveInt().optional().describe('Output token cap per reply.'),
   reasoningEffort: z
     .enum(['low', 'medium', 'high'])
@@ -102,17 +114,23 @@ export const processSandboxSchema = z
     network: z
       .boolean()
       .optional()
-      .describe('true: the program may reach the network (default false: no network, DNS included, except the hosts of sandbox.network.allowedDomains through the sandbox\'s proxy).'),
+      .describe(
+        "true: the program may reach the network (default false: no network, DNS included, except the hosts of sandbox.network.allowedDomains through the sandbox's proxy).",
+      ),
     allowWrite: z
       .array(z.string())
       .optional()
-      .describe('More places the program may write, besides the project and its temp directory: absolute, "~/…", or relative to the project.'),
+      .describe(
+        'More places the program may write, besides the project and its temp directory: absolute, "~/…", or relative to the project.',
+      ),
   })
   .describe('How the sandbox treats this program: network access and extra writable places.');
 
 const sandboxModeSchema = z
   .enum(['auto', 'required', 'off'])
-  .describe('"auto": commands run in the OS sandbox where it can start (else one notice says only the permission checks protect the run); "required": commands are refused without it; "off": no sandbox.');
+  .describe(
+    '"auto": commands run in the OS sandbox where it can start (else one notice says only the permission checks protect the run); "required": commands are refused without it; "off": no sandbox.',
+  );
 
 /**
  * The OS sandbox of the bash tool's commands (`src/sandbox`): a mode string, or an object with the
@@ -126,23 +144,31 @@ export const sandboxSchema = z
       allowWrite: z
         .array(z.string())
         .optional()
-        .describe('More places commands may write besides the project and their temp directory: absolute, "~/…", or relative to the project; only existing ones count.'),
+        .describe(
+          'More places commands may write besides the project and their temp directory: absolute, "~/…", or relative to the project; only existing ones count.',
+        ),
       denyRead: z
         .array(z.string())
         .optional()
-        .describe('More places hidden from commands, besides ~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, ~/.netrc, ~/.docker/config.json, ~/.kube and the keyrings.'),
+        .describe(
+          'More places hidden from commands, besides ~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, ~/.netrc, ~/.docker/config.json, ~/.kube and the keyrings.',
+        ),
       network: z
         .strictObject({
           allowedDomains: z
             .array(z.string())
             .optional()
-            .describe('Hosts commands run without approval may reach through the sandbox\'s proxy, e.g. ["registry.npmjs.org", "*.github.com"]; "*." also matches the domain itself.'),
+            .describe(
+              'Hosts commands run without approval may reach through the sandbox\'s proxy, e.g. ["registry.npmjs.org", "*.github.com"]; "*." also matches the domain itself.',
+            ),
         })
         .optional()
-        .describe('Network access of commands that ran without the person\'s approval (none by default, DNS included).'),
+        .describe("Network access of commands that ran without the person's approval (none by default, DNS included)."),
     }),
   ])
-  .describe('Run the bash tool\'s commands in an OS sandbox (bubblewrap on Linux, sandbox-exec on macOS): "auto" (default), "required", "off", or an object with "mode", "allowWrite", "denyRead" and "network.allowedDomains".');
+  .describe(
+    'Run the bash tool\'s commands in an OS sandbox (bubblewrap on Linux, sandbox-exec on macOS): "auto" (default), "required", "off", or an object with "mode", "allowWrite", "denyRead" and "network.allowedDomains".',
+  );
 
 /** The shape of one `mcpServers` entry, as written in the file. */
 export const mcpServerSchema = z
@@ -167,17 +193,32 @@ export const mcpServerSchema = z
 /** The shape of one `lsp` entry, as written in the file. */
 export const lspServerSchema = z
   .strictObject({
-    command: z.string().optional().describe('Language server executable, e.g. "typescript-language-server" (on PATH, or a path).'),
+    command: z
+      .string()
+      .optional()
+      .describe('Language server executable, e.g. "typescript-language-server" (on PATH, or a path).'),
     args: z.array(z.string()).optional().describe('Arguments, e.g. ["--stdio"].'),
-    options: z.unknown().optional().describe('The original\'s name for initializationOptions (used when initializationOptions is not set).'),
-    disabled: z.boolean().optional().describe('Keep the entry but do not start the server; also stops discovery of this language.'),
+    options: z
+      .unknown()
+      .optional()
+      .describe("The original's name for initializationOptions (used when initializationOptions is not set)."),
+    disabled: z
+      .boolean()
+      .optional()
+      .describe('Keep the entry but do not start the server; also stops discovery of this language.'),
     env: z.record(z.string(), z.string()).optional().describe('Extra environment of the server process.'),
     extensions: z
       .array(z.string())
       .optional()
-      .describe('File extensions it serves, e.g. [".lua"]; defaults to the known ones for typescript, python, go, rust and c.'),
+      .describe(
+        'File extensions it serves, e.g. [".lua"]; defaults to the known ones for typescript, python, go, rust and c.',
+      ),
     initializationOptions: z.unknown().optional().describe('initializationOptions sent with initialize.'),
-    startTimeoutMs: positiveInt().optional().describe('Milliseconds the server may take to answer initialize, and to finish its initial load before an edit stops waiting for it (default 10000).'),
+    startTimeoutMs: positiveInt()
+      .optional()
+      .describe(
+        'Milliseconds the server may take to answer initialize, and to finish its initial load before an edit stops waiting for it (default 10000).',
+      ),
     diagnosticsTimeoutMs: positiveInt()
       .optional()
       .describe('Milliseconds an edit, write or patch waits for fresh diagnostics (default 5000).'),
@@ -205,7 +246,9 @@ export const profileSchema = z
     providers: z
       .record(z.string(), providerSchema)
       .optional()
-      .describe('Provider settings merged over "providers"; a profile\'s apiKey or apiKeyEnv replaces the file\'s key for that provider.'),
+      .describe(
+        'Provider settings merged over "providers"; a profile\'s apiKey or apiKeyEnv replaces the file\'s key for that provider.',
+      ),
     agents: z
       .strictObject({
         coder: profileAgentSchema.optional(),
@@ -259,46 +302,58 @@ export const configSchema = z
       })
       .prefault({})
       .describe('Storage settings.'),
-    providers: z.record(z.string(), providerSchema).default({}).describe('Providers by id, e.g. "anthropic", "openai".'),
+    providers: z
+      .record(z.string(), providerSchema)
+      .default({})
+      .describe('Providers by id, e.g. "anthropic", "openai".'),
     agents: agentsSchema,
     profiles: z
       .record(z.string(), profileSchema)
       .default({})
-      .describe('Named sets of provider settings and agent models, e.g. "work", "home", "local"; chosen with --profile NAME or OPENCODE_PROFILE.'),
+      .describe(
+        'Named sets of provider settings and agent models, e.g. "work", "home", "local"; chosen with --profile NAME or OPENCODE_PROFILE.',
+      ),
     mcpServers: z.record(z.string(), mcpServerSchema).default({}).describe('MCP servers by name.'),
     lsp: z
       .union([z.literal(false), z.record(z.string(), lspServerSchema)])
       .default({})
-      .describe('Language servers by language, e.g. "typescript"; installed servers are found without an entry; false turns them all off.'),
+      .describe(
+        'Language servers by language, e.g. "typescript"; installed servers are found without an entry; false turns them all off.',
+      ),
     shell: z
       .strictObject({
         path: z.string().optional().describe('Shell for the bash tool; defaults to $SHELL, then /bin/bash.'),
         args: z
           .array(z.string())
           .optional()
-          .describe('Arguments the shell starts with. Default none: each command runs in a fresh non-login shell that restores the previous cwd and exports (pass ["-l"] to read login profiles on every command).'),
+          .describe(
+            'Arguments the shell starts with. Default none: each command runs in a fresh non-login shell that restores the previous cwd and exports (pass ["-l"] to read login profiles on every command).',
+          ),
         passEnv: z
           .array(z.string())
           .optional()
-          .describe('Provider credentials (e.g. "OPENAI_API_KEY") the shell\'s commands may see. By default the bash tool\'s environment holds none of the API keys opencode uses; their values are shown as [redacted] in tool output either way.'),
+          .describe(
+            'Provider credentials (e.g. "OPENAI_API_KEY") the shell\'s commands may see. By default the bash tool\'s environment holds none of the API keys opencode uses; their values are shown as [redacted] in tool output either way.',
+          ),
       })
       .prefault({})
       .describe('The shell the bash tool runs commands in.'),
     sandbox: sandboxSchema.default('auto'),
-    autoCompact: z
-      .boolean()
-      .default(true)
-      .describe('Summarise the session when the context nears the model\'s window.'),
+    autoCompact: z.boolean().default(true).describe("Summarise the session when the context nears the model's window."),
     contextPaths: z
       .array(z.string())
       .default([...DEFAULT_CONTEXT_PATHS])
-      .describe('Instruction files added to the system prompt, relative to the project; a trailing "/" reads a directory.'),
+      .describe(
+        'Instruction files added to the system prompt, relative to the project; a trailing "/" reads a directory.',
+      ),
     sourcegraph: z
       .strictObject({
         url: z
           .string()
           .optional()
-          .describe('GraphQL endpoint of a self-hosted instance, e.g. "https://sourcegraph.example.com/.api/graphql" (an instance URL without a path gets /.api/graphql). Default https://sourcegraph.com/.api/graphql.'),
+          .describe(
+            'GraphQL endpoint of a self-hosted instance, e.g. "https://sourcegraph.example.com/.api/graphql" (an instance URL without a path gets /.api/graphql). Default https://sourcegraph.com/.api/graphql.',
+          ),
       })
       .optional()
       .describe('The Sourcegraph instance the sourcegraph tool searches.'),
@@ -306,14 +361,22 @@ export const configSchema = z
       .strictObject({
         theme: z
           .string()
-          .regex(THEME_NAME_PATTERN, { error: 'expected a theme name: letters, digits, ".", "_" or "-" (a built-in, or NAME of a themes/NAME.json file)' })
+          .regex(THEME_NAME_PATTERN, {
+            error:
+              'expected a theme name: letters, digits, ".", "_" or "-" (a built-in, or NAME of a themes/NAME.json file)',
+          })
           .default('opencode')
-          .describe(`Colour theme: a built-in (${THEMES.join(', ')}) or the name of a theme file, .opencode/themes/NAME.json in the project or ~/.config/opencode/themes/NAME.json.`),
+          .describe(
+            `Colour theme: a built-in (${THEMES.join(', ')}) or the name of a theme file, .opencode/themes/NAME.json in the project or ~/.config/opencode/themes/NAME.json.`,
+          ),
       })
       .prefault({})
       .describe('Terminal UI settings.'),
     keybindings: z
-      .record(z.string(), z.union([z.string(), z.array(z.string())], { error: 'expected a key ("ctrl+n"), a list of keys or "none"' }))
+      .record(
+        z.string(),
+        z.union([z.string(), z.array(z.string())], { error: 'expected a key ("ctrl+n"), a list of keys or "none"' }),
+      )
       .default({})
       .describe(
         'TUI keys by action name, e.g. {"session.new": ["ctrl+n", "alt+n"], "app.logs": "none"}; `opencode keybindings` lists the actions. ' +
@@ -325,11 +388,15 @@ export const configSchema = z
     tools: z
       .record(z.string(), z.boolean())
       .default({})
-      .describe('Tools by name: false turns one off whatever its source (built-in, MCP, custom), e.g. {"sourcegraph": false}.'),
+      .describe(
+        'Tools by name: false turns one off whatever its source (built-in, MCP, custom), e.g. {"sourcegraph": false}.',
+      ),
     plugins: z
       .array(z.string())
       .default([])
-      .describe('Plugin packages to load, resolved from the project\'s node_modules (nothing is downloaded), e.g. ["opencode-plugin-audit"].'),
+      .describe(
+        'Plugin packages to load, resolved from the project\'s node_modules (nothing is downloaded), e.g. ["opencode-plugin-audit"].',
+      ),
   })
   .describe('OpenCode configuration (.opencode.json).');
 

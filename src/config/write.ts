@@ -24,7 +24,11 @@ import { readConfigText } from './light.js';
  * @throws {ConfigError} when the existing file is invalid, or the new value does not fit the schema
  *   (nothing is written then).
  */
-export function setGlobalConfigValue(options: Pick<LoadConfigOptions, 'env' | 'home'>, keyPath: readonly string[], value: unknown): string {
+export function setGlobalConfigValue(
+  options: Pick<LoadConfigOptions, 'env' | 'home'>,
+  keyPath: readonly string[],
+  value: unknown,
+): string {
   if (keyPath.length === 0) throw new ConfigError(['setGlobalConfigValue: empty key path']);
   const candidates = globalConfigCandidates(options);
   const file = candidates.find((candidate) => readConfigText(candidate) !== undefined) ?? candidates[0]!;
@@ -42,7 +46,6 @@ export function setProjectConfigValue(cwd: string, keyPath: readonly string[], v
   return updateProjectConfigFile(cwd, [keyPath.join('.')], (text) => setJsonValue(text, keyPath, value));
 }
 
-
 /**
  * Changes the project's `<cwd>/.opencode.json` with `edit`, a function from the file's text to the new
  * text (e.g. a series of {@link setJsonValue} calls), so everything else in the file stays as written.
@@ -50,12 +53,21 @@ export function setProjectConfigValue(cwd: string, keyPath: readonly string[], v
  * @throws {ConfigError} when the file is not valid JSONC, or when the result has a problem under one of
  *   `checkedKeys` (e.g. `['permission']`); nothing is written then.
  */
-export function updateProjectConfigFile(cwd: string, checkedKeys: readonly string[], edit: (text: string) => string): string {
+export function updateProjectConfigFile(
+  cwd: string,
+  checkedKeys: readonly string[],
+  edit: (text: string) => string,
+): string {
   return updateConfigFile(path.join(cwd, CONFIG_FILE_NAME), checkedKeys, edit, 0o644);
 }
 
 /** {@link updateProjectConfigFile} for any config file; a missing file (and its folder) is created with `newFileMode`. */
-function updateConfigFile(file: string, checkedKeys: readonly string[], edit: (text: string) => string, newFileMode: number): string {
+function updateConfigFile(
+  file: string,
+  checkedKeys: readonly string[],
+  edit: (text: string) => string,
+  newFileMode: number,
+): string {
   const existing = readConfigText(file);
   if (existing !== undefined) {
     const checked = checkFile(file, existing);
@@ -84,7 +96,12 @@ function updateConfigFile(file: string, checkedKeys: readonly string[], edit: (t
  * @throws {JsonSyntaxError} when `text` is not valid JSONC
  * @throws {Error} when `text` is not an object, or (a bug) the edit would not give the expected value
  */
-export function setJsonValue(text: string, keyPath: readonly string[], value: unknown, options: { moveToEnd?: boolean } = {}): string {
+export function setJsonValue(
+  text: string,
+  keyPath: readonly string[],
+  value: unknown,
+  options: { moveToEnd?: boolean } = {},
+): string {
   if (keyPath.length === 0) throw new Error('setJsonValue: empty key path');
   const bom = text.startsWith('\ufeff') ? '\ufeff' : '';
   const source = text.slice(bom.length);
@@ -167,7 +184,8 @@ function detectStyle(text: string): JsonStyle {
   if (first && isMultiline(text, root)) {
     const memberIndent = lineIndent(text, first.keyStart);
     const braceIndent = lineIndent(text, root.start);
-    if (memberIndent.startsWith(braceIndent) && memberIndent.length > braceIndent.length) unit = memberIndent.slice(braceIndent.length);
+    if (memberIndent.startsWith(braceIndent) && memberIndent.length > braceIndent.length)
+      unit = memberIndent.slice(braceIndent.length);
   }
   return {
     eol: text.includes('\r\n') ? '\r\n' : '\n',
@@ -190,13 +208,17 @@ function appendMember(text: string, object: JsonNode, key: string, value: unknow
   const members = object.members!;
   const multiline = members.length === 0 ? style.multiline : isMultiline(text, object);
   const braceIndent = lineIndent(text, object.start);
-  const indent = members.length > 0 && multiline ? lineIndent(text, members[members.length - 1]!.keyStart) : braceIndent + style.unit;
+  const indent =
+    members.length > 0 && multiline
+      ? lineIndent(text, members[members.length - 1]!.keyStart)
+      : braceIndent + style.unit;
   const member = `${JSON.stringify(key)}${style.colon}${formatValue(value, indent, style, multiline)}`;
   if (members.length === 0) {
     const inner = { offset: object.start + 1, length: object.end - 1 - (object.start + 1) };
     const between = text.slice(inner.offset, inner.offset + inner.length);
     // an empty object holding only a comment keeps it, after the new member
-    if (between.trim() !== '') return applyEdits(text, [{ offset: inner.offset, length: 0, content: `${style.eol}${indent}${member}` }]);
+    if (between.trim() !== '')
+      return applyEdits(text, [{ offset: inner.offset, length: 0, content: `${style.eol}${indent}${member}` }]);
     const content = multiline ? `${style.eol}${indent}${member}${style.eol}${braceIndent}` : member;
     return applyEdits(text, [{ ...inner, content }]);
   }
@@ -204,7 +226,9 @@ function appendMember(text: string, object: JsonNode, key: string, value: unknow
   if (multiline) {
     // the rest of the last member's line (a comma, a comment about it) stays with it: the new member
     // goes on the next line, keeping a trailing comma if the file used one
-    const rest = /^([ \t]*)(,?)([ \t]*(?:\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\r\n])*\*\/[ \t]*)?)(?=\r?\n)/.exec(text.slice(after));
+    const rest = /^([ \t]*)(,?)([ \t]*(?:\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\r\n])*\*\/[ \t]*)?)(?=\r?\n)/.exec(
+      text.slice(after),
+    );
     if (rest && rest[3]!.trim() !== '') {
       const hadComma = rest[2] === ',';
       const lineEnd = after + rest[0].length;
@@ -221,7 +245,8 @@ function appendMember(text: string, object: JsonNode, key: string, value: unknow
 function removeMember(text: string, object: JsonNode, index: number): string {
   const members = object.members!;
   const member = members[index]!;
-  if (members.length === 1) return applyEdits(text, [{ offset: object.start + 1, length: object.end - 1 - (object.start + 1), content: '' }]);
+  if (members.length === 1)
+    return applyEdits(text, [{ offset: object.start + 1, length: object.end - 1 - (object.start + 1), content: '' }]);
   if (index < members.length - 1) {
     const next = members[index + 1]!.keyStart;
     return applyEdits(text, [{ offset: member.keyStart, length: next - member.keyStart, content: '' }]);
@@ -242,7 +267,9 @@ function findObject(root: JsonNode, keyPath: readonly string[]): JsonNode {
 /** `value` as JSON text for a member indented by `indent`: one member a line when `multiline`, else compact. */
 function formatValue(value: unknown, indent: string, style: JsonStyle, multiline: boolean): string {
   if (!multiline) return JSON.stringify(value);
-  return JSON.stringify(value, null, style.unit).split('\n').join(style.eol + indent);
+  return JSON.stringify(value, null, style.unit)
+    .split('\n')
+    .join(style.eol + indent);
 }
 
 /** The whitespace at the start of the line holding `offset`. */
@@ -264,7 +291,14 @@ function toJsonNode(node: TreeNode): JsonNode {
   out.members = (node.children ?? []).flatMap((property) => {
     const [keyNode, valueNode] = property.children ?? [];
     if (!keyNode || !valueNode) return [];
-    return [{ key: keyNode.value as string, keyStart: keyNode.offset, keyEnd: keyNode.offset + keyNode.length, value: toJsonNode(valueNode) }];
+    return [
+      {
+        key: keyNode.value as string,
+        keyStart: keyNode.offset,
+        keyEnd: keyNode.offset + keyNode.length,
+        value: toJsonNode(valueNode),
+      },
+    ];
   });
   return out;
 }

@@ -78,7 +78,13 @@ export async function loadCustomCommands(options: LoadCustomCommandsOptions): Pr
         continue;
       }
       seen.add(id);
-      commands.push({ id, title: id, description: `from ${tildePath(file, home)}`, content, placeholders: findPlaceholders(content, env) });
+      commands.push({
+        id,
+        title: id,
+        description: `from ${tildePath(file, home)}`,
+        content,
+        placeholders: findPlaceholders(content, env),
+      });
     }
   }
   return commands;
@@ -99,7 +105,13 @@ async function markdownFiles(dir: string, depth = 0): Promise<string[]> {
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = path.join(dir, entry.name);
     // a symlink counts as what it points to; readdir tells which only for real entries
-    const isDirectory = entry.isDirectory() || (entry.isSymbolicLink() && (await readdir(full).then(() => true, () => false)));
+    const isDirectory =
+      entry.isDirectory() ||
+      (entry.isSymbolicLink() &&
+        (await readdir(full).then(
+          () => true,
+          () => false,
+        )));
     if (isDirectory) {
       if (depth < MAX_DEPTH) found.push(...(await markdownFiles(full, depth + 1)).map((f) => path.join(entry.name, f)));
     } else if (/\.md$/i.test(entry.name)) {

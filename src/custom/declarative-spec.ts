@@ -47,8 +47,19 @@ export interface ParsedToolFile {
 }
 
 const KNOWN_KEYS = new Set([
-  'name', 'description', 'parameters', 'command', 'script', 'cwd', 'env', 'timeout',
-  'maxOutputChars', 'maxOutputLines', 'readOnly', 'outputFormat', 'sandbox',
+  'name',
+  'description',
+  'parameters',
+  'command',
+  'script',
+  'cwd',
+  'env',
+  'timeout',
+  'maxOutputChars',
+  'maxOutputLines',
+  'readOnly',
+  'outputFormat',
+  'sandbox',
 ]);
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}/g;
 
@@ -86,35 +97,51 @@ function nameOf(item: unknown): string | undefined {
 function checkTool(item: unknown, file: string): { tool?: DeclarativeToolSpec; errors: string[]; warnings: string[] } {
   const errors: string[] = [];
   const warnings: string[] = [];
-  if (!isObject(item)) return { errors: ['expected a tool (an object with name, description, parameters and command or script)'], warnings };
+  if (!isObject(item))
+    return {
+      errors: ['expected a tool (an object with name, description, parameters and command or script)'],
+      warnings,
+    };
   for (const key of Object.keys(item)) if (!KNOWN_KEYS.has(key)) warnings.push(`${key}: unknown key (ignored)`);
 
   const name = item.name;
   if (typeof name !== 'string' || name === '') errors.push('name: missing');
-  else if (!TOOL_NAME_PATTERN.test(name)) errors.push(`name: "${name}" may hold only letters, digits, _ and - (at most 64)`);
+  else if (!TOOL_NAME_PATTERN.test(name))
+    errors.push(`name: "${name}" may hold only letters, digits, _ and - (at most 64)`);
   const description = item.description;
-  if (typeof description !== 'string' || description.trim() === '') errors.push('description: missing (say when to use the tool and when not)');
+  if (typeof description !== 'string' || description.trim() === '')
+    errors.push('description: missing (say when to use the tool and when not)');
 
   const parameters = checkParameters(item.parameters, errors, warnings);
 
   let command: string[] | undefined;
   let script: string | undefined;
-  if (item.command !== undefined && item.script !== undefined) errors.push('command, script: give one of them, not both');
+  if (item.command !== undefined && item.script !== undefined)
+    errors.push('command, script: give one of them, not both');
   else if (item.command !== undefined) {
-    if (!Array.isArray(item.command) || item.command.length === 0 || !item.command.every((a) => typeof a === 'string' || typeof a === 'number')) {
-      errors.push('command: expected an argv array of strings, e.g. ["git", "log", "-n", "{{count}}"] (never a shell string)');
+    if (
+      !Array.isArray(item.command) ||
+      item.command.length === 0 ||
+      !item.command.every((a) => typeof a === 'string' || typeof a === 'number')
+    ) {
+      errors.push(
+        'command: expected an argv array of strings, e.g. ["git", "log", "-n", "{{count}}"] (never a shell string)',
+      );
     } else {
       command = item.command.map(String);
       command.forEach((arg, i) => {
         for (const m of arg.matchAll(PLACEHOLDER)) {
-          if (parameters && !(m[1]! in parameters.properties)) errors.push(`command[${i}]: {{${m[1]}}} is not a parameter`);
+          if (parameters && !(m[1]! in parameters.properties))
+            errors.push(`command[${i}]: {{${m[1]}}} is not a parameter`);
         }
       });
-      if (/\{\{\s*\}\}/.test(command[0]!) || PLACEHOLDER.test(command[0]!)) errors.push('command[0]: the program must be fixed, not a placeholder');
+      if (/\{\{\s*\}\}/.test(command[0]!) || PLACEHOLDER.test(command[0]!))
+        errors.push('command[0]: the program must be fixed, not a placeholder');
       PLACEHOLDER.lastIndex = 0;
     }
   } else if (item.script !== undefined) {
-    if (typeof item.script !== 'string' || item.script === '') errors.push('script: expected a path relative to the tool file');
+    if (typeof item.script !== 'string' || item.script === '')
+      errors.push('script: expected a path relative to the tool file');
     else script = resolve(dirname(file), item.script);
   } else errors.push('command: missing (give command as an argv array, or script as a path)');
 
@@ -122,10 +149,11 @@ function checkTool(item: unknown, file: string): { tool?: DeclarativeToolSpec; e
   const env: Record<string, string> = {};
   if (item.env !== undefined) {
     if (!isObject(item.env)) errors.push('env: expected an object of NAME: value');
-    else for (const [k, v] of Object.entries(item.env)) {
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') env[k] = String(v);
-      else errors.push(`env.${k}: expected a string`);
-    }
+    else
+      for (const [k, v] of Object.entries(item.env)) {
+        if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') env[k] = String(v);
+        else errors.push(`env.${k}: expected a string`);
+      }
   }
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   const timeout = optional(item, 'timeout', 'number', errors) as number | undefined;
@@ -173,9 +201,12 @@ function checkSandbox(value: unknown, errors: string[]): DeclarativeToolSpec['sa
     errors.push('sandbox: expected an object such as { "network": true, "allowWrite": ["~/.cache/tool"] }');
     return out;
   }
-  for (const key of Object.keys(value)) if (key !== 'network' && key !== 'allowWrite') errors.push(`sandbox.${key}: unknown key (expected network or allowWrite)`);
+  for (const key of Object.keys(value))
+    if (key !== 'network' && key !== 'allowWrite')
+      errors.push(`sandbox.${key}: unknown key (expected network or allowWrite)`);
   if (value.network !== undefined) {
-    if (typeof value.network !== 'boolean') errors.push(`sandbox.network: expected true or false, got ${JSON.stringify(value.network)}`);
+    if (typeof value.network !== 'boolean')
+      errors.push(`sandbox.network: expected true or false, got ${JSON.stringify(value.network)}`);
     else out.network = value.network;
   }
   if (value.allowWrite !== undefined) {
@@ -186,15 +217,21 @@ function checkSandbox(value: unknown, errors: string[]): DeclarativeToolSpec['sa
   return out;
 }
 
-function checkParameters(value: unknown, errors: string[], warnings: string[]): DeclarativeToolSpec['parameters'] | undefined {
+function checkParameters(
+  value: unknown,
+  errors: string[],
+  warnings: string[],
+): DeclarativeToolSpec['parameters'] | undefined {
   if (value === undefined) return { type: 'object', properties: {}, required: [] };
   if (!isObject(value)) {
     errors.push('parameters: expected a JSON Schema object ({ type: object, properties, required })');
     return undefined;
   }
-  if (value.type !== undefined && value.type !== 'object') errors.push(`parameters.type: expected "object", got ${JSON.stringify(value.type)}`);
+  if (value.type !== undefined && value.type !== 'object')
+    errors.push(`parameters.type: expected "object", got ${JSON.stringify(value.type)}`);
   const properties: Record<string, Record<string, unknown>> = {};
-  if (value.properties !== undefined && !isObject(value.properties)) errors.push('parameters.properties: expected an object of name → schema');
+  if (value.properties !== undefined && !isObject(value.properties))
+    errors.push('parameters.properties: expected an object of name → schema');
   for (const [key, schema] of Object.entries(isObject(value.properties) ? value.properties : {})) {
     if (!isObject(schema)) {
       errors.push(`parameters.${key}: expected a schema object with type and description`);
@@ -202,12 +239,14 @@ function checkParameters(value: unknown, errors: string[], warnings: string[]): 
     }
     // the model guesses what it is not told: a warning, not an error
     if (schema.type === undefined) warnings.push(`parameters.${key}.type: missing`);
-    if (typeof schema.description !== 'string' || schema.description.trim() === '') warnings.push(`parameters.${key}.description: missing`);
+    if (typeof schema.description !== 'string' || schema.description.trim() === '')
+      warnings.push(`parameters.${key}.description: missing`);
     properties[key] = schema;
   }
   let required: string[] = [];
   if (value.required !== undefined) {
-    if (!Array.isArray(value.required) || !value.required.every((r) => typeof r === 'string')) errors.push('parameters.required: expected a list of parameter names');
+    if (!Array.isArray(value.required) || !value.required.every((r) => typeof r === 'string'))
+      errors.push('parameters.required: expected a list of parameter names');
     else {
       required = value.required as string[];
       for (const r of required) if (!(r in properties)) errors.push(`parameters.required: "${r}" is not a parameter`);
@@ -216,7 +255,12 @@ function checkParameters(value: unknown, errors: string[], warnings: string[]): 
   return { type: 'object', properties, required };
 }
 
-function optional(item: Record<string, unknown>, key: string, type: 'string' | 'number' | 'boolean', errors: string[]): unknown {
+function optional(
+  item: Record<string, unknown>,
+  key: string,
+  type: 'string' | 'number' | 'boolean',
+  errors: string[],
+): unknown {
   const value = item[key];
   if (value === undefined) return undefined;
   if (typeof value !== type) {

@@ -52,19 +52,30 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
     ...(spec.readOnly ? {} : { asks: 'call' as const }),
     async run(input, ctx): Promise<ToolResult> {
       if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-        return errorResult(`The input of ${spec.name} must be a JSON object of parameters; you sent ${String(JSON.stringify(input)).slice(0, 100)}`);
+        return errorResult(
+          `The input of ${spec.name} must be a JSON object of parameters; you sent ${String(JSON.stringify(input)).slice(0, 100)}`,
+        );
       }
       const args = input as Record<string, unknown>;
       const missing = spec.parameters.required.filter((name) => args[name] === undefined || args[name] === null);
-      if (missing.length > 0) return errorResult(`Invalid input for ${spec.name}: ${missing.map((m) => `${m} is required`).join('; ')}`);
+      if (missing.length > 0)
+        return errorResult(`Invalid input for ${spec.name}: ${missing.map((m) => `${m} is required`).join('; ')}`);
 
       const argv = spec.command ? substituteArgv(spec.command, args) : scriptArgv(spec.script!);
       const tooLong = oversizedArgument(argv, spec.name);
       if (tooLong) return errorResult(tooLong);
       const cwdText = spec.cwd === undefined ? undefined : expandVariables(spec.cwd, baseEnv);
-      const cwd = cwdText === undefined ? options.projectDir : isAbsolute(cwdText) ? cwdText : resolve(options.projectDir, cwdText);
+      const cwd =
+        cwdText === undefined
+          ? options.projectDir
+          : isAbsolute(cwdText)
+            ? cwdText
+            : resolve(options.projectDir, cwdText);
       // provider keys stay out, as from the bash tool's shell (tools/redact.ts); `${VAR}` in `env` may still name one on purpose
-      const env: Record<string, string | undefined> = { ...withoutCredentials(baseEnv, options.passEnv), ...NON_INTERACTIVE_ENV };
+      const env: Record<string, string | undefined> = {
+        ...withoutCredentials(baseEnv, options.passEnv),
+        ...NON_INTERACTIVE_ENV,
+      };
       for (const [key, value] of Object.entries(spec.env)) env[key] = expandVariables(value, baseEnv);
       const shown = formatArgv(argv);
       let sandboxed: SandboxedProcess;
@@ -87,7 +98,8 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
           keepEnv: [...Object.keys(spec.env), ...(options.passEnv ?? [])],
         });
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return errorResult(`${spec.name} could not start ${argv[0]}: ${(err as Error).message}`);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+          return errorResult(`${spec.name} could not start ${argv[0]}: ${(err as Error).message}`);
         return resultFromError(err);
       }
 
@@ -106,7 +118,13 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
         removed = sandboxed.release();
         passed.cleanup();
       });
-      const metadata: Record<string, unknown> = { argv, exit_code: ran.exitCode, start_time: startTime, end_time: Date.now(), timed_out: ran.timedOut };
+      const metadata: Record<string, unknown> = {
+        argv,
+        exit_code: ran.exitCode,
+        start_time: startTime,
+        end_time: Date.now(),
+        timed_out: ran.timedOut,
+      };
       if (ran.startError) return errorResult(`${spec.name} could not start ${argv[0]}: ${ran.startError}`, metadata);
 
       const stdout = formatStdout(clean(ran.stdout), spec.outputFormat);
@@ -115,8 +133,14 @@ export function createDeclarativeTool(spec: DeclarativeToolSpec, options: Declar
       if (stdout) parts.push(stdout);
       if (stderr) parts.push(`stderr:\n${stderr}`);
       // a protected name that did not exist could not be mounted read-only: what the program created there is gone
-      for (const path of removed) parts.push(`(the sandbox removed ${path}, which ${spec.name} created: a file that decides what runs is not created without the person's approval)`);
-      if (ran.endedBackground) parts.push(`${spec.name} exited leaving processes of its own running (a background child holding its output, say); they were ended`);
+      for (const path of removed)
+        parts.push(
+          `(the sandbox removed ${path}, which ${spec.name} created: a file that decides what runs is not created without the person's approval)`,
+        );
+      if (ran.endedBackground)
+        parts.push(
+          `${spec.name} exited leaving processes of its own running (a background child holding its output, say); they were ended`,
+        );
       let isError = false;
       if (ran.timedOut) {
         parts.push(`${spec.name} timed out after ${spec.timeoutMs} ms; its process group was killed`);

@@ -19,4 +19,3 @@ export function decodeOutput(bytes: Buffer): string {
     return bytes.toString('utf8').replace(/\r\n?/g, '\n');
   }
 }
-

@@ -112,7 +112,15 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   const env = options.env ?? process.env;
   const home = env.HOME || homedir();
   const label = (path: string) => displayPath(path, projectDir, home);
-  const report: CustomToolsReport = { tools: [], failed: [], warnings: [], overrides: [], plugins: [], hooks: [], elapsedMs: 0 };
+  const report: CustomToolsReport = {
+    tools: [],
+    failed: [],
+    warnings: [],
+    overrides: [],
+    plugins: [],
+    hooks: [],
+    elapsedMs: 0,
+  };
   const log = (level: 'info' | 'warn' | 'error', message: string, plugin?: string) => {
     if (options.onLog) options.onLog(level, message, plugin);
     else if (level !== 'info') options.bus?.emit('warning', { message });
@@ -139,7 +147,9 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   const cacheDir = salt === undefined ? undefined : options.cacheDir;
   const cache = openToolFileCache(cacheDir, salt);
   // the declarative tool's runner (and the encoding detection in it) loads only when a tool will run
-  const createDeclarativeTool = options.listOnly ? undefined : (await import('./declarative-tool.js')).createDeclarativeTool;
+  const createDeclarativeTool = options.listOnly
+    ? undefined
+    : (await import('./declarative-tool.js')).createDeclarativeTool;
   // the checker (and the YAML parser in it) loads only when a file is new or changed
   let parseToolFile: ((text: string, file: string, ext: string) => ParsedToolFile) | undefined;
   for (const { source, dir } of roots) {
@@ -162,7 +172,14 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       report.warnings.push(...parsed.warnings.map((w) => `${origin}: ${w}`));
       for (const spec of parsed.tools) {
         if (!claim(source, spec.name, origin)) continue;
-        const tool = createDeclarativeTool ? createDeclarativeTool(spec, { projectDir, env, passEnv: passEnvOf(options.config), sandbox: options.sandbox }) : listedTool(spec.name);
+        const tool = createDeclarativeTool
+          ? createDeclarativeTool(spec, {
+              projectDir,
+              env,
+              passEnv: passEnvOf(options.config),
+              sandbox: options.sandbox,
+            })
+          : listedTool(spec.name);
         registry.register(tool, source, origin);
         report.tools.push({ name: spec.name, source, kind: 'file', origin });
       }
@@ -172,8 +189,10 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   cache.save();
 
   const specs: PluginSpec[] = [];
-  for (const { source, dir } of roots) for (const file of pluginFiles(join(dir, 'plugins'))) specs.push({ source, id: file, label: label(file) });
-  for (const name of options.config.plugins ?? []) specs.push({ source: 'project', id: name, label: `plugin package ${name}` });
+  for (const { source, dir } of roots)
+    for (const file of pluginFiles(join(dir, 'plugins'))) specs.push({ source, id: file, label: label(file) });
+  for (const name of options.config.plugins ?? [])
+    specs.push({ source: 'project', id: name, label: `plugin package ${name}` });
   const loaded = await loadPlugins(
     specs,
     { directory: projectDir, worktree: findWorktree(projectDir), config: options.config },
@@ -188,7 +207,9 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   report.failed.push(...loaded.problems);
   report.plugins = loaded.plugins;
   for (const plugin of loaded.plugins) {
-    const hooks = Object.entries(plugin.result.hooks ?? {}).filter(([, fn]) => typeof fn === 'function').map(([name]) => name);
+    const hooks = Object.entries(plugin.result.hooks ?? {})
+      .filter(([, fn]) => typeof fn === 'function')
+      .map(([name]) => name);
     if (hooks.length > 0) report.hooks.push({ origin: plugin.spec.label, source: plugin.spec.source, hooks });
   }
   for (const plugin of loaded.plugins) {
@@ -199,7 +220,11 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
         continue;
       }
       if (!claim(plugin.spec.source, name, plugin.spec.label)) continue;
-      registry.register(options.listOnly ? listedTool(name) : createPluginTool(name, def), plugin.spec.source, plugin.spec.label);
+      registry.register(
+        options.listOnly ? listedTool(name) : createPluginTool(name, def),
+        plugin.spec.source,
+        plugin.spec.label,
+      );
       report.tools.push({ name, source: plugin.spec.source, kind: 'plugin', origin: plugin.spec.label });
     }
   }
@@ -209,7 +234,11 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     if (options.bus) subscribeEventHooks(loaded.plugins, options.bus, warn);
   }
 
-  registry.disable(Object.entries(options.config.tools ?? {}).filter(([, on]) => on === false).map(([name]) => name));
+  registry.disable(
+    Object.entries(options.config.tools ?? {})
+      .filter(([, on]) => on === false)
+      .map(([name]) => name),
+  );
   report.overrides = overrideWarnings(registry);
   report.elapsedMs = performance.now() - started;
   return report;

@@ -7,9 +7,11 @@
 
 /** Removes C0/C1 control characters and ANSI escape sequences, keeping tab and newline. */
 export function removeControlCharacters(text: string): string {
-  return text
-    // colour and cursor sequences first, so their parameters don't remain as text
-    .replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, '')
-    .replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g, '')
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  return (
+    text
+      // colour and cursor sequences first, so their parameters don't remain as text
+      .replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, '')
+      .replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g, '')
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
+  );
 }

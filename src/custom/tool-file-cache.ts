@@ -31,7 +31,10 @@ export function openToolFileCache(dir: string | undefined, salt = ''): ToolFileC
   let stored: Record<string, ParsedToolFile> = {};
   if (path) {
     try {
-      const data = JSON.parse(readFileSync(path, 'utf8')) as { format?: number; entries?: Record<string, ParsedToolFile> };
+      const data = JSON.parse(readFileSync(path, 'utf8')) as {
+        format?: number;
+        entries?: Record<string, ParsedToolFile>;
+      };
       if (data.format === FORMAT && data.entries && typeof data.entries === 'object') stored = data.entries;
     } catch {
       // missing or damaged: start empty
@@ -40,7 +43,8 @@ export function openToolFileCache(dir: string | undefined, salt = ''): ToolFileC
   const used: Record<string, ParsedToolFile> = {};
   let changed = false;
   // the user's salt (config/cache-file.ts): an entry the project's data folder came with never matches
-  const key = (file: string, text: string) => createHash('sha1').update(salt).update('\0').update(file).update('\0').update(text).digest('hex');
+  const key = (file: string, text: string) =>
+    createHash('sha1').update(salt).update('\0').update(file).update('\0').update(text).digest('hex');
   return {
     get(file, text) {
       const k = key(file, text);

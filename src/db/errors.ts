@@ -18,7 +18,9 @@ export class SchemaTooNewError extends Error {
     readonly foundVersion: number,
     readonly knownVersion: number,
   ) {
-    super(`${file}: schema version ${foundVersion} is newer than this opencode knows (${knownVersion}); upgrade opencode`);
+    super(
+      `${file}: schema version ${foundVersion} is newer than this opencode knows (${knownVersion}); upgrade opencode`,
+    );
     this.name = 'SchemaTooNewError';
   }
 }

@@ -134,7 +134,9 @@ export class FileStore {
   /** The versions of one file in the session, oldest first. */
   versions(sessionId: string, path: string): FileVersion[] {
     return this.db
-      .prepare<[string, string], FileRow>(`SELECT * FROM files WHERE session_id = ? AND path = ? ORDER BY ${VERSION_NUMBER}`)
+      .prepare<[string, string], FileRow>(
+        `SELECT * FROM files WHERE session_id = ? AND path = ? ORDER BY ${VERSION_NUMBER}`,
+      )
       .all(sessionId, path)
       .map(toFileVersion);
   }

@@ -12,7 +12,9 @@ import type BetterSqlite3 from 'better-sqlite3';
  * table, then the `(session_id, seq)` index): a start-up check must not read a large database whole.
  */
 export function sessionsWithInterruptedTurns(connection: BetterSqlite3.Database, sinceMs = 0): string[] {
-  const recent = connection.prepare<[number], { id: string }>('SELECT id FROM sessions WHERE updated_at >= ?').all(sinceMs);
+  const recent = connection
+    .prepare<[number], { id: string }>('SELECT id FROM sessions WHERE updated_at >= ?')
+    .all(sinceMs);
   const unfinished = connection.prepare<[string], { n: number }>(
     'SELECT count(*) AS n FROM messages WHERE session_id = ? AND finished_at IS NULL',
   );

@@ -45,8 +45,11 @@ export const sizeOf = (snapshots: readonly PartSnapshot[]): number =>
  * rewrite can (a part removed or changed type). Text that grew by an append becomes an `append` row of
  * the new text; any other change to a part (a new part, a flag set, text replaced) a `part` row.
  */
-export function chunksBetween(before: readonly PartSnapshot[], after: readonly PartSnapshot[], parts: readonly MessagePart[]):
-  { partIndex: number; kind: 'append' | 'part'; body: string }[] | undefined {
+export function chunksBetween(
+  before: readonly PartSnapshot[],
+  after: readonly PartSnapshot[],
+  parts: readonly MessagePart[],
+): { partIndex: number; kind: 'append' | 'part'; body: string }[] | undefined {
   if (after.length < before.length) return undefined;
   const rows: { partIndex: number; kind: 'append' | 'part'; body: string }[] = [];
   for (let i = 0; i < after.length; i++) {

@@ -95,8 +95,12 @@ export class MessageStore {
   private readonly selectSession: BetterSqlite3.Statement<[string], MessageRow>;
   // transaction functions built once: better-sqlite3's `transaction()` costs more than the writes of a small message
   /** returns whether the row exists (was updated) */
-  private readonly rewriteTx: BetterSqlite3.Transaction<(json: string, model: string | null, now: number, finishedAt: number | null, id: string) => boolean>;
-  private readonly chunksTx: BetterSqlite3.Transaction<(id: string, firstSeq: number, rows: readonly { partIndex: number; kind: string; body: string }[]) => void>;
+  private readonly rewriteTx: BetterSqlite3.Transaction<
+    (json: string, model: string | null, now: number, finishedAt: number | null, id: string) => boolean
+  >;
+  private readonly chunksTx: BetterSqlite3.Transaction<
+    (id: string, firstSeq: number, rows: readonly { partIndex: number; kind: string; body: string }[]) => void
+  >;
   private readonly getTx: BetterSqlite3.Transaction<(id: string) => Message | undefined>;
   private readonly listTx: BetterSqlite3.Transaction<(sessionId: string) => Message[]>;
   private readonly batchTx: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
@@ -127,25 +131,29 @@ export class MessageStore {
     // one; the insert trigger counts the message into its session and moves the session's updated_at
     // (migration 0009), so a create is this one statement, atomic by itself. Run through returnedRow():
     // outside a batch it commits as it is reset, and a commit that fails must throw (returning.ts).
-    this.insert = db.prepare<[InsertParams], number>(
-      `INSERT INTO messages (id, session_id, seq, role, parts, model, created_at, updated_at, finished_at)
+    this.insert = db
+      .prepare<[InsertParams], number>(
+        `INSERT INTO messages (id, session_id, seq, role, parts, model, created_at, updated_at, finished_at)
        VALUES (@id, @sessionId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = @sessionId),
                @role, @parts, @model, @now, @now, @finishedAt)
        RETURNING seq`,
-    ).pluck();
-    this.write = db.prepare(
-      'UPDATE messages SET parts = ?, model = ?, updated_at = ?, finished_at = ? WHERE id = ?',
-    );
+      )
+      .pluck();
+    this.write = db.prepare('UPDATE messages SET parts = ?, model = ?, updated_at = ?, finished_at = ? WHERE id = ?');
     this.selectMessage = db.prepare('SELECT * FROM messages WHERE id = ?');
     this.selectSession = db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY seq');
-    this.rewriteTx = db.transaction((json: string, model: string | null, now: number, finishedAt: number | null, id: string) => {
-      this.deleteChunks.run(id);
-      return this.write.run(json, model, now, finishedAt, id).changes > 0;
-    });
-    this.chunksTx = db.transaction((id: string, firstSeq: number, rows: readonly { partIndex: number; kind: string; body: string }[]) => {
-      let seq = firstSeq;
-      for (const row of rows) this.insertChunk.run(id, ++seq, row.partIndex, row.kind, row.body);
-    });
+    this.rewriteTx = db.transaction(
+      (json: string, model: string | null, now: number, finishedAt: number | null, id: string) => {
+        this.deleteChunks.run(id);
+        return this.write.run(json, model, now, finishedAt, id).changes > 0;
+      },
+    );
+    this.chunksTx = db.transaction(
+      (id: string, firstSeq: number, rows: readonly { partIndex: number; kind: string; body: string }[]) => {
+        let seq = firstSeq;
+        for (const row of rows) this.insertChunk.run(id, ++seq, row.partIndex, row.kind, row.body);
+      },
+    );
     // one read transaction: a writer in another process cannot finish the message between the two reads
     this.getTx = db.transaction((id: string) => {
       const row = this.selectMessage.get(id);
@@ -188,7 +196,19 @@ export class MessageStore {
       // the creation counts as the first write for the streaming interval (see updateStreaming)
       this.lastWriteAt.set(id, performance.now());
     }
-    return new StoredMessage({ id, sessionId: input.sessionId, role: input.role, seq, createdAt: now, updatedAt: now, model: input.model, finishedAt }, json);
+    return new StoredMessage(
+      {
+        id,
+        sessionId: input.sessionId,
+        role: input.role,
+        seq,
+        createdAt: now,
+        updatedAt: now,
+        model: input.model,
+        finishedAt,
+      },
+      json,
+    );
   }
 
   /** The message, or `undefined`. Pending streaming state is not included until it is flushed. */
@@ -349,7 +369,10 @@ export class MessageStore {
     else this.written.set(message.id, { parts: snapshots ?? parts.map(snapshotOf), chunkSeq: 0 });
     // id, session, role, seq and creation time are never rewritten: the caller's are the row's
     const { id, sessionId, role, seq, createdAt } = message;
-    return new StoredMessage({ id, sessionId, role, seq, createdAt, updatedAt: now, model: message.model, finishedAt }, json);
+    return new StoredMessage(
+      { id, sessionId, role, seq, createdAt, updatedAt: now, model: message.model, finishedAt },
+      json,
+    );
   }
 
   /**
@@ -361,7 +384,10 @@ export class MessageStore {
   private writeStreaming(message: Message): void {
     const before = this.written.get(message.id);
     const after = message.parts.map(snapshotOf);
-    const rows = before && sizeOf(after) > STREAMING_REWRITE_MAX_CHARS ? chunksBetween(before.parts, after, message.parts) : undefined;
+    const rows =
+      before && sizeOf(after) > STREAMING_REWRITE_MAX_CHARS
+        ? chunksBetween(before.parts, after, message.parts)
+        : undefined;
     if (!rows) {
       this.writeNow(message, finishedAtOf(message), false, after);
       return;

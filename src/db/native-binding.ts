@@ -21,7 +21,12 @@ export function nativeBinding(): { nativeBinding?: string } {
   try {
     const packageDir = path.dirname(localRequire.resolve('better-sqlite3/package.json'));
     const addon = path.join(packageDir, 'build', 'Release', 'better_sqlite3.node');
-    const bindings = () => (localRequire('bindings') as (options: object) => string)({ bindings: 'better_sqlite3.node', module_root: packageDir, path: true });
+    const bindings = () =>
+      (localRequire('bindings') as (options: object) => string)({
+        bindings: 'better_sqlite3.node',
+        module_root: packageDir,
+        path: true,
+      });
     found = { nativeBinding: existsSync(addon) ? addon : bindings() };
   } catch {
     found = {};

@@ -43,7 +43,8 @@ export function cutMiddle(text: string, maxChars: number = MAX_STORED_PART_CHARS
 export function capPart(part: MessagePart, maxChars: number = MAX_STORED_PART_CHARS): MessagePart {
   const limit = maxChars + CUT_NOTE_MAX_CHARS;
   if (part.type === 'text' && part.text.length > limit) return { ...part, text: cutMiddle(part.text, maxChars) };
-  if (part.type === 'tool_result' && part.content.length > limit) return { ...part, content: cutMiddle(part.content, maxChars) };
+  if (part.type === 'tool_result' && part.content.length > limit)
+    return { ...part, content: cutMiddle(part.content, maxChars) };
   return part;
 }
 

@@ -13,6 +13,9 @@ import type BetterSqlite3 from 'better-sqlite3';
  * or undefined when it returned none (an `UPDATE … WHERE` that matched nothing).
  * @throws `SqliteError`: the write's own error, or its commit's (SQLITE_FULL, SQLITE_IOERR_WRITE, …)
  */
-export function returnedRow<P extends unknown[], R>(statement: BetterSqlite3.Statement<P, R>, ...params: P): R | undefined {
+export function returnedRow<P extends unknown[], R>(
+  statement: BetterSqlite3.Statement<P, R>,
+  ...params: P
+): R | undefined {
   return statement.all(...params)[0];
 }

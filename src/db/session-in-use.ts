@@ -62,7 +62,13 @@ export function holdSession(dataDir: string, sessionId: string, holder: SessionH
   const file = markFile(dataDir, sessionId, process.pid);
   if (held.has(file)) return;
   const ticks = processStartTicks(process.pid);
-  const mark: Mark = { sessionId, pid: process.pid, holder, sinceMs: Date.now(), ...(ticks !== null && { startTicks: ticks }) };
+  const mark: Mark = {
+    sessionId,
+    pid: process.pid,
+    holder,
+    sinceMs: Date.now(),
+    ...(ticks !== null && { startTicks: ticks }),
+  };
   // two tries: another process may remove the session's folder, empty, between our mkdir and write
   const written = [0, 1].some(() => {
     try {
@@ -137,8 +143,15 @@ function readMark(file: string): Mark | undefined {
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<Mark>;
     if (typeof value.pid !== 'number' || typeof value.sessionId !== 'string') return undefined;
-    const holder: SessionHolder = typeof value.holder === 'string' && Object.hasOwn(SESSION_HOLDERS, value.holder) ? value.holder : 'tui';
-    return { sessionId: value.sessionId, pid: value.pid, holder, sinceMs: Number(value.sinceMs) || 0, ...(typeof value.startTicks === 'string' && { startTicks: value.startTicks }) };
+    const holder: SessionHolder =
+      typeof value.holder === 'string' && Object.hasOwn(SESSION_HOLDERS, value.holder) ? value.holder : 'tui';
+    return {
+      sessionId: value.sessionId,
+      pid: value.pid,
+      holder,
+      sinceMs: Number(value.sinceMs) || 0,
+      ...(typeof value.startTicks === 'string' && { startTicks: value.startTicks }),
+    };
   } catch {
     return undefined; // being written, or not ours: neither counts
   }
@@ -183,10 +196,15 @@ export function relatedSessionUsers(dataDir: string, sessions: SessionTree, sess
     ids.add(id);
     for (const child of sessions.listChildren(id)) below.push(child.id);
   }
-  for (let parent = sessions.get(sessionId)?.parentSessionId; parent !== undefined && !ids.has(parent); parent = sessions.get(parent)?.parentSessionId) {
+  for (
+    let parent = sessions.get(sessionId)?.parentSessionId;
+    parent !== undefined && !ids.has(parent);
+    parent = sessions.get(parent)?.parentSessionId
+  ) {
     ids.add(parent);
   }
   const byPid = new Map<number, SessionUser>();
-  for (const id of ids) for (const user of sessionUsers(dataDir, id)) if (!byPid.has(user.pid)) byPid.set(user.pid, user);
+  for (const id of ids)
+    for (const user of sessionUsers(dataDir, id)) if (!byPid.has(user.pid)) byPid.set(user.pid, user);
   return [...byPid.values()].sort((a, b) => a.sinceMs - b.sinceMs);
 }

@@ -39,12 +39,23 @@ export function restoreSessionRows(db: Database, rows: SessionRows): void {
       // the insert trigger counts each message into its session's message_count, and moves the session's
       // updated_at up to the message's created_at (migration 0009)
       for (const m of rows.messages) {
-        insertMessage.run(m.id, m.sessionId, m.seq, m.role, JSON.stringify(capParts(m.parts)), m.model ?? null, m.createdAt, m.updatedAt, m.finishedAt ?? null);
+        insertMessage.run(
+          m.id,
+          m.sessionId,
+          m.seq,
+          m.role,
+          JSON.stringify(capParts(m.parts)),
+          m.model ?? null,
+          m.createdAt,
+          m.updatedAt,
+          m.finishedAt ?? null,
+        );
       }
       // so each session gets its exported time back: a message may be newer than its session (the clock
       // was set back, then the session renamed or its usage added), and the import is exact
       for (const session of rows.sessions) setUpdatedAt.run(session.updatedAt, session.id);
-      for (const f of rows.files) insertFile.run(f.id, f.sessionId, f.path, f.content, f.version, f.createdAt, f.updatedAt);
+      for (const f of rows.files)
+        insertFile.run(f.id, f.sessionId, f.path, f.content, f.version, f.createdAt, f.updatedAt);
     })
     .immediate();
 }

@@ -120,7 +120,9 @@ export class SessionStore {
   /** Top-level sessions (no parent), newest first. */
   list(): Session[] {
     return this.db
-      .prepare<[], SessionRow>('SELECT * FROM sessions WHERE parent_session_id IS NULL ORDER BY created_at DESC, rowid DESC')
+      .prepare<[], SessionRow>(
+        'SELECT * FROM sessions WHERE parent_session_id IS NULL ORDER BY created_at DESC, rowid DESC',
+      )
       .all()
       .map(toSession);
   }
@@ -144,7 +146,9 @@ export class SessionStore {
   /** The most recently updated top-level session (`--continue`), or `undefined` when there is none. */
   latest(): Session | undefined {
     const row = this.db
-      .prepare<[], SessionRow>('SELECT * FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1')
+      .prepare<[], SessionRow>(
+        'SELECT * FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1',
+      )
       .get();
     return row && toSession(row);
   }
@@ -174,7 +178,9 @@ export class SessionStore {
    */
   findByIdPrefix(prefix: string, limit = 10): Session[] {
     return this.db
-      .prepare<[number, string, number], SessionRow>('SELECT * FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?')
+      .prepare<[number, string, number], SessionRow>(
+        'SELECT * FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?',
+      )
       .all(prefix.length, prefix, limit)
       .map(toSession);
   }
@@ -250,7 +256,12 @@ export class SessionStore {
   private update(id: string, assignments: string, values: unknown[]): Session {
     // `assignments` is one of a few constant strings of this class, so the cache stays that small; the
     // session's time never goes back (a clock set back), as with a message's insert (migration 0009)
-    const row = returnedRow(this.prepared(`UPDATE sessions SET ${assignments}, updated_at = MAX(updated_at, ?) WHERE id = ? RETURNING *`), ...values, Date.now(), id);
+    const row = returnedRow(
+      this.prepared(`UPDATE sessions SET ${assignments}, updated_at = MAX(updated_at, ?) WHERE id = ? RETURNING *`),
+      ...values,
+      Date.now(),
+      id,
+    );
     if (!row) throw new NotFoundError('session', id);
     return toSession(row);
   }

@@ -178,16 +178,25 @@ export class ToolCallLog {
       ...(this.byToolDays.all({ firstDay }) as ToolTotals[]),
     ]);
     const everyCall = ((this.firstStart.get() as number | null) ?? since) >= since;
-    const [shortest, longest] = everyCall ? [this.nthShortest.all, this.nthLongest.all] : [this.nthShortest.inPeriod, this.nthLongest.inPeriod];
+    const [shortest, longest] = everyCall
+      ? [this.nthShortest.all, this.nthLongest.all]
+      : [this.nthShortest.inPeriod, this.nthLongest.inPeriod];
     // nearest rank: the ceil(p × n / 100)-th shortest of the n calls that ran
     const percentile = (tool: string, ran: number, p: number): number | null => {
       if (ran === 0) return null;
       const rank = Math.ceil((p * ran) / 100);
-      return (rank - 1 <= ran - rank ? shortest.get({ tool, since, offset: rank - 1 }) : longest.get({ tool, since, offset: ran - rank })) as number;
+      return (
+        rank - 1 <= ran - rank
+          ? shortest.get({ tool, since, offset: rank - 1 })
+          : longest.get({ tool, since, offset: ran - rank })
+      ) as number;
     };
     return rows
       .map((r) => {
-        const outcomes = Object.fromEntries(TOOL_CALL_OUTCOMES.map((o) => [o, r[o]])) as Record<ToolCallOutcome, number>;
+        const outcomes = Object.fromEntries(TOOL_CALL_OUTCOMES.map((o) => [o, r[o]])) as Record<
+          ToolCallOutcome,
+          number
+        >;
         const ran = outcomes.ok + outcomes.error + outcomes.timeout;
         return {
           tool: r.tool,

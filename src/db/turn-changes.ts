@@ -99,12 +99,22 @@ interface ChangeRow {
 /** How a state is stored beside its bytes (migration 0008); `null`: a file whose bytes are stored. */
 type StateKind = 'link' | 'blob';
 
-function snapshot(bytes: Buffer | null, mode: number | null, link: string | null, kind: StateKind | null, repo: string | null): FileSnapshot | null {
+function snapshot(
+  bytes: Buffer | null,
+  mode: number | null,
+  link: string | null,
+  kind: StateKind | null,
+  repo: string | null,
+): FileSnapshot | null {
   if (bytes === null) return null;
   if (kind === 'link') return { bytes, mode: mode ?? 0o777, linkTarget: bytes.toString('utf8'), symlink: true };
   if (kind === 'blob') {
     const [id, size] = bytes.toString('latin1').split(' ');
-    return { bytes: Buffer.alloc(0), mode: mode ?? 0o644, blob: { repo: repo ?? '', id: id ?? '', size: Number(size) } };
+    return {
+      bytes: Buffer.alloc(0),
+      mode: mode ?? 0o644,
+      blob: { repo: repo ?? '', id: id ?? '', size: Number(size) },
+    };
   }
   return { bytes, mode: mode ?? 0o644, ...(link !== null ? { linkTarget: link } : {}) };
 }
@@ -151,7 +161,9 @@ export class TurnChangeStore {
         const before = stored(write.before);
         const after = stored(write.after);
         this.db
-          .prepare(`UPDATE turn_changes SET state = 'dropped', updated_at = ? WHERE session_id = ? AND state IN ('undone', 'skipped')`)
+          .prepare(
+            `UPDATE turn_changes SET state = 'dropped', updated_at = ? WHERE session_id = ? AND state IN ('undone', 'skipped')`,
+          )
           .run(now, write.sessionId);
         this.db
           .prepare(
@@ -201,7 +213,9 @@ export class TurnChangeStore {
    * transaction of the stores does, so no other process's commit can come between its reads and writes.
    */
   setStates(updates: readonly { id: number; state: TurnChangeState }[]): void {
-    const statement = this.db.prepare<[TurnChangeState, number, number]>('UPDATE turn_changes SET state = ?, updated_at = ? WHERE id = ?');
+    const statement = this.db.prepare<[TurnChangeState, number, number]>(
+      'UPDATE turn_changes SET state = ?, updated_at = ? WHERE id = ?',
+    );
     const now = Date.now();
     this.db
       .transaction(() => {
@@ -218,7 +232,12 @@ export class TurnChangeStore {
       .map(toChange);
   }
 
-  private turnWith(sessionId: string, where: string, order: 'ASC' | 'DESC', states: TurnChangeState[]): TurnChanges | undefined {
+  private turnWith(
+    sessionId: string,
+    where: string,
+    order: 'ASC' | 'DESC',
+    states: TurnChangeState[],
+  ): TurnChanges | undefined {
     const turn = this.db
       .prepare<[string], { turn_id: string; turn_seq: number }>(
         `SELECT turn_id, turn_seq FROM turn_changes WHERE session_id = ? AND ${where} ORDER BY turn_seq ${order} LIMIT 1`,

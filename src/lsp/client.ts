@@ -18,7 +18,9 @@ import { pathToUri, uriToPath } from './uri.js';
 /** An LSP `WorkspaceEdit` (the parts we apply: `changes` and `documentChanges` of text edits). */
 export interface WorkspaceEdit {
   changes?: Record<string, TextEdit[]>;
-  documentChanges?: ({ textDocument: { uri: string; version?: number | null }; edits: TextEdit[] } | { kind: string })[];
+  documentChanges?: (
+    { textDocument: { uri: string; version?: number | null }; edits: TextEdit[] } | { kind: string }
+  )[];
 }
 
 /** An LSP `TextEdit`: replace `range` (0-based lines, UTF-16 characters) by `newText`. */
@@ -43,7 +45,10 @@ export interface LspClientOptions {
   /** how long `initialize` may take before the server is given up (ms) */
   startTimeoutMs: number;
   /** the server asked to change files (`workspace/applyEdit`); the answer goes back to it */
-  onApplyEdit?: (edit: WorkspaceEdit, label: string | undefined) => Promise<{ applied: boolean; failureReason?: string }>;
+  onApplyEdit?: (
+    edit: WorkspaceEdit,
+    label: string | undefined,
+  ) => Promise<{ applied: boolean; failureReason?: string }>;
   /** the server process ended after a successful start (crash or exit), with a one-line reason */
   onExit?: (reason: string) => void;
   /** verbose traffic log (`debugLSP`) */
@@ -118,8 +123,16 @@ export class LspClient {
     // imported here so that -p and the first frame never load it (servers start lazily)
     const loaded = await import('vscode-jsonrpc/node');
     // a CommonJS package: Node gives named exports, the esbuild bundle only a default export
-    const rpc = (typeof loaded.createMessageConnection === 'function' ? loaded : (loaded as unknown as { default: typeof loaded }).default);
-    const child = spawn(options.launch?.file ?? options.command, options.launch?.args ?? options.args, { cwd: options.root, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const rpc =
+      typeof loaded.createMessageConnection === 'function'
+        ? loaded
+        : (loaded as unknown as { default: typeof loaded }).default;
+    const child = spawn(options.launch?.file ?? options.command, options.launch?.args ?? options.args, {
+      cwd: options.root,
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     const stderrTail = { text: '' };
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
@@ -152,7 +165,10 @@ export class LspClient {
     await spawned;
     let client: LspClient | undefined;
     try {
-      const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout!), new rpc.StreamMessageWriter(child.stdin!));
+      const connection = rpc.createMessageConnection(
+        new rpc.StreamMessageReader(child.stdout!),
+        new rpc.StreamMessageWriter(child.stdin!),
+      );
       connection.onError(() => {});
       client = new LspClient(options, child, connection, stderrTail, framing);
       client.registerHandlers();
@@ -163,7 +179,9 @@ export class LspClient {
       // whatever failed, the process goes with it
       if (client) client.kill();
       else if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      throw err instanceof LspStartError ? err : new LspStartError(`cannot talk to ${options.command}: ${(err as Error).message}`);
+      throw err instanceof LspStartError
+        ? err
+        : new LspStartError(`cannot talk to ${options.command}: ${(err as Error).message}`);
     }
   }
 
@@ -180,17 +198,25 @@ export class LspClient {
   private registerHandlers(): void {
     const { connection, options } = this;
     const root = options.root;
-    connection.onRequest('workspace/configuration', (params: { items?: unknown[] }) => (params.items ?? []).map(() => ({})));
-    connection.onRequest('client/registerCapability', (params: { registrations?: { method: string; registerOptions?: { watchers?: { globPattern: unknown }[] } }[] }) => {
-      for (const r of params.registrations ?? []) {
-        if (r.method !== 'workspace/didChangeWatchedFiles') continue;
-        for (const w of r.registerOptions?.watchers ?? []) {
-          if (typeof w.globPattern === 'string') this.watchedGlobs.push(w.globPattern);
-          else if (w.globPattern && typeof (w.globPattern as { pattern?: unknown }).pattern === 'string') this.watchedGlobs.push((w.globPattern as { pattern: string }).pattern);
+    connection.onRequest('workspace/configuration', (params: { items?: unknown[] }) =>
+      (params.items ?? []).map(() => ({})),
+    );
+    connection.onRequest(
+      'client/registerCapability',
+      (params: {
+        registrations?: { method: string; registerOptions?: { watchers?: { globPattern: unknown }[] } }[];
+      }) => {
+        for (const r of params.registrations ?? []) {
+          if (r.method !== 'workspace/didChangeWatchedFiles') continue;
+          for (const w of r.registerOptions?.watchers ?? []) {
+            if (typeof w.globPattern === 'string') this.watchedGlobs.push(w.globPattern);
+            else if (w.globPattern && typeof (w.globPattern as { pattern?: unknown }).pattern === 'string')
+              this.watchedGlobs.push((w.globPattern as { pattern: string }).pattern);
+          }
         }
-      }
-      return null;
-    });
+        return null;
+      },
+    );
     connection.onRequest('client/unregisterCapability', () => null);
     connection.onRequest('window/workDoneProgress/create', () => null);
     connection.onRequest('window/showMessageRequest', () => null);
@@ -203,13 +229,20 @@ export class LspClient {
         return { applied: false, failureReason: (err as Error).message };
       }
     });
-    connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics: LspDiagnostic[] }) => {
-      const path = uriToPath(params.uri);
-      if (!path) return;
-      this.store(path, params.diagnostics, params.version);
-    });
-    connection.onNotification('window/logMessage', (p: { message: string }) => options.log?.(`[${options.name}] ${p.message}`));
-    connection.onNotification('window/showMessage', (p: { message: string }) => options.log?.(`[${options.name}] ${p.message}`));
+    connection.onNotification(
+      'textDocument/publishDiagnostics',
+      (params: { uri: string; version?: number; diagnostics: LspDiagnostic[] }) => {
+        const path = uriToPath(params.uri);
+        if (!path) return;
+        this.store(path, params.diagnostics, params.version);
+      },
+    );
+    connection.onNotification('window/logMessage', (p: { message: string }) =>
+      options.log?.(`[${options.name}] ${p.message}`),
+    );
+    connection.onNotification('window/showMessage', (p: { message: string }) =>
+      options.log?.(`[${options.name}] ${p.message}`),
+    );
     connection.onNotification(() => {});
     this.child.once('exit', (code, signal) => {
       this.exited = true;
@@ -220,7 +253,10 @@ export class LspClient {
       const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
       options.onExit?.(`${how}${tail ? ` (${tail})` : ''}`);
     });
-    if (options.log) connection.onUnhandledNotification((n: { method: string }) => options.log!(`[${options.name}] unhandled ${n.method}`));
+    if (options.log)
+      connection.onUnhandledNotification((n: { method: string }) =>
+        options.log!(`[${options.name}] unhandled ${n.method}`),
+      );
   }
 
   private async initialize(): Promise<void> {
@@ -245,7 +281,13 @@ export class LspClient {
         },
         textDocument: {
           synchronization: { dynamicRegistration: true, didSave: true, willSave: false, willSaveWaitUntil: false },
-          publishDiagnostics: { relatedInformation: false, versionSupport: true, tagSupport: { valueSet: [1, 2] }, codeDescriptionSupport: true, dataSupport: false },
+          publishDiagnostics: {
+            relatedInformation: false,
+            versionSupport: true,
+            tagSupport: { valueSet: [1, 2] },
+            codeDescriptionSupport: true,
+            dataSupport: false,
+          },
           diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
         },
         window: { workDoneProgress: true, showMessage: {} },
@@ -262,7 +304,10 @@ export class LspClient {
     });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new LspStartError(`no answer to initialize within ${options.startTimeoutMs} ms`)), options.startTimeoutMs);
+      timer = setTimeout(
+        () => reject(new LspStartError(`no answer to initialize within ${options.startTimeoutMs} ms`)),
+        options.startTimeoutMs,
+      );
     });
     // what is not LSP on stdout ends the handshake at once (the reader would wait for ever)
     const garbled = new Promise<never>((_, reject) => {
@@ -271,14 +316,19 @@ export class LspClient {
       else this.framing.onProblem = fail;
     });
     try {
-      const result = (await Promise.race([connection.sendRequest('initialize', params), exited, timeout, garbled])) as { capabilities?: Record<string, unknown> };
+      const result = (await Promise.race([connection.sendRequest('initialize', params), exited, timeout, garbled])) as {
+        capabilities?: Record<string, unknown>;
+      };
       this.capabilities = result?.capabilities ?? {};
     } catch (err) {
       if (err instanceof LspStartError) throw err;
       // a process that dies closes the connection first: its exit code and stderr say more than that
       // (an error answer, which has a numeric code, comes from a live server: nothing to wait for)
       if (typeof (err as { code?: unknown }).code !== 'number') {
-        await Promise.race([exited.catch(() => {}), new Promise((resolve) => setTimeout(resolve, EXIT_REASON_WAIT_MS).unref())]);
+        await Promise.race([
+          exited.catch(() => {}),
+          new Promise((resolve) => setTimeout(resolve, EXIT_REASON_WAIT_MS).unref()),
+        ]);
       }
       throw new LspStartError(exitReason ?? `initialize failed: ${(err as Error).message}`);
     } finally {
@@ -403,7 +453,10 @@ export class LspClient {
     doc.version++;
     doc.text = text;
     const uri = pathToUri(path);
-    await this.notify('textDocument/didChange', { textDocument: { uri, version: doc.version }, contentChanges: [{ text }] });
+    await this.notify('textDocument/didChange', {
+      textDocument: { uri, version: doc.version },
+      contentChanges: [{ text }],
+    });
     await this.notify('textDocument/didSave', { textDocument: { uri }, text });
     return doc.version;
   }
@@ -418,7 +471,9 @@ export class LspClient {
   /** `workspace/didChangeWatchedFiles` (type 1 created, 2 changed, 3 deleted). */
   async filesChanged(changes: { path: string; type: 1 | 2 | 3 }[]): Promise<void> {
     if (changes.length === 0) return;
-    await this.notify('workspace/didChangeWatchedFiles', { changes: changes.map((c) => ({ uri: pathToUri(c.path), type: c.type })) });
+    await this.notify('workspace/didChangeWatchedFiles', {
+      changes: changes.map((c) => ({ uri: pathToUri(c.path), type: c.type })),
+    });
   }
 
   /**
@@ -426,10 +481,21 @@ export class LspClient {
    * `version` or later), then `settleMs` more for a follow-up report (typescript-language-server
    * reports syntax and semantic problems separately). Resolves true when one came, false on timeout.
    */
-  async waitForDiagnostics(path: string, afterSeq: number, version: number | undefined, timeoutMs: number, settleMs: number, signal?: AbortSignal): Promise<boolean> {
+  async waitForDiagnostics(
+    path: string,
+    afterSeq: number,
+    version: number | undefined,
+    timeoutMs: number,
+    settleMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     const fresh = (): boolean => {
       const d = this.diagnostics.get(path);
-      return d !== undefined && d.seq > afterSeq && (d.version === undefined || version === undefined || d.version >= version);
+      return (
+        d !== undefined &&
+        d.seq > afterSeq &&
+        (d.version === undefined || version === undefined || d.version >= version)
+      );
     };
     const arrived = await this.waitUntil(fresh, timeoutMs, signal);
     if (!arrived) return false;

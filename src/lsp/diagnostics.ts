@@ -43,7 +43,12 @@ export interface LspDiagnostic {
 export const MAX_DIAGNOSTICS_PER_BLOCK = 10;
 
 const SEVERITIES: Record<number, DiagnosticSeverity> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
-const SEVERITY_LABEL: Record<DiagnosticSeverity, string> = { error: 'Error', warning: 'Warn', info: 'Info', hint: 'Hint' };
+const SEVERITY_LABEL: Record<DiagnosticSeverity, string> = {
+  error: 'Error',
+  warning: 'Warn',
+  info: 'Info',
+  hint: 'Hint',
+};
 const TAGS: Record<number, 'unnecessary' | 'deprecated'> = { 1: 'unnecessary', 2: 'deprecated' };
 
 /** Converts a wire diagnostic of `path`; a missing severity counts as an error (LSP: the client decides). */
@@ -71,7 +76,14 @@ export function formatDiagnostic(d: Diagnostic): string {
 /** Errors first, then warnings, info, hints; within one severity by the formatted line (path, line, column). */
 export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
   const rank: Record<DiagnosticSeverity, number> = { error: 0, warning: 1, info: 2, hint: 3 };
-  return [...list].sort((a, b) => rank[a.severity] - rank[b.severity] || a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column || a.message.localeCompare(b.message));
+  return [...list].sort(
+    (a, b) =>
+      rank[a.severity] - rank[b.severity] ||
+      a.path.localeCompare(b.path) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      a.message.localeCompare(b.message),
+  );
 }
 
 /** A block `<tag>\n…lines…\n</tag>`: sorted, at most {@link MAX_DIAGNOSTICS_PER_BLOCK} lines, then `... and N more diagnostics`. Empty list → ''. */
@@ -79,7 +91,8 @@ export function formatBlock(tag: string, list: readonly Diagnostic[]): string {
   if (list.length === 0) return '';
   const sorted = sortDiagnostics(list);
   const lines = sorted.slice(0, MAX_DIAGNOSTICS_PER_BLOCK).map(formatDiagnostic);
-  if (sorted.length > MAX_DIAGNOSTICS_PER_BLOCK) lines.push(`... and ${sorted.length - MAX_DIAGNOSTICS_PER_BLOCK} more diagnostics`);
+  if (sorted.length > MAX_DIAGNOSTICS_PER_BLOCK)
+    lines.push(`... and ${sorted.length - MAX_DIAGNOSTICS_PER_BLOCK} more diagnostics`);
   return `<${tag}>\n${lines.join('\n')}\n</${tag}>\n`;
 }
 
@@ -113,7 +126,10 @@ function identity(d: Diagnostic): string {
  * position (an edit above a problem moves it) and counts: two equal problems before and three after
  * leave one new.
  */
-export function newSince(before: readonly Diagnostic[], after: readonly Diagnostic[]): { added: Diagnostic[]; kept: Diagnostic[] } {
+export function newSince(
+  before: readonly Diagnostic[],
+  after: readonly Diagnostic[],
+): { added: Diagnostic[]; kept: Diagnostic[] } {
   const remaining = new Map<string, number>();
   for (const d of before) remaining.set(identity(d), (remaining.get(identity(d)) ?? 0) + 1);
   const added: Diagnostic[] = [];
@@ -157,8 +173,10 @@ export function formatChangeReport(report: ChangeReport): string {
   if (report.added.length || report.addedElsewhere.length || report.kept.length) {
     const which = report.files.length === 1 ? 'Current file' : 'Changed files';
     summary.push(`${which}: ${describeCounts(countProblems(report.added))} introduced by this change`);
-    if (report.addedElsewhere.length) summary.push(`Project: ${describeCounts(countProblems(report.addedElsewhere))} introduced in other files`);
-    if (report.kept.length) summary.push(`Already there before this change (not listed): ${describeCounts(countProblems(report.kept))}`);
+    if (report.addedElsewhere.length)
+      summary.push(`Project: ${describeCounts(countProblems(report.addedElsewhere))} introduced in other files`);
+    if (report.kept.length)
+      summary.push(`Already there before this change (not listed): ${describeCounts(countProblems(report.kept))}`);
   }
   for (const m of report.missing) summary.push(`No diagnostics for ${m.path}: ${m.reason}`);
   if (summary.length) out += `<diagnostic_summary>\n${summary.join('\n')}\n</diagnostic_summary>\n`;
@@ -169,7 +187,11 @@ export function formatChangeReport(report: ChangeReport): string {
  * The `diagnostics` tool's output (as the original's): the file's problems (when a file is given), the
  * project's (every other file the servers reported on), and a summary. '' when there are none.
  */
-export function formatDiagnosticsReport(file: string | undefined, fileDiagnostics: readonly Diagnostic[], projectDiagnostics: readonly Diagnostic[]): string {
+export function formatDiagnosticsReport(
+  file: string | undefined,
+  fileDiagnostics: readonly Diagnostic[],
+  projectDiagnostics: readonly Diagnostic[],
+): string {
   let out = '';
   if (file) out += formatBlock('file_diagnostics', fileDiagnostics);
   out += formatBlock('project_diagnostics', projectDiagnostics);

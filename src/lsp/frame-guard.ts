@@ -43,7 +43,8 @@ export class FrameGuard {
       if (this.header.length > MAX_HEADER_BYTES) return (this.problem = garbage(this.header));
       if (end === -1) {
         // a partial line: it must already look like the start of a header
-        if (!/^[A-Za-z0-9-]*(:[^\n]*)?\r?$/.test(this.header.split('\r\n').pop() ?? '')) return (this.problem = garbage(this.header));
+        if (!/^[A-Za-z0-9-]*(:[^\n]*)?\r?$/.test(this.header.split('\r\n').pop() ?? ''))
+          return (this.problem = garbage(this.header));
         continue;
       }
       const lines = this.header.split('\r\n');
@@ -57,9 +58,11 @@ export class FrameGuard {
       const length = /(?:^|\r\n)content-length:[ \t]*([^\r\n]*)/i.exec(this.header)?.[1]?.trim();
       this.header = '';
       if (length === undefined) return (this.problem = 'sent a message without a Content-Length header');
-      if (!/^\d+$/.test(length)) return (this.problem = `announced a message length that is not a number: ${JSON.stringify(length.slice(0, 40))}`);
+      if (!/^\d+$/.test(length))
+        return (this.problem = `announced a message length that is not a number: ${JSON.stringify(length.slice(0, 40))}`);
       const bytes = Number(length);
-      if (bytes > MAX_MESSAGE_BYTES) return (this.problem = `announced an impossible message length of ${length} bytes (at most ${MAX_MESSAGE_BYTES} are accepted)`);
+      if (bytes > MAX_MESSAGE_BYTES)
+        return (this.problem = `announced an impossible message length of ${length} bytes (at most ${MAX_MESSAGE_BYTES} are accepted)`);
       this.bodyLeft = bytes;
     }
     return undefined;
@@ -67,6 +70,10 @@ export class FrameGuard {
 }
 
 function garbage(text: string): string {
-  const shown = text.replace(/[\r\n]+/g, ' ').replace(/[^\x20-\x7e]/g, '?').trim().slice(0, 60);
+  const shown = text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/[^\x20-\x7e]/g, '?')
+    .trim()
+    .slice(0, 60);
   return `wrote ${JSON.stringify(shown)} instead of an LSP message header (is it started in stdio mode?)`;
 }

@@ -81,7 +81,13 @@ export interface KnownServer {
 /** The servers discovery looks for, one row each. */
 export const KNOWN_SERVERS: readonly KnownServer[] = [
   // npm i -D typescript-language-server typescript
-  { language: 'typescript', command: 'typescript-language-server', args: ['--stdio'], extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'], npm: true },
+  {
+    language: 'typescript',
+    command: 'typescript-language-server',
+    args: ['--stdio'],
+    extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
+    npm: true,
+  },
   // npm i -D pyright (pip install pyright also puts it on PATH)
   { language: 'python', command: 'pyright-langserver', args: ['--stdio'], extensions: ['.py', '.pyi'], npm: true },
   // go install golang.org/x/tools/gopls@latest
@@ -89,15 +95,36 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   // rustup component add rust-analyzer
   { language: 'rust', command: 'rust-analyzer', args: [], extensions: ['.rs'], npm: false },
   // apt install clangd
-  { language: 'c', command: 'clangd', args: [], extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh'], npm: false },
+  {
+    language: 'c',
+    command: 'clangd',
+    args: [],
+    extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh'],
+    npm: false,
+  },
 ];
 
 /** LSP `languageId` by extension; other extensions use the language's name. */
 const LANGUAGE_IDS: Record<string, string> = {
-  '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'typescriptreact',
-  '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascriptreact',
-  '.py': 'python', '.pyi': 'python', '.go': 'go', '.rs': 'rust',
-  '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp',
+  '.ts': 'typescript',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.tsx': 'typescriptreact',
+  '.js': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.jsx': 'javascriptreact',
+  '.py': 'python',
+  '.pyi': 'python',
+  '.go': 'go',
+  '.rs': 'rust',
+  '.c': 'c',
+  '.h': 'c',
+  '.cc': 'cpp',
+  '.cpp': 'cpp',
+  '.cxx': 'cpp',
+  '.hpp': 'cpp',
+  '.hh': 'cpp',
 };
 
 /** The `languageId` sent in `didOpen` for `path` (e.g. `typescriptreact` for `.tsx`). */
@@ -106,7 +133,19 @@ export function languageIdOf(path: string, language: string): string {
 }
 
 /** Folders the language scan never enters: dependencies, build output, caches. */
-const SCAN_SKIPPED = new Set(['node_modules', '.git', 'dist', 'build', 'out', 'target', 'vendor', '.venv', 'venv', '__pycache__', '.opencode']);
+const SCAN_SKIPPED = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  'build',
+  'out',
+  'target',
+  'vendor',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.opencode',
+]);
 /** Entries the language scan reads at most (the scan runs at start-up). */
 export const SCAN_MAX_ENTRIES = 5000;
 
@@ -147,8 +186,16 @@ function walkProject(root: string, visit: (path: string, extension: string) => b
 }
 
 /** The executable `name` in the project's `node_modules/.bin` (when `npm`) or on `PATH`; undefined when absent. */
-export function findExecutable(name: string, root: string, pathVariable: string | undefined, npm: boolean): string | undefined {
-  const dirs = [...(npm ? [join(root, 'node_modules', '.bin')] : []), ...(pathVariable ?? '').split(delimiter).filter(Boolean)];
+export function findExecutable(
+  name: string,
+  root: string,
+  pathVariable: string | undefined,
+  npm: boolean,
+): string | undefined {
+  const dirs = [
+    ...(npm ? [join(root, 'node_modules', '.bin')] : []),
+    ...(pathVariable ?? '').split(delimiter).filter(Boolean),
+  ];
   for (const dir of dirs) {
     const candidate = join(dir, name);
     try {
@@ -168,7 +215,11 @@ export function findExecutable(name: string, root: string, pathVariable: string 
  * configured whose executable is installed and whose files are present. `lsp === false` → none.
  * `pathVariable` is `$PATH` (passed for tests).
  */
-export function planServers(root: string, lsp: Record<string, LspConfigEntry> | false | undefined, pathVariable: string | undefined): { servers: LspServerPlan[]; skipped: LspSkipped[] } {
+export function planServers(
+  root: string,
+  lsp: Record<string, LspConfigEntry> | false | undefined,
+  pathVariable: string | undefined,
+): { servers: LspServerPlan[]; skipped: LspSkipped[] } {
   const servers: LspServerPlan[] = [];
   const skipped: LspSkipped[] = [];
   if (lsp === false) return { servers, skipped: [{ language: '*', why: '"lsp": false in the config' }] };
@@ -183,12 +234,18 @@ export function planServers(root: string, lsp: Record<string, LspConfigEntry> | 
       skipped.push({ language, why: `lsp.${language} has no "command"` });
       continue;
     }
-    const extensions = (entry.extensions ?? known?.extensions ?? []).map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase());
+    const extensions = (entry.extensions ?? known?.extensions ?? []).map((e) =>
+      (e.startsWith('.') ? e : `.${e}`).toLowerCase(),
+    );
     if (extensions.length === 0) {
-      skipped.push({ language, why: `lsp.${language} has no "extensions" (e.g. [".lua"]) and "${language}" is not a language opencode knows` });
+      skipped.push({
+        language,
+        why: `lsp.${language} has no "extensions" (e.g. [".lua"]) and "${language}" is not a language opencode knows`,
+      });
       continue;
     }
-    const command = isAbsolute(entry.command) || !entry.command.includes('/') ? entry.command : resolve(root, entry.command);
+    const command =
+      isAbsolute(entry.command) || !entry.command.includes('/') ? entry.command : resolve(root, entry.command);
     servers.push({
       language,
       command,
@@ -208,7 +265,10 @@ export function planServers(root: string, lsp: Record<string, LspConfigEntry> | 
     if (known.language in entries) continue;
     const command = findExecutable(known.command, root, pathVariable, known.npm);
     if (!command) {
-      skipped.push({ language: known.language, why: `${known.command} not found${known.npm ? ' in node_modules/.bin or' : ''} on PATH` });
+      skipped.push({
+        language: known.language,
+        why: `${known.command} not found${known.npm ? ' in node_modules/.bin or' : ''} on PATH`,
+      });
       continue;
     }
     candidates.push({ known, command });
@@ -218,7 +278,10 @@ export function planServers(root: string, lsp: Record<string, LspConfigEntry> | 
   for (const { known, command } of candidates) {
     const present = known.extensions.filter((e) => counts.has(e));
     if (present.length === 0) {
-      skipped.push({ language: known.language, why: `${known.command} is installed but the project has no ${known.extensions.join(' ')} files` });
+      skipped.push({
+        language: known.language,
+        why: `${known.command} is installed but the project has no ${known.extensions.join(' ')} files`,
+      });
       continue;
     }
     const files = present.map((e) => fileCount(counts.get(e)!, e)).join(', ');

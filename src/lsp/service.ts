@@ -30,7 +30,11 @@ export interface LspServerStatus {
 }
 
 /** Applies a server's `workspace/applyEdit` (asks permission first); `tag` is the last caller's tag (a session id). */
-export type ApplyEditHandler = (edit: WorkspaceEdit, label: string | undefined, tag: string | undefined) => Promise<{ applied: boolean; failureReason?: string }>;
+export type ApplyEditHandler = (
+  edit: WorkspaceEdit,
+  label: string | undefined,
+  tag: string | undefined,
+) => Promise<{ applied: boolean; failureReason?: string }>;
 
 export interface LspServiceOptions {
   /** the project directory (absolute) */
@@ -95,7 +99,13 @@ export class LspService {
   private readonly maxOpen: number;
 
   constructor(private readonly options: LspServiceOptions) {
-    this.slots = options.servers.map((plan) => ({ plan, state: 'idle', restarts: 0, recent: [], owed: new Set<string>() }));
+    this.slots = options.servers.map((plan) => ({
+      plan,
+      state: 'idle',
+      restarts: 0,
+      recent: [],
+      owed: new Set<string>(),
+    }));
     this.maxOpen = options.maxOpenDocuments ?? DEFAULT_MAX_OPEN_DOCUMENTS;
   }
 
@@ -159,45 +169,49 @@ export class LspService {
     slot.startedAt = Date.now();
     this.emitChange();
     const { plan } = slot;
-    slot.starting = this.sandboxed(plan).then((sandboxed) => {
-      slot.release = () => void sandboxed?.release();
-      const cacheEnv = sandboxed?.tempDir ? { XDG_CACHE_HOME: sandboxed.tempDir } : {};
-      return LspClient.start({
-        name: plan.language,
-        command: plan.command,
-        args: plan.args,
-        ...(sandboxed?.tempDir ? { launch: { file: sandboxed.file, args: sandboxed.args } } : {}),
-        env: { ...this.options.env, ...plan.env, ...cacheEnv, ...sandboxed?.env },
-        root: this.options.root,
-        initializationOptions: plan.initializationOptions,
-        startTimeoutMs: plan.startTimeoutMs,
-        onApplyEdit: this.options.onApplyEdit ? (edit, label) => this.options.onApplyEdit!(edit, label, this.lastTag) : undefined,
-        onExit: (reason) => this.crashed(slot, reason),
-        log: this.options.log,
-        onDiagnostics: () => this.emitChange(),
-      });
-    }).then(
-      (client) => {
-        slot.starting = undefined;
-        if (this.closed) {
-          void client.shutdown();
+    slot.starting = this.sandboxed(plan)
+      .then((sandboxed) => {
+        slot.release = () => void sandboxed?.release();
+        const cacheEnv = sandboxed?.tempDir ? { XDG_CACHE_HOME: sandboxed.tempDir } : {};
+        return LspClient.start({
+          name: plan.language,
+          command: plan.command,
+          args: plan.args,
+          ...(sandboxed?.tempDir ? { launch: { file: sandboxed.file, args: sandboxed.args } } : {}),
+          env: { ...this.options.env, ...plan.env, ...cacheEnv, ...sandboxed?.env },
+          root: this.options.root,
+          initializationOptions: plan.initializationOptions,
+          startTimeoutMs: plan.startTimeoutMs,
+          onApplyEdit: this.options.onApplyEdit
+            ? (edit, label) => this.options.onApplyEdit!(edit, label, this.lastTag)
+            : undefined,
+          onExit: (reason) => this.crashed(slot, reason),
+          log: this.options.log,
+          onDiagnostics: () => this.emitChange(),
+        });
+      })
+      .then(
+        (client) => {
+          slot.starting = undefined;
+          if (this.closed) {
+            void client.shutdown();
+            return undefined;
+          }
+          slot.client = client;
+          slot.state = 'ready';
+          this.emitChange();
+          this.startWatching();
+          return client;
+        },
+        (err: Error) => {
+          slot.starting = undefined;
+          slot.release?.();
+          slot.state = 'failed';
+          slot.reason = err.message;
+          this.emitChange();
           return undefined;
-        }
-        slot.client = client;
-        slot.state = 'ready';
-        this.emitChange();
-        this.startWatching();
-        return client;
-      },
-      (err: Error) => {
-        slot.starting = undefined;
-        slot.release?.();
-        slot.state = 'failed';
-        slot.reason = err.message;
-        this.emitChange();
-        return undefined;
-      },
-    );
+        },
+      );
     return slot.starting;
   }
 
@@ -249,10 +263,18 @@ export class LspService {
   }
 
   /** Keeps `path` open on `client` as the most recently used, closing the least recently used beyond the cap. */
-  private async openOn(slot: Slot, client: LspClient, path: string, text: string, keep: ReadonlySet<string> = new Set()): Promise<number> {
+  private async openOn(
+    slot: Slot,
+    client: LspClient,
+    path: string,
+    text: string,
+    keep: ReadonlySet<string> = new Set(),
+  ): Promise<number> {
     slot.recent = slot.recent.filter((p) => p !== path);
     slot.recent.push(path);
-    const version = client.isOpen(path) ? await client.change(path, text) : (await client.open(path, languageIdOf(path, slot.plan.language), text), 1);
+    const version = client.isOpen(path)
+      ? await client.change(path, text)
+      : (await client.open(path, languageIdOf(path, slot.plan.language), text), 1);
     while (slot.recent.length > this.maxOpen) {
       const victim = slot.recent.find((p) => !keep.has(p) && p !== path);
       if (!victim) break;
@@ -313,7 +335,9 @@ export class LspService {
     const slot = this.slotFor(path);
     if (!slot || this.closed) return;
     if (tag) this.lastTag = tag;
-    void this.start(slot).then((client) => (client ? this.openOn(slot, client, path, text) : undefined)).catch(() => {});
+    void this.start(slot)
+      .then((client) => (client ? this.openOn(slot, client, path, text) : undefined))
+      .catch(() => {});
   }
 
   /**
@@ -322,11 +346,22 @@ export class LspService {
    * its server's `diagnosticsTimeoutMs` (which covers a server still starting). Undefined when no
    * server serves any of the files.
    */
-  async changed(files: { path: string; text: string | null }[], options: { tag?: string; signal?: AbortSignal } = {}): Promise<ChangeReport | undefined> {
+  async changed(
+    files: { path: string; text: string | null }[],
+    options: { tag?: string; signal?: AbortSignal } = {},
+  ): Promise<ChangeReport | undefined> {
     if (options.tag) this.lastTag = options.tag;
-    const served = files.map((f) => ({ ...f, slot: this.slotFor(f.path) })).filter((f): f is typeof f & { slot: Slot } => f.slot !== undefined);
+    const served = files
+      .map((f) => ({ ...f, slot: this.slotFor(f.path) }))
+      .filter((f): f is typeof f & { slot: Slot } => f.slot !== undefined);
     if (served.length === 0 || this.closed) return undefined;
-    const report: ChangeReport = { files: files.map((f) => f.path), added: [], addedElsewhere: [], kept: [], missing: [] };
+    const report: ChangeReport = {
+      files: files.map((f) => f.path),
+      added: [],
+      addedElsewhere: [],
+      kept: [],
+      missing: [],
+    };
     const keep = new Set(files.map((f) => f.path));
     const bySlot = new Map<Slot, typeof served>();
     for (const f of served) bySlot.set(f.slot, [...(bySlot.get(f.slot) ?? []), f]);
@@ -335,13 +370,18 @@ export class LspService {
         // the handshake is bounded by the start timeout (spawn errors, exits and garbage end it at once)
         const client = await withTimeout(this.start(slot), slot.plan.startTimeoutMs);
         if (!client) {
-          const why = slot.state === 'failed' ? `the ${slot.plan.language} language server failed: ${slot.reason}` : this.stillStarting(slot);
+          const why =
+            slot.state === 'failed'
+              ? `the ${slot.plan.language} language server failed: ${slot.reason}`
+              : this.stillStarting(slot);
           for (const f of list) if (f.text !== null) report.missing.push({ path: f.path, reason: why });
           if (slot.state !== 'failed') for (const f of list) if (f.text !== null) slot.owed.add(f.path);
           return;
         }
         // files owed from an earlier result: every problem they have now is reported as new
-        const before = new Map<string, Diagnostic[]>([...client.allDiagnostics()].filter(([p]) => !slot.owed.has(p)).map(([p, d]) => [p, problemsOnly(d)]));
+        const before = new Map<string, Diagnostic[]>(
+          [...client.allDiagnostics()].filter(([p]) => !slot.owed.has(p)).map(([p, d]) => [p, problemsOnly(d)]),
+        );
         const seq = client.reportSeq;
         const waits: { path: string; version: number; had: boolean }[] = [];
         for (const f of list) {
@@ -356,7 +396,8 @@ export class LspService {
         }
         // a server still loading the project reports once it is done: that is waited for (within its
         // start timeout from its start), then the usual diagnostics wait
-        const ready = client.isReady || (await this.awaitReady(slot, client, slot.plan.diagnosticsTimeoutMs, options.signal));
+        const ready =
+          client.isReady || (await this.awaitReady(slot, client, slot.plan.diagnosticsTimeoutMs, options.signal));
         const deadline = Date.now() + (ready ? slot.plan.diagnosticsTimeoutMs : 0);
         await Promise.all(
           waits.map(async (w) => {
@@ -367,7 +408,12 @@ export class LspService {
             if (!fresh) {
               if (options.signal?.aborted) return;
               if (!ready) slot.owed.add(w.path);
-              report.missing.push({ path: w.path, reason: ready ? `the ${slot.plan.language} language server did not report within ${slot.plan.diagnosticsTimeoutMs} ms` : this.stillStarting(slot) });
+              report.missing.push({
+                path: w.path,
+                reason: ready
+                  ? `the ${slot.plan.language} language server did not report within ${slot.plan.diagnosticsTimeoutMs} ms`
+                  : this.stillStarting(slot),
+              });
               return;
             }
             slot.owed.delete(w.path);
@@ -398,7 +444,9 @@ export class LspService {
     if (path) {
       const slot = this.slotFor(path);
       if (!slot) {
-        notes.push(`No language server handles ${extname(path) || 'files without an extension'} files (servers: ${this.slots.map((s) => `${s.plan.language} ${s.plan.extensions.join(' ')}`).join('; ')}).`);
+        notes.push(
+          `No language server handles ${extname(path) || 'files without an extension'} files (servers: ${this.slots.map((s) => `${s.plan.language} ${s.plan.extensions.join(' ')}`).join('; ')}).`,
+        );
       } else {
         const client = await this.start(slot);
         if (!client) {
@@ -412,7 +460,8 @@ export class LspService {
             const known = client.isOpen(path) && client.hasReported(path);
             const version = await this.openOn(slot, client, path, text);
             if (!known) {
-              const ready = client.isReady || (await this.awaitReady(slot, client, slot.plan.diagnosticsTimeoutMs, signal));
+              const ready =
+                client.isReady || (await this.awaitReady(slot, client, slot.plan.diagnosticsTimeoutMs, signal));
               const waitMs = ready ? slot.plan.diagnosticsTimeoutMs : 0;
               const fresh = client.pullsDiagnostics
                 ? await client.pullDiagnostics(path, waitMs)
@@ -431,8 +480,12 @@ export class LspService {
       }
     } else {
       await Promise.all(this.slots.flatMap((s) => (s.starting ? [s.starting] : [])));
-      for (const s of this.slots) if (s.state === 'failed') notes.push(`The ${s.plan.language} language server failed: ${s.reason}`);
-      if (this.slots.every((s) => s.state !== 'ready')) notes.push('No language server has started yet: they start when a file of their language is viewed or changed. Pass file_path to check a file.');
+      for (const s of this.slots)
+        if (s.state === 'failed') notes.push(`The ${s.plan.language} language server failed: ${s.reason}`);
+      if (this.slots.every((s) => s.state !== 'ready'))
+        notes.push(
+          'No language server has started yet: they start when a file of their language is viewed or changed. Pass file_path to check a file.',
+        );
     }
     const project: Diagnostic[] = [];
     for (const s of this.slots) {
@@ -466,17 +519,21 @@ export class LspService {
   async close(): Promise<void> {
     this.closed = true;
     this.watcher?.close();
-    await Promise.all(this.slots.map(async (s) => {
-      const client = s.client ?? (s.starting ? await s.starting : undefined);
-      await client?.shutdown();
-      s.release?.();
-    }));
+    await Promise.all(
+      this.slots.map(async (s) => {
+        const client = s.client ?? (s.starting ? await s.starting : undefined);
+        await client?.shutdown();
+        s.release?.();
+      }),
+    );
   }
 }
 
 function readText(path: string): string | undefined {
   try {
-    return readFileSync(path, 'utf8').replace(/\r\n/g, '\n').replace(/^\uFEFF/, '');
+    return readFileSync(path, 'utf8')
+      .replace(/\r\n/g, '\n')
+      .replace(/^\uFEFF/, '');
   } catch {
     return undefined;
   }
@@ -484,5 +541,8 @@ function readText(path: string): string | undefined {
 
 function withTimeout<T>(promise: Promise<T | undefined>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms))),
+  ]).finally(() => clearTimeout(timer));
 }

@@ -30,7 +30,11 @@ export interface ProjectWatcher {
 }
 
 /** Watches `root`; `onChanges` gets each debounced batch (no duplicates of a path). */
-export function watchProject(root: string, onChanges: (changes: FileChange[]) => void, debounceMs = WATCH_DEBOUNCE_MS): ProjectWatcher {
+export function watchProject(
+  root: string,
+  onChanges: (changes: FileChange[]) => void,
+  debounceMs = WATCH_DEBOUNCE_MS,
+): ProjectWatcher {
   const rules = ignore();
   const gitignore = join(root, '.gitignore');
   if (existsSync(gitignore)) {

@@ -34,7 +34,10 @@ export const MAX_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
 
 /** Image formats every image-capable provider takes, with their leading bytes. */
 const IMAGE_SIGNATURES: { mimeType: string; matches: (b: Buffer) => boolean }[] = [
-  { mimeType: 'image/png', matches: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  {
+    mimeType: 'image/png',
+    matches: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
   { mimeType: 'image/jpeg', matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
   { mimeType: 'image/gif', matches: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')) },
   {
@@ -57,12 +60,20 @@ export function checkImage(data: string, declaredMimeType: string): ImageCheck {
   const compact = data.replace(/\s+/g, '');
   if (compact.length === 0) return { ok: false, reason: 'the image data is empty' };
   if (compact.length > MAX_IMAGE_BASE64_CHARS) {
-    return { ok: false, reason: `the image is too large (${compact.length} base64 characters; at most ${MAX_IMAGE_BASE64_CHARS})` };
+    return {
+      ok: false,
+      reason: `the image is too large (${compact.length} base64 characters; at most ${MAX_IMAGE_BASE64_CHARS})`,
+    };
   }
-  if (compact.length % 4 !== 0 || !BASE64.test(compact)) return { ok: false, reason: 'the image data is not valid base64' };
+  if (compact.length % 4 !== 0 || !BASE64.test(compact))
+    return { ok: false, reason: 'the image data is not valid base64' };
   const bytes = Buffer.from(compact, 'base64');
   const format = IMAGE_SIGNATURES.find((s) => s.matches(bytes));
-  if (!format) return { ok: false, reason: `the data is not a PNG, JPEG, GIF or WebP image (declared ${declaredMimeType || 'no type'})` };
+  if (!format)
+    return {
+      ok: false,
+      reason: `the data is not a PNG, JPEG, GIF or WebP image (declared ${declaredMimeType || 'no type'})`,
+    };
   return { ok: true, mimeType: format.mimeType, data: compact, bytes: bytes.length };
 }
 
@@ -73,7 +84,11 @@ export interface McpResultSource {
 }
 
 /** Converts a call result. `maxOutputChars` defaults to the built-in tools' {@link MAX_OUTPUT_CHARS}. */
-export function toToolResult(result: McpCallResult, source: McpResultSource, maxOutputChars = MAX_OUTPUT_CHARS): ToolResult {
+export function toToolResult(
+  result: McpCallResult,
+  source: McpResultSource,
+  maxOutputChars = MAX_OUTPUT_CHARS,
+): ToolResult {
   const lines: string[] = [];
   const images: { mimeType: string; data: string }[] = [];
   const content = Array.isArray(result.content) ? result.content : [];
@@ -88,7 +103,8 @@ export function toToolResult(result: McpCallResult, source: McpResultSource, max
   }
   const isError = result.isError === true;
   let output = lines.join('\n');
-  if (isError && output.trim() === '') output = `MCP tool ${source.tool} of server ${source.server} reported an error without a message`;
+  if (isError && output.trim() === '')
+    output = `MCP tool ${source.tool} of server ${source.server} reported an error without a message`;
   const toolResult: ToolResult = {
     output: truncateOutput(output, 'marker', { maxOutputChars }).text,
     isError,
@@ -113,7 +129,8 @@ function describeItem(item: McpContent, images: { mimeType: string; data: string
     case 'audio':
       return `[audio: ${String(item.mimeType ?? 'unknown type')}, not shown]`;
     case 'resource': {
-      const resource = (item as { resource?: { uri?: unknown; mimeType?: unknown; text?: unknown; blob?: unknown } }).resource;
+      const resource = (item as { resource?: { uri?: unknown; mimeType?: unknown; text?: unknown; blob?: unknown } })
+        .resource;
       if (!resource) return undefined;
       if (typeof resource.text === 'string') return resource.text;
       const type = typeof resource.mimeType === 'string' ? `, ${resource.mimeType}` : '';

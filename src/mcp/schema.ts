@@ -21,8 +21,17 @@ type Json = Record<string, unknown>;
 
 /** Keywords whose value is one schema. */
 const SCHEMA_KEYWORDS = [
-  'items', 'additionalItems', 'additionalProperties', 'unevaluatedItems', 'unevaluatedProperties',
-  'contains', 'propertyNames', 'not', 'if', 'then', 'else',
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
 ];
 /** Keywords whose value is a list of schemas (`items` as a list is draft-07 tuple form). */
 const SCHEMA_LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
@@ -52,7 +61,8 @@ function clean(node: unknown, root: Json, refStack: string[], depth: number): un
 
   if (typeof node.$ref === 'string') {
     const ref = node.$ref;
-    const target = ref.startsWith('#') && !refStack.includes(ref) && depth < MAX_REF_DEPTH ? resolvePointer(root, ref) : undefined;
+    const target =
+      ref.startsWith('#') && !refStack.includes(ref) && depth < MAX_REF_DEPTH ? resolvePointer(root, ref) : undefined;
     const { $ref: _ref, ...siblings } = node;
     const inlined = target === undefined ? {} : clean(target, root, [...refStack, ref], depth + 1);
     // keywords beside the reference (a description, say) win over the target's
@@ -64,7 +74,9 @@ function clean(node: unknown, root: Json, refStack: string[], depth: number): un
   for (const [key, value] of Object.entries(node)) {
     if (key.startsWith('$') || DROPPED_KEYWORDS.has(key)) continue;
     if (SCHEMA_MAP_KEYWORDS.includes(key) && isObject(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, clean(sub, root, refStack, depth)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, clean(sub, root, refStack, depth)]),
+      );
     } else if (SCHEMA_LIST_KEYWORDS.includes(key) && Array.isArray(value)) {
       out[key] = value.map((sub) => clean(sub, root, refStack, depth));
     } else if (SCHEMA_KEYWORDS.includes(key) && isObject(value)) {
@@ -109,7 +121,8 @@ function flattenTopCombinators(schema: Json): Json {
     if (alternatives.length === 0) continue;
     const flats = alternatives.map(flattenTopCombinators);
     for (const flat of flats) {
-      for (const [name, sub] of Object.entries(flat.properties as Json)) if (!(name in properties)) properties[name] = sub;
+      for (const [name, sub] of Object.entries(flat.properties as Json))
+        if (!(name in properties)) properties[name] = sub;
     }
     const common = flats
       .map((flat) => new Set((flat.required as string[] | undefined) ?? []))

@@ -95,9 +95,10 @@ type Sdk = {
 };
 let sdk: Promise<Sdk> | undefined;
 function loadSdk(): Promise<Sdk> {
-  sdk ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/types.js')]).then(
-    ([client, types]) => ({ Client: client.Client, types }),
-  );
+  sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([client, types]) => ({ Client: client.Client, types }));
   return sdk;
 }
 
@@ -288,7 +289,8 @@ export class McpServer {
       ]);
       // The original passed its whole environment plus the entry's (mcp-go's stdio client); so do we.
       const env: Record<string, string> = {};
-      for (const [key, value] of Object.entries(this.opts.env ?? process.env)) if (value !== undefined) env[key] = value;
+      for (const [key, value] of Object.entries(this.opts.env ?? process.env))
+        if (value !== undefined) env[key] = value;
       const serverEnv: Record<string, string> = { ...env, ...config.env };
       const sandboxed = await sandboxProcess(this.opts.sandbox, [config.command!, ...(config.args ?? [])], {
         settings: config.sandbox,
@@ -391,7 +393,9 @@ export class McpServer {
         this.opts.onChange(); // a failed restart withdraws the tools
       }
       if (this.status !== 'connected') {
-        throw new McpCallError(`MCP server "${this.name}" exited and could not be restarted: ${this.error ?? 'unknown reason'}`);
+        throw new McpCallError(
+          `MCP server "${this.name}" exited and could not be restarted: ${this.error ?? 'unknown reason'}`,
+        );
       }
     } else {
       await this.connecting;

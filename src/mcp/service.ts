@@ -33,7 +33,7 @@ export interface McpEvents {
   /** a server's status or tool list changed */
   'server.updated': McpServerInfo;
   /** a tool name collision, a server that failed */
-  'warning': { server?: string; message: string };
+  warning: { server?: string; message: string };
 }
 
 export interface McpServiceOptions {
@@ -91,7 +91,11 @@ export class McpService {
       name,
       config,
       cwd: opts.cwd,
-      log: new McpLog(opts.logDir && !config.disabled ? path.join(opts.logDir, `mcp-${name.replace(/[^a-zA-Z0-9_-]/g, '_')}.log`) : undefined),
+      log: new McpLog(
+        opts.logDir && !config.disabled
+          ? path.join(opts.logDir, `mcp-${name.replace(/[^a-zA-Z0-9_-]/g, '_')}.log`)
+          : undefined,
+      ),
       initializeTimeoutMs: opts.initializeTimeoutMs,
       env: opts.env,
       sandbox: opts.sandbox,
@@ -160,7 +164,8 @@ export class McpService {
   private changed(server: McpServer): void {
     this.syncRegistry();
     const info = this.info(server);
-    if (info.status === 'failed' && info.error) this.warnOnce(`MCP server "${server.name}" failed: ${info.error}`, server.name);
+    if (info.status === 'failed' && info.error)
+      this.warnOnce(`MCP server "${server.name}" failed: ${info.error}`, server.name);
     this.events.emit('server.updated', info);
   }
 
@@ -178,17 +183,27 @@ export class McpService {
         const fingerprint = JSON.stringify([info.description, info.inputSchema, info.annotations]);
         const previous = this.registered.get(name);
         // an unchanged tool keeps its object, so the registry sees no churn on a refresh
-        const same = previous?.server === server.name && previous.original === info.name && previous.fingerprint === fingerprint;
-        next.set(name, same ? previous : { tool: createMcpTool(server, info, name), server: server.name, original: info.name, fingerprint });
+        const same =
+          previous?.server === server.name && previous.original === info.name && previous.fingerprint === fingerprint;
+        next.set(
+          name,
+          same
+            ? previous
+            : { tool: createMcpTool(server, info, name), server: server.name, original: info.name, fingerprint },
+        );
       }
     }
     for (const name of this.registered.keys()) if (!next.has(name)) this.opts.registry?.unregister(name, 'mcp');
-    for (const [name, entry] of next) if (this.registered.get(name) !== entry) this.opts.registry?.register(entry.tool, 'mcp');
+    for (const [name, entry] of next)
+      if (this.registered.get(name) !== entry) this.opts.registry?.register(entry.tool, 'mcp');
     this.registered = next;
   }
 
   private info(server: McpServer): McpServerInfo {
-    const tools = [...this.registered].filter(([, e]) => e.server === server.name).map(([name]) => name).sort();
+    const tools = [...this.registered]
+      .filter(([, e]) => e.server === server.name)
+      .map(([name]) => name)
+      .sort();
     const info: McpServerInfo = { name: server.name, type: server.type, status: server.status, tools };
     if (server.error) info.error = server.error;
     return info;

@@ -107,12 +107,17 @@ export class OversizeLineBuffer implements StdioReadBuffer {
     if (this.skipping) {
       const { head, tail, bytes } = this.skipping;
       this.skipping = undefined;
-      const id = idOf(head.toString('utf8'), tail.toString('utf8').replace(/\r$/, '')) ?? onlyPending([...this.pending]);
+      const id =
+        idOf(head.toString('utf8'), tail.toString('utf8').replace(/\r$/, '')) ?? onlyPending([...this.pending]);
       if (id !== undefined) {
         this.ready.push({
           jsonrpc: '2.0',
           id,
-          error: { code: RESULT_TOO_LARGE, message: `message of ${bytes} bytes is over the ${this.limitBytes}-byte read limit`, data: { bytes } },
+          error: {
+            code: RESULT_TOO_LARGE,
+            message: `message of ${bytes} bytes is over the ${this.limitBytes}-byte read limit`,
+            data: { bytes },
+          },
         });
       }
       return;
@@ -149,7 +154,8 @@ export function keepOversizeMessagesApart(
   limitBytes = STDIO_READ_LIMIT_BYTES,
 ): boolean {
   const inner = transport as unknown as { _readBuffer?: Partial<StdioReadBuffer> };
-  if (typeof inner._readBuffer?.append !== 'function' || typeof inner._readBuffer.readMessage !== 'function') return false;
+  if (typeof inner._readBuffer?.append !== 'function' || typeof inner._readBuffer.readMessage !== 'function')
+    return false;
   const buffer = new OversizeLineBuffer(limitBytes, parse);
   inner._readBuffer = buffer;
   const send = transport.send.bind(transport);

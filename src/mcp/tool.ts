@@ -27,7 +27,9 @@ export function createMcpTool(server: McpServer, tool: McpToolInfo, name: string
     async run(input, ctx): Promise<ToolResult> {
       // a server's schema without `type: object` lets other JSON through; MCP's arguments are an object
       if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-        return errorResult(`The input of ${name} must be a JSON object of parameters; you sent ${String(JSON.stringify(input)).slice(0, 100)}`);
+        return errorResult(
+          `The input of ${name} must be a JSON object of parameters; you sent ${String(JSON.stringify(input)).slice(0, 100)}`,
+        );
       }
       const args = input as Record<string, unknown>;
       try {
@@ -40,7 +42,8 @@ export function createMcpTool(server: McpServer, tool: McpToolInfo, name: string
         const result = await server.callTool(tool.name, args, { signal: ctx.signal });
         return toToolResult(result, source);
       } catch (err) {
-        if (err instanceof McpCallError) return errorResult(err.message, { mcpServer: server.name, mcpTool: tool.name });
+        if (err instanceof McpCallError)
+          return errorResult(err.message, { mcpServer: server.name, mcpTool: tool.name });
         return resultFromError(err);
       }
     },

@@ -16,8 +16,15 @@ export const GZIP_OPTIONS: OptionSpec = { shortWithValue: 'S', long: ['stdout', 
 /** gzip and its kin replace each file named with the packed (or unpacked) one; not with `-c`, `-t` or `-l`. */
 export function gzipTargets(words: readonly ShellWord[]): CommandWrites {
   const parsed = parseOptions(words, GZIP_OPTIONS);
-  const toStdout = parsed.options.some((o) => ['-c', '--stdout', '--to-stdout', '-t', '--test', '-l', '--list'].includes(o.name));
-  return { onlyTargets: true, targets: toStdout ? [] : [...parsed.positionals, ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' as const })) };
+  const toStdout = parsed.options.some((o) =>
+    ['-c', '--stdout', '--to-stdout', '-t', '--test', '-l', '--list'].includes(o.name),
+  );
+  return {
+    onlyTargets: true,
+    targets: toStdout
+      ? []
+      : [...parsed.positionals, ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' as const })),
+  };
 }
 
 /** The options of tar that take a value (short, in GNU tar 1.35's `--help`). */
@@ -26,7 +33,15 @@ const TAR_SHORT_WITH_VALUE = 'bCfFgHIKLNTVX';
 const TAR_LONG = ['append', 'catenate', 'concatenate', 'create', 'delete', 'diff', 'compare', 'extract', 'get', 'list', 'update', 'test-label', 'file', 'directory', 'to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rsh-command', 'checkpoint-action', 'listed-incremental', 'index-file', 'absolute-names', 'files-from', 'exclude-from', 'exclude', 'transform', 'xform', 'gzip', 'gunzip', 'bzip2', 'xz', 'zstd', 'verbose', 'owner', 'group', 'mode', 'mtime', 'strip-components', 'blocking-factor', 'format', 'label', 'null', 'auto-compress', 'keep-old-files', 'overwrite', 'backup', 'suffix', 'no-same-owner', 'preserve-permissions', 'same-permissions', 'one-file-system', 'totals', 'wildcards', 'anchored'];
 // prettier-ignore
 const TAR_LONG_WITH_VALUE = ['file', 'directory', 'to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rsh-command', 'listed-incremental', 'index-file', 'files-from', 'exclude-from', 'exclude', 'transform', 'xform', 'owner', 'group', 'mode', 'mtime', 'strip-components', 'blocking-factor', 'format', 'label', 'suffix'];
-const TAR_CODE_OPTIONS = ['-I', '--use-compress-program', '--to-command', '-F', '--info-script', '--new-volume-script', '--rsh-command'];
+const TAR_CODE_OPTIONS = [
+  '-I',
+  '--use-compress-program',
+  '--to-command',
+  '-F',
+  '--info-script',
+  '--new-volume-script',
+  '--rsh-command',
+];
 
 /** See the `tar` row of the write-target table. */
 export function tarTargets(words: readonly ShellWord[]): CommandWrites {
@@ -42,11 +57,30 @@ export function tarTargets(words: readonly ShellWord[]): CommandWrites {
     }
     args = [...expanded, ...args.slice(next)];
   }
-  const parsed = parseOptions(args, { shortWithValue: TAR_SHORT_WITH_VALUE, long: TAR_LONG, longWithValue: TAR_LONG_WITH_VALUE });
-  const code = parsed.options.find((o) => TAR_CODE_OPTIONS.includes(o.name) || (o.name === '--checkpoint-action' && /^exec=/.test(o.value?.value ?? '')));
-  if (code) return { onlyTargets: true, targets: [], runsCode: `tar ${code.name} runs a program: ${code.value?.value ?? ''}` };
+  const parsed = parseOptions(args, {
+    shortWithValue: TAR_SHORT_WITH_VALUE,
+    long: TAR_LONG,
+    longWithValue: TAR_LONG_WITH_VALUE,
+  });
+  const code = parsed.options.find(
+    (o) =>
+      TAR_CODE_OPTIONS.includes(o.name) || (o.name === '--checkpoint-action' && /^exec=/.test(o.value?.value ?? '')),
+  );
+  if (code)
+    return { onlyTargets: true, targets: [], runsCode: `tar ${code.name} runs a program: ${code.value?.value ?? ''}` };
   const has = (...names: string[]) => hasOption(parsed, ...names);
-  const creates = has('-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete');
+  const creates = has(
+    '-c',
+    '--create',
+    '-r',
+    '--append',
+    '-u',
+    '--update',
+    '-A',
+    '--catenate',
+    '--concatenate',
+    '--delete',
+  );
   const extracts = has('-x', '--extract', '--get');
   const lists = has('-t', '--list', '-d', '--diff', '--compare', '--test-label');
   const known = creates || extracts || lists;
@@ -55,17 +89,40 @@ export function tarTargets(words: readonly ShellWord[]): CommandWrites {
   const directories = optionValues(parsed, '-C', '--directory');
   if (creates || !known) for (const f of files) targets.push({ word: f, via: 'other' });
   if (extracts || !known) {
-    for (const d of directories.length ? directories : [word('.')]) targets.push({ word: d, via: 'other', container: true });
+    for (const d of directories.length ? directories : [word('.')])
+      targets.push({ word: d, via: 'other', container: true });
     if (has('-P', '--absolute-names')) targets.push(unknownPlace('(absolute names inside the archive)'));
   }
-  for (const f of optionValues(parsed, '-g', '--listed-incremental', '--index-file')) targets.push({ word: f, via: 'other' });
+  for (const f of optionValues(parsed, '-g', '--listed-incremental', '--index-file'))
+    targets.push({ word: f, via: 'other' });
   for (const u of parsed.unknownWords) targets.push({ word: u, via: 'other' });
   return { onlyTargets: true, targets };
 }
 
 /** See the `zip` row of the write-target table. */
 export function zipTargets(words: readonly ShellWord[]): CommandWrites {
-  const valueOptions = ['-b', '-n', '-t', '-tt', '-O', '--output-file', '-P', '--password', '-s', '--split-size', '-sp', '-Z', '--compression-method', '-la', '-lf', '--logfile-path', '-x', '-i', '-TT', '--unzip-command'];
+  const valueOptions = [
+    '-b',
+    '-n',
+    '-t',
+    '-tt',
+    '-O',
+    '--output-file',
+    '-P',
+    '--password',
+    '-s',
+    '--split-size',
+    '-sp',
+    '-Z',
+    '--compression-method',
+    '-la',
+    '-lf',
+    '--logfile-path',
+    '-x',
+    '-i',
+    '-TT',
+    '--unzip-command',
+  ];
   const targets: WriteTarget[] = [];
   let archive: ShellWord | undefined;
   for (let i = 0; i < words.length; i++) {
@@ -75,7 +132,8 @@ export function zipTargets(words: readonly ShellWord[]): CommandWrites {
     }
     if (['-O', '--output-file', '-b', '-lf', '--logfile-path'].includes(w.value) && words[i + 1]) {
       targets.push({ word: words[++i]!, via: 'other' });
-    } else if (w.value === '-x' || w.value === '-i') break; // patterns follow
+    } else if (w.value === '-x' || w.value === '-i')
+      break; // patterns follow
     else if (valueOptions.includes(w.value)) i++;
     else if (!w.value.startsWith('-') || !w.literal) {
       if (!archive) archive = w;
@@ -101,7 +159,11 @@ export function unzipTargets(words: readonly ShellWord[]): CommandWrites {
 
 /** See the `zstd` row of the write-target table. */
 export function zstdTargets(words: readonly ShellWord[]): CommandWrites {
-  const parsed = parseOptions(words, { shortWithValue: 'oD', long: ['stdout', 'test', 'list', 'output-dir-flat', 'output-dir-mirror', 'rm', 'keep', 'decompress'], longWithValue: ['output-dir-flat', 'output-dir-mirror'] });
+  const parsed = parseOptions(words, {
+    shortWithValue: 'oD',
+    long: ['stdout', 'test', 'list', 'output-dir-flat', 'output-dir-mirror', 'rm', 'keep', 'decompress'],
+    longWithValue: ['output-dir-flat', 'output-dir-mirror'],
+  });
   if (hasOption(parsed, '-c', '--stdout', '-t', '--test', '-l', '--list')) return { onlyTargets: true, targets: [] };
   const output = optionValues(parsed, '-o', '--output-dir-flat', '--output-dir-mirror');
   const targets = output.length ? output : parsed.positionals;

@@ -80,7 +80,11 @@ export const COMMAND_ARITY: readonly CommandArity[] = [
   { prefix: 'deno', arity: 2, example: 'deno fmt → deno fmt *' },
   { prefix: 'deno run', arity: 3, example: 'deno run -A main.ts → deno run -A main.ts *' },
   { prefix: 'ruby', arity: 2, example: 'ruby x.rb → ruby x.rb *' },
-  { prefix: 'bash', arity: 2, example: 'bash scripts/ci.sh → bash scripts/ci.sh * (sh, zsh too; `bash -c` is seen through)' },
+  {
+    prefix: 'bash',
+    arity: 2,
+    example: 'bash scripts/ci.sh → bash scripts/ci.sh * (sh, zsh too; `bash -c` is seen through)',
+  },
   { prefix: 'sh', arity: 2, example: 'sh install.sh → sh install.sh *' },
   { prefix: 'zsh', arity: 2, example: 'zsh x.zsh → zsh x.zsh *' },
   // make's targets are what differs between `make test` and `make deploy`, as subcommands are
@@ -100,7 +104,21 @@ export const COMMAND_ARITY: readonly CommandArity[] = [
 export const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   git: ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env'],
   // docker's own, and docker compose's (-f x.yml up)
-  docker: ['-H', '--host', '-c', '--context', '--config', '-l', '--log-level', '-f', '--file', '-p', '--project-name', '--profile', '--env-file'],
+  docker: [
+    '-H',
+    '--host',
+    '-c',
+    '--context',
+    '--config',
+    '-l',
+    '--log-level',
+    '-f',
+    '--file',
+    '-p',
+    '--project-name',
+    '--profile',
+    '--env-file',
+  ],
   kubectl: ['-n', '--namespace', '--context', '--kubeconfig', '--cluster', '--user', '-s', '--server'],
   npm: ['--prefix', '-w', '--workspace'],
   pnpm: ['-C', '--dir', '--filter', '-F'],

@@ -66,7 +66,8 @@ export function forLoopHidesCode(text: string): boolean {
  */
 export function assignmentRunsCode(name: string, value: string | undefined, text: string): string | undefined {
   if (codeEnvironmentVariable(name, value)) return opaqueReason(`${text} (${name} makes programs run code)`);
-  if (value !== undefined && storesSubscriptCode(value)) return opaqueReason(`${text} (a stored array subscript holds a command)`);
+  if (value !== undefined && storesSubscriptCode(value))
+    return opaqueReason(`${text} (a stored array subscript holds a command)`);
   if (subscriptHidesCode(name)) return opaqueReason(`${text} (bash evaluates the array subscript)`);
   return undefined;
 }
@@ -78,10 +79,19 @@ const NAME_ARGUMENTS: Readonly<Record<string, (args: readonly string[]) => { nam
   readarray: (args) => ({ names: positionalsAfter(args, ['-d', '-n', '-O', '-s', '-u', '-C', '-c'], []), sets: true }),
   printf: (args) => ({ names: args[0] === '-v' && args[1] !== undefined ? [args[1]] : [], sets: true }), // printf -v PATH …
   getopts: (args) => ({ names: args[1] !== undefined ? [args[1]] : [], sets: true }),
-  wait: (args) => ({ names: args.flatMap((a, i) => (a === '-p' && args[i + 1] !== undefined ? [args[i + 1]!] : [])), sets: true }),
+  wait: (args) => ({
+    names: args.flatMap((a, i) => (a === '-p' && args[i + 1] !== undefined ? [args[i + 1]!] : [])),
+    sets: true,
+  }),
   unset: (args) => ({ names: args.filter((a) => !a.startsWith('-')), sets: false }), // unset 'a[$(rm x)]'; unset PATH (see below)
-  test: (args) => ({ names: args.flatMap((a, i) => (a === '-v' && args[i + 1] !== undefined ? [args[i + 1]!] : [])), sets: false }),
-  '[': (args) => ({ names: args.flatMap((a, i) => (a === '-v' && args[i + 1] !== undefined ? [args[i + 1]!] : [])), sets: false }),
+  test: (args) => ({
+    names: args.flatMap((a, i) => (a === '-v' && args[i + 1] !== undefined ? [args[i + 1]!] : [])),
+    sets: false,
+  }),
+  '[': (args) => ({
+    names: args.flatMap((a, i) => (a === '-v' && args[i + 1] !== undefined ? [args[i + 1]!] : [])),
+    sets: false,
+  }),
 };
 
 const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
@@ -97,13 +107,20 @@ export function variableBuiltinCode(name: string, args: readonly CommandArg[], w
   // builtins that run code they are given, or change what a name runs
   if (name === 'hash' && hasOption('p')) return opaqueReason(`${written} (makes a command name run another program)`); // hash -p ./x ls
   if (name === 'enable' && hasOption('f')) return opaqueReason(`${written} (loads a builtin from a shared library)`);
-  if ((name === 'mapfile' || name === 'readarray') && hasOption('C')) return opaqueReason(`${written} (runs its callback)`);
-  if (name === 'compgen' && (hasOption('C') || hasOption('F'))) return opaqueReason(`${written} (runs a command or function to complete)`);
+  if ((name === 'mapfile' || name === 'readarray') && hasOption('C'))
+    return opaqueReason(`${written} (runs its callback)`);
+  if (name === 'compgen' && (hasOption('C') || hasOption('F')))
+    return opaqueReason(`${written} (runs a command or function to complete)`);
   if (name === 'let') {
-    return args.some((a) => arithmeticHidesCode(a.value)) ? opaqueReason(`${written} (bash evaluates array subscripts in it)`) : undefined;
+    return args.some((a) => arithmeticHidesCode(a.value))
+      ? opaqueReason(`${written} (bash evaluates array subscripts in it)`)
+      : undefined;
   }
   if (DECLARATIONS.has(name)) {
-    const options = args.filter((a) => /^[-+][A-Za-z]+$/.test(a.value)).map((a) => a.value).join('');
+    const options = args
+      .filter((a) => /^[-+][A-Za-z]+$/.test(a.value))
+      .map((a) => a.value)
+      .join('');
     if ((name === 'export' && options.includes('f')) || (options.includes('f') && options.includes('x'))) {
       return opaqueReason(`${written} (exports a function that child shells run)`);
     }
@@ -115,7 +132,9 @@ export function variableBuiltinCode(name: string, args: readonly CommandArg[], w
       const eq = arg.value.indexOf('=');
       const target = eq < 0 || !arg.literal ? '' : arg.value.slice(eq + 1).replace(/\[.*$/, '');
       if (target === '' || codeEnvironmentVariable(target)) {
-        return opaqueReason(`${written} (a reference to ${target || 'a variable only known when it runs'}: setting it sets that variable)`);
+        return opaqueReason(
+          `${written} (a reference to ${target || 'a variable only known when it runs'}: setting it sets that variable)`,
+        );
       }
     }
     for (const arg of args) {
@@ -133,14 +152,20 @@ export function variableBuiltinCode(name: string, args: readonly CommandArg[], w
   const { names, sets } = pick(args.map((a) => a.value));
   for (const variable of names) {
     // with PATH unset, bash looks for commands in the current directory: `unset PATH; ls` runs ./ls
-    if (name === 'unset' && variable === 'PATH') return opaqueReason(`${written} (bash then runs programs from the current directory)`);
+    if (name === 'unset' && variable === 'PATH')
+      return opaqueReason(`${written} (bash then runs programs from the current directory)`);
     if (subscriptHidesCode(variable)) return opaqueReason(`${written} (bash evaluates the array subscript)`);
-    if (sets && codeEnvironmentVariable(variable)) return opaqueReason(`${written} (sets ${variable}, which makes programs run code)`);
+    if (sets && codeEnvironmentVariable(variable))
+      return opaqueReason(`${written} (sets ${variable}, which makes programs run code)`);
   }
   return undefined;
 }
 
-function positionalsAfter(args: readonly string[], valueOptions: readonly string[], nameOptions: readonly string[]): string[] {
+function positionalsAfter(
+  args: readonly string[],
+  valueOptions: readonly string[],
+  nameOptions: readonly string[],
+): string[] {
   const names: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;

@@ -10,6 +10,7 @@ import type { PermissionDecision, PermissionRequest } from './types.js';
 
 /** The decisions to offer for `request`, in the order a dialog lists them. */
 export function permissionChoices(request: Pick<PermissionRequest, 'scopes' | 'sandboxEscape'>): PermissionDecision[] {
-  const inside: PermissionDecision[] = request.scopes.length > 0 ? ['allow', 'allow_session', 'allow_always'] : ['allow'];
+  const inside: PermissionDecision[] =
+    request.scopes.length > 0 ? ['allow', 'allow_session', 'allow_always'] : ['allow'];
   return [...inside, ...(request.sandboxEscape ? (['allow_outside_sandbox'] as const) : []), 'deny'];
 }

@@ -33,15 +33,29 @@ export async function analyseForPermission(
 ): Promise<AnalysedCommand> {
   let analysis: ShellAnalysis;
   try {
-    analysis = analyzeCommand(command, { cwd: options.cwd, home: options.home, ...(options.projectDir !== undefined && { projectDir: options.projectDir }) });
+    analysis = analyzeCommand(command, {
+      cwd: options.cwd,
+      home: options.home,
+      ...(options.projectDir !== undefined && { projectDir: options.projectDir }),
+    });
   } catch (err) {
-    analysis = { commands: [], writes: [], readOnly: false, unanalysable: `the analysis failed: ${(err as Error).message}` };
+    analysis = {
+      commands: [],
+      writes: [],
+      readOnly: false,
+      unanalysable: `the analysis failed: ${(err as Error).message}`,
+    };
   }
   const subject: CommandSubject = {
     kind: 'command',
     command,
     parts: analysis.commands.map((c) => {
-      const part: CommandPart = { text: c.text, wrappers: c.wrappers, readOnly: c.readOnly ?? analysis.readOnly, scope: sessionScope(c) };
+      const part: CommandPart = {
+        text: c.text,
+        wrappers: c.wrappers,
+        readOnly: c.readOnly ?? analysis.readOnly,
+        scope: sessionScope(c),
+      };
       const resolved = resolvedText(c);
       if (resolved !== c.text) part.resolvedText = resolved;
       if (c.opaque !== undefined) part.opaque = c.opaque;
@@ -62,8 +76,16 @@ export async function analyseForPermission(
   if (analysis.unanalysable !== undefined) subject.unanalysable = analysis.unanalysable;
   if (analysis.alwaysAsks?.length) subject.alwaysAsks = [...analysis.alwaysAsks];
   // the shell stayed elsewhere after an earlier `cd /tmp`: `make` or `npm install` writes there
-  if (options.projectDir !== undefined && options.cwd !== options.projectDir && analysis.startDirectoryWriters?.length) {
-    subject.writes.push({ target: `${options.cwd} (where ${analysis.startDirectoryWriters.join(', ')} runs)`, path: options.cwd, via: 'working directory' });
+  if (
+    options.projectDir !== undefined &&
+    options.cwd !== options.projectDir &&
+    analysis.startDirectoryWriters?.length
+  ) {
+    subject.writes.push({
+      target: `${options.cwd} (where ${analysis.startDirectoryWriters.join(', ')} runs)`,
+      path: options.cwd,
+      via: 'working directory',
+    });
   }
   // git in a repository nested in the project reads that repository's configuration, which can run programs
   const projectDir = options.projectDir ?? options.cwd;
@@ -101,6 +123,7 @@ export async function analyseForPermission(
  */
 function resolvedText(command: SimpleCommand): string {
   let args = command.args;
-  if (command.name === 'git') args = args.slice(gitInvocation(args.map((value) => ({ value, literal: true }))).subcommandIndex);
+  if (command.name === 'git')
+    args = args.slice(gitInvocation(args.map((value) => ({ value, literal: true }))).subcommandIndex);
   return [command.name, ...args].join(' ');
 }

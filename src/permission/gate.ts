@@ -34,13 +34,20 @@ export type ToolAsks = 'subject' | 'call';
 export type GateVerdict = { action: 'run' } | { action: 'ask' } | { action: 'deny'; message: string };
 
 /** Decides, before it runs, a call of the tool `toolName`, which asks as `asks` says, under `rules` (in order; the last match wins). */
-export function gateVerdict(toolName: string, asks: ToolAsks | undefined, rules: readonly PermissionRule[]): GateVerdict {
+export function gateVerdict(
+  toolName: string,
+  asks: ToolAsks | undefined,
+  rules: readonly PermissionRule[],
+): GateVerdict {
   // only rules for the tool as a whole (pattern `*`) match without a subject
   const rule = lastMatchingRule(rules, toolName, []);
   if (!rule) return { action: 'run' };
   if (rule.action === 'deny') {
     // `"bash": {"*": "deny", "ls*": "allow"}` denies most commands but not `ls`: the subject decides
-    if (asks === 'subject' && rules.slice(rules.lastIndexOf(rule) + 1).some((r) => r.action !== 'deny' && wildcardMatch(r.tool, toolName))) {
+    if (
+      asks === 'subject' &&
+      rules.slice(rules.lastIndexOf(rule) + 1).some((r) => r.action !== 'deny' && wildcardMatch(r.tool, toolName))
+    ) {
       return { action: 'run' };
     }
     const verdict = evaluatePermission(toolName, undefined, { rules, grants: [], cwd: '/' });

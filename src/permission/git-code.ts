@@ -14,14 +14,27 @@ import { splitLong } from './safe-commands.js';
  * (`core.pager`, `core.fsmonitor`, `core.sshCommand`, `alias.*` with `!`, `diff.*.textconv`, …).
  */
 const HARMLESS_GIT_CONFIG = [
-  /^color\./, /^column\./, /^advice\./, /^i18n\./,
-  /^user\.(name|email)$/, /^author\.(name|email)$/, /^committer\.(name|email)$/,
+  /^color\./,
+  /^column\./,
+  /^advice\./,
+  /^i18n\./,
+  /^user\.(name|email)$/,
+  /^author\.(name|email)$/,
+  /^committer\.(name|email)$/,
   /^core\.(quotepath|autocrlf|safecrlf|eol|abbrev|filemode|ignorecase|precomposeunicode|whitespace)$/,
   /^log\.(date|decorate|abbrevcommit|follow|showroot|showsignature|mailmap|graphcolors|initialdecorationset|excludedecoration)$/,
   /^diff\.(noprefix|mnemonicprefix|relative|renames|renamelimit|algorithm|colormoved|colormovedws|context|interhunkcontext|indentheuristic|suppressblankempty|statgraphwidth|dirstat|wserrorhighlight)$/,
   /^status\.(short|branch|showstash|showuntrackedfiles|relativepaths|aheadbehind|renames|renamelimit|displaycommentprefix)$/,
-  /^(branch|tag)\.sort$/, /^init\.defaultbranch$/, /^format\.pretty$/, /^pretty\.[^.]+$/, /^grep\.(linenumber|patterntype|extendedregexp|column|fullname)$/,
-  /^blame\.(date|coloring|showemail|blankboundary|showroot)$/, /^merge\.conflictstyle$/, /^gc\.auto$/, /^maintenance\.auto$/, /^protocol\.version$/,
+  /^(branch|tag)\.sort$/,
+  /^init\.defaultbranch$/,
+  /^format\.pretty$/,
+  /^pretty\.[^.]+$/,
+  /^grep\.(linenumber|patterntype|extendedregexp|column|fullname)$/,
+  /^blame\.(date|coloring|showemail|blankboundary|showroot)$/,
+  /^merge\.conflictstyle$/,
+  /^gc\.auto$/,
+  /^maintenance\.auto$/,
+  /^protocol\.version$/,
 ];
 
 /** Whether setting git config `key` (case-insensitive) can never make git run a program. */
@@ -36,7 +49,15 @@ const GIT_COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   'submodule foreach': [''], // git submodule foreach 'rm x': its argument
   'bisect run': [''], // git bisect run ./test.sh
   difftool: ['-x', '--extcmd'], // git difftool -x 'rm x'
-  'filter-branch': ['--tree-filter', '--index-filter', '--msg-filter', '--env-filter', '--parent-filter', '--commit-filter', '--tag-name-filter'],
+  'filter-branch': [
+    '--tree-filter',
+    '--index-filter',
+    '--msg-filter',
+    '--env-filter',
+    '--parent-filter',
+    '--commit-filter',
+    '--tag-name-filter',
+  ],
   'filter-repo': [''],
   mergetool: ['--tool', '-t'],
   'ls-remote': ['--upload-pack', '-u'],
@@ -64,29 +85,45 @@ export interface GitInvocation {
  * harmless list, `--exec-path=DIR`, and subcommand options that carry a command are opaque code.
  * Directory options are returned for the caller to judge (it knows the project).
  */
-export function gitInvocation(args: readonly CommandArg[], written = ['git', ...args.map((a) => a.value)].join(' ')): GitInvocation {
+export function gitInvocation(
+  args: readonly CommandArg[],
+  written = ['git', ...args.map((a) => a.value)].join(' '),
+): GitInvocation {
   const directories: GitInvocation['directories'] = [];
   let opaque: string | undefined;
   let i = 0;
   for (; i < args.length; i++) {
     const arg = args[i]!;
     if (!arg.value.startsWith('-')) break;
-    if (!arg.literal) return { subcommandIndex: i, directories, opaque: opaqueReason(`${written} (an option only known when it runs)`) };
+    if (!arg.literal)
+      return {
+        subcommandIndex: i,
+        directories,
+        opaque: opaqueReason(`${written} (an option only known when it runs)`),
+      };
     const [option, attached] = splitLong(arg.value);
     if (option === '-c' || (option.startsWith('-c') && !option.startsWith('--'))) {
       const setting = option === '-c' ? args[++i] : { value: arg.value.slice(2), literal: true };
       const key = setting?.value.split('=', 1)[0] ?? '';
-      if (!setting?.literal || !isHarmlessGitConfig(key)) opaque ??= opaqueReason(`${written} (-c ${key} can run a program)`);
+      if (!setting?.literal || !isHarmlessGitConfig(key))
+        opaque ??= opaqueReason(`${written} (-c ${key} can run a program)`);
     } else if (option === '--config-env') {
       const setting = attached !== undefined ? { value: attached, literal: true } : args[++i];
       const key = setting?.value.split('=', 1)[0] ?? '';
-      if (!setting?.literal || !isHarmlessGitConfig(key)) opaque ??= opaqueReason(`${written} (--config-env ${key} can run a program)`);
+      if (!setting?.literal || !isHarmlessGitConfig(key))
+        opaque ??= opaqueReason(`${written} (--config-env ${key} can run a program)`);
     } else if (option === '--exec-path') {
-      if (attached !== undefined) opaque ??= opaqueReason(`${written} (--exec-path runs git's programs from another folder)`);
+      if (attached !== undefined)
+        opaque ??= opaqueReason(`${written} (--exec-path runs git's programs from another folder)`);
     } else if (option === '-C' || option === '--git-dir' || option === '--work-tree') {
       const value = attached !== undefined ? { value: attached, literal: arg.literal } : args[++i];
       if (value) directories.push({ option, arg: value });
-    } else if (option === '--namespace' || option === '--super-prefix' || option === '--list-cmds' || option === '--attr-source') {
+    } else if (
+      option === '--namespace' ||
+      option === '--super-prefix' ||
+      option === '--list-cmds' ||
+      option === '--attr-source'
+    ) {
       if (attached === undefined) i++;
     }
   }
@@ -97,21 +134,39 @@ export function gitInvocation(args: readonly CommandArg[], written = ['git', ...
     const options = key ? GIT_COMMAND_OPTIONS[key] : undefined;
     if (options && Object.hasOwn(GIT_COMMAND_OPTIONS, key!)) {
       const rest = args.slice(i + 1).map((a) => splitLong(a.value)[0]);
-      if (options.includes('') || rest.some((r) => options.includes(r) || options.some((o) => o.length === 2 && !r.startsWith('--') && r.startsWith(o)))) {
+      if (
+        options.includes('') ||
+        rest.some(
+          (r) => options.includes(r) || options.some((o) => o.length === 2 && !r.startsWith('--') && r.startsWith(o)),
+        )
+      ) {
         opaque = opaqueReason(`${written} (git ${key} runs a command it is given)`);
       }
     }
     if (sub && /^alias\./i.test(sub)) opaque = opaqueReason(written);
     if (sub === 'config') {
       const key = gitConfigSetKey(args.slice(i + 1).map((a) => a.value));
-      if (key !== undefined && !isHarmlessGitConfig(key)) opaque = opaqueReason(`${written} (sets ${key}, which can make later git commands run a program)`);
+      if (key !== undefined && !isHarmlessGitConfig(key))
+        opaque = opaqueReason(`${written} (sets ${key}, which can make later git commands run a program)`);
     }
   }
   return { subcommandIndex: i, directories, ...(opaque !== undefined && { opaque }) };
 }
 
 const CONFIG_VALUE_OPTIONS = ['-f', '--file', '--blob', '--type', '--default', '--comment', '--value'];
-const CONFIG_NOT_SETTING = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--list', '-l', '--unset', '--unset-all', '--remove-section'];
+const CONFIG_NOT_SETTING = [
+  '--get',
+  '--get-all',
+  '--get-regexp',
+  '--get-urlmatch',
+  '--get-color',
+  '--get-colorbool',
+  '--list',
+  '-l',
+  '--unset',
+  '--unset-all',
+  '--remove-section',
+];
 
 /**
  * The key `git config …` sets (`git config core.pager x`, `git config set alias.x …`, `--add`,

@@ -9,22 +9,103 @@ import { attachedWord, hasOption, optionValues, parseOptions, type OptionSpec, t
 import type { CommandArg } from './safe-command-types.js';
 import { isGitConfigRead, parseGitGlobals } from './safe-commands.js';
 import type { ShellWord } from './shell-parse.js';
-import { expansionsBeforeEndOfOptions, literalWord as word, unknownPlace, type CommandWrites, type WriterContext, type WriteTarget } from './write-target-types.js';
+import {
+  expansionsBeforeEndOfOptions,
+  literalWord as word,
+  unknownPlace,
+  type CommandWrites,
+  type WriterContext,
+  type WriteTarget,
+} from './write-target-types.js';
 
-const GIT_SUBCOMMAND_TARGETS: Readonly<Record<string, { spec: OptionSpec; example: string; targets: (parsed: ParsedOptions, home: string) => WriteTarget[] }>> = {
+const GIT_SUBCOMMAND_TARGETS: Readonly<
+  Record<string, { spec: OptionSpec; example: string; targets: (parsed: ParsedOptions, home: string) => WriteTarget[] }>
+> = {
   clone: {
     example: 'git clone url /tmp/x (default: a folder named after the repository, in the working directory)',
-    spec: { shortWithValue: 'objuc', long: ['origin', 'branch', 'upload-pack', 'reference', 'reference-if-able', 'separate-git-dir', 'depth', 'shallow-since', 'shallow-exclude', 'config', 'template', 'jobs', 'filter', 'server-option', 'bundle-uri', 'ref-format', 'bare', 'mirror', 'recurse-submodules', 'no-checkout', 'quiet', 'verbose', 'progress', 'single-branch', 'no-tags', 'shallow-submodules', 'local', 'shared', 'dissociate', 'sparse', 'also-filter-submodules', 'remote-submodules'], longWithValue: ['origin', 'branch', 'upload-pack', 'reference', 'reference-if-able', 'separate-git-dir', 'depth', 'shallow-since', 'shallow-exclude', 'config', 'template', 'jobs', 'filter', 'server-option', 'bundle-uri', 'ref-format'] },
+    spec: {
+      shortWithValue: 'objuc',
+      long: [
+        'origin',
+        'branch',
+        'upload-pack',
+        'reference',
+        'reference-if-able',
+        'separate-git-dir',
+        'depth',
+        'shallow-since',
+        'shallow-exclude',
+        'config',
+        'template',
+        'jobs',
+        'filter',
+        'server-option',
+        'bundle-uri',
+        'ref-format',
+        'bare',
+        'mirror',
+        'recurse-submodules',
+        'no-checkout',
+        'quiet',
+        'verbose',
+        'progress',
+        'single-branch',
+        'no-tags',
+        'shallow-submodules',
+        'local',
+        'shared',
+        'dissociate',
+        'sparse',
+        'also-filter-submodules',
+        'remote-submodules',
+      ],
+      longWithValue: [
+        'origin',
+        'branch',
+        'upload-pack',
+        'reference',
+        'reference-if-able',
+        'separate-git-dir',
+        'depth',
+        'shallow-since',
+        'shallow-exclude',
+        'config',
+        'template',
+        'jobs',
+        'filter',
+        'server-option',
+        'bundle-uri',
+        'ref-format',
+      ],
+    },
     targets: (parsed) => {
       const [repository, directory] = parsed.positionals;
-      const derived = repository?.literal ? word(pathBasename(repository.value.replace(/\/+$/, '').replace(/:+$/, '')).replace(/\.git$/, '') || '.') : undefined;
+      const derived = repository?.literal
+        ? word(pathBasename(repository.value.replace(/\/+$/, '').replace(/:+$/, '')).replace(/\.git$/, '') || '.')
+        : undefined;
       const target = directory ?? derived ?? unknownPlace('(the folder git clone creates)').word;
-      return [{ word: target, via: 'other', container: true }, ...optionValues(parsed, '--separate-git-dir').map((w) => ({ word: w, via: 'other' as const }))];
+      return [
+        { word: target, via: 'other', container: true },
+        ...optionValues(parsed, '--separate-git-dir').map((w) => ({ word: w, via: 'other' as const })),
+      ];
     },
   },
   init: {
     example: 'git init /tmp/x (default: the working directory)',
-    spec: { shortWithValue: 'b', long: ['bare', 'quiet', 'template', 'separate-git-dir', 'object-format', 'ref-format', 'initial-branch', 'shared'], longWithValue: ['template', 'separate-git-dir', 'object-format', 'ref-format', 'initial-branch'] },
+    spec: {
+      shortWithValue: 'b',
+      long: [
+        'bare',
+        'quiet',
+        'template',
+        'separate-git-dir',
+        'object-format',
+        'ref-format',
+        'initial-branch',
+        'shared',
+      ],
+      longWithValue: ['template', 'separate-git-dir', 'object-format', 'ref-format', 'initial-branch'],
+    },
     targets: (parsed) => [
       { word: parsed.positionals[0] ?? word('.'), via: 'other' },
       ...optionValues(parsed, '--separate-git-dir').map((w) => ({ word: w, via: 'other' as const })),
@@ -32,17 +113,63 @@ const GIT_SUBCOMMAND_TARGETS: Readonly<Record<string, { spec: OptionSpec; exampl
   },
   archive: {
     example: 'git archive -o /tmp/a.tar HEAD',
-    spec: { shortWithValue: 'o', long: ['format', 'prefix', 'output', 'add-file', 'add-virtual-file', 'worktree-attributes', 'mtime', 'remote', 'exec', 'list', 'verbose'], longWithValue: ['format', 'prefix', 'output', 'add-file', 'add-virtual-file', 'mtime', 'remote', 'exec'] },
+    spec: {
+      shortWithValue: 'o',
+      long: [
+        'format',
+        'prefix',
+        'output',
+        'add-file',
+        'add-virtual-file',
+        'worktree-attributes',
+        'mtime',
+        'remote',
+        'exec',
+        'list',
+        'verbose',
+      ],
+      longWithValue: ['format', 'prefix', 'output', 'add-file', 'add-virtual-file', 'mtime', 'remote', 'exec'],
+    },
     targets: (parsed) => optionValues(parsed, '-o', '--output').map((w) => ({ word: w, via: 'git --output' })),
   },
   bundle: {
     example: 'git bundle create /tmp/repo.bundle --all',
     spec: { long: ['progress', 'all', 'quiet', 'version'] },
-    targets: (parsed) => (parsed.positionals[0]?.value === 'create' && parsed.positionals[1] ? [{ word: parsed.positionals[1], via: 'other' }] : []),
+    targets: (parsed) =>
+      parsed.positionals[0]?.value === 'create' && parsed.positionals[1]
+        ? [{ word: parsed.positionals[1], via: 'other' }]
+        : [],
   },
   'format-patch': {
     example: 'git format-patch -o /tmp/patches HEAD~3 (default: the working directory)',
-    spec: { shortWithValue: 'ov', long: ['output-directory', 'output', 'stdout', 'numbered', 'start-number', 'subject-prefix', 'cover-letter', 'in-reply-to', 'to', 'cc', 'from', 'signature', 'suffix'], longWithValue: ['output-directory', 'output', 'start-number', 'subject-prefix', 'in-reply-to', 'to', 'cc', 'suffix'] },
+    spec: {
+      shortWithValue: 'ov',
+      long: [
+        'output-directory',
+        'output',
+        'stdout',
+        'numbered',
+        'start-number',
+        'subject-prefix',
+        'cover-letter',
+        'in-reply-to',
+        'to',
+        'cc',
+        'from',
+        'signature',
+        'suffix',
+      ],
+      longWithValue: [
+        'output-directory',
+        'output',
+        'start-number',
+        'subject-prefix',
+        'in-reply-to',
+        'to',
+        'cc',
+        'suffix',
+      ],
+    },
     targets: (parsed) => {
       if (hasOption(parsed, '--stdout')) return [];
       const output = optionValues(parsed, '-o', '--output-directory', '--output');
@@ -51,7 +178,11 @@ const GIT_SUBCOMMAND_TARGETS: Readonly<Record<string, { spec: OptionSpec; exampl
   },
   worktree: {
     example: 'git worktree add /tmp/w main, git worktree move w /tmp/w',
-    spec: { shortWithValue: 'bB', long: ['force', 'detach', 'checkout', 'lock', 'reason', 'orphan', 'track', 'guess-remote', 'quiet'], longWithValue: ['reason'] },
+    spec: {
+      shortWithValue: 'bB',
+      long: ['force', 'detach', 'checkout', 'lock', 'reason', 'orphan', 'track', 'guess-remote', 'quiet'],
+      longWithValue: ['reason'],
+    },
     targets: (parsed) => {
       const [action, ...rest] = parsed.positionals;
       if (action?.value === 'add' && rest[0]) return [{ word: rest[0], via: 'other', container: true }];
@@ -62,15 +193,24 @@ const GIT_SUBCOMMAND_TARGETS: Readonly<Record<string, { spec: OptionSpec; exampl
   },
   submodule: {
     example: 'git submodule add url /tmp/x',
-    spec: { shortWithValue: 'b', long: ['branch', 'force', 'name', 'reference', 'depth', 'quiet'], longWithValue: ['branch', 'name', 'reference', 'depth'] },
+    spec: {
+      shortWithValue: 'b',
+      long: ['branch', 'force', 'name', 'reference', 'depth', 'quiet'],
+      longWithValue: ['branch', 'name', 'reference', 'depth'],
+    },
     targets: (parsed) => {
       const [action, , path] = parsed.positionals;
       return action?.value === 'add' && path ? [{ word: path, via: 'other' }] : [];
     },
   },
   config: {
-    example: 'git config --global user.name x (~/.gitconfig), git config --file /tmp/c x y, git config --system x y (/etc/gitconfig)',
-    spec: { shortWithValue: 'f', long: ['global', 'system', 'local', 'worktree', 'file', 'blob'], longWithValue: ['file', 'blob'] },
+    example:
+      'git config --global user.name x (~/.gitconfig), git config --file /tmp/c x y, git config --system x y (/etc/gitconfig)',
+    spec: {
+      shortWithValue: 'f',
+      long: ['global', 'system', 'local', 'worktree', 'file', 'blob'],
+      longWithValue: ['file', 'blob'],
+    },
     targets: (parsed, home) => {
       const files = optionValues(parsed, '-f', '--file');
       if (files.length) return files.map((w) => ({ word: w, via: 'other' as const }));
@@ -88,10 +228,54 @@ const gitSubcommands = new Map(Object.entries(GIT_SUBCOMMAND_TARGETS));
  * with `notes -> ~/.bashrc`), so a path under the work tree written later in the same line is not
  * known (`git checkout b && echo x >> notes`).
  */
-const GIT_WORK_TREE_UPDATES = new Set(['checkout', 'switch', 'reset', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert', 'apply', 'am', 'restore', 'stash', 'read-tree', 'checkout-index', 'sparse-checkout', 'bisect']);
+const GIT_WORK_TREE_UPDATES = new Set([
+  'checkout',
+  'switch',
+  'reset',
+  'merge',
+  'pull',
+  'rebase',
+  'cherry-pick',
+  'revert',
+  'apply',
+  'am',
+  'restore',
+  'stash',
+  'read-tree',
+  'checkout-index',
+  'sparse-checkout',
+  'bisect',
+]);
 
 /** git subcommands that only read, but for their `--output` file: they write nothing else. */
-const GIT_READING_SUBCOMMANDS = new Set(['log', 'show', 'diff', 'whatchanged', 'shortlog', 'blame', 'grep', 'status', 'ls-files', 'ls-tree', 'rev-list', 'rev-parse', 'cat-file', 'describe', 'range-diff', 'diff-tree', 'diff-files', 'diff-index', 'show-ref', 'for-each-ref', 'name-rev', 'merge-base', 'check-ignore', 'count-objects', 'version', 'help']);
+const GIT_READING_SUBCOMMANDS = new Set([
+  'log',
+  'show',
+  'diff',
+  'whatchanged',
+  'shortlog',
+  'blame',
+  'grep',
+  'status',
+  'ls-files',
+  'ls-tree',
+  'rev-list',
+  'rev-parse',
+  'cat-file',
+  'describe',
+  'range-diff',
+  'diff-tree',
+  'diff-files',
+  'diff-index',
+  'show-ref',
+  'for-each-ref',
+  'name-rev',
+  'merge-base',
+  'check-ignore',
+  'count-objects',
+  'version',
+  'help',
+]);
 
 /** Every git subcommand: `--output` (log, diff, show, …); then the subcommand's own targets; and `-C`, `--git-dir`, `--work-tree`. */
 export function gitTargets(words: readonly ShellWord[], context: WriterContext): CommandWrites {
@@ -102,11 +286,23 @@ export function gitTargets(words: readonly ShellWord[], context: WriterContext):
   const targets: WriteTarget[] = [];
   for (let i = 0; i < globals.length; i++) {
     const w = globals[i]!;
-    const [name, attached] = w.value.startsWith('--') && w.value.includes('=') ? [w.value.slice(0, w.value.indexOf('=')), w.value.slice(w.value.indexOf('=') + 1)] : [w.value, undefined];
-    const value = attached !== undefined ? attachedWord(w, attached) : name === '-C' || name === '--git-dir' || name === '--work-tree' ? globals[i + 1] : undefined;
+    const [name, attached] =
+      w.value.startsWith('--') && w.value.includes('=')
+        ? [w.value.slice(0, w.value.indexOf('=')), w.value.slice(w.value.indexOf('=') + 1)]
+        : [w.value, undefined];
+    const value =
+      attached !== undefined
+        ? attachedWord(w, attached)
+        : name === '-C' || name === '--git-dir' || name === '--work-tree'
+          ? globals[i + 1]
+          : undefined;
     if (name === '-C' && value) directory.push(value);
     if ((name === '--git-dir' || name === '--work-tree') && value) targets.push({ word: value, via: 'other' });
-    if (['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env'].includes(name) && attached === undefined) i++;
+    if (
+      ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env'].includes(name) &&
+      attached === undefined
+    )
+      i++;
   }
   const rest = words.slice(git.subcommandIndex + 1);
   const sub = git.subcommand;
@@ -115,12 +311,15 @@ export function gitTargets(words: readonly ShellWord[], context: WriterContext):
     return { onlyTargets: true, targets, ...(directory.length && { directory }) };
   }
   if (row) targets.push(...row.targets(parseOptions(rest, row.spec), context.home));
-  const stashKeeps = sub === 'stash' && !['pop', 'apply', 'branch'].includes(rest.find((w) => !w.value.startsWith('-'))?.value ?? '');
+  const stashKeeps =
+    sub === 'stash' && !['pop', 'apply', 'branch'].includes(rest.find((w) => !w.value.startsWith('-'))?.value ?? '');
   if (sub !== undefined && GIT_WORK_TREE_UPDATES.has(sub) && !stashKeeps) {
-    const workTree = targets.find((t) => t.via === 'other' && globals.includes(t.word)) ?? { word: word('.'), via: 'other' as const };
+    const workTree = targets.find((t) => t.via === 'other' && globals.includes(t.word)) ?? {
+      word: word('.'),
+      via: 'other' as const,
+    };
     targets.push({ ...workTree, container: true });
-  }
-  else {
+  } else {
     // --output (and its abbreviations) of log, diff, show, … : `git log --out=x`
     for (let i = 0; i < rest.length; i++) {
       const w = rest[i]!;
@@ -135,7 +334,11 @@ export function gitTargets(words: readonly ShellWord[], context: WriterContext):
   }
   if (sub !== undefined && (GIT_READING_SUBCOMMANDS.has(sub) || sub === 'format-patch' || sub === 'archive')) {
     // `git log "$X"` with X=--output=/tmp/x
-    targets.push(...expansionsBeforeEndOfOptions(rest).map((w) => unknownPlace(`${w.text} (may be an option naming a file to write)`)));
+    targets.push(
+      ...expansionsBeforeEndOfOptions(rest).map((w) =>
+        unknownPlace(`${w.text} (may be an option naming a file to write)`),
+      ),
+    );
   }
   const onlyTargets = sub !== undefined && GIT_READING_SUBCOMMANDS.has(sub) && !targets.some((t) => t.via === 'other');
   return { onlyTargets, targets, ...(directory.length && { directory }) };

@@ -87,16 +87,29 @@ function namesFromFolder(source: string): boolean {
 function namesACommitOrPath(args: readonly string[]): boolean {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (['-b', '-B', '-c', '-C', '--orphan'].includes(arg)) i++; // the new branch's name
+    if (['-b', '-B', '-c', '-C', '--orphan'].includes(arg))
+      i++; // the new branch's name
     else if (!arg.startsWith('-')) return true;
   }
   return false;
 }
 
 export const INPUT_NAMED_WRITERS: readonly InputNamedWriter[] = [
-  { command: 'tar', example: 'tar -xf a.tar (its members may be .opencode.json or a link into .git)', writes: tarExtracts },
+  {
+    command: 'tar',
+    example: 'tar -xf a.tar (its members may be .opencode.json or a link into .git)',
+    writes: tarExtracts,
+  },
   { command: 'bsdtar', example: 'bsdtar -xf a.zip', writes: tarExtracts },
-  { command: 'unzip', example: 'unzip a.zip (not -l, -v, -Z, -t, -p or -c, which only list or print)', writes: (a) => !hasShort(a.filter((x) => x.startsWith('-')), 'lvZtpc') },
+  {
+    command: 'unzip',
+    example: 'unzip a.zip (not -l, -v, -Z, -t, -p or -c, which only list or print)',
+    writes: (a) =>
+      !hasShort(
+        a.filter((x) => x.startsWith('-')),
+        'lvZtpc',
+      ),
+  },
   { command: '7z', example: '7z x a.7z', writes: (a) => a[0] === 'x' || a[0] === 'e' },
   { command: '7za', example: '7za x a.7z', writes: (a) => a[0] === 'x' || a[0] === 'e' },
   { command: '7zr', example: '7zr x a.7z', writes: (a) => a[0] === 'x' || a[0] === 'e' },
@@ -105,15 +118,27 @@ export const INPUT_NAMED_WRITERS: readonly InputNamedWriter[] = [
   { command: 'ar', example: 'ar x lib.a', writes: (a) => /^-?[a-zA-Z]*x/.test(a[0] ?? '') },
   { command: 'jar', example: 'jar xf a.jar', writes: (a) => /^-?[a-zA-Z]*x/.test(a[0] ?? '') },
   { command: 'pax', example: 'pax -r < a.pax', writes: (a) => hasShort(a, 'r') },
-  { command: 'dpkg-deb', example: 'dpkg-deb -x a.deb .', writes: (a) => hasShort(a, 'xXR') || hasLong(a, ['extract', 'vextract', 'raw-extract']) },
+  {
+    command: 'dpkg-deb',
+    example: 'dpkg-deb -x a.deb .',
+    writes: (a) => hasShort(a, 'xXR') || hasLong(a, ['extract', 'vextract', 'raw-extract']),
+  },
   { command: 'unar', example: 'unar a.rar' },
   { command: 'cabextract', example: 'cabextract a.cab', writes: (a) => !hasShort(a, 'lt') },
-  { command: 'uudecode', example: 'uudecode f.uu (writes the file the input names; not -o)', writes: (a) => !hasShort(a, 'o') },
+  {
+    command: 'uudecode',
+    example: 'uudecode f.uu (writes the file the input names; not -o)',
+    writes: (a) => !hasShort(a, 'o'),
+  },
   { command: 'brotli', example: 'brotli -d f.br', writes: decompressesToFile },
   { command: 'pigz', example: 'pigz -d f.gz', writes: decompressesToFile },
   { command: 'unpigz', example: 'unpigz f.gz', writes: (a) => !toStandardOutput(a) },
   { command: 'lzip', example: 'lzip -d f.lz', writes: decompressesToFile },
-  { command: 'patch', example: 'patch -p1 < p.diff (the patch names the files; not --dry-run)', writes: (a) => !hasLong(a, ['dry-run']) },
+  {
+    command: 'patch',
+    example: 'patch -p1 < p.diff (the patch names the files; not --dry-run)',
+    writes: (a) => !hasLong(a, ['dry-run']),
+  },
   { command: 'gzip', example: 'gzip -d -N f.gz (-N restores the name stored in the file)', writes: decompressesToFile },
   { command: 'gunzip', example: 'gunzip f.gz (not -c, -t or -l)', writes: (a) => !toStandardOutput(a) },
   { command: 'bzip2', example: 'bzip2 -d f.bz2', writes: decompressesToFile },
@@ -127,22 +152,55 @@ export const INPUT_NAMED_WRITERS: readonly InputNamedWriter[] = [
   { command: 'lz4', example: 'lz4 -d f.lz4', writes: decompressesToFile },
   { command: 'unlz4', example: 'unlz4 f.lz4', writes: (a) => !toStandardOutput(a) },
   { command: 'uncompress', example: 'uncompress f.Z', writes: (a) => !toStandardOutput(a) },
-  { command: 'cp', example: 'cp -a dir/. ., cp dir/.* . (the folder decides the names written)', writes: (a) => copiesFolderContents(a, 'rRa', ['recursive', 'archive']) },
-  { command: 'rsync', example: 'rsync -a src/ . (the folder decides the names written)', writes: (a) => copiesFolderContents(a, 'ra', ['recursive', 'archive']) },
-  { command: 'mv', example: 'mv dir/.* . (the folder decides the names written)', writes: (a) => copiesFolderContents(a, '', []) },
+  {
+    command: 'cp',
+    example: 'cp -a dir/. ., cp dir/.* . (the folder decides the names written)',
+    writes: (a) => copiesFolderContents(a, 'rRa', ['recursive', 'archive']),
+  },
+  {
+    command: 'rsync',
+    example: 'rsync -a src/ . (the folder decides the names written)',
+    writes: (a) => copiesFolderContents(a, 'ra', ['recursive', 'archive']),
+  },
+  {
+    command: 'mv',
+    example: 'mv dir/.* . (the folder decides the names written)',
+    writes: (a) => copiesFolderContents(a, '', []),
+  },
   // git: the files come from another commit, a stash, a patch or a branch
-  { command: 'git restore', example: 'git restore --source=HEAD~3 . (without --source it restores from the index)', writes: (a) => hasShort(a, 's') || hasLong(a, ['source']) },
-  { command: 'git checkout', example: 'git checkout other -- . , git checkout branch (not `git checkout -b new`, which starts a branch where HEAD is)', writes: namesACommitOrPath },
+  {
+    command: 'git restore',
+    example: 'git restore --source=HEAD~3 . (without --source it restores from the index)',
+    writes: (a) => hasShort(a, 's') || hasLong(a, ['source']),
+  },
+  {
+    command: 'git checkout',
+    example:
+      'git checkout other -- . , git checkout branch (not `git checkout -b new`, which starts a branch where HEAD is)',
+    writes: namesACommitOrPath,
+  },
   { command: 'git switch', example: 'git switch branch (not `git switch -c new`)', writes: namesACommitOrPath },
-  { command: 'git reset', example: 'git reset --hard HEAD~3 (not a reset of the index alone)', writes: (a) => hasLong(a, ['hard', 'merge', 'keep']) },
+  {
+    command: 'git reset',
+    example: 'git reset --hard HEAD~3 (not a reset of the index alone)',
+    writes: (a) => hasLong(a, ['hard', 'merge', 'keep']),
+  },
   { command: 'git merge', example: 'git merge feature' },
   { command: 'git pull', example: 'git pull' },
   { command: 'git rebase', example: 'git rebase main' },
   { command: 'git cherry-pick', example: 'git cherry-pick abc123' },
   { command: 'git revert', example: 'git revert abc123' },
   { command: 'git am', example: 'git am < p.mbox' },
-  { command: 'git apply', example: 'git apply p.diff (not --check, --stat, --numstat or --summary alone)', writes: (a) => hasLong(a, ['apply']) || !hasLong(a, ['check', 'stat', 'numstat', 'summary']) },
-  { command: 'git stash', example: 'git stash pop, git stash apply, git stash branch b', writes: (a) => ['pop', 'apply', 'branch'].includes(a.find((x) => !x.startsWith('-')) ?? '') },
+  {
+    command: 'git apply',
+    example: 'git apply p.diff (not --check, --stat, --numstat or --summary alone)',
+    writes: (a) => hasLong(a, ['apply']) || !hasLong(a, ['check', 'stat', 'numstat', 'summary']),
+  },
+  {
+    command: 'git stash',
+    example: 'git stash pop, git stash apply, git stash branch b',
+    writes: (a) => ['pop', 'apply', 'branch'].includes(a.find((x) => !x.startsWith('-')) ?? ''),
+  },
   { command: 'git read-tree', example: 'git read-tree -u --reset other', writes: (a) => hasShort(a, 'u') },
   { command: 'git checkout-index', example: 'git checkout-index -a -f' },
   { command: 'git bisect', example: 'git bisect good (checks out another commit)' },

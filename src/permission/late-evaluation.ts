@@ -17,7 +17,19 @@ import { opaqueReason } from './opaque-code.js';
 import type { CommandArg } from './safe-command-types.js';
 
 /** bash's own variables that always hold a number it sets itself. */
-const NUMERIC_SPECIALS = new Set(['RANDOM', 'SRANDOM', 'SECONDS', 'LINENO', 'BASHPID', 'PPID', 'UID', 'EUID', 'EPOCHSECONDS', 'OPTIND', 'SHLVL']);
+const NUMERIC_SPECIALS = new Set([
+  'RANDOM',
+  'SRANDOM',
+  'SECONDS',
+  'LINENO',
+  'BASHPID',
+  'PPID',
+  'UID',
+  'EUID',
+  'EPOCHSECONDS',
+  'OPTIND',
+  'SHLVL',
+]);
 
 /** A name and the place it reaches, for the reason line. */
 export interface LateName {
@@ -33,7 +45,8 @@ export function arithmeticNames(expression: string): string[] {
     .replace(/\b\d+#[0-9A-Za-z@_]+/g, ' 0 ')
     .replace(/\b0[xX][0-9a-fA-F]+/g, ' 0 ');
   const names: string[] = [];
-  for (const match of cleaned.matchAll(/\$\{?(\d+)|(?<![0-9A-Za-z_])\$?\{?([A-Za-z_][A-Za-z0-9_]*)/g)) names.push(match[1] ?? match[2]!);
+  for (const match of cleaned.matchAll(/\$\{?(\d+)|(?<![0-9A-Za-z_])\$?\{?([A-Za-z_][A-Za-z0-9_]*)/g))
+    names.push(match[1] ?? match[2]!);
   return names;
 }
 
@@ -46,14 +59,17 @@ export function arithmeticAssignments(expression: string): string[] {
 export function lateEvaluatedNames(text: string): LateName[] {
   const unquoted = text.replace(/'[^']*'/g, "''"); // nothing expands in single quotes
   const found: LateName[] = [];
-  const arithmetic = (expression: string) => found.push(...arithmeticNames(expression).map((name) => ({ name, place: 'arithmetic' as const })));
+  const arithmetic = (expression: string) =>
+    found.push(...arithmeticNames(expression).map((name) => ({ name, place: 'arithmetic' as const })));
   for (const m of unquoted.matchAll(/\$\(\(([\s\S]*?)\)\)|\$\[([\s\S]*?)\]/g)) arithmetic(m[1] ?? m[2] ?? '');
   // ${s:offset:length}, not the ${s:-default} family
   for (const m of unquoted.matchAll(/\$\{[A-Za-z_][A-Za-z0-9_]*:(?![-=+?])([^}]*)\}/g)) arithmetic(m[1]!);
   // ${a[i]}: an indexed array's subscript is arithmetic (not [@] or [*])
-  for (const m of unquoted.matchAll(/\$\{#?[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]/g)) if (!/^[@*]$/.test(m[1]!)) arithmetic(m[1]!);
+  for (const m of unquoted.matchAll(/\$\{#?[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]/g))
+    if (!/^[@*]$/.test(m[1]!)) arithmetic(m[1]!);
   // ${!x}, ${!1}: not ${!prefix*}, ${!prefix@} or ${!a[@]}, which list names or keys
-  for (const m of unquoted.matchAll(/\$\{!([A-Za-z_][A-Za-z0-9_]*|\d+)(?![A-Za-z0-9_]|\[|[*@]\})/g)) found.push({ name: m[1]!, place: 'indirect expansion' });
+  for (const m of unquoted.matchAll(/\$\{!([A-Za-z_][A-Za-z0-9_]*|\d+)(?![A-Za-z0-9_]|\[|[*@]\})/g))
+    found.push({ name: m[1]!, place: 'indirect expansion' });
   return found;
 }
 
@@ -85,15 +101,24 @@ export class KnownVariables {
    * A simple command: why its words (or its assignments' values) have bash evaluate an unknown value
    * late, then what it sets: `n=3` is known, `read n`, `n=$(cat f)` are not, `let i=0` is.
    */
-  call(words: readonly { text: string; value: string; literal: boolean }[], assignments: readonly { name: string; value?: { text: string; value: string; literal: boolean } }[]): string | undefined {
-    const written = [...assignments.map((a) => `${a.name}=${a.value?.text ?? ''}`), ...words.map((w) => w.text)].join(' ');
+  call(
+    words: readonly { text: string; value: string; literal: boolean }[],
+    assignments: readonly { name: string; value?: { text: string; value: string; literal: boolean } }[],
+  ): string | undefined {
+    const written = [...assignments.map((a) => `${a.name}=${a.value?.text ?? ''}`), ...words.map((w) => w.text)].join(
+      ' ',
+    );
     const texts = [...words.map((w) => w.text), ...assignments.flatMap((a) => (a.value ? [a.value.text] : []))];
     let reason = this.unknown(texts.flatMap(lateEvaluatedNames), written);
     const builtin = words[0]?.literal ? words[0].value : undefined;
     const args = words.slice(1);
     if (builtin === 'let') {
       for (const arg of args) {
-        const [, name, expression] = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(arg.value) ?? [undefined, undefined, arg.value];
+        const [, name, expression] = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(arg.value) ?? [
+          undefined,
+          undefined,
+          arg.value,
+        ];
         reason ??= this.unknown(arithmeticNames(expression!), written);
         if (name !== undefined) this.assign(name, /^-?\d+$/.test(expression!) ? expression : undefined);
       }
@@ -104,11 +129,15 @@ export class KnownVariables {
         if (!match) continue;
         if (integer) this.integers.add(match[1]!);
         if (match[2] !== undefined) {
-          if (this.integers.has(match[1]!)) reason ??= this.integerAssignment(match[1]!, arg.literal ? match[2] : undefined, written);
+          if (this.integers.has(match[1]!))
+            reason ??= this.integerAssignment(match[1]!, arg.literal ? match[2] : undefined, written);
           this.assign(match[1]!, arg.literal ? match[2] : undefined);
         }
       }
-    } else if (builtin !== undefined && ['read', 'mapfile', 'readarray', 'getopts', 'printf', 'wait'].includes(builtin)) {
+    } else if (
+      builtin !== undefined &&
+      ['read', 'mapfile', 'readarray', 'getopts', 'printf', 'wait'].includes(builtin)
+    ) {
       for (const arg of args) this.known.delete(arg.value); // set from input
     }
     for (const a of assignments) {
@@ -121,19 +150,30 @@ export class KnownVariables {
 
   /** `declare -i n; n=$v`: bash evaluates the value assigned to an integer variable as arithmetic. */
   private integerAssignment(name: string, value: string | undefined, written: string): string | undefined {
-    if (value === undefined) return opaqueReason(`${written} (${name} is an integer: the value, only known when it runs, is evaluated as arithmetic)`);
+    if (value === undefined)
+      return opaqueReason(
+        `${written} (${name} is an integer: the value, only known when it runs, is evaluated as arithmetic)`,
+      );
     return this.unknown(arithmeticNames(value), written);
   }
 
   /** A compound command as written (`(( … ))`, `for (( … ))`, `for x in …`, `[[ … ]]`): why it evaluates an unknown value, then what it sets. */
   statement(type: string, text: string): string | undefined {
     if (type === 'TestClause') return this.unknown(testClauseArithmetic(text), text);
-    const header = type === 'ForClause' ? /^for\s*\(\(([\s\S]*?)\)\)/.exec(text)?.[1] : type === 'ArithmCmd' ? text.replace(/^\(\(|\)\)$/g, '') : undefined;
+    const header =
+      type === 'ForClause'
+        ? /^for\s*\(\(([\s\S]*?)\)\)/.exec(text)?.[1]
+        : type === 'ArithmCmd'
+          ? text.replace(/^\(\(|\)\)$/g, '')
+          : undefined;
     if (header !== undefined) {
       const assigned = arithmeticAssignments(header);
       // the names assigned are set here; what their expressions name must be known
       const used = arithmeticNames(header.replace(/(?<![0-9A-Za-z_$])[A-Za-z_][A-Za-z0-9_]*\s*=(?!=)/g, ' '));
-      const reason = this.unknown(used.filter((n) => !assigned.includes(n)), text);
+      const reason = this.unknown(
+        used.filter((n) => !assigned.includes(n)),
+        text,
+      );
       for (const name of assigned) this.known.add(name);
       return reason;
     }
@@ -153,7 +193,9 @@ export class KnownVariables {
     for (const entry of names) {
       const { name, place } = typeof entry === 'string' ? { name: entry, place: 'arithmetic' } : entry;
       if (this.known.has(name) || NUMERIC_SPECIALS.has(name)) continue;
-      return opaqueReason(`${written} (${/^\d+$/.test(name) ? `$${name}` : name} reaches ${place}, which evaluates a value only known when it runs)`);
+      return opaqueReason(
+        `${written} (${/^\d+$/.test(name) ? `$${name}` : name} reaches ${place}, which evaluates a value only known when it runs)`,
+      );
     }
     return undefined;
   }
@@ -163,5 +205,7 @@ export class KnownVariables {
 export function compgenCode(name: string, args: readonly CommandArg[], written: string): string | undefined {
   if (name !== 'compgen') return undefined;
   const option = args.find((a) => /^-[A-Za-z]*[WCF]/.test(a.value));
-  return option ? opaqueReason(`${written} (${option.value.slice(0, 2)} expands or runs code when it completes)`) : undefined;
+  return option
+    ? opaqueReason(`${written} (${option.value.slice(0, 2)} expands or runs code when it completes)`)
+    : undefined;
 }

@@ -15,7 +15,12 @@ import { isWithin } from './shell-scope.js';
  * (its `-C` options applied in order) would use, or undefined when it would use the project's own.
  * `home` expands `~`. A `-C` only known when it runs is judged by the analysis, not here.
  */
-export function nestedRepository(args: readonly string[], dir: string, projectDir: string, home: string): string | undefined {
+export function nestedRepository(
+  args: readonly string[],
+  dir: string,
+  projectDir: string,
+  home: string,
+): string | undefined {
   let where = dir;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;

@@ -74,7 +74,11 @@ const interpreters = new Map(INTERPRETERS.flatMap((entry) => entry.names.map((na
 
 /** The interpreter for a program name, also with a version (`python3.12`, `perl5.36`, `lua5.4`, `node20`, `ruby3.2`). */
 function interpreterFor(name: string): Interpreter | undefined {
-  return interpreters.get(name) ?? interpreters.get(name.replace(/-?[\d.]+$/, '')) ?? interpreters.get(name.replace(/[\d.]+$/, '3'));
+  return (
+    interpreters.get(name) ??
+    interpreters.get(name.replace(/-?[\d.]+$/, '')) ??
+    interpreters.get(name.replace(/[\d.]+$/, '3'))
+  );
 }
 
 /** Files that are standard input. */
@@ -110,16 +114,22 @@ export function interpreterCode(
       break;
     }
     const [option, attached] = value.startsWith('--') ? splitLong(value) : [value, undefined];
-    if (entry.codeOptions.includes(option) || entry.codeOptions.some((o) => o.length === 2 && !option.startsWith('--') && option.startsWith(o))) {
+    if (
+      entry.codeOptions.includes(option) ||
+      entry.codeOptions.some((o) => o.length === 2 && !option.startsWith('--') && option.startsWith(o))
+    ) {
       return opaqueReason(written);
     }
-    if (entry.names[0] === 'python' && /^-[A-Za-z]*c/.test(value) && !value.startsWith('--')) return opaqueReason(written); // python3 -Bc '…'
-    if (entry.names[0] === 'perl' && /^-[a-zA-Z]*[eE]/.test(value) && !value.startsWith('--')) return opaqueReason(written); // perl -ne '…'
+    if (entry.names[0] === 'python' && /^-[A-Za-z]*c/.test(value) && !value.startsWith('--'))
+      return opaqueReason(written); // python3 -Bc '…'
+    if (entry.names[0] === 'perl' && /^-[a-zA-Z]*[eE]/.test(value) && !value.startsWith('--'))
+      return opaqueReason(written); // perl -ne '…'
     if (entry.names[0] === 'ruby' && /^-[acdlnpsSvwy]+e/.test(value)) return opaqueReason(written); // ruby -ne '…', ruby -pe '…'
     if (name === 'sqlite3' && i > 0 && SQLITE_CODE.test(value)) return opaqueReason(written); // sqlite3 db '.shell rm x'
     if (entry.fileOptions?.includes(option)) {
       const file = attached ?? args[++i]?.value;
-      if (file === undefined || isInputFile(file) || !args[i]?.literal) return opaqueReason(`${written} (the program is read from input)`);
+      if (file === undefined || isInputFile(file) || !args[i]?.literal)
+        return opaqueReason(`${written} (the program is read from input)`);
       programFile = true;
       continue;
     }
@@ -141,12 +151,14 @@ export function interpreterCode(
   if (!programFile && entry.readsStdin && !extraArgsUnknown && !isVersionQuery(args)) {
     return opaqueReason(`${written} (the program is read from input)`);
   }
-  if (!programFile && extraArgsUnknown && entry.readsStdin) return opaqueReason(`${written} (the program is named in the input)`);
+  if (!programFile && extraArgsUnknown && entry.readsStdin)
+    return opaqueReason(`${written} (the program is named in the input)`);
   return undefined;
 }
 
 /** sqlite3 dot-commands and SQL functions that run programs, load code, or write files elsewhere. */
-const SQLITE_CODE = /^\s*\.(sh|shell|system|output|once|import|load|read|backup|save|restore|open|excel|cd|log|trace|clone|archive|ar)\b|load_extension\s*\(|\battach\b|\bvacuum\s+into\b|writefile\s*\(|edit\s*\(/i;
+const SQLITE_CODE =
+  /^\s*\.(sh|shell|system|output|once|import|load|read|backup|save|restore|open|excel|cd|log|trace|clone|archive|ar)\b|load_extension\s*\(|\battach\b|\bvacuum\s+into\b|writefile\s*\(|edit\s*\(/i;
 
 function isVersionQuery(args: readonly CommandArg[]): boolean {
   return args.length === 1 && ['--version', '-v', '-V', '-version', 'version', '--help', '-h'].includes(args[0]!.value);
@@ -172,7 +184,10 @@ const AWK_VALUE_OPTIONS = ['-F', '-v', '--field-separator', '--assign'];
 const AWK_READING_FLAGS = ['--posix', '-P', '--traditional', '--compat', '-c', '-b', '--characters-as-bytes', '-N', '--use-lc-numeric', '-r', '--re-interval', '-S', '--sandbox', '-s', '--no-optimize', '-O', '--optimize', '-n', '--non-decimal-data', '-M', '--bignum', '-t', '--lint-old'];
 
 /** Parses awk's arguments and looks at its program for commands and writes (gawk(1), POSIX awk). */
-export function awkProgram(args: readonly CommandArg[], written = ['awk', ...args.map((a) => a.value)].join(' ')): AwkProgram {
+export function awkProgram(
+  args: readonly CommandArg[],
+  written = ['awk', ...args.map((a) => a.value)].join(' '),
+): AwkProgram {
   const result: AwkProgram = { writes: [], inPlaceFiles: [], readOnly: false };
   let program: CommandArg | undefined;
   let fromFile = false;
@@ -189,14 +204,16 @@ export function awkProgram(args: readonly CommandArg[], written = ['awk', ...arg
     }
     if (!option.startsWith('-') || option === '-') break;
     const short = option.slice(0, 2);
-    const value = () => attached ?? (option.length > 2 && !option.startsWith('--') ? option.slice(2) : args[++i]?.value);
+    const value = () =>
+      attached ?? (option.length > 2 && !option.startsWith('--') ? option.slice(2) : args[++i]?.value);
     if (AWK_VALUE_OPTIONS.includes(option) || ((short === '-F' || short === '-v') && !option.startsWith('--'))) {
       value(); // a field separator or a variable: data, not code
       continue;
     }
     if (option === '-f' || option === '--file' || short === '-f') {
       const file = value();
-      if (file === undefined || isInputFile(file)) return { ...result, opaque: opaqueReason(`${written} (the program is read from input)`) };
+      if (file === undefined || isInputFile(file))
+        return { ...result, opaque: opaqueReason(`${written} (the program is read from input)`) };
       fromFile = true;
       continue;
     }
@@ -211,7 +228,15 @@ export function awkProgram(args: readonly CommandArg[], written = ['awk', ...arg
       else return { ...result, opaque: opaqueReason(`${written} (includes awk code from a file)`) };
       continue;
     }
-    if (option === '-l' || option === '--load' || short === '-l' || option === '-E' || option === '--exec' || option === '-D' || option === '--debug') {
+    if (
+      option === '-l' ||
+      option === '--load' ||
+      short === '-l' ||
+      option === '-E' ||
+      option === '--exec' ||
+      option === '-D' ||
+      option === '--debug'
+    ) {
       return { ...result, opaque: opaqueReason(`${written} (loads code)`) };
     }
     // other options run no code; those not known to only change how it reads (--profile, --dump-variables write files) leave it not read-only
@@ -224,7 +249,8 @@ export function awkProgram(args: readonly CommandArg[], written = ['awk', ...arg
   if (!program) return result; // awk alone: a usage error
   if (!program.literal) return { ...result, opaque: opaqueReason(written) };
   const text = program.value;
-  if (/\bsystem\s*\(/.test(text) || /@load\b|@include\b/.test(text)) return { ...result, opaque: opaqueReason(written) };
+  if (/\bsystem\s*\(/.test(text) || /@load\b|@include\b/.test(text))
+    return { ...result, opaque: opaqueReason(written) };
   if (/\/inet[46]?\//.test(text)) return { ...result, opaque: opaqueReason(`${written} (gawk's network files)`) };
   const withoutOr = text.replace(/\|\|/g, ' ');
   if (/\|\s*(&|getline\b|"|[A-Za-z_][A-Za-z0-9_]*\s*($|[;}\n)]))/.test(withoutOr) || /\|&/.test(text)) {
@@ -260,8 +286,8 @@ export const OPAQUE_RUNNERS: Readonly<Record<string, string>> = {
   entr: 'runs a command when files change', // ls | entr rm x
   'ld.so': 'the dynamic loader runs any program', // /lib64/ld-linux-x86-64.so.2 ./k
   'nix-shell': 'runs a command in an environment it builds',
-  direnv: 'runs a command in the folder\'s environment (.envrc)',
-  npx: 'runs a package\'s program, downloading it if needed', // npx -c 'rm x'
+  direnv: "runs a command in the folder's environment (.envrc)",
+  npx: "runs a package's program, downloading it if needed", // npx -c 'rm x'
   'xvfb-run': 'runs a command',
   crontab: 'installs commands that run later',
   tmux: 'runs commands in a terminal it keeps',
@@ -286,10 +312,10 @@ export const OPAQUE_RUNNERS: Readonly<Record<string, string>> = {
   'npm-run-all': 'runs package scripts by pattern',
   'run-p': 'runs package scripts by pattern',
   'run-s': 'runs package scripts by pattern',
-  bunx: 'runs a package\'s program, downloading it if needed',
-  'pnpm dlx': 'runs a package\'s program, downloading it', // pnpm dlx rm x
-  'yarn dlx': 'runs a package\'s program, downloading it', // yarn dlx cowsay
-  'bun x': 'runs a package\'s program, downloading it if needed', // bun x cowsay
+  bunx: "runs a package's program, downloading it if needed",
+  'pnpm dlx': "runs a package's program, downloading it", // pnpm dlx rm x
+  'yarn dlx': "runs a package's program, downloading it", // yarn dlx cowsay
+  'bun x': "runs a package's program, downloading it if needed", // bun x cowsay
   screen: 'runs commands in a terminal it keeps',
   // more programs that run the command they are given (a breaker's round): seen as opaque, not followed
   toybox: 'runs the tool it is given (a multi-call binary, like busybox)', // toybox rm x
@@ -331,14 +357,14 @@ export const OPAQUE_RUNNERS: Readonly<Record<string, string>> = {
   'parallel-ssh': 'runs a command on other machines',
   pssh: 'runs a command on other machines',
   pdsh: 'runs a command on other machines',
-  uvx: 'runs a package\'s program, downloading it if needed', // uvx rm
-  'uv tool': 'runs a package\'s program, downloading it if needed', // uv tool run rm
-  'pipx run': 'runs a package\'s program, downloading it if needed',
-  'gem exec': 'runs a gem\'s program, installing it if needed',
+  uvx: "runs a package's program, downloading it if needed", // uvx rm
+  'uv tool': "runs a package's program, downloading it if needed", // uv tool run rm
+  'pipx run': "runs a package's program, downloading it if needed",
+  'gem exec': "runs a gem's program, installing it if needed",
   'volta run': 'runs a command with a tool version',
   'fnm exec': 'runs a command with a Node version',
   'nvm exec': 'runs a command with a Node version',
-  'nix run': 'runs a package\'s program, downloading it if needed',
+  'nix run': "runs a package's program, downloading it if needed",
   'nix shell': 'runs a command with packages it downloads',
   'nix develop': 'runs a command in a development shell',
   'guix shell': 'runs a command with packages it downloads',
@@ -358,8 +384,13 @@ export const OPAQUE_RUNNERS: Readonly<Record<string, string>> = {
 /** Why a program runs commands we cannot follow, or undefined. The dynamic loader also by its file names (`ld-linux-x86-64.so.2`). */
 export function opaqueRunner(name: string, args: readonly CommandArg[] = []): string | undefined {
   // ssh -V, npx --version (not `npx version`, which runs a package named version)
-  if (!name.includes(' ') && args.length === 1 && ['--version', '-V', '-v', '--help'].includes(args[0]!.value)) return undefined;
-  if (name === 'crontab' && args.some((a) => a.value === '-l') && args.every((a) => a.literal && (a.value === '-l' || a.value === '-u' || !a.value.startsWith('-')))) {
+  if (!name.includes(' ') && args.length === 1 && ['--version', '-V', '-v', '--help'].includes(args[0]!.value))
+    return undefined;
+  if (
+    name === 'crontab' &&
+    args.some((a) => a.value === '-l') &&
+    args.every((a) => a.literal && (a.value === '-l' || a.value === '-u' || !a.value.startsWith('-')))
+  ) {
     return undefined; // crontab -l [-u user] only lists
   }
   if (/^ld-linux.*\.so(\.\d+)*$|^ld-.*\.so(\.\d+)*$/.test(name)) return OPAQUE_RUNNERS['ld.so'];
@@ -395,7 +426,10 @@ const PAGERS_WITH_START_COMMANDS = new Set(['less', 'more', 'most', 'pg']);
 
 /** Why a program's options make it run a command given as text, or undefined. */
 export function commandOptionCode(name: string, args: readonly CommandArg[], written: string): string | undefined {
-  if (PAGERS_WITH_START_COMMANDS.has(name) && args.some((a) => a.value.startsWith('+') && (!a.literal || /[!|]/.test(a.value)))) {
+  if (
+    PAGERS_WITH_START_COMMANDS.has(name) &&
+    args.some((a) => a.value.startsWith('+') && (!a.literal || /[!|]/.test(a.value)))
+  ) {
     return opaqueReason(`${written} (its +command runs a shell command)`); // less '+!rm x' f
   }
   const row = Object.hasOwn(COMMAND_OPTIONS, name) ? COMMAND_OPTIONS[name]! : undefined;
@@ -404,7 +438,9 @@ export function commandOptionCode(name: string, args: readonly CommandArg[], wri
     if (arg.value === '--') break;
     const [option] = splitLong(arg.value);
     // `-I cmd`, `-Icmd`, and a cluster holding the letter (`rsync -avze 'sh -c …'`)
-    const hit = row.options.some((o) => option === o || (o.length === 2 && /^-[A-Za-z]{2,}$/.test(option) && option.slice(1).includes(o[1]!)));
+    const hit = row.options.some(
+      (o) => option === o || (o.length === 2 && /^-[A-Za-z]{2,}$/.test(option) && option.slice(1).includes(o[1]!)),
+    );
     if (hit) return opaqueReason(`${written} (${option} runs a command)`);
   }
   return undefined;

@@ -6,7 +6,13 @@
  */
 import { attachedWord, resolveLongOption } from './getopt.js';
 import type { ShellWord } from './shell-parse.js';
-import { literalWord as word, unknownPlace, type CommandWrites, type WriterContext, type WriteTarget } from './write-target-types.js';
+import {
+  literalWord as word,
+  unknownPlace,
+  type CommandWrites,
+  type WriterContext,
+  type WriteTarget,
+} from './write-target-types.js';
 
 /** npm options whose value is a place npm writes (npm's config docs); abbreviations count, as nopt expands them. */
 const NPM_WRITE_OPTIONS = ['cache', 'logs-dir', 'userconfig', 'globalconfig', 'pack-destination', 'prefix'];
@@ -26,7 +32,10 @@ export function npmTargets(words: readonly ShellWord[], context: WriterContext):
     else if (w.value.startsWith('--')) {
       const eq = w.value.indexOf('=');
       const name = (eq === -1 ? w.value : w.value.slice(0, eq)).slice(2);
-      const option = name.length >= 3 ? NPM_WRITE_OPTIONS.find((o) => o.startsWith(name)) : NPM_WRITE_OPTIONS.find((o) => o === name);
+      const option =
+        name.length >= 3
+          ? NPM_WRITE_OPTIONS.find((o) => o.startsWith(name))
+          : NPM_WRITE_OPTIONS.find((o) => o === name);
       const value = eq !== -1 ? attachedWord(w, w.value.slice(eq + 1)) : words[i + 1];
       if (name === 'location') {
         location = value?.value;
@@ -45,15 +54,108 @@ export function npmTargets(words: readonly ShellWord[], context: WriterContext):
   if (configWrite || command === 'set' || command === 'login' || command === 'adduser' || command === 'logout') {
     if (global) targets.push(unknownPlace("(npm's global config file)"));
     else if (location !== 'project') targets.push({ word: word(`${context.home}/.npmrc`), via: 'other' });
-  } else if (global && command !== undefined && !['ls', 'list', 'll', 'la', 'root', 'prefix', 'config', 'get', 'view', 'outdated', 'explain', 'why', 'help'].includes(command)) {
+  } else if (
+    global &&
+    command !== undefined &&
+    ![
+      'ls',
+      'list',
+      'll',
+      'la',
+      'root',
+      'prefix',
+      'config',
+      'get',
+      'view',
+      'outdated',
+      'explain',
+      'why',
+      'help',
+    ].includes(command)
+  ) {
     targets.push(unknownPlace("(npm's global package folder)"));
   }
   return { onlyTargets: false, targets, ...(directory.length && { directory }) };
 }
 
-const PIP_WRITE_OPTIONS = ['target', 'prefix', 'root', 'src', 'dest', 'wheel-dir', 'log', 'log-file', 'cache-dir', 'build', 'report'];
+const PIP_WRITE_OPTIONS = [
+  'target',
+  'prefix',
+  'root',
+  'src',
+  'dest',
+  'wheel-dir',
+  'log',
+  'log-file',
+  'cache-dir',
+  'build',
+  'report',
+];
 /** pip's other long options that share a prefix with those, so that abbreviations resolve as optparse does */
-const PIP_OTHER_OPTIONS = ['pre', 'prefer-binary', 'progress-bar', 'proxy', 'python', 'python-version', 'platform', 'require-hashes', 'requirement', 'retries', 'root-user-action', 'src', 'debug', 'disable-pip-version-check', 'target', 'trusted-host', 'timeout', 'log-file', 'local', 'cert', 'client-cert', 'constraint', 'config-settings', 'compile', 'dry-run', 'editable', 'exists-action', 'extra-index-url', 'find-links', 'force-reinstall', 'global-option', 'ignore-installed', 'ignore-requires-python', 'implementation', 'index-url', 'isolated', 'keyring-provider', 'no-binary', 'no-build-isolation', 'no-cache-dir', 'no-color', 'no-compile', 'no-deps', 'no-index', 'no-input', 'no-python-version-warning', 'no-warn-conflicts', 'no-warn-script-location', 'only-binary', 'quiet', 'upgrade', 'upgrade-strategy', 'use-feature', 'use-deprecated', 'user', 'verbose', 'abi', 'check-build-dependencies', 'break-system-packages', 'require-virtualenv', 'python-version', 'resume-retries'];
+const PIP_OTHER_OPTIONS = [
+  'pre',
+  'prefer-binary',
+  'progress-bar',
+  'proxy',
+  'python',
+  'python-version',
+  'platform',
+  'require-hashes',
+  'requirement',
+  'retries',
+  'root-user-action',
+  'src',
+  'debug',
+  'disable-pip-version-check',
+  'target',
+  'trusted-host',
+  'timeout',
+  'log-file',
+  'local',
+  'cert',
+  'client-cert',
+  'constraint',
+  'config-settings',
+  'compile',
+  'dry-run',
+  'editable',
+  'exists-action',
+  'extra-index-url',
+  'find-links',
+  'force-reinstall',
+  'global-option',
+  'ignore-installed',
+  'ignore-requires-python',
+  'implementation',
+  'index-url',
+  'isolated',
+  'keyring-provider',
+  'no-binary',
+  'no-build-isolation',
+  'no-cache-dir',
+  'no-color',
+  'no-compile',
+  'no-deps',
+  'no-index',
+  'no-input',
+  'no-python-version-warning',
+  'no-warn-conflicts',
+  'no-warn-script-location',
+  'only-binary',
+  'quiet',
+  'upgrade',
+  'upgrade-strategy',
+  'use-feature',
+  'use-deprecated',
+  'user',
+  'verbose',
+  'abi',
+  'check-build-dependencies',
+  'break-system-packages',
+  'require-virtualenv',
+  'python-version',
+  'resume-retries',
+];
 
 export function pipTargets(words: readonly ShellWord[], context: WriterContext): CommandWrites {
   const targets: WriteTarget[] = [];
@@ -96,17 +198,33 @@ export const HOME_WRITERS: readonly { command: string; place: string; example: s
   { command: 'corepack', place: 'the folder of node', example: 'corepack enable' },
 ];
 
-const HOME_WRITER_READS = new Set(['list', 'show', 'get', 'search', 'info', 'help', '--version', '-V', '--help', 'which', 'check', 'doctor', 'config']);
+const HOME_WRITER_READS = new Set([
+  'list',
+  'show',
+  'get',
+  'search',
+  'info',
+  'help',
+  '--version',
+  '-V',
+  '--help',
+  'which',
+  'check',
+  'doctor',
+  'config',
+]);
 
 /** Where `name words…` writes in the person's folders (`go install x` → ~/go/bin), or undefined. */
 export function homeWriterPlace(name: string, words: readonly ShellWord[]): string | undefined {
   const first = words.find((w) => !w.value.startsWith('-'))?.value;
   const second = words.filter((w) => !w.value.startsWith('-'))[1]?.value;
-  const row = HOME_WRITERS.find((r) => r.command === `${name} ${first}`) ?? HOME_WRITERS.find((r) => r.command === name);
+  const row =
+    HOME_WRITERS.find((r) => r.command === `${name} ${first}`) ?? HOME_WRITERS.find((r) => r.command === name);
   if (!row) return undefined;
   // the listing forms write nothing: `rustup show`, `brew list`, `pip config list`, `yarn config get`
   const action = row.command === name ? first : second;
   if (action === undefined || HOME_WRITER_READS.has(action)) return undefined;
-  if (row.command === 'pnpm config' && action === 'set' && words.some((w) => w.value === '--location=project')) return undefined;
+  if (row.command === 'pnpm config' && action === 'set' && words.some((w) => w.value === '--location=project'))
+    return undefined;
   return row.place;
 }

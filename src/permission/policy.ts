@@ -60,7 +60,11 @@ export type Verdict =
  * Decides a call of `toolName` on `subject` (no subject: the tool as a whole).
  * Reads (view, ls, glob, grep, …) never get here: they do not ask.
  */
-export function evaluatePermission(toolName: string, subject: PermissionSubject | undefined, ctx: PolicyContext): Verdict {
+export function evaluatePermission(
+  toolName: string,
+  subject: PermissionSubject | undefined,
+  ctx: PolicyContext,
+): Verdict {
   const judge = new Judge(toolName, ctx);
   if (!subject) return judge.wholeTool();
   switch (subject.kind) {
@@ -91,9 +95,17 @@ const PRIVILEGE_WRAPPERS = new Set(['sudo', 'doas']);
  */
 export const PROTECTED_PROJECT_PATHS: readonly { path: string; folder: boolean; why: string }[] = [
   // e.g. a "permission": {"bash": "allow"} written in by the model
-  { path: '.opencode.json', folder: false, why: "changes opencode's configuration (permission rules, MCP servers, plugins)" },
+  {
+    path: '.opencode.json',
+    folder: false,
+    why: "changes opencode's configuration (permission rules, MCP servers, plugins)",
+  },
   // e.g. .opencode/plugins/x.ts or .opencode/tools/x.yaml: code that runs at the next start
-  { path: '.opencode', folder: true, why: "changes opencode's data folder (plugins, custom tools and commands run from there)" },
+  {
+    path: '.opencode',
+    folder: true,
+    why: "changes opencode's data folder (plugins, custom tools and commands run from there)",
+  },
   // e.g. .git/hooks/pre-commit or core.fsmonitor in .git/config: run by the next git command
   { path: '.git', folder: true, why: "changes git's configuration or hooks (git runs them)" },
 ];
@@ -151,7 +163,15 @@ class Judge {
   wholeTool(): Verdict {
     const rule = lastMatchingRule(this.ctx.rules, this.tool, []);
     return this.decide(
-      [{ subjects: [this.tool], grant: this.grantOf('*', false), status: rule?.action ?? 'ask', rule, defaultReason: 'asks by default' }],
+      [
+        {
+          subjects: [this.tool],
+          grant: this.grantOf('*', false),
+          status: rule?.action ?? 'ask',
+          rule,
+          defaultReason: 'asks by default',
+        },
+      ],
       [],
       (facet) => `${facet.subjects[0]} is denied by the permission rule ${describeRule(facet.rule!)}`,
     );
@@ -164,25 +184,52 @@ class Judge {
       if (this.isInside(path)) {
         const rel = relative(this.ctx.cwd, path).split(sep).join('/') || '.';
         const rule = lastMatchingRule(this.ctx.rules, this.tool, [rel, path]);
-        const defaultReason = FILE_CHANGE_REASONS[subject.created?.includes(path) ? 'create' : subject.deleted?.includes(path) ? 'delete' : 'change'];
-        facets.push({ subjects: [rel, path], grant: this.grantOf(rel, true), status: rule?.action ?? 'ask', rule, defaultReason });
+        const defaultReason =
+          FILE_CHANGE_REASONS[
+            subject.created?.includes(path) ? 'create' : subject.deleted?.includes(path) ? 'delete' : 'change'
+          ];
+        facets.push({
+          subjects: [rel, path],
+          grant: this.grantOf(rel, true),
+          status: rule?.action ?? 'ask',
+          rule,
+          defaultReason,
+        });
         const guarded = protectedPathReason(rel);
         if (guarded) always.push(guarded);
       } else {
         const rule = lastMatchingRule(this.ctx.rules, this.tool, [path]);
         // only a deny rule counts outside the project: allow rules and grants do not reach there
-        facets.push({ subjects: [path], grant: this.grantOf(path, true), status: rule?.action === 'deny' ? 'deny' : 'allow', rule });
+        facets.push({
+          subjects: [path],
+          grant: this.grantOf(path, true),
+          status: rule?.action === 'deny' ? 'deny' : 'allow',
+          rule,
+        });
         always.push(`outside the project: ${path}`);
       }
     }
-    return this.decide(facets, always, (f) => `changing ${f.subjects[0]} is denied by the permission rule ${describeRule(f.rule!)}`);
+    return this.decide(
+      facets,
+      always,
+      (f) => `changing ${f.subjects[0]} is denied by the permission rule ${describeRule(f.rule!)}`,
+    );
   }
 
   /** A secret place read by a file tool: a deny rule denies; nothing else allows it without the person. */
   secretRead(subject: SecretReadSubject): Verdict {
     const rule = lastMatchingRule(this.ctx.rules, this.tool, [subject.path]);
-    const facet: Facet = { subjects: [subject.path], grant: this.grantOf(subject.path, true), status: rule?.action === 'deny' ? 'deny' : 'allow', rule };
-    return this.decide([facet], [`reads ${subject.path}, which holds ${subject.reason}`], (f) => `reading ${f.subjects[0]} is denied by the permission rule ${describeRule(f.rule!)}`);
+    const facet: Facet = {
+      subjects: [subject.path],
+      grant: this.grantOf(subject.path, true),
+      status: rule?.action === 'deny' ? 'deny' : 'allow',
+      rule,
+    };
+    return this.decide(
+      [facet],
+      [`reads ${subject.path}, which holds ${subject.reason}`],
+      (f) => `reading ${f.subjects[0]} is denied by the permission rule ${describeRule(f.rule!)}`,
+    );
   }
 
   url(subject: UrlSubject): Verdict {
@@ -202,7 +249,11 @@ class Judge {
       rule,
       defaultReason: 'reads from the network',
     };
-    return this.decide([facet], [], (f) => `fetching ${subject.url} is denied by the permission rule ${describeRule(f.rule!)}`);
+    return this.decide(
+      [facet],
+      [],
+      (f) => `fetching ${subject.url} is denied by the permission rule ${describeRule(f.rule!)}`,
+    );
   }
 
   command(subject: CommandSubject): Verdict {
@@ -216,12 +267,25 @@ class Judge {
       const denied = facets.find((f) => f.status === 'deny');
       if (denied) return { action: 'deny', message: permissionDeniedMessage(deniedMessage(denied)) };
       const rawDeny = this.ctx.rules.find(
-        (r) => r.action === 'deny' && wildcardMatch(r.tool, this.tool) && (r.pattern === '*' || wildcardMatch(r.pattern, subject.command)),
+        (r) =>
+          r.action === 'deny' &&
+          wildcardMatch(r.tool, this.tool) &&
+          (r.pattern === '*' || wildcardMatch(r.pattern, subject.command)),
       );
       if (rawDeny) {
-        return { action: 'deny', message: permissionDeniedMessage(`\`${subject.command}\` is denied by the permission rule ${describeRule(rawDeny)}`) };
+        return {
+          action: 'deny',
+          message: permissionDeniedMessage(
+            `\`${subject.command}\` is denied by the permission rule ${describeRule(rawDeny)}`,
+          ),
+        };
       }
-      return { action: 'ask', scopes: [], grants: [], reasons: [`the command could not be analysed (${subject.unanalysable}); it asks every time`] };
+      return {
+        action: 'ask',
+        scopes: [],
+        grants: [],
+        reasons: [`the command could not be analysed (${subject.unanalysable}); it asks every time`],
+      };
     }
 
     // a system change or a `/dev/tcp` connection: as a write outside the project, whatever the rules allow
@@ -240,7 +304,8 @@ class Judge {
     // redirection can hang on any command. (Writes outside the project ask anyway.)
     const allPartsReadOnly = subject.parts.every((p) => p.readOnly);
     const unaccounted = subject.writes.filter(
-      (w) => (w.via === 'redirect' || allPartsReadOnly) && !!w.path && !NOT_A_FILE.test(w.path) && this.isInside(w.path),
+      (w) =>
+        (w.via === 'redirect' || allPartsReadOnly) && !!w.path && !NOT_A_FILE.test(w.path) && this.isInside(w.path),
     );
     const writesAFile = subject.writes.some((w) => !w.path || !NOT_A_FILE.test(w.path));
     const unexplained = !subject.readOnly && !writesAFile && allPartsReadOnly;
@@ -280,7 +345,11 @@ class Judge {
   private commandFacets(part: CommandPart): Facet[] {
     // quotes resolved and git's global options dropped: `git -C . 'pu'sh` is judged as `git push` too
     // and a link by what it runs: `./del x` (del → /bin/rm) is also `rm x`
-    const subjects = [part.text, ...(part.resolvedText !== undefined ? [part.resolvedText] : []), ...(part.linkText !== undefined ? [part.linkText] : [])];
+    const subjects = [
+      part.text,
+      ...(part.resolvedText !== undefined ? [part.resolvedText] : []),
+      ...(part.linkText !== undefined ? [part.linkText] : []),
+    ];
     const rule = lastMatchingRule(this.ctx.rules, this.tool, subjects);
     const privilege = part.wrappers.filter((w) => PRIVILEGE_WRAPPERS.has(w));
     const privileged = (text: string) => [...new Set(privilege), text].join(' ');
@@ -304,7 +373,12 @@ class Judge {
       const text = `${wrapper} ${part.text}`;
       const wrapperRule = lastMatchingRule(this.ctx.rules, this.tool, [text], (r) => namesCommand(r.pattern, wrapper));
       if (wrapperRule) {
-        facets.push({ subjects: [text], grant: this.grantOf(`${wrapper} ${part.scope}`, false), status: wrapperRule.action, rule: wrapperRule });
+        facets.push({
+          subjects: [text],
+          grant: this.grantOf(`${wrapper} ${part.scope}`, false),
+          status: wrapperRule.action,
+          rule: wrapperRule,
+        });
       }
     }
     return facets;
@@ -337,18 +411,28 @@ class Judge {
     }
     const reasons = [
       ...asking.map(
-        (f) => f.reason ?? `${(f.grantSubjects ?? f.subjects)[0]}: ${f.rule ? `the rule ${describeRule(f.rule)}` : f.defaultReason}`,
+        (f) =>
+          f.reason ??
+          `${(f.grantSubjects ?? f.subjects)[0]}: ${f.rule ? `the rule ${describeRule(f.rule)}` : f.defaultReason}`,
       ),
       ...alwaysAsk,
     ];
-    return { action: 'ask', scopes: grants.map((g) => g.pattern), grants, reasons, ...(alwaysAsk.length > 0 && { beyondRules: [...alwaysAsk] }) };
+    return {
+      action: 'ask',
+      scopes: grants.map((g) => g.pattern),
+      grants,
+      reasons,
+      ...(alwaysAsk.length > 0 && { beyondRules: [...alwaysAsk] }),
+    };
   }
 
   private granted(facet: Facet): boolean {
     return this.ctx.grants.some(
       (g) =>
         g.tool === this.tool &&
-        (facet.grantSubjects ?? facet.subjects).some((s) => (g.literal ? g.pattern === s : wildcardMatch(g.pattern, s))),
+        (facet.grantSubjects ?? facet.subjects).some((s) =>
+          g.literal ? g.pattern === s : wildcardMatch(g.pattern, s),
+        ),
     );
   }
 

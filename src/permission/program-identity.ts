@@ -43,7 +43,10 @@ const bannedOnPath = new Map<string, { path: string; entry: BannedCommand }[]>()
  * The banned command that `program` really is, when its name is not already banned: a link to one,
  * or a copy of one found on `pathEnv`. `undefined` when it is neither, or cannot be found or read.
  */
-export function bannedByIdentity(program: ProgramReference, options: { cwd: string; pathEnv?: string }): BannedCommand | undefined {
+export function bannedByIdentity(
+  program: ProgramReference,
+  options: { cwd: string; pathEnv?: string },
+): BannedCommand | undefined {
   const file = locate(program, options.cwd, options.pathEnv);
   if (!file) return undefined;
   let real: string;
@@ -73,7 +76,10 @@ export function bannedByIdentity(program: ProgramReference, options: { cwd: stri
  * symbolic link to a file of another name: rules then judge it under that name too (`"rm *": "deny"`
  * holds for `./del x`). undefined for anything else.
  */
-export function linkTargetName(program: ProgramReference, options: { cwd: string; pathEnv?: string }): string | undefined {
+export function linkTargetName(
+  program: ProgramReference,
+  options: { cwd: string; pathEnv?: string },
+): string | undefined {
   const file = locate(program, options.cwd, options.pathEnv);
   if (!file) return undefined;
   try {
@@ -145,7 +151,8 @@ function fingerprint(path: string, known?: Stats): Fingerprint | undefined {
   try {
     const stats = known ?? statSync(path);
     const cached = hashes.get(path);
-    if (cached && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs && cached.ctimeMs === stats.ctimeMs) return cached;
+    if (cached && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs && cached.ctimeMs === stats.ctimeMs)
+      return cached;
     if (stats.size > MAX_HASHED_BYTES) return undefined;
     const sha256 = createHash('sha256').update(readFileSync(path)).digest('hex');
     const result = { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, sha256 };

@@ -22,11 +22,18 @@ import { describeRule, hasWildcard, lastMatchingRule, permissionRules, type Perm
  * more than was granted), and a later rule in the file that overrides a new one is named.
  * @throws {ConfigError} when the file is not valid JSON or its `permission` value is invalid
  */
-export function saveProjectRules(cwd: string, toolName: string, patterns: string[], options: { literal?: boolean } = {}): string[] {
+export function saveProjectRules(
+  cwd: string,
+  toolName: string,
+  patterns: string[],
+  options: { literal?: boolean } = {},
+): string[] {
   const warnings: string[] = [];
   const written = patterns.filter((pattern) => {
     if (options.literal && hasWildcard(pattern)) {
-      warnings.push(`Not saved as a rule: "${pattern}" contains * or ?, which a rule would read as a wildcard; it is allowed for this session only.`);
+      warnings.push(
+        `Not saved as a rule: "${pattern}" contains * or ?, which a rule would read as a wildcard; it is allowed for this session only.`,
+      );
       return false;
     }
     return true;
@@ -56,14 +63,17 @@ export function addAllowRules(text: string, toolName: string, patterns: string[]
     return current === undefined ? allowAll : { '*': current, ...allowAll };
   };
   if (setting === undefined) return setJsonValue(text, ['permission'], { [toolName]: toolValue(undefined) });
-  if (typeof setting === 'string') return setJsonValue(text, ['permission'], { '*': setting, [toolName]: toolValue(undefined) });
+  if (typeof setting === 'string')
+    return setJsonValue(text, ['permission'], { '*': setting, [toolName]: toolValue(undefined) });
   const current = setting[toolName];
   if (current === undefined || typeof current === 'string') {
-    if (current !== undefined && patterns.length === 1 && patterns[0] === '*') return setJsonValue(text, ['permission', toolName], 'allow');
+    if (current !== undefined && patterns.length === 1 && patterns[0] === '*')
+      return setJsonValue(text, ['permission', toolName], 'allow');
     return setJsonValue(text, ['permission', toolName], toolValue(current));
   }
   let out = text;
-  for (const pattern of patterns) out = setJsonValue(out, ['permission', toolName, pattern], 'allow', { moveToEnd: true });
+  for (const pattern of patterns)
+    out = setJsonValue(out, ['permission', toolName, pattern], 'allow', { moveToEnd: true });
   return out;
 }
 

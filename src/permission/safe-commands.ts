@@ -307,7 +307,11 @@ export function isReadOnlyCommand(
   const { entry, rest } = found;
   const open = !entry.deniedFlags && !entry.check;
   if (open) return true;
-  if (options.extraArgsUnknown || !rest.slice(0, entry.knownArgs ?? rest.length).every((a) => a.literal || globCannotBeOption(a.value))) return false;
+  if (
+    options.extraArgsUnknown ||
+    !rest.slice(0, entry.knownArgs ?? rest.length).every((a) => a.literal || globCannotBeOption(a.value))
+  )
+    return false;
   const values = rest.map((a) => a.value);
   if (entry.deniedFlags && hasFlag(values, entry.deniedFlags, entry.shortValueFlags)) return false;
   return entry.check ? entry.check(values) : true;
@@ -322,7 +326,10 @@ function globCannotBeOption(value: string): boolean {
   return !/[$`]/.test(value) && /^[^-*?[{~\\]/.test(value);
 }
 
-function findEntry(commandName: string, args: readonly CommandArg[]): { entry: SafeCommand; rest: readonly CommandArg[] } | undefined {
+function findEntry(
+  commandName: string,
+  args: readonly CommandArg[],
+): { entry: SafeCommand; rest: readonly CommandArg[] } | undefined {
   // `'git status'` is one word: bash runs a program of that name, not git; a control character is part of the name
   if (/[\s\x00-\x1f\x7f]/.test(commandName)) return undefined;
   const name = /^pip[\d.]*$/.test(commandName) ? 'pip' : commandName; // pip3, pip3.12
@@ -368,14 +375,16 @@ const SYSTEMCTL_READS = ['status', 'show', 'cat', 'list-units', 'list-unit-files
  * as an option (`--cache=DIR`, `--logs-dir=DIR`, `--userconfig=FILE` make it write elsewhere) and
  * expands abbreviations, so only these exact names are known to be harmless.
  */
-const NPM_READ_FLAGS = /^(-[aglpsqd]+|--(json|long|parseable|all|global|depth(=\d+)?|prod|production|dev|development|omit(=[a-z]+)?|include(=[a-z]+)?|link|unicode|no-unicode|color(=[a-z]+)?|no-color|loglevel(=[a-z]+)?|silent|quiet|workspaces|ws|include-workspace-root|package-lock-only|location=(user|project|global)|workspace(=[^=]+)?|expect-results|installed|if-present))$/;
+const NPM_READ_FLAGS =
+  /^(-[aglpsqd]+|--(json|long|parseable|all|global|depth(=\d+)?|prod|production|dev|development|omit(=[a-z]+)?|include(=[a-z]+)?|link|unicode|no-unicode|color(=[a-z]+)?|no-color|loglevel(=[a-z]+)?|silent|quiet|workspaces|ws|include-workspace-root|package-lock-only|location=(user|project|global)|workspace(=[^=]+)?|expect-results|installed|if-present))$/;
 
 function npmReadOptions(args: readonly string[]): boolean {
   return args.every((a) => !a.startsWith('-') || a === '--' || NPM_READ_FLAGS.test(a) || /^-w$/.test(a));
 }
 
 /** pip options that only shape a listing (pip's optparse expands abbreviations: others, such as `--lo` for `--log FILE`, ask). */
-const PIP_READ_FLAGS = /^(-[velqrf]+|--(format(=[a-z]+)?|not-required|editable|local|user|path(=.*)?|exclude(=.*)?|exclude-editable|include-editable|verbose|quiet|no-color|disable-pip-version-check|files|all|requirement(=.*)?|no-index|isolated|no-input))$/;
+const PIP_READ_FLAGS =
+  /^(-[velqrf]+|--(format(=[a-z]+)?|not-required|editable|local|user|path(=.*)?|exclude(=.*)?|exclude-editable|include-editable|verbose|quiet|no-color|disable-pip-version-check|files|all|requirement(=.*)?|no-index|isolated|no-input))$/;
 
 function pipReadOptions(args: readonly string[]): boolean {
   return args.every((a) => !a.startsWith('-') || PIP_READ_FLAGS.test(a));
@@ -390,20 +399,31 @@ function declarePrints(args: readonly string[]): boolean {
   return names.length === 0 || options.some((o) => /[pfF]/.test(o));
 }
 
-const TAR_CODE_OPTIONS = /^(-[A-Za-z]*[IF]|--(use-compress-program|to-command|info-script|new-volume-script|rsh-command|checkpoint-action|index-file|volno-file|rmt-command|listed-incremental|file=-?$))/;
+const TAR_CODE_OPTIONS =
+  /^(-[A-Za-z]*[IF]|--(use-compress-program|to-command|info-script|new-volume-script|rsh-command|checkpoint-action|index-file|volno-file|rmt-command|listed-incremental|file=-?$))/;
 
 /** `tar t…`: lists an archive; any mode that writes, or an option that runs a program, asks. */
 function tarLists(args: readonly string[]): boolean {
   const first = args[0] ?? '';
   const oldStyle = /^[a-zA-Z]+$/.test(first);
   if (oldStyle && /[IF]/.test(first)) return false; // tar tIf PROG a.tar runs PROG
-  const modes = oldStyle ? first : args.filter((a) => /^-[a-zA-Z]+$/.test(a)).map((a) => a.slice(1)).join('');
+  const modes = oldStyle
+    ? first
+    : args
+        .filter((a) => /^-[a-zA-Z]+$/.test(a))
+        .map((a) => a.slice(1))
+        .join('');
   const longList = args.includes('--list');
   if (!/t/.test(modes) && !longList) return false;
   if (/[xcruAdg]/.test(modes.replace(/f.*$/, ''))) return false;
   // `-f host:a.tar` is an archive on another machine, reached through rsh or ssh (unless --force-local)
   const remote = !args.includes('--force-local') && args.some((a) => /^[^/-][^/]*:/.test(a));
-  return !remote && !args.some((a) => TAR_CODE_OPTIONS.test(a) || /^--(extract|get|create|append|update|delete|catenate|concatenate)/.test(a));
+  return (
+    !remote &&
+    !args.some(
+      (a) => TAR_CODE_OPTIONS.test(a) || /^--(extract|get|create|append|update|delete|catenate|concatenate)/.test(a),
+    )
+  );
 }
 
 // ---- find and sed

@@ -19,12 +19,35 @@ export const SAFE_GIT_COMMANDS: readonly SafeCommand[] = [
   { command: 'git show', example: 'git show HEAD:src/a.ts', deniedFlags: ['--output'] },
   { command: 'git diff', example: 'git diff HEAD~1', deniedFlags: ['--output'] },
   { command: 'git whatchanged', example: 'git whatchanged -5', deniedFlags: ['--output'] },
-  { command: 'git branch', example: 'git branch -a, git branch --list "feat*" (not -D, -m, -u or a new name)', check: gitBranchLists },
+  {
+    command: 'git branch',
+    example: 'git branch -a, git branch --list "feat*" (not -D, -m, -u or a new name)',
+    check: gitBranchLists,
+  },
   { command: 'git tag', example: 'git tag -l "v1*" (not -d or a new tag)', check: gitTagLists },
-  { command: 'git remote', example: 'git remote -v, git remote get-url origin, git remote show -n origin (not add/set-url; show without -n uses the network)', check: gitRemoteLists },
-  { command: 'git config', example: 'git config --get user.name, git config --list (not a set)', check: isGitConfigRead },
-  { command: 'git stash', example: 'git stash list, git stash show -p (bare `git stash` stashes; not --output=file)', deniedFlags: ['--output'], check: (a) => a[0] === 'list' || a[0] === 'show' },
-  { command: 'git reflog', example: 'git reflog -10 (not expire/delete or --output=file)', deniedFlags: ['--output'], check: (a) => a[0] !== 'expire' && a[0] !== 'delete' },
+  {
+    command: 'git remote',
+    example:
+      'git remote -v, git remote get-url origin, git remote show -n origin (not add/set-url; show without -n uses the network)',
+    check: gitRemoteLists,
+  },
+  {
+    command: 'git config',
+    example: 'git config --get user.name, git config --list (not a set)',
+    check: isGitConfigRead,
+  },
+  {
+    command: 'git stash',
+    example: 'git stash list, git stash show -p (bare `git stash` stashes; not --output=file)',
+    deniedFlags: ['--output'],
+    check: (a) => a[0] === 'list' || a[0] === 'show',
+  },
+  {
+    command: 'git reflog',
+    example: 'git reflog -10 (not expire/delete or --output=file)',
+    deniedFlags: ['--output'],
+    check: (a) => a[0] !== 'expire' && a[0] !== 'delete',
+  },
   { command: 'git worktree', example: 'git worktree list', check: (a) => a[0] === 'list' },
   { command: 'git submodule', example: 'git submodule status', check: (a) => a[0] === 'status' },
   { command: 'git ls-files', example: 'git ls-files src' },
@@ -32,7 +55,12 @@ export const SAFE_GIT_COMMANDS: readonly SafeCommand[] = [
   { command: 'git rev-parse', example: 'git rev-parse HEAD' },
   { command: 'git rev-list', example: 'git rev-list --count HEAD (not --output=file)', deniedFlags: ['--output'] },
   { command: 'git blame', example: 'git blame -L 10,20 a.ts' },
-  { command: 'git grep', example: 'git grep -n TODO (not -O, which opens a program)', deniedFlags: ['-O', '--open-files-in-pager'], shortValueFlags: 'eABCm' },
+  {
+    command: 'git grep',
+    example: 'git grep -n TODO (not -O, which opens a program)',
+    deniedFlags: ['-O', '--open-files-in-pager'],
+    shortValueFlags: 'eABCm',
+  },
   { command: 'git shortlog', example: 'git shortlog -sn (not --output=file)', deniedFlags: ['--output'] },
   { command: 'git describe', example: 'git describe --tags' },
   { command: 'git cat-file', example: 'git cat-file -p HEAD' },
@@ -47,9 +75,25 @@ export const SAFE_GIT_COMMANDS: readonly SafeCommand[] = [
 
 const GIT_VALUE_GLOBALS = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env'];
 const GIT_READ_ONLY_GLOBALS = new Set([
-  '-C', '--git-dir', '--work-tree', '--namespace', '-p', '--paginate', '-P', '--no-pager', '--no-replace-objects',
-  '--bare', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs',
-  '--no-optional-locks', '--no-lazy-fetch', '--no-advice', '--version', '-v',
+  '-C',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '-p',
+  '--paginate',
+  '-P',
+  '--no-pager',
+  '--no-replace-objects',
+  '--bare',
+  '--literal-pathspecs',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+  '--no-optional-locks',
+  '--no-lazy-fetch',
+  '--no-advice',
+  '--version',
+  '-v',
 ]);
 
 /**
@@ -82,7 +126,8 @@ export function parseGitGlobals(args: readonly CommandArg[]): {
 }
 
 // listing flags; --color, --column and --abbrev take their optional value only attached (`--color=always`)
-const BRANCH_LIST_FLAGS = /^-[arvli]+$|^--(all|remotes|verbose|list|show-current|column|no-column|color|no-color|ignore-case|omit-empty|abbrev|no-abbrev)$/;
+const BRANCH_LIST_FLAGS =
+  /^-[arvli]+$|^--(all|remotes|verbose|list|show-current|column|no-column|color|no-color|ignore-case|omit-empty|abbrev|no-abbrev)$/;
 const TAG_LIST_FLAGS = /^-[li]+$|^-n\d*$|^--(list|column|no-column|color|no-color|ignore-case|omit-empty)$/;
 // filters that take the next word as their value (git's PARSE_OPT_LASTARG_DEFAULT or a required value)
 const REF_FILTERS = ['--merged', '--no-merged', '--contains', '--no-contains', '--points-at', '--sort', '--format'];
@@ -122,9 +167,44 @@ function gitRemoteLists(args: readonly string[]): boolean {
   return args[0] === 'show' && args.includes('-n');
 }
 
-const CONFIG_READS = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--list', '-l'];
-const CONFIG_LOOKUP_FLAGS = ['--global', '--system', '--local', '--worktree', '--show-origin', '--show-scope', '--includes', '--no-includes', '-z', '--null', '--bool', '--int', '--path', '--bool-or-int', '--type', '--name-only'];
-const CONFIG_WRITES = ['--add', '--unset', '--unset-all', '--replace-all', '--rename-section', '--remove-section', '-e', '--edit'];
+const CONFIG_READS = [
+  '--get',
+  '--get-all',
+  '--get-regexp',
+  '--get-urlmatch',
+  '--get-color',
+  '--get-colorbool',
+  '--list',
+  '-l',
+];
+const CONFIG_LOOKUP_FLAGS = [
+  '--global',
+  '--system',
+  '--local',
+  '--worktree',
+  '--show-origin',
+  '--show-scope',
+  '--includes',
+  '--no-includes',
+  '-z',
+  '--null',
+  '--bool',
+  '--int',
+  '--path',
+  '--bool-or-int',
+  '--type',
+  '--name-only',
+];
+const CONFIG_WRITES = [
+  '--add',
+  '--unset',
+  '--unset-all',
+  '--replace-all',
+  '--rename-section',
+  '--remove-section',
+  '-e',
+  '--edit',
+];
 
 /** Whether `git config …` (its arguments after `config`) only reads: `--get`, `--list`, `get`, `list`. */
 export function isGitConfigRead(args: readonly string[]): boolean {

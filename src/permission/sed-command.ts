@@ -19,9 +19,30 @@ export interface SedInvocation {
 }
 
 const SED_FLAGS = new Set(['n', 'E', 'r', 'z', 'u', 's', 'b']);
-const SED_LONG_FLAGS = ['--quiet', '--silent', '--regexp-extended', '--null-data', '--zero-terminated', '--unbuffered', '--separate', '--posix', '--debug', '--sandbox', '--follow-symlinks', '--binary'];
+const SED_LONG_FLAGS = [
+  '--quiet',
+  '--silent',
+  '--regexp-extended',
+  '--null-data',
+  '--zero-terminated',
+  '--unbuffered',
+  '--separate',
+  '--posix',
+  '--debug',
+  '--sandbox',
+  '--follow-symlinks',
+  '--binary',
+];
 /** Every long option of GNU sed 4.9, so that abbreviations resolve as getopt_long does (`--in-pl` is `--in-place`). */
-const SED_LONG_OPTIONS = [...SED_LONG_FLAGS, '--in-place', '--expression', '--file', '--line-length', '--help', '--version'].map((o) => o.slice(2));
+const SED_LONG_OPTIONS = [
+  ...SED_LONG_FLAGS,
+  '--in-place',
+  '--expression',
+  '--file',
+  '--line-length',
+  '--help',
+  '--version',
+].map((o) => o.slice(2));
 
 /** Parses sed's arguments (GNU and BSD: `-i` with an attached suffix, or BSD's `-i ''`). */
 export function parseSed(args: readonly string[]): SedInvocation {
@@ -90,7 +111,9 @@ export function isPrintOnlySedScript(script: string): boolean {
   return script.split(/[;\n]/).every((piece) => {
     const command = piece.trim();
     if (SED_PRINT_COMMAND.test(command)) return true;
-    const substitution = new RegExp(String.raw`^(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?)?\s*!?\s*([sy])(.*)$`).exec(command);
+    const substitution = new RegExp(String.raw`^(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?)?\s*!?\s*([sy])(.*)$`).exec(
+      command,
+    );
     if (!substitution) return false;
     const flags = afterDelimitedParts(substitution[2]!, 2);
     if (flags === undefined) return false;

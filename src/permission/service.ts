@@ -56,7 +56,8 @@ export interface UnattendedMode {
 type Listener = (request: PermissionRequest) => void;
 
 /** Why a call the rules allow is asked about: it may run outside the sandbox, which only the person can allow. */
-export const SANDBOX_ESCAPE_REASON = 'the rules allow it inside the sandbox; running it outside the sandbox needs your word';
+export const SANDBOX_ESCAPE_REASON =
+  'the rules allow it inside the sandbox; running it outside the sandbox needs your word';
 
 /**
  * How one request was decided, for reports (`opencode -p -f stream-json`): `by` a rule (or
@@ -106,13 +107,26 @@ export class PermissionService {
    * {@link PermissionDeniedError} when the person denies it, and an `AbortError` when `signal` aborts
    * while waiting (the request is withdrawn). With no subscriber to answer, waits until one does.
    */
-  async request(sessionId: string, toolName: string, input: PermissionRequestInput, signal?: AbortSignal): Promise<PermissionGrant> {
+  async request(
+    sessionId: string,
+    toolName: string,
+    input: PermissionRequestInput,
+    signal?: AbortSignal,
+  ): Promise<PermissionGrant> {
     signal?.throwIfAborted();
     const verdict = this.evaluate(sessionId, toolName, input.subject);
     // a sandboxed command that reaches where the sandbox refuses cannot work inside it: the way out is offered at once
-    const escape = input.sandboxEscape === true || (input.sandboxed === true && cannotWorkInSandbox(input.subject, verdict));
+    const escape =
+      input.sandboxEscape === true || (input.sandboxed === true && cannotWorkInSandbox(input.subject, verdict));
     const decided = (decision: PermissionDecision, by: PermissionOutcome['by'], message?: string): PermissionGrant => {
-      const outcome: PermissionOutcome = { sessionId, toolName, description: input.description, decision, by, ...(message ? { message } : {}) };
+      const outcome: PermissionOutcome = {
+        sessionId,
+        toolName,
+        description: input.description,
+        decision,
+        by,
+        ...(message ? { message } : {}),
+      };
       for (const listener of [...this.outcomeListeners]) listener(outcome);
       // outside the sandbox only when it was offered: an answer the request did not offer grants no more than allow
       return { by, outsideSandbox: decision === 'allow_outside_sandbox' && escape };
@@ -137,7 +151,8 @@ export class PermissionService {
     // a file tool has no sandbox around it: what only the person may allow (a change outside the project
     // or to a file that decides what runs, a read of a secret place) is not approved by -p on its own.
     // A command's writes are contained by the sandbox instead.
-    const beyondRules = verdict.action === 'ask' && input.subject && input.subject.kind !== 'command' ? (verdict.beyondRules ?? []) : [];
+    const beyondRules =
+      verdict.action === 'ask' && input.subject && input.subject.kind !== 'command' ? (verdict.beyondRules ?? []) : [];
     if (this.unattended?.autoApprove && beyondRules.length > 0) {
       const message = `Permission denied: opencode -p approves no such call without a person (${beyondRules.join('; ')}). Run it in the TUI to approve it: ${input.description}`;
       decided('deny', 'unattended', message);
@@ -245,7 +260,14 @@ export class PermissionService {
   gate(sessionId: string, toolName: string, asks: ToolAsks | undefined, description: string): GateVerdict {
     const verdict = gateVerdict(toolName, asks, this.rules);
     if (verdict.action === 'deny') {
-      const outcome: PermissionOutcome = { sessionId, toolName, description, decision: 'deny', by: 'rule', message: verdict.message };
+      const outcome: PermissionOutcome = {
+        sessionId,
+        toolName,
+        description,
+        decision: 'deny',
+        by: 'rule',
+        message: verdict.message,
+      };
       for (const listener of [...this.outcomeListeners]) listener(outcome);
     }
     return verdict;
@@ -287,7 +309,8 @@ export class PermissionService {
     const rules = patterns.filter((p) => !(literal && hasWildcard(p)));
     this.rules = [...this.rules, ...rules.map((pattern) => ({ tool: toolName, pattern, action: 'allow' as const }))];
     try {
-      for (const warning of this.options.saveRules?.(toolName, patterns, { literal }) ?? []) this.options.onWarning?.(warning, sessionId);
+      for (const warning of this.options.saveRules?.(toolName, patterns, { literal }) ?? [])
+        this.options.onWarning?.(warning, sessionId);
     } catch (err) {
       this.options.onWarning?.(
         `The rule was applied for now but could not be saved to .opencode.json: ${(err as Error).message}`,

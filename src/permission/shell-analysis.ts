@@ -59,7 +59,10 @@ export type { ProgramUse, ShellAnalysis, ShellWrite, SimpleCommand } from './she
  * `cwd` resolves relative write targets (and follows `cd` within the line); `home` expands `~`;
  * `projectDir` (default `cwd`): git run outside it, or writes into a `.git` folder, are opaque code.
  */
-export function analyzeCommand(command: string, options: { cwd: string; home: string; projectDir?: string }): ShellAnalysis {
+export function analyzeCommand(
+  command: string,
+  options: { cwd: string; home: string; projectDir?: string },
+): ShellAnalysis {
   // git run outside the project reads another repository's configuration
   const analysis = new Analysis(options.home, options.projectDir ?? options.cwd);
   try {
@@ -160,36 +163,73 @@ class Analysis extends WrapperUnwrapping {
     let owner: number | undefined;
     if (command?.kind === 'call') owner = this.call(command, statement, scope);
     else if (command) {
-      const inner: Scope = command.subshell || command.type === 'CoprocClause' || command.type === 'FuncDecl' ? subshell(scope) : scope;
+      const inner: Scope =
+        command.subshell || command.type === 'CoprocClause' || command.type === 'FuncDecl' ? subshell(scope) : scope;
       const wrapped = command.type === 'TimeClause' ? { ...inner, wrappers: [...inner.wrappers, 'time'] } : inner;
       if (command.text !== undefined) {
         const hides =
-          command.type === 'TestClause' ? testClauseHidesCode(command.text)
-          : command.type === 'ForClause' ? forLoopHidesCode(command.text)
-          : command.type === 'CaseClause' ? false
-          : arithmeticHidesCode(command.text);
-        const name = command.type === 'TestClause' ? '[[' : command.type === 'ForClause' ? 'for' : command.type === 'CaseClause' ? 'case' : '((';
-        if (hides) this.recordOpaque(name, command.text, opaqueReason(`${command.text} (bash evaluates array subscripts in it)`), scope.wrappers);
+          command.type === 'TestClause'
+            ? testClauseHidesCode(command.text)
+            : command.type === 'ForClause'
+              ? forLoopHidesCode(command.text)
+              : command.type === 'CaseClause'
+                ? false
+                : arithmeticHidesCode(command.text);
+        const name =
+          command.type === 'TestClause'
+            ? '[['
+            : command.type === 'ForClause'
+              ? 'for'
+              : command.type === 'CaseClause'
+                ? 'case'
+                : '((';
+        if (hides)
+          this.recordOpaque(
+            name,
+            command.text,
+            opaqueReason(`${command.text} (bash evaluates array subscripts in it)`),
+            scope.wrappers,
+          );
         // `for PATH in ./bin; do ls; done` sets the loop's variable like an assignment
-        const loopVariable = command.type === 'ForClause' ? /^(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\b/.exec(command.text)?.[1] : undefined;
-        const setsCode = loopVariable !== undefined ? assignmentRunsCode(loopVariable, undefined, `for ${loopVariable}`) : undefined;
+        const loopVariable =
+          command.type === 'ForClause'
+            ? /^(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\b/.exec(command.text)?.[1]
+            : undefined;
+        const setsCode =
+          loopVariable !== undefined ? assignmentRunsCode(loopVariable, undefined, `for ${loopVariable}`) : undefined;
         const late = this.variables.statement(command.type, command.text);
         if (setsCode) this.recordOpaque('for', command.text, setsCode, scope.wrappers);
         else if (late && !hides) this.recordOpaque(name, command.text, late, scope.wrappers);
         // `[[ ${x@P} ]]`, `case ${x@P} in`: prompt expansion runs the substitutions the value holds
-        else if (expandsPrompt(command.text)) this.recordOpaque(command.type, command.text, opaqueReason(`${command.text} (\${…@P} runs the commands its value holds)`), scope.wrappers);
+        else if (expandsPrompt(command.text))
+          this.recordOpaque(
+            command.type,
+            command.text,
+            opaqueReason(`${command.text} (\${…@P} runs the commands its value holds)`),
+            scope.wrappers,
+          );
       }
-      if (command.type === 'FuncDecl' && command.name !== undefined) this.declareFunction(command.name, command.statements, scope);
-      else for (const child of command.statements) this.statement(command.type === 'TimeClause' ? withoutEndOfOptions(child) : child, wrapped);
+      if (command.type === 'FuncDecl' && command.name !== undefined)
+        this.declareFunction(command.name, command.statements, scope);
+      else
+        for (const child of command.statements)
+          this.statement(command.type === 'TimeClause' ? withoutEndOfOptions(child) : child, wrapped);
       for (const substitution of command.substitutions) this.script(substitution, substitutionScope(scope));
     }
     for (const redirect of statement.redirects) {
       const { op, target } = redirect;
       // bash itself opens a connection for `/dev/tcp/host/port` and `/dev/udp/…`, reading or writing
-      if (NETWORK_DEVICE.test(target.value) || NETWORK_DEVICE.test(target.text)) this.alwaysAsks.push(`reaches the network: ${op} ${target.text}`);
-      else if (!target.literal && OPENS_A_PATH.has(op) && /^["']?(\$|`)/.test(target.text)) this.alwaysAsks.push(`may reach the network (a path only known when it runs may be /dev/tcp/…): ${op} ${target.text}`);
+      if (NETWORK_DEVICE.test(target.value) || NETWORK_DEVICE.test(target.text))
+        this.alwaysAsks.push(`reaches the network: ${op} ${target.text}`);
+      else if (!target.literal && OPENS_A_PATH.has(op) && /^["']?(\$|`)/.test(target.text))
+        this.alwaysAsks.push(
+          `may reach the network (a path only known when it runs may be /dev/tcp/…): ${op} ${target.text}`,
+        );
       const duplicatesDescriptor = op === '>&' && target.literal && /^(\d+-?|-)$/.test(target.value);
-      if ((WRITING_REDIRECTS.has(op) || (op === '>&' && !duplicatesDescriptor)) && !(target.literal && OUTPUT_SINKS.has(target.value))) {
+      if (
+        (WRITING_REDIRECTS.has(op) || (op === '>&' && !duplicatesDescriptor)) &&
+        !(target.literal && OUTPUT_SINKS.has(target.value))
+      ) {
         const written = this.writes.length;
         this.write(target, dirBefore, 'redirect');
         for (const write of this.writes.slice(written)) {
@@ -198,9 +238,17 @@ class Analysis extends WrapperUnwrapping {
         }
       }
       for (const word of [target, ...(redirect.heredoc ? [redirect.heredoc] : [])]) {
-        const late = word.literal ? undefined : this.variables.unknown(lateEvaluatedNames(word.text), `${op} ${word.text}`);
+        const late = word.literal
+          ? undefined
+          : this.variables.unknown(lateEvaluatedNames(word.text), `${op} ${word.text}`);
         if (late) this.recordOpaque(op, word.text, late, scope.wrappers);
-        if (!word.literal && expandsPrompt(word.value)) this.recordOpaque(op, word.value, opaqueReason(`${word.value} (\${…@P} runs the commands its value holds)`), scope.wrappers);
+        if (!word.literal && expandsPrompt(word.value))
+          this.recordOpaque(
+            op,
+            word.value,
+            opaqueReason(`${word.value} (\${…@P} runs the commands its value holds)`),
+            scope.wrappers,
+          );
         for (const substitution of word.substitutions) this.script(substitution, substitutionScope(scope));
       }
     }
@@ -210,13 +258,17 @@ class Analysis extends WrapperUnwrapping {
   private call(call: ShellCall, statement: ShellStatement, scope: Scope): number | undefined {
     let owner: number | undefined;
     const envCode = call.assignments
-      .map((a) => assignmentRunsCode(a.name, a.value === undefined ? '' : a.value.literal ? a.value.value : undefined, a.text))
+      .map((a) =>
+        assignmentRunsCode(a.name, a.value === undefined ? '' : a.value.literal ? a.value.value : undefined, a.text),
+      )
       .find((reason) => reason !== undefined);
     const hidden = [...call.words.map((w) => w.text), ...call.assignments.map((a) => a.text)].find(wordHidesCode);
     // `read x; echo $((x))`, `${!x}`, `compgen -W "$x"`: bash evaluates a value it only knows when it runs
     const late =
       this.variables.call(call.words, call.assignments) ??
-      (call.words[0]?.literal ? compgenCode(call.words[0].value, call.words.slice(1), call.words.map((w) => w.text).join(' ')) : undefined);
+      (call.words[0]?.literal
+        ? compgenCode(call.words[0].value, call.words.slice(1), call.words.map((w) => w.text).join(' '))
+        : undefined);
     for (const assignment of call.assignments) this.directory.noteAssignment(assignment.name);
     const calledFunction = call.words[0]?.literal ? call.words[0].value : undefined;
     if (calledFunction !== undefined && this.functions.has(calledFunction)) this.callFunction(calledFunction, scope);
@@ -224,20 +276,33 @@ class Analysis extends WrapperUnwrapping {
       // `X=1` alone sets a variable in the persistent shell (`PATH=/tmp/evil:$PATH` changes later commands)
       if (call.assignments.length) this.everyCommandReadOnly = false;
       const text = call.assignments.map((a) => a.text).join(' ');
-      if (envCode ?? hidden ?? late) this.recordOpaque(call.assignments[0]!.name, text, envCode ?? (hidden !== undefined ? opaqueReason(hidden) : late!), scope.wrappers);
+      if (envCode ?? hidden ?? late)
+        this.recordOpaque(
+          call.assignments[0]!.name,
+          text,
+          envCode ?? (hidden !== undefined ? opaqueReason(hidden) : late!),
+          scope.wrappers,
+        );
     } else {
       const first = this.commands.length;
-      this.invoke({
-        ...((envCode ?? hidden ?? late) !== undefined && { opaque: envCode ?? (hidden !== undefined ? opaqueReason(hidden) : late!) }),
-        words: call.words,
-        wrappers: [...scope.wrappers, ...call.assignments.map((a) => a.text)],
-        safeEnv: call.assignments.every((a) => a.value === undefined || a.value.literal ? isSafeEnvAssignment(a.name, a.value?.value ?? '') : false),
-        // `sudo bash -c 'ls'`, `su -c 'ls'`: the commands of the string run with the other user's rights
-        privileged: scope.wrappers.some((w) => PRIVILEGED_WRAPPERS.has(w)),
-        appendsArguments: false,
-        dir: scope.dir,
-        statement,
-      }, scope);
+      this.invoke(
+        {
+          ...((envCode ?? hidden ?? late) !== undefined && {
+            opaque: envCode ?? (hidden !== undefined ? opaqueReason(hidden) : late!),
+          }),
+          words: call.words,
+          wrappers: [...scope.wrappers, ...call.assignments.map((a) => a.text)],
+          safeEnv: call.assignments.every((a) =>
+            a.value === undefined || a.value.literal ? isSafeEnvAssignment(a.name, a.value?.value ?? '') : false,
+          ),
+          // `sudo bash -c 'ls'`, `su -c 'ls'`: the commands of the string run with the other user's rights
+          privileged: scope.wrappers.some((w) => PRIVILEGED_WRAPPERS.has(w)),
+          appendsArguments: false,
+          dir: scope.dir,
+          statement,
+        },
+        scope,
+      );
       if (this.commands.length === first + 1) owner = first;
     }
     const nested = [...call.assignments.flatMap((a) => a.substitutions), ...call.words.flatMap((w) => w.substitutions)];
@@ -292,7 +357,8 @@ class Analysis extends WrapperUnwrapping {
     const operands = args[0]?.literal && args[0].value === '--' ? args.slice(1) : args;
     // `BASH_ENV=./x.sh bash -c ls`: the environment is opaque even though the string is analysed
     const opaqueEnvironment = () => {
-      if (invocation.opaque) this.recordOpaque(name, [name, ...args.map((a) => a.text)].join(' '), invocation.opaque, invocation.wrappers);
+      if (invocation.opaque)
+        this.recordOpaque(name, [name, ...args.map((a) => a.text)].join(' '), invocation.opaque, invocation.wrappers);
     };
     if (SHELLS.has(name)) {
       const script = this.shellScript(name, args, invocation);
@@ -310,7 +376,10 @@ class Analysis extends WrapperUnwrapping {
       const file = operands[0];
       if (!file.literal || file.processSubstitution || isInputFile(file.value)) {
         const written = [name, ...args.map((a) => a.text)].join(' ');
-        return this.record(name, args, { ...invocation, opaque: opaqueReason(`${written} (runs a script read from input)`) });
+        return this.record(name, args, {
+          ...invocation,
+          opaque: opaqueReason(`${written} (runs a script read from input)`),
+        });
       }
     } else if (name === 'find') {
       return this.find(invocation, scope);
@@ -326,7 +395,10 @@ class Analysis extends WrapperUnwrapping {
   private shellScript(name: string, args: ShellWord[], invocation: Invocation): string | null | undefined {
     const statement = invocation.statement;
     const written = [name, ...args.map((a) => a.text)].join(' ');
-    const opaque = (why: string) => (this.recordOpaque(name, written, opaqueReason(`${written} (${why})`), invocation.wrappers), null);
+    const opaque = (why: string) => (
+      this.recordOpaque(name, written, opaqueReason(`${written} (${why})`), invocation.wrappers),
+      null
+    );
     let command = false;
     let fromStdin = false;
     let i = 0;
@@ -353,7 +425,9 @@ class Analysis extends WrapperUnwrapping {
       return undefined; // bash script.sh
     }
     if (invocation.appendsArguments && !fromStdin) return opaque('runs a script named in its input'); // xargs bash
-    const stdin = statement?.redirects.filter((r) => r.op === '<<' || r.op === '<<-' || r.op === '<<<' || r.op === '<').at(-1);
+    const stdin = statement?.redirects
+      .filter((r) => r.op === '<<' || r.op === '<<-' || r.op === '<<<' || r.op === '<')
+      .at(-1);
     if (stdin?.op === '<') {
       if (!stdin.target.literal || isInputFile(stdin.target.value)) return opaque('runs a script read from input'); // sh < /dev/stdin
       return undefined; // bash < script.sh
@@ -385,7 +459,10 @@ class Analysis extends WrapperUnwrapping {
     this.record('find', own, invocation);
     for (const command of execs) {
       if (command.length === 0) continue;
-      this.invoke({ ...invocation, words: command, wrappers: [...invocation.wrappers, 'find'], statement: undefined }, scope);
+      this.invoke(
+        { ...invocation, words: command, wrappers: [...invocation.wrappers, 'find'], statement: undefined },
+        scope,
+      );
     }
   }
 }

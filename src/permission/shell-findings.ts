@@ -17,10 +17,49 @@ import { basename, expandTilde, isWithin, plainWord, type Directory } from './sh
 
 /** Builtins that change only the shell's own state, never a file: no write is assumed for them. */
 const SHELL_STATE_BUILTINS = new Set([
-  'export', 'unset', 'declare', 'typeset', 'local', 'readonly', 'alias', 'unalias', 'set', 'shopt', 'hash',
-  'let', 'read', 'mapfile', 'readarray', 'ulimit', 'umask', 'wait', 'jobs', 'fg', 'bg', 'disown', 'kill',
-  'exit', 'return', 'break', 'continue', 'shift', 'getopts', 'enable', 'complete', 'compgen', 'compopt',
-  'bind', 'suspend', 'times', 'caller', 'logout', 'cd', 'pushd', 'popd', 'dirs', 'help',
+  'export',
+  'unset',
+  'declare',
+  'typeset',
+  'local',
+  'readonly',
+  'alias',
+  'unalias',
+  'set',
+  'shopt',
+  'hash',
+  'let',
+  'read',
+  'mapfile',
+  'readarray',
+  'ulimit',
+  'umask',
+  'wait',
+  'jobs',
+  'fg',
+  'bg',
+  'disown',
+  'kill',
+  'exit',
+  'return',
+  'break',
+  'continue',
+  'shift',
+  'getopts',
+  'enable',
+  'complete',
+  'compgen',
+  'compopt',
+  'bind',
+  'suspend',
+  'times',
+  'caller',
+  'logout',
+  'cd',
+  'pushd',
+  'popd',
+  'dirs',
+  'help',
 ]);
 
 /**
@@ -58,7 +97,12 @@ export class ShellFindings {
       if (write.path === undefined || !isWithin(this.startDir, write.path)) continue;
       if (!/(^|\/)\.git(\/|$)/.test(relative(this.startDir, write.path))) continue;
       const text = `${write.via} ${write.target}`;
-      this.recordOpaque('.git', text, opaqueReason(`writes ${write.target} (git's configuration and hooks run programs)`), []);
+      this.recordOpaque(
+        '.git',
+        text,
+        opaqueReason(`writes ${write.target} (git's configuration and hooks run programs)`),
+        [],
+      );
     }
   }
 
@@ -110,10 +154,12 @@ export class ShellFindings {
     if (SHELL_STATE_BUILTINS.has(name)) return;
     const found = commandWrites(name, words, { home: this.home });
     let where: Directory = dir;
-    for (const d of found.directory ?? []) where = { path: d.literal && where.path !== undefined ? this.resolvePath(d, where) : undefined };
+    for (const d of found.directory ?? [])
+      where = { path: d.literal && where.path !== undefined ? this.resolvePath(d, where) : undefined };
     for (const target of found.targets) {
       let base = where;
-      for (const d of target.within ?? []) base = { path: d.literal && base.path !== undefined ? this.resolvePath(d, base) : undefined };
+      for (const d of target.within ?? [])
+        base = { path: d.literal && base.path !== undefined ? this.resolvePath(d, base) : undefined };
       if (target.unknown) {
         this.writes.push({ target: target.word.text, via: target.via });
         continue;
@@ -123,7 +169,11 @@ export class ShellFindings {
     }
     if (!readOnly && !found.onlyTargets && where.path === this.startDir) this.startDirectoryWriters.add(name);
     if (!readOnly && !found.onlyTargets && (where.path === undefined || where.path !== this.startDir)) {
-      this.writes.push({ target: where.path ?? '(the directory it runs in)', ...(where.path !== undefined && { path: where.path }), via: 'working directory' });
+      this.writes.push({
+        target: where.path ?? '(the directory it runs in)',
+        ...(where.path !== undefined && { path: where.path }),
+        via: 'working directory',
+      });
     }
     if (found.runsCode) {
       const recorded = this.commands.at(-1)!;
@@ -137,14 +187,20 @@ export class ShellFindings {
   private findWrites(words: ShellWord[], dir: Directory): void {
     // find [-H] [-L] [-P] [-D debugopts] [-Olevel] [starting-point...] [expression]
     let first = 0;
-    while (first < words.length && /^-([HLP]|O\d*)$|^-D$/.test(words[first]!.value)) first += words[first]!.value === '-D' ? 2 : 1;
+    while (first < words.length && /^-([HLP]|O\d*)$|^-D$/.test(words[first]!.value))
+      first += words[first]!.value === '-D' ? 2 : 1;
     const rest = words.slice(first);
     const firstExpression = rest.findIndex((w) => /^[-(!)]/.test(w.value) && w.value !== '-');
     const starts = rest.slice(0, firstExpression === -1 ? rest.length : firstExpression);
     for (let i = 0; i < rest.length; i++) {
       const action = rest[i]!.value;
       const previous = rest[i - 1];
-      const isValue = previous !== undefined && previous.literal && /^-/.test(previous.value) && !FIND_WRITING_ACTIONS.includes(previous.value) && previous.value !== '-delete';
+      const isValue =
+        previous !== undefined &&
+        previous.literal &&
+        /^-/.test(previous.value) &&
+        !FIND_WRITING_ACTIONS.includes(previous.value) &&
+        previous.value !== '-delete';
       if (!rest[i]!.literal && !isValue && /^(\$|`)/.test(action)) {
         // `find . $ACTION`: an expansion may be -delete or -fprint FILE
         this.writes.push({ target: `${rest[i]!.text} (may be an action that writes)`, via: 'other' });
@@ -162,7 +218,9 @@ export class ShellFindings {
     const resolved = target.literal ? this.resolvePath(target, dir) : undefined;
     const linked = resolved !== undefined && this.directory.underLink(resolved);
     const path = linked ? undefined : resolved;
-    const text = linked ? `${target.text} (under a link, clone, checkout or archive made earlier in this line)` : target.text;
+    const text = linked
+      ? `${target.text} (under a link, clone, checkout or archive made earlier in this line)`
+      : target.text;
     this.writes.push({ target: text, ...(path !== undefined && { path }), via });
     return path;
   }

@@ -107,7 +107,8 @@ export function parseShell(source: string): ShellScript {
   if (!source.includes('\r')) return parseSource(source);
   // mvdan-sh reads a carriage return as a blank (for files with CRLF line ends); bash reads it as a
   // character of the word, so `ls\rrm x` runs a program named `ls\rrm`, shown on a terminal as `rm x`
-  if (source.includes(CARRIAGE_RETURN_STAND_IN)) throw new ShellSyntaxError('the command holds a carriage return and U+E00D');
+  if (source.includes(CARRIAGE_RETURN_STAND_IN))
+    throw new ShellSyntaxError('the command holds a carriage return and U+E00D');
   return restoreCarriageReturns(parseSource(source.replaceAll('\r', CARRIAGE_RETURN_STAND_IN)));
 }
 
@@ -270,7 +271,14 @@ class Converter {
     // `for PATH in …` sets a variable; `case ${x@P} in` expands a prompt: their text is looked at too
     const evaluated = type === 'TestClause' || type === 'ArithmCmd' || type === 'ForClause' || type === 'CaseClause';
     const name = type === 'FuncDecl' && cmd.Name ? { name: String(cmd.Name.Value) } : {};
-    return { kind: 'compound', type, subshell: type === 'Subshell', ...this.children(cmd), ...(evaluated && { text: this.text(cmd) }), ...name };
+    return {
+      kind: 'compound',
+      type,
+      subshell: type === 'Subshell',
+      ...this.children(cmd),
+      ...(evaluated && { text: this.text(cmd) }),
+      ...name,
+    };
   }
 
   /**
@@ -286,7 +294,7 @@ class Converter {
     while (pending.length) {
       const stmt = pending.pop();
       const inner = stmt.Cmd;
-      const plain = !(stmt.Redirs?.length) && !stmt.Negated && !stmt.Background;
+      const plain = !stmt.Redirs?.length && !stmt.Negated && !stmt.Background;
       if (plain && inner && nodeType(inner) === 'BinaryCmd' && pipeOps.has(Number(inner.Op)) === pipe) {
         pending.push(inner.Y, inner.X);
       } else statements.push(this.statement(stmt));
@@ -447,8 +455,19 @@ function unescapeInDoubleQuotes(raw: string, quote: boolean): string {
 }
 
 const ANSI_C_ESCAPES: Record<string, string> = {
-  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
-  '\\': '\\', "'": "'", '"': '"', '?': '?',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 
 /** The value of a `$'…'` string (bash ANSI-C quoting): `$'\x63url'` is `curl`. */

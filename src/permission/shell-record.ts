@@ -15,17 +15,80 @@ import type { CommandArg } from './safe-command-types.js';
 import { isReadOnlyCommand } from './safe-commands.js';
 import type { ShellWord } from './shell-parse.js';
 import { ShellFindings } from './shell-findings.js';
-import { basename, expandTilde, expandTildeValue, isWithin, plainWord, type Directory, type Invocation } from './shell-scope.js';
+import {
+  basename,
+  expandTilde,
+  expandTildeValue,
+  isWithin,
+  plainWord,
+  type Directory,
+  type Invocation,
+} from './shell-scope.js';
 
 const AWK_NAMES = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 
 /** Builtins bash runs itself: no file on PATH to identify (a path like `/bin/echo` is still checked). */
 const SHELL_BUILTINS = new Set([
-  'cd', 'echo', 'printf', 'pwd', 'test', '[', 'true', 'false', ':', 'export', 'declare', 'typeset', 'local', 'readonly',
-  'unset', 'set', 'shopt', 'read', 'mapfile', 'readarray', 'eval', 'source', '.', 'trap', 'exit', 'return', 'shift',
-  'let', 'type', 'command', 'builtin', 'hash', 'alias', 'unalias', 'pushd', 'popd', 'dirs', 'wait', 'jobs', 'kill',
-  'getopts', 'umask', 'ulimit', 'history', 'fc', 'bg', 'fg', 'disown', 'suspend', 'times', 'enable', 'help', 'caller',
-  'complete', 'compgen', 'compopt', 'bind', 'logout', 'break', 'continue',
+  'cd',
+  'echo',
+  'printf',
+  'pwd',
+  'test',
+  '[',
+  'true',
+  'false',
+  ':',
+  'export',
+  'declare',
+  'typeset',
+  'local',
+  'readonly',
+  'unset',
+  'set',
+  'shopt',
+  'read',
+  'mapfile',
+  'readarray',
+  'eval',
+  'source',
+  '.',
+  'trap',
+  'exit',
+  'return',
+  'shift',
+  'let',
+  'type',
+  'command',
+  'builtin',
+  'hash',
+  'alias',
+  'unalias',
+  'pushd',
+  'popd',
+  'dirs',
+  'wait',
+  'jobs',
+  'kill',
+  'getopts',
+  'umask',
+  'ulimit',
+  'history',
+  'fc',
+  'bg',
+  'fg',
+  'disown',
+  'suspend',
+  'times',
+  'enable',
+  'help',
+  'caller',
+  'complete',
+  'compgen',
+  'compopt',
+  'bind',
+  'logout',
+  'break',
+  'continue',
 ]);
 
 /** The target of a write whose files come from xargs' input. */
@@ -40,7 +103,9 @@ function runsFileOutsideSystem(word: ShellWord | undefined): boolean {
 }
 
 /** Programs whose first word names a subcommand that rules tell apart (`npm install`, `docker run`): from the arity table. */
-const PROGRAMS_WITH_SUBCOMMANDS = new Set(COMMAND_ARITY.filter((a) => a.arity >= 2 && !a.prefix.includes(' ')).map((a) => a.prefix));
+const PROGRAMS_WITH_SUBCOMMANDS = new Set(
+  COMMAND_ARITY.filter((a) => a.arity >= 2 && !a.prefix.includes(' ')).map((a) => a.prefix),
+);
 
 /**
  * A subcommand held in a variable (`g=push; git $g`, `npm "$verb"`): a rule on `git push*` cannot see
@@ -111,7 +176,8 @@ export abstract class CommandRecorder extends ShellFindings {
    * variable or evaluates a subscript, or a program this line wrote, copied or linked.
    */
   private opaqueCode(name: string, args: CommandArg[], invocation: Invocation, text: string): string | undefined {
-    const runner = opaqueRunner(name, args) ?? (args[0] ? opaqueRunner(`${name} ${args[0].value}`, args.slice(1)) : undefined);
+    const runner =
+      opaqueRunner(name, args) ?? (args[0] ? opaqueRunner(`${name} ${args[0].value}`, args.slice(1)) : undefined);
     if (runner) return opaqueReason(`${text} (${runner})`);
     const code =
       interpreterCode(name, args, invocation.appendsArguments, text) ??
@@ -144,7 +210,8 @@ export abstract class CommandRecorder extends ShellFindings {
     if (git.opaque) return git.opaque;
     let where = dir.path;
     for (const { option, arg } of git.directories) {
-      if (!arg.literal || where === undefined) return opaqueReason(`${text} (${option} names a repository only known when it runs)`);
+      if (!arg.literal || where === undefined)
+        return opaqueReason(`${text} (${option} names a repository only known when it runs)`);
       const path = resolve(where, expandTildeValue(arg.value, this.home));
       const ownGitDir = option === '--git-dir' && path === join(this.startDir, '.git');
       if (!isWithin(this.startDir, path) || (option === '--git-dir' && !ownGitDir)) {
@@ -165,7 +232,12 @@ export abstract class CommandRecorder extends ShellFindings {
     const invokedAs = expandTilde(word, this.home);
     if (!invokedAs.includes('/') && SHELL_BUILTINS.has(name)) return;
     const command = this.commands.length - 1; // recorded just before
-    this.programs.push({ name, invokedAs, command, ...(invocation.dir.path !== undefined && { dir: invocation.dir.path }) });
+    this.programs.push({
+      name,
+      invokedAs,
+      command,
+      ...(invocation.dir.path !== undefined && { dir: invocation.dir.path }),
+    });
   }
 
   /** `cp`/`ln`/`install`/`mv SOURCE DEST`: DEST is that program now (`ln -s /usr/bin/curl k && ./k`). */

@@ -59,13 +59,15 @@ export abstract class WrapperUnwrapping extends CommandRecorder {
     const takeValue = (option: string, value: ShellWord | undefined) => {
       if (spec.replaceOptions?.includes(option)) replace = value?.value ?? '{}';
       if (!value) return;
-      if (spec.directoryOptions?.includes(option)) dir = { path: value.literal ? this.resolvePath(value, dir) : undefined };
+      if (spec.directoryOptions?.includes(option))
+        dir = { path: value.literal ? this.resolvePath(value, dir) : undefined };
       if (spec.outputOptions?.includes(option)) this.write(value, dir, 'other');
     };
     for (; i < words.length; i++) {
       const word = words[i]!;
       const arg = word.value;
-      if (!word.literal && arg.startsWith('-')) return void this.fail(`${name}: option ${word.text} is only known when it runs`);
+      if (!word.literal && arg.startsWith('-'))
+        return void this.fail(`${name}: option ${word.text} is only known when it runs`);
       if (arg === '--') {
         i++;
         break;
@@ -88,7 +90,8 @@ export abstract class WrapperUnwrapping extends CommandRecorder {
         // a cluster of one-letter options: -iu root, -oL, -n5
         for (let j = 1; j < option.length; j++) {
           const letter = `-${option[j]}`;
-          if (spec.opaqueOptions?.includes(letter)) return void this.fail(`${name} ${letter} hides the command it runs`);
+          if (spec.opaqueOptions?.includes(letter))
+            return void this.fail(`${name} ${letter} hides the command it runs`);
           if (spec.noCommandOptions?.includes(letter)) noCommand = true;
           else if (spec.commandStringOptions?.includes(letter)) {
             commandString = (j < option.length - 1 ? attachedWord(word, option.slice(j + 1)) : words[++i]) ?? null;
@@ -105,7 +108,11 @@ export abstract class WrapperUnwrapping extends CommandRecorder {
       } else return void this.fail(`${name}: unknown option ${option}`);
     }
     if (spec.assignments) {
-      for (; i < words.length && /^[^=]+=/.test(words[i]!.value) /* env takes any NAME=value, even BASH_FUNC_ls%%= */; i++) {
+      for (
+        ;
+        i < words.length && /^[^=]+=/.test(words[i]!.value) /* env takes any NAME=value, even BASH_FUNC_ls%%= */;
+        i++
+      ) {
         const [assignName, ...rest] = words[i]!.value.split('=');
         assignments.push(words[i]!.text);
         if (!words[i]!.literal || !isSafeEnvAssignment(assignName!, rest.join('='))) safeEnv = false;
@@ -115,7 +122,11 @@ export abstract class WrapperUnwrapping extends CommandRecorder {
     i += spec.operands ?? 0;
     // a command string may follow the operands: flock /tmp/x.lock -c 'make'
     const after = words[i];
-    if (commandString === undefined && after?.literal && spec.commandStringOptions?.includes(splitLong(after.value)[0])) {
+    if (
+      commandString === undefined &&
+      after?.literal &&
+      spec.commandStringOptions?.includes(splitLong(after.value)[0])
+    ) {
       const [, attached] = splitLong(after.value);
       commandString = (attached !== undefined ? attachedWord(after, attached) : words[i + 1]) ?? null;
     }
@@ -123,18 +134,38 @@ export abstract class WrapperUnwrapping extends CommandRecorder {
     const written = words.map((w) => w.text).join(' ');
     if (!noCommand && invocation.appendsArguments && i >= words.length) {
       // xargs xargs, xargs env, xargs -0 timeout 5: the program comes from the input
-      return void this.recordOpaque(name, written, opaqueReason(`${written} (the program it runs is named in its input)`), invocation.wrappers);
+      return void this.recordOpaque(
+        name,
+        written,
+        opaqueReason(`${written} (the program it runs is named in its input)`),
+        invocation.wrappers,
+      );
     }
     if (spec.joinsCommand && !runsDirectly && !noCommand && i < words.length) {
       // watch joins its arguments and runs them with sh -c
       const rest = words.slice(i);
-      if (!rest.every((w) => w.literal)) return void this.recordOpaque(name, written, opaqueReason(written), invocation.wrappers);
-      return void this.commandString(name, { ...rest[0]!, text: rest.map((w) => w.text).join(' '), value: rest.map((w) => w.value).join(' ') }, { ...invocation, dir }, scope);
+      if (!rest.every((w) => w.literal))
+        return void this.recordOpaque(name, written, opaqueReason(written), invocation.wrappers);
+      return void this.commandString(
+        name,
+        { ...rest[0]!, text: rest.map((w) => w.text).join(' '), value: rest.map((w) => w.value).join(' ') },
+        { ...invocation, dir },
+        scope,
+      );
     }
     if (noCommand || i >= words.length) {
       // `echo 'rm x' | sudo -s`: with no command, -s/-i run a shell that reads its input
-      if (!noCommand && spec.privileged && words.slice(1, i).some((w) => /^-[A-Za-z]*[si]|^--(shell|login)$/.test(w.value))) {
-        return void this.recordOpaque(name, written, opaqueReason(`${written} (runs a shell that reads commands from its input)`), invocation.wrappers);
+      if (
+        !noCommand &&
+        spec.privileged &&
+        words.slice(1, i).some((w) => /^-[A-Za-z]*[si]|^--(shell|login)$/.test(w.value))
+      ) {
+        return void this.recordOpaque(
+          name,
+          written,
+          opaqueReason(`${written} (runs a shell that reads commands from its input)`),
+          invocation.wrappers,
+        );
       }
       if (!noCommand && spec.defaultCommand) {
         const echo: ShellWord = { ...words[0]!, text: spec.defaultCommand, value: spec.defaultCommand };
@@ -148,7 +179,12 @@ export abstract class WrapperUnwrapping extends CommandRecorder {
     if (replace !== undefined) {
       const marker = replace;
       const head = command[0];
-      if (head && SHELLS.has(basename(head.value)) && !head.value.includes(marker) && command.some((w) => w.value.includes(marker))) {
+      if (
+        head &&
+        SHELLS.has(basename(head.value)) &&
+        !head.value.includes(marker) &&
+        command.some((w) => w.value.includes(marker))
+      ) {
         // xargs -I{} sh -c 'rm {}': the string is analysed, but the input becomes shell code
         inserted = opaqueReason(`${written} (its input is put into the command string)`);
       } else command = command.map((w) => (w.value.includes(marker) ? { ...w, literal: false } : w));
@@ -176,12 +212,18 @@ export abstract class WrapperUnwrapping extends CommandRecorder {
     let commandString: ShellWord | null | undefined;
     for (let i = 1; i < words.length; i++) {
       const word = words[i]!;
-      if (!word.literal && word.value.startsWith('-')) return this.fail(`${name}: option ${word.text} is only known when it runs`);
+      if (!word.literal && word.value.startsWith('-'))
+        return this.fail(`${name}: option ${word.text} is only known when it runs`);
       const [option, attached] = word.value.startsWith('--') ? splitLong(word.value) : [word.value, undefined];
       const cluster = /^-[A-Za-z]{2,}$/.test(option) ? option : undefined;
       const last = cluster ? `-${cluster.at(-1)}` : option;
       if (option === '-s' || option === '--shell' || (name === 'runuser' && (option === '-u' || option === '--user'))) {
-        return this.recordOpaque(name, written, opaqueReason(`${written} (${option} chooses the program it runs)`), invocation.wrappers);
+        return this.recordOpaque(
+          name,
+          written,
+          opaqueReason(`${written} (${option} chooses the program it runs)`),
+          invocation.wrappers,
+        );
       }
       if (spec.commandStringOptions!.includes(last)) {
         commandString = (attached !== undefined ? attachedWord(word, attached) : words[++i]) ?? null;
@@ -193,9 +235,19 @@ export abstract class WrapperUnwrapping extends CommandRecorder {
       }
     }
     if (commandString === undefined) {
-      return this.recordOpaque(name, written, opaqueReason(`${written} (a shell reads its commands from input)`), invocation.wrappers);
+      return this.recordOpaque(
+        name,
+        written,
+        opaqueReason(`${written} (a shell reads its commands from input)`),
+        invocation.wrappers,
+      );
     }
-    this.commandString(name, commandString, { ...invocation, privileged: invocation.privileged || Boolean(spec.privileged) }, scope);
+    this.commandString(
+      name,
+      commandString,
+      { ...invocation, privileged: invocation.privileged || Boolean(spec.privileged) },
+      scope,
+    );
   }
 
   /** A command string a wrapper runs with a shell: analysed when literal, else opaque. */
@@ -203,11 +255,20 @@ export abstract class WrapperUnwrapping extends CommandRecorder {
     if (!word) return this.fail(`${name}: a command option without its command string`);
     if (!word.literal) {
       const text = `${name} ${word.text}`;
-      return this.recordOpaque(name, text, opaqueReason(`${text} (a command string only known when it runs)`), invocation.wrappers);
+      return this.recordOpaque(
+        name,
+        text,
+        opaqueReason(`${text} (a command string only known when it runs)`),
+        invocation.wrappers,
+      );
     }
     const wrappers = [...invocation.wrappers, name];
     if (invocation.opaque) this.recordOpaque(name, `${name} ${word.text}`, invocation.opaque, invocation.wrappers);
-    this.source(word.value, { dir: { path: invocation.dir.path }, wrappers, depth: scope.depth + 1 }, `${name} command string: `);
+    this.source(
+      word.value,
+      { dir: { path: invocation.dir.path }, wrappers, depth: scope.depth + 1 },
+      `${name} command string: `,
+    );
   }
 }
 

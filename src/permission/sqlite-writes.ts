@@ -11,7 +11,8 @@ import { literalWord as word, unknownPlace, type CommandWrites, type WriteTarget
 // prettier-ignore
 const SQLITE_VALUE_OPTIONS = ['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-vfs', '-mmap', '-maxsize', '-pagecache', '-lookaside', '-heap', '-escape', '-A'];
 /** SQL and dot-commands that name other files or run programs (sqlite3's `.help`, SQLite's ATTACH and VACUUM INTO, the shell's writefile()). */
-const SQLITE_OTHER_FILES = /\b(attach|vacuum\s+into|writefile|edit|load_extension)\b|(^|[\s;])\.(output|once|save|backup|clone|open|log|trace|excel|import|read|cd|dump)\b/i;
+const SQLITE_OTHER_FILES =
+  /\b(attach|vacuum\s+into|writefile|edit|load_extension)\b|(^|[\s;])\.(output|once|save|backup|clone|open|log|trace|excel|import|read|cd|dump)\b/i;
 const SQLITE_CODE = /(^|[\s;])\.(shell|system|load)\b|\bload_extension\b/i;
 
 /** See the `sqlite3` row of the write-target table. */
@@ -25,7 +26,8 @@ export function sqliteTargets(words: readonly ShellWord[]): CommandWrites {
     if (option === '-safe') safe = true;
     if (SQLITE_VALUE_OPTIONS.includes(option)) {
       const value = words[++i];
-      if (value && (option === '-cmd' || option === '-init')) texts.push(option === '-init' ? word('.read init') : value);
+      if (value && (option === '-cmd' || option === '-init'))
+        texts.push(option === '-init' ? word('.read init') : value);
     } else if (!w.value.startsWith('-') || !w.literal) positionals.push(w);
   }
   const [database, ...sql] = positionals;
@@ -33,8 +35,10 @@ export function sqliteTargets(words: readonly ShellWord[]): CommandWrites {
   const targets: WriteTarget[] = database ? [{ word: database, via: 'other' }] : [];
   if (safe) return { onlyTargets: true, targets };
   const code = texts.find((t) => !t.literal || SQLITE_CODE.test(t.value));
-  if (code && code.literal) return { onlyTargets: true, targets, runsCode: `sqlite3 runs a program or loads code: ${code.value}` };
+  if (code && code.literal)
+    return { onlyTargets: true, targets, runsCode: `sqlite3 runs a program or loads code: ${code.value}` };
   if (texts.length === 0) targets.push(unknownPlace('(files named by SQL read from input)'));
-  else if (texts.some((t) => !t.literal || SQLITE_OTHER_FILES.test(t.value))) targets.push(unknownPlace('(files named in the SQL)'));
+  else if (texts.some((t) => !t.literal || SQLITE_OTHER_FILES.test(t.value)))
+    targets.push(unknownPlace('(files named in the SQL)'));
   return { onlyTargets: true, targets };
 }

@@ -31,33 +31,92 @@ function verb(args: readonly string[]): string {
 }
 
 /** Verbs of package managers that only read (`apt list`, `dnf info`, `brew list`). */
-const PACKAGE_QUERIES = new Set(['list', 'show', 'search', 'info', 'policy', 'depends', 'rdepends', 'showpkg', 'madison', 'changelog', 'help', 'version', 'provides', 'repolist', 'outdated', 'deps', 'desc', 'home', 'leaves', 'config', 'doctor']);
+const PACKAGE_QUERIES = new Set([
+  'list',
+  'show',
+  'search',
+  'info',
+  'policy',
+  'depends',
+  'rdepends',
+  'showpkg',
+  'madison',
+  'changelog',
+  'help',
+  'version',
+  'provides',
+  'repolist',
+  'outdated',
+  'deps',
+  'desc',
+  'home',
+  'leaves',
+  'config',
+  'doctor',
+]);
 
 const changesPackages = (args: readonly string[]): boolean => {
   const v = verb(args);
   return v !== '' && !PACKAGE_QUERIES.has(v) && !['--version', '-v', '--help', '-h'].includes(args[0] ?? '');
 };
 
-const SYSTEMCTL_READS = new Set(['status', 'show', 'cat', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'list-dependencies', 'list-jobs', 'is-active', 'is-enabled', 'is-failed', 'is-system-running', 'get-default', 'help']);
+const SYSTEMCTL_READS = new Set([
+  'status',
+  'show',
+  'cat',
+  'list-units',
+  'list-unit-files',
+  'list-timers',
+  'list-sockets',
+  'list-dependencies',
+  'list-jobs',
+  'is-active',
+  'is-enabled',
+  'is-failed',
+  'is-system-running',
+  'get-default',
+  'help',
+]);
 
 export const SYSTEM_CHANGERS: readonly SystemChanger[] = [
   // system packages (language package managers that write in the project are judged as writers)
   { program: 'apt', what: PACKAGES, changes: changesPackages }, // apt install foo
   { program: 'apt-get', what: PACKAGES, changes: changesPackages },
   { program: 'aptitude', what: PACKAGES, changes: changesPackages },
-  { program: 'dpkg', what: PACKAGES, changes: (a) => a.some((x) => /^-[a-zA-Z]*[irPC]|^--(install|remove|purge|configure|unpack|set-selections)/.test(x)) },
+  {
+    program: 'dpkg',
+    what: PACKAGES,
+    changes: (a) =>
+      a.some((x) => /^-[a-zA-Z]*[irPC]|^--(install|remove|purge|configure|unpack|set-selections)/.test(x)),
+  },
   { program: 'dnf', what: PACKAGES, changes: changesPackages },
   { program: 'yum', what: PACKAGES, changes: changesPackages },
   { program: 'zypper', what: PACKAGES, changes: changesPackages },
-  { program: 'rpm', what: PACKAGES, changes: (a) => a.some((x) => /^-[a-zA-Z]*[iUeF]|^--(install|upgrade|erase|freshen|import)/.test(x)) },
-  { program: 'pacman', what: PACKAGES, changes: (a) => a.some((x) => /^-[SRUD]/.test(x) && !/^-[SQ][a-z]*[sil]/.test(x)) }, // -S, -R, -U; not -Ss/-Si/-Q
+  {
+    program: 'rpm',
+    what: PACKAGES,
+    changes: (a) => a.some((x) => /^-[a-zA-Z]*[iUeF]|^--(install|upgrade|erase|freshen|import)/.test(x)),
+  },
+  {
+    program: 'pacman',
+    what: PACKAGES,
+    changes: (a) => a.some((x) => /^-[SRUD]/.test(x) && !/^-[SQ][a-z]*[sil]/.test(x)),
+  }, // -S, -R, -U; not -Ss/-Si/-Q
   { program: 'apk', what: PACKAGES, changes: changesPackages },
   { program: 'snap', what: PACKAGES, changes: changesPackages },
   { program: 'flatpak', what: PACKAGES, changes: changesPackages },
   { program: 'port', what: PACKAGES, changes: changesPackages },
   { program: 'emerge', what: PACKAGES },
-  { program: 'nix-env', what: PACKAGES, changes: (a) => a.some((x) => /^-[a-zA-Z]*[ieu]|^--(install|uninstall|upgrade)/.test(x)) },
-  { program: 'update-alternatives', what: 'changes which program a system name runs', changes: (a) => !a.some((x) => /^--(display|query|list|get-selections)$/.test(x)) },
+  {
+    program: 'nix-env',
+    what: PACKAGES,
+    changes: (a) => a.some((x) => /^-[a-zA-Z]*[ieu]|^--(install|uninstall|upgrade)/.test(x)),
+  },
+  {
+    program: 'update-alternatives',
+    what: 'changes which program a system name runs',
+    changes: (a) => !a.some((x) => /^--(display|query|list|get-selections)$/.test(x)),
+  },
   // services
   { program: 'systemctl', what: SERVICES, changes: (a) => !SYSTEMCTL_READS.has(verb(a)) && verb(a) !== '' },
   { program: 'service', what: SERVICES, changes: (a) => !a.includes('--status-all') && !a.includes('status') },
@@ -67,34 +126,111 @@ export const SYSTEM_CHANGERS: readonly SystemChanger[] = [
   { program: 'update-rc.d', what: SERVICES },
   { program: 'chkconfig', what: SERVICES, changes: (a) => a.length > 0 && !a.includes('--list') },
   // users and passwords
-  ...['useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'groupadd', 'groupdel', 'groupmod', 'addgroup', 'delgroup', 'gpasswd', 'chpasswd', 'chsh', 'chfn', 'chage', 'vipw', 'vigr', 'visudo', 'newusers', 'pwconv'].map((program) => ({ program, what: USERS })),
+  ...[
+    'useradd',
+    'userdel',
+    'usermod',
+    'adduser',
+    'deluser',
+    'groupadd',
+    'groupdel',
+    'groupmod',
+    'addgroup',
+    'delgroup',
+    'gpasswd',
+    'chpasswd',
+    'chsh',
+    'chfn',
+    'chage',
+    'vipw',
+    'vigr',
+    'visudo',
+    'newusers',
+    'pwconv',
+  ].map((program) => ({ program, what: USERS })),
   { program: 'passwd', what: USERS, changes: (a) => !a.includes('-S') && !a.includes('--status') },
   // kernel modules
-  ...['modprobe', 'insmod', 'rmmod', 'depmod', 'kextload', 'kextunload', 'kmutil'].map((program) => ({ program, what: KERNEL })),
+  ...['modprobe', 'insmod', 'rmmod', 'depmod', 'kextload', 'kextunload', 'kmutil'].map((program) => ({
+    program,
+    what: KERNEL,
+  })),
   // firewall
-  ...['iptables', 'ip6tables', 'iptables-restore', 'ip6tables-restore', 'nft', 'ebtables', 'arptables', 'firewall-cmd', 'pfctl'].map((program) => ({
+  ...[
+    'iptables',
+    'ip6tables',
+    'iptables-restore',
+    'ip6tables-restore',
+    'nft',
+    'ebtables',
+    'arptables',
+    'firewall-cmd',
+    'pfctl',
+  ].map((program) => ({
     program,
     what: FIREWALL,
-    changes: (a: readonly string[]) => !a.every((x) => /^-[LSnv]+$|^--(list|list-rules|numeric|verbose|state|list-all|get-[a-z-]+)$/.test(x) || /^(list|-a)$/.test(x)) || a.length === 0,
+    changes: (a: readonly string[]) =>
+      !a.every(
+        (x) =>
+          /^-[LSnv]+$|^--(list|list-rules|numeric|verbose|state|list-all|get-[a-z-]+)$/.test(x) ||
+          /^(list|-a)$/.test(x),
+      ) || a.length === 0,
   })),
   { program: 'ufw', what: FIREWALL, changes: (a) => !['status', 'show', 'version', 'help'].includes(verb(a)) },
   // mounts, swap, the clock, the host's identity, power
-  ...['mount', 'umount', 'swapon', 'swapoff'].map((program) => ({ program, what: 'mounts or unmounts file systems', changes: (a: readonly string[]) => a.some((x) => !x.startsWith('-')) || a.some((x) => /^-[a-zA-Z]*a/.test(x)) })),
-  ...['timedatectl', 'hostnamectl', 'localectl'].map((program) => ({ program, what: "changes the system's clock, name or locale", changes: (a: readonly string[]) => /^set-|^(set|enable|disable)/.test(verb(a)) })),
+  ...['mount', 'umount', 'swapon', 'swapoff'].map((program) => ({
+    program,
+    what: 'mounts or unmounts file systems',
+    changes: (a: readonly string[]) => a.some((x) => !x.startsWith('-')) || a.some((x) => /^-[a-zA-Z]*a/.test(x)),
+  })),
+  ...['timedatectl', 'hostnamectl', 'localectl'].map((program) => ({
+    program,
+    what: "changes the system's clock, name or locale",
+    changes: (a: readonly string[]) => /^set-|^(set|enable|disable)/.test(verb(a)),
+  })),
   ...['shutdown', 'reboot', 'halt', 'poweroff'].map((program) => ({ program, what: 'stops or restarts the machine' })),
   // commands run later, outside this session, by the system
-  { program: 'crontab', what: 'installs commands cron runs later', changes: (a) => !(a.includes('-l') && a.every((x) => x === '-l' || x === '-u' || !x.startsWith('-'))) },
-  { program: 'at', what: 'schedules a command the system runs later', changes: (a) => !a.some((x) => /^-[a-zA-Z]*[lc]$/.test(x)) },
+  {
+    program: 'crontab',
+    what: 'installs commands cron runs later',
+    changes: (a) => !(a.includes('-l') && a.every((x) => x === '-l' || x === '-u' || !x.startsWith('-'))),
+  },
+  {
+    program: 'at',
+    what: 'schedules a command the system runs later',
+    changes: (a) => !a.some((x) => /^-[a-zA-Z]*[lc]$/.test(x)),
+  },
   { program: 'batch', what: 'schedules a command the system runs later' },
   { program: 'systemd-run', what: 'runs a command as a system service, outside this session' },
   // system settings
-  { program: 'sysctl', what: 'changes kernel settings', changes: (a) => a.some((x) => x.includes('=') || /^-[a-zA-Z]*[wp]|^--(write|load|system)/.test(x)) },
+  {
+    program: 'sysctl',
+    what: 'changes kernel settings',
+    changes: (a) => a.some((x) => x.includes('=') || /^-[a-zA-Z]*[wp]|^--(write|load|system)/.test(x)),
+  },
   { program: 'date', what: "sets the system's clock", changes: (a) => a.some((x) => /^-[a-zA-Z]*s|^--set/.test(x)) },
-  { program: 'hwclock', what: "sets the hardware clock", changes: (a) => a.some((x) => /^-[a-zA-Z]*w|^--(set|systohc|adjust)/.test(x)) },
-  { program: 'nmcli', what: 'changes network connections', changes: (a) => a.some((x) => /^(up|down|add|modify|delete|connect|disconnect|on|off)$/.test(x)) },
-  { program: 'ifconfig', what: 'changes network interfaces', changes: (a) => a.filter((x) => !x.startsWith('-')).length > 1 },
-  ...['ifup', 'ifdown', 'ldconfig', 'update-ca-certificates', 'setenforce', 'grub-install', 'update-grub'].map((program) => ({ program, what: 'changes system settings' })),
-  { program: 'route', what: 'changes the routing table', changes: (a) => a.some((x) => /^(add|del|delete|flush|change)$/.test(x)) },
+  {
+    program: 'hwclock',
+    what: 'sets the hardware clock',
+    changes: (a) => a.some((x) => /^-[a-zA-Z]*w|^--(set|systohc|adjust)/.test(x)),
+  },
+  {
+    program: 'nmcli',
+    what: 'changes network connections',
+    changes: (a) => a.some((x) => /^(up|down|add|modify|delete|connect|disconnect|on|off)$/.test(x)),
+  },
+  {
+    program: 'ifconfig',
+    what: 'changes network interfaces',
+    changes: (a) => a.filter((x) => !x.startsWith('-')).length > 1,
+  },
+  ...['ifup', 'ifdown', 'ldconfig', 'update-ca-certificates', 'setenforce', 'grub-install', 'update-grub'].map(
+    (program) => ({ program, what: 'changes system settings' }),
+  ),
+  {
+    program: 'route',
+    what: 'changes the routing table',
+    changes: (a) => a.some((x) => /^(add|del|delete|flush|change)$/.test(x)),
+  },
 ];
 
 const byProgram = new Map(SYSTEM_CHANGERS.map((c) => [c.program, c]));

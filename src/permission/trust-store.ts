@@ -50,13 +50,18 @@ export function readTrustedProjects(env: TrustEnv): string[] {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: not valid JSON (${(err as Error).message}); fix or delete it, then trust the project again`, {
-      cause: err,
-    });
+    throw new Error(
+      `${file}: not valid JSON (${(err as Error).message}); fix or delete it, then trust the project again`,
+      {
+        cause: err,
+      },
+    );
   }
   const projects = (value as { projects?: unknown } | null)?.projects;
   if (!Array.isArray(projects) || !projects.every((p) => typeof p === 'string')) {
-    throw new Error(`${file}: expected {"projects": ["/absolute/path", …]}; fix or delete it, then trust the project again`);
+    throw new Error(
+      `${file}: expected {"projects": ["/absolute/path", …]}; fix or delete it, then trust the project again`,
+    );
   }
   return projects as string[];
 }

@@ -61,12 +61,21 @@ export class WorkingDirectory {
    * Follows `cd`, `pushd` and `popd` in `dir`. `resolve` turns a literal word into an absolute path
    * (against `dir`), `home` is where a bare `cd` goes.
    */
-  change(name: string, args: readonly ShellWord[], dir: Directory, home: string, resolve: (word: ShellWord) => string | undefined): void {
+  change(
+    name: string,
+    args: readonly ShellWord[],
+    dir: Directory,
+    home: string,
+    resolve: (word: ShellWord) => string | undefined,
+  ): void {
     if (name === 'popd') dir.path = undefined;
     if (name !== 'cd' && name !== 'pushd') return;
     // `cd -- ..`: the operand follows the end of options
     const end = args.findIndex((a) => a.literal && a.value === '--');
-    const target = end >= 0 && args.slice(0, end).every((a) => CD_OPTIONS.test(a.value)) ? args[end + 1] : args.find((a) => !CD_OPTIONS.test(a.value));
+    const target =
+      end >= 0 && args.slice(0, end).every((a) => CD_OPTIONS.test(a.value))
+        ? args[end + 1]
+        : args.find((a) => !CD_OPTIONS.test(a.value));
     if (!target) {
       dir.path = name === 'cd' ? home : undefined;
       return;
@@ -91,7 +100,10 @@ export class WorkingDirectory {
 
   /** Whether `path` is at or under a link this line made earlier, or inside a folder it filled: where it leads is not known. */
   underLink(path: string): boolean {
-    return this.links.some((link) => isAtOrUnder(link, path)) || this.containers.some((dir) => path !== dir && isAtOrUnder(dir, path));
+    return (
+      this.links.some((link) => isAtOrUnder(link, path)) ||
+      this.containers.some((dir) => path !== dir && isAtOrUnder(dir, path))
+    );
   }
 }
 

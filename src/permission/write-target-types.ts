@@ -50,12 +50,25 @@ export interface WriterContext {
 }
 
 /** A literal word made up by a reader (`.` for the working directory). */
-export const literalWord = (value: string): ShellWord => ({ text: value, value, literal: true, tilde: false, processSubstitution: false, substitutions: [] });
+export const literalWord = (value: string): ShellWord => ({
+  text: value,
+  value,
+  literal: true,
+  tilde: false,
+  processSubstitution: false,
+  substitutions: [],
+});
 /** A place that cannot be known before the command runs, shown as `text`. */
-export const unknownPlace = (text: string): WriteTarget => ({ word: { ...literalWord(text), literal: false }, via: 'other', unknown: true });
+export const unknownPlace = (text: string): WriteTarget => ({
+  word: { ...literalWord(text), literal: false },
+  via: 'other',
+  unknown: true,
+});
 
 /** Words before `--` that start with an expansion (`$X`, `"$X"`, a command substitution): they may expand to an option. */
 export function expansionsBeforeEndOfOptions(words: readonly ShellWord[]): ShellWord[] {
   const end = words.findIndex((w) => w.literal && w.value === '--');
-  return words.slice(0, end === -1 ? words.length : end).filter((w) => !w.literal && /^(\$|`)/.test(w.value) && !w.processSubstitution);
+  return words
+    .slice(0, end === -1 ? words.length : end)
+    .filter((w) => !w.literal && /^(\$|`)/.test(w.value) && !w.processSubstitution);
 }

@@ -173,13 +173,21 @@ function localCommandWrites(name: string, words: readonly ShellWord[], context: 
   const key = programKey(name);
   const spec = writers.get(key);
   const home = homeWriterPlace(key, words);
-  if (!spec) return { targets: [...genericTargets(words), ...(home ? [unknownPlace(`${home} (${name} ${words.map((w) => w.text).join(' ')})`)] : [])], onlyTargets: false };
+  if (!spec)
+    return {
+      targets: [
+        ...genericTargets(words),
+        ...(home ? [unknownPlace(`${home} (${name} ${words.map((w) => w.text).join(' ')})`)] : []),
+      ],
+      onlyTargets: false,
+    };
   const found = spec.custom ? spec.custom(words, context) : tableTargets(spec, words);
   if (home) found.targets.push(unknownPlace(`${home} (${name} ${words.map((w) => w.text).join(' ')})`));
   if (OPERANDS_ONLY.has(key)) return found;
   // `cp "$X" a b` with X=-t/tmp, `sort $OPTS f` with OPTS=-o/tmp/x: an expansion may be an option naming a target
   const hidden = expansionsBeforeEndOfOptions(words);
-  if (hidden.length) found.targets.push(...hidden.map((w) => unknownPlace(`${w.text} (may be an option naming a file to write)`)));
+  if (hidden.length)
+    found.targets.push(...hidden.map((w) => unknownPlace(`${w.text} (may be an option naming a file to write)`)));
   return found;
 }
 
@@ -191,24 +199,27 @@ function localCommandWrites(name: string, words: readonly ShellWord[], context: 
 // prettier-ignore
 const OPERANDS_ONLY = new Set(['rm', 'rmdir', 'unlink', 'shred', 'touch', 'mkdir', 'mkfifo', 'truncate', 'chmod', 'chown', 'chgrp', 'tee', 'git', 'make']);
 
-
 function tableTargets(spec: WriterSpec, words: readonly ShellWord[]): CommandWrites {
   const parsed = parseOptions(words, spec.options ?? {});
   const targets: WriterTargetList = new WriterTargetList();
   const links = spec.links === true || (Array.isArray(spec.links) && hasOption(parsed, ...spec.links));
-  const containers = spec.containers === true || (Array.isArray(spec.containers) && hasOption(parsed, ...spec.containers));
+  const containers =
+    spec.containers === true || (Array.isArray(spec.containers) && hasOption(parsed, ...spec.containers));
   const targetOptions = optionValues(parsed, ...(spec.targetOptions ?? []));
   const via = spec.via ?? 'other';
   for (const value of targetOptions) targets.add(value, via, links);
   const sourcesOnly = spec.positionalsAreSourcesWith && hasOption(parsed, ...spec.positionalsAreSourcesWith);
   if (!sourcesOnly) {
-    for (const target of pickPositionals(parsed.positionals, spec.positionals ?? 'all')) targets.add(target, via, links);
+    for (const target of pickPositionals(parsed.positionals, spec.positionals ?? 'all'))
+      targets.add(target, via, links);
   }
   for (const unknown of parsed.unknownWords) targets.add(unknown, via, links);
   if (spec.placesIntoFolder) {
     // a destination that is certainly a folder gets each source by its own name (the folder alone would hide it)
     const last = sourcesOnly ? undefined : parsed.positionals.at(-1);
-    const folders = [...targetOptions, ...(last && parsed.positionals.length > 1 ? [last] : [])].filter((w) => CERTAINLY_A_FOLDER.test(w.value));
+    const folders = [...targetOptions, ...(last && parsed.positionals.length > 1 ? [last] : [])].filter((w) =>
+      CERTAINLY_A_FOLDER.test(w.value),
+    );
     const sources = sourcesOnly ? parsed.positionals : parsed.positionals.slice(0, -1);
     for (const folder of folders) {
       for (const source of sources) {
@@ -269,7 +280,8 @@ export function genericTargets(words: readonly ShellWord[]): WriteTarget[] {
     let candidate: ShellWord = w;
     const assigned = assignmentValue(w);
     if (assigned) candidate = assigned;
-    else if (w.literal && w.value.startsWith('--') && w.value.includes('=')) candidate = attachedWord(w, w.value.slice(w.value.indexOf('=') + 1));
+    else if (w.literal && w.value.startsWith('--') && w.value.includes('='))
+      candidate = attachedWord(w, w.value.slice(w.value.indexOf('=') + 1));
     else if (w.literal && /^-[A-Za-z](\/|~\/)/.test(w.value)) candidate = attachedWord(w, w.value.slice(2));
     if (leavesDirectory(candidate, w)) targets.push({ word: candidate, via: 'argument' });
   }
@@ -292,7 +304,8 @@ export function assignmentValue(w: ShellWord): ShellWord | undefined {
 function leavesDirectory(candidate: ShellWord, original: ShellWord): boolean {
   const value = candidate.value;
   if (URL.test(value) || original.processSubstitution) return false;
-  if (!candidate.literal) return value.startsWith('/') || value.startsWith('~') || EXPANDED_PATH.test(value) || /^\.\.(\/|$)/.test(value);
+  if (!candidate.literal)
+    return value.startsWith('/') || value.startsWith('~') || EXPANDED_PATH.test(value) || /^\.\.(\/|$)/.test(value);
   if (candidate.tilde) return true; // ~/x: the home folder
   return value.startsWith('/') || posix.normalize(value).split('/')[0] === '..';
 }
@@ -301,7 +314,10 @@ function leavesDirectory(candidate: ShellWord, original: ShellWord): boolean {
 
 /** bash's history builtin: `-a` and `-w` write the file named (or $HISTFILE); other forms write no file. */
 function historyTargets(words: readonly ShellWord[]): CommandWrites {
-  const options = words.filter((w) => /^-[A-Za-z]+$/.test(w.value)).map((w) => w.value).join('');
+  const options = words
+    .filter((w) => /^-[A-Za-z]+$/.test(w.value))
+    .map((w) => w.value)
+    .join('');
   if (!/[aw]/.test(options)) return { onlyTargets: true, targets: [] };
   const file = words.find((w) => !/^-/.test(w.value));
   return { onlyTargets: true, targets: [file ? { word: file, via: 'other' } : unknownPlace('$HISTFILE (history)')] };
@@ -311,7 +327,10 @@ function installTargets(words: readonly ShellWord[]): CommandWrites {
   const spec = WRITE_TARGETS.install!;
   const parsed = parseOptions(words, spec.options!);
   if (hasOption(parsed, '-d', '--directory')) {
-    return { onlyTargets: true, targets: [...parsed.positionals, ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' })) };
+    return {
+      onlyTargets: true,
+      targets: [...parsed.positionals, ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' })),
+    };
   }
   return tableTargets({ ...spec, custom: undefined }, words);
 }
@@ -322,19 +341,33 @@ function chmodTargets(words: readonly ShellWord[]): CommandWrites {
   // chmod -x f: the mode looks like an option; the first word that is a mode is the mode
   const mode = words.findIndex((w) => CHMOD_MODE.test(w.value));
   const rest = words.filter((_, i) => i !== mode);
-  const parsed = parseOptions(rest, { long: ['changes', 'no-preserve-root', 'preserve-root', 'quiet', 'silent', 'verbose', 'reference', 'recursive'], longWithValue: ['reference'] });
-  return { onlyTargets: true, targets: [...parsed.positionals, ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' })) };
+  const parsed = parseOptions(rest, {
+    long: ['changes', 'no-preserve-root', 'preserve-root', 'quiet', 'silent', 'verbose', 'reference', 'recursive'],
+    longWithValue: ['reference'],
+  });
+  return {
+    onlyTargets: true,
+    targets: [...parsed.positionals, ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' })),
+  };
 }
 
 function ownerTargets(words: readonly ShellWord[]): CommandWrites {
   const parsed = parseOptions(words, WRITE_TARGETS.chown!.options!);
   const owner = hasOption(parsed, '--reference') ? 0 : 1;
-  return { onlyTargets: true, targets: [...parsed.positionals.slice(owner), ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' })) };
+  return {
+    onlyTargets: true,
+    targets: [...parsed.positionals.slice(owner), ...parsed.unknownWords].map((w) => ({ word: w, via: 'other' })),
+  };
 }
 
 function teeTargets(words: readonly ShellWord[]): CommandWrites {
   const parsed = parseOptions(words, { long: ['append', 'ignore-interrupts', 'output-error'] });
-  const targets = parsed.positionals.filter((w) => !w.processSubstitution && w.value !== '-' && !(w.literal && ['/dev/null', '/dev/stdout', '/dev/stderr'].includes(w.value)));
+  const targets = parsed.positionals.filter(
+    (w) =>
+      !w.processSubstitution &&
+      w.value !== '-' &&
+      !(w.literal && ['/dev/null', '/dev/stdout', '/dev/stderr'].includes(w.value)),
+  );
   return { onlyTargets: true, targets: targets.map((w) => ({ word: w, via: 'tee' })) };
 }
 
@@ -348,22 +381,63 @@ function sedTargets(words: readonly ShellWord[]): CommandWrites {
   }
   const fileWords = new Set(sed.fileIndexes);
   const hidden = words.some((w, i) => !w.literal && !fileWords.has(i));
-  if (hidden || (!script.valid && /[wW]/.test(sed.scripts.join('\n')))) targets.push({ ...unknownPlace('(a file the sed script may write)'), via: 'sed w' });
-  if (sed.opaque && sed.scriptFiles) targets.push({ ...unknownPlace('(a file a sed script file may write)'), via: 'sed w' });
+  if (hidden || (!script.valid && /[wW]/.test(sed.scripts.join('\n'))))
+    targets.push({ ...unknownPlace('(a file the sed script may write)'), via: 'sed w' });
+  if (sed.opaque && sed.scriptFiles)
+    targets.push({ ...unknownPlace('(a file a sed script file may write)'), via: 'sed w' });
   const runsCode = script.executes ? 'sed runs a shell command from its script (the e command or flag)' : undefined;
   return { onlyTargets: true, targets, ...(runsCode && { runsCode }) };
 }
 
 function splitTargets(words: readonly ShellWord[]): CommandWrites {
-  const parsed = parseOptions(words, { shortWithValue: 'abClnt', long: ['suffix-length', 'additional-suffix', 'bytes', 'line-bytes', 'lines', 'number', 'separator', 'numeric-suffixes', 'hex-suffixes', 'elide-empty-files', 'filter', 'unbuffered', 'verbose'], longWithValue: ['suffix-length', 'additional-suffix', 'bytes', 'line-bytes', 'lines', 'number', 'separator'] });
+  const parsed = parseOptions(words, {
+    shortWithValue: 'abClnt',
+    long: [
+      'suffix-length',
+      'additional-suffix',
+      'bytes',
+      'line-bytes',
+      'lines',
+      'number',
+      'separator',
+      'numeric-suffixes',
+      'hex-suffixes',
+      'elide-empty-files',
+      'filter',
+      'unbuffered',
+      'verbose',
+    ],
+    longWithValue: ['suffix-length', 'additional-suffix', 'bytes', 'line-bytes', 'lines', 'number', 'separator'],
+  });
   const filter = parsed.options.find((o) => o.name === '--filter');
-  if (filter) return { onlyTargets: true, targets: [], runsCode: `split --filter runs a shell command: ${filter.value?.value ?? ''}` };
+  if (filter)
+    return {
+      onlyTargets: true,
+      targets: [],
+      runsCode: `split --filter runs a shell command: ${filter.value?.value ?? ''}`,
+    };
   const prefix = parsed.positionals[1] ?? word('x');
-  return { onlyTargets: true, targets: [{ word: prefix, via: 'other' }, ...parsed.unknownWords.map((w) => ({ word: w, via: 'other' as const }))] };
+  return {
+    onlyTargets: true,
+    targets: [{ word: prefix, via: 'other' }, ...parsed.unknownWords.map((w) => ({ word: w, via: 'other' as const }))],
+  };
 }
 
 function csplitTargets(words: readonly ShellWord[]): CommandWrites {
-  const parsed = parseOptions(words, { shortWithValue: 'bfn', long: ['suffix-format', 'prefix', 'keep-files', 'suppress-matched', 'digits', 'quiet', 'silent', 'elide-empty-files'], longWithValue: ['suffix-format', 'prefix', 'digits'] });
+  const parsed = parseOptions(words, {
+    shortWithValue: 'bfn',
+    long: [
+      'suffix-format',
+      'prefix',
+      'keep-files',
+      'suppress-matched',
+      'digits',
+      'quiet',
+      'silent',
+      'elide-empty-files',
+    ],
+    longWithValue: ['suffix-format', 'prefix', 'digits'],
+  });
   const prefix = optionValues(parsed, '-f', '--prefix').at(-1) ?? word('xx');
   return { onlyTargets: true, targets: [{ word: prefix, via: 'other' }] };
 }
@@ -371,23 +445,35 @@ function csplitTargets(words: readonly ShellWord[]): CommandWrites {
 function patchTargets(words: readonly ShellWord[]): CommandWrites {
   const spec = WRITE_TARGETS.patch!;
   const parsed = parseOptions(words, spec.options!);
-  const targets = optionValues(parsed, '-o', '--output', '-r', '--reject-file').map((w) => ({ word: w, via: 'other' as const }));
-  if (!hasOption(parsed, '-o', '--output')) targets.push(...parsed.positionals.slice(0, 1).map((w) => ({ word: w, via: 'other' as const })));
+  const targets = optionValues(parsed, '-o', '--output', '-r', '--reject-file').map((w) => ({
+    word: w,
+    via: 'other' as const,
+  }));
+  if (!hasOption(parsed, '-o', '--output'))
+    targets.push(...parsed.positionals.slice(0, 1).map((w) => ({ word: w, via: 'other' as const })));
   const directory = optionValues(parsed, '-d', '--directory');
   return { onlyTargets: false, targets, ...(directory.length && { directory }) };
 }
 
 function mktempTargets(words: readonly ShellWord[]): CommandWrites {
-  const parsed = parseOptions(words, { shortWithValue: 'p', long: ['directory', 'dry-run', 'quiet', 'suffix', 'tmpdir'], longWithValue: ['suffix'] });
+  const parsed = parseOptions(words, {
+    shortWithValue: 'p',
+    long: ['directory', 'dry-run', 'quiet', 'suffix', 'tmpdir'],
+    longWithValue: ['suffix'],
+  });
   if (hasOption(parsed, '-u', '--dry-run')) return { onlyTargets: true, targets: [] };
   const template = parsed.positionals[0];
   const directory = parsed.options.filter((o) => o.name === '-p' || o.name === '--tmpdir').at(-1);
-  const inTmp = hasOption(parsed, '-t') || (directory !== undefined && directory.value === undefined) || (!template && !directory);
+  const inTmp =
+    hasOption(parsed, '-t') || (directory !== undefined && directory.value === undefined) || (!template && !directory);
   if (inTmp || (template && !template.value.includes('/') && !directory)) {
     return { onlyTargets: true, targets: [unknownPlace('$TMPDIR (mktemp)')] };
   }
   const name = template ?? word('tmp.XXXXXXXXXX');
-  return { onlyTargets: true, targets: [{ word: name, via: 'other', ...(directory?.value && { within: [directory.value] }) }] };
+  return {
+    onlyTargets: true,
+    targets: [{ word: name, via: 'other', ...(directory?.value && { within: [directory.value] }) }],
+  };
 }
 
 function directoryOption(words: readonly ShellWord[], spec: OptionSpec, names: string[]): CommandWrites {

@@ -78,9 +78,19 @@ export interface PluginHooks {
   /** before the tool runs: return `{ args }` to rewrite the arguments, `{ block: reason }` to refuse the call (the model sees the reason); throwing blocks too */
   'tool.execute.before'?(call: ToolCallInfo): Promise<void | { args?: Record<string, unknown>; block?: string }>;
   /** after it ran: return `{ output }` to rewrite what the model sees */
-  'tool.execute.after'?(call: ToolCallInfo, result: { output: string; isError: boolean }): Promise<void | { output?: string }>;
+  'tool.execute.after'?(
+    call: ToolCallInfo,
+    result: { output: string; isError: boolean },
+  ): Promise<void | { output?: string }>;
   /** when a tool asks permission: answer `allow` or `deny` in the person's place, or `ask` (or nothing) to let them decide */
-  'permission.ask'?(request: { tool: string; sessionId: string; callId: string; action: string; description: string; params: Record<string, unknown> }): Promise<void | 'allow' | 'deny' | 'ask'>;
+  'permission.ask'?(request: {
+    tool: string;
+    sessionId: string;
+    callId: string;
+    action: string;
+    description: string;
+    params: Record<string, unknown>;
+  }): Promise<void | 'allow' | 'deny' | 'ask'>;
   /** every event of the bus (`run.started`, `tool.finished`, `message.updated`, …) */
   event?(event: { type: string; properties: unknown }): void | Promise<void>;
 }

@@ -33,7 +33,8 @@ const TYPESCRIPT = /\.[cm]?tsx?$/;
  * ES module syntax (the test jiti takes from mlly's `hasESMSyntax`): a `.js` file without it is
  * CommonJS, which jiti runs as it is (not transformed, sloppy mode allowed), so it is left to jiti.
  */
-const ESM_SYNTAX = /([\s;]|^)(import[\s\w*,{}]*from|import\s*["'*{]|export\b\s*(?:[*{]|default|class|type|function|const|var|let|async function)|import\.meta\b)/m;
+const ESM_SYNTAX =
+  /([\s;]|^)(import[\s\w*,{}]*from|import\s*["'*{]|export\b\s*(?:[*{]|default|class|type|function|const|var|let|async function)|import\.meta\b)/m;
 /** What jiti 2.x's transform puts in its output instead of code when the source does not parse. */
 const JITI_ERROR = '__JITI_ERROR__';
 
@@ -63,7 +64,14 @@ export interface PluginCacheOptions {
 /** The parts of a jiti instance used here. */
 export interface JitiLike {
   import(id: string, opts?: { default?: boolean }): Promise<unknown>;
-  transform(opts: { source: string; filename: string; ts?: boolean; async?: boolean; jsx?: boolean; interopDefault?: boolean }): string;
+  transform(opts: {
+    source: string;
+    filename: string;
+    ts?: boolean;
+    async?: boolean;
+    jsx?: boolean;
+    interopDefault?: boolean;
+  }): string;
 }
 
 /**
@@ -88,7 +96,14 @@ export function cachedPluginImporter(options: PluginCacheOptions): PluginImporte
       const jiti = await options.jitiFor();
       let code: string;
       try {
-        code = jiti.transform({ source, filename: file, ts: TYPESCRIPT.test(file), async: true, jsx: false, interopDefault: true });
+        code = jiti.transform({
+          source,
+          filename: file,
+          ts: TYPESCRIPT.test(file),
+          async: true,
+          jsx: false,
+          interopDefault: true,
+        });
       } catch {
         code = JITI_ERROR;
       }
@@ -126,7 +141,10 @@ async function evaluate(file: string, code: string, helpers: object): Promise<un
     const namespace = (await import(id)) as Record<string, unknown>;
     return { __proto__: null, ...namespace, __esModule: true };
   };
-  const require = Object.assign((id: string) => (id === HELPERS_ID ? helpers : nodeRequire(id)), { resolve: nodeRequire.resolve, cache: nodeRequire.cache });
+  const require = Object.assign((id: string) => (id === HELPERS_ID ? helpers : nodeRequire(id)), {
+    resolve: nodeRequire.resolve,
+    cache: nodeRequire.cache,
+  });
   const module = { exports: {} as Record<string, unknown>, filename: file, id: file };
   const body = runInThisContext(
     `(async function (exports, require, module, __filename, __dirname, jitiImport, jitiESMResolve) { ${code}\n});`,
@@ -141,7 +159,9 @@ async function evaluate(file: string, code: string, helpers: object): Promise<un
 function readCompiled(path: string): CompiledPlugin | undefined {
   try {
     const data = JSON.parse(readFileSync(path, 'utf8')) as Partial<CompiledPlugin>;
-    return typeof data.code === 'string' && typeof data.native === 'boolean' ? { code: data.code, native: data.native } : undefined;
+    return typeof data.code === 'string' && typeof data.native === 'boolean'
+      ? { code: data.code, native: data.native }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -151,7 +171,8 @@ function store(dir: string, prefix: string, name: string, compiled: CompiledPlug
   try {
     mkdirSync(dir, { recursive: true });
     // older versions of the same file are of no further use
-    for (const old of readdirSync(dir)) if (old.startsWith(`${prefix}-`) && old !== name) rmSync(join(dir, old), { force: true });
+    for (const old of readdirSync(dir))
+      if (old.startsWith(`${prefix}-`) && old !== name) rmSync(join(dir, old), { force: true });
     writeCacheFile(join(dir, name), JSON.stringify(compiled));
   } catch {
     // a read-only or full disk: the next start transpiles again
@@ -165,7 +186,9 @@ function jitiVersion(): string {
   try {
     // `jiti` resolves to lib/jiti.cjs (the require condition); package.json is one folder up
     const entry = createRequire(import.meta.url).resolve('jiti');
-    version = (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+    version =
+      (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version?: string }).version ??
+      'unknown';
   } catch {
     version = 'unknown';
   }

@@ -36,7 +36,10 @@ const EVENT_TYPES = {
 } satisfies Record<keyof AgentEvents, true>;
 
 /** The hooks of `plugins`, or undefined when none declares a tool-call hook. */
-export function toolCallHooks(plugins: readonly LoadedPlugin[], warn: (message: string) => void): ToolCallHooks | undefined {
+export function toolCallHooks(
+  plugins: readonly LoadedPlugin[],
+  warn: (message: string) => void,
+): ToolCallHooks | undefined {
   const withHooks = plugins.filter((p) => {
     const h = p.result.hooks;
     return h && (h['tool.execute.before'] || h['tool.execute.after'] || h['permission.ask']);
@@ -54,7 +57,12 @@ export function toolCallHooks(plugins: readonly LoadedPlugin[], warn: (message: 
         const hook = plugin.result.hooks!['tool.execute.before'];
         if (!hook) continue;
         try {
-          const answer = await hook.call(plugin.result.hooks, { tool: call.tool, sessionId: call.sessionId, callId: call.callId, args });
+          const answer = await hook.call(plugin.result.hooks, {
+            tool: call.tool,
+            sessionId: call.sessionId,
+            callId: call.callId,
+            args,
+          });
           if (answer?.block !== undefined) return { blocked: String(answer.block) };
           if (answer?.args && typeof answer.args === 'object') args = answer.args;
         } catch (err) {
@@ -69,7 +77,16 @@ export function toolCallHooks(plugins: readonly LoadedPlugin[], warn: (message: 
         const hook = plugin.result.hooks!['tool.execute.after'];
         if (!hook) continue;
         try {
-          const answer = await hook.call(plugin.result.hooks, { tool: call.tool, sessionId: call.sessionId, callId: call.callId, args: call.args as Record<string, unknown> }, { output, isError: result.isError });
+          const answer = await hook.call(
+            plugin.result.hooks,
+            {
+              tool: call.tool,
+              sessionId: call.sessionId,
+              callId: call.callId,
+              args: call.args as Record<string, unknown>,
+            },
+            { output, isError: result.isError },
+          );
           if (typeof answer?.output === 'string') output = answer.output;
         } catch (err) {
           failed(plugin, 'tool.execute.after', err);
@@ -96,7 +113,11 @@ export function toolCallHooks(plugins: readonly LoadedPlugin[], warn: (message: 
 }
 
 /** Subscribes the plugins' `event` hooks to every bus event; returns the function that unsubscribes. */
-export function subscribeEventHooks(plugins: readonly LoadedPlugin[], bus: EventBus<AgentEvents>, warn: (message: string) => void): () => void {
+export function subscribeEventHooks(
+  plugins: readonly LoadedPlugin[],
+  bus: EventBus<AgentEvents>,
+  warn: (message: string) => void,
+): () => void {
   const offs: (() => void)[] = [];
   for (const plugin of plugins) {
     const hook = plugin.result.hooks?.event;
@@ -106,7 +127,8 @@ export function subscribeEventHooks(plugins: readonly LoadedPlugin[], bus: Event
         bus.on(type, (properties) => {
           // a failing event hook must not warn about its own warning forever
           const report = (err: unknown) => {
-            if (type !== 'warning') warn(`${plugin.spec.label}: event hook failed: ${err instanceof Error ? err.message : String(err)}`);
+            if (type !== 'warning')
+              warn(`${plugin.spec.label}: event hook failed: ${err instanceof Error ? err.message : String(err)}`);
           };
           try {
             const done = hook.call(plugin.result.hooks, { type, properties });

@@ -44,7 +44,12 @@ export function pluginFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   try {
     return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => (e.isFile() || e.isSymbolicLink()) && PLUGIN_EXTENSIONS.includes(extname(e.name)) && !e.name.endsWith('.d.ts'))
+      .filter(
+        (e) =>
+          (e.isFile() || e.isSymbolicLink()) &&
+          PLUGIN_EXTENSIONS.includes(extname(e.name)) &&
+          !e.name.endsWith('.d.ts'),
+      )
       .map((e) => join(dir, e.name))
       .sort();
   } catch {
@@ -57,13 +62,15 @@ let jitiPromise: Promise<(id: string) => Jiti> | undefined;
 
 /** jiti, loaded on first use only: a project without plugins, or whose plugins are all cached, never pays for it. */
 async function jitiFor(parent: string): Promise<Jiti> {
-  jitiPromise ??= Promise.all([import('jiti'), import('./api.js')]).then(([m, helpers]) => (id: string) =>
-    m.createJiti(id, {
-      // `opencode/plugin` is this very module, already loaded: nothing to resolve or transform, and
-      // the plugin's zod is ours
-      virtualModules: { 'opencode/plugin': helpers },
-      interopDefault: true,
-    }) as unknown as Jiti,
+  jitiPromise ??= Promise.all([import('jiti'), import('./api.js')]).then(
+    ([m, helpers]) =>
+      (id: string) =>
+        m.createJiti(id, {
+          // `opencode/plugin` is this very module, already loaded: nothing to resolve or transform, and
+          // the plugin's zod is ours
+          virtualModules: { 'opencode/plugin': helpers },
+          interopDefault: true,
+        }) as unknown as Jiti,
   );
   return (await jitiPromise)(parent);
 }
@@ -114,9 +121,14 @@ export async function loadPlugins(
       // a package named in the config: resolved by jiti's rules (ESM-only exports too), loaded by jiti
       const jiti = await jitiForProject();
       const resolved = jiti.esmResolve(spec.id, { parentURL: `file://${parent}`, try: true });
-      if (!resolved) return `${spec.label}: not found in ${join(input.directory, 'node_modules')} (install it in the project: npm install ${spec.id})`;
+      if (!resolved)
+        return `${spec.label}: not found in ${join(input.directory, 'node_modules')} (install it in the project: npm install ${spec.id})`;
       try {
-        fn = await withTimeout(jiti.import(resolved.startsWith('file://') ? fileURLToPath(resolved) : resolved, { default: true }), initTimeoutMs, 'did not finish loading');
+        fn = await withTimeout(
+          jiti.import(resolved.startsWith('file://') ? fileURLToPath(resolved) : resolved, { default: true }),
+          initTimeoutMs,
+          'did not finish loading',
+        );
       } catch (err) {
         return `${spec.label}: ${err instanceof PluginTimeoutError ? '' : 'failed at load: '}${firstLine(err)}`;
       }
@@ -126,7 +138,8 @@ export async function loadPlugins(
     }
     try {
       const init = Promise.resolve((fn as (i: PluginInput) => unknown)({ ...input, log: log(spec) }));
-      const result = ((await withTimeout(init, initTimeoutMs, 'did not return its tools and hooks')) ?? {}) as PluginResult;
+      const result = ((await withTimeout(init, initTimeoutMs, 'did not return its tools and hooks')) ??
+        {}) as PluginResult;
       if (typeof result !== 'object') throw new Error('the plugin function must return { tools, hooks } (or nothing)');
       return { spec, result };
     } catch (err) {

@@ -8,13 +8,25 @@
 import { z } from 'zod';
 import { abortError } from '../abort.js';
 import { TOOL_NAME_PATTERN } from '../tools/registry.js';
-import { describeInvalidInput, errorResult, resultFromError, toInputSchema, type Tool, type ToolResult } from '../tools/tool.js';
+import {
+  describeInvalidInput,
+  errorResult,
+  resultFromError,
+  toInputSchema,
+  type Tool,
+  type ToolResult,
+} from '../tools/tool.js';
 import { truncateOutput } from '../tools/truncate.js';
 import type { PluginTool } from './api.js';
 
 /** Whether `value` is a zod schema (checked by shape: the author's zod may be another copy than ours). */
 export function isZodSchema(value: unknown): value is z.ZodType {
-  return typeof value === 'object' && value !== null && typeof (value as { safeParse?: unknown }).safeParse === 'function' && '_zod' in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { safeParse?: unknown }).safeParse === 'function' &&
+    '_zod' in value
+  );
 }
 
 /**
@@ -23,18 +35,24 @@ export function isZodSchema(value: unknown): value is z.ZodType {
  */
 export function checkPluginTool(name: string, def: unknown): string[] {
   const problems: string[] = [];
-  if (!TOOL_NAME_PATTERN.test(name)) problems.push(`tools.${name}: a name may hold only letters, digits, _ and - (at most 64)`);
-  if (typeof def !== 'object' || def === null) return [...problems, `tools.${name}: expected { description, args, execute }`];
+  if (!TOOL_NAME_PATTERN.test(name))
+    problems.push(`tools.${name}: a name may hold only letters, digits, _ and - (at most 64)`);
+  if (typeof def !== 'object' || def === null)
+    return [...problems, `tools.${name}: expected { description, args, execute }`];
   const d = def as Record<string, unknown>;
-  if (typeof d.description !== 'string' || d.description.trim() === '') problems.push(`tools.${name}.description: missing`);
-  if (typeof d.execute !== 'function') problems.push(`tools.${name}.execute: missing (a function (args, ctx) => output)`);
+  if (typeof d.description !== 'string' || d.description.trim() === '')
+    problems.push(`tools.${name}.description: missing`);
+  if (typeof d.execute !== 'function')
+    problems.push(`tools.${name}.execute: missing (a function (args, ctx) => output)`);
   if (d.args !== undefined && !isZodSchema(d.args) && (typeof d.args !== 'object' || d.args === null)) {
     problems.push(`tools.${name}.args: expected a zod object or a JSON Schema object`);
   } else if (d.args !== undefined && !isZodSchema(d.args)) {
     try {
       JSON.stringify(d.args);
     } catch (err) {
-      problems.push(`tools.${name}.args: a JSON Schema must be plain JSON (${(err as Error).message.split('\n')[0]}); remove the cycle or the BigInt`);
+      problems.push(
+        `tools.${name}.args: a JSON Schema must be plain JSON (${(err as Error).message.split('\n')[0]}); remove the cycle or the BigInt`,
+      );
     }
   }
   return problems;
@@ -59,21 +77,27 @@ export function createPluginTool(name: string, def: PluginTool<any>): Tool {
       }
       try {
         ctx.signal.throwIfAborted();
-        const out = await untilAborted(def.execute(args as Record<string, unknown>, {
-          sessionId: ctx.sessionId,
-          callId: ctx.toolCallId,
-          directory: ctx.cwd,
-          signal: ctx.signal,
-          ask: async (permission) => {
-            await ctx.askPermission({
-              action: 'execute',
-              description: permission.description,
-              params: permission.params ?? {},
-              path: ctx.cwd,
-            });
-          },
-        }), ctx.signal);
-        const result = typeof out === 'string' ? { output: out, isError: false } : { output: String(out?.output ?? ''), isError: out?.isError === true, metadata: out?.metadata };
+        const out = await untilAborted(
+          def.execute(args as Record<string, unknown>, {
+            sessionId: ctx.sessionId,
+            callId: ctx.toolCallId,
+            directory: ctx.cwd,
+            signal: ctx.signal,
+            ask: async (permission) => {
+              await ctx.askPermission({
+                action: 'execute',
+                description: permission.description,
+                params: permission.params ?? {},
+                path: ctx.cwd,
+              });
+            },
+          }),
+          ctx.signal,
+        );
+        const result =
+          typeof out === 'string'
+            ? { output: out, isError: false }
+            : { output: String(out?.output ?? ''), isError: out?.isError === true, metadata: out?.metadata };
         const cut = truncateOutput(result.output, 'note', def);
         return { ...result, output: cut.text, ...(cut.truncated ? { truncated: true } : {}) };
       } catch (err) {

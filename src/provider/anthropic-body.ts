@@ -16,8 +16,25 @@
  */
 import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { Message, MessagePart } from '../message.js';
-import { anthropicBlock, anthropicRequestPieces, anthropicTools, anthropicTurns, CACHE, markCacheBreakpoints } from './anthropic-request.js';
-import { CLOSE_BODY, COMMA, jsonMembers, matchPartInputs, MESSAGES_OPEN, PromptBytes, pushPartInputs, ToolListBytes, type PartReads } from './body-encoding.js';
+import {
+  anthropicBlock,
+  anthropicRequestPieces,
+  anthropicTools,
+  anthropicTurns,
+  CACHE,
+  markCacheBreakpoints,
+} from './anthropic-request.js';
+import {
+  CLOSE_BODY,
+  COMMA,
+  jsonMembers,
+  matchPartInputs,
+  MESSAGES_OPEN,
+  PromptBytes,
+  pushPartInputs,
+  ToolListBytes,
+  type PartReads,
+} from './body-encoding.js';
 import type { ModelInfo, ProviderRequest } from './types.js';
 
 /** What an encoder keeps of a part: the values its block was built from, and the block as bytes. */
@@ -37,7 +54,10 @@ interface Encoded {
 type Sent = Encoded & { block: NonNullable<Encoded['block']> };
 
 const CLOSE_TURN = Buffer.from(']}');
-const TURN_OPEN = { user: Buffer.from('{"role":"user","content":['), assistant: Buffer.from('{"role":"assistant","content":[') };
+const TURN_OPEN = {
+  user: Buffer.from('{"role":"user","content":['),
+  assistant: Buffer.from('{"role":"assistant","content":['),
+};
 const MESSAGES_CLOSE = Buffer.from(']');
 
 /**
@@ -83,7 +103,12 @@ export class AnthropicBodyEncoder {
   }
 
   /** A part's encoding (reused while its inputs are unchanged), or undefined when it sends nothing (that too is kept). */
-  private block(part: MessagePart, role: Message['role'], ownThinking: boolean, supportsImages: boolean): Sent | undefined {
+  private block(
+    part: MessagePart,
+    role: Message['role'],
+    ownThinking: boolean,
+    supportsImages: boolean,
+  ): Sent | undefined {
     let encoded = this.parts.get(part);
     if (!encoded || !sameInputs(encoded.inputs, part, role, ownThinking, supportsImages)) {
       const block = anthropicBlock(part, role, ownThinking, supportsImages);
@@ -124,7 +149,13 @@ function inputsOf(part: MessagePart, role: Message['role'], ownThinking: boolean
 }
 
 /** Whether {@link inputsOf} would give `inputs` now. */
-function sameInputs(inputs: readonly unknown[], part: MessagePart, role: Message['role'], ownThinking: boolean, supportsImages: boolean): boolean {
+function sameInputs(
+  inputs: readonly unknown[],
+  part: MessagePart,
+  role: Message['role'],
+  ownThinking: boolean,
+  supportsImages: boolean,
+): boolean {
   if (inputs[0] !== role || inputs[1] !== ownThinking || inputs[2] !== supportsImages) return false;
   return matchPartInputs(inputs, 3, part, READS) === inputs.length;
 }

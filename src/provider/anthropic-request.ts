@@ -60,7 +60,10 @@ export function anthropicRequestPieces(model: ModelInfo, request: ProviderReques
   const thinking: AnthropicRequestPieces['thinking'] = !wantsThinking
     ? {}
     : form === 'adaptive'
-      ? { thinking: { type: 'adaptive' }, ...(request.reasoningEffort ? { output_config: { effort: request.reasoningEffort } } : {}) }
+      ? {
+          thinking: { type: 'adaptive' },
+          ...(request.reasoningEffort ? { output_config: { effort: request.reasoningEffort } } : {}),
+        }
       : budget >= MIN_THINKING_BUDGET_TOKENS
         ? { thinking: { type: 'enabled', budget_tokens: budget } }
         : {};
@@ -165,7 +168,13 @@ export function anthropicTurns<B>(
 export function markCacheBreakpoints<B>(blocks: readonly B[], typeOf: (block: B) => string): number {
   for (let i = blocks.length - 1; i >= 0; i--) {
     const type = typeOf(blocks[i]!);
-    if (type !== 'thinking' && type !== 'redacted_thinking' && type !== 'server_tool_use' && !type.endsWith('_tool_result')) return i;
+    if (
+      type !== 'thinking' &&
+      type !== 'redacted_thinking' &&
+      type !== 'server_tool_use' &&
+      !type.endsWith('_tool_result')
+    )
+      return i;
   }
   return -1;
 }
@@ -194,7 +203,9 @@ export function anthropicBlock(
       if (part.redactedData) return { type: 'redacted_thinking', data: part.redactedData };
       return part.signature ? { type: 'thinking', thinking: part.thinking, signature: part.signature } : undefined;
     case 'tool_call':
-      return role === 'assistant' ? { type: 'tool_use', id: part.id, name: part.name, input: toolInputObject(part.input) } : undefined;
+      return role === 'assistant'
+        ? { type: 'tool_use', id: part.id, name: part.name, input: toolInputObject(part.input) }
+        : undefined;
     case 'tool_result': {
       const images = supportsImages ? (part.images ?? []).filter((img) => IMAGE_TYPES.has(img.mimeType)) : [];
       const content =

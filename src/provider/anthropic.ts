@@ -21,7 +21,14 @@ import { AnthropicBodyEncoder } from './anthropic-body.js';
 import { anthropicRequestPieces } from './anthropic-request.js';
 import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions, type SdkErrorClasses } from './retry.js';
 import { DEFAULT_STALL_TIMEOUTS, type StallTimeouts } from './stall.js';
-import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse, ResponseContentBlock } from './types.js';
+import type {
+  ModelInfo,
+  Provider,
+  ProviderEvent,
+  ProviderRequest,
+  ProviderResponse,
+  ResponseContentBlock,
+} from './types.js';
 import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, type StreamSource } from './wire.js';
 
 /** Where and how to reach the API. `baseURL` is passed to the SDK explicitly (it would read `ANTHROPIC_BASE_URL` itself). */
@@ -32,7 +39,12 @@ export interface AnthropicConnection {
   headers?: Record<string, string>;
 }
 
-export { MIN_THINKING_BUDGET_TOKENS, thinkingForm, toAnthropicMessages, toAnthropicParams } from './anthropic-request.js';
+export {
+  MIN_THINKING_BUDGET_TOKENS,
+  thinkingForm,
+  toAnthropicMessages,
+  toAnthropicParams,
+} from './anthropic-request.js';
 
 /** The SDK passes a body given as bytes through as it is; its type is said here (what `messages.create` says of JSON). */
 const JSON_CONTENT = { 'content-type': 'application/json' };
@@ -107,7 +119,12 @@ export class AnthropicProvider implements Provider {
   }
 
   private get source(): StreamSource {
-    return { providerName: 'Anthropic', baseURL: this.connection.baseURL, kind: 'Anthropic Messages', secrets: [this.connection.apiKey] };
+    return {
+      providerName: 'Anthropic',
+      baseURL: this.connection.baseURL,
+      kind: 'Anthropic Messages',
+      secrets: [this.connection.apiKey],
+    };
   }
 
   private get stallTimeouts(): StallTimeouts {
@@ -200,7 +217,8 @@ export class AnthropicProvider implements Provider {
       case 'content_block_start': {
         const b = event.content_block;
         if (b.type === 'text') blocks[event.index] = { kind: 'text', text: b.text ?? '' };
-        else if (b.type === 'thinking') blocks[event.index] = { kind: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' };
+        else if (b.type === 'thinking')
+          blocks[event.index] = { kind: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' };
         else if (b.type === 'redacted_thinking') blocks[event.index] = { kind: 'redacted', data: b.data };
         else if (b.type === 'tool_use') {
           blocks[event.index] = { kind: 'tool', id: b.id, name: b.name, input: '', initialInput: b.input };
@@ -280,7 +298,9 @@ function responseOf(
     }
   }
   response.content = messageText({
-    parts: content.map((c): MessagePart => (c.type === 'text' ? { type: 'text', text: c.text } : { type: 'server_tool', block: c.block })),
+    parts: content.map((c): MessagePart =>
+      c.type === 'text' ? { type: 'text', text: c.text } : { type: 'server_tool', block: c.block },
+    ),
   });
   if (content.some((c) => c.type === 'server_tool')) response.contentBlocks = content;
   response.finishReason = finishReasonOf(stopReason, response.toolCalls.length > 0);

@@ -120,7 +120,10 @@ export class ToolListBytes {
 
   of(tools: readonly ToolSchema[]): Buffer {
     if (!this.kept || !sameTools(this.kept.tools, tools)) {
-      this.kept = { tools: tools.map((t) => ({ ...t })), bytes: Buffer.from(`,"tools":${JSON.stringify(this.toApi(tools))}`) };
+      this.kept = {
+        tools: tools.map((t) => ({ ...t })),
+        bytes: Buffer.from(`,"tools":${JSON.stringify(this.toApi(tools))}`),
+      };
     }
     return this.kept.bytes;
   }

@@ -89,7 +89,16 @@ const ROWS: Row[] = [
   ['xai/grok-3-mini',               'grok-3-mini',                   'Grok 3 mini',               131_072,   16384, [0.3, 0.5, 0, 0.075], false, false],
 ];
 
-function toModel([id, apiModel, name, contextWindowTokens, defaultMaxTokens, price, canReason, supportsImages]: Row): ModelInfo {
+function toModel([
+  id,
+  apiModel,
+  name,
+  contextWindowTokens,
+  defaultMaxTokens,
+  price,
+  canReason,
+  supportsImages,
+]: Row): ModelInfo {
   const provider = id.slice(0, id.indexOf('/'));
   const [input, output, cacheWrite, cacheRead] = price;
   return {
@@ -132,7 +141,12 @@ export const DEFAULT_MODELS: Record<
     title: 'anthropic/claude-haiku-4-5',
     summarizer: 'anthropic/claude-sonnet-5-5',
   },
-  openai: { coder: 'openai/gpt-4.1', task: 'openai/gpt-4.1-mini', title: 'openai/gpt-4.1-mini', summarizer: 'openai/gpt-4.1' },
+  openai: {
+    coder: 'openai/gpt-4.1',
+    task: 'openai/gpt-4.1-mini',
+    title: 'openai/gpt-4.1-mini',
+    summarizer: 'openai/gpt-4.1',
+  },
   groq: {
     coder: 'groq/openai/gpt-oss-120b',
     task: 'groq/openai/gpt-oss-120b',

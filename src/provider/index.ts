@@ -54,7 +54,11 @@ export interface CreateProviderOptions {
  * The retry and stall limits of `providerId`: its config entry's `firstByteTimeoutMs`, `idleTimeoutMs`
  * and `retryBudgetMs`, each left out (so defaulted) when not set.
  */
-export function providerCallOptions(providerId: string, settings: ProviderSettings, options: CreateProviderOptions = {}): ProviderCallOptions {
+export function providerCallOptions(
+  providerId: string,
+  settings: ProviderSettings,
+  options: CreateProviderOptions = {},
+): ProviderCallOptions {
   const config = settings.providers[providerId] ?? {};
   const stallTimeouts = {
     ...(config.firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs: config.firstByteTimeoutMs } : {}),
@@ -73,20 +77,36 @@ export function providerCallOptions(providerId: string, settings: ProviderSettin
  * `anthropic`, the OpenAI SDK for every other provider (OpenAI-compatible). Does no network I/O.
  * @throws ProviderError (`missing_credentials`) naming the env var or config key to set.
  */
-export function createProvider(model: ModelInfo, settings: ProviderSettings, options: CreateProviderOptions = {}): Provider {
+export function createProvider(
+  model: ModelInfo,
+  settings: ProviderSettings,
+  options: CreateProviderOptions = {},
+): Provider {
   const connection = providerConnection(model.provider, settings);
   if (!connection) {
-    throw new ProviderError(`No credentials for provider "${model.provider}" (model ${model.id}): ${credentialHint(model.provider, settings)}.`, {
-      code: 'missing_credentials',
-    });
+    throw new ProviderError(
+      `No credentials for provider "${model.provider}" (model ${model.id}): ${credentialHint(model.provider, settings)}.`,
+      {
+        code: 'missing_credentials',
+      },
+    );
   }
   const retry = providerCallOptions(model.provider, settings, options);
   if (connection.api === 'anthropic') {
-    return new AnthropicProvider(model, { apiKey: connection.apiKey, baseURL: connection.baseURL, headers: connection.headers }, retry);
+    return new AnthropicProvider(
+      model,
+      { apiKey: connection.apiKey, baseURL: connection.baseURL, headers: connection.headers },
+      retry,
+    );
   }
   return new OpenAIProvider(
     model,
-    { displayName: connection.displayName, apiKey: connection.apiKey, baseURL: connection.baseURL, headers: connection.headers },
+    {
+      displayName: connection.displayName,
+      apiKey: connection.apiKey,
+      baseURL: connection.baseURL,
+      headers: connection.headers,
+    },
     retry,
   );
 }

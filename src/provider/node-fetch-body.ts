@@ -137,7 +137,8 @@ export class ResponseBody implements AsyncIterable<Uint8Array>, AsyncIterator<Ui
   }
 
   /** Ends the reader's wait, if it waits: its settle functions (to call once). */
-  private settleRead(): { resolve: (result: IteratorResult<Uint8Array>) => void; reject: (error: unknown) => void } | undefined {
+  private settleRead():
+    { resolve: (result: IteratorResult<Uint8Array>) => void; reject: (error: unknown) => void } | undefined {
     const resolve = this.resolveRead;
     const reject = this.rejectRead;
     if (!resolve || !reject) return undefined;

@@ -62,10 +62,10 @@ export interface NodeFetchOptions {
  * one of them fails as it does with Node's own fetch (retry.ts names it).
  */
 const BAD_PORTS = new Set([
-  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109,
-  110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530,
-  531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045,
-  4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110,
+  111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532,
+  540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061,
+  6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
 ]);
 
 /** Statuses whose responses carry no body (the Fetch standard's "null body status"). */
@@ -211,10 +211,12 @@ type FetchBody = NonNullable<RequestInit['body']>;
 function bodyOf(body: FetchBody | null | undefined): { data: Buffer; contentType?: string } | undefined | null {
   if (body === undefined || body === null) return undefined;
   if (typeof body === 'string') return { data: utf8(body), contentType: 'text/plain;charset=UTF-8' };
-  if (body instanceof URLSearchParams) return { data: utf8(body.toString()), contentType: 'application/x-www-form-urlencoded;charset=UTF-8' };
+  if (body instanceof URLSearchParams)
+    return { data: utf8(body.toString()), contentType: 'application/x-www-form-urlencoded;charset=UTF-8' };
   if (Buffer.isBuffer(body)) return { data: body };
   if (body instanceof ArrayBuffer) return { data: Buffer.from(body) };
-  if (ArrayBuffer.isView(body) && !(body instanceof DataView)) return { data: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
+  if (ArrayBuffer.isView(body) && !(body instanceof DataView))
+    return { data: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
   return null;
 }
 
@@ -260,7 +262,8 @@ class Exchange implements StallListener, BodyOwner {
       this.reject = reject;
       const { signal, target } = this.plan;
       if (signal?.aborted) return this.failBeforeResponse(abortReason(signal));
-      if (BAD_PORTS.has(Number(target.url.port))) return this.failBeforeResponse(new TypeError('fetch failed', { cause: new Error('bad port') }));
+      if (BAD_PORTS.has(Number(target.url.port)))
+        return this.failBeforeResponse(new TypeError('fetch failed', { cause: new Error('bad port') }));
       // no `once`: finish() removes it, and an abort fires once
       signal?.addEventListener('abort', this);
       this.clock.start();
@@ -289,15 +292,26 @@ class Exchange implements StallListener, BodyOwner {
     if (body !== undefined) headers['content-length'] = String(body.length);
     const { protocol, hostname, port, path, auth } = target.options;
     // a literal, not a spread: `{ ...options, method }` took ~5 µs on Node 20
-    const options: http.RequestOptions = { protocol, hostname, port, path, auth, method, headers, agent: secure ? agents['https:'] : agents['http:'] };
+    const options: http.RequestOptions = {
+      protocol,
+      hostname,
+      port,
+      path,
+      auth,
+      method,
+      headers,
+      agent: secure ? agents['https:'] : agents['http:'],
+    };
     const request = (secure ? https : http).request(options, this.respond.bind(this));
     this.request = request;
     request.on('error', (err: NodeJS.ErrnoException) => {
       if (this.settled) return;
       // a kept-alive connection the server closed meanwhile: nothing was answered, so ask again once
-      const stale = request.reusedSocket && !resent && !this.response && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+      const stale =
+        request.reusedSocket && !resent && !this.response && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
       if (stale) return this.send(true);
-      const cause = err.code === 'ECONNRESET' && err.message === 'socket hang up' ? socketError('other side closed') : err;
+      const cause =
+        err.code === 'ECONNRESET' && err.message === 'socket hang up' ? socketError('other side closed') : err;
       this.failBeforeResponse(new TypeError('fetch failed', { cause }));
     });
     if (secure) {
@@ -349,7 +363,14 @@ class Exchange implements StallListener, BodyOwner {
     }
     this.settled = true;
     const statusText = res.statusMessage || http.STATUS_CODES[status] || '';
-    const response = new NodeFetchResponse(status, statusText, headers, this.plan.target.url.href, this.redirects > 0, noBody ? null : this.body!);
+    const response = new NodeFetchResponse(
+      status,
+      statusText,
+      headers,
+      this.plan.target.url.href,
+      this.redirects > 0,
+      noBody ? null : this.body!,
+    );
     // the parts of Response the SDKs read (module comment); the type says more than is there
     this.resolve(response as unknown as Response);
   }
@@ -363,12 +384,19 @@ class Exchange implements StallListener, BodyOwner {
     } catch (err) {
       return this.failBeforeResponse(new TypeError('fetch failed', { cause: err }));
     }
-    if (plan.redirect === 'error') return this.failBeforeResponse(new TypeError('fetch failed', { cause: new Error('unexpected redirect') }));
-    if (++this.redirects > MAX_REDIRECTS) return this.failBeforeResponse(new TypeError('fetch failed', { cause: new Error('redirect count exceeded') }));
+    if (plan.redirect === 'error')
+      return this.failBeforeResponse(new TypeError('fetch failed', { cause: new Error('unexpected redirect') }));
+    if (++this.redirects > MAX_REDIRECTS)
+      return this.failBeforeResponse(new TypeError('fetch failed', { cause: new Error('redirect count exceeded') }));
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-      return this.failBeforeResponse(new TypeError('fetch failed', { cause: new TypeError('URL scheme must be a HTTP(S) scheme') }));
+      return this.failBeforeResponse(
+        new TypeError('fetch failed', { cause: new TypeError('URL scheme must be a HTTP(S) scheme') }),
+      );
     }
-    if (((status === 301 || status === 302) && plan.method === 'POST') || (status === 303 && plan.method !== 'GET' && plan.method !== 'HEAD')) {
+    if (
+      ((status === 301 || status === 302) && plan.method === 'POST') ||
+      (status === 303 && plan.method !== 'GET' && plan.method !== 'HEAD')
+    ) {
       plan.method = 'GET';
       plan.body = undefined;
       for (const name of BODY_HEADERS) delete plan.headers[name];
@@ -410,12 +438,17 @@ function decoded(res: IncomingMessage, contentEncoding: string | null): Readable
   for (let i = codings.length - 1; i >= 0; i--) {
     const coding = codings[i]!.trim();
     if (coding === 'gzip' || coding === 'x-gzip') {
-      decoders.push(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+      decoders.push(
+        zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+      );
     } else if (coding === 'deflate') {
       decoders.push(new InflateAny());
     } else if (coding === 'br') {
       decoders.push(
-        zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }),
+        zlib.createBrotliDecompress({
+          flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+          finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        }),
       );
     } else {
       return res;
@@ -496,7 +529,9 @@ export class NodeFetchResponse {
   }
 
   clone(): never {
-    throw new TypeError('clone() is not supported by the provider fetch (src/provider/node-fetch.ts): read the body once');
+    throw new TypeError(
+      'clone() is not supported by the provider fetch (src/provider/node-fetch.ts): read the body once',
+    );
   }
 
   formData(): never {

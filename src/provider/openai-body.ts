@@ -11,7 +11,17 @@
 import type { Message, MessagePart } from '../message.js';
 import { pairToolResults } from './history.js';
 import { openAIMessagesOf, openAIRequestPieces, openAITools } from './openai-request.js';
-import { CLOSE_BODY, joinedBytes, jsonMembers, matchPartInputs, MESSAGES_OPEN, PromptBytes, pushPartInputs, ToolListBytes, type PartReads } from './body-encoding.js';
+import {
+  CLOSE_BODY,
+  joinedBytes,
+  jsonMembers,
+  matchPartInputs,
+  MESSAGES_OPEN,
+  PromptBytes,
+  pushPartInputs,
+  ToolListBytes,
+  type PartReads,
+} from './body-encoding.js';
 import type { ModelInfo, ProviderRequest } from './types.js';
 import type { ReasoningField } from './openai-reasoning.js';
 
@@ -33,7 +43,6 @@ interface Encoded {
   /** the API messages joined by commas; undefined when the message sends none */
   bytes: Buffer | undefined;
 }
-
 
 /**
  * Encodes Chat Completions request bodies, reusing what it encoded for earlier calls. One per provider; it
@@ -58,7 +67,12 @@ export class OpenAIBodyEncoder {
       const bytes = this.message(message, model.supportsImages);
       if (bytes) items.push(bytes);
     }
-    const out = [Buffer.from(JSON.stringify({ model: pieces.model }).slice(0, -1)), MESSAGES_OPEN, joinedBytes(items), Buffer.from(`]${jsonMembers(pieces.streaming)}`)];
+    const out = [
+      Buffer.from(JSON.stringify({ model: pieces.model }).slice(0, -1)),
+      MESSAGES_OPEN,
+      joinedBytes(items),
+      Buffer.from(`]${jsonMembers(pieces.streaming)}`),
+    ];
     if (request.tools.length > 0) out.push(this.tools.of(request.tools));
     out.push(Buffer.from(jsonMembers(pieces.limits)), CLOSE_BODY);
     return Buffer.concat(out);

@@ -23,7 +23,8 @@ export const REASONING_RULES: readonly ReasoningRule[] = [
   {
     pattern: /openrouter/i,
     field: 'reasoning',
-    reason: 'OpenRouter (openrouter.ai/docs, "Reasoning tokens": preserving reasoning): an assistant message takes its reasoning back in `reasoning`',
+    reason:
+      'OpenRouter (openrouter.ai/docs, "Reasoning tokens": preserving reasoning): an assistant message takes its reasoning back in `reasoning`',
   },
   {
     pattern: /deepseek/i,
@@ -34,12 +35,14 @@ export const REASONING_RULES: readonly ReasoningRule[] = [
   {
     pattern: /moonshot|kimi/i,
     field: 'reasoning_content',
-    reason: 'Moonshot Kimi thinking models (platform.moonshot.ai docs): keep reasoning_content in the context of a multi-step tool call',
+    reason:
+      'Moonshot Kimi thinking models (platform.moonshot.ai docs): keep reasoning_content in the context of a multi-step tool call',
   },
   {
     pattern: /bigmodel|z\.ai|zhipu|\bglm/i,
     field: 'reasoning_content',
-    reason: 'Z.ai GLM thinking (docs.z.ai, "Preserved thinking"): reasoning_content sent back keeps the reasoning of tool-call turns',
+    reason:
+      'Z.ai GLM thinking (docs.z.ai, "Preserved thinking"): reasoning_content sent back keeps the reasoning of tool-call turns',
   },
 ];
 

@@ -56,12 +56,19 @@ export function openAITools(tools: readonly ToolSchema[]): ChatCompletionTool[] 
 }
 
 /** The streaming request (see {@link openAIRequestPieces}, {@link toOpenAIMessages}); tool schemas carry `required`. */
-export function toOpenAIParams(model: ModelInfo, request: ProviderRequest, reasoningField?: ReasoningField): ChatCompletionCreateParamsStreaming {
+export function toOpenAIParams(
+  model: ModelInfo,
+  request: ProviderRequest,
+  reasoningField?: ReasoningField,
+): ChatCompletionCreateParamsStreaming {
   const { model: apiModel, system, streaming, limits } = openAIRequestPieces(model, request);
   const tools = openAITools(request.tools);
   return {
     model: apiModel,
-    messages: [...(system ? [system] : []), ...toOpenAIMessages(request.messages, model.supportsImages, reasoningField)],
+    messages: [
+      ...(system ? [system] : []),
+      ...toOpenAIMessages(request.messages, model.supportsImages, reasoningField),
+    ],
     ...streaming,
     ...(tools.length > 0 ? { tools } : {}),
     ...limits,
@@ -87,7 +94,11 @@ export function toOpenAIMessages(
  * one, or for a tool message one per result and then the images they returned. Reads only the message's
  * role and its parts' fields (openai-body.ts reuses a message's encoding while those are unchanged).
  */
-export function openAIMessagesOf(message: Message, supportsImages: boolean, reasoningField?: ReasoningField): ChatCompletionMessageParam[] {
+export function openAIMessagesOf(
+  message: Message,
+  supportsImages: boolean,
+  reasoningField?: ReasoningField,
+): ChatCompletionMessageParam[] {
   const imageUrl = (mimeType: string, data: string): ChatCompletionContentPart => ({
     type: 'image_url',
     image_url: { url: `data:${mimeType};base64,${data}` },
@@ -105,12 +116,17 @@ export function openAIMessagesOf(message: Message, supportsImages: boolean, reas
   if (message.role === 'assistant') {
     const text = messageText(message);
     const calls = message.parts.flatMap((p) =>
-      p.type === 'tool_call' ? [{ id: p.id, type: 'function' as const, function: { name: p.name, arguments: toolInputJson(p.input) } }] : [],
+      p.type === 'tool_call'
+        ? [{ id: p.id, type: 'function' as const, function: { name: p.name, arguments: toolInputJson(p.input) } }]
+        : [],
     );
     if (!text.trim() && calls.length === 0) return [];
     // only on a turn with tool calls, where DeepSeek requires it (even empty: its check asks for the field);
     // on other turns its docs have the field ignored, and its older reasoner model rejected it there
-    const reasoning = reasoningField && calls.length > 0 ? message.parts.map((p) => (p.type === 'reasoning' ? p.thinking : '')).join('') : undefined;
+    const reasoning =
+      reasoningField && calls.length > 0
+        ? message.parts.map((p) => (p.type === 'reasoning' ? p.thinking : '')).join('')
+        : undefined;
     return [
       {
         role: 'assistant',

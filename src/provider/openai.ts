@@ -17,7 +17,14 @@ import { emptyUsage } from '../message.js';
 import { OpenAIBodyEncoder } from './openai-body.js';
 import { StreamTruncatedError, streamWithRetry, type ProviderCallOptions, type SdkErrorClasses } from './retry.js';
 import { DEFAULT_STALL_TIMEOUTS, type StallTimeouts } from './stall.js';
-import type { ModelInfo, Provider, ProviderEvent, ProviderRequest, ProviderResponse, ProviderToolCall } from './types.js';
+import type {
+  ModelInfo,
+  Provider,
+  ProviderEvent,
+  ProviderRequest,
+  ProviderResponse,
+  ProviderToolCall,
+} from './types.js';
 import { usageOfChunk } from './openai-usage.js';
 import { reasoningFieldFor } from './openai-reasoning.js';
 import { expectEventStream, invalidStreamError, noEventsDetail, sanitizeUsage, type StreamSource } from './wire.js';
@@ -171,7 +178,10 @@ export class OpenAIProvider implements Provider {
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         started = true;
-        const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string; reasoning?: string };
+        const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & {
+          reasoning_content?: string;
+          reasoning?: string;
+        };
         // OpenAI's own refusal text (structured outputs), streamed beside the content
         if (typeof delta.refusal === 'string') refusalText += delta.refusal;
         const thought = delta.reasoning_content ?? delta.reasoning;
@@ -195,7 +205,15 @@ export class OpenAIProvider implements Provider {
             const taken = new Set(calls.map((c) => c.id));
             let id = tc.id || `call_${index}`;
             for (let n = 2; taken.has(id); n++) id = `${tc.id || `call_${index}`}_${n}`;
-            call = { id, serverId: tc.id || undefined, index, seq: calls.length, name: tc.function?.name ?? '', input: '', stopped: false };
+            call = {
+              id,
+              serverId: tc.id || undefined,
+              index,
+              seq: calls.length,
+              name: tc.function?.name ?? '',
+              input: '',
+              stopped: false,
+            };
             calls.push(call);
             current.set(index, call);
             yield { type: 'tool_use_start', id: call.id, name: call.name };

@@ -63,19 +63,28 @@ export interface DiscoveredModel {
  * @throws ProviderError (`unknown_model`) naming the id and what to set; (`connection`) when discovery fails
  *   and no `options.onWarning` is given.
  */
-export async function resolveModel(id: string, settings: ProviderSettings, options: ResolveOptions = {}): Promise<ModelInfo> {
+export async function resolveModel(
+  id: string,
+  settings: ProviderSettings,
+  options: ResolveOptions = {},
+): Promise<ModelInfo> {
   const fullId = id.includes('/') ? id : bareNameToId(id);
   const slash = fullId.indexOf('/');
   const providerId = fullId.slice(0, slash);
   const name = fullId.slice(slash + 1);
   if (slash <= 0 || !name) {
-    throw new ProviderError(`Unknown model "${id}": use provider/model, e.g. anthropic/claude-sonnet-4-5.`, { code: 'unknown_model' });
+    throw new ProviderError(`Unknown model "${id}": use provider/model, e.g. anthropic/claude-sonnet-4-5.`, {
+      code: 'unknown_model',
+    });
   }
   const config = settings.providers[providerId];
   if (config?.disabled) {
-    throw new ProviderError(`Model "${id}" belongs to provider "${providerId}", which is disabled (providers.${providerId}.disabled).`, {
-      code: 'unknown_model',
-    });
+    throw new ProviderError(
+      `Model "${id}" belongs to provider "${providerId}", which is disabled (providers.${providerId}.disabled).`,
+      {
+        code: 'unknown_model',
+      },
+    );
   }
   const override = config?.models?.[name];
   const known = catalogModel(fullId);
@@ -94,9 +103,12 @@ export async function resolveModel(id: string, settings: ProviderSettings, optio
   const connection = providerConnection(providerId, settings);
   if (!connection) {
     const what = providerId === 'local' ? 'the local provider' : `provider "${providerId}"`;
-    throw new ProviderError(`Unknown model "${id}": ${what} is not configured; ${credentialHint(providerId, settings)}.`, {
-      code: 'unknown_model',
-    });
+    throw new ProviderError(
+      `Unknown model "${id}": ${what} is not configured; ${credentialHint(providerId, settings)}.`,
+      {
+        code: 'unknown_model',
+      },
+    );
   }
   let listed: DiscoveredModel[];
   try {
@@ -104,7 +116,9 @@ export async function resolveModel(id: string, settings: ProviderSettings, optio
   } catch (err) {
     if (!options.onWarning) throw err;
     const limits = `${UNKNOWN_MODEL_DEFAULTS.contextWindowTokens}-token context, ${UNKNOWN_MODEL_DEFAULTS.defaultMaxTokens} output tokens`;
-    options.onWarning(`${(err as Error).message.replace(/\.$/, '')}; using ${fullId} as named, with default limits (${limits}; to change them, ${configHint})`);
+    options.onWarning(
+      `${(err as Error).message.replace(/\.$/, '')}; using ${fullId} as named, with default limits (${limits}; to change them, ${configHint})`,
+    );
     return unknownModel(providerId, name);
   }
   const hit = listed.find((m) => m.id === name);
@@ -128,7 +142,11 @@ export async function resolveModel(id: string, settings: ProviderSettings, optio
  * expecting `{data: [{id}]}`. Gives up after `timeoutMs`.
  * @throws ProviderError (`connection`) saying what failed and where.
  */
-export function discoverModels(baseURL: string, apiKey?: string, timeoutMs = DISCOVERY_TIMEOUT_MS): Promise<DiscoveredModel[]> {
+export function discoverModels(
+  baseURL: string,
+  apiKey?: string,
+  timeoutMs = DISCOVERY_TIMEOUT_MS,
+): Promise<DiscoveredModel[]> {
   // one listing per server and process: choosing the coder, task and title models asks the same question
   const key = JSON.stringify([baseURL, apiKey ?? '']);
   let listing = discovered.get(key);
@@ -145,7 +163,11 @@ const discovered = new Map<string, Promise<DiscoveredModel[]>>();
 /** The code of a connection the server closed (undici's `SocketError: other side closed`, node-fetch.ts). */
 const SOCKET_CLOSED = 'UND_ERR_SOCKET';
 
-async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeoutMs: number): Promise<DiscoveredModel[]> {
+async function listModelsOnce(
+  baseURL: string,
+  apiKey: string | undefined,
+  timeoutMs: number,
+): Promise<DiscoveredModel[]> {
   const url = `${baseURL.replace(/\/+$/, '')}/models`;
   const fail = (why: string, cause?: unknown, question = ' Is the server running?') =>
     new ProviderError(`Could not list models at ${url}: ${why}.${question}`, { code: 'connection', cause });
@@ -164,11 +186,19 @@ async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeo
     const detail = connectionDetail(err);
     const unreachable = unreachableMessage(detail, baseURL);
     // the same words as a request that cannot connect: `cannot reach http://127.0.0.1:11434 (connection refused): …`
-    if (unreachable) throw new ProviderError(`${unreachable.message} (listing its models at ${url})`, { code: 'connection', cause: err });
-    throw fail(detail === SOCKET_CLOSED ? 'the server closed the connection without answering' : detail || e.message, err);
+    if (unreachable)
+      throw new ProviderError(`${unreachable.message} (listing its models at ${url})`, {
+        code: 'connection',
+        cause: err,
+      });
+    throw fail(
+      detail === SOCKET_CLOSED ? 'the server closed the connection without answering' : detail || e.message,
+      err,
+    );
   }
   // a server that answers 404 here is up: it does not list models at this path (llama.cpp builds, proxies)
-  if (response.status === 404) throw fail('HTTP 404: the server answers but does not list models there (it is not down)', undefined, '');
+  if (response.status === 404)
+    throw fail('HTTP 404: the server answers but does not list models there (it is not down)', undefined, '');
   if (!response.ok) throw fail(`HTTP ${response.status}`);
   let body: unknown;
   try {
@@ -178,13 +208,21 @@ async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeo
     if (err instanceof SyntaxError) throw fail('the answer is not JSON', err);
     if (interruptKind(err) === 'timeout') throw fail(`the answer did not arrive in full within ${timeoutMs} ms`, err);
     const detail = connectionDetail(err);
-    throw fail(detail === SOCKET_CLOSED ? 'the server closed the connection before the answer ended' : `the answer could not be read (${detail})`, err);
+    throw fail(
+      detail === SOCKET_CLOSED
+        ? 'the server closed the connection before the answer ended'
+        : `the answer could not be read (${detail})`,
+      err,
+    );
   }
   // `null`, a list, or entries that are not objects: what a server that is not OpenAI-compatible may answer
   const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
   if (!Array.isArray(data)) throw fail('the answer has no "data" list');
   return data
-    .filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null && typeof (m as { id?: unknown }).id === 'string')
+    .filter(
+      (m): m is Record<string, unknown> =>
+        typeof m === 'object' && m !== null && typeof (m as { id?: unknown }).id === 'string',
+    )
     .map((m) => {
       const context = [m.context_length, m.max_model_len, m.max_context_length, m.loaded_context_length].find(
         (v): v is number => typeof v === 'number' && v > 0,
@@ -200,22 +238,31 @@ async function listModelsOnce(baseURL: string, apiKey: string | undefined, timeo
  * `options.preferProviders` are tried first. Resolves undefined when no provider has credentials.
  * @throws ProviderError when `LOCAL_ENDPOINT` is the only credential and its server cannot be listed.
  */
-export async function defaultModels(settings: ProviderSettings, options: ResolveOptions = {}): Promise<DefaultModels | undefined> {
+export async function defaultModels(
+  settings: ProviderSettings,
+  options: ResolveOptions = {},
+): Promise<DefaultModels | undefined> {
   let localFailure: ProviderError | undefined;
   const preferred = new Set(options.preferProviders ?? []);
-  const order = [...DEFAULT_PROVIDER_ORDER.filter((p) => preferred.has(p)), ...DEFAULT_PROVIDER_ORDER.filter((p) => !preferred.has(p))];
+  const order = [
+    ...DEFAULT_PROVIDER_ORDER.filter((p) => preferred.has(p)),
+    ...DEFAULT_PROVIDER_ORDER.filter((p) => !preferred.has(p)),
+  ];
   for (const providerId of order) {
     const connection = providerConnection(providerId, settings);
     if (!connection) continue;
     if (providerId !== 'local') return { ...DEFAULT_MODELS[providerId] };
     const configured = Object.keys(settings.providers.local?.models ?? {})[0];
     try {
-      const name = configured ?? (await discoverModels(connection.baseURL, connection.apiKey, options.discoveryTimeoutMs))[0]?.id;
+      const name =
+        configured ?? (await discoverModels(connection.baseURL, connection.apiKey, options.discoveryTimeoutMs))[0]?.id;
       if (name) {
         const id = `local/${name}`;
         return { coder: id, task: id, title: id, summarizer: id };
       }
-      localFailure = new ProviderError(`The local server at ${localEndpoint(settings)} lists no models.`, { code: 'connection' });
+      localFailure = new ProviderError(`The local server at ${localEndpoint(settings)} lists no models.`, {
+        code: 'connection',
+      });
     } catch (err) {
       localFailure = err as ProviderError; // try the next provider; reported only if none is usable
     }
@@ -232,7 +279,12 @@ export function listModels(settings: ProviderSettings): ModelInfo[] {
   const out: ModelInfo[] = [];
   for (const model of CATALOG) {
     if (providerConnection(model.provider, settings)) {
-      out.push(applyOverride(catalogModel(model.id)!, settings.providers[model.provider]?.models?.[model.id.slice(model.provider.length + 1)]));
+      out.push(
+        applyOverride(
+          catalogModel(model.id)!,
+          settings.providers[model.provider]?.models?.[model.id.slice(model.provider.length + 1)],
+        ),
+      );
     }
   }
   for (const [providerId, config] of Object.entries(settings.providers)) {

@@ -112,7 +112,9 @@ export async function* streamWithRetry(
       throw new StreamTruncatedError('the provider returned no final message');
     } catch (err) {
       const cutByBudget = attemptControl?.expired() === true && !signal?.aborted;
-      const failure = cutByBudget ? { error: budgetError(options, budgetMs), reason: 'retry budget used up' } : classifyError(err, signal, options);
+      const failure = cutByBudget
+        ? { error: budgetError(options, budgetMs), reason: 'retry budget used up' }
+        : classifyError(err, signal, options);
       const unreachable = failure.unreachable === true;
       const retryCap = unreachable ? Math.min(maxRetries, UNREACHABLE_MAX_RETRIES) : maxRetries;
       const backoff = (unreachable ? Math.min(baseDelayMs, UNREACHABLE_BASE_DELAY_MS) : baseDelayMs) * 2 ** retries;
@@ -142,10 +144,13 @@ function budgetedAttempt(signal: AbortSignal | undefined, remainingMs: number) {
   const onAbort = () => controller.abort(signal?.reason);
   if (signal?.aborted) controller.abort(signal.reason);
   else signal?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort();
-  }, Math.max(0, remainingMs));
+  const timer = setTimeout(
+    () => {
+      expired = true;
+      controller.abort();
+    },
+    Math.max(0, remainingMs),
+  );
   return {
     signal: controller.signal,
     expired: () => expired,
@@ -158,10 +163,13 @@ function budgetedAttempt(signal: AbortSignal | undefined, remainingMs: number) {
 
 function budgetError(options: RetryOptions, budgetMs: number): ProviderError {
   const at = options.baseURL ? ` at ${displayURL(options.baseURL)}` : '';
-  return new ProviderError(`${options.providerName} API${at} did not answer within the retry budget of ${seconds(budgetMs)}`, {
-    retryable: true,
-    code: 'connection',
-  });
+  return new ProviderError(
+    `${options.providerName} API${at} did not answer within the retry budget of ${seconds(budgetMs)}`,
+    {
+      retryable: true,
+      code: 'connection',
+    },
+  );
 }
 
 /** A classified failure: the error to report, a short reason for `retry` events, and the server's wait. */
@@ -195,7 +203,12 @@ export function classifyError(err: unknown, signal: AbortSignal | undefined, opt
   const name = options.providerName;
   const scrub = (text: string) => scrubSecrets(text, options.secrets);
   const make = (code: ProviderErrorCode, label: string, retryable: boolean, reason: string): ClassifiedError => ({
-    error: new ProviderError(scrub(`${label}: ${apiMessage}`), { status, retryable, code, cause: scrubbedCause(err, scrub) }),
+    error: new ProviderError(scrub(`${label}: ${apiMessage}`), {
+      status,
+      retryable,
+      code,
+      cause: scrubbedCause(err, scrub),
+    }),
     reason,
     retryAfterMs: retryable ? retryAfterMs(e.headers) : undefined,
   });
@@ -221,7 +234,11 @@ export function classifyError(err: unknown, signal: AbortSignal | undefined, opt
   if (stall) {
     const at = options.baseURL ? ` at ${displayURL(options.baseURL)}` : '';
     return {
-      error: new ProviderError(scrub(`${name} API${at}: ${stall.message}`), { retryable: true, code: 'connection', cause: scrubbedCause(err, scrub) }),
+      error: new ProviderError(scrub(`${name} API${at}: ${stall.message}`), {
+        retryable: true,
+        code: 'connection',
+        cause: scrubbedCause(err, scrub),
+      }),
       reason: stall.message,
     };
   }
@@ -230,7 +247,11 @@ export function classifyError(err: unknown, signal: AbortSignal | undefined, opt
     const unreachable = unreachableMessage(detail, options.baseURL);
     if (unreachable) {
       return {
-        error: new ProviderError(scrub(unreachable.message), { retryable: true, code: 'connection', cause: scrubbedCause(err, scrub) }),
+        error: new ProviderError(scrub(unreachable.message), {
+          retryable: true,
+          code: 'connection',
+          cause: scrubbedCause(err, scrub),
+        }),
         reason: unreachable.reason,
         unreachable: true,
       };
@@ -256,7 +277,10 @@ export function classifyError(err: unknown, signal: AbortSignal | undefined, opt
  * base URL` (ENOTFOUND), and the like for a failed DNS lookup (EAI_AGAIN). The address is the base URL's
  * origin, since that is what was refused.
  */
-export function unreachableMessage(code: string, baseURL: string | undefined): { message: string; reason: string } | undefined {
+export function unreachableMessage(
+  code: string,
+  baseURL: string | undefined,
+): { message: string; reason: string } | undefined {
   let origin = baseURL ? displayURL(baseURL) : 'the server';
   let host = 'the host';
   try {
@@ -270,13 +294,22 @@ export function unreachableMessage(code: string, baseURL: string | undefined): {
   }
   switch (code) {
     case 'ECONNREFUSED':
-      return { message: `cannot reach ${origin} (connection refused): is the server running?`, reason: 'connection refused' };
+      return {
+        message: `cannot reach ${origin} (connection refused): is the server running?`,
+        reason: 'connection refused',
+      };
     case 'ENOTFOUND':
-      return { message: `cannot reach ${origin} (host ${host} not found): check the base URL`, reason: `host ${host} not found` };
+      return {
+        message: `cannot reach ${origin} (host ${host} not found): check the base URL`,
+        reason: `host ${host} not found`,
+      };
     case 'bad port': {
       // undici refuses the ports browsers block (the Fetch standard's "bad port" list), before connecting
       const port = baseURL ? new URL(baseURL).port : '';
-      return { message: `cannot reach ${origin} (Node's fetch refuses port ${port || 'this port'} as unsafe): use another port`, reason: 'port refused by fetch' };
+      return {
+        message: `cannot reach ${origin} (Node's fetch refuses port ${port || 'this port'} as unsafe): use another port`,
+        reason: 'port refused by fetch',
+      };
     }
     case 'EAI_AGAIN':
       return {
@@ -371,12 +404,15 @@ function abortError(options: RetryOptions): ProviderError {
 
 function withRetryCount(error: ProviderError, retries: number): ProviderError {
   if (error.code === 'aborted') return error;
-  const again = new ProviderError(`${error.message} (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})`, {
-    status: error.status,
-    retryable: error.retryable,
-    code: error.code,
-    cause: error.cause,
-  });
+  const again = new ProviderError(
+    `${error.message} (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})`,
+    {
+      status: error.status,
+      retryable: error.retryable,
+      code: error.code,
+      cause: error.cause,
+    },
+  );
   again.name = error.name;
   return again;
 }
@@ -414,7 +450,8 @@ function isAbort(err: unknown, classes: SdkErrorClasses | undefined): boolean {
   return isAbortError(err) || sdkFailureKind(err, classes) === 'aborted';
 }
 
-const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+)$/;
+const CONNECTION_CODES =
+  /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+)$/;
 
 function isConnectionError(err: unknown, classes: SdkErrorClasses | undefined): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as SdkErrorShape).cause, depth++) {

@@ -79,7 +79,12 @@ export const BUILTIN_PROVIDERS: Record<string, BuiltinProvider> = {
     baseURLEnv: 'OPENAI_BASE_URL',
     defaultBaseURL: 'https://api.openai.com/v1',
   },
-  groq: { api: 'openai', displayName: 'Groq', keyEnv: 'GROQ_API_KEY', defaultBaseURL: 'https://api.groq.com/openai/v1' },
+  groq: {
+    api: 'openai',
+    displayName: 'Groq',
+    keyEnv: 'GROQ_API_KEY',
+    defaultBaseURL: 'https://api.groq.com/openai/v1',
+  },
   openrouter: {
     api: 'openai',
     displayName: 'OpenRouter',
@@ -124,7 +129,8 @@ export function providerConnection(providerId: string, settings: ProviderSetting
   // a named variable that is empty means no key (not "no key needed", not the usual variable)
   const namedMissing = !nonEmpty(config.apiKey) && config.apiKeyEnv !== undefined && named === undefined;
   if (builtin) {
-    const apiKey = nonEmpty(config.apiKey) ?? (config.apiKeyEnv !== undefined ? named : nonEmpty(settings.env[builtin.keyEnv]));
+    const apiKey =
+      nonEmpty(config.apiKey) ?? (config.apiKeyEnv !== undefined ? named : nonEmpty(settings.env[builtin.keyEnv]));
     if (!apiKey) return undefined;
     const baseURL =
       nonEmpty(config.baseURL) ?? (builtin.baseURLEnv ? nonEmpty(settings.env[builtin.baseURLEnv]) : undefined);
@@ -140,7 +146,13 @@ export function providerConnection(providerId: string, settings: ProviderSetting
   if (providerId === 'local') {
     const endpoint = localEndpoint(settings);
     if (!endpoint || namedMissing) return undefined;
-    return { providerId, api: 'openai', displayName: 'local', apiKey: nonEmpty(config.apiKey) ?? named ?? NO_KEY, baseURL: localBaseURL(endpoint) };
+    return {
+      providerId,
+      api: 'openai',
+      displayName: 'local',
+      apiKey: nonEmpty(config.apiKey) ?? named ?? NO_KEY,
+      baseURL: localBaseURL(endpoint),
+    };
   }
   const baseURL = nonEmpty(config.baseURL);
   if (!baseURL || namedMissing) return undefined;
@@ -165,7 +177,10 @@ export function providerBaseURL(providerId: string, settings: ProviderSettings):
     return endpoint ? localBaseURL(endpoint) : undefined;
   }
   const builtin = BUILTIN_PROVIDERS[providerId];
-  const url = nonEmpty(config.baseURL) ?? (builtin?.baseURLEnv ? nonEmpty(settings.env[builtin.baseURLEnv]) : undefined) ?? builtin?.defaultBaseURL;
+  const url =
+    nonEmpty(config.baseURL) ??
+    (builtin?.baseURLEnv ? nonEmpty(settings.env[builtin.baseURLEnv]) : undefined) ??
+    builtin?.defaultBaseURL;
   return url?.replace(/\/+$/, '');
 }
 
@@ -179,12 +194,16 @@ export function credentialHint(providerId: string, settings?: ProviderSettings):
   const config = settings?.providers[providerId];
   if (config?.disabled) return `remove providers.${providerId}.disabled from the config`;
   if (config?.apiKeyEnv && !nonEmpty(config.apiKey)) {
-    const endpointHint = providerId === 'local' && !localEndpoint(settings!) ? ` and ${LOCAL_ENDPOINT_ENV} or providers.local.baseURL` : '';
+    const endpointHint =
+      providerId === 'local' && !localEndpoint(settings!)
+        ? ` and ${LOCAL_ENDPOINT_ENV} or providers.local.baseURL`
+        : '';
     return `set ${config.apiKeyEnv} (named by providers.${providerId}.apiKeyEnv)${endpointHint}`;
   }
   const builtin = BUILTIN_PROVIDERS[providerId];
   if (builtin) return `set ${builtin.keyEnv} or providers.${providerId}.apiKey`;
-  if (providerId === 'local') return `set ${LOCAL_ENDPOINT_ENV} (e.g. http://localhost:11434) or providers.local.baseURL`;
+  if (providerId === 'local')
+    return `set ${LOCAL_ENDPOINT_ENV} (e.g. http://localhost:11434) or providers.local.baseURL`;
   return `set providers.${providerId}.baseURL (and .apiKey if the server needs one) for an OpenAI-compatible server`;
 }
 

@@ -74,7 +74,10 @@ export function stallGuardedFetch(timeouts: StallTimeouts, baseFetch: typeof fet
     };
 
     const started = Date.now();
-    const headerTimer = setTimeout(() => stallNow('first-byte', timeouts.firstByteTimeoutMs), timeouts.firstByteTimeoutMs);
+    const headerTimer = setTimeout(
+      () => stallNow('first-byte', timeouts.firstByteTimeoutMs),
+      timeouts.firstByteTimeoutMs,
+    );
     let response: Response;
     try {
       response = await baseFetch(input, { ...init, signal: controller.signal });
@@ -95,7 +98,9 @@ export function stallGuardedFetch(timeouts: StallTimeouts, baseFetch: typeof fet
       async pull(out) {
         // the first chunk gets what is left of the first-byte limit; later ones the idle limit
         const limitMs = firstChunk ? timeouts.firstByteTimeoutMs : timeouts.idleTimeoutMs;
-        const waitMs = firstChunk ? Math.max(0, timeouts.firstByteTimeoutMs - (Date.now() - started)) : timeouts.idleTimeoutMs;
+        const waitMs = firstChunk
+          ? Math.max(0, timeouts.firstByteTimeoutMs - (Date.now() - started))
+          : timeouts.idleTimeoutMs;
         const timer = setTimeout(() => {
           stallNow(firstChunk ? 'first-byte' : 'idle', limitMs);
           reader.cancel(stall).catch(() => undefined);
@@ -122,7 +127,11 @@ export function stallGuardedFetch(timeouts: StallTimeouts, baseFetch: typeof fet
         return reader.cancel(reason);
       },
     });
-    const guarded = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const guarded = new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
     Object.defineProperty(guarded, 'url', { value: response.url });
     return guarded;
   };

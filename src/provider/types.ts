@@ -60,7 +60,8 @@ export interface ProviderToolCall {
  * The reply's text and server tool blocks in the order the API sent them (Anthropic): text blocks next to
  * each other are one entry; a server tool block between two texts keeps them apart.
  */
-export type ResponseContentBlock = { type: 'text'; text: string } | { type: 'server_tool'; block: Record<string, unknown> };
+export type ResponseContentBlock =
+  { type: 'text'; text: string } | { type: 'server_tool'; block: Record<string, unknown> };
 
 /** The final state of one provider call. */
 export interface ProviderResponse {

@@ -48,7 +48,11 @@ export interface StreamSource {
  */
 export function invalidStreamError(source: StreamSource, detail: string): ProviderError {
   const message = `${source.providerName}: the server at ${displayURL(source.baseURL)} did not answer with an ${source.kind} event stream (${detail}) — check the base URL`;
-  return new ProviderError(scrubSecrets(message, source.secrets), { status: 200, retryable: false, code: 'invalid_response' });
+  return new ProviderError(scrubSecrets(message, source.secrets), {
+    status: 200,
+    retryable: false,
+    code: 'invalid_response',
+  });
 }
 
 /** Media type of a `content-type` header, lower case, without parameters; '' when absent. */
@@ -66,7 +70,10 @@ export async function expectEventStream(response: Response, source: StreamSource
   if (type === '' || type === 'text/event-stream') return;
   const snippet = await bodyStart(response);
   abort();
-  throw invalidStreamError(source, `got content-type ${type}${snippet ? `: ${JSON.stringify(snippet)}` : ' with an empty body'}`);
+  throw invalidStreamError(
+    source,
+    `got content-type ${type}${snippet ? `: ${JSON.stringify(snippet)}` : ' with an empty body'}`,
+  );
 }
 
 /** The detail for a stream that ended without any event of the expected API. */

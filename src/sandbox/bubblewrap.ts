@@ -17,7 +17,11 @@ export const SECCOMP_FD = 9;
  * `bwrap` started through `/bin/sh`, which opens the seccomp program on {@link SECCOMP_FD} and execs
  * `bwrap` with it: every spawn site (the MCP SDK's included) can start it with its own stdio.
  */
-export function seccompLaunch(launcher: string, filterFile: string, args: readonly string[]): { file: string; args: string[] } {
+export function seccompLaunch(
+  launcher: string,
+  filterFile: string,
+  args: readonly string[],
+): { file: string; args: string[] } {
   const quoted = `'${filterFile.replaceAll("'", `'\\''`)}'`;
   return { file: '/bin/sh', args: ['-c', `exec "$0" "$@" ${SECCOMP_FD}<${quoted}`, launcher, ...args] };
 }
@@ -30,7 +34,10 @@ const ISOLATION_ARGS: ReadonlyArray<{ args: string[]; reason: string }> = [
   { args: ['--die-with-parent'], reason: 'everything in the sandbox ends when opencode dies' },
   { args: ['--unshare-pid'], reason: "a new pid namespace: opencode's process and its environment are not visible" },
   { args: ['--unshare-ipc'], reason: "no access to other processes' shared memory and queues" },
-  { args: ['--cap-drop', 'ALL'], reason: 'as root the command would keep CAP_SYS_ADMIN and could remount the file system' },
+  {
+    args: ['--cap-drop', 'ALL'],
+    reason: 'as root the command would keep CAP_SYS_ADMIN and could remount the file system',
+  },
 ];
 
 /**
@@ -41,12 +48,20 @@ const ISOLATION_ARGS: ReadonlyArray<{ args: string[]; reason: string }> = [
 export const SOCKET_PLACES: ReadonlyArray<{ path: string; reason: string }> = [
   { path: '/tmp', reason: 'tmux, screen, X11 (/tmp/.X11-unix), ssh-agent and listeners anyone starts' },
   { path: '/var/tmp', reason: 'the same, for programs that keep them across reboots' },
-  { path: '/run', reason: 'docker.sock, the system D-Bus, /run/user/<uid> (session bus, gpg-agent, Wayland), resolved, nscd' },
+  {
+    path: '/run',
+    reason: 'docker.sock, the system D-Bus, /run/user/<uid> (session bus, gpg-agent, Wayland), resolved, nscd',
+  },
   { path: '/var/run', reason: 'the same where it is not a link to /run' },
 ];
 
 /** The file-system part: read-only root, fresh /dev and /proc, writable places, protected files, hidden secrets. */
-export function mountArgs(policy: SandboxPolicy, extraWritable: readonly string[] = [], hidden: readonly string[] = [], emptyFile = '/dev/null'): string[] {
+export function mountArgs(
+  policy: SandboxPolicy,
+  extraWritable: readonly string[] = [],
+  hidden: readonly string[] = [],
+  emptyFile = '/dev/null',
+): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   // before the writable places, which may lie inside (the shell's state directory under /tmp); made
   // read-only by bubblewrapArgs once every mount point inside is made

@@ -31,12 +31,29 @@ async function detect(): Promise<SandboxSupport> {
     const launcher = '/usr/bin/sandbox-exec';
     if (!isExecutable(launcher)) return { backend: 'none', reason: '/usr/bin/sandbox-exec is missing' };
     const ok = await runs(launcher, ['-p', '(version 1)(allow default)', '/usr/bin/true']);
-    return ok === true ? { backend: 'seatbelt', launcher } : { backend: 'none', reason: `sandbox-exec cannot start: ${ok}` };
+    return ok === true
+      ? { backend: 'seatbelt', launcher }
+      : { backend: 'none', reason: `sandbox-exec cannot start: ${ok}` };
   }
   if (process.platform !== 'linux') return { backend: 'none', reason: `no sandbox for ${process.platform}` };
   const launcher = process.env.OPENCODE_BWRAP_PATH || findOnPath('bwrap');
   if (!launcher) return { backend: 'none', reason: 'bubblewrap (bwrap) is not installed' };
-  const trial = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--die-with-parent', '--cap-drop', 'ALL', '--', 'true'];
+  const trial = [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--unshare-pid',
+    '--unshare-net',
+    '--die-with-parent',
+    '--cap-drop',
+    'ALL',
+    '--',
+    'true',
+  ];
   const ok = await runs(launcher, trial);
   if (ok !== true) return { backend: 'none', reason: `bwrap cannot start here: ${ok}` };
   return { backend: 'bubblewrap', launcher, socat: findOnPath('socat') };
@@ -45,10 +62,15 @@ async function detect(): Promise<SandboxSupport> {
 /** true, or the error text of the failed start */
 function runs(file: string, args: string[]): Promise<true | string> {
   return new Promise((resolve) => {
-    execFile(file, args, { timeout: 10_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }, (err, _stdout, stderr) => {
-      if (!err) resolve(true);
-      else resolve((stderr.trim().split('\n').pop() || err.message).slice(0, 200));
-    });
+    execFile(
+      file,
+      args,
+      { timeout: 10_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } },
+      (err, _stdout, stderr) => {
+        if (!err) resolve(true);
+        else resolve((stderr.trim().split('\n').pop() || err.message).slice(0, 200));
+      },
+    );
   });
 }
 

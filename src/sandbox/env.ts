@@ -60,7 +60,10 @@ export const SANDBOX_HIDDEN_ENV: ReadonlyArray<{ name: string; reason: string }>
 export const SANDBOX_HIDDEN_ENV_PATTERNS: ReadonlyArray<{ pattern: RegExp; reason: string }> = [
   { pattern: /^AWS_.*(SECRET|TOKEN|KEY_ID|PASSWORD)/, reason: 'AWS credentials' },
   { pattern: /^AZURE_.*(SECRET|TOKEN|PASSWORD|KEY)/, reason: 'Azure credentials' },
-  { pattern: /(^|_)(API_KEY|APIKEY|ACCESS_TOKEN|AUTH_TOKEN|SECRET_KEY|CLIENT_SECRET|PRIVATE_KEY|PASSWORD)$/, reason: 'a key, token or password' },
+  {
+    pattern: /(^|_)(API_KEY|APIKEY|ACCESS_TOKEN|AUTH_TOKEN|SECRET_KEY|CLIENT_SECRET|PRIVATE_KEY|PASSWORD)$/,
+    reason: 'a key, token or password',
+  },
 ];
 
 /**
@@ -71,6 +74,7 @@ export const SANDBOX_HIDDEN_ENV_PATTERNS: ReadonlyArray<{ pattern: RegExp; reaso
 export function sandboxHiddenEnvNames(present: Iterable<string>, keep: readonly string[] = []): string[] {
   const kept = new Set(keep);
   const names = new Set(SANDBOX_HIDDEN_ENV.map((entry) => entry.name));
-  for (const name of present) if (SANDBOX_HIDDEN_ENV_PATTERNS.some((entry) => entry.pattern.test(name))) names.add(name);
+  for (const name of present)
+    if (SANDBOX_HIDDEN_ENV_PATTERNS.some((entry) => entry.pattern.test(name))) names.add(name);
   return [...names].filter((name) => !kept.has(name));
 }

@@ -8,17 +8,30 @@ import { PROXY_REFUSAL } from './proxy.js';
 /** One kind of refusal: the output patterns that show it, and what the sandbox refused. */
 const SANDBOX_FAILURES: ReadonlyArray<{ pattern: RegExp; refused: string }> = [
   // EROFS: every place outside the project and the files that decide what runs are mounted read-only
-  { pattern: /Read-only file system|\bEROFS\b/, refused: 'a write outside the project or to a protected file (read-only here)' },
+  {
+    pattern: /Read-only file system|\bEROFS\b/,
+    refused: 'a write outside the project or to a protected file (read-only here)',
+  },
   { pattern: /Invalid cross-device link|\bEXDEV\b/, refused: 'a link or move across the read-only mounts' },
-  { pattern: new RegExp(PROXY_REFUSAL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), refused: 'a host that is not in sandbox.network.allowedDomains' },
+  {
+    pattern: new RegExp(PROXY_REFUSAL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+    refused: 'a host that is not in sandbox.network.allowedDomains',
+  },
   // the proxy's 403 to a tunnel, as curl and Python report it (only our proxy is reachable from inside)
-  { pattern: /CONNECT tunnel failed, response 403|Tunnel connection failed: 403/, refused: 'a host that is not in sandbox.network.allowedDomains' },
+  {
+    pattern: /CONNECT tunnel failed, response 403|Tunnel connection failed: 403/,
+    refused: 'a host that is not in sandbox.network.allowedDomains',
+  },
   // no DNS in the network namespace
   {
-    pattern: /Temporary failure in name resolution|Could not resolve host|Name or service not known|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|nodename nor servname|Could not resolve hostname|unable to resolve host/i,
+    pattern:
+      /Temporary failure in name resolution|Could not resolve host|Name or service not known|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|nodename nor servname|Could not resolve hostname|unable to resolve host/i,
     refused: 'a name lookup (there is no network)',
   },
-  { pattern: /Network is unreachable|\bENETUNREACH\b|No route to host|\bEHOSTUNREACH\b/, refused: 'a connection (there is no network)' },
+  {
+    pattern: /Network is unreachable|\bENETUNREACH\b|No route to host|\bEHOSTUNREACH\b/,
+    refused: 'a connection (there is no network)',
+  },
   { pattern: /Operation not permitted.*(?:socket|connect)|sandbox-exec.*deny/i, refused: 'a network or file access' },
 ];
 

@@ -26,7 +26,13 @@ import {
 } from './types.js';
 
 export * from './types.js';
-export { buildPolicy, sandboxSettings, PROTECTED_PROJECT_PATHS, SECRET_HOME_PATHS, type SandboxConfigValue } from './policy.js';
+export {
+  buildPolicy,
+  sandboxSettings,
+  PROTECTED_PROJECT_PATHS,
+  SECRET_HOME_PATHS,
+  type SandboxConfigValue,
+} from './policy.js';
 export { describeSandboxFailure } from './failure.js';
 export { detectSandbox } from './detect.js';
 export { sandboxNotice } from './notice.js';
@@ -64,7 +70,10 @@ class OsSandbox implements Sandbox {
   }
 
   private detect(): Promise<SandboxSupport> {
-    this.support ??= this.settings.mode === 'off' ? Promise.resolve({ backend: 'none', reason: '"sandbox" is "off"' }) : detectSandbox();
+    this.support ??=
+      this.settings.mode === 'off'
+        ? Promise.resolve({ backend: 'none', reason: '"sandbox" is "off"' })
+        : detectSandbox();
     return this.support;
   }
 
@@ -75,7 +84,12 @@ class OsSandbox implements Sandbox {
       return { mode: this.settings.mode, active: true, backend: 'none', inherited: true };
     }
     const reason = support.reason ?? this.proxyProblem(support);
-    return { mode: this.settings.mode, active: support.backend !== 'none' && !reason, backend: reason ? 'none' : support.backend, reason };
+    return {
+      mode: this.settings.mode,
+      active: support.backend !== 'none' && !reason,
+      backend: reason ? 'none' : support.backend,
+      reason,
+    };
   }
 
   /** Linux needs socat inside the sandbox to reach the proxy. */
@@ -106,11 +120,21 @@ class OsSandbox implements Sandbox {
     const afterExit = () => restoreProtected(this.policy.projectDir, watch);
     const unsetEnv = sandboxHiddenEnvNames(Object.keys(process.env), options.keepEnv);
     if (support.backend === 'seatbelt') {
-      const profile = seatbeltProfile(this.policy, options.level, { extraWritable: options.writable, proxyPort: proxy?.port });
+      const profile = seatbeltProfile(this.policy, options.level, {
+        extraWritable: options.writable,
+        proxyPort: proxy?.port,
+      });
       const env = proxy?.port ? proxyEnvFor(`http://127.0.0.1:${proxy.port}`) : {};
       // sandbox-exec passes its environment on: env(1) removes the withheld variables first
       const args = [...unsetEnv.flatMap((name) => ['-u', name]), support.launcher!, '-p', profile, ...argv];
-      return { file: '/usr/bin/env', args, env: { ...env, ...outerSandboxEnv(options.level) }, unsetEnv, launcher: basename(support.launcher!), afterExit: () => [] };
+      return {
+        file: '/usr/bin/env',
+        args,
+        env: { ...env, ...outerSandboxEnv(options.level) },
+        unsetEnv,
+        launcher: basename(support.launcher!),
+        afterExit: () => [],
+      };
     }
     // socat inside reaches the proxy through a Unix socket, which the filter would refuse: the places
     // where the host's sockets live are hidden instead
@@ -128,7 +152,9 @@ class OsSandbox implements Sandbox {
     });
     const inner = proxy?.socketPath ? proxyBridgeArgv(support.socat!, proxy.socketPath, argv) : [...argv];
     const env = { ...(proxy ? proxyEnv() : {}), ...outerSandboxEnv(options.level) };
-    const launch = filter ? seccompLaunch(support.launcher!, filter, [...args, '--', ...inner]) : { file: support.launcher!, args: [...args, '--', ...inner] };
+    const launch = filter
+      ? seccompLaunch(support.launcher!, filter, [...args, '--', ...inner])
+      : { file: support.launcher!, args: [...args, '--', ...inner] };
     return { ...launch, env, unsetEnv, launcher: basename(support.launcher!), afterExit };
   }
 

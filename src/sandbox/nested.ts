@@ -20,7 +20,9 @@ export function outerSandboxEnv(level: Exclude<SandboxLevel, 'none'>): Record<st
 }
 
 /** The outer sandbox this process runs in, by what its environment says; undefined when none. */
-export function outerSandboxLevel(env: Readonly<Record<string, string | undefined>> = process.env): 'strict' | 'network' | undefined {
+export function outerSandboxLevel(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): 'strict' | 'network' | undefined {
   if (env.OPENCODE_SANDBOXED !== '1') return undefined;
   const level = env[OUTER_SANDBOX_ENV];
   return level === 'strict' || level === 'network' ? level : undefined;

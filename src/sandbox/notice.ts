@@ -10,6 +10,7 @@ import type { SandboxStatus } from './types.js';
  */
 export function sandboxNotice(status: SandboxStatus): string | undefined {
   if (status.active || status.mode === 'off') return undefined;
-  if (status.mode === 'required') return `commands will be refused: "sandbox" is "required" and the sandbox cannot start (${status.reason})`;
+  if (status.mode === 'required')
+    return `commands will be refused: "sandbox" is "required" and the sandbox cannot start (${status.reason})`;
   return `commands run without the OS sandbox (${status.reason}): only the permission checks protect this run`;
 }

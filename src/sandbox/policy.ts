@@ -16,8 +16,14 @@ export const PROTECTED_PROJECT_PATHS: ReadonlyArray<{ path: string; reason: stri
   { path: '.git/hooks', reason: 'git runs these on commit, checkout, merge and push' },
   { path: '.git/info', reason: 'attributes here pick the filters and diff drivers git runs' },
   { path: '.git/commondir', reason: 'names the git directory whose config and hooks git uses instead' },
-  { path: '.git/config.worktree', reason: 'config git reads too (extensions.worktreeConfig): core.fsmonitor, core.hooksPath' },
-  { path: '.git/modules', reason: "submodules' git directories: their config and hooks run on the top-level git status and commit" },
+  {
+    path: '.git/config.worktree',
+    reason: 'config git reads too (extensions.worktreeConfig): core.fsmonitor, core.hooksPath',
+  },
+  {
+    path: '.git/modules',
+    reason: "submodules' git directories: their config and hooks run on the top-level git status and commit",
+  },
   { path: '.git/worktrees', reason: "linked worktrees' git directories: their config.worktree, commondir and hooks" },
   { path: 'node_modules/.bin', reason: 'programs npm scripts and opencode start by name' },
   { path: '.envrc', reason: 'direnv runs it on entering the directory' },
@@ -29,8 +35,18 @@ export const PROTECTED_PROJECT_PATHS: ReadonlyArray<{ path: string; reason: stri
   { path: '.lefthook', reason: "lefthook's hook scripts" },
   { path: '.lefthook-local', reason: "lefthook's local hook scripts" },
   // every name lefthook reads its config from (its docs, "Config file"): the commands its git hooks run
-  ...['lefthook', '.lefthook', '.config/lefthook', 'lefthook-local', '.lefthook-local', '.config/lefthook-local'].flatMap((base) =>
-    ['yml', 'yaml', 'json', 'jsonc', 'toml'].map((ext) => ({ path: `${base}.${ext}`, reason: 'lefthook: the commands its git hooks run' })),
+  ...[
+    'lefthook',
+    '.lefthook',
+    '.config/lefthook',
+    'lefthook-local',
+    '.lefthook-local',
+    '.config/lefthook-local',
+  ].flatMap((base) =>
+    ['yml', 'yaml', 'json', 'jsonc', 'toml'].map((ext) => ({
+      path: `${base}.${ext}`,
+      reason: 'lefthook: the commands its git hooks run',
+    })),
   ),
 ];
 
@@ -57,10 +73,14 @@ export const SECRET_HOME_PATHS: ReadonlyArray<{ path: string; reason: string }> 
  * opencode's configuration under `$XDG_CONFIG_HOME` when that is set (config/light.ts looks there),
  * hidden as the secret places are: it can hold provider API keys.
  */
-export function xdgSecretPaths(env: Record<string, string | undefined> = process.env): Array<{ path: string; reason: string }> {
+export function xdgSecretPaths(
+  env: Record<string, string | undefined> = process.env,
+): Array<{ path: string; reason: string }> {
   const base = env.XDG_CONFIG_HOME;
   if (!base || !isAbsolute(base)) return [];
-  return [{ path: join(base, 'opencode', '.opencode.json'), reason: "opencode's own configuration: provider API keys" }];
+  return [
+    { path: join(base, 'opencode', '.opencode.json'), reason: "opencode's own configuration: provider API keys" },
+  ];
 }
 
 /**
@@ -70,7 +90,10 @@ export function xdgSecretPaths(env: Record<string, string | undefined> = process
  */
 export function buildPolicy(settings: SandboxSettings, projectDir: string, home: string): SandboxPolicy {
   const project = realOrSelf(projectDir);
-  const toAbsolute = (p: string) => realOrSelf(p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : isAbsolute(p) ? p : resolve(project, p));
+  const toAbsolute = (p: string) =>
+    realOrSelf(
+      p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : isAbsolute(p) ? p : resolve(project, p),
+    );
   const writable = unique(settings.allowWrite.map(toAbsolute).filter((p) => existsSync(p)));
   const protectedPaths = unique([
     ...PROTECTED_PROJECT_PATHS.map((entry) => join(project, entry.path)),

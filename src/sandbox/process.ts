@@ -76,7 +76,10 @@ export async function sandboxProcess(
   const found = program.includes('/') ? program : findOnPath(program, options.pathVariable ?? process.env.PATH ?? '');
   if (!found) throw notFound(program);
   const tempDir = realpathSync(mkdtempSync(join(tmpdir(), PROCESS_TEMP_PREFIX)));
-  const writable = [tempDir, ...extraWritable(options.settings?.allowWrite ?? [], sandbox.policy.projectDir, options.home ?? homedir())];
+  const writable = [
+    tempDir,
+    ...extraWritable(options.settings?.allowWrite ?? [], sandbox.policy.projectDir, options.home ?? homedir()),
+  ];
   let wrapped;
   try {
     // a session of its own: no controlling terminal to type into (TIOCSTI)
@@ -86,7 +89,10 @@ export async function sandboxProcess(
     throw err;
   }
   // the network on is not the person's approval: protected entries the program creates are removed as at `strict`
-  const watch = watchProtected(sandbox.policy.projectDir, options.level !== 'network' && level === 'network' ? sandbox.policy.protectedPaths : []);
+  const watch = watchProtected(
+    sandbox.policy.projectDir,
+    options.level !== 'network' && level === 'network' ? sandbox.policy.protectedPaths : [],
+  );
   let released = false;
   return {
     file: wrapped.file,
@@ -113,7 +119,9 @@ export function projectSandbox(value: SandboxConfigValue | undefined, projectDir
 /** `allowWrite` entries as absolute paths; only existing ones (a mount needs its target). */
 function extraWritable(paths: readonly string[], projectDir: string, home: string): string[] {
   return paths
-    .map((p) => (p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : isAbsolute(p) ? p : resolve(projectDir, p)))
+    .map((p) =>
+      p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : isAbsolute(p) ? p : resolve(projectDir, p),
+    )
     .filter((p) => existsSync(p));
 }
 

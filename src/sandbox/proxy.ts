@@ -7,14 +7,23 @@
  * loopback port (macOS). The proxy resolves names itself, so commands need no DNS.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** true when `host` is listed: exactly, or under a `*.example.com` entry (which also matches `example.com`). */
 export function hostAllowed(host: string, allowedDomains: readonly string[]): boolean {
-  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const name = host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   return allowedDomains.some((entry) => {
     const pattern = entry.toLowerCase().replace(/\.$/, '');
     if (pattern.startsWith('*.')) {
@@ -44,7 +53,9 @@ export async function startDomainProxy(allowedDomains: readonly string[], on: 's
   const refused: string[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => forwardHttp(req, res, allowedDomains, refused));
-  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => tunnel(req, client, head, allowedDomains, refused));
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) =>
+    tunnel(req, client, head, allowedDomains, refused),
+  );
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -83,7 +94,13 @@ function listen(server: Server, ...args: [string] | [number, string]): Promise<v
 }
 
 /** `CONNECT host:port`: a raw tunnel to an allowed host. */
-function tunnel(req: IncomingMessage, client: Socket, head: Buffer, allowed: readonly string[], refused: string[]): void {
+function tunnel(
+  req: IncomingMessage,
+  client: Socket,
+  head: Buffer,
+  allowed: readonly string[],
+  refused: string[],
+): void {
   const target = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? '');
   client.on('error', () => {});
   if (!target || !hostAllowed(target[1]!, allowed)) {

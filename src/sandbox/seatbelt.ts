@@ -13,7 +13,10 @@ const BASE_RULES: ReadonlyArray<{ rule: string; reason: string }> = [
   { rule: '(allow process-exec)', reason: 'commands start programs' },
   { rule: '(allow process-fork)', reason: 'shells fork' },
   { rule: '(allow signal (target same-sandbox))', reason: 'a command may signal its own processes, not ours' },
-  { rule: '(allow process-info* (target same-sandbox))', reason: "no reading other processes' arguments and environment" },
+  {
+    rule: '(allow process-info* (target same-sandbox))',
+    reason: "no reading other processes' arguments and environment",
+  },
   { rule: '(allow sysctl-read)', reason: 'programs read the CPU count and OS version' },
   { rule: '(allow mach-lookup)', reason: 'system services (the DNS resolver is further limited by the network rules)' },
   { rule: '(allow ipc-posix-shm)', reason: 'shared memory some runtimes use' },
@@ -52,7 +55,8 @@ export function seatbeltProfile(
     lines.push('(allow network*)');
   } else {
     lines.push('(allow network* (local unix-socket))');
-    if (options.proxyPort !== undefined) lines.push(`(allow network-outbound (remote ip "localhost:${options.proxyPort}"))`);
+    if (options.proxyPort !== undefined)
+      lines.push(`(allow network-outbound (remote ip "localhost:${options.proxyPort}"))`);
   }
   return `${lines.join('\n')}\n`;
 }

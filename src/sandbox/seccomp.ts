@@ -39,12 +39,36 @@ const AF_UNIX = 1;
 const X32_SYSCALL_BIT = 0x40000000;
 
 /** The architectures the filter knows, with what it refuses on each. Others are let through unfiltered. */
-export const SECCOMP_ARCHES: ReadonlyArray<{ name: string; audit: number; socket: number; refused: readonly number[]; reason: string }> = [
+export const SECCOMP_ARCHES: ReadonlyArray<{
+  name: string;
+  audit: number;
+  socket: number;
+  refused: readonly number[];
+  reason: string;
+}> = [
   // x32 syscalls (nr with bit 30) would reach socket under another number: all refused
-  { name: 'x86_64', audit: 0xc000003e, socket: 41, refused: [425], reason: 'socket 41; io_uring_setup 425 could create sockets without the socket syscall' },
-  { name: 'aarch64', audit: 0xc00000b7, socket: 198, refused: [425], reason: 'socket 198; io_uring_setup 425 as on x86_64' },
+  {
+    name: 'x86_64',
+    audit: 0xc000003e,
+    socket: 41,
+    refused: [425],
+    reason: 'socket 41; io_uring_setup 425 could create sockets without the socket syscall',
+  },
+  {
+    name: 'aarch64',
+    audit: 0xc00000b7,
+    socket: 198,
+    refused: [425],
+    reason: 'socket 198; io_uring_setup 425 as on x86_64',
+  },
   // socketcall multiplexes every socket call behind one pointer the filter cannot read: refused whole
-  { name: 'i386', audit: 0x40000003, socket: 359, refused: [102, 425], reason: 'socket 359; socketcall 102; io_uring_setup 425' },
+  {
+    name: 'i386',
+    audit: 0x40000003,
+    socket: 359,
+    refused: [102, 425],
+    reason: 'socket 359; socketcall 102; io_uring_setup 425',
+  },
 ];
 
 type Target = number | string;
@@ -106,7 +130,12 @@ export function decodeFilter(bytes: Buffer): BpfInstruction[] {
   if (bytes.length % 8 !== 0) throw new Error(`a BPF program is a multiple of 8 bytes, got ${bytes.length}`);
   const program: BpfInstruction[] = [];
   for (let at = 0; at < bytes.length; at += 8) {
-    program.push({ code: bytes.readUInt16LE(at), jt: bytes.readUInt8(at + 2), jf: bytes.readUInt8(at + 3), k: bytes.readUInt32LE(at + 4) });
+    program.push({
+      code: bytes.readUInt16LE(at),
+      jt: bytes.readUInt8(at + 2),
+      jf: bytes.readUInt8(at + 3),
+      k: bytes.readUInt32LE(at + 4),
+    });
   }
   return program;
 }

@@ -18,13 +18,25 @@ export type ConversationEntry =
   | { kind: 'ended'; reason: FinishReason; message?: string };
 
 /** Finish reasons a reader is told about; the others (`end_turn`, `tool_use`) are how a reply normally ends. */
-const NOTED_REASONS: ReadonlySet<FinishReason> = new Set(['max_tokens', 'canceled', 'error', 'permission_denied', 'step_limit', 'refusal', 'pause_turn', 'unknown']);
+const NOTED_REASONS: ReadonlySet<FinishReason> = new Set([
+  'max_tokens',
+  'canceled',
+  'error',
+  'permission_denied',
+  'step_limit',
+  'refusal',
+  'pause_turn',
+  'unknown',
+]);
 
 /**
  * The entries of `messages` (one session, in `seq` order). Tool messages are folded into the calls
  * they answer; consecutive assistant messages of one reply share one heading.
  */
-export function conversationEntries(session: Pick<Session, 'summaryMessageId'>, messages: readonly Message[]): ConversationEntry[] {
+export function conversationEntries(
+  session: Pick<Session, 'summaryMessageId'>,
+  messages: readonly Message[],
+): ConversationEntry[] {
   const results = new Map<string, ToolResultPart>();
   for (const m of messages) for (const p of m.parts) if (p.type === 'tool_result') results.set(p.toolCallId, p);
   const called = new Set(messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_call' ? [p.id] : []))));
@@ -35,11 +47,17 @@ export function conversationEntries(session: Pick<Session, 'summaryMessageId'>, 
     const isSummary = m.id === session.summaryMessageId;
     if (m.role !== 'tool') {
       // an undo/redo note is the app's words to the model, not the person's
-      const isNote = m.role === 'user' && m.parts.length > 0 && m.parts.every((p) => p.type === 'text' && p.note !== undefined);
+      const isNote =
+        m.role === 'user' && m.parts.length > 0 && m.parts.every((p) => p.type === 'text' && p.note !== undefined);
       const role = isSummary ? 'summary' : isNote ? 'note' : m.role;
       // a reply's steps (assistant, tool, assistant, …) read as one answer
       if (role !== 'assistant' || lastRole !== 'assistant') {
-        out.push({ kind: 'heading', role, ...(m.model && role === 'assistant' ? { model: m.model } : {}), time: m.createdAt });
+        out.push({
+          kind: 'heading',
+          role,
+          ...(m.model && role === 'assistant' ? { model: m.model } : {}),
+          time: m.createdAt,
+        });
       }
       lastRole = role;
     }
@@ -52,7 +70,12 @@ export function conversationEntries(session: Pick<Session, 'summaryMessageId'>, 
           if (p.thinking.trim()) out.push({ kind: 'thinking', text: p.thinking });
           break;
         case 'image':
-          out.push({ kind: 'image', ...(p.name ? { name: p.name } : {}), mimeType: p.mimeType, bytes: Math.floor((p.data.length * 3) / 4) });
+          out.push({
+            kind: 'image',
+            ...(p.name ? { name: p.name } : {}),
+            mimeType: p.mimeType,
+            bytes: Math.floor((p.data.length * 3) / 4),
+          });
           break;
         case 'tool_call': {
           const result = results.get(p.id);
@@ -63,7 +86,8 @@ export function conversationEntries(session: Pick<Session, 'summaryMessageId'>, 
           if (!called.has(p.toolCallId)) out.push({ kind: 'orphan_result', result: p });
           break;
         case 'finish':
-          if (NOTED_REASONS.has(p.reason)) out.push({ kind: 'ended', reason: p.reason, ...(p.message ? { message: p.message } : {}) });
+          if (NOTED_REASONS.has(p.reason))
+            out.push({ kind: 'ended', reason: p.reason, ...(p.message ? { message: p.message } : {}) });
           break;
       }
     }
@@ -86,7 +110,8 @@ export function endedText(reason: FinishReason, message?: string): string {
     unknown: 'ended for an unknown reason',
   };
   // a refusal's message is the provider's explanation, and says first what happened
-  if (reason === 'refusal') return `${(message ?? 'The model declined to answer').replace(/\.$/, '')}; the prompt is ${base.refusal}`;
+  if (reason === 'refusal')
+    return `${(message ?? 'The model declined to answer').replace(/\.$/, '')}; the prompt is ${base.refusal}`;
   return message ? `${base[reason]}: ${message}` : base[reason];
 }
 
@@ -103,7 +128,9 @@ export function costText(usd: number): string {
 }
 
 /** Tokens sent and received over the session (input, cache reads and writes, output). */
-export function totalTokens(s: Pick<Session, 'promptTokens' | 'completionTokens' | 'cacheReadTokens' | 'cacheWriteTokens'>): number {
+export function totalTokens(
+  s: Pick<Session, 'promptTokens' | 'completionTokens' | 'cacheReadTokens' | 'cacheWriteTokens'>,
+): number {
   return s.promptTokens + s.completionTokens + s.cacheReadTokens + s.cacheWriteTokens;
 }
 

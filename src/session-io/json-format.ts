@@ -54,17 +54,39 @@ const sessionSchema = z.strictObject({
   updatedAt: time,
 });
 
-const finishReason = z.enum(['end_turn', 'max_tokens', 'tool_use', 'canceled', 'error', 'permission_denied', 'step_limit', 'refusal', 'pause_turn', 'unknown']);
+const finishReason = z.enum([
+  'end_turn',
+  'max_tokens',
+  'tool_use',
+  'canceled',
+  'error',
+  'permission_denied',
+  'step_limit',
+  'refusal',
+  'pause_turn',
+  'unknown',
+]);
 
 /** The part types version 1 holds (src/message.ts). */
 const PART_TYPES = ['reasoning', 'text', 'image', 'tool_call', 'tool_result', 'finish', 'server_tool'] as const;
 
 const partSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('reasoning'), thinking: z.string(), signature: z.string().optional(), redactedData: z.string().optional() }),
+  z.strictObject({
+    type: z.literal('reasoning'),
+    thinking: z.string(),
+    signature: z.string().optional(),
+    redactedData: z.string().optional(),
+  }),
   z.strictObject({ type: z.literal('server_tool'), block: z.record(z.string(), z.unknown()) }),
   z.strictObject({ type: z.literal('text'), text: z.string(), note: z.enum(['undo', 'redo']).optional() }),
   z.strictObject({ type: z.literal('image'), mimeType: z.string(), data: z.string(), name: z.string().optional() }),
-  z.strictObject({ type: z.literal('tool_call'), id: z.string().min(1), name: z.string().min(1), input: z.string(), finished: z.boolean() }),
+  z.strictObject({
+    type: z.literal('tool_call'),
+    id: z.string().min(1),
+    name: z.string().min(1),
+    input: z.string(),
+    finished: z.boolean(),
+  }),
   z.strictObject({
     type: z.literal('tool_result'),
     toolCallId: z.string().min(1),
@@ -131,15 +153,21 @@ export class SessionImportError extends Error {
 export function parseSessionExport(value: unknown): SessionExport {
   const format = (value as { format?: unknown } | null)?.format;
   if (format !== EXPORT_FORMAT) {
-    throw new SessionImportError(`not an opencode session export (its "format" is ${JSON.stringify(format ?? null)}, expected "${EXPORT_FORMAT}"); make one with: opencode sessions export ID --format json`);
+    throw new SessionImportError(
+      `not an opencode session export (its "format" is ${JSON.stringify(format ?? null)}, expected "${EXPORT_FORMAT}"); make one with: opencode sessions export ID --format json`,
+    );
   }
   const version = (value as { version?: unknown }).version;
   if (version !== EXPORT_VERSION) {
-    throw new SessionImportError(`export version ${JSON.stringify(version)} is not one this opencode reads (${EXPORT_VERSION}); export it again with this version, or upgrade opencode`);
+    throw new SessionImportError(
+      `export version ${JSON.stringify(version)} is not one this opencode reads (${EXPORT_VERSION}); export it again with this version, or upgrade opencode`,
+    );
   }
   const deep = tooDeep(value);
   if (deep !== undefined) {
-    throw new SessionImportError(`${deep}: nested more than ${MAX_NESTING_DEPTH} levels deep (arrays and objects); this is not what opencode exports, so the file was made or changed by something else`);
+    throw new SessionImportError(
+      `${deep}: nested more than ${MAX_NESTING_DEPTH} levels deep (arrays and objects); this is not what opencode exports, so the file was made or changed by something else`,
+    );
   }
   const parsed = exportSchema.safeParse(value);
   if (!parsed.success) {
@@ -166,17 +194,21 @@ export function parseSessionExport(value: unknown): SessionExport {
       delete s.parentSessionId;
     }
     if (i > 0 && (s.parentSessionId === undefined || !ids.has(s.parentSessionId))) {
-      throw new SessionImportError(`sessions.${i}.parentSessionId: a sub-agent session's parent must come before it in "sessions"`);
+      throw new SessionImportError(
+        `sessions.${i}.parentSessionId: a sub-agent session's parent must come before it in "sessions"`,
+      );
     }
     ids.add(s.id);
   }
   const messageIds = new Set<string>();
   const seqs = new Set<string>();
   for (const [i, m] of data.messages.entries()) {
-    if (!ids.has(m.sessionId)) throw new SessionImportError(`messages.${i}.sessionId: no session ${m.sessionId} in the file`);
+    if (!ids.has(m.sessionId))
+      throw new SessionImportError(`messages.${i}.sessionId: no session ${m.sessionId} in the file`);
     if (messageIds.has(m.id)) throw new SessionImportError(`messages.${i}.id: ${m.id} appears twice`);
     const seq = `${m.sessionId}\u0000${m.seq}`;
-    if (seqs.has(seq)) throw new SessionImportError(`messages.${i}.seq: ${m.seq} appears twice in session ${m.sessionId}`);
+    if (seqs.has(seq))
+      throw new SessionImportError(`messages.${i}.seq: ${m.seq} appears twice in session ${m.sessionId}`);
     messageIds.add(m.id);
     seqs.add(seq);
   }
@@ -186,7 +218,8 @@ export function parseSessionExport(value: unknown): SessionExport {
     }
   }
   for (const [i, f] of data.files.entries()) {
-    if (!ids.has(f.sessionId)) throw new SessionImportError(`files.${i}.sessionId: no session ${f.sessionId} in the file`);
+    if (!ids.has(f.sessionId))
+      throw new SessionImportError(`files.${i}.sessionId: no session ${f.sessionId} in the file`);
   }
   return data;
 }

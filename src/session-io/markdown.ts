@@ -12,7 +12,13 @@ import { parseToolInput, toolCallLine, toolResultLine } from './tool-summary.js'
 /** Characters of a tool's output kept in the markdown (first half and last half); GitHub caps an issue at 65,536. */
 export const MARKDOWN_OUTPUT_MAX_CHARS = 4000;
 
-const HEADINGS = { user: 'You', assistant: 'Assistant', system: 'System', summary: 'Summary (the history before it was compacted)', note: 'Note (files undone or redone)' } as const;
+const HEADINGS = {
+  user: 'You',
+  assistant: 'Assistant',
+  system: 'System',
+  summary: 'Summary (the history before it was compacted)',
+  note: 'Note (files undone or redone)',
+} as const;
 
 /** What the markdown of one session needs; `children` resolves a sub-agent session by id (for `agent` calls). */
 export interface MarkdownSource {
@@ -33,7 +39,10 @@ export function formatSessionMarkdown(source: MarkdownSource): string {
     '',
     ...body(source, 3, 0),
   ];
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 function body(source: MarkdownSource, level: number, depth: number): string[] {
@@ -50,23 +59,42 @@ function body(source: MarkdownSource, level: number, depth: number): string[] {
         out.push('<details><summary>Thinking</summary>', '', quote(entry.text), '', '</details>', '');
         break;
       case 'image':
-        out.push(`*[image${entry.name ? ` ${escapeInline(entry.name)}` : ''}, ${entry.mimeType}, ${entry.bytes} bytes]*`, '');
+        out.push(
+          `*[image${entry.name ? ` ${escapeInline(entry.name)}` : ''}, ${entry.mimeType}, ${entry.bytes} bytes]*`,
+          '',
+        );
         break;
       case 'tool': {
         const { call, result } = entry;
         const input = parseToolInput(call.input);
-        out.push(`<details><summary>${escapeHtml(toolCallLine(call))} — ${escapeHtml(result ? toolResultLine(result) : 'no result')}</summary>`, '');
+        out.push(
+          `<details><summary>${escapeHtml(toolCallLine(call))} — ${escapeHtml(result ? toolResultLine(result) : 'no result')}</summary>`,
+          '',
+        );
         out.push('Input:', '', fenced(input ? JSON.stringify(input, null, 2) : call.input, 'json'), '');
         if (result) out.push(result.isError ? 'Error:' : 'Output:', '', fenced(cut(result.content)), '');
-        const child = call.name === 'agent' && typeof result?.metadata?.sessionId === 'string' ? source.children?.(result.metadata.sessionId) : undefined;
+        const child =
+          call.name === 'agent' && typeof result?.metadata?.sessionId === 'string'
+            ? source.children?.(result.metadata.sessionId)
+            : undefined;
         if (child && depth < 4) {
-          out.push(`Sub-agent session \`${child.session.id}\`:`, '', ...body({ ...child, children: source.children }, Math.min(level + 1, 6), depth + 1), '');
+          out.push(
+            `Sub-agent session \`${child.session.id}\`:`,
+            '',
+            ...body({ ...child, children: source.children }, Math.min(level + 1, 6), depth + 1),
+            '',
+          );
         }
         out.push('</details>', '');
         break;
       }
       case 'orphan_result':
-        out.push(`*Result of ${escapeInline(entry.result.name)} (${entry.result.toolCallId}):*`, '', fenced(cut(entry.result.content)), '');
+        out.push(
+          `*Result of ${escapeInline(entry.result.name)} (${entry.result.toolCallId}):*`,
+          '',
+          fenced(cut(entry.result.content)),
+          '',
+        );
         break;
       case 'ended':
         out.push(`*[${escapeInline(endedText(entry.reason, entry.message))}]*`, '');
@@ -84,7 +112,11 @@ function fenced(text: string, lang = ''): string {
 }
 
 function quote(text: string): string {
-  return text.replace(/\n+$/, '').split('\n').map((l) => `> ${l}`).join('\n');
+  return text
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map((l) => `> ${l}`)
+    .join('\n');
 }
 
 /** `text` cut to {@link MARKDOWN_OUTPUT_MAX_CHARS}, keeping its start and end around a note. */

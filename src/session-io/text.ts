@@ -22,7 +22,13 @@ import type { Message } from '../message.js';
 import { conversationEntries, costText, endedText, localTime } from './conversation.js';
 import { toolCallLine, toolResultLine } from './tool-summary.js';
 
-const ROLE_NAMES = { user: 'you', assistant: 'assistant', system: 'system', summary: 'summary (compacted history)', note: 'note (files undone or redone)' } as const;
+const ROLE_NAMES = {
+  user: 'you',
+  assistant: 'assistant',
+  system: 'system',
+  summary: 'summary (compacted history)',
+  note: 'note (files undone or redone)',
+} as const;
 
 /** The session as text; `color` adds ANSI styles (only when stdout is a terminal). Ends with a newline. */
 export function formatSessionText(session: Session, messages: readonly Message[], options: { color: boolean }): string {
@@ -39,7 +45,12 @@ export function formatSessionText(session: Session, messages: readonly Message[]
   for (const entry of conversationEntries(session, messages)) {
     switch (entry.kind) {
       case 'heading': {
-        const head = ['──', ROLE_NAMES[entry.role], ...(entry.model ? [`· ${entry.model}`] : []), `· ${localTime(entry.time)}`].join(' ');
+        const head = [
+          '──',
+          ROLE_NAMES[entry.role],
+          ...(entry.model ? [`· ${entry.model}`] : []),
+          `· ${localTime(entry.time)}`,
+        ].join(' ');
         lines.push('', c.bold(head));
         break;
       }
@@ -59,7 +70,9 @@ export function formatSessionText(session: Session, messages: readonly Message[]
         break;
       }
       case 'orphan_result':
-        lines.push(c.dim(`  ◂ result of ${entry.result.name} (${entry.result.toolCallId}): ${toolResultLine(entry.result)}`));
+        lines.push(
+          c.dim(`  ◂ result of ${entry.result.name} (${entry.result.toolCallId}): ${toolResultLine(entry.result)}`),
+        );
         break;
       case 'ended':
         lines.push(c.yellow(`[${endedText(entry.reason, entry.message)}]`));

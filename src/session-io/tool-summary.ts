@@ -31,7 +31,11 @@ const WRAPPER_TAG = /^<\/?[a-z_]+>$/;
 
 /** `text`'s first non-empty line that is not a wrapper tag, cut to `maxChars` with `…`. */
 export function firstLine(text: string, maxChars = SUMMARY_MAX_CHARS): string {
-  const line = text.split('\n').find((l) => l.trim() !== '' && !WRAPPER_TAG.test(l.trim()))?.trim() ?? '';
+  const line =
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '' && !WRAPPER_TAG.test(l.trim()))
+      ?.trim() ?? '';
   return line.length > maxChars ? `${line.slice(0, maxChars - 1)}…` : line;
 }
 
@@ -39,7 +43,9 @@ export function firstLine(text: string, maxChars = SUMMARY_MAX_CHARS): string {
 export function parseToolInput(input: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(input);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

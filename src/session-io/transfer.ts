@@ -63,9 +63,18 @@ export function importSession(db: Database, data: SessionExport): ImportResult {
     return ids.some((id) => stmt.get(id)!.n > 0);
   };
   const renamed =
-    taken('sessions', data.sessions.map((s) => s.id)) ||
-    taken('messages', data.messages.map((m) => m.id)) ||
-    taken('files', data.files.map((f) => f.id));
+    taken(
+      'sessions',
+      data.sessions.map((s) => s.id),
+    ) ||
+    taken(
+      'messages',
+      data.messages.map((m) => m.id),
+    ) ||
+    taken(
+      'files',
+      data.files.map((f) => f.id),
+    );
   const rows = renamed ? withNewIds(data) : data;
   restoreSessionRows(db, rows);
   return { session: db.sessions.get(rows.sessions[0]!.id)!, originalId, renamed };
@@ -79,12 +88,16 @@ function withNewIds(data: SessionExport): SessionExport {
   const sessions = data.sessions.map((s) => {
     const copy: ExportedSession = { ...s, id: sessionOf(s.id) };
     if (s.parentSessionId !== undefined) copy.parentSessionId = sessionOf(s.parentSessionId);
-    if (s.summaryMessageId !== undefined) copy.summaryMessageId = messageIds.get(s.summaryMessageId) ?? s.summaryMessageId;
+    if (s.summaryMessageId !== undefined)
+      copy.summaryMessageId = messageIds.get(s.summaryMessageId) ?? s.summaryMessageId;
     return copy;
   });
-  const messages = data.messages.map(
-    (m): Message => ({ ...m, id: messageIds.get(m.id)!, sessionId: sessionOf(m.sessionId), parts: m.parts.map((p) => withSubSessionId(p, sessionIds)) }),
-  );
+  const messages = data.messages.map((m): Message => ({
+    ...m,
+    id: messageIds.get(m.id)!,
+    sessionId: sessionOf(m.sessionId),
+    parts: m.parts.map((p) => withSubSessionId(p, sessionIds)),
+  }));
   const files = data.files.map((f) => ({ ...f, id: randomUUID(), sessionId: sessionOf(f.sessionId) }));
   return { ...data, sessions, messages, files };
 }

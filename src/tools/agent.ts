@@ -22,7 +22,12 @@ export const agentTool = defineTool({
   async run({ prompt }, ctx: ToolContext) {
     const runSubAgent = ctx.runSubAgent;
     if (!runSubAgent) throw new ToolError('The agent tool is not available in this context.');
-    const answer = await runSubAgent({ parentSessionId: ctx.sessionId, toolCallId: ctx.toolCallId, prompt, signal: ctx.signal });
+    const answer = await runSubAgent({
+      parentSessionId: ctx.sessionId,
+      toolCallId: ctx.toolCallId,
+      prompt,
+      signal: ctx.signal,
+    });
     const metadata = { sessionId: answer.sessionId };
     if (answer.error) throw new ToolError(`The sub-agent failed: ${answer.error}`, metadata);
     if (!answer.text.trim()) throw new ToolError('The sub-agent finished without an answer.', metadata);

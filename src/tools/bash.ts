@@ -111,7 +111,8 @@ export const bashTool = defineTool({
     const failed = result.interrupted || result.exitCode !== 0;
     if (!stdout && !stderr && !failed) parts.push('no output');
     if (nowIn !== ranIn) parts.push(`(the working directory is now ${nowIn})`);
-    const refusal = result.sandboxed && !result.interrupted ? describeSandboxFailure(`${stdout}\n${stderr}`) : undefined;
+    const refusal =
+      result.sandboxed && !result.interrupted ? describeSandboxFailure(`${stdout}\n${stderr}`) : undefined;
     if (refusal) {
       parts.push(refusal);
       rememberRefusal(ctx.shell(), command);

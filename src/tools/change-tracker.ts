@@ -36,7 +36,11 @@ export function tracksChanges(tool: Pick<Tool, 'name' | 'readOnly'>, source: str
 }
 
 /** The tracker in `ctx`, when the call of `tool` from `source` is to be tracked. */
-export function changeTrackerFor(ctx: ToolContext, tool: Pick<Tool, 'name' | 'readOnly'>, source: string): ChangeTracker | undefined {
+export function changeTrackerFor(
+  ctx: ToolContext,
+  tool: Pick<Tool, 'name' | 'readOnly'>,
+  source: string,
+): ChangeTracker | undefined {
   const tracker = ctx.changeTracker;
   return tracker && tracksChanges(tool, source) ? tracker : undefined;
 }

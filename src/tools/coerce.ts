@@ -44,7 +44,11 @@ export const COERCIONS = [
   { expected: 'array', sent: 'a JSON text of an array', example: '"[1,2]" → [1, 2]' },
   { expected: 'array', sent: 'one value', example: '"*.log" → ["*.log"]' },
   { expected: 'object', sent: 'a JSON text of an object', example: '"{\\"a\\":1}" → { a: 1 }' },
-  { expected: 'an enum member', sent: 'its text, or its text in another case', example: '"2" → 2 for enum [1, 2]; "Markdown" → "markdown"' },
+  {
+    expected: 'an enum member',
+    sent: 'its text, or its text in another case',
+    example: '"2" → 2 for enum [1, 2]; "Markdown" → "markdown"',
+  },
   { expected: 'an optional property', sent: 'null', example: '{ "offset": null } → {} (null meant "not given")' },
 ] as const;
 
@@ -93,7 +97,8 @@ export function prepareToolInput(toolName: string, schema: JsonSchema, rawInput:
   }
   const root = schema.type === undefined && schema.properties !== undefined ? { ...schema, type: 'object' } : schema;
   const result = coerceArguments(root, parsed);
-  if (result.problems.length) return { ok: false, message: `Invalid input for ${toolName}: ${result.problems.join('; ')}` };
+  if (result.problems.length)
+    return { ok: false, message: `Invalid input for ${toolName}: ${result.problems.join('; ')}` };
   const input = result.coercions.length ? JSON.stringify(result.value) : rawInput;
   return { ok: true, value: result.value, input, coercions: result.coercions };
 }
@@ -139,7 +144,9 @@ function coerceNode(schema: unknown, value: unknown, path: string, out: Collecto
 
 function coerceObject(schema: JsonSchema, value: Record<string, unknown>, path: string, out: Collector): unknown {
   const properties = schema.properties as Record<string, unknown>;
-  const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((k) => typeof k === 'string') : [];
+  const required = Array.isArray(schema.required)
+    ? (schema.required as unknown[]).filter((k) => typeof k === 'string')
+    : [];
   const result: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const propertySchema = properties[key];
@@ -235,7 +242,9 @@ function convertTo(type: string, value: unknown): { value: unknown } | undefined
       return text === 'true' ? { value: true } : text === 'false' ? { value: false } : undefined;
     }
     case 'string':
-      return (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' ? { value: String(value) } : undefined;
+      return (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean'
+        ? { value: String(value) }
+        : undefined;
     case 'array': {
       if (typeof value === 'string' && value.trim().startsWith('[')) {
         const parsed = parseJson(value);
@@ -284,7 +293,12 @@ const TYPE_NAMES: Record<string, string> = {
 function describeTypes(types: string[], schema: JsonSchema): string {
   return types
     .map((t) => {
-      if (t === 'array' && isObject(schema.items) && typeof schema.items.type === 'string' && schema.items.type !== 'array') {
+      if (
+        t === 'array' &&
+        isObject(schema.items) &&
+        typeof schema.items.type === 'string' &&
+        schema.items.type !== 'array'
+      ) {
         return `an array of ${schema.items.type === 'boolean' ? 'booleans' : `${schema.items.type}s`}`;
       }
       return TYPE_NAMES[t] ?? t;

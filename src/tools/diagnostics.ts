@@ -20,7 +20,10 @@ const DESCRIPTION = `Get errors and warnings from the project's language servers
 - Lines read "Error: path:line:column [source][code] message", errors first; a summary with counts follows. Ignore problems that are unrelated to your task unless asked to fix them.`;
 
 const parameters = z.object({
-  file_path: z.string().optional().describe('File to check (absolute, or relative to the project directory); omit for every file the servers know'),
+  file_path: z
+    .string()
+    .optional()
+    .describe('File to check (absolute, or relative to the project directory); omit for every file the servers know'),
 });
 
 export const diagnosticsTool = defineTool({
@@ -62,7 +65,10 @@ export function lspFileViewed(ctx: ToolContext, path: string, text: string): voi
  * diagnostics block to append to the result ('' when there is nothing to say or no server). Waits at
  * most each server's diagnostics timeout; never throws.
  */
-export async function lspDiagnosticsAfterWrite(ctx: ToolContext, files: { path: string; text: string | null }[]): Promise<string> {
+export async function lspDiagnosticsAfterWrite(
+  ctx: ToolContext,
+  files: { path: string; text: string | null }[],
+): Promise<string> {
   const lsp = ctx.lsp;
   if (!lsp) return '';
   try {

@@ -49,9 +49,14 @@ export interface LineRange {
  * is left out. Empty when the diff takes too long (a huge rewrite).
  */
 export function changedLineRanges(before: string, after: string, contextLines: number): LineRange[] {
-  const patch = structuredPatch('', '', before, after, undefined, undefined, { context: contextLines, timeout: DIFF_TIMEOUT_MS });
+  const patch = structuredPatch('', '', before, after, undefined, undefined, {
+    context: contextLines,
+    timeout: DIFF_TIMEOUT_MS,
+  });
   if (!patch) return [];
-  return patch.hunks.filter((h) => h.newLines > 0).map((h) => ({ first: h.newStart, last: h.newStart + h.newLines - 1 }));
+  return patch.hunks
+    .filter((h) => h.newLines > 0)
+    .map((h) => ({ first: h.newStart, last: h.newStart + h.newLines - 1 }));
 }
 
 /** One hunk removing every old line and adding every new one: still a correct diff, found at once. */

@@ -85,12 +85,15 @@ async function createFile(path: string, content: string, ctx: ToolContext): Prom
   missingParentDirectories(path); // refuse /proc/… or a file as a folder before asking
   const bytes = encodeDocument(undefined, content);
   const change = fileDiff(ctx.cwd, path, '', textAsRead(content));
-  await ctx.askPermission({
-    action: 'write',
-    description: `Create file ${path}`,
-    params: { file_path: path, diff: change.diff },
-    path,
-  }, { kind: 'files', paths: [path], created: [path] });
+  await ctx.askPermission(
+    {
+      action: 'write',
+      description: `Create file ${path}`,
+      params: { file_path: path, diff: change.diff },
+      path,
+    },
+    { kind: 'files', paths: [path], created: [path] },
+  );
   ctx.signal.throwIfAborted();
   await requireUnchangedWhileAsking(ctx, path, false);
 
@@ -98,7 +101,11 @@ async function createFile(path: string, content: string, ctx: ToolContext): Prom
   await commitFileWrite(ctx, path, bytes);
   recordFileWrite(ctx, path, null, textAsRead(content));
   const diagnostics = await lspDiagnosticsAfterWrite(ctx, [{ path, text: textAsRead(content) }]);
-  return { output: `<result>\nFile created: ${path}\n</result>\n${diagnostics}`, isError: false, metadata: { ...change } };
+  return {
+    output: `<result>\nFile created: ${path}\n</result>\n${diagnostics}`,
+    isError: false,
+    metadata: { ...change },
+  };
 }
 
 /** Replace mode, or delete mode when `new_string` is empty. */
@@ -134,12 +141,15 @@ async function changeFile(path: string, input: EditInput, ctx: ToolContext): Pro
   const bytes = encodeDocument(document, after, lineSourcesOfSpans(before, outcome.spans));
 
   const change = fileDiff(ctx.cwd, path, before, after);
-  await ctx.askPermission({
-    action: 'write',
-    description: `${deleting ? 'Delete content from' : 'Replace content in'} file ${path}`,
-    params: { file_path: path, diff: change.diff },
-    path,
-  }, { kind: 'files', paths: [path] });
+  await ctx.askPermission(
+    {
+      action: 'write',
+      description: `${deleting ? 'Delete content from' : 'Replace content in'} file ${path}`,
+      params: { file_path: path, diff: change.diff },
+      path,
+    },
+    { kind: 'files', paths: [path] },
+  );
   ctx.signal.throwIfAborted();
   await requireUnchangedWhileAsking(ctx, path, true);
 
@@ -173,7 +183,12 @@ function changeSnippet(before: string, after: string): string {
     }
     if (out.length) out.push('...');
     const end = Math.min(last, first + SNIPPET_MAX_LINES - shown - 1);
-    out.push(numberLines(lines.slice(first - 1, end).map((line) => cutLine(line, SNIPPET_MAX_LINE_CHARS)), first));
+    out.push(
+      numberLines(
+        lines.slice(first - 1, end).map((line) => cutLine(line, SNIPPET_MAX_LINE_CHARS)),
+        first,
+      ),
+    );
     shown += end - first + 1;
     if (end < last) {
       out.push('... (more changes; view the file to see them)');
@@ -185,7 +200,9 @@ function changeSnippet(before: string, after: string): string {
 
 function describeNormalisation(used: Normalisation[]): string {
   const parts = used.map((n) =>
-    n === 'indentation' ? 'treating tabs and spaces in indentation as equal' : 'treating typographic quotes and dashes as ASCII',
+    n === 'indentation'
+      ? 'treating tabs and spaces in indentation as equal'
+      : 'treating typographic quotes and dashes as ASCII',
   );
   return parts.join(' and ');
 }

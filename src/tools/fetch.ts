@@ -7,7 +7,13 @@
  * first part with a note of what was cut (the person asked for the page, not for an error).
  */
 import { z } from 'zod';
-import { convertHtml, ConversionError, ConversionTimeoutError, HTML_CONVERT_MAX_CHARS, prepareHtml } from './html-convert.js';
+import {
+  convertHtml,
+  ConversionError,
+  ConversionTimeoutError,
+  HTML_CONVERT_MAX_CHARS,
+  prepareHtml,
+} from './html-convert.js';
 import {
   ACCEPT_ENCODING,
   discardBody,
@@ -38,7 +44,8 @@ export const FETCH_DEFAULT_TIMEOUT_SECONDS = 30;
 export const FETCH_MAX_TIMEOUT_SECONDS = 120;
 
 /** Asked for every request: HTML first, then the text types this tool renders. */
-const ACCEPT = 'text/html, application/xhtml+xml, text/markdown;q=0.9, text/plain;q=0.9, application/json;q=0.9, */*;q=0.8';
+const ACCEPT =
+  'text/html, application/xhtml+xml, text/markdown;q=0.9, text/plain;q=0.9, application/json;q=0.9, */*;q=0.8';
 
 type BodyKind = 'html' | 'json' | 'markdown' | 'text' | 'binary';
 
@@ -109,7 +116,13 @@ const MEDIA_TYPE_RULES: readonly (readonly [pattern: string, kind: BodyKind])[] 
 /** The kind of a media type (lower case, no parameters), or undefined when unknown. */
 export function classifyMediaType(mediaType: string): BodyKind | undefined {
   for (const [pattern, kind] of MEDIA_TYPE_RULES) {
-    if (pattern.startsWith('+') ? mediaType.endsWith(pattern) : /[/.-]$/.test(pattern) ? mediaType.startsWith(pattern) : mediaType === pattern) {
+    if (
+      pattern.startsWith('+')
+        ? mediaType.endsWith(pattern)
+        : /[/.-]$/.test(pattern)
+          ? mediaType.startsWith(pattern)
+          : mediaType === pattern
+    ) {
       return kind;
     }
   }
@@ -125,7 +138,9 @@ const parameters = z.object({
     .number()
     .positive()
     .optional()
-    .describe(`Timeout in seconds for the whole fetch (default ${FETCH_DEFAULT_TIMEOUT_SECONDS}, max ${FETCH_MAX_TIMEOUT_SECONDS})`),
+    .describe(
+      `Timeout in seconds for the whole fetch (default ${FETCH_DEFAULT_TIMEOUT_SECONDS}, max ${FETCH_MAX_TIMEOUT_SECONDS})`,
+    ),
 });
 
 type FetchFormat = z.infer<typeof parameters>['format'];
@@ -141,12 +156,15 @@ export const fetchTool = defineTool({
   async run(input, ctx) {
     const url = parseHttpUrl(input.url);
     const timeoutSeconds = Math.min(input.timeout ?? FETCH_DEFAULT_TIMEOUT_SECONDS, FETCH_MAX_TIMEOUT_SECONDS);
-    await ctx.askPermission({
-      action: 'fetch',
-      description: `Fetch content from URL: ${url.href}`,
-      params: { url: url.href, format: input.format, timeout: timeoutSeconds },
-      path: ctx.cwd,
-    }, { kind: 'url', url: url.href });
+    await ctx.askPermission(
+      {
+        action: 'fetch',
+        description: `Fetch content from URL: ${url.href}`,
+        params: { url: url.href, format: input.format, timeout: timeoutSeconds },
+        path: ctx.cwd,
+      },
+      { kind: 'url', url: url.href },
+    );
 
     // the clock starts once permission is given: the person's reading time is not the server's
     const deadline = new RequestDeadline(timeoutSeconds * 1000, ctx.signal);
@@ -163,7 +181,11 @@ export const fetchTool = defineTool({
       return `Fetching ${url.href} timed out after ${seconds(timeoutSeconds)} (${during}).`;
     };
     try {
-      const { response, finalUrl, redirects } = await getFollowingRedirects(url, deadline.signal, (hop) => (requested = hop));
+      const { response, finalUrl, redirects } = await getFollowingRedirects(
+        url,
+        deadline.signal,
+        (hop) => (requested = hop),
+      );
       if (response.status < 200 || response.status > 299) {
         discardBody(response.body);
         throw new ToolError(
@@ -179,10 +201,17 @@ export const fetchTool = defineTool({
         throw new ToolError(binaryRefusal(mediaType));
       }
       // the size on the wire; a compressed body's decoded size is unknown until read
-      const declaredLength = response.headers['content-encoding'] ? NaN : Number(headerValue(response.headers['content-length']));
+      const declaredLength = response.headers['content-encoding']
+        ? NaN
+        : Number(headerValue(response.headers['content-length']));
 
       phase = 'body';
-      const body = await readBodyPrefix(response.body, FETCH_MAX_RESPONSE_BYTES, deadline.signal, (n) => (received = n));
+      const body = await readBodyPrefix(
+        response.body,
+        FETCH_MAX_RESPONSE_BYTES,
+        deadline.signal,
+        (n) => (received = n),
+      );
       const { bytes } = body;
       const sniffed = sniffKind(bytes, kind);
       if (sniffed === 'binary') {
@@ -193,10 +222,14 @@ export const fetchTool = defineTool({
 
       phase = 'convert';
       const rendered = await render(text, kind, input.format, mediaType, finalUrl, deadline);
-      const content = rendered.content.trim() === '' ? emptyContentNote(bytes.length, kind, response.status) : rendered.content;
+      const content =
+        rendered.content.trim() === '' ? emptyContentNote(bytes.length, kind, response.status) : rendered.content;
       const downloadNote = body.complete ? '' : downloadCutNote(declaredLength);
       const capped = capOutput(content, rendered.htmlCut, downloadNote);
-      const redirectNote = finalUrl.href === url.href ? '' : `[Fetched ${finalUrl.href} (${url.href} redirected there${redirects > 1 ? ` in ${redirects} steps` : ''}).]\n\n`;
+      const redirectNote =
+        finalUrl.href === url.href
+          ? ''
+          : `[Fetched ${finalUrl.href} (${url.href} redirected there${redirects > 1 ? ` in ${redirects} steps` : ''}).]\n\n`;
       return {
         output: redirectNote + capped.output,
         isError: false,
@@ -215,7 +248,9 @@ export const fetchTool = defineTool({
     } catch (err) {
       if (err instanceof ConversionTimeoutError) throw new ToolError(timeoutMessage());
       if (err instanceof ConversionError) {
-        throw new ToolError(`Could not convert the HTML of ${url.href} to ${input.format}: ${err.message}. Try format "html".`);
+        throw new ToolError(
+          `Could not convert the HTML of ${url.href} to ${input.format}: ${err.message}. Try format "html".`,
+        );
       }
       throw deadline.explain(err, requested, timeoutMessage());
     } finally {
@@ -233,7 +268,9 @@ function parseHttpUrl(text: string): URL {
     throw new ToolError(`Invalid URL: ${JSON.stringify(text)}. The URL must start with http:// or https://`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ToolError(`Unsupported URL scheme "${url.protocol.slice(0, -1)}" in ${text}: the URL must start with http:// or https://`);
+    throw new ToolError(
+      `Unsupported URL scheme "${url.protocol.slice(0, -1)}" in ${text}: the URL must start with http:// or https://`,
+    );
   }
   return url;
 }
@@ -291,9 +328,10 @@ function binaryRefusal(mediaType: string, sniffed = false): string {
 
 /** What was left undownloaded, e.g. `only the first 5 MB of 12,582,912 bytes (by its Content-Length) were downloaded`. */
 function downloadCutNote(declaredLength: number): string {
-  const total = Number.isFinite(declaredLength) && declaredLength > FETCH_MAX_RESPONSE_BYTES
-    ? ` of ${count(declaredLength)} bytes (by its Content-Length)`
-    : ' (the page is larger; its full size was not given)';
+  const total =
+    Number.isFinite(declaredLength) && declaredLength > FETCH_MAX_RESPONSE_BYTES
+      ? ` of ${count(declaredLength)} bytes (by its Content-Length)`
+      : ' (the page is larger; its full size was not given)';
   return `only the first ${formatBytes(FETCH_MAX_RESPONSE_BYTES)}${total} were downloaded, the limit of fetch`;
 }
 
@@ -358,7 +396,9 @@ async function render(
       timeoutMs: deadline.remainingMs(),
       signal: deadline.signal,
     });
-    const htmlCut = prepared.cut ? { convertedChars: HTML_CONVERT_MAX_CHARS, totalChars: prepared.strippedChars } : undefined;
+    const htmlCut = prepared.cut
+      ? { convertedChars: HTML_CONVERT_MAX_CHARS, totalChars: prepared.strippedChars }
+      : undefined;
     return { content, htmlCut };
   }
   if (kind === 'json') {

@@ -52,7 +52,10 @@ export async function readEditorText(ctx: ToolContext, path: string): Promise<st
     return undefined;
   }
   // the disk's rule (text-document.ts): NUL means binary, never shown to the model or written back
-  if (text.includes('\0')) throw new ToolError(`File appears to be binary (it contains NUL bytes): ${path}\nOnly text files can be viewed or changed.`);
+  if (text.includes('\0'))
+    throw new ToolError(
+      `File appears to be binary (it contains NUL bytes): ${path}\nOnly text files can be viewed or changed.`,
+    );
   return text;
 }
 
@@ -119,7 +122,10 @@ export function editorTextUnstorableError(document: TextDocument): ToolError {
   let index = 0;
   let char = '';
   for (const c of text) {
-    const stored = document.format.encoding === 'utf8' ? c.length === 2 || !/[\uD800-\uDFFF]/.test(c) : iconv.decode(iconv.encode(c, document.format.encoding), document.format.encoding) === c;
+    const stored =
+      document.format.encoding === 'utf8'
+        ? c.length === 2 || !/[\uD800-\uDFFF]/.test(c)
+        : iconv.decode(iconv.encode(c, document.format.encoding), document.format.encoding) === c;
     if (!stored) {
       char = c;
       break;

@@ -36,11 +36,20 @@ export interface KnownFileState {
  * editor or the file system made of the bytes is what undo compares with. Undefined when the before
  * state is not known exactly (a caller that passed no bytes), or the file cannot be read back.
  */
-export function writeBytes(messageId: string, path: string, before: string | null, previous?: KnownFileState): FileWriteBytes | undefined {
+export function writeBytes(
+  messageId: string,
+  path: string,
+  before: string | null,
+  previous?: KnownFileState,
+): FileWriteBytes | undefined {
   let prior: FileSnapshot | null = null;
   if (before !== null) {
     if (!previous?.bytes) return undefined;
-    prior = { bytes: previous.bytes, mode: previous.mode, ...(previous.linkTarget !== undefined ? { linkTarget: previous.linkTarget } : {}) };
+    prior = {
+      bytes: previous.bytes,
+      mode: previous.mode,
+      ...(previous.linkTarget !== undefined ? { linkTarget: previous.linkTarget } : {}),
+    };
   }
   try {
     return { messageId, before: prior, after: readSnapshot(path) };

@@ -64,7 +64,10 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: WriteO
     leftovers().tempFileGone(temp);
     // the temp file is our detail: name the file the model asked for
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    throw diskProblem(err, target) ?? fsError(code, `cannot create ${target} (${FS_ERROR_REASONS[code] ?? (err as Error).message})`, target);
+    throw (
+      diskProblem(err, target) ??
+      fsError(code, `cannot create ${target} (${FS_ERROR_REASONS[code] ?? (err as Error).message})`, target)
+    );
   }
   try {
     try {
@@ -177,7 +180,9 @@ export function describeFileKind(stats: Stats): string {
  */
 export function requireRegularFile(path: string, stats: Stats): void {
   if (stats.isFile()) return;
-  throw new ToolError(`${path} is not a regular file (it is a ${describeFileKind(stats)}). Only regular files can be read or changed.`);
+  throw new ToolError(
+    `${path} is not a regular file (it is a ${describeFileKind(stats)}). Only regular files can be read or changed.`,
+  );
 }
 
 /** Pseudo file systems where nothing the tools write belongs (and where Node's recursive mkdir loops forever). */
@@ -194,7 +199,8 @@ const MAX_CREATED_DIRS = 64;
 export function missingParentDirectories(path: string): string[] {
   const target = resolve(path);
   const onPseudo = PSEUDO_FILE_SYSTEMS.find((root) => target === root || target.startsWith(root + sep));
-  if (onPseudo) throw new ToolError(`cannot write ${target}: ${onPseudo} is a system pseudo file system, not a place for files.`);
+  if (onPseudo)
+    throw new ToolError(`cannot write ${target}: ${onPseudo} is a system pseudo file system, not a place for files.`);
   const missing: string[] = [];
   for (let dir = dirname(target); ; dir = dirname(dir)) {
     let stats: Stats | undefined;
@@ -210,7 +216,8 @@ export function missingParentDirectories(path: string): string[] {
       return missing;
     }
     missing.push(dir);
-    if (missing.length > MAX_CREATED_DIRS) throw new ToolError(`cannot create ${target}: more than ${MAX_CREATED_DIRS} missing parent folders`);
+    if (missing.length > MAX_CREATED_DIRS)
+      throw new ToolError(`cannot create ${target}: more than ${MAX_CREATED_DIRS} missing parent folders`);
     if (dirname(dir) === dir) return missing;
   }
 }
@@ -233,7 +240,9 @@ export function ensureParentDirectory(path: string): string | undefined {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EEXIST' && statSync(folder).isDirectory()) continue; // made meanwhile
       const reason = diskProblem(err, folder) ? describeStorageError(err, folder, 'file') : undefined;
-      throw new ToolError(`cannot create the folder ${folder} for ${target}: ${reason ?? FS_ERROR_REASONS[code ?? ''] ?? (err as Error).message}`);
+      throw new ToolError(
+        `cannot create the folder ${folder} for ${target}: ${reason ?? FS_ERROR_REASONS[code ?? ''] ?? (err as Error).message}`,
+      );
     }
   }
   return missing.length ? missing[0] : undefined;

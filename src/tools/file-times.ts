@@ -12,9 +12,7 @@ export interface FileStamp {
 }
 
 export type FileCheck =
-  | { status: 'ok' }
-  | { status: 'unread' }
-  | { status: 'modified'; seen: FileStamp; now: FileStamp };
+  { status: 'ok' } | { status: 'unread' } | { status: 'modified'; seen: FileStamp; now: FileStamp };
 
 /** Per-process record of what the agent has read and written, keyed by absolute path. */
 export class FileTimes {

@@ -90,7 +90,10 @@ export function replaceText(text: string, oldString: string, newString: string, 
   const regions = findNormalised(text, oldString);
   if (regions.length === 0) return { status: 'not-found' };
   const normalised = normalisationsUsed(text, oldString, regions);
-  const lines = linesAt(text, regions.map((r) => r.start));
+  const lines = linesAt(
+    text,
+    regions.map((r) => r.start),
+  );
   if (regions.length > 1 && !replaceAll) return { status: 'ambiguous', lines, normalised };
 
   const style = indentStyle(text);
@@ -179,7 +182,9 @@ const SPACE = 32;
 const NEWLINE = 10;
 
 /** Look-alike → ASCII by char code, for the hot loop below. */
-const LOOKALIKE_CODES = new Map(Object.entries(LOOKALIKE_CHARACTERS).map(([k, v]) => [k.charCodeAt(0), v.charCodeAt(0)]));
+const LOOKALIKE_CODES = new Map(
+  Object.entries(LOOKALIKE_CHARACTERS).map(([k, v]) => [k.charCodeAt(0), v.charCodeAt(0)]),
+);
 
 /**
  * `text` with each line's indentation expanded to spaces (tabs to the next multiple of `tabWidth`),
@@ -233,7 +238,14 @@ function canonicalise(text: string, tabWidth: number, lookalikes: boolean): Cano
 function forEachLine(
   text: string,
   tabWidth: number,
-  visit: (lineStart: number, contentStart: number, lineEnd: number, width: number, blank: boolean, hasNewline: boolean) => void,
+  visit: (
+    lineStart: number,
+    contentStart: number,
+    lineEnd: number,
+    width: number,
+    blank: boolean,
+    hasNewline: boolean,
+  ) => void,
 ): void {
   let lineStart = 0;
   for (;;) {
@@ -265,7 +277,8 @@ function normalisationsUsed(text: string, oldString: string, regions: Region[]):
   for (const region of regions) {
     const found = text.slice(region.start, region.end);
     if (toAsciiLookalikes(found) !== toAsciiLookalikes(oldString)) indentation = true;
-    if (canonicalise(found, region.tabWidth, false).text !== canonicalise(oldString, region.tabWidth, false).text) quotes = true;
+    if (canonicalise(found, region.tabWidth, false).text !== canonicalise(oldString, region.tabWidth, false).text)
+      quotes = true;
   }
   const used: Normalisation[] = [];
   if (indentation) used.push('indentation');

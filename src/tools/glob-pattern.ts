@@ -30,7 +30,9 @@ export function compileGlob(pattern: string): RegExp {
   } catch (err) {
     // V8: "Invalid regular expression: /…/: Range out of order in character class"
     const reason = (err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
-    throw new ToolError(`Invalid glob pattern ${JSON.stringify(pattern)}: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`);
+    throw new ToolError(
+      `Invalid glob pattern ${JSON.stringify(pattern)}: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
+    );
   }
 }
 

@@ -53,7 +53,11 @@ export const globTool = defineTool({
  * The search root and the root-relative pattern. A leading `./` is dropped; an absolute pattern
  * inside the root is made relative, and one outside it searches from its fixed leading folders.
  */
-export function resolveSearch(cwd: string, path: string | undefined, pattern: string): { root: string; pattern: string } {
+export function resolveSearch(
+  cwd: string,
+  path: string | undefined,
+  pattern: string,
+): { root: string; pattern: string } {
   const root = resolveToolPath({ cwd }, path || '.');
   let rel = pattern.trim().replace(/^(\.\/)+/, '');
   if (!isAbsolute(rel)) return { root, pattern: rel };

@@ -233,7 +233,12 @@ export class RipgrepLineParser {
   private text: Buffer[] = [];
   private textBytes = 0;
 
-  constructor(private readonly handlers: { onMatch(path: string, line: number, text: string): void; onBinary(path: string): void }) {}
+  constructor(
+    private readonly handlers: {
+      onMatch(path: string, line: number, text: string): void;
+      onBinary(path: string): void;
+    },
+  ) {}
 
   write(chunk: Buffer): void {
     let i = 0;
@@ -305,7 +310,8 @@ function hasNulByte(path: string): boolean {
       const n = readSync(fd, buf, 0, buf.length, null);
       if (n === 0) return false;
       const chunk = buf.subarray(0, n);
-      if (first && n >= 2 && ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff))) return false;
+      if (first && n >= 2 && ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)))
+        return false;
       if (chunk.includes(0)) return true;
     }
   } catch {
@@ -341,7 +347,13 @@ async function searchWithNode(
     searchOne(root); // an explicit file is searched whatever its name, as rg does
     return byFile;
   }
-  const walk = { hidden: true, followSymlinks: false, skipNames: new Set([SKIPPED_NAME]), fileNameFilter: include?.byName, signal };
+  const walk = {
+    hidden: true,
+    followSymlinks: false,
+    skipNames: new Set([SKIPPED_NAME]),
+    fileNameFilter: include?.byName,
+    signal,
+  };
   await walkFiles(root, walk, (rel, abs) => {
     if (include?.byPath && !include.byPath(rel)) return;
     searchOne(abs);

@@ -114,7 +114,8 @@ export function convertHtml(html: string, target: HtmlTarget, options: ConvertOp
     const onMessage = (reply: { ok: true; text: string } | { ok: false; error: string }) =>
       finish(() => (reply.ok ? resolve(reply.text) : reject(conversionError(reply.error))), true);
     const onError = (err: Error) => finish(() => reject(conversionError(err.message)), false);
-    const onExit = (code: number) => finish(() => reject(new ConversionError(`the converter stopped (exit code ${code})`)), false);
+    const onExit = (code: number) =>
+      finish(() => reject(new ConversionError(`the converter stopped (exit code ${code})`)), false);
     const onAbort = () => finish(() => reject(abortError()), false);
     const timer = setTimeout(() => finish(() => reject(new ConversionTimeoutError()), false), options.timeoutMs);
     options.signal.addEventListener('abort', onAbort, { once: true });
@@ -211,15 +212,61 @@ function convertDocument(Turndown: typeof TurndownService, html: string, target:
     const escaped = href.replace(/([<>()])/g, '\\$1');
     return escaped.includes(' ') ? `<${escaped}>` : escaped;
   };
-  const removed = ['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'embed', 'head', 'title'] as const;
+  const removed = [
+    'script',
+    'style',
+    'noscript',
+    'template',
+    'svg',
+    'canvas',
+    'iframe',
+    'object',
+    'embed',
+    'head',
+    'title',
+  ] as const;
   const service = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', hr: '---', bulletListMarker: '-' });
   const node = (n: unknown) => n as DomNode;
 
   if (target === 'text') {
     const blocks = new Set([
-      'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BODY', 'CAPTION', 'CENTER', 'DD', 'DETAILS', 'DIALOG', 'DIV', 'DL', 'DT',
-      'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HGROUP', 'HR',
-      'HTML', 'MAIN', 'MENU', 'NAV', 'OL', 'P', 'SECTION', 'SUMMARY', 'TABLE', 'UL',
+      'ADDRESS',
+      'ARTICLE',
+      'ASIDE',
+      'BLOCKQUOTE',
+      'BODY',
+      'CAPTION',
+      'CENTER',
+      'DD',
+      'DETAILS',
+      'DIALOG',
+      'DIV',
+      'DL',
+      'DT',
+      'FIELDSET',
+      'FIGCAPTION',
+      'FIGURE',
+      'FOOTER',
+      'FORM',
+      'H1',
+      'H2',
+      'H3',
+      'H4',
+      'H5',
+      'H6',
+      'HEADER',
+      'HGROUP',
+      'HR',
+      'HTML',
+      'MAIN',
+      'MENU',
+      'NAV',
+      'OL',
+      'P',
+      'SECTION',
+      'SUMMARY',
+      'TABLE',
+      'UL',
     ]);
     const removedNames = new Set(removed.map((name) => name.toUpperCase()));
     // text nodes are taken as they are: no markdown escaping
@@ -290,7 +337,10 @@ function convertDocument(Turndown: typeof TurndownService, html: string, target:
     replacement: (content, element) => {
       const row = node(element).parentNode;
       const first = row ? cells(row)[0] === node(element) : true;
-      const text = content.trim().replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|');
+      const text = content
+        .trim()
+        .replace(/\s*\n+\s*/g, ' ')
+        .replace(/\|/g, '\\|');
       return `${first ? '| ' : ' '}${text} |`;
     },
   });

@@ -41,14 +41,18 @@ export function sendRequest(url: URL, options: HttpRequestOptions): Promise<Http
   const headers = { ...options.headers };
   if (options.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(options.body));
   return new Promise((resolve, reject) => {
-    const request = transport.request(url, { method: options.method ?? 'GET', headers, signal: options.signal }, (res) => {
-      resolve({
-        status: res.statusCode ?? 0,
-        statusText: res.statusMessage || http.STATUS_CODES[res.statusCode ?? 0] || '',
-        headers: res.headers,
-        body: decodedBody(res),
-      });
-    });
+    const request = transport.request(
+      url,
+      { method: options.method ?? 'GET', headers, signal: options.signal },
+      (res) => {
+        resolve({
+          status: res.statusCode ?? 0,
+          statusText: res.statusMessage || http.STATUS_CODES[res.statusCode ?? 0] || '',
+          headers: res.headers,
+          body: decodedBody(res),
+        });
+      },
+    );
     request.on('error', reject);
     request.end(options.body);
   });
@@ -56,7 +60,9 @@ export function sendRequest(url: URL, options: HttpRequestOptions): Promise<Http
 
 /** The response body with its Content-Encoding undone (gzip, deflate, br). */
 function decodedBody(res: IncomingMessage): Readable {
-  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? createGunzip()

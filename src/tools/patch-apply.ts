@@ -79,7 +79,11 @@ export function asciiLookalikeLine(line: string): string {
  */
 const COMPARISONS: { fuzz: number; equals: LineEquals; loosely?: string }[] = [
   { fuzz: 0, equals: (a, b) => a === b },
-  { fuzz: FUZZ.trailingWhitespace, equals: (a, b) => a.trimEnd() === b.trimEnd(), loosely: 'with trailing whitespace ignored' },
+  {
+    fuzz: FUZZ.trailingWhitespace,
+    equals: (a, b) => a.trimEnd() === b.trimEnd(),
+    loosely: 'with trailing whitespace ignored',
+  },
   {
     fuzz: FUZZ.lookalikes,
     equals: (a, b) => asciiLookalikeLine(a).trimEnd() === asciiLookalikeLine(b).trimEnd(),
@@ -97,7 +101,8 @@ export function findLines(lines: string[], context: string[], start: number): Co
   if (context.length === 0) return { index: start, fuzz: 0 };
   for (const { fuzz, equals, loosely } of COMPARISONS) {
     for (let i = Math.max(start, 0); i + context.length <= lines.length; i++) {
-      if (context.every((line, j) => equals(lines[i + j], line))) return loosely ? { index: i, fuzz, loosely } : { index: i, fuzz };
+      if (context.every((line, j) => equals(lines[i + j], line)))
+        return loosely ? { index: i, fuzz, loosely } : { index: i, fuzz };
     }
   }
   return undefined;
@@ -107,7 +112,12 @@ export function findLines(lines: string[], context: string[], start: number): Co
  * Finds a hunk's lines from `start` on. A hunk marked end-of-file is looked for at the end first;
  * found only elsewhere it costs {@link FUZZ.endOfFileAway}.
  */
-export function findContext(lines: string[], context: string[], start: number, endOfFile: boolean): ContextMatch | undefined {
+export function findContext(
+  lines: string[],
+  context: string[],
+  start: number,
+  endOfFile: boolean,
+): ContextMatch | undefined {
   if (!endOfFile) return findLines(lines, context, start);
   const atEnd = lines.length - context.length;
   if (atEnd >= 0) {
@@ -217,12 +227,18 @@ export function applyHunks(text: string, hunks: PatchHunk[]): UpdatedText {
 
     // added lines only, placed by nothing: at the end of the file (codex), never silently at the top
     const appended = hunk.oldLines.length === 0 && hunk.anchor === undefined;
-    const match = appended ? { index: lines.length, fuzz: 0 } : findContext(lines, hunk.oldLines, position, hunk.endOfFile);
+    const match = appended
+      ? { index: lines.length, fuzz: 0 }
+      : findContext(lines, hunk.oldLines, position, hunk.endOfFile);
     if (!match) throw new HunkMismatchError(describeMissing(name, lines, hunk, position), number, hunk.line);
     const base = match.fuzz % FUZZ.endOfFileAway;
-    if ('loosely' in match && match.loosely) noteLoose(base, `matched at line ${match.index + 1} only ${match.loosely}`);
+    if ('loosely' in match && match.loosely)
+      noteLoose(base, `matched at line ${match.index + 1} only ${match.loosely}`);
     if (match.fuzz >= FUZZ.endOfFileAway) {
-      noteLoose(FUZZ.endOfFileAway, `is marked "*** End of File" but matched at line ${match.index + 1}, not at the end of the file`);
+      noteLoose(
+        FUZZ.endOfFileAway,
+        `is marked "*** End of File" but matched at line ${match.index + 1}, not at the end of the file`,
+      );
     }
 
     for (const chunk of hunk.chunks) {
@@ -266,15 +282,20 @@ function after(position: number): string {
 }
 
 function describeMissing(name: string, lines: string[], hunk: PatchHunk, position: number): string {
-  const what = hunk.endOfFile ? 'its context and removed lines (marked "*** End of File")' : 'its context and removed lines';
-  const earlier = position > 0 ? findLines(lines.slice(0, position + hunk.oldLines.length - 1), hunk.oldLines, 0) : undefined;
+  const what = hunk.endOfFile
+    ? 'its context and removed lines (marked "*** End of File")'
+    : 'its context and removed lines';
+  const earlier =
+    position > 0 ? findLines(lines.slice(0, position + hunk.oldLines.length - 1), hunk.oldLines, 0) : undefined;
   if (earlier) {
     return (
       `${name}: ${what} occur at line ${earlier.index + 1}, before where the previous hunk ended (line ${position}). ` +
       'Hunks of one file must follow the order of the file, and must not overlap.'
     );
   }
-  return `${name}: ${what} were not found in the file${after(position)}.` + closestLinesNote(lines, hunk.oldLines, position);
+  return (
+    `${name}: ${what} were not found in the file${after(position)}.` + closestLinesNote(lines, hunk.oldLines, position)
+  );
 }
 
 /** How many lines of the file the error shows at most. */
@@ -299,7 +320,11 @@ const MAX_COMPARED_CHARS = 200;
  * similarity in [0, 1] (Dice coefficient of character pairs, whitespace trimmed). Ties go to the
  * first window at or after `position`, then to the first. Undefined when nothing is alike at all.
  */
-export function closestWindow(lines: string[], wanted: string[], position = 0): { index: number; score: number } | undefined {
+export function closestWindow(
+  lines: string[],
+  wanted: string[],
+  position = 0,
+): { index: number; score: number } | undefined {
   if (lines.length === 0 || wanted.length === 0) return undefined;
   const cheap = lines.length * wanted.length > MAX_FUZZY_COMPARISONS;
   const fileKeys = lines.map(similarityKey);
@@ -313,7 +338,9 @@ export function closestWindow(lines: string[], wanted: string[], position = 0): 
     }
     if (score <= 0) continue;
     const better =
-      !best || score > best.score + 1e-9 || (Math.abs(score - best.score) <= 1e-9 && best.index < position && i >= position);
+      !best ||
+      score > best.score + 1e-9 ||
+      (Math.abs(score - best.score) <= 1e-9 && best.index < position && i >= position);
     if (better) best = { index: i, score };
   }
   return best;

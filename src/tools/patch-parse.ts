@@ -101,7 +101,8 @@ const HEREDOC_START = /^<<\s*(['"]?)EOF\1$/;
  * command-line form of apply_patch; codex's lenient parser takes them off too. Anything else is kept.
  */
 function withoutHeredoc(lines: string[]): string[] {
-  if (lines.length >= 4 && HEREDOC_START.test(lines[0].trim()) && lines[lines.length - 1].trim() === 'EOF') return lines.slice(1, -1);
+  if (lines.length >= 4 && HEREDOC_START.test(lines[0].trim()) && lines[lines.length - 1].trim() === 'EOF')
+    return lines.slice(1, -1);
   return lines;
 }
 
@@ -131,7 +132,13 @@ class Parser {
         const path = this.takePath(UPDATE);
         // the Move line belongs to the header, so it may carry spaces around it too
         const moveTo = this.lines[this.index]?.trim().startsWith(MOVE) ? this.takePath(MOVE) : undefined;
-        operations.push({ kind: 'update', path, ...(moveTo === undefined ? {} : { moveTo }), hunks: this.parseHunks(), line: start });
+        operations.push({
+          kind: 'update',
+          path,
+          ...(moveTo === undefined ? {} : { moveTo }),
+          hunks: this.parseHunks(),
+          line: start,
+        });
       } else if (isHeader(line, ADD)) {
         const path = this.takePath(ADD);
         operations.push({ kind: 'add', path, content: this.parseAddedLines(), line: start });
@@ -171,7 +178,10 @@ class Parser {
     if (prefix !== MOVE) {
       const first = this.seen.get(path);
       if (first !== undefined) {
-        throw new PatchParseError(`duplicate path ${path} (already in the patch at line ${first}); put all changes to one file in one section`, number);
+        throw new PatchParseError(
+          `duplicate path ${path} (already in the patch at line ${first}); put all changes to one file in one section`,
+          number,
+        );
       }
       this.seen.set(path, number);
     }
@@ -210,7 +220,10 @@ class Parser {
         this.index++;
       } else if (hunks.length > 0 || line.startsWith('***')) {
         // the first hunk may leave out its `@@`; the others are separated by it
-        throw new PatchParseError(`expected "@@" to start the next hunk, or a file header; got ${JSON.stringify(line)}`, start);
+        throw new PatchParseError(
+          `expected "@@" to start the next hunk, or a file header; got ${JSON.stringify(line)}`,
+          start,
+        );
       }
       hunks.push({ ...(anchor === undefined ? {} : { anchor }), ...this.parseHunkBody(), line: start });
     }

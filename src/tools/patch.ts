@@ -25,7 +25,13 @@ import type { KnownFileState } from './file-history.js';
 import { readsThroughEditor, textForEditor } from './file-access.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
-import { readFileToChange, recordFileWrite, requireFreshRead, resolveToolPath, unchangedSinceRead } from './write-guard.js';
+import {
+  readFileToChange,
+  recordFileWrite,
+  requireFreshRead,
+  resolveToolPath,
+  unchangedSinceRead,
+} from './write-guard.js';
 import { resolveAllLinks } from '../permission/real-path.js';
 import type { FilesSubject } from '../permission/types.js';
 import { lspDiagnosticsAfterWrite } from './diagnostics.js';
@@ -136,7 +142,14 @@ export const patchTool = defineTool({
     const removals = changes.reduce((sum, c) => sum + c.diff.removals, 0);
     const diagnostics = await lspDiagnosticsAfterWrite(
       ctx,
-      changes.flatMap((c) => (c.moveTo ? [{ path: c.path, text: null }, { path: c.moveTo, text: c.after }] : [{ path: c.path, text: c.kind === 'delete' ? null : c.after }])),
+      changes.flatMap((c) =>
+        c.moveTo
+          ? [
+              { path: c.path, text: null },
+              { path: c.moveTo, text: c.after },
+            ]
+          : [{ path: c.path, text: c.kind === 'delete' ? null : c.after }],
+      ),
     );
     return {
       output: `Patch applied successfully. ${changes.length} files changed, ${additions} additions, ${removals} removals${diagnostics}`,
@@ -154,7 +167,10 @@ export const patchTool = defineTool({
 function parse(patchText: string): PatchOperation[] {
   try {
     const operations = parsePatch(patchText);
-    if (operations.length === 0) throw new ToolError('the patch changes no file: add an "*** Update File:", "*** Add File:" or "*** Delete File:" section');
+    if (operations.length === 0)
+      throw new ToolError(
+        'the patch changes no file: add an "*** Update File:", "*** Add File:" or "*** Delete File:" section',
+      );
     return operations;
   } catch (err) {
     if (err instanceof PatchParseError) throw new ToolError(`failed to parse patch: ${err.message}`);
@@ -209,7 +225,16 @@ async function prepareChange(operation: PatchOperation, ctx: ToolContext): Promi
     const bytes = encodeDocument(undefined, operation.content);
     // what view will read back (a leading U+FEFF is a BOM then), so history versions compare equal
     const after = textAsRead(operation.content);
-    return { kind: 'add', path, before: null, after, bytes, diff: fileDiff(ctx.cwd, path, '', after), fuzz: 0, loose: [] };
+    return {
+      kind: 'add',
+      path,
+      before: null,
+      after,
+      bytes,
+      diff: fileDiff(ctx.cwd, path, '', after),
+      fuzz: 0,
+      loose: [],
+    };
   }
 
   const doing = operation.kind === 'delete' ? 'deleting' : 'patching';
@@ -217,11 +242,26 @@ async function prepareChange(operation: PatchOperation, ctx: ToolContext): Promi
   const original = readOriginal(ctx, path, doing, !editor);
   // decoded from the very bytes a failed patch would put back; with an editor holding the files, its
   // text (unsaved changes included), checked against the text last read through it
-  const document: TextDocument = editor ? await readFileToChange(ctx, path, doing) : { path, ...decodeDocument(path, original.bytes), mode: original.mode };
-  const known: KnownFileState = editor ? { bytes: document.bytes, mode: original.mode, linkTarget: original.linkTarget } : original;
+  const document: TextDocument = editor
+    ? await readFileToChange(ctx, path, doing)
+    : { path, ...decodeDocument(path, original.bytes), mode: original.mode };
+  const known: KnownFileState = editor
+    ? { bytes: document.bytes, mode: original.mode, linkTarget: original.linkTarget }
+    : original;
   const before = document.text;
   if (operation.kind === 'delete') {
-    return { kind: 'delete', path, before, after: '', original, known, encoding: document.format.encoding, diff: fileDiff(ctx.cwd, path, before, ''), fuzz: 0, loose: [] };
+    return {
+      kind: 'delete',
+      path,
+      before,
+      after: '',
+      original,
+      known,
+      encoding: document.format.encoding,
+      diff: fileDiff(ctx.cwd, path, before, ''),
+      fuzz: 0,
+      loose: [],
+    };
   }
 
   const updated = applyHunks(before, operation.hunks);
@@ -232,9 +272,25 @@ async function prepareChange(operation: PatchOperation, ctx: ToolContext): Promi
     throw new ToolError(`${path}: the patch makes no change to this file. No file was changed.`);
   }
   // a pure rename keeps the bytes exactly (on disk; the editor is given text)
-  const bytes = updated.text === before && !editor ? original.bytes : encodeDocument(document, updated.text, updated.lineSources);
-  const diff = moveTo ? moveDiff(ctx.cwd, path, moveTo, before, updated.text) : fileDiff(ctx.cwd, path, before, updated.text);
-  return { kind: 'update', path, moveTo, before, after: updated.text, bytes, original, known, encoding: document.format.encoding, diff, fuzz: updated.fuzz, loose: updated.loose };
+  const bytes =
+    updated.text === before && !editor ? original.bytes : encodeDocument(document, updated.text, updated.lineSources);
+  const diff = moveTo
+    ? moveDiff(ctx.cwd, path, moveTo, before, updated.text)
+    : fileDiff(ctx.cwd, path, before, updated.text);
+  return {
+    kind: 'update',
+    path,
+    moveTo,
+    before,
+    after: updated.text,
+    bytes,
+    original,
+    known,
+    encoding: document.format.encoding,
+    diff,
+    fuzz: updated.fuzz,
+    loose: updated.loose,
+  };
 }
 
 /**
@@ -289,7 +345,8 @@ function permissionRequest(change: FileChange) {
 
 /** What the rules judge for one change, and what it does to each path (the reason line says creates/deletes). */
 function filesSubject(change: FileChange): FilesSubject {
-  if (change.moveTo) return { kind: 'files', paths: [change.path, change.moveTo], deleted: [change.path], created: [change.moveTo] };
+  if (change.moveTo)
+    return { kind: 'files', paths: [change.path, change.moveTo], deleted: [change.path], created: [change.moveTo] };
   if (change.kind === 'add') return { kind: 'files', paths: [change.path], created: [change.path] };
   if (change.kind === 'delete') return { kind: 'files', paths: [change.path], deleted: [change.path] };
   return { kind: 'files', paths: [change.path] };
@@ -299,12 +356,16 @@ function filesSubject(change: FileChange): FilesSubject {
 async function requireUnchangedWhileAsking(ctx: ToolContext, change: FileChange): Promise<void> {
   if (change.kind !== 'add') {
     if (!(await unchangedSinceRead(ctx, change.path))) {
-      throw new ToolError(`File ${change.path} changed while waiting for permission. No file was changed. Read it again with the view tool and redo the patch.`);
+      throw new ToolError(
+        `File ${change.path} changed while waiting for permission. No file was changed. Read it again with the view tool and redo the patch.`,
+      );
     }
   }
   for (const created of [change.kind === 'add' ? change.path : change.moveTo]) {
     if (created && lstatIfExists(created)) {
-      throw new ToolError(`File ${created} was created by someone else while waiting for permission. No file was changed. Read it with the view tool and redo the patch.`);
+      throw new ToolError(
+        `File ${created} was created by someone else while waiting for permission. No file was changed. Read it with the view tool and redo the patch.`,
+      );
     }
   }
 }

@@ -39,7 +39,11 @@ export async function similarPaths(filePath: string, projectRoot: string): Promi
 
   const names = listNames(dir);
   const lower = wanted.toLowerCase();
-  add(names.filter((name) => name.toLowerCase().includes(lower) || lower.includes(name.toLowerCase())).map((n) => join(dir, n)));
+  add(
+    names
+      .filter((name) => name.toLowerCase().includes(lower) || lower.includes(name.toLowerCase()))
+      .map((n) => join(dir, n)),
+  );
   const stem = stemOf(lower);
   add(names.filter((name) => stemOf(name.toLowerCase()) === stem).map((n) => join(dir, n)));
   const limit = lower.length <= 5 ? 1 : 2;
@@ -50,7 +54,8 @@ export async function similarPaths(filePath: string, projectRoot: string): Promi
       .sort((a, b) => a.distance - b.distance || compare(a.name, b.name))
       .map((c) => join(dir, c.name)),
   );
-  if (found.length < MAX_SUGGESTIONS && isInside(projectRoot, filePath)) add(await sameNameInProject(projectRoot, wanted));
+  if (found.length < MAX_SUGGESTIONS && isInside(projectRoot, filePath))
+    add(await sameNameInProject(projectRoot, wanted));
   return found;
 }
 

@@ -58,7 +58,8 @@ export function groupProcesses(pgid: number): GroupProcess[] {
     // "pid (comm) state ppid pgrp …": the name may hold spaces and parentheses, so split after the last ')'
     const close = stat.lastIndexOf(')');
     const [state, , pgrp] = stat.slice(close + 2).split(' ');
-    if (Number(pgrp) === pgid) members.push({ pid: Number(entry), name: stat.slice(stat.indexOf('(') + 1, close), state: state! });
+    if (Number(pgrp) === pgid)
+      members.push({ pid: Number(entry), name: stat.slice(stat.indexOf('(') + 1, close), state: state! });
   }
   return members;
 }

@@ -64,7 +64,10 @@ export function forgetSecrets(): void {
  * The credential values found in `env` under {@link CREDENTIAL_ENV_NAMES}, and `configKeys`
  * (`providers.<id>.apiKey` of the config), for {@link rememberSecrets}.
  */
-export function heldSecrets(env: Record<string, string | undefined>, configKeys: Iterable<string | undefined> = []): string[] {
+export function heldSecrets(
+  env: Record<string, string | undefined>,
+  configKeys: Iterable<string | undefined> = [],
+): string[] {
   const values: string[] = [];
   for (const name of Object.keys(CREDENTIAL_ENV_NAMES)) {
     const value = env[name];
@@ -143,14 +146,18 @@ export function redactSecrets(text: string): string {
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   const { texts, hashes } = secretPieces();
   if (texts.size === 0 || out.length < SECRET_PIECE_CHARS) return out;
-  const isPiece = (from: number, hash: number) => hashes.has(hash) && texts.has(out.slice(from, from + SECRET_PIECE_CHARS));
+  const isPiece = (from: number, hash: number) =>
+    hashes.has(hash) && texts.has(out.slice(from, from + SECRET_PIECE_CHARS));
   let result = '';
   let copiedTo = 0;
   let hash = windowHash(out, 0);
-  for (let i = 0; i + SECRET_PIECE_CHARS <= out.length; ) {
+  for (let i = 0; i + SECRET_PIECE_CHARS <= out.length;) {
     if (!isPiece(i, hash)) {
       if (i + SECRET_PIECE_CHARS < out.length) {
-        hash = (Math.imul(hash - Math.imul(out.charCodeAt(i), HASH_OUT), HASH_BASE) + out.charCodeAt(i + SECRET_PIECE_CHARS)) | 0;
+        hash =
+          (Math.imul(hash - Math.imul(out.charCodeAt(i), HASH_OUT), HASH_BASE) +
+            out.charCodeAt(i + SECRET_PIECE_CHARS)) |
+          0;
       }
       i++;
       continue;
@@ -187,7 +194,10 @@ export function redactSecretsDeep<T>(value: T): T {
  * `passThrough` (config `shell.passEnv`): the environment for a process a tool starts (the bash
  * tool's shell, MCP stdio servers before their configured `env`).
  */
-export function withoutCredentials(env: Record<string, string | undefined>, passThrough: readonly string[] = []): Record<string, string> {
+export function withoutCredentials(
+  env: Record<string, string | undefined>,
+  passThrough: readonly string[] = [],
+): Record<string, string> {
   const keep = new Set(passThrough);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {

@@ -52,11 +52,26 @@ export interface ToolCallHooks {
   /**
    * May rewrite the arguments (JSON text) or block the call with a reason the model sees. `blocked`: the call is refused with that text; `hookFailed` when a hook threw (an `error` in the call log, not a refusal)
    */
-  before(call: { sessionId: string; callId: string; tool: string; args: unknown }): Promise<{ args: unknown } | { blocked: string; hookFailed?: boolean }>;
+  before(call: {
+    sessionId: string;
+    callId: string;
+    tool: string;
+    args: unknown;
+  }): Promise<{ args: unknown } | { blocked: string; hookFailed?: boolean }>;
   /** may rewrite the output */
-  after(call: { sessionId: string; callId: string; tool: string; args: unknown }, result: { output: string; isError: boolean }): Promise<string>;
+  after(
+    call: { sessionId: string; callId: string; tool: string; args: unknown },
+    result: { output: string; isError: boolean },
+  ): Promise<string>;
   /** may answer a permission request before the person is asked */
-  permission(request: { sessionId: string; callId: string; tool: string; action: string; description: string; params: Record<string, unknown> }): Promise<'allow' | 'deny' | 'ask'>;
+  permission(request: {
+    sessionId: string;
+    callId: string;
+    tool: string;
+    action: string;
+    description: string;
+    params: Record<string, unknown>;
+  }): Promise<'allow' | 'deny' | 'ask'>;
 }
 
 /** Whether the registration `entry` of the tool `name` is offered to (and may be run by) `sessionId`. */
@@ -189,7 +204,8 @@ export function overrideWarnings(registry: ToolRegistry): string[] {
     if (registry.isDisabled(name)) continue;
     const [winner, ...shadowed] = registry.all(name);
     if (!winner || shadowed.length === 0) continue;
-    for (const lower of shadowed) lines.push(`${describeEntry(winner, name)} overrides ${describeShadowed(lower, name)}`);
+    for (const lower of shadowed)
+      lines.push(`${describeEntry(winner, name)} overrides ${describeShadowed(lower, name)}`);
   }
   return lines;
 }
@@ -221,18 +237,39 @@ export const PLUGIN_APPROVED = new WeakSet<object>();
  * `input` is the parsed arguments, already checked against the tool's schema. The hooks see a copy of
  * them: a hook changes what the tool gets by returning new arguments, not by changing the ones it is given.
  */
-export async function runWithHooks(tool: Tool, input: unknown, ctx: ToolContext, hooks: ToolCallHooks | undefined): Promise<ToolResult> {
+export async function runWithHooks(
+  tool: Tool,
+  input: unknown,
+  ctx: ToolContext,
+  hooks: ToolCallHooks | undefined,
+): Promise<ToolResult> {
   if (!hooks) return tool.run(input, ctx);
   const call = { sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, args: structuredClone(input) };
   // a hook that never settles must not outlive esc
   const before = await untilAborted(hooks.before(call), ctx.signal);
   // a plugin's refusal is a policy's, as a permission rule's is: `permission` in the call log
-  if ('blocked' in before) return { output: before.blocked, isError: true, metadata: { blockedByPlugin: true }, ...(before.hookFailed ? {} : { outcome: 'permission' as const }) };
+  if ('blocked' in before)
+    return {
+      output: before.blocked,
+      isError: true,
+      metadata: { blockedByPlugin: true },
+      ...(before.hookFailed ? {} : { outcome: 'permission' as const }),
+    };
   // a plugin's arguments reach the tool as JSON carries them, as the model's would
   const rewritten = before.args === call.args ? input : jsonValue(before.args);
   call.args = before.args;
   const askPermission: PermissionAsk = async (request, subject) => {
-    const answer = await untilAborted(hooks.permission({ sessionId: ctx.sessionId, callId: ctx.toolCallId, tool: tool.name, action: request.action, description: request.description, params: request.params }), ctx.signal);
+    const answer = await untilAborted(
+      hooks.permission({
+        sessionId: ctx.sessionId,
+        callId: ctx.toolCallId,
+        tool: tool.name,
+        action: request.action,
+        description: request.description,
+        params: request.params,
+      }),
+      ctx.signal,
+    );
     if (answer === 'allow') {
       // the service keeps `params` by reference in the request it shows: the mark travels with it
       const params = { ...request.params };

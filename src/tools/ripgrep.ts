@@ -61,11 +61,12 @@ export type SearchEngine = { engine: 'node' } | { engine: 'rg'; args: string[] }
  * | glob | > 2   | rg      | more cores walk faster in parallel |
  * | grep | any   | rg      | reading and matching file contents: rg's matcher and threads win |
  */
-export const SEARCH_ENGINES: readonly { job: SearchJob; maxCores: number; engine: 'node' | 'rg'; threads?: number }[] = [
-  { job: 'glob', maxCores: 2, engine: 'node' },
-  { job: 'glob', maxCores: Infinity, engine: 'rg' },
-  { job: 'grep', maxCores: Infinity, engine: 'rg' },
-];
+export const SEARCH_ENGINES: readonly { job: SearchJob; maxCores: number; engine: 'node' | 'rg'; threads?: number }[] =
+  [
+    { job: 'glob', maxCores: 2, engine: 'node' },
+    { job: 'glob', maxCores: Infinity, engine: 'rg' },
+    { job: 'grep', maxCores: Infinity, engine: 'rg' },
+  ];
 
 /**
  * The engine for `job` on a machine of `cores` cores (default: this one's). Overrides, for tests and
@@ -78,7 +79,9 @@ export function searchEngine(job: SearchJob, cores: number = availableParallelis
   if (forced !== undefined && forced !== '') {
     if (forced === 'default') return { engine: 'rg', args: [] };
     if (!/^[1-9]\d{0,2}$/.test(forced)) {
-      throw new Error(`OPENCODE_RIPGREP_THREADS must be a whole number from 1 to 999 (rg -jN) or "default", got "${forced}"; unset it to let opencode choose`);
+      throw new Error(
+        `OPENCODE_RIPGREP_THREADS must be a whole number from 1 to 999 (rg -jN) or "default", got "${forced}"; unset it to let opencode choose`,
+      );
     }
     return { engine: 'rg', args: [`-j${forced}`] };
   }
@@ -157,4 +160,3 @@ export function runRipgrep(
     child.on('close', (code) => finish(() => resolve({ exitCode: code, stderr: stderr.slice(0, 4096) })));
   });
 }
-

@@ -29,7 +29,11 @@ export interface SecretScope {
 
 /** The scope of a tool call: `$HOME` and the configured places of its context. */
 export function secretScope(ctx: Pick<ToolContext, 'secretReadPaths' | 'cwd'>): SecretScope {
-  return { home: homeDirectory(), projectDir: ctx.cwd, ...(ctx.secretReadPaths && { configured: ctx.secretReadPaths }) };
+  return {
+    home: homeDirectory(),
+    projectDir: ctx.cwd,
+    ...(ctx.secretReadPaths && { configured: ctx.secretReadPaths }),
+  };
 }
 
 /** The home directory the secret places are under: `$HOME`, as the shell and ssh read it. */
@@ -43,10 +47,17 @@ function secretPlaces(scope: SecretScope): SecretPlace[] {
   for (const root of new Set([scope.home, realOrSelf(scope.home)])) {
     for (const entry of SECRET_HOME_PATHS) places.push({ path: join(root, entry.path), reason: entry.reason });
   }
-  for (const entry of xdgSecretPaths()) for (const path of new Set([entry.path, realOrSelf(entry.path)])) places.push({ path, reason: entry.reason });
+  for (const entry of xdgSecretPaths())
+    for (const path of new Set([entry.path, realOrSelf(entry.path)])) places.push({ path, reason: entry.reason });
   for (const configured of scope.configured ?? []) {
-    const absolute = configured === '~' ? scope.home : configured.startsWith('~/') ? join(scope.home, configured.slice(2)) : resolve(scope.projectDir ?? '/', configured);
-    for (const path of new Set([absolute, realOrSelf(absolute)])) places.push({ path, reason: 'what sandbox.denyRead in the configuration keeps from commands' });
+    const absolute =
+      configured === '~'
+        ? scope.home
+        : configured.startsWith('~/')
+          ? join(scope.home, configured.slice(2))
+          : resolve(scope.projectDir ?? '/', configured);
+    for (const path of new Set([absolute, realOrSelf(absolute)]))
+      places.push({ path, reason: 'what sandbox.denyRead in the configuration keeps from commands' });
   }
   return places;
 }
@@ -61,7 +72,8 @@ function ownProcessFile(path: string): boolean {
 export function secretPlaceOf(path: string, scope: SecretScope = { home: homeDirectory() }): SecretPlace | undefined {
   const candidates = new Set([resolve(path), realOrSelf(resolve(path))]);
   for (const candidate of candidates) {
-    if (ownProcessFile(candidate)) return { path: candidate, reason: "opencode's own environment, with the keys it was started with" };
+    if (ownProcessFile(candidate))
+      return { path: candidate, reason: "opencode's own environment, with the keys it was started with" };
     const hit = secretPlaces(scope).find((place) => isWithin(place.path, candidate));
     if (hit) return { path: candidate, reason: hit.reason };
   }
@@ -73,12 +85,18 @@ export function secretPlaceOf(path: string, scope: SecretScope = { home: homeDir
  * when the search reaches hidden entries — always for grep, which searches them; for glob when its
  * pattern names one (`.ssh/*`), since its walk skips dot entries otherwise.
  */
-export function secretPlaceSearched(root: string, reach: { hidden: boolean } | { pattern: string }, scope: SecretScope = { home: homeDirectory() }): SecretPlace | undefined {
+export function secretPlaceSearched(
+  root: string,
+  reach: { hidden: boolean } | { pattern: string },
+  scope: SecretScope = { home: homeDirectory() },
+): SecretPlace | undefined {
   const inside = secretPlaceOf(root, scope);
   if (inside) return inside;
   if ('pattern' in reach ? !namesHiddenEntries(reach.pattern) : !reach.hidden) return undefined;
   const real = realOrSelf(resolve(root));
-  return secretPlaces(scope).find((place) => (isWithin(real, place.path) || isWithin(resolve(root), place.path)) && existsSync(place.path));
+  return secretPlaces(scope).find(
+    (place) => (isWithin(real, place.path) || isWithin(resolve(root), place.path)) && existsSync(place.path),
+  );
 }
 
 /**

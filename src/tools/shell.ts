@@ -46,16 +46,7 @@
  * environment also disables pagers and editors ({@link NON_INTERACTIVE_ENV}). POSIX only (no Windows).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -211,10 +202,7 @@ class SessionShell implements ShellRunner {
     return this.currentCwd;
   }
 
-  exec(
-    command: string,
-    options: ShellExecOptions,
-  ): Promise<ShellExecResult> {
+  exec(command: string, options: ShellExecOptions): Promise<ShellExecResult> {
     if (this.closed) return Promise.reject(new Error('The shell of this session was closed'));
     const run = this.queue.then(() => this.runOne(command, options));
     this.queue = run.catch(() => undefined);
@@ -242,10 +230,7 @@ class SessionShell implements ShellRunner {
     }
   }
 
-  private async runOne(
-    command: string,
-    options: ShellExecOptions,
-  ): Promise<ShellExecResult> {
+  private async runOne(command: string, options: ShellExecOptions): Promise<ShellExecResult> {
     const { signal, onOutput } = options;
     if (signal?.aborted || this.closed) {
       return { stdout: '', stderr: '', exitCode: null, interrupted: true, timedOut: false };
@@ -266,7 +251,8 @@ class SessionShell implements ShellRunner {
     mkdirSync(outDir, { mode: 0o700 });
     const statePrefix = join(outDir, 'state');
     // made here, private and empty: the shell's `>` keeps the mode; an empty status means "not saved"
-    for (const suffix of STATE_FILE_SUFFIXES) writeFileSync(`${statePrefix}.${suffix}`, '', { mode: 0o600, flag: 'wx' });
+    for (const suffix of STATE_FILE_SUFFIXES)
+      writeFileSync(`${statePrefix}.${suffix}`, '', { mode: 0o600, flag: 'wx' });
 
     let dir = this.currentCwd;
     let note = '';
@@ -282,10 +268,15 @@ class SessionShell implements ShellRunner {
     const args = [...this.shellArgs, '-c', COMMAND_WRAPPER, name, inputPath, dir, statePrefix];
     const level = options.sandbox ?? 'strict';
     const wrapped = this.sandbox
-      ? await this.sandbox.wrap([this.shellPath, ...args], { level, writable: [outDir, tempDir], keepEnv: this.passEnv })
+      ? await this.sandbox.wrap([this.shellPath, ...args], {
+          level,
+          writable: [outDir, tempDir],
+          keepEnv: this.passEnv,
+        })
       : { file: this.shellPath, args, env: {}, afterExit: () => [] };
     const runsAt: SandboxLevel = wrapped.file !== this.shellPath ? level : 'none';
-    const dropped = LEVEL_RANK[runsAt] > LEVEL_RANK[this.envLevel] ? resetCodeVariables(this.envState, this.baseEnv) : [];
+    const dropped =
+      LEVEL_RANK[runsAt] > LEVEL_RANK[this.envLevel] ? resetCodeVariables(this.envState, this.baseEnv) : [];
     this.envLevel = runsAt;
     // outside the sandbox, a temp directory of its own: what a sandboxed command left in the shared one
     // (a link at a name a program writes to) is not where a program run outside writes
@@ -316,11 +307,18 @@ class SessionShell implements ShellRunner {
     const stderr = new OutputCapture(this.maxOutputChars);
     if (note) stderr.append(note);
     if (dropped.length > 0) {
-      stderr.append(`(not passed on from a command run in a stricter sandbox, as they make programs run code: ${dropped.join(', ')})\n`);
+      stderr.append(
+        `(not passed on from a command run in a stricter sandbox, as they make programs run code: ${dropped.join(', ')})\n`,
+      );
     }
 
     // fd 3: the socket whose end tells the shell's watcher that we died (`WATCH_AGENT` in shell-wrapper.ts)
-    const child = spawn(wrapped.file, wrapped.args, { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(wrapped.file, wrapped.args, {
+      cwd: dir,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    });
     const lifeline = child.stdio[3] as Readable | null;
     if (lifeline) unrefStream(lifeline);
     if (child.pid !== undefined) leftovers().processGroupStarted(child.pid);
@@ -333,7 +331,9 @@ class SessionShell implements ShellRunner {
     this.adoptState(statePrefix);
     rmSync(outDir, { recursive: true, force: true });
     for (const path of wrapped.afterExit()) {
-      stderr.append(`(the sandbox removed ${path}, which the command created: a file that decides what runs is not created without the person's approval)\n`);
+      stderr.append(
+        `(the sandbox removed ${path}, which the command created: a file that decides what runs is not created without the person's approval)\n`,
+      );
     }
     if (child.pid !== undefined && groupAlive(child.pid)) {
       // background jobs, or a group still dying after a timeout: ended by close(), journaled until gone

@@ -87,7 +87,9 @@ const parameters = z.object({
     .number()
     .positive()
     .optional()
-    .describe(`Timeout in seconds (default ${SOURCEGRAPH_DEFAULT_TIMEOUT_SECONDS}, max ${SOURCEGRAPH_MAX_TIMEOUT_SECONDS})`),
+    .describe(
+      `Timeout in seconds (default ${SOURCEGRAPH_DEFAULT_TIMEOUT_SECONDS}, max ${SOURCEGRAPH_MAX_TIMEOUT_SECONDS})`,
+    ),
 });
 
 export const sourcegraphTool = defineTool({
@@ -101,7 +103,10 @@ export const sourcegraphTool = defineTool({
     const endpoint = endpointUrl(ctx.sourcegraphUrl);
     const count = Math.min(input.count ?? SOURCEGRAPH_DEFAULT_COUNT, SOURCEGRAPH_MAX_COUNT);
     const contextLines = input.context_window ?? SOURCEGRAPH_DEFAULT_CONTEXT_LINES;
-    const timeoutSeconds = Math.min(input.timeout ?? SOURCEGRAPH_DEFAULT_TIMEOUT_SECONDS, SOURCEGRAPH_MAX_TIMEOUT_SECONDS);
+    const timeoutSeconds = Math.min(
+      input.timeout ?? SOURCEGRAPH_DEFAULT_TIMEOUT_SECONDS,
+      SOURCEGRAPH_MAX_TIMEOUT_SECONDS,
+    );
 
     // the query leaves the machine: the person sees it first; "allow for session" covers the endpoint's host
     await ctx.askPermission(
@@ -140,7 +145,9 @@ export const sourcegraphTool = defineTool({
       body = await readBodyLimited(response.body, MAX_RESPONSE_BYTES, deadline.signal);
     } catch (err) {
       if (err instanceof BodyTooLargeError) {
-        throw new ToolError(`Sourcegraph's response is larger than ${formatBytes(err.limitBytes)}. Narrow the query (repo:, file:, lang:) or lower count: in it.`);
+        throw new ToolError(
+          `Sourcegraph's response is larger than ${formatBytes(err.limitBytes)}. Narrow the query (repo:, file:, lang:) or lower count: in it.`,
+        );
       }
       throw deadline.explain(err, endpoint, timeoutMessage);
     } finally {
@@ -224,7 +231,8 @@ export function formatSearchResults(
   if (shown.length === 0) {
     return { output: `${output}No results found. Try a different query.\n`, isError: false, metadata };
   }
-  if (shown.length < fileMatches.length) output += `(Showing the first ${shown.length} of ${fileMatches.length} results)\n\n`;
+  if (shown.length < fileMatches.length)
+    output += `(Showing the first ${shown.length} of ${fileMatches.length} results)\n\n`;
 
   for (const [index, match] of shown.entries()) {
     const section = formatFileMatch(index + 1, match, options);
@@ -240,7 +248,11 @@ export function formatSearchResults(
 }
 
 /** One `## Result i` section: heading, URL, and the match blocks. */
-function formatFileMatch(position: number, match: SearchResult, options: { contextLines: number; baseUrl: URL }): string {
+function formatFileMatch(
+  position: number,
+  match: SearchResult,
+  options: { contextLines: number; baseUrl: URL },
+): string {
   const repo = match.repository?.name ?? '';
   const path = match.file?.path ?? '';
   let section = `## Result ${position}: ${repo}/${path}\n\n`;
@@ -258,7 +270,13 @@ function formatFileMatch(position: number, match: SearchResult, options: { conte
 export function matchBlocks(match: SearchResult, contextLines: number): string[][] {
   const matches = (match.lineMatches ?? []).filter((m) => typeof m?.lineNumber === 'number');
   const content = match.file?.content ?? '';
-  const lines = content === '' ? [] : content.replace(/\r?\n$/, '').split('\n').map((line) => line.replace(/\r$/, ''));
+  const lines =
+    content === ''
+      ? []
+      : content
+          .replace(/\r?\n$/, '')
+          .split('\n')
+          .map((line) => line.replace(/\r$/, ''));
   const matched = new Set(matches.map((m) => m.lineNumber as number));
 
   const blocks: string[][] = [];

@@ -144,7 +144,10 @@ export function encodeDocument(
  * a kept line from a removed identical one: removing the first of `x\r\nsame\r\nsame\n` with
  * `x\nsame` → `x` by a line diff gives the kept `same` the removed one's `\r\n`.
  */
-export function lineSourcesOfSpans(text: string, spans: readonly { start: number; end: number; replacement: string }[]): (number | undefined)[] {
+export function lineSourcesOfSpans(
+  text: string,
+  spans: readonly { start: number; end: number; replacement: string }[],
+): (number | undefined)[] {
   const sources: (number | undefined)[] = [];
   let line = 0; // index of the next line break of `text`
   let at = 0;
@@ -232,10 +235,14 @@ export function restoreLineEndings(previous: TextDocument, newText: string): str
   }
   const oldMiddle = oldLines.slice(head, oldLines.length - tail);
   const newMiddle = newLines.slice(head, newLines.length - tail);
-  const parts = oldMiddle.length && newMiddle.length ? diffArrays(oldMiddle, newMiddle, { timeout: LINE_DIFF_TIMEOUT_MS }) : undefined;
+  const parts =
+    oldMiddle.length && newMiddle.length
+      ? diffArrays(oldMiddle, newMiddle, { timeout: LINE_DIFF_TIMEOUT_MS })
+      : undefined;
   // a huge change the diff gave up on: lines changed in place (same count) keep their endings, else
   // they take the dominant one
-  if (!parts && oldMiddle.length === newMiddle.length) for (let k = 0; k < newMiddle.length; k++) keep(head + k, head + k);
+  if (!parts && oldMiddle.length === newMiddle.length)
+    for (let k = 0; k < newMiddle.length; k++) keep(head + k, head + k);
   let oldIndex = head;
   let newIndex = head;
   let removed = 0;
@@ -308,7 +315,9 @@ function decodeBytes(path: string, bytes: Buffer): { encoding: string; bom: bool
     const utf16 = sniffUtf16(bytes);
     const raw = utf16 && decodeExactly(bytes, utf16);
     if (utf16 && raw !== undefined && !raw.includes('\0')) return { encoding: utf16, bom: false, raw };
-    throw new ToolError(`File appears to be binary (it contains NUL bytes): ${path}\nOnly text files can be viewed or changed.`);
+    throw new ToolError(
+      `File appears to be binary (it contains NUL bytes): ${path}\nOnly text files can be viewed or changed.`,
+    );
   }
   const utf8 = decodeExactly(bytes, 'utf8');
   if (utf8 !== undefined) return { encoding: 'utf8', bom: false, raw: utf8 };
@@ -369,7 +378,11 @@ function sniffUtf16(bytes: Buffer): 'utf16le' | 'utf16be' | undefined {
     if (bytes[i + 1] === 0) zeroHigh++;
   }
   const encoding =
-    zeroHigh >= units * 0.3 && zeroLow <= units * 0.02 ? 'utf16le' : zeroLow >= units * 0.3 && zeroHigh <= units * 0.02 ? 'utf16be' : undefined;
+    zeroHigh >= units * 0.3 && zeroLow <= units * 0.02
+      ? 'utf16le'
+      : zeroLow >= units * 0.3 && zeroHigh <= units * 0.02
+        ? 'utf16be'
+        : undefined;
   if (!encoding) return undefined;
   const sample = iconv.decode(bytes.subarray(0, end), encoding, { stripBOM: false });
   return /[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]/.test(sample) ? undefined : encoding;
@@ -424,7 +437,9 @@ function unrepresentable(text: string, encoding: string, where: string): ToolErr
         `Nothing was written. Use only characters ${label} has (or an escape sequence of the file's language).`,
     );
   }
-  return new ToolError(`Cannot write${where}: the new text cannot be represented exactly in ${label}. Nothing was written.`);
+  return new ToolError(
+    `Cannot write${where}: the new text cannot be represented exactly in ${label}. Nothing was written.`,
+  );
 }
 
 function hex(char: string): string {

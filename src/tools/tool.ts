@@ -99,7 +99,10 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
       if (!parsed.success) return invalidInput(describeInvalidInput(def.name, parsed.error, input));
       const nul = findNulByte(parsed.data);
       // a NUL can't be in a path, a pattern or a command; Node would say "The argument 'args[7]' must be a string without null bytes"
-      if (nul !== undefined) return invalidInput(`${nul} contains a NUL byte (\\0): paths, patterns, commands and text files can't hold one. Remove it and try again.`);
+      if (nul !== undefined)
+        return invalidInput(
+          `${nul} contains a NUL byte (\\0): paths, patterns, commands and text files can't hold one. Remove it and try again.`,
+        );
       try {
         const out = await def.run(parsed.data, ctx);
         const result: ToolResult = typeof out === 'string' ? { output: out, isError: false } : out;
@@ -127,7 +130,10 @@ export function resultFromError(err: unknown): ToolResult {
   }
   const errno = err as NodeJS.ErrnoException;
   if (errno?.code === 'ELOOP') {
-    return { output: `Too many levels of symbolic links at ${errno.path ?? 'the path'} (a symbolic link loop)`, isError: true };
+    return {
+      output: `Too many levels of symbolic links at ${errno.path ?? 'the path'} (a symbolic link loop)`,
+      isError: true,
+    };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { output: `Error: ${message}`, isError: true };

@@ -52,7 +52,10 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 const parameters = z.object({
-  file_path: z.string().min(1, 'must not be empty').describe('Path of the file (absolute, or relative to the project directory)'),
+  file_path: z
+    .string()
+    .min(1, 'must not be empty')
+    .describe('Path of the file (absolute, or relative to the project directory)'),
   offset: z.number().int().min(0).optional().describe('Line to start from, 0-based'),
   limit: z.number().int().min(0).optional().describe('Number of lines to read (default 2000)'),
 });
@@ -75,7 +78,8 @@ export const viewTool = defineTool({
     try {
       info = await stat(filePath);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(await notFoundMessage(filePath, ctx.cwd));
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new ToolError(await notFoundMessage(filePath, ctx.cwd));
       throw err;
     }
     if (info.isDirectory()) throw new ToolError(`Path is a directory, not a file: ${filePath}`);
@@ -96,11 +100,16 @@ export const viewTool = defineTool({
     // an editor holding the files (opencode acp) gives its buffer's text, unsaved changes included
     const text = (await readEditorText(ctx, filePath)) ?? decoded.text;
     if (text !== decoded.text && Buffer.byteLength(text) > VIEW_MAX_FILE_BYTES) {
-      throw new ToolError(`File is too large in the editor (${Buffer.byteLength(text)} bytes). Maximum size is ${VIEW_MAX_FILE_BYTES} bytes`);
+      throw new ToolError(
+        `File is too large in the editor (${Buffer.byteLength(text)} bytes). Maximum size is ${VIEW_MAX_FILE_BYTES} bytes`,
+      );
     }
     const lines = splitLines(text);
     if (offset > 0 && offset >= lines.length) {
-      const has = lines.length === 0 ? 'is empty' : `has ${lines.length} line${lines.length === 1 ? '' : 's'} (offsets 0 to ${lines.length - 1})`;
+      const has =
+        lines.length === 0
+          ? 'is empty'
+          : `has ${lines.length} line${lines.length === 1 ? '' : 's'} (offsets 0 to ${lines.length - 1})`;
       throw new ToolError(`offset ${offset} is past the end of the file: ${filePath} ${has}.`);
     }
     const shown = lines.slice(offset, offset + limit).map((line) => cutLine(line));

@@ -34,7 +34,12 @@ import {
  * the editor, the same content as text through the editor.
  * @throws ToolError when the editor refuses the write; the fs error of `writeFileAtomic` otherwise
  */
-export async function commitFileWrite(ctx: ToolContext, path: string, bytes: Uint8Array, encoding = 'utf8'): Promise<void> {
+export async function commitFileWrite(
+  ctx: ToolContext,
+  path: string,
+  bytes: Uint8Array,
+  encoding = 'utf8',
+): Promise<void> {
   const access = ctx.fileAccess;
   if (!access?.writeTextFile) return writeFileAtomic(path, bytes);
   try {
@@ -111,7 +116,9 @@ export async function readFileToChange(ctx: ToolContext, path: string, doing: st
   if (status === 'unread') throw unreadError(path, doing);
   requireNotChangedByOtherSession(ctx, path, doing);
   if (status === 'modified') {
-    throw new ToolError(`File ${path} has been modified since it was last read (in the editor or on disk).\n\nRead it again with the view tool before ${doing} it.`);
+    throw new ToolError(
+      `File ${path} has been modified since it was last read (in the editor or on disk).\n\nRead it again with the view tool before ${doing} it.`,
+    );
   }
   if (text !== disk.text && !ctx.fileAccess?.writeTextFile) throw unsavedChangesError(path);
   const document = bufferDocument(disk, text);
@@ -128,12 +135,16 @@ export async function readFileToChange(ctx: ToolContext, path: string, doing: st
 export async function requireUnchangedWhileAsking(ctx: ToolContext, path: string, existed: boolean): Promise<void> {
   if (!existed) {
     if (statIfExists(path)) {
-      throw new ToolError(`File ${path} was created by someone else while waiting for permission. Read it with the view tool and try again.`);
+      throw new ToolError(
+        `File ${path} was created by someone else while waiting for permission. Read it with the view tool and try again.`,
+      );
     }
     return;
   }
   if (!(await unchangedSinceRead(ctx, path))) {
-    throw new ToolError(`File ${path} changed while waiting for permission. Read it again with the view tool and redo the change.`);
+    throw new ToolError(
+      `File ${path} changed while waiting for permission. Read it again with the view tool and redo the change.`,
+    );
   }
 }
 
@@ -171,7 +182,13 @@ export function recordFileRead(ctx: ToolContext, path: string, text: string): vo
  * `textAsRead` for a new file), so versions compare equal whatever the file's encoding. `previous`
  * (the document read, with its bytes) lets undo put the exact bytes back; a new file needs none.
  */
-export function recordFileWrite(ctx: ToolContext, path: string, before: string | null, after: string, previous?: KnownFileState): void {
+export function recordFileWrite(
+  ctx: ToolContext,
+  path: string,
+  before: string | null,
+  after: string,
+  previous?: KnownFileState,
+): void {
   ctx.fileTimes.record(path);
   let written = seenSinceWrite.get(ctx.fileTimes);
   if (!written) seenSinceWrite.set(ctx.fileTimes, (written = new Map()));
@@ -198,7 +215,9 @@ const seenSinceWrite = new WeakMap<FileTimes, Map<string, Set<string>>>();
 function requireNotChangedByOtherSession(ctx: ToolContext, path: string, doing: string): void {
   const sessions = seenSinceWrite.get(ctx.fileTimes)?.get(path);
   if (sessions && !sessions.has(ctx.sessionId)) {
-    throw new ToolError(`File ${path} was changed by another session after this session last read it.\n\nRead it again with the view tool before ${doing} it.`);
+    throw new ToolError(
+      `File ${path} was changed by another session after this session last read it.\n\nRead it again with the view tool before ${doing} it.`,
+    );
   }
 }
 

@@ -15,12 +15,7 @@ import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 import { ensureParentDirectory, missingParentDirectories, requireRegularFile } from './file-io.js';
 import { fileDiff } from './diff.js';
-import {
-  describeFormat,
-  encodeDocument,
-  textAsRead,
-  type TextDocument,
-} from './text-document.js';
+import { describeFormat, encodeDocument, textAsRead, type TextDocument } from './text-document.js';
 import {
   commitFileWrite,
   readFileToChange,
@@ -71,12 +66,15 @@ export const writeTool = defineTool({
     const bytes = encodeDocument(previous, previous ? after : content);
 
     const { diff, additions, removals } = fileDiff(ctx.cwd, path, before ?? '', after);
-    await ctx.askPermission({
-      action: 'write',
-      description: `${previous ? 'Write' : 'Create'} file ${path}`,
-      params: { file_path: path, diff },
-      path,
-    }, { kind: 'files', paths: [path], ...(previous ? {} : { created: [path] }) });
+    await ctx.askPermission(
+      {
+        action: 'write',
+        description: `${previous ? 'Write' : 'Create'} file ${path}`,
+        params: { file_path: path, diff },
+        path,
+      },
+      { kind: 'files', paths: [path], ...(previous ? {} : { created: [path] }) },
+    );
     ctx.signal.throwIfAborted();
     await requireUnchangedWhileAsking(ctx, path, previous !== undefined);
 

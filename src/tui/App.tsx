@@ -124,7 +124,8 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   useEditorChannel(
     {
       append: (text) => {
-        if (page === 'chat' && editorRef.current) editorRef.current.setText(appendToPrompt(editorRef.current.getText(), text));
+        if (page === 'chat' && editorRef.current)
+          editorRef.current.setText(appendToPrompt(editorRef.current.getText(), text));
         else draft.current = appendToPrompt(draft.current, text);
       },
       focus: () => setPage('chat'),
@@ -169,7 +170,10 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   const refuseWhileBusy = useCallback(
     (what: string) => {
       if (!state.busy) return false;
-      store.setStatus(`The agent is busy: ${what} after the reply finishes${keyPhrase(keymap, 'session.interrupt', (k) => ` (${k} cancels it)`)}`, 'warn');
+      store.setStatus(
+        `The agent is busy: ${what} after the reply finishes${keyPhrase(keymap, 'session.interrupt', (k) => ` (${k} cancels it)`)}`,
+        'warn',
+      );
       return true;
     },
     [state.busy, store, keymap],
@@ -179,7 +183,11 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
     (key) => {
       if (keymap.matches(key, 'app.quit')) setDialog({ kind: 'quit' });
       // `?` is typed text once something is in the editor: a message queued while a reply runs may ask a question
-      else if (keymap.matches(key, 'app.help') || (state.busy && keymap.matches(key, 'app.help_busy') && isEditorEmpty())) setDialog({ kind: 'help' });
+      else if (
+        keymap.matches(key, 'app.help') ||
+        (state.busy && keymap.matches(key, 'app.help_busy') && isEditorEmpty())
+      )
+        setDialog({ kind: 'help' });
       else if (keymap.matches(key, 'app.logs')) {
         // the editor unmounts with the chat page: keep what was typed
         draft.current = editorRef.current?.getText() ?? '';
@@ -201,7 +209,8 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
       else if (keymap.matches(key, 'session.undo')) void store.undoTurn();
       else if (keymap.matches(key, 'session.redo')) void store.redoTurn();
       // esc cancels the run (holding the queue); with nothing running, it clears the queue
-      else if (keymap.matches(key, 'session.interrupt') && (state.busy || state.compacting || state.queue.length > 0)) store.cancel();
+      else if (keymap.matches(key, 'session.interrupt') && (state.busy || state.compacting || state.queue.length > 0))
+        store.cancel();
       else return false;
       return true;
     },
@@ -259,7 +268,10 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   const onResultKey = useCallback(
     (action: 'toggle' | 'pager', toolCallId: string | undefined) => {
       if (!toolCallId) {
-        store.setStatus(`No cut tool result on screen: scroll to one${keyPhrase(keymap, 'messages.page_up', (k) => ` (${k})`)} first`, 'info');
+        store.setStatus(
+          `No cut tool result on screen: scroll to one${keyPhrase(keymap, 'messages.page_up', (k) => ` (${k})`)} first`,
+          'info',
+        );
         return;
       }
       if (action === 'toggle') {
@@ -282,7 +294,13 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
     return (
       <ThemeContext.Provider value={theme}>
         <Box flexDirection="column" width={columns} height={height} backgroundColor={theme.background}>
-          <PagerPage title={pager.title} text={pager.text} onBack={() => setPage('chat')} width={columns} height={height} />
+          <PagerPage
+            title={pager.title}
+            text={pager.text}
+            onBack={() => setPage('chat')}
+            width={columns}
+            height={height}
+          />
         </Box>
       </ThemeContext.Provider>
     );
@@ -301,8 +319,23 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
   return (
     <ThemeContext.Provider value={theme}>
       <Box flexDirection="column" width={columns} height={height} backgroundColor={theme.background}>
-        <Box ref={areaRef} flexDirection="row" flexGrow={1} flexShrink={1} flexBasis={0} minHeight={0} overflow="hidden">
-          <Box flexDirection="column" width={mainWidth} flexShrink={0} paddingLeft={1} paddingRight={1} overflow="hidden">
+        <Box
+          ref={areaRef}
+          flexDirection="row"
+          flexGrow={1}
+          flexShrink={1}
+          flexBasis={0}
+          minHeight={0}
+          overflow="hidden"
+        >
+          <Box
+            flexDirection="column"
+            width={mainWidth}
+            flexShrink={0}
+            paddingLeft={1}
+            paddingRight={1}
+            overflow="hidden"
+          >
             {permission || dialog ? (
               <DialogHost
                 services={services}
@@ -333,7 +366,12 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
                 commands={commands}
               />
             ) : state.items.length === 0 ? (
-              <Welcome version={services.version} cwd={services.cwd} modelName={model.name} profile={services.profiles?.active()} />
+              <Welcome
+                version={services.version}
+                cwd={services.cwd}
+                modelName={model.name}
+                profile={services.profiles?.active()}
+              />
             ) : (
               <MessageList
                 items={state.items}
@@ -373,7 +411,9 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
           onRecall={recallQueued}
           onRelease={releaseQueue}
         />
-        {state.activity ? <Pulse activity={state.activity} width={columns} interruptKey={keymap.hint('session.interrupt')} /> : null}
+        {state.activity ? (
+          <Pulse activity={state.activity} width={columns} interruptKey={keymap.hint('session.interrupt')} />
+        ) : null}
         <Editor
           ref={editorRef}
           width={columns}
@@ -389,7 +429,15 @@ export function TuiApp({ services, store, initialTheme, onQuit, onFrame }: TuiAp
         />
         <StatusBar
           width={columns}
-          usage={state.session ? { contextTokens: state.session.contextTokens, costUsd: state.session.costUsd, estimated: usageEstimated } : undefined}
+          usage={
+            state.session
+              ? {
+                  contextTokens: state.session.contextTokens,
+                  costUsd: state.session.costUsd,
+                  estimated: usageEstimated,
+                }
+              : undefined
+          }
           contextWindowTokens={model.contextWindowTokens}
           status={state.status}
           diagnostics={lsp.counts}

@@ -268,7 +268,10 @@ export function DialogHost(props: DialogHostProps) {
         onPick={(path) => {
           onClose();
           if (props.attachmentCount >= MAX_ATTACHMENTS) {
-            store.setStatus(`At most ${MAX_ATTACHMENTS} attachments: remove one with ${keymap.hint('attachment.remove') ?? 'attachment.remove'} and its number`, 'warn');
+            store.setStatus(
+              `At most ${MAX_ATTACHMENTS} attachments: remove one with ${keymap.hint('attachment.remove') ?? 'attachment.remove'} and its number`,
+              'warn',
+            );
             return;
           }
           loadAttachment(path).then(props.onAttach, (err: unknown) => store.setStatus((err as Error).message, 'error'));

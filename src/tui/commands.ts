@@ -32,10 +32,30 @@ export const BUILTIN_COMMANDS: readonly CommandItem[] = [
   { id: 'sessions', name: 'sessions', title: 'Switch Session', description: 'Open another session of this project' },
   { id: 'models', name: 'models', title: 'Select Model', description: 'Choose the model for the next replies' },
   { id: 'themes', name: 'themes', title: 'Select Theme', description: 'Choose the colours' },
-  { id: 'profiles', name: 'profiles', title: 'Select Profile', description: 'Switch the provider profile for the next request' },
-  { id: 'compact', name: 'compact', title: 'Compact Session', description: 'Summarise this session; later requests start from the summary' },
-  { id: 'init', name: 'init', title: 'Initialize Project', description: 'Create or update OpenCode.md: build/test commands and code style for the agent' },
-  { id: 'undo', name: 'undo', title: 'Undo', description: "Restore the files the last turn changed to how they were before it" },
+  {
+    id: 'profiles',
+    name: 'profiles',
+    title: 'Select Profile',
+    description: 'Switch the provider profile for the next request',
+  },
+  {
+    id: 'compact',
+    name: 'compact',
+    title: 'Compact Session',
+    description: 'Summarise this session; later requests start from the summary',
+  },
+  {
+    id: 'init',
+    name: 'init',
+    title: 'Initialize Project',
+    description: 'Create or update OpenCode.md: build/test commands and code style for the agent',
+  },
+  {
+    id: 'undo',
+    name: 'undo',
+    title: 'Undo',
+    description: 'Restore the files the last turn changed to how they were before it',
+  },
   { id: 'redo', name: 'redo', title: 'Redo', description: 'Put back the file changes the last undo took away' },
   { id: 'help', name: 'help', title: 'Help', description: 'Show the keys' },
   { id: 'logs', name: 'logs', title: 'Show Logs', description: 'Show the logs page' },
@@ -85,7 +105,8 @@ export function runCommand(id: string, ctx: CommandContext): void {
       if (!ctx.refuseWhileBusy('start a new session')) ctx.newSession();
       return;
     case 'sessions':
-      if (!ctx.refuseWhileBusy('switch sessions')) ctx.openDialog({ kind: 'sessions', sessions: services.sessions.list() });
+      if (!ctx.refuseWhileBusy('switch sessions'))
+        ctx.openDialog({ kind: 'sessions', sessions: services.sessions.list() });
       return;
     case 'models':
       if (!ctx.refuseWhileBusy('switch models')) ctx.openDialog({ kind: 'models' });
@@ -114,7 +135,11 @@ export function runCommand(id: string, ctx: CommandContext): void {
       return ctx.quit();
   }
   const command = ctx.custom.find((c) => c.id === id);
-  if (!command) return store.setStatus(`No command ${id}: /${keyPhrase(store.keymap, 'command.list', (k) => ` or ${k}`)} lists them`, 'warn');
+  if (!command)
+    return store.setStatus(
+      `No command ${id}: /${keyPhrase(store.keymap, 'command.list', (k) => ` or ${k}`)} lists them`,
+      'warn',
+    );
   if (command.placeholders.length > 0) ctx.openDialog({ kind: 'arguments', command });
   else ctx.send(command.content);
 }
@@ -126,7 +151,12 @@ export function initPrompt(services: ChatServices): string {
 }
 
 /** Compacts the open session, or says why not in the status bar. */
-export function compactSession(services: ChatServices, store: ChatStore, sessionId: string | undefined, busy: boolean): void {
+export function compactSession(
+  services: ChatServices,
+  store: ChatStore,
+  sessionId: string | undefined,
+  busy: boolean,
+): void {
   if (!sessionId) return store.setStatus('Nothing to compact: this session has no messages yet', 'warn');
   if (busy) return store.setStatus('The agent is busy: compact after the reply finishes', 'warn');
   if (!services.compact) return store.setStatus('Compaction is not available', 'error');

@@ -70,13 +70,17 @@ export function decideRequest(
   if (typeof m.token !== 'string' || !sameToken(m.token, token)) return { reply: { ok: false, error: 'wrong token' } };
   if (m.type === 'focus') return { reply: { ok: true }, action: { type: 'focus' } };
   if (m.type === 'append') {
-    if (typeof m.text !== 'string' || m.text === '') return { reply: { ok: false, error: 'append needs a non-empty "text"' } };
+    if (typeof m.text !== 'string' || m.text === '')
+      return { reply: { ok: false, error: 'append needs a non-empty "text"' } };
     // the prompt takes text, not keys: control characters (escape sequences, a carriage return
     // that could look like enter) are refused rather than interpreted
-    if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(m.text)) return { reply: { ok: false, error: 'text holds control characters' } };
+    if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(m.text))
+      return { reply: { ok: false, error: 'text holds control characters' } };
     return { reply: { ok: true }, action: { type: 'append', text: m.text } };
   }
-  return { reply: { ok: false, error: `unknown type ${JSON.stringify(m.type)}: only "append" and "focus" are accepted` } };
+  return {
+    reply: { ok: false, error: `unknown type ${JSON.stringify(m.type)}: only "append" and "focus" are accepted` },
+  };
 }
 
 /** Compares in constant time, so the reply's timing says nothing about how much of a guess was right. */
@@ -103,7 +107,9 @@ function checkDirectory(dir: string): void {
     throw new EditorChannelError(`${SOCKET_VAR}: the folder ${dir} belongs to another user`);
   }
   if ((st.mode & 0o077) !== 0) {
-    throw new EditorChannelError(`${SOCKET_VAR}: the folder ${dir} can be opened by other users (mode ${(st.mode & 0o777).toString(8)}; it must be 700)`);
+    throw new EditorChannelError(
+      `${SOCKET_VAR}: the folder ${dir} can be opened by other users (mode ${(st.mode & 0o777).toString(8)}; it must be 700)`,
+    );
   }
 }
 
@@ -120,7 +126,8 @@ export async function openEditorChannel(
   const token = env[TOKEN_VAR];
   if (!path && !token) return undefined;
   if (!path || !token) throw new EditorChannelError(`${SOCKET_VAR} and ${TOKEN_VAR} go together: set both or neither`);
-  if (token.length < MIN_TOKEN_CHARS) throw new EditorChannelError(`${TOKEN_VAR} is too short (${token.length} characters; at least ${MIN_TOKEN_CHARS})`);
+  if (token.length < MIN_TOKEN_CHARS)
+    throw new EditorChannelError(`${TOKEN_VAR} is too short (${token.length} characters; at least ${MIN_TOKEN_CHARS})`);
   // the variables are this process's alone: the commands it runs (an opencode among them) must
   // not find the token, nor listen in its place
   delete env[SOCKET_VAR];

@@ -6,7 +6,11 @@
  */
 
 /** Writes the frame to `out` (already in the alternate screen). `rows`/`columns`: the terminal's size. */
-export function drawFirstFrame(out: { write(s: string): unknown }, size: { rows: number; columns: number }, text: { version: string; cwd: string }): void {
+export function drawFirstFrame(
+  out: { write(s: string): unknown },
+  size: { rows: number; columns: number },
+  text: { version: string; cwd: string },
+): void {
   const { rows, columns } = size;
   if (!rows || !columns) return;
   const dim = (s: string) => `\u001b[2m${s}\u001b[22m`;

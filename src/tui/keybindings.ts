@@ -64,27 +64,62 @@ export const BINDINGS = [
   // Chat page
   { action: 'session.new', keys: ['ctrl+n'], description: 'New session', scope: 'chat' },
   // the first esc cancels the run and holds the queued messages, a second clears them
-  { action: 'session.interrupt', keys: ['esc'], description: 'Cancel the running reply; again: clear the queued messages', scope: 'chat' },
+  {
+    action: 'session.interrupt',
+    keys: ['esc'],
+    description: 'Cancel the running reply; again: clear the queued messages',
+    scope: 'chat',
+  },
   // only on an empty editor with messages queued; otherwise ↑ is the editor's (rows, history)
-  { action: 'queue.recall', keys: ['up'], description: 'Empty editor: take the last queued message back to edit', scope: 'chat' },
+  {
+    action: 'queue.recall',
+    keys: ['up'],
+    description: 'Empty editor: take the last queued message back to edit',
+    scope: 'chat',
+  },
   { action: 'messages.toggle_thinking', keys: ['ctrl+y'], description: 'Show or hide thinking', scope: 'chat' },
   // the file changes of edit/write/patch, turn by turn. Not ctrl+z: people press it to
   // suspend (sst/opencode's terminal_suspend), and a surprise undo of their files is the wrong answer
-  { action: 'session.undo', keys: ['alt+u'], description: "Undo the last turn's file changes (again: the turn before)", scope: 'chat' },
-  { action: 'session.redo', keys: ['alt+r'], description: 'Redo the file changes the last undo took back', scope: 'chat' },
+  {
+    action: 'session.undo',
+    keys: ['alt+u'],
+    description: "Undo the last turn's file changes (again: the turn before)",
+    scope: 'chat',
+  },
+  {
+    action: 'session.redo',
+    keys: ['alt+r'],
+    description: 'Redo the file changes the last undo took back',
+    scope: 'chat',
+  },
 
   // Editor. `@` after a space opens the file completion (typed text, not a key binding).
   { action: 'editor.submit', keys: ['enter'], description: 'Send the message', scope: 'editor' },
   // a trailing `\` before enter also inserts a newline (the original's only way)
-  { action: 'editor.newline', keys: ['shift+enter', 'alt+enter'], description: 'New line (or end the line with \\)', scope: 'editor' },
+  {
+    action: 'editor.newline',
+    keys: ['shift+enter', 'alt+enter'],
+    description: 'New line (or end the line with \\)',
+    scope: 'editor',
+  },
   { action: 'editor.open', keys: ['ctrl+e'], description: 'Write the message in $EDITOR', scope: 'editor' },
   // a two-key chord: the action's key, then 1-9 removes that attachment, `r` removes all
-  { action: 'attachment.remove', keys: ['ctrl+r'], description: 'Then a digit: remove that attachment; r: all', scope: 'editor' },
+  {
+    action: 'attachment.remove',
+    keys: ['ctrl+r'],
+    description: 'Then a digit: remove that attachment; r: all',
+    scope: 'editor',
+  },
 
   // File completion (the `@` list)
   { action: 'completion.up', keys: ['up'], description: 'Completion: previous file', scope: 'completion' },
   { action: 'completion.down', keys: ['down'], description: 'Completion: next file', scope: 'completion' },
-  { action: 'completion.select', keys: ['tab', 'enter'], description: 'Completion: take the file', scope: 'completion' },
+  {
+    action: 'completion.select',
+    keys: ['tab', 'enter'],
+    description: 'Completion: take the file',
+    scope: 'completion',
+  },
   // backspace edits the query (the original closed the list on it); the list closes when the `@` goes
   { action: 'completion.close', keys: ['esc', 'space'], description: 'Completion: close', scope: 'completion' },
 
@@ -95,8 +130,18 @@ export const BINDINGS = [
   { action: 'messages.half_page_up', keys: ['ctrl+alt+u'], description: 'Scroll up half a page', scope: 'messages' },
   { action: 'messages.half_page_down', keys: ['ctrl+d'], description: 'Scroll down half a page', scope: 'messages' },
   // both act on the newest cut (or expanded) tool result on screen
-  { action: 'messages.expand', keys: ['ctrl+x'], description: 'Expand or collapse the newest cut tool result on screen', scope: 'messages' },
-  { action: 'messages.pager', keys: ['ctrl+p'], description: 'Open the newest cut tool result on screen whole, in the pager', scope: 'messages' },
+  {
+    action: 'messages.expand',
+    keys: ['ctrl+x'],
+    description: 'Expand or collapse the newest cut tool result on screen',
+    scope: 'messages',
+  },
+  {
+    action: 'messages.pager',
+    keys: ['ctrl+p'],
+    description: 'Open the newest cut tool result on screen whole, in the pager',
+    scope: 'messages',
+  },
 
   // Lists and scrolling dialogs: sessions, commands, models, themes, help, logs, file picker
   { action: 'dialog.up', keys: ['up', 'k'], description: 'Previous item', scope: 'list' },
@@ -109,11 +154,21 @@ export const BINDINGS = [
   { action: 'dialog.close', keys: ['esc'], description: 'Close the dialog', scope: 'list' },
   // the sessions list (ctrl+s) renames and deletes; deleting asks first
   { action: 'session.rename', keys: ['r'], description: 'Sessions: rename the selected session', scope: 'list' },
-  { action: 'session.delete', keys: ['d'], description: 'Sessions: delete the selected session (asks first)', scope: 'list' },
+  {
+    action: 'session.delete',
+    keys: ['d'],
+    description: 'Sessions: delete the selected session (asks first)',
+    scope: 'list',
+  },
   { action: 'model.provider_previous', keys: ['left', 'h'], description: 'Models: previous provider', scope: 'models' },
   { action: 'model.provider_next', keys: ['right', 'l'], description: 'Models: next provider', scope: 'models' },
   // enter saves the choice to the project's .opencode.json; this key to the global one
-  { action: 'model.select_global', keys: ['g'], description: 'Models: choose and save to the global config (enter: this project)', scope: 'models' },
+  {
+    action: 'model.select_global',
+    keys: ['g'],
+    description: 'Models: choose and save to the global config (enter: this project)',
+    scope: 'models',
+  },
 
   // Dialogs with buttons: quit, init, permission
   { action: 'button.next', keys: ['right', 'tab'], description: 'Next button', scope: 'buttons' },
@@ -125,12 +180,37 @@ export const BINDINGS = [
   // Permission dialog. esc denies: a pending call must be answered, and esc is how
   // people say no; ctrl+c opens the quit question over it.
   { action: 'permission.allow', keys: ['a'], description: 'Permission: allow this call', scope: 'permission' },
-  { action: 'permission.allow_session', keys: ['s'], description: 'Permission: allow for this session', scope: 'permission' },
-  { action: 'permission.allow_always', keys: ['p'], description: 'Permission: always allow in this project', scope: 'permission' },
-  { action: 'permission.allow_outside_sandbox', keys: ['o'], description: 'Permission: run this call outside the sandbox (when offered)', scope: 'permission' },
+  {
+    action: 'permission.allow_session',
+    keys: ['s'],
+    description: 'Permission: allow for this session',
+    scope: 'permission',
+  },
+  {
+    action: 'permission.allow_always',
+    keys: ['p'],
+    description: 'Permission: always allow in this project',
+    scope: 'permission',
+  },
+  {
+    action: 'permission.allow_outside_sandbox',
+    keys: ['o'],
+    description: 'Permission: run this call outside the sandbox (when offered)',
+    scope: 'permission',
+  },
   { action: 'permission.deny', keys: ['d', 'esc'], description: 'Permission: deny', scope: 'permission' },
-  { action: 'permission.scroll_up', keys: ['up', 'k'], description: 'Permission: scroll the content up', scope: 'permission' },
-  { action: 'permission.scroll_down', keys: ['down', 'j'], description: 'Permission: scroll the content down', scope: 'permission' },
+  {
+    action: 'permission.scroll_up',
+    keys: ['up', 'k'],
+    description: 'Permission: scroll the content up',
+    scope: 'permission',
+  },
+  {
+    action: 'permission.scroll_down',
+    keys: ['down', 'j'],
+    description: 'Permission: scroll the content down',
+    scope: 'permission',
+  },
 
   // Init dialog (first start in a project)
   { action: 'init.toggle', keys: ['h', 'l'], description: 'Init: toggle yes / no', scope: 'init' },
@@ -141,8 +221,18 @@ export const BINDINGS = [
   { action: 'field.previous', keys: ['shift+tab', 'up'], description: 'Arguments: previous field', scope: 'arguments' },
 
   // File picker (ctrl+f); j/k/↑/↓ and esc as in lists
-  { action: 'file_picker.open', keys: ['l', 'right', 'enter'], description: 'File picker: open the folder / pick', scope: 'file_picker' },
-  { action: 'file_picker.parent', keys: ['h', 'left', 'backspace'], description: 'File picker: parent folder', scope: 'file_picker' },
+  {
+    action: 'file_picker.open',
+    keys: ['l', 'right', 'enter'],
+    description: 'File picker: open the folder / pick',
+    scope: 'file_picker',
+  },
+  {
+    action: 'file_picker.parent',
+    keys: ['h', 'left', 'backspace'],
+    description: 'File picker: parent folder',
+    scope: 'file_picker',
+  },
   { action: 'file_picker.type', keys: ['i'], description: 'File picker: type a path', scope: 'file_picker' },
 
   // Logs page (ctrl+l); ↑/↓/j/k/pgup/pgdown as in lists
@@ -179,20 +269,76 @@ export const BINDING_SCOPES: readonly { scope: BindingScope; title: string }[] =
  * actions plus the shared ones its component also reads. A component that handles a layer above
  * another (the `@` list over the editor) is its own context: its keys win there on purpose.
  */
-export const KEY_CONTEXTS: readonly { name: string; scopes: readonly BindingScope[]; actions?: readonly ActionName[] }[] = [
+export const KEY_CONTEXTS: readonly {
+  name: string;
+  scopes: readonly BindingScope[];
+  actions?: readonly ActionName[];
+}[] = [
   // App's global handler, the message list and the editor all listen on the chat page
   { name: 'chat page', scopes: ['global', 'chat', 'editor', 'messages'] },
   { name: 'file completion', scopes: ['completion'] },
   { name: 'list dialogs', scopes: ['list'], actions: ['app.quit'] },
   { name: 'models dialog', scopes: ['list', 'models'], actions: ['app.quit'] },
-  { name: 'help dialog', scopes: [], actions: ['app.quit', 'app.help', 'app.help_busy', 'dialog.close', 'dialog.up', 'dialog.down', 'dialog.page_up', 'dialog.page_down', 'dialog.first', 'dialog.last'] },
+  {
+    name: 'help dialog',
+    scopes: [],
+    actions: [
+      'app.quit',
+      'app.help',
+      'app.help_busy',
+      'dialog.close',
+      'dialog.up',
+      'dialog.down',
+      'dialog.page_up',
+      'dialog.page_down',
+      'dialog.first',
+      'dialog.last',
+    ],
+  },
   { name: 'quit dialog', scopes: ['buttons'], actions: ['app.quit', 'dialog.close'] },
-  { name: 'permission dialog', scopes: ['permission'], actions: ['app.quit', 'button.next', 'button.previous', 'button.press', 'dialog.page_up', 'dialog.page_down', 'dialog.first', 'dialog.last'] },
+  {
+    name: 'permission dialog',
+    scopes: ['permission'],
+    actions: [
+      'app.quit',
+      'button.next',
+      'button.previous',
+      'button.press',
+      'dialog.page_up',
+      'dialog.page_down',
+      'dialog.first',
+      'dialog.last',
+    ],
+  },
   { name: 'init dialog', scopes: ['init', 'buttons'], actions: ['app.quit'] },
   { name: 'arguments dialog', scopes: ['arguments'], actions: ['app.quit', 'dialog.close', 'dialog.select'] },
   { name: 'file picker', scopes: ['file_picker'], actions: ['app.quit', 'dialog.up', 'dialog.down', 'dialog.close'] },
-  { name: 'logs page', scopes: ['logs'], actions: ['app.quit', 'dialog.up', 'dialog.down', 'dialog.page_up', 'dialog.page_down', 'dialog.first', 'dialog.last'] },
-  { name: 'pager', scopes: ['pager'], actions: ['app.quit', 'dialog.up', 'dialog.down', 'dialog.page_up', 'dialog.page_down', 'dialog.first', 'dialog.last'] },
+  {
+    name: 'logs page',
+    scopes: ['logs'],
+    actions: [
+      'app.quit',
+      'dialog.up',
+      'dialog.down',
+      'dialog.page_up',
+      'dialog.page_down',
+      'dialog.first',
+      'dialog.last',
+    ],
+  },
+  {
+    name: 'pager',
+    scopes: ['pager'],
+    actions: [
+      'app.quit',
+      'dialog.up',
+      'dialog.down',
+      'dialog.page_up',
+      'dialog.page_down',
+      'dialog.first',
+      'dialog.last',
+    ],
+  },
 ];
 
 /** How a list of keys reads in help and hints: `ctrl+/, ctrl+h` (a comma: `/` is a key); `none` when unbound. */

@@ -76,7 +76,14 @@ const NAMED_KEYS: Record<string, string> = {
   ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i + 1}`, `f${i + 1}`])),
 };
 
-const MODIFIERS: Record<string, 'ctrl' | 'alt' | 'shift'> = { ctrl: 'ctrl', control: 'ctrl', alt: 'alt', meta: 'alt', option: 'alt', shift: 'shift' };
+const MODIFIERS: Record<string, 'ctrl' | 'alt' | 'shift'> = {
+  ctrl: 'ctrl',
+  control: 'ctrl',
+  alt: 'alt',
+  meta: 'alt',
+  option: 'alt',
+  shift: 'shift',
+};
 
 /** A key string read: its canonical form (`ctrl+alt+shift+name`, names as in {@link NAMED_KEYS}). */
 export type ParsedKey = { ok: true; canonical: string } | { ok: false; problem: string };
@@ -105,9 +112,16 @@ export function parseKeyString(text: string): ParsedKey {
   if ([...name].length === 1) {
     const chord = mods.has('ctrl') || mods.has('alt');
     // with ctrl or alt a letter's case is not seen (matchesBinding lower-cases it): ctrl+Q is ctrl+q
-    if (!chord && name !== name.toLowerCase()) return { ok: false, problem: `capital "${name}": terminals send it as shift+${name.toLowerCase()}, which cannot be bound; use "${name.toLowerCase()}"` };
+    if (!chord && name !== name.toLowerCase())
+      return {
+        ok: false,
+        problem: `capital "${name}": terminals send it as shift+${name.toLowerCase()}, which cannot be bound; use "${name.toLowerCase()}"`,
+      };
     if (mods.has('shift') && !mods.has('ctrl') && !mods.has('alt')) {
-      return { ok: false, problem: `shift with a character cannot be bound: terminals send the shifted character itself (bind "?" rather than "shift+/")` };
+      return {
+        ok: false,
+        problem: `shift with a character cannot be bound: terminals send the shifted character itself (bind "?" rather than "shift+/")`,
+      };
     }
     if (name === ' ') canonicalName = 'space';
     else canonicalName = name === '_' && mods.has('ctrl') ? '/' : chord ? name.toLowerCase() : name;
@@ -122,7 +136,8 @@ export function parseKeyString(text: string): ParsedKey {
   return { ok: true, canonical: [...order, canonicalName].join('+') };
 }
 
-const KEY_NAME_LIST = 'esc, enter, tab, backspace, delete, space, up, down, left, right, home, end, pgup, pgdown, insert, f1…f12';
+const KEY_NAME_LIST =
+  'esc, enter, tab, backspace, delete, space, up, down, left, right, home, end, pgup, pgdown, insert, f1…f12';
 
 /**
  * Keys a terminal does not deliver as themselves (xterm, VTE, tmux; in raw mode, without the kitty
@@ -179,10 +194,17 @@ export function buildKeymap(sources: readonly KeybindingSource[]): BuiltKeymap {
       const where = `${file}: keybindings.${action}`;
       if (!ACTIONS.has(action)) {
         const near = nearestAction(action);
-        errors.push(`${where}: unknown action${near ? ` (did you mean ${near}?)` : ''}; \`opencode keybindings\` lists them`);
+        errors.push(
+          `${where}: unknown action${near ? ` (did you mean ${near}?)` : ''}; \`opencode keybindings\` lists them`,
+        );
         continue;
       }
-      const list = typeof value === 'string' ? [value] : Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+      const list =
+        typeof value === 'string'
+          ? [value]
+          : Array.isArray(value) && value.every((v) => typeof v === 'string')
+            ? (value as string[])
+            : undefined;
       if (!list) {
         errors.push(`${where}: expected a key ("ctrl+n"), a list of keys (["ctrl+n", "alt+n"]) or "none"`);
         continue;
@@ -223,7 +245,9 @@ function findConflicts(keys: ReadonlyMap<string, readonly string[]>, origin: Rea
   const lines = new Set<string>();
   for (const context of KEY_CONTEXTS) {
     const scopes = new Set<string>(context.scopes);
-    const actions = BINDINGS.filter((b: Binding) => scopes.has(b.scope) || context.actions?.includes(b.action as ActionName)).map((b) => b.action);
+    const actions = BINDINGS.filter(
+      (b: Binding) => scopes.has(b.scope) || context.actions?.includes(b.action as ActionName),
+    ).map((b) => b.action);
     const byKey = new Map<string, string[]>();
     for (const action of actions) {
       for (const text of keys.get(action) ?? []) {
@@ -238,7 +262,9 @@ function findConflicts(keys: ReadonlyMap<string, readonly string[]>, origin: Rea
       if (list.length < 2) continue;
       const files = [...new Set(list.map((a) => origin.get(a)).filter((f): f is string => !!f))];
       if (files.length === 0) continue;
-      lines.add(`${files.join(', ')}: ${key} is bound to both ${list.join(' and ')} (${context.name}); only one of them will run: bind one to another key`);
+      lines.add(
+        `${files.join(', ')}: ${key} is bound to both ${list.join(' and ')} (${context.name}); only one of them will run: bind one to another key`,
+      );
     }
   }
   return [...lines];

@@ -23,7 +23,11 @@ export interface TuiOutput {
  * Wraps `real` (a TTY write stream). `active`: false once the terminal is restored (terminal.ts);
  * writes are then dropped (reported written), so nothing of the TUI lands on the normal screen.
  */
-export function createTuiOutput(real: NodeJS.WriteStream, debounceMs = RESIZE_DEBOUNCE_MS, active: () => boolean = () => true): TuiOutput {
+export function createTuiOutput(
+  real: NodeJS.WriteStream,
+  debounceMs = RESIZE_DEBOUNCE_MS,
+  active: () => boolean = () => true,
+): TuiOutput {
   const emitter = new EventEmitter();
   // OPENCODE_TUI_TRACE=<file>: every write, one JSON string a line (for debugging the renderer)
   const trace = process.env.OPENCODE_TUI_TRACE;

@@ -9,9 +9,18 @@ import type { ChatStore } from './state/chat-store.js';
 import type { ChatServices } from './state/services.js';
 
 /** Switches the coder model and saves it (the project's file, or the global one); the outcome goes to the status line. */
-export function chooseModel(services: ChatServices, store: ChatStore, modelId: string, options: { global: boolean }): Promise<void> {
+export function chooseModel(
+  services: ChatServices,
+  store: ChatStore,
+  modelId: string,
+  options: { global: boolean },
+): Promise<void> {
   return services.setModel(modelId, options).then(
-    (saved) => store.setStatus(`Model: ${services.agent.model().name} (saved to ${shownPath(saved.file, services.cwd)} as ${saved.keyPath})`, 'info'),
+    (saved) =>
+      store.setStatus(
+        `Model: ${services.agent.model().name} (saved to ${shownPath(saved.file, services.cwd)} as ${saved.keyPath})`,
+        'info',
+      ),
     (err: unknown) => store.setStatus(`Model not changed: ${(err as Error).message}`, 'error'),
   );
 }
@@ -28,7 +37,10 @@ export function chooseProfile(services: ChatServices, store: ChatStore, name: st
   return services.profiles.switch(name).then(
     (warnings) => {
       const what = `Profile: ${name ?? 'none'}, model ${services.agent.model().name}, from the next request`;
-      store.setStatus(warnings.length > 0 ? `${what}; ${warnings.join('; ')}` : what, warnings.length > 0 ? 'warn' : 'info');
+      store.setStatus(
+        warnings.length > 0 ? `${what}; ${warnings.join('; ')}` : what,
+        warnings.length > 0 ? 'warn' : 'info',
+      );
     },
     (err: unknown) => store.setStatus(`Profile not switched: ${(err as Error).message}`, 'error'),
   );

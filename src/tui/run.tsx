@@ -58,7 +58,10 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
   const warnings = options.configWarnings?.length ?? 0;
   if (warnings > 0) {
     const logsKey = (options.keymap ?? DEFAULT_KEYMAP).hint('app.logs');
-    store.setStatus(`${warnings} configuration warning${warnings === 1 ? '' : 's'}: see the logs page${logsKey ? ` (${logsKey})` : ''}`, 'warn');
+    store.setStatus(
+      `${warnings} configuration warning${warnings === 1 ? '' : 's'}: see the logs page${logsKey ? ` (${logsKey})` : ''}`,
+      'warn',
+    );
   }
 
   const initialTheme = loadTheme(options.themeName, { cwd: services.cwd, env: process.env });
@@ -79,7 +82,13 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
   };
   const tree = (
     <InputProvider typedAhead={options.typedAhead}>
-      <TuiApp services={services} store={store} initialTheme={initialTheme.theme} onQuit={() => quit()} onFrame={onFrame} />
+      <TuiApp
+        services={services}
+        store={store}
+        initialTheme={initialTheme.theme}
+        onQuit={() => quit()}
+        onFrame={onFrame}
+      />
     </InputProvider>
   );
   const instance = render(

@@ -62,8 +62,22 @@ const DO = 'use "#RRGGBB", an ANSI colour number 0–255, or the name of a def o
 
 /** The xterm defaults of the 16 system colours (xterm's `XTerm-col.ad`); 16–255 follow from the 6×6×6 cube and the grey ramp. */
 const SYSTEM_COLOURS = [
-  '#000000', '#cd0000', '#00cd00', '#cdcd00', '#0000ee', '#cd00cd', '#00cdcd', '#e5e5e5',
-  '#7f7f7f', '#ff0000', '#00ff00', '#ffff00', '#5c5cff', '#ff00ff', '#00ffff', '#ffffff',
+  '#000000',
+  '#cd0000',
+  '#00cd00',
+  '#cdcd00',
+  '#0000ee',
+  '#cd00cd',
+  '#00cdcd',
+  '#e5e5e5',
+  '#7f7f7f',
+  '#ff0000',
+  '#00ff00',
+  '#ffff00',
+  '#5c5cff',
+  '#ff00ff',
+  '#00ffff',
+  '#ffffff',
 ];
 const CUBE_LEVELS = [0, 95, 135, 175, 215, 255];
 
@@ -113,7 +127,8 @@ function checkColour(key: string, value: unknown): ColourValue {
     }
     out[variant] = checkSingle(`${key}.${variant}`, inner);
   }
-  if (out.dark === undefined && out.light === undefined) throw new ThemeFileError(key, `${quote(value)} has neither "dark" nor "light"`);
+  if (out.dark === undefined && out.light === undefined)
+    throw new ThemeFileError(key, `${quote(value)} has neither "dark" nor "light"`);
   return out;
 }
 
@@ -122,10 +137,19 @@ function checkColour(key: string, value: unknown): ColourValue {
  * @throws {ThemeFileError} at the first unknown key or bad value.
  */
 export function checkThemeFile(data: unknown): ThemeFileSpec {
-  if (!isRecord(data)) throw new ThemeFileError('', 'a theme file is a JSON object, e.g. {"extends": "opencode", "theme": {"primary": "#ff9e64"}}');
+  if (!isRecord(data))
+    throw new ThemeFileError(
+      '',
+      'a theme file is a JSON object, e.g. {"extends": "opencode", "theme": {"primary": "#ff9e64"}}',
+    );
   for (const key of Object.keys(data)) {
     if (!Object.hasOwn(TOP_LEVEL_KEYS, key)) {
-      throw new ThemeFileError(key, `unknown key (a theme file has ${Object.keys(TOP_LEVEL_KEYS).map((k) => `"${k}"`).join(', ')})`);
+      throw new ThemeFileError(
+        key,
+        `unknown key (a theme file has ${Object.keys(TOP_LEVEL_KEYS)
+          .map((k) => `"${k}"`)
+          .join(', ')})`,
+      );
     }
   }
   const spec: ThemeFileSpec = { defs: {}, theme: {} };
@@ -143,7 +167,11 @@ export function checkThemeFile(data: unknown): ThemeFileSpec {
       if (part === 'theme' && !Object.hasOwn(THEME_COLOUR_KEYS, key)) {
         throw new ThemeFileError(`theme.${key}`, 'unknown key (`opencode themes --keys` lists the keys)');
       }
-      if (part === 'defs' && !NAME.test(key)) throw new ThemeFileError(`defs.${key}`, 'a def name is letters, digits, "_", "-" or "." and starts with a letter or "_"');
+      if (part === 'defs' && !NAME.test(key))
+        throw new ThemeFileError(
+          `defs.${key}`,
+          'a def name is letters, digits, "_", "-" or "." and starts with a letter or "_"',
+        );
       (spec[part] as Record<string, ColourValue>)[key] = checkColour(`${part}.${key}`, value);
     }
   }
@@ -177,8 +205,11 @@ export function resolveTheme(name: string, spec: ThemeFileSpec, base: Theme, bac
       // only `background` may be absent: the built-ins leave the terminal's own background
       if (inherited === undefined) throw new ThemeFileError(path, `${quote(single)} is not set by ${base.name}; ${DO}`);
       hex = inherited;
-    }
-    else throw new ThemeFileError(path, `${quote(single)} is neither a colour nor the name of a def or a theme key; ${DO}`);
+    } else
+      throw new ThemeFileError(
+        path,
+        `${quote(single)} is neither a colour nor the name of a def or a theme key; ${DO}`,
+      );
     done.set(path, hex);
     return hex;
   };
@@ -207,7 +238,10 @@ export function themeFileJsonSchema(): Record<string, unknown> {
       ...single.anyOf,
       {
         type: 'object',
-        properties: { dark: { ...single, description: 'on a dark background' }, light: { ...single, description: 'on a light background' } },
+        properties: {
+          dark: { ...single, description: 'on a dark background' },
+          light: { ...single, description: 'on a light background' },
+        },
         additionalProperties: false,
         description: 'one colour for each terminal background',
       },
@@ -219,11 +253,19 @@ export function themeFileJsonSchema(): Record<string, unknown> {
     type: 'object',
     properties: {
       $schema: { type: 'string', description: TOP_LEVEL_KEYS.$schema },
-      extends: { type: 'string', pattern: THEME_NAME.source, default: 'opencode', description: 'The theme this one starts from: a built-in or another theme file. Keys left out keep its colours.' },
+      extends: {
+        type: 'string',
+        pattern: THEME_NAME.source,
+        default: 'opencode',
+        description:
+          'The theme this one starts from: a built-in or another theme file. Keys left out keep its colours.',
+      },
       defs: { type: 'object', additionalProperties: colour, description: 'Named colours the theme keys may refer to.' },
       theme: {
         type: 'object',
-        properties: Object.fromEntries(Object.entries(THEME_COLOUR_KEYS).map(([key, what]) => [key, { ...colour, description: what }])),
+        properties: Object.fromEntries(
+          Object.entries(THEME_COLOUR_KEYS).map(([key, what]) => [key, { ...colour, description: what }]),
+        ),
         additionalProperties: false,
         description: 'The colours, by key.',
       },

@@ -50,8 +50,13 @@ export interface LoadedTheme {
 /** The theme folders in the order they win: project, then the person's. */
 export function themeFolders(places: ThemePlaces): { kind: 'project' | 'user'; dir: string }[] {
   const home = places.home ?? places.env.HOME ?? homedir();
-  const user = [places.env.XDG_CONFIG_HOME ? join(places.env.XDG_CONFIG_HOME, 'opencode', 'themes') : undefined, join(home, '.config', 'opencode', 'themes')];
-  const folders: { kind: 'project' | 'user'; dir: string }[] = [{ kind: 'project', dir: join(places.cwd, '.opencode', 'themes') }];
+  const user = [
+    places.env.XDG_CONFIG_HOME ? join(places.env.XDG_CONFIG_HOME, 'opencode', 'themes') : undefined,
+    join(home, '.config', 'opencode', 'themes'),
+  ];
+  const folders: { kind: 'project' | 'user'; dir: string }[] = [
+    { kind: 'project', dir: join(places.cwd, '.opencode', 'themes') },
+  ];
   for (const dir of new Set(user.filter((d): d is string => d !== undefined))) folders.push({ kind: 'user', dir });
   return folders;
 }
@@ -107,13 +112,25 @@ export function terminalBackground(env: NodeJS.ProcessEnv): Background {
  * extends the next place down (a project's `tokyonight.json` can start from the built-in).
  * @throws {ThemeFileError} with the file named in `file`.
  */
-function resolveFrom(name: string, sources: ThemeSource[], places: ThemePlaces, background: Background, seen: string[]): Theme {
+function resolveFrom(
+  name: string,
+  sources: ThemeSource[],
+  places: ThemePlaces,
+  background: Background,
+  seen: string[],
+): Theme {
   const [source, ...below] = sources;
   if (!source) throw new ThemeFileError('extends', `${quote(name)}: no such theme`);
   if (source.kind === 'built-in') return THEMES[name as keyof typeof THEMES];
   const file = source.file!;
   if (seen.includes(file)) {
-    throw new LocatedThemeError(file, new ThemeFileError('extends', `the themes extend each other in a circle (${[...seen, file].map(nameOf).join(' → ')})`));
+    throw new LocatedThemeError(
+      file,
+      new ThemeFileError(
+        'extends',
+        `the themes extend each other in a circle (${[...seen, file].map(nameOf).join(' → ')})`,
+      ),
+    );
   }
   try {
     let data: unknown;
@@ -126,7 +143,10 @@ function resolveFrom(name: string, sources: ThemeSource[], places: ThemePlaces, 
     const baseName = spec.extends ?? DEFAULT_THEME;
     const baseSources = baseName === name ? below : placesOf(baseName, places);
     if (baseSources.length === 0) {
-      throw new ThemeFileError('extends', `${quote(baseName)}: no such theme (the built-ins: ${THEME_NAMES.join(', ')}; or a theme file of that name)`);
+      throw new ThemeFileError(
+        'extends',
+        `${quote(baseName)}: no such theme (the built-ins: ${THEME_NAMES.join(', ')}; or a theme file of that name)`,
+      );
     }
     const base = resolveFrom(baseName, baseSources, places, background, [...seen, file]);
     return resolveTheme(name, spec, base, background);
@@ -160,7 +180,11 @@ export function printable(text: string): string {
  * `problem`, one line such as
  * `/home/u/.config/opencode/themes/neon.json: theme.primary: "#12345" is not a colour; use "#RRGGBB", …; using the opencode theme`.
  */
-export function loadTheme(name: string | undefined, places: ThemePlaces, background = terminalBackground(places.env)): LoadedTheme {
+export function loadTheme(
+  name: string | undefined,
+  places: ThemePlaces,
+  background = terminalBackground(places.env),
+): LoadedTheme {
   const wanted = name || DEFAULT_THEME;
   const fallback = (source: ThemeSource, problem: string): LoadedTheme => ({
     theme: THEMES[DEFAULT_THEME],
@@ -171,7 +195,10 @@ export function loadTheme(name: string | undefined, places: ThemePlaces, backgro
   const source = sources[0];
   if (!source) {
     const dirs = themeFolders(places).map((f) => f.dir);
-    return fallback({ kind: 'built-in' }, `theme ${quote(wanted)}: no such theme (the built-ins: ${THEME_NAMES.join(', ')}; theme files go in ${dirs.join(' or ')})`);
+    return fallback(
+      { kind: 'built-in' },
+      `theme ${quote(wanted)}: no such theme (the built-ins: ${THEME_NAMES.join(', ')}; theme files go in ${dirs.join(' or ')})`,
+    );
   }
   try {
     const theme = resolveFrom(wanted, sources, places, background, []);

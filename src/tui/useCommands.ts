@@ -26,7 +26,10 @@ export function useCommands(context: Omit<CommandContext, 'custom'>): Commands {
       async list() {
         const { services, store } = contextRef.current;
         try {
-          custom.current = await loadCustomCommands({ configDirs: services.userCommandDirs, dataDir: services.dataDir });
+          custom.current = await loadCustomCommands({
+            configDirs: services.userCommandDirs,
+            dataDir: services.dataDir,
+          });
         } catch (err) {
           store.setStatus(`Custom commands not loaded: ${(err as Error).message}`, 'warn');
         }

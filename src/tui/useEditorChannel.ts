@@ -10,7 +10,11 @@ import { EditorChannelError, openEditorChannel, type EditorChannelHandlers } fro
  * @param handlers what an accepted request does (read through a ref: they may change every render)
  * @param onError the reason the channel was not opened
  */
-export function useEditorChannel(handlers: EditorChannelHandlers, onError: (message: string) => void, env: NodeJS.ProcessEnv = process.env): void {
+export function useEditorChannel(
+  handlers: EditorChannelHandlers,
+  onError: (message: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   const current = useRef(handlers);
   current.current = handlers;
   const report = useRef(onError);
@@ -26,7 +30,8 @@ export function useEditorChannel(handlers: EditorChannelHandlers, onError: (mess
         if (closed) void channel?.close();
         else close = channel?.close;
       },
-      (err: unknown) => report.current(err instanceof EditorChannelError ? `VS Code channel not opened: ${err.message}` : String(err)),
+      (err: unknown) =>
+        report.current(err instanceof EditorChannelError ? `VS Code channel not opened: ${err.message}` : String(err)),
     );
     return () => {
       closed = true;

@@ -13,7 +13,8 @@ export function useEstimatedUsage(bus: EventBus<AgentEvents>, sessionId: string 
   useEffect(
     () =>
       bus.on('provider.call', (call) => {
-        if (call.usageEstimated) setEstimated((known) => (known.has(call.sessionId) ? known : new Set(known).add(call.sessionId)));
+        if (call.usageEstimated)
+          setEstimated((known) => (known.has(call.sessionId) ? known : new Set(known).add(call.sessionId)));
       }),
     [bus],
   );

@@ -39,7 +39,14 @@ import { ProjectCallLock } from './call-lock.js';
 import { PendingCalls } from './pending-calls.js';
 import { GitError } from './snapshot-git.js';
 import { lstatRaw } from './snapshot-modes.js';
-import { formatBytes, ProjectSnapshots, SnapshotLimitError, type Snapshot, type SnapshotChange, type SnapshotFile } from './snapshot.js';
+import {
+  formatBytes,
+  ProjectSnapshots,
+  SnapshotLimitError,
+  type Snapshot,
+  type SnapshotChange,
+  type SnapshotFile,
+} from './snapshot.js';
 
 /** How long the tracker waits, in ms. */
 export interface TrackerTimings {
@@ -64,7 +71,8 @@ export const TRACKER_TIMINGS: TrackerTimings = {
 };
 
 /** Why a call overlapping another process's call is not tracked (the end of `… are not tracked: …`). */
-export const OTHER_CALL = 'another opencode in this project was running a command at the same time, so its changes and this one\'s cannot be told apart';
+export const OTHER_CALL =
+  "another opencode in this project was running a command at the same time, so its changes and this one's cannot be told apart";
 
 export interface BashChangeTrackerOptions {
   snapshots: ProjectSnapshots;
@@ -98,14 +106,18 @@ export class BashChangeTracker implements ChangeTracker {
 
   /** Starts the project's first snapshot in the background (again a no-op). */
   start(): void {
-    this.first ??= this.enqueue(() => this.options.snapshots.take({ timeoutMs: this.timings.firstSnapshotTimeoutMs })).then(
+    this.first ??= this.enqueue(() =>
+      this.options.snapshots.take({ timeoutMs: this.timings.firstSnapshotTimeoutMs }),
+    ).then(
       () => {
         this.firstDone = true;
         this.options.snapshots.pruneNow();
       },
       (err: unknown) => {
         // another process's snapshot holding the index, a failure: later calls try again
-        const lasting = err instanceof SnapshotLimitError || (err instanceof GitError && (err.kind === 'missing' || err.kind === 'timeout'));
+        const lasting =
+          err instanceof SnapshotLimitError ||
+          (err instanceof GitError && (err.kind === 'missing' || err.kind === 'timeout'));
         if (lasting) this.disabled = reasonOf(err, true);
         this.firstDone = true;
       },
@@ -143,7 +155,12 @@ export class BashChangeTracker implements ChangeTracker {
   }
 
   /** {@link around} once the lock is decided: without it (`locked` false) the call runs untracked and marked. */
-  private async aroundLocked(tool: string, ctx: ToolContext, run: (ctx: ToolContext) => Promise<ToolResult>, locked: boolean): Promise<ToolResult> {
+  private async aroundLocked(
+    tool: string,
+    ctx: ToolContext,
+    run: (ctx: ToolContext) => Promise<ToolResult>,
+    locked: boolean,
+  ): Promise<ToolResult> {
     let holding = locked;
     let unmark = holding || this.disabled ? undefined : this.lock.markUnlocked();
     let before: Taken = holding ? await this.before(ctx.signal) : { reason: this.disabled ?? OTHER_CALL };
@@ -164,7 +181,8 @@ export class BashChangeTracker implements ChangeTracker {
         }
       }
       const othersRan = holding && this.lock.counter() !== counter + 1;
-      if ('snapshot' in before && (othersRan || Date.now() - asked >= this.timings.retakeAfterPermissionMs)) before = await this.take(ctx.signal);
+      if ('snapshot' in before && (othersRan || Date.now() - asked >= this.timings.retakeAfterPermissionMs))
+        before = await this.take(ctx.signal);
       return grant;
     };
     let result: ToolResult;
@@ -191,15 +209,20 @@ export class BashChangeTracker implements ChangeTracker {
   private async afterCall(tool: string, ctx: ToolContext, result: ToolResult, before: Taken): Promise<ToolResult> {
     // nothing ran
     if (result.permissionDenied || result.outcome === 'validation') return result;
-    if (!('snapshot' in before)) return withUntracked(result, [`files changed by ${tool} are not tracked: ${before.reason}`]);
+    if (!('snapshot' in before))
+      return withUntracked(result, [`files changed by ${tool} are not tracked: ${before.reason}`]);
     // canceled or not, the command may have changed files: the after-snapshot is taken without the signal
     const after = await this.take(undefined);
-    if (!('snapshot' in after)) return withUntracked(result, [`files changed by ${tool} are not tracked: ${after.reason}`]);
+    if (!('snapshot' in after))
+      return withUntracked(result, [`files changed by ${tool} are not tracked: ${after.reason}`]);
     // a call of another process ran meanwhile without the lock: its changes would be taken for ours
-    if (this.lock.overlapped()) return withUntracked(result, [`files changed by ${tool} are not tracked: ${OTHER_CALL}`]);
+    if (this.lock.overlapped())
+      return withUntracked(result, [`files changed by ${tool} are not tracked: ${OTHER_CALL}`]);
     let changes: SnapshotChange[];
     try {
-      changes = await this.options.snapshots.diff(before.snapshot, after.snapshot, { timeoutMs: this.timings.snapshotTimeoutMs });
+      changes = await this.options.snapshots.diff(before.snapshot, after.snapshot, {
+        timeoutMs: this.timings.snapshotTimeoutMs,
+      });
     } catch (err) {
       return withUntracked(result, [`files changed by ${tool} are not tracked: ${reasonOf(err, false)}`]);
     }
@@ -235,7 +258,9 @@ export class BashChangeTracker implements ChangeTracker {
   private async recoverInterrupted(now: Snapshot): Promise<void> {
     for (const left of this.pending.orphans()) {
       try {
-        const changes = await this.options.snapshots.diff(left.snapshot, now, { timeoutMs: this.timings.snapshotTimeoutMs });
+        const changes = await this.options.snapshots.diff(left.snapshot, now, {
+          timeoutMs: this.timings.snapshotTimeoutMs,
+        });
         this.record(left.tool, left, left.snapshot, now, changes);
       } catch {
         // its snapshot is gone (a renewed repository): nothing to recover
@@ -247,23 +272,33 @@ export class BashChangeTracker implements ChangeTracker {
   private async take(signal: AbortSignal | undefined): Promise<Taken> {
     if (this.disabled) return { reason: this.disabled };
     try {
-      const snapshot = await this.enqueue(() => this.options.snapshots.take({ timeoutMs: this.timings.snapshotTimeoutMs, signal }));
+      const snapshot = await this.enqueue(() =>
+        this.options.snapshots.take({ timeoutMs: this.timings.snapshotTimeoutMs, signal }),
+      );
       return { snapshot };
     } catch (err) {
       // git missing stays missing; a snapshot that took too long (a bash call added 50,000 files)
       // would make every later call wait as long again: both end tracking for the run
-      if (err instanceof GitError && (err.kind === 'missing' || err.kind === 'timeout')) this.disabled = reasonOf(err, false, this.timings);
+      if (err instanceof GitError && (err.kind === 'missing' || err.kind === 'timeout'))
+        this.disabled = reasonOf(err, false, this.timings);
       return { reason: reasonOf(err, false, this.timings) };
     }
   }
 
   /** Records the changes as turn changes; returns what could not be recorded, in words. */
-  private record(tool: string, ctx: Pick<ToolContext, 'sessionId' | 'messageId'>, before: Snapshot, after: Snapshot, changes: SnapshotChange[]): string[] {
+  private record(
+    tool: string,
+    ctx: Pick<ToolContext, 'sessionId' | 'messageId'>,
+    before: Snapshot,
+    after: Snapshot,
+    changes: SnapshotChange[],
+  ): string[] {
     const notes = new Set<string>();
     const tooLarge = `larger than ${formatBytes(this.options.snapshots.limits.maxFileBytes)}`;
     // a big file's change is not in the trees: its fingerprint changed
     for (const path of new Set([...before.tooLarge.keys(), ...after.tooLarge.keys()])) {
-      if (before.tooLarge.get(path) !== after.tooLarge.get(path)) notes.add(`${path} changed by ${tool} is not tracked: ${tooLarge}`);
+      if (before.tooLarge.get(path) !== after.tooLarge.get(path))
+        notes.add(`${path} changed by ${tool} is not tracked: ${tooLarge}`);
     }
     const root = Buffer.from(`${this.options.cwd}/`);
     const repo = this.options.snapshots.gitDir;
@@ -277,7 +312,12 @@ export class BashChangeTracker implements ChangeTracker {
       if (modes.includes('160000')) continue; // a folder with its own repository
       // "created" but unchanged since before the call began: it was there, ignored (the call edited or
       // removed a .gitignore). Recorded as created, undo would delete the person's file.
-      if (change.before === null && change.after !== null && existedBefore(Buffer.concat([root, change.raw]), before.takenAtMs)) continue;
+      if (
+        change.before === null &&
+        change.after !== null &&
+        existedBefore(Buffer.concat([root, change.raw]), before.takenAtMs)
+      )
+        continue;
       try {
         this.options.record({
           sessionId: ctx.sessionId,
@@ -321,7 +361,8 @@ function existedBefore(path: Buffer, sinceMs: number): boolean {
 /** A snapshot's file as a turn change's state: a link as the link itself, a large file as its blob. */
 function stateOf(file: SnapshotFile | null, repo: string): FileSnapshot | null {
   if (file === null) return null;
-  if (file.gitMode === '120000') return { bytes: file.bytes, mode: 0o777, linkTarget: file.bytes.toString('utf8'), symlink: true };
+  if (file.gitMode === '120000')
+    return { bytes: file.bytes, mode: 0o777, linkTarget: file.bytes.toString('utf8'), symlink: true };
   if (file.blob) return { bytes: Buffer.alloc(0), mode: file.mode, blob: { repo, ...file.blob } };
   return { bytes: file.bytes, mode: file.mode };
 }
@@ -332,7 +373,10 @@ function reasonOf(err: unknown, first: boolean, timings: TrackerTimings = TRACKE
   if (err instanceof GitError) {
     if (err.kind === 'missing') return 'git not found';
     if (err.kind === 'aborted') return 'the call was canceled while the snapshot was taken';
-    if (err.kind === 'timeout') return first ? "the project's first snapshot took too long" : `taking a snapshot took longer than ${timings.snapshotTimeoutMs / 1000} s`;
+    if (err.kind === 'timeout')
+      return first
+        ? "the project's first snapshot took too long"
+        : `taking a snapshot took longer than ${timings.snapshotTimeoutMs / 1000} s`;
     if (err.kind === 'locked') return err.message;
   }
   return `taking a snapshot failed: ${err instanceof Error ? err.message : String(err)}`;
@@ -349,6 +393,10 @@ function withUntracked(result: ToolResult, reasons: string[]): ToolResult {
  * a run starts: a process that never prompts — `opencode stats`, a TUI opened and closed — spawns no
  * git, and the first frame never waits for one). `dataDir` is the project's data directory.
  */
-export function createBashChangeTracker(cwd: string, dataDir: string, record: (write: RecordedWrite) => void): BashChangeTracker {
+export function createBashChangeTracker(
+  cwd: string,
+  dataDir: string,
+  record: (write: RecordedWrite) => void,
+): BashChangeTracker {
   return new BashChangeTracker({ snapshots: new ProjectSnapshots({ cwd, dataDir }), cwd, record });
 }

@@ -5,7 +5,21 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, renameSync, statSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import type { FileSnapshot } from '../db/turn-changes.js';
 import { readSnapshot } from '../tools/file-history.js';
 import { gitEnv, NEUTRAL_CONFIG } from './snapshot-git.js';
@@ -27,7 +41,12 @@ export function parentOf(path: FsPath): FsPath {
 function besideAs(path: FsPath, suffix: string): FsPath {
   const raw = typeof path === 'string' ? Buffer.from(path) : path;
   const slash = raw.lastIndexOf(0x2f);
-  const temp = Buffer.concat([raw.subarray(0, slash + 1), Buffer.from('.'), raw.subarray(slash + 1), Buffer.from(suffix)]);
+  const temp = Buffer.concat([
+    raw.subarray(0, slash + 1),
+    Buffer.from('.'),
+    raw.subarray(slash + 1),
+    Buffer.from(suffix),
+  ]);
   return typeof path === 'string' ? temp.toString() : temp;
 }
 

@@ -3,7 +3,17 @@
  * state back. Writes go through the tools' safe path (`writeFileAtomic`: temp file, fsync, rename),
  * so an interrupted undo never leaves half a file.
  */
-import { chmodSync, lstatSync, readdirSync, readlinkSync, realpathSync, rmdirSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmdirSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileDiff } from '../tools/diff.js';
 import { ensureParentDirectory, writeFileAtomic } from '../tools/file-io.js';
@@ -33,7 +43,11 @@ export function compareWithDisk(cwd: string, path: FsPath, expected: FileSnapsho
     // an empty folder: what is left of a folder the turn (or the undo) emptied, replaced by a file or link
     if (!existsAtAll(path) || isEmptyFolder(path)) return undefined;
     const link = linkAt(path);
-    if (link) return { reason: `was created again since (a symbolic link to ${link.toString()})`, diff: linkDiff(cwd, name, undefined, link) };
+    if (link)
+      return {
+        reason: `was created again since (a symbolic link to ${link.toString()})`,
+        diff: linkDiff(cwd, name, undefined, link),
+      };
     let now: FileSnapshot | null = null;
     try {
       now = readState(path, false);
@@ -55,7 +69,8 @@ export function compareWithDisk(cwd: string, path: FsPath, expected: FileSnapsho
   if (!Buffer.from(now.bytes).equals(Buffer.from(expected.bytes))) {
     return { reason: 'changed since', diff: textDiff(cwd, name, expected.bytes, now.bytes) };
   }
-  if (now.mode !== expected.mode) return { reason: `mode changed since (${octal(expected.mode)} → ${octal(now.mode)})`, diff: '' };
+  if (now.mode !== expected.mode)
+    return { reason: `mode changed since (${octal(expected.mode)} → ${octal(now.mode)})`, diff: '' };
   return undefined;
 }
 
@@ -65,8 +80,15 @@ function compareLink(cwd: string, path: FsPath, target: Buffer): Mismatch | unde
   if (!existsAtAll(path)) return { reason: 'was deleted since', diff: linkDiff(cwd, name, target, undefined) };
   const now = linkAt(path);
   if (now?.equals(target)) return undefined;
-  if (now) return { reason: `is a symbolic link to ${now.toString()} now (was to ${target.toString()})`, diff: linkDiff(cwd, name, target, now) };
-  return { reason: `is no longer the symbolic link to ${target.toString()}: something else is there now`, diff: linkDiff(cwd, name, target, undefined) };
+  if (now)
+    return {
+      reason: `is a symbolic link to ${now.toString()} now (was to ${target.toString()})`,
+      diff: linkDiff(cwd, name, target, now),
+    };
+  return {
+    reason: `is no longer the symbolic link to ${target.toString()}: something else is there now`,
+    diff: linkDiff(cwd, name, target, undefined),
+  };
 }
 
 /** Whether `path` still holds the large file `expected.blob`, with its mode. */
@@ -86,7 +108,8 @@ function compareBlob(path: FsPath, expected: FileSnapshot): Mismatch | undefined
     return { reason: `cannot be read (${(err as Error).message})`, diff: '' };
   }
   const mode = stats.mode & 0o7777;
-  if (mode !== expected.mode) return { reason: `mode changed since (${octal(expected.mode)} → ${octal(mode)})`, diff: '' };
+  if (mode !== expected.mode)
+    return { reason: `mode changed since (${octal(expected.mode)} → ${octal(mode)})`, diff: '' };
   return undefined;
 }
 
@@ -106,7 +129,11 @@ function linkDiff(cwd: string, path: string, from: Buffer | undefined, to: Buffe
  * that stays inside the project is written through as the tools do; its bytes are still compared.
  * Returns undefined when writing is safe in that sense.
  */
-export function redirectedSince(cwd: string, fsPath: FsPath, linkTarget: string | Uint8Array | undefined): string | undefined {
+export function redirectedSince(
+  cwd: string,
+  fsPath: FsPath,
+  linkTarget: string | Uint8Array | undefined,
+): string | undefined {
   const path = fsPath.toString();
   const realCwd = realOrResolved(cwd);
   const within = (p: string) => {
@@ -118,7 +145,8 @@ export function redirectedSince(cwd: string, fsPath: FsPath, linkTarget: string 
   const lexical = relative(resolve(cwd), path);
   if (lexical !== '' && !lexical.startsWith('..') && !isAbsolute(lexical)) {
     const folder = realAncestor(parentOf(fsPath));
-    if (!within(folder)) return `a folder on its path leads outside the project (to ${folder}); undo does not write through it — put the file back by hand if that is intended`;
+    if (!within(folder))
+      return `a folder on its path leads outside the project (to ${folder}); undo does not write through it — put the file back by hand if that is intended`;
   }
   let target: string;
   let raw: Buffer;
@@ -236,7 +264,10 @@ function textDiff(cwd: string, path: string, from: Uint8Array, to: Uint8Array): 
   const lines = fileDiff(cwd, path, before, after).diff.split('\n');
   if (lines.at(-1) === '') lines.pop();
   if (lines.length <= CONFLICT_DIFF_MAX_LINES) return lines.map((l) => `${l}\n`).join('');
-  const kept = lines.slice(0, CONFLICT_DIFF_MAX_LINES).map((l) => `${l}\n`).join('');
+  const kept = lines
+    .slice(0, CONFLICT_DIFF_MAX_LINES)
+    .map((l) => `${l}\n`)
+    .join('');
   return `${kept}… ${lines.length - CONFLICT_DIFF_MAX_LINES} more diff lines\n`;
 }
 

@@ -43,9 +43,22 @@ export class PendingCalls {
   constructor(private readonly dir: string) {}
 
   /** Leaves the call's before-snapshot on disk; undefined when it cannot be written (then nothing is recovered). */
-  write(call: { sessionId: string; messageId: string }, tool: string, snapshot: Snapshot): { remove(): void } | undefined {
+  write(
+    call: { sessionId: string; messageId: string },
+    tool: string,
+    snapshot: Snapshot,
+  ): { remove(): void } | undefined {
     const file = join(this.dir, `opencode-pending-${process.pid}-${++counter}.json`);
-    const stored: Stored = { pid: process.pid, startTicks: processStartTicks(process.pid), sessionId: call.sessionId, messageId: call.messageId, tool, tree: snapshot.tree, takenAtMs: snapshot.takenAtMs, modes: [...snapshot.modes] };
+    const stored: Stored = {
+      pid: process.pid,
+      startTicks: processStartTicks(process.pid),
+      sessionId: call.sessionId,
+      messageId: call.messageId,
+      tool,
+      tree: snapshot.tree,
+      takenAtMs: snapshot.takenAtMs,
+      modes: [...snapshot.modes],
+    };
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       writeFileSync(file, JSON.stringify(stored));
@@ -80,11 +93,15 @@ export class PendingCalls {
         sessionId: stored.sessionId,
         messageId: stored.messageId,
         tool: stored.tool,
-        snapshot: { tree: stored.tree, modes: new Map(stored.modes), tooLarge: new Map(), takenAtMs: stored.takenAtMs ?? 0 },
+        snapshot: {
+          tree: stored.tree,
+          modes: new Map(stored.modes),
+          tooLarge: new Map(),
+          takenAtMs: stored.takenAtMs ?? 0,
+        },
         remove,
       });
     }
     return found;
   }
 }
-

@@ -47,19 +47,29 @@ export function formatUndoResult(result: TurnUndoResult, cwd: string): string {
   const lines: string[] = [];
   if (result.files.length) {
     lines.push(`${verb} ${turn}:`);
-    for (const file of result.files.slice(0, REPORT_MAX_FILES)) lines.push(`  ${ACTION_WORDS[file.action].padEnd(9)} ${displayPath(cwd, file.path)}`);
-    if (result.files.length > REPORT_MAX_FILES) lines.push(`  … and ${more(result.files.length - REPORT_MAX_FILES)} (--json lists every one)`);
+    for (const file of result.files.slice(0, REPORT_MAX_FILES))
+      lines.push(`  ${ACTION_WORDS[file.action].padEnd(9)} ${displayPath(cwd, file.path)}`);
+    if (result.files.length > REPORT_MAX_FILES)
+      lines.push(`  … and ${more(result.files.length - REPORT_MAX_FILES)} (--json lists every one)`);
   } else {
     lines.push(`Nothing ${result.kind === 'undo' ? 'undone' : 'redone'}: every file of ${turn} changed since.`);
   }
   if (result.conflicts.length) {
-    const overwritten = result.files.length && result.conflicts.every((c) => result.files.some((f) => f.path === c.path));
-    lines.push(overwritten ? 'Overwritten although they changed since (--force):' : 'Left alone, changed since (your changes are kept):');
+    const overwritten =
+      result.files.length && result.conflicts.every((c) => result.files.some((f) => f.path === c.path));
+    lines.push(
+      overwritten
+        ? 'Overwritten although they changed since (--force):'
+        : 'Left alone, changed since (your changes are kept):',
+    );
     for (const conflict of result.conflicts.slice(0, REPORT_MAX_CONFLICTS)) {
       lines.push(`  ${displayPath(cwd, conflict.path)}: ${conflict.reason}`);
       for (const line of conflict.diff.replace(/\n$/, '').split('\n')) if (line) lines.push(`    ${line}`);
     }
-    if (result.conflicts.length > REPORT_MAX_CONFLICTS) lines.push(`  … and ${more(result.conflicts.length - REPORT_MAX_CONFLICTS)} (--json lists every one, with its difference)`);
+    if (result.conflicts.length > REPORT_MAX_CONFLICTS)
+      lines.push(
+        `  … and ${more(result.conflicts.length - REPORT_MAX_CONFLICTS)} (--json lists every one, with its difference)`,
+      );
   }
   if (result.untracked.length) {
     lines.push('Not put back (changes that were not tracked stay as they are):');
@@ -76,7 +86,8 @@ export function undoStatusLine(result: TurnUndoResult): string {
   const verb = result.kind === 'undo' ? 'Undid' : 'Redid';
   const turn = result.prompt ? ` "${result.prompt}"` : '';
   const left = result.conflicts.filter((c) => !result.files.some((f) => f.path === c.path)).length;
-  if (result.files.length === 0) return `Nothing ${result.kind === 'undo' ? 'undone' : 'redone'}: every file of the turn changed since`;
+  if (result.files.length === 0)
+    return `Nothing ${result.kind === 'undo' ? 'undone' : 'redone'}: every file of the turn changed since`;
   const count = `${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}`;
   const untracked = result.untracked.length ? '; some changes were not tracked' : '';
   return `${verb}${turn}: ${count}${left ? ` (${left} left alone: changed since)` : ''}${untracked}`;

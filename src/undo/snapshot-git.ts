@@ -18,7 +18,10 @@ export const NEUTRAL_CONFIG: readonly { setting: string; why: string }[] = [
   { setting: 'gc.auto=0', why: 'no automatic gc on the hot path: prune() runs it, rarely' },
   { setting: 'maintenance.auto=false', why: 'same, for git maintenance' },
   { setting: 'advice.addEmbeddedRepo=false', why: 'no advice text on stderr' },
-  { setting: 'safe.directory=*', why: 'a project owned by another user (a mounted volume) is still read: the repository and its config are ours' },
+  {
+    setting: 'safe.directory=*',
+    why: 'a project owned by another user (a mounted volume) is still read: the repository and its config are ours',
+  },
 ];
 
 /** Thrown when a git command fails, times out or is aborted. */
@@ -81,7 +84,12 @@ export function runGit(place: GitPlace, args: readonly string[], options: GitRun
     if (options.signal?.aborted) return reject(new GitError('canceled', 'aborted'));
     const configArgs = NEUTRAL_CONFIG.flatMap((c) => ['-c', c.setting]);
     if (options.detach) {
-      const detached = spawn('git', [...configArgs, ...args], { cwd: place.workTree, env: gitEnv(place, options.env), stdio: 'ignore', detached: true });
+      const detached = spawn('git', [...configArgs, ...args], {
+        cwd: place.workTree,
+        env: gitEnv(place, options.env),
+        stdio: 'ignore',
+        detached: true,
+      });
       detached.on('error', () => {});
       detached.unref();
       return resolve(Buffer.alloc(0));
@@ -99,7 +107,10 @@ export function runGit(place: GitPlace, args: readonly string[], options: GitRun
       ended ??= why;
       child.kill('SIGTERM');
     };
-    const timer = setTimeout(() => stop(new GitError(`git ${args[0]} took longer than ${options.timeoutMs} ms`, 'timeout')), options.timeoutMs);
+    const timer = setTimeout(
+      () => stop(new GitError(`git ${args[0]} took longer than ${options.timeoutMs} ms`, 'timeout')),
+      options.timeoutMs,
+    );
     const onAbort = () => stop(new GitError('canceled', 'aborted'));
     options.signal?.addEventListener('abort', onAbort, { once: true });
     let entries = 0;
@@ -113,7 +124,10 @@ export function runGit(place: GitPlace, args: readonly string[], options: GitRun
     // a git that exited before reading all of stdin: its exit code says what went wrong
     child.stdin.on('error', () => {});
     child.on('error', (e: NodeJS.ErrnoException) => {
-      ended ??= e.code === 'ENOENT' ? new GitError('git not found', 'missing') : new GitError(`git could not start: ${e.message}`, 'failed');
+      ended ??=
+        e.code === 'ENOENT'
+          ? new GitError('git not found', 'missing')
+          : new GitError(`git could not start: ${e.message}`, 'failed');
     });
     child.on('close', (code) => {
       clearTimeout(timer);

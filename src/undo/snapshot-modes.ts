@@ -15,7 +15,18 @@
  * names that are not UTF-8 keep every byte).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { leftovers } from '../tools/leftovers.js';
 
@@ -62,7 +73,8 @@ export class ModeBook {
       for (let end = text.indexOf(0, at); end !== -1; end = text.indexOf(0, at)) {
         const space = text.indexOf(0x20, at);
         const mode = parseInt(text.subarray(at, space).toString('latin1'), 8);
-        if (space !== -1 && space < end && Number.isInteger(mode)) modes.set(text.subarray(space + 1, end).toString('latin1'), mode);
+        if (space !== -1 && space < end && Number.isInteger(mode))
+          modes.set(text.subarray(space + 1, end).toString('latin1'), mode);
         at = end + 1;
       }
     } catch {
@@ -111,10 +123,14 @@ export class ModeBook {
     if (!this.edited && this.stamp === '') this.edited = new Map(this.modes);
     if (this.edited) {
       const parts: Buffer[] = [];
-      for (const [key, mode] of this.edited) parts.push(Buffer.from(`${mode.toString(8)} `), Buffer.from(key, 'latin1'), Buffer.of(0));
+      for (const [key, mode] of this.edited)
+        parts.push(Buffer.from(`${mode.toString(8)} `), Buffer.from(key, 'latin1'), Buffer.of(0));
       // named as the file tools' atomic writes name theirs, and journaled before it exists: a kill
       // before the rename leaves a file the next start in the project removes (app/leftovers.ts)
-      const temp = join(dirname(this.file), `.${basename(this.file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+      const temp = join(
+        dirname(this.file),
+        `.${basename(this.file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+      );
       leftovers().tempFileCreating(temp);
       try {
         const fd = openSync(temp, 'wx', 0o600);

@@ -224,11 +224,15 @@ export class ProjectSnapshots {
         this.modeBook.note(key, raw, stats, nowSec);
       }
       if (total > this.limits.maxTotalBytes) {
-        throw new SnapshotLimitError(`the project has more than ${formatBytes(this.limits.maxTotalBytes)} of files not ignored by .gitignore`);
+        throw new SnapshotLimitError(
+          `the project has more than ${formatBytes(this.limits.maxTotalBytes)} of files not ignored by .gitignore`,
+        );
       }
       if (gone.length) {
         const input = Buffer.concat(gone.flatMap((p) => [p, Buffer.of(0)]));
-        await this.withIndexLock(() => this.git(['update-index', '--force-remove', '-z', '--stdin'], { ...options, input }));
+        await this.withIndexLock(() =>
+          this.git(['update-index', '--force-remove', '-z', '--stdin'], { ...options, input }),
+        );
       }
       if (add.length) {
         const input = Buffer.concat(add.flatMap((p) => [p, Buffer.of(0)]));
@@ -240,7 +244,8 @@ export class ProjectSnapshots {
           }),
         ).catch((err: unknown) => {
           // --ignore-errors: an unreadable file is left out, the rest is added and git says exit 1
-          if (err instanceof GitError && err.kind === 'failed' && /unable to index|Permission denied/.test(err.message)) return;
+          if (err instanceof GitError && err.kind === 'failed' && /unable to index|Permission denied/.test(err.message))
+            return;
           throw err;
         });
       }
@@ -250,7 +255,8 @@ export class ProjectSnapshots {
     }
     const modes = this.modeBook.commit();
     // nothing added and the index as our last write-tree left it (no other opencode wrote it): same tree
-    if (!add.length && !gone.length && this.last && this.last.index === this.indexStamp()) return { tree: this.last.tree, tooLarge, modes, takenAtMs };
+    if (!add.length && !gone.length && this.last && this.last.index === this.indexStamp())
+      return { tree: this.last.tree, tooLarge, modes, takenAtMs };
     const tree = (await this.withIndexLock(() => this.git(['write-tree'], options))).toString('utf8').trim();
     this.last = { tree, index: this.indexStamp() };
     return { tree, tooLarge, modes, takenAtMs };
@@ -269,18 +275,29 @@ export class ProjectSnapshots {
       if (!isDamaged(err)) throw err;
       // the before-snapshot's objects are unreadable: this call's changes are lost, later ones are not
       this.renew();
-      throw new GitError(`the snapshot repository was damaged (${(err as Error).message}); it was made anew, and later calls are tracked`, 'failed');
+      throw new GitError(
+        `the snapshot repository was damaged (${(err as Error).message}); it was made anew, and later calls are tracked`,
+        'failed',
+      );
     }
   }
 
   private async diffOnce(before: Snapshot, after: Snapshot, options: TakeOptions): Promise<SnapshotChange[]> {
     const rows: { raw: Buffer; oldMode: string; newMode: string; oldId: string; newId: string }[] = [];
     if (before.tree !== after.tree) {
-      const raw = splitNul(await this.git(['diff-tree', '-r', '-z', '--no-renames', '--raw', before.tree, after.tree], options));
+      const raw = splitNul(
+        await this.git(['diff-tree', '-r', '-z', '--no-renames', '--raw', before.tree, after.tree], options),
+      );
       for (let i = 0; i + 1 < raw.length; i += 2) {
         // ":100644 100755 <old id> <new id> M", then the path
         const [oldMode, newMode, oldId, newId] = raw[i]!.toString('utf8').slice(1).split(' ');
-        rows.push({ raw: Buffer.from(raw[i + 1]!), oldMode: oldMode!, newMode: newMode!, oldId: oldId!, newId: newId! });
+        rows.push({
+          raw: Buffer.from(raw[i + 1]!),
+          oldMode: oldMode!,
+          newMode: newMode!,
+          oldId: oldId!,
+          newId: newId!,
+        });
       }
     }
     // a mode change git does not see (`chmod 600`): same blob before and after
@@ -295,7 +312,9 @@ export class ProjectSnapshots {
     }
     if (modeOnly.length) {
       const input = Buffer.concat(modeOnly.flatMap((raw) => [Buffer.from(`${after.tree}:`), raw, Buffer.of(0x0a)]));
-      const lines = (await this.git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { ...options, input })).toString('latin1').split('\n');
+      const lines = (await this.git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { ...options, input }))
+        .toString('latin1')
+        .split('\n');
       for (const [i, raw] of modeOnly.entries()) {
         // "<id> blob", or "<name> missing" for a file in neither tree (never added: too large, unreadable)
         const [id, type] = (lines[i] ?? '').split(' ');
@@ -310,7 +329,9 @@ export class ProjectSnapshots {
     // sizes first ("<id> blob <size>" per line): the contents are read only when they fit
     const sizes = new Map<string, number>();
     if (ids.length) {
-      const out = (await this.git(['cat-file', '--batch-check'], { ...options, input: ids.map((id) => `${id}\n`).join('') })).toString('utf8');
+      const out = (
+        await this.git(['cat-file', '--batch-check'], { ...options, input: ids.map((id) => `${id}\n`).join('') })
+      ).toString('utf8');
       for (const line of out.split('\n')) {
         const [id, , size] = line.split(' ');
         if (id && size) sizes.set(id, Number(size));
@@ -318,18 +339,26 @@ export class ProjectSnapshots {
     }
     const inline = ids.filter((id) => (sizes.get(id) ?? 0) <= this.limits.maxInlineBytes);
     const total = inline.reduce((sum, id) => sum + (sizes.get(id) ?? 0), 0);
-    if (total > this.limits.maxChangeBytes) throw new SnapshotLimitError(`the call changed more than ${formatBytes(this.limits.maxChangeBytes)} of files`);
+    if (total > this.limits.maxChangeBytes)
+      throw new SnapshotLimitError(`the call changed more than ${formatBytes(this.limits.maxChangeBytes)} of files`);
     const kept = ids.filter((id) => !inline.includes(id));
     if (kept.length) {
       const input = kept.map((id) => `update refs/opencode/keep/${id} ${id}\n`).join('');
       await this.git(['update-ref', '--stdin'], { ...options, input });
     }
     const blobs = await this.readBlobs(inline, options);
-    const file = (modes: ReadonlyMap<string, number>, key: string, gitMode: string, id: string): SnapshotFile | null => {
+    const file = (
+      modes: ReadonlyMap<string, number>,
+      key: string,
+      gitMode: string,
+      id: string,
+    ): SnapshotFile | null => {
       if (/^0+$/.test(id)) return null;
       const mode = gitMode === '120000' ? 0o777 : effectiveMode(modes, key, gitMode);
       const bytes = blobs.get(id);
-      return bytes ? { bytes, gitMode, mode } : { bytes: Buffer.alloc(0), gitMode, mode, blob: { id, size: sizes.get(id) ?? 0 } };
+      return bytes
+        ? { bytes, gitMode, mode }
+        : { bytes: Buffer.alloc(0), gitMode, mode, blob: { id, size: sizes.get(id) ?? 0 } };
     };
     return rows.map((r) => {
       const key = r.raw.toString('latin1');
@@ -445,7 +474,7 @@ export class ProjectSnapshots {
 
   /** Our excludes: the project's own `.git/info/exclude`, and the repository itself when inside the project. */
   private excludes(workTree: string): string {
-    const lines = ['# written by opencode: the project\'s .git/info/exclude, and this repository'];
+    const lines = ["# written by opencode: the project's .git/info/exclude, and this repository"];
     try {
       lines.push(readFileSync(join(workTree, '.git', 'info', 'exclude'), 'utf8'));
     } catch {
@@ -494,7 +523,12 @@ export class ProjectSnapshots {
 
   private git(
     args: string[],
-    options: TakeOptions & { input?: Buffer | string; env?: Record<string, string>; maxEntries?: number; detach?: boolean },
+    options: TakeOptions & {
+      input?: Buffer | string;
+      env?: Record<string, string>;
+      maxEntries?: number;
+      detach?: boolean;
+    },
   ): Promise<Buffer> {
     if (this.closed) return Promise.reject(new GitError('closed', 'aborted'));
     let child: ChildProcess | undefined;
@@ -509,7 +543,9 @@ export class ProjectSnapshots {
   }
 
   private tooMany(): SnapshotLimitError {
-    return new SnapshotLimitError(`the project has more than ${this.limits.maxFiles.toLocaleString('en-US')} files not ignored by .gitignore`);
+    return new SnapshotLimitError(
+      `the project has more than ${this.limits.maxFiles.toLocaleString('en-US')} files not ignored by .gitignore`,
+    );
   }
 }
 
@@ -522,7 +558,8 @@ export function isDamaged(err: unknown): boolean {
   return err instanceof GitError && err.kind === 'failed' && DAMAGE.test(err.message);
 }
 
-const DAMAGE = /is corrupt|unable to unpack|invalid object|index file (smaller|corrupt)|bad signature|bad object|unable to read tree|not a git repository|inflate: data stream error/i;
+const DAMAGE =
+  /is corrupt|unable to unpack|invalid object|index file (smaller|corrupt)|bad signature|bad object|unable to read tree|not a git repository|inflate: data stream error/i;
 
 /** `4 MiB`, `2 GiB`, `100 bytes`: a limit in words. */
 export function formatBytes(bytes: number): string {

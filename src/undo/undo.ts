@@ -104,7 +104,13 @@ export function redoTurn(stores: UndoStores, sessionId: string, options: UndoOpt
  * Undoes or redoes `turn`. Returns undefined when every change of the turn is a file it created and
  * removed again (nothing to write; the turn is marked as such, so the caller goes on to the next).
  */
-function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: 'undo' | 'redo', options: UndoOptions): TurnUndoResult | undefined {
+function apply(
+  stores: UndoStores,
+  sessionId: string,
+  turn: TurnChanges,
+  kind: 'undo' | 'redo',
+  options: UndoOptions,
+): TurnUndoResult | undefined {
   const turnMessage = stores.messages.get(turn.turnId);
   const prompt = preview(turnMessage ? messageText(turnMessage) : '');
   const files: FileRestored[] = [];
@@ -131,10 +137,15 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
     const fsPath = change.pathBytes ?? change.path;
     // a link put in the file's place could lead anywhere: never written through out of the project,
     // not even with force
-    const recordedLink = from?.symlink ? from.bytes : (from?.linkTarget ?? (change.before?.symlink ? change.before.bytes : change.before?.linkTarget));
+    const recordedLink = from?.symlink
+      ? from.bytes
+      : (from?.linkTarget ?? (change.before?.symlink ? change.before.bytes : change.before?.linkTarget));
     const redirected = redirectedSince(options.cwd, fsPath, recordedLink);
     // a large file's saved copy expired (or the snapshot repository was removed): nothing to write
-    const lost = to?.blob && !blobExists(to.blob.repo, to.blob.id) ? `its saved copy is gone (blob ${to.blob.id} in ${to.blob.repo})` : undefined;
+    const lost =
+      to?.blob && !blobExists(to.blob.repo, to.blob.id)
+        ? `its saved copy is gone (blob ${to.blob.id} in ${to.blob.repo})`
+        : undefined;
     if (redirected || lost) {
       conflicts.push({ path: change.path, reason: (redirected ?? lost)!, diff: '' });
       states.push({ id: change.id, state: kind === 'undo' ? 'skipped' : 'done' });
@@ -197,7 +208,10 @@ function apply(stores: UndoStores, sessionId: string, turn: TurnChanges, kind: '
  */
 function inWriteOrder(changes: readonly TurnChange[], kind: 'undo' | 'redo'): TurnChange[] {
   const removes = (c: TurnChange) => (kind === 'undo' ? c.before : c.after) === null;
-  return [...changes.filter(removes).sort((a, b) => comparePaths(b.path, a.path)), ...changes.filter((c) => !removes(c))];
+  return [
+    ...changes.filter(removes).sort((a, b) => comparePaths(b.path, a.path)),
+    ...changes.filter((c) => !removes(c)),
+  ];
 }
 
 function comparePaths(a: string, b: string): number {
@@ -218,7 +232,10 @@ function countActions(files: readonly FileRestored[], words: Record<FileRestored
 }
 
 /** The text of the note: short, for the model and the person alike. */
-export function noteText(result: Pick<TurnUndoResult, 'kind' | 'files' | 'conflicts'> & { untracked?: string[] }, cwd: string): string {
+export function noteText(
+  result: Pick<TurnUndoResult, 'kind' | 'files' | 'conflicts'> & { untracked?: string[] },
+  cwd: string,
+): string {
   const name = (path: string) => displayPath(cwd, path);
   const words: Record<FileRestored['action'], string> =
     result.kind === 'undo'
@@ -269,7 +286,13 @@ function currentState(path: FsPath): FileSnapshot | null {
 }
 
 /** The sidebar's text history follows the undo: a version with the content put back. */
-function recordVersion(stores: UndoStores, sessionId: string, path: string, from: FileSnapshot | null, to: FileSnapshot | null): void {
+function recordVersion(
+  stores: UndoStores,
+  sessionId: string,
+  path: string,
+  from: FileSnapshot | null,
+  to: FileSnapshot | null,
+): void {
   recordTextVersion(stores.files, sessionId, path, from, to);
 }
 
@@ -278,7 +301,13 @@ function recordVersion(stores: UndoStores, sessionId: string, path: string, from
  * history, the `files` table the sidebar's modified files come from (undo, redo and bash's recorded
  * changes). Bytes that are not text are left out of it.
  */
-export function recordTextVersion(files: Pick<FileStore, 'recordWrite'>, sessionId: string, path: string, from: FileSnapshot | null, to: FileSnapshot | null): void {
+export function recordTextVersion(
+  files: Pick<FileStore, 'recordWrite'>,
+  sessionId: string,
+  path: string,
+  from: FileSnapshot | null,
+  to: FileSnapshot | null,
+): void {
   // a link itself, or a file too large to have been copied: no text to show
   if (from?.symlink || from?.blob || to?.symlink || to?.blob) return;
   try {
@@ -309,4 +338,3 @@ function preview(text: string): string {
   const line = text.trim().split('\n', 1)[0] ?? '';
   return line.length > PROMPT_PREVIEW_CHARS ? `${line.slice(0, PROMPT_PREVIEW_CHARS - 1)}…` : line;
 }
-

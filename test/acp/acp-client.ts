@@ -49,7 +49,10 @@ export interface AcpAgentProcess {
   /** when set, runs before `fs/write_text_file` is applied (after it is recorded): may wait, throw, or cancel the turn */
   beforeWrite?: (path: string, signal: AbortSignal) => void | Promise<void>;
   /** how the next permission questions are answered (default: allow once) */
-  answer: (request: RequestPermissionRequest, signal: AbortSignal) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+  answer: (
+    request: RequestPermissionRequest,
+    signal: AbortSignal,
+  ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   /** resolves once an update matching `test` arrived (checks those already received first) */
   waitForUpdate(test: (update: SessionUpdate) => boolean): Promise<SessionUpdate>;
   /** closes stdin and waits for the process to exit */
@@ -67,7 +70,11 @@ export interface StartOptions {
 
 /** Spawns `bin/opencode acp` and connects a client to it. */
 export function startAcpAgent(options: StartOptions): AcpAgentProcess {
-  const child = spawn(process.execPath, [BIN, 'acp', ...(options.args ?? [])], { cwd: options.cwd, env: options.env, stdio: 'pipe' });
+  const child = spawn(process.execPath, [BIN, 'acp', ...(options.args ?? [])], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: 'pipe',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
@@ -118,7 +125,8 @@ export function startAcpAgent(options: StartOptions): AcpAgentProcess {
     .onRequest(methods.client.fs.writeTextFile, async ({ params, signal }) => {
       agentProcess.writes.push(params);
       await agentProcess.beforeWrite?.(params.path, signal);
-      if (agentProcess.refuseWrite?.(params.path)) throw RequestError.invalidParams(undefined, `${basename(params.path)} is read-only in the editor`);
+      if (agentProcess.refuseWrite?.(params.path))
+        throw RequestError.invalidParams(undefined, `${basename(params.path)} is read-only in the editor`);
       if (agentProcess.saveWrites) {
         writeFileSync(params.path, params.content);
         agentProcess.buffers.delete(params.path);
@@ -138,14 +146,17 @@ export function toolResultsSent(f: FakeProvider, n: number): string[] {
   const last = (f.answered[n].messages as { content: unknown }[]).at(-1)!;
   return (last.content as { type: string; content: unknown }[])
     .filter((b) => b.type === 'tool_result')
-    .map((b) => (typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join('')));
+    .map((b) =>
+      typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join(''),
+    );
 }
 
 /** The title agent's requests get this title, outside the fake's script. */
 export function titleTurn(title: string): (body: { system?: string | { text?: string }[] }) => FakeTurn | undefined {
   const prompt = systemPrompt('title');
   return (body) => {
-    const system = typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text ?? '').join('');
+    const system =
+      typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text ?? '').join('');
     return system === prompt ? { text: title } : undefined;
   };
 }
@@ -160,7 +171,12 @@ export function brief(update: SessionUpdate): unknown[] {
     case 'tool_call':
       return ['tool_call', update.toolCallId, update.kind, update.title, update.status];
     case 'tool_call_update':
-      return ['tool_call_update', update.toolCallId, ...(update.title ? [update.title] : []), ...(update.status ? [update.status] : [])];
+      return [
+        'tool_call_update',
+        update.toolCallId,
+        ...(update.title ? [update.title] : []),
+        ...(update.status ? [update.status] : []),
+      ];
     case 'available_commands_update':
       return ['available_commands_update', update.availableCommands.map((c) => c.name)];
     case 'session_info_update':

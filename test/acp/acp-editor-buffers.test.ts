@@ -20,9 +20,16 @@ let agent: AcpAgentProcess | undefined;
 const acp = acpPerTest();
 
 /** An agent in `dir` against a fake provider with `turns`; the editor offers `fs` as given. Returns the session id. */
-async function start(dir: string, turns: FakeTurn[], fs: { readTextFile: boolean; writeTextFile: boolean }): Promise<string> {
+async function start(
+  dir: string,
+  turns: FakeTurn[],
+  fs: { readTextFile: boolean; writeTextFile: boolean },
+): Promise<string> {
   fake = await acp.startFake(turns, { sideTurn: titleTurn('Buffers') });
-  agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+  agent = acp.startAgent({
+    cwd: dir,
+    env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+  });
   await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs } });
   const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
   return sessionId;
@@ -41,7 +48,11 @@ describe('opencode acp: the file tools on the editor buffers', () => {
       dir,
       [
         { toolCalls: [{ name: 'view', input: { file_path: 'a.txt' } }] },
-        { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'beta typed but not saved', new_string: 'BETA' } }] },
+        {
+          toolCalls: [
+            { name: 'edit', input: { file_path: 'a.txt', old_string: 'beta typed but not saved', new_string: 'BETA' } },
+          ],
+        },
         { text: 'Done.' },
       ],
       { readTextFile: true, writeTextFile: true },
@@ -50,7 +61,9 @@ describe('opencode acp: the file tools on the editor buffers', () => {
     agent!.saveWrites = false;
     expect(await prompt(sessionId, 'capitalise beta')).toEqual({ stopReason: 'end_turn' });
     expect(toolResultsSent(fake!, 1)).toEqual(['<file>\n     1|alpha\n     2|beta typed but not saved\n</file>\n']);
-    expect(toolResultsSent(fake!, 2)).toEqual([`<result>\nContent replaced in file: ${file}\n</result>\n<snippet>\n     1|alpha\n     2|BETA\n</snippet>\n`]);
+    expect(toolResultsSent(fake!, 2)).toEqual([
+      `<result>\nContent replaced in file: ${file}\n</result>\n<snippet>\n     1|alpha\n     2|BETA\n</snippet>\n`,
+    ]);
     expect(agent!.writes).toEqual([{ sessionId, path: file, content: 'alpha\nBETA\n' }]);
     expect(agent!.buffers.get(file)).toBe('alpha\nBETA\n');
     expect(readFileSync(file, 'utf8')).toBe('alpha\n');
@@ -74,7 +87,9 @@ describe('opencode acp: the file tools on the editor buffers', () => {
       return { outcome: { outcome: 'selected', optionId: 'allow' } };
     };
     expect(await prompt(sessionId, 'capitalise alpha')).toEqual({ stopReason: 'end_turn' });
-    expect(toolResultsSent(fake!, 2)).toEqual([`File ${file} changed while waiting for permission. Read it again with the view tool and redo the change.`]);
+    expect(toolResultsSent(fake!, 2)).toEqual([
+      `File ${file} changed while waiting for permission. Read it again with the view tool and redo the change.`,
+    ]);
     expect(agent!.writes).toEqual([]);
     expect(readFileSync(file, 'utf8')).toBe('alpha\n');
   });
@@ -167,7 +182,16 @@ describe('opencode acp: the file tools on the editor buffers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-patch-move-'));
     const [from, to] = [join(dir, 'from.txt'), join(dir, 'sub', 'to.txt')];
     writeFileSync(from, 'one\n');
-    const patch = ['*** Begin Patch', '*** Update File: from.txt', '*** Move to: sub/to.txt', '@@', ' one', '-unsaved', '+two', '*** End Patch'].join('\n');
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: from.txt',
+      '*** Move to: sub/to.txt',
+      '@@',
+      ' one',
+      '-unsaved',
+      '+two',
+      '*** End Patch',
+    ].join('\n');
     const sessionId = await start(
       dir,
       [
@@ -191,7 +215,19 @@ describe('opencode acp: the file tools on the editor buffers', () => {
     writeFileSync(a, 'a = 1\n');
     writeFileSync(b, 'b = 1\n');
     writeFileSync(old, 'gone\n');
-    const patch = ['*** Begin Patch', '*** Update File: a.txt', '@@', '-a = 1', '+a = 2', '*** Update File: b.txt', '@@', '-b = 1', '+b = 2', '*** Delete File: old.txt', '*** End Patch'].join('\n');
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: a.txt',
+      '@@',
+      '-a = 1',
+      '+a = 2',
+      '*** Update File: b.txt',
+      '@@',
+      '-b = 1',
+      '+b = 2',
+      '*** Delete File: old.txt',
+      '*** End Patch',
+    ].join('\n');
     const sessionId = await start(
       dir,
       [

@@ -22,8 +22,14 @@ const acp = acpPerTest();
 /** An agent in `dir` against a fake provider with `turns`, the editor offering both fs methods. */
 async function startAgent(dir: string, turns: FakeTurn[], env: Record<string, string> = {}): Promise<AcpAgentProcess> {
   fake = await acp.startFake(turns, { sideTurn: titleTurn('Hostile') });
-  agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ...env }) });
-  await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
+  agent = acp.startAgent({
+    cwd: dir,
+    env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ...env }),
+  });
+  await agent.agent.request('initialize', {
+    protocolVersion: 1,
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+  });
   return agent;
 }
 
@@ -108,7 +114,9 @@ describe('opencode acp: a hostile editor', () => {
     const sessionId = await newSession(dir);
     agent!.onRead = () => ({ content: 'text\0more\n' });
     expect(await prompt(sessionId, 'read a.txt')).toEqual({ stopReason: 'end_turn' });
-    expect(toolResultsSent(fake!, 1)).toEqual([`File appears to be binary (it contains NUL bytes): ${file}\nOnly text files can be viewed or changed.`]);
+    expect(toolResultsSent(fake!, 1)).toEqual([
+      `File appears to be binary (it contains NUL bytes): ${file}\nOnly text files can be viewed or changed.`,
+    ]);
   });
 
   it('a 10 MB buffer with a 1 MB line is refused by view as too large', async () => {
@@ -119,7 +127,9 @@ describe('opencode acp: a hostile editor', () => {
     const huge = 'x'.repeat(1024 * 1024) + '\n' + 'y\n'.repeat(4.5 * 1024 * 1024);
     agent!.onRead = () => ({ content: huge });
     expect(await prompt(sessionId, 'read a.txt')).toEqual({ stopReason: 'end_turn' });
-    expect(toolResultsSent(fake!, 1)).toEqual([`File is too large in the editor (${Buffer.byteLength(huge)} bytes). Maximum size is 256000 bytes`]);
+    expect(toolResultsSent(fake!, 1)).toEqual([
+      `File is too large in the editor (${Buffer.byteLength(huge)} bytes). Maximum size is 256000 bytes`,
+    ]);
     expectOnlyJsonRpc(agent!);
   });
 
@@ -142,16 +152,27 @@ describe('opencode acp: a hostile editor', () => {
     expect(await prompt(sessionId, 'beta it')).toEqual({ stopReason: 'cancelled' });
     expect(readFileSync(file, 'utf8')).toBe('beta\n');
     expect(await prompt(sessionId, 'now gamma')).toEqual({ stopReason: 'end_turn' });
-    expect(toolResultsSent(fake!, 3)).toEqual([`<result>\nContent replaced in file: ${file}\n</result>\n<snippet>\n     1|gamma\n</snippet>\n`]);
+    expect(toolResultsSent(fake!, 3)).toEqual([
+      `<result>\nContent replaced in file: ${file}\n</result>\n<snippet>\n     1|gamma\n</snippet>\n`,
+    ]);
     expect(readFileSync(file, 'utf8')).toBe('gamma\n');
   });
 
-  it("two sessions: a session that read the file before the other one changed it must read it again before overwriting", async () => {
+  it('two sessions: a session that read the file before the other one changed it must read it again before overwriting', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-two-sessions-'));
     const file = join(dir, 'a.txt');
     writeFileSync(file, 'alpha\n');
     const write = (content: string) => ({ toolCalls: [{ name: 'write', input: { file_path: 'a.txt', content } }] });
-    await startAgent(dir, [VIEW_A, { text: 'A read.' }, VIEW_A, { text: 'B read.' }, write('from A\n'), { text: 'A wrote.' }, write('from B\n'), { text: 'B must read.' }]);
+    await startAgent(dir, [
+      VIEW_A,
+      { text: 'A read.' },
+      VIEW_A,
+      { text: 'B read.' },
+      write('from A\n'),
+      { text: 'A wrote.' },
+      write('from B\n'),
+      { text: 'B must read.' },
+    ]);
     const a = await newSession(dir);
     const b = await newSession(dir);
     expect(await prompt(a, 'read')).toEqual({ stopReason: 'end_turn' });
@@ -172,7 +193,11 @@ describe('opencode acp: a hostile editor, continued', () => {
     writeFileSync(file, 'alpha\n');
     await startAgent(
       dir,
-      [VIEW_A, { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } }] }, { text: 'Unknown.' }],
+      [
+        VIEW_A,
+        { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } }] },
+        { text: 'Unknown.' },
+      ],
       { OPENCODE_ACP_FS_TIMEOUT_MS: '500' },
     );
     const sessionId = await newSession(dir);
@@ -190,21 +215,47 @@ describe('opencode acp: a hostile editor, continued', () => {
     const file = join(dir, 'a.txt');
     writeFileSync(file, 'alpha\n');
     const write = (content: string) => ({ toolCalls: [{ name: 'write', input: { file_path: 'a.txt', content } }] });
-    fake = await acp.startFake([VIEW_A, { text: 'A read.' }, VIEW_A, { text: 'B read.' }, write('from A\n'), { text: 'A wrote.' }, write('from B\n'), { text: 'B must read.' }], {
-      sideTurn: titleTurn('Disk'),
+    fake = await acp.startFake(
+      [
+        VIEW_A,
+        { text: 'A read.' },
+        VIEW_A,
+        { text: 'B read.' },
+        write('from A\n'),
+        { text: 'A wrote.' },
+        write('from B\n'),
+        { text: 'B must read.' },
+      ],
+      {
+        sideTurn: titleTurn('Disk'),
+      },
+    );
+    agent = acp.startAgent({
+      cwd: dir,
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
     });
-    agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const a = await newSession(dir);
     const b = await newSession(dir);
-    for (const [session, text] of [[a, 'read'], [b, 'read'], [a, 'write'], [b, 'write']]) expect(await prompt(session, text)).toEqual({ stopReason: 'end_turn' });
-    expect(toolResultsSent(fake, 7)).toEqual([`File ${file} was changed by another session after this session last read it.\n\nRead it again with the view tool before overwriting it.`]);
+    for (const [session, text] of [
+      [a, 'read'],
+      [b, 'read'],
+      [a, 'write'],
+      [b, 'write'],
+    ])
+      expect(await prompt(session, text)).toEqual({ stopReason: 'end_turn' });
+    expect(toolResultsSent(fake, 7)).toEqual([
+      `File ${file} was changed by another session after this session last read it.\n\nRead it again with the view tool before overwriting it.`,
+    ]);
     expect(readFileSync(file, 'utf8')).toBe('from A\n');
   });
 
   it('session/close while the turn waits for a permission answer: the question is withdrawn, the prompt ends cancelled, the session is gone', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-close-turn-'));
-    await startAgent(dir, [{ toolCalls: [{ name: 'bash', input: { command: 'touch made-by-bash' } }] }, { text: 'never' }]);
+    await startAgent(dir, [
+      { toolCalls: [{ name: 'bash', input: { command: 'touch made-by-bash' } }] },
+      { text: 'never' },
+    ]);
     const sessionId = await newSession(dir);
     let closed: Promise<unknown> | undefined;
     agent!.answer = (_request, signal) =>
@@ -224,19 +275,31 @@ describe('opencode acp: a hostile editor, continued', () => {
   it('malformed mcpServers are refused with invalid params; the process keeps serving', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-bad-mcp-'));
     await startAgent(dir, [{ text: 'Fine.' }]);
-    for (const mcpServers of ['nope', [{ name: 'x' }], [{ type: 'http', name: 'h' }], [{ name: 'x', command: 'c', args: 'a', env: [] }], [null]]) {
-      await expect(agent!.agent.request('session/new', { cwd: dir, mcpServers } as never)).rejects.toMatchObject({ code: -32602 });
+    for (const mcpServers of [
+      'nope',
+      [{ name: 'x' }],
+      [{ type: 'http', name: 'h' }],
+      [{ name: 'x', command: 'c', args: 'a', env: [] }],
+      [null],
+    ]) {
+      await expect(agent!.agent.request('session/new', { cwd: dir, mcpServers } as never)).rejects.toMatchObject({
+        code: -32602,
+      });
     }
     const sessionId = await newSession(dir);
     expect(await prompt(sessionId, 'hello')).toEqual({ stopReason: 'end_turn' });
     expectOnlyJsonRpc(agent!);
   });
 
-  it('a CRLF file edited through a buffer the editor holds with \\n endings: the editor gets the text with the file\'s CRLF', async () => {
+  it("a CRLF file edited through a buffer the editor holds with \\n endings: the editor gets the text with the file's CRLF", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-crlf-'));
     const file = join(dir, 'a.txt');
     writeFileSync(file, 'one\r\ntwo\r\n');
-    await startAgent(dir, [VIEW_A, { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' } }] }, { text: 'Done.' }]);
+    await startAgent(dir, [
+      VIEW_A,
+      { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' } }] },
+      { text: 'Done.' },
+    ]);
     const sessionId = await newSession(dir);
     // an editor keeps \n in memory and says nothing of the file's endings; this buffer has an unsaved line
     agent!.buffers.set(file, 'one\ntwo\nunsaved\n');
@@ -249,11 +312,17 @@ describe('opencode acp: a hostile editor, continued', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-latin1-'));
     const file = join(dir, 'a.txt');
     writeFileSync(file, Buffer.from('caf\xe9\nbar\n', 'latin1'));
-    await startAgent(dir, [VIEW_A, { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'bar', new_string: 'BAR' } }] }, { text: 'Refused.' }]);
+    await startAgent(dir, [
+      VIEW_A,
+      { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'bar', new_string: 'BAR' } }] },
+      { text: 'Refused.' },
+    ]);
     const sessionId = await newSession(dir);
     agent!.onRead = () => ({ content: 'caf\uFFFD\nbar\n' });
     expect(await prompt(sessionId, 'capitalise bar')).toEqual({ stopReason: 'end_turn' });
-    expect(toolResultsSent(fake!, 1)).toEqual(['<file>\n(file encoding: ISO-8859-9)\n     1|caf\uFFFD\n     2|bar\n</file>\n']);
+    expect(toolResultsSent(fake!, 1)).toEqual([
+      '<file>\n(file encoding: ISO-8859-9)\n     1|caf\uFFFD\n     2|bar\n</file>\n',
+    ]);
     expect(toolResultsSent(fake!, 2)).toEqual([
       `The editor's text of ${file} holds "\uFFFD" (U+FFFD, line 1), which the file's encoding on disk (ISO-8859-9) cannot store: the editor probably opened it in another encoding. Nothing was changed. Ask the person to reopen the file in the editor as ISO-8859-9, then read it again with view.`,
     ]);
@@ -265,7 +334,11 @@ describe('opencode acp: a hostile editor, continued', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-edit-perm-cancel-'));
     const file = join(dir, 'a.txt');
     writeFileSync(file, 'alpha\n');
-    await startAgent(dir, [VIEW_A, { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } }] }, { text: 'never' }]);
+    await startAgent(dir, [
+      VIEW_A,
+      { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } }] },
+      { text: 'never' },
+    ]);
     const sessionId = await newSession(dir);
     agent!.answer = (_request, signal) =>
       new Promise((resolve) => {
@@ -283,7 +356,19 @@ describe('opencode acp: a hostile editor, continued', () => {
     writeFileSync(a, 'a = 1\n');
     writeFileSync(b, 'b = 1\n');
     writeFileSync(old, 'gone\n');
-    const patch = ['*** Begin Patch', '*** Update File: a.txt', '@@', '-a = 1', '+a = 2', '*** Update File: b.txt', '@@', '-b = 1', '+b = 2', '*** Delete File: old.txt', '*** End Patch'].join('\n');
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: a.txt',
+      '@@',
+      '-a = 1',
+      '+a = 2',
+      '*** Update File: b.txt',
+      '@@',
+      '-b = 1',
+      '+b = 2',
+      '*** Delete File: old.txt',
+      '*** End Patch',
+    ].join('\n');
     await startAgent(dir, [
       { toolCalls: ['a.txt', 'b.txt', 'old.txt'].map((file_path) => ({ name: 'view', input: { file_path } })) },
       { toolCalls: [{ name: 'patch', input: { patch_text: patch } }] },
@@ -300,7 +385,11 @@ describe('opencode acp: a hostile editor, continued', () => {
       [a, 'a = 2\n'],
       [a, 'a = 1\n'],
     ]);
-    expect([readFileSync(a, 'utf8'), readFileSync(b, 'utf8'), readFileSync(old, 'utf8')]).toEqual(['a = 1\n', 'b = 1\n', 'gone\n']);
+    expect([readFileSync(a, 'utf8'), readFileSync(b, 'utf8'), readFileSync(old, 'utf8')]).toEqual([
+      'a = 1\n',
+      'b = 1\n',
+      'gone\n',
+    ]);
     expectOnlyJsonRpc(agent!);
   });
 
@@ -325,9 +414,17 @@ describe('opencode acp: a hostile editor, continued', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-read-after-perm-'));
     const file = join(dir, 'a.txt');
     writeFileSync(file, 'alpha\n');
-    await startAgent(dir, [VIEW_A, { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } }] }, { text: 'Stuck.' }], {
-      OPENCODE_ACP_FS_TIMEOUT_MS: '500',
-    });
+    await startAgent(
+      dir,
+      [
+        VIEW_A,
+        { toolCalls: [{ name: 'edit', input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } }] },
+        { text: 'Stuck.' },
+      ],
+      {
+        OPENCODE_ACP_FS_TIMEOUT_MS: '500',
+      },
+    );
     const sessionId = await newSession(dir);
     agent!.answer = () => {
       agent!.onRead = () => new Promise(() => {});

@@ -18,17 +18,32 @@ describe('opencode acp: the editor MCP servers and files', () => {
   it("offers the editor's stdio MCP server's tools to the model and runs them", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-mcp-'));
     const fake = await acp.startFake(
-      [{ toolCalls: [{ id: 'toolu_echo', name: 'editor_echo', input: { text: 'from the model' } }] }, { text: 'It echoed.' }],
+      [
+        { toolCalls: [{ id: 'toolu_echo', name: 'editor_echo', input: { text: 'from the model' } }] },
+        { text: 'It echoed.' },
+      ],
       { sideTurn: titleTurn('Echo') },
     );
-    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({
+      cwd: dir,
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+    });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', {
       cwd: dir,
-      mcpServers: [{ name: 'editor', command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio'], env: [{ name: 'EDITOR_MCP', value: '1' }] }],
+      mcpServers: [
+        {
+          name: 'editor',
+          command: process.execPath,
+          args: ['--import', TSX_LOADER, FIXTURE, 'stdio'],
+          env: [{ name: 'EDITOR_MCP', value: '1' }],
+        },
+      ],
     });
     agent.answer = () => ({ outcome: { outcome: 'selected', optionId: 'allow' } });
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo something' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo something' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     const offered = (fake.answered[0].tools as { name: string }[]).map((t) => t.name);
     expect(offered).toContain('editor_echo');
     expect(toolResultsSent(fake, 1)).toEqual(['echo: from the model']);
@@ -49,11 +64,19 @@ describe('opencode acp: the editor MCP servers and files', () => {
       ],
       { sideTurn: titleTurn('Caps') },
     );
-    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
-    await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } } });
+    const agent = acp.startAgent({
+      cwd: dir,
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+    });
+    await agent.agent.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } },
+    });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
     agent.answer = () => ({ outcome: { outcome: 'selected', optionId: 'allow_session' } });
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'capitalise' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'capitalise' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     // our write keeps the file's CRLF line endings; the editor was asked nothing but the one permission
     expect(readFileSync(file, 'utf8')).toBe('ALPHA\r\nBETA\r\n');
     expect(agent.writes).toEqual([]);
@@ -72,10 +95,18 @@ describe('opencode acp: the editor MCP servers and files', () => {
       ],
       { sideTurn: titleTurn('Caps') },
     );
-    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
-    await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
+    const agent = acp.startAgent({
+      cwd: dir,
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+    });
+    await agent.agent.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+    });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'capitalise alpha' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'capitalise alpha' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     // the editor gets text (no byte order mark: that is the file's encoding, the editor's business)
     expect(agent.writes).toEqual([{ sessionId, path: file, content: 'ALPHA\r\nbeta\r\n' }]);
   });

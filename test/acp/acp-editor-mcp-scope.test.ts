@@ -30,7 +30,10 @@ function project(prefix: string): string {
 
 /** The editor's tools offered in answered request `n`. */
 function editorToolsOffered(f: FakeProvider, n: number): string[] {
-  return (f.answered[n].tools as { name: string }[]).map((t) => t.name).filter((name) => name.startsWith('editor_')).sort();
+  return (f.answered[n].tools as { name: string }[])
+    .map((t) => t.name)
+    .filter((name) => name.startsWith('editor_'))
+    .sort();
 }
 
 function alive(pid: number): boolean {
@@ -42,24 +45,44 @@ function alive(pid: number): boolean {
   }
 }
 
-const EDITOR_SERVER: McpServerStdio = { name: 'editor', command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio'], env: [] };
+const EDITOR_SERVER: McpServerStdio = {
+  name: 'editor',
+  command: process.execPath,
+  args: ['--import', TSX_LOADER, FIXTURE, 'stdio'],
+  env: [],
+};
 const PID_CALL = { toolCalls: [{ name: 'editor_pid', input: {} }] };
 
 describe("opencode acp: the editor's MCP servers per session", () => {
   it('are offered only to the sessions that passed them, and stop when the last of those is closed', async () => {
     const dir = project('opencode-acp-mcp-scope-');
     const fake = await acp.startFake(
-      [PID_CALL, { text: 'A ran it.' }, PID_CALL, { text: 'B has no such tool.' }, PID_CALL, { text: 'C ran it.' }, PID_CALL, { text: 'C ran it again.' }],
+      [
+        PID_CALL,
+        { text: 'A ran it.' },
+        PID_CALL,
+        { text: 'B has no such tool.' },
+        PID_CALL,
+        { text: 'C ran it.' },
+        PID_CALL,
+        { text: 'C ran it again.' },
+      ],
       { sideTurn: titleTurn('Scope') },
     );
-    const agent = acp.startAgent({ cwd: dir, args: ['--trust'], env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({
+      cwd: dir,
+      args: ['--trust'],
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+    });
     const init = await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     expect(init.agentCapabilities?.sessionCapabilities?.close).toEqual({});
     const a = (await agent.agent.request('session/new', { cwd: dir, mcpServers: [EDITOR_SERVER] })).sessionId;
     const b = (await agent.agent.request('session/new', { cwd: dir, mcpServers: [] })).sessionId;
     const c = (await agent.agent.request('session/new', { cwd: dir, mcpServers: [EDITOR_SERVER] })).sessionId;
     const prompt = async (sessionId: string) =>
-      expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] })).toEqual({ stopReason: 'end_turn' });
+      expect(
+        await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] }),
+      ).toEqual({ stopReason: 'end_turn' });
 
     await prompt(a);
     const expectedTools = editorToolsOffered(fake, 0);
@@ -89,32 +112,50 @@ describe("opencode acp: the editor's MCP servers per session", () => {
     while (alive(pid)) await sleep(50);
     expect(alive(pid)).toBe(false);
     // a closed session is gone for the agent: a prompt to it is "resource not found"
-    await expect(agent.agent.request('session/prompt', { sessionId: a, prompt: [{ type: 'text', text: 'hello?' }] })).rejects.toMatchObject({ code: -32002 });
+    await expect(
+      agent.agent.request('session/prompt', { sessionId: a, prompt: [{ type: 'text', text: 'hello?' }] }),
+    ).rejects.toMatchObject({ code: -32002 });
   });
 
   it('a session loaded again without a server it passed before lets it go', async () => {
     const dir = project('opencode-acp-mcp-reload-');
-    const fake = await acp.startFake([PID_CALL, { text: 'Ran it.' }, { text: 'No editor tools now.' }], { sideTurn: titleTurn('Reload') });
-    const agent = acp.startAgent({ cwd: dir, args: ['--trust'], env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const fake = await acp.startFake([PID_CALL, { text: 'Ran it.' }, { text: 'No editor tools now.' }], {
+      sideTurn: titleTurn('Reload'),
+    });
+    const agent = acp.startAgent({
+      cwd: dir,
+      args: ['--trust'],
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+    });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [EDITOR_SERVER] });
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     const pid = Number(toolResultsSent(fake, 1)[0]);
     expect(alive(pid)).toBe(true);
     expect(await agent.agent.request('session/load', { sessionId, cwd: dir, mcpServers: [] })).toEqual({});
     while (alive(pid)) await sleep(50);
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'tools?' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'tools?' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     expect(editorToolsOffered(fake, 2)).toEqual([]);
   });
 
   it('a name passed twice in one session/new: the first server runs, the log names the second', async () => {
     const dir = project('opencode-acp-mcp-twice-');
     const fake = await acp.startFake([PID_CALL, { text: 'Ran it.' }], { sideTurn: titleTurn('Twice') });
-    const agent = acp.startAgent({ cwd: dir, args: ['--trust'], env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({
+      cwd: dir,
+      args: ['--trust'],
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+    });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const servers = [withWhich('first'), withWhich('second')];
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: servers });
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which process?' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     expect(whichOf(Number(toolResultsSent(fake, 1)[0]))).toBe('first');
     expect(agent.stderr()).toContain(
       `opencode acp: MCP server "editor" is passed more than once for session ${sessionId}: the first is used (give each server its own name)\n`,
@@ -123,16 +164,28 @@ describe("opencode acp: the editor's MCP servers per session", () => {
 
   it('a session loaded again with its server under other settings gets it restarted with them', async () => {
     const dir = project('opencode-acp-mcp-resettle-');
-    const fake = await acp.startFake([PID_CALL, { text: 'Old.' }, PID_CALL, { text: 'New.' }], { sideTurn: titleTurn('Resettle') });
-    const agent = acp.startAgent({ cwd: dir, args: ['--trust'], env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const fake = await acp.startFake([PID_CALL, { text: 'Old.' }, PID_CALL, { text: 'New.' }], {
+      sideTurn: titleTurn('Resettle'),
+    });
+    const agent = acp.startAgent({
+      cwd: dir,
+      args: ['--trust'],
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+    });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [withWhich('old')] });
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which?' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which?' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     const oldPid = Number(toolResultsSent(fake, 1)[0]);
     expect(whichOf(oldPid)).toBe('old');
-    expect(await agent.agent.request('session/load', { sessionId, cwd: dir, mcpServers: [withWhich('new')] })).toEqual({});
+    expect(await agent.agent.request('session/load', { sessionId, cwd: dir, mcpServers: [withWhich('new')] })).toEqual(
+      {},
+    );
     expect(alive(oldPid)).toBe(false);
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which now?' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which now?' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     expect(whichOf(Number(toolResultsSent(fake, 3)[0]))).toBe('new');
   });
 });
@@ -144,6 +197,8 @@ function withWhich(which: string): McpServerStdio {
 
 /** WHICH of the process `pid`'s environment (Linux /proc). */
 function whichOf(pid: number): string | undefined {
-  const entry = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((e) => e.startsWith('WHICH='));
+  const entry = readFileSync(`/proc/${pid}/environ`, 'utf8')
+    .split('\0')
+    .find((e) => e.startsWith('WHICH='));
   return entry?.slice('WHICH='.length);
 }

@@ -51,7 +51,15 @@ describe('opencode acp loads nothing of the TUI', () => {
   it('reaches no Ink, React, TUI or CLI module', () => {
     const { files, packages } = reachable(join(SRC, 'acp', 'run.ts'));
     // the walk does reach the core (so an empty answer below means something)
-    expect(files).toEqual(expect.arrayContaining(['acp/agent-server.ts', 'app/app.ts', 'agent/agent.ts', 'tools/edit.ts', 'custom/start.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'acp/agent-server.ts',
+        'app/app.ts',
+        'agent/agent.ts',
+        'tools/edit.ts',
+        'custom/start.ts',
+      ]),
+    );
     expect(files.filter((f) => f.startsWith('tui/') || f.startsWith('cli/'))).toEqual([]);
     expect(files.filter((f) => f.endsWith('.tsx'))).toEqual([]);
     for (const name of ['ink', 'react', 'ink-text-input']) expect(packages.has(name), name).toBe(false);

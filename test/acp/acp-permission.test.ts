@@ -15,7 +15,10 @@ import { titleTurn, type AcpAgentProcess } from './acp-client.js';
 const acp = acpPerTest();
 
 async function startSession(dir: string, f: FakeProvider): Promise<{ agent: AcpAgentProcess; sessionId: string }> {
-  const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL }) });
+  const agent = acp.startAgent({
+    cwd: dir,
+    env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL }),
+  });
   await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
   return { agent, sessionId };
@@ -35,17 +38,29 @@ describe('opencode acp: permission questions', () => {
     );
     const first = await startSession(dir, fake);
     first.agent.answer = () => ({ outcome: { outcome: 'selected', optionId: 'allow_always' } });
-    expect(await first.agent.agent.request('session/prompt', { sessionId: first.sessionId, prompt: [{ type: 'text', text: 'make a folder' }] })).toEqual({
+    expect(
+      await first.agent.agent.request('session/prompt', {
+        sessionId: first.sessionId,
+        prompt: [{ type: 'text', text: 'make a folder' }],
+      }),
+    ).toEqual({
       stopReason: 'end_turn',
     });
     expect(first.agent.permissionRequests.map((r) => r.options.map((o) => o.name))).toEqual([
       ['Allow once', 'Allow mkdir * for this session', 'Always allow mkdir * in this project', 'Deny'],
     ]);
-    expect(JSON.parse(readFileSync(join(dir, '.opencode.json'), 'utf8'))).toEqual({ permission: { bash: { 'mkdir *': 'allow' } } });
+    expect(JSON.parse(readFileSync(join(dir, '.opencode.json'), 'utf8'))).toEqual({
+      permission: { bash: { 'mkdir *': 'allow' } },
+    });
     expect(await first.agent.close()).toBe(0);
 
     const second = await startSession(dir, fake);
-    expect(await second.agent.agent.request('session/prompt', { sessionId: second.sessionId, prompt: [{ type: 'text', text: 'another' }] })).toEqual({
+    expect(
+      await second.agent.agent.request('session/prompt', {
+        sessionId: second.sessionId,
+        prompt: [{ type: 'text', text: 'another' }],
+      }),
+    ).toEqual({
       stopReason: 'end_turn',
     });
     expect(second.agent.permissionRequests).toEqual([]);
@@ -55,9 +70,12 @@ describe('opencode acp: permission questions', () => {
 
   it('session/cancel while the question is open withdraws it; the command does not run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-acp-perm-cancel-'));
-    const fake = await acp.startFake([{ toolCalls: [{ id: 'toolu_mk', name: 'bash', input: { command: 'mkdir never-made' } }] }], {
-      sideTurn: titleTurn('Folder'),
-    });
+    const fake = await acp.startFake(
+      [{ toolCalls: [{ id: 'toolu_mk', name: 'bash', input: { command: 'mkdir never-made' } }] }],
+      {
+        sideTurn: titleTurn('Folder'),
+      },
+    );
     const { agent: a, sessionId } = await startSession(dir, fake);
     let asked!: () => void;
     const questionOpen = new Promise<void>((resolve) => (asked = resolve));
@@ -76,7 +94,14 @@ describe('opencode acp: permission questions', () => {
     expect(await prompt).toEqual({ stopReason: 'cancelled' });
     expect(withdrawn).toBe(true);
     expect(existsSync(join(dir, 'never-made'))).toBe(false);
-    const last = a.updates.map((n) => n.update).filter((u) => u.sessionUpdate === 'tool_call_update').at(-1);
-    expect(last).toMatchObject({ toolCallId: 'toolu_mk', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'Tool execution canceled by user' } }] });
+    const last = a.updates
+      .map((n) => n.update)
+      .filter((u) => u.sessionUpdate === 'tool_call_update')
+      .at(-1);
+    expect(last).toMatchObject({
+      toolCallId: 'toolu_mk',
+      status: 'failed',
+      content: [{ type: 'content', content: { type: 'text', text: 'Tool execution canceled by user' } }],
+    });
   });
 });

@@ -26,11 +26,16 @@ describe('opencode acp with a provider profile', () => {
         },
       }),
     );
-    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ OPENCODE_PROFILE: 'work', WORK_ANTHROPIC_KEY: 'sk-ant-work-0123456789abcdef' }) });
+    const agent = acp.startAgent({
+      cwd: dir,
+      env: cleanEnv({ OPENCODE_PROFILE: 'work', WORK_ANTHROPIC_KEY: 'sk-ant-work-0123456789abcdef' }),
+    });
     const init = await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     expect(init.authMethods?.map((m) => m.id)).toEqual(['anthropic']);
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({
+      stopReason: 'end_turn',
+    });
     // the coder's request (with tools; the title agent's has none) went to the work server with the work model
     expect(work.answered.filter((b) => (b.tools ?? []).length > 0).map((b) => b.model)).toEqual(['claude-sonnet-5-5']);
   });

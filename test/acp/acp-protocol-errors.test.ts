@@ -33,7 +33,9 @@ async function errorOf(request: Promise<unknown>): Promise<[number, string]> {
 describe('opencode acp: protocol errors', () => {
   it('answers each bad request with the right code and a message that says what to do; stdout stays JSON-RPC', async () => {
     const dir = project();
-    const fake = await acp.startFake([{ text: ['Slow ', 'answer'], stallAfterChunks: 4 }], { sideTurn: titleTurn('t') });
+    const fake = await acp.startFake([{ text: ['Slow ', 'answer'], stallAfterChunks: 4 }], {
+      sideTurn: titleTurn('t'),
+    });
     const agent = start(dir, cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }));
 
     // the SDK refuses everything until initialize
@@ -52,15 +54,35 @@ describe('opencode acp: protocol errors', () => {
     expect((await errorOf(agent.agent.request('session/new', { cwd: dir } as never)))[0]).toBe(-32602);
     expect((await errorOf(agent.agent.request('session/nope', {})))[0]).toBe(-32601);
 
-    expect((await errorOf(agent.agent.request('session/prompt', { sessionId: 'no-such-session', prompt: [{ type: 'text', text: 'hi' }] })))[0]).toBe(-32002);
-    expect((await errorOf(agent.agent.request('session/load', { sessionId: 'no-such-session', cwd: dir, mcpServers: [] })))[0]).toBe(-32002);
+    expect(
+      (
+        await errorOf(
+          agent.agent.request('session/prompt', {
+            sessionId: 'no-such-session',
+            prompt: [{ type: 'text', text: 'hi' }],
+          }),
+        )
+      )[0],
+    ).toBe(-32002);
+    expect(
+      (
+        await errorOf(agent.agent.request('session/load', { sessionId: 'no-such-session', cwd: dir, mcpServers: [] }))
+      )[0],
+    ).toBe(-32002);
 
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
     expect(await errorOf(agent.agent.request('session/list', { cwd: dir, cursor: 'page-two' }))).toEqual([
       -32602,
       'Invalid params: unknown cursor "page-two": pass the nextCursor of the previous page',
     ]);
-    expect(await errorOf(agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] }))).toEqual([
+    expect(
+      await errorOf(
+        agent.agent.request('session/prompt', {
+          sessionId,
+          prompt: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }],
+        }),
+      ),
+    ).toEqual([
       -32602,
       'Invalid params: audio is not supported (promptCapabilities.audio is false): send text, images or resources',
     ]);
@@ -70,9 +92,16 @@ describe('opencode acp: protocol errors', () => {
     ]);
 
     // a second prompt while the first runs is refused; the first still ends (cancelled)
-    const running = agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'take your time' }] });
+    const running = agent.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'take your time' }],
+    });
     await agent.waitForUpdate((u) => u.sessionUpdate === 'agent_message_chunk');
-    expect(await errorOf(agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and this?' }] }))).toEqual([
+    expect(
+      await errorOf(
+        agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and this?' }] }),
+      ),
+    ).toEqual([
       -32600,
       'Invalid request: this session is still answering the previous prompt: wait for its answer or send session/cancel',
     ]);
@@ -96,7 +125,9 @@ describe('opencode acp: protocol errors', () => {
     ]);
     const [code, message] = await errorOf(agent.agent.request('session/new', { cwd: dir, mcpServers: [] }));
     expect(code).toBe(-32000);
-    expect(message).toMatch(/^Authentication required: No model provider is configured\. Set one of these environment variables:\n {2}ANTHROPIC_API_KEY/);
+    expect(message).toMatch(
+      /^Authentication required: No model provider is configured\. Set one of these environment variables:\n {2}ANTHROPIC_API_KEY/,
+    );
     for (const line of agent.stdoutLines()) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(await agent.close()).toBe(0);
   });

@@ -37,10 +37,18 @@ describe('opencode sessions delete of a session an editor has open through openc
 
     // the mark: one file per session, naming this process as an acp holder
     expect(readdirSync(marksOf(dir, a))).toEqual([`${pid}.json`]);
-    expect(JSON.parse(readFileSync(join(marksOf(dir, a), `${pid}.json`), 'utf8'))).toMatchObject({ sessionId: a, pid, holder: 'acp' });
+    expect(JSON.parse(readFileSync(join(marksOf(dir, a), `${pid}.json`), 'utf8'))).toMatchObject({
+      sessionId: a,
+      pid,
+      holder: 'acp',
+    });
 
     const refused = await cli(['sessions', 'delete', a]);
-    expect({ ...refused, stderr: untimed(refused.stderr) }).toMatchObject({ code: 1, stdout: '', stderr: refusal(a, pid) });
+    expect({ ...refused, stderr: untimed(refused.stderr) }).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: refusal(a, pid),
+    });
     expect((await cli(['sessions', 'show', a])).code).toBe(0);
 
     // session/close lets go of it: the delete goes through; b is still held

@@ -34,45 +34,79 @@ describe('opencode acp: slash commands', () => {
       ],
       { sideTurn: titleTurn('Review') },
     );
-    const agent = acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({
+      cwd: dir,
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+    });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
     const advertised = await agent.waitForUpdate((u) => u.sessionUpdate === 'available_commands_update');
     expect(advertised).toEqual({
       sessionUpdate: 'available_commands_update',
       availableCommands: [
-        { name: 'init', description: 'Initialize Project: write or improve OpenCode.md, the notes for coding agents in this project' },
-        { name: 'compact', description: 'Compact Session: summarise the conversation so far, so later requests send the summary' },
-        { name: 'project:review', description: `from ${join(dir, '.opencode', 'commands', 'review.md')}`, input: { hint: 'FILE' } },
+        {
+          name: 'init',
+          description: 'Initialize Project: write or improve OpenCode.md, the notes for coding agents in this project',
+        },
+        {
+          name: 'compact',
+          description: 'Compact Session: summarise the conversation so far, so later requests send the summary',
+        },
+        {
+          name: 'project:review',
+          description: `from ${join(dir, '.opencode', 'commands', 'review.md')}`,
+          input: { hint: 'FILE' },
+        },
       ],
     });
 
     // a custom command: its placeholder is the text after it
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/project:review src/a.ts' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: '/project:review src/a.ts' }],
+      }),
+    ).toEqual({ stopReason: 'end_turn' });
     expect(lastUserText(fake, 0)).toBe('Review src/a.ts and list its problems.');
-    await expect(agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/project:review' }] })).rejects.toMatchObject({
+    await expect(
+      agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/project:review' }] }),
+    ).rejects.toMatchObject({
       code: -32602,
       message: 'Invalid params: /project:review needs $FILE: type /project:review FILE',
     });
 
     // /compact: the summarizer's summary streams like a reply (it is a message of the session), then a note
     const from = agent.updates.length;
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/compact' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/compact' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     expect(
       agent.updates
         .slice(from)
         .map((n) => n.update)
-        .flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : [])),
-    ).toEqual(['Summary: src/a.ts was reviewed and looks fine.', 'Session compacted: later requests send the summary and what follows it.']);
+        .flatMap((u) =>
+          u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : [],
+        ),
+    ).toEqual([
+      'Summary: src/a.ts was reviewed and looks fine.',
+      'Session compacted: later requests send the summary and what follows it.',
+    ]);
     expect(JSON.stringify(fake.answered[1].messages)).toContain('Review src/a.ts and list its problems.');
 
     // /init sends the Initialize Project prompt and records that the project was initialised
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/init' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/init' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     expect(lastUserText(fake, 2)).toBe(INIT_PROMPT);
     expect(existsSync(join(dir, '.opencode', 'init'))).toBe(true);
 
     // a slash that names no command is a plain prompt
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/usr/bin/env is where?' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: '/usr/bin/env is where?' }],
+      }),
+    ).toEqual({ stopReason: 'end_turn' });
     expect(lastUserText(fake, 3)).toBe('/usr/bin/env is where?');
   });
 });

@@ -29,10 +29,16 @@ describe('opencode acp: stdout carries only protocol messages', () => {
     mkdirSync(join(dir, '.opencode', 'plugins'), { recursive: true });
     writeFileSync(join(dir, '.opencode', 'plugins', 'noisy.mjs'), NOISY_PLUGIN);
     const fake = await acp.startFake([{ text: 'Hello.' }], { sideTurn: titleTurn('Greeting') });
-    const agent = acp.startAgent({ cwd: dir, args: ['--trust'], env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    const agent = acp.startAgent({
+      cwd: dir,
+      args: ['--trust'],
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+    });
     await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({
+      stopReason: 'end_turn',
+    });
     expect(await agent.close()).toBe(0);
 
     const lines = agent.stdoutLines();
@@ -46,6 +52,8 @@ describe('opencode acp: stdout carries only protocol messages', () => {
     expect(stderr).toContain('plugin warns at start');
     // console.log is debug output: shown only with --debug
     expect(stderr).not.toContain('plugin console.log');
-    expect(readFileSync(join(dir, '.opencode', 'acp.log'), 'utf8')).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z warning: .*plugin warns at start/m);
+    expect(readFileSync(join(dir, '.opencode', 'acp.log'), 'utf8')).toMatch(
+      /^\d{4}-\d\d-\d\dT[\d:.]+Z warning: .*plugin warns at start/m,
+    );
   });
 });

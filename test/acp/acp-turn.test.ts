@@ -14,12 +14,17 @@ import { cleanEnv } from '../support/cli.js';
 import type { FakeProvider } from '../support/fake-provider.js';
 import { brief, titleTurn, type AcpAgentProcess } from './acp-client.js';
 
-const PACKAGE_VERSION = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }
+).version;
 
 const acp = acpPerTest();
 
 function start(dir: string, f: FakeProvider): AcpAgentProcess {
-  return acp.startAgent({ cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL }) });
+  return acp.startAgent({
+    cwd: dir,
+    env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL }),
+  });
 }
 
 /** Updates that are not the conversation: the commands, the title, the context usage. */
@@ -46,16 +51,35 @@ describe('opencode acp: a whole conversation', () => {
           text: ['I will ', 'read it.'],
           toolCalls: [{ id: 'toolu_view', name: 'view', input: { file_path: 'notes.txt' } }],
         },
-        { toolCalls: [{ id: 'toolu_edit1', name: 'edit', input: { file_path: 'notes.txt', old_string: 'one', new_string: 'two' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'toolu_edit1',
+              name: 'edit',
+              input: { file_path: 'notes.txt', old_string: 'one', new_string: 'two' },
+            },
+          ],
+        },
         { text: 'Changed one to two.' },
-        { toolCalls: [{ id: 'toolu_edit2', name: 'edit', input: { file_path: 'notes.txt', old_string: 'two', new_string: 'three' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'toolu_edit2',
+              name: 'edit',
+              input: { file_path: 'notes.txt', old_string: 'two', new_string: 'three' },
+            },
+          ],
+        },
         { text: ['Working ', 'on it'], stallAfterChunks: 4 },
         { text: 'Still two.' },
       ],
       { sideTurn: titleTurn('Notes edits') },
     );
     const agent = start(dir, fake);
-    const init = await agent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
+    const init = await agent.agent.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+    });
     expect(init).toEqual({
       protocolVersion: 1,
       agentCapabilities: {
@@ -64,13 +88,21 @@ describe('opencode acp: a whole conversation', () => {
         mcpCapabilities: { http: true, sse: true },
         sessionCapabilities: { list: {}, close: {} },
       },
-      authMethods: [{ id: 'anthropic', name: 'Anthropic', description: 'API key from ANTHROPIC_API_KEY or providers.anthropic.apiKey' }],
+      authMethods: [
+        {
+          id: 'anthropic',
+          name: 'Anthropic',
+          description: 'API key from ANTHROPIC_API_KEY or providers.anthropic.apiKey',
+        },
+      ],
       agentInfo: { name: 'opencode', title: 'OpenCode', version: PACKAGE_VERSION },
     });
     const { sessionId } = await agent.agent.request('session/new', { cwd: dir, mcpServers: [] });
 
     // turn 1: thinking, text, a read, an edit the person allows once; the edit goes through the editor
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change one to two' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change one to two' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     expect(timeline(agent)).toEqual([
       ['agent_thought_chunk', 'The '],
       ['agent_thought_chunk', 'file '],
@@ -90,7 +122,9 @@ describe('opencode acp: a whole conversation', () => {
       ['agent_message_chunk', 'to '],
       ['agent_message_chunk', 'two.'],
     ]);
-    const editDisplay = agent.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'toolu_edit1' && u.title);
+    const editDisplay = agent.updates
+      .map((n) => n.update)
+      .find((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'toolu_edit1' && u.title);
     expect(editDisplay).toMatchObject({
       kind: 'edit',
       locations: [{ path: file }],
@@ -100,7 +134,12 @@ describe('opencode acp: a whole conversation', () => {
     expect(agent.permissionRequests).toEqual([
       {
         sessionId,
-        toolCall: { toolCallId: 'toolu_edit1', title: `Replace content in file ${file}`, kind: 'edit', status: 'pending' },
+        toolCall: {
+          toolCallId: 'toolu_edit1',
+          title: `Replace content in file ${file}`,
+          kind: 'edit',
+          status: 'pending',
+        },
         options: [
           { optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
           { optionId: 'allow_session', name: 'Allow notes.txt for this session', kind: 'allow_always' },
@@ -118,12 +157,16 @@ describe('opencode acp: a whole conversation', () => {
     const model = CATALOG.find((m) => m.provider === 'anthropic' && m.apiModel === fake.answered[0].model)!;
     expect((usage[0] as { size: number }).size).toBe(model.contextWindowTokens);
     // the title agent's answer reaches the editor once
-    expect(agent.updates.filter((n) => n.update.sessionUpdate === 'session_info_update').map((n) => brief(n.update))).toEqual([['session_info_update', 'Notes edits']]);
+    expect(
+      agent.updates.filter((n) => n.update.sessionUpdate === 'session_info_update').map((n) => brief(n.update)),
+    ).toEqual([['session_info_update', 'Notes edits']]);
 
     // turn 2: "allow once" granted nothing more, so the next edit asks again; denied, the turn ends
     agent.answer = () => ({ outcome: { outcome: 'selected', optionId: 'deny' } });
     let from = agent.updates.length;
-    expect(await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'now three' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'now three' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     expect(timeline(agent, from)).toEqual([
       ['tool_call', 'toolu_edit2', 'edit', 'edit', 'pending'],
       ['tool_call_update', 'toolu_edit2', 'Edit notes.txt'],
@@ -137,7 +180,9 @@ describe('opencode acp: a whole conversation', () => {
     // turn 3: cancelled while the reply streams
     from = agent.updates.length;
     const third = agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go on' }] });
-    await agent.waitForUpdate((u) => u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' && u.content.text === 'Working ');
+    await agent.waitForUpdate(
+      (u) => u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' && u.content.text === 'Working ',
+    );
     await agent.agent.notify('session/cancel', { sessionId });
     expect(await third).toEqual({ stopReason: 'cancelled' });
     expect(timeline(agent, from)).toEqual([['agent_message_chunk', 'Working ']]);
@@ -167,10 +212,14 @@ describe('opencode acp: a whole conversation', () => {
     ]);
     // session/list shows it, with the generated title
     const listed = await again.agent.request('session/list', { cwd: dir });
-    expect(listed.sessions).toEqual([{ sessionId, cwd: dir, title: 'Notes edits', updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
+    expect(listed.sessions).toEqual([
+      { sessionId, cwd: dir, title: 'Notes edits', updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    ]);
     expect(listed.nextCursor).toBeUndefined();
     // and the conversation goes on from it: the model gets the stored history
-    expect(await again.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is in it?' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(
+      await again.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is in it?' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
     const sent = fake.answered.at(-1).messages as { role: string; content: unknown }[];
     expect(sent[0]).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'change one to two' }] });
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'what is in it?' }] });

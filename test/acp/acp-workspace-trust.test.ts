@@ -29,7 +29,10 @@ describe('opencode acp: workspace trust', () => {
     await held.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     await held.agent.request('session/new', { cwd: p.dir, mcpServers: [] });
     const line = `opencode acp: ${p.heldLine.slice('opencode: '.length)}`;
-    const stderr = await until(() => held.stderr(), (text) => text.includes(line));
+    const stderr = await until(
+      () => held.stderr(),
+      (text) => text.includes(line),
+    );
     expect(stderr.split('\n').filter((l) => l.includes('not trusted'))).toEqual([line.trimEnd()]);
     expect(await until(p.marks, (marks) => marks.length > 0)).toEqual(['user-mcp']);
 

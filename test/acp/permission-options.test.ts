@@ -3,7 +3,12 @@
  * decision, and the tool call a question is about.
  */
 import { describe, expect, it } from 'vitest';
-import { decisionOf, permissionOptions, permissionToolCall, PERMISSION_OPTIONS } from '../../src/acp/permission-options.js';
+import {
+  decisionOf,
+  permissionOptions,
+  permissionToolCall,
+  PERMISSION_OPTIONS,
+} from '../../src/acp/permission-options.js';
 import type { PermissionRequest } from '../../src/permission/types.js';
 
 const request = (over: Partial<PermissionRequest> = {}): PermissionRequest => ({
@@ -35,8 +40,12 @@ describe('permissionOptions', () => {
   });
 
   it('names a whole-tool scope, and many scopes, readably', () => {
-    expect(permissionOptions(request({ toolName: 'fetch', scopes: ['*'] }))[1]!.name).toBe('Allow every fetch call for this session');
-    expect(permissionOptions(request({ scopes: ['a', 'b', 'c', 'd'] }))[1]!.name).toBe('Allow a, b and 2 more for this session');
+    expect(permissionOptions(request({ toolName: 'fetch', scopes: ['*'] }))[1]!.name).toBe(
+      'Allow every fetch call for this session',
+    );
+    expect(permissionOptions(request({ scopes: ['a', 'b', 'c', 'd'] }))[1]!.name).toBe(
+      'Allow a, b and 2 more for this session',
+    );
   });
 });
 
@@ -61,7 +70,10 @@ describe('permissionToolCall', () => {
   });
 
   it('an unknown call (a sub-agent, a plugin) is described in full: diff and reasons as text', () => {
-    const call = permissionToolCall(request({ toolName: 'edit', params: { file_path: '/p/a', diff: '--- a\n+++ b\n' }, path: '/p/a', reasons: [] }), false);
+    const call = permissionToolCall(
+      request({ toolName: 'edit', params: { file_path: '/p/a', diff: '--- a\n+++ b\n' }, path: '/p/a', reasons: [] }),
+      false,
+    );
     expect(call).toEqual({
       toolCallId: 'permission-req-1',
       title: 'Execute command: git checkout -b feature',

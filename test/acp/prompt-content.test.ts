@@ -39,7 +39,10 @@ describe('promptMessage', () => {
         [
           { type: 'text', text: 'What is this?' },
           { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
-          { type: 'resource', resource: { uri: 'file:///work/project/shot.jpg', blob: '/9j/4AAQ', mimeType: 'image/jpeg' } },
+          {
+            type: 'resource',
+            resource: { uri: 'file:///work/project/shot.jpg', blob: '/9j/4AAQ', mimeType: 'image/jpeg' },
+          },
         ],
         cwd,
       ),
@@ -56,9 +59,16 @@ describe('promptMessage', () => {
     expect(() => promptMessage([{ type: 'audio', mimeType: 'audio/wav', data: 'AA' }], cwd)).toThrow(
       'audio is not supported (promptCapabilities.audio is false): send text, images or resources',
     );
-    expect(() => promptMessage([{ type: 'resource', resource: { uri: 'file:///x.zip', blob: 'AA', mimeType: 'application/zip' } }], cwd)).toThrow(
+    expect(() =>
+      promptMessage(
+        [{ type: 'resource', resource: { uri: 'file:///x.zip', blob: 'AA', mimeType: 'application/zip' } }],
+        cwd,
+      ),
+    ).toThrow(
       'the embedded resource file:///x.zip is binary (application/zip); only text and images can be sent: attach it as a resource link instead',
     );
-    expect(() => promptMessage([{ type: 'text', text: '  ' }], cwd)).toThrow('the prompt is empty: send at least one text, resource or image block');
+    expect(() => promptMessage([{ type: 'text', text: '  ' }], cwd)).toThrow(
+      'the prompt is empty: send at least one text, resource or image block',
+    );
   });
 });

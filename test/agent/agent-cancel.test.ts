@@ -25,7 +25,12 @@ afterEach(async () => {
 describe('cancellation', () => {
   it('cancels a running tool at once, finishes the turn as canceled, and the next run is accepted', async () => {
     h = await agentHarness([
-      { toolCalls: [{ name: 'bash', input: { command: 'sleep 30' } }, { name: 'ls', input: { path: '.' } }] },
+      {
+        toolCalls: [
+          { name: 'bash', input: { command: 'sleep 30' } },
+          { name: 'ls', input: { path: '.' } },
+        ],
+      },
       { text: 'Fine, stopped.' },
     ]);
     h.bus.on('tool.started', () => setTimeout(() => h!.agent.cancel(h!.sessionId), 200));
@@ -34,7 +39,10 @@ describe('cancellation', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(result.reason).toBe('canceled');
     const results = toolResultsOf(h.db, h.sessionId);
-    expect(results.map((r) => [r!.name, r!.isError])).toEqual([['bash', true], ['ls', true]]);
+    expect(results.map((r) => [r!.name, r!.isError])).toEqual([
+      ['bash', true],
+      ['ls', true],
+    ]);
     expect(results[1]!.content).toBe('Tool execution canceled by user');
     expect(result.message!.parts.at(-1)).toMatchObject({ type: 'finish', reason: 'canceled' });
 
@@ -45,7 +53,11 @@ describe('cancellation', () => {
 
   it('cancels mid-stream: a half-streamed tool call gets a canceled result', async () => {
     h = await agentHarness([
-      { text: 'Let me look', toolCalls: [{ name: 'view', input: { file_path: '/etc/hostname' } }], stallAfterChunks: 8 },
+      {
+        text: 'Let me look',
+        toolCalls: [{ name: 'view', input: { file_path: '/etc/hostname' } }],
+        stallAfterChunks: 8,
+      },
       { text: 'Resumed.' },
     ]);
     h.bus.on('message.updated', ({ message }) => {
@@ -53,7 +65,9 @@ describe('cancellation', () => {
     });
     const result = await h.agent.run(h.sessionId, 'look');
     expect(result.reason).toBe('canceled');
-    expect(toolResultsOf(h.db, h.sessionId)).toEqual([{ name: 'view', content: 'Tool execution canceled by user', isError: true }]);
+    expect(toolResultsOf(h.db, h.sessionId)).toEqual([
+      { name: 'view', content: 'Tool execution canceled by user', isError: true },
+    ]);
     const next = await h.agent.run(h.sessionId, 'again');
     expect(messageText(next.message!)).toBe('Resumed.');
     expect(h.fake.requests.filter((r) => r.rejected)).toEqual([]);
@@ -82,7 +96,9 @@ describe('a process killed mid-turn', () => {
       if (fake.answered.length === 0) continue;
       const d = db();
       const sessions = d.sessions.list();
-      const stored = sessions.length > 0 && d.messages.list(sessions[0]!.id).some((m) => m.parts.some((p) => p.type === 'tool_result'));
+      const stored =
+        sessions.length > 0 &&
+        d.messages.list(sessions[0]!.id).some((m) => m.parts.some((p) => p.type === 'tool_result'));
       d.close();
       if (stored) break;
     }
@@ -96,13 +112,23 @@ describe('a process killed mid-turn', () => {
     expect(messageText(result.message!)).toBe('Picking up where we left off.');
     expect(h.fake.requests.filter((r) => r.rejected)).toEqual([]);
     expect(toolResultsOf(h.db, sessionId)).toEqual([
-      { name: 'write', content: `<result>\nFile successfully written: ${join(dir, 'marker.txt')}\n</result>`, isError: false },
+      {
+        name: 'write',
+        content: `<result>\nFile successfully written: ${join(dir, 'marker.txt')}\n</result>`,
+        isError: false,
+      },
       // cut off by the crash, not stopped by the person
-      { name: 'bash', content: 'Tool execution interrupted: opencode stopped before this call finished', isError: true },
+      {
+        name: 'bash',
+        content: 'Tool execution interrupted: opencode stopped before this call finished',
+        isError: true,
+      },
     ]);
     const sent = h.fake.answered[0].messages;
     const results = sent[2].content.filter((b: { type: string }) => b.type === 'tool_result');
-    expect(results.map((b: { tool_use_id: string; is_error?: boolean }) => [b.tool_use_id, b.is_error ?? false])).toEqual([
+    expect(
+      results.map((b: { tool_use_id: string; is_error?: boolean }) => [b.tool_use_id, b.is_error ?? false]),
+    ).toEqual([
       ['toolu_write', false],
       ['toolu_sleep', true],
     ]);

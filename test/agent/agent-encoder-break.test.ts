@@ -25,7 +25,16 @@ import { FileTimes } from '../../src/tools/file-times.js';
 import { createShell } from '../../src/tools/shell.js';
 import type { Tool } from '../../src/tools/tool.js';
 import type { FakeTurn } from '../support/fake-provider.js';
-import { expectSentAsBuilt, messagesOf, MODELS, PNG, startWorld, TITLE_PROMPT, type Witnessed, type World } from '../support/request-witness.js';
+import {
+  expectSentAsBuilt,
+  messagesOf,
+  MODELS,
+  PNG,
+  startWorld,
+  TITLE_PROMPT,
+  type Witnessed,
+  type World,
+} from '../support/request-witness.js';
 
 let world: World | undefined;
 const extraClosers: (() => Promise<void> | void)[] = [];
@@ -48,7 +57,12 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
     world.fake.push(
       { text: 'Looking → first', toolCalls: [{ name: 'ls', input: { path: '.' } }] },
       { text: 'Done: café ✓ 😀' },
-      { toolCalls: [{ name: 'view', input: { file_path: file } }, { name: 'glob', input: { pattern: '*.txt' } }] },
+      {
+        toolCalls: [
+          { name: 'view', input: { file_path: file } },
+          { name: 'glob', input: { pattern: '*.txt' } },
+        ],
+      },
       { text: 'Both read.' },
       { text: 'Bye "quoted" \\ \u0001' },
     );
@@ -93,8 +107,17 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
 
   it('cancelled mid-stream and mid-tool: the next prompts send the cancelled turns as stored', async () => {
     world = await startWorld(api, [
-      { text: 'Let me look', toolCalls: [{ name: 'view', input: { file_path: '/etc/hostname' } }], stallAfterChunks: 8 },
-      { toolCalls: [{ name: 'bash', input: { command: 'sleep 30' } }, { name: 'ls', input: { path: '.' } }] },
+      {
+        text: 'Let me look',
+        toolCalls: [{ name: 'view', input: { file_path: '/etc/hostname' } }],
+        stallAfterChunks: 8,
+      },
+      {
+        toolCalls: [
+          { name: 'bash', input: { command: 'sleep 30' } },
+          { name: 'ls', input: { path: '.' } },
+        ],
+      },
       { text: 'Fine, stopped.' },
     ]);
     const w = world;
@@ -129,7 +152,13 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
     await world.agent.run(world.sessionId, 'and on');
     const seen = expectSentAsBuilt(world, 3);
     const results = messagesOf(seen[2]!).flatMap((m) =>
-      api === 'anthropic' ? (Array.isArray(m.content) ? m.content.filter((b: { type: string }) => b.type === 'tool_result') : []) : m.role === 'tool' ? [m] : [],
+      api === 'anthropic'
+        ? Array.isArray(m.content)
+          ? m.content.filter((b: { type: string }) => b.type === 'tool_result')
+          : []
+        : m.role === 'tool'
+          ? [m]
+          : [],
     );
     expect(results).toHaveLength(3);
   });
@@ -146,7 +175,11 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
     // a reply past the cap too, in two chunks
     const half = MAX_STORED_PART_CHARS / 2 + 5000;
     const reply = [`${'r'.repeat(half)}`, `${'s'.repeat(half)} → end`];
-    world = await startWorld(api, [{ toolCalls: [{ name: 'huge', input: {} }] }, { text: 'got it' }, { text: reply }, { text: 'again' }], { tools: [tool] });
+    world = await startWorld(
+      api,
+      [{ toolCalls: [{ name: 'huge', input: {} }] }, { text: 'got it' }, { text: reply }, { text: 'again' }],
+      { tools: [tool] },
+    );
     await world.agent.run(world.sessionId, 'make it big');
     await world.agent.run(world.sessionId, 'say a lot');
     await world.agent.run(world.sessionId, 'once more');
@@ -162,9 +195,20 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
       description: 'Takes a picture',
       inputSchema: { type: 'object', properties: {} },
       readOnly: true,
-      run: async () => ({ output: 'two pictures', isError: false, images: [{ mimeType: 'image/png', data: PNG }, { mimeType: 'image/bmp', data: 'Qk0=' }] }),
+      run: async () => ({
+        output: 'two pictures',
+        isError: false,
+        images: [
+          { mimeType: 'image/png', data: PNG },
+          { mimeType: 'image/bmp', data: 'Qk0=' },
+        ],
+      }),
     };
-    world = await startWorld(api, [{ toolCalls: [{ name: 'snap', input: {} }] }, { text: 'nice' }, { text: 'second' }], { tools: [snap] });
+    world = await startWorld(
+      api,
+      [{ toolCalls: [{ name: 'snap', input: {} }] }, { text: 'nice' }, { text: 'second' }],
+      { tools: [snap] },
+    );
     const attachments: ImagePart[] = [{ type: 'image', mimeType: 'image/png', data: PNG, name: 'a.png' }];
     await world.agent.run(world.sessionId, 'look at this', { attachments });
     await world.agent.run(world.sessionId, 'and now?');
@@ -200,7 +244,13 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
       expect(seen[3]!.text).toContain('"signature":"sig-1"');
     }
     // reasoning is never sent back to Chat Completions; o3-mini takes no images
-    if (api === 'openai') expect(seen.map((s) => [s.text.includes('let me think'), s.text.includes(PNG)])).toEqual([[false, true], [false, true], [false, false], [false, true]]);
+    if (api === 'openai')
+      expect(seen.map((s) => [s.text.includes('let me think'), s.text.includes(PNG)])).toEqual([
+        [false, true],
+        [false, true],
+        [false, false],
+        [false, true],
+      ]);
     expect(JSON.parse(seen[2]!.text).model).toBe(catalogModel(MODELS[api][1])!.apiModel);
   });
 
@@ -213,7 +263,8 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
     const w = world;
     await w.agent.run(w.sessionId, 'think about it');
     const stop = w.bus.on('message.updated', ({ message }) => {
-      if (message.role === 'assistant' && message.parts.some((p) => p.type === 'reasoning')) w.agent.cancel(w.sessionId);
+      if (message.role === 'assistant' && message.parts.some((p) => p.type === 'reasoning'))
+        w.agent.cancel(w.sessionId);
     });
     expect((await w.agent.run(w.sessionId, 'think more')).reason).toBe('canceled');
     stop();
@@ -228,7 +279,13 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
   });
 
   it('the system prompt and the tool list change between calls (tools appear, change and go)', async () => {
-    world = await startWorld(api, [{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' }, { text: 'five' }]);
+    world = await startWorld(api, [
+      { text: 'one' },
+      { text: 'two' },
+      { text: 'three' },
+      { text: 'four' },
+      { text: 'five' },
+    ]);
     const tool = (description: string, properties: Record<string, unknown>): Tool => ({
       name: 'weather',
       description,
@@ -253,7 +310,11 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
   });
 
   it("a plugin tool's JSON Schema changed in place after it was loaded", async () => {
-    const args = { type: 'object', properties: { city: { type: 'string', description: 'The city' } }, required: ['city'] };
+    const args = {
+      type: 'object',
+      properties: { city: { type: 'string', description: 'The city' } },
+      required: ['city'],
+    };
     const plugin = createPluginTool('forecast', { description: 'Forecast', args, execute: async () => 'rain' });
     world = await startWorld(api, [{ text: 'one' }, { text: 'two' }], { tools: [plugin] });
     await world.agent.run(world.sessionId, 'one');
@@ -272,12 +333,22 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
     const w = world;
     await w.agent.run(w.sessionId, 'hello');
     // what a killed process leaves: a reply with a call, unfinished, no result
-    w.db.messages.create({ sessionId: w.sessionId, role: 'user', parts: [{ type: 'text', text: 'run it' }, { type: 'finish', reason: 'end_turn', time: 1 }] });
+    w.db.messages.create({
+      sessionId: w.sessionId,
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'run it' },
+        { type: 'finish', reason: 'end_turn', time: 1 },
+      ],
+    });
     w.db.messages.create({
       sessionId: w.sessionId,
       role: 'assistant',
       model: w.provider.model.id,
-      parts: [{ type: 'text', text: 'Running' }, { type: 'tool_call', id: 'cut1', name: 'bash', input: '{"command":"sleep 100"}', finished: true }],
+      parts: [
+        { type: 'text', text: 'Running' },
+        { type: 'tool_call', id: 'cut1', name: 'bash', input: '{"command":"sleep 100"}', finished: true },
+      ],
     });
     // another connection, another coder, the same provider (its encoder holds the first run's parts)
     const db2 = openDatabase(join(w.dir, '.opencode'));
@@ -319,7 +390,12 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
 
   it('two sub-agents at once on the same provider (one batch of two agent calls)', async () => {
     world = await startWorld(api, [
-      { toolCalls: [{ name: 'agent', input: { prompt: 'look left' } }, { name: 'agent', input: { prompt: 'look right' } }] },
+      {
+        toolCalls: [
+          { name: 'agent', input: { prompt: 'look left' } },
+          { name: 'agent', input: { prompt: 'look right' } },
+        ],
+      },
       { toolCalls: [{ name: 'ls', input: { path: '.' } }] },
       { toolCalls: [{ name: 'ls', input: { path: '..' } }] },
       { text: 'one side done' },
@@ -368,7 +444,11 @@ describe.each(['anthropic', 'openai'] as const)('%s: the bytes sent are the conv
           autoCompact: {
             contextWindowTokens: 1000,
             compact: (sessionId, signal) =>
-              compactSession({ provider: w.provider, store: w.db, bus: w.bus, maxTokens: 500, computeCost }, sessionId, signal),
+              compactSession(
+                { provider: w.provider, store: w.db, bus: w.bus, maxTokens: 500, computeCost },
+                sessionId,
+                signal,
+              ),
           },
         }),
       },

@@ -61,7 +61,10 @@ describe('agent loop', () => {
   });
 
   it('runs the tool calls of a reply that ends with end_turn instead of tool_use', async () => {
-    h = await agentHarness([{ toolCalls: [{ name: 'ls', input: { path: '.' } }], stopReason: 'end_turn' }, { text: 'Listed.' }]);
+    h = await agentHarness([
+      { toolCalls: [{ name: 'ls', input: { path: '.' } }], stopReason: 'end_turn' },
+      { text: 'Listed.' },
+    ]);
     const result = await h.agent.run(h.sessionId, 'list');
     expect(messageText(result.message!)).toBe('Listed.');
     expect(toolResultsOf(h.db, h.sessionId).map((r) => [r!.name, r!.isError])).toEqual([['ls', false]]);
@@ -118,7 +121,7 @@ describe('agent loop', () => {
     ['overloaded', 529],
   ])('retries a %s response honouring Retry-After, without duplicated text', async (_label, status) => {
     h = await agentHarness([
-      { text: 'partial' , httpStatus: status, headers: { 'retry-after': '0' } },
+      { text: 'partial', httpStatus: status, headers: { 'retry-after': '0' } },
       { text: 'Hello there.' },
     ]);
     const retries: number[] = [];
@@ -154,13 +157,18 @@ describe('agent loop', () => {
 
   it('sums usage over calls, tracks the context size separately and rolls a child session up into its parent', async () => {
     h = await agentHarness([
-      { toolCalls: [{ name: 'ls', input: { path: '.' } }], usage: { input: 100, output: 20, cacheRead: 50, cacheWrite: 10 } },
+      {
+        toolCalls: [{ name: 'ls', input: { path: '.' } }],
+        usage: { input: 100, output: 20, cacheRead: 50, cacheWrite: 10 },
+      },
       { text: 'done', usage: { input: 200, output: 30 } },
       { text: 'child answer', usage: { input: 7, output: 3 } },
     ]);
     await h.agent.run(h.sessionId, 'hi');
     const session = h.db.sessions.get(h.sessionId)!;
-    expect([session.promptTokens, session.completionTokens, session.cacheReadTokens, session.cacheWriteTokens]).toEqual([300, 50, 50, 10]);
+    expect([session.promptTokens, session.completionTokens, session.cacheReadTokens, session.cacheWriteTokens]).toEqual(
+      [300, 50, 50, 10],
+    );
     expect(session.contextTokens).toBe(230);
     // claude-haiku-4-5: $1 in, $5 out, $1.25 cache write, $0.10 cache read per 1M
     expect(session.costUsd).toBeCloseTo((300 * 1 + 50 * 5 + 10 * 1.25 + 50 * 0.1) / 1e6, 12);

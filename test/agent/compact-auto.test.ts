@@ -25,8 +25,16 @@ async function autoCompactHarness(turns: FakeTurn[], contextWindowTokens: number
         contextWindowTokens,
         compact: (sessionId, signal) => {
           const env = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: harness!.fake.anthropicBaseURL };
-          const provider = createProvider(catalogModel('anthropic/claude-haiku-4-5')!, { providers: {}, env }, { maxRetries: 0 });
-          return compactSession({ provider, store: harness!.db, bus: harness!.bus, maxTokens: 1000, computeCost }, sessionId, signal);
+          const provider = createProvider(
+            catalogModel('anthropic/claude-haiku-4-5')!,
+            { providers: {}, env },
+            { maxRetries: 0 },
+          );
+          return compactSession(
+            { provider, store: harness!.db, bus: harness!.bus, maxTokens: 1000, computeCost },
+            sessionId,
+            signal,
+          );
         },
       },
     },
@@ -60,15 +68,28 @@ describe('auto-compact', () => {
     const result = await h.agent.run(h.sessionId, 'second question');
 
     expect(messageText(result.message!)).toBe('Second answer.');
-    expect(events).toEqual(['run.started', 'compacting', 'created assistant', 'compacted', 'created user', 'created assistant']);
+    expect(events).toEqual([
+      'run.started',
+      'compacting',
+      'created assistant',
+      'compacted',
+      'created user',
+      'created assistant',
+    ]);
     const summarize = h.fake.answered[1];
     expect(summarize.tools).toBeUndefined();
-    expect(texts(summarize.messages[0])[0]).toContain('[user]\nfirst question\n\n[assistant]\nFirst answer.\n</conversation>');
+    expect(texts(summarize.messages[0])[0]).toContain(
+      '[user]\nfirst question\n\n[assistant]\nFirst answer.\n</conversation>',
+    );
     const next = h.fake.answered[2];
     expect(next.messages).toHaveLength(1);
     expect(texts(next.messages[0])).toEqual(['Summary: first question answered.', 'second question']);
     const session = h.db.sessions.get(h.sessionId)!;
-    expect([session.promptTokens, session.completionTokens, session.contextTokens]).toEqual([900 + 400 + 60, 50 + 30 + 5, 65]);
+    expect([session.promptTokens, session.completionTokens, session.contextTokens]).toEqual([
+      900 + 400 + 60,
+      50 + 30 + 5,
+      65,
+    ]);
     expect(h.db.messages.list(h.sessionId).map((m) => `${m.role} ${messageText(m)}`)).toEqual([
       'user first question',
       'assistant First answer.',
@@ -95,10 +116,7 @@ describe('auto-compact', () => {
 
   it('never compacts with a window of 0', async () => {
     h = await autoCompactHarness(
-      [
-        { text: 'First answer.', usage: { input: 100_000, output: 500 } },
-        { text: 'Second answer.' },
-      ],
+      [{ text: 'First answer.', usage: { input: 100_000, output: 500 } }, { text: 'Second answer.' }],
       0,
     );
     await h.agent.run(h.sessionId, 'first question');

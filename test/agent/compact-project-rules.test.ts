@@ -20,7 +20,10 @@ const RULES_INTRO =
 
 describe('compaction and the project rules', () => {
   it('the summarizing request carries OpenCode.md and AGENTS.md, each once, after the summarizer instructions', async () => {
-    t = await startTuiApp([{ text: 'Started on the parser.' }, { text: 'Summary: parser work begun; run make check before committing.' }]);
+    t = await startTuiApp([
+      { text: 'Started on the parser.' },
+      { text: 'Summary: parser work begun; run make check before committing.' },
+    ]);
     writeFileSync(join(t.dir, 'OpenCode.md'), 'Build: make\nAlways run `make check` before committing.\n');
     writeFileSync(join(t.dir, 'AGENTS.md'), 'Never edit files under vendor/.\n');
     const session = t.app.db.sessions.create({ title: 'parser' });

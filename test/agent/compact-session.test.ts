@@ -6,7 +6,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SessionBusyError } from '../../src/agent/agent.js';
-import { compactSession, SUMMARIZE_INSTRUCTION, summarizerTranscript, transcriptBudgetChars, type CompactDeps } from '../../src/agent/compact.js';
+import {
+  compactSession,
+  SUMMARIZE_INSTRUCTION,
+  summarizerTranscript,
+  transcriptBudgetChars,
+  type CompactDeps,
+} from '../../src/agent/compact.js';
 import type { AgentEvents } from '../../src/agent/events.js';
 import { systemPrompt } from '../../src/agent/prompts.js';
 import { messageText } from '../../src/message.js';
@@ -74,7 +80,11 @@ describe('compactSession', () => {
     expect(request.messages).toHaveLength(1);
     expect(request.messages[0].role).toBe('user');
     const [body] = texts(request.messages[0]) as [string];
-    expect(body.startsWith('<conversation>\n[user]\nfix the bug in the parser\n\n[assistant]\n[tool call big_output] {}\n\n[tool]\n[tool result big_output]\nSTART')).toBe(true);
+    expect(
+      body.startsWith(
+        '<conversation>\n[user]\nfix the bug in the parser\n\n[assistant]\n[tool call big_output] {}\n\n[tool]\n[tool result big_output]\nSTART',
+      ),
+    ).toBe(true);
     // the 10,000-character result is cut to its head and tail
     expect(body).toContain('[…8008 characters cut…]');
     expect(body).toContain('xxxEND\n\n[assistant]\nFixed the parser.\n</conversation>');
@@ -107,7 +117,10 @@ describe('compactSession', () => {
     // the summary, sent as the user's, merged with the new message into one user turn
     expect(next.messages).toHaveLength(1);
     expect(next.messages[0].role).toBe('user');
-    expect(texts(next.messages[0])).toEqual(['The parser bug in src/parser.ts is fixed; next: add tests.', 'now add tests']);
+    expect(texts(next.messages[0])).toEqual([
+      'The parser bug in src/parser.ts is fixed; next: add tests.',
+      'now add tests',
+    ]);
     expect(h.db.sessions.get(h.sessionId)!.promptTokens).toBe(650);
   });
 
@@ -134,7 +147,7 @@ describe('compactSession', () => {
     const transcript = body.slice(0, body.indexOf('</conversation>'));
     expect(transcript).not.toContain('ancient request');
     expect(transcript).not.toContain('EARLIER SUMMARY');
-    expect(transcript).toContain('[4 earlier messages left out to fit the summarizer\'s context window]');
+    expect(transcript).toContain("[4 earlier messages left out to fit the summarizer's context window]");
     expect(transcript).not.toContain('message 2 ');
     expect(transcript).toContain('message 3 ');
     expect(transcript).toContain('message 5 ');
@@ -143,29 +156,51 @@ describe('compactSession', () => {
 
   it('keeps the end of a newest message that alone exceeds the budget', () => {
     const now = Date.now();
-    const huge = { id: 'm2', sessionId: 's', role: 'user' as const, seq: 2, createdAt: now, updatedAt: now, parts: [{ type: 'text' as const, text: `HEAD${'z'.repeat(9000)}TAIL` }] };
+    const huge = {
+      id: 'm2',
+      sessionId: 's',
+      role: 'user' as const,
+      seq: 2,
+      createdAt: now,
+      updatedAt: now,
+      parts: [{ type: 'text' as const, text: `HEAD${'z'.repeat(9000)}TAIL` }],
+    };
     const old = { ...huge, id: 'm1', seq: 1, parts: [{ type: 'text' as const, text: 'old' }] };
     const transcript = summarizerTranscript([old, huge], 4000);
     expect(transcript.length).toBeLessThanOrEqual(4000);
-    expect(transcript.startsWith("[1 earlier message left out to fit the summarizer's context window]\n\n[…the start of this message was cut]\n")).toBe(true);
+    expect(
+      transcript.startsWith(
+        "[1 earlier message left out to fit the summarizer's context window]\n\n[…the start of this message was cut]\n",
+      ),
+    ).toBe(true);
     expect(transcript.endsWith('zzzTAIL')).toBe(true);
     expect(transcript).not.toContain('HEAD');
   });
 
   it('labels the previous summary when it fits', async () => {
     h = await agentHarness([{ text: 'New summary.' }]);
-    const first = h.db.messages.create({ sessionId: h.sessionId, role: 'assistant', parts: [{ type: 'text', text: 'Old summary.' }] });
+    const first = h.db.messages.create({
+      sessionId: h.sessionId,
+      role: 'assistant',
+      parts: [{ type: 'text', text: 'Old summary.' }],
+    });
     h.db.sessions.setSummaryMessage(h.sessionId, first.id);
     h.db.messages.create({ sessionId: h.sessionId, role: 'user', parts: [{ type: 'text', text: 'then this' }] });
     await compactSession(compactDeps(h), h.sessionId);
     const [body] = texts(h.fake.answered[0].messages[0]) as [string];
-    expect(body.startsWith('<conversation>\n[summary of the earlier conversation]\nOld summary.\n\n[user]\nthen this\n</conversation>')).toBe(true);
+    expect(
+      body.startsWith(
+        '<conversation>\n[summary of the earlier conversation]\nOld summary.\n\n[user]\nthen this\n</conversation>',
+      ),
+    ).toBe(true);
   });
 
   it('refuses an empty session, and a session with nothing new since its summary', async () => {
     h = await agentHarness([{ text: 'summary' }]);
     await expect(compactSession(compactDeps(h), h.sessionId)).rejects.toThrow('The session has no messages to compact');
-    await expect(compactSession(compactDeps(h), 'no-such-session')).rejects.toThrow('Session no-such-session does not exist');
+    await expect(compactSession(compactDeps(h), 'no-such-session')).rejects.toThrow(
+      'Session no-such-session does not exist',
+    );
     const m = h.db.messages.create({ sessionId: h.sessionId, role: 'user', parts: [{ type: 'text', text: 'hi' }] });
     await compactSession(compactDeps(h), h.sessionId);
     expect(m.id).not.toBe(h.db.sessions.get(h.sessionId)!.summaryMessageId);
@@ -180,7 +215,8 @@ describe('compactSession', () => {
       { text: 'slow summary', delayMs: 300 },
     ]);
     const deps = compactDeps(h);
-    const compact = (signal?: AbortSignal) => h!.agent.runExclusive(h!.sessionId, (s) => compactSession(deps, h!.sessionId, s), signal);
+    const compact = (signal?: AbortSignal) =>
+      h!.agent.runExclusive(h!.sessionId, (s) => compactSession(deps, h!.sessionId, s), signal);
 
     const running = h.agent.run(h.sessionId, 'question');
     await expect(compact()).rejects.toBeInstanceOf(SessionBusyError);
@@ -190,7 +226,9 @@ describe('compactSession', () => {
     expect(h.agent.isBusy(h.sessionId)).toBe(true);
     await expect(h.agent.run(h.sessionId, 'too soon')).rejects.toBeInstanceOf(SessionBusyError);
     // a second compaction outside the agent is refused too
-    await expect(compactSession(deps, h.sessionId)).rejects.toThrow(`Session ${h.sessionId} is already being compacted`);
+    await expect(compactSession(deps, h.sessionId)).rejects.toThrow(
+      `Session ${h.sessionId} is already being compacted`,
+    );
     await compacting;
     expect(h.agent.isBusy(h.sessionId)).toBe(false);
     expect(messageText(h.db.messages.list(h.sessionId).at(-1)!)).toBe('slow summary');
@@ -209,7 +247,9 @@ describe('compactSession', () => {
     await expect(compactSession(compactDeps(h), h.sessionId)).rejects.toThrow('prompt is too long');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    await expect(compactSession(compactDeps(h), h.sessionId, controller.signal)).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(compactSession(compactDeps(h), h.sessionId, controller.signal)).rejects.toMatchObject({
+      name: 'AbortError',
+    });
 
     expect(failures).toHaveLength(2);
     expect(failures[0]!.error).toContain('prompt is too long');

@@ -34,10 +34,17 @@ afterEach(() => {
 });
 
 it('a secret place in contextPaths, by path or through a link, is left out with a line; other files stay', () => {
-  const section = contextSection(project, ['../home/.ssh/id_rsa', join(home, '.ssh') + '/', 'NOTES.md', '../home/rules.md']);
+  const section = contextSection(project, [
+    '../home/.ssh/id_rsa',
+    join(home, '.ssh') + '/',
+    'NOTES.md',
+    '../home/rules.md',
+  ]);
   expect(section).not.toContain('FAKE-KEY-9999');
   expect(section).not.toContain('FAKE-AWS-9999');
-  expect(section).toContain(`(context file left out: ${join(home, '.ssh', 'id_rsa')} holds SSH private keys, which is never sent without the person's word)`);
+  expect(section).toContain(
+    `(context file left out: ${join(home, '.ssh', 'id_rsa')} holds SSH private keys, which is never sent without the person's word)`,
+  );
   expect(section).toContain(`(context file left out: ${join(project, 'NOTES.md')} holds`);
   expect(section).toContain(`# From:${join(home, 'rules.md')}\nUse tabs.\n`);
 });

@@ -20,8 +20,17 @@ describe('init flag', () => {
     expect(isProjectInitialized(dataDir)).toBe(true);
   });
 
-  it('asks for OpenCode.md with commands, the single-test command, code style and other assistants\' rules', () => {
-    for (const phrase of ['OpenCode.md', 'about 20 lines', 'single test', 'code style', '.cursor/rules/', '.cursorrules', '.github/copilot-instructions.md', 'improve it']) {
+  it("asks for OpenCode.md with commands, the single-test command, code style and other assistants' rules", () => {
+    for (const phrase of [
+      'OpenCode.md',
+      'about 20 lines',
+      'single test',
+      'code style',
+      '.cursor/rules/',
+      '.cursorrules',
+      '.github/copilot-instructions.md',
+      'improve it',
+    ]) {
       expect(INIT_PROMPT).toContain(phrase);
     }
   });

@@ -41,7 +41,9 @@ describe('a call cut off by a crash', () => {
 
     expect(toolResultsOf(h.db, h.sessionId)).toEqual([{ name: 'bash', content: INTERRUPTED_RESULT, isError: true }]);
     const sent = h.fake.answered[0].messages as { role: string; content: unknown }[];
-    const result = sent.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((b: { type?: string }) => b.type === 'tool_result');
+    const result = sent
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .find((b: { type?: string }) => b.type === 'tool_result');
     expect(result).toMatchObject({ tool_use_id: 'toolu_killed', is_error: true, content: INTERRUPTED_RESULT });
     expect(JSON.stringify(sent)).not.toContain('canceled by user');
   });

@@ -52,7 +52,10 @@ describe.each(['anthropic', 'openai'] as const)('%s: a session resumed by new pr
             const sent =
               api === 'anthropic'
                 ? toAnthropicMessages(history, model)
-                : [...(system ? [{ role: 'system', content: system }] : []), ...toOpenAIMessages(history, model.supportsImages)];
+                : [
+                    ...(system ? [{ role: 'system', content: system }] : []),
+                    ...toOpenAIMessages(history, model.supportsImages),
+                  ];
             expected.push(`"messages":${JSON.stringify(sent)},`);
           }
           if (expected.length === 0) problems.push(`request ${fake.requests.length}: no session streaming a reply`);
@@ -88,7 +91,9 @@ describe.each(['anthropic', 'openai'] as const)('%s: a session resumed by new pr
       if (fake.answered.length === 0) continue;
       const db = openDatabase(join(dir, '.opencode'));
       const session = db.sessions.list()[0];
-      const stored = session !== undefined && db.messages.list(session.id).some((m) => m.parts.some((p) => p.type === 'tool_result'));
+      const stored =
+        session !== undefined &&
+        db.messages.list(session.id).some((m) => m.parts.some((p) => p.type === 'tool_result'));
       db.close();
       if (stored) break;
     }

@@ -31,7 +31,8 @@ describe('first request size', () => {
     const dir = smallProject();
     for (let p = 0; p < 30; p++) {
       mkdirSync(join(dir, `package-${p}`, 'src', 'components'), { recursive: true });
-      for (let f = 0; f < 50; f++) writeFileSync(join(dir, `package-${p}`, 'src', 'components', `component-number-${f}.tsx`), '');
+      for (let f = 0; f < 50; f++)
+        writeFileSync(join(dir, `package-${p}`, 'src', 'components', `component-number-${f}.tsx`), '');
     }
     const tree = projectTree(dir, PROJECT_TREE_MAX_ENTRIES);
     expect(tree).toMatch(/^There are more than 200 files in the directory/);
@@ -49,7 +50,9 @@ describe('first request size', () => {
       now: new Date(2026, 10, 30),
       platform: 'linux',
     });
-    expect(prompt).toContain(`<env>\nWorking directory: ${dir}\nIs directory a git repo: no\nPlatform: linux\nToday's date: 11/30/2026\n</env>`);
+    expect(prompt).toContain(
+      `<env>\nWorking directory: ${dir}\nIs directory a git repo: no\nPlatform: linux\nToday's date: 11/30/2026\n</env>`,
+    );
     expect(prompt).toContain(`<project>\n- ${dir}/\n`);
     expect(prompt).toContain('  - src/\n    - app.ts\n    - index.ts\n    - util.ts\n</project>');
     const claude = prompt.indexOf(`# From:${join(dir, 'CLAUDE.md')}\nUse tabs.`);

@@ -48,7 +48,13 @@ describe('agent tool', () => {
     expect(parent.costUsd).toBeCloseTo(((100 + 80 + 300) * 1 + (10 + 8 + 20) * 5) / 1e6, 12);
     // the child ran as the task agent: read-only tools only
     const childRequest = h.fake.answered[1];
-    expect(childRequest.tools.map((t: { name: string }) => t.name).sort()).toEqual(['glob', 'grep', 'ls', 'sourcegraph', 'view']);
+    expect(childRequest.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      'glob',
+      'grep',
+      'ls',
+      'sourcegraph',
+      'view',
+    ]);
   });
 
   it('keeps child sessions apart when the provider reuses a tool-call id', async () => {
@@ -69,7 +75,9 @@ describe('agent tool', () => {
   it('reports an empty answer as an error result', async () => {
     h = await agentHarness([{ toolCalls: [{ name: 'agent', input: { prompt: 'x' } }] }, { text: '' }, { text: 'ok' }]);
     await h.agent.run(h.sessionId, 'a');
-    expect(toolResultsOf(h.db, h.sessionId)).toEqual([{ name: 'agent', content: 'The sub-agent finished without an answer.', isError: true }]);
+    expect(toolResultsOf(h.db, h.sessionId)).toEqual([
+      { name: 'agent', content: 'The sub-agent finished without an answer.', isError: true },
+    ]);
   });
 
   it('cancels the child when the parent is cancelled', async () => {
@@ -84,7 +92,9 @@ describe('agent tool', () => {
     const result = await h.agent.run(h.sessionId, 'go');
     expect(Date.now() - started).toBeLessThan(3000);
     expect(result.reason).toBe('canceled');
-    expect(toolResultsOf(h.db, h.sessionId)).toEqual([{ name: 'agent', content: 'Tool execution canceled by user', isError: true }]);
+    expect(toolResultsOf(h.db, h.sessionId)).toEqual([
+      { name: 'agent', content: 'Tool execution canceled by user', isError: true },
+    ]);
     const child = h.db.sessions.listChildren(h.sessionId)[0]!;
     const childMessages = h.db.messages.list(child.id);
     expect(childMessages.at(-1)!.parts.at(-1)).toMatchObject({ type: 'finish', reason: 'canceled' });

@@ -20,7 +20,11 @@ afterEach(async () => {
 /** A coder whose `agent` tool runs a task agent through a runner that publishes on the harness's bus. */
 function coderWithSubAgents(harness: Harness): Agent {
   const env = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: harness.fake.anthropicBaseURL };
-  const provider = createProvider(catalogModel('anthropic/claude-haiku-4-5')!, { providers: {}, env }, { maxRetries: 0 });
+  const provider = createProvider(
+    catalogModel('anthropic/claude-haiku-4-5')!,
+    { providers: {}, env },
+    { maxRetries: 0 },
+  );
   const tools = builtinTools();
   const toolServices = {
     fileTimes: new FileTimes(),

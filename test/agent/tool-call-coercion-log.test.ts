@@ -20,7 +20,11 @@ function schemaTool(name: string, received: unknown[], run?: () => Promise<never
     description: `${name} for the test`,
     inputSchema: {
       type: 'object',
-      properties: { n: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } }, deep: { type: 'object', properties: { on: { type: 'boolean' } } } },
+      properties: {
+        n: { type: 'integer' },
+        tags: { type: 'array', items: { type: 'string' } },
+        deep: { type: 'object', properties: { on: { type: 'boolean' } } },
+      },
       required: ['n'],
     },
     readOnly: false,
@@ -32,7 +36,13 @@ function schemaTool(name: string, received: unknown[], run?: () => Promise<never
   };
 }
 
-const call = (id: string, name: string, input: string): ToolCallPart => ({ type: 'tool_call', id, name, input, finished: true });
+const call = (id: string, name: string, input: string): ToolCallPart => ({
+  type: 'tool_call',
+  id,
+  name,
+  input,
+  finished: true,
+});
 
 async function runBatch(registry: ToolRegistry, calls: ToolCallPart[]) {
   const log: ToolCallRecord[] = [];
@@ -99,9 +109,17 @@ describe('runToolCalls: coercion and the call log', () => {
   it("logs the person's denial as permission and the call it kept from running as canceled", async () => {
     const received: unknown[] = [];
     const registry = new ToolRegistry();
-    registry.register(schemaTool('deploy', received, async () => { throw new PermissionDeniedError(); }), 'runtime');
+    registry.register(
+      schemaTool('deploy', received, async () => {
+        throw new PermissionDeniedError();
+      }),
+      'runtime',
+    );
     registry.register(schemaTool('status', received), 'project');
-    const { outcome, log } = await runBatch(registry, [call('c1', 'deploy', '{"n":1}'), call('c2', 'status', '{"n":2}')]);
+    const { outcome, log } = await runBatch(registry, [
+      call('c1', 'deploy', '{"n":1}'),
+      call('c2', 'status', '{"n":2}'),
+    ]);
     expect(outcome.permissionDenied).toBe(true);
     expect(received).toEqual([{ n: 1 }]);
     expect(log.map((r) => [r.toolCallId, r.tool, r.source, r.outcome])).toEqual([

@@ -33,7 +33,9 @@ afterEach(async () => {
 describe('tool.progress', () => {
   it('hides the key, whole or cut, in every progress event and in the stored result', async () => {
     rememberSecrets([KEY]);
-    h = await agentHarness([{ toolCalls: [{ id: 'c1', name: 'chatty', input: {} }] }, { text: 'ok' }], { tools: [chatty] });
+    h = await agentHarness([{ toolCalls: [{ id: 'c1', name: 'chatty', input: {} }] }, { text: 'ok' }], {
+      tools: [chatty],
+    });
     const shown: string[] = [];
     h.bus.on('tool.progress', (e) => shown.push(e.text));
     await h.agent.run(h.sessionId, 'go');

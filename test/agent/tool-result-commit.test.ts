@@ -41,7 +41,10 @@ function logMessageWrites(h: Harness): () => { id: string; parts: string }[] {
     CREATE TRIGGER log_message_write AFTER UPDATE ON messages
     BEGIN INSERT INTO write_log VALUES (NEW.id, NEW.parts); END;
   `);
-  return () => h.db.connection.prepare<[], { id: string; parts: string }>('SELECT message_id AS id, parts FROM write_log ORDER BY rowid').all();
+  return () =>
+    h.db.connection
+      .prepare<[], { id: string; parts: string }>('SELECT message_id AS id, parts FROM write_log ORDER BY rowid')
+      .all();
 }
 
 describe('tool results in the database', () => {
@@ -64,17 +67,28 @@ describe('tool results in the database', () => {
     const tool = h.db.messages.list(h.sessionId).find((m) => m.role === 'tool')!;
     const ofTool = writes()
       .filter((w) => w.id === tool.id)
-      .map((w) => (JSON.parse(w.parts) as { type: string; content?: string; reason?: string }[]).map((p) => p.content ?? `${p.type}:${p.reason}`));
+      .map((w) =>
+        (JSON.parse(w.parts) as { type: string; content?: string; reason?: string }[]).map(
+          (p) => p.content ?? `${p.type}:${p.reason}`,
+        ),
+      );
     // b, then c, as they finished; then a: all three in call order with the finish part, and no write after it
     expect(ofTool).toEqual([['read b'], ['read b', 'read c'], ['read a', 'read b', 'read c', 'finish:end_turn']]);
-    expect(tool.parts.map((p) => (p as ToolResultPart).content ?? p.type)).toEqual(['read a', 'read b', 'read c', 'finish']);
+    expect(tool.parts.map((p) => (p as ToolResultPart).content ?? p.type)).toEqual([
+      'read a',
+      'read b',
+      'read c',
+      'finish',
+    ]);
     expect(tool.finishedAt).toBeDefined();
   });
 
   it("commits the last call's result, the finished tool message and its log record even when the next step's first write fails", async () => {
     // the call log as the app wires it: the project's database
     const toolCallLog = { record: (r: ToolCallRecord) => h!.db.toolCalls.record(r) };
-    h = await agentHarness([{ toolCalls: [{ name: 'ls', input: { path: '.' } }] }, { text: 'never asked' }], { agent: { toolCallLog } });
+    h = await agentHarness([{ toolCalls: [{ name: 'ls', input: { path: '.' } }] }, { text: 'never asked' }], {
+      agent: { toolCallLog },
+    });
     // the second assistant message (after the tool message) cannot be inserted: a full disk, say
     h.db.connection.exec(`
       CREATE TRIGGER fail_next_step BEFORE INSERT ON messages
@@ -91,7 +105,9 @@ describe('tool results in the database', () => {
       expect(tool.parts.map((p) => p.type)).toEqual(['tool_result', 'finish']);
       expect(tool.parts[0]).toMatchObject({ name: 'ls', isError: false });
       expect(tool.finishedAt).toBeDefined();
-      expect(reader.connection.prepare('SELECT tool, outcome FROM tool_calls').all()).toEqual([{ tool: 'ls', outcome: 'ok' }]);
+      expect(reader.connection.prepare('SELECT tool, outcome FROM tool_calls').all()).toEqual([
+        { tool: 'ls', outcome: 'ok' },
+      ]);
       // the assistant message of the failed step was not stored, and the run asked the model only once
       expect(h.fake.answered).toHaveLength(1);
     } finally {
@@ -102,7 +118,13 @@ describe('tool results in the database', () => {
 });
 
 describe('runToolCalls with holdLastFinish', () => {
-  const call = (id: string, name: string): ToolCallPart => ({ type: 'tool_call', id, name, input: '{}', finished: true });
+  const call = (id: string, name: string): ToolCallPart => ({
+    type: 'tool_call',
+    id,
+    name,
+    input: '{}',
+    finished: true,
+  });
   const tool = (name: string, run: () => Promise<string>): Tool => ({
     name,
     description: name,
@@ -138,17 +160,27 @@ describe('runToolCalls with holdLastFinish', () => {
     expect(log.map((r) => r.toolCallId)).toEqual(['c1']);
     outcome.heldFinish!();
     expect(finished).toEqual(['c1', 'c2']);
-    expect(log.map((r) => [r.toolCallId, r.outcome])).toEqual([['c1', 'ok'], ['c2', 'ok']]);
+    expect(log.map((r) => [r.toolCallId, r.outcome])).toEqual([
+      ['c1', 'ok'],
+      ['c2', 'ok'],
+    ]);
   });
 
   it('holds nothing back when a call never ran (a denial skipped it): every call that ran was written', async () => {
     const registry = new ToolRegistry();
-    registry.register(tool('deploy', async () => { throw new PermissionDeniedError(); }));
+    registry.register(
+      tool('deploy', async () => {
+        throw new PermissionDeniedError();
+      }),
+    );
     registry.register(tool('status', async () => 'fine'));
     const { outcome, finished, log } = await batch([call('c1', 'deploy'), call('c2', 'status')], registry);
     expect(outcome.permissionDenied).toBe(true);
     expect(outcome.heldFinish).toBeUndefined();
     expect(finished).toEqual(['c1']);
-    expect(log.map((r) => [r.toolCallId, r.outcome])).toEqual([['c1', 'permission'], ['c2', 'canceled']]);
+    expect(log.map((r) => [r.toolCallId, r.outcome])).toEqual([
+      ['c1', 'permission'],
+      ['c2', 'canceled'],
+    ]);
   });
 });

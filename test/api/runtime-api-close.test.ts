@@ -21,7 +21,12 @@ describe('createOpencode close()', () => {
     fake = await startFakeProvider([{ toolCalls: [{ name: 'stuck', input: {} }] }, { text: 'never asked' }]);
     const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
     const opencode = await createOpencode({ directory: mkdtempSync(join(tmpdir(), 'opencode-api-close-')), env });
-    opencode.tools.register({ name: 'stuck', description: 'Never answers.', args: {}, execute: () => new Promise<string>(() => {}) });
+    opencode.tools.register({
+      name: 'stuck',
+      description: 'Never answers.',
+      args: {},
+      execute: () => new Promise<string>(() => {}),
+    });
     const started = new Promise<void>((resolve) => opencode.events.on('tool.started', () => resolve()));
     const run = opencode.run('ses_close', 'use stuck');
     await started;

@@ -25,14 +25,21 @@ function toolResultsSent(f: FakeProvider, n: number): [string, boolean][] {
   const last = (f.answered[n].messages as { content: unknown }[]).at(-1)!;
   return (last.content as { type: string; content: unknown; is_error?: boolean }[])
     .filter((b) => b.type === 'tool_result')
-    .map((b) => [typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join(''), b.is_error === true]);
+    .map((b) => [
+      typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join(''),
+      b.is_error === true,
+    ]);
 }
 
-const toolNames = (f: FakeProvider, n: number): string[] => (f.answered[n].tools as { name: string }[]).map((t) => t.name);
+const toolNames = (f: FakeProvider, n: number): string[] =>
+  (f.answered[n].tools as { name: string }[]).map((t) => t.name);
 
 describe('createOpencode', () => {
   it('runs examples/runtime-api.mjs as written: its tool is offered, called, and the answer printed', async () => {
-    fake = await startFakeProvider([{ toolCalls: [{ name: 'deploy_status', input: { service: 'checkout' } }] }, { text: 'Checkout is healthy.' }]);
+    fake = await startFakeProvider([
+      { toolCalls: [{ name: 'deploy_status', input: { service: 'checkout' } }] },
+      { text: 'Checkout is healthy.' },
+    ]);
     const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
     const child = spawn(process.execPath, [EXAMPLE], { cwd: project(), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -40,9 +47,15 @@ describe('createOpencode', () => {
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'Checkout is healthy.\n', stderr: '[tool] deploy_status\n' });
+    expect({ code, stdout, stderr }).toEqual({
+      code: 0,
+      stdout: 'Checkout is healthy.\n',
+      stderr: '[tool] deploy_status\n',
+    });
     expect(fake.answered[0].messages[0].content[0].text).toBe('Is the checkout deploy healthy?');
-    expect(toolResultsSent(fake, 1)).toEqual([['checkout: deployed 12 minutes ago by the release pipeline, healthy', false]]);
+    expect(toolResultsSent(fake, 1)).toEqual([
+      ['checkout: deployed 12 minutes ago by the release pipeline, healthy', false],
+    ]);
   });
 
   it('a tool registered while a session runs is offered from the next model call; unregister removes it', async () => {
@@ -59,7 +72,11 @@ describe('createOpencode', () => {
         opencode.tools.register({
           name: 'ticket_count',
           description: 'Open tickets in a queue.',
-          args: { type: 'object', properties: { queue: { type: 'string', description: 'queue name' } }, required: ['queue'] },
+          args: {
+            type: 'object',
+            properties: { queue: { type: 'string', description: 'queue name' } },
+            required: ['queue'],
+          },
           execute: async (args) => `${String(args.queue)}: 3 open`,
         });
       });
@@ -70,7 +87,9 @@ describe('createOpencode', () => {
       expect(toolResultsSent(fake, 2)).toEqual([['ops: 3 open', false]]);
       opencode.tools.unregister('ticket_count');
       expect(opencode.tools.names()).not.toContain('ticket_count');
-      expect(() => opencode.tools.register({ name: 'bad name', description: '', args: {}, execute: async () => '' })).toThrow(
+      expect(() =>
+        opencode.tools.register({ name: 'bad name', description: '', args: {}, execute: async () => '' }),
+      ).toThrow(
         'cannot register the tool bad name: tools.bad name: a name may hold only letters, digits, _ and - (at most 64); tools.bad name.description: missing',
       );
     } finally {

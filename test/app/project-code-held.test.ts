@@ -21,15 +21,23 @@ function setup(project: object | undefined, user: object | undefined) {
 }
 
 describe('holdProjectCode', () => {
-  it('holds the project\'s shell, plugin packages, MCP and language servers; keeps the user\'s own; uses entries that only turn a server off', () => {
+  it("holds the project's shell, plugin packages, MCP and language servers; keeps the user's own; uses entries that only turn a server off", () => {
     const s = setup(
       {
         shell: { path: './evil-shell', args: ['--rcfile', 'x'], passEnv: ['OPENAI_API_KEY'] },
         plugins: ['opencode-plugin-evil'],
-        mcpServers: { evil: { command: 'node', args: ['srv.js'] }, remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' }, mine: { disabled: true } },
+        mcpServers: {
+          evil: { command: 'node', args: ['srv.js'] },
+          remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+          mine: { disabled: true },
+        },
         lsp: { lua: { command: 'lua-ls', extensions: ['.lua'] }, go: { disabled: true } },
       },
-      { shell: { path: '/bin/bash' }, plugins: ['opencode-plugin-audit'], mcpServers: { mine: { command: 'my-server' }, other: { command: 'other-server' } } },
+      {
+        shell: { path: '/bin/bash' },
+        plugins: ['opencode-plugin-audit'],
+        mcpServers: { mine: { command: 'my-server' }, other: { command: 'other-server' } },
+      },
     );
     const held = holdProjectCode(s.loaded(), s.dir, s.env);
     expect(held.items).toEqual([
@@ -50,7 +58,7 @@ describe('holdProjectCode', () => {
     expect(s.loaded().config.shell.path).toBe('./evil-shell');
   });
 
-  it('lists the project\'s plugin and tool files, and a language server found in its node_modules/.bin', () => {
+  it("lists the project's plugin and tool files, and a language server found in its node_modules/.bin", () => {
     const s = setup(undefined, undefined);
     mkdirSync(join(s.dir, '.opencode', 'plugins'), { recursive: true });
     mkdirSync(join(s.dir, '.opencode', 'tools'));
@@ -72,9 +80,14 @@ describe('holdProjectCode', () => {
   });
 
   it('holds a sandbox setting that loosens the sandbox, and uses one that tightens it', () => {
-    const loose = setup({ sandbox: { allowWrite: ['~'], network: { allowedDomains: ['*'] } } }, { sandbox: 'required' });
+    const loose = setup(
+      { sandbox: { allowWrite: ['~'], network: { allowedDomains: ['*'] } } },
+      { sandbox: 'required' },
+    );
     const held = holdProjectCode(loose.loaded(), loose.dir, loose.env);
-    expect(held.items).toEqual([{ kind: 'sandbox setting', name: 'sandbox', detail: '{"allowWrite":["~"],"network":{"allowedDomains":["*"]}}' }]);
+    expect(held.items).toEqual([
+      { kind: 'sandbox setting', name: 'sandbox', detail: '{"allowWrite":["~"],"network":{"allowedDomains":["*"]}}' },
+    ]);
     expect(held.config.sandbox).toBe('required');
     const off = setup({ sandbox: 'off' }, undefined);
     const heldOff = holdProjectCode(off.loaded(), off.dir, off.env);
@@ -84,14 +97,17 @@ describe('holdProjectCode', () => {
   });
 
   it('a project that names nothing to run: nothing held, the config as loaded', () => {
-    const s = setup({ permission: { bash: 'ask' }, contextPaths: ['NOTES.md'], mcpServers: { mine: { disabled: true } } }, { mcpServers: { mine: { command: 'my-server' } } });
+    const s = setup(
+      { permission: { bash: 'ask' }, contextPaths: ['NOTES.md'], mcpServers: { mine: { disabled: true } } },
+      { mcpServers: { mine: { command: 'my-server' } } },
+    );
     const loaded = s.loaded();
     const held = holdProjectCode(loaded, s.dir, s.env);
     expect(held.items).toEqual([]);
     expect(held.config).toBe(loaded.config);
   });
 
-  it('the home folder as the project: its .opencode.json is the user\'s own, nothing held', () => {
+  it("the home folder as the project: its .opencode.json is the user's own, nothing held", () => {
     const s = setup(undefined, { mcpServers: { mine: { command: 'my-server' } }, shell: { path: '/bin/zsh' } });
     const held = holdProjectCode(loadConfig({ cwd: s.home, env: s.env }), s.home, s.env);
     expect(held.items).toEqual([]);
@@ -104,10 +120,18 @@ describe('decideTrust', () => {
   it('untrusted: held; trusted by `opencode trust`: everything; --trust: everything, but not inside an opencode command', () => {
     const s = setup(project, undefined);
     const untrusted = decideTrust(s.loaded(), s.dir, s.env);
-    expect([untrusted.trusted, Object.keys(untrusted.config.mcpServers), Object.keys(untrusted.full.config.mcpServers)]).toEqual([false, [], ['evil']]);
+    expect([
+      untrusted.trusted,
+      Object.keys(untrusted.config.mcpServers),
+      Object.keys(untrusted.full.config.mcpServers),
+    ]).toEqual([false, [], ['evil']]);
 
     const flagged = decideTrust(s.loaded(), s.dir, s.env, { trustFlag: true });
-    expect([flagged.trusted, Object.keys(flagged.config.mcpServers), flagged.refusal]).toEqual([true, ['evil'], undefined]);
+    expect([flagged.trusted, Object.keys(flagged.config.mcpServers), flagged.refusal]).toEqual([
+      true,
+      ['evil'],
+      undefined,
+    ]);
 
     const nested = decideTrust(s.loaded(), s.dir, { ...s.env, OPENCODE_SANDBOXED: '1' }, { trustFlag: true });
     expect([nested.trusted, Object.keys(nested.config.mcpServers), nested.refusal]).toEqual([
@@ -132,7 +156,10 @@ describe('decideTrust', () => {
 
     const other = setup(project, undefined);
     mkdirSync(join(other.dir, '.config', 'opencode'), { recursive: true });
-    writeFileSync(join(other.dir, '.config', 'opencode', 'trusted-projects.json'), JSON.stringify({ projects: [other.dir] }));
+    writeFileSync(
+      join(other.dir, '.config', 'opencode', 'trusted-projects.json'),
+      JSON.stringify({ projects: [other.dir] }),
+    );
     expect(decideTrust(other.loaded(), other.dir, other.env).trusted).toBe(false);
   });
 });

@@ -61,7 +61,12 @@ describe('startApp', () => {
 
   it('builds the app once, on the database the storage step opened, with the models the providers step chose', async () => {
     const { dir, home } = project();
-    const start = startApp({ cwd: dir, env: { HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test' }, generateTitles: false, appOptions: { startLanguageServers: false } });
+    const start = startApp({
+      cwd: dir,
+      env: { HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test' },
+      generateTitles: false,
+      appOptions: { startLanguageServers: false },
+    });
     const storage = await start.storage();
     const app = await start.app();
     try {

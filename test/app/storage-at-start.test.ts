@@ -68,8 +68,11 @@ describe('after a run', () => {
     });
     expect(run).toMatchObject({ code: 0, stdout: 'Done.\n' });
     expect(execFileSync('git', ['status', '--porcelain', '-uall'], { cwd: project, encoding: 'utf8' })).toBe('');
-    expect(execFileSync('git', ['check-ignore', '.opencode/opencode.db', '.opencode/opencode.db-wal'], { cwd: project, encoding: 'utf8' })).toBe(
-      '.opencode/opencode.db\n.opencode/opencode.db-wal\n',
-    );
+    expect(
+      execFileSync('git', ['check-ignore', '.opencode/opencode.db', '.opencode/opencode.db-wal'], {
+        cwd: project,
+        encoding: 'utf8',
+      }),
+    ).toBe('.opencode/opencode.db\n.opencode/opencode.db-wal\n');
   });
 });

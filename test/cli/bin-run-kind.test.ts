@@ -27,7 +27,9 @@ const standIn = (() => {
 /** What `<shell> bin/opencode args…` (the shebang's /bin/sh when `shell` is undefined) execs. */
 function execedWith(args: string[], shell?: string): string[] {
   const env = { ...process.env, PATH: `${standIn}:${process.env.PATH}` };
-  const out = shell ? execFileSync(shell, [BIN, ...args], { env, encoding: 'utf8' }) : execFileSync(BIN, args, { env, encoding: 'utf8' });
+  const out = shell
+    ? execFileSync(shell, [BIN, ...args], { env, encoding: 'utf8' })
+    : execFileSync(BIN, args, { env, encoding: 'utf8' });
   return out.split('\n').slice(0, -1);
 }
 

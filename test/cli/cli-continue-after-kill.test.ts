@@ -30,7 +30,12 @@ describe.skipIf(process.platform === 'win32')('opencode -p --continue after kill
     const dir = mkdtempSync(join(tmpdir(), 'opencode-continue-kill-'));
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ permission: { bash: { '*': 'allow' } } }));
     const first = await startFakeProvider([
-      { text: 'Running it.', toolCalls: [{ id: 'toolu_sleep', name: 'bash', input: { command: 'touch started; sleep 300', timeout: 600_000 } }] },
+      {
+        text: 'Running it.',
+        toolCalls: [
+          { id: 'toolu_sleep', name: 'bash', input: { command: 'touch started; sleep 300', timeout: 600_000 } },
+        ],
+      },
       { text: 'never sent' },
     ]);
     fakes.push(first);
@@ -43,7 +48,10 @@ describe.skipIf(process.platform === 'win32')('opencode -p --continue after kill
 
     const second = await startFakeProvider([{ text: 'It was interrupted; running it again would take five minutes.' }]);
     fakes.push(second);
-    const run = await runCli(['-p', 'what happened?', '--continue'], { cwd: dir, env: { ...env, ANTHROPIC_BASE_URL: second.anthropicBaseURL } });
+    const run = await runCli(['-p', 'what happened?', '--continue'], {
+      cwd: dir,
+      env: { ...env, ANTHROPIC_BASE_URL: second.anthropicBaseURL },
+    });
     expect(run).toMatchObject({ code: 0, stdout: 'It was interrupted; running it again would take five minutes.\n' });
     expect(second.requests.filter((r) => r.rejected)).toEqual([]);
     const messages = second.answered[0].messages as { role: string; content: Record<string, unknown>[] }[];

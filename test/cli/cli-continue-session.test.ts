@@ -20,19 +20,27 @@ afterEach(async () => {
 });
 
 const project = () => mkdtempSync(join(tmpdir(), 'opencode-continue-'));
-const envFor = (f: FakeProvider) => cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
+const envFor = (f: FakeProvider) =>
+  cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
 
 /** The text of each message the provider got, role first, cache markers left out. */
-function transcript(body: { messages: { role: string; content: { type: string; text?: string; id?: string; tool_use_id?: string }[] }[] }): string[] {
-  return body.messages.map((m) =>
-    `${m.role}: ${m.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `[tool_use ${b.id}]` : `[${b.type} ${b.tool_use_id ?? ''}]`)).join(' ')}`,
+function transcript(body: {
+  messages: { role: string; content: { type: string; text?: string; id?: string; tool_use_id?: string }[] }[];
+}): string[] {
+  return body.messages.map(
+    (m) =>
+      `${m.role}: ${m.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `[tool_use ${b.id}]` : `[${b.type} ${b.tool_use_id ?? ''}]`)).join(' ')}`,
   );
 }
 
 function sessionRows(dir: string): { id: string; title: string; message_count: number }[] {
   const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
   try {
-    return db.prepare('SELECT id, title, message_count FROM sessions ORDER BY created_at').all() as { id: string; title: string; message_count: number }[];
+    return db.prepare('SELECT id, title, message_count FROM sessions ORDER BY created_at').all() as {
+      id: string;
+      title: string;
+      message_count: number;
+    }[];
   } finally {
     db.close();
   }
@@ -60,7 +68,9 @@ describe('opencode -p --continue', () => {
       'user: and now?',
     ]);
     // one session: user, assistant, tool, assistant, then user, assistant
-    expect(sessionRows(dir)).toEqual([{ id: expect.any(String), title: 'Non-interactive: what is here?', message_count: 6 }]);
+    expect(sessionRows(dir)).toEqual([
+      { id: expect.any(String), title: 'Non-interactive: what is here?', message_count: 6 },
+    ]);
   }, 60_000);
 
   it('auto-compacts the continued session first when its context reached 95 % of the window, as the TUI does', async () => {
@@ -72,13 +82,21 @@ describe('opencode -p --continue', () => {
     ]);
     const dir = project();
     await runCli(['-p', 'answer at length'], { cwd: dir, env: envFor(fake) });
-    const run = await runCli(['-p', 'and briefly?', '--continue', '-f', 'stream-json'], { cwd: dir, env: envFor(fake) });
+    const run = await runCli(['-p', 'and briefly?', '--continue', '-f', 'stream-json'], {
+      cwd: dir,
+      env: envFor(fake),
+    });
     expect(run.code).toBe(0);
-    const lines = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; state?: string; text?: string });
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; state?: string; text?: string });
     expect(lines.filter((l) => l.type === 'compaction').map((l) => l.state)).toEqual(['started', 'done']);
     expect(lines.at(-1)).toMatchObject({ type: 'result', reason: 'end_turn', text: 'Short now.' });
     // the request after the summary sends the summary and the new prompt only
-    expect(transcript(fake.answered[2])).toEqual(['user: Summary: the person asked for a long answer and got one. and briefly?']);
+    expect(transcript(fake.answered[2])).toEqual([
+      'user: Summary: the person asked for a long answer and got one. and briefly?',
+    ]);
   }, 60_000);
 
   it('starts a new session, and says so, when the project has none to continue', async () => {
@@ -104,7 +122,10 @@ describe('opencode -p --session ID', () => {
     // a prefix that names only the first session (ids are random: take as much as tells them apart)
     let n = 1;
     while (blue!.id.startsWith(red!.id.slice(0, n))) n++;
-    const run = await runCli(['-p', 'which did I pick?', '--session', red!.id.slice(0, n)], { cwd: dir, env: envFor(fake) });
+    const run = await runCli(['-p', 'which did I pick?', '--session', red!.id.slice(0, n)], {
+      cwd: dir,
+      env: envFor(fake),
+    });
     expect(run).toMatchObject({ code: 0, stdout: 'You said red.\n', stderr: '' });
     expect(transcript(fake.answered[2])).toEqual(['user: pick red', 'assistant: Red.', 'user: which did I pick?']);
     expect(sessionRows(dir).map((s) => s.message_count)).toEqual([4, 2]);
@@ -114,12 +135,23 @@ describe('opencode -p --session ID', () => {
     fake = await startFakeProvider([{ text: 'never sent' }]);
     const dir = project();
     const run = await runCli(['-p', 'hi', '--session', 'nope'], { cwd: dir, env: envFor(fake) });
-    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'opencode: no session nope; `opencode sessions list` shows them\n' });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'opencode: no session nope; `opencode sessions list` shows them\n',
+    });
     expect(fake.requests).toEqual([]);
   }, 60_000);
 
   it('refuses --continue with --session (exit 2)', async () => {
-    const run = await runCli(['-p', 'hi', '--continue', '--session', 'abc'], { cwd: project(), env: cleanEnv({ ANTHROPIC_API_KEY: 'k' }) });
-    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'opencode: --continue and --session both name a session; give one of them\n' });
+    const run = await runCli(['-p', 'hi', '--continue', '--session', 'abc'], {
+      cwd: project(),
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'k' }),
+    });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'opencode: --continue and --session both name a session; give one of them\n',
+    });
   }, 60_000);
 });

@@ -15,7 +15,10 @@ const README = resolve(import.meta.dirname, '..', '..', 'README.md');
 describe('opencode help', () => {
   it('`opencode help` prints what --help prints, exit 0', async () => {
     const env = cleanEnv();
-    const [help, flag] = await Promise.all([runCli(['help'], { cwd: project(), env }), runCli(['--help'], { cwd: project(), env })]);
+    const [help, flag] = await Promise.all([
+      runCli(['help'], { cwd: project(), env }),
+      runCli(['--help'], { cwd: project(), env }),
+    ]);
     expect(help.code).toBe(0);
     expect(help.stderr).toBe('');
     expect(help.stdout).toBe(flag.stdout);
@@ -86,8 +89,12 @@ describe('opencode help', () => {
       const help = (await runCli([name, '--help'], { cwd: project(), env })).stdout;
       const subs = help.includes('\nCommands:\n') ? commandsOf(help).map((sub) => [name, sub]) : [[name]];
       for (const command of subs) {
-        const text = subs.length === 1 && command.length === 1 ? help : (await runCli([...command, '--help'], { cwd: project(), env })).stdout;
-        if (!/\n\nGlobal options(?: it reads: .+ \(see opencode --help\)|: none apply)\.\n$/.test(text)) missing.push(command.join(' '));
+        const text =
+          subs.length === 1 && command.length === 1
+            ? help
+            : (await runCli([...command, '--help'], { cwd: project(), env })).stdout;
+        if (!/\n\nGlobal options(?: it reads: .+ \(see opencode --help\)|: none apply)\.\n$/.test(text))
+          missing.push(command.join(' '));
       }
     }
     expect(missing).toEqual([]);
@@ -97,7 +104,9 @@ describe('opencode help', () => {
     '%j: -f without -p says it needs -p, exit 2',
     async (args) => {
       const run = await runCli(args, { cwd: project(), env: cleanEnv() });
-      expect(run.stderr).toBe('opencode: -f/--output-format needs -p: it sets how one prompt\'s answer is printed, e.g. opencode -p "your request" -f json\n');
+      expect(run.stderr).toBe(
+        'opencode: -f/--output-format needs -p: it sets how one prompt\'s answer is printed, e.g. opencode -p "your request" -f json\n',
+      );
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
     },

@@ -16,7 +16,10 @@ import { cleanEnv, runCli } from '../support/cli.js';
 import { serverConfig, startService, stdioFixture, TSX_LOADER } from '../mcp/fixture.js';
 
 const EDGE_SERVER = join(import.meta.dirname, '..', 'fixtures', 'mcp-edge-server.ts');
-const edge = (...flags: string[]) => ({ command: process.execPath, args: ['--import', TSX_LOADER, EDGE_SERVER, ...flags] });
+const edge = (...flags: string[]) => ({
+  command: process.execPath,
+  args: ['--import', TSX_LOADER, EDGE_SERVER, ...flags],
+});
 const COLLISION =
   'warning: MCP tool "read_file" of server "docs" and tool "read.file" of server "docs" both map to "docs_read_file"; the first is named "docs_read_file_';
 
@@ -49,7 +52,10 @@ describe('waitForMcpBeforePrompt', () => {
 
   it('names every server still starting in one line', async () => {
     const lines: string[] = [];
-    service = startService({ servers: { one: stdioFixture(['--never-initialize']), two: serverConfig(edge('--never-initialize')) }, registry: new ToolRegistry() });
+    service = startService({
+      servers: { one: stdioFixture(['--never-initialize']), two: serverConfig(edge('--never-initialize')) },
+      registry: new ToolRegistry(),
+    });
     const stop = await waitForMcpBeforePrompt(service, (line) => lines.push(line), 1_000);
     stop();
     expect(lines).toEqual([
@@ -59,7 +65,10 @@ describe('waitForMcpBeforePrompt', () => {
 
   it('warns about two tools whose safe names collide', async () => {
     const lines: string[] = [];
-    service = startService({ servers: { docs: serverConfig(edge('--tools', 'read.file,read_file')) }, registry: new ToolRegistry() });
+    service = startService({
+      servers: { docs: serverConfig(edge('--tools', 'read.file,read_file')) },
+      registry: new ToolRegistry(),
+    });
     const stop = await waitForMcpBeforePrompt(service, (line) => lines.push(line), 15_000);
     stop();
     expect(lines).toHaveLength(1);
@@ -72,7 +81,12 @@ describe('opencode -p with MCP servers', () => {
   it(`says on stderr which server is still silent after ${PROMPT_MCP_WAIT_MS / 1000} s and which tools collide, and still answers`, async () => {
     fake = await startFakeProvider([{ text: 'Done.' }]);
     const dir = mkdtempSync(join(tmpdir(), 'opencode-cli-mcp-'));
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ mcpServers: { docs: edge('--tools', 'read.file,read_file'), silent: edge('--never-initialize') } }));
+    writeFileSync(
+      join(dir, '.opencode.json'),
+      JSON.stringify({
+        mcpServers: { docs: edge('--tools', 'read.file,read_file'), silent: edge('--never-initialize') },
+      }),
+    );
     const run = await runCli(['--trust', '-p', 'hi', '-q'], {
       cwd: dir,
       env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-secret-key', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
@@ -87,7 +101,9 @@ describe('opencode -p with MCP servers', () => {
       'opencode: warning: MCP server "silent" is still starting after 10 s; the run goes on without its tools (they join from the next step if it connects)',
     );
     // the model was offered the collided tools under distinct names
-    const offered = (fake.answered[0].tools as { name: string }[]).map((t) => t.name).filter((n) => n.startsWith('docs_'));
+    const offered = (fake.answered[0].tools as { name: string }[])
+      .map((t) => t.name)
+      .filter((n) => n.startsWith('docs_'));
     expect(offered).toHaveLength(2);
     expect(offered).toContain('docs_read_file');
   }, 60_000);

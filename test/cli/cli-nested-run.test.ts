@@ -35,7 +35,8 @@ function toolResultsSent(f: FakeProvider, n: number): [string, boolean][] {
 
 const refusal = (description: string) =>
   `Permission denied: this opencode was started by another opencode's command (OPENCODE_SANDBOXED=1), so it approves nothing by itself and this call needs approval: ${description}`;
-const NOTE = "opencode: started by another opencode's command (OPENCODE_SANDBOXED=1): calls that would ask permission are refused, not approved\n";
+const NOTE =
+  "opencode: started by another opencode's command (OPENCODE_SANDBOXED=1): calls that would ask permission are refused, not approved\n";
 
 describe('opencode -p started by an opencode command', () => {
   it('with OPENCODE_SANDBOXED=1 refuses an edit that would ask; the file is unchanged, the model and stderr say why', async () => {
@@ -69,7 +70,10 @@ describe('opencode -p started by an opencode command', () => {
 
   it('a deny rule still holds and says so, and what the rules allow still runs', async () => {
     const dir = project();
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ permission: { write: { 'ok.txt': 'allow', 'no.txt': 'deny' } } }));
+    writeFileSync(
+      join(dir, '.opencode.json'),
+      JSON.stringify({ permission: { write: { 'ok.txt': 'allow', 'no.txt': 'deny' } } }),
+    );
     fake = await startFakeProvider([
       {
         toolCalls: [
@@ -98,7 +102,10 @@ describe('opencode -p started by an opencode command', () => {
     writeFileSync(file, 'one\n');
     // the inner run needs the provider key, which the shell's commands do not get by default, and the
     // network, which a command run without the person's approval has not in the sandbox: this is about approvals
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'off', shell: { passEnv: ['ANTHROPIC_API_KEY'] } }));
+    writeFileSync(
+      join(dir, '.opencode.json'),
+      JSON.stringify({ sandbox: 'off', shell: { passEnv: ['ANTHROPIC_API_KEY'] } }),
+    );
     const inner = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} -q -p 'change one to two'`;
     fake = await startFakeProvider([
       // the outer run's first request: the command that starts the inner run
@@ -128,20 +135,38 @@ describe('opencode -p started by an opencode command', () => {
 describe.runIf(process.platform === 'linux')('opencode started by a sandboxed opencode command', () => {
   it('keeps the outer sandbox: with "sandbox": "required", `opencode mcp list` inside starts its server (no sandbox can start inside one)', async () => {
     const dir = project();
-    const server = { command: process.execPath, args: [HARM_MCP_FIXTURE], env: { HARM_OUTSIDE: join(dir, 'x'), HARM_PROJECT: dir, HARM_PORT: '9' } };
+    const server = {
+      command: process.execPath,
+      args: [HARM_MCP_FIXTURE],
+      env: { HARM_OUTSIDE: join(dir, 'x'), HARM_PROJECT: dir, HARM_PORT: '9' },
+    };
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'required', mcpServers: { harm: server } }));
     fake = await startFakeProvider([
       // what the outer sandbox tells what runs in it, then an opencode command that starts the project's server
-      { toolCalls: [{ name: 'bash', input: { command: `printenv OPENCODE_SANDBOXED OPENCODE_SANDBOX_LEVEL && ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} mcp list` } }] },
+      {
+        toolCalls: [
+          {
+            name: 'bash',
+            input: {
+              command: `printenv OPENCODE_SANDBOXED OPENCODE_SANDBOX_LEVEL && ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} mcp list`,
+            },
+          },
+        ],
+      },
       { text: 'Done.' },
     ]);
     // the person trusted the project earlier (a nested run cannot trust one itself, and the user's own
     // config file is hidden in the sandbox: it holds provider keys)
     const outerEnv = env(fake);
     mkdirSync(join(outerEnv.HOME!, '.config', 'opencode'), { recursive: true });
-    writeFileSync(join(outerEnv.HOME!, '.config', 'opencode', 'trusted-projects.json'), JSON.stringify({ projects: [realpathSync(dir)] }));
+    writeFileSync(
+      join(outerEnv.HOME!, '.config', 'opencode', 'trusted-projects.json'),
+      JSON.stringify({ projects: [realpathSync(dir)] }),
+    );
     const run = await runCli(['-p', 'list the servers'], { cwd: dir, env: outerEnv });
     expect(run).toMatchObject({ code: 0, stdout: 'Done.\n', stderr: '' });
-    expect(toolResultsSent(fake, 1)).toEqual([['1\nstrict\nharm  stdio  connected, 1 tool\n  harm_harm_report', false]]);
+    expect(toolResultsSent(fake, 1)).toEqual([
+      ['1\nstrict\nharm  stdio  connected, 1 tool\n  harm_harm_report', false],
+    ]);
   });
 });

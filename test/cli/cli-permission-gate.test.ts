@@ -31,15 +31,26 @@ describe('opencode -p with "plugin_mark": "deny"', () => {
         "export default async ({ directory }) => ({ tools: { plugin_mark: { description: 'Writes plugin.txt.', args: {}, execute: async () => { writeFileSync(join(directory, 'plugin.txt'), 'x'); return 'marked'; } } } });\n",
     );
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ permission: { plugin_mark: 'deny' } }, null, 2));
-    fake = await startFakeProvider([{ toolCalls: [{ id: 'toolu_mark', name: 'plugin_mark', input: {} }] }, { text: 'The rule forbids it.' }]);
+    fake = await startFakeProvider([
+      { toolCalls: [{ id: 'toolu_mark', name: 'plugin_mark', input: {} }] },
+      { text: 'The rule forbids it.' },
+    ]);
     const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
 
     const run = await runCli(['--trust', '-p', 'mark the project', '-f', 'stream-json'], { cwd: dir, env });
 
     expect(run.code).toBe(0);
     expect(existsSync(join(dir, 'plugin.txt'))).toBe(false);
-    expect(fake.answered[1].messages.at(-1).content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_mark', is_error: true, content: DENIAL });
-    const lines = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(fake.answered[1].messages.at(-1).content[0]).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'toolu_mark',
+      is_error: true,
+      content: DENIAL,
+    });
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.filter((l) => l.type === 'permission')).toEqual([
       {
         type: 'permission',

@@ -44,7 +44,10 @@ describe('opencode -p --no-auto-approve', () => {
     expect(run).toMatchObject({ code: 0, stdout: 'I was not allowed to edit notes.txt.\n', stderr: '' });
     expect(readFileSync(file, 'utf8')).toBe('one\n');
     expect(toolResultsSent(fake, 2)).toEqual([
-      [`Permission denied: opencode -p was run with --no-auto-approve and this call needs approval: Replace content in file ${file}`, true],
+      [
+        `Permission denied: opencode -p was run with --no-auto-approve and this call needs approval: Replace content in file ${file}`,
+        true,
+      ],
     ]);
   });
 
@@ -67,7 +70,10 @@ describe('opencode -p --no-auto-approve', () => {
 describe('opencode -p with permission rules', () => {
   it('approves what would ask (the original), but a deny rule holds and the model hears which rule', async () => {
     const dir = project();
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ permission: { write: { '*': 'ask', '.env*': 'deny' } } }, null, 2));
+    writeFileSync(
+      join(dir, '.opencode.json'),
+      JSON.stringify({ permission: { write: { '*': 'ask', '.env*': 'deny' } } }, null, 2),
+    );
     fake = await startFakeProvider([
       {
         toolCalls: [

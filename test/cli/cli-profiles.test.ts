@@ -50,7 +50,10 @@ function writeProfiles(extra = ''): void {
 describe('opencode -p with a profile', () => {
   it('--profile work sends to the work base URL with the work key and model', async () => {
     writeProfiles();
-    const run = await runCli(['-p', 'hi', '--profile', 'work'], { cwd: dir, env: cleanEnv({ WORK_ANTHROPIC_KEY: WORK_KEY }) });
+    const run = await runCli(['-p', 'hi', '--profile', 'work'], {
+      cwd: dir,
+      env: cleanEnv({ WORK_ANTHROPIC_KEY: WORK_KEY }),
+    });
     expect(run).toMatchObject({ code: 0, stdout: 'from work\n', stderr: '' });
     expect(work.answered.map((b) => b.model)).toEqual(['claude-sonnet-5-5']);
     expect(work.requests.find((r) => r.api === 'anthropic')!.headers.authorization).toBe(`Bearer ${WORK_KEY}`);
@@ -59,7 +62,10 @@ describe('opencode -p with a profile', () => {
 
   it('OPENCODE_PROFILE=local sends to the local server with its model', async () => {
     writeProfiles();
-    const run = await runCli(['-p', 'hi'], { cwd: dir, env: cleanEnv({ OPENCODE_PROFILE: 'local', WORK_ANTHROPIC_KEY: WORK_KEY }) });
+    const run = await runCli(['-p', 'hi'], {
+      cwd: dir,
+      env: cleanEnv({ OPENCODE_PROFILE: 'local', WORK_ANTHROPIC_KEY: WORK_KEY }),
+    });
     expect(run).toMatchObject({ code: 0, stdout: 'from local\n', stderr: '' });
     expect(local.answered.map((b) => b.model)).toEqual(['qwen3-coder']);
     expect(local.requests.filter((r) => r.api === 'openai').map((r) => r.path)).toEqual(['/v1/chat/completions']);
@@ -68,13 +74,19 @@ describe('opencode -p with a profile', () => {
 
   it('--profile wins over OPENCODE_PROFILE', async () => {
     writeProfiles();
-    const run = await runCli(['-p', 'hi', '--profile', 'local'], { cwd: dir, env: cleanEnv({ OPENCODE_PROFILE: 'work', WORK_ANTHROPIC_KEY: WORK_KEY }) });
+    const run = await runCli(['-p', 'hi', '--profile', 'local'], {
+      cwd: dir,
+      env: cleanEnv({ OPENCODE_PROFILE: 'work', WORK_ANTHROPIC_KEY: WORK_KEY }),
+    });
     expect(run).toMatchObject({ code: 0, stdout: 'from local\n' });
   });
 
   it('reports the missing key of the chosen profile, and nothing is sent', async () => {
     writeProfiles();
-    const run = await runCli(['-p', 'hi', '--profile', 'work'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-personal-0123456789' }) });
+    const run = await runCli(['-p', 'hi', '--profile', 'work'], {
+      cwd: dir,
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-personal-0123456789' }),
+    });
     expect(run.code).toBe(2);
     // the personal key is not used instead: the work profile named its own variable
     expect(run.stderr).toBe(
@@ -83,7 +95,7 @@ describe('opencode -p with a profile', () => {
     expect(work.requests).toEqual([]);
   });
 
-  it('does not report a profile that is not chosen: work\'s missing key is no problem for local', async () => {
+  it("does not report a profile that is not chosen: work's missing key is no problem for local", async () => {
     writeProfiles();
     const run = await runCli(['-p', 'hi', '--profile', 'local'], { cwd: dir, env: cleanEnv() });
     expect(run).toMatchObject({ code: 0, stdout: 'from local\n', stderr: '' });
@@ -91,7 +103,10 @@ describe('opencode -p with a profile', () => {
 
   it('names the profiles there are when the one asked for is not', async () => {
     writeProfiles();
-    const run = await runCli(['-p', 'hi', '--profile', 'wrok'], { cwd: dir, env: cleanEnv({ WORK_ANTHROPIC_KEY: WORK_KEY }) });
+    const run = await runCli(['-p', 'hi', '--profile', 'wrok'], {
+      cwd: dir,
+      env: cleanEnv({ WORK_ANTHROPIC_KEY: WORK_KEY }),
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toBe('opencode: unknown profile "wrok"; the config has: local, work (--profile)\n');
   });
@@ -100,7 +115,10 @@ describe('opencode -p with a profile', () => {
 describe('a saved model whose provider has no key', () => {
   it('falls back to a provider that has one, with a warning naming the file it came from', async () => {
     const file = join(dir, '.opencode.json');
-    writeFileSync(file, '{\n  // picked with ctrl+o last week\n  "agents": { "coder": { "model": "openai/gpt-4.1" } },\n}\n');
+    writeFileSync(
+      file,
+      '{\n  // picked with ctrl+o last week\n  "agents": { "coder": { "model": "openai/gpt-4.1" } },\n}\n',
+    );
     const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test-0123456789', ANTHROPIC_BASE_URL: work.anthropicBaseURL });
     const run = await runCli(['-p', 'hi'], { cwd: dir, env });
     expect(run).toMatchObject({ code: 0, stdout: 'from work\n' });
@@ -114,14 +132,19 @@ describe('a saved model whose provider has no key', () => {
     const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test-0123456789', ANTHROPIC_BASE_URL: work.anthropicBaseURL });
     const run = await runCli(['-p', 'hi', '-m', 'openai/gpt-4.1'], { cwd: dir, env });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('opencode: No credentials for provider "openai" (model openai/gpt-4.1): set OPENAI_API_KEY or providers.openai.apiKey.\n');
+    expect(run.stderr).toBe(
+      'opencode: No credentials for provider "openai" (model openai/gpt-4.1): set OPENAI_API_KEY or providers.openai.apiKey.\n',
+    );
   });
 });
 
 describe('opencode profiles', () => {
   it('lists each profile, its models, base URLs and whether each key is there, never the key', async () => {
     writeProfiles();
-    const run = await runCli(['profiles'], { cwd: dir, env: cleanEnv({ OPENCODE_PROFILE: 'work', WORK_ANTHROPIC_KEY: WORK_KEY }) });
+    const run = await runCli(['profiles'], {
+      cwd: dir,
+      env: cleanEnv({ OPENCODE_PROFILE: 'work', WORK_ANTHROPIC_KEY: WORK_KEY }),
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
@@ -144,13 +167,18 @@ describe('opencode profiles', () => {
     writeProfiles();
     const run = await runCli(['profiles', '--json'], { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(0);
-    const listing = JSON.parse(run.stdout) as { active: string | null; profiles: { name: string; problems: string[]; providers: unknown[] }[] };
+    const listing = JSON.parse(run.stdout) as {
+      active: string | null;
+      profiles: { name: string; problems: string[]; providers: unknown[] }[];
+    };
     expect(listing.active).toBe(null);
     expect(listing.profiles.map((p) => [p.name, p.problems])).toEqual([
       ['local', []],
       ['work', ['anthropic: WORK_ANTHROPIC_KEY is not set']],
     ]);
-    expect(listing.profiles[1]!.providers).toEqual([{ id: 'anthropic', baseURL: work.anthropicBaseURL, key: { state: 'missing', from: 'WORK_ANTHROPIC_KEY' } }]);
+    expect(listing.profiles[1]!.providers).toEqual([
+      { id: 'anthropic', baseURL: work.anthropicBaseURL, key: { state: 'missing', from: 'WORK_ANTHROPIC_KEY' } },
+    ]);
   });
 
   it('exits 2 naming the profiles there are when the active one is unknown', async () => {

@@ -17,11 +17,15 @@ afterEach(async () => {
 });
 
 const project = () => mkdtempSync(join(tmpdir(), 'opencode-cli-'));
-const anthropicEnv = (f: FakeProvider) => cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-secret-key', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
+const anthropicEnv = (f: FakeProvider) =>
+  cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-secret-key', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
 
 describe('opencode -p', () => {
   it('prints only the final answer as text', async () => {
-    fake = await startFakeProvider([{ text: 'Looking.', toolCalls: [{ name: 'ls', input: {} }] }, { text: 'Two files.' }]);
+    fake = await startFakeProvider([
+      { text: 'Looking.', toolCalls: [{ name: 'ls', input: {} }] },
+      { text: 'Two files.' },
+    ]);
     const dir = project();
     const run = await runCli(['-p', 'what is here?'], { cwd: dir, env: anthropicEnv(fake) });
     expect(run).toMatchObject({ code: 0, stdout: 'Two files.\n', stderr: '' });
@@ -29,7 +33,11 @@ describe('opencode -p', () => {
 
   it('reads the prompt from stdin with -p -', async () => {
     fake = await startFakeProvider([{ text: 'Got it.' }]);
-    const run = await runCli(['-p', '-', '-f', 'json'], { cwd: project(), env: anthropicEnv(fake), stdin: 'explain\nthe build\n' });
+    const run = await runCli(['-p', '-', '-f', 'json'], {
+      cwd: project(),
+      env: anthropicEnv(fake),
+      stdin: 'explain\nthe build\n',
+    });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ response: 'Got it.' });
     // the trailing newline of the piped text is dropped, inner ones kept
@@ -38,7 +46,12 @@ describe('opencode -p', () => {
 
   it('reads a slow stdin pipe to its end (no EAGAIN)', async () => {
     fake = await startFakeProvider([{ text: 'ok' }]);
-    const run = await runCli(['-p', '-'], { cwd: project(), env: anthropicEnv(fake), stdin: 'late prompt\n', stdinDelayMs: 700 });
+    const run = await runCli(['-p', '-'], {
+      cwd: project(),
+      env: anthropicEnv(fake),
+      stdin: 'late prompt\n',
+      stdinDelayMs: 700,
+    });
     expect(run).toMatchObject({ code: 0, stdout: 'ok\n', stderr: '' });
     expect(fake.answered[0].messages[0].content[0].text).toBe('late prompt');
   });
@@ -70,7 +83,9 @@ describe('opencode -p', () => {
     const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
     expect((db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n).toBe(1);
     db.close();
-    expect(fake.answered[0].system.map((b: { text: string }) => b.text).join('')).toContain(`Working directory: ${dir}`);
+    expect(fake.answered[0].system.map((b: { text: string }) => b.text).join('')).toContain(
+      `Working directory: ${dir}`,
+    );
   });
 
   it('fails with exit 1 and one line naming the cause when the provider fails; the key is never printed', async () => {
@@ -85,14 +100,20 @@ describe('opencode -p', () => {
 
   it('keeps library console output off stdout: the SDK deprecation warning is one stderr line', async () => {
     fake = await startFakeProvider([{ toolCalls: [{ name: 'ls', input: {} }] }, { text: 'Answer.' }]);
-    const run = await runCli(['-p', 'hi', '-f', 'json', '-m', 'anthropic/claude-sonnet-4-5'], { cwd: project(), env: anthropicEnv(fake) });
+    const run = await runCli(['-p', 'hi', '-f', 'json', '-m', 'anthropic/claude-sonnet-4-5'], {
+      cwd: project(),
+      env: anthropicEnv(fake),
+    });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ response: 'Answer.' });
     expect(run.stderr.match(/^warning: The model 'claude-sonnet-4-5-20250929' is deprecated/gm)).toHaveLength(1);
   });
 
   it('runs twice at once in the same project; both succeed', async () => {
-    fake = await startFakeProvider([{ text: 'one', delayMs: 200 }, { text: 'two', delayMs: 200 }]);
+    fake = await startFakeProvider([
+      { text: 'one', delayMs: 200 },
+      { text: 'two', delayMs: 200 },
+    ]);
     const dir = project();
     const [a, b] = await Promise.all([
       runCli(['-p', 'first'], { cwd: dir, env: anthropicEnv(fake) }),
@@ -109,14 +130,24 @@ describe('opencode -p', () => {
 describe('opencode usage and config errors (exit 2)', () => {
   it('says which key is missing when the chosen model has no credential, before creating anything', async () => {
     const dir = project();
-    const run = await runCli(['-m', 'openai/gpt-4.1', '-p', 'hi'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'k' }) });
-    expect(run).toMatchObject({ code: 2, stderr: 'opencode: No credentials for provider "openai" (model openai/gpt-4.1): set OPENAI_API_KEY or providers.openai.apiKey.\n' });
+    const run = await runCli(['-m', 'openai/gpt-4.1', '-p', 'hi'], {
+      cwd: dir,
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'k' }),
+    });
+    expect(run).toMatchObject({
+      code: 2,
+      stderr:
+        'opencode: No credentials for provider "openai" (model openai/gpt-4.1): set OPENAI_API_KEY or providers.openai.apiKey.\n',
+    });
     expect(existsSync(join(dir, '.opencode'))).toBe(false);
   });
 
   it('points a bare prompt argument at -p', async () => {
     const run = await runCli(['fix', 'it'], { cwd: project(), env: cleanEnv() });
-    expect(run).toMatchObject({ code: 2, stderr: 'opencode: unexpected argument "fix it". To run a prompt: opencode -p "fix it"\n' });
+    expect(run).toMatchObject({
+      code: 2,
+      stderr: 'opencode: unexpected argument "fix it". To run a prompt: opencode -p "fix it"\n',
+    });
   });
 
   it('names what to set when there is no credential at all', async () => {
@@ -129,7 +160,10 @@ describe('opencode usage and config errors (exit 2)', () => {
 
   it('prints one line per config problem, without a stack trace', async () => {
     const dir = project();
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ agents: { coder: { maxTokens: 'lots' } }, autoCompact: 'yes' }));
+    writeFileSync(
+      join(dir, '.opencode.json'),
+      JSON.stringify({ agents: { coder: { maxTokens: 'lots' } }, autoCompact: 'yes' }),
+    );
     const run = await runCli(['-p', 'hi'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'k' }) });
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n').sort()).toEqual([
@@ -174,7 +208,9 @@ describe('opencode usage and config errors (exit 2)', () => {
 
 describe('opencode sub-commands', () => {
   it('prints the version', async () => {
-    const { version } = JSON.parse((await import('node:fs')).readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'));
+    const { version } = JSON.parse(
+      (await import('node:fs')).readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'),
+    );
     const run = await runCli(['--version'], { cwd: project(), env: cleanEnv() });
     expect(run).toMatchObject({ code: 0, stdout: `${version}\n` });
   });
@@ -183,7 +219,20 @@ describe('opencode sub-commands', () => {
     const run = await runCli(['schema'], { cwd: project(), env: cleanEnv() });
     expect(run.code).toBe(0);
     const schema = JSON.parse(run.stdout);
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['data', 'providers', 'agents', 'mcpServers', 'lsp', 'shell', 'autoCompact', 'contextPaths', 'tui', 'debug']));
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining([
+        'data',
+        'providers',
+        'agents',
+        'mcpServers',
+        'lsp',
+        'shell',
+        'autoCompact',
+        'contextPaths',
+        'tui',
+        'debug',
+      ]),
+    );
     // the theme file's schema is in the same document, without a dialect of its own
     const { $schema: dialect, ...themeFile } = themeFileJsonSchema();
     expect(dialect).toBe(schema.$schema);
@@ -193,7 +242,15 @@ describe('opencode sub-commands', () => {
 
   it('lists the flags in --help', async () => {
     const run = await runCli(['--help'], { cwd: project(), env: cleanEnv() });
-    for (const flag of ['-p, --prompt', '-f, --output-format', '-q, --quiet', '-c, --cwd', '-m, --model', '-d, --debug', '-v, --version']) {
+    for (const flag of [
+      '-p, --prompt',
+      '-f, --output-format',
+      '-q, --quiet',
+      '-c, --cwd',
+      '-m, --model',
+      '-d, --debug',
+      '-v, --version',
+    ]) {
       expect(run.stdout).toContain(flag);
     }
   });

@@ -47,10 +47,11 @@ const turns = () => [
   { text: 'Creating it.', toolCalls: [{ id: 'toolu_touch', name: 'bash', input: { command: 'touch made.txt' } }] },
   { text: 'Done: made.txt exists.' },
 ];
-const envFor = (f: FakeProvider) => cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
+const envFor = (f: FakeProvider) =>
+  cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
 
 describe("opencode -p: a plugin's own output stays off stdout", () => {
-  it('prints only the answer; the plugin\'s stdout writes go to stderr, its console.log nowhere without -d', async () => {
+  it("prints only the answer; the plugin's stdout writes go to stderr, its console.log nowhere without -d", async () => {
     fake = await startFakeProvider(turns());
     const dir = noisyProject();
     const run = await runCli(['--trust', '-p', 'make made.txt'], { cwd: dir, env: envFor(fake) });
@@ -72,16 +73,25 @@ describe("opencode -p: a plugin's own output stays off stdout", () => {
 
   it('keeps -f json and -f stream-json parseable: every stdout line is JSON', async () => {
     fake = await startFakeProvider(turns());
-    const json = await runCli(['--trust', '-p', 'make made.txt', '-f', 'json'], { cwd: noisyProject(), env: envFor(fake) });
+    const json = await runCli(['--trust', '-p', 'make made.txt', '-f', 'json'], {
+      cwd: noisyProject(),
+      env: envFor(fake),
+    });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({ response: 'Done: made.txt exists.' });
 
     await fake.close();
     fake = await startFakeProvider(turns());
-    const stream = await runCli(['--trust', '-p', 'make made.txt', '-f', 'stream-json'], { cwd: noisyProject(), env: envFor(fake) });
+    const stream = await runCli(['--trust', '-p', 'make made.txt', '-f', 'stream-json'], {
+      cwd: noisyProject(),
+      env: envFor(fake),
+    });
     expect(stream.code).toBe(0);
     expect(stream.stderr).toBe('import write\nraw write\nhook write bash\n');
-    const lines = stream.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const lines = stream.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(lines[0]!.type).toBe('session');
     expect(lines.at(-1)!.type).toBe('result');
     expect(lines.filter((l) => l.type === 'tool_call')).toHaveLength(1);

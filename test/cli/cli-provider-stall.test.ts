@@ -39,7 +39,9 @@ describe('opencode -p and an unreachable or silent provider', () => {
     // the waits carry up to 20% jitter: 0.5–0.6 s, then 1–1.2 s
     expect(lines[0]).toMatch(/^opencode: retrying \(1\/2\) in 0\.[56] s: connection refused$/);
     expect(lines[1]).toMatch(/^opencode: retrying \(2\/2\) in 1(\.[012])? s: connection refused$/);
-    expect(lines[2]).toBe(`opencode: cannot reach http://127.0.0.1:${port} (connection refused): is the server running?`);
+    expect(lines[2]).toBe(
+      `opencode: cannot reach http://127.0.0.1:${port} (connection refused): is the server running?`,
+    );
   }, 30_000);
 
   it('a provider that never answers the first request is asked again after firstByteTimeoutMs, and the answer printed', async () => {

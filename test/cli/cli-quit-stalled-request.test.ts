@@ -50,7 +50,8 @@ function opencodePid(cwd: string): number {
 /** The fake's title requests (system prompt of the title agent) never get an answer: not even headers. */
 const TITLE_PROMPT = systemPrompt('title');
 const isTitleRequest = (body: { system?: string | { text?: string }[] }) =>
-  (typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text ?? '').join('')) === TITLE_PROMPT;
+  (typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text ?? '').join('')) ===
+  TITLE_PROMPT;
 const stallTitles = (body: { system?: string | { text?: string }[] }): FakeTurn | undefined =>
   isTitleRequest(body) ? { delayMs: 600_000, text: 'never' } : undefined;
 
@@ -60,10 +61,20 @@ describe('quitting with a title request waiting on a silent provider', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-quit-'));
     dirs.push(dir);
     mkdirSync(join(dir, '.home'));
-    const env = { HOME: join(dir, '.home'), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL };
+    const env = {
+      HOME: join(dir, '.home'),
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+    };
     const { config } = loadConfig({ cwd: dir, env });
     const models = await resolveModels(config, env);
-    app = createApp({ cwd: dir, config, models: models.models, providerSettings: models.settings, generateTitles: true });
+    app = createApp({
+      cwd: dir,
+      config,
+      models: models.models,
+      providerSettings: models.settings,
+      generateTitles: true,
+    });
     const warnings: string[] = [];
     app.bus.on('warning', (w) => warnings.push(w.message));
     const session = app.db.sessions.create({ title: 'New session' });
@@ -97,7 +108,9 @@ describe('quitting with a title request waiting on a silent provider', () => {
 
   it('the TUI: SIGHUP while the reply and the title both wait ends the process, exit 129', async () => {
     // message_start, ping, the text block's start, one delta; then the reply hangs too
-    fake = await startFakeProvider([{ text: ['Working on it: ', 'never finished.'], stallAfterChunks: 4 }], { sideTurn: stallTitles });
+    fake = await startFakeProvider([{ text: ['Working on it: ', 'never finished.'], stallAfterChunks: 4 }], {
+      sideTurn: stallTitles,
+    });
     const dir = tuiProject();
     dirs.push(dir);
     const command = ['sh', '-c', `"$0" "$1"; echo EXITED:$?; exec sleep 60`, process.execPath, BIN];

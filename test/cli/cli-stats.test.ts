@@ -137,9 +137,23 @@ describe('opencode stats', () => {
         outputChars: 30200,
       },
     ]);
-    expect(report.notCalled).toContainEqual({ name: 'query_metrics', source: 'project', origin: '.opencode/tools/query_metrics.yaml' });
+    expect(report.notCalled).toContainEqual({
+      name: 'query_metrics',
+      source: 'project',
+      origin: '.opencode/tools/query_metrics.yaml',
+    });
     expect(report.notCalled.map((t: { name: string }) => t.name)).toEqual([
-      'agent', 'bash', 'edit', 'fetch', 'glob', 'grep', 'ls', 'patch', 'query_metrics', 'sourcegraph', 'write',
+      'agent',
+      'bash',
+      'edit',
+      'fetch',
+      'glob',
+      'grep',
+      'ls',
+      'patch',
+      'query_metrics',
+      'sourcegraph',
+      'write',
     ]);
     expect(report.mcpNotStarted).toBe(false);
   });
@@ -149,7 +163,9 @@ describe('opencode stats', () => {
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ tools: { sourcegraph: false, fetch: false } }));
     const run = await runCli(['stats', '--days', '1'], { cwd: dir, env: env() });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^No tool calls in the last 1 day \(since .+\)\.\n\nOffered but not called in the last 1 day \(9\):\n  agent  built-in\n/);
+    expect(run.stdout).toMatch(
+      /^No tool calls in the last 1 day \(since .+\)\.\n\nOffered but not called in the last 1 day \(9\):\n  agent  built-in\n/,
+    );
     expect(run.stdout).not.toContain('sourcegraph');
     expect(run.stdout).not.toContain('fetch');
     const { existsSync } = await import('node:fs');
@@ -162,7 +178,11 @@ describe('opencode stats', () => {
     writeFileSync(join(dir, '.opencode', 'tools', 'broken.yaml'), 'name: broken\ndescription: no command\n');
     const run = await runCli(['stats'], { cwd: dir, env: env() });
     expect(run.code).toBe(0);
-    expect(run.stdout.endsWith('\n\n1 custom tool file or plugin failed to load, so is not offered (opencode tools says why).\n')).toBe(true);
+    expect(
+      run.stdout.endsWith(
+        '\n\n1 custom tool file or plugin failed to load, so is not offered (opencode tools says why).\n',
+      ),
+    ).toBe(true);
     const json = await runCli(['stats', '--json'], { cwd: dir, env: env() });
     expect(JSON.parse(json.stdout).failedToLoad).toEqual([expect.stringMatching(/^\.opencode\/tools\/broken\.yaml: /)]);
   });
@@ -172,11 +192,18 @@ describe('opencode stats', () => {
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ mcpServers: { files: { command: 'never-started' } } }));
     const run = await runCli(['stats'], { cwd: dir, env: env() });
     expect(run.code).toBe(0);
-    expect(run.stdout.endsWith('\n\nMCP servers were not started: their tools show only once called (--mcp connects to them).\n')).toBe(true);
+    expect(
+      run.stdout.endsWith(
+        '\n\nMCP servers were not started: their tools show only once called (--mcp connects to them).\n',
+      ),
+    ).toBe(true);
   });
 
   it('refuses a --days that is not a whole number of days', async () => {
-    const run = await runCli(['stats', '--days', 'week'], { cwd: mkdtempSync(join(tmpdir(), 'opencode-stats-')), env: env() });
+    const run = await runCli(['stats', '--days', 'week'], {
+      cwd: mkdtempSync(join(tmpdir(), 'opencode-stats-')),
+      env: env(),
+    });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.split('\n')[0]).toBe(

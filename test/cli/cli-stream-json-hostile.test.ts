@@ -24,7 +24,13 @@ it('keeps one valid JSON object per line through lone surrogates, NUL bytes and 
   fake = await startFakeProvider([
     {
       text: hostile,
-      toolCalls: [{ id: 'toolu_big', name: 'bash', input: { command: "printf 'a\\0b\\n'; head -c 1048576 /dev/zero | tr '\\0' x; echo" } }],
+      toolCalls: [
+        {
+          id: 'toolu_big',
+          name: 'bash',
+          input: { command: "printf 'a\\0b\\n'; head -c 1048576 /dev/zero | tr '\\0' x; echo" },
+        },
+      ],
     },
     { text: final },
   ]);
@@ -35,7 +41,18 @@ it('keeps one valid JSON object per line through lone surrogates, NUL bytes and 
   expect(run.stdout.endsWith('\n')).toBe(true);
   const raw = run.stdout.slice(0, -1).split('\n');
   const lines = raw.map((l) => JSON.parse(l) as Record<string, unknown>);
-  expect(lines.map((l) => l.type)).toEqual(['session', 'message', 'usage', 'text', 'tool_call', 'permission', 'tool_result', 'usage', 'text', 'result']);
+  expect(lines.map((l) => l.type)).toEqual([
+    'session',
+    'message',
+    'usage',
+    'text',
+    'tool_call',
+    'permission',
+    'tool_result',
+    'usage',
+    'text',
+    'result',
+  ]);
   expect(lines[3]!.text).toBe(hostile);
   expect(lines[8]!.text).toBe(final);
   expect(lines[9]!.text).toBe(final);

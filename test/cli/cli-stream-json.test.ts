@@ -21,7 +21,8 @@ afterEach(async () => {
 });
 
 const project = () => mkdtempSync(join(tmpdir(), 'opencode-stream-json-'));
-const envFor = (f: FakeProvider) => cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
+const envFor = (f: FakeProvider) =>
+  cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
 const CODER = DEFAULT_MODELS.anthropic.coder;
 
 /** A line with the fields that change from run to run (times, ids, durations) replaced by their kind. */
@@ -38,7 +39,11 @@ function stable(line: Record<string, unknown>): Record<string, unknown> {
 describe('opencode -p -f stream-json', () => {
   it('writes one JSON object per line, following a tool call from its start to its result, and ends with the result', async () => {
     fake = await startFakeProvider([
-      { text: 'Creating it.', toolCalls: [{ id: 'toolu_touch', name: 'bash', input: { command: 'touch made.txt' } }], usage: { input: 120, output: 30 } },
+      {
+        text: 'Creating it.',
+        toolCalls: [{ id: 'toolu_touch', name: 'bash', input: { command: 'touch made.txt' } }],
+        usage: { input: 120, output: 30 },
+      },
       { text: 'Done: made.txt exists.', usage: { input: 200, output: 8, cacheRead: 100 } },
     ]);
     const dir = project();
@@ -47,40 +52,99 @@ describe('opencode -p -f stream-json', () => {
     expect(run.stderr).toBe('');
     expect(existsSync(join(dir, 'made.txt'))).toBe(true);
     expect(run.stdout.endsWith('\n')).toBe(true);
-    const lines = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const sessionId = lines[0]!.sessionId;
     expect(lines.every((l) => l.sessionId === sessionId && typeof l.time === 'number')).toBe(true);
     const price = catalogModel(CODER)!.price;
-    const cost = (u: { input: number; output: number; cacheRead: number }) => (u.input * price.input + u.output * price.output + u.cacheRead * price.cacheRead) / 1e6;
+    const cost = (u: { input: number; output: number; cacheRead: number }) =>
+      (u.input * price.input + u.output * price.output + u.cacheRead * price.cacheRead) / 1e6;
     expect(lines.map(stable)).toEqual([
-      { type: 'session', time: 'number', sessionId: 'id', title: 'Non-interactive: make made.txt', model: CODER, continued: false },
+      {
+        type: 'session',
+        time: 'number',
+        sessionId: 'id',
+        title: 'Non-interactive: make made.txt',
+        model: CODER,
+        continued: false,
+      },
       { type: 'message', time: 'number', sessionId: 'id', role: 'user', messageId: 'id', text: 'make made.txt' },
       {
-        type: 'usage', time: 'number', sessionId: 'id', messageId: 'id', model: CODER, outcome: 'ok', durationMs: 'number', retries: 0,
-        finishReason: 'tool_use', input: 120, output: 30, cacheRead: 0, cacheWrite: 0, costUsd: roundUsd(cost({ input: 120, output: 30, cacheRead: 0 })),
+        type: 'usage',
+        time: 'number',
+        sessionId: 'id',
+        messageId: 'id',
+        model: CODER,
+        outcome: 'ok',
+        durationMs: 'number',
+        retries: 0,
+        finishReason: 'tool_use',
+        input: 120,
+        output: 30,
+        cacheRead: 0,
+        cacheWrite: 0,
+        costUsd: roundUsd(cost({ input: 120, output: 30, cacheRead: 0 })),
       },
       { type: 'text', time: 'number', sessionId: 'id', messageId: 'id', text: 'Creating it.' },
       {
-        type: 'tool_call', time: 'number', sessionId: 'id', messageId: 'id', toolCallId: 'toolu_touch', name: 'bash',
-        input: { command: 'touch made.txt' }, summary: 'bash: touch made.txt',
+        type: 'tool_call',
+        time: 'number',
+        sessionId: 'id',
+        messageId: 'id',
+        toolCallId: 'toolu_touch',
+        name: 'bash',
+        input: { command: 'touch made.txt' },
+        summary: 'bash: touch made.txt',
       },
       {
-        type: 'permission', time: 'number', sessionId: 'id', toolName: 'bash', decision: 'allow', by: 'unattended',
+        type: 'permission',
+        time: 'number',
+        sessionId: 'id',
+        toolName: 'bash',
+        decision: 'allow',
+        by: 'unattended',
         description: 'Execute command: touch made.txt',
       },
       {
-        type: 'tool_result', time: 'number', sessionId: 'id', toolCallId: 'toolu_touch', name: 'bash', isError: false,
-        durationMs: 'number', summary: 'no output', outputChars: 9,
+        type: 'tool_result',
+        time: 'number',
+        sessionId: 'id',
+        toolCallId: 'toolu_touch',
+        name: 'bash',
+        isError: false,
+        durationMs: 'number',
+        summary: 'no output',
+        outputChars: 9,
       },
       {
-        type: 'usage', time: 'number', sessionId: 'id', messageId: 'id', model: CODER, outcome: 'ok', durationMs: 'number', retries: 0,
-        finishReason: 'end_turn', input: 200, output: 8, cacheRead: 100, cacheWrite: 0, costUsd: roundUsd(cost({ input: 200, output: 8, cacheRead: 100 })),
+        type: 'usage',
+        time: 'number',
+        sessionId: 'id',
+        messageId: 'id',
+        model: CODER,
+        outcome: 'ok',
+        durationMs: 'number',
+        retries: 0,
+        finishReason: 'end_turn',
+        input: 200,
+        output: 8,
+        cacheRead: 100,
+        cacheWrite: 0,
+        costUsd: roundUsd(cost({ input: 200, output: 8, cacheRead: 100 })),
       },
       { type: 'text', time: 'number', sessionId: 'id', messageId: 'id', text: 'Done: made.txt exists.' },
       {
-        type: 'result', time: 'number', sessionId: 'id', reason: 'end_turn', text: 'Done: made.txt exists.',
+        type: 'result',
+        time: 'number',
+        sessionId: 'id',
+        reason: 'end_turn',
+        text: 'Done: made.txt exists.',
         usage: { input: 320, output: 38, cacheWrite: 0, cacheRead: 100 },
-        costUsd: roundUsd(cost({ input: 120, output: 30, cacheRead: 0 }) + cost({ input: 200, output: 8, cacheRead: 100 })),
+        costUsd: roundUsd(
+          cost({ input: 120, output: 30, cacheRead: 0 }) + cost({ input: 200, output: 8, cacheRead: 100 }),
+        ),
       },
     ]);
     // the tool call's start and result name the same call, and the call's message is the step before it
@@ -93,7 +157,10 @@ describe('opencode -p -f stream-json', () => {
     fake = await startFakeProvider([{ httpStatus: 400, message: 'prompt is too long' }]);
     const run = await runCli(['-p', 'hi', '-f', 'stream-json'], { cwd: project(), env: envFor(fake) });
     expect(run.code).toBe(1);
-    const lines = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.type)).toEqual(['session', 'message', 'usage', 'result']);
     expect(lines[2]).toMatchObject({ outcome: 'error', status: 400, retries: 0 });
     expect(lines[3]).toMatchObject({ reason: 'error', text: '' });
@@ -118,10 +185,14 @@ describe('opencode -p -d', () => {
     expect(debug[0]).toBe(`[debug] model ${CODER} (API model ${model.apiModel}) at ${fake.anthropicBaseURL}`);
     expect(debug.slice(1)).toEqual([
       expect.stringMatching(/^\[debug\] retry 1\/8 in \d+(\.\d)? s: .*(overloaded|529)/i),
-      expect.stringMatching(/^\[debug\] request 1: ok in \d+ ms, after 1 retry \(finish tool_use; tokens 50 in, 7 out, 0 cache read, 0 cache write; \$\d+\.\d{4}\)$/),
+      expect.stringMatching(
+        /^\[debug\] request 1: ok in \d+ ms, after 1 retry \(finish tool_use; tokens 50 in, 7 out, 0 cache read, 0 cache write; \$\d+\.\d{4}\)$/,
+      ),
       '[debug] tool ls toolu_ls started',
       expect.stringMatching(/^\[debug\] tool ls toolu_ls finished in \d+ ms$/),
-      expect.stringMatching(/^\[debug\] request 2: ok in \d+ ms \(finish end_turn; tokens 60 in, 2 out, 0 cache read, 40 cache write; \$\d+\.\d{4}\)$/),
+      expect.stringMatching(
+        /^\[debug\] request 2: ok in \d+ ms \(finish end_turn; tokens 60 in, 2 out, 0 cache read, 40 cache write; \$\d+\.\d{4}\)$/,
+      ),
     ]);
   }, 120_000);
 

@@ -43,7 +43,12 @@ interface LogRow {
 }
 
 /** The log rows in call order, and the stored tool results by call id. */
-function readLog(dir: string): { rows: LogRow[]; results: Map<string, ToolResultPart>; sessionId: string; assistantIds: string[] } {
+function readLog(dir: string): {
+  rows: LogRow[];
+  results: Map<string, ToolResultPart>;
+  sessionId: string;
+  assistantIds: string[];
+} {
   const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
   const rows = db.prepare('SELECT * FROM tool_calls ORDER BY tool_call_id').all() as LogRow[];
   const messages = db.prepare('SELECT id, session_id, role, parts FROM messages ORDER BY seq').all() as {
@@ -71,7 +76,12 @@ describe('tool calls through bin/opencode -p', () => {
     const viewInput = { file_path: 'a.txt', limit: '5' };
     const bashInput = { command: 'sleep 5', timeout: '300' };
     fake = await startFakeProvider([
-      { toolCalls: [{ name: 'view', input: viewInput }, { name: 'bash', input: bashInput }] },
+      {
+        toolCalls: [
+          { name: 'view', input: viewInput },
+          { name: 'bash', input: bashInput },
+        ],
+      },
       { text: 'Read it.' },
     ]);
     const dir = project();

@@ -16,7 +16,9 @@ describe('entryChecksum', () => {
   it('is FNV-1a over the 32-bit little-endian words, then the last bytes, unsigned', () => {
     expect(entryChecksum(new Uint8Array(0))).toBe(0x811c9dc5); // the offset basis: nothing hashed
     // one word, 0x00000001: (0x811c9dc5 ^ 1) * 0x01000193 mod 2^32
-    expect(entryChecksum(Uint8Array.of(1, 0, 0, 0))).toBe(Number((BigInt((0x811c9dc5 ^ 1) >>> 0) * 0x01000193n) % 2n ** 32n));
+    expect(entryChecksum(Uint8Array.of(1, 0, 0, 0))).toBe(
+      Number((BigInt((0x811c9dc5 ^ 1) >>> 0) * 0x01000193n) % 2n ** 32n),
+    );
     // a byte past the last word is hashed alone: the FNV-1a test vector of "a"
     expect(entryChecksum(Uint8Array.of(0x61))).toBe(0xe40c292c);
   });
@@ -50,7 +52,11 @@ describe('a code cache file whose entries changed after it was written', () => {
     writeFileSync(path, bytes);
 
     const corrupted = await run(['keybindings']);
-    expect({ code: corrupted.code, signal: corrupted.signal, stderr: corrupted.stderr }).toEqual({ code: 0, signal: null, stderr: '' });
+    expect({ code: corrupted.code, signal: corrupted.signal, stderr: corrupted.stderr }).toEqual({
+      code: 0,
+      signal: null,
+      stderr: '',
+    });
     expect(corrupted.stdout).toBe(first.stdout);
     expect(corrupted.counts()).toEqual({ fromCache: 0, compiled: files });
     expect((await run(['keybindings'])).counts()).toEqual({ fromCache: files, compiled: 0 });

@@ -20,7 +20,9 @@ function cacheFileBytes(header: unknown, data: Buffer = Buffer.alloc(0)): Buffer
 /** The entry names of the cache file at `path`. */
 function entryNames(path: string): string[] {
   const bytes = readFileSync(path);
-  return (JSON.parse(bytes.subarray(4, 4 + bytes.readUInt32LE(0)).toString('utf8')) as [string, number][]).map(([name]) => name);
+  return (JSON.parse(bytes.subarray(4, 4 + bytes.readUInt32LE(0)).toString('utf8')) as [string, number][]).map(
+    ([name]) => name,
+  );
 }
 
 describe('a code cache file with a header that is not ours', () => {
@@ -36,10 +38,31 @@ describe('a code cache file with a header that is not ours', () => {
 
     const headers: [unknown, Buffer?][] = [
       // lengths that add up to the size (no bytes after the header), one of them negative
-      [[[a, -1], [b, 1]]],
-      [[[`${a} --liftoff-only`, -4], [a, 4]]],
-      [[[a, 4], [b, -4]]],
-      [[[a, 0.5], [b, 0.5]], Buffer.from('x')],
+      [
+        [
+          [a, -1],
+          [b, 1],
+        ],
+      ],
+      [
+        [
+          [`${a} --liftoff-only`, -4],
+          [a, 4],
+        ],
+      ],
+      [
+        [
+          [a, 4],
+          [b, -4],
+        ],
+      ],
+      [
+        [
+          [a, 0.5],
+          [b, 0.5],
+        ],
+        Buffer.from('x'),
+      ],
       [[[a, '1']], Buffer.from('x')],
       // no checksum (the layout before it), or one that is not an unsigned 32-bit integer
       [[[a, 4]], Buffer.from('code')],

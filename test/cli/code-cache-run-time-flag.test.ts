@@ -23,7 +23,10 @@ interface Start {
  * A cache folder, a project with a remote MCP server of `type` and a plain one, and `start`, which runs
  * `-p "say hi"` in one of them against `fake` and returns what its start-up trace says of the code cache.
  */
-async function setup(fake: FakeProvider, type: 'http' | 'sse'): Promise<{ remote: string; plain: string; start: (cwd: string) => Promise<Start> }> {
+async function setup(
+  fake: FakeProvider,
+  type: 'http' | 'sse',
+): Promise<{ remote: string; plain: string; start: (cwd: string) => Promise<Start> }> {
   const { dir, run } = cachedRuns('opencode-code-cache-flag-');
   const provider = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL };
   const start = async (cwd: string): Promise<Start> => {
@@ -56,7 +59,11 @@ describe('the code cache and a V8 flag set at run time', () => {
     expect(remoteFirst.compiled).toBeGreaterThan(0);
     // the entries it kept are the plain run's, still good: neither kind compiles again
     expect(await start(plain)).toEqual({ fromCache: first.compiled, compiled: 0, taken: undefined });
-    expect(await start(remote)).toEqual({ fromCache: remoteFirst.fromCache + remoteFirst.compiled, compiled: 0, taken: 0 });
+    expect(await start(remote)).toEqual({
+      fromCache: remoteFirst.fromCache + remoteFirst.compiled,
+      compiled: 0,
+      taken: 0,
+    });
   });
 
   it('a remote run on an empty cache serialises the files it compiled before the flag, which a plain run then takes', async () => {
@@ -70,6 +77,10 @@ describe('the code cache and a V8 flag set at run time', () => {
     const plainFirst = await start(plain);
     expect(plainFirst.fromCache).toBe(first.taken);
     expect(await start(remote)).toEqual({ fromCache: first.compiled, compiled: 0, taken: 0 });
-    expect(await start(plain)).toEqual({ fromCache: plainFirst.fromCache + plainFirst.compiled, compiled: 0, taken: undefined });
+    expect(await start(plain)).toEqual({
+      fromCache: plainFirst.fromCache + plainFirst.compiled,
+      compiled: 0,
+      taken: undefined,
+    });
   });
 });

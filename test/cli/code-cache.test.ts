@@ -49,7 +49,8 @@ describe('bin/opencode with a code cache', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-code-cache-test-'));
     const cacheDir = join(dir, 'cache');
     let n = 0;
-    const env = (extra: Record<string, string> = {}) => cleanEnv({ OPENCODE_CODE_CACHE_DIR: cacheDir, OPENCODE_STARTUP_TRACE: join(dir, `trace-${++n}.txt`), ...extra });
+    const env = (extra: Record<string, string> = {}) =>
+      cleanEnv({ OPENCODE_CODE_CACHE_DIR: cacheDir, OPENCODE_STARTUP_TRACE: join(dir, `trace-${++n}.txt`), ...extra });
     return { dir, cacheDir, env, trace: () => join(dir, `trace-${n}.txt`) };
   };
 
@@ -111,7 +112,10 @@ describe('bin/opencode with a code cache', () => {
 
   it('OPENCODE_CODE_CACHE=off: no cache is read or made, the output is the same', async () => {
     const { dir, cacheDir, env } = setup();
-    const cached = await runCli(['keybindings'], { cwd: dir, env: env({ OPENCODE_CODE_CACHE_DIR: join(cacheDir, 'other') }) });
+    const cached = await runCli(['keybindings'], {
+      cwd: dir,
+      env: env({ OPENCODE_CODE_CACHE_DIR: join(cacheDir, 'other') }),
+    });
     const off = await runCli(['keybindings'], { cwd: dir, env: env({ OPENCODE_CODE_CACHE: 'off' }) });
     expect(off.code).toBe(0);
     expect(off.stdout).toBe(cached.stdout);

@@ -15,7 +15,10 @@ import { BIN } from '../support/cli.js';
 describe('commander in the built command', () => {
   it('--help prints the usage without loading node:child_process', () => {
     const preload = join(mkdtempSync(join(tmpdir(), 'opencode-commander-')), 'loaded.cjs');
-    writeFileSync(preload, "process.on('exit', () => process.stderr.write(`child_process loaded: ${process.moduleLoadList.includes('NativeModule child_process')}\\n`));\n");
+    writeFileSync(
+      preload,
+      "process.on('exit', () => process.stderr.write(`child_process loaded: ${process.moduleLoadList.includes('NativeModule child_process')}\\n`));\n",
+    );
     const run = spawnSync(process.execPath, ['-r', preload, BIN, '--help'], { encoding: 'utf8' });
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^Usage: opencode \[options\] \[command\]/);

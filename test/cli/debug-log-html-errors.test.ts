@@ -15,8 +15,16 @@ const PAGE = `<!DOCTYPE html>\n<html><head><title>400 Bad Request</title></head>
 
 describe('oneLine', () => {
   it.each([
-    ['a prefix and an HTML page', `rejected (HTTP 400): 400 ${PAGE}`, `rejected (HTTP 400): 400 an HTML page titled "400 Bad Request" (${PAGE.length} characters), not the API's answer: check the base URL and any proxy`],
-    ['a page without a title', '<html><body>x</body></html>', `an HTML page (27 characters), not the API's answer: check the base URL and any proxy`],
+    [
+      'a prefix and an HTML page',
+      `rejected (HTTP 400): 400 ${PAGE}`,
+      `rejected (HTTP 400): 400 an HTML page titled "400 Bad Request" (${PAGE.length} characters), not the API's answer: check the base URL and any proxy`,
+    ],
+    [
+      'a page without a title',
+      '<html><body>x</body></html>',
+      `an HTML page (27 characters), not the API's answer: check the base URL and any proxy`,
+    ],
     ['text over lines', 'bad\n  request\tbody', 'bad request body'],
     ['plain text', 'overloaded', 'overloaded'],
     ['a long text', 'x'.repeat(1000), `${'x'.repeat(DEBUG_ERROR_MAX_CHARS - 1)}…`],

@@ -19,7 +19,10 @@ function project(config: unknown, globalConfig?: unknown): { dir: string; env: R
 
 describe('opencode keybindings', () => {
   it('prints every action with its default and, where a config file changed it, the keys in effect', async () => {
-    const { dir, env } = project({ keybindings: { 'session.new': ['ctrl+b', 'alt+n'], 'app.logs': 'none' } }, { keybindings: { 'model.list': 'alt+m' } });
+    const { dir, env } = project(
+      { keybindings: { 'session.new': ['ctrl+b', 'alt+n'], 'app.logs': 'none' } },
+      { keybindings: { 'model.list': 'alt+m' } },
+    );
     const run = await runCli(['keybindings'], { cwd: dir, env });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -34,7 +37,9 @@ describe('opencode keybindings', () => {
   });
 
   it('says what is wrong, one line each, and exits 2', async () => {
-    const { dir, env } = project({ keybindings: { 'session.nwe': 'ctrl+b', 'model.list': 'ctrl+foo', 'session.new': 'ctrl+o' } });
+    const { dir, env } = project({
+      keybindings: { 'session.nwe': 'ctrl+b', 'model.list': 'ctrl+foo', 'session.new': 'ctrl+o' },
+    });
     const run = await runCli(['keybindings'], { cwd: dir, env });
     const file = join(dir, '.opencode.json');
     expect(run.stderr.split('\n')).toEqual([

@@ -19,11 +19,21 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 describe('npx opencode inside the checkout', () => {
   it('runs the installed build without building again', () => {
     const checkout = mkdtempSync(join(tmpdir(), 'opencode-npx-checkout-'));
-    for (const entry of ['package.json', 'bin', 'scripts']) cpSync(join(ROOT, entry), join(checkout, entry), { recursive: true });
+    for (const entry of ['package.json', 'bin', 'scripts'])
+      cpSync(join(ROOT, entry), join(checkout, entry), { recursive: true });
     symlinkSync(join(ROOT, 'dist'), join(checkout, 'dist'));
     symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
-    const env = cleanEnv({ npm_config_cache: mkdtempSync(join(tmpdir(), 'opencode-npm-cache-')), npm_config_offline: 'true', npm_config_update_notifier: 'false' });
-    const run = spawnSync('npx', ['opencode', 'help', 'schema'], { cwd: checkout, env, encoding: 'utf8', timeout: 120_000 });
+    const env = cleanEnv({
+      npm_config_cache: mkdtempSync(join(tmpdir(), 'opencode-npm-cache-')),
+      npm_config_offline: 'true',
+      npm_config_update_notifier: 'false',
+    });
+    const run = spawnSync('npx', ['opencode', 'help', 'schema'], {
+      cwd: checkout,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout.startsWith('Usage: opencode schema [options]\n')).toBe(true);

@@ -59,7 +59,14 @@ async function start(env: Record<string, string>, profile?: string): Promise<Cha
   const fullEnv = { HOME: home, ...env };
   const loaded = loadConfig({ cwd: dir, env: fullEnv });
   const chosen = await chooseProviders(loaded.config, loaded, fullEnv, { profile });
-  app = createApp({ cwd: dir, config: loaded.config, models: chosen.models, providerSettings: chosen.settings, generateTitles: false, profile: chosen.profile });
+  app = createApp({
+    cwd: dir,
+    config: loaded.config,
+    models: chosen.models,
+    providerSettings: chosen.settings,
+    generateTitles: false,
+    profile: chosen.profile,
+  });
   return chatServices(app, chosen.settings, fullEnv);
 }
 
@@ -80,7 +87,12 @@ describe('switching the profile for the next request', () => {
     expect(local.answered.map((b) => b.model)).toEqual(['qwen3-coder']);
     expect(local.requests.filter((r) => r.api === 'openai').map((r) => r.path)).toEqual(['/v1/chat/completions']);
     // the second request carries the whole conversation to the new provider
-    expect(local.answered[0].messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(local.answered[0].messages.map((m: { role: string }) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+    ]);
     expect(work.answered).toHaveLength(1);
   });
 
@@ -115,7 +127,7 @@ describe('switching the profile for the next request', () => {
     expect(work.requests).toEqual([]);
   });
 
-  it('redacts the key of every profile\'s apiKeyEnv from tool output, the inactive ones\' too (they may be switched to)', async () => {
+  it("redacts the key of every profile's apiKeyEnv from tool output, the inactive ones' too (they may be switched to)", async () => {
     await start({ WORK_ANTHROPIC_KEY: KEY }, 'local');
     expect(redactSecrets(`printenv says ${KEY}`)).toBe('printenv says [redacted]');
   });
@@ -124,17 +136,32 @@ describe('switching the profile for the next request', () => {
     const services = await start({}, 'local');
     expect(services.profiles!.list()).toEqual([
       { name: 'local', coderModel: 'local/qwen3-coder', problems: [] },
-      { name: 'work', coderModel: 'anthropic/claude-sonnet-5-5', problems: ['anthropic: WORK_ANTHROPIC_KEY is not set'] },
+      {
+        name: 'work',
+        coderModel: 'anthropic/claude-sonnet-5-5',
+        problems: ['anthropic: WORK_ANTHROPIC_KEY is not set'],
+      },
     ]);
   });
 });
 
 describe('ctrl+o saves the model', () => {
   it('to the project file, keeping its comments and layout', async () => {
-    const services = await start({ ANTHROPIC_API_KEY: 'sk-ant-test-0123456789', ANTHROPIC_BASE_URL: work.anthropicBaseURL });
+    const services = await start({
+      ANTHROPIC_API_KEY: 'sk-ant-test-0123456789',
+      ANTHROPIC_BASE_URL: work.anthropicBaseURL,
+    });
     const projectFile = join(dir, '.opencode.json');
-    expect(await services.setModel('anthropic/claude-haiku-4-5')).toEqual({ file: projectFile, keyPath: 'agents.coder.model' });
-    expect(readFileSync(projectFile, 'utf8')).toBe(CONFIG().replace(/  },\n}\n$/, '  },\n  "agents": {\n    "coder": {\n      "model": "anthropic/claude-haiku-4-5"\n    }\n  },\n}\n'));
+    expect(await services.setModel('anthropic/claude-haiku-4-5')).toEqual({
+      file: projectFile,
+      keyPath: 'agents.coder.model',
+    });
+    expect(readFileSync(projectFile, 'utf8')).toBe(
+      CONFIG().replace(
+        /  },\n}\n$/,
+        '  },\n  "agents": {\n    "coder": {\n      "model": "anthropic/claude-haiku-4-5"\n    }\n  },\n}\n',
+      ),
+    );
     expect(services.agent.model().id).toBe('anthropic/claude-haiku-4-5');
     expect(loadConfig({ cwd: dir, env: { HOME: home } }).config.agents.coder.model).toBe('anthropic/claude-haiku-4-5');
   });
@@ -142,16 +169,29 @@ describe('ctrl+o saves the model', () => {
   it('under the active profile, so the profile keeps its own choice', async () => {
     const services = await start({ WORK_ANTHROPIC_KEY: KEY }, 'local');
     const projectFile = join(dir, '.opencode.json');
-    expect(await services.setModel('local/llama3')).toEqual({ file: projectFile, keyPath: 'profiles.local.agents.coder.model' });
-    expect(readFileSync(projectFile, 'utf8')).toBe(CONFIG().replace('"agents": { "coder": { "model": "local/qwen3-coder" }', '"agents": { "coder": { "model": "local/llama3" }'));
+    expect(await services.setModel('local/llama3')).toEqual({
+      file: projectFile,
+      keyPath: 'profiles.local.agents.coder.model',
+    });
+    expect(readFileSync(projectFile, 'utf8')).toBe(
+      CONFIG().replace(
+        '"agents": { "coder": { "model": "local/qwen3-coder" }',
+        '"agents": { "coder": { "model": "local/llama3" }',
+      ),
+    );
     expect(services.agent.model().id).toBe('local/llama3');
   });
 
   it('to the global file when asked, leaving the project file alone', async () => {
     const services = await start({ WORK_ANTHROPIC_KEY: KEY }, 'work');
     const globalFile = join(home, '.opencode.json');
-    expect(await services.setModel('anthropic/claude-haiku-4-5', { global: true })).toEqual({ file: globalFile, keyPath: 'profiles.work.agents.coder.model' });
-    expect(JSON.parse(readFileSync(globalFile, 'utf8'))).toEqual({ profiles: { work: { agents: { coder: { model: 'anthropic/claude-haiku-4-5' } } } } });
+    expect(await services.setModel('anthropic/claude-haiku-4-5', { global: true })).toEqual({
+      file: globalFile,
+      keyPath: 'profiles.work.agents.coder.model',
+    });
+    expect(JSON.parse(readFileSync(globalFile, 'utf8'))).toEqual({
+      profiles: { work: { agents: { coder: { model: 'anthropic/claude-haiku-4-5' } } } },
+    });
     expect(readFileSync(join(dir, '.opencode.json'), 'utf8')).toBe(CONFIG());
   });
 });

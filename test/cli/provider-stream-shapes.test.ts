@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalogModel, DEFAULT_MODELS } from '../../src/provider/catalog.js';
 import { roundUsd } from '../../src/session-io/conversation.js';
-import { startFakeProvider, type FakeProvider, type FakeProviderOptions, type FakeTurn } from '../support/fake-provider.js';
+import {
+  startFakeProvider,
+  type FakeProvider,
+  type FakeProviderOptions,
+  type FakeTurn,
+} from '../support/fake-provider.js';
 import { cleanEnv, runCli } from '../support/cli.js';
 
 let fake: FakeProvider | undefined;
@@ -25,12 +30,21 @@ const project = (config?: unknown) => {
   if (config) writeFileSync(join(dir, '.opencode.json'), JSON.stringify(config));
   return dir;
 };
-const anthropicEnv = (f: FakeProvider) => cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
-const lines = (stdout: string) => stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
-const start = async (turns: FakeTurn[], options?: FakeProviderOptions) => (fake = await startFakeProvider(turns, options));
+const anthropicEnv = (f: FakeProvider) =>
+  cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
+const lines = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+const start = async (turns: FakeTurn[], options?: FakeProviderOptions) =>
+  (fake = await startFakeProvider(turns, options));
 /** Each message of a request as `[role, its blocks' types and texts]`. */
 const shape = (body: { messages: { role: string; content: string | { type: string; text?: string }[] }[] }) =>
-  body.messages.map((m) => [m.role, typeof m.content === 'string' ? m.content : m.content.map((b) => (b.type === 'text' ? b.text : b.type))]);
+  body.messages.map((m) => [
+    m.role,
+    typeof m.content === 'string' ? m.content : m.content.map((b) => (b.type === 'text' ? b.text : b.type)),
+  ]);
 
 const EXPLANATION = 'This request was declined because it could enable cyber harm.';
 const REFUSED: FakeTurn = {
@@ -38,11 +52,24 @@ const REFUSED: FakeTurn = {
   stopReason: 'refusal',
   stopDetails: { type: 'refusal', category: 'cyber', explanation: EXPLANATION },
 };
-const SEARCH_USE = { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'node 20 release date' } };
+const SEARCH_USE = {
+  type: 'server_tool_use',
+  id: 'srvtoolu_01',
+  name: 'web_search',
+  input: { query: 'node 20 release date' },
+};
 const SEARCH_RESULT = {
   type: 'web_search_tool_result',
   tool_use_id: 'srvtoolu_01',
-  content: [{ type: 'web_search_result', url: 'https://nodejs.org/en/blog', title: 'Node.js 20', encrypted_content: 'EqQBCgIYAhIM', page_age: null }],
+  content: [
+    {
+      type: 'web_search_result',
+      url: 'https://nodejs.org/en/blog',
+      title: 'Node.js 20',
+      encrypted_content: 'EqQBCgIYAhIM',
+      page_age: null,
+    },
+  ],
 };
 
 describe('an Anthropic refusal', () => {
@@ -56,12 +83,15 @@ describe('an Anthropic refusal', () => {
       `opencode: The model declined to answer: ${EXPLANATION} (this prompt is left out of later requests; rephrase it to go on)\n`,
     );
     const result = lines(refused.stdout).at(-1)!;
-    expect([result.type, result.reason, result.error]).toEqual(['result', 'refusal', `The model declined to answer: ${EXPLANATION}`]);
+    expect([result.type, result.reason, result.error]).toEqual([
+      'result',
+      'refusal',
+      `The model declined to answer: ${EXPLANATION}`,
+    ]);
 
     const next = await runCli(['-p', 'write a sort function', '--continue'], { cwd: dir, env });
     expect([next.code, next.stdout, next.stderr]).toEqual([0, 'Here is a sorting function.\n', '']);
     expect(shape(fake!.answered[1])).toEqual([['user', ['write a sort function']]]);
-
   });
 
   it('prints nothing on stdout with -f json (not "No content available") and exits 1', async () => {
@@ -75,7 +105,10 @@ describe('an Anthropic refusal', () => {
 describe('an OpenAI-compatible content filter', () => {
   it('is a refusal too: exit 1, the line on stderr, nothing on stdout', async () => {
     await start([{ text: 'Par', finishReason: 'content_filter' }]);
-    const run = await runCli(['-p', 'go', '-m', 'local/fake-model'], { cwd: project(), env: cleanEnv({ LOCAL_ENDPOINT: fake!.url }) });
+    const run = await runCli(['-p', 'go', '-m', 'local/fake-model'], {
+      cwd: project(),
+      env: cleanEnv({ LOCAL_ENDPOINT: fake!.url }),
+    });
     expect([run.code, run.stdout, run.stderr]).toEqual([
       1,
       '',
@@ -87,10 +120,20 @@ describe('an OpenAI-compatible content filter', () => {
 describe('an Anthropic paused turn', () => {
   it('is sent back as it is and continued; the answer is the text from before and after the pause', async () => {
     await start([
-      { blocks: [{ text: 'Searching.' }, { server: SEARCH_USE }], stopReason: 'pause_turn', usage: { input: 30, output: 12 } },
-      { blocks: [{ server: SEARCH_RESULT }, { text: 'Node 20 came out in April 2023.' }], usage: { input: 60, output: 9 } },
+      {
+        blocks: [{ text: 'Searching.' }, { server: SEARCH_USE }],
+        stopReason: 'pause_turn',
+        usage: { input: 30, output: 12 },
+      },
+      {
+        blocks: [{ server: SEARCH_RESULT }, { text: 'Node 20 came out in April 2023.' }],
+        usage: { input: 60, output: 9 },
+      },
     ]);
-    const run = await runCli(['-p', 'when did node 20 come out?', '-f', 'stream-json'], { cwd: project(), env: anthropicEnv(fake!) });
+    const run = await runCli(['-p', 'when did node 20 come out?', '-f', 'stream-json'], {
+      cwd: project(),
+      env: anthropicEnv(fake!),
+    });
     expect([run.code, run.stderr]).toEqual([0, '']);
     const continued = fake!.answered[1];
     expect(shape(continued)).toEqual([
@@ -115,7 +158,14 @@ describe('an Anthropic paused turn', () => {
 describe('text around server tool blocks', () => {
   it('keeps the sentences apart on stdout and sends the blocks back in their order', async () => {
     await start([
-      { blocks: [{ text: 'I will look it up.' }, { server: SEARCH_USE }, { server: SEARCH_RESULT }, { text: 'It came out in April 2023.' }] },
+      {
+        blocks: [
+          { text: 'I will look it up.' },
+          { server: SEARCH_USE },
+          { server: SEARCH_RESULT },
+          { text: 'It came out in April 2023.' },
+        ],
+      },
       { text: 'Yes.' },
     ]);
     const dir = project();
@@ -123,7 +173,10 @@ describe('text around server tool blocks', () => {
     expect([run.code, run.stdout, run.stderr]).toEqual([0, 'I will look it up.\n\nIt came out in April 2023.\n', '']);
     await runCli(['-p', 'sure?', '--continue'], { cwd: dir, env: anthropicEnv(fake!) });
     const sent = fake!.answered[1];
-    expect(shape(sent)[1]).toEqual(['assistant', ['I will look it up.', 'server_tool_use', 'web_search_tool_result', 'It came out in April 2023.']]);
+    expect(shape(sent)[1]).toEqual([
+      'assistant',
+      ['I will look it up.', 'server_tool_use', 'web_search_tool_result', 'It came out in April 2023.'],
+    ]);
     expect(sent.messages[1].content.slice(1, 3)).toEqual([SEARCH_USE, SEARCH_RESULT]);
   });
 });
@@ -142,16 +195,28 @@ describe('a stop reason opencode does not know', () => {
 
 describe('DeepSeek thinking mode with tool calls', () => {
   const deepseek = (f: FakeProvider, id: string) => ({
-    providers: { [id]: { baseURL: f.openaiBaseURL, apiKeyEnv: 'DEEPSEEK_API_KEY', models: { 'deepseek-reasoner': { contextWindow: 131072, maxTokens: 8192 } } } },
+    providers: {
+      [id]: {
+        baseURL: f.openaiBaseURL,
+        apiKeyEnv: 'DEEPSEEK_API_KEY',
+        models: { 'deepseek-reasoner': { contextWindow: 131072, maxTokens: 8192 } },
+      },
+    },
   });
   const turns = (): FakeTurn[] => [
-    { thinking: { text: 'I should list the folder.', signature: '' }, toolCalls: [{ id: 'call_ds_1', name: 'ls', input: { path: '.' } }] },
+    {
+      thinking: { text: 'I should list the folder.', signature: '' },
+      toolCalls: [{ id: 'call_ds_1', name: 'ls', input: { path: '.' } }],
+    },
     { thinking: { text: 'It is empty.', signature: '' }, text: 'The folder is empty.' },
   ];
 
   it('sends reasoning_content back on the assistant message with tool calls', async () => {
     await start(turns(), { requireReasoningContent: true });
-    const run = await runCli(['-p', 'list files', '-m', 'deepseek/deepseek-reasoner'], { cwd: project(deepseek(fake!, 'deepseek')), env: cleanEnv({ DEEPSEEK_API_KEY: 'sk-ds-test' }) });
+    const run = await runCli(['-p', 'list files', '-m', 'deepseek/deepseek-reasoner'], {
+      cwd: project(deepseek(fake!, 'deepseek')),
+      env: cleanEnv({ DEEPSEEK_API_KEY: 'sk-ds-test' }),
+    });
     expect([run.code, run.stdout, run.stderr]).toEqual([0, 'The folder is empty.\n', '']);
     const assistant = fake!.answered[1].messages.find((m: { role: string }) => m.role === 'assistant');
     expect(assistant).toEqual({
@@ -164,8 +229,13 @@ describe('DeepSeek thinking mode with tool calls', () => {
 
   it('is answered 400 by the API when the field is left out (a provider no rule names)', async () => {
     await start(turns(), { requireReasoningContent: true });
-    const config = { providers: { acme: { baseURL: fake!.openaiBaseURL, apiKeyEnv: 'ACME_KEY', models: { 'r1-coder': {} } } } };
-    const run = await runCli(['-p', 'list files', '-m', 'acme/r1-coder'], { cwd: project(config), env: cleanEnv({ ACME_KEY: 'sk-test' }) });
+    const config = {
+      providers: { acme: { baseURL: fake!.openaiBaseURL, apiKeyEnv: 'ACME_KEY', models: { 'r1-coder': {} } } },
+    };
+    const run = await runCli(['-p', 'list files', '-m', 'acme/r1-coder'], {
+      cwd: project(config),
+      env: cleanEnv({ ACME_KEY: 'sk-test' }),
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Missing `reasoning_content` field in the assistant message at message index 2.');
   });
@@ -187,11 +257,14 @@ describe('usage in every shape', () => {
     expect([listed.tokens.input, listed.tokens.output, listed.costUsd]).toEqual([100, 320, cost]);
   });
 
-  it("Groq: counts only in x_groq.usage are read", async () => {
+  it('Groq: counts only in x_groq.usage are read', async () => {
     await start([{ text: 'Hi.', usage: { input: 50, output: 7 }, usageShape: 'x_groq' }]);
     const model = DEFAULT_MODELS.groq.coder;
     const dir = project({ providers: { groq: { baseURL: fake!.openaiBaseURL } } });
-    const run = await runCli(['-p', 'hi', '-m', model, '-f', 'stream-json'], { cwd: dir, env: cleanEnv({ GROQ_API_KEY: 'gsk-test' }) });
+    const run = await runCli(['-p', 'hi', '-m', model, '-f', 'stream-json'], {
+      cwd: dir,
+      env: cleanEnv({ GROQ_API_KEY: 'gsk-test' }),
+    });
     expect(run.code).toBe(0);
     const usage = lines(run.stdout).find((l) => l.type === 'usage')!;
     expect([usage.input, usage.output, usage.usageEstimated]).toEqual([50, 7, undefined]);
@@ -208,7 +281,7 @@ describe('usage in every shape', () => {
     expect([run.code, run.stderr]).toEqual([0, '']);
     const out = lines(run.stdout);
     expect(out.filter((l) => l.type === 'warning').map((l) => l.message)).toEqual([
-      'local/fake-model reports no token usage; this session\'s token counts and cost are estimates (about 4 characters a token)',
+      "local/fake-model reports no token usage; this session's token counts and cost are estimates (about 4 characters a token)",
     ]);
     const usage = out.filter((l) => l.type === 'usage');
     expect(usage.map((l) => l.usageEstimated)).toEqual([true, true]);
@@ -231,14 +304,22 @@ describe('tool call ids a server numbers per reply', () => {
     const env = cleanEnv({ LOCAL_ENDPOINT: fake!.url });
     const run = await runCli(['-p', 'run both', '-m', 'local/fake-model', '-f', 'stream-json'], { cwd: dir, env });
     expect(run.code).toBe(0);
-    expect(lines(run.stdout).filter((l) => l.type === 'tool_call').map((l) => [l.toolCallId, l.summary])).toEqual([
+    expect(
+      lines(run.stdout)
+        .filter((l) => l.type === 'tool_call')
+        .map((l) => [l.toolCallId, l.summary]),
+    ).toEqual([
       ['call_0', 'bash: echo one'],
       ['call_0_2', 'bash: echo two'],
     ]);
     const sent = fake!.answered[2].messages.filter((m: { role: string }) => m.role !== 'system' && m.role !== 'user');
-    expect(sent.map((m: { role: string; tool_calls?: { id: string }[]; tool_call_id?: string; content: string }) =>
-      m.role === 'assistant' ? ['assistant', m.tool_calls!.map((c) => c.id)] : ['tool', m.tool_call_id, m.content.trim()],
-    )).toEqual([
+    expect(
+      sent.map((m: { role: string; tool_calls?: { id: string }[]; tool_call_id?: string; content: string }) =>
+        m.role === 'assistant'
+          ? ['assistant', m.tool_calls!.map((c) => c.id)]
+          : ['tool', m.tool_call_id, m.content.trim()],
+      ),
+    ).toEqual([
       ['assistant', ['call_0']],
       ['tool', 'call_0', 'one'],
       ['assistant', ['call_0_2']],

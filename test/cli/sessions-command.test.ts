@@ -63,7 +63,11 @@ describe('opencode sessions list', () => {
       '',
     ]);
     // ids are shortened to a unique prefix of at least 8 characters (random ids: 8 tell them apart)
-    expect(rows.slice(1, 4).map((r) => r.split(' ')[0])).toEqual([agentId.slice(0, 8), childId.slice(0, 8), lsId.slice(0, 8)]);
+    expect(rows.slice(1, 4).map((r) => r.split(' ')[0])).toEqual([
+      agentId.slice(0, 8),
+      childId.slice(0, 8),
+      lsId.slice(0, 8),
+    ]);
   }, 60_000);
 
   it('prints JSON with --json', async () => {
@@ -89,7 +93,10 @@ describe('opencode sessions list', () => {
 
   it('says so in a project without sessions, and creates no database', async () => {
     const empty = project();
-    expect(await cli(['sessions', 'list'], empty)).toMatchObject({ code: 0, stdout: 'No sessions in this project yet.\n' });
+    expect(await cli(['sessions', 'list'], empty)).toMatchObject({
+      code: 0,
+      stdout: 'No sessions in this project yet.\n',
+    });
     expect(await cli(['sessions', 'list', '--json'], empty)).toMatchObject({ code: 0, stdout: '[]\n' });
     expect(existsSync(join(empty, '.opencode', 'opencode.db'))).toBe(false);
   }, 60_000);
@@ -171,8 +178,12 @@ describe('opencode sessions export', () => {
 
   it('nests a sub-agent conversation under its agent call', async () => {
     const md = (await cli(['sessions', 'export', agentId, '--format', 'md'])).stdout;
-    expect(md).toContain('<details><summary>agent: find the build command — 1 line: The build command is make.</summary>');
-    expect(md).toContain(`Output:\n\n\`\`\`\nThe build command is make.\n\`\`\`\n\nSub-agent session \`${childId}\`:\n\n#### You\n\nfind the build command\n\n#### Assistant (${CODER})\n\nThe build command is make.\n\n</details>\n\nUse make.\n`);
+    expect(md).toContain(
+      '<details><summary>agent: find the build command — 1 line: The build command is make.</summary>',
+    );
+    expect(md).toContain(
+      `Output:\n\n\`\`\`\nThe build command is make.\n\`\`\`\n\nSub-agent session \`${childId}\`:\n\n#### You\n\nfind the build command\n\n#### Assistant (${CODER})\n\nThe build command is make.\n\n</details>\n\nUse make.\n`,
+    );
   }, 60_000);
 });
 
@@ -191,8 +202,12 @@ describe('opencode sessions export --format json, then import', () => {
       stdout: `imported session ${agentId} "Non-interactive: how do I build?", 4 messages\n`,
       stderr: '',
     });
-    expect((await cli(['sessions', 'show', agentId], other)).stdout).toBe((await cli(['sessions', 'show', agentId])).stdout);
-    expect((await cli(['sessions', 'show', childId], other)).stdout).toBe((await cli(['sessions', 'show', childId])).stdout);
+    expect((await cli(['sessions', 'show', agentId], other)).stdout).toBe(
+      (await cli(['sessions', 'show', agentId])).stdout,
+    );
+    expect((await cli(['sessions', 'show', childId], other)).stdout).toBe(
+      (await cli(['sessions', 'show', childId])).stdout,
+    );
     expect((await cli(['sessions', 'export', agentId, '--format', 'json'], other)).stdout).toBe(exported.stdout);
     expect((await cli(['sessions', 'list', '--json'], other)).stdout).toBe(
       JSON.stringify(JSON.parse((await cli(['sessions', 'list', '--json'])).stdout).slice(0, 2), null, 2) + '\n',
@@ -203,7 +218,10 @@ describe('opencode sessions export --format json, then import', () => {
     const exported = (await cli(['sessions', 'export', agentId, '--format', 'json'])).stdout;
     const run = await cli(['sessions', 'import', '-'], dir, exported);
     expect(run.code).toBe(0);
-    const match = /^imported session (\S+) "Non-interactive: how do I build\?", 4 messages \(a session with its id (\S+) or one of its messages is already here, so it got a new id\)\n$/.exec(run.stdout);
+    const match =
+      /^imported session (\S+) "Non-interactive: how do I build\?", 4 messages \(a session with its id (\S+) or one of its messages is already here, so it got a new id\)\n$/.exec(
+        run.stdout,
+      );
     expect(match?.[2]).toBe(agentId);
     const newId = match![1]!;
     expect(newId).not.toBe(agentId);
@@ -212,10 +230,13 @@ describe('opencode sessions export --format json, then import', () => {
     // the sub-agent session got a new id too, and the agent call's result points at it
     expect(copy.sessions[1].parentSessionId).toBe(newId);
     expect(copy.sessions[1].id).not.toBe(childId);
-    const agentResult = copy.messages.flatMap((m: { parts: { type: string; metadata?: { sessionId?: string } }[] }) => m.parts).find((p: { type: string; metadata?: { sessionId?: string } }) => p.metadata?.sessionId);
+    const agentResult = copy.messages
+      .flatMap((m: { parts: { type: string; metadata?: { sessionId?: string } }[] }) => m.parts)
+      .find((p: { type: string; metadata?: { sessionId?: string } }) => p.metadata?.sessionId);
     expect(agentResult.metadata.sessionId).toBe(copy.sessions[1].id);
     // the conversation itself is the same
-    const strip = (d: typeof original) => d.messages.map((m: { role: string; seq: number; createdAt: number }) => [m.role, m.seq, m.createdAt]);
+    const strip = (d: typeof original) =>
+      d.messages.map((m: { role: string; seq: number; createdAt: number }) => [m.role, m.seq, m.createdAt]);
     expect(strip(copy)).toEqual(strip(original));
     // the original is untouched
     expect((await cli(['sessions', 'export', agentId, '--format', 'json'])).stdout).toBe(exported);
@@ -234,12 +255,43 @@ describe('opencode sessions export --format json, then import', () => {
     });
     const notJson = await cli(['sessions', 'import', write('a.json', '{ nope')], other);
     expect(notJson.code).toBe(2);
-    expect(notJson.stderr).toMatch(/^opencode: .*a\.json is not JSON \(.*\); import reads what `opencode sessions export ID --format json` writes\n$/);
+    expect(notJson.stderr).toMatch(
+      /^opencode: .*a\.json is not JSON \(.*\); import reads what `opencode sessions export ID --format json` writes\n$/,
+    );
     expect(await cli(['sessions', 'import', write('b.json', '{"messages": []}')], other)).toMatchObject({
       code: 2,
       stderr: `opencode: cannot import ${join(other, 'b.json')}: not an opencode session export (its "format" is null, expected "opencode-session"); make one with: opencode sessions export ID --format json\n`,
     });
-    const bad = { format: 'opencode-session', version: 1, sessions: [{ id: 's', title: 't', promptTokens: 0, completionTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, contextTokens: 0, costUsd: 0, createdAt: 1, updatedAt: 1 }], messages: [{ id: 'm', sessionId: 's', role: 'user', seq: 1, createdAt: 1, updatedAt: 1, parts: [{ type: 'txt', text: 'hi' }] }], files: [] };
+    const bad = {
+      format: 'opencode-session',
+      version: 1,
+      sessions: [
+        {
+          id: 's',
+          title: 't',
+          promptTokens: 0,
+          completionTokens: 0,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          contextTokens: 0,
+          costUsd: 0,
+          createdAt: 1,
+          updatedAt: 1,
+        },
+      ],
+      messages: [
+        {
+          id: 'm',
+          sessionId: 's',
+          role: 'user',
+          seq: 1,
+          createdAt: 1,
+          updatedAt: 1,
+          parts: [{ type: 'txt', text: 'hi' }],
+        },
+      ],
+      files: [],
+    };
     const wrongPart = await cli(['sessions', 'import', write('c.json', JSON.stringify(bad))], other);
     expect(wrongPart.code).toBe(2);
     expect(wrongPart.stderr).toMatch(/^opencode: cannot import .*c\.json: messages\.0\.parts\.0\.type: .*\n$/);

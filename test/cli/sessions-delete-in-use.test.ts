@@ -59,22 +59,36 @@ describe('opencode sessions delete of a session in use', () => {
   it('is refused while a -p run holds it, naming its pid; the TUI refuses it too; once the run exits it goes', async () => {
     const { dir, cli, run, pid, id } = await slowRun();
     const refused = await cli(['sessions', 'delete', id.slice(0, 8)]);
-    expect({ ...refused, stderr: untimed(refused.stderr) }).toMatchObject({ code: 1, stdout: '', stderr: refusal(id, `opencode -p (pid ${pid}, since TIME)`) });
+    expect({ ...refused, stderr: untimed(refused.stderr) }).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: refusal(id, `opencode -p (pid ${pid}, since TIME)`),
+    });
     expect((await cli(['sessions', 'show', id])).code).toBe(0);
 
     // the TUI's delete (ctrl+s → d) in another process: the dialog shows this message
     db = openDatabase(join(dir, '.opencode'));
-    expect(() => sessionServices(db!, dir).delete(id)).toThrow(/^in use by opencode -p \(pid \d+, since [\d-]+ [\d:]+\): quit it or open another session there first$/);
+    expect(() => sessionServices(db!, dir).delete(id)).toThrow(
+      /^in use by opencode -p \(pid \d+, since [\d-]+ [\d:]+\): quit it or open another session there first$/,
+    );
     expect(db.sessions.get(id)).toBeDefined();
 
     expect(await run).toMatchObject({ code: 0, stdout: 'Slow answer here.\n' });
     expect(existsSync(marksOf(dir, id))).toBe(false);
-    expect(await cli(['sessions', 'delete', id])).toMatchObject({ code: 0, stderr: '', stdout: `deleted session ${id} "Non-interactive: slow" (2 messages)\n` });
+    expect(await cli(['sessions', 'delete', id])).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: `deleted session ${id} "Non-interactive: slow" (2 messages)\n`,
+    });
   }, 90_000);
 
   it('--force deletes it while the run holds it', async () => {
     const { cli, run, id } = await slowRun();
-    expect(await cli(['sessions', 'delete', '--force', id])).toMatchObject({ code: 0, stderr: '', stdout: `deleted session ${id} "Non-interactive: slow" (2 messages)\n` });
+    expect(await cli(['sessions', 'delete', '--force', id])).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: `deleted session ${id} "Non-interactive: slow" (2 messages)\n`,
+    });
     expect((await cli(['sessions', 'show', id])).code).toBe(2);
     // the run loses its session under it, as --force's help says, and says why
     expect(await run).toMatchObject({
@@ -99,7 +113,10 @@ describe('opencode sessions delete of a session in use', () => {
         `or pass --force to delete it anyway (that process's next write to the session then fails)\n`,
     );
     tui.opened!(second.id);
-    expect(await runCli(['sessions', 'delete', first.id], { cwd: dir, env })).toMatchObject({ code: 0, stdout: `deleted session ${first.id} "First" (0 messages)\n` });
+    expect(await runCli(['sessions', 'delete', first.id], { cwd: dir, env })).toMatchObject({
+      code: 0,
+      stdout: `deleted session ${first.id} "First" (0 messages)\n`,
+    });
     // the TUI deletes the session it shows itself: its own mark does not stop it
     tui.delete(second.id);
     expect(db.sessions.get(second.id)).toBeUndefined();
@@ -117,14 +134,20 @@ describe('opencode sessions delete of a session in use', () => {
       `import { holdSession } from ${JSON.stringify(join(import.meta.dirname, '../../src/db/session-in-use.ts'))};\n` +
         `holdSession(${JSON.stringify(join(dir, '.opencode'))}, ${JSON.stringify(session.id)}, 'tui');\nconsole.log('held');\nsetInterval(() => {}, 1000);\n`,
     );
-    const child = spawn(process.execPath, ['--import', 'tsx', holder], { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', holder], {
+      cwd: join(import.meta.dirname, '../..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve) => child.stdout.on('data', () => resolve()));
     expect(readdirSync(marksOf(dir, session.id))).toEqual([`${child.pid}.json`]);
     expect((await runCli(['sessions', 'delete', session.id], { cwd: dir, env })).code).toBe(1);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.on('exit', resolve));
     expect(readdirSync(marksOf(dir, session.id))).toEqual([`${child.pid}.json`]);
-    expect(await runCli(['sessions', 'delete', session.id], { cwd: dir, env })).toMatchObject({ code: 0, stdout: `deleted session ${session.id} "Crashed" (0 messages)\n` });
+    expect(await runCli(['sessions', 'delete', session.id], { cwd: dir, env })).toMatchObject({
+      code: 0,
+      stdout: `deleted session ${session.id} "Crashed" (0 messages)\n`,
+    });
     expect(existsSync(marksOf(dir, session.id))).toBe(false);
   }, 60_000);
 });

@@ -50,6 +50,8 @@ describe('a bash call that printed nothing', () => {
   it('shows as "no output" in the markdown export summary', async () => {
     const md = (await cli(['sessions', 'export', sessionId, '--format', 'md'])).stdout;
     expect(md).toContain('<details><summary>bash: true — no output</summary>');
-    expect(md).toContain(`<details><summary>bash: cd src — no output (the working directory is now ${join(dir, 'src')})</summary>`);
+    expect(md).toContain(
+      `<details><summary>bash: cd src — no output (the working directory is now ${join(dir, 'src')})</summary>`,
+    );
   }, 60_000);
 });

@@ -8,7 +8,18 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
@@ -38,7 +49,9 @@ function treeHash(dir: string): Record<string, string> {
       const p = join(d, entry.name);
       if (entry.isDirectory()) walk(p);
       else if (entry.isSymbolicLink()) out[relative(dir, p)] = `link:${readlinkSync(p)}`;
-      else out[relative(dir, p)] = `${modeOf(p).toString(8)}:${createHash('sha1').update(readFileSync(p)).digest('hex')}:${statSync(p).mtimeMs}`;
+      else
+        out[relative(dir, p)] =
+          `${modeOf(p).toString(8)}:${createHash('sha1').update(readFileSync(p)).digest('hex')}:${statSync(p).mtimeMs}`;
     }
   };
   walk(dir);
@@ -57,7 +70,8 @@ function project(): string {
   writeFileSync(join(dir, 'tool.sh'), '#!/bin/sh\necho hi\n');
   chmodSync(join(dir, 'tool.sh'), 0o644);
   writeFileSync(join(dir, 'ignored.log'), 'log\n');
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'pipe' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'pipe' });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-qm', 'init');
@@ -84,7 +98,11 @@ function bashMetadata(dir: string): Record<string, unknown> | undefined {
 }
 
 /** Runs the turn: one bash call, then the answer. */
-async function runTurn(dir: string, extraEnv: Record<string, string> = {}, calls: FakeToolCall[] = [{ name: 'bash', input: { command: COMMAND } }]) {
+async function runTurn(
+  dir: string,
+  extraEnv: Record<string, string> = {},
+  calls: FakeToolCall[] = [{ name: 'bash', input: { command: COMMAND } }],
+) {
   fake = await startFakeProvider([{ toolCalls: calls }, { text: 'Done.' }]);
   const runEnv = env(fake, extraEnv);
   // a person's git settings that would change bytes: the snapshots must not apply them
@@ -111,7 +129,9 @@ describe('undo of what bash changed', () => {
     const id = sessionIdOf(dir);
     const undo = await runCli(['sessions', 'undo', id], { cwd: dir, env: cleanEnv() });
     expect(undo.stderr).toBe('');
-    expect(undo.stdout).toBe('Undid the turn "tidy up":\n  removed   created.txt\n  created   gone.txt\n  restored  latin.txt\n  restored  tool.sh\n');
+    expect(undo.stdout).toBe(
+      'Undid the turn "tidy up":\n  removed   created.txt\n  created   gone.txt\n  restored  latin.txt\n  restored  tool.sh\n',
+    );
     expect(undo.code).toBe(0);
     expect(readFileSync(join(dir, 'latin.txt'))).toEqual(LATIN1_CRLF);
     expect(modeOf(join(dir, 'latin.txt'))).toBe(0o640);
@@ -138,7 +158,11 @@ describe('undo of what bash changed', () => {
     const dir = project();
     await runTurn(dir);
     const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
-    const rows = db.prepare('SELECT path, version, content FROM files ORDER BY path, created_at, rowid').all() as { path: string; version: string; content: string }[];
+    const rows = db.prepare('SELECT path, version, content FROM files ORDER BY path, created_at, rowid').all() as {
+      path: string;
+      version: string;
+      content: string;
+    }[];
     db.close();
     expect(rows.map((r) => [r.path.slice(dir.length + 1), r.version, r.content])).toEqual([
       ['created.txt', 'initial', ''],
@@ -172,12 +196,20 @@ describe('undo of what bash changed', () => {
     mkdirSync(join(dir, '.opencode', 'tools'), { recursive: true });
     writeFileSync(
       join(dir, '.opencode', 'tools', 'stamp.json'),
-      JSON.stringify({ name: 'stamp', description: 'Stamps the project.', command: ['sh', '-c', 'printf stamped > stamp.txt && rm gone.txt'] }),
+      JSON.stringify({
+        name: 'stamp',
+        description: 'Stamps the project.',
+        command: ['sh', '-c', 'printf stamped > stamp.txt && rm gone.txt'],
+      }),
     );
     await runTurn(dir, {}, [{ name: 'stamp', input: {} }]);
     expect(readFileSync(join(dir, 'stamp.txt'), 'utf8')).toBe('stamped');
     const undo = await runCli(['sessions', 'undo', sessionIdOf(dir)], { cwd: dir, env: cleanEnv() });
-    expect([undo.code, undo.stderr, undo.stdout]).toEqual([0, '', 'Undid the turn "tidy up":\n  created   gone.txt\n  removed   stamp.txt\n']);
+    expect([undo.code, undo.stderr, undo.stdout]).toEqual([
+      0,
+      '',
+      'Undid the turn "tidy up":\n  created   gone.txt\n  removed   stamp.txt\n',
+    ]);
     expect(readFileSync(join(dir, 'gone.txt'), 'latin1')).toBe('delete me\r\n');
     expect(existsSync(join(dir, 'stamp.txt'))).toBe(false);
   });

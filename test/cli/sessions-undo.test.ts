@@ -71,7 +71,10 @@ describe('opencode sessions undo', () => {
     const { dir, sessionId } = await projectWithTurn();
     const env = cleanEnv();
     const unknown = await runCli(['sessions', 'undo', 'zzz'], { cwd: dir, env });
-    expect([unknown.code, unknown.stderr]).toEqual([2, 'opencode: no session zzz; `opencode sessions list` shows them\n']);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      2,
+      'opencode: no session zzz; `opencode sessions list` shows them\n',
+    ]);
     await runCli(['sessions', 'undo', sessionId], { cwd: dir, env });
     const again = await runCli(['sessions', 'undo', sessionId], { cwd: dir, env });
     expect([again.code, again.stdout, again.stderr]).toEqual([

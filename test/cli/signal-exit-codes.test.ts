@@ -49,7 +49,9 @@ describe('exit codes after a signal', () => {
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     const exited = new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`,
+    );
     await until(() => stdout.includes('"id":1'));
     child.kill(signal);
     expect(await exited).toBe(code);

@@ -10,10 +10,17 @@ import { toolContext } from '../support/tool-context.js';
 
 describe('stats: the built-in tool table', () => {
   it('names exactly the registered built-in tools, in the same order', () => {
-    expect([...BUILTIN_TOOL_NAMES]).toEqual(builtinTools().list().map((tool) => tool.name));
+    expect([...BUILTIN_TOOL_NAMES]).toEqual(
+      builtinTools()
+        .list()
+        .map((tool) => tool.name),
+    );
   });
 
   it('a listed stand-in says it cannot run rather than doing anything', async () => {
-    expect(await listedTool('grep').run({}, toolContext('/'))).toEqual({ output: 'grep was loaded for a listing only and cannot run', isError: true });
+    expect(await listedTool('grep').run({}, toolContext('/'))).toEqual({
+      output: 'grep was loaded for a listing only and cannot run',
+      isError: true,
+    });
   });
 });

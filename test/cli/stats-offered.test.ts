@@ -26,7 +26,13 @@ describe('stats: the offered tools', () => {
     writeFileSync(join(cwd, '.opencode', 'tools', 'README.md'), 'Our tools go here.\n');
     const env = cleanEnv();
     const { offered, failed } = await offeredTools({
-      cwd, env, dataDir: join(cwd, '.opencode'), tools: { fetch: false, bash: true }, plugins: [], mcpServerNames: ['git'], mcp: false,
+      cwd,
+      env,
+      dataDir: join(cwd, '.opencode'),
+      tools: { fetch: false, bash: true },
+      plugins: [],
+      mcpServerNames: ['git'],
+      mcp: false,
     });
     expect(offered).toEqual(BUILTINS.filter((n) => n !== 'fetch').map((name) => ({ name, source: 'builtin' })));
     expect(failed).toEqual([]);
@@ -71,7 +77,10 @@ describe('stats: the offered tools', () => {
   it("with --mcp list the MCP servers' tools too, from the validated config's servers", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-offered-'));
     const local = { command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio'] };
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ mcpServers: { local }, tools: { local_crash: false } }));
+    writeFileSync(
+      join(dir, '.opencode.json'),
+      JSON.stringify({ mcpServers: { local }, tools: { local_crash: false } }),
+    );
     const run = await runCli(['--trust', 'stats', '--mcp', '--json'], { cwd: dir, env: cleanEnv() });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -80,8 +89,16 @@ describe('stats: the offered tools', () => {
     // the fixture's 11 tools, named <server>_<tool> (a long name cut and hashed), local_crash turned off
     expect(report.notCalled.filter((t) => t.source === 'mcp')).toEqual(
       [
-        'local_bad_image', 'local_dotted_tool', 'local_echo', 'local_fail', 'local_image',
-        'local_measure_the_distance_between_two_points_on_a_plan_3a21a28e', 'local_mixed', 'local_pid', 'local_sleep', 'local_toggle_extra',
+        'local_bad_image',
+        'local_dotted_tool',
+        'local_echo',
+        'local_fail',
+        'local_image',
+        'local_measure_the_distance_between_two_points_on_a_plan_3a21a28e',
+        'local_mixed',
+        'local_pid',
+        'local_sleep',
+        'local_toggle_extra',
       ].map((name) => ({ name, source: 'mcp' })),
     );
   });

@@ -30,7 +30,12 @@ describe('opencode themes', () => {
     const run = await runCli(['themes'], { cwd: dir, env });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout.trimEnd().split('\n').map((l) => l.replace(/ {2,}/g, ' | '))).toEqual([
+    expect(
+      run.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.replace(/ {2,}/g, ' | ')),
+    ).toEqual([
       ' | NAME | SOURCE | FILE',
       ' | opencode | built-in',
       ' | catppuccin | built-in',
@@ -67,7 +72,10 @@ describe('opencode themes', () => {
 
     const schema = await runCli(['schema', '--theme'], { cwd: dir, env });
     expect(schema.code).toBe(0);
-    const parsed = JSON.parse(schema.stdout) as { title: string; properties: { theme: { properties: Record<string, unknown> } } };
+    const parsed = JSON.parse(schema.stdout) as {
+      title: string;
+      properties: { theme: { properties: Record<string, unknown> } };
+    };
     expect(parsed.title).toBe('OpenCode theme');
     expect(Object.keys(parsed.properties.theme.properties)).toEqual(Object.keys(THEME_COLOUR_KEYS));
   });

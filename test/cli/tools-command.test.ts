@@ -17,16 +17,31 @@ function write(path: string, text: string): void {
 function setup(): { dir: string; env: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'opencode-tools-cmd-'));
   const env = cleanEnv();
-  write(join(env.HOME!, '.config', 'opencode', 'tools', 'status.yaml'), 'name: status\ndescription: user status\ncommand: [echo, user]\n');
+  write(
+    join(env.HOME!, '.config', 'opencode', 'tools', 'status.yaml'),
+    'name: status\ndescription: user status\ncommand: [echo, user]\n',
+  );
   write(
     join(dir, '.opencode', 'tools', 'status.yaml'),
     'name: status\ndescription: project status\nparameters:\n  properties:\n    service: { description: which service }\ncommand: [echo, "{{service}}"]\n',
   );
-  write(join(dir, '.opencode', 'tools', 'grep.json'), JSON.stringify({ name: 'grep', description: 'Our grep.', command: ['rg', '--json', '.'] }));
-  write(join(dir, '.opencode', 'tools', 'broken.json'), JSON.stringify({ name: 'find', description: 'Finds.', command: ['fd', '{{pattern}}'] }));
-  write(join(dir, '.opencode', 'plugins', 'greet.mjs'), "export default async () => ({ tools: { greet: { description: 'Greets.', args: {}, execute: async () => 'hi' } } });\n");
+  write(
+    join(dir, '.opencode', 'tools', 'grep.json'),
+    JSON.stringify({ name: 'grep', description: 'Our grep.', command: ['rg', '--json', '.'] }),
+  );
+  write(
+    join(dir, '.opencode', 'tools', 'broken.json'),
+    JSON.stringify({ name: 'find', description: 'Finds.', command: ['fd', '{{pattern}}'] }),
+  );
+  write(
+    join(dir, '.opencode', 'plugins', 'greet.mjs'),
+    "export default async () => ({ tools: { greet: { description: 'Greets.', args: {}, execute: async () => 'hi' } } });\n",
+  );
   // hooks only: no tool of its own
-  write(join(dir, '.opencode', 'plugins', 'audit.mjs'), "export default async () => ({ hooks: { 'tool.execute.after': async () => {}, event: () => {} } });\n");
+  write(
+    join(dir, '.opencode', 'plugins', 'audit.mjs'),
+    "export default async () => ({ hooks: { 'tool.execute.after': async () => {}, event: () => {} } });\n",
+  );
   writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ tools: { sourcegraph: false } }));
   return { dir, env };
 }
@@ -36,11 +51,32 @@ describe('opencode tools', () => {
     const { dir, env } = setup();
     const run = await runCli(['--trust', 'tools', '--json'], { cwd: dir, env });
     expect(run.code).toBe(0);
-    const listing = JSON.parse(run.stdout) as { tools: { name: string }[]; hooks: unknown[]; failed: string[]; warnings: string[] };
-    expect(listing.hooks).toEqual([{ origin: '.opencode/plugins/audit.mjs', source: 'project', hooks: ['tool.execute.after', 'event'] }]);
+    const listing = JSON.parse(run.stdout) as {
+      tools: { name: string }[];
+      hooks: unknown[];
+      failed: string[];
+      warnings: string[];
+    };
+    expect(listing.hooks).toEqual([
+      { origin: '.opencode/plugins/audit.mjs', source: 'project', hooks: ['tool.execute.after', 'event'] },
+    ]);
     expect(listing.tools.filter((t) => t.name === 'grep' || t.name === 'sourcegraph')).toEqual([
-      { name: 'grep', source: 'project', origin: '.opencode/tools/grep.json', offered: true, disabled: false, overrides: ['the built-in grep'] },
-      { name: 'grep', source: 'builtin', offered: false, disabled: false, overrides: [], shadowedBy: 'project tool grep (.opencode/tools/grep.json)' },
+      {
+        name: 'grep',
+        source: 'project',
+        origin: '.opencode/tools/grep.json',
+        offered: true,
+        disabled: false,
+        overrides: ['the built-in grep'],
+      },
+      {
+        name: 'grep',
+        source: 'builtin',
+        offered: false,
+        disabled: false,
+        overrides: [],
+        shadowedBy: 'project tool grep (.opencode/tools/grep.json)',
+      },
       { name: 'sourcegraph', source: 'builtin', offered: false, disabled: true, overrides: [] },
     ]);
     expect(listing.failed).toEqual(['.opencode/tools/broken.json: command[1]: {{pattern}} is not a parameter']);

@@ -28,10 +28,15 @@ function project(config: string | undefined, withDataDir = true) {
   return { dir, home, configFile, cacheFile: join(dir, '.opencode', TUI_CONFIG_CACHE_NAME), env: { HOME: home } };
 }
 
-const CONFIG = JSON.stringify({ colour: 'red', tui: { theme: 'dracula' }, lsp: { go: { command: 'gopls' } }, keybindings: { 'app.help': 'f1' } });
+const CONFIG = JSON.stringify({
+  colour: 'red',
+  tui: { theme: 'dracula' },
+  lsp: { go: { command: 'gopls' } },
+  keybindings: { 'app.help': 'f1' },
+});
 
 describe("the TUI's remembered config check", () => {
-  it('gives the full loader\'s result on the first start and the same from the cache on the next', async () => {
+  it("gives the full loader's result on the first start and the same from the cache on the next", async () => {
     const { dir, env, configFile, cacheFile } = project(CONFIG);
     const first = await loadTuiConfig({ cwd: dir, env, fingerprint: 'build-1' });
     expect(first.fromCache).toBe(false);

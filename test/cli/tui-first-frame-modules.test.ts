@@ -80,14 +80,26 @@ describe("the TUI's first frame", () => {
       alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     });
     const meta = result.metafile;
-    const entry = Object.keys(meta.outputs).find((file) => meta.outputs[file]!.entryPoint === 'src/cli/interactive.ts')!;
+    const entry = Object.keys(meta.outputs).find(
+      (file) => meta.outputs[file]!.entryPoint === 'src/cli/interactive.ts',
+    )!;
     // the dynamic imports interactive.ts makes before the frame: all of them but -d's debug log
-    const firstFrame = meta.outputs[entry]!.imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => i.path);
-    const debugLog = firstFrame.filter((file) => Object.keys(meta.outputs[file]!.inputs).includes('src/cli/debug-log.ts'));
+    const firstFrame = meta.outputs[entry]!.imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map(
+      (i) => i.path,
+    );
+    const debugLog = firstFrame.filter((file) =>
+      Object.keys(meta.outputs[file]!.inputs).includes('src/cli/debug-log.ts'),
+    );
     expect(debugLog).toHaveLength(1);
     const { inputs, builtins } = staticClosure(meta, [entry, ...firstFrame.filter((file) => !debugLog.includes(file))]);
     // the app and the providers' clients load after the frame (app-loader.ts imports the app dynamically)
-    expect([...inputs].filter((input) => /^src\/((app\/app|tools\/tool|agent\/agent|lsp\/client|provider\/anthropic|provider\/openai)\.ts$|mcp\/)/.test(input))).toEqual([]);
+    expect(
+      [...inputs].filter((input) =>
+        /^src\/((app\/app|tools\/tool|agent\/agent|lsp\/client|provider\/anthropic|provider\/openai)\.ts$|mcp\/)/.test(
+          input,
+        ),
+      ),
+    ).toEqual([]);
     expect(packagesOf(inputs).filter((name) => AFTER_THE_FRAME.includes(name))).toEqual([]);
     // the providers' HTTP clients (node:http loads https, tls and more: ~20 ms) and the workers load later
     expect([...builtins].filter((name) => /^node:(https?|tls|http2|zlib|worker_threads)$/.test(name))).toEqual([]);

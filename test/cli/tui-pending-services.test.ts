@@ -31,7 +31,12 @@ async function setup() {
   mkdirSync(home);
   writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ lsp: { typescript: { command: 'node' } } }));
   writeFileSync(join(dir, 'index.ts'), 'export const x = 1;\n');
-  const env = { HOME: home, PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL };
+  const env = {
+    HOME: home,
+    PATH: process.env.PATH,
+    ANTHROPIC_API_KEY: 'sk-ant-test',
+    ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+  };
   const { config } = loadConfig({ cwd: dir, env });
   const models = await resolveModels(config, env);
   const storage = openAppStorage(dir, config);
@@ -39,12 +44,28 @@ async function setup() {
   let arrive: (app: App) => void = () => {};
   const app = new Promise<App>((resolve) => (arrive = resolve));
   const { services, ready } = pendingChatServices(
-    { cwd: dir, config, storage, coderModel: models.models.coder, lspLanguages: ['typescript'], settings: models.settings, env },
+    {
+      cwd: dir,
+      config,
+      storage,
+      coderModel: models.models.coder,
+      lspLanguages: ['typescript'],
+      settings: models.settings,
+      env,
+    },
     app,
   );
   const build = () => {
     // the servers stay idle: these tests look at the snapshot before and after the app arrives
-    const built = createApp({ cwd: dir, config, models: models.models, providerSettings: models.settings, generateTitles: false, storage, startLanguageServers: false });
+    const built = createApp({
+      cwd: dir,
+      config,
+      models: models.models,
+      providerSettings: models.settings,
+      generateTitles: false,
+      storage,
+      startLanguageServers: false,
+    });
     cleanups.push(async () => {
       built.cancelAll();
       await built.close();
@@ -66,15 +87,19 @@ describe('TUI services before the app has loaded', () => {
     expect(services.permission.pendingRequests()).toEqual([]);
     expect(services.mcp.servers()).toEqual([]);
     expect(services.lspServers).toEqual(['typescript']);
-    expect(services.lsp?.snapshot()).toEqual({ servers: [{ language: 'typescript', state: 'idle' }], counts: { errors: 0, warnings: 0 } });
+    expect(services.lsp?.snapshot()).toEqual({
+      servers: [{ language: 'typescript', state: 'idle' }],
+      counts: { errors: 0, warnings: 0 },
+    });
     expect(services.bus).toBe(storage.bus);
   });
 
-  it('a prompt sent before the app arrives waits for it and is answered; the bus is the app\'s', async () => {
+  it("a prompt sent before the app arrives waits for it and is answered; the bus is the app's", async () => {
     const { services, build, existing, fake } = await setup();
     const texts: string[] = [];
     services.bus.on('message.updated', ({ message }) => {
-      if (message.role === 'assistant') texts.push(message.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''));
+      if (message.role === 'assistant')
+        texts.push(message.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''));
     });
     const run = services.agent.run(existing.id, 'Hi', []);
     expect(fake.requests.length).toBe(0);
@@ -97,7 +122,11 @@ describe('TUI services before the app has loaded', () => {
     await ready;
     expect(lspChanges).toBe(1);
     expect(services.lsp!.snapshot().servers.map((s) => s.language)).toEqual(['typescript']);
-    const asked = app.permission.request('ses_x', 'bash', { action: 'execute', description: 'Execute command: rm victim', params: { command: 'rm victim' } });
+    const asked = app.permission.request('ses_x', 'bash', {
+      action: 'execute',
+      description: 'Execute command: rm victim',
+      params: { command: 'rm victim' },
+    });
     expect(requests.map((r) => r.description)).toEqual(['Execute command: rm victim']);
     expect(services.permission.pendingRequests().map((r) => r.description)).toEqual(['Execute command: rm victim']);
     services.permission.respond(requests[0]!.id, 'allow');
@@ -119,7 +148,9 @@ describe('TUI services before the app has loaded', () => {
     const real = await ready;
     // plain objects are compared member by member; a class instance (the app's bus, permission service) as a whole
     const shape = (o: object): string[] =>
-      Object.entries(o).flatMap(([k, v]) => (v && Object.getPrototypeOf(v) === Object.prototype ? [k, ...shape(v).map((n) => `${k}.${n}`)] : [k]));
+      Object.entries(o).flatMap(([k, v]) =>
+        v && Object.getPrototypeOf(v) === Object.prototype ? [k, ...shape(v).map((n) => `${k}.${n}`)] : [k],
+      );
     const missing = shape(real).filter((name) => !shape(services).includes(name));
     expect(missing).toEqual([]);
   });
@@ -130,13 +161,43 @@ describe('keepEarlyLspView: the early LSP view while the app says the same', () 
   // [case, the app's view, the early view kept?]
   const cases: [string, LspView | undefined, boolean][] = [
     ['no app yet', undefined, true],
-    ['the same servers, states and counts', { servers: [{ language: 'typescript', state: 'idle' }], counts: { errors: 0, warnings: 0 } }, true],
-    ['a server starting', { servers: [{ language: 'typescript', state: 'starting' }], counts: { errors: 0, warnings: 0 } }, false],
-    ['a server failed, with its reason', { servers: [{ language: 'typescript', state: 'idle', reason: 'not found' }], counts: { errors: 0, warnings: 0 } }, false],
+    [
+      'the same servers, states and counts',
+      { servers: [{ language: 'typescript', state: 'idle' }], counts: { errors: 0, warnings: 0 } },
+      true,
+    ],
+    [
+      'a server starting',
+      { servers: [{ language: 'typescript', state: 'starting' }], counts: { errors: 0, warnings: 0 } },
+      false,
+    ],
+    [
+      'a server failed, with its reason',
+      { servers: [{ language: 'typescript', state: 'idle', reason: 'not found' }], counts: { errors: 0, warnings: 0 } },
+      false,
+    ],
     ['another server', { servers: [{ language: 'go', state: 'idle' }], counts: { errors: 0, warnings: 0 } }, false],
-    ['one server more', { servers: [{ language: 'typescript', state: 'idle' }, { language: 'go', state: 'idle' }], counts: { errors: 0, warnings: 0 } }, false],
-    ['an error reported', { servers: [{ language: 'typescript', state: 'idle' }], counts: { errors: 1, warnings: 0 } }, false],
-    ['a warning reported', { servers: [{ language: 'typescript', state: 'idle' }], counts: { errors: 0, warnings: 2 } }, false],
+    [
+      'one server more',
+      {
+        servers: [
+          { language: 'typescript', state: 'idle' },
+          { language: 'go', state: 'idle' },
+        ],
+        counts: { errors: 0, warnings: 0 },
+      },
+      false,
+    ],
+    [
+      'an error reported',
+      { servers: [{ language: 'typescript', state: 'idle' }], counts: { errors: 1, warnings: 0 } },
+      false,
+    ],
+    [
+      'a warning reported',
+      { servers: [{ language: 'typescript', state: 'idle' }], counts: { errors: 0, warnings: 2 } },
+      false,
+    ],
   ];
   it.each(cases)('%s', (_, view, kept) => {
     expect(keepEarlyLspView(view, early)).toBe(kept ? early : view);

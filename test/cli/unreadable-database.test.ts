@@ -18,14 +18,16 @@ function project(): { dir: string; file: string } {
 }
 
 describe('opencode stats on a database it cannot read', () => {
-  it('a newer opencode\'s database: one line naming the file and the upgrade, exit 1', async () => {
+  it("a newer opencode's database: one line naming the file and the upgrade, exit 1", async () => {
     const { dir, file } = project();
     openDatabase(join(dir, '.opencode')).close();
     const raw = new BetterSqlite3(file);
     raw.pragma('user_version = 999');
     raw.close();
     const run = await runCli(['stats'], { cwd: dir, env: cleanEnv() });
-    expect(run.stderr).toMatch(/^opencode: cannot open the session database: .+\.opencode\/opencode\.db: schema version 999 is newer than this opencode knows \(\d+\); upgrade opencode\n$/);
+    expect(run.stderr).toMatch(
+      /^opencode: cannot open the session database: .+\.opencode\/opencode\.db: schema version 999 is newer than this opencode knows \(\d+\); upgrade opencode\n$/,
+    );
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
   });
@@ -41,20 +43,24 @@ describe('opencode stats on a database it cannot read', () => {
 });
 
 describe('opencode sessions on a database it cannot read', () => {
-  it.each([[['sessions', 'list']], [['sessions', 'show', 'abc']], [['sessions', 'delete', 'abc']], [['sessions', 'undo', 'abc']]])(
-    '%j on a newer opencode\'s database: one line, exit 1',
-    async (args) => {
-      const { dir, file } = project();
-      openDatabase(join(dir, '.opencode')).close();
-      const raw = new BetterSqlite3(file);
-      raw.pragma('user_version = 999');
-      raw.close();
-      const run = await runCli(args, { cwd: dir, env: cleanEnv() });
-      expect(run.stderr).toMatch(/^opencode: cannot open the session database: .+\.opencode\/opencode\.db: schema version 999 is newer than this opencode knows \(\d+\); upgrade opencode\n$/);
-      expect(run.code).toBe(1);
-      expect(run.stdout).toBe('');
-    },
-  );
+  it.each([
+    [['sessions', 'list']],
+    [['sessions', 'show', 'abc']],
+    [['sessions', 'delete', 'abc']],
+    [['sessions', 'undo', 'abc']],
+  ])("%j on a newer opencode's database: one line, exit 1", async (args) => {
+    const { dir, file } = project();
+    openDatabase(join(dir, '.opencode')).close();
+    const raw = new BetterSqlite3(file);
+    raw.pragma('user_version = 999');
+    raw.close();
+    const run = await runCli(args, { cwd: dir, env: cleanEnv() });
+    expect(run.stderr).toMatch(
+      /^opencode: cannot open the session database: .+\.opencode\/opencode\.db: schema version 999 is newer than this opencode knows \(\d+\); upgrade opencode\n$/,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+  });
 
   it('sessions undo on a file that is not a database: one line, exit 1', async () => {
     const { dir, file } = project();

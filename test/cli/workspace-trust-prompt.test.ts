@@ -26,7 +26,7 @@ const offeredTools = (f: FakeProvider) => (f.answered[0].tools as { name: string
 const ALL_MARKS = ['lsp', 'mcp', 'plugin', 'tool', 'user-mcp'];
 
 describe('workspace trust in -p', () => {
-  it('an untrusted project: none of its code starts, one line says what was skipped and how to trust; the user\'s own server starts', async () => {
+  it("an untrusted project: none of its code starts, one line says what was skipped and how to trust; the user's own server starts", async () => {
     const p = hostileProject();
     fake = await startFakeProvider(HOSTILE_TURNS);
     const run = await runCli(['-p', 'go'], { cwd: p.dir, env: env(p, fake) });
@@ -47,7 +47,7 @@ describe('workspace trust in -p', () => {
     expect(existsSync(join(p.home, '.config', 'opencode', 'trusted-projects.json'))).toBe(false);
   });
 
-  it('`opencode trust` lists the project in the user\'s config folder; later runs start its code; --revoke holds it back again', async () => {
+  it("`opencode trust` lists the project in the user's config folder; later runs start its code; --revoke holds it back again", async () => {
     const p = hostileProject();
     const trusted = await runCli(['trust'], { cwd: p.dir, env: cleanEnv({ HOME: p.home }) });
     const trustFile = join(p.home, '.config', 'opencode', 'trusted-projects.json');
@@ -61,7 +61,9 @@ describe('workspace trust in -p', () => {
         'plugin .opencode/plugins/evil.js, tool file .opencode/tools/evil.json\n',
     });
     expect(JSON.parse(readFileSync(trustFile, 'utf8'))).toEqual({ projects: [p.dir] });
-    expect((await runCli(['trust', '--list'], { cwd: p.home, env: cleanEnv({ HOME: p.home }) })).stdout).toBe(`${p.dir}\n`);
+    expect((await runCli(['trust', '--list'], { cwd: p.home, env: cleanEnv({ HOME: p.home }) })).stdout).toBe(
+      `${p.dir}\n`,
+    );
 
     fake = await startFakeProvider(HOSTILE_TURNS);
     const run = await runCli(['-p', 'go'], { cwd: p.dir, env: env(p, fake) });
@@ -74,12 +76,13 @@ describe('workspace trust in -p', () => {
     expect(JSON.parse(readFileSync(trustFile, 'utf8'))).toEqual({ projects: [] });
   });
 
-  it('inside another opencode\'s command (OPENCODE_SANDBOXED=1) --trust and `opencode trust` are refused; nothing of the project starts', async () => {
+  it("inside another opencode's command (OPENCODE_SANDBOXED=1) --trust and `opencode trust` are refused; nothing of the project starts", async () => {
     const p = hostileProject();
     const trust = await runCli(['trust'], { cwd: p.dir, env: cleanEnv({ HOME: p.home, OPENCODE_SANDBOXED: '1' }) });
     expect(trust).toMatchObject({
       code: 2,
-      stderr: "opencode: refused: this opencode was started by another opencode's command (OPENCODE_SANDBOXED=1); only you can trust a project, from your own terminal\n",
+      stderr:
+        "opencode: refused: this opencode was started by another opencode's command (OPENCODE_SANDBOXED=1); only you can trust a project, from your own terminal\n",
     });
     expect(existsSync(join(p.home, '.config', 'opencode', 'trusted-projects.json'))).toBe(false);
 
@@ -93,7 +96,7 @@ describe('workspace trust in -p', () => {
     expect(p.marks()).toEqual(['user-mcp']);
   });
 
-  it('`opencode tools`, `mcp list` and `stats --mcp` start none of an untrusted project\'s code either; with --trust they do', async () => {
+  it("`opencode tools`, `mcp list` and `stats --mcp` start none of an untrusted project's code either; with --trust they do", async () => {
     const p = hostileProject();
     const tools = await runCli(['tools', '--json'], { cwd: p.dir, env: cleanEnv({ HOME: p.home }) });
     expect(tools.code).toBe(0);
@@ -110,7 +113,9 @@ describe('workspace trust in -p', () => {
     expect(p.marks()).toEqual(['user-mcp']);
 
     const trusted = await runCli(['--trust', 'tools', '--json'], { cwd: p.dir, env: cleanEnv({ HOME: p.home }) });
-    expect((JSON.parse(trusted.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain('evil_tool');
+    expect((JSON.parse(trusted.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain(
+      'evil_tool',
+    );
     expect(p.marks()).toEqual(['mcp', 'plugin', 'user-mcp']);
   });
 });

@@ -69,7 +69,10 @@ describe('config errors name the file, the key and what was expected', () => {
   });
 
   it('reports an env that is neither an object nor an array; only that MCP server is disabled', () => {
-    writeFileSync(localFile, JSON.stringify({ mcpServers: { git: { command: 'g', env: 'A=1' }, ok: { command: 'o' } } }));
+    writeFileSync(
+      localFile,
+      JSON.stringify({ mcpServers: { git: { command: 'g', env: 'A=1' }, ok: { command: 'o' } } }),
+    );
     const { config, warnings } = loadConfig({ cwd: project, env: {}, home });
     expect(warnings).toEqual([
       `${localFile}: mcpServers.git.env: expected an object of strings or an array of "KEY=VALUE" strings, got string; server disabled`,
@@ -80,14 +83,22 @@ describe('config errors name the file, the key and what was expected', () => {
   it('turns every problem of one MCP server entry into one warning line and keeps its type', () => {
     writeFileSync(
       localFile,
-      JSON.stringify({ mcpServers: { git: { args: ['--repo', 7], env: ['NO_EQUALS'] }, web: { type: 'http', url: 'http://x', timeout: -1 } } }),
+      JSON.stringify({
+        mcpServers: {
+          git: { args: ['--repo', 7], env: ['NO_EQUALS'] },
+          web: { type: 'http', url: 'http://x', timeout: -1 },
+        },
+      }),
     );
     const { config, warnings } = loadConfig({ cwd: project, env: {}, home });
     expect(warnings).toEqual([
       `${localFile}: mcpServers.git.args[1]: expected string, got number; mcpServers.git.env[0]: expected a "KEY=VALUE" string, got "NO_EQUALS"; server disabled`,
       `${localFile}: mcpServers.web.timeout: expected number > 0, got -1; server disabled`,
     ]);
-    expect(config.mcpServers).toEqual({ git: { type: 'stdio', disabled: true }, web: { type: 'http', disabled: true } });
+    expect(config.mcpServers).toEqual({
+      git: { type: 'stdio', disabled: true },
+      web: { type: 'http', disabled: true },
+    });
   });
 
   it.each([
@@ -107,7 +118,7 @@ describe('config errors name the file, the key and what was expected', () => {
     expect(errorLines()).toEqual([`${localFile}: invalid JSON at ${where}`]);
   });
 
-  it('reads comments and trailing commas (JSONC), as the README\'s examples are written', () => {
+  it("reads comments and trailing commas (JSONC), as the README's examples are written", () => {
     writeFileSync(
       localFile,
       [
@@ -157,7 +168,11 @@ describe('unknown keys', () => {
   it('are warnings in the same style, and are dropped', () => {
     writeFileSync(
       localFile,
-      JSON.stringify({ theme: 'dark', agents: { coder: { model: 'm', temperature: 0.2 } }, providers: { openai: { key: 'x' } } }),
+      JSON.stringify({
+        theme: 'dark',
+        agents: { coder: { model: 'm', temperature: 0.2 } },
+        providers: { openai: { key: 'x' } },
+      }),
     );
     const { config, warnings } = loadConfig({ cwd: project, env: {}, home });
     expect(warnings).toEqual([

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { configJsonSchema } from '../../src/config/index.js';
 
-type Node = { properties?: Record<string, Node>; additionalProperties?: unknown; description?: string; default?: unknown; enum?: unknown[] };
+type Node = {
+  properties?: Record<string, Node>;
+  additionalProperties?: unknown;
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+};
 
 describe('configJsonSchema', () => {
   const schema = configJsonSchema() as Node & { $schema: string; title: string };
@@ -11,7 +17,25 @@ describe('configJsonSchema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.title).toBe('OpenCode configuration');
     expect(Object.keys(props)).toEqual([
-      '$schema', 'data', 'providers', 'agents', 'profiles', 'mcpServers', 'lsp', 'shell', 'sandbox', 'autoCompact', 'contextPaths', 'sourcegraph', 'tui', 'keybindings', 'permission', 'debug', 'debugLSP', 'tools', 'plugins',
+      '$schema',
+      'data',
+      'providers',
+      'agents',
+      'profiles',
+      'mcpServers',
+      'lsp',
+      'shell',
+      'sandbox',
+      'autoCompact',
+      'contextPaths',
+      'sourcegraph',
+      'tui',
+      'keybindings',
+      'permission',
+      'debug',
+      'debugLSP',
+      'tools',
+      'plugins',
     ]);
   });
 
@@ -23,16 +47,46 @@ describe('configJsonSchema', () => {
     expect(Object.keys(props.agents.properties!)).toEqual(['coder', 'task', 'title', 'summarizer']);
 
     const mcp = props.mcpServers.additionalProperties as Node;
-    expect(Object.keys(mcp.properties!)).toEqual(['type', 'command', 'args', 'env', 'url', 'headers', 'timeout', 'disabled', 'sandbox']);
+    expect(Object.keys(mcp.properties!)).toEqual([
+      'type',
+      'command',
+      'args',
+      'env',
+      'url',
+      'headers',
+      'timeout',
+      'disabled',
+      'sandbox',
+    ]);
     // what the sandbox lets one program (stdio MCP server, language server) do beyond its defaults
     expect(Object.keys(mcp.properties!.sandbox.properties!)).toEqual(['network', 'allowWrite']);
     const provider = props.providers.additionalProperties as Node;
-    expect(Object.keys(provider.properties!)).toEqual(['apiKey', 'apiKeyEnv', 'disabled', 'baseURL', 'models', 'firstByteTimeoutMs', 'idleTimeoutMs', 'retryBudgetMs']);
+    expect(Object.keys(provider.properties!)).toEqual([
+      'apiKey',
+      'apiKeyEnv',
+      'disabled',
+      'baseURL',
+      'models',
+      'firstByteTimeoutMs',
+      'idleTimeoutMs',
+      'retryBudgetMs',
+    ]);
     // "lsp": false turns every server off; otherwise an object of entries
     const lspVariants = (props.lsp as Node & { anyOf: Node[] }).anyOf;
     expect(lspVariants[0]).toEqual({ type: 'boolean', const: false });
     const lsp = lspVariants[1]!.additionalProperties as Node;
-    expect(Object.keys(lsp.properties!)).toEqual(['command', 'args', 'options', 'disabled', 'env', 'extensions', 'initializationOptions', 'startTimeoutMs', 'diagnosticsTimeoutMs', 'sandbox']);
+    expect(Object.keys(lsp.properties!)).toEqual([
+      'command',
+      'args',
+      'options',
+      'disabled',
+      'env',
+      'extensions',
+      'initializationOptions',
+      'startTimeoutMs',
+      'diagnosticsTimeoutMs',
+      'sandbox',
+    ]);
     expect(lsp.properties!.sandbox).toEqual(mcp.properties!.sandbox);
     expect(props.tui.properties!.theme.default).toBe('opencode');
     // "sandbox": a mode string, or an object with the mode, the extra places and the allowed hosts
@@ -44,7 +98,9 @@ describe('configJsonSchema', () => {
     // a profile: provider entries as under "providers", agent kinds without defaults (only what it sets overrides)
     const profile = props.profiles.additionalProperties as Node;
     expect(Object.keys(profile.properties!)).toEqual(['description', 'providers', 'agents']);
-    expect(Object.keys((profile.properties!.providers.additionalProperties as Node).properties!)).toEqual(Object.keys(provider.properties!));
+    expect(Object.keys((profile.properties!.providers.additionalProperties as Node).properties!)).toEqual(
+      Object.keys(provider.properties!),
+    );
     const profileCoder = profile.properties!.agents.properties!.coder;
     expect(Object.keys(profileCoder.properties!)).toEqual(['model', 'maxTokens', 'reasoningEffort', 'maxSteps']);
     expect(profileCoder.properties!.maxSteps.default).toBeUndefined();
@@ -58,7 +114,8 @@ describe('configJsonSchema', () => {
         if (!child.description) missing.push(`${at}${key}`);
         walk(child, `${at}${key}.`);
       }
-      if (node.additionalProperties && typeof node.additionalProperties === 'object') walk(node.additionalProperties as Node, `${at}*.`);
+      if (node.additionalProperties && typeof node.additionalProperties === 'object')
+        walk(node.additionalProperties as Node, `${at}*.`);
     };
     walk(schema, '');
     expect(missing).toEqual([]);

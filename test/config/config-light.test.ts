@@ -35,22 +35,44 @@ function setUp(files: Setup): { cwd: string; env: Record<string, string> } {
 /** What the full loader says about the keys the light reader takes. */
 function fromFullLoader(cwd: string, env: Record<string, string>) {
   const { config, files } = loadConfig({ cwd, env });
-  return { files, dataDir: resolveDataDir(config, cwd), tools: config.tools, plugins: config.plugins, mcpServerNames: Object.keys(config.mcpServers) };
+  return {
+    files,
+    dataDir: resolveDataDir(config, cwd),
+    tools: config.tools,
+    plugins: config.plugins,
+    mcpServerNames: Object.keys(config.mcpServers),
+  };
 }
 
 describe('readLightConfig', () => {
   // each row: a set of files the full loader accepts (some with warnings), and what the keys come to
-  const accepted: [string, Setup, { dataDir: string; tools: Record<string, boolean>; plugins: string[]; mcpServerNames: string[] }][] = [
+  const accepted: [
+    string,
+    Setup,
+    { dataDir: string; tools: Record<string, boolean>; plugins: string[]; mcpServerNames: string[] },
+  ][] = [
     ['no file: the defaults', {}, { dataDir: '.opencode', tools: {}, plugins: [], mcpServerNames: [] }],
     [
       'a project file with every key',
-      { project: JSON.stringify({ data: { directory: 'store' }, tools: { fetch: false }, plugins: ['p1'], mcpServers: { git: { command: 'git-mcp' } } }) },
+      {
+        project: JSON.stringify({
+          data: { directory: 'store' },
+          tools: { fetch: false },
+          plugins: ['p1'],
+          mcpServers: { git: { command: 'git-mcp' } },
+        }),
+      },
       { dataDir: 'store', tools: { fetch: false }, plugins: ['p1'], mcpServerNames: ['git'] },
     ],
     [
       'global and project merged: objects key by key, arrays replaced',
       {
-        home: JSON.stringify({ data: { directory: '/var/oc' }, tools: { fetch: false, bash: true }, plugins: ['a', 'b'], mcpServers: { one: { command: 'x' } } }),
+        home: JSON.stringify({
+          data: { directory: '/var/oc' },
+          tools: { fetch: false, bash: true },
+          plugins: ['a', 'b'],
+          mcpServers: { one: { command: 'x' } },
+        }),
         project: JSON.stringify({ tools: { bash: false }, plugins: ['c'], mcpServers: { two: { command: 'y' } } }),
       },
       { dataDir: '/var/oc', tools: { fetch: false, bash: false }, plugins: ['c'], mcpServerNames: ['one', 'two'] },
@@ -72,7 +94,13 @@ describe('readLightConfig', () => {
     ],
     [
       'unknown keys and a server the loader disables: warnings there, the same keys here',
-      { project: JSON.stringify({ colour: 'red', data: { directory: 'd', extra: 1 }, mcpServers: { bad: { type: 'sse' } } }) },
+      {
+        project: JSON.stringify({
+          colour: 'red',
+          data: { directory: 'd', extra: 1 },
+          mcpServers: { bad: { type: 'sse' } },
+        }),
+      },
       { dataDir: 'd', tools: {}, plugins: [], mcpServerNames: ['bad'] },
     ],
   ];
@@ -82,7 +110,12 @@ describe('readLightConfig', () => {
     const full = fromFullLoader(cwd, env);
     expect(light).toBeDefined();
     expect({ ...light!, files: light!.files.map((f) => f.file) }).toEqual(full);
-    expect({ dataDir: light!.dataDir, tools: light!.tools, plugins: light!.plugins, mcpServerNames: light!.mcpServerNames }).toEqual({
+    expect({
+      dataDir: light!.dataDir,
+      tools: light!.tools,
+      plugins: light!.plugins,
+      mcpServerNames: light!.mcpServerNames,
+    }).toEqual({
       ...want,
       dataDir: resolve(cwd, want.dataDir),
     });

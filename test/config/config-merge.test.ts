@@ -31,7 +31,12 @@ describe('loading .opencode.json', () => {
     expect(config).toEqual({
       data: { directory: '.opencode' },
       providers: {},
-      agents: { coder: { maxSteps: 100 }, task: { maxSteps: 100 }, title: { maxSteps: 100 }, summarizer: { maxSteps: 100 } },
+      agents: {
+        coder: { maxSteps: 100 },
+        task: { maxSteps: 100 },
+        title: { maxSteps: 100 },
+        summarizer: { maxSteps: 100 },
+      },
       profiles: {},
       keybindings: {},
       mcpServers: {},
@@ -50,7 +55,7 @@ describe('loading .opencode.json', () => {
     expect(resolveDataDir(config, project)).toBe(path.join(project, '.opencode'));
   });
 
-  it('leaves shell.path unset so the bash tool chooses (a zsh $SHELL must not become the bash tool\'s shell)', () => {
+  it("leaves shell.path unset so the bash tool chooses (a zsh $SHELL must not become the bash tool's shell)", () => {
     expect(loadConfig({ cwd: project, env: { SHELL: '/usr/bin/zsh' }, home }).config.shell.path).toBeUndefined();
   });
 
@@ -75,11 +80,21 @@ describe('loading .opencode.json', () => {
       anthropic: { apiKey: 'global-key', disabled: true },
       openai: { apiKey: 'o-key' },
     });
-    expect(config.agents.coder).toEqual({ model: 'claude-sonnet-4', maxTokens: 8000, reasoningEffort: 'high', maxSteps: 100 });
+    expect(config.agents.coder).toEqual({
+      model: 'claude-sonnet-4',
+      maxTokens: 8000,
+      reasoningEffort: 'high',
+      maxSteps: 100,
+    });
     expect(config.tui.theme).toBe('dracula');
     // arrays are replaced, not concatenated
     expect(config.contextPaths).toEqual(['LOCAL.md']);
-    expect(config.mcpServers.git).toEqual({ type: 'stdio', command: 'mcp-git', env: { A: '1', B: 'x=y' }, disabled: true });
+    expect(config.mcpServers.git).toEqual({
+      type: 'stdio',
+      command: 'mcp-git',
+      env: { A: '1', B: 'x=y' },
+      disabled: true,
+    });
   });
 
   it('uses only the first global file found: $HOME, then $XDG_CONFIG_HOME/opencode, then ~/.config/opencode', () => {
@@ -119,7 +134,10 @@ describe('loading .opencode.json', () => {
       $schema: './schema.json',
       data: { directory: '/var/oc' },
       providers: {
-        local: { baseURL: 'http://127.0.0.1:8080/v1', models: { qwen: { contextWindow: 32768, maxTokens: 4096, canReason: false, supportsImages: true } } },
+        local: {
+          baseURL: 'http://127.0.0.1:8080/v1',
+          models: { qwen: { contextWindow: 32768, maxTokens: 4096, canReason: false, supportsImages: true } },
+        },
       },
       agents: { task: { model: 'gpt-4.1', maxSteps: 20 }, title: { maxTokens: 80 } },
       mcpServers: { web: { type: 'http', url: 'http://x/mcp', headers: { Authorization: 'Bearer t' }, timeout: 30 } },
@@ -130,11 +148,25 @@ describe('loading .opencode.json', () => {
     const { config, warnings } = loadConfig({ cwd: project, env: {}, home });
     expect(warnings).toEqual([]);
     expect(resolveDataDir(config, project)).toBe('/var/oc');
-    expect(config.providers.local.models?.qwen).toEqual({ contextWindow: 32768, maxTokens: 4096, canReason: false, supportsImages: true });
+    expect(config.providers.local.models?.qwen).toEqual({
+      contextWindow: 32768,
+      maxTokens: 4096,
+      canReason: false,
+      supportsImages: true,
+    });
     expect(config.agents.task).toEqual({ model: 'gpt-4.1', maxSteps: 20 });
     expect(config.agents.title).toEqual({ maxTokens: 80, maxSteps: 100 });
-    expect(config.mcpServers.web).toEqual({ type: 'http', url: 'http://x/mcp', headers: { Authorization: 'Bearer t' }, timeout: 30 });
-    expect((config.lsp || {}).typescript).toEqual({ command: 'typescript-language-server', args: ['--stdio'], options: { a: 1 } });
+    expect(config.mcpServers.web).toEqual({
+      type: 'http',
+      url: 'http://x/mcp',
+      headers: { Authorization: 'Bearer t' },
+      timeout: 30,
+    });
+    expect((config.lsp || {}).typescript).toEqual({
+      command: 'typescript-language-server',
+      args: ['--stdio'],
+      options: { a: 1 },
+    });
     expect(config.shell).toEqual({ path: '/bin/fish', args: [] });
     expect(config.debugLSP).toBe(true);
   });

@@ -29,7 +29,7 @@ function write(file: string, value: unknown): string {
 }
 
 const advice =
-  "a provider key in the project's config can be read by any command run in the project and is shared with the repository; move it to your user config (~/.opencode.json) or name an environment variable with \"apiKeyEnv\"";
+  'a provider key in the project\'s config can be read by any command run in the project and is shared with the repository; move it to your user config (~/.opencode.json) or name an environment variable with "apiKeyEnv"';
 
 describe('a provider key in the project config', () => {
   it('warns once per key, in providers and in profiles', () => {
@@ -38,7 +38,10 @@ describe('a provider key in the project config', () => {
       profiles: { work: { providers: { openai: { apiKey: 'sk-456' } } } },
     });
     const { warnings } = loadConfig({ cwd: project, env: {}, home });
-    expect(warnings).toEqual([`${file}: providers.anthropic.apiKey: ${advice}`, `${file}: profiles.work.providers.openai.apiKey: ${advice}`]);
+    expect(warnings).toEqual([
+      `${file}: providers.anthropic.apiKey: ${advice}`,
+      `${file}: profiles.work.providers.openai.apiKey: ${advice}`,
+    ]);
   });
 
   it('does not warn for the user config, nor for a project that names an environment variable', () => {

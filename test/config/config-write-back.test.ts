@@ -24,7 +24,14 @@ describe('setGlobalConfigValue', () => {
   it('changes only the one key and keeps unknown keys and lsp.disabled as written', () => {
     const file = path.join(home, '.config', 'opencode', '.opencode.json');
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify({ custom: 1, lsp: { go: { command: 'gopls', disabled: true } }, agents: { coder: { maxTokens: 10 } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        custom: 1,
+        lsp: { go: { command: 'gopls', disabled: true } },
+        agents: { coder: { maxTokens: 10 } },
+      }),
+    );
     expect(setGlobalConfigValue({ env: {}, home }, ['agents', 'coder', 'model'], 'gpt-4.1')).toBe(file);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
       custom: 1,
@@ -76,10 +83,13 @@ describe('write-back keeps comments and layout (JSONC)', () => {
         '\t\t"task": { "maxTokens": 4000, }, // small replies\n\t\t"coder": {\n\t\t\t"model": "openai/gpt-4.1"\n\t\t},\n',
       ),
     );
-    expect(loadConfig({ cwd: root, env: {}, home }).config.agents).toMatchObject({ coder: { model: 'openai/gpt-4.1' }, task: { maxTokens: 4000 } });
+    expect(loadConfig({ cwd: root, env: {}, home }).config.agents).toMatchObject({
+      coder: { model: 'openai/gpt-4.1' },
+      task: { maxTokens: 4000 },
+    });
   });
 
-  it('puts a new member after the comment that ends the last member\'s line, adding the comma it needs', () => {
+  it("puts a new member after the comment that ends the last member's line, adding the comma it needs", () => {
     const file = path.join(root, '.opencode.json');
     writeFileSync(file, '{\n  "debug": false // off in CI\n}\n');
     setProjectConfigValue(root, ['autoCompact'], false);
@@ -97,14 +107,18 @@ describe('write-back keeps comments and layout (JSONC)', () => {
     const file = path.join(home, '.opencode.json');
     writeFileSync(file, '{\n  // my keys live in the environment\n  "debug": false,\n}\n');
     expect(setGlobalConfigValue({ env: {}, home }, ['tui', 'theme'], 'tron')).toBe(file);
-    expect(readFileSync(file, 'utf8')).toBe('{\n  // my keys live in the environment\n  "debug": false,\n  "tui": {\n    "theme": "tron"\n  },\n}\n');
+    expect(readFileSync(file, 'utf8')).toBe(
+      '{\n  // my keys live in the environment\n  "debug": false,\n  "tui": {\n    "theme": "tron"\n  },\n}\n',
+    );
   });
 
   it('keeps a comment that is all an empty object holds', () => {
     const file = path.join(root, '.opencode.json');
     writeFileSync(file, '{\n  "agents": { // none yet\n  }\n}\n');
     setProjectConfigValue(root, ['agents', 'coder'], { model: 'openai/gpt-4.1' });
-    expect(readFileSync(file, 'utf8')).toBe('{\n  "agents": {\n    "coder": {\n      "model": "openai/gpt-4.1"\n    } // none yet\n  }\n}\n');
+    expect(readFileSync(file, 'utf8')).toBe(
+      '{\n  "agents": {\n    "coder": {\n      "model": "openai/gpt-4.1"\n    } // none yet\n  }\n}\n',
+    );
   });
 
   it('leaves a file it cannot read alone and says where it is broken', () => {

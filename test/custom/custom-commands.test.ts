@@ -72,7 +72,11 @@ describe('loadCustomCommands', () => {
     write(path.join(home, 'shared', 'deploy.md'), 'Deploy');
     mkdirSync(path.join(home, 'cfg', 'commands'), { recursive: true });
     symlinkSync(path.join(home, 'shared'), path.join(home, 'cfg', 'commands', 'team'));
-    const commands = await loadCustomCommands({ configDirs: [path.join(home, 'cfg')], dataDir: path.join(home, 'none'), home });
+    const commands = await loadCustomCommands({
+      configDirs: [path.join(home, 'cfg')],
+      dataDir: path.join(home, 'none'),
+      home,
+    });
     expect(commands.map((c) => c.id)).toEqual(['user:team:deploy']);
   });
 });
@@ -86,7 +90,10 @@ describe('userCommandDirs', () => {
 
 describe('placeholders', () => {
   it('are the distinct $NAMEs in order of first use', () => {
-    expect(findPlaceholders('Fix $ISSUE on $BRANCH_2; see $ISSUE; $lower, $1X, $_X stay', {})).toEqual(['ISSUE', 'BRANCH_2']);
+    expect(findPlaceholders('Fix $ISSUE on $BRANCH_2; see $ISSUE; $lower, $1X, $_X stay', {})).toEqual([
+      'ISSUE',
+      'BRANCH_2',
+    ]);
   });
 
   it('leave out common shell variables the environment sets, but not unset ones or other set ones', () => {

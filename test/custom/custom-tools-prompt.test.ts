@@ -21,7 +21,9 @@ function loggedOutcomes(dir: string): [string, string][] {
   const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
   try {
     const rows = db.prepare('SELECT tool, outcome FROM tool_calls').all() as { tool: string; outcome: string }[];
-    return rows.map((row): [string, string] => [row.tool, row.outcome]).sort((a, b) => a.join(' ').localeCompare(b.join(' ')));
+    return rows
+      .map((row): [string, string] => [row.tool, row.outcome])
+      .sort((a, b) => a.join(' ').localeCompare(b.join(' ')));
   } finally {
     db.close();
   }
@@ -45,10 +47,14 @@ function toolResultsSent(f: FakeProvider, n: number): [string, boolean][] {
   const last = (f.answered[n].messages as { content: unknown }[]).at(-1)!;
   return (last.content as { type: string; content: unknown; is_error?: boolean }[])
     .filter((b) => b.type === 'tool_result')
-    .map((b) => [typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join(''), b.is_error === true]);
+    .map((b) => [
+      typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join(''),
+      b.is_error === true,
+    ]);
 }
 
-const toolNames = (f: FakeProvider, n: number): string[] => (f.answered[n].tools as { name: string }[]).map((t) => t.name);
+const toolNames = (f: FakeProvider, n: number): string[] =>
+  (f.answered[n].tools as { name: string }[]).map((t) => t.name);
 
 function write(path: string, text: string): void {
   mkdirSync(join(path, '..'), { recursive: true });
@@ -71,19 +77,29 @@ describe('a declarative tool (the README example)', () => {
       { toolCalls: [{ name: 'query_service_status', input: { service: 'checkout & co', verbose: true } }] },
       { text: 'Checkout is degraded.' },
     ]);
-    const run = await runCli(['--trust', '-p', 'is checkout up?'], { cwd: dir, env: env(fake, { MONITOR_URL: monitorUrl }) });
+    const run = await runCli(['--trust', '-p', 'is checkout up?'], {
+      cwd: dir,
+      env: env(fake, { MONITOR_URL: monitorUrl }),
+    });
     expect(run).toMatchObject({ code: 0, stdout: 'Checkout is degraded.\n', stderr: '' });
-    const offered = (fake.answered[0].tools as { name: string; input_schema: unknown }[]).find((t) => t.name === 'query_service_status');
+    const offered = (fake.answered[0].tools as { name: string; input_schema: unknown }[]).find(
+      (t) => t.name === 'query_service_status',
+    );
     expect(offered?.input_schema).toEqual({
       type: 'object',
       properties: {
-        service: { type: 'string', description: 'The service name as the monitoring API knows it, e.g. "checkout" or "search".' },
+        service: {
+          type: 'string',
+          description: 'The service name as the monitoring API knows it, e.g. "checkout" or "search".',
+        },
         verbose: { type: 'boolean', description: 'Include the last five incidents.' },
       },
       required: ['service'],
     });
     expect(seen).toEqual(['/api/v2/status?service=checkout+%26+co&incidents=5']);
-    expect(toolResultsSent(fake, 1)).toEqual([['{\n  "service": "checkout",\n  "state": "degraded",\n  "errorRate": 0.031\n}', false]]);
+    expect(toolResultsSent(fake, 1)).toEqual([
+      ['{\n  "service": "checkout",\n  "state": "degraded",\n  "errorRate": 0.031\n}', false],
+    ]);
   });
 });
 
@@ -139,7 +155,9 @@ describe('a TypeScript plugin', () => {
     const run = await runCli(['--trust', '-p', 'count'], { cwd: dir, env: env(fake) });
     expect(run).toMatchObject({ code: 0, stdout: 'Five words.\n', stderr: '' });
     expect(toolNames(fake, 0)).toContain('word_count');
-    expect(toolResultsSent(fake, 1)).toEqual([['5 words in "one two three plus two" (call toolu_wc) [audited]', false]]);
+    expect(toolResultsSent(fake, 1)).toEqual([
+      ['5 words in "one two three plus two" (call toolu_wc) [audited]', false],
+    ]);
     expect(readFileSync(join(dir, 'hooks.log'), 'utf8').split('\n')).toEqual([
       'loaded in its own worktree with debug false',
       'before word_count {"text":"one two three"}',
@@ -152,7 +170,9 @@ describe('a TypeScript plugin', () => {
 
   it('the README plugin blocks reading .env with the reason the model sees; other files still read', async () => {
     const dir = project();
-    cpSync(join(EXAMPLES, 'custom-tools', '.opencode', 'plugins'), join(dir, '.opencode', 'plugins'), { recursive: true });
+    cpSync(join(EXAMPLES, 'custom-tools', '.opencode', 'plugins'), join(dir, '.opencode', 'plugins'), {
+      recursive: true,
+    });
     writeFileSync(join(dir, '.env'), 'SECRET=1\n');
     writeFileSync(join(dir, 'notes.txt'), 'hello\n');
     const patchEnv = '*** Begin Patch\n*** Update File: .env\n@@\n-SECRET=1\n+SECRET=2\n*** End Patch';
@@ -169,11 +189,17 @@ describe('a TypeScript plugin', () => {
     const run = await runCli(['--trust', '-p', 'read the env'], { cwd: dir, env: env(fake) });
     expect(run).toMatchObject({ code: 0, stdout: 'ok\n', stderr: '' });
     const results = toolResultsSent(fake, 1);
-    expect(results[0]).toEqual([`${join(dir, '.env')} holds secrets: .env files are not read or changed here. Ask the person for the value you need.`, true]);
+    expect(results[0]).toEqual([
+      `${join(dir, '.env')} holds secrets: .env files are not read or changed here. Ask the person for the value you need.`,
+      true,
+    ]);
     expect(results[1]![1]).toBe(false);
     expect(results[1]![0]).toContain('hello');
     // a patch names its files in its headers: the plugin finds .env there too, and the file is unchanged
-    expect(results[2]).toEqual(['.env holds secrets: .env files are not read or changed here. Ask the person for the value you need.', true]);
+    expect(results[2]).toEqual([
+      '.env holds secrets: .env files are not read or changed here. Ask the person for the value you need.',
+      true,
+    ]);
     expect(readFileSync(join(dir, '.env'), 'utf8')).toBe('SECRET=1\n');
     // a plugin's refusal is logged as a refusal, not as the tool's error
     expect(loggedOutcomes(dir)).toEqual([
@@ -185,12 +211,29 @@ describe('a TypeScript plugin', () => {
 
   it('one that throws at load and one whose hook throws: one line each, the rest still loads and runs', async () => {
     const dir = project();
-    write(join(dir, '.opencode', 'plugins', 'broken.ts'), "throw new Error('missing MONITOR_TOKEN');\nexport default async () => ({});\n");
-    write(join(dir, '.opencode', 'plugins', 'flaky.mjs'), "export default async () => ({ hooks: { 'tool.execute.after': async () => { throw new Error('audit db down'); } } });\n");
-    write(join(dir, '.opencode', 'plugins', 'guard.mjs'), "export default async () => ({ hooks: { 'tool.execute.before': async (call) => { if (call.tool === 'glob') throw new Error('guard crashed'); } } });\n");
-    write(join(dir, '.opencode', 'tools', 'hello.json'), JSON.stringify({ name: 'hello', description: 'Says hello.', command: ['echo', 'hello'] }));
+    write(
+      join(dir, '.opencode', 'plugins', 'broken.ts'),
+      "throw new Error('missing MONITOR_TOKEN');\nexport default async () => ({});\n",
+    );
+    write(
+      join(dir, '.opencode', 'plugins', 'flaky.mjs'),
+      "export default async () => ({ hooks: { 'tool.execute.after': async () => { throw new Error('audit db down'); } } });\n",
+    );
+    write(
+      join(dir, '.opencode', 'plugins', 'guard.mjs'),
+      "export default async () => ({ hooks: { 'tool.execute.before': async (call) => { if (call.tool === 'glob') throw new Error('guard crashed'); } } });\n",
+    );
+    write(
+      join(dir, '.opencode', 'tools', 'hello.json'),
+      JSON.stringify({ name: 'hello', description: 'Says hello.', command: ['echo', 'hello'] }),
+    );
     fake = await startFakeProvider([
-      { toolCalls: [{ name: 'hello', input: {} }, { name: 'glob', input: { pattern: '*' } }] },
+      {
+        toolCalls: [
+          { name: 'hello', input: {} },
+          { name: 'glob', input: { pattern: '*' } },
+        ],
+      },
       { text: 'done' },
     ]);
     const run = await runCli(['--trust', '-p', 'hi'], { cwd: dir, env: env(fake) });
@@ -217,7 +260,13 @@ describe('precedence', () => {
   it('project over user over built-in, each override one warning on stderr; the winner runs', async () => {
     const dir = project();
     const home = mkdtempSync(join(tmpdir(), 'opencode-home-'));
-    const grep = (from: string) => JSON.stringify({ name: 'grep', description: `grep of the ${from}`, command: ['echo', `${from} grep`], readOnly: true });
+    const grep = (from: string) =>
+      JSON.stringify({
+        name: 'grep',
+        description: `grep of the ${from}`,
+        command: ['echo', `${from} grep`],
+        readOnly: true,
+      });
     write(join(home, '.config', 'opencode', 'tools', 'grep.json'), grep('user'));
     write(join(dir, '.opencode', 'tools', 'grep.json'), grep('project'));
     fake = await startFakeProvider([{ toolCalls: [{ name: 'grep', input: {} }] }, { text: 'done' }]);
@@ -228,7 +277,9 @@ describe('precedence', () => {
         'opencode: warning: project tool grep (.opencode/tools/grep.json) overrides the built-in grep\n',
     );
     expect(toolResultsSent(fake, 1)).toEqual([['project grep', false]]);
-    expect((fake.answered[0].tools as { name: string; description: string }[]).filter((t) => t.name === 'grep')).toMatchObject([{ description: 'grep of the project' }]);
+    expect(
+      (fake.answered[0].tools as { name: string; description: string }[]).filter((t) => t.name === 'grep'),
+    ).toMatchObject([{ description: 'grep of the project' }]);
   });
 
   it('"tools": { "ls": false } turns a built-in off: not offered, and a call is told it does not exist', async () => {
@@ -237,7 +288,20 @@ describe('precedence', () => {
     fake = await startFakeProvider([{ toolCalls: [{ name: 'ls', input: {} }] }, { text: 'done' }]);
     const run = await runCli(['--trust', '-p', 'list'], { cwd: dir, env: env(fake) });
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(toolNames(fake, 0)).toEqual(['agent', 'bash', 'edit', 'fetch', 'glob', 'grep', 'patch', 'sourcegraph', 'view', 'write']);
-    expect(toolResultsSent(fake, 1)[0]![0]).toBe('Tool not found: ls. Available tools: agent, bash, edit, fetch, glob, grep, patch, sourcegraph, view, write');
+    expect(toolNames(fake, 0)).toEqual([
+      'agent',
+      'bash',
+      'edit',
+      'fetch',
+      'glob',
+      'grep',
+      'patch',
+      'sourcegraph',
+      'view',
+      'write',
+    ]);
+    expect(toolResultsSent(fake, 1)[0]![0]).toBe(
+      'Tool not found: ls. Available tools: agent, bash, edit, fetch, glob, grep, patch, sourcegraph, view, write',
+    );
   });
 });

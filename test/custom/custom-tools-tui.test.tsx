@@ -29,10 +29,16 @@ const strip = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 describe('custom tools in the TUI', () => {
   it('loads them once the store listens; warnings on the logs page; the dialog shows the argv; the call names its source', async () => {
-    t = await startTuiApp([{ toolCalls: [{ id: 'toolu_st', name: 'status', input: { service: "checkout; rm -rf ~" } }] }, { text: 'ok' }]);
+    t = await startTuiApp([
+      { toolCalls: [{ id: 'toolu_st', name: 'status', input: { service: 'checkout; rm -rf ~' } }] },
+      { text: 'ok' },
+    ]);
     const tools = join(t.dir, '.opencode', 'tools');
     mkdirSync(tools, { recursive: true });
-    writeFileSync(join(tools, 'status.yaml'), 'name: status\ndescription: Service status.\nparameters:\n  properties:\n    service: { description: which }\ncommand: [echo, status of, "{{service}}"]\n');
+    writeFileSync(
+      join(tools, 'status.yaml'),
+      'name: status\ndescription: Service status.\nparameters:\n  properties:\n    service: { description: which }\ncommand: [echo, status of, "{{service}}"]\n',
+    );
     writeFileSync(join(tools, 'broken.yaml'), 'name: broken\ndescription: d\n');
     store = new ChatStore(t.services);
     const loaded = await until(store, (s) => s.customTools !== undefined);
@@ -49,7 +55,10 @@ describe('custom tools in the TUI', () => {
     const running = store.send('status?');
     const asking = await until(store, (s) => s.permissionQueue.length === 1);
     const request = asking.permissionQueue[0]!;
-    expect(request).toMatchObject({ toolName: 'status', description: "Run status: echo 'status of' 'checkout; rm -rf ~'" });
+    expect(request).toMatchObject({
+      toolName: 'status',
+      description: "Run status: echo 'status of' 'checkout; rm -rf ~'",
+    });
     expect(strip(contentLines(request, 80, THEMES.opencode).join('\n'))).toBe("echo 'status of' 'checkout; rm -rf ~'");
     store.answerPermission(request.id, 'allow');
     expect((await running)?.reason).toBe('end_turn');
@@ -62,14 +71,17 @@ describe('custom tools in the TUI', () => {
   it('the sidebar lists loaded custom tools with their source and the ones that failed', () => {
     const ui = render(
       <Sidebar
-          width={60}
-          height={40}
-          version="0.1.0"
-          cwd="/p"
-          title="t"
-          lspServers={[]}
-          mcpServers={[]}
-          customTools={{ loaded: [{ name: 'status', source: 'project', origin: '.opencode/tools/status.yaml' }], failed: ['.opencode/plugins/x.ts: failed at load: boom'] }}
+        width={60}
+        height={40}
+        version="0.1.0"
+        cwd="/p"
+        title="t"
+        lspServers={[]}
+        mcpServers={[]}
+        customTools={{
+          loaded: [{ name: 'status', source: 'project', origin: '.opencode/tools/status.yaml' }],
+          failed: ['.opencode/plugins/x.ts: failed at load: boom'],
+        }}
         modifiedFiles={[]}
       />,
     );
@@ -77,7 +89,11 @@ describe('custom tools in the TUI', () => {
     ui.unmount();
     const lines = frame.split('\n').map((l) => l.trim());
     const at = lines.indexOf('Custom Tools');
-    expect(lines.slice(at, at + 3)).toEqual(['Custom Tools', '● status project', '● .opencode/plugins/x.ts: failed at load: boom']);
+    expect(lines.slice(at, at + 3)).toEqual([
+      'Custom Tools',
+      '● status project',
+      '● .opencode/plugins/x.ts: failed at load: boom',
+    ]);
   });
 
   it("a plugin's permission.ask allow answers in the person's place; a deny rule of .opencode.json still refuses", async () => {
@@ -85,10 +101,16 @@ describe('custom tools in the TUI', () => {
       [undefined, { content: 'deployed', isError: false }],
       [{ permission: { deploy: 'deny' } }, { isError: true }],
     ] as const) {
-      t = await startTuiApp([{ toolCalls: [{ id: 'toolu_dp', name: 'deploy', input: {} }] }, { text: 'ok' }], config ? { config } : {});
+      t = await startTuiApp(
+        [{ toolCalls: [{ id: 'toolu_dp', name: 'deploy', input: {} }] }, { text: 'ok' }],
+        config ? { config } : {},
+      );
       mkdirSync(join(t.dir, '.opencode', 'tools'), { recursive: true });
       mkdirSync(join(t.dir, '.opencode', 'plugins'), { recursive: true });
-      writeFileSync(join(t.dir, '.opencode', 'tools', 'deploy.json'), JSON.stringify({ name: 'deploy', description: 'Deploys.', command: ['echo', 'deployed'] }));
+      writeFileSync(
+        join(t.dir, '.opencode', 'tools', 'deploy.json'),
+        JSON.stringify({ name: 'deploy', description: 'Deploys.', command: ['echo', 'deployed'] }),
+      );
       writeFileSync(
         join(t.dir, '.opencode', 'plugins', 'auto.mjs'),
         "export default async () => ({ hooks: { 'permission.ask': async (request) => (request.tool === 'deploy' ? 'allow' : 'ask') } });\n",

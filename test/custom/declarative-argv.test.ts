@@ -50,8 +50,19 @@ describe('a hostile value run through a real program', () => {
       JSON.stringify({
         name: 'show_args',
         description: 'Prints its arguments as JSON.',
-        parameters: { type: 'object', properties: { text: { type: 'string', description: 'anything' } }, required: ['text'] },
-        command: [process.execPath, '-e', 'process.stdout.write(JSON.stringify(process.argv.slice(1)))', 'before', '{{text}}', 'after'],
+        parameters: {
+          type: 'object',
+          properties: { text: { type: 'string', description: 'anything' } },
+          required: ['text'],
+        },
+        command: [
+          process.execPath,
+          '-e',
+          'process.stdout.write(JSON.stringify(process.argv.slice(1)))',
+          'before',
+          '{{text}}',
+          'after',
+        ],
         readOnly: true,
       }),
       file,
@@ -73,12 +84,18 @@ describe('a hostile value run through a real program', () => {
       "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>process.stdout.write(JSON.stringify({stdin:JSON.parse(s),env:process.env.OPENCODE_ARG_USER_NAME})));",
     );
     const parsed = parseToolFile(
-      JSON.stringify({ name: 'show', description: 'Shows.', parameters: { type: 'object', properties: { 'user-name': { type: 'string', description: 'who' } } }, script: './show.mjs', readOnly: true }),
+      JSON.stringify({
+        name: 'show',
+        description: 'Shows.',
+        parameters: { type: 'object', properties: { 'user-name': { type: 'string', description: 'who' } } },
+        script: './show.mjs',
+        readOnly: true,
+      }),
       join(dir, 'show.json'),
       'json',
     );
     const tool = createDeclarativeTool(parsed.tools[0]!, { projectDir: dir });
-    const value = "'; rm -rf ~ $(id)\n\"";
+    const value = '\'; rm -rf ~ $(id)\n"';
     const result = await runTool(tool, { 'user-name': value }, toolContext(dir));
     expect(JSON.parse(result.output)).toEqual({ stdin: { 'user-name': value }, env: value });
   });

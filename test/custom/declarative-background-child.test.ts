@@ -30,11 +30,22 @@ describe('a declarative tool that leaves a background child', () => {
     // the child inherits stdout and stays for 10 minutes; the program prints a line and exits at once
     const child = `${trap} require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setTimeout(() => {}, 600000)`;
     const code = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: ['ignore', 'inherit', 'inherit'] }).unref(); setTimeout(() => console.log('started the watcher'), 300)`;
-    const parsed = parseToolFile(JSON.stringify({ name: 'watch', description: 'Starts a watcher.', command: [process.execPath, '-e', code], readOnly: true, timeout: 600_000 }), join(dir, 'watch.json'), 'json');
+    const parsed = parseToolFile(
+      JSON.stringify({
+        name: 'watch',
+        description: 'Starts a watcher.',
+        command: [process.execPath, '-e', code],
+        readOnly: true,
+        timeout: 600_000,
+      }),
+      join(dir, 'watch.json'),
+      'json',
+    );
     expect(parsed.errors).toEqual([]);
     const result = await runTool(createDeclarativeTool(parsed.tools[0]!, { projectDir: dir }), {}, toolContext(dir));
     expect(result).toMatchObject({
-      output: 'started the watcher\nwatch exited leaving processes of its own running (a background child holding its output, say); they were ended',
+      output:
+        'started the watcher\nwatch exited leaving processes of its own running (a background child holding its output, say); they were ended',
       isError: false,
     });
     expect(alive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
@@ -48,9 +59,23 @@ describe('a declarative tool cancelled while its child ignores SIGTERM', () => {
     const child = `process.on('SIGTERM', () => {}); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
     // the program itself ends at SIGTERM; only its child stays
     const code = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'inherit' }); setInterval(() => {}, 1000)`;
-    const parsed = parseToolFile(JSON.stringify({ name: 'watch', description: 'Starts a watcher.', command: [process.execPath, '-e', code], readOnly: true, timeout: 600_000 }), join(dir, 'watch.json'), 'json');
+    const parsed = parseToolFile(
+      JSON.stringify({
+        name: 'watch',
+        description: 'Starts a watcher.',
+        command: [process.execPath, '-e', code],
+        readOnly: true,
+        timeout: 600_000,
+      }),
+      join(dir, 'watch.json'),
+      'json',
+    );
     const controller = new AbortController();
-    const result = runTool(createDeclarativeTool(parsed.tools[0]!, { projectDir: dir }), {}, toolContext(dir, { signal: controller.signal }));
+    const result = runTool(
+      createDeclarativeTool(parsed.tools[0]!, { projectDir: dir }),
+      {},
+      toolContext(dir, { signal: controller.signal }),
+    );
     while (!existsSync(pidFile)) await new Promise((r) => setTimeout(r, 50));
     controller.abort();
     expect(await result).toMatchObject({ output: 'Tool execution canceled by user', isError: true });

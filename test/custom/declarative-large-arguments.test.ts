@@ -17,7 +17,17 @@ const BIG = 'x'.repeat(400_000);
 
 function tool(dir: string, fields: Record<string, unknown>): Tool {
   const parsed = parseToolFile(
-    JSON.stringify({ name: 'summarise', description: 'Summarises a text.', parameters: { type: 'object', properties: { text: { type: 'string', description: 'the text' }, mode: { type: 'string', description: 'how' } }, required: ['text'] }, readOnly: true, ...fields }),
+    JSON.stringify({
+      name: 'summarise',
+      description: 'Summarises a text.',
+      parameters: {
+        type: 'object',
+        properties: { text: { type: 'string', description: 'the text' }, mode: { type: 'string', description: 'how' } },
+        required: ['text'],
+      },
+      readOnly: true,
+      ...fields,
+    }),
     join(dir, 'summarise.json'),
     'json',
   );
@@ -37,7 +47,11 @@ describe('a declarative tool with a large argument', () => {
         'console.log(`stdin ${input.text.length}, file ${file.length}, variable ${process.env.OPENCODE_ARG_TEXT ?? "unset"}, mode ${process.env.OPENCODE_ARG_MODE}`);',
       ].join('\n'),
     );
-    const result = await runTool(tool(dir, { script: 'summarise.mjs' }), { text: BIG, mode: 'short' }, toolContext(dir));
+    const result = await runTool(
+      tool(dir, { script: 'summarise.mjs' }),
+      { text: BIG, mode: 'short' },
+      toolContext(dir),
+    );
     expect(result).toMatchObject({ output: 'stdin 400000, file 400000, variable unset, mode short', isError: false });
   });
 

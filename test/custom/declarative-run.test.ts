@@ -30,7 +30,10 @@ function nodeTool(dir: string, code: string, extra: Record<string, unknown> = {}
     'json',
   );
   expect(parsed.errors).toEqual([]);
-  return createDeclarativeTool(parsed.tools[0]!, { projectDir: dir, env: { ...process.env, MONITOR_URL: 'http://monitor.test' } });
+  return createDeclarativeTool(parsed.tools[0]!, {
+    projectDir: dir,
+    env: { ...process.env, MONITOR_URL: 'http://monitor.test' },
+  });
 }
 
 const project = () => mkdtempSync(join(tmpdir(), 'opencode-decl-'));
@@ -38,7 +41,11 @@ const project = () => mkdtempSync(join(tmpdir(), 'opencode-decl-'));
 describe('declarative tool results', () => {
   it('gives stdout, then stderr under a label', async () => {
     const dir = project();
-    const result = await runTool(nodeTool(dir, "console.log('up'); console.error('slow replica')"), {}, toolContext(dir));
+    const result = await runTool(
+      nodeTool(dir, "console.log('up'); console.error('slow replica')"),
+      {},
+      toolContext(dir),
+    );
     expect(result).toMatchObject({ output: 'up\nstderr:\nslow replica', isError: false });
   });
 
@@ -50,7 +57,11 @@ describe('declarative tool results', () => {
 
   it('pretty-prints JSON output with outputFormat json', async () => {
     const dir = project();
-    const result = await runTool(nodeTool(dir, 'process.stdout.write(\'{"a":1,"b":[2]}\')', { outputFormat: 'json' }), {}, toolContext(dir));
+    const result = await runTool(
+      nodeTool(dir, 'process.stdout.write(\'{"a":1,"b":[2]}\')', { outputFormat: 'json' }),
+      {},
+      toolContext(dir),
+    );
     expect(result.output).toBe('{\n  "a": 1,\n  "b": [\n    2\n  ]\n}');
   });
 
@@ -58,13 +69,21 @@ describe('declarative tool results', () => {
     const dir = project();
     const text = '服务状态：正常。数据库连接池使用率百分之四十，缓存命中率良好，没有发现错误日志。';
     writeFileSync(join(dir, 'gbk.bin'), iconv.encode(text, 'gbk'));
-    const result = await runTool(nodeTool(dir, "process.stdout.write(require('fs').readFileSync('gbk.bin'))"), {}, toolContext(dir));
+    const result = await runTool(
+      nodeTool(dir, "process.stdout.write(require('fs').readFileSync('gbk.bin'))"),
+      {},
+      toolContext(dir),
+    );
     expect(result.output).toBe(text);
   });
 
   it('removes control characters and colour codes, keeping tabs and newlines', async () => {
     const dir = project();
-    const result = await runTool(nodeTool(dir, "process.stdout.write('\\u001b[31mred\\u001b[0m\\tcol\\u0007\\u0000\\nnext\\r\\n')"), {}, toolContext(dir));
+    const result = await runTool(
+      nodeTool(dir, "process.stdout.write('\\u001b[31mred\\u001b[0m\\tcol\\u0007\\u0000\\nnext\\r\\n')"),
+      {},
+      toolContext(dir),
+    );
     expect(result.output).toBe('red\tcol\nnext');
   });
 
@@ -82,7 +101,10 @@ describe('declarative tool results', () => {
 
   it('cuts output to 30,000 characters by default', async () => {
     const dir = project();
-    const tool = nodeTool(dir, "for (let i = 0; i < 1000; i++) console.log(String(i).padStart(4, '0') + 'x'.repeat(95))");
+    const tool = nodeTool(
+      dir,
+      "for (let i = 0; i < 1000; i++) console.log(String(i).padStart(4, '0') + 'x'.repeat(95))",
+    );
     const result = await runTool(tool, {}, toolContext(dir));
     expect(result.output.length).toBeLessThanOrEqual(30_000 + 60);
     expect(result.output).toContain('\n… 700 of 1000 lines cut; ask for a narrower query\n');
@@ -96,7 +118,11 @@ describe('declarative tool results', () => {
     // the child starts a grandchild that would write the marker after 1.5 s, then waits forever
     const code = `require('child_process').spawn(process.execPath, ['-e', "setTimeout(() => require('fs').writeFileSync('${marker}', 'x'), 1500)"], { stdio: 'ignore' }); setInterval(() => {}, 1000)`;
     const result = await runTool(nodeTool(dir, code, { timeout: 300 }), {}, toolContext(dir));
-    expect(result).toMatchObject({ output: 'probe timed out after 300 ms; its process group was killed', isError: true, outcome: 'timeout' });
+    expect(result).toMatchObject({
+      output: 'probe timed out after 300 ms; its process group was killed',
+      isError: true,
+      outcome: 'timeout',
+    });
     await new Promise((r) => setTimeout(r, 2000));
     expect(existsSync(marker)).toBe(false);
   });
@@ -115,7 +141,10 @@ describe('declarative tool results', () => {
 
   it('takes ${VAR} in env from our environment and runs in cwd relative to the project', async () => {
     const dir = project();
-    const tool = nodeTool(dir, 'console.log(process.env.API + " " + process.cwd())', { env: { API: '${MONITOR_URL}/v1' }, cwd: '.' });
+    const tool = nodeTool(dir, 'console.log(process.env.API + " " + process.cwd())', {
+      env: { API: '${MONITOR_URL}/v1' },
+      cwd: '.',
+    });
     const result = await runTool(tool, {}, toolContext(dir));
     expect(result.output).toBe(`http://monitor.test/v1 ${dir}`);
   });
@@ -123,11 +152,24 @@ describe('declarative tool results', () => {
   it('gives the program no provider key (as the bash tool), unless env names one on purpose', async () => {
     const dir = project();
     const parsed = parseToolFile(
-      JSON.stringify({ name: 'keys', description: 'd', command: [process.execPath, '-e', 'console.log(String(process.env.ANTHROPIC_API_KEY) + " " + process.env.MONITOR_URL + " " + process.env.EXPLICIT)'], readOnly: true, env: { EXPLICIT: '${OPENAI_API_KEY}' } }),
+      JSON.stringify({
+        name: 'keys',
+        description: 'd',
+        command: [
+          process.execPath,
+          '-e',
+          'console.log(String(process.env.ANTHROPIC_API_KEY) + " " + process.env.MONITOR_URL + " " + process.env.EXPLICIT)',
+        ],
+        readOnly: true,
+        env: { EXPLICIT: '${OPENAI_API_KEY}' },
+      }),
       join(dir, 'k.json'),
       'json',
     );
-    const tool = createDeclarativeTool(parsed.tools[0]!, { projectDir: dir, env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-x', OPENAI_API_KEY: 'sk-o', MONITOR_URL: 'http://m' } });
+    const tool = createDeclarativeTool(parsed.tools[0]!, {
+      projectDir: dir,
+      env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-x', OPENAI_API_KEY: 'sk-o', MONITOR_URL: 'http://m' },
+    });
     expect((await runTool(tool, {}, toolContext(dir))).output).toBe('undefined http://m sk-o');
   });
 
@@ -140,7 +182,11 @@ describe('declarative tool results', () => {
       {
         action: 'execute',
         description: `Run probe: ${process.execPath} -e 'console.log(1)' 7`,
-        params: { command: `${process.execPath} -e 'console.log(1)' 7`, argv: [process.execPath, '-e', 'console.log(1)', '7'], tool: 'probe' },
+        params: {
+          command: `${process.execPath} -e 'console.log(1)' 7`,
+          argv: [process.execPath, '-e', 'console.log(1)', '7'],
+          tool: 'probe',
+        },
         path: dir,
       },
     ]);

@@ -31,7 +31,11 @@ describe('parseToolFile', () => {
         {
           name: 'query_service_status',
           description: 'Current status of a service.',
-          parameters: { type: 'object', properties: { service: { type: 'string', description: 'The service name' } }, required: ['service'] },
+          parameters: {
+            type: 'object',
+            properties: { service: { type: 'string', description: 'The service name' } },
+            required: ['service'],
+          },
           script: '/p/.opencode/scripts/status.sh',
           env: { API_URL: '${MONITOR_URL}' },
           timeoutMs: 60_000,
@@ -45,13 +49,25 @@ describe('parseToolFile', () => {
   it.each([
     // [file text, error line]
     ['name: x\ndescription: d\n', 'command: missing (give command as an argv array, or script as a path)'],
-    ['name: x\ndescription: d\ncommand: "ls -la"\n', 'command: expected an argv array of strings, e.g. ["git", "log", "-n", "{{count}}"] (never a shell string)'],
+    [
+      'name: x\ndescription: d\ncommand: "ls -la"\n',
+      'command: expected an argv array of strings, e.g. ["git", "log", "-n", "{{count}}"] (never a shell string)',
+    ],
     ['name: x\ndescription: d\ncommand: [ls, "{{dir}}"]\n', 'command[1]: {{dir}} is not a parameter'],
     ['name: x y\ndescription: d\ncommand: [ls]\n', 'name: "x y" may hold only letters, digits, _ and - (at most 64)'],
-    ['name: x\ncommand: [ls]\ntimeout: -1\n', 'description: missing (say when to use the tool and when not); timeout: expected a positive number of milliseconds'],
+    [
+      'name: x\ncommand: [ls]\ntimeout: -1\n',
+      'description: missing (say when to use the tool and when not); timeout: expected a positive number of milliseconds',
+    ],
     ['name: x\ndescription: d\ncommand: [ls]\noutputFormat: xml\n', 'outputFormat: expected "text" or "json"'],
-    ['name: x\ndescription: d\ncommand: [ls]\nparameters: { properties: {}, required: [a] }\n', 'parameters.required: "a" is not a parameter'],
-    ['name: [unclosed\n', 'not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1'],
+    [
+      'name: x\ndescription: d\ncommand: [ls]\nparameters: { properties: {}, required: [a] }\n',
+      'parameters.required: "a" is not a parameter',
+    ],
+    [
+      'name: [unclosed\n',
+      'not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1',
+    ],
   ])('%j → %j', (text, line) => {
     const parsed = parseToolFile(text, FILE, 'yaml');
     expect(parsed.tools).toEqual([]);
@@ -83,6 +99,9 @@ describe('parseToolFile', () => {
       'json',
     );
     expect(parsed.tools.map((t) => t.name)).toEqual(['a']);
-    expect(parsed.errors).toEqual(['b: description: missing (say when to use the tool and when not)', '[2]: name: missing']);
+    expect(parsed.errors).toEqual([
+      'b: description: missing (say when to use the tool and when not)',
+      '[2]: name: missing',
+    ]);
   });
 });

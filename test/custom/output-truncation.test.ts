@@ -21,11 +21,15 @@ describe("truncateOutput's note style", () => {
   it('cuts at line boundaries for the character limit', () => {
     const text = rows(100); // "row 1" … "row 100", 791 characters
     const cut = truncateOutput(text, 'note', { maxOutputChars: 100 });
-    expect(cut.text).toBe('row 1\nrow 2\nrow 3\nrow 4\nrow 5\nrow 6\nrow 7\nrow 8\n… 85 of 100 lines cut; ask for a narrower query\nrow 94\nrow 95\nrow 96\nrow 97\nrow 98\nrow 99\nrow 100');
+    expect(cut.text).toBe(
+      'row 1\nrow 2\nrow 3\nrow 4\nrow 5\nrow 6\nrow 7\nrow 8\n… 85 of 100 lines cut; ask for a narrower query\nrow 94\nrow 95\nrow 96\nrow 97\nrow 98\nrow 99\nrow 100',
+    );
   });
 
   it('counts characters when one long line is what overflows', () => {
     const cut = truncateOutput('x'.repeat(1000), 'note', { maxOutputChars: 100 });
-    expect(cut.text).toBe(`${'x'.repeat(50)}\n… 900 of 1000 characters cut; ask for a narrower query\n${'x'.repeat(50)}`);
+    expect(cut.text).toBe(
+      `${'x'.repeat(50)}\n… 900 of 1000 characters cut; ask for a narrower query\n${'x'.repeat(50)}`,
+    );
   });
 });

@@ -16,10 +16,13 @@ describe('startCustomTools', () => {
   it('says each override once: at load, and when a shadowed MCP tool arrives later', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-overrides-'));
     mkdirSync(join(dir, '.opencode', 'tools'), { recursive: true });
-    writeFileSync(join(dir, '.opencode', 'tools', 'tools.json'), JSON.stringify([
-      { name: 'ls', description: 'Our ls.', command: ['ls'], readOnly: true },
-      { name: 'docs_search', description: 'Our docs search.', command: ['true'], readOnly: true },
-    ]));
+    writeFileSync(
+      join(dir, '.opencode', 'tools', 'tools.json'),
+      JSON.stringify([
+        { name: 'ls', description: 'Our ls.', command: ['ls'], readOnly: true },
+        { name: 'docs_search', description: 'Our docs search.', command: ['true'], readOnly: true },
+      ]),
+    );
     const bus = new EventBus<AgentEvents>();
     const tools = builtinTools();
     const warnings: string[] = [];

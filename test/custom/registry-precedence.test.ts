@@ -75,7 +75,12 @@ describe('runWithHooks', () => {
     };
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const outcome = await runWithHooks(tool('ls', 'builtin'), {}, toolContext('/tmp', { signal: controller.signal }), hooks).catch(resultFromError);
+    const outcome = await runWithHooks(
+      tool('ls', 'builtin'),
+      {},
+      toolContext('/tmp', { signal: controller.signal }),
+      hooks,
+    ).catch(resultFromError);
     expect(outcome).toEqual({ output: 'Tool execution canceled by user', isError: true });
   });
 });

@@ -16,7 +16,13 @@ const TOOL = 'name: status\ndescription: The real one.\ncommand: [echo, ok]\nrea
 
 async function load(projectDir: string, home: string): Promise<string | undefined> {
   const registry = new ToolRegistry();
-  await loadCustomTools({ projectDir, config: { tools: {}, plugins: [] }, registry, env: { HOME: home }, cacheDir: join(projectDir, '.opencode') });
+  await loadCustomTools({
+    projectDir,
+    config: { tools: {}, plugins: [] },
+    registry,
+    env: { HOME: home },
+    cacheDir: join(projectDir, '.opencode'),
+  });
   return registry.list().find((t) => t.name === 'status')?.description;
 }
 
@@ -27,8 +33,8 @@ function homeWithTool(): string {
   return home;
 }
 
-describe('the tool-file cache in a repository\'s data folder', () => {
-  it('an entry forged under another salt is not used for the user\'s own tool file', async () => {
+describe("the tool-file cache in a repository's data folder", () => {
+  it("an entry forged under another salt is not used for the user's own tool file", async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'opencode-toolcache-')));
     mkdirSync(join(dir, '.opencode'));
     const home = homeWithTool();

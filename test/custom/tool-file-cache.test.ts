@@ -18,8 +18,17 @@ describe('tool file cache', () => {
     mkdirSync(tools, { recursive: true });
     writeFileSync(join(tools, 'a.yaml'), 'name: a\ndescription: A.\ncommand: [echo, a]\n');
     writeFileSync(join(tools, 'b.yaml'), 'name: b\ndescription: B.\ncommand: [echo, b]\n');
-    const load = () => loadCustomTools({ projectDir: dir, config: { tools: {}, plugins: [] }, registry: builtinTools(), env: { HOME: join(dir, 'home') }, cacheDir: data });
-    const cached = () => Object.keys((JSON.parse(readFileSync(join(data, TOOL_FILE_CACHE_NAME), 'utf8')) as { entries: object }).entries).length;
+    const load = () =>
+      loadCustomTools({
+        projectDir: dir,
+        config: { tools: {}, plugins: [] },
+        registry: builtinTools(),
+        env: { HOME: join(dir, 'home') },
+        cacheDir: data,
+      });
+    const cached = () =>
+      Object.keys((JSON.parse(readFileSync(join(data, TOOL_FILE_CACHE_NAME), 'utf8')) as { entries: object }).entries)
+        .length;
 
     expect((await load()).tools.map((t) => t.name)).toEqual(['a', 'b']);
     expect(cached()).toBe(2);

@@ -25,7 +25,11 @@ it('three processes opening 40 new databases together, each at the same instant:
   // after the three processes have loaded (~1 s each, more on a loaded machine)
   const start = Date.now() + 4000;
   const outputs = await Promise.all(
-    [1, 2, 3].map(() => run(process.execPath, ['--import', 'tsx', FIXTURE, root!, String(start), String(OPENS), '50'], { timeout: 60_000 })),
+    [1, 2, 3].map(() =>
+      run(process.execPath, ['--import', 'tsx', FIXTURE, root!, String(start), String(OPENS), '50'], {
+        timeout: 60_000,
+      }),
+    ),
   );
   expect(outputs.map((o) => o.stdout)).toEqual(Array(3).fill(`ok ${OPENS}\n`));
 }, 90_000);

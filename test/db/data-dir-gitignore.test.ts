@@ -31,9 +31,10 @@ function gitProject(): string {
 }
 
 /** `git status --porcelain -uall`: every untracked file, one a line */
-const gitStatus = (dir: string) => execFileSync('git', ['status', '--porcelain', '-uall'], { cwd: dir, encoding: 'utf8' });
+const gitStatus = (dir: string) =>
+  execFileSync('git', ['status', '--porcelain', '-uall'], { cwd: dir, encoding: 'utf8' });
 
-describe('the data folder\'s .gitignore', () => {
+describe("the data folder's .gitignore", () => {
   it('a new data folder gets it, mode 0700; git then sees only the shared folders (not even the .gitignore)', () => {
     const dir = gitProject();
     const dataDir = join(dir, '.opencode');
@@ -43,7 +44,16 @@ describe('the data folder\'s .gitignore', () => {
     expect(readFileSync(join(dataDir, '.gitignore'), 'utf8')).toBe(EXPECTED_GITIGNORE);
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     // what opencode and the person put there over time
-    const files = ['opencode.db-wal', 'opencode.db-shm', 'mcp-git.log', 'init', 'state/shell-1.json', 'commands/git/commit.md', 'tools/deploy.yaml', 'plugins/lint.ts'];
+    const files = [
+      'opencode.db-wal',
+      'opencode.db-shm',
+      'mcp-git.log',
+      'init',
+      'state/shell-1.json',
+      'commands/git/commit.md',
+      'tools/deploy.yaml',
+      'plugins/lint.ts',
+    ];
     for (const rel of files) {
       mkdirSync(join(dataDir, rel, '..'), { recursive: true });
       writeFileSync(join(dataDir, rel), 'x');
@@ -62,7 +72,7 @@ describe('the data folder\'s .gitignore', () => {
     expect(gitStatus(dir)).toBe('?? .opencode/commands/review.md\n');
   });
 
-  it('a .gitignore of the person\'s own is left as it is', () => {
+  it("a .gitignore of the person's own is left as it is", () => {
     const dir = gitProject();
     mkdirSync(join(dir, '.opencode'));
     writeFileSync(join(dir, '.opencode', '.gitignore'), 'opencode.db*\n');

@@ -12,7 +12,9 @@ afterEach(() => cleanup());
 
 const tables = (db: BetterSqlite3.Database): string[] =>
   db
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .prepare<[], { name: string }>(
+      "SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )
     .all()
     .map((r) => r.name);
 
@@ -66,17 +68,26 @@ describe('opening the database', () => {
     const next: Migration[] = [
       ...migrations,
       { version: migrations.length + 1, name: 'notes', sql: 'CREATE TABLE notes (id INTEGER PRIMARY KEY);' },
-      { version: migrations.length + 2, name: 'notes-text', sql: "ALTER TABLE notes ADD COLUMN text TEXT NOT NULL DEFAULT '';" },
+      {
+        version: migrations.length + 2,
+        name: 'notes-text',
+        sql: "ALTER TABLE notes ADD COLUMN text TEXT NOT NULL DEFAULT '';",
+      },
     ];
     expect(migrate(connection, 'x', next)).toBe(migrations.length + 2);
     expect(migrate(connection, 'x', next)).toBe(migrations.length + 2);
-    expect(connection.prepare("SELECT group_concat(name) AS c FROM pragma_table_info('notes')").get()).toEqual({ c: 'id,text' });
+    expect(connection.prepare("SELECT group_concat(name) AS c FROM pragma_table_info('notes')").get()).toEqual({
+      c: 'id,text',
+    });
     connection.close();
   });
 
   it('rolls back a failing migration entirely', () => {
     const connection = new BetterSqlite3(path.join(dataDir, '..', 'bad.db'));
-    const broken: Migration[] = [...migrations, { version: migrations.length + 1, name: 'broken', sql: 'CREATE TABLE t (a); NOT SQL;' }];
+    const broken: Migration[] = [
+      ...migrations,
+      { version: migrations.length + 1, name: 'broken', sql: 'CREATE TABLE t (a); NOT SQL;' },
+    ];
     expect(() => migrate(connection, 'x', broken)).toThrow(/syntax error/);
     expect(connection.pragma('user_version', { simple: true })).toBe(0);
     expect(tables(connection)).toEqual([]);

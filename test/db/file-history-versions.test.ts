@@ -82,7 +82,18 @@ describe('file history', () => {
       content = next;
     }
     expect(db.files.versions(sessionId, FILE).map((v) => v.version)).toEqual([
-      'initial', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11',
+      'initial',
+      'v1',
+      'v2',
+      'v3',
+      'v4',
+      'v5',
+      'v6',
+      'v7',
+      'v8',
+      'v9',
+      'v10',
+      'v11',
     ]);
     expect(db.files.latest(sessionId, FILE)?.version).toBe('v11');
   });
@@ -102,9 +113,13 @@ describe('file history', () => {
     ]);
     expect(db.files.changes(other)).toEqual([{ path: '/p/a.ts', additions: 1, removals: 1 }]);
     expect(db.files.listBySession(sessionId).map((v) => `${v.path}@${v.version}`)).toEqual([
-      '/p/a.ts@initial', '/p/a.ts@v1',
-      '/p/b.ts@initial', '/p/b.ts@v1', '/p/b.ts@v2',
-      '/p/gone.ts@initial', '/p/gone.ts@v1',
+      '/p/a.ts@initial',
+      '/p/a.ts@v1',
+      '/p/b.ts@initial',
+      '/p/b.ts@v1',
+      '/p/b.ts@v2',
+      '/p/gone.ts@initial',
+      '/p/gone.ts@v1',
     ]);
     expect(db.files.latest(other, '/p/b.ts')).toBeUndefined();
   });
@@ -128,7 +143,17 @@ describe('file history', () => {
     }
     second.close();
     expect(db.files.versions(sessionId, FILE).map((v) => v.version)).toEqual([
-      'initial', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10',
+      'initial',
+      'v1',
+      'v2',
+      'v3',
+      'v4',
+      'v5',
+      'v6',
+      'v7',
+      'v8',
+      'v9',
+      'v10',
     ]);
     expect(db.files.latest(sessionId, FILE)?.content).toBe(content);
   });

@@ -59,7 +59,9 @@ export interface FixtureProcess {
 
 export function startFixture(script: string, args: string[]): FixtureProcess {
   const file = fileURLToPath(new URL(`./fixtures/${script}`, import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

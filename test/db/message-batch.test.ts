@@ -37,8 +37,20 @@ describe('MessageStore.batch', () => {
       return m;
     });
     expect(seenInside).toEqual({ messages: 0, cost: 0 });
-    expect(other.messages.get(created.id)).toMatchObject({ parts: [{ type: 'text', text: 'hi' }, { type: 'finish', reason: 'end_turn' }], finishedAt: 1700000000000 });
-    expect(other.sessions.get(sessionId)).toMatchObject({ costUsd: 0.25, promptTokens: 100, completionTokens: 20, contextTokens: 120, messageCount: 1 });
+    expect(other.messages.get(created.id)).toMatchObject({
+      parts: [
+        { type: 'text', text: 'hi' },
+        { type: 'finish', reason: 'end_turn' },
+      ],
+      finishedAt: 1700000000000,
+    });
+    expect(other.sessions.get(sessionId)).toMatchObject({
+      costUsd: 0.25,
+      promptTokens: 100,
+      completionTokens: 20,
+      contextTokens: 120,
+      messageCount: 1,
+    });
   });
 
   it('rolls back everything written inside it when it throws, and rethrows', () => {

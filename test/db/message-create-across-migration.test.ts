@@ -39,8 +39,16 @@ describe('creates across migration 0009', () => {
     const file = path.join(dataDir, 'opencode.db');
     const setup = new BetterSqlite3(file);
     setup.pragma('journal_mode = WAL');
-    expect(migrate(setup, file, migrations.filter((m) => m.version <= 8))).toBe(8);
-    setup.prepare(`INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('${SESSION}', 'shared', 1, 1)`).run();
+    expect(
+      migrate(
+        setup,
+        file,
+        migrations.filter((m) => m.version <= 8),
+      ),
+    ).toBe(8);
+    setup
+      .prepare(`INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('${SESSION}', 'shared', 1, 1)`)
+      .run();
 
     const old = startSchema8Writer(file);
     await old.ready;

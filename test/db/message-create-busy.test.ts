@@ -24,12 +24,20 @@ afterEach(() => {
 });
 
 /** Starts the holder; resolves once it holds the lock, with a promise of its exit code. */
-async function holdLock(file: string, sessionId: string, hold: number | 'stdin'): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, file, sessionId, String(hold)], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function holdLock(
+  file: string,
+  sessionId: string,
+  hold: number | 'stdin',
+): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, file, sessionId, String(hold)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   children.push(child);
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.once('data', (chunk: Buffer) => (chunk.toString() === 'held\n' ? resolve() : reject(new Error(chunk.toString()))));
+    child.stdout!.once('data', (chunk: Buffer) =>
+      chunk.toString() === 'held\n' ? resolve() : reject(new Error(chunk.toString())),
+    );
     child.once('exit', (code) => reject(new Error(`holder exited ${code} before holding the lock`)));
   });
   return { child, exited };

@@ -41,19 +41,29 @@ describe("a message's insert and its session's time", () => {
     const later = Date.now() + 3_600_000;
     setUpdatedAt(db, session.id, later);
     expect(db.sessions.updateTitle(session.id, 'renamed').updatedAt).toBe(later);
-    expect(db.sessions.addUsage(session.id, { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 }, 0.5, 3)).toMatchObject({ updatedAt: later, title: 'renamed', costUsd: 0.5 });
+    expect(
+      db.sessions.addUsage(session.id, { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 }, 0.5, 3),
+    ).toMatchObject({ updatedAt: later, title: 'renamed', costUsd: 0.5 });
     expect(db.sessions.get(session.id)!.updatedAt).toBe(later);
   });
 
   it('an import keeps the session time it exported, with messages of earlier times', () => {
     const source = open();
     const session = source.sessions.create({ title: 'exported' });
-    const message = source.messages.create({ sessionId: session.id, role: 'user', parts: [{ type: 'text', text: 'hi' }] });
+    const message = source.messages.create({
+      sessionId: session.id,
+      role: 'user',
+      parts: [{ type: 'text', text: 'hi' }],
+    });
     setUpdatedAt(source, session.id, message.createdAt + 5_000);
     const exported = source.sessions.get(session.id)!;
     const target = open();
     const { messageCount: _count, ...row } = exported;
-    restoreSessionRows(target, { sessions: [row], messages: [{ ...message, createdAt: message.createdAt - 60_000 }], files: [] });
+    restoreSessionRows(target, {
+      sessions: [row],
+      messages: [{ ...message, createdAt: message.createdAt - 60_000 }],
+      files: [],
+    });
     expect(target.sessions.get(session.id)!.updatedAt).toBe(exported.updatedAt);
     expect(target.sessions.get(session.id)!.messageCount).toBe(1);
   });
@@ -62,7 +72,11 @@ describe("a message's insert and its session's time", () => {
     const dir = tempDir();
     const file = join(dir, 'opencode.db');
     const old = new BetterSqlite3(file);
-    migrate(old, file, migrations.filter((m) => m.version <= 8));
+    migrate(
+      old,
+      file,
+      migrations.filter((m) => m.version <= 8),
+    );
     old.prepare("INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('s1', 'old', 1, 1)").run();
     old.close();
     const db = open(dir);

@@ -21,7 +21,13 @@ describe('message order', () => {
     const other = db.sessions.create({ title: 'other' });
     const created = [];
     for (let i = 0; i < 500; i++) {
-      created.push(db.messages.create({ sessionId: session.id, role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: `m${i}` }] }));
+      created.push(
+        db.messages.create({
+          sessionId: session.id,
+          role: i % 2 ? 'assistant' : 'user',
+          parts: [{ type: 'text', text: `m${i}` }],
+        }),
+      );
       if (i % 50 === 0) db.messages.create({ sessionId: other.id, role: 'user', parts: [] });
     }
     // the burst really did share milliseconds, which is what broke time-ordering in the original
@@ -65,12 +71,21 @@ describe('message order', () => {
 
   it('sets finishedAt from a finish part given at creation', () => {
     const session = db.sessions.create({ title: 't' });
-    const message = db.messages.create({ sessionId: session.id, role: 'user', parts: [{ type: 'text', text: 'hi' }, { type: 'finish', reason: 'end_turn', time: 1234 }] });
+    const message = db.messages.create({
+      sessionId: session.id,
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'hi' },
+        { type: 'finish', reason: 'end_turn', time: 1234 },
+      ],
+    });
     expect(message.finishedAt).toBe(1234);
   });
 
   it('refuses a message for a session that does not exist', () => {
-    expect(() => db.messages.create({ sessionId: 'nope', role: 'user', parts: [] })).toThrow(/FOREIGN KEY constraint failed/);
+    expect(() => db.messages.create({ sessionId: 'nope', role: 'user', parts: [] })).toThrow(
+      /FOREIGN KEY constraint failed/,
+    );
   });
 
   it('gives distinct, gapless seqs when two connections and two processes append to one session at once', async () => {

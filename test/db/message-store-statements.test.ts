@@ -25,7 +25,9 @@ const finished = (message: Message, parts: MessagePart[], time = 1700000000000):
   parts: [...parts, { type: 'finish', reason: 'end_turn', time }],
 });
 const chunkRows = (id: string) =>
-  other.connection.prepare<[string], { n: number }>('SELECT count(*) AS n FROM message_chunks WHERE message_id = ?').get(id)!.n;
+  other.connection
+    .prepare<[string], { n: number }>('SELECT count(*) AS n FROM message_chunks WHERE message_id = ?')
+    .get(id)!.n;
 
 beforeEach(() => {
   let dataDir: string;
@@ -49,8 +51,25 @@ describe('statements of a write', () => {
     const toolMessage = t.messages.create({ sessionId, role: 'tool', parts: [] });
     t.take();
     const assistant = t.messages.batch(() => {
-      t.toolCalls.record({ sessionId, messageId: toolMessage.id, toolCallId: 'toolu_0', tool: 'view', source: 'builtin', startedAt: 1, durationMs: 1, outcome: 'ok', coerced: false, inputChars: 2, outputChars: 3, truncated: false });
-      t.messages.finish(finished(toolMessage, [{ type: 'tool_result', toolCallId: 'toolu_0', name: 'view', content: 'x', isError: false }]));
+      t.toolCalls.record({
+        sessionId,
+        messageId: toolMessage.id,
+        toolCallId: 'toolu_0',
+        tool: 'view',
+        source: 'builtin',
+        startedAt: 1,
+        durationMs: 1,
+        outcome: 'ok',
+        coerced: false,
+        inputChars: 2,
+        outputChars: 3,
+        truncated: false,
+      });
+      t.messages.finish(
+        finished(toolMessage, [
+          { type: 'tool_result', toolCallId: 'toolu_0', name: 'view', content: 'x', isError: false },
+        ]),
+      );
       return t.messages.create({ sessionId, role: 'assistant', parts: [], model: 'm' });
     });
     expect(t.take()).toEqual([
@@ -60,7 +79,13 @@ describe('statements of a write', () => {
       'INSERT INTO messages',
       'COMMIT',
     ]);
-    const call: MessagePart = { type: 'tool_call', id: 'toolu_1', name: 'view', input: '{"file_path":"a"}', finished: true };
+    const call: MessagePart = {
+      type: 'tool_call',
+      id: 'toolu_1',
+      name: 'view',
+      input: '{"file_path":"a"}',
+      finished: true,
+    };
     t.messages.updateStreaming({ ...assistant, parts: [call] });
     expect(t.take()).toEqual([]);
     t.messages.batch(() => {
@@ -68,11 +93,20 @@ describe('statements of a write', () => {
       t.messages.finish(finished(assistant, [call]));
       return t.messages.create({ sessionId, role: 'tool', parts: [] });
     });
-    expect(t.take()).toEqual(['BEGIN IMMEDIATE', 'UPDATE sessions', 'UPDATE messages', 'INSERT INTO messages', 'COMMIT']);
-    expect(other.messages.get(assistant.id)!.parts).toEqual([call, { type: 'finish', reason: 'end_turn', time: 1700000000000 }]);
+    expect(t.take()).toEqual([
+      'BEGIN IMMEDIATE',
+      'UPDATE sessions',
+      'UPDATE messages',
+      'INSERT INTO messages',
+      'COMMIT',
+    ]);
+    expect(other.messages.get(assistant.id)!.parts).toEqual([
+      call,
+      { type: 'finish', reason: 'end_turn', time: 1700000000000 },
+    ]);
   });
 
-  it('outside a batch, a rewrite of a message this store created is one statement; another process\'s message gets the DELETE of its rows, in one transaction', () => {
+  it("outside a batch, a rewrite of a message this store created is one statement; another process's message gets the DELETE of its rows, in one transaction", () => {
     const own = t.messages.create({ sessionId, role: 'assistant', parts: [] });
     const earlier = other.messages.create({ sessionId, role: 'assistant', parts: [] });
     t.take();
@@ -81,7 +115,14 @@ describe('statements of a write', () => {
     t.messages.update({ ...earlier, parts: [{ type: 'text', text: 'b' }] });
     expect(t.take()).toEqual(['BEGIN IMMEDIATE', 'DELETE FROM message_chunks', 'UPDATE messages', 'COMMIT']);
     t.messages.batch(() => t.messages.finish(finished(earlier, [])));
-    expect(t.take()).toEqual(['BEGIN IMMEDIATE', 'SAVEPOINT', 'DELETE FROM message_chunks', 'UPDATE messages', 'RELEASE', 'COMMIT']);
+    expect(t.take()).toEqual([
+      'BEGIN IMMEDIATE',
+      'SAVEPOINT',
+      'DELETE FROM message_chunks',
+      'UPDATE messages',
+      'RELEASE',
+      'COMMIT',
+    ]);
   });
 
   it('a message that streamed chunk rows has them deleted by its finish, and reads whole from another connection', () => {
@@ -108,7 +149,10 @@ describe('statements of a write', () => {
     t.messages.finish(finished(own, [{ type: 'text', text: `${big}!` }]));
     expect(t.take()).toEqual(['BEGIN IMMEDIATE', 'DELETE FROM message_chunks', 'UPDATE messages', 'COMMIT']);
     expect(chunkRows(own.id)).toBe(0);
-    expect(other.messages.get(own.id)!.parts).toEqual([{ type: 'text', text: `${big}!` }, { type: 'finish', reason: 'end_turn', time: 1700000000000 }]);
+    expect(other.messages.get(own.id)!.parts).toEqual([
+      { type: 'text', text: `${big}!` },
+      { type: 'finish', reason: 'end_turn', time: 1700000000000 },
+    ]);
   });
 
   it('after a failed batch, the next rewrite deletes chunk rows again (a rollback could have brought some back)', () => {
@@ -160,7 +204,9 @@ describe('a write that fails inside a batch whose caller catches the error', () 
 
   it('a one-statement rewrite: the message stays as it was, the rest commits', () => {
     const message = t.messages.create({ sessionId, role: 'assistant', parts: [{ type: 'text', text: 'as created' }] });
-    expect(caught(() => t.messages.update({ ...message, parts: [{ type: 'text', text: 'FAIL' }] }))).toMatchObject({ message: 'disk I/O error (simulated)' });
+    expect(caught(() => t.messages.update({ ...message, parts: [{ type: 'text', text: 'FAIL' }] }))).toMatchObject({
+      message: 'disk I/O error (simulated)',
+    });
     expect(other.messages.get(message.id)!.parts).toEqual([{ type: 'text', text: 'as created' }]);
   });
 
@@ -175,7 +221,9 @@ describe('a write that fails inside a batch whose caller catches the error', () 
       store.close();
     }
     expect(chunkRows(message.id)).toBe(1);
-    expect(caught(() => t.messages.finish({ ...message, parts: [{ type: 'text', text: 'FAIL' }] }))).toMatchObject({ message: 'disk I/O error (simulated)' });
+    expect(caught(() => t.messages.finish({ ...message, parts: [{ type: 'text', text: 'FAIL' }] }))).toMatchObject({
+      message: 'disk I/O error (simulated)',
+    });
     expect(chunkRows(message.id)).toBe(1);
     expect(other.messages.get(message.id)!.parts).toEqual([{ type: 'text', text: `${big}yz` }]);
   });
@@ -183,7 +231,9 @@ describe('a write that fails inside a batch whose caller catches the error', () 
   it("create, when the session's touch fails after the insert: no message, the count unchanged", () => {
     const before = other.sessions.get(sessionId)!;
     other.connection.exec(`INSERT INTO fail_when VALUES ('touch')`);
-    expect(caught(() => t.messages.create({ sessionId, role: 'user', parts: [{ type: 'text', text: 'hi' }] }))).toMatchObject({ message: 'touch failed (simulated)' });
+    expect(
+      caught(() => t.messages.create({ sessionId, role: 'user', parts: [{ type: 'text', text: 'hi' }] })),
+    ).toMatchObject({ message: 'touch failed (simulated)' });
     expect(other.messages.list(sessionId)).toEqual([]);
     expect(other.sessions.get(sessionId)!.messageCount).toBe(before.messageCount);
   });

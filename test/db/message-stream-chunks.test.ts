@@ -37,13 +37,15 @@ afterEach(() => {
 
 /** SQLite's length() counts code points, not UTF-16 units */
 const codePoints = (s: string) => [...s].length;
-const log = () => db.connection.prepare<[], { what: string; chars: number }>('SELECT what, chars FROM write_log ORDER BY rowid').all();
+const log = () =>
+  db.connection.prepare<[], { what: string; chars: number }>('SELECT what, chars FROM write_log ORDER BY rowid').all();
 const clearLog = () => db.connection.exec('DELETE FROM write_log');
 const chunkRows = (id: string) =>
   (db.connection.prepare('SELECT count(*) AS n FROM message_chunks WHERE message_id = ?').get(id) as { n: number }).n;
 
 /** 64 KiB of text, different for each `i`, with a CJK character and an emoji in it. */
-const piece = (i: number) => `${`${String(i).padStart(5, '0')} 漢字 🙂 ${'lorem ipsum '.repeat(5461)}`.slice(0, 65535)}\n`;
+const piece = (i: number) =>
+  `${`${String(i).padStart(5, '0')} 漢字 🙂 ${'lorem ipsum '.repeat(5461)}`.slice(0, 65535)}\n`;
 
 describe('a streamed message past 64 KB', () => {
   it('is written as the appended text only, read back identical by another connection at every step, and written whole once at finish', () => {
@@ -74,7 +76,9 @@ describe('a streamed message past 64 KB', () => {
     expect(reader.messages.get(message.id)!.parts).toEqual(finishedParts);
 
     const writes = log();
-    expect(writes.filter((w) => w.what === 'row').map((w) => w.chars)).toEqual([codePoints(JSON.stringify([reasoning]))]);
+    expect(writes.filter((w) => w.what === 'row').map((w) => w.chars)).toEqual([
+      codePoints(JSON.stringify([reasoning])),
+    ]);
     // past 64 KiB: a new part is written as its JSON, then each part grows by what was appended
     expect(writes.filter((w) => w.what === 'part').map((w) => w.chars)).toEqual([
       codePoints(JSON.stringify({ type: 'text', text: piece(0) })),
@@ -89,7 +93,10 @@ describe('a streamed message past 64 KB', () => {
     expect(streamedChars).toBeLessThan(codePoints(text) + 4096);
 
     clearLog();
-    const done: Message = { ...message, parts: [...finishedParts, { type: 'finish', reason: 'tool_use', time: 1700000000000 }] };
+    const done: Message = {
+      ...message,
+      parts: [...finishedParts, { type: 'finish', reason: 'tool_use', time: 1700000000000 }],
+    };
     const stored = db.messages.finish(done);
     expect(stored.parts).toEqual(done.parts);
     expect(log()).toEqual([{ what: 'row', chars: codePoints(JSON.stringify(done.parts)) }]);
@@ -132,7 +139,13 @@ describe('a streamed message past 64 KB', () => {
     db = openDatabase(dataDir);
     expect(db.messages.get(message.id)!.parts).toEqual([{ type: 'text', text }]);
     // finishing it later (the repair of an interrupted turn does) consolidates the chunks
-    db.messages.finish({ ...message, parts: [{ type: 'text', text }, { type: 'finish', reason: 'canceled', time: 5 }] });
+    db.messages.finish({
+      ...message,
+      parts: [
+        { type: 'text', text },
+        { type: 'finish', reason: 'canceled', time: 5 },
+      ],
+    });
     expect(chunkRows(message.id)).toBe(0);
     expect(db.messages.get(message.id)!.parts[0]).toEqual({ type: 'text', text });
   });
@@ -164,7 +177,13 @@ describe('a streamed part past the 4 MiB cap', () => {
     // read mid-stream: the cut already applies to what readers see
     expect(reader.messages.get(message.id)!.parts).toEqual([{ type: 'text', text: expected }]);
 
-    const stored = db.messages.finish({ ...message, parts: [{ type: 'text', text }, { type: 'finish', reason: 'end_turn', time: 9 }] });
+    const stored = db.messages.finish({
+      ...message,
+      parts: [
+        { type: 'text', text },
+        { type: 'finish', reason: 'end_turn', time: 9 },
+      ],
+    });
     const storedText = (stored.parts[0] as { text: string }).text;
     expect(storedText).toBe(expected);
     expect(storedText.slice(0, MAX_STORED_PART_CHARS / 2)).toBe(text.slice(0, MAX_STORED_PART_CHARS / 2));
@@ -188,7 +207,13 @@ describe('the WAL', () => {
     }
     const wal = `${db.path}-wal`;
     expect(statSync(wal).size).toBeGreaterThan(3 * 1024 * 1024); // SQLite's own checkpoints leave it at ~1000 pages
-    db.messages.finish({ ...message, parts: [{ type: 'text', text }, { type: 'finish', reason: 'end_turn', time: 9 }] });
+    db.messages.finish({
+      ...message,
+      parts: [
+        { type: 'text', text },
+        { type: 'finish', reason: 'end_turn', time: 9 },
+      ],
+    });
     expect(statSync(wal).size).toBe(0);
     expect((reader.messages.get(message.id)!.parts[0] as { text: string }).text).toBe(cutMiddle(text));
   });

@@ -40,7 +40,11 @@ afterEach(() => {
 });
 
 const writes = (id: string) =>
-  db.connection.prepare<[string], { parts: string; at: number }>('SELECT parts, at FROM write_log WHERE message_id = ? ORDER BY rowid').all(id);
+  db.connection
+    .prepare<[string], { parts: string; at: number }>(
+      'SELECT parts, at FROM write_log WHERE message_id = ? ORDER BY rowid',
+    )
+    .all(id);
 
 describe('batched streaming updates', () => {
   it('write at most once per 100 ms, the first 100 ms after the creation, and the latest state wins', async () => {
@@ -75,14 +79,23 @@ describe('batched streaming updates', () => {
     expect(writes(a.id).map((w) => w.parts)).toEqual(['[{"type":"text","text":"a1"}]']);
     expect(writes(b.id).map((w) => w.parts)).toEqual(['[{"type":"text","text":"b1"}]']);
     db.messages.flush();
-    expect(writes(a.id).map((w) => w.parts)).toEqual(['[{"type":"text","text":"a1"}]', '[{"type":"text","text":"a2"}]']);
+    expect(writes(a.id).map((w) => w.parts)).toEqual([
+      '[{"type":"text","text":"a1"}]',
+      '[{"type":"text","text":"a2"}]',
+    ]);
   });
 
   it('writes the finished message at once, readable from a second connection, and no stale state after it', async () => {
     const message = resumed();
     db.messages.updateStreaming(text(message, 'partial 1'));
     db.messages.updateStreaming(text(message, 'partial 2')); // pending behind the throttle
-    const final: Message = { ...message, parts: [{ type: 'text', text: 'done' }, { type: 'finish', reason: 'end_turn', time: 1700000000000 }] };
+    const final: Message = {
+      ...message,
+      parts: [
+        { type: 'text', text: 'done' },
+        { type: 'finish', reason: 'end_turn', time: 1700000000000 },
+      ],
+    };
     const stored = db.messages.finish(final);
     expect(stored.finishedAt).toBe(1700000000000);
 
@@ -128,7 +141,10 @@ describe('batched streaming updates', () => {
     await sleep(150);
     expect(() => db.messages.updateStreaming(text(message, 'next'))).toThrow('disk I/O error (simulated)');
     // thrown once: the caller records the failure next
-    const stored = db.messages.finish({ ...message, parts: [{ type: 'finish', reason: 'error', time: 5, message: 'storage failed' }] });
+    const stored = db.messages.finish({
+      ...message,
+      parts: [{ type: 'finish', reason: 'error', time: 5, message: 'storage failed' }],
+    });
     expect(stored.parts).toEqual([{ type: 'finish', reason: 'error', time: 5, message: 'storage failed' }]);
   });
 
@@ -149,7 +165,13 @@ describe('batched streaming updates', () => {
     const message = db.messages.create({ sessionId, role: 'assistant', parts: [] });
     db.messages.updateStreaming(text(message, 'partial'));
     expect(writes(message.id)).toEqual([]);
-    const final: Message = { ...message, parts: [{ type: 'text', text: 'done' }, { type: 'finish', reason: 'end_turn', time: 1700000000000 }] };
+    const final: Message = {
+      ...message,
+      parts: [
+        { type: 'text', text: 'done' },
+        { type: 'finish', reason: 'end_turn', time: 1700000000000 },
+      ],
+    };
     db.messages.finish(final);
     expect(writes(message.id).map((w) => w.parts)).toEqual([JSON.stringify(final.parts)]);
   });

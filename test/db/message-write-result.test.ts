@@ -38,7 +38,10 @@ describe('a write returns the stored message without reading it back', () => {
       sessionId,
       role: 'assistant',
       model: 'anthropic/claude-haiku-4-5',
-      parts: [{ type: 'text', text: 'hi' }, { type: 'finish', reason: 'end_turn', time: 1700000000000 }],
+      parts: [
+        { type: 'text', text: 'hi' },
+        { type: 'finish', reason: 'end_turn', time: 1700000000000 },
+      ],
     });
     expect(created).toEqual(read(created.id));
     expect(read(created.id)).toEqual(created);
@@ -58,12 +61,18 @@ describe('a write returns the stored message without reading it back', () => {
   it('update and finish: the new updatedAt and finishedAt, and the parts as bounded when stored', () => {
     const message = db.messages.create({ sessionId, role: 'tool', parts: [] });
     const big = 'y'.repeat(MAX_STORED_PART_CHARS + 100_000);
-    const updated = db.messages.update({ ...message, parts: [{ type: 'tool_result', toolCallId: 'c1', name: 'view', content: big, isError: false }] });
+    const updated = db.messages.update({
+      ...message,
+      parts: [{ type: 'tool_result', toolCallId: 'c1', name: 'view', content: big, isError: false }],
+    });
     // cut as the store cuts it: the same text a read gives
     expect(updated).toEqual(read(message.id));
     expect((updated.parts[0] as { content: string }).content.length).toBeLessThan(big.length);
 
-    const finished = db.messages.finish({ ...message, parts: [...updated.parts, { type: 'finish', reason: 'end_turn', time: 1700000000123 }] });
+    const finished = db.messages.finish({
+      ...message,
+      parts: [...updated.parts, { type: 'finish', reason: 'end_turn', time: 1700000000123 }],
+    });
     expect(finished).toEqual(read(message.id));
     expect(JSON.stringify(finished)).toBe(JSON.stringify(read(message.id)));
     expect(finished.finishedAt).toBe(1700000000123);
@@ -74,23 +83,29 @@ describe('a write returns the stored message without reading it back', () => {
   it.each([
     ['short', 'original'],
     ['long', 'original '.repeat(400)],
-  ])("the returned parts (%s) are the caller's own copy: changing either leaves the other and the row alone", (_label, original) => {
-    const parts: Message['parts'] = [{ type: 'text', text: original }];
-    const created = db.messages.create({ sessionId, role: 'user', parts });
-    (parts[0] as { text: string }).text = 'changed by the caller';
-    expect(created.parts).toEqual([{ type: 'text', text: original }]);
-    (created.parts[0] as { text: string }).text = 'changed in the result';
-    created.parts.push({ type: 'text', text: 'more' });
-    expect(created.parts).toEqual([{ type: 'text', text: 'changed in the result' }, { type: 'text', text: 'more' }]);
-    expect(parts).toEqual([{ type: 'text', text: 'changed by the caller' }]);
-    expect(read(created.id).parts).toEqual([{ type: 'text', text: original }]);
+  ])(
+    "the returned parts (%s) are the caller's own copy: changing either leaves the other and the row alone",
+    (_label, original) => {
+      const parts: Message['parts'] = [{ type: 'text', text: original }];
+      const created = db.messages.create({ sessionId, role: 'user', parts });
+      (parts[0] as { text: string }).text = 'changed by the caller';
+      expect(created.parts).toEqual([{ type: 'text', text: original }]);
+      (created.parts[0] as { text: string }).text = 'changed in the result';
+      created.parts.push({ type: 'text', text: 'more' });
+      expect(created.parts).toEqual([
+        { type: 'text', text: 'changed in the result' },
+        { type: 'text', text: 'more' },
+      ]);
+      expect(parts).toEqual([{ type: 'text', text: 'changed by the caller' }]);
+      expect(read(created.id).parts).toEqual([{ type: 'text', text: original }]);
 
-    // assigning parts replaces them, as on any message
-    created.parts = [{ type: 'text', text: 'assigned' }];
-    expect(created.parts).toEqual([{ type: 'text', text: 'assigned' }]);
-    expect({ ...created }.parts).toEqual([{ type: 'text', text: 'assigned' }]);
-    expect(JSON.parse(JSON.stringify(created)).parts).toEqual([{ type: 'text', text: 'assigned' }]);
-  });
+      // assigning parts replaces them, as on any message
+      created.parts = [{ type: 'text', text: 'assigned' }];
+      expect(created.parts).toEqual([{ type: 'text', text: 'assigned' }]);
+      expect({ ...created }.parts).toEqual([{ type: 'text', text: 'assigned' }]);
+      expect(JSON.parse(JSON.stringify(created)).parts).toEqual([{ type: 'text', text: 'assigned' }]);
+    },
+  );
 
   it('update and finish of a message that does not exist still throw NotFoundError', () => {
     const message = db.messages.create({ sessionId, role: 'tool', parts: [] });

@@ -11,7 +11,16 @@ import { nativeBinding } from '../../src/db/native-binding.js';
 
 describe("better-sqlite3's addon", () => {
   it('is named by its path in the package, and a database opens with it', () => {
-    const addon = join(import.meta.dirname, '..', '..', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+    const addon = join(
+      import.meta.dirname,
+      '..',
+      '..',
+      'node_modules',
+      'better-sqlite3',
+      'build',
+      'Release',
+      'better_sqlite3.node',
+    );
     expect(existsSync(addon)).toBe(true);
     expect(nativeBinding()).toEqual({ nativeBinding: addon });
     const dir = mkdtempSync(join(tmpdir(), 'opencode-native-binding-'));

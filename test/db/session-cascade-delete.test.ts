@@ -39,7 +39,11 @@ describe('deleting', () => {
   it('a message keeps message_count right and clears the summary pointing at it', () => {
     const session = db.sessions.create({ title: 's' });
     const first = db.messages.create({ sessionId: session.id, role: 'user', parts: [] });
-    const summary = db.messages.create({ sessionId: session.id, role: 'assistant', parts: [{ type: 'text', text: 'summary' }] });
+    const summary = db.messages.create({
+      sessionId: session.id,
+      role: 'assistant',
+      parts: [{ type: 'text', text: 'summary' }],
+    });
     expect(db.sessions.setSummaryMessage(session.id, summary.id).summaryMessageId).toBe(summary.id);
     expect(db.sessions.get(session.id)?.messageCount).toBe(2);
 

@@ -18,7 +18,11 @@ describe('importing a session whose message is newer than the session', () => {
   it("keeps the exported session time: the second export is the first, and the list order is the source's", () => {
     const source = open();
     const behind = source.sessions.create({ title: 'clock set back' });
-    const message = source.messages.create({ sessionId: behind.id, role: 'user', parts: [{ type: 'text', text: 'hi' }] });
+    const message = source.messages.create({
+      sessionId: behind.id,
+      role: 'user',
+      parts: [{ type: 'text', text: 'hi' }],
+    });
     setUpdatedAt(source, behind.id, message.createdAt - 60_000);
     const ahead = source.sessions.create({ title: 'in between' });
     setUpdatedAt(source, ahead.id, message.createdAt - 30_000);

@@ -23,7 +23,9 @@ describe('migration 0004 (sessions.tui_used_at)', () => {
     const file = path.join(dataDir, 'opencode.db');
     const before = new BetterSqlite3(file);
     migrate(before, file, migrations.slice(0, 3));
-    const insert = before.prepare('INSERT INTO sessions (id, parent_session_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
+    const insert = before.prepare(
+      'INSERT INTO sessions (id, parent_session_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    );
     insert.run('tui-old', null, 'Fix the build', 1_000, 5_000);
     insert.run('tui-new', null, 'New Session', 2_000, 6_000);
     insert.run('task', 'tui-new', 'Task: look around', 2_500, 9_000);
@@ -77,11 +79,19 @@ describe('SessionStore: TUI use and lookups', () => {
       expect(findSession(db, ' abd ').id).toBe('abd333');
       // a whole id wins over being the prefix of others
       expect(findSession(db, 'ab').id).toBe('ab');
-      expect(() => findSession(db, 'abc')).toThrow(new SessionLookupError('session id abc is ambiguous: it starts abc111, abc222; give more of the id'));
-      expect(() => findSession(db, 'zz')).toThrow(new SessionLookupError('no session zz; `opencode sessions list` shows them'));
-      expect(() => findSession(db, '  ')).toThrow(new SessionLookupError('the session id is empty; `opencode sessions list` shows them'));
+      expect(() => findSession(db, 'abc')).toThrow(
+        new SessionLookupError('session id abc is ambiguous: it starts abc111, abc222; give more of the id'),
+      );
+      expect(() => findSession(db, 'zz')).toThrow(
+        new SessionLookupError('no session zz; `opencode sessions list` shows them'),
+      );
+      expect(() => findSession(db, '  ')).toThrow(
+        new SessionLookupError('the session id is empty; `opencode sessions list` shows them'),
+      );
       // LIKE wildcards in what was typed are plain characters
-      expect(() => findSession(db, 'a%')).toThrow(new SessionLookupError('no session a%; `opencode sessions list` shows them'));
+      expect(() => findSession(db, 'a%')).toThrow(
+        new SessionLookupError('no session a%; `opencode sessions list` shows them'),
+      );
     } finally {
       db.close();
     }

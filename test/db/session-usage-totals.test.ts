@@ -18,7 +18,12 @@ describe('session usage', () => {
   it('sums token counts and cost over calls, and keeps only the last context size', () => {
     const session = db.sessions.create({ title: 'usage' });
     db.sessions.addUsage(session.id, { input: 1000, output: 200, cacheWrite: 3000, cacheRead: 0 }, 0.0105, 4200);
-    const after = db.sessions.addUsage(session.id, { input: 50, output: 300, cacheWrite: 0, cacheRead: 4000 }, 0.0057, 4350);
+    const after = db.sessions.addUsage(
+      session.id,
+      { input: 50, output: 300, cacheWrite: 0, cacheRead: 4000 },
+      0.0057,
+      4350,
+    );
     expect(after).toMatchObject({
       promptTokens: 1050,
       completionTokens: 500,
@@ -50,9 +55,13 @@ describe('session usage', () => {
 
   it('rejects negative counts and unknown sessions', () => {
     const session = db.sessions.create({ title: 'x' });
-    expect(() => db.sessions.addUsage(session.id, { input: -1, output: 0, cacheWrite: 0, cacheRead: 0 }, 0, 0)).toThrow(/CHECK constraint failed/);
+    expect(() => db.sessions.addUsage(session.id, { input: -1, output: 0, cacheWrite: 0, cacheRead: 0 }, 0, 0)).toThrow(
+      /CHECK constraint failed/,
+    );
     expect(db.sessions.get(session.id)?.promptTokens).toBe(0);
-    expect(() => db.sessions.addUsage('nope', { input: 1, output: 0, cacheWrite: 0, cacheRead: 0 }, 0, 0)).toThrow(NotFoundError);
+    expect(() => db.sessions.addUsage('nope', { input: 1, output: 0, cacheWrite: 0, cacheRead: 0 }, 0, 0)).toThrow(
+      NotFoundError,
+    );
   });
 });
 
@@ -77,7 +86,9 @@ describe('session listing and titles', () => {
   it('refuses a duplicate id and a missing parent', () => {
     db.sessions.create({ title: 'one', id: 'same' });
     expect(() => db.sessions.create({ title: 'two', id: 'same' })).toThrow(/UNIQUE constraint failed: sessions.id/);
-    expect(() => db.sessions.create({ title: 'orphan', parentSessionId: 'ghost' })).toThrow(/FOREIGN KEY constraint failed/);
+    expect(() => db.sessions.create({ title: 'orphan', parentSessionId: 'ghost' })).toThrow(
+      /FOREIGN KEY constraint failed/,
+    );
   });
 
   it('gives random UUIDs by default', () => {

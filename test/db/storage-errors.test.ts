@@ -57,7 +57,9 @@ describe('describeStorageError', () => {
   it('leaves other errors alone (the caller keeps their message)', () => {
     expect(describeStorageError(errno('EISDIR'), dir, 'file')).toBeUndefined();
     expect(describeStorageError(new Error('no code'), dir, 'file')).toBeUndefined();
-    expect(describeStorageError(errno('SQLITE_CORRUPT', 'database disk image is malformed'), dir, 'data')).toBeUndefined();
+    expect(
+      describeStorageError(errno('SQLITE_CORRUPT', 'database disk image is malformed'), dir, 'data'),
+    ).toBeUndefined();
   });
 
   it('an ambiguous "disk I/O error" on a disk that is writable and has room is not blamed on the disk', () => {

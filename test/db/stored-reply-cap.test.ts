@@ -19,8 +19,16 @@ describe('cutMiddle', () => {
     `\n\n[… ${cut} characters (${lines} line${lines === 1 ? '' : 's'}) cut here when this was stored: it had ${total} characters; the first ${head} and the last ${tail} are kept …]\n\n`;
   const x = (n: number) => 'x'.repeat(n);
   const cases: [string, string, string][] = [
-    ['text within the limit and the room for a note is unchanged', x(4 + CUT_NOTE_MAX_CHARS), x(4 + CUT_NOTE_MAX_CHARS)],
-    ['head and tail of half the limit each, a note between', `aa${x(300)}\n${x(300)}cc`, `aa${note(601, 2, 605, 2, 2)}cc`],
+    [
+      'text within the limit and the room for a note is unchanged',
+      x(4 + CUT_NOTE_MAX_CHARS),
+      x(4 + CUT_NOTE_MAX_CHARS),
+    ],
+    [
+      'head and tail of half the limit each, a note between',
+      `aa${x(300)}\n${x(300)}cc`,
+      `aa${note(601, 2, 605, 2, 2)}cc`,
+    ],
     // 😀 is two UTF-16 units: a cut through it keeps the pair out whole
     ['a surrogate pair at the head edge is not split', `a😀${x(300)}gh`, `a${note(302, 1, 305, 1, 2)}gh`],
     ['a surrogate pair at the tail edge is not split', `ab${x(300)}😀h`, `ab${note(302, 1, 305, 2, 1)}h`],
@@ -58,7 +66,12 @@ describe('a reply past the cap, through the agent', () => {
     expect(second.reason).toBe('end_turn');
     const sent = h.fake.answered[1].messages as { role: string; content: { type: string; text?: string }[] }[];
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(sent[1]!.content.filter((c) => c.type === 'text').map((c) => c.text).join('')).toBe(expected);
+    expect(
+      sent[1]!.content
+        .filter((c) => c.type === 'text')
+        .map((c) => c.text)
+        .join(''),
+    ).toBe(expected);
   });
 
   it('a reply within the cap is stored exactly as it arrived', async () => {

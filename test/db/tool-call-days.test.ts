@@ -9,7 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, migrations, openDatabase, TOOL_CALL_OUTCOMES, type ToolCallRow, type ToolStats } from '../../src/db/index.js';
+import {
+  migrate,
+  migrations,
+  openDatabase,
+  TOOL_CALL_OUTCOMES,
+  type ToolCallRow,
+  type ToolStats,
+} from '../../src/db/index.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 20, 0, 0, 0);
@@ -44,11 +51,14 @@ function calls(): ToolCallRow[] {
 /** The figures by adding up every call of the period in JavaScript (percentiles left to the log). */
 function expected(rows: readonly ToolCallRow[], since: number): Partial<ToolStats>[] {
   const byTool = new Map<string, ToolCallRow[]>();
-  for (const row of rows.filter((r) => r.startedAt >= since)) byTool.set(row.tool, [...(byTool.get(row.tool) ?? []), row]);
+  for (const row of rows.filter((r) => r.startedAt >= since))
+    byTool.set(row.tool, [...(byTool.get(row.tool) ?? []), row]);
   return [...byTool.entries()]
     .map(([tool, list]) => {
       const latest = list.reduce((a, b) => (b.startedAt >= a.startedAt ? b : a));
-      const outcomes = Object.fromEntries(TOOL_CALL_OUTCOMES.map((o) => [o, list.filter((r) => r.outcome === o).length]));
+      const outcomes = Object.fromEntries(
+        TOOL_CALL_OUTCOMES.map((o) => [o, list.filter((r) => r.outcome === o).length]),
+      );
       return {
         tool,
         source: latest.source,
@@ -75,7 +85,8 @@ describe('tool-call roll-up', () => {
     const db = openDatabase(join(tempDir(), '.opencode'));
     try {
       for (const row of rows) db.toolCalls.record(row);
-      for (const since of starts) expect(strip(db.toolCalls.stats(since)), `since day +${(since - T0) / DAY}`).toEqual(expected(rows, since));
+      for (const since of starts)
+        expect(strip(db.toolCalls.stats(since)), `since day +${(since - T0) / DAY}`).toEqual(expected(rows, since));
     } finally {
       db.close();
     }
@@ -84,14 +95,31 @@ describe('tool-call roll-up', () => {
   it('rolls up the calls logged before the migration, and keeps counting after it', () => {
     const file = join(tempDir(), 'opencode.db');
     const connection = new BetterSqlite3(file);
-    migrate(connection, file, migrations.filter((m) => m.version <= 3));
+    migrate(
+      connection,
+      file,
+      migrations.filter((m) => m.version <= 3),
+    );
     const insert = connection.prepare(
       `INSERT INTO tool_calls (session_id, message_id, tool_call_id, tool, source, started_at, duration_ms, outcome, coerced, input_chars, output_chars, truncated)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const old = rows.slice(0, 400);
     for (const r of old) {
-      insert.run(r.sessionId, r.messageId, r.toolCallId, r.tool, r.source, r.startedAt, r.durationMs, r.outcome, +r.coerced, r.inputChars, r.outputChars, +r.truncated);
+      insert.run(
+        r.sessionId,
+        r.messageId,
+        r.toolCallId,
+        r.tool,
+        r.source,
+        r.startedAt,
+        r.durationMs,
+        r.outcome,
+        +r.coerced,
+        r.inputChars,
+        r.outputChars,
+        +r.truncated,
+      );
     }
     connection.close();
 

@@ -38,12 +38,47 @@ describe('ToolCallLog percentiles', () => {
         // durations with repeats (i * 7 mod 13), so that ties straddle the ranks
         const durations = Array.from({ length: n }, (_, i) => (i * 7) % 13);
         expected[tool] = [nearestRank(durations, 50), nearestRank(durations, 95)];
-        const base = { sessionId: 's', messageId: 'm', tool, source: 'project', coerced: false, inputChars: 1, outputChars: 1, truncated: false };
-        for (const d of durations) db.toolCalls.record({ ...base, toolCallId: `c${id++}`, startedAt: since + d, durationMs: d, outcome: d % 2 ? 'error' : 'ok' });
+        const base = {
+          sessionId: 's',
+          messageId: 'm',
+          tool,
+          source: 'project',
+          coerced: false,
+          inputChars: 1,
+          outputChars: 1,
+          truncated: false,
+        };
+        for (const d of durations)
+          db.toolCalls.record({
+            ...base,
+            toolCallId: `c${id++}`,
+            startedAt: since + d,
+            durationMs: d,
+            outcome: d % 2 ? 'error' : 'ok',
+          });
         // not counted: before the period, or did not run (validation, permission)
-        if (withOlder) db.toolCalls.record({ ...base, toolCallId: `c${id++}`, startedAt: since - 1, durationMs: 10_000, outcome: 'ok' });
-        db.toolCalls.record({ ...base, toolCallId: `c${id++}`, startedAt: since, durationMs: 20_000, outcome: 'validation' });
-        db.toolCalls.record({ ...base, toolCallId: `c${id++}`, startedAt: since, durationMs: 0, outcome: 'permission' });
+        if (withOlder)
+          db.toolCalls.record({
+            ...base,
+            toolCallId: `c${id++}`,
+            startedAt: since - 1,
+            durationMs: 10_000,
+            outcome: 'ok',
+          });
+        db.toolCalls.record({
+          ...base,
+          toolCallId: `c${id++}`,
+          startedAt: since,
+          durationMs: 20_000,
+          outcome: 'validation',
+        });
+        db.toolCalls.record({
+          ...base,
+          toolCallId: `c${id++}`,
+          startedAt: since,
+          durationMs: 0,
+          outcome: 'permission',
+        });
       }
     })();
     const got = Object.fromEntries(db.toolCalls.stats(since).map((s) => [s.tool, [s.p50Ms, s.p95Ms]]));

@@ -21,7 +21,15 @@ const SINCE = 1_000_000;
 
 /** 5 calls of two tools; `view`'s that ran took 10, 20 and 30 ms, p50 20, p95 30. */
 function calls(): ToolCallRow[] {
-  const base = { sessionId: 's', messageId: 'm', source: 'builtin', coerced: false, inputChars: 10, outputChars: 100, truncated: false } as const;
+  const base = {
+    sessionId: 's',
+    messageId: 'm',
+    source: 'builtin',
+    coerced: false,
+    inputChars: 10,
+    outputChars: 100,
+    truncated: false,
+  } as const;
   return [
     { ...base, toolCallId: 'a', tool: 'view', startedAt: SINCE + 1, durationMs: 30, outcome: 'ok' },
     { ...base, toolCallId: 'b', tool: 'view', startedAt: SINCE + 2, durationMs: 10, outcome: 'error' },
@@ -34,7 +42,9 @@ function calls(): ToolCallRow[] {
 const indexes = (file: string): string[] => {
   const connection = new BetterSqlite3(file, { readonly: true });
   const names = connection
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tool_calls' ORDER BY name")
+    .prepare<[], { name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tool_calls' ORDER BY name",
+    )
     .all()
     .map((r) => r.name);
   connection.close();
@@ -68,9 +78,12 @@ describe('openToolCallLog', () => {
     // a file as the build before migration 0007 left it
     const file = path.join(dataDir, 'opencode.db');
     const old = new BetterSqlite3(file);
-    old.exec('DROP INDEX tool_calls_ran_durations; CREATE INDEX tool_calls_durations ON tool_calls (tool, duration_ms, started_at, outcome);');
+    old.exec(
+      'DROP INDEX tool_calls_ran_durations; CREATE INDEX tool_calls_durations ON tool_calls (tool, duration_ms, started_at, outcome);',
+    );
     // and without the columns of 0008
-    for (const column of ['path_bytes', 'before_kind', 'after_kind', 'blob_repo']) old.exec(`ALTER TABLE turn_changes DROP COLUMN ${column}`);
+    for (const column of ['path_bytes', 'before_kind', 'after_kind', 'blob_repo'])
+      old.exec(`ALTER TABLE turn_changes DROP COLUMN ${column}`);
     old.pragma('user_version = 6');
     const insert = old.prepare(
       `INSERT INTO tool_calls (session_id, message_id, tool_call_id, tool, source, started_at, duration_ms, outcome, coerced, input_chars, output_chars, truncated)

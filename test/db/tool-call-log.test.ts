@@ -37,7 +37,9 @@ function call(fields: Partial<ToolCallRow>): ToolCallRow {
 
 describe('ToolCallLog', () => {
   it('writes one row per call with every field', () => {
-    db.toolCalls.record(call({ toolCallId: 'toolu_1', outcome: 'validation', coerced: true, truncated: true, durationMs: 3.6 }));
+    db.toolCalls.record(
+      call({ toolCallId: 'toolu_1', outcome: 'validation', coerced: true, truncated: true, durationMs: 3.6 }),
+    );
     expect(db.connection.prepare('SELECT * FROM tool_calls').all()).toEqual([
       {
         id: 1,
@@ -64,13 +66,24 @@ describe('ToolCallLog', () => {
   it('gives per-tool figures: outcomes, error rate, coerced, truncated, last use and the latest source', () => {
     // view: 20 calls that ran, durations 1..20 ms, plus one validation failure and one denial (0 ms each)
     for (let i = 1; i <= 20; i++) {
-      db.toolCalls.record(call({ durationMs: i, startedAt: T0 + i * 1000, outcome: i <= 2 ? 'error' : i === 3 ? 'timeout' : 'ok', truncated: i === 20 }));
+      db.toolCalls.record(
+        call({
+          durationMs: i,
+          startedAt: T0 + i * 1000,
+          outcome: i <= 2 ? 'error' : i === 3 ? 'timeout' : 'ok',
+          truncated: i === 20,
+        }),
+      );
     }
     db.toolCalls.record(call({ durationMs: 0, startedAt: T0 + 30_000, outcome: 'validation', coerced: true }));
     db.toolCalls.record(call({ durationMs: 0, startedAt: T0 + 31_000, outcome: 'permission', coerced: true }));
     // status: project file first, then a runtime registration of the same name (the latest wins the source)
-    db.toolCalls.record(call({ tool: 'status', source: 'project', durationMs: 700, startedAt: T0 + 1000, inputChars: 5, outputChars: 7 }));
-    db.toolCalls.record(call({ tool: 'status', source: 'runtime', durationMs: 300, startedAt: T0 + 2000, inputChars: 5, outputChars: 9 }));
+    db.toolCalls.record(
+      call({ tool: 'status', source: 'project', durationMs: 700, startedAt: T0 + 1000, inputChars: 5, outputChars: 7 }),
+    );
+    db.toolCalls.record(
+      call({ tool: 'status', source: 'runtime', durationMs: 300, startedAt: T0 + 2000, inputChars: 5, outputChars: 9 }),
+    );
     // a call that never ran gives no duration
     db.toolCalls.record(call({ tool: 'ls', durationMs: 0, startedAt: T0, outcome: 'canceled' }));
 

@@ -11,7 +11,8 @@ import { SessionStore } from '../../src/db/session-store.js';
 import { ToolCallLog } from '../../src/db/tool-call-log.js';
 
 /** The statement kinds the trace is reduced to: each statement's verb and table. */
-const KIND = /^(BEGIN IMMEDIATE|BEGIN|COMMIT|ROLLBACK TO|ROLLBACK|SAVEPOINT|RELEASE|INSERT INTO \w+|UPDATE \w+|DELETE FROM \w+|SELECT)/;
+const KIND =
+  /^(BEGIN IMMEDIATE|BEGIN|COMMIT|ROLLBACK TO|ROLLBACK|SAVEPOINT|RELEASE|INSERT INTO \w+|UPDATE \w+|DELETE FROM \w+|SELECT)/;
 
 export interface Traced {
   connection: BetterSqlite3.Database;

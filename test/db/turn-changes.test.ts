@@ -23,12 +23,25 @@ afterEach(() => {
 });
 
 const bytes = (text: string) => ({ bytes: Buffer.from(text), mode: 0o644 });
-const user = (text: string, note?: 'undo') => db.messages.create({ sessionId, role: 'user', parts: [{ type: 'text', text, ...(note ? { note } : {}) }] });
+const user = (text: string, note?: 'undo') =>
+  db.messages.create({ sessionId, role: 'user', parts: [{ type: 'text', text, ...(note ? { note } : {}) }] });
 const assistant = () => db.messages.create({ sessionId, role: 'assistant', parts: [] });
 const write = (messageId: string, path: string, before: string | null, after: string | null) =>
-  db.files.recordWrite(sessionId, path, before, after ?? '', { messageId, before: before === null ? null : bytes(before), after: after === null ? null : bytes(after) });
+  db.files.recordWrite(sessionId, path, before, after ?? '', {
+    messageId,
+    before: before === null ? null : bytes(before),
+    after: after === null ? null : bytes(after),
+  });
 const rows = () =>
-  db.files.turns.list(sessionId).map((c) => [c.turnId, c.path, c.before && Buffer.from(c.before.bytes).toString(), c.after && Buffer.from(c.after.bytes).toString(), c.state]);
+  db.files.turns
+    .list(sessionId)
+    .map((c) => [
+      c.turnId,
+      c.path,
+      c.before && Buffer.from(c.before.bytes).toString(),
+      c.after && Buffer.from(c.after.bytes).toString(),
+      c.state,
+    ]);
 
 describe('turn changes', () => {
   it('keep the state before the first write of a turn and after its last, per path', () => {
@@ -44,7 +57,7 @@ describe('turn changes', () => {
     ]);
   });
 
-  it('belong to the person\'s message, not to an undo note that came after it', () => {
+  it("belong to the person's message, not to an undo note that came after it", () => {
     const first = user('first');
     write(assistant().id, '/p/a.txt', 'a', 'b');
     user('The user undid …', 'undo');
@@ -54,7 +67,7 @@ describe('turn changes', () => {
     expect(db.files.turns.lastDone(sessionId)?.turnId).toBe(second.id);
   });
 
-  it('are not recorded for a write outside any turn (no person\'s message yet)', () => {
+  it("are not recorded for a write outside any turn (no person's message yet)", () => {
     write(assistant().id, '/p/a.txt', 'a', 'b');
     expect(rows()).toEqual([]);
     // the sidebar's text history still has it

@@ -62,19 +62,42 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of opencode -p during a b
     const shellTmp = mkdtempSync(join(tmpdir(), 'opencode-e2e-crash-tmp-'));
     mkdirSync(join(dir, 'src'));
     // sandbox off (trusted, as a project's own setting that loosens the sandbox waits for trust): the test reads the commands' host pids, which the sandbox's pid namespace hides (a background job also ends with its command there)
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'off', permission: { bash: { '*': 'allow' } } }));
+    writeFileSync(
+      join(dir, '.opencode.json'),
+      JSON.stringify({ sandbox: 'off', permission: { bash: { '*': 'allow' } } }),
+    );
     const first = await startFakeProvider([
-      { toolCalls: [{ id: 'toolu_bg', name: 'bash', input: { command: '(sleep 300 >/dev/null 2>&1 & echo $! > bg.pid)' } }] },
-      { toolCalls: [{ id: 'toolu_job', name: 'bash', input: { command: 'sleep 301 >/dev/null 2>&1 & echo $! > job.pid' } }] },
-      { toolCalls: [{ id: 'toolu_fg', name: 'bash', input: { command: 'echo $$ > fg.pid; sleep 300', timeout: 600_000 } }] },
+      {
+        toolCalls: [
+          { id: 'toolu_bg', name: 'bash', input: { command: '(sleep 300 >/dev/null 2>&1 & echo $! > bg.pid)' } },
+        ],
+      },
+      {
+        toolCalls: [
+          { id: 'toolu_job', name: 'bash', input: { command: 'sleep 301 >/dev/null 2>&1 & echo $! > job.pid' } },
+        ],
+      },
+      {
+        toolCalls: [
+          { id: 'toolu_fg', name: 'bash', input: { command: 'echo $$ > fg.pid; sleep 300', timeout: 600_000 } },
+        ],
+      },
       { text: 'never sent' },
     ]);
     fakes.push(first);
     const env = cleanEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: first.anthropicBaseURL, TMPDIR: shellTmp });
 
     let cliPid = 0;
-    const killed = runCli(['--trust', '-p', 'start the server, then wait'], { cwd: dir, env, onSpawn: (pid) => (cliPid = pid) });
-    expect(await eventually(() => existsSync(join(dir, 'fg.pid')) && readFileSync(join(dir, 'fg.pid'), 'utf8').endsWith('\n'))).toBe(true);
+    const killed = runCli(['--trust', '-p', 'start the server, then wait'], {
+      cwd: dir,
+      env,
+      onSpawn: (pid) => (cliPid = pid),
+    });
+    expect(
+      await eventually(
+        () => existsSync(join(dir, 'fg.pid')) && readFileSync(join(dir, 'fg.pid'), 'utf8').endsWith('\n'),
+      ),
+    ).toBe(true);
     const bgPid = Number(readFileSync(join(dir, 'bg.pid'), 'utf8'));
     const jobPid = Number(readFileSync(join(dir, 'job.pid'), 'utf8'));
     const fgPgid = Number(readFileSync(join(dir, 'fg.pid'), 'utf8'));
@@ -108,7 +131,10 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of opencode -p during a b
     // the next start in the project
     const second = await startFakeProvider([{ text: 'All clean.' }]);
     fakes.push(second);
-    const restart = await runCli(['--trust', '-p', 'anything left?'], { cwd: dir, env: { ...env, ANTHROPIC_BASE_URL: second.anthropicBaseURL } });
+    const restart = await runCli(['--trust', '-p', 'anything left?'], {
+      cwd: dir,
+      env: { ...env, ANTHROPIC_BASE_URL: second.anthropicBaseURL },
+    });
     expect(restart).toMatchObject({ code: 0, stdout: 'All clean.\n' });
 
     expect(await eventually(() => !alive(bgPid))).toBe(true);
@@ -124,7 +150,11 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of opencode -p during a b
           `SELECT role, parts, finished_at FROM messages WHERE session_id = (SELECT id FROM sessions ORDER BY created_at LIMIT 1) ORDER BY seq`,
         )
         .all();
-      const results = rows.flatMap((r) => (JSON.parse(r.parts) as { type: string; toolCallId?: string; content?: string }[]).filter((p) => p.type === 'tool_result'));
+      const results = rows.flatMap((r) =>
+        (JSON.parse(r.parts) as { type: string; toolCallId?: string; content?: string }[]).filter(
+          (p) => p.type === 'tool_result',
+        ),
+      );
       expect(results.map((r) => [r.toolCallId, r.content])).toEqual([
         ['toolu_bg', 'no output'],
         ['toolu_job', 'no output'],

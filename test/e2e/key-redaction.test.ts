@@ -25,7 +25,15 @@ describe('opencode -p: the provider key stays out of tool output', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-e2e-keys-'));
     writeFileSync(join(dir, 'leak.txt'), `token=${KEY}\n`);
     fake = await startFakeProvider([
-      { toolCalls: [{ id: 'toolu_env', name: 'bash', input: { command: 'env | grep -c "^ANTHROPIC_API_KEY=" ; printenv ANTHROPIC_API_KEY; echo "exit $?"' } }] },
+      {
+        toolCalls: [
+          {
+            id: 'toolu_env',
+            name: 'bash',
+            input: { command: 'env | grep -c "^ANTHROPIC_API_KEY=" ; printenv ANTHROPIC_API_KEY; echo "exit $?"' },
+          },
+        ],
+      },
       { toolCalls: [{ id: 'toolu_cat', name: 'bash', input: { command: 'cat leak.txt' } }] },
       { toolCalls: [{ id: 'toolu_view', name: 'view', input: { file_path: 'leak.txt' } }] },
       { text: 'Nothing to see.' },
@@ -45,7 +53,11 @@ describe('opencode -p: the provider key stays out of tool output', () => {
 
     const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
     try {
-      const stored = db.prepare<[], { parts: string }>('SELECT parts FROM messages').all().map((r) => r.parts).join('\n');
+      const stored = db
+        .prepare<[], { parts: string }>('SELECT parts FROM messages')
+        .all()
+        .map((r) => r.parts)
+        .join('\n');
       expect(stored).toContain('token=[redacted]');
       expect(stored).not.toContain(KEY);
     } finally {

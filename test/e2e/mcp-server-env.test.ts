@@ -30,8 +30,15 @@ describe.skipIf(process.platform !== 'linux')('MCP stdio servers and the provide
     // the sandbox off: in the sandbox's pid namespace the server's pid is not the host's, whose /proc is read here
     writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox: 'off', mcpServers: { test: entry } }));
     // the second answer waits, so the server is still running while its environment is read
-    fake = await startFakeProvider([{ toolCalls: [{ id: 'toolu_pid', name: 'test_pid', input: {} }] }, { text: 'Done.', delayMs: 3_000 }]);
-    const env = cleanEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.anthropicBaseURL, GROQ_API_KEY: 'gsk-test-groq-key-1234' });
+    fake = await startFakeProvider([
+      { toolCalls: [{ id: 'toolu_pid', name: 'test_pid', input: {} }] },
+      { text: 'Done.', delayMs: 3_000 },
+    ]);
+    const env = cleanEnv({
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+      GROQ_API_KEY: 'gsk-test-groq-key-1234',
+    });
 
     const run = runCli(['--trust', '-p', 'which pid?', '-q'], { cwd: dir, env });
     let serverEnv: string[] | undefined;

@@ -21,7 +21,10 @@ describe('opencode -p with "bash": {"*": "deny", "ls*": "allow"}', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-e2e-perm-'));
     mkdirSync(join(dir, 'victim'));
     writeFileSync(join(dir, 'victim', 'data.txt'), 'precious\n');
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ permission: { bash: { '*': 'deny', 'ls*': 'allow' } } }, null, 2));
+    writeFileSync(
+      join(dir, '.opencode.json'),
+      JSON.stringify({ permission: { bash: { '*': 'deny', 'ls*': 'allow' } } }, null, 2),
+    );
     fake = await startFakeProvider([
       { toolCalls: [{ id: 'toolu_rm', name: 'bash', input: { command: 'ls && rm -rf victim' } }] },
       { toolCalls: [{ id: 'toolu_ls', name: 'bash', input: { command: 'ls' } }] },

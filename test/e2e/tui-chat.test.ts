@@ -51,7 +51,10 @@ describe('opencode TUI in tmux: chat', () => {
     expect(answer, screen).toBeGreaterThan(prompt);
     expect(footer, screen).toBeGreaterThan(answer);
     expect(fake.answered).toHaveLength(1);
-    expect(fake.answered[0].messages.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'what is the answer?' }] });
+    expect(fake.answered[0].messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: [{ type: 'text', text: 'what is the answer?' }],
+    });
   });
 
   it('esc cancels a slow streamed reply (footer "canceled"); the next prompt gets its answer', async () => {

@@ -24,7 +24,7 @@ describe('the TUI and .opencode.json', () => {
     const fake = await startFakeProvider([], { sideTurn: answerTitles() });
     fakes.push(fake);
     const config = [
-      '// this project\'s settings',
+      "// this project's settings",
       '{',
       '  /* colours */',
       '  "tui": { "theme": "opencode" }, // the default',
@@ -41,19 +41,31 @@ describe('the TUI and .opencode.json', () => {
     await tui.press('Up', 'Enter');
     await tui.waitFor('saved to .opencode.json as agents.coder.model');
     expect(readFileSync(join(dir, '.opencode.json'), 'utf8')).toBe(
-      config.replace('  "autoCompact": true,\n', '  "autoCompact": true,\n  "agents": {\n    "coder": {\n      "model": "anthropic/claude-opus-5-5"\n    }\n  },\n'),
+      config.replace(
+        '  "autoCompact": true,\n',
+        '  "autoCompact": true,\n  "agents": {\n    "coder": {\n      "model": "anthropic/claude-opus-5-5"\n    }\n  },\n',
+      ),
     );
   });
 
   it('alt+p switches the profile: the status bar names it and the next request goes to its server and model', async () => {
     const work = await startFakeProvider([], { sideTurn: answerTitles() });
-    const local = await startFakeProvider([{ text: 'Answered locally.' }], { models: ['qwen3-coder'], sideTurn: answerTitles() });
+    const local = await startFakeProvider([{ text: 'Answered locally.' }], {
+      models: ['qwen3-coder'],
+      sideTurn: answerTitles(),
+    });
     fakes.push(work, local);
     const dir = tuiProject({
       '.opencode.json': JSON.stringify({
         profiles: {
-          local: { providers: { local: { baseURL: local.url } }, agents: { coder: { model: 'local/qwen3-coder' }, title: { model: 'local/qwen3-coder' } } },
-          work: { providers: { anthropic: { apiKeyEnv: 'WORK_ANTHROPIC_KEY' } }, agents: { coder: { model: 'anthropic/claude-opus-5-5' } } },
+          local: {
+            providers: { local: { baseURL: local.url } },
+            agents: { coder: { model: 'local/qwen3-coder' }, title: { model: 'local/qwen3-coder' } },
+          },
+          work: {
+            providers: { anthropic: { apiKeyEnv: 'WORK_ANTHROPIC_KEY' } },
+            agents: { coder: { model: 'anthropic/claude-opus-5-5' } },
+          },
         },
       }),
     });

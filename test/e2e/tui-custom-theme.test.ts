@@ -31,7 +31,8 @@ afterAll(async () => {
 function project(theme: string, themes: Record<string, string>): string {
   const dir = tuiProject({ '.opencode.json': JSON.stringify({ tui: { theme } }) });
   mkdirSync(join(dir, '.opencode', 'themes'), { recursive: true });
-  for (const [name, text] of Object.entries(themes)) writeFileSync(join(dir, '.opencode', 'themes', `${name}.json`), text);
+  for (const [name, text] of Object.entries(themes))
+    writeFileSync(join(dir, '.opencode', 'themes', `${name}.json`), text);
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
@@ -74,26 +75,29 @@ async function waitForColour(terminal: Terminal, sgr: string, timeoutMs = 10_000
  */
 function rowBackgrounds(screen: string): string[] {
   let bg = '';
-  return screen.replace(/\n$/, '').split('\n').map((row) => {
-    let first: string | undefined;
-    for (const part of row.split(/(\u001b\[[0-9;]*m)/)) {
-      const sgr = /^\u001b\[([0-9;]*)m$/.exec(part);
-      if (!sgr) {
-        if (part !== '' && first === undefined) first = bg;
-        continue;
+  return screen
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((row) => {
+      let first: string | undefined;
+      for (const part of row.split(/(\u001b\[[0-9;]*m)/)) {
+        const sgr = /^\u001b\[([0-9;]*)m$/.exec(part);
+        if (!sgr) {
+          if (part !== '' && first === undefined) first = bg;
+          continue;
+        }
+        const codes = sgr[1]!.split(';');
+        for (let i = 0; i < codes.length; i++) {
+          const code = codes[i]!;
+          if (code === '0' || code === '' || code === '49') bg = '';
+          else if (code === '48') {
+            bg = codes.slice(i, i + 5).join(';');
+            i += 4;
+          } else if (code === '38') i += 4;
+        }
       }
-      const codes = sgr[1]!.split(';');
-      for (let i = 0; i < codes.length; i++) {
-        const code = codes[i]!;
-        if (code === '0' || code === '' || code === '49') bg = '';
-        else if (code === '48') {
-          bg = codes.slice(i, i + 5).join(';');
-          i += 4;
-        } else if (code === '38') i += 4;
-      }
-    }
-    return first ?? bg;
-  });
+      return first ?? bg;
+    });
 }
 
 const MAGENTA = '38;2;255;0;255';
@@ -109,7 +113,10 @@ describe('a theme file in the TUI', () => {
     // tokyonight's muted text shows through what the file left out
     expect(before).toContain('38;2;99;109;166');
 
-    writeFileSync(join(dir, '.opencode', 'themes', 'neon.json'), '{ "extends": "tokyonight", "theme": { "primary": 46 } }');
+    writeFileSync(
+      join(dir, '.opencode', 'themes', 'neon.json'),
+      '{ "extends": "tokyonight", "theme": { "primary": 46 } }',
+    );
     await terminal.press('C-t');
     const dialog = await terminal.waitFor('Select Theme');
     expect(dialog).toMatch(/│ ✓ neon +project │/);
@@ -121,16 +128,21 @@ describe('a theme file in the TUI', () => {
     expect(after).not.toContain(MAGENTA);
 
     // broken while the TUI runs: chosen again, it says why and the default theme draws
-    writeFileSync(join(dir, '.opencode', 'themes', 'neon.json'), '{ "extends": "tokyonight", "theme": { "primary": "accent", "accent": "primary" } }');
+    writeFileSync(
+      join(dir, '.opencode', 'themes', 'neon.json'),
+      '{ "extends": "tokyonight", "theme": { "primary": "accent", "accent": "primary" } }',
+    );
     await terminal.press('C-t');
     await terminal.waitFor('Select Theme');
     await terminal.press('Enter');
-    await terminal.waitFor(/neon\.json:\s+theme\.primary:\s+the\s+references\s+go\s+round\s+in\s+a\s+circle\s+\(theme\.primary\s+→\s+theme\.accent\s+→\s+theme\.primary\);\s+using\s+the\s+opencode\s+theme/);
+    await terminal.waitFor(
+      /neon\.json:\s+theme\.primary:\s+the\s+references\s+go\s+round\s+in\s+a\s+circle\s+\(theme\.primary\s+→\s+theme\.accent\s+→\s+theme\.primary\);\s+using\s+the\s+opencode\s+theme/,
+    );
     const fallback = await waitForColour(terminal, '38;2;250;178;131');
     expect(fallback).not.toContain(GREEN);
   });
 
-  it('paints its background behind the screen; the built-ins leave the terminal\'s own', async () => {
+  it("paints its background behind the screen; the built-ins leave the terminal's own", async () => {
     const dir = project('night', { night: '{ "extends": "opencode", "theme": { "background": "#102030" } }' });
     const terminal = await tui(dir);
     const screen = await waitForColour(terminal, '48;2;16;32;48');

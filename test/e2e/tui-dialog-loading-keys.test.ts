@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 describe('opencode TUI in tmux: keys sent with ctrl+o before the models have loaded', () => {
-  it('ctrl+o ← ↓ enter in one send-keys choose the local server\'s second model once it has listed them', async () => {
+  it("ctrl+o ← ↓ enter in one send-keys choose the local server's second model once it has listed them", async () => {
     fake = await startFakeProvider([]);
     let requests = 0;
     let answer!: () => void;
@@ -37,13 +37,21 @@ describe('opencode TUI in tmux: keys sent with ctrl+o before the models have loa
       requests++;
       void answered.then(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: ['local-a', 'local-b'].map((id) => ({ id, object: 'model', created: 0, owned_by: 'test' })) }));
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            data: ['local-a', 'local-b'].map((id) => ({ id, object: 'model', created: 0, owned_by: 'test' })),
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     // local-a configured: choosing the default models at start lists nothing; ctrl+o asks the server
-    const config = { providers: { local: { baseURL, models: { 'local-a': { contextWindow: 8192 } } } }, agents: { coder: { model: DEFAULT_MODELS.anthropic.coder } } };
+    const config = {
+      providers: { local: { baseURL, models: { 'local-a': { contextWindow: 8192 } } } },
+      agents: { coder: { model: DEFAULT_MODELS.anthropic.coder } },
+    };
     dir = tuiProject({ '.opencode.json': JSON.stringify(config) });
     tui = await startTui({ cwd: dir, anthropicBaseURL: fake.anthropicBaseURL });
     expect(requests).toBe(0);
@@ -54,7 +62,9 @@ describe('opencode TUI in tmux: keys sent with ctrl+o before the models have loa
     expect(requests).toBe(1);
     answer();
     await tui.waitFor('Model: local-b (saved to .opencode.json as agents.coder.model)');
-    const saved = JSON.parse(readFileSync(join(dir, '.opencode.json'), 'utf8')) as { agents: { coder: { model: string } } };
+    const saved = JSON.parse(readFileSync(join(dir, '.opencode.json'), 'utf8')) as {
+      agents: { coder: { model: string } };
+    };
     expect(saved.agents.coder.model).toBe('local/local-b');
   });
 });

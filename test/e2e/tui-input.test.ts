@@ -15,7 +15,16 @@ import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { answerTitles, CODER_MODEL_FOOTER, CODER_MODEL_NAME, OPENCODE, startTerminal, tuiEnv, tuiProject, type Terminal } from '../support/tmux.js';
+import {
+  answerTitles,
+  CODER_MODEL_FOOTER,
+  CODER_MODEL_NAME,
+  OPENCODE,
+  startTerminal,
+  tuiEnv,
+  tuiProject,
+  type Terminal,
+} from '../support/tmux.js';
 
 let fake: FakeProvider;
 let tui: Terminal;
@@ -93,7 +102,10 @@ describe('opencode TUI in tmux: input', () => {
     await tui.waitFor('Edited prompt received.');
     await tui.waitFor(FOOTER);
     expect(fake.answered).toHaveLength(1);
-    expect(fake.answered[0].messages.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'written in the editor' }] });
+    expect(fake.answered[0].messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: [{ type: 'text', text: 'written in the editor' }],
+    });
   });
 
   it('/ lists the commands, filtered as typed; enter runs the chosen one', async () => {
@@ -119,31 +131,42 @@ describe('opencode TUI in tmux: input', () => {
     await clearEditor(3);
   });
 
-  it('5,000 lines typed without bracketed-paste markers arrive as one message, sent once', { timeout: 60_000 }, async () => {
-    fake.push({ text: 'Got the whole paste.' });
-    const before = fake.answered.length;
-    const lines = Array.from({ length: 5_000 }, (_, i) => `pasted line ${String(i + 1).padStart(4, '0')}`);
-    // a tmux command is limited to ~16 KB: 13 send-keys calls, arriving as many reads, with gaps
-    // between them as long as starting a tmux client takes
-    const perCall = 400;
-    for (let at = 0; at < lines.length; at += perCall) {
-      const last = at + perCall >= lines.length;
-      await tui.type(lines.slice(at, at + perCall).join('\n') + (last ? '' : '\n'));
-    }
-    const screen = await tui.waitFor('… 4992 more lines', 20_000);
-    expect(screen).toMatch(/^ {2}pasted line 5000/m);
-    expect(fake.answered).toHaveLength(before);
-    await tui.press('Enter');
-    await tui.waitFor('Got the whole paste.', 30_000);
-    expect(fake.answered).toHaveLength(before + 1);
-    expect(fake.answered[before].messages.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'text', text: lines.join('\n') }] });
-  });
+  it(
+    '5,000 lines typed without bracketed-paste markers arrive as one message, sent once',
+    { timeout: 60_000 },
+    async () => {
+      fake.push({ text: 'Got the whole paste.' });
+      const before = fake.answered.length;
+      const lines = Array.from({ length: 5_000 }, (_, i) => `pasted line ${String(i + 1).padStart(4, '0')}`);
+      // a tmux command is limited to ~16 KB: 13 send-keys calls, arriving as many reads, with gaps
+      // between them as long as starting a tmux client takes
+      const perCall = 400;
+      for (let at = 0; at < lines.length; at += perCall) {
+        const last = at + perCall >= lines.length;
+        await tui.type(lines.slice(at, at + perCall).join('\n') + (last ? '' : '\n'));
+      }
+      const screen = await tui.waitFor('… 4992 more lines', 20_000);
+      expect(screen).toMatch(/^ {2}pasted line 5000/m);
+      expect(fake.answered).toHaveLength(before);
+      await tui.press('Enter');
+      await tui.waitFor('Got the whole paste.', 30_000);
+      expect(fake.answered).toHaveLength(before + 1);
+      expect(fake.answered[before].messages.at(-1)).toMatchObject({
+        role: 'user',
+        content: [{ type: 'text', text: lines.join('\n') }],
+      });
+    },
+  );
 });
 
 describe('opencode TUI in tmux: raw mode from the first frame', () => {
   it('ctrl+\\ pressed once the skeleton is drawn does not end the process (SIGQUIT, exit 131); keys typed then are kept', async () => {
     const env = tuiEnv(fake.anthropicBaseURL);
-    const second = await startTerminal({ command: ['sh', '-c', `"$0" "$1"; echo EXITED:$?; exec sleep 60`, process.execPath, OPENCODE[1]!], cwd: dir, env });
+    const second = await startTerminal({
+      command: ['sh', '-c', `"$0" "$1"; echo EXITED:$?; exec sleep 60`, process.execPath, OPENCODE[1]!],
+      cwd: dir,
+      env,
+    });
     try {
       await second.waitFor(/OpenCode v/);
       await second.press('C-\\');
@@ -157,4 +180,3 @@ describe('opencode TUI in tmux: raw mode from the first frame', () => {
     }
   });
 });
-

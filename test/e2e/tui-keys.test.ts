@@ -70,7 +70,10 @@ describe('opencode TUI in tmux: keybindings from the config, esc and ctrl+c in t
   });
 
   it('ctrl+c over the permission dialog asks to quit; n brings it back; esc denies: victim stays', async () => {
-    fake.push({ toolCalls: [{ id: 'toolu_rm', name: 'bash', input: { command: 'rm victim', description: 'Delete victim' } }] }, { text: 'Left it alone.' });
+    fake.push(
+      { toolCalls: [{ id: 'toolu_rm', name: 'bash', input: { command: 'rm victim', description: 'Delete victim' } }] },
+      { text: 'Left it alone.' },
+    );
     await tui.submit('delete the victim file');
     await tui.waitFor('Permission Required');
     await tui.press('C-c');
@@ -98,7 +101,9 @@ describe('opencode TUI in tmux: a keybinding that cannot be read', () => {
       const end = Date.now() + 20_000;
       while (!(await term.exited()) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
       expect(await term.exited()).toBe(true);
-      expect(await term.history()).toContain(`${file}: keybindings.session.nwe: unknown action (did you mean session.new?); \`opencode keybindings\` lists them`);
+      expect(await term.history()).toContain(
+        `${file}: keybindings.session.nwe: unknown action (did you mean session.new?); \`opencode keybindings\` lists them`,
+      );
     } finally {
       await term.kill();
       rmSync(bad, { recursive: true, force: true });

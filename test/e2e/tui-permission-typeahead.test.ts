@@ -41,7 +41,12 @@ const KEYS_INTO_DIALOG = 20;
 describe('opencode TUI in tmux: the permission dialog and typeahead', () => {
   it('typing that goes on as the dialog appears does not allow the call; a deliberate a after a pause does', async () => {
     fake.push(
-      { delayMs: 1_500, toolCalls: [{ id: 'toolu_typeahead', name: 'bash', input: { command: 'rm victim', description: 'Delete victim' } }] },
+      {
+        delayMs: 1_500,
+        toolCalls: [
+          { id: 'toolu_typeahead', name: 'bash', input: { command: 'rm victim', description: 'Delete victim' } },
+        ],
+      },
       { text: 'Deleted victim.' },
     );
     expect(NEXT_PROMPT).not.toMatch(/d/);
@@ -72,7 +77,9 @@ describe('opencode TUI in tmux: the permission dialog and typeahead', () => {
 
     // the typing reached the dialog and was not taken as an answer
     // (the note names the last granting key the typing pressed: a, s, p or enter for space)
-    const screen = await tui.waitFor(/Typing went on as this appeared: press (a|s|p|enter) again to (allow|allow for session|always allow in project) +│/);
+    const screen = await tui.waitFor(
+      /Typing went on as this appeared: press (a|s|p|enter) again to (allow|allow for session|always allow in project) +│/,
+    );
     expect(screen).toContain('Permission Required');
     expect(screen).toContain('rm victim');
     expect(existsSync(join(dir, 'victim'))).toBe(true);
@@ -85,9 +92,9 @@ describe('opencode TUI in tmux: the permission dialog and typeahead', () => {
     await tui.waitFor('Deleted victim.');
     expect(existsSync(join(dir, 'victim'))).toBe(false);
     expect(fake.answered).toHaveLength(2);
-    const results = (fake.answered[1].messages.at(-1).content as { type: string; tool_use_id?: string; is_error?: boolean }[]).filter(
-      (b) => b.type === 'tool_result',
-    );
+    const results = (
+      fake.answered[1].messages.at(-1).content as { type: string; tool_use_id?: string; is_error?: boolean }[]
+    ).filter((b) => b.type === 'tool_result');
     expect(results).toEqual([expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_typeahead' })]);
     expect(results[0]).not.toHaveProperty('is_error', true);
   });

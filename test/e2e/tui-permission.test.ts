@@ -38,7 +38,11 @@ const lastResults = (body: any) =>
 describe('opencode TUI in tmux: permissions and sessions', () => {
   it('d denies `rm victim`: victim stays, and the next request tells the model "Permission denied"', async () => {
     fake.push(
-      { toolCalls: [{ id: 'toolu_denied', name: 'bash', input: { command: 'rm victim', description: 'Delete victim' } }] },
+      {
+        toolCalls: [
+          { id: 'toolu_denied', name: 'bash', input: { command: 'rm victim', description: 'Delete victim' } },
+        ],
+      },
       { text: 'Understood, I left victim alone.' },
     );
 
@@ -66,7 +70,11 @@ describe('opencode TUI in tmux: permissions and sessions', () => {
 
   it('in a new session (ctrl+n), a allows the same `rm victim`: victim is removed', async () => {
     fake.push(
-      { toolCalls: [{ id: 'toolu_allowed', name: 'bash', input: { command: 'rm victim', description: 'Delete victim' } }] },
+      {
+        toolCalls: [
+          { id: 'toolu_allowed', name: 'bash', input: { command: 'rm victim', description: 'Delete victim' } },
+        ],
+      },
       { text: 'Deleted victim.' },
     );
 

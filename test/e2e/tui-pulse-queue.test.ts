@@ -31,7 +31,10 @@ afterAll(async () => {
 
 /** The text of the last user message of a request the fake answered. */
 const lastPrompt = (request: { messages: { content: { type: string; text?: string }[] }[] }) =>
-  request.messages.at(-1)!.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('');
+  request.messages
+    .at(-1)!
+    .content.flatMap((c) => (c.type === 'text' ? [c.text] : []))
+    .join('');
 
 describe('opencode TUI in tmux: the pulse, the send queue, long results', () => {
   it('while the provider is silent the pulse says Thinking…, counts the seconds and names esc; it goes with the answer', async () => {
@@ -46,7 +49,10 @@ describe('opencode TUI in tmux: the pulse, the send queue, long results', () => 
   });
 
   it('a prompt sent while a reply streams shows as queued and goes when the reply ends', async () => {
-    fake.push({ text: ['Streaming ', 'a slow ', 'first ', 'answer.'], chunkDelayMs: 600 }, { text: 'Answer to the queued one.' });
+    fake.push(
+      { text: ['Streaming ', 'a slow ', 'first ', 'answer.'], chunkDelayMs: 600 },
+      { text: 'Answer to the queued one.' },
+    );
     await tui.submit('first question');
     await tui.waitFor('Streaming');
     await tui.submit('queued question');
@@ -60,7 +66,10 @@ describe('opencode TUI in tmux: the pulse, the send queue, long results', () => 
   });
 
   it('ctrl+x expands a long bash result and collapses it; ctrl+p shows it whole in the pager; esc comes back', async () => {
-    fake.push({ toolCalls: [{ id: 'toolu_seq', name: 'bash', input: { command: 'seq 201 240' } }] }, { text: 'Counted them.' });
+    fake.push(
+      { toolCalls: [{ id: 'toolu_seq', name: 'bash', input: { command: 'seq 201 240' } }] },
+      { text: 'Counted them.' },
+    );
     await tui.submit('count please');
     await tui.waitFor(/… \(30 more lines\)[\s\S]*Counted them\./, 15_000);
     const lastLine = /^\s+240(\s|$)/m;

@@ -18,7 +18,9 @@ let dir: string;
 
 beforeAll(async () => {
   // message_start, ping, the text block's start, one delta; then the stream hangs until the client goes
-  fake = await startFakeProvider([{ text: ['Thinking about it: ', 'never finished.'], stallAfterChunks: 4 }], { sideTurn: answerTitles() });
+  fake = await startFakeProvider([{ text: ['Thinking about it: ', 'never finished.'], stallAfterChunks: 4 }], {
+    sideTurn: answerTitles(),
+  });
   dir = tuiProject();
   // the pane stays after the TUI so its last screen can be read (see test/support/tmux.ts)
   const command = ['sh', '-c', `"$0" "$1"; echo EXITED:$?; exec sleep 60`, process.execPath, BIN];

@@ -63,7 +63,10 @@ describe('opencode TUI in tmux: which session opens', () => {
     const env = tuiEnv(fake.anthropicBaseURL);
     const script = await runCli(['-p', 'asked by a script'], { cwd: dir, env });
     expect(script).toMatchObject({ code: 0, stdout: 'The script answer: seven.\n' });
-    const list = JSON.parse((await runCli(['sessions', 'list', '--json'], { cwd: dir, env })).stdout) as { id: string; title: string }[];
+    const list = JSON.parse((await runCli(['sessions', 'list', '--json'], { cwd: dir, env })).stdout) as {
+      id: string;
+      title: string;
+    }[];
     // newest first: the -p run is the most recent session
     expect(list.map((s) => s.title)).toEqual(['Non-interactive: asked by a script', 'asked in the TUI']);
     tuiSessionId = list[1]!.id;
@@ -96,7 +99,11 @@ describe('opencode TUI in tmux: which session opens', () => {
     await terminal.waitFor('Listed.');
     await terminal.press('C-l');
     const logs = await terminal.waitFor(/DEBUG +request 2: ok in \d+ ms/);
-    expect(logs).toMatch(new RegExp(`DEBUG +model ${CODER_ID.replace('/', '\\/')} \\(API model [^)]+\\) at ${fake.anthropicBaseURL.replace(/[.]/g, '\\.')}`));
+    expect(logs).toMatch(
+      new RegExp(
+        `DEBUG +model ${CODER_ID.replace('/', '\\/')} \\(API model [^)]+\\) at ${fake.anthropicBaseURL.replace(/[.]/g, '\\.')}`,
+      ),
+    );
     expect(logs).toMatch(/DEBUG +request 1: ok in \d+ ms \(finish tool_use; tokens 10 in, 5 out/);
     expect(logs).toMatch(/DEBUG +tool ls toolu_ls finished in \d+ ms/);
     await terminal.press('Escape');
@@ -105,7 +112,15 @@ describe('opencode TUI in tmux: which session opens', () => {
   });
 
   it('--session with an unknown id leaves the screen and exits 2, saying what to do', async () => {
-    const command = ['sh', '-c', `"$0" "$@"; echo EXITED:$?; exec sleep 60`, process.execPath, BIN, '--session', 'nope'];
+    const command = [
+      'sh',
+      '-c',
+      `"$0" "$@"; echo EXITED:$?; exec sleep 60`,
+      process.execPath,
+      BIN,
+      '--session',
+      'nope',
+    ];
     const terminal = await startTerminal({ command, cwd: dir, env: tuiEnv(fake.anthropicBaseURL) });
     terminals.push(terminal);
     const screen = await terminal.waitFor('EXITED:2', 20_000);

@@ -65,7 +65,9 @@ describe.skipIf(!CAN_RUN)('opencode TUI in tmux: run outside the sandbox', () =>
     const second = await tui.waitFor('Run outside sandbox (o): this call runs with your full access: no sandbox');
     expect(second).toContain('Run outside sandbox (o)');
     expect(existsSync(join(outside, 'f'))).toBe(false);
-    expect(lastResults(fake.answered[1])[0]).toContain("not the program's fault. Run it in another way, or ask the person to run it outside the sandbox.");
+    expect(lastResults(fake.answered[1])[0]).toContain(
+      "not the program's fault. Run it in another way, or ask the person to run it outside the sandbox.",
+    );
     // the second dialog comes right after the `a`: a key within the typeahead gap would continue that
     // run and be held (the guard against answering a dialog that popped up mid-typing), so pause first
     await new Promise((resolve) => setTimeout(resolve, TYPEAHEAD_GAP_MS + 200));

@@ -31,7 +31,9 @@ describe('opencode sessions delete while a TUI shows the session', () => {
     const env = tuiEnv(fake.anthropicBaseURL);
     fake.push({ text: 'Kept.' });
     expect(await runCli(['-p', 'keep this'], { cwd: dir, env })).toMatchObject({ code: 0, stdout: 'Kept.\n' });
-    const [session] = JSON.parse((await runCli(['sessions', 'list', '--json'], { cwd: dir, env })).stdout) as { id: string }[];
+    const [session] = JSON.parse((await runCli(['sessions', 'list', '--json'], { cwd: dir, env })).stdout) as {
+      id: string;
+    }[];
     const id = session!.id;
 
     const command = ['sh', '-c', `"$0" "$@"; echo EXITED:$?; exec sleep 60`, process.execPath, BIN, '--session', id];
@@ -41,13 +43,18 @@ describe('opencode sessions delete while a TUI shows the session', () => {
     const refused = await runCli(['sessions', 'delete', id], { cwd: dir, env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
-      new RegExp(`^opencode: session ${id} "Non-interactive: keep this" is in use by the TUI \\(pid \\d+, since [\\d-]+ [\\d:]+\\): quit it or open another session there first, or pass --force`),
+      new RegExp(
+        `^opencode: session ${id} "Non-interactive: keep this" is in use by the TUI \\(pid \\d+, since [\\d-]+ [\\d:]+\\): quit it or open another session there first, or pass --force`,
+      ),
     );
 
     await terminal.press('C-c');
     await terminal.waitFor('Quit opencode?');
     await terminal.press('y');
     await terminal.waitFor('EXITED:0');
-    expect(await runCli(['sessions', 'delete', id], { cwd: dir, env })).toMatchObject({ code: 0, stdout: `deleted session ${id} "Non-interactive: keep this" (2 messages)\n` });
+    expect(await runCli(['sessions', 'delete', id], { cwd: dir, env })).toMatchObject({
+      code: 0,
+      stdout: `deleted session ${id} "Non-interactive: keep this" (2 messages)\n`,
+    });
   }, 120_000);
 });

@@ -56,10 +56,19 @@ async function until(check: () => boolean, timeoutMs = 5_000): Promise<boolean> 
 }
 
 describe('opencode TUI in tmux: killed while a command runs', () => {
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     it(`${signal}: exit ${code}, terminal restored, the running command stopped`, async () => {
       fake = await startFakeProvider(
-        [{ toolCalls: [{ id: 'toolu_sleep', name: 'bash', input: { command: 'echo $$ > sleeper.pid; exec sleep 60' } }] }],
+        [
+          {
+            toolCalls: [
+              { id: 'toolu_sleep', name: 'bash', input: { command: 'echo $$ > sleeper.pid; exec sleep 60' } },
+            ],
+          },
+        ],
         { sideTurn: answerTitles() },
       );
       // the pid the command writes must be the host's: in the sandbox's pid namespace it is another number

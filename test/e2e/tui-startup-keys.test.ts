@@ -9,7 +9,15 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { answerTitles, CODER_MODEL_FOOTER, OPENCODE, startTerminal, tuiEnv, tuiProject, type Terminal } from '../support/tmux.js';
+import {
+  answerTitles,
+  CODER_MODEL_FOOTER,
+  OPENCODE,
+  startTerminal,
+  tuiEnv,
+  tuiProject,
+  type Terminal,
+} from '../support/tmux.js';
 
 let fake: FakeProvider;
 let tui: Terminal | undefined;
@@ -42,6 +50,9 @@ describe('opencode TUI in tmux: keys typed during start-up', () => {
     await tui.press('Enter');
     await tui.waitFor(new RegExp(`${CODER_MODEL_FOOTER} \\(\\d+\\.\\ds\\)`));
     expect(fake.answered).toHaveLength(1);
-    expect(fake.answered[0].messages.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'typed before and during start-up' }] });
+    expect(fake.answered[0].messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: [{ type: 'text', text: 'typed before and during start-up' }],
+    });
   });
 });

@@ -7,7 +7,15 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { answerTitles, CODER_MODEL_FOOTER, OPENCODE, startTerminal, tuiEnv, tuiProject, type Terminal } from '../support/tmux.js';
+import {
+  answerTitles,
+  CODER_MODEL_FOOTER,
+  OPENCODE,
+  startTerminal,
+  tuiEnv,
+  tuiProject,
+  type Terminal,
+} from '../support/tmux.js';
 
 let fake: FakeProvider | undefined;
 let tui: Terminal | undefined;

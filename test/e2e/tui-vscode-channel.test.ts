@@ -12,9 +12,23 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { disposeChannel, newChannel, send, sendOnce, type ChannelAddress } from '../../extensions/vscode/src/channel-client.js';
+import {
+  disposeChannel,
+  newChannel,
+  send,
+  sendOnce,
+  type ChannelAddress,
+} from '../../extensions/vscode/src/channel-client.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { answerTitles, CODER_MODEL_NAME, OPENCODE, startTerminal, tuiEnv, tuiProject, type Terminal } from '../support/tmux.js';
+import {
+  answerTitles,
+  CODER_MODEL_NAME,
+  OPENCODE,
+  startTerminal,
+  tuiEnv,
+  tuiProject,
+  type Terminal,
+} from '../support/tmux.js';
 
 let fake: FakeProvider;
 let withChannel: Terminal;
@@ -24,8 +38,15 @@ const dirs: string[] = [];
 
 /** The paths of the Unix sockets the process in `terminal`'s pane (and its children) listen on. */
 function listeningSocketPaths(terminal: Terminal): string[] {
-  const panePid = execFileSync('tmux', ['-S', terminal.socket, 'display-message', '-p', '#{pane_pid}'], { encoding: 'utf8' }).trim();
-  const pids = [panePid, ...execFileSync('sh', ['-c', `pgrep -P ${panePid} || true`], { encoding: 'utf8' }).split('\n').filter(Boolean)];
+  const panePid = execFileSync('tmux', ['-S', terminal.socket, 'display-message', '-p', '#{pane_pid}'], {
+    encoding: 'utf8',
+  }).trim();
+  const pids = [
+    panePid,
+    ...execFileSync('sh', ['-c', `pgrep -P ${panePid} || true`], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean),
+  ];
   const inodes = new Set<string>();
   for (const pid of pids) {
     for (const fd of readdirSync(`/proc/${pid}/fd`)) {
@@ -53,7 +74,10 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'src', 'app.ts'), 'export {};\n');
   dirs.push(dir);
   channel = newChannel();
-  const env = tuiEnv(fake.anthropicBaseURL, { OPENCODE_VSCODE_SOCKET: channel.socketPath, OPENCODE_VSCODE_TOKEN: channel.token });
+  const env = tuiEnv(fake.anthropicBaseURL, {
+    OPENCODE_VSCODE_SOCKET: channel.socketPath,
+    OPENCODE_VSCODE_TOKEN: channel.token,
+  });
   dirs.push(env.HOME!);
   withChannel = await startTerminal({ command: OPENCODE, cwd: dir, env });
   const plainEnv = tuiEnv(fake.anthropicBaseURL);
@@ -90,7 +114,7 @@ describe('opencode TUI in tmux: the VS Code channel', () => {
     expect(screen).not.toContain('README.md');
   });
 
-  it('listens on the extension\'s socket only when started with the variables', () => {
+  it("listens on the extension's socket only when started with the variables", () => {
     expect(listeningSocketPaths(withChannel)).toEqual([channel.socketPath]);
     expect(listeningSocketPaths(without)).toEqual([]);
   });

@@ -40,8 +40,15 @@ describe('opencode TUI in tmux: workspace trust', () => {
     const mark = join(p.dir, 'mark.cjs');
     // the dialog's rows inside its frame, a wrapped item's rows joined (the command lines wrap at the
     // space before the script's path): each command is shown whole
-    const rows = dialog.split('\n').filter((row) => row.includes('│')).map((row) => row.replace(/^[^│]*│ /, '').replace(/ *│$/, ''));
-    const items = rows.join('\n').replace(/\n {2}/g, ' ').split('\n').filter((row) => row.startsWith('• '));
+    const rows = dialog
+      .split('\n')
+      .filter((row) => row.includes('│'))
+      .map((row) => row.replace(/^[^│]*│ /, '').replace(/ *│$/, ''));
+    const items = rows
+      .join('\n')
+      .replace(/\n {2}/g, ' ')
+      .split('\n')
+      .filter((row) => row.startsWith('• '));
     expect(items).toEqual([
       `• MCP server evil: ${process.execPath} ${mark} mcp`,
       `• language server evil: ${process.execPath} ${mark} lsp`,
@@ -58,14 +65,22 @@ describe('opencode TUI in tmux: workspace trust', () => {
     // the language server may start now or at the first file of its language: the prompt below checks it
     const started = await until(() => p.marks().filter((m) => m !== 'lsp'), ['mcp', 'plugin', 'user-mcp']);
     expect(started).toEqual(['mcp', 'plugin', 'user-mcp']);
-    expect(JSON.parse(readFileSync(join(p.home, '.config', 'opencode', 'trusted-projects.json'), 'utf8'))).toEqual({ projects: [p.dir] });
+    expect(JSON.parse(readFileSync(join(p.home, '.config', 'opencode', 'trusted-projects.json'), 'utf8'))).toEqual({
+      projects: [p.dir],
+    });
 
     await tui.submit('go');
     // the write asks, as it does in any project
     await tui.waitFor('Permission Required', 20_000);
     await tui.press('a');
     await tui.waitFor('Done.', 20_000);
-    expect(await until(p.marks, ['lsp', 'mcp', 'plugin', 'tool', 'user-mcp'])).toEqual(['lsp', 'mcp', 'plugin', 'tool', 'user-mcp']);
+    expect(await until(p.marks, ['lsp', 'mcp', 'plugin', 'tool', 'user-mcp'])).toEqual([
+      'lsp',
+      'mcp',
+      'plugin',
+      'tool',
+      'user-mcp',
+    ]);
   });
 
   it('"Not now" runs the session without the project\'s code and says so; the user\'s own server starts', async () => {

@@ -18,10 +18,21 @@ import { openEditorChannel, type EditorChannel } from '../../src/tui/editor-chan
 
 const EXTENSION = join(import.meta.dirname, '../../extensions/vscode');
 
-interface FakeUri { scheme: string; fsPath: string; path: string; toString(): string }
+interface FakeUri {
+  scheme: string;
+  fsPath: string;
+  path: string;
+  toString(): string;
+}
 const fileUri = (p: string): FakeUri => ({ scheme: 'file', fsPath: p, path: p, toString: () => `file://${p}` });
 
-interface FakeTerminal { name: string; creationOptions: any; exitStatus?: { code: number }; shown: number; show(): void }
+interface FakeTerminal {
+  name: string;
+  creationOptions: any;
+  exitStatus?: { code: number };
+  shown: number;
+  show(): void;
+}
 
 /** What the extension did to the stand-in. */
 const seen = {
@@ -37,13 +48,21 @@ const seen = {
 };
 const channels: EditorChannel[] = [];
 let root: string;
-let activeEditor: { document: { uri: FakeUri }; selection: { start: { line: number; character: number }; end: { line: number; character: number } } } | undefined;
+let activeEditor:
+  | {
+      document: { uri: FakeUri };
+      selection: { start: { line: number; character: number }; end: { line: number; character: number } };
+    }
+  | undefined;
 
 const disposable = { dispose() {} };
 /** The part of the `vscode` API the extension uses, as the @types/vscode 1.85 declarations shape it. */
 const vscode = {
   ViewColumn: { Beside: -2 },
-  Uri: { file: fileUri, from: (c: { scheme: string; path: string }) => ({ ...c, fsPath: c.path, toString: () => `${c.scheme}:${c.path}` }) },
+  Uri: {
+    file: fileUri,
+    from: (c: { scheme: string; path: string }) => ({ ...c, fsPath: c.path, toString: () => `${c.scheme}:${c.path}` }),
+  },
   commands: {
     registerCommand: (id: string, fn: (...args: any[]) => any) => (seen.commands.set(id, fn), disposable),
     executeCommand: async (...args: unknown[]) => void seen.executed.push(args),
@@ -53,10 +72,21 @@ const vscode = {
       return activeEditor;
     },
     createTerminal(options: any) {
-      const terminal: FakeTerminal = { name: options.name, creationOptions: options, exitStatus: undefined, shown: 0, show() { this.shown++; } };
+      const terminal: FakeTerminal = {
+        name: options.name,
+        creationOptions: options,
+        exitStatus: undefined,
+        shown: 0,
+        show() {
+          this.shown++;
+        },
+      };
       seen.terminals.push(terminal);
       // what opencode does when the terminal starts it with these variables
-      void openEditorChannel({ ...options.env }, { append: (t) => seen.appended.push(t), focus: () => seen.focused++ }).then((c) => c && channels.push(c));
+      void openEditorChannel(
+        { ...options.env },
+        { append: (t) => seen.appended.push(t), focus: () => seen.focused++ },
+      ).then((c) => c && channels.push(c));
       return terminal;
     },
     onDidCloseTerminal: (listener: (t: FakeTerminal) => void) => (seen.closeListeners.push(listener), disposable),
@@ -70,7 +100,10 @@ const vscode = {
     getWorkspaceFolder: () => ({ uri: fileUri(root) }),
     asRelativePath: (uri: FakeUri) => relative(root, uri.fsPath),
     getConfiguration: () => ({ get: () => undefined }),
-    registerTextDocumentContentProvider: (scheme: string, provider: unknown) => (seen.contentProviders.set(scheme, provider), disposable),
+    registerTextDocumentContentProvider: (scheme: string, provider: unknown) => (
+      seen.contentProviders.set(scheme, provider),
+      disposable
+    ),
   },
 };
 
@@ -83,14 +116,25 @@ beforeAll(async () => {
   writeFileSync(join(root, 'src', 'app.ts'), 'export const a = 1;\n');
   writeFileSync(join(root, 'README.md'), '# demo\n');
   execFileSync('git', ['init', '-q'], { cwd: root });
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'first', '--allow-empty'], { cwd: root });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'first', '--allow-empty'], {
+    cwd: root,
+  });
   execFileSync('git', ['add', '.'], { cwd: root });
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'files'], { cwd: root });
   writeFileSync(join(root, 'src', 'app.ts'), 'export const a = 2;\n');
 
   outDir = mkdtempSync(join(tmpdir(), 'oc-vscode-build-'));
   // the options of extensions/vscode/build.mjs
-  await build({ entryPoints: [join(EXTENSION, 'src/extension.ts')], outfile: join(outDir, 'extension.js'), bundle: true, platform: 'node', target: 'node18', format: 'cjs', external: ['vscode'], logLevel: 'silent' });
+  await build({
+    entryPoints: [join(EXTENSION, 'src/extension.ts')],
+    outfile: join(outDir, 'extension.js'),
+    bundle: true,
+    platform: 'node',
+    target: 'node18',
+    format: 'cjs',
+    external: ['vscode'],
+    logLevel: 'silent',
+  });
   const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
   const load = loader._load;
   loader._load = function (request: string, ...rest: unknown[]) {
@@ -136,7 +180,10 @@ describe('the extension against a stand-in vscode', () => {
   it('registers the commands its package.json contributes, with the keys and menus', () => {
     const manifest = JSON.parse(readFileSync(join(EXTENSION, 'package.json'), 'utf8'));
     expect([...seen.commands.keys()]).toEqual(['opencode.open', 'opencode.addFile']);
-    expect(manifest.contributes.commands.map((c: { command: string }) => c.command)).toEqual(['opencode.open', 'opencode.addFile']);
+    expect(manifest.contributes.commands.map((c: { command: string }) => c.command)).toEqual([
+      'opencode.open',
+      'opencode.addFile',
+    ]);
     expect(manifest.contributes.keybindings).toEqual([
       { command: 'opencode.open', key: 'ctrl+escape', mac: 'cmd+escape' },
       { command: 'opencode.addFile', key: 'ctrl+alt+k', mac: 'cmd+alt+k' },
@@ -148,7 +195,13 @@ describe('the extension against a stand-in vscode', () => {
     await seen.commands.get('opencode.open')!();
     expect(seen.terminals).toHaveLength(1);
     const { creationOptions } = seen.terminals[0];
-    expect({ ...creationOptions, env: undefined }).toEqual({ name: 'opencode', cwd: root, shellPath: 'opencode', env: undefined, location: { viewColumn: -2 } });
+    expect({ ...creationOptions, env: undefined }).toEqual({
+      name: 'opencode',
+      cwd: root,
+      shellPath: 'opencode',
+      env: undefined,
+      location: { viewColumn: -2 },
+    });
     expect(creationOptions.env.OPENCODE_VSCODE_TOKEN).toMatch(/^[0-9a-f]{64}$/);
     const dir = join(creationOptions.env.OPENCODE_VSCODE_SOCKET, '..');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
@@ -161,7 +214,10 @@ describe('the extension against a stand-in vscode', () => {
   });
 
   it('Add file sends the selection as @path#L10-24 to the running opencode and focuses it', async () => {
-    activeEditor = { document: { uri: fileUri(join(root, 'src', 'app.ts')) }, selection: { start: { line: 9, character: 2 }, end: { line: 23, character: 5 } } };
+    activeEditor = {
+      document: { uri: fileUri(join(root, 'src', 'app.ts')) },
+      selection: { start: { line: 9, character: 2 }, end: { line: 23, character: 5 } },
+    };
     expect(await seen.commands.get('opencode.addFile')!()).toBe('@src/app.ts#L10-24');
     expect(seen.appended).toEqual(['@src/app.ts#L10-24']);
     expect(seen.focused).toBe(1);
@@ -169,7 +225,7 @@ describe('the extension against a stand-in vscode', () => {
     expect(seen.terminals[0].shown).toBe(4); // shown on open and once the text is in
   });
 
-  it('Add file from the explorer sends that file, without the editor\'s selection', async () => {
+  it("Add file from the explorer sends that file, without the editor's selection", async () => {
     expect(await seen.commands.get('opencode.addFile')!(fileUri(join(root, 'README.md')))).toBe('@README.md');
     expect(seen.appended).toEqual(['@src/app.ts#L10-24', '@README.md']);
     expect(seen.errors).toEqual([]);
@@ -178,12 +234,18 @@ describe('the extension against a stand-in vscode', () => {
   it('links the paths opencode prints to the diff against git HEAD', async () => {
     const terminal = seen.terminals[0];
     const links = seen.linkProvider.provideTerminalLinks({ terminal, line: 'Edit src/app.ts and gone.ts' });
-    expect(links).toEqual([{ startIndex: 5, length: 10, tooltip: 'Show the changes since git HEAD', file: join(root, 'src', 'app.ts') }]);
+    expect(links).toEqual([
+      { startIndex: 5, length: 10, tooltip: 'Show the changes since git HEAD', file: join(root, 'src', 'app.ts') },
+    ]);
     expect(seen.linkProvider.provideTerminalLinks({ terminal: { name: 'bash' }, line: 'Edit src/app.ts' })).toEqual([]);
     await seen.linkProvider.handleTerminalLink(links[0]);
     const [command, head, now, title] = seen.executed.at(-1)!;
     expect([command, (head as FakeUri).scheme, (head as FakeUri).path, (now as FakeUri).fsPath, title]).toEqual([
-      'vscode.diff', 'opencode-head', join(root, 'src', 'app.ts'), join(root, 'src', 'app.ts'), 'app.ts (HEAD ↔ now)',
+      'vscode.diff',
+      'opencode-head',
+      join(root, 'src', 'app.ts'),
+      join(root, 'src', 'app.ts'),
+      'app.ts (HEAD ↔ now)',
     ]);
     const provider = seen.contentProviders.get('opencode-head');
     expect(await provider.provideTextDocumentContent(head)).toBe('export const a = 1;\n');
@@ -197,6 +259,8 @@ describe('the extension against a stand-in vscode', () => {
     expect(existsSync(oldDir)).toBe(false);
     await seen.commands.get('opencode.open')!();
     expect(seen.terminals).toHaveLength(2);
-    expect(seen.terminals[1].creationOptions.env.OPENCODE_VSCODE_TOKEN).not.toBe(old.creationOptions.env.OPENCODE_VSCODE_TOKEN);
+    expect(seen.terminals[1].creationOptions.env.OPENCODE_VSCODE_TOKEN).not.toBe(
+      old.creationOptions.env.OPENCODE_VSCODE_TOKEN,
+    );
   });
 });

@@ -41,13 +41,14 @@ describe('the VS Code extension package', () => {
     `vsce packages the bundle, the manifest and the README, and nothing else${installed ? '' : ' (skipped: the packager is not installed; run npm run build:vscode)'}`,
     async () => {
       execFileSync(process.execPath, ['build.mjs'], { cwd: EXTENSION });
-      expect(execFileSync(VSCE, ['ls', '--no-dependencies'], { cwd: EXTENSION, encoding: 'utf8' }).trim().split('\n').sort()).toEqual([
-        'README.md',
-        'dist/extension.js',
-        'package.json',
-      ]);
+      expect(
+        execFileSync(VSCE, ['ls', '--no-dependencies'], { cwd: EXTENSION, encoding: 'utf8' }).trim().split('\n').sort(),
+      ).toEqual(['README.md', 'dist/extension.js', 'package.json']);
       const vsix = join(out, 'opencode.vsix');
-      execFileSync(VSCE, ['package', '--no-dependencies', '--skip-license', '--out', vsix], { cwd: EXTENSION, stdio: 'pipe' });
+      execFileSync(VSCE, ['package', '--no-dependencies', '--skip-license', '--out', vsix], {
+        cwd: EXTENSION,
+        stdio: 'pipe',
+      });
       expect((await zipEntries(vsix)).sort()).toEqual([
         '[Content_Types].xml',
         'extension.vsixmanifest',

@@ -34,7 +34,11 @@ export function tempProject(name = 'project'): { dir: string; logFile: string } 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- entries of every kind, read by the tests that wrote them
 export function readLog(logFile: string): Record<string, any>[] {
   if (!existsSync(logFile)) return [];
-  return readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(logFile, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 /** Polls `test` every 20 ms until it holds (or throws after `timeoutMs`, naming `what`). */

@@ -32,7 +32,12 @@ function setup(answer: 'allow' | 'deny') {
     servers: [fakePlan('apply-edit', logFile)],
     env: process.env,
     watch: false,
-    onApplyEdit: createApplyEditHandler({ cwd: dir, permission, fileHistory: { recordWrite: (s, p) => history.push(`${s} ${p}`) }, lsp: () => lsp }),
+    onApplyEdit: createApplyEditHandler({
+      cwd: dir,
+      permission,
+      fileHistory: { recordWrite: (s, p) => history.push(`${s} ${p}`) },
+      lsp: () => lsp,
+    }),
   });
   service = lsp;
   const file = join(dir, 'code.fk');
@@ -47,7 +52,13 @@ describe('workspace/applyEdit', () => {
     await lsp.changed([{ path: file, text: 'let oldName = 1;\nPLEASE_RENAME\n' }], { tag: 'session-7' });
     await until('the answer', () => readLog(logFile).some((e) => e.answer === 'workspace/applyEdit'));
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ sessionId: 'session-7', toolName: 'edit', action: 'write', description: `Language server edit (Rename): replace content in file ${file}`, path: file });
+    expect(asked[0]).toMatchObject({
+      sessionId: 'session-7',
+      toolName: 'edit',
+      action: 'write',
+      description: `Language server edit (Rename): replace content in file ${file}`,
+      path: file,
+    });
     expect(asked[0]!.params.diff).toContain('-let oldName = 1;\n+let newName = 1;');
     expect(readLog(logFile).find((e) => e.answer === 'workspace/applyEdit')!.result).toEqual({ applied: true });
     expect(readFileSync(file, 'utf8')).toBe('let newName = 1;\r\nPLEASE_RENAME\r\n');
@@ -60,7 +71,10 @@ describe('workspace/applyEdit', () => {
     await lsp.changed([{ path: file, text: 'let oldName = 1;\nPLEASE_RENAME\n' }], { tag: 'session-7' });
     await until('the answer', () => readLog(logFile).some((e) => e.answer === 'workspace/applyEdit'));
     expect(asked).toHaveLength(1);
-    expect(readLog(logFile).find((e) => e.answer === 'workspace/applyEdit')!.result).toEqual({ applied: false, failureReason: 'not allowed: Permission denied' });
+    expect(readLog(logFile).find((e) => e.answer === 'workspace/applyEdit')!.result).toEqual({
+      applied: false,
+      failureReason: 'not allowed: Permission denied',
+    });
     expect(readFileSync(file, 'utf8')).toBe('let oldName = 1;\r\nPLEASE_RENAME\r\n');
   });
 });

@@ -3,12 +3,29 @@ import { describe, expect, it } from 'vitest';
 import { formatBlock, formatDiagnostic, fromLsp, newSince, type Diagnostic } from '../../src/lsp/diagnostics.js';
 import { applyTextEdits } from '../../src/lsp/text-edits.js';
 
-const d = (over: Partial<Diagnostic>): Diagnostic => ({ path: '/p/a.ts', line: 1, column: 1, severity: 'error', message: 'm', tags: [], ...over });
+const d = (over: Partial<Diagnostic>): Diagnostic => ({
+  path: '/p/a.ts',
+  line: 1,
+  column: 1,
+  severity: 'error',
+  message: 'm',
+  tags: [],
+  ...over,
+});
 
 describe('diagnostics format', () => {
   it('converts 0-based wire positions to 1-based and formats severity, source, code and tags', () => {
-    const wire = { range: { start: { line: 2, character: 6 }, end: { line: 2, character: 9 } }, severity: 4, code: 6133, source: 'typescript', message: "'y' is declared but never read.", tags: [1] };
-    expect(formatDiagnostic(fromLsp('/p/a.ts', wire))).toBe("Hint: /p/a.ts:3:7 [typescript][6133] (unnecessary) 'y' is declared but never read.");
+    const wire = {
+      range: { start: { line: 2, character: 6 }, end: { line: 2, character: 9 } },
+      severity: 4,
+      code: 6133,
+      source: 'typescript',
+      message: "'y' is declared but never read.",
+      tags: [1],
+    };
+    expect(formatDiagnostic(fromLsp('/p/a.ts', wire))).toBe(
+      "Hint: /p/a.ts:3:7 [typescript][6133] (unnecessary) 'y' is declared but never read.",
+    );
     expect(formatDiagnostic(d({ severity: 'warning', message: 'w' }))).toBe('Warn: /p/a.ts:1:1 [] w');
   });
 
@@ -21,7 +38,10 @@ describe('diagnostics format', () => {
   });
 
   it('counts a problem as new only when there are more of it than before', () => {
-    const { added, kept } = newSince([d({ line: 1 }), d({ line: 5, message: 'gone' })], [d({ line: 2 }), d({ line: 9 })]);
+    const { added, kept } = newSince(
+      [d({ line: 1 }), d({ line: 5, message: 'gone' })],
+      [d({ line: 2 }), d({ line: 9 })],
+    );
     expect(added.map((x) => x.line)).toEqual([9]);
     expect(kept.map((x) => x.line)).toEqual([2]);
   });

@@ -17,7 +17,11 @@ function project(files: string[]): { dir: string; bin: string } {
   // installed servers: one in the project's node_modules/.bin, others on a PATH folder
   const bin = mkdtempSync(join(tmpdir(), 'opencode-lsp-path-'));
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
-  for (const [folder, name] of [[join(dir, 'node_modules', '.bin'), 'typescript-language-server'], [bin, 'pyright-langserver'], [bin, 'gopls']] as const) {
+  for (const [folder, name] of [
+    [join(dir, 'node_modules', '.bin'), 'typescript-language-server'],
+    [bin, 'pyright-langserver'],
+    [bin, 'gopls'],
+  ] as const) {
     writeFileSync(join(folder, name), '#!/bin/sh\n');
     chmodSync(join(folder, name), 0o755);
   }
@@ -29,8 +33,18 @@ describe('planServers', () => {
     const { dir, bin } = project(['src/a.ts', 'src/b.tsx', 'tool.py', 'lib/util.py', 'node_modules/x/skip.go']);
     const { servers, skipped } = planServers(dir, {}, bin);
     expect(servers.map((s) => [s.language, s.command, s.args, s.why])).toEqual([
-      ['typescript', join(dir, 'node_modules/.bin/typescript-language-server'), ['--stdio'], 'found node_modules/.bin/typescript-language-server; the project has 1 .ts file, 1 .tsx file'],
-      ['python', join(bin, 'pyright-langserver'), ['--stdio'], `found ${join(bin, 'pyright-langserver')}; the project has 2 .py files`],
+      [
+        'typescript',
+        join(dir, 'node_modules/.bin/typescript-language-server'),
+        ['--stdio'],
+        'found node_modules/.bin/typescript-language-server; the project has 1 .ts file, 1 .tsx file',
+      ],
+      [
+        'python',
+        join(bin, 'pyright-langserver'),
+        ['--stdio'],
+        `found ${join(bin, 'pyright-langserver')}; the project has 2 .py files`,
+      ],
     ]);
     expect(skipped).toEqual([
       { language: 'rust', why: 'rust-analyzer not found on PATH' },
@@ -44,7 +58,10 @@ describe('planServers', () => {
     const disabled = planServers(dir, { typescript: { command: 'typescript-language-server', disabled: true } }, bin);
     expect(disabled.servers.map((s) => s.language)).toEqual(['python']);
     expect(disabled.skipped[0]).toEqual({ language: 'typescript', why: 'lsp.typescript.disabled is true' });
-    expect(planServers(dir, false, bin)).toEqual({ servers: [], skipped: [{ language: '*', why: '"lsp": false in the config' }] });
+    expect(planServers(dir, false, bin)).toEqual({
+      servers: [],
+      skipped: [{ language: '*', why: '"lsp": false in the config' }],
+    });
   });
 
   it('takes a config entry as written: its command, args, env, extensions and timeouts; the known extensions by default', () => {
@@ -52,13 +69,29 @@ describe('planServers', () => {
     const { servers } = planServers(
       dir,
       {
-        lua: { command: 'lua-language-server', extensions: ['lua'], env: { A: '1' }, diagnosticsTimeoutMs: 900, initializationOptions: { x: 1 } },
+        lua: {
+          command: 'lua-language-server',
+          extensions: ['lua'],
+          env: { A: '1' },
+          diagnosticsTimeoutMs: 900,
+          initializationOptions: { x: 1 },
+        },
         go: { command: 'gopls', args: ['serve'], options: { y: 2 } },
         odd: { command: 'odd-ls' },
       },
       bin,
     );
-    expect(servers.map((s) => [s.language, s.command, s.args, s.extensions, s.env, s.diagnosticsTimeoutMs, s.initializationOptions])).toEqual([
+    expect(
+      servers.map((s) => [
+        s.language,
+        s.command,
+        s.args,
+        s.extensions,
+        s.env,
+        s.diagnosticsTimeoutMs,
+        s.initializationOptions,
+      ]),
+    ).toEqual([
       ['lua', 'lua-language-server', [], ['.lua'], { A: '1' }, 900, { x: 1 }],
       ['go', 'gopls', ['serve'], ['.go'], {}, 5000, { y: 2 }],
     ]);

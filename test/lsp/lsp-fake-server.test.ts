@@ -19,7 +19,13 @@ afterEach(async () => {
 
 function start(mode: string, name = 'project', options: { maxOpenDocuments?: number; watch?: boolean } = {}) {
   const { dir, logFile } = tempProject(name);
-  service = new LspService({ root: dir, servers: [fakePlan(mode, logFile)], env: process.env, watch: options.watch ?? false, maxOpenDocuments: options.maxOpenDocuments });
+  service = new LspService({
+    root: dir,
+    servers: [fakePlan(mode, logFile)],
+    env: process.env,
+    watch: options.watch ?? false,
+    maxOpenDocuments: options.maxOpenDocuments,
+  });
   return { dir, logFile, service };
 }
 
@@ -32,14 +38,28 @@ describe('LSP handshake', () => {
     const log = readLog(logFile);
     const rootUri = `file://${dir.split('/').map(encodeURIComponent).join('/')}`;
     expect(rootUri).toContain('my%20project%20%C3%A9');
-    expect(log[0]).toMatchObject({ method: 'initialize', rootUri, workspaceFolders: [{ uri: rootUri, name: 'my project é' }] });
+    expect(log[0]).toMatchObject({
+      method: 'initialize',
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: 'my project é' }],
+    });
     expect(log.find((e) => e.answer === 'workspace/configuration')?.result).toEqual([{}]);
-    await until('registerCapability answered', () => readLog(logFile).some((e) => e.answer === 'window/workDoneProgress/create'));
+    await until('registerCapability answered', () =>
+      readLog(logFile).some((e) => e.answer === 'window/workDoneProgress/create'),
+    );
     expect(readLog(logFile).find((e) => e.answer === 'client/registerCapability')?.result).toBeNull();
-    expect(log.find((e) => e.method === 'didOpen')).toMatchObject({ uri: pathToUri(file), version: 1, languageId: 'fake' });
+    expect(log.find((e) => e.method === 'didOpen')).toMatchObject({
+      uri: pathToUri(file),
+      version: 1,
+      languageId: 'fake',
+    });
     expect(pathToUri(file)).toBe(`${rootUri}/a%20b%20%C3%BC.fk`);
-    expect(report!.added.map((d) => [d.path, d.line, d.column, d.severity, d.code, d.message])).toEqual([[file, 1, 1, 'error', 'E1', 'bad thing']]);
-    expect(service.statuses()).toEqual([{ language: 'fake', command: process.execPath, state: 'ready', source: 'config', why: 'configured in lsp.fake' }]);
+    expect(report!.added.map((d) => [d.path, d.line, d.column, d.severity, d.code, d.message])).toEqual([
+      [file, 1, 1, 'error', 'E1', 'bad thing'],
+    ]);
+    expect(service.statuses()).toEqual([
+      { language: 'fake', command: process.execPath, state: 'ready', source: 'config', why: 'configured in lsp.fake' },
+    ]);
   });
 });
 
@@ -66,7 +86,9 @@ describe('LSP diagnostics after a change', () => {
     // fixing it: nothing new, and the summary counts what stays
     const fixed = (await service.changed([{ path: file, text: before }]))!;
     expect(fixed.added).toEqual([]);
-    expect(formatChangeReport(fixed)).toBe('\n<diagnostic_summary>\nCurrent file: 0 errors, 0 warnings introduced by this change\nAlready there before this change (not listed): 1 error, 1 warning\n</diagnostic_summary>\n');
+    expect(formatChangeReport(fixed)).toBe(
+      '\n<diagnostic_summary>\nCurrent file: 0 errors, 0 warnings introduced by this change\nAlready there before this change (not listed): 1 error, 1 warning\n</diagnostic_summary>\n',
+    );
   });
 
   it('a problem that only moved lines is not new', async () => {
@@ -83,8 +105,14 @@ describe('LSP diagnostics after a change', () => {
     const { dir, logFile, service } = start('pull');
     const file = join(dir, 'p.fk');
     const report = (await service.changed([{ path: file, text: 'x\nWARN: careful\n' }]))!;
-    expect(readLog(logFile).filter((e) => e.method === 'textDocument/diagnostic').map((e) => e.uri)).toEqual([pathToUri(file)]);
-    expect(report.added.map((d) => `${d.severity} ${d.line}:${d.column} ${d.message}`)).toEqual(['warning 2:1 careful']);
+    expect(
+      readLog(logFile)
+        .filter((e) => e.method === 'textDocument/diagnostic')
+        .map((e) => e.uri),
+    ).toEqual([pathToUri(file)]);
+    expect(report.added.map((d) => `${d.severity} ${d.line}:${d.column} ${d.message}`)).toEqual([
+      'warning 2:1 careful',
+    ]);
   });
 
   it('files no server serves get no report', async () => {
@@ -100,7 +128,11 @@ describe('LSP documents', () => {
     const files = ['1', '2', '3', '4', '5'].map((n) => join(dir, `${n}.fk`));
     for (const f of files) await service.changed([{ path: f, text: 'ok\n' }]);
     expect(service.openDocuments('fake')).toEqual(files.slice(2));
-    expect(readLog(logFile).filter((e) => e.method === 'didClose').map((e) => e.uri)).toEqual([pathToUri(files[0]!), pathToUri(files[1]!)]);
+    expect(
+      readLog(logFile)
+        .filter((e) => e.method === 'didClose')
+        .map((e) => e.uri),
+    ).toEqual([pathToUri(files[0]!), pathToUri(files[1]!)]);
   });
 
   it('tells the server about files changed outside the tools (watcher, .gitignore honoured) and re-sends open documents that changed', async () => {
@@ -114,11 +146,17 @@ describe('LSP documents', () => {
     writeFileSync(join(dir, 'new.fk'), 'x\n');
     writeFileSync(join(dir, 'out.log'), 'x\n');
     await until('the watched change', () => service.counts().errors === 1);
-    const watched = readLog(logFile).filter((e) => e.method === 'didChangeWatchedFiles').flatMap((e) => e.changes);
+    const watched = readLog(logFile)
+      .filter((e) => e.method === 'didChangeWatchedFiles')
+      .flatMap((e) => e.changes);
     expect(watched).toContainEqual({ uri: pathToUri(file), type: 2 });
     expect(watched).toContainEqual({ uri: pathToUri(join(dir, 'new.fk')), type: 1 });
     expect(watched.some((c: { uri: string }) => c.uri.endsWith('out.log'))).toBe(false);
-    expect(readLog(logFile).filter((e) => e.method === 'didChange').map((e) => e.version)).toEqual([2]);
+    expect(
+      readLog(logFile)
+        .filter((e) => e.method === 'didChange')
+        .map((e) => e.version),
+    ).toEqual([2]);
   });
 
   it('shuts servers down with shutdown and exit when closed', async () => {
@@ -126,6 +164,10 @@ describe('LSP documents', () => {
     await s.changed([{ path: join(dir, 'a.fk'), text: 'ok' }]);
     await s.close();
     service = undefined;
-    expect(readLog(logFile).slice(-2).map((e) => e.method)).toEqual(['shutdown', 'exit']);
+    expect(
+      readLog(logFile)
+        .slice(-2)
+        .map((e) => e.method),
+    ).toEqual(['shutdown', 'exit']);
   });
 });

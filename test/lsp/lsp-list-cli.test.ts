@@ -11,7 +11,12 @@ describe('opencode lsp list', () => {
     writeFileSync(join(dir, 'a.py'), 'x = 1\n');
     writeFileSync(
       join(dir, '.opencode.json'),
-      JSON.stringify({ lsp: { lua: { command: 'lua-language-server', extensions: ['.lua'] }, python: { command: 'pyright-langserver', disabled: true } } }),
+      JSON.stringify({
+        lsp: {
+          lua: { command: 'lua-language-server', extensions: ['.lua'] },
+          python: { command: 'pyright-langserver', disabled: true },
+        },
+      }),
     );
     const run = await runCli(['lsp', 'list'], { cwd: dir, env: cleanEnv({ PATH: '/usr/bin:/bin' }) });
     expect(run.code).toBe(0);

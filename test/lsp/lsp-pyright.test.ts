@@ -12,7 +12,16 @@ import { runTool, toolContext } from '../support/tool-context.js';
 const dir = mkdtempSync(join(tmpdir(), 'opencode-lsp-py-'));
 const file = join(dir, 'calc.py');
 writeFileSync(file, 'def double(x: int) -> int:\n    return x * 2\n');
-const plan = planServers(dir, { python: { command: join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'pyright-langserver'), diagnosticsTimeoutMs: 120_000 } }, '');
+const plan = planServers(
+  dir,
+  {
+    python: {
+      command: join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'pyright-langserver'),
+      diagnosticsTimeoutMs: 120_000,
+    },
+  },
+  '',
+);
 const service = new LspService({ root: dir, servers: plan.servers, env: process.env, watch: false });
 const ctx = { ...toolContext(dir), lsp: service };
 afterAll(() => service.close());
@@ -20,10 +29,16 @@ afterAll(() => service.close());
 describe('pyright', () => {
   it('appends the error a write introduced', { timeout: 300_000 }, async () => {
     await runTool(viewTool, { file_path: file }, ctx);
-    const result = await runTool(writeTool, { file_path: file, content: 'def double(x: int) -> int:\n    return x * 2\n\n\nname: str = double(2)\n' }, ctx);
+    const result = await runTool(
+      writeTool,
+      { file_path: file, content: 'def double(x: int) -> int:\n    return x * 2\n\n\nname: str = double(2)\n' },
+      ctx,
+    );
     expect(result.isError).toBe(false);
     expect(result.output).toMatch(
-      new RegExp(`<file_diagnostics>\\nError: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:13 \\[Pyright\\]\\[reportAssignmentType\\] Type "int" is not assignable to declared type "str"`),
+      new RegExp(
+        `<file_diagnostics>\\nError: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:13 \\[Pyright\\]\\[reportAssignmentType\\] Type "int" is not assignable to declared type "str"`,
+      ),
     );
     expect(result.output).toContain('Current file: 1 error, 0 warnings introduced by this change');
   });

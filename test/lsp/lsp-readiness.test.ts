@@ -24,7 +24,11 @@ describe('language server readiness', () => {
     service = new LspService({ root: dir, servers: [fakePlan('normal', logFile)], env: process.env, watch: false });
     service.startEarly();
     await until('the warm-up open', () => readLog(logFile).some((e) => e.method === 'didOpen'));
-    expect(readLog(logFile).filter((e) => e.method === 'didOpen').map((e) => e.uri)).toEqual([`file://${join(dir, 'main.fk')}`]);
+    expect(
+      readLog(logFile)
+        .filter((e) => e.method === 'didOpen')
+        .map((e) => e.uri),
+    ).toEqual([`file://${join(dir, 'main.fk')}`]);
     expect(service.statuses()[0]!.state).toBe('ready');
   });
 
@@ -40,7 +44,11 @@ describe('language server readiness', () => {
     const { dir, logFile } = tempProject();
     const file = join(dir, 'a.fk');
     writeFileSync(file, 'fine\n');
-    const plan = fakePlan('slow-load', logFile, { startTimeoutMs: 600_000, diagnosticsTimeoutMs: 200, env: { FAKE_LSP_LOG: logFile, FAKE_LSP_LOAD_MS: '1500' } });
+    const plan = fakePlan('slow-load', logFile, {
+      startTimeoutMs: 600_000,
+      diagnosticsTimeoutMs: 200,
+      env: { FAKE_LSP_LOG: logFile, FAKE_LSP_LOAD_MS: '1500' },
+    });
     service = new LspService({ root: dir, servers: [plan], env: process.env, watch: false });
     service.startEarly();
     const report = (await service.changed([{ path: file, text: 'ERROR: broken\n' }]))!;
@@ -52,10 +60,16 @@ describe('language server readiness', () => {
   it('a server still loading past its start timeout: the result says so, and the next result gives what it found', async () => {
     const { dir, logFile } = tempProject();
     const file = join(dir, 'a.fk');
-    const plan = fakePlan('slow-load', logFile, { startTimeoutMs: 3000, diagnosticsTimeoutMs: 100, env: { FAKE_LSP_LOG: logFile, FAKE_LSP_LOAD_MS: '6000' } });
+    const plan = fakePlan('slow-load', logFile, {
+      startTimeoutMs: 3000,
+      diagnosticsTimeoutMs: 100,
+      env: { FAKE_LSP_LOG: logFile, FAKE_LSP_LOAD_MS: '6000' },
+    });
     service = new LspService({ root: dir, servers: [plan], env: process.env, watch: false });
     const first = (await service.changed([{ path: file, text: 'ERROR: broken\n' }]))!;
-    expect(first.missing).toEqual([{ path: file, reason: 'the fake language server is still starting; diagnostics will follow in the next result' }]);
+    expect(first.missing).toEqual([
+      { path: file, reason: 'the fake language server is still starting; diagnostics will follow in the next result' },
+    ]);
     await until('the load', () => service!.counts().errors === 1);
     const second = (await service.changed([{ path: file, text: 'ERROR: broken\n// more\n' }]))!;
     expect(formatChangeReport(second)).toBe(

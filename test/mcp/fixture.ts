@@ -13,7 +13,14 @@ const ROOT = join(import.meta.dirname, '..', '..');
 export const FIXTURE = join(ROOT, 'test', 'fixtures', 'mcp-test-server.ts');
 /** tsx's loader by absolute path: a stdio server runs in the project dir, where `tsx` does not resolve */
 export const TSX_LOADER = join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs');
-export const FILESYSTEM_SERVER = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+export const FILESYSTEM_SERVER = join(
+  ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-filesystem',
+  'dist',
+  'index.js',
+);
 
 /** A parsed `mcpServers` entry, as the config loader gives it. */
 export function serverConfig(entry: Record<string, unknown>): McpServerConfig {
@@ -22,7 +29,11 @@ export function serverConfig(entry: Record<string, unknown>): McpServerConfig {
 
 /** The entry that runs the test server over stdio. */
 export function stdioFixture(flags: string[] = [], extra: Record<string, unknown> = {}): McpServerConfig {
-  return serverConfig({ command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio', ...flags], ...extra });
+  return serverConfig({
+    command: process.execPath,
+    args: ['--import', TSX_LOADER, FIXTURE, 'stdio', ...flags],
+    ...extra,
+  });
 }
 
 /** The test server over Streamable HTTP (or, with `mode` `sse`, HTTP+SSE) on 127.0.0.1, as a child process. */
@@ -30,7 +41,9 @@ export async function startHttpFixture(
   flags: string[] = [],
   mode: 'http' | 'sse' = 'http',
 ): Promise<{ url: string; child: ChildProcess; close(): void }> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, FIXTURE, mode, ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, FIXTURE, mode, ...flags], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', resolve);

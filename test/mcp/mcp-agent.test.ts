@@ -32,16 +32,23 @@ async function harnessWithMcp(turns: Parameters<typeof agentHarness>[0], api: 'a
 describe.each(['anthropic', 'openai'] as const)('MCP tools in the agent loop (%s)', (api) => {
   it('offers MCP tools with safe names and inlined schemas; the model calls one and uses its result', async () => {
     const harness = await harnessWithMcp(
-      [{ toolCalls: [{ name: 'test_echo', input: { text: 'from the model' } }] }, { text: 'The server said: echo: from the model' }],
+      [
+        { toolCalls: [{ name: 'test_echo', input: { text: 'from the model' } }] },
+        { text: 'The server said: echo: from the model' },
+      ],
       api,
     );
     const result = await harness.agent.run(harness.sessionId, 'ask the echo server');
     expect(result.reason).toBe('end_turn');
-    expect(toolResultsOf(harness.db, harness.sessionId)).toEqual([{ name: 'test_echo', content: 'echo: from the model', isError: false }]);
+    expect(toolResultsOf(harness.db, harness.sessionId)).toEqual([
+      { name: 'test_echo', content: 'echo: from the model', isError: false },
+    ]);
 
     const [first, second] = harness.fake.answered;
     const names: string[] =
-      api === 'anthropic' ? first.tools.map((t: { name: string }) => t.name) : first.tools.map((t: { function: { name: string } }) => t.function.name);
+      api === 'anthropic'
+        ? first.tools.map((t: { name: string }) => t.name)
+        : first.tools.map((t: { function: { name: string } }) => t.function.name);
     expect(names).toContain('test_echo');
     expect(names).toContain('test_measure_the_distance_between_two_points_on_a_plane_d64a9467');
     for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
@@ -53,16 +60,22 @@ describe.each(['anthropic', 'openai'] as const)('MCP tools in the agent loop (%s
   });
 
   it('sends an MCP image to the model as an image', async () => {
-    const harness = await harnessWithMcp([{ toolCalls: [{ name: 'test_image', input: {} }] }, { text: 'a pixel' }], api);
+    const harness = await harnessWithMcp(
+      [{ toolCalls: [{ name: 'test_image', input: {} }] }, { text: 'a pixel' }],
+      api,
+    );
     await harness.agent.run(harness.sessionId, 'show me');
     const second = harness.fake.answered[1];
     if (api === 'anthropic') {
-      const toolResult = second.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : [])).find(
-        (b: { type: string }) => b.type === 'tool_result',
-      );
+      const toolResult = second.messages
+        .flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
+        .find((b: { type: string }) => b.type === 'tool_result');
       expect(toolResult.content).toEqual([
         { type: 'text', text: 'a 1x1 picture\n[image: image/png, 70 bytes]' },
-        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) } },
+        {
+          type: 'image',
+          source: { type: 'base64', media_type: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) },
+        },
       ]);
     } else {
       expect(JSON.stringify(second.messages)).toContain('data:image/png;base64,iVBORw0KGgo');
@@ -83,7 +96,8 @@ describe.each(['anthropic', 'openai'] as const)('MCP tools in the agent loop (%s
     expect(toolResultsOf(harness.db, harness.sessionId)).toEqual([
       {
         name: 'test_crash',
-        content: 'MCP server "test" exited during the call to crash (stderr: crashing on purpose). It will be restarted on the next call.',
+        content:
+          'MCP server "test" exited during the call to crash (stderr: crashing on purpose). It will be restarted on the next call.',
         isError: true,
       },
       { name: 'test_echo', content: 'echo: again', isError: false },

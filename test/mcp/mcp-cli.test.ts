@@ -22,7 +22,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-const fixtureEntry = (...flags: string[]) => ({ command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio', ...flags] });
+const fixtureEntry = (...flags: string[]) => ({
+  command: process.execPath,
+  args: ['--import', TSX_LOADER, FIXTURE, 'stdio', ...flags],
+});
 
 function project(mcpServers: Record<string, unknown>): string {
   const dir = tempDir('opencode-mcp-cli-');
@@ -42,7 +45,19 @@ describe('opencode mcp list', () => {
     });
     const run = await runCli(['--trust', 'mcp', 'list'], { cwd: dir, env: cleanEnv() });
     const tools = (server: string) =>
-      ['bad_image', 'crash', 'dotted.tool', 'echo', 'fail', 'image', LONG_TOOL_NAME, 'mixed', 'pid', 'sleep', 'toggle_extra']
+      [
+        'bad_image',
+        'crash',
+        'dotted.tool',
+        'echo',
+        'fail',
+        'image',
+        LONG_TOOL_NAME,
+        'mixed',
+        'pid',
+        'sleep',
+        'toggle_extra',
+      ]
         .map((t) => `  ${sanitizeToolName(server, t)}`)
         .sort();
     expect(tools('local')).toContain('  local_measure_the_distance_between_two_points_on_a_plan_3a21a28e');
@@ -70,13 +85,16 @@ describe('opencode mcp list', () => {
     const dir = project({ good: fixtureEntry(), bad: { type: 'http' } });
     const run = await runCli(['--trust', 'mcp', 'list'], { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe(`warning: ${join(dir, '.opencode.json')}: mcpServers.bad: type "http" needs "url"; server disabled\n`);
+    expect(run.stderr).toBe(
+      `warning: ${join(dir, '.opencode.json')}: mcpServers.bad: type "http" needs "url"; server disabled\n`,
+    );
     expect(run.stdout).toMatch(/^bad {2}http {2}disabled\ngood {2}stdio {2}connected, 11 tools\n/);
   });
 });
 
 describe('opencode -p with MCP servers', () => {
-  const env = (f: FakeProvider) => cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
+  const env = (f: FakeProvider) =>
+    cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: f.anthropicBaseURL });
 
   it('offers MCP tools on the first request; the model calls one and gets its result; a silent server does not hold it up', async () => {
     const dir = project({
@@ -102,7 +120,9 @@ describe('opencode -p with MCP servers', () => {
     const [first, second] = fake.answered;
     expect(first.tools.map((t: { name: string }) => t.name)).toContain('files_read_text_file');
     const results = second.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []));
-    expect(results).toContainEqual(expect.objectContaining({ type: 'tool_result', content: 'the build uses esbuild\n' }));
+    expect(results).toContainEqual(
+      expect.objectContaining({ type: 'tool_result', content: 'the build uses esbuild\n' }),
+    );
   });
 
   it('gives the model a clear error for a crashed server and warns about a server that failed to start', async () => {
@@ -117,11 +137,14 @@ describe('opencode -p with MCP servers', () => {
         'opencode: warning: MCP server "missing" failed: command not found: opencode-no-such-mcp-server\n' +
         'opencode: warning: MCP server "test" failed: the process exited (stderr: crashing on purpose)\n',
     });
-    const results = fake.answered[1].messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []));
+    const results = fake.answered[1].messages.flatMap((m: { content: unknown }) =>
+      Array.isArray(m.content) ? m.content : [],
+    );
     expect(results).toContainEqual(
       expect.objectContaining({
         type: 'tool_result',
-        content: 'MCP server "test" exited during the call to crash (stderr: crashing on purpose). It will be restarted on the next call.',
+        content:
+          'MCP server "test" exited during the call to crash (stderr: crashing on purpose). It will be restarted on the next call.',
         is_error: true,
       }),
     );

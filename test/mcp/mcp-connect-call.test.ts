@@ -12,17 +12,33 @@ import type { PermissionAskInput } from '../../src/permission/types.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { Tool, ToolContext } from '../../src/tools/tool.js';
 import { toolContext } from '../support/tool-context.js';
-import { FILESYSTEM_SERVER, serverConfig, startHttpFixture, startService, stdioFixture, tempDir, whenServer } from './fixture.js';
+import {
+  FILESYSTEM_SERVER,
+  serverConfig,
+  startHttpFixture,
+  startService,
+  stdioFixture,
+  tempDir,
+  whenServer,
+} from './fixture.js';
 
 /** A context that records what the tool asked permission for. */
 function recordingContext(cwd: string, signal?: AbortSignal): { ctx: ToolContext; asked: PermissionAskInput[] } {
   const asked: PermissionAskInput[] = [];
-  const ctx = { ...toolContext(cwd, { signal }), askPermission: async (input: PermissionAskInput) => void asked.push(input) };
+  const ctx = {
+    ...toolContext(cwd, { signal }),
+    askPermission: async (input: PermissionAskInput) => void asked.push(input),
+  };
   return { ctx, asked };
 }
 
 /** Sends the raw JSON text `input` for `name` through the execution path every call takes, as the agent does. */
-async function callAsSent(registry: ToolRegistry, name: string, input: string, ctx: ToolContext): Promise<ToolResultPart> {
+async function callAsSent(
+  registry: ToolRegistry,
+  name: string,
+  input: string,
+  ctx: ToolContext,
+): Promise<ToolResultPart> {
   const call = { type: 'tool_call' as const, id: 'call-1', name, input, finished: true };
   const { results } = await runToolCalls({ calls: [call], registry, signal: ctx.signal, contextFor: () => ctx });
   return results[0]!;
@@ -30,7 +46,13 @@ async function callAsSent(registry: ToolRegistry, name: string, input: string, c
 
 function tool(registry: ToolRegistry, name: string): Tool {
   const found = registry.get(name);
-  if (!found) throw new Error(`no tool ${name}; have ${registry.list().map((t) => t.name).join(', ')}`);
+  if (!found)
+    throw new Error(
+      `no tool ${name}; have ${registry
+        .list()
+        .map((t) => t.name)
+        .join(', ')}`,
+    );
   return found;
 }
 
@@ -42,7 +64,9 @@ describe.each(['stdio', 'http', 'sse'] as const)('an MCP server over %s', (trans
 
   beforeAll(async () => {
     const config =
-      transport === 'stdio' ? stdioFixture() : serverConfig({ type: transport, url: (http = await startHttpFixture([], transport)).url });
+      transport === 'stdio'
+        ? stdioFixture()
+        : serverConfig({ type: transport, url: (http = await startHttpFixture([], transport)).url });
     service = startService({ servers: { test: config }, registry, cwd });
     await whenServer(service, 'test', (s) => s.status !== 'connecting');
   });
@@ -74,7 +98,11 @@ describe.each(['stdio', 'http', 'sse'] as const)('an MCP server over %s', (trans
   it('calls a tool, asking permission as the original did', async () => {
     const { ctx, asked } = recordingContext(cwd);
     const result = await tool(registry, 'test_echo').run({ text: 'hi mcp' }, ctx);
-    expect(result).toEqual({ output: 'echo: hi mcp', isError: false, metadata: { mcpServer: 'test', mcpTool: 'echo' } });
+    expect(result).toEqual({
+      output: 'echo: hi mcp',
+      isError: false,
+      metadata: { mcpServer: 'test', mcpTool: 'echo' },
+    });
     expect(asked).toEqual([
       {
         action: 'execute',
@@ -101,7 +129,9 @@ describe.each(['stdio', 'http', 'sse'] as const)('an MCP server over %s', (trans
   it('turns an image that is not base64 into error text and passes no image', async () => {
     const result = await tool(registry, 'test_bad_image').run({}, recordingContext(cwd).ctx);
     expect(result.images).toBeUndefined();
-    expect(result.output).toBe('Error: the tool returned an image that cannot be shown: the image data is not valid base64');
+    expect(result.output).toBe(
+      'Error: the tool returned an image that cannot be shown: the image data is not valid base64',
+    );
   });
 
   it('honours isError', async () => {
@@ -119,7 +149,11 @@ describe.each(['stdio', 'http', 'sse'] as const)('an MCP server over %s', (trans
   it('offers the 70-character tool under a 64-character name with its $ref schema inlined', async () => {
     const long = tool(registry, 'test_measure_the_distance_between_two_points_on_a_plane_d64a9467');
     expect(long.name).toHaveLength(64);
-    const point = { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] };
+    const point = {
+      type: 'object',
+      properties: { x: { type: 'number' }, y: { type: 'number' } },
+      required: ['x', 'y'],
+    };
     expect(long.inputSchema).toEqual({
       type: 'object',
       properties: { from: point, to: { ...point, description: 'end point' } },
@@ -178,11 +212,14 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
     expect(list).toMatchObject({ isError: false });
     expect(list.output.split('\n').sort()).toEqual(['[FILE] notes.txt', '[FILE] other.md']);
 
-    const read = await tool(registry, 'files_read_text_file').run({ path: join(dir, 'notes.txt') }, recordingContext(dir).ctx);
+    const read = await tool(registry, 'files_read_text_file').run(
+      { path: join(dir, 'notes.txt') },
+      recordingContext(dir).ctx,
+    );
     expect(read).toMatchObject({ output: 'line one\nline two\n', isError: false });
   });
 
-  it('reports the server\'s own error for a path outside the allowed directory', async () => {
+  it("reports the server's own error for a path outside the allowed directory", async () => {
     const read = await tool(registry, 'files_read_text_file').run({ path: '/etc/hostname' }, recordingContext(dir).ctx);
     expect(read.isError).toBe(true);
     expect(read.output).toMatch(/outside allowed directories|Access denied/i);

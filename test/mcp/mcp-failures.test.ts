@@ -11,7 +11,15 @@ import type { McpService } from '../../src/mcp/service.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { toolContext } from '../support/tool-context.js';
-import { FILESYSTEM_SERVER, serverConfig, startHttpFixture, startService, stdioFixture, tempDir, whenServer } from './fixture.js';
+import {
+  FILESYSTEM_SERVER,
+  serverConfig,
+  startHttpFixture,
+  startService,
+  stdioFixture,
+  tempDir,
+  whenServer,
+} from './fixture.js';
 import { closedPort } from '../support/ports.js';
 
 let service: McpService | undefined;
@@ -37,7 +45,7 @@ async function connectedFixture(extra: Record<string, unknown> = {}, options: { 
 }
 
 describe('MCP failures', () => {
-  it('times a slow call out after the server\'s timeout with a clear error, and tells the server to cancel', async () => {
+  it("times a slow call out after the server's timeout with a clear error, and tells the server to cancel", async () => {
     const logDir = tempDir();
     const { registry, cwd } = await connectedFixture({ timeout: 300 }, { logDir });
     const started = Date.now();
@@ -52,9 +60,13 @@ describe('MCP failures', () => {
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(2000);
     // the server received notifications/cancelled (it logs so on stderr, which lands in our log)
-    await expect.poll(() => readFileSync(join(logDir, 'mcp-test.log'), 'utf8')).toContain('stderr: cancelled: sleep 10000');
+    await expect
+      .poll(() => readFileSync(join(logDir, 'mcp-test.log'), 'utf8'))
+      .toContain('stderr: cancelled: sleep 10000');
     // and the connection is still good
-    expect((await tool(registry, 'test_echo').run({ text: 'still here' }, toolContext(cwd))).output).toBe('echo: still here');
+    expect((await tool(registry, 'test_echo').run({ text: 'still here' }, toolContext(cwd))).output).toBe(
+      'echo: still here',
+    );
   });
 
   it('returns at once when the call is cancelled, and tells the server', async () => {
@@ -76,7 +88,8 @@ describe('MCP failures', () => {
 
     const crashed = await tool(registry, 'test_crash').run({}, toolContext(cwd));
     expect(crashed).toMatchObject({
-      output: 'MCP server "test" exited during the call to crash (stderr: crashing on purpose). It will be restarted on the next call.',
+      output:
+        'MCP server "test" exited during the call to crash (stderr: crashing on purpose). It will be restarted on the next call.',
       isError: true,
     });
     const info = await whenServer(s, 'test', (i) => i.status === 'failed');
@@ -98,14 +111,20 @@ describe('MCP failures', () => {
     const flagFile = join(cwd, 'no-restart');
     const config = stdioFixture([], {});
     config.command = '/bin/sh';
-    config.args = ['-c', `if [ -e "${flagFile}" ]; then echo "refusing to start" >&2; exit 4; fi; touch "${flagFile}"; exec "$0" "$@"`, process.execPath, ...(stdioFixture().args ?? [])];
+    config.args = [
+      '-c',
+      `if [ -e "${flagFile}" ]; then echo "refusing to start" >&2; exit 4; fi; touch "${flagFile}"; exec "$0" "$@"`,
+      process.execPath,
+      ...(stdioFixture().args ?? []),
+    ];
     service = startService({ servers: { test: config }, registry, cwd });
     await whenServer(service, 'test', (s) => s.status === 'connected');
 
     await tool(registry, 'test_crash').run({}, toolContext(cwd));
     const result = await tool(registry, 'test_echo').run({ text: 'x' }, toolContext(cwd));
     expect(result).toMatchObject({
-      output: 'MCP server "test" exited and could not be restarted: the process exited during initialize (stderr: refusing to start)',
+      output:
+        'MCP server "test" exited and could not be restarted: the process exited during initialize (stderr: refusing to start)',
       isError: true,
     });
     expect(registry.get('test_echo')).toBeUndefined();
@@ -122,7 +141,10 @@ describe('MCP failures', () => {
     service = startService({
       servers: {
         // plain node, not the tsx fixture, so a loaded machine still starts them well within the timeout
-        silent: serverConfig({ command: process.execPath, args: ['-e', 'process.stderr.write("listening\\n"); process.stdin.resume()'] }),
+        silent: serverConfig({
+          command: process.execPath,
+          args: ['-e', 'process.stderr.write("listening\\n"); process.stdin.resume()'],
+        }),
         silenthttp: serverConfig({ type: 'http', url: http.url }),
         good: serverConfig({ command: process.execPath, args: [FILESYSTEM_SERVER, cwd] }),
       },
@@ -165,8 +187,20 @@ describe('MCP failures', () => {
     await service.waitForStartup();
     expect(service.servers()).toEqual([
       { name: 'badurl', type: 'sse', status: 'failed', error: 'invalid URL "not a url"', tools: [] },
-      { name: 'dies', type: 'stdio', status: 'failed', error: 'the process exited during initialize (stderr: missing API key)', tools: [] },
-      { name: 'missing', type: 'stdio', status: 'failed', error: 'command not found: opencode-no-such-mcp-server', tools: [] },
+      {
+        name: 'dies',
+        type: 'stdio',
+        status: 'failed',
+        error: 'the process exited during initialize (stderr: missing API key)',
+        tools: [],
+      },
+      {
+        name: 'missing',
+        type: 'stdio',
+        status: 'failed',
+        error: 'command not found: opencode-no-such-mcp-server',
+        tools: [],
+      },
       { name: 'off', type: 'stdio', status: 'disabled', tools: [] },
       {
         name: 'refused',
@@ -182,7 +216,10 @@ describe('MCP failures', () => {
     const updates: string[] = [];
     const warnings: string[] = [];
     const { McpService } = await import('../../src/mcp/service.js');
-    service = new McpService({ servers: { missing: serverConfig({ command: 'opencode-no-such-mcp-server' }) }, cwd: tempDir() });
+    service = new McpService({
+      servers: { missing: serverConfig({ command: 'opencode-no-such-mcp-server' }) },
+      cwd: tempDir(),
+    });
     service.events.on('server.updated', (i) => updates.push(`${i.name}: ${i.status}`));
     service.events.on('warning', (w) => warnings.push(w.message));
     service.start();
@@ -191,7 +228,7 @@ describe('MCP failures', () => {
     expect(warnings).toEqual(['MCP server "missing" failed: command not found: opencode-no-such-mcp-server']);
   });
 
-  it('writes a stdio server\'s stderr to <data>/mcp-<name>.log, not to our stderr', async () => {
+  it("writes a stdio server's stderr to <data>/mcp-<name>.log, not to our stderr", async () => {
     const logDir = tempDir();
     const written: string[] = [];
     const write = process.stderr.write.bind(process.stderr);

@@ -26,7 +26,9 @@ async function connectedEdge() {
   const registry = new ToolRegistry();
   const cwd = tempDir();
   service = startService({
-    servers: { edge: serverConfig({ command: process.execPath, args: ['--import', TSX_LOADER, EDGE_SERVER], timeout: 30_000 }) },
+    servers: {
+      edge: serverConfig({ command: process.execPath, args: ['--import', TSX_LOADER, EDGE_SERVER], timeout: 30_000 }),
+    },
     registry,
     cwd,
   });
@@ -39,25 +41,34 @@ describe('MCP: a result over the read limit', () => {
   it.each([
     ['after the result (as the TypeScript SDK writes it)', false],
     ['before the result', true],
-  ])('is reported as too large with the id %s, and the next call to the server works', async (_where, idFirst) => {
-    const { call, service } = await connectedEdge();
-    const huge = await call('edge_huge', { bytes: SCREENSHOT_BYTES, idFirst });
-    expect(huge).toMatchObject({
-      isError: true,
-      output: 'the result of edge › huge is larger than 10 MB, the most one MCP message may carry: ask for less (a smaller part, page, region or image)',
-    });
-    expect(service.servers()[0]).toMatchObject({ name: 'edge', status: 'connected' });
-    const next = await call('edge_echo', { text: 'still here' });
-    expect(next).toMatchObject({ isError: false, output: 'echo: still here' });
-    const notes = service.logLines('edge').map((l) => l.text).join('\n');
-    expect(notes).not.toMatch(/restart|exited/);
-  }, 60_000);
+  ])(
+    'is reported as too large with the id %s, and the next call to the server works',
+    async (_where, idFirst) => {
+      const { call, service } = await connectedEdge();
+      const huge = await call('edge_huge', { bytes: SCREENSHOT_BYTES, idFirst });
+      expect(huge).toMatchObject({
+        isError: true,
+        output:
+          'the result of edge › huge is larger than 10 MB, the most one MCP message may carry: ask for less (a smaller part, page, region or image)',
+      });
+      expect(service.servers()[0]).toMatchObject({ name: 'edge', status: 'connected' });
+      const next = await call('edge_echo', { text: 'still here' });
+      expect(next).toMatchObject({ isError: false, output: 'echo: still here' });
+      const notes = service
+        .logLines('edge')
+        .map((l) => l.text)
+        .join('\n');
+      expect(notes).not.toMatch(/restart|exited/);
+    },
+    60_000,
+  );
 
   it('a result under the limit still arrives whole (here: 4 MB of image data, read and checked as an image)', async () => {
     const { call } = await connectedEdge();
     const result = await call('edge_huge', { bytes: 3_000_000 });
     expect(result).toEqual({
-      output: 'Error: the tool returned an image that cannot be shown: the data is not a PNG, JPEG, GIF or WebP image (declared image/png)',
+      output:
+        'Error: the tool returned an image that cannot be shown: the data is not a PNG, JPEG, GIF or WebP image (declared image/png)',
       isError: false,
       metadata: { mcpServer: 'edge', mcpTool: 'huge' },
     });
@@ -74,14 +85,21 @@ describe('OversizeLineBuffer', () => {
   const tooLarge = (id: string | number, bytes: number) => ({
     jsonrpc: '2.0',
     id,
-    error: { code: RESULT_TOO_LARGE, message: `message of ${bytes} bytes is over the 64-byte read limit`, data: { bytes } },
+    error: {
+      code: RESULT_TOO_LARGE,
+      message: `message of ${bytes} bytes is over the 64-byte read limit`,
+      data: { bytes },
+    },
   });
 
   it('splits lines across chunks and passes messages under the limit unchanged', () => {
     const buffer = new OversizeLineBuffer(64, parse);
     buffer.append(Buffer.from('{"jsonrpc":"2.0","id":1,"res'));
     buffer.append(Buffer.from('ult":{}}\n{"jsonrpc":"2.0","method":"n"}\r\n\n'));
-    expect(drain(buffer)).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', method: 'n' }]);
+    expect(drain(buffer)).toEqual([
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', method: 'n' },
+    ]);
   });
 
   it('answers an over-long line with an error for its id, read from either end, and goes on', () => {
@@ -92,7 +110,11 @@ describe('OversizeLineBuffer', () => {
     // in pieces that cut through the lines
     const all = `${first}\n${second}\n{"jsonrpc":"2.0","id":9,"result":{}}\n`;
     for (let at = 0; at < all.length; at += 50) buffer.append(Buffer.from(all.slice(at, at + 50)));
-    expect(drain(buffer)).toEqual([tooLarge(7, first.length), tooLarge('abc', second.length), { jsonrpc: '2.0', id: 9, result: {} }]);
+    expect(drain(buffer)).toEqual([
+      tooLarge(7, first.length),
+      tooLarge('abc', second.length),
+      { jsonrpc: '2.0', id: 9, result: {} },
+    ]);
   });
 
   it('falls back to the only request waiting, and drops the line when several wait', () => {

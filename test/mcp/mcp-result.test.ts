@@ -8,8 +8,7 @@ import { MAX_OUTPUT_CHARS } from '../../src/tools/tool.js';
 
 const source = { server: 'srv', tool: 'thing' };
 // a valid 1×1 PNG (the test server's)
-const PNG_1PX =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46]).toString('base64');
 
 describe('MCP results', () => {
@@ -19,7 +18,10 @@ describe('MCP results', () => {
         content: [
           { type: 'text', text: 'first' },
           { type: 'resource', resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'resource text' } },
-          { type: 'resource', resource: { uri: 'file:///blob.bin', mimeType: 'application/octet-stream', blob: 'AAEC' } },
+          {
+            type: 'resource',
+            resource: { uri: 'file:///blob.bin', mimeType: 'application/octet-stream', blob: 'AAEC' },
+          },
           { type: 'resource_link', uri: 'file:///linked.md', name: 'linked.md' },
           { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
           { type: 'text', text: 'last' },
@@ -53,7 +55,12 @@ describe('MCP results', () => {
 
   it('passes a valid image on as an image, with its type taken from its bytes', () => {
     const result = toToolResult(
-      { content: [{ type: 'text', text: 'look' }, { type: 'image', data: JPEG, mimeType: 'image/png' }] },
+      {
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image', data: JPEG, mimeType: 'image/png' },
+        ],
+      },
       source,
     );
     expect(result.output).toBe('look\n[image: image/jpeg, 8 bytes]');
@@ -87,7 +94,9 @@ describe('MCP results', () => {
   });
 
   it('uses structuredContent when there is no content', () => {
-    expect(toToolResult({ content: [], structuredContent: { temperature: 21 } }, source).output).toBe('{\n  "temperature": 21\n}');
+    expect(toToolResult({ content: [], structuredContent: { temperature: 21 } }, source).output).toBe(
+      '{\n  "temperature": 21\n}',
+    );
   });
 
   it('caps the output like a built-in tool, keeping head and tail', () => {

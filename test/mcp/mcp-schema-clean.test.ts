@@ -16,7 +16,11 @@ describe('MCP input schema cleaning', () => {
         Point: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] },
       },
     });
-    const point = { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] };
+    const point = {
+      type: 'object',
+      properties: { x: { type: 'number' }, y: { type: 'number' } },
+      required: ['x', 'y'],
+    };
     expect(cleaned).toEqual({
       type: 'object',
       properties: { from: point, to: { ...point, description: 'end point' } },
@@ -33,7 +37,10 @@ describe('MCP input schema cleaning', () => {
     });
     expect(cleaned).toEqual({
       type: 'object',
-      properties: { a: { type: 'string', enum: ['x', 'y'] }, list: { type: 'array', items: { type: 'string', enum: ['x', 'y'] } } },
+      properties: {
+        a: { type: 'string', enum: ['x', 'y'] },
+        list: { type: 'array', items: { type: 'string', enum: ['x', 'y'] } },
+      },
     });
   });
 
@@ -41,7 +48,12 @@ describe('MCP input schema cleaning', () => {
     const cleaned = cleanInputSchema({
       type: 'object',
       properties: { tree: { $ref: '#/$defs/Node' } },
-      $defs: { Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } } } },
+      $defs: {
+        Node: {
+          type: 'object',
+          properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } },
+        },
+      },
     });
     expect(cleaned.properties).toEqual({
       tree: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: {} } } },
@@ -68,7 +80,12 @@ describe('MCP input schema cleaning', () => {
     });
     expect(cleaned).toEqual({
       type: 'object',
-      properties: { verbose: { type: 'boolean' }, id: { type: 'string' }, name: { type: 'string' }, email: { type: 'string' } },
+      properties: {
+        verbose: { type: 'boolean' },
+        id: { type: 'string' },
+        name: { type: 'string' },
+        email: { type: 'string' },
+      },
       required: ['verbose', 'id'],
     });
   });

@@ -50,8 +50,14 @@ describe('session scope', () => {
   });
 
   it('counts words, not flags', () => {
-    expect(commandPrefix(['git', '--no-pager', 'log', '-5'])).toEqual({ words: ['git', '--no-pager', 'log'], complete: true });
-    expect(commandPrefix(['docker', 'compose', '-f', 'x.yml'])).toEqual({ words: ['docker', 'compose', '-f', 'x.yml'], complete: false });
+    expect(commandPrefix(['git', '--no-pager', 'log', '-5'])).toEqual({
+      words: ['git', '--no-pager', 'log'],
+      complete: true,
+    });
+    expect(commandPrefix(['docker', 'compose', '-f', 'x.yml'])).toEqual({
+      words: ['docker', 'compose', '-f', 'x.yml'],
+      complete: false,
+    });
     expect(commandPrefix([])).toEqual({ words: [], complete: false });
   });
 

@@ -48,7 +48,10 @@ describe('every interpreter row: its example is opaque code', () => {
 describe('every command-option row: its example is opaque code', () => {
   it.each(Object.entries(COMMAND_OPTIONS).filter(([name]) => name !== 'npm' && name !== 'pnpm'))('%s', (_, row) => {
     const { analysis } = analyseExample(row.example);
-    expect(analysis.commands.some((c) => c.opaque !== undefined), row.example).toBe(true);
+    expect(
+      analysis.commands.some((c) => c.opaque !== undefined),
+      row.example,
+    ).toBe(true);
   });
 });
 
@@ -62,7 +65,10 @@ describe('every runner we do not follow is opaque code', () => {
 describe('every code-running environment row: its example is opaque code', () => {
   it.each(CODE_ENVIRONMENT.map((row) => [row.name, row.example]))('%s: %s', (name, example) => {
     const { analysis } = analyseExample(example);
-    expect(analysis.commands.some((c) => c.opaque !== undefined), example).toBe(true);
+    expect(
+      analysis.commands.some((c) => c.opaque !== undefined),
+      example,
+    ).toBe(true);
     const sample = name.replace('<n>', '0').replace('<name>', 'ls').replace('<key>', 'script_shell');
     expect(codeEnvironmentVariable(sample, './x')?.name).toBe(name);
   });

@@ -50,7 +50,7 @@ describe('always allow: the file text before and after', () => {
     );
   });
 
-  it('puts the new pattern last in the tool\'s rules (the last match wins), moving an existing one', () => {
+  it("puts the new pattern last in the tool's rules (the last match wins), moving an existing one", () => {
     const before = [
       '{',
       '  "permission": {',
@@ -85,7 +85,7 @@ describe('always allow: the file text before and after', () => {
     );
   });
 
-  it('turns a tool\'s single action into patterns, keeping that action for the rest', () => {
+  it("turns a tool's single action into patterns, keeping that action for the rest", () => {
     writeFileSync(file, '{\n\t"permission": {\n\t\t"edit": "ask",\n\t\t"fetch": "deny"\n\t}\n}');
     saveProjectRules(dir, 'edit', ['src/a.ts'], { literal: true });
     expect(readFileSync(file, 'utf8')).toBe(
@@ -109,14 +109,18 @@ describe('always allow: the file text before and after', () => {
 
   it('creates the file when there is none', () => {
     saveProjectRules(dir, 'bash', ['make *', 'npm i *']);
-    expect(readFileSync(file, 'utf8')).toBe('{\n  "permission": {\n    "bash": {\n      "make *": "allow",\n      "npm i *": "allow"\n    }\n  }\n}\n');
+    expect(readFileSync(file, 'utf8')).toBe(
+      '{\n  "permission": {\n    "bash": {\n      "make *": "allow",\n      "npm i *": "allow"\n    }\n  }\n}\n',
+    );
   });
 
   it('keeps a byte order mark and the file mode', () => {
     writeFileSync(file, '\ufeff{\n  "debug": true\n}\n');
     chmodSync(file, 0o640);
     saveProjectRules(dir, 'bash', ['make *']);
-    expect(readFileSync(file, 'utf8')).toBe('\ufeff{\n  "debug": true,\n  "permission": {\n    "bash": {\n      "make *": "allow"\n    }\n  }\n}\n');
+    expect(readFileSync(file, 'utf8')).toBe(
+      '\ufeff{\n  "debug": true,\n  "permission": {\n    "bash": {\n      "make *": "allow"\n    }\n  }\n}\n',
+    );
     expect(statSync(file).mode & 0o777).toBe(0o640);
   });
 
@@ -160,7 +164,9 @@ describe('always allow: what it refuses or warns about', () => {
 describe('always allow through the service', () => {
   it('writes the rule into .opencode.json and allows at once', async () => {
     writeFileSync(file, '{\n  "debug": false\n}\n');
-    const service = new PermissionService(dir, { saveRules: (tool, patterns, options) => saveProjectRules(dir, tool, patterns, options) });
+    const service = new PermissionService(dir, {
+      saveRules: (tool, patterns, options) => saveProjectRules(dir, tool, patterns, options),
+    });
     let asked = 0;
     service.onRequest((r) => {
       asked++;
@@ -181,6 +187,8 @@ describe('always allow through the service', () => {
     await service.request('s1', 'bash', npm('npm run test'));
     await service.request('s2', 'bash', npm('npm run test -- a.test.ts'));
     expect(asked).toBe(1);
-    expect(readFileSync(file, 'utf8')).toBe('{\n  "debug": false,\n  "permission": {\n    "bash": {\n      "npm run test *": "allow"\n    }\n  }\n}\n');
+    expect(readFileSync(file, 'utf8')).toBe(
+      '{\n  "debug": false,\n  "permission": {\n    "bash": {\n      "npm run test *": "allow"\n    }\n  }\n}\n',
+    );
   });
 });

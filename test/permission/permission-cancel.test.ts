@@ -21,9 +21,12 @@ async function until(check: () => boolean): Promise<void> {
 
 describe('cancelling a run that waits for permission', () => {
   it('withdraws the pending request and writes nothing', async () => {
-    h = await agentHarness([{ toolCalls: [{ name: 'write', input: { file_path: 'made.txt', content: 'x' } }] }, { text: 'ok' }], {
-      answer: 'none',
-    });
+    h = await agentHarness(
+      [{ toolCalls: [{ name: 'write', input: { file_path: 'made.txt', content: 'x' } }] }, { text: 'ok' }],
+      {
+        answer: 'none',
+      },
+    );
     const resolved: [string, PermissionDecision][] = [];
     h.permission.onResolved((id, d) => resolved.push([id, d]));
     const running = h.agent.run(h.sessionId, 'make a file');
@@ -37,7 +40,9 @@ describe('cancelling a run that waits for permission', () => {
     expect(h.permission.pendingRequests()).toEqual([]);
     expect(resolved).toEqual([[request!.id, 'deny']]);
     expect(existsSync(join(h.dir, 'made.txt'))).toBe(false);
-    expect(toolResultsOf(h.db, h.sessionId)).toEqual([{ name: 'write', content: 'Tool execution canceled by user', isError: true }]);
+    expect(toolResultsOf(h.db, h.sessionId)).toEqual([
+      { name: 'write', content: 'Tool execution canceled by user', isError: true },
+    ]);
 
     // a late answer to the withdrawn request changes nothing, and the session runs again
     h.permission.respond(request!.id, 'allow_session');

@@ -81,7 +81,9 @@ describe('banned commands are found anywhere in the line, before any rule', () =
 });
 
 describe('rules judge every simple command of the line', () => {
-  const rules: PermissionSetting = { bash: { '*': 'ask', 'git status*': 'allow', 'npm test*': 'allow', 'rm *': 'deny' } };
+  const rules: PermissionSetting = {
+    bash: { '*': 'ask', 'git status*': 'allow', 'npm test*': 'allow', 'rm *': 'deny' },
+  };
 
   it.each([
     ['git status', 'allow'],

@@ -28,7 +28,11 @@ describe('a write in the project is charged to the command that makes it', () =>
     ['timeout 5 ls > x.txt', ['ls *'], ['ls > x.txt: writes a file']],
     ['git status | tee status.txt', ['tee *'], ['tee status.txt: writes a file']],
     // two writers: each named with its own write
-    ['echo a > a.txt && echo b > b.txt', ['echo *'], ['echo a > a.txt: writes a file', 'echo b > b.txt: writes a file']],
+    [
+      'echo a > a.txt && echo b > b.txt',
+      ['echo *'],
+      ['echo a > a.txt: writes a file', 'echo b > b.txt: writes a file'],
+    ],
     // a redirection of a group belongs to no single command: every read-only part asks, as before
     ['{ ls; pwd; } > out.txt', ['ls *', 'pwd *'], ['ls: writes a file', 'pwd: writes a file']],
   ])('%s', async (command, scopes, reasons) => {
@@ -36,7 +40,10 @@ describe('a write in the project is charged to the command that makes it', () =>
   });
 
   it('a part that asks anyway keeps its own reason; the read-only part is not named', async () => {
-    expect(await ask('git status && rm -f build.log > out.txt')).toEqual({ scopes: ['rm *'], reasons: ['rm -f build.log: not a read-only command'] });
+    expect(await ask('git status && rm -f build.log > out.txt')).toEqual({
+      scopes: ['rm *'],
+      reasons: ['rm -f build.log: not a read-only command'],
+    });
   });
 
   it('read-only lines without a write still run', async () => {

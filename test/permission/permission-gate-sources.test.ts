@@ -79,14 +79,20 @@ async function run(scenario: Scenario): Promise<Outcome> {
   mkdirSync(join(dir, '.opencode', 'tools'), { recursive: true });
   writeFileSync(join(dir, '.opencode', 'plugins', 'marks.mjs'), PLUGIN);
   if (scenario.hooksPlugin) writeFileSync(join(dir, '.opencode', 'plugins', 'hooks.mjs'), scenario.hooksPlugin);
-  writeFileSync(join(dir, '.opencode', 'tools', 'decl_mark.yml'), 'name: decl_mark\ndescription: Writes decl.txt.\ncommand: [touch, decl.txt]\nreadOnly: true\n');
+  writeFileSync(
+    join(dir, '.opencode', 'tools', 'decl_mark.yml'),
+    'name: decl_mark\ndescription: Writes decl.txt.\ncommand: [touch, decl.txt]\nreadOnly: true\n',
+  );
   const config: Record<string, unknown> = {};
   if (scenario.permission !== undefined) config.permission = scenario.permission;
   if (scenario.mcp) config.mcpServers = { fs: { command: process.execPath, args: [FILESYSTEM_SERVER, dir] } };
   writeFileSync(join(dir, '.opencode.json'), JSON.stringify(config, null, 2));
 
   const { name, input } = scenario.call;
-  fake = await startFakeProvider([{ toolCalls: [{ id: 'toolu_1', name, input: typeof input === 'function' ? input(dir) : input }] }, { text: 'Done.' }]);
+  fake = await startFakeProvider([
+    { toolCalls: [{ id: 'toolu_1', name, input: typeof input === 'function' ? input(dir) : input }] },
+    { text: 'Done.' },
+  ]);
   const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL });
   const asked: string[] = [];
   const opencode = await createOpencode({
@@ -114,8 +120,13 @@ async function run(scenario: Scenario): Promise<Outcome> {
     await opencode.close();
   }
   const last = (fake.answered[1].messages as { content: unknown }[]).at(-1)!;
-  const block = (last.content as { type: string; content: unknown; is_error?: boolean }[]).find((b) => b.type === 'tool_result')!;
-  const text = typeof block.content === 'string' ? block.content : (block.content as { text: string }[]).map((c) => c.text).join('');
+  const block = (last.content as { type: string; content: unknown; is_error?: boolean }[]).find(
+    (b) => b.type === 'tool_result',
+  )!;
+  const text =
+    typeof block.content === 'string'
+      ? block.content
+      : (block.content as { text: string }[]).map((c) => c.text).join('');
   return { dir, result: [text, block.is_error === true], asked };
 }
 
@@ -133,14 +144,21 @@ describe('a deny rule stops a tool that never asks, for every source', () => {
   });
 
   it('MCP fs_write_file (server-filesystem over stdio): refused before the server is called; the file is not written', async () => {
-    const out = await run({ mcp: true, permission: { fs_write_file: 'deny' }, call: { name: 'fs_write_file', input: mcpWrite } });
+    const out = await run({
+      mcp: true,
+      permission: { fs_write_file: 'deny' },
+      call: { name: 'fs_write_file', input: mcpWrite },
+    });
     expect(out.result).toEqual([denial('fs_write_file'), true]);
     expect(out.asked).toEqual([]);
     expect(existsSync(join(out.dir, 'mcp.txt'))).toBe(false);
   });
 
   it('a wildcard deny after an allow for another tool stops a plugin tool; the rule is named as written', async () => {
-    const out = await run({ permission: { view: 'allow', 'plugin_*': 'deny' }, call: { name: 'plugin_mark', input: {} } });
+    const out = await run({
+      permission: { view: 'allow', 'plugin_*': 'deny' },
+      call: { name: 'plugin_mark', input: {} },
+    });
     expect(out.result).toEqual([
       'Permission denied: plugin_mark is denied by the permission rule plugin_* "*": "deny". ' +
         "This is the user's standing rule: do not try to get around it; do the task another way or ask the user.",
@@ -171,7 +189,11 @@ describe('an ask rule asks once before a tool that never asks; no tool is asked 
   });
 
   it('an MCP tool asks once, by its own request', async () => {
-    const out = await run({ mcp: true, permission: { fs_write_file: 'ask' }, call: { name: 'fs_write_file', input: mcpWrite } });
+    const out = await run({
+      mcp: true,
+      permission: { fs_write_file: 'ask' },
+      call: { name: 'fs_write_file', input: mcpWrite },
+    });
     expect(out.asked).toHaveLength(1);
     expect(out.asked[0]).toMatch(/^execute fs_write_file with the following parameters: /);
     expect(existsSync(join(out.dir, 'mcp.txt'))).toBe(true);
@@ -186,7 +208,11 @@ describe('allow rules and no rule', () => {
   });
 
   it('an allow rule for an MCP tool asks nothing', async () => {
-    const out = await run({ mcp: true, permission: { fs_write_file: 'allow' }, call: { name: 'fs_write_file', input: mcpWrite } });
+    const out = await run({
+      mcp: true,
+      permission: { fs_write_file: 'allow' },
+      call: { name: 'fs_write_file', input: mcpWrite },
+    });
     expect(out.asked).toEqual([]);
     expect(existsSync(join(out.dir, 'mcp.txt'))).toBe(true);
   });
@@ -204,16 +230,31 @@ describe("plugins' permission.ask hooks answer the gate's question", () => {
   const HOOKS = `export default async () => ({ hooks: { 'permission.ask': async (request) => (request.tool === 'runtime_mark' ? 'deny' : 'allow') } });\n`;
 
   it("a hook's deny refuses the call the gate asks about; the tool does not run", async () => {
-    const out = await run({ permission: { runtime_mark: 'ask' }, hooksPlugin: HOOKS, call: { name: 'runtime_mark', input: {} } });
-    expect(out.result).toEqual(['Permission denied by a plugin: execute runtime_mark with the following parameters: {}', true]);
+    const out = await run({
+      permission: { runtime_mark: 'ask' },
+      hooksPlugin: HOOKS,
+      call: { name: 'runtime_mark', input: {} },
+    });
+    expect(out.result).toEqual([
+      'Permission denied by a plugin: execute runtime_mark with the following parameters: {}',
+      true,
+    ]);
     expect(out.asked).toEqual([]);
     expect(existsSync(join(out.dir, 'runtime.txt'))).toBe(false);
   });
 
   it("a hook's allow answers in the person's place; a deny rule still holds before any hook", async () => {
-    const allowed = await run({ permission: { plugin_mark: 'ask' }, hooksPlugin: HOOKS, call: { name: 'plugin_mark', input: {} } });
+    const allowed = await run({
+      permission: { plugin_mark: 'ask' },
+      hooksPlugin: HOOKS,
+      call: { name: 'plugin_mark', input: {} },
+    });
     expect(allowed.result).toEqual(['plugin marked', false]);
-    const denied = await run({ permission: { plugin_mark: 'deny' }, hooksPlugin: HOOKS, call: { name: 'plugin_mark', input: {} } });
+    const denied = await run({
+      permission: { plugin_mark: 'deny' },
+      hooksPlugin: HOOKS,
+      call: { name: 'plugin_mark', input: {} },
+    });
     expect(denied.result).toEqual([denial('plugin_mark'), true]);
     expect(existsSync(join(denied.dir, 'plugin.txt'))).toBe(false);
   });

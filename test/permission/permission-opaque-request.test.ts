@@ -27,7 +27,7 @@ describe('the permission request says why opaque code asks', () => {
       seen.push(request);
       service.respond(request.id, 'allow');
     });
-    await service.request('s1', 'bash', await bash("python3 -c 'import os; os.remove(\"x\")'"));
+    await service.request('s1', 'bash', await bash('python3 -c \'import os; os.remove("x")\''));
     expect(seen.map((r) => ({ reasons: r.reasons, scopes: r.scopes }))).toEqual([
       { reasons: ['runs code the check cannot see: python3 -c \'import os; os.remove("x")\''], scopes: [] },
     ]);
@@ -59,7 +59,10 @@ describe('opencode -p: what an ask becomes', () => {
   it('by default (auto-approve, as the original) it is approved; a deny rule reached through it still denies', async () => {
     const service = new PermissionService(CWD, { rules: permissionRules(ALLOW_ALL) });
     service.setUnattended({ autoApprove: true });
-    await expect(service.request('s1', 'bash', await bash("node -e 'x()'"))).resolves.toEqual({ by: 'unattended', outsideSandbox: false });
+    await expect(service.request('s1', 'bash', await bash("node -e 'x()'"))).resolves.toEqual({
+      by: 'unattended',
+      outsideSandbox: false,
+    });
     await expect(service.request('s1', 'bash', await bash("eval -- 'rm -rf x'"))).rejects.toThrow(PermissionRuleError);
   });
 });

@@ -4,14 +4,24 @@
  * mode, or the person. A request withdrawn by a cancel is not reported.
  */
 import { describe, expect, it } from 'vitest';
-import { PermissionService, type PermissionOutcome, type PermissionRequestInput } from '../../src/permission/service.js';
+import {
+  PermissionService,
+  type PermissionOutcome,
+  type PermissionRequestInput,
+} from '../../src/permission/service.js';
 import { permissionRules } from '../../src/permission/rules.js';
 
 const bash = (command: string, readOnly = false): PermissionRequestInput => ({
   action: 'execute',
   description: `Execute command: ${command}`,
   params: { command },
-  subject: { kind: 'command', command, parts: [{ text: command, wrappers: [], readOnly, scope: `${command.split(' ')[0]} *` }], writes: [], readOnly },
+  subject: {
+    kind: 'command',
+    command,
+    parts: [{ text: command, wrappers: [], readOnly, scope: `${command.split(' ')[0]} *` }],
+    writes: [],
+    readOnly,
+  },
 });
 
 function recorded(service: PermissionService): PermissionOutcome[] {
@@ -41,14 +51,32 @@ describe('permission outcomes', () => {
     expect(denied).toContain('rm -rf build');
     expect(outcomes).toEqual([
       { sessionId: 's1', toolName: 'bash', description: 'Execute command: ls', decision: 'allow', by: 'rule' },
-      { sessionId: 's1', toolName: 'bash', description: 'Execute command: rm -rf build', decision: 'deny', by: 'rule', message: denied },
+      {
+        sessionId: 's1',
+        toolName: 'bash',
+        description: 'Execute command: rm -rf build',
+        decision: 'deny',
+        by: 'rule',
+        message: denied,
+      },
       { sessionId: 's1', toolName: 'bash', description: 'Execute command: make', decision: 'allow', by: 'unattended' },
       {
-        sessionId: 's1', toolName: 'bash', description: 'Execute command: make', decision: 'deny', by: 'unattended',
-        message: 'Permission denied: opencode -p was run with --no-auto-approve and this call needs approval: Execute command: make',
+        sessionId: 's1',
+        toolName: 'bash',
+        description: 'Execute command: make',
+        decision: 'deny',
+        by: 'unattended',
+        message:
+          'Permission denied: opencode -p was run with --no-auto-approve and this call needs approval: Execute command: make',
       },
       { sessionId: 's2', toolName: 'bash', description: 'Execute command: make', decision: 'allow', by: 'session' },
-      { sessionId: 's3', toolName: 'bash', description: 'Execute command: make', decision: 'allow_session', by: 'person' },
+      {
+        sessionId: 's3',
+        toolName: 'bash',
+        description: 'Execute command: make',
+        decision: 'allow_session',
+        by: 'person',
+      },
     ]);
   });
 

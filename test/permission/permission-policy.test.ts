@@ -16,7 +16,12 @@ function part(text: string, opts: Partial<CommandPart> = {}): CommandPart {
 }
 const ro = (text: string, opts: Partial<CommandPart> = {}) => part(text, { readOnly: true, ...opts });
 
-function command(raw: string, parts: CommandPart[], writes: CommandWrite[] = [], extra: Partial<CommandSubject> = {}): CommandSubject {
+function command(
+  raw: string,
+  parts: CommandPart[],
+  writes: CommandWrite[] = [],
+  extra: Partial<CommandSubject> = {},
+): CommandSubject {
   const readOnly = parts.every((p) => p.readOnly) && writes.length === 0;
   return { kind: 'command', command: raw, parts, writes, readOnly, ...extra };
 }
@@ -38,29 +43,92 @@ function summary(v: Verdict): string {
 describe('bash: defaults with no rules (the original behaviour, holes closed)', () => {
   it.each<[string, CommandSubject, string]>([
     ['a read-only command runs', command('ls -la', [ro('ls -la')]), 'allow'],
-    ['a read-only compound runs', command('git status && git diff', [ro('git status', { scope: 'git status *' }), ro('git diff', { scope: 'git diff *' })]), 'allow'],
-    ['any other command asks, scoped to itself', command('npm run test', [part('npm run test', { scope: 'npm run test *' })]), 'ask ["npm run test *"]'],
+    [
+      'a read-only compound runs',
+      command('git status && git diff', [
+        ro('git status', { scope: 'git status *' }),
+        ro('git diff', { scope: 'git diff *' }),
+      ]),
+      'allow',
+    ],
+    [
+      'any other command asks, scoped to itself',
+      command('npm run test', [part('npm run test', { scope: 'npm run test *' })]),
+      'ask ["npm run test *"]',
+    ],
     ['ls && rm -rf ~ asks for the rm only', command('ls && rm -rf ~', [ro('ls'), part('rm -rf ~')]), 'ask ["rm *"]'],
-    ['echo x > notes.txt asks: a write in the project', command('echo x > notes.txt', [ro('echo x')], [{ target: 'notes.txt', path: `${CWD}/notes.txt`, via: 'redirect' }]), 'ask ["echo *"]'],
-    ['echo x >/dev/null runs', command('echo x >/dev/null', [ro('echo x')], [{ target: '/dev/null', path: '/dev/null', via: 'redirect' }], { readOnly: true }), 'allow'],
-    ['echo x > ~/.bashrc asks and cannot be granted', command('echo x > ~/.bashrc', [ro('echo x')], [{ target: '~/.bashrc', path: '/home/u/.bashrc', via: 'redirect' }]), 'ask []'],
-    ['echo x > /tmp/out asks and cannot be granted', command('echo x > /tmp/out', [ro('echo x')], [{ target: '/tmp/out', path: '/tmp/out', via: 'redirect' }]), 'ask []'],
-    ['a write to an unknown place asks', command('echo x > $F', [ro('echo x')], [{ target: '$F', via: 'redirect' }]), 'ask []'],
-    ['an unanalysable command asks every time', command("ls 'x", [], [], { unanalysable: 'unterminated quote', readOnly: false }), 'ask []'],
-    ['a command that is not read-only as a whole asks for its parts', command('diff <(ls) <(ls)', [ro('diff'), ro('ls')], [], { readOnly: false }), 'ask ["diff *","ls *"]'],
+    [
+      'echo x > notes.txt asks: a write in the project',
+      command(
+        'echo x > notes.txt',
+        [ro('echo x')],
+        [{ target: 'notes.txt', path: `${CWD}/notes.txt`, via: 'redirect' }],
+      ),
+      'ask ["echo *"]',
+    ],
+    [
+      'echo x >/dev/null runs',
+      command('echo x >/dev/null', [ro('echo x')], [{ target: '/dev/null', path: '/dev/null', via: 'redirect' }], {
+        readOnly: true,
+      }),
+      'allow',
+    ],
+    [
+      'echo x > ~/.bashrc asks and cannot be granted',
+      command(
+        'echo x > ~/.bashrc',
+        [ro('echo x')],
+        [{ target: '~/.bashrc', path: '/home/u/.bashrc', via: 'redirect' }],
+      ),
+      'ask []',
+    ],
+    [
+      'echo x > /tmp/out asks and cannot be granted',
+      command('echo x > /tmp/out', [ro('echo x')], [{ target: '/tmp/out', path: '/tmp/out', via: 'redirect' }]),
+      'ask []',
+    ],
+    [
+      'a write to an unknown place asks',
+      command('echo x > $F', [ro('echo x')], [{ target: '$F', via: 'redirect' }]),
+      'ask []',
+    ],
+    [
+      'an unanalysable command asks every time',
+      command("ls 'x", [], [], { unanalysable: 'unterminated quote', readOnly: false }),
+      'ask []',
+    ],
+    [
+      'a command that is not read-only as a whole asks for its parts',
+      command('diff <(ls) <(ls)', [ro('diff'), ro('ls')], [], { readOnly: false }),
+      'ask ["diff *","ls *"]',
+    ],
   ])('%s', (_name, subject, expected) => {
     expect(summary(decide('bash', subject))).toBe(expected);
   });
 });
 
 describe('bash: rules', () => {
-  const rules: PermissionSetting = { bash: { '*': 'ask', 'git status*': 'allow', 'npm test*': 'allow', 'rm *': 'deny' } };
+  const rules: PermissionSetting = {
+    bash: { '*': 'ask', 'git status*': 'allow', 'npm test*': 'allow', 'rm *': 'deny' },
+  };
 
   it.each<[string, CommandSubject, string]>([
     ['an allowed command runs', command('npm test -- a', [part('npm test -- a')]), 'allow'],
-    ['a denied part denies the whole line', command('git status && rm -rf x', [ro('git status'), part('rm -rf x')]), 'deny'],
-    ['a denied part after an allowed one denies (; too)', command('npm test; rm x', [part('npm test'), part('rm x')]), 'deny'],
-    ['an asking part makes the line ask, scoped to that part', command('npm test && make', [part('npm test'), part('make')]), 'ask ["make *"]'],
+    [
+      'a denied part denies the whole line',
+      command('git status && rm -rf x', [ro('git status'), part('rm -rf x')]),
+      'deny',
+    ],
+    [
+      'a denied part after an allowed one denies (; too)',
+      command('npm test; rm x', [part('npm test'), part('rm x')]),
+      'deny',
+    ],
+    [
+      'an asking part makes the line ask, scoped to that part',
+      command('npm test && make', [part('npm test'), part('make')]),
+      'ask ["make *"]',
+    ],
     ['"*": "ask" makes read-only commands ask too', command('ls', [ro('ls')]), 'ask ["ls *"]'],
   ])('%s', (_name, subject, expected) => {
     expect(summary(decide('bash', subject, rules))).toBe(expected);
@@ -69,7 +137,9 @@ describe('bash: rules', () => {
   it('an env prefix does not change which rule matches: CI=true git commit asks under "git commit*": "ask"', () => {
     // the analysis gives the command without the prefix; an earlier "*": "allow" loses to the later rule
     const subject = command('CI=true git commit -m x', [part('git commit -m x', { scope: 'git commit *' })]);
-    expect(summary(decide('bash', subject, { bash: { '*': 'allow', 'git commit*': 'ask' } }))).toBe('ask ["git commit *"]');
+    expect(summary(decide('bash', subject, { bash: { '*': 'allow', 'git commit*': 'ask' } }))).toBe(
+      'ask ["git commit *"]',
+    );
   });
 
   it('a wrapper does not change which rule matches: timeout 5 ls is ls', () => {
@@ -84,7 +154,9 @@ describe('bash: rules', () => {
   });
 
   it('the deny message names the command and the rule', () => {
-    const v = decide('bash', command('ls && rm -rf victim', [ro('ls'), part('rm -rf victim')]), { bash: { '*': 'deny', 'ls*': 'allow' } });
+    const v = decide('bash', command('ls && rm -rf victim', [ro('ls'), part('rm -rf victim')]), {
+      bash: { '*': 'deny', 'ls*': 'allow' },
+    });
     expect(v).toEqual({
       action: 'deny',
       message:
@@ -94,13 +166,21 @@ describe('bash: rules', () => {
   });
 
   it('writes outside the project ask even when every rule allows', () => {
-    const subject = command('echo x > /tmp/out', [ro('echo x')], [{ target: '/tmp/out', path: '/tmp/out', via: 'redirect' }]);
+    const subject = command(
+      'echo x > /tmp/out',
+      [ro('echo x')],
+      [{ target: '/tmp/out', path: '/tmp/out', via: 'redirect' }],
+    );
     const v = decide('bash', subject, 'allow');
     expect(v).toMatchObject({ action: 'ask', scopes: [], reasons: ['writes outside the project: /tmp/out'] });
   });
 
   it('an allow rule covers a write inside the project made by the allowed command', () => {
-    const subject = command('npm test > log.txt', [part('npm test')], [{ target: 'log.txt', path: `${CWD}/log.txt`, via: 'redirect' }]);
+    const subject = command(
+      'npm test > log.txt',
+      [part('npm test')],
+      [{ target: 'log.txt', path: `${CWD}/log.txt`, via: 'redirect' }],
+    );
     expect(summary(decide('bash', subject, rules))).toBe('allow');
   });
 
@@ -120,22 +200,42 @@ describe('bash: session grants', () => {
 
   it('a grant of git checkout * approves git checkout b but not git push', () => {
     const grants = [grant('git checkout *')];
-    expect(summary(decide('bash', command('git checkout b', [part('git checkout b', { scope: 'git checkout *' })]), undefined, grants))).toBe('allow');
-    expect(summary(decide('bash', command('git push', [part('git push', { scope: 'git push *' })]), undefined, grants))).toBe('ask ["git push *"]');
+    expect(
+      summary(
+        decide(
+          'bash',
+          command('git checkout b', [part('git checkout b', { scope: 'git checkout *' })]),
+          undefined,
+          grants,
+        ),
+      ),
+    ).toBe('allow');
+    expect(
+      summary(decide('bash', command('git push', [part('git push', { scope: 'git push *' })]), undefined, grants)),
+    ).toBe('ask ["git push *"]');
   });
 
   it('a grant covers one part; the line still asks for the others', () => {
-    const subject = command('git checkout b && npm i', [part('git checkout b', { scope: 'git checkout *' }), part('npm i', { scope: 'npm i *' })]);
+    const subject = command('git checkout b && npm i', [
+      part('git checkout b', { scope: 'git checkout *' }),
+      part('npm i', { scope: 'npm i *' }),
+    ]);
     expect(summary(decide('bash', subject, undefined, [grant('git checkout *')]))).toBe('ask ["npm i *"]');
   });
 
   it('a grant does not reach a write outside the project', () => {
-    const subject = command('echo x > /tmp/out', [ro('echo x')], [{ target: '/tmp/out', path: '/tmp/out', via: 'redirect' }]);
+    const subject = command(
+      'echo x > /tmp/out',
+      [ro('echo x')],
+      [{ target: '/tmp/out', path: '/tmp/out', via: 'redirect' }],
+    );
     expect(summary(decide('bash', subject, undefined, [grant('echo *'), grant('*')]))).toBe('ask []');
   });
 
   it('a grant does not override a deny rule', () => {
-    expect(summary(decide('bash', command('rm x', [part('rm x')]), { bash: { 'rm *': 'deny' } }, [grant('rm *')]))).toBe('deny');
+    expect(
+      summary(decide('bash', command('rm x', [part('rm x')]), { bash: { 'rm *': 'deny' } }, [grant('rm *')])),
+    ).toBe('deny');
   });
 
   it('a grant does not reach a command that could not be analysed', () => {
@@ -152,7 +252,11 @@ describe('bash: session grants', () => {
   });
 
   it('grants are per tool', () => {
-    expect(summary(decide('bash', command('make', [part('make')]), undefined, [{ tool: 'other', pattern: '*', literal: false }]))).toBe('ask ["make *"]');
+    expect(
+      summary(
+        decide('bash', command('make', [part('make')]), undefined, [{ tool: 'other', pattern: '*', literal: false }]),
+      ),
+    ).toBe('ask ["make *"]');
   });
 });
 
@@ -198,7 +302,11 @@ describe('edit, write, patch: the file path', () => {
   it('a move is judged by both paths', () => {
     expect(summary(decide('patch', file(`${CWD}/a.ts`, `${CWD}/lib/a.ts`)))).toBe('ask ["a.ts","lib/a.ts"]');
     expect(summary(decide('patch', file(`${CWD}/a.ts`, '/tmp/a.ts'), { patch: 'allow' }))).toBe('ask []');
-    expect(summary(decide('patch', file(`${CWD}/a.ts`, `${CWD}/secret/a.ts`), { patch: { '*': 'allow', 'secret/*': 'deny' } }))).toBe('deny');
+    expect(
+      summary(
+        decide('patch', file(`${CWD}/a.ts`, `${CWD}/secret/a.ts`), { patch: { '*': 'allow', 'secret/*': 'deny' } }),
+      ),
+    ).toBe('deny');
   });
 });
 
@@ -208,8 +316,18 @@ describe('fetch: the URL and its host', () => {
   it.each<[string, string, PermissionSetting | undefined, string]>([
     ['asks by default, scoped to the host', 'https://docs.example.com/a?b', undefined, 'ask ["docs.example.com"]'],
     ['a host pattern allows', 'https://docs.example.com/a', { fetch: { '*.example.com': 'allow' } }, 'allow'],
-    ['a URL pattern allows', 'https://example.com/docs/x', { fetch: { 'https://example.com/docs/*': 'allow' } }, 'allow'],
-    ['a URL pattern elsewhere on the host does not', 'https://example.com/admin', { fetch: { 'https://example.com/docs/*': 'allow' } }, 'ask ["example.com"]'],
+    [
+      'a URL pattern allows',
+      'https://example.com/docs/x',
+      { fetch: { 'https://example.com/docs/*': 'allow' } },
+      'allow',
+    ],
+    [
+      'a URL pattern elsewhere on the host does not',
+      'https://example.com/admin',
+      { fetch: { 'https://example.com/docs/*': 'allow' } },
+      'ask ["example.com"]',
+    ],
     ['deny', 'https://evil.test/', { fetch: 'deny' }, 'deny'],
     ['the port is part of the host the grant names', 'http://127.0.0.1:8080/x', undefined, 'ask ["127.0.0.1:8080"]'],
   ])('%s', (_name, u, setting, expected) => {
@@ -219,7 +337,9 @@ describe('fetch: the URL and its host', () => {
   it('a grant is per host', () => {
     const grants: SessionGrant[] = [{ tool: 'fetch', pattern: 'example.com', literal: true }];
     expect(summary(decide('fetch', url('https://example.com/other/page'), undefined, grants))).toBe('allow');
-    expect(summary(decide('fetch', url('https://api.example.com/'), undefined, grants))).toBe('ask ["api.example.com"]');
+    expect(summary(decide('fetch', url('https://api.example.com/'), undefined, grants))).toBe(
+      'ask ["api.example.com"]',
+    );
   });
 });
 

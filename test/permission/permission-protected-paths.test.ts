@@ -14,7 +14,11 @@ const CWD = '/home/u/project';
 const HOME = '/home/u';
 
 function decideFile(tool: string, rel: string, setting: PermissionSetting) {
-  return evaluatePermission(tool, { kind: 'files', paths: [`${CWD}/${rel}`] }, { rules: permissionRules(setting), grants: [], cwd: CWD });
+  return evaluatePermission(
+    tool,
+    { kind: 'files', paths: [`${CWD}/${rel}`] },
+    { rules: permissionRules(setting), grants: [], cwd: CWD },
+  );
 }
 
 async function decideCommand(command: string, setting: PermissionSetting) {
@@ -25,8 +29,14 @@ async function decideCommand(command: string, setting: PermissionSetting) {
 describe('protected files in the project', () => {
   it.each([
     ['.opencode.json', "changes opencode's configuration (permission rules, MCP servers, plugins): .opencode.json"],
-    ['.opencode/plugins/x.ts', "changes opencode's data folder (plugins, custom tools and commands run from there): .opencode/plugins/x.ts"],
-    ['.opencode/tools/t.yaml', "changes opencode's data folder (plugins, custom tools and commands run from there): .opencode/tools/t.yaml"],
+    [
+      '.opencode/plugins/x.ts',
+      "changes opencode's data folder (plugins, custom tools and commands run from there): .opencode/plugins/x.ts",
+    ],
+    [
+      '.opencode/tools/t.yaml',
+      "changes opencode's data folder (plugins, custom tools and commands run from there): .opencode/tools/t.yaml",
+    ],
     ['.git/hooks/pre-commit', "changes git's configuration or hooks (git runs them): .git/hooks/pre-commit"],
     ['.git/config', "changes git's configuration or hooks (git runs them): .git/config"],
   ])('%s asks under "write": "allow", saying why', (rel, reason) => {
@@ -37,16 +47,22 @@ describe('protected files in the project', () => {
     }
   });
 
-  it.each(['.opencode.json.bak', '.opencodex/x', 'src/.opencode.json', '.github/workflows/ci.yml', '.gitignore', 'docs/.git-notes'])(
-    '%s is an ordinary file: the allow rule holds',
-    (rel) => {
-      expect(protectedPathReason(rel)).toBeUndefined();
-      expect(decideFile('write', rel, { write: 'allow' })).toEqual({ action: 'allow' });
-    },
-  );
+  it.each([
+    '.opencode.json.bak',
+    '.opencodex/x',
+    'src/.opencode.json',
+    '.github/workflows/ci.yml',
+    '.gitignore',
+    'docs/.git-notes',
+  ])('%s is an ordinary file: the allow rule holds', (rel) => {
+    expect(protectedPathReason(rel)).toBeUndefined();
+    expect(decideFile('write', rel, { write: 'allow' })).toEqual({ action: 'allow' });
+  });
 
   it('a deny rule still denies', () => {
-    expect(decideFile('write', '.opencode.json', { write: { '*': 'allow', '.opencode*': 'deny' } })).toMatchObject({ action: 'deny' });
+    expect(decideFile('write', '.opencode.json', { write: { '*': 'allow', '.opencode*': 'deny' } })).toMatchObject({
+      action: 'deny',
+    });
   });
 
   it.each([

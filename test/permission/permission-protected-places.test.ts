@@ -17,18 +17,40 @@ describe('a protected place asks under allow-all', () => {
     ['.envrc', 'direnv runs it on entering the directory'],
     ['.pre-commit-config.yaml', 'pre-commit runs the hooks it names on git commit'],
   ])('write of %s', (rel, reason) => {
-    const verdict = evaluatePermission('write', { kind: 'files', paths: [`${CWD}/${rel}`] }, { rules: permissionRules({ '*': 'allow' } as never), grants: [], cwd: CWD });
-    expect(verdict).toMatchObject({ action: 'ask', beyondRules: [`changes a file that decides what runs (${reason}): ${rel}`] });
+    const verdict = evaluatePermission(
+      'write',
+      { kind: 'files', paths: [`${CWD}/${rel}`] },
+      { rules: permissionRules({ '*': 'allow' } as never), grants: [], cwd: CWD },
+    );
+    expect(verdict).toMatchObject({
+      action: 'ask',
+      beyondRules: [`changes a file that decides what runs (${reason}): ${rel}`],
+    });
   });
 
   it('a command writing .envrc', async () => {
-    const { subject } = await analyseForPermission('echo "eval x" > .envrc', { cwd: CWD, home: '/home/u', pathEnv: '' });
-    const verdict = evaluatePermission('bash', subject, { rules: permissionRules({ '*': 'allow' } as never), grants: [], cwd: CWD });
-    expect(verdict).toMatchObject({ action: 'ask', beyondRules: ['changes a file that decides what runs (direnv runs it on entering the directory): .envrc'] });
+    const { subject } = await analyseForPermission('echo "eval x" > .envrc', {
+      cwd: CWD,
+      home: '/home/u',
+      pathEnv: '',
+    });
+    const verdict = evaluatePermission('bash', subject, {
+      rules: permissionRules({ '*': 'allow' } as never),
+      grants: [],
+      cwd: CWD,
+    });
+    expect(verdict).toMatchObject({
+      action: 'ask',
+      beyondRules: ['changes a file that decides what runs (direnv runs it on entering the directory): .envrc'],
+    });
   });
 
   it('a file next to them stays free under allow-all', () => {
-    const verdict = evaluatePermission('write', { kind: 'files', paths: [`${CWD}/node_modules/pkg/index.js`, `${CWD}/.huskyrc-notes.md`] }, { rules: permissionRules({ '*': 'allow' } as never), grants: [], cwd: CWD });
+    const verdict = evaluatePermission(
+      'write',
+      { kind: 'files', paths: [`${CWD}/node_modules/pkg/index.js`, `${CWD}/.huskyrc-notes.md`] },
+      { rules: permissionRules({ '*': 'allow' } as never), grants: [], cwd: CWD },
+    );
     expect(verdict).toEqual({ action: 'allow' });
   });
 });

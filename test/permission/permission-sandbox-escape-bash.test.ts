@@ -69,7 +69,9 @@ describe.skipIf(!CAN_RUN)('bash: running a command outside the sandbox', () => {
     const result = await runTool(bashTool, { command: `touch ${outside}/f` }, ctx);
     expect(asked.map((r) => permissionChoices(r))).toEqual([WITH_ESCAPE]);
     expect(result.isError).toBe(true);
-    expect(result.output).toContain("not the program's fault. Run it in another way, or ask the person to run it outside the sandbox.");
+    expect(result.output).toContain(
+      "not the program's fault. Run it in another way, or ask the person to run it outside the sandbox.",
+    );
     expect(existsSync(join(outside, 'f'))).toBe(false);
   });
 
@@ -118,7 +120,12 @@ describe('the permission service: which sandboxed commands are offered the way o
       queueMicrotask(() => service.respond(request.id, 'deny'));
     });
     const { subject } = await analyseForPermission(command, { cwd: project, home: '/home/u' });
-    const input = { action: 'execute', description: command, params: { command }, ...(sandboxed ? { sandboxed: true } : {}) };
+    const input = {
+      action: 'execute',
+      description: command,
+      params: { command },
+      ...(sandboxed ? { sandboxed: true } : {}),
+    };
     await service.request('s1', 'bash', { ...input, subject }).catch(() => undefined);
     return choices;
   }

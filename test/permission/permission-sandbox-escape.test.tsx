@@ -64,8 +64,19 @@ function show(req: PermissionRequest) {
 
 describe('permissionChoices', () => {
   it('offers running outside the sandbox only with sandboxEscape, after the answers that keep it in', () => {
-    expect(permissionChoices({ scopes: ['npm install *'] })).toEqual(['allow', 'allow_session', 'allow_always', 'deny']);
-    expect(permissionChoices({ scopes: ['npm install *'], sandboxEscape: true })).toEqual(['allow', 'allow_session', 'allow_always', 'allow_outside_sandbox', 'deny']);
+    expect(permissionChoices({ scopes: ['npm install *'] })).toEqual([
+      'allow',
+      'allow_session',
+      'allow_always',
+      'deny',
+    ]);
+    expect(permissionChoices({ scopes: ['npm install *'], sandboxEscape: true })).toEqual([
+      'allow',
+      'allow_session',
+      'allow_always',
+      'allow_outside_sandbox',
+      'deny',
+    ]);
     expect(permissionChoices({ scopes: [], sandboxEscape: true })).toEqual(['allow', 'allow_outside_sandbox', 'deny']);
   });
 });
@@ -91,10 +102,19 @@ describe('the TUI permission dialog', () => {
 
 describe('ACP permission options', () => {
   it('offer "Run outside the sandbox" only with sandboxEscape, and map it back', () => {
-    expect(permissionOptions(request()).map((o) => o.optionId)).toEqual(['allow', 'allow_session', 'allow_always', 'deny']);
+    expect(permissionOptions(request()).map((o) => o.optionId)).toEqual([
+      'allow',
+      'allow_session',
+      'allow_always',
+      'deny',
+    ]);
     expect(permissionOptions(request({ sandboxEscape: true, scopes: [] }))).toEqual([
       { optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
-      { optionId: 'allow_outside_sandbox', name: 'Run outside the sandbox (full access, no sandbox)', kind: 'allow_once' },
+      {
+        optionId: 'allow_outside_sandbox',
+        name: 'Run outside the sandbox (full access, no sandbox)',
+        kind: 'allow_once',
+      },
       { optionId: 'deny', name: 'Deny', kind: 'reject_once' },
     ]);
     expect(decisionOf({ outcome: 'selected', optionId: 'allow_outside_sandbox' })).toBe('allow_outside_sandbox');
@@ -115,9 +135,15 @@ describe('the permission service', () => {
   it('resolves with outsideSandbox: true for that call only; the next call asks again', async () => {
     const service = new PermissionService(CWD);
     const seen = answering(service, 'allow_outside_sandbox');
-    await expect(service.request('s1', 'bash', ask('npm install', true))).resolves.toEqual({ by: 'person', outsideSandbox: true });
+    await expect(service.request('s1', 'bash', ask('npm install', true))).resolves.toEqual({
+      by: 'person',
+      outsideSandbox: true,
+    });
     expect(seen[0]!.sandboxEscape).toBe(true);
-    await expect(service.request('s1', 'bash', ask('npm install', true))).resolves.toEqual({ by: 'person', outsideSandbox: true });
+    await expect(service.request('s1', 'bash', ask('npm install', true))).resolves.toEqual({
+      by: 'person',
+      outsideSandbox: true,
+    });
     expect(seen).toHaveLength(2);
     expect(service.sessionGrants('s1')).toEqual([]);
   });
@@ -125,24 +151,43 @@ describe('the permission service', () => {
   it('an answer the request did not offer grants no more than allow', async () => {
     const service = new PermissionService(CWD);
     answering(service, 'allow_outside_sandbox');
-    await expect(service.request('s1', 'bash', ask('npm install', false))).resolves.toEqual({ by: 'person', outsideSandbox: false });
+    await expect(service.request('s1', 'bash', ask('npm install', false))).resolves.toEqual({
+      by: 'person',
+      outsideSandbox: false,
+    });
   });
 
   it('a call the rules allow reaches the person when it may leave the sandbox; allow keeps it inside', async () => {
     const service = new PermissionService(CWD, { rules: permissionRules({ bash: { 'npm *': 'allow' } }) });
     const seen = answering(service, 'allow');
-    await expect(service.request('s1', 'bash', ask('npm install', false))).resolves.toEqual({ by: 'rule', outsideSandbox: false });
+    await expect(service.request('s1', 'bash', ask('npm install', false))).resolves.toEqual({
+      by: 'rule',
+      outsideSandbox: false,
+    });
     expect(seen).toEqual([]);
-    await expect(service.request('s1', 'bash', ask('npm install', true))).resolves.toEqual({ by: 'person', outsideSandbox: false });
+    await expect(service.request('s1', 'bash', ask('npm install', true))).resolves.toEqual({
+      by: 'person',
+      outsideSandbox: false,
+    });
     expect(seen.map((r) => [r.scopes, r.reasons])).toEqual([[[], [SANDBOX_ESCAPE_REASON]]]);
   });
 
   it('-p never picks it: approved inside the sandbox, or by the rule under --no-auto-approve; deny rules hold', async () => {
-    const service = new PermissionService(CWD, { rules: permissionRules({ bash: { 'npm *': 'allow', 'rm *': 'deny' } }) });
+    const service = new PermissionService(CWD, {
+      rules: permissionRules({ bash: { 'npm *': 'allow', 'rm *': 'deny' } }),
+    });
     service.setUnattended({ autoApprove: true });
-    await expect(service.request('s1', 'bash', ask('make', true))).resolves.toEqual({ by: 'unattended', outsideSandbox: false });
+    await expect(service.request('s1', 'bash', ask('make', true))).resolves.toEqual({
+      by: 'unattended',
+      outsideSandbox: false,
+    });
     service.setUnattended({ autoApprove: false });
-    await expect(service.request('s1', 'bash', ask('npm install', true))).resolves.toEqual({ by: 'rule', outsideSandbox: false });
-    await expect(service.request('s1', 'bash', ask('rm x', true))).rejects.toThrow('Permission denied: `rm x` is denied by the permission rule bash "rm *": "deny".');
+    await expect(service.request('s1', 'bash', ask('npm install', true))).resolves.toEqual({
+      by: 'rule',
+      outsideSandbox: false,
+    });
+    await expect(service.request('s1', 'bash', ask('rm x', true))).rejects.toThrow(
+      'Permission denied: `rm x` is denied by the permission rule bash "rm *": "deny".',
+    );
   });
 });

@@ -31,7 +31,10 @@ const fetch = (url: string): PermissionRequestInput => ({
 });
 
 /** A service whose person answers every request with `decision`, counting the requests. */
-function answering(decision: 'allow' | 'allow_session' | 'allow_always' | 'deny', service = new PermissionService('/p')) {
+function answering(
+  decision: 'allow' | 'allow_session' | 'allow_always' | 'deny',
+  service = new PermissionService('/p'),
+) {
   const seen: PermissionRequest[] = [];
   service.onRequest((r) => {
     seen.push(r);
@@ -43,7 +46,11 @@ function answering(decision: 'allow' | 'allow_session' | 'allow_always' | 'deny'
 describe('permission service: asking', () => {
   it('publishes what the dialog needs: tool, action, description, params, path and the scopes a session grant would cover', async () => {
     const { service, seen } = answering('allow');
-    await service.request('s1', 'bash', bash('ls && npm run test', [part('ls', 'ls *', true), part('npm run test', 'npm run test *')]));
+    await service.request(
+      's1',
+      'bash',
+      bash('ls && npm run test', [part('ls', 'ls *', true), part('npm run test', 'npm run test *')]),
+    );
     expect(seen).toEqual([
       {
         id: expect.any(String),
@@ -87,15 +94,19 @@ describe('permission service: asking', () => {
     });
     const denied = service.request('s1', 'bash', bash('rm -rf x', [part('rm -rf x', 'rm *')]));
     await expect(denied).rejects.toBeInstanceOf(PermissionRuleError);
-    await expect(denied).rejects.toThrow('Permission denied: `rm -rf x` is denied by the permission rule bash "rm *": "deny".');
+    await expect(denied).rejects.toThrow(
+      'Permission denied: `rm -rf x` is denied by the permission rule bash "rm *": "deny".',
+    );
   });
 
   it('judges a call without a subject (an MCP tool) by its name', async () => {
-    const service = new PermissionService('/p', { rules: permissionRules({ github_create_issue: 'allow', github_delete_repo: 'deny' }) });
+    const service = new PermissionService('/p', {
+      rules: permissionRules({ github_create_issue: 'allow', github_delete_repo: 'deny' }),
+    });
     await service.request('s1', 'github_create_issue', { action: 'execute', description: 'x', params: {} });
-    await expect(service.request('s1', 'github_delete_repo', { action: 'execute', description: 'x', params: {} })).rejects.toBeInstanceOf(
-      PermissionRuleError,
-    );
+    await expect(
+      service.request('s1', 'github_delete_repo', { action: 'execute', description: 'x', params: {} }),
+    ).rejects.toBeInstanceOf(PermissionRuleError);
   });
 });
 
@@ -274,7 +285,9 @@ describe('permission service: without a person (opencode -p)', () => {
         'Permission denied: opencode -p approves no such call without a person (outside the project: /tmp/outside). Run it in the TUI to approve it: Replace content in file /tmp/outside',
       ),
     );
-    await expect(service.request('s1', 'bash', bash('rm x', [part('rm x', 'rm *')]))).rejects.toBeInstanceOf(PermissionRuleError);
+    await expect(service.request('s1', 'bash', bash('rm x', [part('rm x', 'rm *')]))).rejects.toBeInstanceOf(
+      PermissionRuleError,
+    );
   });
 
   it('with --no-auto-approve, refuses what would ask with a result that says so; allowed calls run', async () => {

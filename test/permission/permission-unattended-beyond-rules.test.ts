@@ -44,7 +44,8 @@ function unattended(config: Record<string, unknown> = {}) {
   service.onRequest((request) => asked.push(request.description));
   const ctx = (tool: Tool) => ({
     ...toolContext(project),
-    askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', tool.name, { ...input, subject }),
+    askPermission: (input: PermissionAskInput, subject?: PermissionSubject) =>
+      service.request('s', tool.name, { ...input, subject }),
   });
   return { service, asked, ctx };
 }
@@ -84,8 +85,14 @@ describe('opencode -p: what only a person may allow is refused, the rest approve
 
   it('a command writing outside the project is approved: the sandbox, not the analysis, contains it', async () => {
     const { service } = unattended();
-    const { subject } = await analyseForPermission(`echo x > ${join(home, 'out.txt')}`, { cwd: project, home, projectDir: project });
-    await expect(service.request('s', 'bash', { action: 'execute', description: 'Execute command', params: {}, subject })).resolves.toEqual({ by: 'unattended', outsideSandbox: false });
+    const { subject } = await analyseForPermission(`echo x > ${join(home, 'out.txt')}`, {
+      cwd: project,
+      home,
+      projectDir: project,
+    });
+    await expect(
+      service.request('s', 'bash', { action: 'execute', description: 'Execute command', params: {}, subject }),
+    ).resolves.toEqual({ by: 'unattended', outsideSandbox: false });
   });
 
   it('with a person (no unattended mode) the same write asks', async () => {
@@ -95,7 +102,11 @@ describe('opencode -p: what only a person may allow is refused, the rest approve
       asked.push(request.description);
       service.respond(request.id, 'allow');
     });
-    const ctx = { ...toolContext(project), askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', 'write', { ...input, subject }) };
+    const ctx = {
+      ...toolContext(project),
+      askPermission: (input: PermissionAskInput, subject?: PermissionSubject) =>
+        service.request('s', 'write', { ...input, subject }),
+    };
     const result = await runTool(writeTool, { file_path: join(home, '.bashrc'), content: 'ok\n' }, ctx);
     expect(result.isError).toBe(false);
     expect(asked.length).toBe(1);

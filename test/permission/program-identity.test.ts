@@ -73,7 +73,10 @@ describe('a program is judged by what it is, not by its name', () => {
   it('the refusal says which program it is', async () => {
     symlinkSync(join(bin, 'curl'), join(project, 'k'));
     const { analysis } = await analyseForPermission('./k x', { cwd: project, home: tmp.dir, pathEnv });
-    expect(analysis.banned).toEqual({ name: 'curl', reason: './k is curl: network access; use the fetch tool to read a web page' });
+    expect(analysis.banned).toEqual({
+      name: 'curl',
+      reason: './k is curl: network access; use the fetch tool to read a web page',
+    });
   });
 
   it('a program of the same size with other content, a missing program and a dangling link are not banned', async () => {
@@ -100,7 +103,11 @@ describe('a link is judged by rules under the name of what it runs', () => {
     symlinkSync(join(bin, 'rm'), join(project, 'del'));
     const decide = async (command: string) => {
       const { subject } = await analyseForPermission(command, { cwd: project, home: tmp.dir, pathEnv });
-      return evaluatePermission('bash', subject, { rules: permissionRules({ bash: { '*': 'allow', 'rm *': 'deny' } }), grants: [], cwd: project }).action;
+      return evaluatePermission('bash', subject, {
+        rules: permissionRules({ bash: { '*': 'allow', 'rm *': 'deny' } }),
+        grants: [],
+        cwd: project,
+      }).action;
     };
     expect(await decide('./del x')).toBe('deny');
     expect(await decide('ls && ./del -rf x')).toBe('deny');

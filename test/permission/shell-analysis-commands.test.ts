@@ -16,37 +16,72 @@ const commandsOf = (command: string): SimpleCommand[] =>
 
 describe('simple commands: the real command, as written, without its wrappers', () => {
   it.each<[string, SimpleCommand[]]>([
-    ['CI=true git commit -m x', [{ name: 'git', args: ['commit', '-m', 'x'], text: 'git commit -m x', wrappers: ['CI=true'] }]],
+    [
+      'CI=true git commit -m x',
+      [{ name: 'git', args: ['commit', '-m', 'x'], text: 'git commit -m x', wrappers: ['CI=true'] }],
+    ],
     ['timeout 5 rm x', [{ name: 'rm', args: ['x'], text: 'rm x', wrappers: ['timeout'] }]],
     ['env -i FOO=1 rm x', [{ name: 'rm', args: ['x'], text: 'rm x', wrappers: ['env', 'FOO=1'] }]],
-    ['sudo -u www-data nice -n 5 make build', [{ name: 'make', args: ['build'], text: 'make build', wrappers: ['sudo', 'nice'] }]],
+    [
+      'sudo -u www-data nice -n 5 make build',
+      [{ name: 'make', args: ['build'], text: 'make build', wrappers: ['sudo', 'nice'] }],
+    ],
     ['A=1 B="x y" npm test', [{ name: 'npm', args: ['test'], text: 'npm test', wrappers: ['A=1', 'B="x y"'] }]],
     ['/usr/bin/git status', [{ name: 'git', args: ['status'], text: 'git status', wrappers: [] }]],
     ['./node_modules/.bin/tsc --noEmit', [{ name: 'tsc', args: ['--noEmit'], text: 'tsc --noEmit', wrappers: [] }]],
-    ['git commit -m "fix the bug"', [{ name: 'git', args: ['commit', '-m', 'fix the bug'], text: 'git commit -m "fix the bug"', wrappers: [] }]],
+    [
+      'git commit -m "fix the bug"',
+      [{ name: 'git', args: ['commit', '-m', 'fix the bug'], text: 'git commit -m "fix the bug"', wrappers: [] }],
+    ],
     ['git  log   --oneline', [{ name: 'git', args: ['log', '--oneline'], text: 'git log --oneline', wrappers: [] }]],
-    ['echo "$HOME/x" \'$HOME\'', [{ name: 'echo', args: ['$HOME/x', '$HOME'], text: 'echo "$HOME/x" \'$HOME\'', wrappers: [] }]],
-    ['ls ~ ~/src "~" ~root', [{ name: 'ls', args: ['/home/dev', '/home/dev/src', '~', '~root'], text: 'ls ~ ~/src "~" ~root', wrappers: [] }]],
-    ["printf $'a\\tb\\x41\\u00e9'", [{ name: 'printf', args: ['a\tbAé'], text: "printf $'a\\tb\\x41\\u00e9'", wrappers: [] }]],
-    ['echo a\\ b \\* "q\\"x\\$y\\z"', [{ name: 'echo', args: ['a b', '*', 'q"x$y\\z'], text: 'echo a\\ b \\* "q\\"x\\$y\\z"', wrappers: [] }]],
+    [
+      'echo "$HOME/x" \'$HOME\'',
+      [{ name: 'echo', args: ['$HOME/x', '$HOME'], text: 'echo "$HOME/x" \'$HOME\'', wrappers: [] }],
+    ],
+    [
+      'ls ~ ~/src "~" ~root',
+      [{ name: 'ls', args: ['/home/dev', '/home/dev/src', '~', '~root'], text: 'ls ~ ~/src "~" ~root', wrappers: [] }],
+    ],
+    [
+      "printf $'a\\tb\\x41\\u00e9'",
+      [{ name: 'printf', args: ['a\tbAé'], text: "printf $'a\\tb\\x41\\u00e9'", wrappers: [] }],
+    ],
+    [
+      'echo a\\ b \\* "q\\"x\\$y\\z"',
+      [{ name: 'echo', args: ['a b', '*', 'q"x$y\\z'], text: 'echo a\\ b \\* "q\\"x\\$y\\z"', wrappers: [] }],
+    ],
     ['echo héllo > "café.txt"', [{ name: 'echo', args: ['héllo'], text: 'echo héllo', wrappers: [] }]],
     ['bash -c "git status"', [{ name: 'git', args: ['status'], text: 'git status', wrappers: ['bash'] }]],
     ['sudo bash -c "rm x"', [{ name: 'rm', args: ['x'], text: 'rm x', wrappers: ['sudo', 'bash'] }]],
     ['eval git status', [{ name: 'git', args: ['status'], text: 'git status', wrappers: ['eval'] }]],
     ['time -p ls', [{ name: 'ls', args: [], text: 'ls', wrappers: ['time'] }]],
-    ['find src -name "*.ts" -exec grep -l x {} +', [
-      { name: 'find', args: ['src', '-name', '*.ts'], text: 'find src -name "*.ts"', wrappers: [] },
-      { name: 'grep', args: ['-l', 'x', '{}'], text: 'grep -l x {}', wrappers: ['find'] },
-    ]],
-    ['ls | xargs -0 -n1 rm -f', [
-      { name: 'ls', args: [], text: 'ls', wrappers: [] },
-      { name: 'rm', args: ['-f'], text: 'rm -f', wrappers: ['xargs'] },
-    ]],
+    [
+      'find src -name "*.ts" -exec grep -l x {} +',
+      [
+        { name: 'find', args: ['src', '-name', '*.ts'], text: 'find src -name "*.ts"', wrappers: [] },
+        { name: 'grep', args: ['-l', 'x', '{}'], text: 'grep -l x {}', wrappers: ['find'] },
+      ],
+    ],
+    [
+      'ls | xargs -0 -n1 rm -f',
+      [
+        { name: 'ls', args: [], text: 'ls', wrappers: [] },
+        { name: 'rm', args: ['-f'], text: 'rm -f', wrappers: ['xargs'] },
+      ],
+    ],
     ['command -v git', [{ name: 'command', args: ['-v', 'git'], text: 'command -v git', wrappers: [] }]],
-    ['export PATH="$PATH:/x" Y', [{
-      name: 'export', args: ['PATH=$PATH:/x', 'Y'], text: 'export PATH="$PATH:/x" Y', wrappers: [],
-      opaque: 'runs code the check cannot see: PATH=$PATH:/x (PATH makes programs run code)',
-    }]],
+    [
+      'export PATH="$PATH:/x" Y',
+      [
+        {
+          name: 'export',
+          args: ['PATH=$PATH:/x', 'Y'],
+          text: 'export PATH="$PATH:/x" Y',
+          wrappers: [],
+          opaque: 'runs code the check cannot see: PATH=$PATH:/x (PATH makes programs run code)',
+        },
+      ],
+    ],
   ])('%j', (command, expected) => {
     expect(commandsOf(command)).toEqual(expected);
   });
@@ -65,7 +100,9 @@ describe('simple commands: the real command, as written, without its wrappers', 
   });
 
   it('names the command in the unanalysable reason', () => {
-    expect(analyzeCommand("echo 'x", options).unanalysable).toMatch(/syntax error: 1:6: reached EOF without closing quote/);
+    expect(analyzeCommand("echo 'x", options).unanalysable).toMatch(
+      /syntax error: 1:6: reached EOF without closing quote/,
+    );
     expect(analyzeCommand('$CMD x', options).unanalysable).toBe('the command name $CMD is only known when it runs');
     expect(analyzeCommand('bash -c "ls \'"', options).unanalysable).toMatch(/^bash -c string: syntax error/);
   });
@@ -86,7 +123,26 @@ describe('simple commands: the real command, as written, without its wrappers', 
 
 describe('analysis is pure and total', () => {
   it('never throws, whatever it is given', () => {
-    const inputs = ['((', '))', '`', '$((', '<<', 'a <<', 'case', 'fi', ';;', '|', '&&&', '\\', "'\"'\"", '${', 'x=(', 'f() {', '[[ a', 'cat <<EOF\nno end'];
+    const inputs = [
+      '((',
+      '))',
+      '`',
+      '$((',
+      '<<',
+      'a <<',
+      'case',
+      'fi',
+      ';;',
+      '|',
+      '&&&',
+      '\\',
+      '\'"\'"',
+      '${',
+      'x=(',
+      'f() {',
+      '[[ a',
+      'cat <<EOF\nno end',
+    ];
     for (const input of inputs) {
       expect(() => analyzeCommand(input, options), input).not.toThrow();
       expect(analyzeCommand(input, options).readOnly, input).toBe(false);
@@ -178,13 +234,27 @@ describe('the safe table', () => {
 
 describe('the banned list', () => {
   it.each(BANNED_COMMANDS.map((c) => c.name))('%s is refused however it is wrapped', (name) => {
-    for (const command of [`${name} x`, `sudo ${name} x`, `/usr/bin/${name} x`, `X=1 ${name} x`, `ls && ${name} x | sh`, `bash -c "${name} x"`, `echo $(${name} x)`]) {
+    for (const command of [
+      `${name} x`,
+      `sudo ${name} x`,
+      `/usr/bin/${name} x`,
+      `X=1 ${name} x`,
+      `ls && ${name} x | sh`,
+      `bash -c "${name} x"`,
+      `echo $(${name} x)`,
+    ]) {
       expect(analyzeCommand(command, options).banned?.name, command).toBe(name);
     }
   });
 
   it('does not ban a command that only mentions one', () => {
-    for (const command of ['echo curl', 'curlx', 'git clone https://x', 'grep wget notes.txt', "cat <<'E'\ncurl x\nE"]) {
+    for (const command of [
+      'echo curl',
+      'curlx',
+      'git clone https://x',
+      'grep wget notes.txt',
+      "cat <<'E'\ncurl x\nE",
+    ]) {
       expect(analyzeCommand(command, options).banned, command).toBeUndefined();
     }
   });

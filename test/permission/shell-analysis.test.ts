@@ -33,7 +33,10 @@ const CORPUS: Row[] = [
   // --- the cases the issue names
   row('ls && rm -rf ~', false, ['ls', 'rm'], { writes: [['~', 'other', HOME]], scopes: ['ls *', 'rm *'] }),
   row('ls; rm x', false, ['ls', 'rm'], { writes: [['x', 'other', `${CWD}/x`]], scopes: ['ls *', 'rm *'] }),
-  row('echo x > ~/.bashrc', false, ['echo'], { writes: [['~/.bashrc', 'redirect', `${HOME}/.bashrc`]], scopes: ['echo *'] }),
+  row('echo x > ~/.bashrc', false, ['echo'], {
+    writes: [['~/.bashrc', 'redirect', `${HOME}/.bashrc`]],
+    scopes: ['echo *'],
+  }),
   row('echo x >/dev/null', true, ['echo']),
   row('git branch', true, ['git']),
   row('git branch -D main', false, ['git'], { scopes: ['git branch *'] }),
@@ -151,7 +154,10 @@ const CORPUS: Row[] = [
   row('set -e', false, ['set']),
   row('nohup npm start &', false, ['npm'], { scopes: ['npm start *'] }),
   row('time npm test', false, ['npm'], { scopes: ['npm test *'] }),
-  row('/usr/bin/time -o t.txt make test', false, ['make'], { writes: [['t.txt', 'other', `${CWD}/t.txt`]], scopes: ['make test *'] }),
+  row('/usr/bin/time -o t.txt make test', false, ['make'], {
+    writes: [['t.txt', 'other', `${CWD}/t.txt`]],
+    scopes: ['make test *'],
+  }),
   row('sudo ls', false, ['ls'], { scopes: ['ls *'] }),
   row('sudo -u www-data rm x', false, ['rm'], { writes: [['x', 'other', `${CWD}/x`]] }),
   row('doas rm x', false, ['rm'], { writes: [['x', 'other', `${CWD}/x`]] }),
@@ -183,7 +189,9 @@ const CORPUS: Row[] = [
   row('hostname newname', false, ['hostname']),
   row('uniq a b', false, ['uniq'], { writes: [['b', 'other', `${CWD}/b`]] }), // uniq's second file is its output
   row('ls-evil', false, ['ls-evil'], { scopes: ['ls-evil *'] }),
-  row('constructor x && __proto__ y', false, ['constructor', '__proto__'], { scopes: ['constructor *', '__proto__ *'] }),
+  row('constructor x && __proto__ y', false, ['constructor', '__proto__'], {
+    scopes: ['constructor *', '__proto__ *'],
+  }),
   row('docker compose up -d', false, ['docker'], { scopes: ['docker compose up *'] }),
   row('kubectl -n prod get pods', false, ['kubectl'], { scopes: ['kubectl -n prod get *'] }),
   row('make', false, ['make'], { scopes: ['make'] }),
@@ -197,12 +205,22 @@ const CORPUS: Row[] = [
   row('ls >| out', false, ['ls'], { writes: [['out', 'redirect', `${CWD}/out`]] }),
   row('echo x >> "$HOME/.bashrc"', false, ['echo'], { writes: [['"$HOME/.bashrc"', 'redirect']] }),
   row('echo x > /etc/hosts', false, ['echo'], { writes: [['/etc/hosts', 'redirect', '/etc/hosts']] }),
-  row('echo x > $(mktemp)', false, ['echo', 'mktemp'], { writes: [['$(mktemp)', 'redirect'], ['$TMPDIR (mktemp)', 'other']] }), // mktemp creates a file in $TMPDIR
+  row('echo x > $(mktemp)', false, ['echo', 'mktemp'], {
+    writes: [
+      ['$(mktemp)', 'redirect'],
+      ['$TMPDIR (mktemp)', 'other'],
+    ],
+  }), // mktemp creates a file in $TMPDIR
   row('ls | sudo tee /etc/hosts', false, ['ls', 'tee'], { writes: [['/etc/hosts', 'tee', '/etc/hosts']] }),
   row('tee -a log', false, ['tee'], { writes: [['log', 'tee', `${CWD}/log`]] }),
   row('echo hi | tee >(cat) out', false, ['echo', 'tee', 'cat'], { writes: [['out', 'tee', `${CWD}/out`]] }),
   row('cd .. && echo x > f', false, ['cd', 'echo'], { writes: [['f', 'redirect', '/work/f']] }),
-  row('(cd /tmp && rm -rf x); rm y', false, ['cd', 'rm', 'rm'], { writes: [['x', 'other', '/tmp/x'], ['y', 'other', `${CWD}/y`]] }),
+  row('(cd /tmp && rm -rf x); rm y', false, ['cd', 'rm', 'rm'], {
+    writes: [
+      ['x', 'other', '/tmp/x'],
+      ['y', 'other', `${CWD}/y`],
+    ],
+  }),
   row('cd "$DIR" && echo x > f', false, ['cd', 'echo'], { writes: [['f', 'redirect']] }),
   row('sed -n "1,20p" file.txt', true, ['sed']),
   row('sed "s/a/b/g" f', true, ['sed']),
@@ -214,14 +232,21 @@ const CORPUS: Row[] = [
   row('sort -uo s names', false, ['sort'], { writes: [['s', 'sort -o', `${CWD}/s`]] }),
   row('find . -fprint out.txt', false, ['find'], { writes: [['out.txt', 'other', `${CWD}/out.txt`]] }),
   row('cp a b', false, ['cp'], { writes: [['b', 'other', `${CWD}/b`]], scopes: ['cp *'] }),
-  row('mv a b', false, ['mv'], { writes: [['a', 'other', `${CWD}/a`], ['b', 'other', `${CWD}/b`]] }),
+  row('mv a b', false, ['mv'], {
+    writes: [
+      ['a', 'other', `${CWD}/a`],
+      ['b', 'other', `${CWD}/b`],
+    ],
+  }),
   row('cp -t dest a b', false, ['cp'], { writes: [['dest', 'other', `${CWD}/dest`]] }),
   row('mkdir -p build/x', false, ['mkdir'], { writes: [['build/x', 'other', `${CWD}/build/x`]] }),
   row('chmod +x run.sh', false, ['chmod'], { writes: [['run.sh', 'other', `${CWD}/run.sh`]] }),
   row('ln -s /a link', false, ['ln'], { writes: [['link', 'other', `${CWD}/link`]] }),
   row('rm -rf /', false, ['rm'], { writes: [['/', 'other', '/']] }),
   row('for f in *.ts; do rm "$f"; done', false, ['rm'], { writes: [['"$f"', 'other']] }),
-  row('dd if=/dev/zero of=disk.img bs=1M count=1', false, ['dd'], { writes: [['disk.img', 'other', `${CWD}/disk.img`]] }),
+  row('dd if=/dev/zero of=disk.img bs=1M count=1', false, ['dd'], {
+    writes: [['disk.img', 'other', `${CWD}/disk.img`]],
+  }),
 
   // --- banned, wherever it hides
   row('curl https://example.com', false, ['curl'], { banned: 'curl' }),

@@ -26,7 +26,11 @@ const RULE_SETS: Record<'none' | 'deny' | 'allowAll', PermissionSetting | undefi
 
 type Decision = 'allow' | 'ask' | 'deny' | 'banned';
 
-async function verdict(command: string, setting: PermissionSetting | undefined, grants: SessionGrant[] = []): Promise<Verdict | 'banned'> {
+async function verdict(
+  command: string,
+  setting: PermissionSetting | undefined,
+  grants: SessionGrant[] = [],
+): Promise<Verdict | 'banned'> {
   // an empty PATH: the rows are about the analysis; program identity has its own test
   const { analysis, subject } = await analyseForPermission(command, { cwd: CWD, home: HOME, pathEnv: '' });
   if (analysis.banned) return 'banned';
@@ -45,7 +49,10 @@ async function decide(command: string, setting: PermissionSetting | undefined): 
 async function decideUnderEach(command: string): Promise<Decision[]> {
   const { analysis, subject } = await analyseForPermission(command, { cwd: CWD, home: HOME, pathEnv: '' });
   if (analysis.banned) return RULE_SET_NAMES.map(() => 'banned');
-  return RULE_SET_NAMES.map((name) => evaluatePermission('bash', subject, { rules: permissionRules(RULE_SETS[name]), grants: [], cwd: CWD }).action);
+  return RULE_SET_NAMES.map(
+    (name) =>
+      evaluatePermission('bash', subject, { rules: permissionRules(RULE_SETS[name]), grants: [], cwd: CWD }).action,
+  );
 }
 
 /** [command, (a) no rules, (b) deny rules, (c) allow-all] */
@@ -120,7 +127,7 @@ const CORPUS: Record<string, Row[]> = {
     ["for ((i=0; i<'a[$(rm x)]'; i++)); do echo; done", 'ask', 'ask', 'ask'],
     ["a['$(rm x)']=1", 'ask', 'ask', 'ask'],
     ["echo ${x:'a[$(rm x)]'}", 'ask', 'ask', 'ask'],
-    ["hash -p ./x.sh ls", 'ask', 'ask', 'ask'], // then `ls` runs x.sh
+    ['hash -p ./x.sh ls', 'ask', 'ask', 'ask'], // then `ls` runs x.sh
     ["mapfile -C 'rm x' -c 1 a < f", 'ask', 'ask', 'ask'],
     ["compgen -C 'rm x' w", 'ask', 'ask', 'ask'],
     ['fc -s rm', 'ask', 'ask', 'ask'],
@@ -162,7 +169,7 @@ const CORPUS: Record<string, Row[]> = {
     ['git -C sub status', 'allow', 'allow', 'allow'],
     ['git --no-pager log -3', 'allow', 'allow', 'allow'],
   ],
-  'wrappers': [
+  wrappers: [
     ['setsid rm x', 'ask', 'deny', 'deny'],
     ['flock /tmp/l rm x', 'ask', 'deny', 'deny'],
     ["flock /tmp/l -c 'rm x'", 'ask', 'deny', 'deny'],
@@ -208,7 +215,7 @@ const CORPUS: Record<string, Row[]> = {
     ['timeout 5 git status', 'allow', 'allow', 'allow'],
   ],
   'interpreter one-liners': [
-    ["python3 -c 'import os; os.remove(\"x\")'", 'ask', 'ask', 'ask'],
+    ['python3 -c \'import os; os.remove("x")\'', 'ask', 'ask', 'ask'],
     ["python3 -Bc 'print(1)'", 'ask', 'ask', 'ask'],
     ["python3.12 -c 'print(1)'", 'ask', 'ask', 'ask'],
     ["node20 -e 'x()'", 'ask', 'ask', 'ask'],
@@ -218,25 +225,25 @@ const CORPUS: Record<string, Row[]> = {
     ["echo 'syscmd(rm x)' | m4", 'ask', 'ask', 'ask'],
     ["echo 'print(1)' | python3", 'ask', 'ask', 'ask'],
     ['python3 - < f', 'ask', 'ask', 'ask'],
-    ["node -e 'require(\"fs\").rmSync(\"x\")'", 'ask', 'ask', 'ask'],
+    ['node -e \'require("fs").rmSync("x")\'', 'ask', 'ask', 'ask'],
     ['node -p 1+1', 'ask', 'ask', 'ask'],
-    ["perl -e 'unlink \"x\"'", 'ask', 'ask', 'ask'],
+    ['perl -e \'unlink "x"\'', 'ask', 'ask', 'ask'],
     ["perl -ne 'print' f", 'ask', 'ask', 'ask'],
-    ["ruby -e 'File.delete(\"x\")'", 'ask', 'ask', 'ask'],
-    ["php -r 'unlink(\"x\");'", 'ask', 'ask', 'ask'],
-    ["lua -e 'os.remove(\"x\")'", 'ask', 'ask', 'ask'],
-    ["deno eval 'Deno.removeSync(\"x\")'", 'ask', 'ask', 'ask'],
-    ["Rscript -e 'unlink(\"x\")'", 'ask', 'ask', 'ask'],
+    ['ruby -e \'File.delete("x")\'', 'ask', 'ask', 'ask'],
+    ['php -r \'unlink("x");\'', 'ask', 'ask', 'ask'],
+    ['lua -e \'os.remove("x")\'', 'ask', 'ask', 'ask'],
+    ['deno eval \'Deno.removeSync("x")\'', 'ask', 'ask', 'ask'],
+    ['Rscript -e \'unlink("x")\'', 'ask', 'ask', 'ask'],
     ["fish -c 'rm x'", 'ask', 'ask', 'ask'],
     ["gdb -batch -ex '!rm x'", 'ask', 'ask', 'ask'],
-    ["emacs --batch --eval '(delete-file \"x\")'", 'ask', 'ask', 'ask'],
+    ['emacs --batch --eval \'(delete-file "x")\'', 'ask', 'ask', 'ask'],
     ["sqlite3 db '.shell rm x'", 'ask', 'ask', 'ask'],
     ["echo '.shell rm x' | sqlite3 db", 'ask', 'ask', 'ask'],
-    ["awk 'BEGIN{system(\"rm x\")}'", 'ask', 'ask', 'ask'],
-    ["awk '{print | \"sh\"}' f", 'ask', 'ask', 'ask'],
-    ["awk '{ \"date\" | getline d; print d }' f", 'ask', 'ask', 'ask'],
-    ["awk '{print > \"/tmp/out\"}' f", 'ask', 'ask', 'ask'], // a write outside the project
-    ["awk '{print > \"out.txt\"}' f", 'ask', 'ask', 'allow'], // a write in the project, under allow-all
+    ['awk \'BEGIN{system("rm x")}\'', 'ask', 'ask', 'ask'],
+    ['awk \'{print | "sh"}\' f', 'ask', 'ask', 'ask'],
+    ['awk \'{ "date" | getline d; print d }\' f', 'ask', 'ask', 'ask'],
+    ['awk \'{print > "/tmp/out"}\' f', 'ask', 'ask', 'ask'], // a write outside the project
+    ['awk \'{print > "out.txt"}\' f', 'ask', 'ask', 'allow'], // a write in the project, under allow-all
     ['awk -f prog.awk f', 'ask', 'ask', 'ask'],
     ["npx -c 'rm x'", 'ask', 'ask', 'ask'],
     ['python3 --version', 'allow', 'allow', 'allow'],
@@ -302,7 +309,12 @@ describe('only a rule that names the program allows opaque code', () => {
   it('with no deny rule, "allow for session" offers this one-liner only, and the grant then covers it', async () => {
     const v = await verdict(command, undefined);
     const grant: SessionGrant = { tool: 'bash', pattern: command, literal: false };
-    expect(v).toEqual({ action: 'ask', scopes: [command], grants: [grant], reasons: [`runs code the check cannot see: ${command}`] });
+    expect(v).toEqual({
+      action: 'ask',
+      scopes: [command],
+      grants: [grant],
+      reasons: [`runs code the check cannot see: ${command}`],
+    });
     expect(((await verdict(command, undefined, [grant])) as Verdict).action).toBe('allow');
     expect(((await verdict("python3 -c 'print(2)'", undefined, [grant])) as Verdict).action).toBe('ask');
   });
@@ -317,7 +329,10 @@ describe('the request says in plain words why it asks', () => {
     ["node -e 'x()'", "runs code the check cannot see: node -e 'x()'"],
     ['PATH=./bin:$PATH ls', 'runs code the check cannot see: PATH=./bin:$PATH (PATH makes programs run code)'],
     ['echo rm | xargs xargs', 'runs code the check cannot see: xargs (the program it runs is named in its input)'],
-    ["git -c core.fsmonitor='rm x' status", "runs code the check cannot see: git -c core.fsmonitor='rm x' status (-c core.fsmonitor can run a program)"],
+    [
+      "git -c core.fsmonitor='rm x' status",
+      "runs code the check cannot see: git -c core.fsmonitor='rm x' status (-c core.fsmonitor can run a program)",
+    ],
     ["[ -v 'a[$(rm x)]' ]", "runs code the check cannot see: [ -v 'a[$(rm x)]' ] (bash evaluates the array subscript)"],
   ])('%j: %s', async (command, reason) => {
     const v = await verdict(command, RULE_SETS.allowAll);
@@ -327,13 +342,28 @@ describe('the request says in plain words why it asks', () => {
 
 describe('git in another repository than the project, after an earlier cd', () => {
   it('a shell left in /tmp/evil by an earlier call runs git status there: opaque', async () => {
-    const { subject } = await analyseForPermission('git status', { cwd: '/tmp/evil', home: HOME, pathEnv: '', projectDir: CWD });
+    const { subject } = await analyseForPermission('git status', {
+      cwd: '/tmp/evil',
+      home: HOME,
+      pathEnv: '',
+      projectDir: CWD,
+    });
     const v = evaluatePermission('bash', subject, { rules: permissionRules(RULE_SETS.allowAll), grants: [], cwd: CWD });
-    expect(v).toMatchObject({ action: 'ask', reasons: ['runs code the check cannot see: git status (runs in another repository, whose configuration can run programs)'] });
+    expect(v).toMatchObject({
+      action: 'ask',
+      reasons: [
+        'runs code the check cannot see: git status (runs in another repository, whose configuration can run programs)',
+      ],
+    });
   });
 
   it('a shell in a folder of the project may run git -C .. there', async () => {
-    const { subject } = await analyseForPermission('git -C .. status', { cwd: `${CWD}/src`, home: HOME, pathEnv: '', projectDir: CWD });
+    const { subject } = await analyseForPermission('git -C .. status', {
+      cwd: `${CWD}/src`,
+      home: HOME,
+      pathEnv: '',
+      projectDir: CWD,
+    });
     expect(evaluatePermission('bash', subject, { rules: [], grants: [], cwd: CWD }).action).toBe('allow');
   });
 });

@@ -41,7 +41,9 @@ async function decideUnderEach(command: string, cwd = CWD): Promise<Decision[]> 
   // an empty PATH: the rows are about the analysis; program identity has its own test
   const { analysis, subject } = await analyseForPermission(command, { cwd, home: HOME, pathEnv: '' });
   if (analysis.banned) return RULE_SET_NAMES.map(() => 'banned');
-  return RULE_SET_NAMES.map((name) => evaluatePermission('bash', subject, { rules: permissionRules(RULE_SETS[name]), grants: [], cwd }).action);
+  return RULE_SET_NAMES.map(
+    (name) => evaluatePermission('bash', subject, { rules: permissionRules(RULE_SETS[name]), grants: [], cwd }).action,
+  );
 }
 
 /** [command, (a) no rules, (b) deny rules, (c) allow-all] */
@@ -97,7 +99,7 @@ const CORPUS: Record<string, Row[]> = {
   "bash's own tables and late evaluation": [
     ['BASH_CMDS[ls]=/tmp/evil; ls', 'ask', 'ask', 'ask'],
     ["BASH_ALIASES[ls]='rm -rf x'; ls", 'ask', 'ask', 'ask'],
-    ["declare -A BASH_CMDS=([ls]=./x); ls", 'ask', 'ask', 'ask'],
+    ['declare -A BASH_CMDS=([ls]=./x); ls', 'ask', 'ask', 'ask'],
     ["compgen -W '$(rm x)' a", 'ask', 'ask', 'ask'],
     ['compgen -W "$words" -- a', 'ask', 'ask', 'ask'],
     ['read x; echo $((x))', 'ask', 'ask', 'ask'],
@@ -299,7 +301,11 @@ describe('a repository nested in the project: its configuration can run programs
   });
 
   it('names the nested repository in the reason', async () => {
-    const { subject } = await analyseForPermission('git -C vendor/lib status', { cwd: project, home: HOME, pathEnv: '' });
+    const { subject } = await analyseForPermission('git -C vendor/lib status', {
+      cwd: project,
+      home: HOME,
+      pathEnv: '',
+    });
     expect(subject.parts[0]!.opaque).toBe(
       'runs code the check cannot see: git -C vendor/lib status (vendor/lib is a repository of its own, whose configuration can run programs)',
     );
@@ -308,17 +314,25 @@ describe('a repository nested in the project: its configuration can run programs
 
 describe('the reasons a person reads', () => {
   it('a system change says what it changes, as a write outside the project does', async () => {
-    const verdict = evaluatePermission('bash', (await analyseForPermission('apt-get install -y jq', { cwd: CWD, home: HOME, pathEnv: '' })).subject, {
-      rules: permissionRules(RULE_SETS.allowAll),
-      grants: [],
-      cwd: CWD,
-    });
+    const verdict = evaluatePermission(
+      'bash',
+      (await analyseForPermission('apt-get install -y jq', { cwd: CWD, home: HOME, pathEnv: '' })).subject,
+      {
+        rules: permissionRules(RULE_SETS.allowAll),
+        grants: [],
+        cwd: CWD,
+      },
+    );
     const reason = 'installs or removes system packages, outside the project: apt-get install -y jq';
     expect(verdict).toEqual({ action: 'ask', scopes: [], grants: [], reasons: [reason], beyondRules: [reason] });
   });
 
   it('a connection through /dev/tcp says it reaches the network', async () => {
-    const { subject } = await analyseForPermission('cat < /dev/tcp/example.com/80', { cwd: CWD, home: HOME, pathEnv: '' });
+    const { subject } = await analyseForPermission('cat < /dev/tcp/example.com/80', {
+      cwd: CWD,
+      home: HOME,
+      pathEnv: '',
+    });
     expect(subject.alwaysAsks).toEqual(['reaches the network: < /dev/tcp/example.com/80']);
   });
 });

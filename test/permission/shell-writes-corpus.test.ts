@@ -27,7 +27,12 @@ const RULE_SETS: Record<'none' | 'deny' | 'allowAll', PermissionSetting | undefi
 
 type Decision = 'allow' | 'ask' | 'always' | 'deny';
 
-async function decide(command: string, setting: PermissionSetting | undefined, where = { cwd: CWD, home: HOME }, inside?: (path: string) => boolean): Promise<Decision | `banned ${string}`> {
+async function decide(
+  command: string,
+  setting: PermissionSetting | undefined,
+  where = { cwd: CWD, home: HOME },
+  inside?: (path: string) => boolean,
+): Promise<Decision | `banned ${string}`> {
   const { analysis, subject } = await analyseForPermission(command, { ...where, pathEnv: '' });
   if (analysis.banned) return `banned ${analysis.banned.name}`;
   const verdict = evaluatePermission('bash', subject, {
@@ -38,7 +43,9 @@ async function decide(command: string, setting: PermissionSetting | undefined, w
   });
   if (verdict.action !== 'ask') return verdict.action;
   // asks every time: nothing beyond this call can be granted and no rule can allow it
-  const always = verdict.reasons.some((r) => /outside the project|cannot be known|could not be analysed|runs code the check cannot see/.test(r));
+  const always = verdict.reasons.some((r) =>
+    /outside the project|cannot be known|could not be analysed|runs code the check cannot see/.test(r),
+  );
   return always ? 'always' : 'ask';
 }
 
@@ -129,7 +136,7 @@ const CORPUS: Record<string, Row[]> = {
     ['mktemp -d', ALWAYS],
     ['mktemp -t x.XXXX', ALWAYS],
     ['sqlite3 /tmp/x.db "create table t(a)"', ALWAYS],
-    ["sqlite3 app.db \"attach '/tmp/y.db' as y\"", ALWAYS],
+    ['sqlite3 app.db "attach \'/tmp/y.db\' as y"', ALWAYS],
     ['sqlite3 app.db ".output /tmp/dump"', ALWAYS],
     ['sqlite3 app.db < schema.sql', ALWAYS], // SQL read from input can attach any file
     ['uniq names /tmp/out', ALWAYS],
@@ -221,7 +228,9 @@ const CORPUS: Record<string, Row[]> = {
 };
 
 describe('writes outside the project ask, whatever the rules', () => {
-  const rows = Object.entries(CORPUS).flatMap(([kind, list]) => list.map(([command, expected]) => [kind, command, expected] as const));
+  const rows = Object.entries(CORPUS).flatMap(([kind, list]) =>
+    list.map(([command, expected]) => [kind, command, expected] as const),
+  );
 
   it('holds several examples of each kind, each once', () => {
     for (const list of Object.values(CORPUS)) expect(list.length).toBeGreaterThanOrEqual(6);
@@ -229,7 +238,11 @@ describe('writes outside the project ask, whatever the rules', () => {
   });
 
   it.each(rows)('%s: %j → %j', async (_, command, expected) => {
-    const got = [await decide(command, RULE_SETS.none), await decide(command, RULE_SETS.deny), await decide(command, RULE_SETS.allowAll)];
+    const got = [
+      await decide(command, RULE_SETS.none),
+      await decide(command, RULE_SETS.deny),
+      await decide(command, RULE_SETS.allowAll),
+    ];
     expect(got).toEqual(expected);
   });
 });
@@ -237,13 +250,27 @@ describe('writes outside the project ask, whatever the rules', () => {
 describe('what the person is told', () => {
   it('names the outside place', async () => {
     const { subject } = await analyseForPermission('cp --target=/tmp/x a', { cwd: CWD, home: HOME });
-    const verdict = evaluatePermission('bash', subject, { rules: permissionRules(RULE_SETS.allowAll), grants: [], cwd: CWD });
-    expect(verdict).toEqual({ action: 'ask', scopes: [], grants: [], reasons: ['writes outside the project: /tmp/x'], beyondRules: ['writes outside the project: /tmp/x'] });
+    const verdict = evaluatePermission('bash', subject, {
+      rules: permissionRules(RULE_SETS.allowAll),
+      grants: [],
+      cwd: CWD,
+    });
+    expect(verdict).toEqual({
+      action: 'ask',
+      scopes: [],
+      grants: [],
+      reasons: ['writes outside the project: /tmp/x'],
+      beyondRules: ['writes outside the project: /tmp/x'],
+    });
   });
 
   it('says a place is unknown and why', async () => {
     const { subject } = await analyseForPermission('mktemp -d', { cwd: CWD, home: HOME });
-    const verdict = evaluatePermission('bash', subject, { rules: permissionRules(RULE_SETS.allowAll), grants: [], cwd: CWD });
+    const verdict = evaluatePermission('bash', subject, {
+      rules: permissionRules(RULE_SETS.allowAll),
+      grants: [],
+      cwd: CWD,
+    });
     expect(verdict).toEqual({
       action: 'ask',
       scopes: [],
@@ -278,13 +305,22 @@ describe('hard links: a file in the project may be another name of one outside i
     ['echo x >> plain', ['ask', 'ask', 'allow']],
     ['echo x > new-file', ['ask', 'ask', 'allow']],
   ])('%j → %j', async (command, expected) => {
-    const got = [await decideHere(command, RULE_SETS.none), await decideHere(command, RULE_SETS.deny), await decideHere(command, RULE_SETS.allowAll)];
+    const got = [
+      await decideHere(command, RULE_SETS.none),
+      await decideHere(command, RULE_SETS.deny),
+      await decideHere(command, RULE_SETS.allowAll),
+    ];
     expect(got).toEqual(expected);
   });
 
   it('tells why', async () => {
     const { subject } = await analyseForPermission('echo x >> notes', { cwd: project, home: HOME });
-    const verdict = evaluatePermission('bash', subject, { rules: permissionRules(RULE_SETS.allowAll), grants: [], cwd: project, isInsideProject: projectPathCheck(project) });
+    const verdict = evaluatePermission('bash', subject, {
+      rules: permissionRules(RULE_SETS.allowAll),
+      grants: [],
+      cwd: project,
+      isInsideProject: projectPathCheck(project),
+    });
     expect(verdict.action === 'ask' && verdict.reasons).toEqual([
       'writes to a place that cannot be known before it runs: notes (a file with 2 names: the others may be outside the project)',
     ]);
@@ -292,8 +328,17 @@ describe('hard links: a file in the project may be another name of one outside i
 });
 
 describe('a shell an earlier command left outside the project', () => {
-  const decideIn = async (shellDir: string, command: string, setting: PermissionSetting | undefined): Promise<Decision> => {
-    const { subject } = await analyseForPermission(command, { cwd: shellDir, home: HOME, pathEnv: '', projectDir: CWD });
+  const decideIn = async (
+    shellDir: string,
+    command: string,
+    setting: PermissionSetting | undefined,
+  ): Promise<Decision> => {
+    const { subject } = await analyseForPermission(command, {
+      cwd: shellDir,
+      home: HOME,
+      pathEnv: '',
+      projectDir: CWD,
+    });
     const verdict = evaluatePermission('bash', subject, { rules: permissionRules(setting), grants: [], cwd: CWD });
     if (verdict.action !== 'ask') return verdict.action;
     return verdict.reasons.some((r) => /outside the project|cannot be known|runs code/.test(r)) ? 'always' : 'ask';
@@ -307,7 +352,11 @@ describe('a shell an earlier command left outside the project', () => {
     ['/tmp', 'rm -rf ~/x', ['always', 'deny', 'deny']], // a deny rule still denies
     [`${CWD}/sub`, 'make', ['ask', 'ask', 'allow']], // a folder of the project
   ])('in %s: %j → %j', async (shellDir, command, expected) => {
-    const got = [await decideIn(shellDir, command, RULE_SETS.none), await decideIn(shellDir, command, RULE_SETS.deny), await decideIn(shellDir, command, RULE_SETS.allowAll)];
+    const got = [
+      await decideIn(shellDir, command, RULE_SETS.none),
+      await decideIn(shellDir, command, RULE_SETS.deny),
+      await decideIn(shellDir, command, RULE_SETS.allowAll),
+    ];
     expect(got).toEqual(expected);
   });
 });

@@ -14,7 +14,9 @@ const options = { cwd: '/work/project', home: '/home/dev' };
 
 describe('the write-target table', () => {
   // the first example of each row, without its note: `cp a b, cp -t /dest a` → `cp a b`
-  const examples = Object.entries(WRITE_TARGETS).map(([name, row]) => [name, row.example.split(', ')[0]!.replace(/ \(.*$/, '')] as const);
+  const examples = Object.entries(WRITE_TARGETS).map(
+    ([name, row]) => [name, row.example.split(', ')[0]!.replace(/ \(.*$/, '')] as const,
+  );
 
   it.each(examples)('%s: %j writes something, or runs code', (name, example) => {
     const analysis = analyzeCommand(example, options);
@@ -28,7 +30,13 @@ describe('the write-target table', () => {
     ['cp --target=/dest a', [['/dest', '/dest']]],
     ['cp -vt/dest a', [['/dest', '/dest']]],
     ['cp --sparse always a /x/b', [['/x/b', '/x/b']]],
-    ['install -d a b', [['a', '/work/project/a'], ['b', '/work/project/b']]],
+    [
+      'install -d a b',
+      [
+        ['a', '/work/project/a'],
+        ['b', '/work/project/b'],
+      ],
+    ],
     ['chmod -x run.sh', [['run.sh', '/work/project/run.sh']]],
     ['chown --reference=ref a', [['a', '/work/project/a']]],
     ['tee -a log -', [['log', '/work/project/log']]],
@@ -93,13 +101,21 @@ describe('sed scripts', () => {
     ['k', { writes: [], valid: false }],
   ])('%j', (script, expected) => {
     const effects = readSedScript(script);
-    expect(effects).toEqual({ valid: expected.valid ?? true, writes: expected.writes, reads: expected.reads ?? [], executes: expected.executes ?? false });
+    expect(effects).toEqual({
+      valid: expected.valid ?? true,
+      writes: expected.writes,
+      reads: expected.reads ?? [],
+      executes: expected.executes ?? false,
+    });
   });
 });
 
-describe('commands that write into the person\'s folders without naming them', () => {
-  it.each(HOME_WRITERS.map((row) => [row.command, row.example, row.place] as const))('%s: %j writes %s', (_, example, place) => {
-    const writes = analyzeCommand(example, options).writes;
-    expect(writes.some((w) => w.path === undefined && w.target.startsWith(place))).toBe(true);
-  });
+describe("commands that write into the person's folders without naming them", () => {
+  it.each(HOME_WRITERS.map((row) => [row.command, row.example, row.place] as const))(
+    '%s: %j writes %s',
+    (_, example, place) => {
+      const writes = analyzeCommand(example, options).writes;
+      expect(writes.some((w) => w.path === undefined && w.target.startsWith(place))).toBe(true);
+    },
+  );
 });

@@ -24,7 +24,15 @@ beforeAll(() => {
   writeFileSync(
     join(project, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: [] },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
     }),
   );
 }, 180_000);
@@ -40,14 +48,17 @@ function typecheck(file: string, source: string): { ok: boolean; output: string 
 
 describe('types for plugin authors', () => {
   it('type-checks the README example plugin (examples/custom-tools/.opencode/plugins/block-env.ts)', () => {
-    copyFileSync(join(repo, 'examples', 'custom-tools', '.opencode', 'plugins', 'block-env.ts'), join(project, 'block-env.ts'));
+    copyFileSync(
+      join(repo, 'examples', 'custom-tools', '.opencode', 'plugins', 'block-env.ts'),
+      join(project, 'block-env.ts'),
+    );
     const run = spawnSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });
     rmSync(join(project, 'block-env.ts'));
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   }, 120_000);
 
-  it('infers a tool\'s arguments from its zod schema, and reports a wrong one', () => {
+  it("infers a tool's arguments from its zod schema, and reports a wrong one", () => {
     const good = typecheck(
       'good.ts',
       `import { definePlugin, tool, z } from 'opencode/plugin';

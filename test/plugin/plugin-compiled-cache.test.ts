@@ -60,27 +60,46 @@ describe('compiled plugin cache', () => {
     writeFileSync(file, plugin('one'));
 
     // first start: transpiled by jiti, stored
-    expect(await loadInNewProcess(dir)).toEqual({ outputs: { say: 'one x say.ts string' }, failed: [], jitiLoaded: true });
+    expect(await loadInNewProcess(dir)).toEqual({
+      outputs: { say: 'one x say.ts string' },
+      failed: [],
+      jitiLoaded: true,
+    });
     const stored = readdirSync(cacheDir);
     expect(stored).toHaveLength(1);
 
     // second start: the same result, and jiti never loaded
-    expect(await loadInNewProcess(dir)).toEqual({ outputs: { say: 'one x say.ts string' }, failed: [], jitiLoaded: false });
+    expect(await loadInNewProcess(dir)).toEqual({
+      outputs: { say: 'one x say.ts string' },
+      failed: [],
+      jitiLoaded: false,
+    });
     expect(readdirSync(cacheDir)).toEqual(stored);
 
     // an edit of the same size: transpiled again, the old copy removed
     writeFileSync(file, plugin('two'));
-    expect(await loadInNewProcess(dir)).toEqual({ outputs: { say: 'two x say.ts string' }, failed: [], jitiLoaded: true });
+    expect(await loadInNewProcess(dir)).toEqual({
+      outputs: { say: 'two x say.ts string' },
+      failed: [],
+      jitiLoaded: true,
+    });
     const after = readdirSync(cacheDir);
     expect(after).toHaveLength(1);
     expect(after).not.toEqual(stored);
-    expect(await loadInNewProcess(dir)).toEqual({ outputs: { say: 'two x say.ts string' }, failed: [], jitiLoaded: false });
+    expect(await loadInNewProcess(dir)).toEqual({
+      outputs: { say: 'two x say.ts string' },
+      failed: [],
+      jitiLoaded: false,
+    });
   });
 
   it('loads a plugin with a relative TypeScript import through jiti every time', async () => {
     const dir = project();
     mkdirSync(join(dir, '.opencode', 'lib'));
-    writeFileSync(join(dir, '.opencode', 'lib', 'shout.ts'), 'export const shout = (s: string): string => s.toUpperCase();\n');
+    writeFileSync(
+      join(dir, '.opencode', 'lib', 'shout.ts'),
+      'export const shout = (s: string): string => s.toUpperCase();\n',
+    );
     writeFileSync(
       join(dir, '.opencode', 'plugins', 'loud.ts'),
       "import { shout } from '../lib/shout.ts';\nexport default async () => ({ tools: { loud: { description: 'Loud.', args: {}, execute: async (a: { q: string }) => shout(a.q) } } });\n",
@@ -96,7 +115,12 @@ describe('compiled plugin cache', () => {
       join(dir, '.opencode', 'plugins', 'old.js'),
       "const os = require('node:os');\nfunction mode() { return this === undefined ? 'strict' : 'sloppy'; }\nmodule.exports = async () => ({ tools: { old: { description: 'Old.', args: {}, execute: async (a) => [a.q, mode(), typeof os.platform()].join(' ') } } });\n",
     );
-    for (let i = 0; i < 2; i++) expect(await loadInNewProcess(dir)).toEqual({ outputs: { old: 'x sloppy string' }, failed: [], jitiLoaded: true });
+    for (let i = 0; i < 2; i++)
+      expect(await loadInNewProcess(dir)).toEqual({
+        outputs: { old: 'x sloppy string' },
+        failed: [],
+        jitiLoaded: true,
+      });
   });
 
   it('a plugin with a syntax error is reported at every start and nothing is stored', async () => {
@@ -108,7 +132,11 @@ describe('compiled plugin cache', () => {
       expect(probe.failed).toHaveLength(1);
       expect(probe.failed[0]).toMatch(/^\.opencode\/plugins\/broken\.ts: failed at load: /);
     }
-    expect(readdirSync(join(dir, '.opencode')).includes(PLUGIN_CACHE_DIR) ? readdirSync(join(dir, '.opencode', PLUGIN_CACHE_DIR)) : []).toEqual([]);
+    expect(
+      readdirSync(join(dir, '.opencode')).includes(PLUGIN_CACHE_DIR)
+        ? readdirSync(join(dir, '.opencode', PLUGIN_CACHE_DIR))
+        : [],
+    ).toEqual([]);
   });
 });
 
@@ -117,10 +145,10 @@ describe('importsAreNative', () => {
   const cases: [string, boolean][] = [
     ['var _plugin = await jitiImport("opencode/plugin");', true],
     ['var _fs = await jitiImport("node:fs"); const p = require(\'path\');', true],
-    ['const m = await Promise.resolve().then(() => jitiImport(\'./helper.ts\'));', false],
+    ["const m = await Promise.resolve().then(() => jitiImport('./helper.ts'));", false],
     ['var _zod = await jitiImport("zod");', false],
     ['const m = await jitiImport(name);', false],
-    ['const r = jitiESMResolve(\'node:fs\');', false],
+    ["const r = jitiESMResolve('node:fs');", false],
     ['const s = `${require(`fs`)}`;', true],
     ['const q = require(`./x${n}`);', false],
   ];

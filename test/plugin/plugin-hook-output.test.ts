@@ -26,13 +26,20 @@ describe("a plugin hook's output", () => {
       ].join('\n'),
     );
     const registry = builtinTools();
-    const report = await loadCustomTools({ projectDir: dir, config: { tools: {}, plugins: [] }, registry, env: { HOME: join(dir, 'home') } });
+    const report = await loadCustomTools({
+      projectDir: dir,
+      config: { tools: {}, plugins: [] },
+      registry,
+      env: { HOME: join(dir, 'home') },
+    });
     expect(report.failed).toEqual([]);
     const result = await runWithHooks(registry.get('hello')!, {}, toolContext(dir), registry.hooks);
     const whole = Array.from({ length: 1_700_000 }, (_, i) => `line ${i}`).join('\n');
     expect(whole.length).toBeGreaterThan(20_000_000);
     const half = MAX_OUTPUT_CHARS / 2;
     const omittedLines = whole.slice(half, whole.length - half).split('\n').length;
-    expect(result.output).toBe(`${whole.slice(0, half)}\n\n... [${omittedLines} lines truncated] ...\n\n${whole.slice(whole.length - half)}`);
+    expect(result.output).toBe(
+      `${whole.slice(0, half)}\n\n... [${omittedLines} lines truncated] ...\n\n${whole.slice(whole.length - half)}`,
+    );
   });
 });

@@ -24,8 +24,13 @@ describe("a plugin's log lines", () => {
       "export default async ({ log }) => {\n  log.info('only with --debug');\n  log.warn('audit log is 90% full');\n  log.error('cannot rotate the audit log');\n  return { hooks: { event: () => {} } };\n};\n",
     );
     fake = await startFakeProvider([{ text: 'hi' }]);
-    const run = await runCli(['--trust', '-p', 'say hi'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
-    expect(run.stderr).toBe('opencode: [.opencode/plugins/audit.mjs] audit log is 90% full\nopencode: [.opencode/plugins/audit.mjs] error: cannot rotate the audit log\n');
+    const run = await runCli(['--trust', '-p', 'say hi'], {
+      cwd: dir,
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+    });
+    expect(run.stderr).toBe(
+      'opencode: [.opencode/plugins/audit.mjs] audit log is 90% full\nopencode: [.opencode/plugins/audit.mjs] error: cannot rotate the audit log\n',
+    );
     expect(run.stdout).toBe('hi\n');
     expect(run.code).toBe(0);
   });

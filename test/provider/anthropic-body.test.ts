@@ -14,7 +14,11 @@ import { startFakeProvider, type FakeProvider } from '../support/fake-provider.j
 import { editEveryPartField, randomHistory, rng, TOOLS } from '../support/random-history.js';
 
 const HAIKU = catalogModel('anthropic/claude-haiku-4-5')!;
-const OPUS_46 = catalogModel('anthropic/claude-opus-4-6') ?? { ...HAIKU, id: 'anthropic/claude-opus-4-6', apiModel: 'claude-opus-4-6' };
+const OPUS_46 = catalogModel('anthropic/claude-opus-4-6') ?? {
+  ...HAIKU,
+  id: 'anthropic/claude-opus-4-6',
+  apiModel: 'claude-opus-4-6',
+};
 const NO_IMAGES: ModelInfo = { ...HAIKU, id: 'anthropic/no-images', supportsImages: false };
 /** who wrote the assistant messages: nobody recorded, this model, another one (thinking not sent back) */
 const MODELS = [undefined, HAIKU.id, 'openai/gpt-5'];
@@ -58,7 +62,18 @@ describe('AnthropicBodyEncoder', () => {
 
   it('never sends a stale part: each field changed in place between calls is sent as changed', () => {
     const history: Message[] = [
-      { id: 'u', sessionId: 's', seq: 0, role: 'user', createdAt: 0, updatedAt: 0, parts: [{ type: 'text', text: 'first' }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }] },
+      {
+        id: 'u',
+        sessionId: 's',
+        seq: 0,
+        role: 'user',
+        createdAt: 0,
+        updatedAt: 0,
+        parts: [
+          { type: 'text', text: 'first' },
+          { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+        ],
+      },
       {
         id: 'a',
         sessionId: 's',
@@ -80,17 +95,45 @@ describe('AnthropicBodyEncoder', () => {
         role: 'tool',
         createdAt: 0,
         updatedAt: 0,
-        parts: [{ type: 'tool_result', toolCallId: 'c1', name: 'view', content: 'same length A', isError: false, images: [{ mimeType: 'image/png', data: 'BBBB' }] }],
+        parts: [
+          {
+            type: 'tool_result',
+            toolCallId: 'c1',
+            name: 'view',
+            content: 'same length A',
+            isError: false,
+            images: [{ mimeType: 'image/png', data: 'BBBB' }],
+          },
+        ],
       },
-      { id: 'u2', sessionId: 's', seq: 3, role: 'user', createdAt: 0, updatedAt: 0, parts: [{ type: 'text', text: 'next' }] },
-      { id: 'a2', sessionId: 's', seq: 4, role: 'assistant', createdAt: 0, updatedAt: 0, parts: [{ type: 'text', text: 'done' }] },
+      {
+        id: 'u2',
+        sessionId: 's',
+        seq: 3,
+        role: 'user',
+        createdAt: 0,
+        updatedAt: 0,
+        parts: [{ type: 'text', text: 'next' }],
+      },
+      {
+        id: 'a2',
+        sessionId: 's',
+        seq: 4,
+        role: 'assistant',
+        createdAt: 0,
+        updatedAt: 0,
+        parts: [{ type: 'text', text: 'done' }],
+      },
     ];
     const [u, a, t] = history as [Message, Message, Message];
     const encoder = new AnthropicBodyEncoder();
     const edits: [string, () => void][] = [
       ['text of the same length', () => ((u.parts[0] as { text: string }).text = 'firsT')],
       ['image data', () => ((u.parts[1] as { data: string }).data = 'CCCC')],
-      ['image type becomes one the API does not take', () => ((u.parts[1] as { mimeType: string }).mimeType = 'image/bmp')],
+      [
+        'image type becomes one the API does not take',
+        () => ((u.parts[1] as { mimeType: string }).mimeType = 'image/bmp'),
+      ],
       ['signature', () => ((a.parts[0] as { signature: string }).signature = 'sig2')],
       ['thinking text', () => ((a.parts[0] as { thinking: string }).thinking = 'hmm!')],
       ['the message written by another model (thinking not sent back)', () => (a.model = 'anthropic/other')],
@@ -99,8 +142,18 @@ describe('AnthropicBodyEncoder', () => {
       ['tool name', () => ((a.parts[2] as { name: string }).name = 'ls')],
       ['result content of the same length', () => ((t.parts[0] as { content: string }).content = 'same length B')],
       ['result becomes an error', () => ((t.parts[0] as { isError: boolean }).isError = true)],
-      ['an image pushed into the result', () => (t.parts[0] as { images: { mimeType: string; data: string }[] }).images.push({ mimeType: 'image/gif', data: 'DDDD' })],
-      ['an image entry changed in place', () => ((t.parts[0] as { images: { data: string }[] }).images[0]!.data = 'EEEE')],
+      [
+        'an image pushed into the result',
+        () =>
+          (t.parts[0] as { images: { mimeType: string; data: string }[] }).images.push({
+            mimeType: 'image/gif',
+            data: 'DDDD',
+          }),
+      ],
+      [
+        'an image entry changed in place',
+        () => ((t.parts[0] as { images: { data: string }[] }).images[0]!.data = 'EEEE'),
+      ],
       ['a part added', () => a.parts.splice(2, 0, { type: 'text', text: 'more' })],
       ['a part removed', () => a.parts.splice(1, 1)],
       ['a role changed', () => (history[3]!.role = 'assistant')],
@@ -116,7 +169,18 @@ describe('AnthropicBodyEncoder', () => {
 
   it('sees every field of every part type changed in place (strings to others of the same length, flags flipped, entries added)', () => {
     const base = (): Message[] => [
-      { id: 'u', sessionId: 's', seq: 0, role: 'user', createdAt: 0, updatedAt: 0, parts: [{ type: 'text', text: 'abc' }, { type: 'image', mimeType: 'image/png', data: 'AAAA', name: 'a.png' }] },
+      {
+        id: 'u',
+        sessionId: 's',
+        seq: 0,
+        role: 'user',
+        createdAt: 0,
+        updatedAt: 0,
+        parts: [
+          { type: 'text', text: 'abc' },
+          { type: 'image', mimeType: 'image/png', data: 'AAAA', name: 'a.png' },
+        ],
+      },
       {
         id: 'a',
         sessionId: 's',
@@ -139,10 +203,36 @@ describe('AnthropicBodyEncoder', () => {
         role: 'tool',
         createdAt: 0,
         updatedAt: 0,
-        parts: [{ type: 'tool_result', toolCallId: 'c1', name: 'view', content: 'out', isError: false, metadata: { n: 1 }, images: [{ mimeType: 'image/png', data: 'BBBB' }] }],
+        parts: [
+          {
+            type: 'tool_result',
+            toolCallId: 'c1',
+            name: 'view',
+            content: 'out',
+            isError: false,
+            metadata: { n: 1 },
+            images: [{ mimeType: 'image/png', data: 'BBBB' }],
+          },
+        ],
       },
-      { id: 'u2', sessionId: 's', seq: 3, role: 'user', createdAt: 0, updatedAt: 0, parts: [{ type: 'text', text: 'next' }] },
-      { id: 'a2', sessionId: 's', seq: 4, role: 'assistant', createdAt: 0, updatedAt: 0, parts: [{ type: 'text', text: 'done' }] },
+      {
+        id: 'u2',
+        sessionId: 's',
+        seq: 3,
+        role: 'user',
+        createdAt: 0,
+        updatedAt: 0,
+        parts: [{ type: 'text', text: 'next' }],
+      },
+      {
+        id: 'a2',
+        sessionId: 's',
+        seq: 4,
+        role: 'assistant',
+        createdAt: 0,
+        updatedAt: 0,
+        parts: [{ type: 'text', text: 'done' }],
+      },
     ];
     const edits = editEveryPartField(
       base,
@@ -160,7 +250,10 @@ describe('AnthropicBodyEncoder', () => {
   it('follows the system prompt, the tools, the model and the thinking settings between calls', () => {
     const history = randomHistory(rng(7), 12, MODELS);
     const encoder = new AnthropicBodyEncoder();
-    const changedSchema: ToolSchema = { ...TOOLS[1]!, inputSchema: { type: 'object', properties: { command: { type: 'string' }, timeout: { type: 'number' } } } };
+    const changedSchema: ToolSchema = {
+      ...TOOLS[1]!,
+      inputSchema: { type: 'object', properties: { command: { type: 'string' }, timeout: { type: 'number' } } },
+    };
     const variants: [ModelInfo, Partial<ProviderRequest>][] = [
       [HAIKU, {}],
       [HAIKU, { systemPrompt: 'Another prompt' }],
@@ -188,7 +281,11 @@ describe('AnthropicProvider request body', () => {
 
   it('sends exactly the bytes of the request object, with the JSON content type, call after call', async () => {
     fake = await startFakeProvider();
-    const provider = createProvider(HAIKU, { providers: {}, env: { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL } }, { maxRetries: 0 });
+    const provider = createProvider(
+      HAIKU,
+      { providers: {}, env: { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL } },
+      { maxRetries: 0 },
+    );
     const history = randomHistory(rng(11), 20, MODELS);
     for (const n of [5, 12, 20]) {
       fake.push({ text: 'ok' });

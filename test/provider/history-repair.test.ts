@@ -17,7 +17,13 @@ afterEach(async () => {
 });
 
 const call = (id: string, input: string) => ({ type: 'tool_call' as const, id, name: 'bash', input, finished: true });
-const result = (id: string, content = 'out') => ({ type: 'tool_result' as const, toolCallId: id, name: 'bash', content, isError: false });
+const result = (id: string, content = 'out') => ({
+  type: 'tool_result' as const,
+  toolCallId: id,
+  name: 'bash',
+  content,
+  isError: false,
+});
 
 describe('tool input repair', () => {
   it('keeps JSON objects, maps empty input to {} and wraps anything else', () => {
@@ -61,18 +67,35 @@ describe('pairToolResults', () => {
 describe.each(['anthropic', 'openai'] as const)('%s: a broken history still gives a valid request', (api) => {
   function provider(f: FakeProvider) {
     return api === 'anthropic'
-      ? createProvider(catalogModel('anthropic/claude-haiku-4-5')!, envSettings({ ANTHROPIC_API_KEY: 'k-123456', ANTHROPIC_BASE_URL: f.anthropicBaseURL }), { maxRetries: 0 })
-      : createProvider(catalogModel('openai/gpt-4.1')!, envSettings({ OPENAI_API_KEY: 'k-123456', OPENAI_BASE_URL: f.openaiBaseURL }), { maxRetries: 0 });
+      ? createProvider(
+          catalogModel('anthropic/claude-haiku-4-5')!,
+          envSettings({ ANTHROPIC_API_KEY: 'k-123456', ANTHROPIC_BASE_URL: f.anthropicBaseURL }),
+          { maxRetries: 0 },
+        )
+      : createProvider(
+          catalogModel('openai/gpt-4.1')!,
+          envSettings({ OPENAI_API_KEY: 'k-123456', OPENAI_BASE_URL: f.openaiBaseURL }),
+          { maxRetries: 0 },
+        );
   }
 
   it('sends a call with invalid JSON input wrapped, next to its result, and the fake accepts it', async () => {
     fake = await startFakeProvider([{ text: 'Recovered.' }]);
-    const history = [user('go'), msg('assistant', call('t1', '{"command": "ls')), msg('tool', result('t1', 'invalid input')), user('again')];
+    const history = [
+      user('go'),
+      msg('assistant', call('t1', '{"command": "ls')),
+      msg('tool', result('t1', 'invalid input')),
+      user('again'),
+    ];
     expect(completed(await collect(provider(fake).stream(request(history)))).content).toBe('Recovered.');
     const sent = fake.requests[0]!;
     expect(sent.rejected).toBeUndefined();
     if (api === 'anthropic') {
-      expect(sent.body.messages[1].content[0]).toMatchObject({ type: 'tool_use', id: 't1', input: { _invalid_json: '{"command": "ls' } });
+      expect(sent.body.messages[1].content[0]).toMatchObject({
+        type: 'tool_use',
+        id: 't1',
+        input: { _invalid_json: '{"command": "ls' },
+      });
     } else {
       expect(sent.body.messages[2].tool_calls[0].function.arguments).toBe('{"_invalid_json":"{\\"command\\": \\"ls"}');
     }
@@ -80,7 +103,12 @@ describe.each(['anthropic', 'openai'] as const)('%s: a broken history still give
 
   it('answers a call that has no result and drops a result that has no call', async () => {
     fake = await startFakeProvider([{ text: 'ok' }]);
-    const history = [user('go'), msg('tool', result('ghost')), msg('assistant', call('t1', '{}')), user('what happened?')];
+    const history = [
+      user('go'),
+      msg('tool', result('ghost')),
+      msg('assistant', call('t1', '{}')),
+      user('what happened?'),
+    ];
     expect(completed(await collect(provider(fake).stream(request(history)))).content).toBe('ok');
     expect(fake.requests[0]!.rejected).toBeUndefined();
     expect(JSON.stringify(fake.requests[0]!.body)).not.toContain('ghost');
@@ -91,14 +119,37 @@ describe.each(['anthropic', 'openai'] as const)('%s: a broken history still give
     fake = await startFakeProvider([{ text: 'unused' }]);
     const body =
       api === 'anthropic'
-        ? { model: 'm', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'b', input: {} }] }, { role: 'user', content: 'y' }] }
-        : { model: 'm', stream: true, messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'b', arguments: '{}' } }] }, { role: 'user', content: 'y' }] };
+        ? {
+            model: 'm',
+            max_tokens: 10,
+            stream: true,
+            messages: [
+              { role: 'user', content: 'x' },
+              { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'b', input: {} }] },
+              { role: 'user', content: 'y' },
+            ],
+          }
+        : {
+            model: 'm',
+            stream: true,
+            messages: [
+              { role: 'user', content: 'x' },
+              {
+                role: 'assistant',
+                content: null,
+                tool_calls: [{ id: 'a', type: 'function', function: { name: 'b', arguments: '{}' } }],
+              },
+              { role: 'user', content: 'y' },
+            ],
+          };
     const path = api === 'anthropic' ? '/v1/messages' : '/v1/chat/completions';
     const res = await fetch(`${fake.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
     expect(res.status).toBe(400);
     const json = (await res.json()) as { type?: string; error: { type: string; message: string } };
     expect(json.error.type).toBe('invalid_request_error');
-    expect(json.error.message).toContain(api === 'anthropic' ? 'tool_use` ids were found without `tool_result`' : "did not have response messages: a");
+    expect(json.error.message).toContain(
+      api === 'anthropic' ? 'tool_use` ids were found without `tool_result`' : 'did not have response messages: a',
+    );
     expect(fake.remaining()).toBe(1);
   });
 });

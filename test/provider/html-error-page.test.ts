@@ -10,13 +10,19 @@ const page = `<!DOCTYPE html>\n<html><head><title>400 Bad Request</title></head>
 
 describe('an HTML error page', () => {
   it('is named by its title and size, the text before it kept', () => {
-    expect(describeHtmlPage(`400 ${page}`)).toBe(`400 an HTML page titled "400 Bad Request" (${page.length} characters), not the API's answer: check the base URL and any proxy`);
+    expect(describeHtmlPage(`400 ${page}`)).toBe(
+      `400 an HTML page titled "400 Bad Request" (${page.length} characters), not the API's answer: check the base URL and any proxy`,
+    );
     expect(describeHtmlPage('plain message')).toBe('plain message');
   });
 
   it("is one line in the provider's error (-p and the TUI print it)", () => {
     const err = Object.assign(new Error(`400 ${page}`), { status: 400 });
-    const { error } = classifyError(err, undefined, { providerName: 'Anthropic' } as Parameters<typeof classifyError>[2]);
-    expect(error.message).toBe(`Anthropic API rejected the request (HTTP 400): 400 an HTML page titled "400 Bad Request" (${page.length} characters), not the API's answer: check the base URL and any proxy`);
+    const { error } = classifyError(err, undefined, { providerName: 'Anthropic' } as Parameters<
+      typeof classifyError
+    >[2]);
+    expect(error.message).toBe(
+      `Anthropic API rejected the request (HTTP 400): 400 an HTML page titled "400 Bad Request" (${page.length} characters), not the API's answer: check the base URL and any proxy`,
+    );
   });
 });

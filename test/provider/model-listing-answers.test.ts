@@ -12,10 +12,13 @@ import { envSettings } from '../support/provider-helpers.js';
 const servers: http.Server[] = [];
 afterEach(async () => {
   await Promise.all(
-    servers.splice(0).map((server) => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    })),
+    servers.splice(0).map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    ),
   );
 });
 
@@ -40,12 +43,17 @@ async function listingError(endpoint: string, discoveryTimeoutMs = 2000): Promis
 describe('the local model listing, answered badly', () => {
   it.each(['null', '[]', '"models"', '{"data":{"id":"x"}}'])('%s: the answer has no "data" list', async (answer) => {
     const url = await serve((_req, res) => res.end(answer));
-    expect((await listingError(url)).message).toBe(`Could not list models at ${url}/v1/models: the answer has no "data" list. Is the server running?`);
+    expect((await listingError(url)).message).toBe(
+      `Could not list models at ${url}/v1/models: the answer has no "data" list. Is the server running?`,
+    );
   });
 
   it('skips entries that are not objects with a string id (null, numbers), keeping the others', async () => {
     const url = await serve((_req, res) => res.end('{"data":[null,7,"x",{"id":3},{"id":"x"}]}'));
-    expect(await resolveModel('local/x', envSettings({ LOCAL_ENDPOINT: url }))).toMatchObject({ id: 'local/x', apiModel: 'x' });
+    expect(await resolveModel('local/x', envSettings({ LOCAL_ENDPOINT: url }))).toMatchObject({
+      id: 'local/x',
+      apiModel: 'x',
+    });
   });
 
   it('says the timeout ran out when the headers came but the body never ended, not that it is not JSON', async () => {
@@ -81,6 +89,8 @@ describe('the local model listing, answered badly', () => {
       `Could not list models at ${gzip}/v1/models: the answer could not be read (Z_DATA_ERROR). Is the server running?`,
     );
     const html = await serve((_req, res) => res.end('<html>LM Studio</html>'));
-    expect((await listingError(html)).message).toBe(`Could not list models at ${html}/v1/models: the answer is not JSON. Is the server running?`);
+    expect((await listingError(html)).message).toBe(
+      `Could not list models at ${html}/v1/models: the answer is not JSON. Is the server running?`,
+    );
   });
 });

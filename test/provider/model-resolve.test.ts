@@ -49,11 +49,26 @@ describe('resolveModel', () => {
 
   it('has unique ids and every provider of the brief in the catalog', () => {
     expect(new Set(CATALOG.map((m) => m.id)).size).toBe(CATALOG.length);
-    for (const id of ['anthropic/claude-opus-4-5', 'anthropic/claude-haiku-4-5', 'anthropic/claude-opus-4-1', 'anthropic/claude-sonnet-4',
-      'anthropic/claude-3-7-sonnet', 'openai/gpt-5', 'openai/gpt-5-mini', 'openai/o3', 'openai/o4-mini', 'openai/gpt-4o']) {
-      expect(CATALOG.some((m) => m.id === id), id).toBe(true);
+    for (const id of [
+      'anthropic/claude-opus-4-5',
+      'anthropic/claude-haiku-4-5',
+      'anthropic/claude-opus-4-1',
+      'anthropic/claude-sonnet-4',
+      'anthropic/claude-3-7-sonnet',
+      'openai/gpt-5',
+      'openai/gpt-5-mini',
+      'openai/o3',
+      'openai/o4-mini',
+      'openai/gpt-4o',
+    ]) {
+      expect(
+        CATALOG.some((m) => m.id === id),
+        id,
+      ).toBe(true);
     }
-    expect(new Set(CATALOG.map((m) => m.provider))).toEqual(new Set(['anthropic', 'openai', 'groq', 'openrouter', 'xai']));
+    expect(new Set(CATALOG.map((m) => m.provider))).toEqual(
+      new Set(['anthropic', 'openai', 'groq', 'openrouter', 'xai']),
+    );
   });
 
   it('accepts a bare catalog name when it is unambiguous, preferring the first-party provider', async () => {
@@ -62,9 +77,17 @@ describe('resolveModel', () => {
   });
 
   it('applies config overrides to a catalog model and accepts a model known only from config', async () => {
-    const settings = envSettings({}, {
-      anthropic: { models: { 'claude-sonnet-4': { maxTokens: 8000 }, 'claude-next': { contextWindow: 500_000, maxTokens: 64000, canReason: true } } },
-    });
+    const settings = envSettings(
+      {},
+      {
+        anthropic: {
+          models: {
+            'claude-sonnet-4': { maxTokens: 8000 },
+            'claude-next': { contextWindow: 500_000, maxTokens: 64000, canReason: true },
+          },
+        },
+      },
+    );
     expect((await resolveModel('anthropic/claude-sonnet-4', settings)).defaultMaxTokens).toBe(8000);
     expect(await resolveModel('anthropic/claude-next', settings)).toEqual({
       id: 'anthropic/claude-next',
@@ -83,9 +106,15 @@ describe('resolveModel', () => {
     await expect(resolveModel('openai/gpt-9', none)).rejects.toThrow(
       /^Unknown model "openai\/gpt-9"\. Known openai models: .*openai\/gpt-4\.1.*set providers\.openai\.models\["gpt-9"\] \(contextWindow, maxTokens\)/,
     );
-    await expect(resolveModel('acme/x', none)).rejects.toThrow(/provider "acme" is not configured; set providers\.acme\.baseURL/);
-    await expect(resolveModel('local/x', none)).rejects.toThrow(/the local provider is not configured; set LOCAL_ENDPOINT/);
-    await expect(resolveModel('openai/gpt-4.1', envSettings({}, { openai: { disabled: true } }))).rejects.toThrow(/disabled/);
+    await expect(resolveModel('acme/x', none)).rejects.toThrow(
+      /provider "acme" is not configured; set providers\.acme\.baseURL/,
+    );
+    await expect(resolveModel('local/x', none)).rejects.toThrow(
+      /the local provider is not configured; set LOCAL_ENDPOINT/,
+    );
+    await expect(resolveModel('openai/gpt-4.1', envSettings({}, { openai: { disabled: true } }))).rejects.toThrow(
+      /disabled/,
+    );
     const err = await resolveModel('nope', none).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).code).toBe('unknown_model');
@@ -104,7 +133,10 @@ describe('resolveModel', () => {
       });
     }
     const settings = envSettings({ LOCAL_ENDPOINT: fake.url });
-    expect(await resolveModel('local/qwen3:8b', settings)).toMatchObject({ contextWindowTokens: 40960, defaultMaxTokens: 4096 });
+    expect(await resolveModel('local/qwen3:8b', settings)).toMatchObject({
+      contextWindowTokens: 40960,
+      defaultMaxTokens: 4096,
+    });
     await expect(resolveModel('local/mistral', settings)).rejects.toThrow(
       `Unknown model "local/mistral": the server at ${fake.url}/v1 does not list "mistral". It lists: qwen3:8b, llama3.2.`,
     );
@@ -114,12 +146,18 @@ describe('resolveModel', () => {
   it('gives up discovery after the timeout with a clear error', async () => {
     const silent = http.createServer(() => {}); // accepts, never answers
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise((resolve) => { silent.closeAllConnections(); silent.close(() => resolve()); }));
+    closers.push(
+      () =>
+        new Promise((resolve) => {
+          silent.closeAllConnections();
+          silent.close(() => resolve());
+        }),
+    );
     const url = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
     const started = Date.now();
-    await expect(resolveModel('local/x', envSettings({ LOCAL_ENDPOINT: url }), { discoveryTimeoutMs: 200 })).rejects.toThrow(
-      `Could not list models at ${url}/v1/models: no answer within 200 ms. Is the server running?`,
-    );
+    await expect(
+      resolveModel('local/x', envSettings({ LOCAL_ENDPOINT: url }), { discoveryTimeoutMs: 200 }),
+    ).rejects.toThrow(`Could not list models at ${url}/v1/models: no answer within 200 ms. Is the server running?`);
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
@@ -151,7 +189,14 @@ describe('defaultModels', () => {
 
   it('follows local → anthropic → openai → groq → openrouter → xai', async () => {
     const fake = await fakeWith([], { models: ['qwen3:8b', 'llama3.2'] });
-    const all = { LOCAL_ENDPOINT: fake.url, ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o', GROQ_API_KEY: 'g', OPENROUTER_API_KEY: 'r', XAI_API_KEY: 'x' };
+    const all = {
+      LOCAL_ENDPOINT: fake.url,
+      ANTHROPIC_API_KEY: 'a',
+      OPENAI_API_KEY: 'o',
+      GROQ_API_KEY: 'g',
+      OPENROUTER_API_KEY: 'r',
+      XAI_API_KEY: 'x',
+    };
     const order: Array<[keyof typeof all, string]> = [
       ['LOCAL_ENDPOINT', 'local/qwen3:8b'],
       ['ANTHROPIC_API_KEY', 'anthropic/claude-sonnet-5-5'],
@@ -176,17 +221,35 @@ describe('defaultModels', () => {
 
   it('counts config keys, skips disabled providers, and prefers configured local models over discovery', async () => {
     expect((await defaultModels(envSettings({}, { openai: { apiKey: 'k' } })))?.coder).toBe('openai/gpt-4.1');
-    expect((await defaultModels(envSettings({ ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' }, { anthropic: { disabled: true } })))?.coder).toBe('openai/gpt-4.1');
+    expect(
+      (
+        await defaultModels(
+          envSettings({ ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' }, { anthropic: { disabled: true } }),
+        )
+      )?.coder,
+    ).toBe('openai/gpt-4.1');
     const port = await closedPort(); // nothing listens: configured models need no network
-    const local = envSettings({ LOCAL_ENDPOINT: `http://127.0.0.1:${port}` }, { local: { models: { 'my-model': {} } } });
-    expect(await defaultModels(local)).toEqual({ coder: 'local/my-model', task: 'local/my-model', title: 'local/my-model', summarizer: 'local/my-model' });
+    const local = envSettings(
+      { LOCAL_ENDPOINT: `http://127.0.0.1:${port}` },
+      { local: { models: { 'my-model': {} } } },
+    );
+    expect(await defaultModels(local)).toEqual({
+      coder: 'local/my-model',
+      task: 'local/my-model',
+      title: 'local/my-model',
+      summarizer: 'local/my-model',
+    });
   });
 
   it('falls through a local server that is down, and reports it when nothing else is configured', async () => {
     const port = await closedPort();
     const endpoint = `http://127.0.0.1:${port}`;
-    expect(await defaultModels(envSettings({ LOCAL_ENDPOINT: endpoint, ANTHROPIC_API_KEY: 'a' }))).toEqual(anthropicDefaults);
-    await expect(defaultModels(envSettings({ LOCAL_ENDPOINT: endpoint }))).rejects.toThrow(/cannot reach .* \(connection refused\)/);
+    expect(await defaultModels(envSettings({ LOCAL_ENDPOINT: endpoint, ANTHROPIC_API_KEY: 'a' }))).toEqual(
+      anthropicDefaults,
+    );
+    await expect(defaultModels(envSettings({ LOCAL_ENDPOINT: endpoint }))).rejects.toThrow(
+      /cannot reach .* \(connection refused\)/,
+    );
   });
 });
 
@@ -200,13 +263,24 @@ describe('credentials and cost', () => {
 
   it('tells which env vars and config keys to set, including LOCAL_ENDPOINT', () => {
     const message = missingCredentialsMessage();
-    for (const name of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GROQ_API_KEY', 'OPENROUTER_API_KEY', 'XAI_API_KEY', 'LOCAL_ENDPOINT', 'providers.<provider>.apiKey', 'Ollama']) {
+    for (const name of [
+      'ANTHROPIC_API_KEY',
+      'OPENAI_API_KEY',
+      'GROQ_API_KEY',
+      'OPENROUTER_API_KEY',
+      'XAI_API_KEY',
+      'LOCAL_ENDPOINT',
+      'providers.<provider>.apiKey',
+      'Ollama',
+    ]) {
       expect(message).toContain(name);
     }
   });
 
   it('lists catalog and config models of providers with credentials only', () => {
-    const ids = listModels(envSettings({ XAI_API_KEY: 'x' }, { mine: { baseURL: 'http://127.0.0.1:1/v1', models: { m: {} } } })).map((m) => m.id);
+    const ids = listModels(
+      envSettings({ XAI_API_KEY: 'x' }, { mine: { baseURL: 'http://127.0.0.1:1/v1', models: { m: {} } } }),
+    ).map((m) => m.id);
     expect(ids).toEqual([...CATALOG.filter((m) => m.provider === 'xai').map((m) => m.id), 'mine/m']);
   });
 
@@ -217,4 +291,3 @@ describe('credentials and cost', () => {
     expect(cost).toBeCloseTo(5.85, 10);
   });
 });
-

@@ -17,7 +17,7 @@ import { chunksOf, fetchOf, loopbackServers, paced, rejection, until } from '../
 const serve = loopbackServers();
 const decoder = new TextDecoder();
 
-describe('nodeFetch: failures, shaped as Node\'s fetch shapes them', () => {
+describe("nodeFetch: failures, shaped as Node's fetch shapes them", () => {
   it('a refused connection: fetch failed ← ECONNREFUSED', async () => {
     const server = await serve(() => {});
     const url = server.url;
@@ -26,7 +26,7 @@ describe('nodeFetch: failures, shaped as Node\'s fetch shapes them', () => {
     expect([err.name, err.message, err.cause?.code]).toEqual(['TypeError', 'fetch failed', 'ECONNREFUSED']);
   });
 
-  it('a port on the Fetch standard\'s bad-port list: fetch failed ← bad port, nothing sent', async () => {
+  it("a port on the Fetch standard's bad-port list: fetch failed ← bad port, nothing sent", async () => {
     const err = await rejection(fetchOf()('http://127.0.0.1:6000/v1/messages', { method: 'POST', body: '{}' }));
     expect([err.message, err.cause?.message]).toEqual(['fetch failed', 'bad port']);
   });
@@ -37,19 +37,48 @@ describe('nodeFetch: failures, shaped as Node\'s fetch shapes them', () => {
     expect(['ENOTFOUND', 'EAI_AGAIN']).toContain(err.cause?.code);
   });
 
-  it('https: a certificate nobody signed and a server that speaks no TLS fail with the TLS error, as Node\'s fetch says it', async () => {
+  it("https: a certificate nobody signed and a server that speaks no TLS fail with the TLS error, as Node's fetch says it", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-node-fetch-tls-'));
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-        '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-      const tls = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('secret'));
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
+      const tls = https.createServer(
+        { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+        (_req, res) => res.end('secret'),
+      );
       await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
       const plain = await serve((_req, res) => res.end('plain'));
       try {
-        for (const url of [`https://127.0.0.1:${(tls.address() as AddressInfo).port}/`, plain.url.replace('http:', 'https:')]) {
+        for (const url of [
+          `https://127.0.0.1:${(tls.address() as AddressInfo).port}/`,
+          plain.url.replace('http:', 'https:'),
+        ]) {
           const ours = await rejection(fetchOf()(url, { method: 'POST', body: '{}' }));
           const undici = await rejection(fetch(url, { method: 'POST', body: '{}' }));
-          expect([ours.message, ours.cause?.code, ours.cause?.message]).toEqual([undici.message, undici.cause?.code, undici.cause?.message]);
+          expect([ours.message, ours.cause?.code, ours.cause?.message]).toEqual([
+            undici.message,
+            undici.cause?.code,
+            undici.cause?.message,
+          ]);
         }
       } finally {
         tls.closeAllConnections();
@@ -63,7 +92,12 @@ describe('nodeFetch: failures, shaped as Node\'s fetch shapes them', () => {
   it('a connection closed before the response: fetch failed ← SocketError other side closed', async () => {
     const server = await serve((req) => req.socket.destroy());
     const err = await rejection(fetchOf()(server.url, { method: 'POST', body: '{}' }));
-    expect([err.message, err.cause?.name, err.cause?.message, err.cause?.code]).toEqual(['fetch failed', 'SocketError', 'other side closed', 'UND_ERR_SOCKET']);
+    expect([err.message, err.cause?.name, err.cause?.message, err.cause?.code]).toEqual([
+      'fetch failed',
+      'SocketError',
+      'other side closed',
+      'UND_ERR_SOCKET',
+    ]);
   });
 
   it('a connection closed mid-body: the read throws terminated ← other side closed, after the chunks that came', async () => {
@@ -75,14 +109,20 @@ describe('nodeFetch: failures, shaped as Node\'s fetch shapes them', () => {
     const seen: string[] = [];
     const err = await rejection(
       (async () => {
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) seen.push(decoder.decode(chunk));
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
+          seen.push(decoder.decode(chunk));
       })(),
     );
     expect(seen).toEqual(['data: 1\n\n']);
-    expect([err.name, err.message, err.cause?.message, err.cause?.code]).toEqual(['TypeError', 'terminated', 'other side closed', 'UND_ERR_SOCKET']);
+    expect([err.name, err.message, err.cause?.message, err.cause?.code]).toEqual([
+      'TypeError',
+      'terminated',
+      'other side closed',
+      'UND_ERR_SOCKET',
+    ]);
   });
 
-  it('an abort before the response rejects with the signal\'s reason and closes the connection', async () => {
+  it("an abort before the response rejects with the signal's reason and closes the connection", async () => {
     const server = await serve(() => {});
     const controller = new AbortController();
     const pending = fetchOf()(server.url, { method: 'POST', body: '{}', signal: controller.signal });
@@ -112,7 +152,9 @@ describe('nodeFetch: failures, shaped as Node\'s fetch shapes them', () => {
   });
 
   it('headers and then silence fail the body read with the first-byte stall', async () => {
-    const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders());
+    const server = await serve((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders(),
+    );
     const response = await fetchOf({ firstByteTimeoutMs: 100 })(server.url);
     const err = await rejection(chunksOf(response));
     expect(err).toBeInstanceOf(ProviderStallError);
@@ -179,7 +221,9 @@ describe('nodeFetch: the stall clocks (one timer, checked when it fires)', () =>
   it('with both clocks off a silent body waits (until the caller aborts)', async () => {
     const server = await serve((_req, res) => paced(res, ['data: 1\n\n'], false));
     const controller = new AbortController();
-    const response = await fetchOf({ firstByteTimeoutMs: 0, idleTimeoutMs: 0 })(server.url, { signal: controller.signal });
+    const response = await fetchOf({ firstByteTimeoutMs: 0, idleTimeoutMs: 0 })(server.url, {
+      signal: controller.signal,
+    });
     const chunks = (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
     await chunks.next();
     const read = chunks.next();

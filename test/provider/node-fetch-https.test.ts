@@ -28,8 +28,29 @@ function certificate(): { key: Buffer; cert: Buffer; certFile: string } {
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const keyFile = path.join(dir, 'key.pem');
   const certFile = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(keyFile), cert: readFileSync(certFile), certFile };
 }
 
@@ -60,7 +81,13 @@ describe('nodeFetch over https', () => {
       req.setEncoding('utf8');
       req.on('data', (d: string) => (body += d));
       req.on('end', () => {
-        seen.push({ method: req.method!, url: req.url!, body, length: req.headers['content-length'], secure: 'encrypted' in req.socket });
+        seen.push({
+          method: req.method!,
+          url: req.url!,
+          body,
+          length: req.headers['content-length'],
+          secure: 'encrypted' in req.socket,
+        });
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write('data: one\n\n');
         setTimeout(() => res.end(`data: two of ${JSON.parse(body).n}\n\n`), 20);
@@ -75,11 +102,25 @@ describe('nodeFetch over https', () => {
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
     const env = { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: certFile, TARGET_URL: url };
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], { cwd: root, env, timeout: 20_000 });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
+      cwd: root,
+      env,
+      timeout: 20_000,
+    });
 
     expect(JSON.parse(stdout)).toEqual([
-      { status: 200, type: 'text/event-stream', url: `${url}/v1/messages`, chunks: ['data: one\n\n', 'data: two of 1\n\n'] },
-      { status: 200, type: 'text/event-stream', url: `${url}/v1/messages`, chunks: ['data: one\n\n', 'data: two of 2\n\n'] },
+      {
+        status: 200,
+        type: 'text/event-stream',
+        url: `${url}/v1/messages`,
+        chunks: ['data: one\n\n', 'data: two of 1\n\n'],
+      },
+      {
+        status: 200,
+        type: 'text/event-stream',
+        url: `${url}/v1/messages`,
+        chunks: ['data: one\n\n', 'data: two of 2\n\n'],
+      },
     ]);
     expect(seen).toEqual([
       { method: 'POST', url: '/v1/messages', body: '{"n":1}', length: '7', secure: true },

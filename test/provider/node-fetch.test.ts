@@ -15,13 +15,17 @@ const serve = loopbackServers();
 const decoder = new TextDecoder();
 
 describe('nodeFetch: the request', () => {
-  it('sends the method, the body with its length, the given headers, and the headers Node\'s fetch adds', async () => {
+  it("sends the method, the body with its length, the given headers, and the headers Node's fetch adds", async () => {
     const server = await serve((_req, res) => res.end('ok'));
     const body = JSON.stringify({ text: 'héllo' });
     const response = await fetchOf()(`${server.url}/v1/messages?beta=true`, {
       method: 'post',
       body,
-      headers: new Headers({ 'content-type': 'application/json', 'X-Api-Key': 'k1', 'user-agent': 'Anthropic/JS 1.14.0' }),
+      headers: new Headers({
+        'content-type': 'application/json',
+        'X-Api-Key': 'k1',
+        'user-agent': 'Anthropic/JS 1.14.0',
+      }),
     });
     expect(await response.text()).toBe('ok');
     const [seen] = server.requests;
@@ -53,7 +57,10 @@ describe('nodeFetch: the request', () => {
     await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
     try {
       const body = `{"text":"naïve — 日本語 😀 \ud800 end"}`;
-      const response = await fetchOf()(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/`, { method: 'POST', body });
+      const response = await fetchOf()(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/`, {
+        method: 'POST',
+        body,
+      });
       const expected = Buffer.from(body, 'utf8');
       expect(await response.text()).toBe(String(expected.length));
       expect(received[0]!.equals(expected)).toBe(true);
@@ -67,7 +74,16 @@ describe('nodeFetch: the request', () => {
   it('takes headers as a record or as pairs, and a string body without a type as text/plain', async () => {
     const server = await serve((_req, res) => res.end());
     await (await fetchOf()(server.url, { method: 'POST', body: 'x', headers: { 'X-One': '1' } })).text();
-    await (await fetchOf()(server.url, { method: 'POST', body: 'y', headers: [['X-Two', '2'], ['x-two', '3']] })).text();
+    await (
+      await fetchOf()(server.url, {
+        method: 'POST',
+        body: 'y',
+        headers: [
+          ['X-Two', '2'],
+          ['x-two', '3'],
+        ],
+      })
+    ).text();
     expect(server.requests.map((r) => [r.headers['x-one'], r.headers['x-two'], r.headers['content-type']])).toEqual([
       ['1', undefined, 'text/plain;charset=UTF-8'],
       [undefined, '2, 3', 'text/plain;charset=UTF-8'],
@@ -77,7 +93,8 @@ describe('nodeFetch: the request', () => {
   it('reuses one kept-alive connection for requests one after another', async () => {
     const server = await serve((_req, res) => res.end('ok'));
     const fetch = fetchOf();
-    for (let i = 0; i < 3; i++) expect(await (await fetch(server.url, { method: 'POST', body: String(i) })).text()).toBe('ok');
+    for (let i = 0; i < 3; i++)
+      expect(await (await fetch(server.url, { method: 'POST', body: String(i) })).text()).toBe('ok');
     expect(server.connections).toBe(1);
   });
 
@@ -103,7 +120,11 @@ describe('nodeFetch: the request', () => {
       return new Response('from fallback');
     }) as typeof fetch;
     const body = new ReadableStream({ start: (c) => c.close() });
-    const response = await nodeFetch({ fallback })('http://127.0.0.1:1/upload', { method: 'POST', body, duplex: 'half' } as RequestInit);
+    const response = await nodeFetch({ fallback })('http://127.0.0.1:1/upload', {
+      method: 'POST',
+      body,
+      duplex: 'half',
+    } as RequestInit);
     expect(await response.text()).toBe('from fallback');
     expect(calls).toEqual(['http://127.0.0.1:1/upload']);
   });
@@ -114,7 +135,12 @@ describe('nodeFetch: the response', () => {
     const parts = ['event: message_start\ndata: {"a":', '1}\n\n', 'event: ping\n', 'data: {}\n\n'];
     const server = await serve((_req, res) => paced(res, parts));
     const response = await fetchOf()(`${server.url}/stream`);
-    expect([response.status, response.ok, response.statusText, response.url]).toEqual([200, true, 'OK', `${server.url}/stream`]);
+    expect([response.status, response.ok, response.statusText, response.url]).toEqual([
+      200,
+      true,
+      'OK',
+      `${server.url}/stream`,
+    ]);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     expect(await chunksOf(response)).toEqual(parts);
   });
@@ -189,7 +215,9 @@ describe('nodeFetch: the response', () => {
       // a slow reader: the server is held back instead of the body queueing all of it
       if (++reads % 16 === 0) await new Promise((r) => setTimeout(r, 5));
     }
-    expect(Buffer.concat(received).equals(Buffer.concat(Array.from({ length: blocks }, (_, i) => block(i))))).toBe(true);
+    expect(Buffer.concat(received).equals(Buffer.concat(Array.from({ length: blocks }, (_, i) => block(i))))).toBe(
+      true,
+    );
   });
 
   it('has no body for 204 and for HEAD', async () => {
@@ -222,14 +250,23 @@ describe('nodeFetch: redirects', () => {
       if (req.url === '/b') return void res.writeHead(303, { location: `${other.url}/c` }).end();
       res.end('never');
     });
-    const response = await fetchOf()(`${server.url}/a`, { method: 'POST', body: 'payload', headers: { authorization: 'Bearer x', 'content-type': 'application/json' } });
+    const response = await fetchOf()(`${server.url}/a`, {
+      method: 'POST',
+      body: 'payload',
+      headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
+    });
     expect([await response.text(), response.redirected, response.url]).toEqual(['other', true, `${other.url}/c`]);
     expect(server.requests.map((r) => [r.method, r.url, r.body, r.headers.authorization])).toEqual([
       ['POST', '/a', 'payload', 'Bearer x'],
       ['POST', '/b', 'payload', 'Bearer x'],
     ]);
     const [last] = other.requests;
-    expect([last!.method, last!.body, last!.headers.authorization, last!.headers['content-type']]).toEqual(['GET', '', undefined, undefined]);
+    expect([last!.method, last!.body, last!.headers.authorization, last!.headers['content-type']]).toEqual([
+      'GET',
+      '',
+      undefined,
+      undefined,
+    ]);
   });
 
   it('refuses a redirect with redirect: "error" and gives the 3xx itself with redirect: "manual"', async () => {
@@ -243,6 +280,10 @@ describe('nodeFetch: redirects', () => {
   it('gives up after 20 redirects', async () => {
     const server = await serve((_req, res) => void res.writeHead(302, { location: '/again' }).end());
     const err = await rejection(fetchOf()(server.url));
-    expect([err.message, err.cause?.message, server.requests.length]).toEqual(['fetch failed', 'redirect count exceeded', 21]);
+    expect([err.message, err.cause?.message, server.requests.length]).toEqual([
+      'fetch failed',
+      'redirect count exceeded',
+      21,
+    ]);
   });
 });

@@ -53,7 +53,18 @@ describe('OpenAIBodyEncoder', () => {
 
   it('sees every field of every part type, a part added or removed and a role changed in place', () => {
     const base = (): Message[] => [
-      { id: 'u', sessionId: 's', seq: 0, role: 'user', createdAt: 0, updatedAt: 0, parts: [{ type: 'text', text: 'abc' }, { type: 'image', mimeType: 'image/png', data: 'AAAA', name: 'a.png' }] },
+      {
+        id: 'u',
+        sessionId: 's',
+        seq: 0,
+        role: 'user',
+        createdAt: 0,
+        updatedAt: 0,
+        parts: [
+          { type: 'text', text: 'abc' },
+          { type: 'image', mimeType: 'image/png', data: 'AAAA', name: 'a.png' },
+        ],
+      },
       {
         id: 'a',
         sessionId: 's',
@@ -76,7 +87,15 @@ describe('OpenAIBodyEncoder', () => {
         createdAt: 0,
         updatedAt: 0,
         parts: [
-          { type: 'tool_result', toolCallId: 'c1', name: 'view', content: 'out', isError: false, metadata: { n: 1 }, images: [{ mimeType: 'image/png', data: 'BBBB' }] },
+          {
+            type: 'tool_result',
+            toolCallId: 'c1',
+            name: 'view',
+            content: 'out',
+            isError: false,
+            metadata: { n: 1 },
+            images: [{ mimeType: 'image/png', data: 'BBBB' }],
+          },
           { type: 'finish', reason: 'end_turn', time: 6 },
         ],
       },
@@ -109,7 +128,10 @@ describe('OpenAIBodyEncoder', () => {
   it('follows the system prompt, the tools and the model between calls', () => {
     const history = randomHistory(rng(7), 12);
     const encoder = new OpenAIBodyEncoder();
-    const changedSchema: ToolSchema = { ...TOOLS[1]!, inputSchema: { type: 'object', properties: { command: { type: 'string' }, timeout: { type: 'number' } } } };
+    const changedSchema: ToolSchema = {
+      ...TOOLS[1]!,
+      inputSchema: { type: 'object', properties: { command: { type: 'string' }, timeout: { type: 'number' } } },
+    };
     const variants: [ModelInfo, Partial<ProviderRequest>][] = [
       [GPT41, {}],
       [GPT41, { systemPrompt: 'Another prompt' }],
@@ -136,7 +158,11 @@ describe('OpenAIProvider request body', () => {
 
   it('sends exactly the bytes of the request object, with the JSON content type and the bearer key, call after call', async () => {
     fake = await startFakeProvider();
-    const provider = createProvider(GPT41, envSettings({ OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: fake.openaiBaseURL }), { maxRetries: 0 });
+    const provider = createProvider(
+      GPT41,
+      envSettings({ OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: fake.openaiBaseURL }),
+      { maxRetries: 0 },
+    );
     const history = randomHistory(rng(11), 20);
     for (const n of [5, 12, 20]) {
       fake.push({ text: 'ok' });

@@ -7,7 +7,16 @@ import { catalogModel, createProvider, resolveModel } from '../../src/provider/i
 import { TOOL_IMAGES_NOTE } from '../../src/provider/openai.js';
 import type { ModelInfo } from '../../src/provider/types.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { BASH_TOOL, VIEW_TOOL, collect, completed, envSettings, msg, request, user } from '../support/provider-helpers.js';
+import {
+  BASH_TOOL,
+  VIEW_TOOL,
+  collect,
+  completed,
+  envSettings,
+  msg,
+  request,
+  user,
+} from '../support/provider-helpers.js';
 
 let fake: FakeProvider | undefined;
 afterEach(async () => {
@@ -19,9 +28,13 @@ const gpt41 = catalogModel('openai/gpt-4.1')!;
 const o4mini = catalogModel('openai/o4-mini')!;
 
 function openai(f: FakeProvider, model: ModelInfo = gpt41) {
-  return createProvider(model, envSettings({ OPENAI_API_KEY: 'sk-test-openai-key-987654', OPENAI_BASE_URL: f.openaiBaseURL }), {
-    maxRetries: 0,
-  });
+  return createProvider(
+    model,
+    envSettings({ OPENAI_API_KEY: 'sk-test-openai-key-987654', OPENAI_BASE_URL: f.openaiBaseURL }),
+    {
+      maxRetries: 0,
+    },
+  );
 }
 
 describe('openai stream', () => {
@@ -71,8 +84,20 @@ describe('openai stream', () => {
     fake = await startFakeProvider([{ text: 'Fine.' }]);
     const history = [
       msg('user', { type: 'text', text: 'see' }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }),
-      msg('assistant', { type: 'reasoning', thinking: 'not sent' }, { type: 'text', text: 'Running.' }, { type: 'tool_call', id: 'c1', name: 'bash', input: '{"command":"ls"}', finished: true }),
-      msg('tool', { type: 'tool_result', toolCallId: 'c1', name: 'bash', content: 'a.txt', isError: false, images: [{ mimeType: 'image/jpeg', data: 'BBBB' }] }),
+      msg(
+        'assistant',
+        { type: 'reasoning', thinking: 'not sent' },
+        { type: 'text', text: 'Running.' },
+        { type: 'tool_call', id: 'c1', name: 'bash', input: '{"command":"ls"}', finished: true },
+      ),
+      msg('tool', {
+        type: 'tool_result',
+        toolCallId: 'c1',
+        name: 'bash',
+        content: 'a.txt',
+        isError: false,
+        images: [{ mimeType: 'image/jpeg', data: 'BBBB' }],
+      }),
     ];
     completed(await collect(openai(fake).stream(request(history, { tools: [BASH_TOOL] }))));
     const req = fake.requests[0]!;
@@ -100,10 +125,26 @@ describe('openai stream', () => {
       ],
       messages: [
         { role: 'system', content: 'You are a test.' },
-        { role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
-        { role: 'assistant', content: 'Running.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'see' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: 'Running.',
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: 'a.txt' },
-        { role: 'user', content: [{ type: 'text', text: TOOL_IMAGES_NOTE }, { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,BBBB' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: TOOL_IMAGES_NOTE },
+            { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,BBBB' } },
+          ],
+        },
       ],
     });
   });
@@ -128,12 +169,19 @@ describe('openai stream', () => {
       { type: 'thinking_delta', text: 'me ' },
       { type: 'thinking_delta', text: 'think.' },
     ]);
-    expect(completed(events)).toMatchObject({ content: 'Answer.', reasoning: [{ thinking: 'Let me think.' }], finishReason: 'end_turn' });
+    expect(completed(events)).toMatchObject({
+      content: 'Answer.',
+      reasoning: [{ thinking: 'Let me think.' }],
+      finishReason: 'end_turn',
+    });
   });
 
   it('sends the OpenRouter attribution headers and the vendor/model name', async () => {
     fake = await startFakeProvider([{ text: 'hi' }]);
-    const settings = envSettings({ OPENROUTER_API_KEY: 'sk-or-test-1234567890' }, { openrouter: { baseURL: fake.openaiBaseURL } });
+    const settings = envSettings(
+      { OPENROUTER_API_KEY: 'sk-or-test-1234567890' },
+      { openrouter: { baseURL: fake.openaiBaseURL } },
+    );
     const model = await resolveModel('openrouter/anthropic/claude-sonnet-4.5', settings);
     completed(await collect(createProvider(model, settings, { maxRetries: 0 }).stream(request([user('x')]))));
     const req = fake.requests[0]!;
@@ -145,15 +193,24 @@ describe('openai stream', () => {
   });
 
   it('reaches groq, xai, a local server and a custom provider through their base URLs', async () => {
-    fake = await startFakeProvider([{ text: '1' }, { text: '2' }, { text: '3' }, { text: '4' }], { models: ['qwen3:8b'] });
+    fake = await startFakeProvider([{ text: '1' }, { text: '2' }, { text: '3' }, { text: '4' }], {
+      models: ['qwen3:8b'],
+    });
     const settings = envSettings(
       { GROQ_API_KEY: 'gsk_groqkey123456', XAI_API_KEY: 'xai-key-123456789', LOCAL_ENDPOINT: fake.url },
-      { groq: { baseURL: fake.openaiBaseURL }, xai: { baseURL: fake.openaiBaseURL }, mine: { baseURL: fake.openaiBaseURL, models: { 'm-1': {} } } },
+      {
+        groq: { baseURL: fake.openaiBaseURL },
+        xai: { baseURL: fake.openaiBaseURL },
+        mine: { baseURL: fake.openaiBaseURL, models: { 'm-1': {} } },
+      },
     );
     const ids = ['groq/llama-3.3-70b-versatile', 'xai/grok-4', 'local/qwen3:8b', 'mine/m-1'];
     for (const id of ids) {
       const model = await resolveModel(id, settings);
-      expect(completed(await collect(createProvider(model, settings, { maxRetries: 0 }).stream(request([user('x')])))).finishReason).toBe('end_turn');
+      expect(
+        completed(await collect(createProvider(model, settings, { maxRetries: 0 }).stream(request([user('x')]))))
+          .finishReason,
+      ).toBe('end_turn');
     }
     const completions = fake.requests.filter((r) => r.api === 'openai');
     expect(completions.map((r) => r.body.model)).toEqual(['llama-3.3-70b-versatile', 'grok-4-0709', 'qwen3:8b', 'm-1']);

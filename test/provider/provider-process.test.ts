@@ -39,8 +39,16 @@ describe('fake provider from a child process', () => {
   ])('serves a child pointed at it with %s_BASE_URL', async (prefix, modelId, route) => {
     fake = await startFakeProvider([{ text: 'Hello from the fake.' }]);
     const baseURL = prefix === 'ANTHROPIC' ? fake.anthropicBaseURL : fake.openaiBaseURL;
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', [`${prefix}_API_KEY`]: 'test-key-123456', [`${prefix}_BASE_URL`]: baseURL };
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], { cwd: root, env, timeout: 20_000 });
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      [`${prefix}_API_KEY`]: 'test-key-123456',
+      [`${prefix}_BASE_URL`]: baseURL,
+    };
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
+      cwd: root,
+      env,
+      timeout: 20_000,
+    });
     expect(stdout).toBe(`${modelId}: Hello from the fake.`);
     expect(fake.requests.map((r) => r.path)).toEqual([route]);
   });

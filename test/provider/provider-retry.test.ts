@@ -27,8 +27,16 @@ type Api = 'anthropic' | 'openai';
 function providerFor(api: Api, baseURL: string, options: CreateProviderOptions = {}) {
   const retry = { baseDelayMs: 5, maxRetries: 3, ...options };
   return api === 'anthropic'
-    ? createProvider(catalogModel('anthropic/claude-haiku-4-5')!, envSettings({ ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: baseURL }), retry)
-    : createProvider(catalogModel('openai/gpt-4.1-mini')!, envSettings({ OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: baseURL }), retry);
+    ? createProvider(
+        catalogModel('anthropic/claude-haiku-4-5')!,
+        envSettings({ ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: baseURL }),
+        retry,
+      )
+    : createProvider(
+        catalogModel('openai/gpt-4.1-mini')!,
+        envSettings({ OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: baseURL }),
+        retry,
+      );
 }
 const base = (api: Api, f: FakeProvider) => (api === 'anthropic' ? f.anthropicBaseURL : f.openaiBaseURL);
 const texts = (events: ProviderEvent[]) => events.flatMap((e) => (e.type === 'content_delta' ? [e.text] : []));
@@ -37,7 +45,13 @@ describe.each<Api>(['anthropic', 'openai'])('%s retries', (api) => {
   it('retries a 429 with Retry-After 0, emits one retry event and streams the text once', async () => {
     const fake = await fakeWith([{ httpStatus: 429, headers: { 'retry-after': '0' } }, { text: 'Hello there.' }]);
     const events = await collect(providerFor(api, base(api, fake)).stream(request([user('hi')])));
-    expect(events[0]).toEqual({ type: 'retry', attempt: 1, maxRetries: 3, delayMs: 0, reason: 'rate limited (HTTP 429)' });
+    expect(events[0]).toEqual({
+      type: 'retry',
+      attempt: 1,
+      maxRetries: 3,
+      delayMs: 0,
+      reason: 'rate limited (HTTP 429)',
+    });
     expect(events.filter((e) => e.type === 'retry')).toHaveLength(1);
     expect(texts(events)).toEqual(['Hello ', 'there.']);
     expect(completed(events).content).toBe('Hello there.');
@@ -75,13 +89,18 @@ describe.each<Api>(['anthropic', 'openai'])('%s retries', (api) => {
 
   it('honours retry-after-ms over the backoff', async () => {
     const fake = await fakeWith([{ httpStatus: 429, headers: { 'retry-after-ms': '35' } }, { text: 'ok' }]);
-    const events = await collect(providerFor(api, base(api, fake), { baseDelayMs: 5000 }).stream(request([user('hi')])));
+    const events = await collect(
+      providerFor(api, base(api, fake), { baseDelayMs: 5000 }).stream(request([user('hi')])),
+    );
     expect(events[0]).toMatchObject({ type: 'retry', delayMs: 35 });
     expect(completed(events).content).toBe('ok');
   });
 
   it('gives an error, without retrying, when the stream drops after text was streamed', async () => {
-    const fake = await fakeWith([{ text: 'one two three four', dropAfterChunks: api === 'anthropic' ? 5 : 3 }, { text: 'never' }]);
+    const fake = await fakeWith([
+      { text: 'one two three four', dropAfterChunks: api === 'anthropic' ? 5 : 3 },
+      { text: 'never' },
+    ]);
     const events = await collect(providerFor(api, base(api, fake)).stream(request([user('hi')])));
     expect(texts(events).length).toBeGreaterThan(0);
     expect(events.some((e) => e.type === 'retry')).toBe(false);
@@ -140,7 +159,9 @@ describe.each<Api>(['anthropic', 'openai'])('%s retries', (api) => {
     const controller = new AbortController();
     const events: ProviderEvent[] = [];
     let abortedAt = 0;
-    for await (const event of providerFor(api, base(api, fake)).stream(request([user('hi')], { signal: controller.signal }))) {
+    for await (const event of providerFor(api, base(api, fake)).stream(
+      request([user('hi')], { signal: controller.signal }),
+    )) {
       events.push(event);
       if (event.type === 'content_delta') {
         setTimeout(() => controller.abort(), 50);
@@ -158,7 +179,9 @@ describe.each<Api>(['anthropic', 'openai'])('%s retries', (api) => {
     const controller = new AbortController();
     const events: ProviderEvent[] = [];
     const started = Date.now();
-    for await (const event of providerFor(api, base(api, fake)).stream(request([user('hi')], { signal: controller.signal }))) {
+    for await (const event of providerFor(api, base(api, fake)).stream(
+      request([user('hi')], { signal: controller.signal }),
+    )) {
       events.push(event);
       if (event.type === 'retry') setTimeout(() => controller.abort(), 20);
     }
@@ -178,4 +201,3 @@ describe.each<Api>(['anthropic', 'openai'])('%s retries', (api) => {
     expect(error.message).toContain('[redacted]');
   });
 });
-

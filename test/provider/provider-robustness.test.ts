@@ -30,8 +30,16 @@ function providerFor(api: Api, f: FakeProvider) {
   // retries allowed: the point is that an invalid answer is not retried
   const retry = { baseDelayMs: 5, maxRetries: 3 };
   return api === 'anthropic'
-    ? createProvider(catalogModel('anthropic/claude-haiku-4-5')!, envSettings({ ANTHROPIC_API_KEY: KEY.anthropic, ANTHROPIC_BASE_URL: base(api, f) }), retry)
-    : createProvider(catalogModel('openai/gpt-4.1-mini')!, envSettings({ OPENAI_API_KEY: KEY.openai, OPENAI_BASE_URL: base(api, f) }), retry);
+    ? createProvider(
+        catalogModel('anthropic/claude-haiku-4-5')!,
+        envSettings({ ANTHROPIC_API_KEY: KEY.anthropic, ANTHROPIC_BASE_URL: base(api, f) }),
+        retry,
+      )
+    : createProvider(
+        catalogModel('openai/gpt-4.1-mini')!,
+        envSettings({ OPENAI_API_KEY: KEY.openai, OPENAI_BASE_URL: base(api, f) }),
+        retry,
+      );
 }
 const expected = (api: Api, url: string, detail: string) =>
   api === 'anthropic'
@@ -42,8 +50,11 @@ describe.each<Api>(['anthropic', 'openai'])('%s: HTTP 200 that is not an event s
   const cases: { name: string; turn: FakeTurn; detail: string }[] = [
     {
       name: 'an HTML page',
-      turn: { rawBody: { body: '<!DOCTYPE html>\n<html>\n  <head><title>Welcome to nginx!</title></head>\n</html>\n' } },
-      detail: 'got content-type text/html: "<!DOCTYPE html> <html> <head><title>Welcome to nginx!</title></head> </html>"',
+      turn: {
+        rawBody: { body: '<!DOCTYPE html>\n<html>\n  <head><title>Welcome to nginx!</title></head>\n</html>\n' },
+      },
+      detail:
+        'got content-type text/html: "<!DOCTYPE html> <html> <head><title>Welcome to nginx!</title></head> </html>"',
     },
     {
       name: 'plain JSON',
@@ -67,7 +78,12 @@ describe.each<Api>(['anthropic', 'openai'])('%s: HTTP 200 that is not an event s
     },
     {
       name: 'only unknown events',
-      turn: { rawEvents: [{ event: 'hello', data: { type: 'hello' } }, { event: 'bye', data: { type: 'bye' } }] },
+      turn: {
+        rawEvents: [
+          { event: 'hello', data: { type: 'hello' } },
+          { event: 'bye', data: { type: 'bye' } },
+        ],
+      },
       detail: api === 'anthropic' ? 'got 2 events but no message_start' : 'got 2 chunks but none with choices',
     },
   ];
@@ -84,10 +100,15 @@ describe.each<Api>(['anthropic', 'openai'])('%s: HTTP 200 that is not an event s
   }
 
   it('fails at once when the first event carries data that is not JSON', async () => {
-    const fake = await fakeWith([{ rawEvents: [{ event: api === 'anthropic' ? 'message_start' : undefined, data: '<html>' }] }]);
+    const fake = await fakeWith([
+      { rawEvents: [{ event: api === 'anthropic' ? 'message_start' : undefined, data: '<html>' }] },
+    ]);
     const events = await collect(providerFor(api, fake).stream(request([user('hi')])));
     expect(events.map((e) => e.type)).toEqual(['error']);
-    const prefix = expected(api, base(api, fake), "an event's data is not JSON: ").replace(/\) — check the base URL$/, '');
+    const prefix = expected(api, base(api, fake), "an event's data is not JSON: ").replace(
+      /\) — check the base URL$/,
+      '',
+    );
     expect(failed(events).message.startsWith(prefix)).toBe(true);
     expect(failed(events).message.endsWith(') — check the base URL')).toBe(true);
     expect(failed(events).code).toBe('invalid_response');
@@ -106,7 +127,9 @@ describe.each<Api>(['anthropic', 'openai'])('%s: HTTP 200 that is not an event s
 describe('openai: HTTP 200 stream of chunks without choices', () => {
   it('fails at once with the exact message', async () => {
     const chunk = { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [] };
-    const fake = await fakeWith([{ rawEvents: [{ data: chunk }, { data: chunk }, { data: chunk }, { data: '[DONE]' }] }]);
+    const fake = await fakeWith([
+      { rawEvents: [{ data: chunk }, { data: chunk }, { data: chunk }, { data: '[DONE]' }] },
+    ]);
     const events = await collect(providerFor('openai', fake).stream(request([user('hi')])));
     expect(events).toEqual([{ type: 'error', error: expect.objectContaining({ code: 'invalid_response' }) }]);
     expect(failed(events).message).toBe(expected('openai', fake.openaiBaseURL, 'got 3 chunks but none with choices'));
@@ -123,7 +146,13 @@ describe('displayURL', () => {
 });
 
 const oa = (delta: Record<string, unknown>, finish: string | null = null): Chunk => ({
-  data: { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] },
+  data: {
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  },
 });
 
 describe('openai tool-call quirks', () => {
@@ -131,10 +160,21 @@ describe('openai tool-call quirks', () => {
     const fake = await fakeWith([
       {
         rawEvents: [
-          oa({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'ls', arguments: '{}' } }] }),
-          oa({ tool_calls: [{ index: 0, id: 'call_b', type: 'function', function: { name: 'glob', arguments: '{"pattern":' } }] }),
+          oa({
+            role: 'assistant',
+            tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'ls', arguments: '{}' } }],
+          }),
+          oa({
+            tool_calls: [
+              { index: 0, id: 'call_b', type: 'function', function: { name: 'glob', arguments: '{"pattern":' } },
+            ],
+          }),
           oa({ tool_calls: [{ index: 0, id: 'call_b', function: { arguments: '"*"}' } }] }),
-          oa({ tool_calls: [{ index: 1, id: 'call_c', type: 'function', function: { name: 'view', arguments: { path: 'a.ts' } } }] }),
+          oa({
+            tool_calls: [
+              { index: 1, id: 'call_c', type: 'function', function: { name: 'view', arguments: { path: 'a.ts' } } },
+            ],
+          }),
           oa({}, 'tool_calls'),
           { data: '[DONE]' },
         ],
@@ -196,7 +236,9 @@ describe('token usage sanity', () => {
 
   it('anthropic: negative, fractional, absurd and null counts become sane integers', async () => {
     // NaN travels as null in JSON
-    const fake = await fakeWith([{ text: 'ok', usage: { input: 10.5, output: -5, cacheWrite: 1e308, cacheRead: NaN } }]);
+    const fake = await fakeWith([
+      { text: 'ok', usage: { input: 10.5, output: -5, cacheWrite: 1e308, cacheRead: NaN } },
+    ]);
     const response = completed(await collect(providerFor('anthropic', fake).stream(request([user('hi')]))));
     expect(response.usage).toEqual({ input: 10, output: 0, cacheWrite: 1_000_000_000, cacheRead: 0 });
   });
@@ -224,7 +266,16 @@ describe('token usage sanity', () => {
         rawEvents: [
           oa({ role: 'assistant', content: 'ok' }),
           oa({}, 'stop'),
-          { data: { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 4, completion_tokens: -5, prompt_tokens_details: { cached_tokens: 9 } } } },
+          {
+            data: {
+              id: 'c',
+              object: 'chat.completion.chunk',
+              created: 1,
+              model: 'm',
+              choices: [],
+              usage: { prompt_tokens: 4, completion_tokens: -5, prompt_tokens_details: { cached_tokens: 9 } },
+            },
+          },
           { data: '[DONE]' },
         ],
       },
@@ -236,7 +287,12 @@ describe('token usage sanity', () => {
       cacheWrite: 0,
       cacheRead: 0,
     });
-    expect(completed(await collect(provider.stream(request([user('b')])))).usage).toEqual({ input: 0, output: 0, cacheWrite: 0, cacheRead: 9 });
+    expect(completed(await collect(provider.stream(request([user('b')])))).usage).toEqual({
+      input: 0,
+      output: 0,
+      cacheWrite: 0,
+      cacheRead: 9,
+    });
   });
 });
 
@@ -272,15 +328,52 @@ describe('finish reason of a reply with tool calls', () => {
   });
 
   it('maps every stop reason the same way with and without tool calls', () => {
-    const anthropicReasons = ['end_turn', 'stop_sequence', 'refusal', 'tool_use', 'max_tokens', 'model_context_window_exceeded', 'pause_turn', null];
+    const anthropicReasons = [
+      'end_turn',
+      'stop_sequence',
+      'refusal',
+      'tool_use',
+      'max_tokens',
+      'model_context_window_exceeded',
+      'pause_turn',
+      null,
+    ];
     expect(anthropicReasons.map((r) => anthropicFinish(r, true))).toEqual([
-      'tool_use', 'tool_use', 'refusal', 'tool_use', 'max_tokens', 'max_tokens', 'tool_use', 'tool_use',
+      'tool_use',
+      'tool_use',
+      'refusal',
+      'tool_use',
+      'max_tokens',
+      'max_tokens',
+      'tool_use',
+      'tool_use',
     ]);
     expect(anthropicReasons.map((r) => anthropicFinish(r))).toEqual([
-      'end_turn', 'end_turn', 'refusal', 'tool_use', 'max_tokens', 'max_tokens', 'pause_turn', 'unknown',
+      'end_turn',
+      'end_turn',
+      'refusal',
+      'tool_use',
+      'max_tokens',
+      'max_tokens',
+      'pause_turn',
+      'unknown',
     ]);
     const openaiReasons = ['stop', 'tool_calls', 'function_call', 'length', 'content_filter', null];
-    expect(openaiReasons.map((r) => openaiFinish(r, true))).toEqual(['tool_use', 'tool_use', 'tool_use', 'max_tokens', 'refusal', 'tool_use']);
-    expect(openaiReasons.map((r) => openaiFinish(r, false))).toEqual(['end_turn', 'tool_use', 'tool_use', 'max_tokens', 'refusal', 'unknown']);
+    expect(openaiReasons.map((r) => openaiFinish(r, true))).toEqual([
+      'tool_use',
+      'tool_use',
+      'tool_use',
+      'max_tokens',
+      'refusal',
+      'tool_use',
+    ]);
+    expect(openaiReasons.map((r) => openaiFinish(r, false))).toEqual([
+      'end_turn',
+      'tool_use',
+      'tool_use',
+      'max_tokens',
+      'refusal',
+      'unknown',
+    ]);
   });
 });

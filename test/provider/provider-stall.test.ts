@@ -6,7 +6,12 @@
  * measures time.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { catalogModel, createProvider, type CreateProviderOptions, type ProviderConfig } from '../../src/provider/index.js';
+import {
+  catalogModel,
+  createProvider,
+  type CreateProviderOptions,
+  type ProviderConfig,
+} from '../../src/provider/index.js';
 import { unreachableMessage, UNREACHABLE_BASE_DELAY_MS } from '../../src/provider/retry.js';
 import type { ProviderEvent } from '../../src/provider/types.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
@@ -26,11 +31,19 @@ async function fakeWith(...args: Parameters<typeof startFakeProvider>) {
 
 type Api = 'anthropic' | 'openai';
 /** A provider of `api` at `baseURL` with these `providers.<id>` settings (the stall limits) and retry options. */
-function providerFor(api: Api, baseURL: string, config: ProviderConfig = {}, options: CreateProviderOptions = { baseDelayMs: 5 }) {
+function providerFor(
+  api: Api,
+  baseURL: string,
+  config: ProviderConfig = {},
+  options: CreateProviderOptions = { baseDelayMs: 5 },
+) {
   return api === 'anthropic'
     ? createProvider(
         catalogModel('anthropic/claude-haiku-4-5')!,
-        envSettings({ ANTHROPIC_API_KEY: 'sk-ant-test-key-123456', ANTHROPIC_BASE_URL: baseURL }, { anthropic: config }),
+        envSettings(
+          { ANTHROPIC_API_KEY: 'sk-ant-test-key-123456', ANTHROPIC_BASE_URL: baseURL },
+          { anthropic: config },
+        ),
         options,
       )
     : createProvider(
@@ -48,22 +61,30 @@ const FOREVER_MS = 120_000;
 describe.each<Api>(['anthropic', 'openai'])('%s: a silent server', (api) => {
   it('stalling before the response headers is retried after firstByteTimeoutMs, and the retry answers', async () => {
     const fake = await fakeWith([{ delayMs: FOREVER_MS, text: 'never' }, { text: 'Second try.' }]);
-    const events = await collect(providerFor(api, base(api, fake), { firstByteTimeoutMs: 300 }).stream(request([user('hi')])));
-    expect(retries(events)).toEqual([{ type: 'retry', attempt: 1, maxRetries: 8, delayMs: expect.any(Number), reason: 'no response within 0.3 s' }]);
+    const events = await collect(
+      providerFor(api, base(api, fake), { firstByteTimeoutMs: 300 }).stream(request([user('hi')])),
+    );
+    expect(retries(events)).toEqual([
+      { type: 'retry', attempt: 1, maxRetries: 8, delayMs: expect.any(Number), reason: 'no response within 0.3 s' },
+    ]);
     expect(completed(events).content).toBe('Second try.');
     expect(fake.requests).toHaveLength(2);
   }, 20_000);
 
   it('headers followed by silence count as no response (the first byte of the body is awaited)', async () => {
     const fake = await fakeWith([{ text: 'never', stallAfterChunks: 0 }, { text: 'Second try.' }]);
-    const events = await collect(providerFor(api, base(api, fake), { firstByteTimeoutMs: 300 }).stream(request([user('hi')])));
+    const events = await collect(
+      providerFor(api, base(api, fake), { firstByteTimeoutMs: 300 }).stream(request([user('hi')])),
+    );
     expect(retries(events).map((e) => e.reason)).toEqual(['no response within 0.3 s']);
     expect(completed(events).content).toBe('Second try.');
   }, 20_000);
 
   it('a stream that stops after text was shown ends with the idle error, not a retry that would repeat the text', async () => {
     const fake = await fakeWith([{ text: 'slow words here', stallAfterChunks: api === 'anthropic' ? 4 : 2 }]);
-    const events = await collect(providerFor(api, base(api, fake), { idleTimeoutMs: 300 }).stream(request([user('hi')])));
+    const events = await collect(
+      providerFor(api, base(api, fake), { idleTimeoutMs: 300 }).stream(request([user('hi')])),
+    );
     expect(events.map((e) => e.type)).toEqual(['content_delta', 'error']);
     const error = failed(events);
     expect(error.code).toBe('connection');
@@ -75,16 +96,22 @@ describe.each<Api>(['anthropic', 'openai'])('%s: a silent server', (api) => {
   it('a retry attempt still silent when the retry budget runs out is cut, and the error says so', async () => {
     // the first attempt fails at once (503); the retry stalls with the default 60 s limits; the 0.5 s budget ends it
     const fake = await fakeWith([{ httpStatus: 503 }, { delayMs: FOREVER_MS, text: 'never' }]);
-    const events = await collect(providerFor(api, base(api, fake), { retryBudgetMs: 500 }).stream(request([user('hi')])));
+    const events = await collect(
+      providerFor(api, base(api, fake), { retryBudgetMs: 500 }).stream(request([user('hi')])),
+    );
     expect(events.map((e) => e.type)).toEqual(['retry', 'error']);
     const error = failed(events);
     expect(error.code).toBe('connection');
-    expect(error.message).toBe(`${displayName(api)} API at ${base(api, fake)} did not answer within the retry budget of 0.5 s (gave up after 1 retry)`);
+    expect(error.message).toBe(
+      `${displayName(api)} API at ${base(api, fake)} did not answer within the retry budget of 0.5 s (gave up after 1 retry)`,
+    );
   }, 20_000);
 
   it('a retry whose wait would end past the budget is not made', async () => {
     const fake = await fakeWith([{ httpStatus: 429, headers: { 'retry-after': '30' } }, { text: 'not asked' }]);
-    const events = await collect(providerFor(api, base(api, fake), { retryBudgetMs: 5_000 }).stream(request([user('hi')])));
+    const events = await collect(
+      providerFor(api, base(api, fake), { retryBudgetMs: 5_000 }).stream(request([user('hi')])),
+    );
     expect(events.map((e) => e.type)).toEqual(['error']);
     expect(failed(events).code).toBe('rate_limited');
     expect(fake.requests).toHaveLength(1);
@@ -93,12 +120,19 @@ describe.each<Api>(['anthropic', 'openai'])('%s: a silent server', (api) => {
   it('every attempt stalling ends with the stall error within the budget, long before maxRetries', async () => {
     const fake = await fakeWith([], { fallback: { delayMs: FOREVER_MS, text: 'never' } });
     const events = await collect(
-      providerFor(api, base(api, fake), { firstByteTimeoutMs: 200, retryBudgetMs: 1_500 }, { baseDelayMs: 5, maxRetries: 50 }).stream(request([user('hi')])),
+      providerFor(
+        api,
+        base(api, fake),
+        { firstByteTimeoutMs: 200, retryBudgetMs: 1_500 },
+        { baseDelayMs: 5, maxRetries: 50 },
+      ).stream(request([user('hi')])),
     );
     const last = events.at(-1)!;
     expect(last.type).toBe('error');
     expect(failed(events).message).toMatch(
-      new RegExp(`^${displayName(api)} API at \\S+(: no response within 0\\.2 s| did not answer within the retry budget of 1\\.5 s) \\(gave up after \\d+ retries\\)$`),
+      new RegExp(
+        `^${displayName(api)} API at \\S+(: no response within 0\\.2 s| did not answer within the retry budget of 1\\.5 s) \\(gave up after \\d+ retries\\)$`,
+      ),
     );
     // 1.5 s of 0.2 s attempts: far fewer than the 50 retries allowed
     expect(retries(events).length).toBeLessThan(10);
@@ -109,7 +143,9 @@ describe.each<Api>(['anthropic', 'openai'])('%s: a silent server', (api) => {
 describe('anthropic: a stall between events before any text', () => {
   it('is retried like a connection error (message_start alone yields nothing to repeat)', async () => {
     const fake = await fakeWith([{ text: 'never shown', stallAfterChunks: 1 }, { text: 'Fresh.' }]);
-    const events = await collect(providerFor('anthropic', fake.anthropicBaseURL, { idleTimeoutMs: 300 }).stream(request([user('hi')])));
+    const events = await collect(
+      providerFor('anthropic', fake.anthropicBaseURL, { idleTimeoutMs: 300 }).stream(request([user('hi')])),
+    );
     expect(retries(events).map((e) => e.reason)).toEqual(['no data for 0.3 s']);
     expect(completed(events).content).toBe('Fresh.');
   }, 20_000);
@@ -140,7 +176,9 @@ describe.each<Api>(['anthropic', 'openai'])('%s: nothing listening', (api) => {
     const url = api === 'anthropic' ? 'http://127.0.0.1:9' : 'http://127.0.0.1:9/v1';
     const events = await collect(providerFor(api, url, {}, {}).stream(request([user('hi')])));
     expect(events.map((e) => e.type)).toEqual(['retry', 'retry', 'error']);
-    expect(failed(events).message).toBe("cannot reach http://127.0.0.1:9 (Node's fetch refuses port 9 as unsafe): use another port");
+    expect(failed(events).message).toBe(
+      "cannot reach http://127.0.0.1:9 (Node's fetch refuses port 9 as unsafe): use another port",
+    );
   }, 20_000);
 
   it('an unknown host fails after 2 quick retries naming the host', async () => {
@@ -157,10 +195,26 @@ describe.each<Api>(['anthropic', 'openai'])('%s: nothing listening', (api) => {
 
 describe('unreachableMessage', () => {
   it.each([
-    ['ECONNREFUSED', 'http://127.0.0.1:11434/v1', 'cannot reach http://127.0.0.1:11434 (connection refused): is the server running?'],
-    ['ECONNREFUSED', 'https://user:pw@proxy.example:8443/anthropic', 'cannot reach https://proxy.example:8443 (connection refused): is the server running?'],
-    ['bad port', 'http://127.0.0.1:6000/v1', "cannot reach http://127.0.0.1:6000 (Node's fetch refuses port 6000 as unsafe): use another port"],
-    ['ENOTFOUND', 'https://api.antrhopic.com', 'cannot reach https://api.antrhopic.com (host api.antrhopic.com not found): check the base URL'],
+    [
+      'ECONNREFUSED',
+      'http://127.0.0.1:11434/v1',
+      'cannot reach http://127.0.0.1:11434 (connection refused): is the server running?',
+    ],
+    [
+      'ECONNREFUSED',
+      'https://user:pw@proxy.example:8443/anthropic',
+      'cannot reach https://proxy.example:8443 (connection refused): is the server running?',
+    ],
+    [
+      'bad port',
+      'http://127.0.0.1:6000/v1',
+      "cannot reach http://127.0.0.1:6000 (Node's fetch refuses port 6000 as unsafe): use another port",
+    ],
+    [
+      'ENOTFOUND',
+      'https://api.antrhopic.com',
+      'cannot reach https://api.antrhopic.com (host api.antrhopic.com not found): check the base URL',
+    ],
     [
       'EAI_AGAIN',
       'https://api.openai.com/v1',

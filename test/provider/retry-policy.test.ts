@@ -34,12 +34,19 @@ describe('classifyError', () => {
       error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
     });
     const { error, reason } = classifyError(err, undefined, options);
-    expect(error).toMatchObject({ code: 'overloaded', retryable: true, message: 'Anthropic API is overloaded: Overloaded' });
+    expect(error).toMatchObject({
+      code: 'overloaded',
+      retryable: true,
+      message: 'Anthropic API is overloaded: Overloaded',
+    });
     expect(reason).toBe('overloaded');
   });
 
   it('does not retry a 400 and keeps its message', () => {
-    const err = Object.assign(new Error('400'), { status: 400, error: { type: 'error', error: { type: 'invalid_request_error', message: 'bad thing' } } });
+    const err = Object.assign(new Error('400'), {
+      status: 400,
+      error: { type: 'error', error: { type: 'invalid_request_error', message: 'bad thing' } },
+    });
     expect(classifyError(err, undefined, options).error).toMatchObject({
       code: 'invalid_request',
       retryable: false,
@@ -49,7 +56,10 @@ describe('classifyError', () => {
   });
 
   it('scrubs the configured secret even when it looks like no known key format', () => {
-    const err = Object.assign(new Error('x'), { status: 403, error: { error: { message: 'key my-custom-secret-value is revoked' } } });
+    const err = Object.assign(new Error('x'), {
+      status: 403,
+      error: { error: { message: 'key my-custom-secret-value is revoked' } },
+    });
     expect(classifyError(err, undefined, options).error.message).toBe(
       'Anthropic API refused the credentials (HTTP 403); check the API key: key [redacted] is revoked',
     );
@@ -67,12 +77,23 @@ describe('scrubSecrets', () => {
 describe('thinkingForm', () => {
   it('uses the adaptive form from Claude 4.6 on, the budget form before', () => {
     expect(
-      ['claude-sonnet-5-5', 'claude-opus-5', 'claude-opus-4-6', 'claude-sonnet-4-6', 'claude-fable-5-1', 'claude-mythos-preview'].map(thinkingForm),
+      [
+        'claude-sonnet-5-5',
+        'claude-opus-5',
+        'claude-opus-4-6',
+        'claude-sonnet-4-6',
+        'claude-fable-5-1',
+        'claude-mythos-preview',
+      ].map(thinkingForm),
     ).toEqual(['adaptive', 'adaptive', 'adaptive', 'adaptive', 'adaptive', 'adaptive']);
     expect(
-      ['claude-opus-4-5-20251101', 'claude-haiku-4-5-20251001', 'claude-opus-4-20250514', 'claude-3-7-sonnet-20250219', 'my-proxy-model'].map(
-        thinkingForm,
-      ),
+      [
+        'claude-opus-4-5-20251101',
+        'claude-haiku-4-5-20251001',
+        'claude-opus-4-20250514',
+        'claude-3-7-sonnet-20250219',
+        'my-proxy-model',
+      ].map(thinkingForm),
     ).toEqual(['budget', 'budget', 'budget', 'budget', 'budget']);
   });
 });

@@ -26,7 +26,12 @@ describe.each(SDKS)('the %s SDK', (providerName, sdk) => {
 
   it('a cancelled request is a cancellation', () => {
     const { error, reason } = classifyError(new sdk.APIUserAbortError(), undefined, options);
-    expect([error.message, error.code, error.name, reason]).toEqual([`${providerName} request canceled`, 'aborted', 'AbortError', 'aborted']);
+    expect([error.message, error.code, error.name, reason]).toEqual([
+      `${providerName} request canceled`,
+      'aborted',
+      'AbortError',
+      'aborted',
+    ]);
   });
 
   it('its timeout is a connection failure, retried', () => {
@@ -42,7 +47,11 @@ describe.each(SDKS)('the %s SDK', (providerName, sdk) => {
   it('a refused connection names the address, from the cause the SDK wraps', () => {
     const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
     const { error } = classifyError(new sdk.APIConnectionError({ cause }), undefined, options);
-    expect([error.message, error.code, error.retryable]).toEqual(['cannot reach http://127.0.0.1:9 (connection refused): is the server running?', 'connection', true]);
+    expect([error.message, error.code, error.retryable]).toEqual([
+      'cannot reach http://127.0.0.1:9 (connection refused): is the server running?',
+      'connection',
+      true,
+    ]);
   });
 
   it('the detail of a connection failure is its cause’s, not the wrapper’s "Connection error."', () => {

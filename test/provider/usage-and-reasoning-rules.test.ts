@@ -29,12 +29,24 @@ describe('usage of a chunk', () => {
 
   it('adds xAI reasoning tokens reported outside completion_tokens (total_tokens counts them)', () => {
     expect(
-      usageOfChunk({ usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 420, completion_tokens_details: { reasoning_tokens: 300 } } }),
+      usageOfChunk({
+        usage: {
+          prompt_tokens: 100,
+          completion_tokens: 20,
+          total_tokens: 420,
+          completion_tokens_details: { reasoning_tokens: 300 },
+        },
+      }),
     ).toEqual({ input: 100, cacheRead: 0, output: 320 });
   });
 
   it("reads Groq's x_groq.usage when there is no top-level usage", () => {
-    expect(usageOfChunk({ choices: [], x_groq: { id: 'req_1', usage: { prompt_tokens: 50, completion_tokens: 7, total_tokens: 57 } } })).toEqual({
+    expect(
+      usageOfChunk({
+        choices: [],
+        x_groq: { id: 'req_1', usage: { prompt_tokens: 50, completion_tokens: 7, total_tokens: 57 } },
+      }),
+    ).toEqual({
       input: 50,
       cacheRead: 0,
       output: 7,
@@ -69,7 +81,10 @@ describe('text around a server tool block', () => {
     const parts = [
       { type: 'text' as const, text: 'According to ' },
       { type: 'text' as const, text: 'the docs.' },
-      { type: 'server_tool' as const, block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} } },
+      {
+        type: 'server_tool' as const,
+        block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} },
+      },
       { type: 'text' as const, text: 'It came out in 2023.' },
     ];
     expect(messageText({ parts })).toBe('According to the docs.\n\nIt came out in 2023.');
@@ -93,7 +108,9 @@ describe('the request body with reasoning sent back', () => {
       const encoder = new OpenAIBodyEncoder('reasoning_content');
       for (let n = 1; n <= all.length; n++) {
         const request = { systemPrompt: 'sys', messages: all.slice(0, n), tools: TOOLS, maxTokens: 1000 };
-        expect(encoder.encode(model, request).toString('utf8')).toBe(JSON.stringify(toOpenAIParams(model, request, 'reasoning_content')));
+        expect(encoder.encode(model, request).toString('utf8')).toBe(
+          JSON.stringify(toOpenAIParams(model, request, 'reasoning_content')),
+        );
       }
       const reasoning = all.flatMap((m) => m.parts).find((p) => p.type === 'reasoning');
       if (reasoning && reasoning.type === 'reasoning') reasoning.thinking += ' and more';

@@ -55,7 +55,9 @@ function getThrough(proxy: DomainProxy, url: string): Promise<{ status: number; 
 /** A CONNECT through the proxy's port: the first line of its answer. */
 function connectThrough(proxy: DomainProxy, target: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(proxy.port!, '127.0.0.1', () => socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
+    const socket = connect(proxy.port!, '127.0.0.1', () =>
+      socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`),
+    );
     socket.once('data', (data) => {
       resolve(data.toString().split('\r\n')[0]!);
       socket.destroy();
@@ -72,11 +74,17 @@ describe('the allowed-domains proxy', () => {
   afterAll(() => proxy.close());
 
   it('forwards a plain HTTP request to an allowed host', async () => {
-    expect(await getThrough(proxy, `http://127.0.0.1:${sitePort}/a?b=1`)).toEqual({ status: 200, body: 'hello from /a?b=1\n' });
+    expect(await getThrough(proxy, `http://127.0.0.1:${sitePort}/a?b=1`)).toEqual({
+      status: 200,
+      body: 'hello from /a?b=1\n',
+    });
   });
 
   it('refuses another host with 403 and says why', async () => {
-    expect(await getThrough(proxy, `http://localhost:${sitePort}/`)).toEqual({ status: 403, body: `${PROXY_REFUSAL}\n` });
+    expect(await getThrough(proxy, `http://localhost:${sitePort}/`)).toEqual({
+      status: 403,
+      body: `${PROXY_REFUSAL}\n`,
+    });
     expect(proxy.refused).toContain('localhost');
   });
 
@@ -87,28 +95,45 @@ describe('the allowed-domains proxy', () => {
 });
 
 const support = await detectSandbox();
-const skipped = support.backend !== 'bubblewrap' ? `the sandbox cannot start here: ${support.reason}` : !support.socat ? 'socat is not installed' : undefined;
-describe.skipIf(skipped !== undefined)(`a command in the sandbox with allowedDomains${skipped ? ` (skipped: ${skipped})` : ''}`, () => {
-  it('reaches the allowed host through the proxy, is refused another, and reaches nothing directly', async () => {
-    const project = realpathSync(mkdtempSync(join(tmpdir(), 'opencode-sandbox-domains-')));
-    const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
-    const sandbox = createSandbox({ settings: sandboxSettings({ network: { allowedDomains: ['127.0.0.1'] } }), projectDir: project, home: project });
-    const shell = createShell({ cwd: project, sandbox });
-    try {
-      const ctx = { ...toolContext(project), shell: () => shell, askPermission: async () => undefined };
-      const fetchUrl = (url: string) => `${python} -c "import urllib.request as u; print(u.urlopen('${url}', timeout=5).read().decode().strip())"`;
-      const allowed = await runTool(bashTool, { command: fetchUrl(`http://127.0.0.1:${sitePort}/ok`) }, ctx);
-      expect(allowed).toMatchObject({ isError: false, output: 'hello from /ok' });
-      const refused = await runTool(bashTool, { command: fetchUrl(`http://localhost:${sitePort}/no`) }, ctx);
-      expect(refused.isError).toBe(true);
-      expect(refused.output).toContain('HTTP Error 403: Forbidden');
-      const direct = await runTool(bashTool, { command: `${python} -c "import socket; socket.create_connection(('127.0.0.1', ${sitePort}), 3)"` }, ctx);
-      expect(direct.isError).toBe(true);
-      expect(direct.output).toContain('ConnectionRefusedError');
-    } finally {
-      shell.close();
-      await sandbox.close();
-      rmSync(project, { recursive: true, force: true });
-    }
-  });
-});
+const skipped =
+  support.backend !== 'bubblewrap'
+    ? `the sandbox cannot start here: ${support.reason}`
+    : !support.socat
+      ? 'socat is not installed'
+      : undefined;
+describe.skipIf(skipped !== undefined)(
+  `a command in the sandbox with allowedDomains${skipped ? ` (skipped: ${skipped})` : ''}`,
+  () => {
+    it('reaches the allowed host through the proxy, is refused another, and reaches nothing directly', async () => {
+      const project = realpathSync(mkdtempSync(join(tmpdir(), 'opencode-sandbox-domains-')));
+      const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+      const sandbox = createSandbox({
+        settings: sandboxSettings({ network: { allowedDomains: ['127.0.0.1'] } }),
+        projectDir: project,
+        home: project,
+      });
+      const shell = createShell({ cwd: project, sandbox });
+      try {
+        const ctx = { ...toolContext(project), shell: () => shell, askPermission: async () => undefined };
+        const fetchUrl = (url: string) =>
+          `${python} -c "import urllib.request as u; print(u.urlopen('${url}', timeout=5).read().decode().strip())"`;
+        const allowed = await runTool(bashTool, { command: fetchUrl(`http://127.0.0.1:${sitePort}/ok`) }, ctx);
+        expect(allowed).toMatchObject({ isError: false, output: 'hello from /ok' });
+        const refused = await runTool(bashTool, { command: fetchUrl(`http://localhost:${sitePort}/no`) }, ctx);
+        expect(refused.isError).toBe(true);
+        expect(refused.output).toContain('HTTP Error 403: Forbidden');
+        const direct = await runTool(
+          bashTool,
+          { command: `${python} -c "import socket; socket.create_connection(('127.0.0.1', ${sitePort}), 3)"` },
+          ctx,
+        );
+        expect(direct.isError).toBe(true);
+        expect(direct.output).toContain('ConnectionRefusedError');
+      } finally {
+        shell.close();
+        await sandbox.close();
+        rmSync(project, { recursive: true, force: true });
+      }
+    });
+  },
+);

@@ -25,7 +25,10 @@ const CAN_RUN = support.backend === 'bubblewrap';
 /** said in the titles when the cases are skipped */
 const SKIPPED = CAN_RUN ? '' : ` (skipped: the sandbox cannot start here: ${support.reason})`;
 /** the real interpreter (a pyenv shim would look for its root under the test's HOME) */
-const PYTHON = process.platform === 'linux' ? execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() : 'python3';
+const PYTHON =
+  process.platform === 'linux'
+    ? execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim()
+    : 'python3';
 const NODE = process.execPath;
 
 /** One temp project with its own HOME and a directory outside both. */
@@ -77,8 +80,14 @@ let sequence = 0;
 function makeWorld(): World {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'opencode-sandbox-harm-')));
   cleanup.push(() => rmSync(root, { recursive: true, force: true }));
-  const world = { project: join(root, 'project'), home: join(root, 'home'), outside: join(root, 'outside'), token: `t${process.pid}x${++sequence}` };
-  for (const dir of [world.project, world.home, world.outside, join(world.home, '.ssh')]) mkdirSync(dir, { recursive: true });
+  const world = {
+    project: join(root, 'project'),
+    home: join(root, 'home'),
+    outside: join(root, 'outside'),
+    token: `t${process.pid}x${++sequence}`,
+  };
+  for (const dir of [world.project, world.home, world.outside, join(world.home, '.ssh')])
+    mkdirSync(dir, { recursive: true });
   writeFileSync(join(world.home, '.ssh', 'id_rsa'), 'FAKE-PRIVATE-KEY\n');
   execFileSync('git', ['init', '-q'], { cwd: world.project });
   writeFileSync(join(world.project, '.opencode.json'), '{}\n');
@@ -87,8 +96,17 @@ function makeWorld(): World {
 }
 
 /** Runs `command` through the bash tool in `world`, allowed as `grant` says (a rule by default). */
-async function runBash(world: World, mode: SandboxMode, command: string, grant: PermissionGrant = { by: 'rule', outsideSandbox: false }) {
-  const sandbox: Sandbox = createSandbox({ settings: sandboxSettings(mode), projectDir: world.project, home: world.home });
+async function runBash(
+  world: World,
+  mode: SandboxMode,
+  command: string,
+  grant: PermissionGrant = { by: 'rule', outsideSandbox: false },
+) {
+  const sandbox: Sandbox = createSandbox({
+    settings: sandboxSettings(mode),
+    projectDir: world.project,
+    home: world.home,
+  });
   const shell: ShellRunner = createShell({ cwd: world.project, sandbox, env: { HOME: world.home } });
   cleanup.push(async () => {
     shell.close();
@@ -115,20 +133,44 @@ const WRITES_OUTSIDE: HarmCase[] = [
   { name: 'tee', command: (w) => `echo x | tee ${w.outside}/f`, harmed: outsideFile('f') },
   { name: 'touch', command: (w) => `touch ${w.outside}/f`, harmed: outsideFile('f') },
   { name: 'sh redirection', command: (w) => `sh -c 'echo x > ${w.outside}/f'`, harmed: outsideFile('f') },
-  { name: 'python3 -c', command: (w) => `${PYTHON} -c "open('${w.outside}/f', 'w').write('x')"`, harmed: outsideFile('f') },
-  { name: 'node -e', command: (w) => `${NODE} -e "require('fs').writeFileSync('${w.outside}/f', 'x')"`, harmed: outsideFile('f') },
+  {
+    name: 'python3 -c',
+    command: (w) => `${PYTHON} -c "open('${w.outside}/f', 'w').write('x')"`,
+    harmed: outsideFile('f'),
+  },
+  {
+    name: 'node -e',
+    command: (w) => `${NODE} -e "require('fs').writeFileSync('${w.outside}/f', 'x')"`,
+    harmed: outsideFile('f'),
+  },
   { name: 'git init', command: (w) => `git init -q ${w.outside}/f`, harmed: outsideFile('f') },
   { name: 'tar -c', command: (w) => `tar -cf ${w.outside}/f data.txt`, harmed: outsideFile('f') },
   { name: 'install', command: (w) => `install -m 644 data.txt ${w.outside}/f`, harmed: outsideFile('f') },
-  { name: 'ln -s, then a write through the link', command: (w) => `ln -s ${w.outside}/f out-link && echo x > out-link`, harmed: outsideFile('f') },
+  {
+    name: 'ln -s, then a write through the link',
+    command: (w) => `ln -s ${w.outside}/f out-link && echo x > out-link`,
+    harmed: outsideFile('f'),
+  },
   { name: 'dd', command: (w) => `dd if=data.txt of=${w.outside}/f status=none`, harmed: outsideFile('f') },
   { name: 'perl', command: (w) => `perl -e 'open(my $f, ">", "${w.outside}/f")'`, harmed: outsideFile('f') },
-  { name: 'a write to the home directory', command: () => 'echo x >> ~/.bashrc', harmed: (w) => existsSync(join(w.home, '.bashrc')) },
+  {
+    name: 'a write to the home directory',
+    command: () => 'echo x >> ~/.bashrc',
+    harmed: (w) => existsSync(join(w.home, '.bashrc')),
+  },
 ];
 
 const WRITES_PROTECTED: HarmCase[] = [
-  { name: '.opencode.json through a symbolic link', command: () => `ln -s .opencode.json cfg && echo '{"mcpServers":{}}' > cfg`, harmed: configChanged },
-  { name: '.opencode.json through a hard link', command: () => `ln .opencode.json hard && echo '{"x":1}' > hard`, harmed: configChanged },
+  {
+    name: '.opencode.json through a symbolic link',
+    command: () => `ln -s .opencode.json cfg && echo '{"mcpServers":{}}' > cfg`,
+    harmed: configChanged,
+  },
+  {
+    name: '.opencode.json through a hard link',
+    command: () => `ln .opencode.json hard && echo '{"x":1}' > hard`,
+    harmed: configChanged,
+  },
   {
     name: '.git/hooks through a folder operand (cp -a dir/. .)',
     setup: (w) => {
@@ -148,12 +190,24 @@ const WRITES_PROTECTED: HarmCase[] = [
     command: (w) => `tar -xf ${w.outside}/a.tar`,
     harmed: configChanged,
   },
-  { name: '.git/config through git config', command: () => 'git config core.fsmonitor "touch /tmp/pwned"', harmed: (w) => readFileSync(join(w.project, '.git', 'config'), 'utf8').includes('fsmonitor') },
-  { name: 'a new .envrc (a protected name that did not exist)', command: () => 'echo "echo pwned" > .envrc', harmed: (w) => existsSync(join(w.project, '.envrc')) },
+  {
+    name: '.git/config through git config',
+    command: () => 'git config core.fsmonitor "touch /tmp/pwned"',
+    harmed: (w) => readFileSync(join(w.project, '.git', 'config'), 'utf8').includes('fsmonitor'),
+  },
+  {
+    name: 'a new .envrc (a protected name that did not exist)',
+    command: () => 'echo "echo pwned" > .envrc',
+    harmed: (w) => existsSync(join(w.project, '.envrc')),
+  },
 ];
 
 const READS_AND_NETWORK: HarmCase[] = [
-  { name: 'reading ~/.ssh/id_rsa', command: () => 'cat ~/.ssh/id_rsa', harmed: (_w, r) => r.output.includes('FAKE-PRIVATE-KEY') },
+  {
+    name: 'reading ~/.ssh/id_rsa',
+    command: () => 'cat ~/.ssh/id_rsa',
+    harmed: (_w, r) => r.output.includes('FAKE-PRIVATE-KEY'),
+  },
   {
     name: "reading opencode's environment under /proc",
     command: () => `tr '\\0' '\\n' < /proc/${process.pid}/environ | head -n 3`,
@@ -161,12 +215,14 @@ const READS_AND_NETWORK: HarmCase[] = [
   },
   {
     name: 'a TCP connection to a loopback listener',
-    command: (w) => `${PYTHON} -c "import socket; s=socket.create_connection(('127.0.0.1', ${ports.tcp}), 3); s.sendall(b'${w.token}'); s.close()"`,
+    command: (w) =>
+      `${PYTHON} -c "import socket; s=socket.create_connection(('127.0.0.1', ${ports.tcp}), 3); s.sendall(b'${w.token}'); s.close()"`,
     harmed: (w) => received.tcp.has(w.token),
   },
   {
     name: 'a UDP datagram to a loopback listener',
-    command: (w) => `${PYTHON} -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'${w.token}', ('127.0.0.1', ${ports.udp}))"`,
+    command: (w) =>
+      `${PYTHON} -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'${w.token}', ('127.0.0.1', ${ports.udp}))"`,
     harmed: (w) => received.udp.has(w.token),
   },
   {
@@ -211,7 +267,10 @@ describe.skipIf(!CAN_RUN)(`bash in the sandbox: levels and results${SKIPPED}`, (
   it('a command the person approved reaches the network, and still writes nothing outside', async () => {
     const world = makeWorld();
     const tcp = READS_AND_NETWORK.find((c) => c.name.startsWith('a TCP'))!;
-    const result = await runBash(world, 'auto', `${tcp.command(world)}; touch ${world.outside}/f`, { by: 'person', outsideSandbox: false });
+    const result = await runBash(world, 'auto', `${tcp.command(world)}; touch ${world.outside}/f`, {
+      by: 'person',
+      outsideSandbox: false,
+    });
     await settle();
     expect(received.tcp.has(world.token)).toBe(true);
     expect(existsSync(join(world.outside, 'f'))).toBe(false);
@@ -230,7 +289,7 @@ describe.skipIf(!CAN_RUN)(`bash in the sandbox: levels and results${SKIPPED}`, (
     expect(result).toMatchObject({ isError: true, metadata: { sandboxed: true, exit_code: 1 } });
     expect(result.output).toBe(
       `touch: cannot touch '${world.outside}/f': Read-only file system\n` +
-        'The sandbox refused a write outside the project or to a protected file (read-only here); not the program\'s fault. ' +
+        "The sandbox refused a write outside the project or to a protected file (read-only here); not the program's fault. " +
         'Run it in another way, or ask the person to run it outside the sandbox.\nExit code 1',
     );
   });
@@ -270,7 +329,9 @@ describe.skipIf(!CAN_RUN)(`bash in the sandbox: levels and results${SKIPPED}`, (
     for (let i = 0; i < 4; i++) {
       const stopped = await shell.exec(`cd sub && export ROUND=${i} && sleep 30`, { timeoutMs: 500 });
       expect(stopped).toMatchObject({ timedOut: true, sandboxed: true });
-      seen.push(`${shell.cwd === join(world.project, 'sub')} ${(await shell.exec('echo $ROUND; cd ..', { timeoutMs: 10_000 })).stdout.trim()}`);
+      seen.push(
+        `${shell.cwd === join(world.project, 'sub')} ${(await shell.exec('echo $ROUND; cd ..', { timeoutMs: 10_000 })).stdout.trim()}`,
+      );
     }
     expect(seen).toEqual(['true 0', 'true 1', 'true 2', 'true 3']);
   });
@@ -278,7 +339,11 @@ describe.skipIf(!CAN_RUN)(`bash in the sandbox: levels and results${SKIPPED}`, (
   it('writes where sandbox.allowWrite says, and still nowhere else outside', async () => {
     const world = makeWorld();
     mkdirSync(join(world.home, '.cache'));
-    const sandbox = createSandbox({ settings: sandboxSettings({ allowWrite: ['~/.cache'] }), projectDir: world.project, home: world.home });
+    const sandbox = createSandbox({
+      settings: sandboxSettings({ allowWrite: ['~/.cache'] }),
+      projectDir: world.project,
+      home: world.home,
+    });
     const shell = createShell({ cwd: world.project, sandbox, env: { HOME: world.home } });
     cleanup.push(async () => {
       shell.close();
@@ -299,8 +364,17 @@ describe.skipIf(!CAN_RUN)(`bash in the sandbox: levels and results${SKIPPED}`, (
       await sandbox.close();
     });
     const ctx = { ...toolContext(world.project), shell: () => shell, askPermission: async () => undefined };
-    const first = await runTool(bashTool, { command: 'mkdir sub && echo a > sub/a && echo t > "$TMPDIR/t" && cat "$TMPDIR/t" && export KEPT=yes && cd sub' }, ctx);
-    expect(first).toMatchObject({ isError: false, output: `t\n(the working directory is now ${join(world.project, 'sub')})` });
+    const first = await runTool(
+      bashTool,
+      {
+        command: 'mkdir sub && echo a > sub/a && echo t > "$TMPDIR/t" && cat "$TMPDIR/t" && export KEPT=yes && cd sub',
+      },
+      ctx,
+    );
+    expect(first).toMatchObject({
+      isError: false,
+      output: `t\n(the working directory is now ${join(world.project, 'sub')})`,
+    });
     const second = await runTool(bashTool, { command: 'echo $KEPT; cat a' }, ctx);
     expect(second.output).toBe(`(ran in ${join(world.project, 'sub')})\nyes\na`);
   });

@@ -17,7 +17,14 @@ import { detectSandbox } from '../../src/sandbox/detect.js';
 import { createSandbox, sandboxSettings, type Sandbox, type SandboxConfigValue } from '../../src/sandbox/index.js';
 import { xdgSecretPaths } from '../../src/sandbox/policy.js';
 import { sandboxProcess } from '../../src/sandbox/process.js';
-import { decodeFilter, encodeFilter, SECCOMP_RET_ALLOW, SECCOMP_RET_EPERM, unixSocketFilter, type BpfInstruction } from '../../src/sandbox/seccomp.js';
+import {
+  decodeFilter,
+  encodeFilter,
+  SECCOMP_RET_ALLOW,
+  SECCOMP_RET_EPERM,
+  unixSocketFilter,
+  type BpfInstruction,
+} from '../../src/sandbox/seccomp.js';
 import { bashTool } from '../../src/tools/bash.js';
 import { createShell } from '../../src/tools/shell.js';
 import type { ShellRunner } from '../../src/tools/tool.js';
@@ -28,7 +35,10 @@ import { runTool, toolContext } from '../support/tool-context.js';
 const support = await detectSandbox();
 const CAN_RUN = support.backend === 'bubblewrap';
 const SKIPPED = CAN_RUN ? '' : ` (skipped: the sandbox cannot start here: ${support.reason})`;
-const PYTHON = process.platform === 'linux' ? execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() : 'python3';
+const PYTHON =
+  process.platform === 'linux'
+    ? execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim()
+    : 'python3';
 
 /** Runs a classic-BPF seccomp program on one `seccomp_data` (nr, arch, args[0]), as the kernel would. */
 function runFilter(program: readonly BpfInstruction[], data: { nr: number; arch: number; arg0?: number }): number {
@@ -90,7 +100,14 @@ let sequence = 0;
 /** A temp project and HOME, and a Unix socket listener beside them that records what reaches it. */
 async function makeWorld() {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'opencode-sandbox-host-')));
-  const world = { root, project: join(root, 'project'), home: join(root, 'home'), socket: join(root, 'host.sock'), token: `t${process.pid}x${++sequence}`, received: new Set<string>() };
+  const world = {
+    root,
+    project: join(root, 'project'),
+    home: join(root, 'home'),
+    socket: join(root, 'host.sock'),
+    token: `t${process.pid}x${++sequence}`,
+    received: new Set<string>(),
+  };
   mkdirSync(world.project);
   mkdirSync(world.home);
   const server: Server = createServer((socket) => {
@@ -113,13 +130,23 @@ function makeSandbox(world: World, value: SandboxConfigValue): Sandbox {
 }
 
 /** A bash tool call through a session shell of `world`, allowed as `grant` says (a rule by default). */
-async function runBash(shell: ShellRunner, world: World, command: string, grant: PermissionGrant = { by: 'rule', outsideSandbox: false }) {
+async function runBash(
+  shell: ShellRunner,
+  world: World,
+  command: string,
+  grant: PermissionGrant = { by: 'rule', outsideSandbox: false },
+) {
   const ctx = { ...toolContext(world.project), shell: () => shell, askPermission: async () => grant };
   return runTool(bashTool, { command }, ctx);
 }
 
 function makeShell(world: World, sandbox: Sandbox, passEnv?: string[]): ShellRunner {
-  const shell = createShell({ cwd: world.project, sandbox, env: { HOME: world.home }, ...(passEnv ? { passEnv } : {}) });
+  const shell = createShell({
+    cwd: world.project,
+    sandbox,
+    env: { HOME: world.home },
+    ...(passEnv ? { passEnv } : {}),
+  });
   cleanup.push(() => shell.close());
   return shell;
 }
@@ -130,7 +157,8 @@ const connectCommand = (w: World) =>
 
 /** Waits until the listener has read what a connection sent (the control's side), or briefly. */
 async function settle(world: World): Promise<void> {
-  for (let i = 0; i < 20 && !world.received.has(world.token); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 20 && !world.received.has(world.token); i++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 describe.skipIf(!CAN_RUN)(`Unix sockets of the host${SKIPPED}`, () => {
@@ -152,25 +180,35 @@ describe.skipIf(!CAN_RUN)(`Unix sockets of the host${SKIPPED}`, () => {
 
   it('a command the person approved (network on) cannot either', async () => {
     const world = await makeWorld();
-    await runBash(makeShell(world, makeSandbox(world, 'auto')), world, connectCommand(world), { by: 'person', outsideSandbox: false });
+    await runBash(makeShell(world, makeSandbox(world, 'auto')), world, connectCommand(world), {
+      by: 'person',
+      outsideSandbox: false,
+    });
     await settle(world);
     expect(world.received.has(world.token)).toBe(false);
   });
 
-  it.skipIf(!support.socat)('with allowedDomains (the proxy needs a Unix socket) the places of the host sockets are hidden: no connection either', async () => {
-    const world = await makeWorld();
-    const shell = makeShell(world, makeSandbox(world, { network: { allowedDomains: ['example.com'] } }));
-    const result = await runBash(shell, world, `${connectCommand(world)}; ls /run | wc -l`);
-    await settle(world);
-    expect(world.received.has(world.token)).toBe(false);
-    // stdout (/run is empty) comes before stderr
-    expect(result.output).toMatch(/^0\n[^]*FileNotFoundError/);
-  });
+  it.skipIf(!support.socat)(
+    'with allowedDomains (the proxy needs a Unix socket) the places of the host sockets are hidden: no connection either',
+    async () => {
+      const world = await makeWorld();
+      const shell = makeShell(world, makeSandbox(world, { network: { allowedDomains: ['example.com'] } }));
+      const result = await runBash(shell, world, `${connectCommand(world)}; ls /run | wc -l`);
+      await settle(world);
+      expect(world.received.has(world.token)).toBe(false);
+      // stdout (/run is empty) comes before stderr
+      expect(result.output).toMatch(/^0\n[^]*FileNotFoundError/);
+    },
+  );
 
   it('an MCP server, language server or tool process cannot connect either', async () => {
     const world = await makeWorld();
     const wrapped = await sandboxProcess(makeSandbox(world, 'auto'), ['sh', '-c', connectCommand(world)]);
-    const ran = spawnSync(wrapped.file, wrapped.args, { cwd: world.project, env: { ...process.env, ...wrapped.env }, encoding: 'utf8' });
+    const ran = spawnSync(wrapped.file, wrapped.args, {
+      cwd: world.project,
+      env: { ...process.env, ...wrapped.env },
+      encoding: 'utf8',
+    });
     wrapped.release();
     await settle(world);
     expect(world.received.has(world.token)).toBe(false);
@@ -178,7 +216,12 @@ describe.skipIf(!CAN_RUN)(`Unix sockets of the host${SKIPPED}`, () => {
   });
 });
 
-const HOST_VARIABLES = { SSH_AUTH_SOCK: '/tmp/agent.sock', TMUX: '/tmp/tmux-0/default,1,0', GITHUB_TOKEN: 'ghp_fakefakefakefake', AWS_SECRET_ACCESS_KEY: 'aws-fake-secret' };
+const HOST_VARIABLES = {
+  SSH_AUTH_SOCK: '/tmp/agent.sock',
+  TMUX: '/tmp/tmux-0/default,1,0',
+  GITHUB_TOKEN: 'ghp_fakefakefakefake',
+  AWS_SECRET_ACCESS_KEY: 'aws-fake-secret',
+};
 const PRINT_VARIABLES = Object.keys(HOST_VARIABLES)
   .map((name) => `\${${name}-unset}`)
   .join(' ');
@@ -200,16 +243,24 @@ describe.skipIf(!CAN_RUN)(`variables that lead to the host or hold cloud tokens$
     withHostVariables();
     const world = await makeWorld();
     const shell = makeShell(world, makeSandbox(world, 'auto'), ['GITHUB_TOKEN']);
-    expect((await runBash(shell, world, `echo ${PRINT_VARIABLES}`)).output).toBe('unset unset ghp_fakefakefakefake unset');
-    expect((await runBash(shell, world, `echo ${PRINT_VARIABLES}`, { by: 'person', outsideSandbox: false })).output).toBe('unset unset ghp_fakefakefakefake unset');
-    expect((await runBash(shell, world, `echo ${PRINT_VARIABLES}`, { by: 'person', outsideSandbox: true })).output).toBe(Object.values(HOST_VARIABLES).join(' '));
+    expect((await runBash(shell, world, `echo ${PRINT_VARIABLES}`)).output).toBe(
+      'unset unset ghp_fakefakefakefake unset',
+    );
+    expect(
+      (await runBash(shell, world, `echo ${PRINT_VARIABLES}`, { by: 'person', outsideSandbox: false })).output,
+    ).toBe('unset unset ghp_fakefakefakefake unset');
+    expect(
+      (await runBash(shell, world, `echo ${PRINT_VARIABLES}`, { by: 'person', outsideSandbox: true })).output,
+    ).toBe(Object.values(HOST_VARIABLES).join(' '));
   });
 
   it('the control: with "sandbox": "off" a command has them all', async () => {
     withHostVariables();
     const world = await makeWorld();
     const shell = makeShell(world, makeSandbox(world, 'off'));
-    expect((await runBash(shell, world, `echo ${PRINT_VARIABLES}`)).output).toBe(Object.values(HOST_VARIABLES).join(' '));
+    expect((await runBash(shell, world, `echo ${PRINT_VARIABLES}`)).output).toBe(
+      Object.values(HOST_VARIABLES).join(' '),
+    );
   });
 
   it('a project process has none of them, except those its own config entry sets', async () => {
@@ -219,7 +270,8 @@ describe.skipIf(!CAN_RUN)(`variables that lead to the host or hold cloud tokens$
     const print = ['sh', '-c', `echo ${PRINT_VARIABLES}`];
     const plain = await sandboxProcess(sandbox, print);
     const kept = await sandboxProcess(sandbox, print, { keepEnv: ['AWS_SECRET_ACCESS_KEY'] });
-    const run = (w: typeof plain) => spawnSync(w.file, w.args, { env: { ...process.env, ...w.env }, encoding: 'utf8' }).stdout.trim();
+    const run = (w: typeof plain) =>
+      spawnSync(w.file, w.args, { env: { ...process.env, ...w.env }, encoding: 'utf8' }).stdout.trim();
     expect(run(plain)).toBe('unset unset unset unset');
     expect(run(kept)).toBe('unset unset unset aws-fake-secret');
     plain.release();
@@ -232,7 +284,11 @@ describe.skipIf(!CAN_RUN)(`variables that lead to the host or hold cloud tokens$
  * a controlling terminal as an MCP server started from the TUI would; returns what it printed.
  */
 function underTerminal(file: string, args: readonly string[], env: Record<string, string>): string {
-  const ran = spawnSync(PYTHON, ['-c', 'import pty, sys; pty.spawn(sys.argv[1:])', file, ...args], { env: { ...process.env, ...env }, input: '', encoding: 'utf8' });
+  const ran = spawnSync(PYTHON, ['-c', 'import pty, sys; pty.spawn(sys.argv[1:])', file, ...args], {
+    env: { ...process.env, ...env },
+    input: '',
+    encoding: 'utf8',
+  });
   return ran.stdout;
 }
 
@@ -275,10 +331,14 @@ describe.skipIf(!CAN_RUN)(`opencode's own configuration${SKIPPED}`, () => {
   function writeUserConfig(world: World): void {
     writeFileSync(join(world.home, '.opencode.json'), JSON.stringify({ providers: { anthropic: { apiKey: KEY } } }));
     mkdirSync(join(world.home, '.config', 'opencode', 'themes'), { recursive: true });
-    writeFileSync(join(world.home, '.config', 'opencode', '.opencode.json'), JSON.stringify({ providers: { openai: { apiKey: KEY } } }));
+    writeFileSync(
+      join(world.home, '.config', 'opencode', '.opencode.json'),
+      JSON.stringify({ providers: { openai: { apiKey: KEY } } }),
+    );
     writeFileSync(join(world.home, '.config', 'opencode', 'themes', 'mine.json'), '{"theme":"mine"}');
   }
-  const READ_ALL = 'rev ~/.opencode.json; rev ~/.config/opencode/.opencode.json; cat ~/.config/opencode/themes/mine.json';
+  const READ_ALL =
+    'rev ~/.opencode.json; rev ~/.config/opencode/.opencode.json; cat ~/.config/opencode/themes/mine.json';
 
   it('reads empty from a command in the sandbox (rev too, which no redaction catches); the themes stay readable', async () => {
     const world = await makeWorld();
@@ -303,9 +363,14 @@ describe.skipIf(!CAN_RUN)(`opencode's own configuration${SKIPPED}`, () => {
       process.env.HOME = savedHome;
     });
     const asked: string[] = [];
-    const ctx = { ...toolContext(world.project), askPermission: async (input: { description: string }) => void asked.push(input.description) };
+    const ctx = {
+      ...toolContext(world.project),
+      askPermission: async (input: { description: string }) => void asked.push(input.description),
+    };
     const config = await runTool(viewTool, { file_path: join(world.home, '.opencode.json') }, ctx);
-    expect(asked).toEqual([`view reads ${join(world.home, '.opencode.json')}, which holds opencode's own configuration: provider API keys`]);
+    expect(asked).toEqual([
+      `view reads ${join(world.home, '.opencode.json')}, which holds opencode's own configuration: provider API keys`,
+    ]);
     expect(config.isError).toBe(false);
     asked.length = 0;
     await runTool(viewTool, { file_path: join(world.home, '.config', 'opencode', 'themes', 'mine.json') }, ctx);
@@ -313,15 +378,19 @@ describe.skipIf(!CAN_RUN)(`opencode's own configuration${SKIPPED}`, () => {
   });
 });
 
-describe('opencode\'s configuration under $XDG_CONFIG_HOME', () => {
+describe("opencode's configuration under $XDG_CONFIG_HOME", () => {
   it('is a secret place when XDG_CONFIG_HOME is an absolute path, for the sandbox and the file tools alike', () => {
-    expect(xdgSecretPaths({ XDG_CONFIG_HOME: '/srv/cfg' })).toEqual([{ path: '/srv/cfg/opencode/.opencode.json', reason: "opencode's own configuration: provider API keys" }]);
+    expect(xdgSecretPaths({ XDG_CONFIG_HOME: '/srv/cfg' })).toEqual([
+      { path: '/srv/cfg/opencode/.opencode.json', reason: "opencode's own configuration: provider API keys" },
+    ]);
     expect(xdgSecretPaths({ XDG_CONFIG_HOME: 'relative/cfg' })).toEqual([]);
     expect(xdgSecretPaths({})).toEqual([]);
     const saved = process.env.XDG_CONFIG_HOME;
     process.env.XDG_CONFIG_HOME = '/srv/cfg';
     try {
-      expect(secretPlaceOf('/srv/cfg/opencode/.opencode.json', { home: '/nonexistent-home' })?.reason).toBe("opencode's own configuration: provider API keys");
+      expect(secretPlaceOf('/srv/cfg/opencode/.opencode.json', { home: '/nonexistent-home' })?.reason).toBe(
+        "opencode's own configuration: provider API keys",
+      );
       expect(secretPlaceOf('/srv/cfg/opencode/themes/mine.json', { home: '/nonexistent-home' })).toBeUndefined();
     } finally {
       if (saved === undefined) delete process.env.XDG_CONFIG_HOME;

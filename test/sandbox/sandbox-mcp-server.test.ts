@@ -23,8 +23,17 @@ afterEach(async () => {
 
 async function startHarmServer(mode: SandboxMode, extra: Record<string, unknown> = {}) {
   targets = await harmTargets();
-  sandbox = createSandbox({ settings: { mode, allowWrite: [], denyRead: [], allowedDomains: [] }, projectDir: targets.project, home: process.env.HOME! });
-  const config = mcpServerSchema.parse({ command: process.execPath, args: [HARM_MCP_FIXTURE], env: targets.env, ...extra });
+  sandbox = createSandbox({
+    settings: { mode, allowWrite: [], denyRead: [], allowedDomains: [] },
+    projectDir: targets.project,
+    home: process.env.HOME!,
+  });
+  const config = mcpServerSchema.parse({
+    command: process.execPath,
+    args: [HARM_MCP_FIXTURE],
+    env: targets.env,
+    ...extra,
+  });
   service = startService({ servers: { harm: config }, cwd: targets.project, sandbox });
   const info = await whenServer(service, 'harm', (s) => s.status !== 'connecting');
   // connected means the server answered initialize, which it does only after its attempts
@@ -41,14 +50,26 @@ describe.runIf(process.platform === 'linux')('a stdio MCP server in the sandbox'
     expect(await startHarmServer('off')).toEqual({ outside: true, config: true, tcp: true });
   });
 
-  it('its entry\'s sandbox.network gives it the network, and still no write outside', async () => {
-    expect(await startHarmServer('auto', { sandbox: { network: true } })).toEqual({ outside: false, config: false, tcp: true });
+  it("its entry's sandbox.network gives it the network, and still no write outside", async () => {
+    expect(await startHarmServer('auto', { sandbox: { network: true } })).toEqual({
+      outside: false,
+      config: false,
+      tcp: true,
+    });
   });
 
   it('a command that is not installed fails as without the sandbox', async () => {
     targets = await harmTargets();
-    sandbox = createSandbox({ settings: { mode: 'auto', allowWrite: [], denyRead: [], allowedDomains: [] }, projectDir: targets.project, home: process.env.HOME! });
-    service = startService({ servers: { gone: mcpServerSchema.parse({ command: 'opencode-no-such-server' }) }, cwd: targets.project, sandbox });
+    sandbox = createSandbox({
+      settings: { mode: 'auto', allowWrite: [], denyRead: [], allowedDomains: [] },
+      projectDir: targets.project,
+      home: process.env.HOME!,
+    });
+    service = startService({
+      servers: { gone: mcpServerSchema.parse({ command: 'opencode-no-such-server' }) },
+      cwd: targets.project,
+      sandbox,
+    });
     const info = await whenServer(service, 'gone', (s) => s.status !== 'connecting');
     expect(info).toMatchObject({ status: 'failed', error: 'command not found: opencode-no-such-server' });
   });
@@ -59,7 +80,12 @@ describe('a stdio MCP server where the sandbox cannot start', () => {
 
   it('with "sandbox": "required" is not started: it fails with what to do, and nothing ran', async () => {
     targets = await harmTargets();
-    sandbox = createSandbox({ settings: { mode: 'required', allowWrite: [], denyRead: [], allowedDomains: [] }, projectDir: targets.project, home: process.env.HOME!, support: unavailable });
+    sandbox = createSandbox({
+      settings: { mode: 'required', allowWrite: [], denyRead: [], allowedDomains: [] },
+      projectDir: targets.project,
+      home: process.env.HOME!,
+      support: unavailable,
+    });
     const config = mcpServerSchema.parse({ command: process.execPath, args: [HARM_MCP_FIXTURE], env: targets.env });
     service = startService({ servers: { harm: config }, cwd: targets.project, sandbox });
     const info = await whenServer(service, 'harm', (s) => s.status !== 'connecting');
@@ -74,7 +100,12 @@ describe('a stdio MCP server where the sandbox cannot start', () => {
 
   it('with "sandbox": "auto" runs as it is (only the permission checks protect the run, as for commands)', async () => {
     targets = await harmTargets();
-    sandbox = createSandbox({ settings: { mode: 'auto', allowWrite: [], denyRead: [], allowedDomains: [] }, projectDir: targets.project, home: process.env.HOME!, support: unavailable });
+    sandbox = createSandbox({
+      settings: { mode: 'auto', allowWrite: [], denyRead: [], allowedDomains: [] },
+      projectDir: targets.project,
+      home: process.env.HOME!,
+      support: unavailable,
+    });
     const config = mcpServerSchema.parse({ command: process.execPath, args: [HARM_MCP_FIXTURE], env: targets.env });
     service = startService({ servers: { harm: config }, cwd: targets.project, sandbox });
     expect(await whenServer(service, 'harm', (s) => s.status !== 'connecting')).toMatchObject({ status: 'connected' });

@@ -19,7 +19,11 @@ afterEach(async () => {
 
 function projectSandbox(mode: SandboxMode = 'auto'): { project: string; sandbox: Sandbox } {
   const project = realpathSync(mkdtempSync(join(tmpdir(), 'opencode-process-test-')));
-  sandbox = createSandbox({ settings: { mode, allowWrite: [], denyRead: [], allowedDomains: [] }, projectDir: project, home: process.env.HOME! });
+  sandbox = createSandbox({
+    settings: { mode, allowWrite: [], denyRead: [], allowedDomains: [] },
+    projectDir: project,
+    home: process.env.HOME!,
+  });
   return { project, sandbox };
 }
 
@@ -32,7 +36,11 @@ function run(file: string, args: string[], env: Record<string, string>, cwd: str
 describe.runIf(process.platform === 'linux')('sandboxProcess', () => {
   it('writes in its own TMPDIR, which release removes; the environment marks a nested run', async () => {
     const { project, sandbox } = projectSandbox();
-    const wrapped = await sandboxProcess(sandbox, ['sh', '-c', 'echo cached > "$TMPDIR/c" && cat "$TMPDIR/c" && echo "$OPENCODE_SANDBOXED $OPENCODE_SANDBOX_LEVEL"']);
+    const wrapped = await sandboxProcess(sandbox, [
+      'sh',
+      '-c',
+      'echo cached > "$TMPDIR/c" && cat "$TMPDIR/c" && echo "$OPENCODE_SANDBOXED $OPENCODE_SANDBOX_LEVEL"',
+    ]);
     expect(wrapped.env.TMPDIR).toBe(wrapped.tempDir);
     expect(run(wrapped.file, wrapped.args, wrapped.env, project)).toEqual({ stdout: 'cached\n1 strict\n', status: 0 });
     expect(existsSync(wrapped.tempDir!)).toBe(true);
@@ -45,7 +53,9 @@ describe.runIf(process.platform === 'linux')('sandboxProcess', () => {
     const wrapped = await sandboxProcess(sandbox, ['sh', '-c', 'true'], { pathVariable: '/usr/bin:/bin' });
     expect(wrapped.args).toContain('/usr/bin/sh');
     wrapped.release();
-    await expect(sandboxProcess(sandbox, ['opencode-no-such-program'], { pathVariable: '/usr/bin:/bin' })).rejects.toMatchObject({
+    await expect(
+      sandboxProcess(sandbox, ['opencode-no-such-program'], { pathVariable: '/usr/bin:/bin' }),
+    ).rejects.toMatchObject({
       code: 'ENOENT',
       syscall: 'spawn opencode-no-such-program',
       message: 'spawn opencode-no-such-program ENOENT',
@@ -61,7 +71,9 @@ describe.runIf(process.platform === 'linux')('sandboxProcess', () => {
     refused.release();
     expect(existsSync(join(outside, 'f'))).toBe(false);
     // given relative to the project, as a config entry may
-    const allowed = await sandboxProcess(sandbox, write(outside), { settings: { allowWrite: [relative(project, outside)] } });
+    const allowed = await sandboxProcess(sandbox, write(outside), {
+      settings: { allowWrite: [relative(project, outside)] },
+    });
     expect(run(allowed.file, allowed.args, allowed.env, project).status).toBe(0);
     allowed.release();
     expect(readFileSync(join(outside, 'f'), 'utf8')).toBe('x\n');

@@ -7,7 +7,17 @@
  * sandbox on and, where it makes sense, to happen with `"sandbox": "off"` (the control).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,7 +44,14 @@ interface World {
 }
 
 /** git without the person's config, so that only the project's decides what runs */
-const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
 
 function makeWorld(options: { git?: boolean } = {}): World {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'opencode-sandbox-protected-')));
@@ -62,7 +79,13 @@ async function run(world: World, mode: SandboxMode, command: string) {
 }
 
 function gitIdentity(): Record<string, string> {
-  return { GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+  return {
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@t',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@t',
+  };
 }
 
 const present = (path: string) => {
@@ -78,7 +101,9 @@ describe('core.hooksPath in a git config', () => {
   it('is read on the section line, quoted, with a comment, and not from a subsection', () => {
     expect(hooksPathValues('[core] hooksPath = .githooks\n')).toEqual(['.githooks']);
     expect(hooksPathValues('[CORE]\n\tHOOKSPATH = "tools/my hooks" ; a comment\n')).toEqual(['tools/my hooks']);
-    expect(hooksPathValues('[core]\n\thooksPath = hooks # why\n[core "x"]\n\thooksPath = no\n[remote "o"] hooksPath = no\n')).toEqual(['hooks']);
+    expect(
+      hooksPathValues('[core]\n\thooksPath = hooks # why\n[core "x"]\n\thooksPath = no\n[remote "o"] hooksPath = no\n'),
+    ).toEqual(['hooks']);
   });
 
   it("is taken from the person's git config too, a relative one from the project, and ~/ from the home directory", () => {
@@ -87,7 +112,11 @@ describe('core.hooksPath in a git config', () => {
     mkdirSync(join(w.home, '.config', 'git'), { recursive: true });
     writeFileSync(join(w.home, '.config', 'git', 'config'), '[core] hooksPath = ~/hooks\n');
     writeFileSync(join(w.project, '.git', 'config.worktree'), '[core]\n\thooksPath = wt-hooks\n');
-    expect(configuredHooksPaths(w.project, w.home)).toEqual([join(w.project, 'wt-hooks'), join(w.project, '.hooks'), join(w.home, 'hooks')]);
+    expect(configuredHooksPaths(w.project, w.home)).toEqual([
+      join(w.project, 'wt-hooks'),
+      join(w.project, '.hooks'),
+      join(w.home, 'hooks'),
+    ]);
   });
 });
 
@@ -116,13 +145,21 @@ describe.skipIf(!CAN_RUN)(`the protected places of a project${SKIPPED}`, () => {
     it(`${title} node_modules in place: renaming it and planting node_modules/.bin/tsc`, async () => {
       const w = makeWorld();
       mkdirSync(join(w.project, 'node_modules', '.bin'), { recursive: true });
-      await run(w, mode, "mv node_modules nm_old; mkdir -p node_modules/.bin; printf '#!/bin/sh\\necho planted\\n' > node_modules/.bin/tsc; true");
+      await run(
+        w,
+        mode,
+        "mv node_modules nm_old; mkdir -p node_modules/.bin; printf '#!/bin/sh\\necho planted\\n' > node_modules/.bin/tsc; true",
+      );
       expect(existsSync(join(w.project, 'node_modules', '.bin', 'tsc'))).toBe(!sandboxed);
     });
 
     it(`${title} git from another config through .git/commondir`, async () => {
       const w = makeWorld();
-      await run(w, mode, `cp -a .git/. evilc/ && git config -f evilc/config core.fsmonitor "${fsmonitor(w)}" && echo ../evilc > .git/commondir; true`);
+      await run(
+        w,
+        mode,
+        `cp -a .git/. evilc/ && git config -f evilc/config core.fsmonitor "${fsmonitor(w)}" && echo ../evilc > .git/commondir; true`,
+      );
       git(w, 'status', '--short');
       expect(existsSync(marker(w))).toBe(!sandboxed);
       expect(existsSync(join(w.project, '.git', 'commondir'))).toBe(!sandboxed);
@@ -162,7 +199,11 @@ describe.skipIf(!CAN_RUN)(`the protected places of a project${SKIPPED}`, () => {
       const w = makeWorld();
       mkdirSync(join(w.outside, 'nm', '.bin'), { recursive: true });
       symlinkSync(join(w.outside, 'nm'), join(w.project, 'node_modules'));
-      const result = await run(w, mode, "rm node_modules && mkdir -p node_modules/.bin && printf '#!/bin/sh\\necho planted\\n' > node_modules/.bin/tsc");
+      const result = await run(
+        w,
+        mode,
+        "rm node_modules && mkdir -p node_modules/.bin && printf '#!/bin/sh\\necho planted\\n' > node_modules/.bin/tsc",
+      );
       expect(result.exitCode).toBe(0);
       expect(existsSync(join(w.project, 'node_modules', '.bin', 'tsc'))).toBe(!sandboxed);
       expect(lstatSync(join(w.project, 'node_modules')).isSymbolicLink()).toBe(sandboxed);
@@ -170,10 +211,16 @@ describe.skipIf(!CAN_RUN)(`the protected places of a project${SKIPPED}`, () => {
 
     it(`${title} a .git that is a link: replacing it with a copy whose config runs core.fsmonitor`, async () => {
       const w = makeWorld({ git: false });
-      execFileSync('git', ['init', '-q', '--separate-git-dir', join(w.project, 'repo.git'), w.project], { env: GIT_ENV });
+      execFileSync('git', ['init', '-q', '--separate-git-dir', join(w.project, 'repo.git'), w.project], {
+        env: GIT_ENV,
+      });
       rmSync(join(w.project, '.git'));
       symlinkSync(join(w.project, 'repo.git'), join(w.project, '.git')); // absolute: bwrap must not follow it
-      const result = await run(w, mode, `rm .git && cp -a repo.git .git && git config -f .git/config core.fsmonitor "${fsmonitor(w)}"`);
+      const result = await run(
+        w,
+        mode,
+        `rm .git && cp -a repo.git .git && git config -f .git/config core.fsmonitor "${fsmonitor(w)}"`,
+      );
       expect(result.exitCode).toBe(0);
       git(w, 'status', '--short');
       expect(existsSync(marker(w))).toBe(!sandboxed);
@@ -181,9 +228,16 @@ describe.skipIf(!CAN_RUN)(`the protected places of a project${SKIPPED}`, () => {
 
     it(`${title} out a hook runner's config (.pre-commit-config.yaml, lefthook.yml) and a core.hooksPath folder`, async () => {
       const w = makeWorld();
-      writeFileSync(join(w.project, '.git', 'config'), `${readFileSync(join(w.project, '.git', 'config'), 'utf8')}[core] hooksPath = .githooks\n`);
+      writeFileSync(
+        join(w.project, '.git', 'config'),
+        `${readFileSync(join(w.project, '.git', 'config'), 'utf8')}[core] hooksPath = .githooks\n`,
+      );
       mkdirSync(join(w.project, '.githooks'));
-      await run(w, mode, "echo 'repos: []' > .pre-commit-config.yaml; echo 'pre-commit: {}' > lefthook.yml; echo x > .githooks/pre-commit; true");
+      await run(
+        w,
+        mode,
+        "echo 'repos: []' > .pre-commit-config.yaml; echo 'pre-commit: {}' > lefthook.yml; echo x > .githooks/pre-commit; true",
+      );
       expect(existsSync(join(w.project, '.pre-commit-config.yaml'))).toBe(!sandboxed);
       expect(existsSync(join(w.project, 'lefthook.yml'))).toBe(!sandboxed);
       expect(existsSync(join(w.project, '.githooks', 'pre-commit'))).toBe(!sandboxed);
@@ -206,15 +260,25 @@ describe.skipIf(!CAN_RUN)(`the protected places of a project${SKIPPED}`, () => {
 
   it('still lets a command commit and read the status', async () => {
     const w = makeWorld();
-    const result = await run(w, 'auto', 'git add a.txt && git commit -qm first && git status --short && git log --format=%s');
+    const result = await run(
+      w,
+      'auto',
+      'git add a.txt && git commit -qm first && git status --short && git log --format=%s',
+    );
     expect(result).toMatchObject({ exitCode: 0, stdout: 'first\n', sandboxed: true });
   });
 
   it('still lets a command you approved run npm install in a project whose node_modules exists (a mount point now)', async () => {
     const w = makeWorld();
     mkdirSync(join(w.project, 'dep'));
-    writeFileSync(join(w.project, 'package.json'), '{"name":"p","version":"1.0.0","dependencies":{"dep":"file:./dep"}}\n');
-    writeFileSync(join(w.project, 'dep', 'package.json'), '{"name":"dep","version":"1.0.0","bin":{"depbin":"cli.js"}}\n');
+    writeFileSync(
+      join(w.project, 'package.json'),
+      '{"name":"p","version":"1.0.0","dependencies":{"dep":"file:./dep"}}\n',
+    );
+    writeFileSync(
+      join(w.project, 'dep', 'package.json'),
+      '{"name":"dep","version":"1.0.0","bin":{"depbin":"cli.js"}}\n',
+    );
     writeFileSync(join(w.project, 'dep', 'cli.js'), '#!/usr/bin/env node\n');
     mkdirSync(join(w.project, 'node_modules', 'old'), { recursive: true });
     const sandbox = createSandbox({ settings: sandboxSettings('auto'), projectDir: w.project, home: w.home });
@@ -223,19 +287,32 @@ describe.skipIf(!CAN_RUN)(`the protected places of a project${SKIPPED}`, () => {
       shell.close();
       await sandbox.close();
     });
-    const result = await shell.exec('npm install --offline --no-audit --no-fund --loglevel=error >/dev/null && ls node_modules node_modules/.bin', {
-      timeoutMs: 60_000,
-      sandbox: 'network',
+    const result = await shell.exec(
+      'npm install --offline --no-audit --no-fund --loglevel=error >/dev/null && ls node_modules node_modules/.bin',
+      {
+        timeoutMs: 60_000,
+        sandbox: 'network',
+      },
+    );
+    expect(result).toMatchObject({
+      exitCode: 0,
+      stdout: 'node_modules:\ndep\n\nnode_modules/.bin:\ndepbin\n',
+      sandboxed: true,
     });
-    expect(result).toMatchObject({ exitCode: 0, stdout: 'node_modules:\ndep\n\nnode_modules/.bin:\ndepbin\n', sandboxed: true });
   });
 
   it('removes the protected files a program started with the network on creates', async () => {
     const w = makeWorld();
     const sandbox = createSandbox({ settings: sandboxSettings('auto'), projectDir: w.project, home: w.home });
     cleanup.push(() => sandbox.close());
-    const wrapped = await sandboxProcess(sandbox, ['sh', '-c', 'echo "echo ran" > .envrc'], { settings: { network: true } });
-    const done = spawnSync(wrapped.file, wrapped.args, { cwd: w.project, env: { ...process.env, ...wrapped.env }, encoding: 'utf8' });
+    const wrapped = await sandboxProcess(sandbox, ['sh', '-c', 'echo "echo ran" > .envrc'], {
+      settings: { network: true },
+    });
+    const done = spawnSync(wrapped.file, wrapped.args, {
+      cwd: w.project,
+      env: { ...process.env, ...wrapped.env },
+      encoding: 'utf8',
+    });
     expect(done.status).toBe(0);
     expect(wrapped.release()).toEqual([join(w.project, '.envrc')]);
     expect(existsSync(join(w.project, '.envrc'))).toBe(false);

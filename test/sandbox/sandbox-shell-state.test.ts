@@ -34,7 +34,8 @@ function makeWorld(): World {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'opencode-sandbox-state-')));
   cleanup.push(() => rmSync(root, { recursive: true, force: true }));
   const world = { project: join(root, 'project'), home: join(root, 'home'), outside: join(root, 'outside') };
-  for (const dir of [world.project, world.home, world.outside, join(world.home, '.aws')]) mkdirSync(dir, { recursive: true });
+  for (const dir of [world.project, world.home, world.outside, join(world.home, '.aws')])
+    mkdirSync(dir, { recursive: true });
   writeFileSync(join(world.home, '.aws', 'credentials'), 'LEAKED=aws-secret-123\n');
   execFileSync('git', ['init', '-q'], { cwd: world.project });
   return world;
@@ -124,7 +125,7 @@ describe.skipIf(!CAN_RUN)(`the shell's state between sandboxed commands${SKIPPED
     const world = makeWorld();
     const shell = shellIn(world, 'auto');
     await run(shell, `export BEFORE=1; trap 'ln -sf ${world.home}/.aws/credentials "$__oc_state.env"' EXIT`);
-    const after = await run(shell, "set | grep -c 'aws-secret-12[3]'; echo \"[$LEAKED]\"", 'none');
+    const after = await run(shell, 'set | grep -c \'aws-secret-12[3]\'; echo "[$LEAKED]"', 'none');
     expect(after.stdout).toBe('0\n[]\n');
   });
 });

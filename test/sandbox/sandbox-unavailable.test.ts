@@ -23,14 +23,23 @@ function toolResultsSent(f: FakeProvider, n: number): string[] {
   const messages = f.answered[n].messages as { role: string; content: unknown }[];
   return (messages.at(-1)!.content as { type: string; content: unknown }[])
     .filter((b) => b.type === 'tool_result')
-    .map((b) => (typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join('')));
+    .map((b) =>
+      typeof b.content === 'string' ? b.content : (b.content as { text: string }[]).map((c) => c.text).join(''),
+    );
 }
 
 async function runWith(sandbox: string) {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'opencode-sandbox-unavailable-')));
   writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ sandbox }));
-  fake = await startFakeProvider([{ toolCalls: [{ name: 'bash', input: { command: 'echo ran' } }] }, { text: 'Done.' }]);
-  const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL, OPENCODE_BWRAP_PATH: MISSING_BWRAP });
+  fake = await startFakeProvider([
+    { toolCalls: [{ name: 'bash', input: { command: 'echo ran' } }] },
+    { text: 'Done.' },
+  ]);
+  const env = cleanEnv({
+    ANTHROPIC_API_KEY: 'sk-ant-test',
+    ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+    OPENCODE_BWRAP_PATH: MISSING_BWRAP,
+  });
   const run = await runCli(['--trust', '-p', 'run it'], { cwd: dir, env });
   return { run, results: toolResultsSent(fake, 1) };
 }
@@ -47,7 +56,9 @@ describe.runIf(process.platform === 'linux')('the sandbox cannot start', () => {
 
   it('required: the command is refused with the reason', async () => {
     const { run, results } = await runWith('required');
-    expect(run.stderr).toMatch(/^opencode: commands will be refused: "sandbox" is "required" and the sandbox cannot start \(bwrap cannot start here: /);
+    expect(run.stderr).toMatch(
+      /^opencode: commands will be refused: "sandbox" is "required" and the sandbox cannot start \(bwrap cannot start here: /,
+    );
     expect(results).toHaveLength(1);
     expect(results[0]).toMatch(
       /^Commands are not run: "sandbox" is "required" in the configuration and the sandbox cannot start here \(bwrap cannot start here: [^\n]*\)\. Install bubblewrap \(Linux\) or set "sandbox" to "auto"\.$/,

@@ -38,12 +38,27 @@ function runAsNobody(mode: 'auto' | 'off') {
   const outside = join(outsideDir, 'written');
   const run = spawnSync(
     setpriv!,
-    [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', process.execPath, '--import', TSX, FIXTURE, project, mode, outside],
+    [
+      `--reuid=${NOBODY}`,
+      `--regid=${NOBODY}`,
+      '--clear-groups',
+      process.execPath,
+      '--import',
+      TSX,
+      FIXTURE,
+      project,
+      mode,
+      outside,
+    ],
     { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: project }, timeout: 60_000 },
   );
   expect(run.stderr).toBe('');
   const result = JSON.parse(run.stdout) as { stdout: string; sandboxed?: boolean };
-  return { result, outsideWritten: existsSync(outside), configChanged: readFileSync(join(project, '.opencode.json'), 'utf8') !== '{}\n' };
+  return {
+    result,
+    outsideWritten: existsSync(outside),
+    configChanged: readFileSync(join(project, '.opencode.json'), 'utf8') !== '{}\n',
+  };
 }
 
 describe.skipIf(!canRun)('the sandbox as an unprivileged user', () => {
@@ -59,4 +74,3 @@ describe.skipIf(!canRun)('the sandbox as an unprivileged user', () => {
     expect({ outsideWritten, configChanged }).toEqual({ outsideWritten: true, configChanged: true });
   });
 });
-

@@ -14,12 +14,33 @@ import { exportSession, importSession } from '../../src/session-io/transfer.js';
 import { NothingToUndoError, undoTurn } from '../../src/undo/undo.js';
 
 const SESSION = {
-  id: 's1', title: 't', promptTokens: 0, completionTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, contextTokens: 0,
-  costUsd: 0, createdAt: 1, updatedAt: 1,
+  id: 's1',
+  title: 't',
+  promptTokens: 0,
+  completionTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  contextTokens: 0,
+  costUsd: 0,
+  createdAt: 1,
+  updatedAt: 1,
 };
-const message = (parts: unknown[]) => ({ id: 'm1', sessionId: 's1', role: 'user', parts, seq: 1, createdAt: 1, updatedAt: 1 });
+const message = (parts: unknown[]) => ({
+  id: 'm1',
+  sessionId: 's1',
+  role: 'user',
+  parts,
+  seq: 1,
+  createdAt: 1,
+  updatedAt: 1,
+});
 const exportOf = (over: Record<string, unknown> = {}) => ({
-  format: 'opencode-session', version: 1, sessions: [SESSION], messages: [message([{ type: 'text', text: 'hi' }])], files: [], ...over,
+  format: 'opencode-session',
+  version: 1,
+  sessions: [SESSION],
+  messages: [message([{ type: 'text', text: 'hi' }])],
+  files: [],
+  ...over,
 });
 /** The import error for `value` (an object, or JSON text for values too deep to stringify), or `accepted`. */
 const problem = (value: unknown) => {
@@ -48,15 +69,36 @@ const project = () => {
 
 describe('a hostile export is refused with the reason', () => {
   it('names a part of an unknown type and what to do', () => {
-    expect(problem(exportOf({ messages: [message([{ type: 'text', text: 'hi' }, { type: 'video', url: 'x' }])] }))).toBe(
+    expect(
+      problem(
+        exportOf({
+          messages: [
+            message([
+              { type: 'text', text: 'hi' },
+              { type: 'video', url: 'x' },
+            ]),
+          ],
+        }),
+      ),
+    ).toBe(
       'messages.0.parts.1.type: a part of type "video" is not one this opencode knows (reasoning, text, image, tool_call, tool_result, finish, server_tool); ' +
         'it may come from a newer opencode: upgrade, or remove that part from the file',
     );
   });
 
   it('refuses values nested deeper than the limit instead of overflowing the stack when storing them', () => {
-    const part = { type: 'tool_result', toolCallId: 'c', name: 'x', content: '', isError: false, metadata: { a: 'DEEP' } };
-    const text = JSON.stringify(exportOf({ messages: [message([part])] })).replace('"DEEP"', `${'['.repeat(200_000)}${']'.repeat(200_000)}`);
+    const part = {
+      type: 'tool_result',
+      toolCallId: 'c',
+      name: 'x',
+      content: '',
+      isError: false,
+      metadata: { a: 'DEEP' },
+    };
+    const text = JSON.stringify(exportOf({ messages: [message([part])] })).replace(
+      '"DEEP"',
+      `${'['.repeat(200_000)}${']'.repeat(200_000)}`,
+    );
     expect(problem(text)).toBe(
       `messages.0.parts.0.metadata.a.…: nested more than ${MAX_NESTING_DEPTH} levels deep (arrays and objects); ` +
         'this is not what opencode exports, so the file was made or changed by something else',
@@ -67,7 +109,14 @@ describe('a hostile export is refused with the reason', () => {
     let nested: unknown = 1;
     // the root object, messages, 0, parts, 0, metadata: six levels before the metadata's own
     for (let i = 0; i < MAX_NESTING_DEPTH - 6; i++) nested = [nested];
-    const part = { type: 'tool_result', toolCallId: 'c', name: 'x', content: '', isError: false, metadata: { a: nested } };
+    const part = {
+      type: 'tool_result',
+      toolCallId: 'c',
+      name: 'x',
+      content: '',
+      isError: false,
+      metadata: { a: nested },
+    };
     expect(problem(exportOf({ messages: [message([part])] }))).toBe('accepted');
   });
 
@@ -77,9 +126,9 @@ describe('a hostile export is refused with the reason', () => {
     expect(problem(exportOf({ sessions: [SESSION, a, b], messages: [] }))).toBe(
       `sessions.1.parentSessionId: a sub-agent session's parent must come before it in "sessions"`,
     );
-    expect(problem(exportOf({ sessions: [SESSION, { ...SESSION, id: 'c', parentSessionId: 'c' }], messages: [] }))).toBe(
-      `sessions.1.parentSessionId: a sub-agent session's parent must come before it in "sessions"`,
-    );
+    expect(
+      problem(exportOf({ sessions: [SESSION, { ...SESSION, id: 'c', parentSessionId: 'c' }], messages: [] })),
+    ).toBe(`sessions.1.parentSessionId: a sub-agent session's parent must come before it in "sessions"`);
   });
 });
 
@@ -102,9 +151,22 @@ describe('an imported file history never reaches the disk', () => {
     writeFileSync(outside, 'keep me\n');
     db = openDatabase(join(dir, 'data'));
     const paths = ['../../etc/passwd', outside, '/etc/passwd', 'new\nline.txt'];
-    const files = paths.map((path, i) => ({ id: `f${i}`, sessionId: 's1', path, content: 'pwned\n', version: 'initial', createdAt: 1, updatedAt: 1 }));
+    const files = paths.map((path, i) => ({
+      id: `f${i}`,
+      sessionId: 's1',
+      path,
+      content: 'pwned\n',
+      version: 'initial',
+      createdAt: 1,
+      updatedAt: 1,
+    }));
     const result = importSession(db, parseSessionExport(exportOf({ files })));
-    expect(db.files.listBySession(result.session.id).map((f) => f.path).sort()).toEqual([...paths].sort());
+    expect(
+      db.files
+        .listBySession(result.session.id)
+        .map((f) => f.path)
+        .sort(),
+    ).toEqual([...paths].sort());
     expect(() => undoTurn(db!, result.session.id, { cwd: dir })).toThrow(NothingToUndoError);
     expect(readFileSync(outside, 'utf8')).toBe('keep me\n');
     expect(readFileSync('/etc/passwd', 'utf8')).not.toContain('pwned');

@@ -54,7 +54,11 @@ export async function agentHarness(turns: FakeTurn[], options: HarnessOptions = 
     api === 'anthropic'
       ? { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }
       : { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.openaiBaseURL };
-  const provider = createProvider(model, { providers: {}, env }, { baseDelayMs: 1, maxRetries: options.maxRetries ?? 3 });
+  const provider = createProvider(
+    model,
+    { providers: {}, env },
+    { baseDelayMs: 1, maxRetries: options.maxRetries ?? 3 },
+  );
   const tools = builtinTools();
   for (const tool of options.tools ?? []) tools.register(tool, 'project');
   options.onToolRegistry?.(tools);

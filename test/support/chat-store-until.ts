@@ -14,7 +14,11 @@ export function until(store: ChatStore, check: (state: ChatState) => boolean, ti
     const timer = setTimeout(() => {
       off();
       const { busy, queue, queueHeld, items } = store.getSnapshot();
-      reject(new Error(`timed out; state: ${JSON.stringify({ busy, queue, queueHeld, items: items.map((i) => i.message.parts) })}`));
+      reject(
+        new Error(
+          `timed out; state: ${JSON.stringify({ busy, queue, queueHeld, items: items.map((i) => i.message.parts) })}`,
+        ),
+      );
     }, timeoutMs);
     const off = store.subscribe(() => {
       if (!check(store.getSnapshot())) return;

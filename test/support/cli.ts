@@ -17,8 +17,16 @@ export interface CliRun {
 }
 
 const CREDENTIAL_VARS = [
-  'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL',
-  'GROQ_API_KEY', 'OPENROUTER_API_KEY', 'XAI_API_KEY', 'LOCAL_ENDPOINT', 'XDG_CONFIG_HOME',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'ANTHROPIC_BASE_URL',
+  'OPENAI_API_KEY',
+  'OPENAI_BASE_URL',
+  'GROQ_API_KEY',
+  'OPENROUTER_API_KEY',
+  'XAI_API_KEY',
+  'LOCAL_ENDPOINT',
+  'XDG_CONFIG_HOME',
 ];
 
 /** A process environment without provider credentials, with HOME in a fresh temp dir. */

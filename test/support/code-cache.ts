@@ -60,6 +60,11 @@ export function cachedRuns(prefix: string): {
  */
 export async function remoteMcpProject(parent: string, type: 'http' | 'sse'): Promise<string> {
   const dir = mkdtempSync(join(parent, 'remote-mcp-'));
-  writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ mcpServers: { gone: { type, url: `http://127.0.0.1:${await closedPort()}/${type === 'http' ? 'mcp' : 'sse'}` } } }));
+  writeFileSync(
+    join(dir, '.opencode.json'),
+    JSON.stringify({
+      mcpServers: { gone: { type, url: `http://127.0.0.1:${await closedPort()}/${type === 'http' ? 'mcp' : 'sse'}` } },
+    }),
+  );
   return dir;
 }

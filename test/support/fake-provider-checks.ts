@@ -14,7 +14,8 @@ export function checkAnthropicRequest(body: Json): string | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return 'request body must be a JSON object';
   if (body.stream !== true) return 'stream: the fake provider serves streaming requests only (stream: true)';
   if (typeof body.model !== 'string' || !body.model) return 'model: Field required';
-  if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) return 'max_tokens: Field required (a positive integer)';
+  if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1)
+    return 'max_tokens: Field required (a positive integer)';
   if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: at least one message is required';
 
   if (body.system !== undefined) {
@@ -51,10 +52,17 @@ export function checkAnthropicRequest(body: Json): string | undefined {
   if (thinkingType === 'adaptive' && body.thinking.budget_tokens !== undefined) {
     return 'thinking.adaptive.budget_tokens: Extra inputs are not permitted';
   }
-  if ((thinkingType === 'enabled' || thinkingType === 'adaptive') && body.temperature !== undefined && body.temperature !== 1) {
+  if (
+    (thinkingType === 'enabled' || thinkingType === 'adaptive') &&
+    body.temperature !== undefined &&
+    body.temperature !== 1
+  ) {
     return '`temperature` may only be set to 1 when thinking is enabled';
   }
-  if (claude5 && ((body.temperature !== undefined && body.temperature !== 1) || body.top_p !== undefined || body.top_k !== undefined)) {
+  if (
+    claude5 &&
+    ((body.temperature !== undefined && body.temperature !== 1) || body.top_p !== undefined || body.top_k !== undefined)
+  ) {
     return 'Sampling parameters (temperature, top_p, top_k) are not supported for this model.';
   }
 
@@ -67,7 +75,8 @@ export function checkAnthropicRequest(body: Json): string | undefined {
 
   const messages: Json[] = body.messages;
   for (const [i, m] of messages.entries()) {
-    if (m?.role !== 'user' && m?.role !== 'assistant') return `messages.${i}.role: Input should be 'user' or 'assistant'`;
+    if (m?.role !== 'user' && m?.role !== 'assistant')
+      return `messages.${i}.role: Input should be 'user' or 'assistant'`;
     const content: Json[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
     const isFinalAssistant = i === messages.length - 1 && m.role === 'assistant';
     if (!Array.isArray(content) || (content.length === 0 && !isFinalAssistant)) {
@@ -82,13 +91,18 @@ export function checkAnthropicRequest(body: Json): string | undefined {
       if (b?.type === 'thinking' && (typeof b.signature !== 'string' || !b.signature)) {
         return `${at}.thinking.signature: Field required (thinking blocks must be sent back with their signature)`;
       }
-      if (b?.type === 'tool_use' && !isObject(b.input)) return `${at}.tool_use.input: Input should be a valid dictionary`;
-      if ((b?.type === 'tool_use' || b?.type === 'tool_result' || b?.type === 'thinking') && m.role !== (b.type === 'tool_result' ? 'user' : 'assistant')) {
+      if (b?.type === 'tool_use' && !isObject(b.input))
+        return `${at}.tool_use.input: Input should be a valid dictionary`;
+      if (
+        (b?.type === 'tool_use' || b?.type === 'tool_result' || b?.type === 'thinking') &&
+        m.role !== (b.type === 'tool_result' ? 'user' : 'assistant')
+      ) {
         return `${at}: \`${b.type}\` blocks are not allowed in a ${m.role} message`;
       }
     }
   }
-  if (cacheBreakpoints > 4) return `A maximum of 4 blocks with cache_control may be provided. Found ${cacheBreakpoints}.`;
+  if (cacheBreakpoints > 4)
+    return `A maximum of 4 blocks with cache_control may be provided. Found ${cacheBreakpoints}.`;
 
   const blocksOf = (m: Json, type: string): Json[] =>
     Array.isArray(m?.content) ? m.content.filter((b: Json) => b?.type === type) : [];
@@ -120,7 +134,7 @@ export function checkAnthropicRequest(body: Json): string | undefined {
 export function checkOpenAIRequest(body: Json): string | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return 'request body must be a JSON object';
   if (body.stream !== true) return 'stream: the fake provider serves streaming requests only (stream: true)';
-  if (typeof body.model !== 'string' || !body.model) return "you must provide a model parameter";
+  if (typeof body.model !== 'string' || !body.model) return 'you must provide a model parameter';
   if (!Array.isArray(body.messages) || body.messages.length === 0) {
     return "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.";
   }
@@ -128,7 +142,8 @@ export function checkOpenAIRequest(body: Json): string | undefined {
     return "Invalid request: 'max_tokens' and 'max_completion_tokens' cannot both be set.";
   }
   for (const [j, tool] of (body.tools ?? []).entries()) {
-    if (tool?.type !== 'function' || typeof tool.function?.name !== 'string') return `Invalid 'tools[${j}]': expected a function tool.`;
+    if (tool?.type !== 'function' || typeof tool.function?.name !== 'string')
+      return `Invalid 'tools[${j}]': expected a function tool.`;
     if (!isObject(tool.function.parameters) || tool.function.parameters.type !== 'object') {
       return `Invalid schema for function '${tool.function.name}': schema must be a JSON Schema of 'type: "object"'.`;
     }
@@ -153,11 +168,14 @@ export function checkOpenAIRequest(body: Json): string | undefined {
     if (m.role === 'tool') {
       let k = i - 1;
       while (messages[k]?.role === 'tool') k--;
-      const ids = new Set<string>((messages[k]?.role === 'assistant' ? messages[k].tool_calls ?? [] : []).map((c: Json) => c.id));
+      const ids = new Set<string>(
+        (messages[k]?.role === 'assistant' ? (messages[k].tool_calls ?? []) : []).map((c: Json) => c.id),
+      );
       if (!ids.has(m.tool_call_id)) {
         return `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.`;
       }
-      if (typeof m.content !== 'string' && !Array.isArray(m.content)) return `Invalid value for 'messages[${i}].content'.`;
+      if (typeof m.content !== 'string' && !Array.isArray(m.content))
+        return `Invalid value for 'messages[${i}].content'.`;
     }
   }
   return undefined;

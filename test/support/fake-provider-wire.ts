@@ -82,7 +82,8 @@ export function anthropicChunks(turn: FakeTurn, n: number, request: any): Chunk[
   for (const block of blocks) {
     if ('text' in block) {
       send('content_block_start', { index, content_block: { type: 'text', text: '' } });
-      for (const piece of textChunks(block.text)) send('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+      for (const piece of textChunks(block.text))
+        send('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
     } else if (block.server.type === 'server_tool_use') {
       send('content_block_start', { index, content_block: { ...block.server, input: {} } });
       for (const piece of inputChunks(block.server.input as Record<string, unknown>)) {
@@ -103,7 +104,10 @@ export function anthropicChunks(turn: FakeTurn, n: number, request: any): Chunk[
     index++;
   }
   const stopDetails = turn.stopDetails ? { stop_details: turn.stopDetails } : {};
-  send('message_delta', { delta: { stop_reason: stopReasonOf(turn), stop_sequence: null, ...stopDetails }, usage: { output_tokens: usage.output } });
+  send('message_delta', {
+    delta: { stop_reason: stopReasonOf(turn), stop_sequence: null, ...stopDetails },
+    usage: { output_tokens: usage.output },
+  });
   send('message_stop', {});
   return out;
 }
@@ -121,7 +125,12 @@ const OPENAI_FINISH: Record<string, string> = {
 export function openaiChunks(turn: FakeTurn, n: number, request: any): Chunk[] {
   const usage = usageOf(turn);
   const out: Chunk[] = [];
-  const base = { id: `chatcmpl-fake-${n}`, object: 'chat.completion.chunk', created: 1_700_000_000 + n, model: request.model };
+  const base = {
+    id: `chatcmpl-fake-${n}`,
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000 + n,
+    model: request.model,
+  };
   const delta = (d: Record<string, unknown>, finish: string | null = null) =>
     out.push({ data: { ...base, choices: [{ index: 0, delta: d, logprobs: null, finish_reason: finish }] } });
   delta({ role: 'assistant', content: '' });
@@ -146,7 +155,13 @@ export function openaiChunks(turn: FakeTurn, n: number, request: any): Chunk[] {
       ...(reasoning ? { completion_tokens_details: { reasoning_tokens: reasoning } } : {}),
     };
     // Groq: the counts in the last chunk's `x_groq` object instead of `usage`
-    out.push({ data: { ...base, choices: [], ...(shape === 'x_groq' ? { x_groq: { id: `req_fake_${n}`, usage: counts } } : { usage: counts }) } });
+    out.push({
+      data: {
+        ...base,
+        choices: [],
+        ...(shape === 'x_groq' ? { x_groq: { id: `req_fake_${n}`, usage: counts } } : { usage: counts }),
+      },
+    });
   }
   out.push({ data: '[DONE]' });
   return out;

@@ -153,7 +153,10 @@ export interface FakeProvider {
 }
 
 /** Starts the fake on 127.0.0.1. See the module comment and {@link FakeTurn}. */
-export async function startFakeProvider(turns: FakeTurn[] = [], options: FakeProviderOptions = {}): Promise<FakeProvider> {
+export async function startFakeProvider(
+  turns: FakeTurn[] = [],
+  options: FakeProviderOptions = {},
+): Promise<FakeProvider> {
   const script = [...turns];
   const requests: FakeRequest[] = [];
   let used = 0;
@@ -182,10 +185,14 @@ export async function startFakeProvider(turns: FakeTurn[] = [], options: FakePro
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
-    const api = req.method === 'GET' && path.endsWith('/models') ? 'models'
-      : req.method === 'POST' && path.endsWith('/v1/messages') ? 'anthropic'
-      : req.method === 'POST' && path.endsWith('/chat/completions') ? 'openai'
-      : undefined;
+    const api =
+      req.method === 'GET' && path.endsWith('/models')
+        ? 'models'
+        : req.method === 'POST' && path.endsWith('/v1/messages')
+          ? 'anthropic'
+          : req.method === 'POST' && path.endsWith('/chat/completions')
+            ? 'openai'
+            : undefined;
     if (!api) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `fake provider: no route ${req.method} ${path}` } }));
@@ -206,7 +213,12 @@ export async function startFakeProvider(turns: FakeTurn[] = [], options: FakePro
     }
     if (api === 'models') {
       const models = options.models ?? ['fake-model'];
-      const data = models.map((m) => ({ object: 'model', created: 0, owned_by: 'fake', ...(typeof m === 'string' ? { id: m } : m) }));
+      const data = models.map((m) => ({
+        object: 'model',
+        created: 0,
+        owned_by: 'fake',
+        ...(typeof m === 'string' ? { id: m } : m),
+      }));
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', data }));
       return;
@@ -279,7 +291,9 @@ export async function startFakeProvider(turns: FakeTurn[] = [], options: FakePro
       if (closed || res.destroyed) return;
       const data = typeof chunk.data === 'string' ? chunk.data : JSON.stringify(chunk.data);
       // wait for the flush, so a later drop cannot swallow events already "sent"
-      await new Promise<void>((resolve) => res.write(`${chunk.event ? `event: ${chunk.event}\n` : ''}data: ${data}\n\n`, () => resolve()));
+      await new Promise<void>((resolve) =>
+        res.write(`${chunk.event ? `event: ${chunk.event}\n` : ''}data: ${data}\n\n`, () => resolve()),
+      );
     }
     res.end();
   }

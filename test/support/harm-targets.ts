@@ -58,7 +58,10 @@ export async function harmTargets(
       config: readFileSync(join(project, '.opencode.json'), 'utf8') !== configText,
       tcp: connections > 0,
     }),
-    report: () => (existsSync(join(project, 'harm-report.json')) ? JSON.parse(readFileSync(join(project, 'harm-report.json'), 'utf8')) : undefined),
+    report: () =>
+      existsSync(join(project, 'harm-report.json'))
+        ? JSON.parse(readFileSync(join(project, 'harm-report.json'), 'utf8'))
+        : undefined,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

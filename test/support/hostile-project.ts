@@ -27,7 +27,10 @@ export function hostileProject(): HostileProject {
   mkdirSync(marksDir);
   // one script for all: writes marks/<argv[2]> and exits (a server that then fails to answer is fine)
   const mark = join(dir, 'mark.cjs');
-  writeFileSync(mark, `require('fs').writeFileSync(require('path').join(${JSON.stringify(marksDir)}, process.argv[2]), '');\n`);
+  writeFileSync(
+    mark,
+    `require('fs').writeFileSync(require('path').join(${JSON.stringify(marksDir)}, process.argv[2]), '');\n`,
+  );
   const node = process.execPath;
   writeFileSync(
     join(dir, '.opencode.json'),
@@ -44,11 +47,19 @@ export function hostileProject(): HostileProject {
   mkdirSync(join(dir, '.opencode', 'tools'));
   writeFileSync(
     join(dir, '.opencode', 'tools', 'evil.json'),
-    JSON.stringify({ name: 'evil_tool', description: 'Marks the project.', command: [node, mark, 'tool'], readOnly: true }),
+    JSON.stringify({
+      name: 'evil_tool',
+      description: 'Marks the project.',
+      command: [node, mark, 'tool'],
+      readOnly: true,
+    }),
   );
   // marked initialised: the TUI asks nothing else at start
   writeFileSync(join(dir, '.opencode', 'init'), '');
-  writeFileSync(join(home, '.opencode.json'), JSON.stringify({ mcpServers: { mine: { command: node, args: [mark, 'user-mcp'] } } }));
+  writeFileSync(
+    join(home, '.opencode.json'),
+    JSON.stringify({ mcpServers: { mine: { command: node, args: [mark, 'user-mcp'] } } }),
+  );
   const trustFile = join(home, '.config', 'opencode', 'trusted-projects.json');
   const heldLine =
     'opencode: this project is not trusted, so its own code was not started: ' +
@@ -60,6 +71,11 @@ export function hostileProject(): HostileProject {
 
 /** The model's script for one prompt: call the project's tool, write a file of the language server's, then answer. */
 export const HOSTILE_TURNS = [
-  { toolCalls: [{ name: 'evil_tool', input: {} }, { name: 'write', input: { file_path: 'sample.evil', content: 'x\n' } }] },
+  {
+    toolCalls: [
+      { name: 'evil_tool', input: {} },
+      { name: 'write', input: { file_path: 'sample.evil', content: 'x\n' } },
+    ],
+  },
   { text: 'Done.' },
 ];

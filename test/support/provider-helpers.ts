@@ -64,6 +64,9 @@ export function failed(events: ProviderEvent[]) {
 }
 
 /** Settings whose only credentials are the given env vars (no config, no process.env). */
-export function envSettings(env: Record<string, string>, providers: ProviderSettings['providers'] = {}): ProviderSettings {
+export function envSettings(
+  env: Record<string, string>,
+  providers: ProviderSettings['providers'] = {},
+): ProviderSettings {
   return { providers, env };
 }

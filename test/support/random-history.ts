@@ -23,13 +23,28 @@ export function rng(seed: number) {
 
 // text of every kind the JSON and UTF-8 encodings treat apart: ASCII, Latin-1, two-byte, astral, lone
 // surrogates, control characters, quotes and backslashes, blank
-const TEXTS = ['hello', 'café', 'a → b … c — d', '😀 emoji', '\ud800 lone', 'tab\tnew\nline "q" \\ ', '   ', '', '\u0000\u001f', 'x'.repeat(300)];
+const TEXTS = [
+  'hello',
+  'café',
+  'a → b … c — d',
+  '😀 emoji',
+  '\ud800 lone',
+  'tab\tnew\nline "q" \\ ',
+  '   ',
+  '',
+  '\u0000\u001f',
+  'x'.repeat(300),
+];
 
 function randomText(r: ReturnType<typeof rng>): string {
   return Array.from({ length: 1 + r.int(3) }, () => r.pick(TEXTS)).join(r.pick(['', ' ', '\n']));
 }
 
-export function randomHistory(r: ReturnType<typeof rng>, length: number, assistantModels: readonly (string | undefined)[] = [undefined]): Message[] {
+export function randomHistory(
+  r: ReturnType<typeof rng>,
+  length: number,
+  assistantModels: readonly (string | undefined)[] = [undefined],
+): Message[] {
   const messages: Message[] = [];
   let seq = 0;
   const message = (role: Message['role'], parts: MessagePart[], model?: string): Message => ({
@@ -46,7 +61,13 @@ export function randomHistory(r: ReturnType<typeof rng>, length: number, assista
     const kind = r.int(10);
     if (kind < 3) {
       const parts: MessagePart[] = [{ type: 'text', text: randomText(r) }];
-      if (r.int(4) === 0) parts.push({ type: 'image', mimeType: r.pick(['image/png', 'image/bmp']), data: 'iVBORw0KGgo=', name: 'a.png' });
+      if (r.int(4) === 0)
+        parts.push({
+          type: 'image',
+          mimeType: r.pick(['image/png', 'image/bmp']),
+          data: 'iVBORw0KGgo=',
+          name: 'a.png',
+        });
       messages.push(message('user', parts));
     } else if (kind < 7) {
       const parts: MessagePart[] = [];
@@ -62,8 +83,20 @@ export function randomHistory(r: ReturnType<typeof rng>, length: number, assista
       if (r.int(2) === 0) parts.push({ type: 'text', text: randomText(r) });
       const calls = r.int(3);
       for (let c = 0; c < calls; c++) {
-        const input = r.pick(['{"file_path":"/a/b.ts"}', '', '{"command": "ls', '[1,2]', `{"text":${JSON.stringify(randomText(r))}}`]);
-        parts.push({ type: 'tool_call', id: `call_${seq}_${c}`, name: r.pick(['view', 'bash']), input, finished: true });
+        const input = r.pick([
+          '{"file_path":"/a/b.ts"}',
+          '',
+          '{"command": "ls',
+          '[1,2]',
+          `{"text":${JSON.stringify(randomText(r))}}`,
+        ]);
+        parts.push({
+          type: 'tool_call',
+          id: `call_${seq}_${c}`,
+          name: r.pick(['view', 'bash']),
+          input,
+          finished: true,
+        });
       }
       parts.push({ type: 'finish', reason: calls > 0 ? 'tool_use' : 'end_turn', time: 1 });
       messages.push(message('assistant', parts, r.pick(assistantModels)));
@@ -84,7 +117,9 @@ export function randomHistory(r: ReturnType<typeof rng>, length: number, assista
         messages.push(message('tool', results));
       }
     } else if (kind < 8) {
-      messages.push(message('tool', [{ type: 'tool_result', toolCallId: 'orphan', name: 'bash', content: 'x', isError: false }]));
+      messages.push(
+        message('tool', [{ type: 'tool_result', toolCallId: 'orphan', name: 'bash', content: 'x', isError: false }]),
+      );
     } else if (kind < 9) {
       messages.push(message('system', [{ type: 'text', text: 'summary' }]));
     } else {
@@ -95,10 +130,22 @@ export function randomHistory(r: ReturnType<typeof rng>, length: number, assista
 }
 
 export const TOOLS: ToolSchema[] = [
-  { name: 'view', description: 'Reads a file … with line numbers', inputSchema: { $schema: 'x', type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } },
-  { name: 'bash', description: 'Runs a command — carefully', inputSchema: { type: 'object', properties: { command: { type: 'string' } } } },
+  {
+    name: 'view',
+    description: 'Reads a file … with line numbers',
+    inputSchema: {
+      $schema: 'x',
+      type: 'object',
+      properties: { file_path: { type: 'string' } },
+      required: ['file_path'],
+    },
+  },
+  {
+    name: 'bash',
+    description: 'Runs a command — carefully',
+    inputSchema: { type: 'object', properties: { command: { type: 'string' } } },
+  },
 ];
-
 
 /**
  * `value` changed but of the same kind: a string to another of the same length (or `x` for empty), a flag
@@ -118,7 +165,11 @@ export function changedValue(value: unknown): unknown {
  * `images` array also gets its first entry's `data`, then its `mimeType`, changed, each checked. Returns
  * how many fields were changed.
  */
-export function editEveryPartField<S>(base: () => Message[], start: (history: Message[]) => S, check: (history: Message[], state: S) => void): number {
+export function editEveryPartField<S>(
+  base: () => Message[],
+  start: (history: Message[]) => S,
+  check: (history: Message[], state: S) => void,
+): number {
   let edits = 0;
   const shape = base();
   for (let m = 0; m < shape.length; m++) {

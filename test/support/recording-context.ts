@@ -34,7 +34,11 @@ export interface RecordingContext {
   close(): void;
 }
 
-export function recordingContext(options: { cwd: string; answer?: 'allow' | 'deny'; shell?: Partial<ShellOptions> }): RecordingContext {
+export function recordingContext(options: {
+  cwd: string;
+  answer?: 'allow' | 'deny';
+  shell?: Partial<ShellOptions>;
+}): RecordingContext {
   const permissions: PermissionAskInput[] = [];
   const history: RecordedWrite[] = [];
   const progress: string[] = [];

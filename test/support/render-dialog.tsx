@@ -14,7 +14,16 @@ import { KeymapContext } from '../../src/tui/keymap-context.js';
 export const settle = () => new Promise((r) => setTimeout(r, 30));
 
 /** The bytes a terminal sends for the keys dialogs use. */
-export const KEYS = { enter: '\r', up: '\u001b[A', down: '\u001b[B', left: '\u001b[D', right: '\u001b[C', tab: '\t', esc: '\u001b', backspace: '\u007f' };
+export const KEYS = {
+  enter: '\r',
+  up: '\u001b[A',
+  down: '\u001b[B',
+  left: '\u001b[D',
+  right: '\u001b[C',
+  tab: '\t',
+  esc: '\u001b',
+  backspace: '\u007f',
+};
 
 /** What a shown dialog gives a test. */
 export interface ShownDialog extends ReturnType<typeof render> {
@@ -38,7 +47,9 @@ export function dialogPerTest(): (node: React.ReactNode, options?: { keymap?: Ke
   });
   return async (node, options = {}) => {
     const tree = <InputProvider>{node}</InputProvider>;
-    const r = render(options.keymap ? <KeymapContext.Provider value={options.keymap}>{tree}</KeymapContext.Provider> : tree);
+    const r = render(
+      options.keymap ? <KeymapContext.Provider value={options.keymap}>{tree}</KeymapContext.Provider> : tree,
+    );
     unmount = r.unmount;
     await settle();
     const press = async (...keys: string[]) => {
@@ -48,7 +59,12 @@ export function dialogPerTest(): (node: React.ReactNode, options?: { keymap?: Ke
       }
     };
     const frame = () => r.lastFrame() ?? '';
-    const text = () => frame().split('\n').map((l) => l.replace(/^[│╭╰]|[│╮╯]$/g, '').trim()).join(' ').replace(/\s+/g, ' ');
+    const text = () =>
+      frame()
+        .split('\n')
+        .map((l) => l.replace(/^[│╭╰]|[│╮╯]$/g, '').trim())
+        .join(' ')
+        .replace(/\s+/g, ' ');
     return { ...r, press, frame, text };
   };
 }

@@ -42,7 +42,9 @@ export function renderTui(services: ChatServices, options: { sessionId?: string;
       <TuiApp services={services} store={store} initialTheme={THEMES.opencode} onQuit={() => (quit = true)} />
     </InputProvider>
   );
-  const ui = render(options.keymap ? <KeymapContext.Provider value={options.keymap}>{tree}</KeymapContext.Provider> : tree);
+  const ui = render(
+    options.keymap ? <KeymapContext.Provider value={options.keymap}>{tree}</KeymapContext.Provider> : tree,
+  );
   return {
     ui,
     store,

@@ -171,7 +171,14 @@ export async function startWorld(api: Api, turns: FakeTurn[], options: WorldOpti
       ? { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }
       : { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.openaiBaseURL };
   const providerFor = (modelId: string) => {
-    const provider = new WatchedProvider(api, createProvider(catalogModel(modelId)!, { providers: {}, env }, { baseDelayMs: 1, maxRetries: options.maxRetries ?? 3 }));
+    const provider = new WatchedProvider(
+      api,
+      createProvider(
+        catalogModel(modelId)!,
+        { providers: {}, env },
+        { baseDelayMs: 1, maxRetries: options.maxRetries ?? 3 },
+      ),
+    );
     providers.push(provider);
     return provider;
   };
@@ -256,10 +263,12 @@ export function expectSentAsBuilt(w: World, loopRequests: number): Witnessed[] {
   const problems: string[] = [];
   w.witnessed.forEach((seen, i) => {
     if (seen.live.length === 0) problems.push(`#${i}: no request in flight with its system prompt`);
-    else if (!seen.live.includes(seen.text)) problems.push(`#${i} vs the request: ${firstDifference(seen.text, seen.live[0]!)}`);
+    else if (!seen.live.includes(seen.text))
+      problems.push(`#${i} vs the request: ${firstDifference(seen.text, seen.live[0]!)}`);
     if (!seen.loop) return;
     if (seen.stored.length === 0) problems.push(`#${i}: no session streaming a reply`);
-    else if (!seen.stored.includes(seen.text)) problems.push(`#${i} vs the stored history: ${firstDifference(seen.text, seen.stored[0]!)}`);
+    else if (!seen.stored.includes(seen.text))
+      problems.push(`#${i} vs the stored history: ${firstDifference(seen.text, seen.stored[0]!)}`);
   });
   expect(problems).toEqual([]);
   expect(w.witnessed.filter((s) => s.loop)).toHaveLength(loopRequests);

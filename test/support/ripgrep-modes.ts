@@ -30,7 +30,9 @@ export async function withEnv<T>(vars: Record<string, string>, fn: () => Promise
 export async function bothWays<T>(fn: () => Promise<T>): Promise<{ ripgrep: T; fallback: T }> {
   if (!(await findRipgrep())) throw new Error('ripgrep is not available: the comparison needs it');
   // rg even where SEARCH_ENGINES would pick the Node walk (glob on 2 cores)
-  const ripgrep = process.env.OPENCODE_RIPGREP_THREADS ? await fn() : await withEnv({ OPENCODE_RIPGREP_THREADS: 'default' }, fn);
+  const ripgrep = process.env.OPENCODE_RIPGREP_THREADS
+    ? await fn()
+    : await withEnv({ OPENCODE_RIPGREP_THREADS: 'default' }, fn);
   const fallback = await withoutRipgrep(fn);
   return { ripgrep, fallback };
 }

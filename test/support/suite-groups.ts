@@ -21,13 +21,26 @@ import { dirname, join, relative, resolve } from 'node:path';
  */
 export const INTEGRATION_MARKERS: ReadonlyArray<{ pattern: RegExp; reason: string }> = [
   { pattern: /\bBIN\b|\brunCli\s*\(/, reason: 'runs the built command, bin/opencode' },
-  { pattern: /\bjoin\((?:ROOT|root|[^)]*['"]\.\.['"])\s*,\s*['"]dist['"]/, reason: 'loads the built dist/ files, which the global setup builds' },
+  {
+    pattern: /\bjoin\((?:ROOT|root|[^)]*['"]\.\.['"])\s*,\s*['"]dist['"]/,
+    reason: 'loads the built dist/ files, which the global setup builds',
+  },
   { pattern: /['"]tmux['"]|\bstartTerminal\b/, reason: 'drives a real terminal' },
   { pattern: /['"]typescript-language-server['"]|['"]pyright/, reason: 'starts a real language server (seconds each)' },
-  { pattern: /\b(?:FIXTURE|FILESYSTEM_SERVER|TSX_LOADER)\b/, reason: 'starts a real MCP server (a Node process under tsx)' },
+  {
+    pattern: /\b(?:FIXTURE|FILESYSTEM_SERVER|TSX_LOADER)\b/,
+    reason: 'starts a real MCP server (a Node process under tsx)',
+  },
   { pattern: /['"]node:child_process['"]|['"]execa['"]/, reason: 'starts programs itself (git, shells, fixtures)' },
-  { pattern: /src\/(?:tools\/(?:bash|shell)|sandbox\/|undo\/|lsp\/|mcp\/|custom\/declarative)/, reason: 'uses a part that starts programs: shells, the sandbox, git snapshots, language or MCP servers, declarative tools' },
-  { pattern: /\b(?:startTuiApp|createApp|runAgentTurn|agentHarness)\b/, reason: 'builds the whole app: database, provider, tools, and the services it starts' },
+  {
+    pattern: /src\/(?:tools\/(?:bash|shell)|sandbox\/|undo\/|lsp\/|mcp\/|custom\/declarative)/,
+    reason:
+      'uses a part that starts programs: shells, the sandbox, git snapshots, language or MCP servers, declarative tools',
+  },
+  {
+    pattern: /\b(?:startTuiApp|createApp|runAgentTurn|agentHarness)\b/,
+    reason: 'builds the whole app: database, provider, tools, and the services it starts',
+  },
 ];
 /** The folder of the tmux end-to-end tests, relative to the project root. */
 export const E2E_FOLDER = 'test/e2e';

@@ -29,7 +29,16 @@ export const POLL_MS = 50;
  * differently when `CI` or `CONTINUOUS_INTEGRATION` is set (is-in-ci: no frames, only the last one
  * at exit), so the TUI under test must not see them.
  */
-const NOT_A_TERMINAL_VARS = ['CI', 'CONTINUOUS_INTEGRATION', 'TMUX', 'TMUX_PANE', 'NO_COLOR', 'FORCE_COLOR', 'COLUMNS', 'LINES'];
+const NOT_A_TERMINAL_VARS = [
+  'CI',
+  'CONTINUOUS_INTEGRATION',
+  'TMUX',
+  'TMUX_PANE',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'COLUMNS',
+  'LINES',
+];
 
 export interface TerminalOptions {
   /** the command and its arguments (run directly, no shell; use `['sh', '-c', '…']` for one) */
@@ -104,27 +113,57 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
   // Escape sent with send-keys reaches the program at once; status off so the pane is the whole window
   writeFileSync(
     conf,
-    ['set -g default-terminal xterm-256color', 'set -sg escape-time 0', 'set -g status off', 'set -g remain-on-exit on', 'set -g history-limit 2000', ''].join('\n'),
+    [
+      'set -g default-terminal xterm-256color',
+      'set -sg escape-time 0',
+      'set -g status off',
+      'set -g remain-on-exit on',
+      'set -g history-limit 2000',
+      '',
+    ].join('\n'),
   );
   // the server is started by this client and inherits its environment: that is the command's env
   const serverEnv: Record<string, string> = { ...options.env };
   for (const name of ['TMUX', 'TMUX_PANE']) delete serverEnv[name];
-  const tmux = (...args: string[]) => exec('tmux', ['-S', socket, '-f', conf, ...args], { env: serverEnv, cwd: options.cwd });
+  const tmux = (...args: string[]) =>
+    exec('tmux', ['-S', socket, '-f', conf, ...args], { env: serverEnv, cwd: options.cwd });
   const session = `opencode-test-${counter++}`;
   const target = `${session}:0.0`;
 
-  await tmux('new-session', '-d', '-s', session, '-x', String(columns), '-y', String(rows), '-c', options.cwd, '--', ...options.command);
+  await tmux(
+    'new-session',
+    '-d',
+    '-s',
+    session,
+    '-x',
+    String(columns),
+    '-y',
+    String(rows),
+    '-c',
+    options.cwd,
+    '--',
+    ...options.command,
+  );
   let killed = false;
 
   const screen = async () => {
     const { stdout } = await tmux('capture-pane', '-p', '-t', target);
-    return stdout.split('\n').map((line) => line.trimEnd()).join('\n').replace(/\n+$/, '');
+    return stdout
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n')
+      .replace(/\n+$/, '');
   };
   const history = async () => {
     const { stdout } = await tmux('capture-pane', '-p', '-J', '-S', '-', '-t', target);
-    return stdout.split('\n').map((line) => line.trimEnd()).join('\n').replace(/\n+$/, '');
+    return stdout
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n')
+      .replace(/\n+$/, '');
   };
-  const test = (text: string, pattern: string | RegExp) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text));
+  const test = (text: string, pattern: string | RegExp) =>
+    typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
   const poll = async (pattern: string | RegExp, want: boolean, timeoutMs: number): Promise<string> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -133,7 +172,10 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
       if (Date.now() > deadline) {
         throw new Error(
           `tmux: the screen ${want ? 'never showed' : 'still shows'} ${String(pattern)} after ${timeoutMs} ms; last screen:\n` +
-            `┌${'─'.repeat(columns)}\n${last.split('\n').map((l) => `│${l}`).join('\n')}\n└${'─'.repeat(columns)}`,
+            `┌${'─'.repeat(columns)}\n${last
+              .split('\n')
+              .map((l) => `│${l}`)
+              .join('\n')}\n└${'─'.repeat(columns)}`,
         );
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -143,7 +185,11 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
   const type = async (text: string) => void (await tmux('send-keys', '-t', target, '-l', '--', text));
   const press = async (...keys: string[]) => void (await tmux('send-keys', '-t', target, ...keys));
   const keyboard = async (): Promise<Keyboard> => {
-    const client = spawn('tmux', ['-S', socket, '-f', conf, '-C', 'attach-session', '-t', session], { env: serverEnv, cwd: options.cwd, stdio: ['pipe', 'pipe', 'inherit'] });
+    const client = spawn('tmux', ['-S', socket, '-f', conf, '-C', 'attach-session', '-t', session], {
+      env: serverEnv,
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     client.stdout.resume(); // control-mode notifications: not needed, only drained
     const exited = new Promise<void>((resolve) => client.once('exit', () => resolve()));
     // attached once it answers a first command (each command's output ends with %end or %error)
@@ -198,7 +244,12 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
  * TERM=xterm-256color, and the Anthropic provider pointed at `anthropicBaseURL` (the fake).
  */
 export function tuiEnv(anthropicBaseURL: string, extra: Record<string, string> = {}): Record<string, string> {
-  const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: anthropicBaseURL, TERM: 'xterm-256color', ...extra });
+  const env = cleanEnv({
+    ANTHROPIC_API_KEY: 'sk-ant-test',
+    ANTHROPIC_BASE_URL: anthropicBaseURL,
+    TERM: 'xterm-256color',
+    ...extra,
+  });
   for (const name of NOT_A_TERMINAL_VARS) if (!(name in extra)) delete env[name];
   return env;
 }
@@ -226,7 +277,8 @@ export function answerTitles(title: (firstMessage: string) => string = (m) => m)
   return (body) => {
     if (systemText(body) !== prompt) return undefined;
     const content = body.messages?.[0]?.content;
-    const text = typeof content === 'string' ? content : (content ?? []).map((b: { text?: string }) => b.text ?? '').join('');
+    const text =
+      typeof content === 'string' ? content : (content ?? []).map((b: { text?: string }) => b.text ?? '').join('');
     return { text: title(text) };
   };
 }

@@ -51,7 +51,13 @@ export async function startTuiApp(
       : { HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL };
   const { config } = loadConfig({ cwd: dir, env });
   const models = await resolveModels(config, env);
-  const app = createApp({ cwd: dir, config, models: models.models, providerSettings: models.settings, generateTitles: false });
+  const app = createApp({
+    cwd: dir,
+    config,
+    models: models.models,
+    providerSettings: models.settings,
+    generateTitles: false,
+  });
   const services = chatServices(app, models.settings, env);
   return {
     fake,

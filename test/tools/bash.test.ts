@@ -17,7 +17,11 @@ function withPolicy(recording: RecordingContext) {
   service.onRequest((r) => {
     throw new Error(`asked the person: ${r.description}`);
   });
-  return { ...recording.ctx, askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', 'bash', { ...input, subject }) };
+  return {
+    ...recording.ctx,
+    askPermission: (input: PermissionAskInput, subject?: PermissionSubject) =>
+      service.request('s', 'bash', { ...input, subject }),
+  };
 }
 
 const ws = useRecordingWorkspace();
@@ -44,7 +48,11 @@ describe('bash: output', () => {
   });
 
   it('cuts stdout to 15,000 characters of head and tail around a marker', async () => {
-    const result = await runTool(bashTool, { command: "head -c 40000 /dev/zero | tr '\\0' a; printf 'END'" }, ws.rec.ctx);
+    const result = await runTool(
+      bashTool,
+      { command: "head -c 40000 /dev/zero | tr '\\0' a; printf 'END'" },
+      ws.rec.ctx,
+    );
     const expected = `${'a'.repeat(15_000)}\n\n... [1 lines truncated] ...\n\n${'a'.repeat(14_997)}END`;
     expect(result.output).toBe(expected);
   });
@@ -67,7 +75,11 @@ describe('bash: timeouts and cancellation', () => {
   it('kills the whole process group on timeout and returns at once', async () => {
     const pidFile = join(ws.dir, 'bg.pid');
     const started = Date.now();
-    const result = await runTool(bashTool, { command: `sleep 300 & echo $! > ${pidFile}; sleep 300`, timeout: 500 }, ws.rec.ctx);
+    const result = await runTool(
+      bashTool,
+      { command: `sleep 300 & echo $! > ${pidFile}; sleep 300`, timeout: 500 },
+      ws.rec.ctx,
+    );
     const elapsed = Date.now() - started;
 
     expect(elapsed).toBeLessThan(3_000);
@@ -148,7 +160,12 @@ describe('bash: refusals and permission', () => {
     ws.rec.answer = 'deny';
     const result = await runTool(bashTool, { command: 'ls && rm x' }, ws.rec.ctx);
     expect(ws.rec.permissions).toEqual([
-      { action: 'execute', description: 'Execute command: ls && rm x', params: { command: 'ls && rm x' }, path: ws.dir },
+      {
+        action: 'execute',
+        description: 'Execute command: ls && rm x',
+        params: { command: 'ls && rm x' },
+        path: ws.dir,
+      },
     ]);
     expect(result).toEqual({ output: 'Permission denied', isError: true, permissionDenied: true });
     expect(existsSync(join(ws.dir, 'x'))).toBe(true);

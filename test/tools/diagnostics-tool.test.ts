@@ -45,14 +45,21 @@ describe('diagnostics tool', () => {
     const { dir, logFile } = tempProject();
     service = new LspService({ root: dir, servers: [fakePlan('normal', logFile)], env: process.env, watch: false });
     writeFileSync(join(dir, 'ok.fk'), 'fine\n');
-    const result = await runTool(diagnosticsTool, { file_path: join(dir, 'ok.fk') }, { ...toolContext(dir), lsp: service });
+    const result = await runTool(
+      diagnosticsTool,
+      { file_path: join(dir, 'ok.fk') },
+      { ...toolContext(dir), lsp: service },
+    );
     expect(result.output).toBe(`No errors or warnings in ${join(dir, 'ok.fk')}.\n`);
   });
 
   it('without language servers it is an error', async () => {
     const { dir } = tempProject();
     const result = await runTool(diagnosticsTool, {}, toolContext(dir));
-    expect(result).toMatchObject({ isError: true, output: 'No language server is configured or installed for this project.' });
+    expect(result).toMatchObject({
+      isError: true,
+      output: 'No language server is configured or installed for this project.',
+    });
   });
 });
 
@@ -65,7 +72,14 @@ describe('diagnostics after a patch', () => {
     const ctx = { ...toolContext(dir), lsp: service };
     writeFileSync(join(dir, 'old.fk'), 'ERROR: old\n');
     await runTool(viewTool, { file_path: join(dir, 'old.fk') }, ctx);
-    const patch = ['*** Begin Patch', '*** Add File: new.fk', '+fine', '+WARN: careful', '*** Delete File: old.fk', '*** End Patch'].join('\n');
+    const patch = [
+      '*** Begin Patch',
+      '*** Add File: new.fk',
+      '+fine',
+      '+WARN: careful',
+      '*** Delete File: old.fk',
+      '*** End Patch',
+    ].join('\n');
     const result = await runTool(patchTool, { patch_text: patch }, ctx);
     expect(result.output).toBe(
       'Patch applied successfully. 2 files changed, 2 additions, 1 removals\n' +

@@ -30,7 +30,12 @@ function spliceBytes(bytes: Buffer, from: Buffer, to: Buffer): Buffer {
 
 describe('edit: byte order mark', () => {
   it('keeps the UTF-8 BOM, which view does not show', async () => {
-    const { view, bytes } = await viewThenEdit('a.cs', Buffer.from('\uFEFFusing System;\r\nclass A {}\r\n'), 'class A {}', 'class B {}');
+    const { view, bytes } = await viewThenEdit(
+      'a.cs',
+      Buffer.from('\uFEFFusing System;\r\nclass A {}\r\n'),
+      'class A {}',
+      'class B {}',
+    );
     expect(view.output).toBe('<file>\n     1|using System;\n     2|class A {}\n</file>\n');
     expect(bytes).toEqual(Buffer.from('\uFEFFusing System;\r\nclass B {}\r\n'));
   });
@@ -39,7 +44,9 @@ describe('edit: byte order mark', () => {
     const file = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('[Setup]\r\nAppName=Demo\r\n', 'utf16le')]);
     const { bytes, result } = await viewThenEdit('setup.iss', file, 'AppName=Demo', 'AppName=Démo 2');
     expect(result.isError).toBe(false);
-    expect(bytes).toEqual(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('[Setup]\r\nAppName=Démo 2\r\n', 'utf16le')]));
+    expect(bytes).toEqual(
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('[Setup]\r\nAppName=Démo 2\r\n', 'utf16le')]),
+    );
   });
 
   it('keeps UTF-16LE without a BOM', async () => {
@@ -57,7 +64,9 @@ describe('edit: legacy encodings', () => {
     const { bytes, view, path } = await viewThenEdit('conf.ini', file, 'ciudad = "Zürich"', 'ciudad = "Málaga"');
     expect(view.output).toContain('<file>\n(file encoding: ISO-8859-1)\n     1|# Configuración del café\n');
     expect(bytes).toEqual(spliceBytes(file, Buffer.from('Z\xfcrich', 'latin1'), Buffer.from('M\xe1laga', 'latin1')));
-    expect(ws.rec.history).toEqual([{ sessionId: 'session-1', path, before: LATIN1_TEXT, after: LATIN1_TEXT.replace('Zürich', 'Málaga') }]);
+    expect(ws.rec.history).toEqual([
+      { sessionId: 'session-1', path, before: LATIN1_TEXT, after: LATIN1_TEXT.replace('Zürich', 'Málaga') },
+    ]);
   });
 
   it('edits a GBK file byte-exactly, including new Chinese text', async () => {

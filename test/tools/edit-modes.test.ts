@@ -9,7 +9,11 @@ const ws = useRecordingWorkspace();
 describe('edit: create mode (old_string empty)', () => {
   it('creates the file with exactly one success message (the original fell through into replace)', async () => {
     const path = join(ws.dir, 'src/new.ts');
-    const result = await runTool(editTool, { file_path: 'src/new.ts', old_string: '', new_string: 'a\nb\n' }, ws.rec.ctx);
+    const result = await runTool(
+      editTool,
+      { file_path: 'src/new.ts', old_string: '', new_string: 'a\nb\n' },
+      ws.rec.ctx,
+    );
     const diff = '--- a/src/new.ts\n+++ b/src/new.ts\n@@ -0,0 +1,2 @@\n+a\n+b\n';
     expect(result).toEqual({
       output: `<result>\nFile created: ${path}\n</result>\n`,
@@ -62,7 +66,11 @@ describe('edit: delete mode (new_string empty)', () => {
     expect(result).toEqual({
       output: `<result>\nContent deleted from file: ${path}\n</result>\n<snippet>\n     1|import os\n     2|print(1)\n</snippet>\n`,
       isError: false,
-      metadata: { diff: '--- a/a.py\n+++ b/a.py\n@@ -1,3 +1,2 @@\n import os\n-import sys\n print(1)\n', additions: 0, removals: 1 },
+      metadata: {
+        diff: '--- a/a.py\n+++ b/a.py\n@@ -1,3 +1,2 @@\n import os\n-import sys\n print(1)\n',
+        additions: 0,
+        removals: 1,
+      },
     });
     expect(readFileSync(path, 'utf8')).toBe('import os\nprint(1)\n');
     expect(ws.rec.permissions[0]!.description).toBe(`Delete content from file ${path}`);
@@ -88,7 +96,11 @@ describe('edit: matching', () => {
   });
 
   it('replaces every occurrence with replace_all', async () => {
-    const result = await runTool(editTool, { file_path: path, old_string: 'foo', new_string: 'FOO', replace_all: true }, ws.rec.ctx);
+    const result = await runTool(
+      editTool,
+      { file_path: path, old_string: 'foo', new_string: 'FOO', replace_all: true },
+      ws.rec.ctx,
+    );
     expect(result.output).toBe(
       `<result>\nContent replaced in file: ${path} (3 occurrences)\n</result>\n<snippet>\n     1|FOO bar\n     2|FOO baz\n     3|FOO qux\n</snippet>\n`,
     );
@@ -112,6 +124,10 @@ describe('edit: matching', () => {
 
   it('requires all three strings, as the original schema did', async () => {
     const result = await runTool(editTool, { file_path: path, old_string: 'foo' }, ws.rec.ctx);
-    expect(result).toEqual({ output: 'Invalid input for edit: new_string is required', isError: true, outcome: 'validation' });
+    expect(result).toEqual({
+      output: 'Invalid input for edit: new_string is required',
+      isError: true,
+      outcome: 'validation',
+    });
   });
 });

@@ -30,7 +30,8 @@ describe('edit: tabs and spaces', () => {
       {
         file_path: path,
         old_string: '    for i := 0; i < 3; i++ {\n        fmt.Println("hi", i)\n    }',
-        new_string: '    for i := 0; i < 3; i++ {\n        if i%2 == 0 {\n            fmt.Println("even", i)\n        }\n    }',
+        new_string:
+          '    for i := 0; i < 3; i++ {\n        if i%2 == 0 {\n            fmt.Println("even", i)\n        }\n    }',
       },
       ws.rec.ctx,
     );
@@ -51,7 +52,11 @@ describe('edit: tabs and spaces', () => {
   it('refuses an old_string that matches two places once indentation is normalised, listing both lines', async () => {
     const text = 'func a() {\n\tfmt.Println("hi")\n}\n\nfunc b() {\n\tfmt.Println("hi")\n}\n';
     const path = file('two.go', text);
-    const result = await runTool(editTool, { file_path: path, old_string: '    fmt.Println("hi")', new_string: '    fmt.Println("bye")' }, ws.rec.ctx);
+    const result = await runTool(
+      editTool,
+      { file_path: path, old_string: '    fmt.Println("hi")', new_string: '    fmt.Println("bye")' },
+      ws.rec.ctx,
+    );
     expect(result).toEqual({
       output:
         'old_string appears 2 times in the file when treating tabs and spaces in indentation as equal (lines 2, 6). ' +
@@ -72,7 +77,11 @@ describe('edit: tabs and spaces', () => {
       .map((l) => l.slice(l.indexOf('|') + 1))
       .join('\n');
     expect(copied).toBe('\tfor i := 0; i < 3; i++ {\n\t\tfmt.Println("hi", i)');
-    const result = await runTool(editTool, { file_path: path, old_string: copied, new_string: copied.replace('hi', 'ho') }, ws.rec.ctx);
+    const result = await runTool(
+      editTool,
+      { file_path: path, old_string: copied, new_string: copied.replace('hi', 'ho') },
+      ws.rec.ctx,
+    );
     expect(result.output).not.toContain('did not match exactly');
     expect(readFileSync(path, 'utf8')).toBe(MAIN_GO.replace('"hi"', '"ho"'));
   });
@@ -90,7 +99,9 @@ describe('edit: typographic quotes', () => {
       },
       ws.rec.ctx,
     );
-    expect(readFileSync(path, 'utf8')).toBe('# Guide\n\ntitle: “Getting started fast”\nintro: It’s easy — just run it twice.\n');
+    expect(readFileSync(path, 'utf8')).toBe(
+      '# Guide\n\ntitle: “Getting started fast”\nintro: It’s easy — just run it twice.\n',
+    );
     expect(result.output).toContain(
       'old_string did not match exactly; it matched at line 3 after treating typographic quotes and dashes as ASCII.',
     );

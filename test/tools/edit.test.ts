@@ -1,4 +1,13 @@
-import { chmodSync, readFileSync, statSync, symlinkSync, lstatSync, utimesSync, writeFileSync, readdirSync } from 'node:fs';
+import {
+  chmodSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  lstatSync,
+  utimesSync,
+  writeFileSync,
+  readdirSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editTool } from '../../src/tools/edit.js';
@@ -21,7 +30,11 @@ afterEach(() => {
 describe('edit: replace', () => {
   it('replaces the one occurrence, asks with the diff, records history', async () => {
     rec.ctx.fileTimes.record(path);
-    const result = await runTool(editTool, { file_path: 'app.ts', old_string: 'const b = 2;', new_string: 'const b = 20;' }, rec.ctx);
+    const result = await runTool(
+      editTool,
+      { file_path: 'app.ts', old_string: 'const b = 2;', new_string: 'const b = 20;' },
+      rec.ctx,
+    );
     const diff =
       '--- a/app.ts\n+++ b/app.ts\n@@ -1,3 +1,3 @@\n const a = 1;\n-const b = 2;\n+const b = 20;\n const c = 3;\n';
     expect(result).toEqual({
@@ -78,15 +91,27 @@ describe('edit: replace', () => {
 
   it('counts its own write as read: two edits in a row work', async () => {
     rec.ctx.fileTimes.record(path);
-    const first = await runTool(editTool, { file_path: path, old_string: 'const a = 1;', new_string: 'const a = 10;' }, rec.ctx);
-    const second = await runTool(editTool, { file_path: path, old_string: 'const c = 3;', new_string: 'const c = 30;' }, rec.ctx);
+    const first = await runTool(
+      editTool,
+      { file_path: path, old_string: 'const a = 1;', new_string: 'const a = 10;' },
+      rec.ctx,
+    );
+    const second = await runTool(
+      editTool,
+      { file_path: path, old_string: 'const c = 3;', new_string: 'const c = 30;' },
+      rec.ctx,
+    );
     expect([first.isError, second.isError]).toEqual([false, false]);
     expect(readFileSync(path, 'utf8')).toBe('const a = 10;\nconst b = 2;\nconst c = 30;\n');
   });
 
   it('refuses an edit that changes nothing', async () => {
     rec.ctx.fileTimes.record(path);
-    const result = await runTool(editTool, { file_path: path, old_string: 'const b = 2;', new_string: 'const b = 2;' }, rec.ctx);
+    const result = await runTool(
+      editTool,
+      { file_path: path, old_string: 'const b = 2;', new_string: 'const b = 2;' },
+      rec.ctx,
+    );
     expect(result).toEqual({ output: 'new content is the same as old content. No changes made.', isError: true });
     expect(rec.permissions).toEqual([]);
   });

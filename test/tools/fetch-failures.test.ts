@@ -76,7 +76,9 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
       res.writeHead(200, { 'Content-Type': 'text/html' }).end('<h2>Small</h2>');
       return;
     case '/nested':
-      res.writeHead(200, { 'Content-Type': 'text/html' }).end(`${'<div>'.repeat(20_000)}deep${'</div>'.repeat(20_000)}`);
+      res
+        .writeHead(200, { 'Content-Type': 'text/html' })
+        .end(`${'<div>'.repeat(20_000)}deep${'</div>'.repeat(20_000)}`);
       return;
     default:
       res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
@@ -118,15 +120,24 @@ describe('fetch redirects and status', () => {
   it('follows a chain of 3 redirects', async () => {
     const r = await fetchUrl(`${base}/redirect/3`);
     expect(r.output).toBe(`[Fetched ${base}/redirect/0 (${base}/redirect/3 redirected there in 3 steps).]\n\narrived`);
-    expect(r.metadata).toMatchObject({ url: `${base}/redirect/3`, finalUrl: `${base}/redirect/0`, redirects: 3, status: 200 });
+    expect(r.metadata).toMatchObject({
+      url: `${base}/redirect/3`,
+      finalUrl: `${base}/redirect/0`,
+      redirects: 3,
+      status: 200,
+    });
   });
 
   it('follows 5 redirects and refuses the 6th, naming the chain', async () => {
-    expect((await fetchUrl(`${base}/redirect/5`)).output).toBe(`[Fetched ${base}/redirect/0 (${base}/redirect/5 redirected there in 5 steps).]\n\narrived`);
+    expect((await fetchUrl(`${base}/redirect/5`)).output).toBe(
+      `[Fetched ${base}/redirect/0 (${base}/redirect/5 redirected there in 5 steps).]\n\narrived`,
+    );
     const r = await fetchUrl(`${base}/redirect/6`);
     expect(r.isError).toBe(true);
     const hops = [6, 5, 4, 3, 2, 1, 0].map((n) => `${base}/redirect/${n}`).join(' → ');
-    expect(r.output).toBe(`Too many redirects: ${base}/redirect/6 redirected 6 times, more than the 5 followed (${hops}).`);
+    expect(r.output).toBe(
+      `Too many redirects: ${base}/redirect/6 redirected 6 times, more than the 5 followed (${hops}).`,
+    );
   });
 
   it('names the host of the redirect that failed, not the first one', async () => {
@@ -136,21 +147,29 @@ describe('fetch redirects and status', () => {
 
   it('reports a 404 with its code and status text', async () => {
     const r = await fetchUrl(`${base}/missing`, { format: 'markdown' });
-    expect(r).toMatchObject({ isError: true, output: `Request failed with status code: 404 Not Found (${base}/missing)` });
+    expect(r).toMatchObject({
+      isError: true,
+      output: `Request failed with status code: 404 Not Found (${base}/missing)`,
+    });
   });
 });
 
 describe('fetch never hangs', () => {
   it('times out after the given timeout when the server never answers', async () => {
     const { result, ms } = await timed(fetchUrl(`${base}/hang`, { timeout: 1 }));
-    expect(result).toMatchObject({ isError: true, output: `Fetching ${base}/hang timed out after 1 second (no response arrived).` });
+    expect(result).toMatchObject({
+      isError: true,
+      output: `Fetching ${base}/hang timed out after 1 second (no response arrived).`,
+    });
     expect(ms).toBeGreaterThanOrEqual(950);
     expect(ms).toBeLessThan(3000);
   });
 
   it('times out when the body stops arriving, saying how much came', async () => {
     const { result, ms } = await timed(fetchUrl(`${base}/stall`, { timeout: 1 }));
-    expect(result.output).toBe(`Fetching ${base}/stall timed out after 1 second (the response was still arriving, 7 bytes received).`);
+    expect(result.output).toBe(
+      `Fetching ${base}/stall timed out after 1 second (the response was still arriving, 7 bytes received).`,
+    );
     expect(ms).toBeLessThan(3000);
   });
 
@@ -224,7 +243,9 @@ describe('fetch network failures', () => {
     // .invalid never resolves (RFC 6761); resolvers answer without asking the network
     const { result, ms } = await timed(fetchUrl('http://opencode-test.invalid/page', { timeout: 10 }));
     expect(result.isError).toBe(true);
-    expect(result.output).toMatch(/^DNS lookup failed: (the host "opencode-test.invalid" could not be resolved \(ENOTFOUND\)|no answer for the host "opencode-test.invalid")/);
+    expect(result.output).toMatch(
+      /^DNS lookup failed: (the host "opencode-test.invalid" could not be resolved \(ENOTFOUND\)|no answer for the host "opencode-test.invalid")/,
+    );
     expect(ms).toBeLessThan(5000);
   });
 
@@ -233,22 +254,47 @@ describe('fetch network failures', () => {
     const r = await fetchUrl(`https://127.0.0.1:${port}/`);
     expect(r.isError).toBe(true);
     expect(r.output).toMatch(
-      new RegExp(`^TLS error while connecting to 127\\.0\\.0\\.1:${port} \\((EPROTO|ERR_SSL_[A-Z_]+): wrong version number\\)\\. The server does not seem to speak https; try http://\\.$`),
+      new RegExp(
+        `^TLS error while connecting to 127\\.0\\.0\\.1:${port} \\((EPROTO|ERR_SSL_[A-Z_]+): wrong version number\\)\\. The server does not seem to speak https; try http://\\.$`,
+      ),
     );
   });
 
   it.skipIf(!hasOpenssl())('names a certificate the client does not trust', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-tls-'));
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-        '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-      const tls = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('secret'));
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
+      const tls = https.createServer(
+        { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+        (_req, res) => res.end('secret'),
+      );
       await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
       try {
         const r = await fetchUrl(`https://127.0.0.1:${(tls.address() as AddressInfo).port}/`);
         expect(r).toMatchObject({
           isError: true,
-          output: 'TLS error: the certificate of 127.0.0.1 was rejected (DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate).',
+          output:
+            'TLS error: the certificate of 127.0.0.1 was rejected (DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate).',
         });
       } finally {
         tls.closeAllConnections();
@@ -287,7 +333,10 @@ describe('fetch permission and input', () => {
   it('refuses URLs that are not http or https without asking', async () => {
     const rec = recordingContext({ cwd: '/work/project' });
     const r = await runTool(fetchTool, { url: 'file:///etc/passwd', format: 'text' }, rec.ctx);
-    expect(r).toMatchObject({ isError: true, output: 'Unsupported URL scheme "file" in file:///etc/passwd: the URL must start with http:// or https://' });
+    expect(r).toMatchObject({
+      isError: true,
+      output: 'Unsupported URL scheme "file" in file:///etc/passwd: the URL must start with http:// or https://',
+    });
     const invalid = await runTool(fetchTool, { url: 'not a url', format: 'text' }, rec.ctx);
     expect(invalid.output).toBe('Invalid URL: "not a url". The URL must start with http:// or https://');
     expect(rec.permissions).toEqual([]);

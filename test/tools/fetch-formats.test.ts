@@ -51,10 +51,16 @@ const routes: Record<string, { type?: string; body: string | Buffer }> = {
   '/style.css': { type: 'text/css', body: 'a { color: blue; }\n' },
   '/ticks.txt': { type: 'text/plain', body: 'before\n```\ncode\n```\nafter' },
   '/latin1.html': { type: 'text/html; charset=iso-8859-1', body: Buffer.from('<p>caf\xe9 cr\xe8me</p>', 'latin1') },
-  '/meta-charset.html': { type: 'text/html', body: Buffer.from('<meta charset="windows-1252"><p>na\xefve</p>', 'latin1') },
+  '/meta-charset.html': {
+    type: 'text/html',
+    body: Buffer.from('<meta charset="windows-1252"><p>na\xefve</p>', 'latin1'),
+  },
   '/untyped': { body: '<!DOCTYPE html><html><body><h1>Untyped</h1></body></html>' },
   '/big.txt': { type: 'text/plain', body: 'abcdefghi\n'.repeat(15_000) },
-  '/spa.html': { type: 'text/html', body: '<html><body><div id="root"></div><script src="/app.js"></script></body></html>' },
+  '/spa.html': {
+    type: 'text/html',
+    body: '<html><body><div id="root"></div><script src="/app.js"></script></body></html>',
+  },
   '/empty': { type: 'text/plain', body: '' },
   '/logo.png': { type: 'image/png', body: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]) },
   '/bin.txt': { type: 'text/plain', body: Buffer.from([0x41, 0x00, 0x42, 0x00]) },
@@ -122,7 +128,13 @@ describe('fetch formats', () => {
         `![Logo](${base}/logo.png)`,
       ].join('\n'),
     );
-    expect(r.metadata).toMatchObject({ status: 200, contentType: 'text/html; charset=utf-8', format: 'markdown', redirects: 0, truncated: false });
+    expect(r.metadata).toMatchObject({
+      status: 200,
+      contentType: 'text/html; charset=utf-8',
+      format: 'markdown',
+      redirects: 0,
+      truncated: false,
+    });
   });
 
   it('gives the text of HTML without script, style or noscript, keeping paragraph and line breaks', async () => {
@@ -187,7 +199,9 @@ describe('fetch formats', () => {
     expect((await fetchAs('/style.css', 'markdown')).output).toBe('```css\na { color: blue; }\n```');
     expect((await fetchAs('/README.md', 'markdown')).output).toBe('# Readme\n\nSome *markdown*.\n');
     expect((await fetchAs('/ticks.txt', 'markdown')).output).toBe('````\nbefore\n```\ncode\n```\nafter\n````');
-    expect((await fetchAs('/icon.svg', 'text')).output).toBe('<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>');
+    expect((await fetchAs('/icon.svg', 'text')).output).toBe(
+      '<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>',
+    );
   });
 
   it('decodes the charset of the Content-Type, or of a <meta charset>', async () => {
@@ -219,7 +233,8 @@ describe('fetch formats', () => {
     const r = await fetchAs('/logo.png', 'markdown');
     expect(r).toMatchObject({
       isError: true,
-      output: 'Refused to fetch image/png content: binary content cannot be shown as text. fetch returns web pages, JSON and other text.',
+      output:
+        'Refused to fetch image/png content: binary content cannot be shown as text. fetch returns web pages, JSON and other text.',
     });
   });
 
@@ -241,7 +256,15 @@ describe('classifyMediaType', () => {
     expect(classifyMediaType('application/rss+xml')).toBe('text');
     expect(classifyMediaType('application/javascript')).toBe('text');
     expect(classifyMediaType('image/svg+xml')).toBe('text');
-    for (const type of ['image/png', 'audio/mpeg', 'video/mp4', 'application/octet-stream', 'application/pdf', 'application/zip', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document']) {
+    for (const type of [
+      'image/png',
+      'audio/mpeg',
+      'video/mp4',
+      'application/octet-stream',
+      'application/pdf',
+      'application/zip',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    ]) {
       expect(classifyMediaType(type), type).toBe('binary');
     }
     expect(classifyMediaType('application/x-unknown-thing')).toBeUndefined();
@@ -250,12 +273,15 @@ describe('classifyMediaType', () => {
 
 describe('prepareHtml', () => {
   it('drops comments and script, style, noscript, template and svg elements in one pass', () => {
-    const html = '<p>a</p><!-- <script>x</script> --><SCRIPT type="x">if (a < b) {}</SCRIPT ><style>p{}</style><p>b</p><svg><svg></svg><p>c</p><noscript>n</noscript><template><p>t</p></template>';
+    const html =
+      '<p>a</p><!-- <script>x</script> --><SCRIPT type="x">if (a < b) {}</SCRIPT ><style>p{}</style><p>b</p><svg><svg></svg><p>c</p><noscript>n</noscript><template><p>t</p></template>';
     expect(prepareHtml(html).html).toBe('<p>a</p><p>b</p><p>c</p>');
   });
 
   it('keeps look-alike tags such as <scripted> and <styles>', () => {
-    expect(prepareHtml('<scripted>a</scripted><styles>b</styles>').html).toBe('<scripted>a</scripted><styles>b</styles>');
+    expect(prepareHtml('<scripted>a</scripted><styles>b</styles>').html).toBe(
+      '<scripted>a</scripted><styles>b</styles>',
+    );
   });
 
   it('drops an unclosed script to the end, as a browser does', () => {

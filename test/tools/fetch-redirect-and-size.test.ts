@@ -36,7 +36,9 @@ beforeAll(async () => {
       }
       case '/multibyte':
         // 'é' is 2 bytes: the 5 MB cut falls inside the last one
-        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end(Buffer.concat([Buffer.alloc(FIVE_MB - 1, 'x'), Buffer.from('éé')]));
+        res
+          .writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' })
+          .end(Buffer.concat([Buffer.alloc(FIVE_MB - 1, 'x'), Buffer.from('éé')]));
         return;
       default:
         res.writeHead(404).end();
@@ -72,7 +74,9 @@ describe('fetch: a page over the size limit', () => {
     expect(r.output).not.toContain('THE END');
     const total = Buffer.byteLength(bigPage()).toLocaleString('en-US');
     expect(r.output).toMatch(
-      new RegExp(`\\n\\n\\[Output truncated: showing the first 100,000 of [\\d,]+ characters; [\\d,]+ characters were cut, and only the first 5 MB of ${total} bytes \\(by its Content-Length\\) were downloaded, the limit of fetch, and only the first [\\d,]+ of [\\d,]+ characters of the page's HTML \\(scripts and styles removed\\) were converted\\.\\]$`),
+      new RegExp(
+        `\\n\\n\\[Output truncated: showing the first 100,000 of [\\d,]+ characters; [\\d,]+ characters were cut, and only the first 5 MB of ${total} bytes \\(by its Content-Length\\) were downloaded, the limit of fetch, and only the first [\\d,]+ of [\\d,]+ characters of the page's HTML \\(scripts and styles removed\\) were converted\\.\\]$`,
+      ),
     );
     expect(r.metadata).toMatchObject({ bytes: FIVE_MB, complete: false, truncated: true });
   });

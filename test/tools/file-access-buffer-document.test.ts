@@ -31,13 +31,20 @@ describe('bufferDocument', () => {
     ['CRLF: every line gets CRLF', Buffer.from('a\r\nb\r\n'), 'a\nunsaved\nb\n', Buffer.from('a\r\nunsaved\r\nb\r\n')],
     ['mixed, CRLF dominant: every line gets CRLF', Buffer.from('a\r\nb\r\nc\n'), 'a\nc\n', Buffer.from('a\r\nc\r\n')],
     ['UTF-8 with BOM: the BOM stays', Buffer.from('\ufeffa\n'), 'a\nb\n', Buffer.from('\ufeffa\nb\n')],
-    ['UTF-16LE with BOM: the encoding stays', iconv.encode('\ufeffa\n', 'utf16le'), 'a\nü\n', iconv.encode('\ufeffa\nü\n', 'utf16le')],
+    [
+      'UTF-16LE with BOM: the encoding stays',
+      iconv.encode('\ufeffa\n', 'utf16le'),
+      'a\nü\n',
+      iconv.encode('\ufeffa\nü\n', 'utf16le'),
+    ],
   ])('%s', (_, bytes, text, expected) => {
     const document = bufferDocument(diskDocument(bytes), text);
     expect(document.text).toBe(text);
     expect(document.bytes).toEqual(expected);
     // what edit hands the editor for that text: the file's line endings, no BOM
-    expect(textForEditor(encodeDocument(document, text), document.format.encoding)).toBe(iconv.decode(expected, document.format.encoding, { stripBOM: true }));
+    expect(textForEditor(encodeDocument(document, text), document.format.encoding)).toBe(
+      iconv.decode(expected, document.format.encoding, { stripBOM: true }),
+    );
   });
 
   it('has no bytes for undo when the file encoding lacks a character the buffer holds', () => {

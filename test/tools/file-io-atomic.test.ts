@@ -14,7 +14,8 @@ vi.mock('node:fs', async (importOriginal) => {
   return {
     ...real,
     renameSync: vi.fn((from: fs.PathLike, to: fs.PathLike) => {
-      if (String(to).endsWith('fail.txt')) throw Object.assign(new Error('ENOSPC: no space left on device, rename'), { code: 'ENOSPC' });
+      if (String(to).endsWith('fail.txt'))
+        throw Object.assign(new Error('ENOSPC: no space left on device, rename'), { code: 'ENOSPC' });
       real.renameSync(from, to);
     }),
   };

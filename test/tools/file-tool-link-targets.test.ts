@@ -7,7 +7,17 @@
  * up from where `D` leads) while the write followed them by their text, so a link the check judged
  * inside wrote outside the project without asking.
  */
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -44,7 +54,9 @@ afterEach(() => {
 
 /** Rules allowing every file tool; questions are recorded (their reasons) and denied. */
 function askingContext() {
-  const service = new PermissionService(project, { rules: permissionRules({ write: 'allow', edit: 'allow', patch: 'allow' } as never) });
+  const service = new PermissionService(project, {
+    rules: permissionRules({ write: 'allow', edit: 'allow', patch: 'allow' } as never),
+  });
   const asked: string[][] = [];
   service.onRequest((request) => {
     asked.push(request.reasons ?? []);
@@ -53,7 +65,8 @@ function askingContext() {
   const base = toolContext(project);
   const contextFor = (tool: Tool) => ({
     ...base,
-    askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', tool.name, { ...input, subject }),
+    askPermission: (input: PermissionAskInput, subject?: PermissionSubject) =>
+      service.request('s', tool.name, { ...input, subject }),
   });
   return { contextFor, asked };
 }
@@ -130,11 +143,41 @@ const NEW_FILE_ROWS: Array<{ name: string; make: () => void; path: () => string;
     asks: false,
   },
   { name: '~/x', make: () => {}, path: () => '~/x.txt', lands: 'home/x.txt', asks: true },
-  { name: 'a path with //', make: () => symlinkSync(outside, join(project, 'O')), path: () => `${project}//O//new.txt`, lands: 'outside/new.txt', asks: true },
-  { name: './../ out of the project', make: () => {}, path: () => './../outside/new.txt', lands: 'outside/new.txt', asks: true },
-  { name: 'a ./../ that comes back in', make: () => {}, path: () => './../project/./new.txt', lands: 'project/new.txt', asks: false },
-  { name: 'a unicode link name to an outside folder', make: () => symlinkSync(outside, join(project, 'café ☕')), path: () => 'café ☕/new.txt', lands: 'outside/new.txt', asks: true },
-  { name: 'a unicode file name inside', make: () => {}, path: () => 'naïve ü/日本.txt', lands: 'project/naïve ü/日本.txt', asks: false },
+  {
+    name: 'a path with //',
+    make: () => symlinkSync(outside, join(project, 'O')),
+    path: () => `${project}//O//new.txt`,
+    lands: 'outside/new.txt',
+    asks: true,
+  },
+  {
+    name: './../ out of the project',
+    make: () => {},
+    path: () => './../outside/new.txt',
+    lands: 'outside/new.txt',
+    asks: true,
+  },
+  {
+    name: 'a ./../ that comes back in',
+    make: () => {},
+    path: () => './../project/./new.txt',
+    lands: 'project/new.txt',
+    asks: false,
+  },
+  {
+    name: 'a unicode link name to an outside folder',
+    make: () => symlinkSync(outside, join(project, 'café ☕')),
+    path: () => 'café ☕/new.txt',
+    lands: 'outside/new.txt',
+    asks: true,
+  },
+  {
+    name: 'a unicode file name inside',
+    make: () => {},
+    path: () => 'naïve ü/日本.txt',
+    lands: 'project/naïve ü/日本.txt',
+    asks: false,
+  },
 ];
 
 describe('new files through links and odd path forms', () => {
@@ -157,7 +200,11 @@ describe('new files through links and odd path forms', () => {
     make();
     const { contextFor, asked } = askingContext();
     const added = path();
-    const result = await runTool(patchTool, { patch_text: `*** Begin Patch\n*** Add File: ${added}\n+x\n*** End Patch` }, contextFor(patchTool));
+    const result = await runTool(
+      patchTool,
+      { patch_text: `*** Begin Patch\n*** Add File: ${added}\n+x\n*** End Patch` },
+      contextFor(patchTool),
+    );
     // a link at the named path itself (even dangling) is something there: Add refuses it before asking
     let linkThere = false;
     try {
@@ -166,7 +213,10 @@ describe('new files through links and odd path forms', () => {
       // nothing at the path
     }
     if (linkThere) {
-      expect(result).toMatchObject({ isError: true, output: `file already exists and cannot be added: ${resolveToolPath({ cwd: project }, added)}` });
+      expect(result).toMatchObject({
+        isError: true,
+        output: `file already exists and cannot be added: ${resolveToolPath({ cwd: project }, added)}`,
+      });
       expect(asked).toEqual([]);
       expect(existsSync(join(root, lands))).toBe(false);
       return;
@@ -178,7 +228,11 @@ describe('new files through links and odd path forms', () => {
   it.each(NEW_FILE_ROWS)('edit (create mode): $name', async ({ make, path, lands, asks }) => {
     make();
     const { contextFor, asked } = askingContext();
-    const result = await runTool(editTool, { file_path: path(), old_string: '', new_string: 'x\n' }, contextFor(editTool));
+    const result = await runTool(
+      editTool,
+      { file_path: path(), old_string: '', new_string: 'x\n' },
+      contextFor(editTool),
+    );
     expect(asked.length).toBe(asks ? 1 : 0);
     expect(result.isError).toBe(asks);
     expect(existsSync(join(root, lands))).toBe(!asks);
@@ -196,7 +250,14 @@ describe('existing files outside through links: edit and patch ask', () => {
   const shapes: Array<[string, () => string]> = [
     ['a link to the file', () => (symlinkSync(join(outside, 'f.txt'), join(project, 'f.txt')), 'f.txt')],
     ['a link to its folder', () => (symlinkSync(outside, join(project, 'o')), 'o/f.txt')],
-    ['a two-link chain', () => (symlinkSync('m', join(project, 'f.txt')), symlinkSync(join(outside, 'f.txt'), join(project, 'm')), 'f.txt')],
+    [
+      'a two-link chain',
+      () => (
+        symlinkSync('m', join(project, 'f.txt')),
+        symlinkSync(join(outside, 'f.txt'), join(project, 'm')),
+        'f.txt'
+      ),
+    ],
     ['a link to the parent', () => (symlinkSync('..', join(project, 'up')), 'up/outside/f.txt')],
   ];
 
@@ -205,7 +266,11 @@ describe('existing files outside through links: edit and patch ask', () => {
     const path = make();
     const { contextFor, asked } = askingContext();
     await runTool(viewTool, { file_path: path }, contextFor(viewTool));
-    const result = await runTool(editTool, { file_path: path, old_string: 'one', new_string: 'two' }, contextFor(editTool));
+    const result = await runTool(
+      editTool,
+      { file_path: path, old_string: 'one', new_string: 'two' },
+      contextFor(editTool),
+    );
     expect(asked).toEqual([[`outside the project: ${join(project, path)}`]]);
     expect(result.isError).toBe(true);
     expect(readFileSync(join(outside, 'f.txt'), 'utf8')).toBe('one\n');
@@ -216,9 +281,17 @@ describe('existing files outside through links: edit and patch ask', () => {
     const path = make();
     const { contextFor, asked } = askingContext();
     await runTool(viewTool, { file_path: path }, contextFor(viewTool));
-    const update = await runTool(patchTool, { patch_text: `*** Begin Patch\n*** Update File: ${path}\n@@\n-one\n+two\n*** End Patch` }, contextFor(patchTool));
+    const update = await runTool(
+      patchTool,
+      { patch_text: `*** Begin Patch\n*** Update File: ${path}\n@@\n-one\n+two\n*** End Patch` },
+      contextFor(patchTool),
+    );
     expect(update.isError).toBe(true);
-    const del = await runTool(patchTool, { patch_text: `*** Begin Patch\n*** Delete File: ${path}\n*** End Patch` }, contextFor(patchTool));
+    const del = await runTool(
+      patchTool,
+      { patch_text: `*** Begin Patch\n*** Delete File: ${path}\n*** End Patch` },
+      contextFor(patchTool),
+    );
     expect(del.isError).toBe(true);
     expect(asked.length).toBe(2);
     for (const reasons of asked) expect(reasons.some((r) => r.startsWith('outside the project: '))).toBe(true);

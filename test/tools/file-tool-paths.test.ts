@@ -3,7 +3,16 @@
  * project that dangles to a place outside it is an outside write (it asks, whatever the rules), and
  * `~/x` is the home folder, not `./~/x`. The tools' requests go to a real PermissionService.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,20 +59,41 @@ function askingContext(rules: Record<string, unknown> = {}) {
   });
   const ctx = {
     ...toolContext(project),
-    askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', 'write', { ...input, subject }),
+    askPermission: (input: PermissionAskInput, subject?: PermissionSubject) =>
+      service.request('s', 'write', { ...input, subject }),
   };
   return { ctx, asked };
 }
 
 describe('resolveAllLinks', () => {
   it.each([
-    ['a dangling absolute link', (p: string, o: string) => symlinkSync(join(o, 'new.txt'), join(p, 'L')), 'L', (o: string) => join(o, 'new.txt')],
-    ['a dangling relative link', (p: string) => symlinkSync('../outside/new.txt', join(p, 'L')), 'L', (o: string) => join(o, 'new.txt')],
-    ['a chain: link → link → missing file outside', (p: string, o: string) => {
-      symlinkSync(join(o, 'hop'), join(p, 'L'));
-      symlinkSync('final.txt', join(o, 'hop'));
-    }, 'L', (o: string) => join(o, 'final.txt')],
-    ['a link to a folder, then a missing file in it', (p: string, o: string) => symlinkSync(o, join(p, 'D')), 'D/sub/new.txt', (o: string) => join(o, 'sub', 'new.txt')],
+    [
+      'a dangling absolute link',
+      (p: string, o: string) => symlinkSync(join(o, 'new.txt'), join(p, 'L')),
+      'L',
+      (o: string) => join(o, 'new.txt'),
+    ],
+    [
+      'a dangling relative link',
+      (p: string) => symlinkSync('../outside/new.txt', join(p, 'L')),
+      'L',
+      (o: string) => join(o, 'new.txt'),
+    ],
+    [
+      'a chain: link → link → missing file outside',
+      (p: string, o: string) => {
+        symlinkSync(join(o, 'hop'), join(p, 'L'));
+        symlinkSync('final.txt', join(o, 'hop'));
+      },
+      'L',
+      (o: string) => join(o, 'final.txt'),
+    ],
+    [
+      'a link to a folder, then a missing file in it',
+      (p: string, o: string) => symlinkSync(o, join(p, 'D')),
+      'D/sub/new.txt',
+      (o: string) => join(o, 'sub', 'new.txt'),
+    ],
   ])('%s leads outside', (_name, make, rel, expected) => {
     make(project, outside);
     expect(resolveAllLinks(join(project, rel))).toBe(expected(outside));
@@ -145,7 +175,11 @@ describe('~ in the search and listing tools', () => {
     writeFileSync(join(home, 'notes', 'todo.md'), 'buy milk\n');
     const ctx = toolContext(project);
     expect((await runTool(lsTool, { path: '~/notes' }, ctx)).output).toContain('todo.md');
-    expect((await runTool(globTool, { pattern: '*.md', path: '~/notes' }, ctx)).output).toBe(join(home, 'notes', 'todo.md'));
-    expect((await runTool(grepTool, { pattern: 'milk', path: '~/notes' }, ctx)).output).toContain(join(home, 'notes', 'todo.md'));
+    expect((await runTool(globTool, { pattern: '*.md', path: '~/notes' }, ctx)).output).toBe(
+      join(home, 'notes', 'todo.md'),
+    );
+    expect((await runTool(grepTool, { pattern: 'milk', path: '~/notes' }, ctx)).output).toContain(
+      join(home, 'notes', 'todo.md'),
+    );
   });
 });

@@ -36,7 +36,8 @@ async function reasonsOf(run: (ctx: ReturnType<typeof toolContext>) => Promise<u
   });
   const ctx = {
     ...toolContext(project),
-    askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', 'write', { ...input, subject }),
+    askPermission: (input: PermissionAskInput, subject?: PermissionSubject) =>
+      service.request('s', 'write', { ...input, subject }),
   };
   await runTool(viewTool, { file_path: 'old.txt' }, ctx);
   await run(ctx);
@@ -47,20 +48,53 @@ const patch = (...lines: string[]) => ({ patch_text: ['*** Begin Patch', ...line
 
 describe('a file tool says what it does to the file', () => {
   it('has the three reasons', () => {
-    expect(FILE_CHANGE_REASONS).toEqual({ change: 'changes a file', create: 'creates a file', delete: 'deletes a file' });
+    expect(FILE_CHANGE_REASONS).toEqual({
+      change: 'changes a file',
+      create: 'creates a file',
+      delete: 'deletes a file',
+    });
   });
 
   it.each<[string, (ctx: ReturnType<typeof toolContext>) => Promise<unknown>, string[]]>([
-    ['write of a new file creates it', (ctx) => runTool(writeTool, { file_path: 'new.txt', content: 'x\n' }, ctx), ['new.txt: creates a file']],
-    ['write over a file changes it', (ctx) => runTool(writeTool, { file_path: 'old.txt', content: 'two\n' }, ctx), ['old.txt: changes a file']],
-    ['edit with an empty old_string creates', (ctx) => runTool(editTool, { file_path: 'new.txt', old_string: '', new_string: 'x\n' }, ctx), ['new.txt: creates a file']],
-    ['edit of a file changes it', (ctx) => runTool(editTool, { file_path: 'old.txt', old_string: 'one', new_string: 'two' }, ctx), ['old.txt: changes a file']],
-    ['patch Add File creates', (ctx) => runTool(patchTool, patch('*** Add File: new.txt', '+x'), ctx), ['new.txt: creates a file']],
-    ['patch Update File changes', (ctx) => runTool(patchTool, patch('*** Update File: old.txt', '@@', '-one', '+two'), ctx), ['old.txt: changes a file']],
-    ['patch Delete File deletes', (ctx) => runTool(patchTool, patch('*** Delete File: old.txt'), ctx), ['old.txt: deletes a file']],
+    [
+      'write of a new file creates it',
+      (ctx) => runTool(writeTool, { file_path: 'new.txt', content: 'x\n' }, ctx),
+      ['new.txt: creates a file'],
+    ],
+    [
+      'write over a file changes it',
+      (ctx) => runTool(writeTool, { file_path: 'old.txt', content: 'two\n' }, ctx),
+      ['old.txt: changes a file'],
+    ],
+    [
+      'edit with an empty old_string creates',
+      (ctx) => runTool(editTool, { file_path: 'new.txt', old_string: '', new_string: 'x\n' }, ctx),
+      ['new.txt: creates a file'],
+    ],
+    [
+      'edit of a file changes it',
+      (ctx) => runTool(editTool, { file_path: 'old.txt', old_string: 'one', new_string: 'two' }, ctx),
+      ['old.txt: changes a file'],
+    ],
+    [
+      'patch Add File creates',
+      (ctx) => runTool(patchTool, patch('*** Add File: new.txt', '+x'), ctx),
+      ['new.txt: creates a file'],
+    ],
+    [
+      'patch Update File changes',
+      (ctx) => runTool(patchTool, patch('*** Update File: old.txt', '@@', '-one', '+two'), ctx),
+      ['old.txt: changes a file'],
+    ],
+    [
+      'patch Delete File deletes',
+      (ctx) => runTool(patchTool, patch('*** Delete File: old.txt'), ctx),
+      ['old.txt: deletes a file'],
+    ],
     [
       'patch Move to deletes the source and creates the destination',
-      (ctx) => runTool(patchTool, patch('*** Update File: old.txt', '*** Move to: moved.txt', '@@', '-one', '+two'), ctx),
+      (ctx) =>
+        runTool(patchTool, patch('*** Update File: old.txt', '*** Move to: moved.txt', '@@', '-one', '+two'), ctx),
       ['old.txt: deletes a file', 'moved.txt: creates a file'],
     ],
   ])('%s', async (_name, run, reasons) => {

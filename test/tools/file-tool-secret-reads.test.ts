@@ -49,7 +49,12 @@ afterEach(() => {
 });
 
 /** Runs `tool` in the project; every question is recorded (its description) and answered with `answer`. */
-async function run(tool: Tool, input: Record<string, unknown>, answer: 'allow' | 'deny', secretReadPaths?: string[]): Promise<{ asked: string[]; result: ToolResult }> {
+async function run(
+  tool: Tool,
+  input: Record<string, unknown>,
+  answer: 'allow' | 'deny',
+  secretReadPaths?: string[],
+): Promise<{ asked: string[]; result: ToolResult }> {
   const service = new PermissionService(project, { rules: permissionRules(undefined) });
   const asked: string[] = [];
   service.onRequest((request) => {
@@ -59,7 +64,8 @@ async function run(tool: Tool, input: Record<string, unknown>, answer: 'allow' |
   const ctx = {
     ...toolContext(project),
     secretReadPaths,
-    askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', tool.name, { ...input, subject }),
+    askPermission: (input: PermissionAskInput, subject?: PermissionSubject) =>
+      service.request('s', tool.name, { ...input, subject }),
   };
   return { asked, result: await runTool(tool, input, ctx) };
 }
@@ -83,7 +89,9 @@ describe('a read of a secret place asks; denied, nothing of it is read', () => {
   it.runIf(process.platform === 'linux')("view of opencode's own /proc environment", async () => {
     for (const file of ['/proc/self/environ', `/proc/${process.pid}/environ`]) {
       const { asked } = await run(viewTool, { file_path: file }, 'deny');
-      expect(asked).toEqual([`view reads ${file}, which holds opencode's own environment, with the keys it was started with`]);
+      expect(asked).toEqual([
+        `view reads ${file}, which holds opencode's own environment, with the keys it was started with`,
+      ]);
     }
   });
 
@@ -124,9 +132,13 @@ describe("the places the config's sandbox.denyRead adds", () => {
     writeFileSync(join(project, 'secrets', 'token'), `${KEY}\n`);
     writeFileSync(join(home, 'vault.txt'), `${KEY}\n`);
     const secretReadPaths = ['secrets', '~/vault.txt'];
-    const reason = "what sandbox.denyRead in the configuration keeps from commands";
-    expect((await run(viewTool, { file_path: 'secrets/token' }, 'deny', secretReadPaths)).asked).toEqual([`view reads ${join(project, 'secrets', 'token')}, which holds ${reason}`]);
-    expect((await run(viewTool, { file_path: join(home, 'vault.txt') }, 'deny', secretReadPaths)).asked).toEqual([`view reads ${join(home, 'vault.txt')}, which holds ${reason}`]);
+    const reason = 'what sandbox.denyRead in the configuration keeps from commands';
+    expect((await run(viewTool, { file_path: 'secrets/token' }, 'deny', secretReadPaths)).asked).toEqual([
+      `view reads ${join(project, 'secrets', 'token')}, which holds ${reason}`,
+    ]);
+    expect((await run(viewTool, { file_path: join(home, 'vault.txt') }, 'deny', secretReadPaths)).asked).toEqual([
+      `view reads ${join(home, 'vault.txt')}, which holds ${reason}`,
+    ]);
     expect((await run(viewTool, { file_path: 'a.txt' }, 'deny', secretReadPaths)).asked).toEqual([]);
   });
 });
@@ -137,7 +149,12 @@ describe('other reads, in the project or outside it, stay free', () => {
     ['view in the project', viewTool, () => ({ file_path: 'a.txt' }), 'project text'],
     ['ls of the home directory (names only; dot entries are not listed)', lsTool, () => ({ path: home }), 'notes.txt'],
     ['glob from the home directory', globTool, () => ({ pattern: '*.txt', path: home }), 'notes.txt'],
-    ['grep from a folder beside the secret places', grepTool, () => ({ pattern: 'plain', path: join(home, 'docs') }), 'plain notes'],
+    [
+      'grep from a folder beside the secret places',
+      grepTool,
+      () => ({ pattern: 'plain', path: join(home, 'docs') }),
+      'plain notes',
+    ],
   ] as const)('%s', async (_, tool, input, expected) => {
     const { asked, result } = await run(tool, input(), 'deny');
     expect(asked).toEqual([]);
@@ -147,7 +164,10 @@ describe('other reads, in the project or outside it, stay free', () => {
 
 describe('rules do not read a secret place without the person', () => {
   /** Runs view of `~/.ssh/id_rsa` twice under `config`, answering `answer` to each question. */
-  async function twice(config: Record<string, unknown>, answer: 'allow_session' | 'deny'): Promise<{ asked: string[]; results: ToolResult[] }> {
+  async function twice(
+    config: Record<string, unknown>,
+    answer: 'allow_session' | 'deny',
+  ): Promise<{ asked: string[]; results: ToolResult[] }> {
     const service = new PermissionService(project, { rules: permissionRules(config as never) });
     const asked: string[] = [];
     service.onRequest((request) => {
@@ -156,7 +176,8 @@ describe('rules do not read a secret place without the person', () => {
     });
     const ctx = {
       ...toolContext(project),
-      askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', 'view', { ...input, subject }),
+      askPermission: (input: PermissionAskInput, subject?: PermissionSubject) =>
+        service.request('s', 'view', { ...input, subject }),
     };
     const results = [];
     for (let i = 0; i < 2; i++) results.push(await runTool(viewTool, { file_path: join(home, '.ssh', 'id_rsa') }, ctx));
@@ -185,7 +206,11 @@ describe('rules do not read a secret place without the person', () => {
     const service = new PermissionService(project, { rules: permissionRules({ view: 'allow' } as never) });
     const asked: string[] = [];
     service.onRequest((request) => asked.push(request.description));
-    const ctx = { ...toolContext(project), askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request('s', 'view', { ...input, subject }) };
+    const ctx = {
+      ...toolContext(project),
+      askPermission: (input: PermissionAskInput, subject?: PermissionSubject) =>
+        service.request('s', 'view', { ...input, subject }),
+    };
     const result = await runTool(viewTool, { file_path: join(home, 'notes.txt') }, ctx);
     expect(asked).toEqual([]);
     expect(result.output).toContain('plain notes');

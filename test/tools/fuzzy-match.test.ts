@@ -9,7 +9,14 @@ const GO = 'package main\n\nfunc main() {\n\tfor i := 0; i < 3; i++ {\n\t\tfmt.P
 
 describe('replaceText: exact', () => {
   it('replaces the one occurrence and reports its line', () => {
-    expect(replaceText('a\nb\nc\n', 'b', 'B', false)).toEqual({ status: 'replaced', text: 'a\nB\nc\n', count: 1, lines: [2], normalised: [], spans: [{ start: 2, end: 3, replacement: 'B' }] });
+    expect(replaceText('a\nb\nc\n', 'b', 'B', false)).toEqual({
+      status: 'replaced',
+      text: 'a\nB\nc\n',
+      count: 1,
+      lines: [2],
+      normalised: [],
+      spans: [{ start: 2, end: 3, replacement: 'B' }],
+    });
   });
 
   it('lists the lines of several occurrences', () => {
@@ -17,31 +24,50 @@ describe('replaceText: exact', () => {
   });
 
   it('replaces all with replaceAll, taking new_string literally', () => {
-    expect(replaceText('x\ny\nx\n', 'x', '$&', true)).toMatchObject({ status: 'replaced', text: '$&\ny\n$&\n', count: 2 });
+    expect(replaceText('x\ny\nx\n', 'x', '$&', true)).toMatchObject({
+      status: 'replaced',
+      text: '$&\ny\n$&\n',
+      count: 2,
+    });
   });
 
   it('prefers an exact match to a normalised one elsewhere', () => {
     const text = '\tfoo()\n    foo()\n';
-    expect(replaceText(text, '    foo()', '    bar()', false)).toMatchObject({ text: '\tfoo()\n    bar()\n', normalised: [] });
+    expect(replaceText(text, '    foo()', '    bar()', false)).toMatchObject({
+      text: '\tfoo()\n    bar()\n',
+      normalised: [],
+    });
   });
 });
 
 describe('replaceText: tabs and spaces in indentation', () => {
   it('matches a space-indented old_string in a tab-indented file and keeps the tabs', () => {
     const oldString = '    for i := 0; i < 3; i++ {\n        fmt.Println("hi", i)\n    }';
-    const newString = '    for i := 0; i < 3; i++ {\n        if i%2 == 0 {\n            fmt.Println("even", i)\n        }\n    }';
+    const newString =
+      '    for i := 0; i < 3; i++ {\n        if i%2 == 0 {\n            fmt.Println("even", i)\n        }\n    }';
     expect(replaceText(GO, oldString, newString, false)).toEqual({
       status: 'replaced',
       text: 'package main\n\nfunc main() {\n\tfor i := 0; i < 3; i++ {\n\t\tif i%2 == 0 {\n\t\t\tfmt.Println("even", i)\n\t\t}\n\t}\n}\n',
       count: 1,
       lines: [4],
       normalised: ['indentation'],
-      spans: [{ start: GO.indexOf('\tfor'), end: GO.indexOf('\t}\n}') + 2, replacement: '\tfor i := 0; i < 3; i++ {\n\t\tif i%2 == 0 {\n\t\t\tfmt.Println("even", i)\n\t\t}\n\t}' }],
+      spans: [
+        {
+          start: GO.indexOf('\tfor'),
+          end: GO.indexOf('\t}\n}') + 2,
+          replacement: '\tfor i := 0; i < 3; i++ {\n\t\tif i%2 == 0 {\n\t\t\tfmt.Println("even", i)\n\t\t}\n\t}',
+        },
+      ],
     });
   });
 
   it('matches 2-space indentation against tabs (tab width 2)', () => {
-    const result = replaceText(GO, '  for i := 0; i < 3; i++ {\n    fmt.Println("hi", i)', '  for i := 0; i < 3; i++ {\n    log(i)', false);
+    const result = replaceText(
+      GO,
+      '  for i := 0; i < 3; i++ {\n    fmt.Println("hi", i)',
+      '  for i := 0; i < 3; i++ {\n    log(i)',
+      false,
+    );
     expect(result).toMatchObject({ status: 'replaced', text: GO.replace('fmt.Println("hi", i)', 'log(i)') });
   });
 
@@ -55,11 +81,16 @@ describe('replaceText: tabs and spaces in indentation', () => {
 
   it('lets whitespace-only lines match whatever whitespace the file has on them', () => {
     const text = '\ta()\n\t\n\tb()\n';
-    expect(replaceText(text, '    a()\n\n    b()', '    a()\n\n    c()', false)).toMatchObject({ text: '\ta()\n\t\n\tc()\n' });
+    expect(replaceText(text, '    a()\n\n    b()', '    a()\n\n    c()', false)).toMatchObject({
+      text: '\ta()\n\t\n\tc()\n',
+    });
   });
 
   it('does not match an indented old_string inside a deeper indentation', () => {
-    expect(replaceText('\t\tx := 1\n', '    x := 1', '    x := 2', false)).toMatchObject({ status: 'replaced', text: '\t\tx := 2\n' });
+    expect(replaceText('\t\tx := 1\n', '    x := 1', '    x := 2', false)).toMatchObject({
+      status: 'replaced',
+      text: '\t\tx := 2\n',
+    });
     expect(replaceText('\t\t\tx := 1\n', '    x := 1', '    x := 2', false)).toEqual({ status: 'not-found' });
   });
 
@@ -90,18 +121,34 @@ describe('replaceText: typographic quotes and dashes', () => {
   const doc = 'title: “Getting started”\nintro: It’s easy — just run it.\n';
 
   it('matches ASCII quotes against curly ones and keeps the curly ones the model did not change', () => {
-    expect(replaceText(doc, 'title: "Getting started"\nintro: It\'s easy - just run it.', 'title: "Getting started fast"\nintro: It\'s easy - just run it.', false)).toEqual({
+    expect(
+      replaceText(
+        doc,
+        'title: "Getting started"\nintro: It\'s easy - just run it.',
+        'title: "Getting started fast"\nintro: It\'s easy - just run it.',
+        false,
+      ),
+    ).toEqual({
       status: 'replaced',
       text: 'title: “Getting started fast”\nintro: It’s easy — just run it.\n',
       count: 1,
       lines: [1],
       normalised: ['quotes'],
-      spans: [{ start: 0, end: doc.length - 1, replacement: 'title: “Getting started fast”\nintro: It’s easy — just run it.' }],
+      spans: [
+        {
+          start: 0,
+          end: doc.length - 1,
+          replacement: 'title: “Getting started fast”\nintro: It’s easy — just run it.',
+        },
+      ],
     });
   });
 
   it('matches curly quotes in old_string against ASCII ones in the file', () => {
-    expect(replaceText('say("hi")\n', 'say(“hi”)', 'say(“hello”)', false)).toMatchObject({ text: 'say("hello")\n', normalised: ['quotes'] });
+    expect(replaceText('say("hi")\n', 'say(“hi”)', 'say(“hello”)', false)).toMatchObject({
+      text: 'say("hello")\n',
+      normalised: ['quotes'],
+    });
   });
 
   it('matches a fragment in the middle of a line', () => {

@@ -50,6 +50,12 @@ describe('glob patterns', () => {
   });
 
   it('gives the literal words of a pattern', () => {
-    expect([...patternWords('node_modules/{zod,react}/**/*.js')]).toEqual(['node_modules', 'zod', 'react', '**', '*.js']);
+    expect([...patternWords('node_modules/{zod,react}/**/*.js')]).toEqual([
+      'node_modules',
+      'zod',
+      'react',
+      '**',
+      '*.js',
+    ]);
   });
 });

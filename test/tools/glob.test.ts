@@ -60,7 +60,14 @@ for (const withGit of [true, false]) {
 
     it('lists matches shortest first, honouring .gitignore files and skipping hidden and build folders', async () => {
       const { ripgrep, fallback } = await bothWays(() => glob(app, { pattern: '**/*.ts' }));
-      const files = ['linked/s.ts', 'sub/kept.ts', 'src/index.ts', 'src/keep.gen.ts', 'src/util/strings.ts', 'src/util/strings.test.ts'];
+      const files = [
+        'linked/s.ts',
+        'sub/kept.ts',
+        'src/index.ts',
+        'src/keep.gen.ts',
+        'src/util/strings.ts',
+        'src/util/strings.test.ts',
+      ];
       if (withGit) files.splice(3, 0, 'from-parent.ts');
       expect(ripgrep).toEqual({
         output: abs(...files),
@@ -73,7 +80,13 @@ for (const withGit of [true, false]) {
     it('matches alternatives', async () => {
       const { ripgrep, fallback } = await bothWays(() => glob(app, { pattern: 'src/**/*.{ts,tsx}' }));
       expect(ripgrep.output).toBe(
-        abs('src/index.ts', 'src/keep.gen.ts', 'src/util/strings.ts', 'src/util/strings.test.ts', 'src/components/Button.tsx'),
+        abs(
+          'src/index.ts',
+          'src/keep.gen.ts',
+          'src/util/strings.ts',
+          'src/util/strings.test.ts',
+          'src/components/Button.tsx',
+        ),
       );
       expect(fallback).toEqual(ripgrep);
     });
@@ -81,7 +94,12 @@ for (const withGit of [true, false]) {
     it('matches *.ts only directly in the search folder', async () => {
       const { ripgrep, fallback } = await bothWays(() => glob(app, { pattern: '*.ts' }));
       if (withGit) expect(ripgrep.output).toBe(abs('from-parent.ts'));
-      else expect(ripgrep).toEqual({ output: 'No files found', isError: false, metadata: { number_of_files: 0, truncated: false } });
+      else
+        expect(ripgrep).toEqual({
+          output: 'No files found',
+          isError: false,
+          metadata: { number_of_files: 0, truncated: false },
+        });
       expect(fallback).toEqual(ripgrep);
     });
 

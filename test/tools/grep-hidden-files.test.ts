@@ -34,23 +34,35 @@ describe('grep: hidden files and folders', () => {
   it('finds .github/workflows and dot-files, leaves out gitignored ones and .git, rg and fallback alike', async () => {
     const dir = project();
     const signal = new AbortController().signal;
-    const { ripgrep, fallback } = await bothWays(() => searchFiles(dir, { pattern: 'needle', literal: false }, signal, 100));
+    const { ripgrep, fallback } = await bothWays(() =>
+      searchFiles(dir, { pattern: 'needle', literal: false }, signal, 100),
+    );
     expect(fallback).toEqual(ripgrep);
-    expect(ripgrep.matches.map((m) => m.path.slice(dir.length + 1))).toEqual(['.github/workflows/ci.yml', '.env.example', 'src/a.ts']);
+    expect(ripgrep.matches.map((m) => m.path.slice(dir.length + 1))).toEqual([
+      '.github/workflows/ci.yml',
+      '.env.example',
+      'src/a.ts',
+    ]);
   });
 
   it('an include glob for YAML finds the workflow', async () => {
     const dir = project();
-    const { ripgrep, fallback } = await bothWays(() => runTool(grepTool, { pattern: 'needle', include: '*.yml' }, toolContext(dir)));
+    const { ripgrep, fallback } = await bothWays(() =>
+      runTool(grepTool, { pattern: 'needle', include: '*.yml' }, toolContext(dir)),
+    );
     expect(fallback).toEqual(ripgrep);
-    expect(ripgrep.output).toBe(`Found 1 matches\n${dir}/.github/workflows/ci.yml:\n  Line 1: run: npm test # needle\n`);
+    expect(ripgrep.output).toBe(
+      `Found 1 matches\n${dir}/.github/workflows/ci.yml:\n  Line 1: run: npm test # needle\n`,
+    );
   });
 
   it('a .git file (a worktree or submodule pointer) is skipped like the folder', async () => {
     const dir = tempDir('grep-hidden-worktree');
     writeTree(dir, { 'sub/.git': 'gitdir: ../needle\n', 'sub/x.txt': 'needle\n' });
     const signal = new AbortController().signal;
-    const { ripgrep, fallback } = await bothWays(() => searchFiles(dir, { pattern: 'needle', literal: false }, signal, 100));
+    const { ripgrep, fallback } = await bothWays(() =>
+      searchFiles(dir, { pattern: 'needle', literal: false }, signal, 100),
+    );
     expect(fallback).toEqual(ripgrep);
     expect(ripgrep.matches.map((m) => m.path.slice(dir.length + 1))).toEqual(['sub/x.txt']);
   });

@@ -29,7 +29,9 @@ describe('grep on long lines', () => {
     writeFileSync(join(dir, 'huge.txt'), `é${'ab'.repeat(7_500_000)}\n`);
     const before = process.memoryUsage().rss;
     const result = await runTool(grepTool, { pattern: '.' }, toolContext(dir));
-    expect(result.output).toBe(`Found 1 matches\n${dir}/huge.txt:\n  Line 1: é${'ab'.repeat(1000).slice(0, 1999)}...\n`);
+    expect(result.output).toBe(
+      `Found 1 matches\n${dir}/huge.txt:\n  Line 1: é${'ab'.repeat(1000).slice(0, 1999)}...\n`,
+    );
     expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
   });
 

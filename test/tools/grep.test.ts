@@ -43,7 +43,9 @@ describe('grep', () => {
 
   it('accepts a pattern that starts with a dash', async () => {
     const dir = tree({ 'notes.md': 'run rm -rf build\nsafe\n' });
-    expect((await grepBoth(dir, { pattern: '-rf' })).output).toBe(`Found 1 matches\n${dir}/notes.md:\n  Line 1: run rm -rf build\n`);
+    expect((await grepBoth(dir, { pattern: '-rf' })).output).toBe(
+      `Found 1 matches\n${dir}/notes.md:\n  Line 1: run rm -rf build\n`,
+    );
   });
 
   it('searches exact text with literal_text, and a regex without it', async () => {
@@ -51,11 +53,20 @@ describe('grep', () => {
     expect((await grepBoth(dir, { pattern: 'a.b(c)', literal_text: true })).output).toBe(
       `Found 1 matches\n${dir}/x.js:\n  Line 1: call a.b(c)\n`,
     );
-    expect((await grepBoth(dir, { pattern: 'a.b\\(c\\)' })).metadata).toEqual({ number_of_matches: 2, truncated: false });
+    expect((await grepBoth(dir, { pattern: 'a.b\\(c\\)' })).metadata).toEqual({
+      number_of_matches: 2,
+      truncated: false,
+    });
   });
 
   it('searches only files whose name matches include', async () => {
-    const dir = tree({ 'a.ts': 'needle\n', 'b.tsx': 'needle\n', 'c.js': 'needle\n', 'd.md': 'needle\n', 'sub/e.ts': 'needle\n' });
+    const dir = tree({
+      'a.ts': 'needle\n',
+      'b.tsx': 'needle\n',
+      'c.js': 'needle\n',
+      'd.md': 'needle\n',
+      'sub/e.ts': 'needle\n',
+    });
     const tsFiles = `Found 3 matches\n${dir}/a.ts:\n  Line 1: needle\n\n${dir}/b.tsx:\n  Line 1: needle\n\n${dir}/sub/e.ts:\n  Line 1: needle\n`;
     expect((await grepBoth(dir, { pattern: 'needle', include: '*.{ts,tsx}' })).output).toBe(tsFiles);
     expect((await grepBoth(dir, { pattern: 'needle', include: '**/*.{ts,tsx}' })).output).toBe(tsFiles);
@@ -73,7 +84,9 @@ describe('grep', () => {
       'late.bin': Buffer.concat([Buffer.from(`needle first\n${'y'.repeat(100)}\n`.repeat(2000)), Buffer.from([0])]),
       'late-one.bin': Buffer.concat([Buffer.from(`needle\n${'z'.repeat(200_000)}\n`), Buffer.from([0])]),
     });
-    expect((await grepBoth(dir, { pattern: 'needle' })).output).toBe(`Found 1 matches\n${dir}/text.txt:\n  Line 1: the needle\n`);
+    expect((await grepBoth(dir, { pattern: 'needle' })).output).toBe(
+      `Found 1 matches\n${dir}/text.txt:\n  Line 1: the needle\n`,
+    );
   });
 
   it('cuts matched lines at 2000 characters', async () => {
@@ -106,7 +119,11 @@ describe('grep', () => {
   });
 
   it('fills the 100 from the newest files first', async () => {
-    const dir = tree({ 'new.txt': 'needle\n'.repeat(40), 'mid.txt': 'needle\n'.repeat(40), 'old.txt': 'needle\n'.repeat(40) });
+    const dir = tree({
+      'new.txt': 'needle\n'.repeat(40),
+      'mid.txt': 'needle\n'.repeat(40),
+      'old.txt': 'needle\n'.repeat(40),
+    });
     const r = await grepBoth(dir, { pattern: 'needle' });
     expect(r.metadata).toEqual({ number_of_matches: 100, truncated: true });
     expect(r.output).toContain(`${dir}/old.txt:\n  Line 1: needle\n`);
@@ -125,7 +142,9 @@ describe('grep', () => {
 
   it('prints paths that contain colons whole', async () => {
     const dir = tree({ 'a:b:1.txt': 'x:2:needle\n' });
-    expect((await grepBoth(dir, { pattern: 'needle' })).output).toBe(`Found 1 matches\n${dir}/a:b:1.txt:\n  Line 1: x:2:needle\n`);
+    expect((await grepBoth(dir, { pattern: 'needle' })).output).toBe(
+      `Found 1 matches\n${dir}/a:b:1.txt:\n  Line 1: x:2:needle\n`,
+    );
   });
 
   it('drops the CR of CRLF lines, and like rg does not let $ match before it', async () => {
@@ -189,7 +208,9 @@ describe('grep', () => {
     for (let i = 0; i < 3000; i++) files[`d${i % 30}/f${i}.txt`] = `line\n`.repeat(200);
     const dir = tree(files);
     const abort = new AbortController();
-    const running = withoutRipgrep(() => runTool(grepTool, { pattern: 'needle' }, toolContext(dir, { signal: abort.signal })));
+    const running = withoutRipgrep(() =>
+      runTool(grepTool, { pattern: 'needle' }, toolContext(dir, { signal: abort.signal })),
+    );
     setTimeout(() => abort.abort(), 5);
     expect(await running).toEqual({ output: 'Tool execution canceled by user', isError: true });
   });
@@ -234,7 +255,9 @@ describe('grep with .gitignore, rg and fallback alike', () => {
     const dir = tree({ 'a.txt': 'needle\n', 'b.txt': 'needle\n' });
     git(dir, 'init', '-q');
     writeTree(dir, { '.git/info/exclude': 'b.txt\n' });
-    expect((await grepBoth(dir, { pattern: 'needle' })).output).toBe(`Found 1 matches\n${dir}/a.txt:\n  Line 1: needle\n`);
+    expect((await grepBoth(dir, { pattern: 'needle' })).output).toBe(
+      `Found 1 matches\n${dir}/a.txt:\n  Line 1: needle\n`,
+    );
   });
 
   it('takes include globs with a slash as root-relative paths', async () => {

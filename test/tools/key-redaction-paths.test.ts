@@ -13,7 +13,14 @@ import type { ToolCallPart } from '../../src/message.js';
 import { runToolCalls } from '../../src/agent/tool-calls.js';
 import { createDeclarativeTool } from '../../src/custom/declarative-tool.js';
 import { bashTool } from '../../src/tools/bash.js';
-import { forgetSecrets, REDACTED, redactSecrets, redactSecretsDeep, rememberSecrets, SECRET_PIECE_CHARS } from '../../src/tools/redact.js';
+import {
+  forgetSecrets,
+  REDACTED,
+  redactSecrets,
+  redactSecretsDeep,
+  rememberSecrets,
+  SECRET_PIECE_CHARS,
+} from '../../src/tools/redact.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { MAX_OUTPUT_CHARS, type Tool, type ToolContext } from '../../src/tools/tool.js';
 import { truncateOutput } from '../../src/tools/truncate.js';
@@ -40,11 +47,23 @@ describe('redactSecrets: the exact value and pieces of it', () => {
     ['inside longer text', `Authorization: Bearer ${KEY}; ok`, `Authorization: Bearer ${REDACTED}; ok`],
     ['glued to words on both sides', `x${KEY}y`, `x${REDACTED}y`],
     ['twice on one line', `${KEY},${KEY}`, `${REDACTED},${REDACTED}`],
-    ['a cut after all but 3 characters', `token=${KEY.slice(0, cut)}\n... [4 lines truncated] ...`, `token=${REDACTED}\n... [4 lines truncated] ...`],
+    [
+      'a cut after all but 3 characters',
+      `token=${KEY.slice(0, cut)}\n... [4 lines truncated] ...`,
+      `token=${REDACTED}\n... [4 lines truncated] ...`,
+    ],
     ['a cut before the last 30 characters', `...\n${KEY.slice(-30)} rest`, `...\n${REDACTED} rest`],
     ['a piece from the middle', `[${KEY.slice(10, 10 + SECRET_PIECE_CHARS)}]`, `[${REDACTED}]`],
-    ['a piece one character too short stays', `[${KEY.slice(20, 20 + SECRET_PIECE_CHARS - 1)}]`, `[${KEY.slice(20, 20 + SECRET_PIECE_CHARS - 1)}]`],
-    ['the public prefix keys share stays', 'export ANTHROPIC_API_KEY=sk-ant-api03-...', 'export ANTHROPIC_API_KEY=sk-ant-api03-...'],
+    [
+      'a piece one character too short stays',
+      `[${KEY.slice(20, 20 + SECRET_PIECE_CHARS - 1)}]`,
+      `[${KEY.slice(20, 20 + SECRET_PIECE_CHARS - 1)}]`,
+    ],
+    [
+      'the public prefix keys share stays',
+      'export ANTHROPIC_API_KEY=sk-ant-api03-...',
+      'export ANTHROPIC_API_KEY=sk-ant-api03-...',
+    ],
     ['text without it is unchanged', 'nothing here\n', 'nothing here\n'],
   ])('%s', (_name, text, expected) => {
     expect(redactSecrets(text)).toBe(expected);
@@ -54,7 +73,9 @@ describe('redactSecrets: the exact value and pieces of it', () => {
     // the rolling hash is an optimisation only: same result as comparing every window's text
     const naive = (text: string) => {
       let out = text.split(KEY).join(REDACTED);
-      const wanted = new Set(Array.from({ length: KEY.length - SECRET_PIECE_CHARS + 1 }, (_, i) => KEY.slice(i, i + SECRET_PIECE_CHARS)));
+      const wanted = new Set(
+        Array.from({ length: KEY.length - SECRET_PIECE_CHARS + 1 }, (_, i) => KEY.slice(i, i + SECRET_PIECE_CHARS)),
+      );
       let result = '';
       let i = 0;
       while (i < out.length) {
@@ -68,12 +89,14 @@ describe('redactSecrets: the exact value and pieces of it', () => {
       return result;
     };
     let seed = 7;
-    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    const random = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
     for (let round = 0; round < 500; round++) {
       let text = '';
       for (let part = 0; part < 6; part++) {
         const from = random(KEY.length);
-        text += random(2) ? KEY.slice(from, from + 10 + random(30)) : 'é xyz\n\u{1F600}'.slice(0, random(9)) + 'abc'.repeat(random(5));
+        text += random(2)
+          ? KEY.slice(from, from + 10 + random(30))
+          : 'é xyz\n\u{1F600}'.slice(0, random(9)) + 'abc'.repeat(random(5));
       }
       expect(redactSecrets(text)).toBe(naive(text));
     }
@@ -83,21 +106,37 @@ describe('redactSecrets: the exact value and pieces of it', () => {
     const text = `${'a'.repeat(MAX_OUTPUT_CHARS / 2 - 20)}${KEY}${'b'.repeat(MAX_OUTPUT_CHARS)}`;
     const cutText = truncateOutput(text, 'marker', { maxOutputChars: MAX_OUTPUT_CHARS }).text;
     expect(cutText).toContain(KEY.slice(0, 20)); // the cut kept 20 characters of it
-    expect(redactSecrets(cutText)).toBe(`${'a'.repeat(MAX_OUTPUT_CHARS / 2 - 20)}${REDACTED}\n\n... [1 lines truncated] ...\n\n${'b'.repeat(MAX_OUTPUT_CHARS / 2)}`);
+    expect(redactSecrets(cutText)).toBe(
+      `${'a'.repeat(MAX_OUTPUT_CHARS / 2 - 20)}${REDACTED}\n\n... [1 lines truncated] ...\n\n${'b'.repeat(MAX_OUTPUT_CHARS / 2)}`,
+    );
   });
 
   it('metadata: values, nested values and object keys', () => {
-    expect(redactSecretsDeep({ a: [`k=${KEY}`], [KEY]: { n: 1, s: KEY.slice(2) } })).toEqual({ a: [`k=${REDACTED}`], [REDACTED]: { n: 1, s: REDACTED } });
+    expect(redactSecretsDeep({ a: [`k=${KEY}`], [KEY]: { n: 1, s: KEY.slice(2) } })).toEqual({
+      a: [`k=${REDACTED}`],
+      [REDACTED]: { n: 1, s: REDACTED },
+    });
   });
 });
 
-const call = (id: string, name: string, input: Record<string, unknown>): ToolCallPart => ({ type: 'tool_call', id, name, input: JSON.stringify(input), finished: true });
+const call = (id: string, name: string, input: Record<string, unknown>): ToolCallPart => ({
+  type: 'tool_call',
+  id,
+  name,
+  input: JSON.stringify(input),
+  finished: true,
+});
 
 /** Runs the calls through the one path every result takes before it is stored or sent. */
 async function runCalls(tools: Tool[], calls: ToolCallPart[], ctx: ToolContext) {
   const registry = new ToolRegistry();
   for (const tool of tools) registry.register(tool, tool === bashTool ? 'builtin' : 'mcp');
-  const outcome = await runToolCalls({ calls, registry, signal: new AbortController().signal, contextFor: (c) => ({ ...ctx, toolCallId: c.id }) });
+  const outcome = await runToolCalls({
+    calls,
+    registry,
+    signal: new AbortController().signal,
+    contextFor: (c) => ({ ...ctx, toolCallId: c.id }),
+  });
   return outcome.results;
 }
 
@@ -105,12 +144,18 @@ describe('every tool result on the way to the database and the provider', () => 
   it('bash: the key in longer text, in a cut long output, and in the live tail', async () => {
     rec = recordingContext({ cwd: tmp.dir });
     const half = MAX_OUTPUT_CHARS / 2;
-    const results = await runCalls([bashTool], [
-      call('c1', 'bash', { command: `echo "auth=${KEY}&next=1"` }),
-      // the middle cut falls 10 characters into the key
-      call('c2', 'bash', { command: `head -c ${half - 10} /dev/zero | tr '\\0' a; echo -n ${KEY}; head -c ${half * 2} /dev/zero | tr '\\0' b` }),
-      call('c3', 'bash', { command: `head -c 50000 /dev/zero | tr '\\0' c; echo ${KEY}x; sleep 0.4; echo end` }),
-    ], rec.ctx);
+    const results = await runCalls(
+      [bashTool],
+      [
+        call('c1', 'bash', { command: `echo "auth=${KEY}&next=1"` }),
+        // the middle cut falls 10 characters into the key
+        call('c2', 'bash', {
+          command: `head -c ${half - 10} /dev/zero | tr '\\0' a; echo -n ${KEY}; head -c ${half * 2} /dev/zero | tr '\\0' b`,
+        }),
+        call('c3', 'bash', { command: `head -c 50000 /dev/zero | tr '\\0' c; echo ${KEY}x; sleep 0.4; echo end` }),
+      ],
+      rec.ctx,
+    );
     expect(results[0]!.content).toBe(`auth=${REDACTED}&next=1`);
     expect(results[1]!.content).not.toContain(KEY.slice(0, SECRET_PIECE_CHARS));
     expect(results[1]!.content).not.toContain(KEY.slice(-SECRET_PIECE_CHARS));
@@ -120,17 +165,30 @@ describe('every tool result on the way to the database and the provider', () => 
   });
 
   it('an MCP-shaped tool: output, metadata and a thrown error', async () => {
-    const mcp = (name: string, run: () => Promise<never> | Promise<{ output: string; isError: boolean; metadata?: Record<string, unknown> }>): Tool => ({
+    const mcp = (
+      name: string,
+      run: () => Promise<never> | Promise<{ output: string; isError: boolean; metadata?: Record<string, unknown> }>,
+    ): Tool => ({
       name,
       description: name,
       inputSchema: { type: 'object', properties: {}, required: [] },
       readOnly: true,
       run,
     });
-    const results = await runCalls([
-      mcp('svc_read', async () => ({ output: `{"config":{"key":"${KEY}"}}`, isError: false, metadata: { raw: { headers: [`x-api-key: ${KEY}`] } } })),
-      mcp('svc_fail', async () => { throw new Error(`request with key ${KEY} refused`); }),
-    ], [call('c1', 'svc_read', {}), call('c2', 'svc_fail', {})], recordingContext({ cwd: tmp.dir }).ctx);
+    const results = await runCalls(
+      [
+        mcp('svc_read', async () => ({
+          output: `{"config":{"key":"${KEY}"}}`,
+          isError: false,
+          metadata: { raw: { headers: [`x-api-key: ${KEY}`] } },
+        })),
+        mcp('svc_fail', async () => {
+          throw new Error(`request with key ${KEY} refused`);
+        }),
+      ],
+      [call('c1', 'svc_read', {}), call('c2', 'svc_fail', {})],
+      recordingContext({ cwd: tmp.dir }).ctx,
+    );
     expect(results[0]!.content).toBe(`{"config":{"key":"${REDACTED}"}}`);
     expect(results[0]!.metadata).toEqual({ raw: { headers: [`x-api-key: ${REDACTED}`] } });
     expect(results[1]!.content).toContain(`request with key ${REDACTED} refused`);
@@ -150,7 +208,10 @@ describe('every tool result on the way to the database and the provider', () => 
       outputFormat: 'text' as const,
     });
     const whole = createDeclarativeTool(spec('show_whole', ['sh', '-c', `echo "k=${KEY}"`]), { projectDir: tmp.dir });
-    const cut = createDeclarativeTool(spec('show_cut', ['sh', '-c', `printf 'a%.0s' $(seq 1 70); echo -n "${KEY}"; printf 'b%.0s' $(seq 1 400)`], 200), { projectDir: tmp.dir });
+    const cut = createDeclarativeTool(
+      spec('show_cut', ['sh', '-c', `printf 'a%.0s' $(seq 1 70); echo -n "${KEY}"; printf 'b%.0s' $(seq 1 400)`], 200),
+      { projectDir: tmp.dir },
+    );
     rec = recordingContext({ cwd: tmp.dir });
     const results = await runCalls([whole, cut], [call('c1', 'show_whole', {}), call('c2', 'show_cut', {})], rec.ctx);
     expect(results[0]!.content).toBe(`k=${REDACTED}`);

@@ -114,7 +114,13 @@ describe('after a kill -9', () => {
 
     const cleanup = cleanLeftovers(dataDir, root);
 
-    expect(cleanup).toEqual({ removedTempFiles: [temp], removedStateDirs: [], endedGroups: [], othersRunning: 0, crashedSinceMs: expect.any(Number) });
+    expect(cleanup).toEqual({
+      removedTempFiles: [temp],
+      removedStateDirs: [],
+      endedGroups: [],
+      othersRunning: 0,
+      crashedSinceMs: expect.any(Number),
+    });
     expect(cleanup.crashedSinceMs).toBeLessThanOrEqual(Date.now());
     expect(existsSync(temp)).toBe(false);
     expect(existsSync(journalFile)).toBe(false);
@@ -124,7 +130,12 @@ describe('after a kill -9', () => {
     const dataDir = join(root, '.opencode');
     const temp = join(root, '.x.txt.1.00000000.tmp');
     writeFileSync(temp, '');
-    const file = writeJournal(dataDir, { process: { pid: process.ppid, startTicks: processStartTicks(process.ppid) }, tempFiles: [temp], stateDirs: [], groups: [] });
+    const file = writeJournal(dataDir, {
+      process: { pid: process.ppid, startTicks: processStartTicks(process.ppid) },
+      tempFiles: [temp],
+      stateDirs: [],
+      groups: [],
+    });
     expect(cleanLeftovers(dataDir, root)).toMatchObject({ removedTempFiles: [], othersRunning: 1 });
     expect(existsSync(temp)).toBe(true);
     expect(existsSync(file)).toBe(true);
@@ -136,8 +147,19 @@ describe('after a kill -9', () => {
     writeFileSync(precious, 'keep');
     const notOurs = join(root, 'some-dir');
     mkdirSync(notOurs);
-    writeJournal(dataDir, { process: { pid: deadPid(), startTicks: '1' }, tempFiles: [precious], stateDirs: [notOurs], groups: [] });
-    expect(cleanLeftovers(dataDir, root)).toEqual({ removedTempFiles: [], removedStateDirs: [], endedGroups: [], othersRunning: 0, crashedSinceMs: 1000 });
+    writeJournal(dataDir, {
+      process: { pid: deadPid(), startTicks: '1' },
+      tempFiles: [precious],
+      stateDirs: [notOurs],
+      groups: [],
+    });
+    expect(cleanLeftovers(dataDir, root)).toEqual({
+      removedTempFiles: [],
+      removedStateDirs: [],
+      endedGroups: [],
+      othersRunning: 0,
+      crashedSinceMs: 1000,
+    });
     expect(readFileSync(precious, 'utf8')).toBe('keep');
     expect(existsSync(notOurs)).toBe(true);
   });
@@ -165,7 +187,12 @@ describe.skipIf(process.platform !== 'linux')('ending process groups that outliv
   it('ends a group whose leader is the process that was journaled (same start time)', async () => {
     const pgid = startGroup();
     const dataDir = join(root, '.opencode');
-    writeJournal(dataDir, { process: { pid: deadPid(), startTicks: '1' }, tempFiles: [], stateDirs: [], groups: [{ pid: pgid, startTicks: processStartTicks(pgid) }] });
+    writeJournal(dataDir, {
+      process: { pid: deadPid(), startTicks: '1' },
+      tempFiles: [],
+      stateDirs: [],
+      groups: [{ pid: pgid, startTicks: processStartTicks(pgid) }],
+    });
     expect(cleanLeftovers(dataDir, root).endedGroups).toEqual([pgid]);
     expect(await eventually(() => !alive(pgid))).toBe(true);
   });
@@ -173,7 +200,12 @@ describe.skipIf(process.platform !== 'linux')('ending process groups that outliv
   it('leaves a group alone when its pid now belongs to another process (start time differs)', () => {
     const pgid = startGroup();
     const dataDir = join(root, '.opencode');
-    writeJournal(dataDir, { process: { pid: deadPid(), startTicks: '1' }, tempFiles: [], stateDirs: [], groups: [{ pid: pgid, startTicks: '1' }] });
+    writeJournal(dataDir, {
+      process: { pid: deadPid(), startTicks: '1' },
+      tempFiles: [],
+      stateDirs: [],
+      groups: [{ pid: pgid, startTicks: '1' }],
+    });
     expect(cleanLeftovers(dataDir, root).endedGroups).toEqual([]);
     expect(alive(pgid)).toBe(true);
   });

@@ -86,9 +86,11 @@ describe('ls', () => {
     writeTree(dir, files);
     const r = await runTool(lsTool, {}, toolContext(dir));
     expect(r.metadata).toEqual({ number_of_files: 1000, truncated: true });
-    expect(r.output.startsWith(
-      `There are more than 1000 files in the directory. Use a more specific path or use the Glob tool to find specific files. The first 1000 files and directories are included below:\n\n- ${dir}/\n  - f0000.txt\n`,
-    )).toBe(true);
+    expect(
+      r.output.startsWith(
+        `There are more than 1000 files in the directory. Use a more specific path or use the Glob tool to find specific files. The first 1000 files and directories are included below:\n\n- ${dir}/\n  - f0000.txt\n`,
+      ),
+    ).toBe(true);
     expect(r.output.endsWith('  - f0999.txt\n')).toBe(true);
   });
 

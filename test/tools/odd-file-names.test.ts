@@ -24,7 +24,9 @@ describe('a file name with a newline stays one line', () => {
   it('in ls', async () => {
     const dir = tempDir('nl');
     writeTree(dir, { 'two\nlines.txt': 'x\n', 'plain.txt': 'x\n' });
-    expect((await runTool(lsTool, {}, toolContext(dir))).output).toBe(`- ${dir}/\n  - plain.txt\n  - two\\nlines.txt\n`);
+    expect((await runTool(lsTool, {}, toolContext(dir))).output).toBe(
+      `- ${dir}/\n  - plain.txt\n  - two\\nlines.txt\n`,
+    );
   });
 
   it('in grep, with rg and the fallback', async () => {

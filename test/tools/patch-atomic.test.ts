@@ -29,13 +29,24 @@ function snapshot(dir = ws.dir): Record<string, string> {
 const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
 
 describe('patch: all or nothing', () => {
-  it('leaves both files untouched when the second file\'s hunk does not match, and asks nothing', async () => {
+  it("leaves both files untouched when the second file's hunk does not match, and asks nothing", async () => {
     const a = readFile('a.txt', 'alpha\nbeta\n');
     const b = readFile('b.txt', 'one\ntwo\nthree\n');
     const before = snapshot();
     const result = await runTool(
       patchTool,
-      { patch_text: patch('*** Update File: a.txt', '-alpha', '+ALPHA', '*** Update File: b.txt', '@@', ' one', '-too', '+2') },
+      {
+        patch_text: patch(
+          '*** Update File: a.txt',
+          '-alpha',
+          '+ALPHA',
+          '*** Update File: b.txt',
+          '@@',
+          ' one',
+          '-too',
+          '+2',
+        ),
+      },
       ws.rec.ctx,
     );
     expect(result).toEqual({
@@ -129,11 +140,25 @@ describe('patch: all or nothing', () => {
     };
     const result = await runTool(
       patchTool,
-      { patch_text: patch('*** Update File: a.txt', '-a', '+A', '*** Update File: b.txt', '-b', '+B', '*** Add File: c.txt', '+c') },
+      {
+        patch_text: patch(
+          '*** Update File: a.txt',
+          '-a',
+          '+A',
+          '*** Update File: b.txt',
+          '-b',
+          '+B',
+          '*** Add File: c.txt',
+          '+c',
+        ),
+      },
       ws.rec.ctx,
     );
     expect(result).toEqual({ output: 'Permission denied', isError: true, permissionDenied: true });
-    expect(ws.rec.permissions.map((p) => p.description)).toEqual([`Update file ${a}`, `Update file ${join(ws.dir, 'b.txt')}`]);
+    expect(ws.rec.permissions.map((p) => p.description)).toEqual([
+      `Update file ${a}`,
+      `Update file ${join(ws.dir, 'b.txt')}`,
+    ]);
     expect(snapshot()).toEqual(before);
     expect(ws.rec.history).toEqual([]);
   });
@@ -145,7 +170,11 @@ describe('patch: all or nothing', () => {
       ws.rec.permissions.push(input);
       if (input.path === b) writeFileSync(b, 'b changed elsewhere\n');
     };
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '-a', '+A', '*** Update File: b.txt', '-b', '+B') }, ws.rec.ctx);
+    const result = await runTool(
+      patchTool,
+      { patch_text: patch('*** Update File: a.txt', '-a', '+A', '*** Update File: b.txt', '-b', '+B') },
+      ws.rec.ctx,
+    );
     expect(result).toEqual({
       output: `File ${b} changed while waiting for permission. No file was changed. Read it again with the view tool and redo the patch.`,
       isError: true,

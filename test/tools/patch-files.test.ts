@@ -19,7 +19,10 @@ const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Pat
 
 describe('patch: applying to files', () => {
   it('updates two hunks of one file and reports counts, diff and history', async () => {
-    const path = readFile('src/app.ts', 'import a\n\nfunction main() {\n  run(1);\n}\n\nfunction other() {\n  run(2);\n}\n');
+    const path = readFile(
+      'src/app.ts',
+      'import a\n\nfunction main() {\n  run(1);\n}\n\nfunction other() {\n  run(2);\n}\n',
+    );
     const result = await runTool(
       patchTool,
       {
@@ -36,7 +39,8 @@ describe('patch: applying to files', () => {
       },
       ws.rec.ctx,
     );
-    const after = 'import a\n\nfunction main() {\n  run(1, true);\n}\n\nfunction other() {\n  run(2, true);\n  done();\n}\n';
+    const after =
+      'import a\n\nfunction main() {\n  run(1, true);\n}\n\nfunction other() {\n  run(2, true);\n  done();\n}\n';
     expect(readFileSync(path, 'utf8')).toBe(after);
     const diff =
       '--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1,9 +1,10 @@\n import a\n \n function main() {\n-  run(1);\n+  run(1, true);\n }\n \n function other() {\n-  run(2);\n+  run(2, true);\n+  done();\n }\n';
@@ -64,7 +68,16 @@ describe('patch: applying to files', () => {
     const to = join(ws.dir, 'bin/new/name.sh');
     const result = await runTool(
       patchTool,
-      { patch_text: patch('*** Update File: old/name.sh', '*** Move to: bin/new/name.sh', '@@', ' #!/bin/sh', '-echo old', '+echo new') },
+      {
+        patch_text: patch(
+          '*** Update File: old/name.sh',
+          '*** Move to: bin/new/name.sh',
+          '@@',
+          ' #!/bin/sh',
+          '-echo old',
+          '+echo new',
+        ),
+      },
       ws.rec.ctx,
     );
     expect(result.output).toBe('Patch applied successfully. 1 files changed, 1 additions, 1 removals');
@@ -87,7 +100,11 @@ describe('patch: applying to files', () => {
   it('renames a file with no hunk, byte for byte', async () => {
     const bytes = Buffer.from('\xEF\xBB\xBFkeep\r\nme', 'latin1');
     const from = readFile('a.txt', bytes);
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '*** Move to: b.txt') }, ws.rec.ctx);
+    const result = await runTool(
+      patchTool,
+      { patch_text: patch('*** Update File: a.txt', '*** Move to: b.txt') },
+      ws.rec.ctx,
+    );
     expect(result.output).toBe('Patch applied successfully. 1 files changed, 0 additions, 0 removals');
     expect(existsSync(from)).toBe(false);
     expect(readFileSync(join(ws.dir, 'b.txt'))).toEqual(bytes);
@@ -97,7 +114,14 @@ describe('patch: applying to files', () => {
     const gone = readFile('gone.txt', 'bye\n');
     const result = await runTool(
       patchTool,
-      { patch_text: patch('*** Add File: lib/deep/hello.py', '+def hello():', '+    return 1', '*** Delete File: gone.txt') },
+      {
+        patch_text: patch(
+          '*** Add File: lib/deep/hello.py',
+          '+def hello():',
+          '+    return 1',
+          '*** Delete File: gone.txt',
+        ),
+      },
       ws.rec.ctx,
     );
     const added = join(ws.dir, 'lib/deep/hello.py');
@@ -123,7 +147,11 @@ describe('patch: applying to files', () => {
 
   it('keeps CRLF line endings in a CRLF file updated with an LF patch', async () => {
     const path = readFile('win.txt', 'one\r\ntwo\r\nthree\r\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: win.txt', '@@', ' one', '-two', '+TWO', '+2.5') }, ws.rec.ctx);
+    const result = await runTool(
+      patchTool,
+      { patch_text: patch('*** Update File: win.txt', '@@', ' one', '-two', '+TWO', '+2.5') },
+      ws.rec.ctx,
+    );
     expect(result.isError).toBe(false);
     expect(readFileSync(path, 'latin1')).toBe('one\r\nTWO\r\n2.5\r\nthree\r\n');
     expect(ws.rec.history[0].after).toBe('one\nTWO\n2.5\nthree\n');
@@ -131,14 +159,22 @@ describe('patch: applying to files', () => {
 
   it('keeps a BOM, and the LF of an unchanged line in a mixed file', async () => {
     const path = readFile('mixed.txt', Buffer.from('\uFEFFa\r\nb\nc\r\nd\r\n'));
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: mixed.txt', '@@', ' c', '-d', '+D') }, ws.rec.ctx);
+    const result = await runTool(
+      patchTool,
+      { patch_text: patch('*** Update File: mixed.txt', '@@', ' c', '-d', '+D') },
+      ws.rec.ctx,
+    );
     expect(result.isError).toBe(false);
     expect(readFileSync(path)).toEqual(Buffer.from('\uFEFFa\r\nb\nc\r\nD\r\n'));
   });
 
   it('writes a Latin-1 file back in Latin-1, changing only the patched line', async () => {
     const path = readFile('fr.txt', Buffer.from('caf\xE9 au lait\nsecond\n', 'latin1'));
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: fr.txt', '@@', ' café au lait', '-second', '+deuxième') }, ws.rec.ctx);
+    const result = await runTool(
+      patchTool,
+      { patch_text: patch('*** Update File: fr.txt', '@@', ' café au lait', '-second', '+deuxième') },
+      ws.rec.ctx,
+    );
     expect(result.isError).toBe(false);
     expect(readFileSync(path)).toEqual(Buffer.from('caf\xE9 au lait\ndeuxi\xE8me\n', 'latin1'));
     expect(ws.rec.history[0]).toMatchObject({ before: 'café au lait\nsecond\n', after: 'café au lait\ndeuxième\n' });
@@ -146,7 +182,11 @@ describe('patch: applying to files', () => {
 
   it('appends with an End-of-File hunk to a file that ends with a newline', async () => {
     const path = readFile('list.txt', 'a\nb\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: list.txt', '@@', ' b', '+c', '*** End of File') }, ws.rec.ctx);
+    const result = await runTool(
+      patchTool,
+      { patch_text: patch('*** Update File: list.txt', '@@', ' b', '+c', '*** End of File') },
+      ws.rec.ctx,
+    );
     expect(result.isError).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('a\nb\nc\n');
   });

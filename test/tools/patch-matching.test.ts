@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyHunks, closestWindow, findAnchor, findContext, HunkMismatchError, MAX_PATCH_FUZZ } from '../../src/tools/patch-apply.js';
+import {
+  applyHunks,
+  closestWindow,
+  findAnchor,
+  findContext,
+  HunkMismatchError,
+  MAX_PATCH_FUZZ,
+} from '../../src/tools/patch-apply.js';
 import { parsePatch } from '../../src/tools/patch-parse.js';
 
 /** The hunks of a one-file Update patch whose body is `lines`. */
@@ -31,7 +38,7 @@ describe('patch matching: fuzz levels', () => {
     });
   });
 
-  it('a match with trailing whitespace ignored costs 1, and keeps the file\'s context lines', () => {
+  it("a match with trailing whitespace ignored costs 1, and keeps the file's context lines", () => {
     expect(applyHunks(file, hunks('@@', ' a', '   b', '-c', '+C'))).toEqual({
       text: 'a\n  b  \nC\n',
       lineSources: [0, 1, 2],
@@ -53,7 +60,9 @@ describe('patch matching: fuzz levels', () => {
       text: '  def f():\n    x = 2\n',
       lineSources: [0, 1],
       fuzz: 1,
-      loose: [{ hunk: 1, patchLine: 3, fuzz: 1, reason: 'its @@ line matched only with whitespace ignored, at line 1' }],
+      loose: [
+        { hunk: 1, patchLine: 3, fuzz: 1, reason: 'its @@ line matched only with whitespace ignored, at line 1' },
+      ],
     });
   });
 
@@ -61,10 +70,12 @@ describe('patch matching: fuzz levels', () => {
     const result = applyHunks('x\ny\nz\n', hunks('@@', '-x', '+X', '*** End of File'));
     expect(result.text).toBe('X\ny\nz\n');
     expect(result.fuzz).toBe(10_000);
-    expect(result.loose[0].reason).toBe('is marked "*** End of File" but matched at line 1, not at the end of the file');
+    expect(result.loose[0].reason).toBe(
+      'is marked "*** End of File" but matched at line 1, not at the end of the file',
+    );
   });
 
-  it('the limit is the original\'s 3', () => {
+  it("the limit is the original's 3", () => {
     expect(MAX_PATCH_FUZZ).toBe(3);
   });
 });
@@ -109,14 +120,18 @@ describe('patch matching: placement', () => {
 
   it('an anchor already passed keeps the position (two hunks in one function)', () => {
     const text = 'def f():\n  a = 1\n  b = 2\n';
-    expect(applyHunks(text, hunks('@@ def f():', '-  a = 1', '+  a = 10', '@@ def f():', '-  b = 2', '+  b = 20')).text).toBe(
-      'def f():\n  a = 10\n  b = 20\n',
-    );
+    expect(
+      applyHunks(text, hunks('@@ def f():', '-  a = 1', '+  a = 10', '@@ def f():', '-  b = 2', '+  b = 20')).text,
+    ).toBe('def f():\n  a = 10\n  b = 20\n');
   });
 
   it('the helpers report indexes and fuzz', () => {
     expect(findContext(['a', 'b', 'a', 'b'], ['a', 'b'], 0, true)).toEqual({ index: 2, fuzz: 0 });
-    expect(findContext(['a', 'b '], ['b'], 0, false)).toEqual({ index: 1, fuzz: 1, loosely: 'with trailing whitespace ignored' });
+    expect(findContext(['a', 'b '], ['b'], 0, false)).toEqual({
+      index: 1,
+      fuzz: 1,
+      loosely: 'with trailing whitespace ignored',
+    });
     expect(findContext(['a'], ['zzz'], 0, false)).toBeUndefined();
     expect(findAnchor(['x', 'def f():', 'y'], 'def f():', 0)).toEqual({ index: 2, fuzz: 0 });
     expect(findAnchor(['x'], 'nope', 0)).toBeUndefined();
@@ -124,10 +139,26 @@ describe('patch matching: placement', () => {
 });
 
 describe('patch matching: a hunk that is not in the file', () => {
-  const file = ['import os', '', 'def load(path):', '    with open(path) as f:', '        return f.read()', '', 'def save():', '    pass', ''].join('\n');
+  const file = [
+    'import os',
+    '',
+    'def load(path):',
+    '    with open(path) as f:',
+    '        return f.read()',
+    '',
+    'def save():',
+    '    pass',
+    '',
+  ].join('\n');
 
   it('names the hunk and shows the closest lines of the file with line numbers', () => {
-    const err = mismatch(file, ['@@', ' def load(path):', '-    with open(path, "r") as f:', '+    with open(path, "rb") as f:', '         return f.read()']);
+    const err = mismatch(file, [
+      '@@',
+      ' def load(path):',
+      '-    with open(path, "r") as f:',
+      '+    with open(path, "rb") as f:',
+      '         return f.read()',
+    ]);
     expect(err.hunk).toBe(1);
     expect(err.patchLine).toBe(3);
     expect(err.message).toBe(
@@ -176,6 +207,9 @@ describe('patch matching: a hunk that is not in the file', () => {
   });
 
   it('closestWindow scores each window by line similarity', () => {
-    expect(closestWindow(['alpha', 'beta', 'gamma', 'delta'], ['gamma', 'delt'])).toEqual({ index: 2, score: 1 + (2 * 3) / (4 + 3) });
+    expect(closestWindow(['alpha', 'beta', 'gamma', 'delta'], ['gamma', 'delt'])).toEqual({
+      index: 2,
+      score: 1 + (2 * 3) / (4 + 3),
+    });
   });
 });

@@ -16,13 +16,27 @@ function parseError(text: string): PatchParseError {
 
 describe('patch parsing: headers', () => {
   it('reads an Update with one hunk, its context, removed and added lines', () => {
-    const text = patch('*** Begin Patch', '*** Update File: src/a.ts', '@@', ' keep', '-old', '+new', ' after', '*** End Patch');
+    const text = patch(
+      '*** Begin Patch',
+      '*** Update File: src/a.ts',
+      '@@',
+      ' keep',
+      '-old',
+      '+new',
+      ' after',
+      '*** End Patch',
+    );
     expect(parsePatch(text)).toEqual([
       {
         kind: 'update',
         path: 'src/a.ts',
         hunks: [
-          { oldLines: ['keep', 'old', 'after'], chunks: [{ oldIndex: 1, removed: ['old'], added: ['new'] }], endOfFile: false, line: 3 },
+          {
+            oldLines: ['keep', 'old', 'after'],
+            chunks: [{ oldIndex: 1, removed: ['old'], added: ['new'] }],
+            endOfFile: false,
+            line: 3,
+          },
         ],
         line: 2,
       },
@@ -30,13 +44,23 @@ describe('patch parsing: headers', () => {
   });
 
   it('reads "*** Move to:" right after the Update header', () => {
-    const text = patch('*** Begin Patch', '*** Update File: a.ts', '*** Move to: lib/b.ts', '@@', '-x', '+y', '*** End Patch');
+    const text = patch(
+      '*** Begin Patch',
+      '*** Update File: a.ts',
+      '*** Move to: lib/b.ts',
+      '@@',
+      '-x',
+      '+y',
+      '*** End Patch',
+    );
     expect(parsePatch(text)).toEqual([
       {
         kind: 'update',
         path: 'a.ts',
         moveTo: 'lib/b.ts',
-        hunks: [{ oldLines: ['x'], chunks: [{ oldIndex: 0, removed: ['x'], added: ['y'] }], endOfFile: false, line: 4 }],
+        hunks: [
+          { oldLines: ['x'], chunks: [{ oldIndex: 0, removed: ['x'], added: ['y'] }], endOfFile: false, line: 4 },
+        ],
         line: 2,
       },
     ]);
@@ -77,7 +101,8 @@ describe('patch parsing: headers', () => {
   });
 
   it('trims the text, reads CRLF as LF, trims paths and allows blank lines between file sections', () => {
-    const text = '\n\n  *** Begin Patch\r\n*** Delete File:  a.txt  \r\n\r\n*** Delete File: b.txt\r\n*** End Patch\r\n\n';
+    const text =
+      '\n\n  *** Begin Patch\r\n*** Delete File:  a.txt  \r\n\r\n*** Delete File: b.txt\r\n*** End Patch\r\n\n';
     expect(parsePatch(text)).toEqual([
       { kind: 'delete', path: 'a.txt', line: 2 },
       { kind: 'delete', path: 'b.txt', line: 4 },
@@ -91,22 +116,57 @@ describe('patch parsing: headers', () => {
 
 describe('patch parsing: hunks', () => {
   it('takes the text after "@@ " as the anchor, and "@@" alone as none', () => {
-    const text = patch('*** Begin Patch', '*** Update File: a.py', '@@ def f():', '-  x = 1', '+  x = 2', '@@', ' y', '+z', '*** End Patch');
+    const text = patch(
+      '*** Begin Patch',
+      '*** Update File: a.py',
+      '@@ def f():',
+      '-  x = 1',
+      '+  x = 2',
+      '@@',
+      ' y',
+      '+z',
+      '*** End Patch',
+    );
     const [op] = parsePatch(text);
     expect(op.kind === 'update' && op.hunks).toEqual([
-      { anchor: 'def f():', oldLines: ['  x = 1'], chunks: [{ oldIndex: 0, removed: ['  x = 1'], added: ['  x = 2'] }], endOfFile: false, line: 3 },
+      {
+        anchor: 'def f():',
+        oldLines: ['  x = 1'],
+        chunks: [{ oldIndex: 0, removed: ['  x = 1'], added: ['  x = 2'] }],
+        endOfFile: false,
+        line: 3,
+      },
       { oldLines: ['y'], chunks: [{ oldIndex: 1, removed: [], added: ['z'] }], endOfFile: false, line: 6 },
     ]);
   });
 
   it('takes a unified-diff hunk header ("@@ -1,3 +1,4 @@ …") as a bare @@, not as an anchor', () => {
-    const text = patch('*** Begin Patch', '*** Update File: a', '@@ -10,3 +10,3 @@ func main() {', '-a', '+b', '*** End Patch');
+    const text = patch(
+      '*** Begin Patch',
+      '*** Update File: a',
+      '@@ -10,3 +10,3 @@ func main() {',
+      '-a',
+      '+b',
+      '*** End Patch',
+    );
     const [op] = parsePatch(text);
     expect(op.kind === 'update' && op.hunks[0].anchor).toBeUndefined();
   });
 
   it('splits a hunk into chunks at context lines, and keeps a removal run with its additions', () => {
-    const text = patch('*** Begin Patch', '*** Update File: a', '@@', ' 1', '-2', '+two', '-3', ' 4', '+4.5', ' 5', '*** End Patch');
+    const text = patch(
+      '*** Begin Patch',
+      '*** Update File: a',
+      '@@',
+      ' 1',
+      '-2',
+      '+two',
+      '-3',
+      ' 4',
+      '+4.5',
+      ' 5',
+      '*** End Patch',
+    );
     const [op] = parsePatch(text);
     expect(op.kind === 'update' && op.hunks[0]).toEqual({
       oldLines: ['1', '2', '3', '4', '5'],
@@ -134,7 +194,15 @@ describe('patch parsing: hunks', () => {
   });
 
   it('marks a hunk followed by "*** End of File"', () => {
-    const text = patch('*** Begin Patch', '*** Update File: a', '@@', ' last', '+appended', '*** End of File', '*** End Patch');
+    const text = patch(
+      '*** Begin Patch',
+      '*** Update File: a',
+      '@@',
+      ' last',
+      '+appended',
+      '*** End of File',
+      '*** End Patch',
+    );
     const [op] = parsePatch(text);
     expect(op.kind === 'update' && op.hunks).toEqual([
       { oldLines: ['last'], chunks: [{ oldIndex: 1, removed: [], added: ['appended'] }], endOfFile: true, line: 3 },
@@ -189,7 +257,9 @@ describe('patch parsing: errors name the line', () => {
 
   it('refuses an unknown "***" line inside an Update', () => {
     const text = patch('*** Begin Patch', '*** Update File: a', '-x', '*** Bogus', '*** End Patch');
-    expect(parseError(text).message).toBe('line 4: expected "@@" to start the next hunk, or a file header; got "*** Bogus"');
+    expect(parseError(text).message).toBe(
+      'line 4: expected "@@" to start the next hunk, or a file header; got "*** Bogus"',
+    );
   });
 
   it('refuses text after an early "*** End Patch"', () => {

@@ -27,7 +27,11 @@ async function applyPatch(text: string) {
 describe('patch: a hunk of added lines only', () => {
   it('with a bare @@ goes at the end of the file, as codex appends it (scenario 016)', async () => {
     const path = readFile('input.txt', 'line1\nline2\n');
-    const result = await applyPatch(['*** Begin Patch', '*** Update File: input.txt', '@@', '+added line 1', '+added line 2', '*** End Patch'].join('\n'));
+    const result = await applyPatch(
+      ['*** Begin Patch', '*** Update File: input.txt', '@@', '+added line 1', '+added line 2', '*** End Patch'].join(
+        '\n',
+      ),
+    );
     expect(result.isError).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('line1\nline2\nadded line 1\nadded line 2\n');
   });
@@ -41,13 +45,17 @@ describe('patch: a hunk of added lines only', () => {
 
   it('after an earlier hunk goes at the end of the file, not where that hunk ended', async () => {
     const path = readFile('b.txt', 'a\nb\nc\nd\n');
-    await applyPatch(['*** Begin Patch', '*** Update File: b.txt', '@@', '-a', '+A', '@@', '+e', '*** End Patch'].join('\n'));
+    await applyPatch(
+      ['*** Begin Patch', '*** Update File: b.txt', '@@', '-a', '+A', '@@', '+e', '*** End Patch'].join('\n'),
+    );
     expect(readFileSync(path, 'utf8')).toBe('A\nb\nc\nd\ne\n');
   });
 
   it('with an @@ line goes right after that line', async () => {
     const path = readFile('c.py', 'def f():\n    pass\ndef g():\n    pass\n');
-    await applyPatch(['*** Begin Patch', '*** Update File: c.py', '@@ def g():', '+    """doc"""', '*** End Patch'].join('\n'));
+    await applyPatch(
+      ['*** Begin Patch', '*** Update File: c.py', '@@ def g():', '+    """doc"""', '*** End Patch'].join('\n'),
+    );
     expect(readFileSync(path, 'utf8')).toBe('def f():\n    pass\ndef g():\n    """doc"""\n    pass\n');
   });
 
@@ -61,27 +69,37 @@ describe('patch: a hunk of added lines only', () => {
 describe('patch: every kept line keeps its own line ending', () => {
   it('same\\r\\nsame\\n, first removed, second kept: stays same\\n', async () => {
     const path = readFile('same.txt', 'same\r\nsame\n');
-    const result = await applyPatch(['*** Begin Patch', '*** Update File: same.txt', '@@', '-same', ' same', '*** End Patch'].join('\n'));
+    const result = await applyPatch(
+      ['*** Begin Patch', '*** Update File: same.txt', '@@', '-same', ' same', '*** End Patch'].join('\n'),
+    );
     expect(result.isError).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('same\n');
   });
 
   it('same\\nsame\\r\\n, second removed, first kept: stays same\\n', async () => {
     const path = readFile('same2.txt', 'same\nsame\r\n');
-    await applyPatch(['*** Begin Patch', '*** Update File: same2.txt', '@@', ' same', '-same', '*** End Patch'].join('\n'));
+    await applyPatch(
+      ['*** Begin Patch', '*** Update File: same2.txt', '@@', ' same', '-same', '*** End Patch'].join('\n'),
+    );
     expect(readFileSync(path, 'utf8')).toBe('same\n');
   });
 
-  it('in a mixed file: a replaced line keeps the removed one\'s ending, a new line gets the dominant one', async () => {
+  it("in a mixed file: a replaced line keeps the removed one's ending, a new line gets the dominant one", async () => {
     const path = readFile('mixed.txt', 'a\r\nb\nc\r\nd\r\n');
-    await applyPatch(['*** Begin Patch', '*** Update File: mixed.txt', '@@', ' a', '-b', '+B', '+B2', ' c', '*** End Patch'].join('\n'));
+    await applyPatch(
+      ['*** Begin Patch', '*** Update File: mixed.txt', '@@', ' a', '-b', '+B', '+B2', ' c', '*** End Patch'].join(
+        '\n',
+      ),
+    );
     // B2 replaces b (paired from the end) and keeps its \n; B is new and takes the dominant \r\n
     expect(readFileSync(path, 'utf8')).toBe('a\r\nB\r\nB2\nc\r\nd\r\n');
   });
 
-  it('removing one of repeated identical lines in a mixed file leaves the other lines\' endings alone', async () => {
+  it("removing one of repeated identical lines in a mixed file leaves the other lines' endings alone", async () => {
     const path = readFile('rep.txt', 'x\nx\r\nx\ny\r\n');
-    await applyPatch(['*** Begin Patch', '*** Update File: rep.txt', '@@', ' x', '-x', ' x', ' y', '*** End Patch'].join('\n'));
+    await applyPatch(
+      ['*** Begin Patch', '*** Update File: rep.txt', '@@', ' x', '-x', ' x', ' y', '*** End Patch'].join('\n'),
+    );
     expect(readFileSync(path, 'utf8')).toBe('x\nx\ny\r\n');
   });
 });
@@ -89,20 +107,26 @@ describe('patch: every kept line keeps its own line ending', () => {
 describe('patch: markers with spaces around them', () => {
   it('a file header indented by two spaces (codex scenario 017)', async () => {
     const path = readFile('foo.txt', 'old\n');
-    const result = await applyPatch(['*** Begin Patch', '  *** Update File: foo.txt', '@@', '-old', '+new', '*** End Patch', ''].join('\n'));
+    const result = await applyPatch(
+      ['*** Begin Patch', '  *** Update File: foo.txt', '@@', '-old', '+new', '*** End Patch', ''].join('\n'),
+    );
     expect(result.isError).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('new\n');
   });
 
   it('" *** Begin Patch" and "*** End Patch " (scenario 018)', async () => {
     const path = readFile('file.txt', 'one\n');
-    await applyPatch([' *** Begin Patch', '*** Update File: file.txt', '@@', '-one', '+two', '*** End Patch ', ''].join('\n'));
+    await applyPatch(
+      [' *** Begin Patch', '*** Update File: file.txt', '@@', '-one', '+two', '*** End Patch ', ''].join('\n'),
+    );
     expect(readFileSync(path, 'utf8')).toBe('two\n');
   });
 
   it('"*** Begin Patch " and " *** End Patch" after a hunk line (scenario 020)', async () => {
     const path = readFile('file.txt', 'one\n');
-    const result = await applyPatch(['*** Begin Patch ', '*** Update File: file.txt', '@@', '-one', '+two', ' *** End Patch', ''].join('\n'));
+    const result = await applyPatch(
+      ['*** Begin Patch ', '*** Update File: file.txt', '@@', '-one', '+two', ' *** End Patch', ''].join('\n'),
+    );
     expect(result.isError).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('two\n');
   });
@@ -111,7 +135,16 @@ describe('patch: markers with spaces around them', () => {
     readFile('gone.txt', 'bye\n');
     const path = readFile('kept.txt', 'k\n');
     await applyPatch(
-      ['*** Begin Patch', ' *** Add File: new.txt  ', '+hello', '\t*** Delete File: gone.txt ', '   *** Update File: kept.txt', '-k', '+K', ' *** End Patch'].join('\n'),
+      [
+        '*** Begin Patch',
+        ' *** Add File: new.txt  ',
+        '+hello',
+        '\t*** Delete File: gone.txt ',
+        '   *** Update File: kept.txt',
+        '-k',
+        '+K',
+        ' *** End Patch',
+      ].join('\n'),
     );
     expect(readFileSync(join(ws.dir, 'new.txt'), 'utf8')).toBe('hello\n');
     expect(() => readFileSync(join(ws.dir, 'gone.txt'))).toThrow(/ENOENT/);

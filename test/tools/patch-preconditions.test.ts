@@ -81,7 +81,10 @@ describe('patch: preconditions (as edit)', () => {
   it('refuses to update a file that was not read', async () => {
     const path = writeFile('a.txt', 'a\n');
     const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '-a', '+b') }, ws.rec.ctx);
-    expect(result).toEqual({ output: `You must read the file ${path} before patching it. Use the view tool first.`, isError: true });
+    expect(result).toEqual({
+      output: `You must read the file ${path} before patching it. Use the view tool first.`,
+      isError: true,
+    });
     expect(readFileSync(path, 'utf8')).toBe('a\n');
   });
 
@@ -125,13 +128,20 @@ describe('patch: preconditions (as edit)', () => {
   it('refuses to add a file under a path that is a file', async () => {
     const path = writeFile('a.txt', 'a\n');
     const result = await runTool(patchTool, { patch_text: patch('*** Add File: a.txt/b.txt', '+b') }, ws.rec.ctx);
-    expect(result).toEqual({ output: `cannot create ${join(path, 'b.txt')}: ${path} is not a directory`, isError: true });
+    expect(result).toEqual({
+      output: `cannot create ${join(path, 'b.txt')}: ${path} is not a directory`,
+      isError: true,
+    });
   });
 
   it('refuses to move onto an existing file', async () => {
     const from = readFile('a.txt', 'a\n');
     const to = writeFile('b.txt', 'b\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '*** Move to: b.txt') }, ws.rec.ctx);
+    const result = await runTool(
+      patchTool,
+      { patch_text: patch('*** Update File: a.txt', '*** Move to: b.txt') },
+      ws.rec.ctx,
+    );
     expect(result).toEqual({ output: `cannot move ${from} to ${to}: a file already exists there`, isError: true });
     expect(readFileSync(to, 'utf8')).toBe('b\n');
   });
@@ -148,7 +158,11 @@ describe('patch: preconditions (as edit)', () => {
 
   it('refuses the same file twice under two spellings', async () => {
     readFile('a.txt', 'a\n');
-    const result = await runTool(patchTool, { patch_text: patch('*** Update File: a.txt', '-a', '+b', '*** Delete File: ./a.txt') }, ws.rec.ctx);
+    const result = await runTool(
+      patchTool,
+      { patch_text: patch('*** Update File: a.txt', '-a', '+b', '*** Delete File: ./a.txt') },
+      ws.rec.ctx,
+    );
     expect(result.output).toBe(
       `failed to parse patch: line 5: ${join(ws.dir, 'a.txt')} is already changed at line 2; put all changes to one file in one section`,
     );
@@ -192,7 +206,20 @@ describe('patch: fuzz', () => {
     const b = readFile('b.txt', '    indented\n');
     const result = await runTool(
       patchTool,
-      { patch_text: patch('*** Update File: a.txt', '@@', '-a', '+A', '@@', '-b', '+B', '*** Update File: b.txt', '-indented', '+x') },
+      {
+        patch_text: patch(
+          '*** Update File: a.txt',
+          '@@',
+          '-a',
+          '+A',
+          '@@',
+          '-b',
+          '+B',
+          '*** Update File: b.txt',
+          '-indented',
+          '+x',
+        ),
+      },
       ws.rec.ctx,
     );
     expect(result).toEqual({

@@ -23,9 +23,24 @@ describe('patch: one file under two spellings', () => {
     writeFileSync(a, 'one\ntwo\n');
     make();
     for (const p of [a, join(ws.dir, other)]) ws.rec.ctx.fileTimes.record(p);
-    const result = await runTool(patchTool, {
-      patch_text: ['*** Begin Patch', '*** Update File: a.txt', '@@', '-one', '+ONE', `*** Update File: ${other}`, '@@', '-two', '+TWO', '*** End Patch'].join('\n'),
-    }, ws.rec.ctx);
+    const result = await runTool(
+      patchTool,
+      {
+        patch_text: [
+          '*** Begin Patch',
+          '*** Update File: a.txt',
+          '@@',
+          '-one',
+          '+ONE',
+          `*** Update File: ${other}`,
+          '@@',
+          '-two',
+          '+TWO',
+          '*** End Patch',
+        ].join('\n'),
+      },
+      ws.rec.ctx,
+    );
     expect(result).toMatchObject({
       isError: true,
       output: `failed to parse patch: line 6: ${join(ws.dir, other)} (the same file as ${a}) is already changed at line 2; put all changes to one file in one section`,
@@ -39,9 +54,19 @@ describe('patch: one file under two spellings', () => {
     symlinkSync('../b.txt', join(ws.dir, 'sub', 'to-b'));
     writeFileSync(join(ws.dir, 'c.txt'), 'c\n');
     for (const p of ['b.txt', 'c.txt']) ws.rec.ctx.fileTimes.record(join(ws.dir, p));
-    const result = await runTool(patchTool, {
-      patch_text: ['*** Begin Patch', '*** Delete File: b.txt', '*** Update File: c.txt', '*** Move to: sub/to-b', '*** End Patch'].join('\n'),
-    }, ws.rec.ctx);
+    const result = await runTool(
+      patchTool,
+      {
+        patch_text: [
+          '*** Begin Patch',
+          '*** Delete File: b.txt',
+          '*** Update File: c.txt',
+          '*** Move to: sub/to-b',
+          '*** End Patch',
+        ].join('\n'),
+      },
+      ws.rec.ctx,
+    );
     expect(result.output).toBe(
       `failed to parse patch: line 3: ${join(ws.dir, 'sub', 'to-b')} (the same file as ${join(ws.dir, 'b.txt')}) is already changed at line 2; put all changes to one file in one section`,
     );
@@ -52,9 +77,24 @@ describe('patch: one file under two spellings', () => {
     writeFileSync(join(ws.dir, 'x.txt'), 'x\n');
     writeFileSync(join(ws.dir, 'y.txt'), 'y\n');
     for (const p of ['x.txt', 'y.txt']) ws.rec.ctx.fileTimes.record(join(ws.dir, p));
-    const result = await runTool(patchTool, {
-      patch_text: ['*** Begin Patch', '*** Update File: x.txt', '@@', '-x', '+X', '*** Update File: y.txt', '@@', '-y', '+Y', '*** End Patch'].join('\n'),
-    }, ws.rec.ctx);
+    const result = await runTool(
+      patchTool,
+      {
+        patch_text: [
+          '*** Begin Patch',
+          '*** Update File: x.txt',
+          '@@',
+          '-x',
+          '+X',
+          '*** Update File: y.txt',
+          '@@',
+          '-y',
+          '+Y',
+          '*** End Patch',
+        ].join('\n'),
+      },
+      ws.rec.ctx,
+    );
     expect(result.isError).toBe(false);
     expect(readFileSync(join(ws.dir, 'x.txt'), 'utf8') + readFileSync(join(ws.dir, 'y.txt'), 'utf8')).toBe('X\nY\n');
   });

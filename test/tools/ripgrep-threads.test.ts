@@ -22,13 +22,20 @@ describe('SEARCH_ENGINES: the engine per tool and core count', () => {
   });
 
   it('has a row for every job at any core count', () => {
-    for (const job of ['glob', 'grep'] as const) expect(SEARCH_ENGINES.some((r) => r.job === job && r.maxCores === Infinity)).toBe(true);
+    for (const job of ['glob', 'grep'] as const)
+      expect(SEARCH_ENGINES.some((r) => r.job === job && r.maxCores === Infinity)).toBe(true);
   });
 
   it('OPENCODE_RIPGREP_THREADS and OPENCODE_RIPGREP_PATH override the table; a bad value says what to set', async () => {
-    await withEnv({ OPENCODE_RIPGREP_THREADS: '3' }, async () => expect(searchEngine('glob', 2)).toEqual({ engine: 'rg', args: ['-j3'] }));
-    await withEnv({ OPENCODE_RIPGREP_THREADS: 'default' }, async () => expect(searchEngine('glob', 2)).toEqual({ engine: 'rg', args: [] }));
-    await withEnv({ OPENCODE_RIPGREP_PATH: '/opt/rg' }, async () => expect(searchEngine('glob', 2)).toEqual({ engine: 'rg', args: [] }));
+    await withEnv({ OPENCODE_RIPGREP_THREADS: '3' }, async () =>
+      expect(searchEngine('glob', 2)).toEqual({ engine: 'rg', args: ['-j3'] }),
+    );
+    await withEnv({ OPENCODE_RIPGREP_THREADS: 'default' }, async () =>
+      expect(searchEngine('glob', 2)).toEqual({ engine: 'rg', args: [] }),
+    );
+    await withEnv({ OPENCODE_RIPGREP_PATH: '/opt/rg' }, async () =>
+      expect(searchEngine('glob', 2)).toEqual({ engine: 'rg', args: [] }),
+    );
     await withEnv({ OPENCODE_RIPGREP_THREADS: 'two' }, async () =>
       expect(() => searchEngine('grep')).toThrow(
         'OPENCODE_RIPGREP_THREADS must be a whole number from 1 to 999 (rg -jN) or "default", got "two"; unset it to let opencode choose',
@@ -47,9 +54,15 @@ function bigProject(): string {
   const files: Record<string, string> = { '.gitignore': 'ignored/\n*.log\n' };
   for (let i = 0; i < 600; i++) {
     const dir = `pkg${i % 5}/mod${i % 6}/part${i % 2}`;
-    files[`${dir}/f${i}.${i % 3 === 0 ? 'md' : 'ts'}`] = i % 7 === 0 ? `export const x${i} = 'needle';\n` : `export const x${i} = ${i};\n`;
+    files[`${dir}/f${i}.${i % 3 === 0 ? 'md' : 'ts'}`] =
+      i % 7 === 0 ? `export const x${i} = 'needle';\n` : `export const x${i} = ${i};\n`;
   }
-  Object.assign(files, { 'ignored/a.ts': 'needle', 'pkg0/x.log': 'needle', '.hidden/h.ts': 'needle', 'node_modules/dep/d.ts': 'needle' });
+  Object.assign(files, {
+    'ignored/a.ts': 'needle',
+    'pkg0/x.log': 'needle',
+    '.hidden/h.ts': 'needle',
+    'node_modules/dep/d.ts': 'needle',
+  });
   writeTree(root, files);
   let t = 1_700_000_000;
   for (const rel of Object.keys(files)) utimesSync(join(root, rel), t, (t += 7));

@@ -21,14 +21,29 @@ function random(seed: number): () => number {
 const NAMES = ['src', 'lib', 'gen', 'out', 'build', '.cache', 'docs', 'a b', 'node_modules', 'x:y'];
 const FILES = ['index.ts', 'util.js', 'README.md', '.env', 'data.bin', 'keep.log', 'notes.txt', 'a.gen.ts', 'Main.TS'];
 const RULES = [
-  '*.log', '!keep.log', 'gen/', '/out', 'docs/**/*.md', '**/tmp', '*.gen.ts', '!src/a.gen.ts', '.cache',
-  'node_modules', 'lib/*.js', '{a,b}*.txt', 'build/', '!build/', 'notes.txt', '!.env', 'Main.TS',
+  '*.log',
+  '!keep.log',
+  'gen/',
+  '/out',
+  'docs/**/*.md',
+  '**/tmp',
+  '*.gen.ts',
+  '!src/a.gen.ts',
+  '.cache',
+  'node_modules',
+  'lib/*.js',
+  '{a,b}*.txt',
+  'build/',
+  '!build/',
+  'notes.txt',
+  '!.env',
+  'Main.TS',
 ];
 
 /** A tree of random folders and files with random ignore files (.gitignore, .ignore, nested) at several levels. */
 function randomTree(seed: number): string {
   const rnd = random(seed);
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!;
   const dir = tempDir('bin', `seed-${seed}`);
   const files: Record<string, string | Buffer> = {};
   for (let i = 0; i < 120; i++) {

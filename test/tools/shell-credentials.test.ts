@@ -45,13 +45,21 @@ afterEach(() => {
 describe('the shell environment', () => {
   it('has no provider key; other variables are inherited', async () => {
     rec = recordingContext({ cwd: tmp.dir });
-    const result = await runTool(bashTool, { command: 'env | grep -c "_API_KEY=" ; printenv OPENCODE_TEST_PLAIN' }, rec.ctx);
+    const result = await runTool(
+      bashTool,
+      { command: 'env | grep -c "_API_KEY=" ; printenv OPENCODE_TEST_PLAIN' },
+      rec.ctx,
+    );
     expect(result.output).toBe('0\nplain-value');
   });
 
   it('passes through exactly the keys named in shell.passEnv', async () => {
     rec = recordingContext({ cwd: tmp.dir, shell: { passEnv: ['OPENAI_API_KEY'] } });
-    const result = await runTool(bashTool, { command: 'printenv OPENAI_API_KEY; printenv ANTHROPIC_API_KEY || echo "no anthropic key"' }, rec.ctx);
+    const result = await runTool(
+      bashTool,
+      { command: 'printenv OPENAI_API_KEY; printenv ANTHROPIC_API_KEY || echo "no anthropic key"' },
+      rec.ctx,
+    );
     expect(result.output).toBe('sk-openai-test-333444555\nno anthropic key');
   });
 
@@ -84,9 +92,12 @@ describe('withoutCredentials', () => {
     [{ OPENAI_API_KEY: 'o', GROQ_API_KEY: 'g' }, ['GROQ_API_KEY'], { GROQ_API_KEY: 'g' }],
     [{ GITHUB_TOKEN: 't', HOME: '/h' }, [], { GITHUB_TOKEN: 't', HOME: '/h' }],
     [{ toString: 'x', UNSET: undefined }, [], { toString: 'x' }],
-  ] as [Record<string, string | undefined>, string[], Record<string, string>][])('%j passing %j gives %j', (env, pass, expected) => {
-    expect(withoutCredentials(env, pass)).toEqual(expected);
-  });
+  ] as [Record<string, string | undefined>, string[], Record<string, string>][])(
+    '%j passing %j gives %j',
+    (env, pass, expected) => {
+      expect(withoutCredentials(env, pass)).toEqual(expected);
+    },
+  );
 
   it('lists every key the provider settings read', () => {
     for (const name of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GROQ_API_KEY', 'OPENROUTER_API_KEY', 'XAI_API_KEY']) {
@@ -99,7 +110,12 @@ describe('redactSecrets', () => {
   it.each([
     ['an exact value', ['sk-abcdefgh12'], 'key=sk-abcdefgh12;', 'key=[redacted];'],
     ['every occurrence', ['sk-abcdefgh12'], 'sk-abcdefgh12 sk-abcdefgh12', '[redacted] [redacted]'],
-    ['the longer of two overlapping secrets whole', ['sk-abcdefgh', 'sk-abcdefgh-long-tail'], 'x sk-abcdefgh-long-tail', 'x [redacted]'],
+    [
+      'the longer of two overlapping secrets whole',
+      ['sk-abcdefgh', 'sk-abcdefgh-long-tail'],
+      'x sk-abcdefgh-long-tail',
+      'x [redacted]',
+    ],
     ['nothing for values under 8 characters', ['dummy', 'short1'], 'dummy short1', 'dummy short1'],
     ['a value given with surrounding spaces, as trimmed', ['  sk-trimmed-value \n'], 'sk-trimmed-value', '[redacted]'],
   ])('hides %s', (_name, values, text, expected) => {
@@ -109,7 +125,9 @@ describe('redactSecrets', () => {
 
   it('reaches strings inside metadata, leaving other values', () => {
     rememberSecrets(['sk-meta-secret-1']);
-    expect(redactSecretsDeep({ content: 'a sk-meta-secret-1', lines: ['sk-meta-secret-1'], count: 3, ok: true, none: null })).toEqual({
+    expect(
+      redactSecretsDeep({ content: 'a sk-meta-secret-1', lines: ['sk-meta-secret-1'], count: 3, ok: true, none: null }),
+    ).toEqual({
       content: 'a [redacted]',
       lines: ['[redacted]'],
       count: 3,
@@ -119,11 +137,13 @@ describe('redactSecrets', () => {
   });
 
   it('takes the held secrets from the credential variables and the config keys', () => {
-    expect(heldSecrets({ ANTHROPIC_API_KEY: 'sk-a', PATH: '/bin', XAI_API_KEY: 'xai-1' }, ['cfg-key', undefined])).toEqual(['sk-a', 'xai-1', 'cfg-key']);
+    expect(
+      heldSecrets({ ANTHROPIC_API_KEY: 'sk-a', PATH: '/bin', XAI_API_KEY: 'xai-1' }, ['cfg-key', undefined]),
+    ).toEqual(['sk-a', 'xai-1', 'cfg-key']);
   });
 });
 
-describe('credentialValues (an MCP entry\'s env and headers)', () => {
+describe("credentialValues (an MCP entry's env and headers)", () => {
   it.each([
     [{ GITHUB_TOKEN: 'ghp_abc' }, ['ghp_abc']],
     [{ DB_PASSWORD: 'pw', OPENAI_API_KEY: 'sk-o' }, ['pw', 'sk-o']],

@@ -41,10 +41,16 @@ function filesWithSecret(): string[] {
 describe('hostile commands', () => {
   it('runs a 300 KB command', async () => {
     const command = `printf %s '${'x'.repeat(300_000)}' | wc -c`;
-    expect(await run(command)).toEqual({ stdout: '300000\n', stderr: '', exitCode: 0, interrupted: false, timedOut: false });
+    expect(await run(command)).toEqual({
+      stdout: '300000\n',
+      stderr: '',
+      exitCode: 0,
+      interrupted: false,
+      timedOut: false,
+    });
   });
 
-  it("keeps cd and exports of a command that sets its own EXIT trap, and runs the trap", async () => {
+  it('keeps cd and exports of a command that sets its own EXIT trap, and runs the trap', async () => {
     expect((await run(`mkdir sub && cd sub && export KEPT=yes && trap 'echo bye' EXIT`)).stdout).toBe('bye\n');
     expect((await run('pwd; echo $KEPT')).stdout).toBe(`${tmp.dir}/sub\nyes\n`);
   });

@@ -24,10 +24,13 @@ function chunked(text: string): string[] {
 describe('OutputCapture keeps the head and tail with bounded memory', () => {
   const lines = Array.from({ length: 50_000 }, (_, i) => `line ${i}${i % 7 === 0 ? ' with more text' : ''}`).join('\n');
 
-  it.each([10, 11, 1_000, 30_000])('equals the kernel\'s cut of the whole text at %i characters whatever the chunking', (max) => {
-    expect(capture(chunked(lines), max)).toBe(cutMarker(lines, max));
-    expect(capture([lines], max)).toBe(cutMarker(lines, max));
-  });
+  it.each([10, 11, 1_000, 30_000])(
+    "equals the kernel's cut of the whole text at %i characters whatever the chunking",
+    (max) => {
+      expect(capture(chunked(lines), max)).toBe(cutMarker(lines, max));
+      expect(capture([lines], max)).toBe(cutMarker(lines, max));
+    },
+  );
 
   it('returns short output untouched', () => {
     expect(capture(['ab', 'c\n'], 10)).toBe('abc\n');

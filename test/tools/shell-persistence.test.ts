@@ -56,7 +56,7 @@ describe('the session shell keeps state between commands', () => {
   it('passes the agent environment on, quotes and all, without running BASH_ENV in the wrapper', async () => {
     const bashEnv = join(tmp.dir, 'bash-env.sh');
     writeFileSync(bashEnv, 'echo sourced-bash-env >&2\n');
-    const s = shell({ env: { QUOTED: "it's \"here\"", BASH_ENV: bashEnv } });
+    const s = shell({ env: { QUOTED: 'it\'s "here"', BASH_ENV: bashEnv } });
     const result = await run(s, 'echo "$QUOTED"; echo "$BASH_ENV"');
     expect(result).toMatchObject({ stdout: `it's "here"\n${bashEnv}\n`, stderr: '' });
     // a bash script the command starts does read it, as it would in a terminal
@@ -71,8 +71,11 @@ describe('the session shell keeps state between commands', () => {
 
   it('keeps a value with quotes, spaces and newlines intact', async () => {
     const s = shell();
-    await run(s, `export TRICKY="a 'b' \\"c\\" \\$d
-e"`);
+    await run(
+      s,
+      `export TRICKY="a 'b' \\"c\\" \\$d
+e"`,
+    );
     expect((await run(s, 'printf "%s" "$TRICKY"')).stdout).toBe(`a 'b' "c" $d\ne`);
   });
 
@@ -104,7 +107,9 @@ e"`);
     rmSync(join(tmp.dir, 'gone'), { recursive: true });
     const result = await run(s, 'pwd');
     expect(result.stdout).toBe(`${tmp.dir}\n`);
-    expect(result.stderr).toBe(`(the working directory ${join(tmp.dir, 'gone')} no longer exists; running in ${tmp.dir})\n`);
+    expect(result.stderr).toBe(
+      `(the working directory ${join(tmp.dir, 'gone')} no longer exists; running in ${tmp.dir})\n`,
+    );
   });
 
   it('keeps sessions apart', async () => {

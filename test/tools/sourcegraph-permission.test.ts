@@ -51,12 +51,17 @@ function searcher(answers: PermissionDecision[]) {
     service.respond(request.id, answers.shift() ?? 'deny');
   });
   const search = (sessionId: string, query: string) =>
-    runTool(sourcegraphTool, { query }, {
-      ...toolContext('/tmp'),
-      sessionId,
-      sourcegraphUrl: endpoint,
-      askPermission: (input: PermissionAskInput, subject?: PermissionSubject) => service.request(sessionId, 'sourcegraph', { ...input, subject }),
-    });
+    runTool(
+      sourcegraphTool,
+      { query },
+      {
+        ...toolContext('/tmp'),
+        sessionId,
+        sourcegraphUrl: endpoint,
+        askPermission: (input: PermissionAskInput, subject?: PermissionSubject) =>
+          service.request(sessionId, 'sourcegraph', { ...input, subject }),
+      },
+    );
   return { asked, search };
 }
 

@@ -111,7 +111,15 @@ describe('sourcegraph', () => {
     const sent = JSON.parse(request.body) as { query: string; variables: { query: string } };
     expect(sent.variables).toEqual({ query: 'lang:go context.WithTimeout' });
     expect(sent.query).toContain('search(query: $query, version: V2, patternType: keyword)');
-    for (const field of ['matchCount', 'resultCount', 'limitHit', '... on FileMatch', 'repository { name }', 'file { path url content }', 'lineMatches { preview lineNumber offsetAndLengths }']) {
+    for (const field of [
+      'matchCount',
+      'resultCount',
+      'limitHit',
+      '... on FileMatch',
+      'repository { name }',
+      'file { path url content }',
+      'lineMatches { preview lineNumber offsetAndLengths }',
+    ]) {
       expect(sent.query).toContain(field);
     }
   });
@@ -173,18 +181,30 @@ describe('sourcegraph', () => {
     reply = { status: 200, body: CANNED };
     const r = await runTool(sourcegraphTool, { query: 'x' }, context());
     expect(r.output).not.toContain('(Showing the first');
-    expect(r.output.match(/^## Result \d+: /gm)).toEqual(['## Result 1: ', '## Result 2: ', '## Result 3: ', '## Result 4: ', '## Result 5: ']);
+    expect(r.output.match(/^## Result \d+: /gm)).toEqual([
+      '## Result 1: ',
+      '## Result 2: ',
+      '## Result 3: ',
+      '## Result 4: ',
+      '## Result 5: ',
+    ]);
     // the windows of the matches at 0-based lines 2, 4 and 20 overlap: one block of lines 1–30
     expect(r.output).toContain('```\n1| line 1\n2| line 2\n3|> line 3\n');
     expect(r.output).toContain('20| line 20\n21|> line 21\n22| line 22\n');
     expect(r.output).toContain('30| line 30\n```');
     expect(r.output.split('## Result 2')[1].split('## Result 3')[0].match(/```/g)).toHaveLength(2);
-    expect(r.output).toContain('## Result 4: github.com/acme/d/d.go\n\nURL: ' + `${origin}/github.com/acme/d/-/blob/d.go\n\n\`\`\`\n1| d1\n2|> d2\n\`\`\``);
+    expect(r.output).toContain(
+      '## Result 4: github.com/acme/d/d.go\n\nURL: ' +
+        `${origin}/github.com/acme/d/-/blob/d.go\n\n\`\`\`\n1| d1\n2|> d2\n\`\`\``,
+    );
   });
 
   it('caps count at 20 rather than refusing it', async () => {
     const many = Array.from({ length: 25 }, (_, i) => fileMatch(`github.com/r/${i}`, 'f.go', 'x', [0]));
-    reply = { status: 200, body: { data: { search: { results: { matchCount: 25, resultCount: 25, limitHit: false, results: many } } } } };
+    reply = {
+      status: 200,
+      body: { data: { search: { results: { matchCount: 25, resultCount: 25, limitHit: false, results: many } } } },
+    };
     const r = await runTool(sourcegraphTool, { query: 'x', count: 50 }, context());
     expect(r.isError).toBe(false);
     expect(r.output).toContain('(Showing the first 20 of 25 results)');
@@ -193,8 +213,16 @@ describe('sourcegraph', () => {
   });
 
   it('shows the preview alone when the file content is missing', async () => {
-    const bare = { __typename: 'FileMatch', repository: { name: 'github.com/a/b' }, file: { path: 'x.go', url: '' }, lineMatches: [{ preview: 'func X() {}', lineNumber: 12, offsetAndLengths: [] }] };
-    reply = { status: 200, body: { data: { search: { results: { matchCount: 1, resultCount: 1, limitHit: false, results: [bare] } } } } };
+    const bare = {
+      __typename: 'FileMatch',
+      repository: { name: 'github.com/a/b' },
+      file: { path: 'x.go', url: '' },
+      lineMatches: [{ preview: 'func X() {}', lineNumber: 12, offsetAndLengths: [] }],
+    };
+    reply = {
+      status: 200,
+      body: { data: { search: { results: { matchCount: 1, resultCount: 1, limitHit: false, results: [bare] } } } },
+    };
     const r = await runTool(sourcegraphTool, { query: 'func X' }, context());
     expect(r.output).toBe(
       '# Sourcegraph Search Results\n\nFound 1 matches across 1 results\n\n## Result 1: github.com/a/b/x.go\n\n```\n13|> func X() {}\n```\n\n',
@@ -202,40 +230,74 @@ describe('sourcegraph', () => {
   });
 
   it('says so when nothing matched', async () => {
-    reply = { status: 200, body: { data: { search: { results: { matchCount: 0, resultCount: 0, limitHit: false, results: [] } } } } };
+    reply = {
+      status: 200,
+      body: { data: { search: { results: { matchCount: 0, resultCount: 0, limitHit: false, results: [] } } } },
+    };
     const r = await runTool(sourcegraphTool, { query: 'nothing-matches-this' }, context());
     expect(r).toMatchObject({
       isError: false,
-      output: '# Sourcegraph Search Results\n\nFound 0 matches across 0 results\n\nNo results found. Try a different query.\n',
+      output:
+        '# Sourcegraph Search Results\n\nFound 0 matches across 0 results\n\nNo results found. Try a different query.\n',
     });
   });
 
   it('stops adding results at the output limit and says which were left out', async () => {
-    const longFile = Array.from({ length: 200 }, (_, i) => `${String(i).padStart(3, '0')} ${'x'.repeat(90)}`).join('\n');
+    const longFile = Array.from({ length: 200 }, (_, i) => `${String(i).padStart(3, '0')} ${'x'.repeat(90)}`).join(
+      '\n',
+    );
     const many = Array.from({ length: 20 }, (_, i) => fileMatch(`github.com/big/${i}`, 'big.txt', longFile, [100]));
-    reply = { status: 200, body: { data: { search: { results: { matchCount: 20, resultCount: 20, limitHit: false, results: many } } } } };
+    reply = {
+      status: 200,
+      body: { data: { search: { results: { matchCount: 20, resultCount: 20, limitHit: false, results: many } } } },
+    };
     const r = await runTool(sourcegraphTool, { query: 'x', count: 20, context_window: 30 }, context());
     expect(r.output.length).toBeLessThanOrEqual(SOURCEGRAPH_MAX_OUTPUT_CHARS + 200);
-    expect(r.output).toMatch(/\(Output limit reached: results (\d+)–20 are not shown\. Lower count or context_window, or narrow the query\.\)\n$/);
+    expect(r.output).toMatch(
+      /\(Output limit reached: results (\d+)–20 are not shown\. Lower count or context_window, or narrow the query\.\)\n$/,
+    );
     expect(r.metadata?.truncated).toBe(true);
   });
 
   it('cuts very long lines (minified code) at 500 characters', async () => {
-    reply = { status: 200, body: { data: { search: { results: { matchCount: 1, resultCount: 1, limitHit: false, results: [fileMatch('github.com/m/m', 'm.js', 'y'.repeat(5000), [0])] } } } } };
+    reply = {
+      status: 200,
+      body: {
+        data: {
+          search: {
+            results: {
+              matchCount: 1,
+              resultCount: 1,
+              limitHit: false,
+              results: [fileMatch('github.com/m/m', 'm.js', 'y'.repeat(5000), [0])],
+            },
+          },
+        },
+      },
+    };
     const r = await runTool(sourcegraphTool, { query: 'y' }, context());
     expect(r.output).toContain(`\`\`\`\n1|> ${'y'.repeat(500)}...\n\`\`\``);
   });
 
   it('returns GraphQL errors as an error result listing each message', async () => {
-    reply = { status: 200, body: { errors: [{ message: 'invalid query: unclosed paren' }, { message: 'rate limit exceeded' }], data: null } };
+    reply = {
+      status: 200,
+      body: { errors: [{ message: 'invalid query: unclosed paren' }, { message: 'rate limit exceeded' }], data: null },
+    };
     const r = await runTool(sourcegraphTool, { query: '(oops' }, context());
-    expect(r).toMatchObject({ isError: true, output: '## Sourcegraph API Error\n\n- invalid query: unclosed paren\n- rate limit exceeded\n' });
+    expect(r).toMatchObject({
+      isError: true,
+      output: '## Sourcegraph API Error\n\n- invalid query: unclosed paren\n- rate limit exceeded\n',
+    });
   });
 
   it('reports an HTTP error status with the start of the response', async () => {
     reply = { status: 503, body: { error: 'maintenance' } };
     const r = await runTool(sourcegraphTool, { query: 'x' }, context());
-    expect(r).toMatchObject({ isError: true, output: 'Sourcegraph request failed with status code: 503 Service Unavailable, response: {"error":"maintenance"}' });
+    expect(r).toMatchObject({
+      isError: true,
+      output: 'Sourcegraph request failed with status code: 503 Service Unavailable, response: {"error":"maintenance"}',
+    });
   });
 
   it('adds /.api/graphql to an instance URL given without a path', async () => {
@@ -246,7 +308,10 @@ describe('sourcegraph', () => {
 
   it('refuses an endpoint that is not an http(s) URL', async () => {
     const r = await runTool(sourcegraphTool, { query: 'x' }, context('ftp://sourcegraph.example.com'));
-    expect(r).toMatchObject({ isError: true, output: 'The sourcegraph.url setting must be an http or https URL: "ftp://sourcegraph.example.com"' });
+    expect(r).toMatchObject({
+      isError: true,
+      output: 'The sourcegraph.url setting must be an http or https URL: "ftp://sourcegraph.example.com"',
+    });
   });
 });
 
@@ -258,13 +323,20 @@ describe('sourcegraph offline', () => {
     await new Promise((resolve) => probe.close(resolve));
     const start = Date.now();
     const r = await runTool(sourcegraphTool, { query: 'x' }, context(`http://127.0.0.1:${port}/.api/graphql`));
-    expect(r).toMatchObject({ isError: true, output: `Connection refused by 127.0.0.1:${port} (ECONNREFUSED): nothing is accepting connections there.` });
+    expect(r).toMatchObject({
+      isError: true,
+      output: `Connection refused by 127.0.0.1:${port} (ECONNREFUSED): nothing is accepting connections there.`,
+    });
     expect(Date.now() - start).toBeLessThan(2000);
   });
 
   it('fails fast when the endpoint host does not resolve', async () => {
     const start = Date.now();
-    const r = await runTool(sourcegraphTool, { query: 'x', timeout: 10 }, context('https://sourcegraph.opencode-test.invalid/.api/graphql'));
+    const r = await runTool(
+      sourcegraphTool,
+      { query: 'x', timeout: 10 },
+      context('https://sourcegraph.opencode-test.invalid/.api/graphql'),
+    );
     expect(r.isError).toBe(true);
     expect(r.output).toMatch(/^DNS lookup failed: .*"sourcegraph\.opencode-test\.invalid"/);
     expect(Date.now() - start).toBeLessThan(5000);

@@ -2,7 +2,18 @@
  * The shared text-file policy: decoding, re-encoding byte for byte, line endings, and
  * the atomic write. Exact bytes throughout.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  chmodSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -54,12 +65,21 @@ describe('decodeDocument', () => {
   });
 
   it('recognises ISO-8859-1 and GBK, which are not valid UTF-8', () => {
-    expect(decodeDocument('f', LATIN1)).toMatchObject({ text: '# Configuración del café\nnombre = "José Núñez"\nciudad = "Zürich"\n', format: { encoding: 'ISO-8859-1' } });
-    expect(decodeDocument('f', GBK)).toMatchObject({ text: '// 配置文件：数据库连接\nhost = "本地主机"\nport = 5432\n用户 = "管理员"\n', format: { encoding: 'GBK' } });
+    expect(decodeDocument('f', LATIN1)).toMatchObject({
+      text: '# Configuración del café\nnombre = "José Núñez"\nciudad = "Zürich"\n',
+      format: { encoding: 'ISO-8859-1' },
+    });
+    expect(decodeDocument('f', GBK)).toMatchObject({
+      text: '// 配置文件：数据库连接\nhost = "本地主机"\nport = 5432\n用户 = "管理员"\n',
+      format: { encoding: 'GBK' },
+    });
   });
 
   it('falls back to a single-byte encoding when chardet has no answer for a short text', () => {
-    expect(decodeDocument('f', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]))).toMatchObject({ text: 'café\n', format: { encoding: 'ISO-8859-1' } });
+    expect(decodeDocument('f', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]))).toMatchObject({
+      text: 'café\n',
+      format: { encoding: 'ISO-8859-1' },
+    });
   });
 
   it('reads UTF-16 with a byte order mark, and without one when the bytes show it', () => {
@@ -68,14 +88,20 @@ describe('decodeDocument', () => {
       text: 'hi\nthere\n',
       format: { encoding: 'utf16le', bom: true, eol: '\r\n', lineEndings: ['\r\n', '\r\n', ''] },
     });
-    expect(decodeDocument('f', Buffer.from('plain\n', 'utf16le')).format).toMatchObject({ encoding: 'utf16le', bom: false });
-    expect(decodeDocument('f', iconv.encode('plain\n', 'utf16be')).format).toMatchObject({ encoding: 'utf16be', bom: false });
+    expect(decodeDocument('f', Buffer.from('plain\n', 'utf16le')).format).toMatchObject({
+      encoding: 'utf16le',
+      bom: false,
+    });
+    expect(decodeDocument('f', iconv.encode('plain\n', 'utf16be')).format).toMatchObject({
+      encoding: 'utf16be',
+      bom: false,
+    });
   });
 
   it('refuses binary content with a clear message', () => {
-    expect(() => decodeDocument('/p/a.out', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00]))).toThrow(
-      'File appears to be binary (it contains NUL bytes): /p/a.out\nOnly text files can be viewed or changed.',
-    );
+    expect(() =>
+      decodeDocument('/p/a.out', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00])),
+    ).toThrow('File appears to be binary (it contains NUL bytes): /p/a.out\nOnly text files can be viewed or changed.');
   });
 
   it('refuses a UTF-16 BOM followed by bytes that are not UTF-16', () => {
@@ -113,9 +139,13 @@ describe('encodeDocument', () => {
 
   it('re-encodes ISO-8859-1 and GBK so that only the edited bytes differ', () => {
     const latin1 = roundTrip(LATIN1, (t) => t.replace('Zürich', 'Málaga'));
-    expect(latin1).toEqual(iconv.encode('# Configuración del café\nnombre = "José Núñez"\nciudad = "Málaga"\n', 'latin1'));
+    expect(latin1).toEqual(
+      iconv.encode('# Configuración del café\nnombre = "José Núñez"\nciudad = "Málaga"\n', 'latin1'),
+    );
     const gbk = roundTrip(GBK, (t) => t.replace('5432', '5433'));
-    expect(gbk).toEqual(Buffer.concat([GBK.subarray(0, GBK.indexOf('5432')), Buffer.from('5433'), GBK.subarray(GBK.indexOf('5432') + 4)]));
+    expect(gbk).toEqual(
+      Buffer.concat([GBK.subarray(0, GBK.indexOf('5432')), Buffer.from('5433'), GBK.subarray(GBK.indexOf('5432') + 4)]),
+    );
   });
 
   it('refuses a character the encoding cannot represent, naming it and its line', () => {

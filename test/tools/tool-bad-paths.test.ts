@@ -43,7 +43,9 @@ describe('special files are refused before they are opened', () => {
     const path = fifo('pipe');
     const expected = `${path} is not a regular file (it is a FIFO). Only regular files can be read or changed.`;
     expect((await runTool(writeTool, { file_path: path, content: 'x' }, ws.rec.ctx)).output).toBe(expected);
-    expect((await runTool(editTool, { file_path: path, old_string: 'a', new_string: 'b' }, ws.rec.ctx)).output).toBe(expected);
+    expect((await runTool(editTool, { file_path: path, old_string: 'a', new_string: 'b' }, ws.rec.ctx)).output).toBe(
+      expected,
+    );
     const patch = `*** Begin Patch\n*** Update File: ${path}\n@@\n-a\n+b\n*** End Patch`;
     expect((await runTool(patchTool, { patch_text: patch }, ws.rec.ctx)).output).toBe(expected);
     expect(ws.rec.permissions).toEqual([]);
@@ -53,8 +55,12 @@ describe('special files are refused before they are opened', () => {
 describe('parent folders that cannot be made', () => {
   it('write and edit to /proc/nope/x.txt answer at once, without asking', async () => {
     const expected = 'cannot write /proc/nope/x.txt: /proc is a system pseudo file system, not a place for files.';
-    expect((await runTool(writeTool, { file_path: '/proc/nope/x.txt', content: 'x' }, ws.rec.ctx)).output).toBe(expected);
-    expect((await runTool(editTool, { file_path: '/proc/nope/x.txt', old_string: '', new_string: 'x' }, ws.rec.ctx)).output).toBe(expected);
+    expect((await runTool(writeTool, { file_path: '/proc/nope/x.txt', content: 'x' }, ws.rec.ctx)).output).toBe(
+      expected,
+    );
+    expect(
+      (await runTool(editTool, { file_path: '/proc/nope/x.txt', old_string: '', new_string: 'x' }, ws.rec.ctx)).output,
+    ).toBe(expected);
     expect(ws.rec.permissions).toEqual([]);
   });
 

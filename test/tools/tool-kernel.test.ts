@@ -29,12 +29,18 @@ describe('tool kernel', () => {
   it('input that is not JSON is answered before the tool runs, with a message the model can act on', () => {
     const r = prepareToolInput(echo.name, echo.inputSchema, '{"text": "hi"');
     expect(r.ok).toBe(false);
-    expect(r.ok ? '' : r.message).toMatch(/^The input of echo is not valid JSON \(.+\)\. Send the parameters as a JSON object\.$/);
+    expect(r.ok ? '' : r.message).toMatch(
+      /^The input of echo is not valid JSON \(.+\)\. Send the parameters as a JSON object\.$/,
+    );
   });
 
   it('names the parameter, the expected type and the value sent when the schema fails', async () => {
     const r = await echo.run({ text: 'hi', offset: 'x' }, ctx);
-    expect(r).toEqual({ output: 'Invalid input for echo: offset must be a number; you sent "x"', isError: true, outcome: 'validation' });
+    expect(r).toEqual({
+      output: 'Invalid input for echo: offset must be a number; you sent "x"',
+      isError: true,
+      outcome: 'validation',
+    });
   });
 
   it('says which required parameter is missing', async () => {
@@ -44,11 +50,19 @@ describe('tool kernel', () => {
 
   it('turns a thrown error into an error result', async () => {
     expect(await echo.run({ text: 'boom' }, ctx)).toEqual({ output: 'Error: exploded', isError: true });
-    expect(await echo.run({ text: 'tool-error' }, ctx)).toEqual({ output: 'bad thing', isError: true, metadata: { n: 1 } });
+    expect(await echo.run({ text: 'tool-error' }, ctx)).toEqual({
+      output: 'bad thing',
+      isError: true,
+      metadata: { n: 1 },
+    });
   });
 
   it('marks a permission denial so the loop can stop', async () => {
-    expect(await echo.run({ text: 'deny' }, ctx)).toEqual({ output: 'Permission denied', isError: true, permissionDenied: true });
+    expect(await echo.run({ text: 'deny' }, ctx)).toEqual({
+      output: 'Permission denied',
+      isError: true,
+      permissionDenied: true,
+    });
   });
 
   it('publishes a JSON schema with properties and required', () => {
@@ -86,7 +100,12 @@ describe('tool registry', () => {
     const r = new ToolRegistry();
     for (const n of ['ls', 'bash', 'view']) r.register(tool(n, n));
     expect(r.list().map((t) => t.name)).toEqual(['bash', 'ls', 'view']);
-    expect(r.subset(['view', 'ls', 'nope']).schemas().map((s) => s.name)).toEqual(['ls', 'view']);
+    expect(
+      r
+        .subset(['view', 'ls', 'nope'])
+        .schemas()
+        .map((s) => s.name),
+    ).toEqual(['ls', 'view']);
   });
 });
 

@@ -27,13 +27,23 @@ describe('view: encodings', () => {
   });
 
   it('names ISO-8859-1 before the numbered lines', async () => {
-    const r = await viewOf({ 'conf.ini': iconv.encode('# Configuración del café\nnombre = "José Núñez"\n', 'latin1') }, 'conf.ini');
-    expect(r.output).toBe('<file>\n(file encoding: ISO-8859-1)\n     1|# Configuración del café\n     2|nombre = "José Núñez"\n</file>\n');
+    const r = await viewOf(
+      { 'conf.ini': iconv.encode('# Configuración del café\nnombre = "José Núñez"\n', 'latin1') },
+      'conf.ini',
+    );
+    expect(r.output).toBe(
+      '<file>\n(file encoding: ISO-8859-1)\n     1|# Configuración del café\n     2|nombre = "José Núñez"\n</file>\n',
+    );
   });
 
   it('names GBK', async () => {
-    const r = await viewOf({ 'db.conf': iconv.encode('// 配置文件：数据库连接\nhost = "本地主机"\n', 'gbk') }, 'db.conf');
-    expect(r.output).toBe('<file>\n(file encoding: GBK)\n     1|// 配置文件：数据库连接\n     2|host = "本地主机"\n</file>\n');
+    const r = await viewOf(
+      { 'db.conf': iconv.encode('// 配置文件：数据库连接\nhost = "本地主机"\n', 'gbk') },
+      'db.conf',
+    );
+    expect(r.output).toBe(
+      '<file>\n(file encoding: GBK)\n     1|// 配置文件：数据库连接\n     2|host = "本地主机"\n</file>\n',
+    );
   });
 
   it('reads UTF-16LE without a BOM instead of calling it binary', async () => {

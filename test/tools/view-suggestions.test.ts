@@ -40,7 +40,12 @@ describe('view: "did you mean" for a missing file', () => {
   });
 
   it('the same name in another folder of the project, also when the folder asked for is missing', async () => {
-    const dir = project({ 'src/lib/parser.ts': '', 'test/parser.ts': '', 'node_modules/x/parser.ts': '', '.gitignore': 'node_modules/\n' });
+    const dir = project({
+      'src/lib/parser.ts': '',
+      'test/parser.ts': '',
+      'node_modules/x/parser.ts': '',
+      '.gitignore': 'node_modules/\n',
+    });
     expect(await notFound(dir, 'src/parser.ts')).toBe(
       `File not found: ${join(dir, 'src/parser.ts')}\n\nDid you mean one of these?\n${join(dir, 'test/parser.ts')}\n${join(dir, 'src/lib/parser.ts')}`,
     );
@@ -49,9 +54,13 @@ describe('view: "did you mean" for a missing file', () => {
     );
   });
 
-  it('the original\'s rule comes first, then a typo; at most 3 are listed (docs/README is left out)', async () => {
+  it("the original's rule comes first, then a typo; at most 3 are listed (docs/README is left out)", async () => {
     const dir = project({ 'README.md': '', 'readme.txt': '', 'READ.md': '', 'docs/README': '' });
-    expect(await similarPaths(join(dir, 'README'), dir)).toEqual([join(dir, 'README.md'), join(dir, 'readme.txt'), join(dir, 'READ.md')]);
+    expect(await similarPaths(join(dir, 'README'), dir)).toEqual([
+      join(dir, 'README.md'),
+      join(dir, 'readme.txt'),
+      join(dir, 'READ.md'),
+    ]);
   });
 
   it('nothing alike: no list', async () => {

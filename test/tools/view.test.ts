@@ -46,7 +46,9 @@ describe('view', () => {
     const { ctx } = setup({ 'long.txt': 'y\n'.repeat(2500) });
     const r = await runTool(viewTool, { file_path: 'long.txt' }, ctx);
     expect(r.output.split('\n').filter((l) => l.endsWith('|y'))).toHaveLength(2000);
-    expect(r.output).toContain("  2000|y\n\n(File has more lines. Use 'offset' parameter to read beyond line 2000)\n</file>\n");
+    expect(r.output).toContain(
+      "  2000|y\n\n(File has more lines. Use 'offset' parameter to read beyond line 2000)\n</file>\n",
+    );
   });
 
   it('strips carriage returns of CRLF files', async () => {
@@ -85,14 +87,22 @@ describe('view', () => {
   });
 
   it('decodes a UTF-16 file that starts with a byte order mark, naming the encoding', async () => {
-    const { ctx } = setup({ 'u16.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\nwörld\n', 'utf16le')]) });
+    const { ctx } = setup({
+      'u16.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\nwörld\n', 'utf16le')]),
+    });
     expect((await runTool(viewTool, { file_path: 'u16.txt' }, ctx)).output).toBe(
       '<file>\n(file encoding: UTF-16LE)\n     1|héllo\n     2|wörld\n</file>\n',
     );
   });
 
   it('suggests up to 3 names from the same folder when the file is missing', async () => {
-    const { dir, ctx } = setup({ 'config.ts': '', 'config.test.ts': '', 'my-config.json': '', 'configs.md': '', 'other.ts': '' });
+    const { dir, ctx } = setup({
+      'config.ts': '',
+      'config.test.ts': '',
+      'my-config.json': '',
+      'configs.md': '',
+      'other.ts': '',
+    });
     const r = await runTool(viewTool, { file_path: 'config' }, ctx);
     expect(r.isError).toBe(true);
     expect(r.output).toBe(

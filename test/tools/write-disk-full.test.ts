@@ -18,7 +18,8 @@ vi.mock('node:fs', async (importOriginal) => {
     ...real,
     openSync: vi.fn((path: fs.PathLike, flags: fs.OpenMode, mode?: fs.Mode) => {
       const match = failing(String(path));
-      if (match?.[2] === 'open') throw Object.assign(new Error(`${match[1]}: failed, open '${String(path)}'`), { code: match[1] });
+      if (match?.[2] === 'open')
+        throw Object.assign(new Error(`${match[1]}: failed, open '${String(path)}'`), { code: match[1] });
       const fd = real.openSync(path, flags, mode);
       fdNames.set(fd, String(path));
       return fd;
@@ -29,7 +30,8 @@ vi.mock('node:fs', async (importOriginal) => {
       return (real.writeSync as (...a: unknown[]) => number)(fd, ...rest);
     }),
     mkdirSync: vi.fn((path: fs.PathLike, options?: fs.MakeDirectoryOptions) => {
-      if (String(path).endsWith('EROFS-dir')) throw Object.assign(new Error(`EROFS: read-only file system, mkdir '${String(path)}'`), { code: 'EROFS' });
+      if (String(path).endsWith('EROFS-dir'))
+        throw Object.assign(new Error(`EROFS: read-only file system, mkdir '${String(path)}'`), { code: 'EROFS' });
       return real.mkdirSync(path, options);
     }),
     fsyncSync: vi.fn((fd: number) => {
@@ -48,9 +50,21 @@ afterEach(() => tmp.remove());
 
 describe('a write on a disk that cannot take it', () => {
   it.each([
-    ['ENOSPC', 'write', 'no space left on the disk holding {path} (ENOSPC). Nothing was written (the file is as it was). Free some space on that disk (`df -h` shows which is full) and try again.'],
-    ['EDQUOT', 'fsync', 'the disk quota is used up on the disk holding {path} (EDQUOT). Nothing was written (the file is as it was). Remove some of your files on that disk or ask for a larger quota, then try again.'],
-    ['EROFS', 'open', '{path} is on a read-only file system (EROFS). Nothing was written. Files there cannot be changed; remount the disk read-write or work on a copy elsewhere.'],
+    [
+      'ENOSPC',
+      'write',
+      'no space left on the disk holding {path} (ENOSPC). Nothing was written (the file is as it was). Free some space on that disk (`df -h` shows which is full) and try again.',
+    ],
+    [
+      'EDQUOT',
+      'fsync',
+      'the disk quota is used up on the disk holding {path} (EDQUOT). Nothing was written (the file is as it was). Remove some of your files on that disk or ask for a larger quota, then try again.',
+    ],
+    [
+      'EROFS',
+      'open',
+      '{path} is on a read-only file system (EROFS). Nothing was written. Files there cannot be changed; remount the disk read-write or work on a copy elsewhere.',
+    ],
   ])('%s on %s: says so, keeps the file and leaves no temporary file', (code, call, reason) => {
     const path = join(tmp.dir, `${code}.${call}.txt`);
     fs.writeFileSync(path, 'precious\n');
@@ -67,7 +81,7 @@ describe('a write on a disk that cannot take it', () => {
   });
 });
 
-describe('a new file\'s folder on a read-only disk', () => {
+describe("a new file's folder on a read-only disk", () => {
   it('says so and what to do', () => {
     const folder = join(tmp.dir, 'EROFS-dir');
     expect(() => ensureParentDirectory(join(folder, 'a.txt'))).toThrow(

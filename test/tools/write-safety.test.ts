@@ -25,9 +25,13 @@ describe('write safety: mode and symbolic links', () => {
     writeFileSync(path, '#!/bin/sh\necho one\n');
     chmodSync(path, 0o755);
     await view(path);
-    expect((await runTool(editTool, { file_path: path, old_string: 'one', new_string: 'two' }, ws.rec.ctx)).isError).toBe(false);
+    expect(
+      (await runTool(editTool, { file_path: path, old_string: 'one', new_string: 'two' }, ws.rec.ctx)).isError,
+    ).toBe(false);
     expect(statSync(path).mode & 0o7777).toBe(0o755);
-    expect((await runTool(writeTool, { file_path: path, content: '#!/bin/sh\necho three\n' }, ws.rec.ctx)).isError).toBe(false);
+    expect(
+      (await runTool(writeTool, { file_path: path, content: '#!/bin/sh\necho three\n' }, ws.rec.ctx)).isError,
+    ).toBe(false);
     expect(statSync(path).mode & 0o7777).toBe(0o755);
     expect(execFileSync(path, { encoding: 'utf8' })).toBe('three\n');
     expect(readdirSync(ws.dir)).toEqual(['deploy.sh']);
@@ -94,11 +98,24 @@ describe('write: the same text policy as edit', () => {
     const path = join(ws.dir, 'App.config');
     writeFileSync(path, '\uFEFF<configuration>\r\n</configuration>\r\n');
     await view(path);
-    const result = await runTool(writeTool, { file_path: path, content: '<configuration>\n  <debug/>\n</configuration>\n' }, ws.rec.ctx);
-    expect(result.output).toBe(`<result>\nFile successfully written: ${path}\nKept the file's CRLF line endings, byte order mark.\n</result>`);
-    expect(readFileSync(path, 'latin1')).toBe(Buffer.from('\uFEFF<configuration>\r\n  <debug/>\r\n</configuration>\r\n').toString('latin1'));
+    const result = await runTool(
+      writeTool,
+      { file_path: path, content: '<configuration>\n  <debug/>\n</configuration>\n' },
+      ws.rec.ctx,
+    );
+    expect(result.output).toBe(
+      `<result>\nFile successfully written: ${path}\nKept the file's CRLF line endings, byte order mark.\n</result>`,
+    );
+    expect(readFileSync(path, 'latin1')).toBe(
+      Buffer.from('\uFEFF<configuration>\r\n  <debug/>\r\n</configuration>\r\n').toString('latin1'),
+    );
     expect(ws.rec.history).toEqual([
-      { sessionId: 'session-1', path, before: '<configuration>\n</configuration>\n', after: '<configuration>\n  <debug/>\n</configuration>\n' },
+      {
+        sessionId: 'session-1',
+        path,
+        before: '<configuration>\n</configuration>\n',
+        after: '<configuration>\n  <debug/>\n</configuration>\n',
+      },
     ]);
   });
 
@@ -107,7 +124,10 @@ describe('write: the same text policy as edit', () => {
     writeFileSync(path, 'a\r\nb\r\n');
     await view(path);
     const result = await runTool(writeTool, { file_path: path, content: 'a\nb\n' }, ws.rec.ctx);
-    expect(result).toEqual({ output: `File ${path} already contains the exact content. No changes made.`, isError: true });
+    expect(result).toEqual({
+      output: `File ${path} already contains the exact content. No changes made.`,
+      isError: true,
+    });
   });
 
   it('keeps the encoding of an ISO-8859-1 file, and refuses what it cannot hold', async () => {

@@ -14,7 +14,11 @@ describe('write: new files', () => {
     expect(result).toEqual({
       output: `<result>\nFile successfully written: ${path}\n</result>`,
       isError: false,
-      metadata: { diff: '--- a/src/deep/new.txt\n+++ b/src/deep/new.txt\n@@ -0,0 +1,1 @@\n+hello\n', additions: 1, removals: 0 },
+      metadata: {
+        diff: '--- a/src/deep/new.txt\n+++ b/src/deep/new.txt\n@@ -0,0 +1,1 @@\n+hello\n',
+        additions: 1,
+        removals: 0,
+      },
     });
     expect(readFileSync(path, 'utf8')).toBe('hello\n');
     expect(ws.rec.permissions).toEqual([
@@ -89,7 +93,10 @@ describe('write: existing files', () => {
   it('refuses identical content', async () => {
     ws.rec.ctx.fileTimes.record(path);
     const result = await runTool(writeTool, { file_path: path, content: 'old\n' }, ws.rec.ctx);
-    expect(result).toEqual({ output: `File ${path} already contains the exact content. No changes made.`, isError: true });
+    expect(result).toEqual({
+      output: `File ${path} already contains the exact content. No changes made.`,
+      isError: true,
+    });
   });
 
   it('refuses a file changed since it was read, even within the same mtime', async () => {

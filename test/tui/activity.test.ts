@@ -14,7 +14,13 @@ let seq = 0;
 function message(role: Message['role'], parts: MessagePart[], id = `m${++seq}`): Message {
   return { id, sessionId: 's', role, parts, seq: ++seq, createdAt: 1000, updatedAt: 1000 };
 }
-const call = (id: string, name: string, input: object, finished = true): MessagePart => ({ type: 'tool_call', id, name, input: JSON.stringify(input), finished });
+const call = (id: string, name: string, input: object, finished = true): MessagePart => ({
+  type: 'tool_call',
+  id,
+  name,
+  input: JSON.stringify(input),
+  finished,
+});
 const finish = (reason: 'tool_use' | 'end_turn' = 'tool_use'): MessagePart => ({ type: 'finish', reason, time: 2000 });
 
 /** The label for a session holding `messages` while a reply runs. */
@@ -35,15 +41,35 @@ describe('describeActivity', () => {
     ['text streams', () => [user(), message('assistant', [{ type: 'text', text: 'Here is' }])], 'Writing…'],
     [
       'the model writes a tool call',
-      () => [user(), message('assistant', [{ type: 'tool_call', id: 'c1', name: 'edit', input: '{"file_path":"/project/src/app.ts","old_', finished: false }])],
+      () => [
+        user(),
+        message('assistant', [
+          {
+            type: 'tool_call',
+            id: 'c1',
+            name: 'edit',
+            input: '{"file_path":"/project/src/app.ts","old_',
+            finished: false,
+          },
+        ]),
+      ],
       'Preparing edit: src/app.ts',
     ],
-    ['a tool runs', () => [user(), message('assistant', [call('c1', 'bash', { command: 'npm test' }), finish()])], 'Running bash: npm test'],
+    [
+      'a tool runs',
+      () => [user(), message('assistant', [call('c1', 'bash', { command: 'npm test' }), finish()])],
+      'Running bash: npm test',
+    ],
     [
       'three run at once, one finished',
       () => [
         user(),
-        message('assistant', [call('c1', 'grep', { pattern: 'TODO' }), call('c2', 'glob', { pattern: '*.ts' }), call('c3', 'ls', {}), finish()]),
+        message('assistant', [
+          call('c1', 'grep', { pattern: 'TODO' }),
+          call('c2', 'glob', { pattern: '*.ts' }),
+          call('c3', 'ls', {}),
+          finish(),
+        ]),
         message('tool', [{ type: 'tool_result', toolCallId: 'c2', name: 'glob', content: 'a.ts', isError: false }]),
       ],
       'Running grep: TODO (+1 more)',
@@ -62,8 +88,17 @@ describe('describeActivity', () => {
   });
 
   it('a permission request waiting names its tool, whatever else runs', () => {
-    const request = { id: 'p1', sessionId: 's', toolName: 'bash', action: 'execute', description: 'rm x', params: {} } as unknown as PermissionRequest;
-    expect(label([user(), message('assistant', [call('c1', 'bash', { command: 'rm x' }), finish()])], request)).toBe('Waiting for permission: bash');
+    const request = {
+      id: 'p1',
+      sessionId: 's',
+      toolName: 'bash',
+      action: 'execute',
+      description: 'rm x',
+      params: {},
+    } as unknown as PermissionRequest;
+    expect(label([user(), message('assistant', [call('c1', 'bash', { command: 'rm x' }), finish()])], request)).toBe(
+      'Waiting for permission: bash',
+    );
   });
 
   it("a sub-agent's running tool follows its call after ›", () => {
@@ -75,12 +110,16 @@ describe('describeActivity', () => {
     view.setRunning(true);
     view.upsert(user());
     view.upsert(message('assistant', [call('c1', 'agent', { prompt: 'Find where the config is loaded' }), finish()]));
-    expect(describeActivity(view.items())).toBe('Running agent: Find where the config is loaded › Running grep: config');
+    expect(describeActivity(view.items())).toBe(
+      'Running agent: Find where the config is loaded › Running grep: config',
+    );
   });
 
   it('a long key parameter is cut at 60 characters', () => {
     const long = 'x'.repeat(100);
-    expect(label([user(), message('assistant', [call('c1', 'bash', { command: long }), finish()])])).toBe(`Running bash: ${'x'.repeat(59)}…`);
+    expect(label([user(), message('assistant', [call('c1', 'bash', { command: long }), finish()])])).toBe(
+      `Running bash: ${'x'.repeat(59)}…`,
+    );
   });
 });
 
@@ -104,9 +143,15 @@ describe('the pulse line', () => {
   });
 
   it('reads label · elapsed · key; the retry countdown replaces the label while it lasts, then the label is back', () => {
-    const activity = { label: 'Thinking…', startedAt: 1_000, retry: { untilMs: 20_000, reason: 'overloaded', attempt: 2, maxRetries: 8 } };
+    const activity = {
+      label: 'Thinking…',
+      startedAt: 1_000,
+      retry: { untilMs: 20_000, reason: 'overloaded', attempt: 2, maxRetries: 8 },
+    };
     expect(pulseText(activity, 12_000, 'esc')).toBe('Retrying in 8 s (overloaded) · 11s · esc to interrupt');
     expect(pulseText(activity, 81_000, 'esc')).toBe('Thinking… · 1m 20s · esc to interrupt');
-    expect(pulseText({ label: 'Running bash: npm test', startedAt: 0 }, 5_000, 'esc')).toBe('Running bash: npm test · 5s · esc to interrupt');
+    expect(pulseText({ label: 'Running bash: npm test', startedAt: 0 }, 5_000, 'esc')).toBe(
+      'Running bash: npm test · 5s · esc to interrupt',
+    );
   });
 });

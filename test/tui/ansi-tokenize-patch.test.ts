@@ -65,7 +65,8 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The line as Ink writes it: tokenized, turned into cells, and the cells into text. */
-const text = (lib: AnsiTokenize, line: string) => lib.styledCharsToString(lib.styledCharsFromTokens(lib.tokenize(line)));
+const text = (lib: AnsiTokenize, line: string) =>
+  lib.styledCharsToString(lib.styledCharsFromTokens(lib.tokenize(line)));
 
 /** A random line of styled runs (seeded, so a failure repeats). */
 function randomLine(seed: number): string {

@@ -20,6 +20,9 @@ describe('ctrl+u in the TUI', () => {
     await tick(50);
     await type('\r');
     await waitFor((f) => f.includes('Answered.'));
-    expect(t.fake.answered[0]!.messages.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'kept' }] });
+    expect(t.fake.answered[0]!.messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: [{ type: 'text', text: 'kept' }],
+    });
   });
 });

@@ -16,7 +16,6 @@ import type { TuiApp as TestApp } from '../support/tui-app.js';
 const tui = tuiPerTest();
 let t: TestApp | undefined;
 
-
 async function mount(turns: FakeTurn[], config: object = {}) {
   t = await tui.start(turns, { config });
   // the keymap as the TUI's start builds it: from the project's .opencode.json
@@ -27,7 +26,9 @@ async function mount(turns: FakeTurn[], config: object = {}) {
 
 describe('the TUI with keybindings from the config', () => {
   it('a rebound action answers its new key, not the old one; the hint and help show the new key', async () => {
-    const { ui, waitFor, type } = await mount([{ text: 'First.' }], { keybindings: { 'session.new': 'alt+n', 'app.help': ['f1'] } });
+    const { ui, waitFor, type } = await mount([{ text: 'First.' }], {
+      keybindings: { 'session.new': 'alt+n', 'app.help': ['f1'] },
+    });
     expect(ui.lastFrame()).toMatch(/^ f1 help /m);
     await type('one');
     await type('\r');
@@ -45,7 +46,9 @@ describe('the TUI with keybindings from the config', () => {
   });
 
   it('ctrl+c over the permission dialog asks to quit; n brings the request back unanswered; esc denies it', async () => {
-    const { waitFor, type, quitted } = await mount([{ toolCalls: [{ id: 'toolu_rm', name: 'bash', input: { command: 'rm victim' } }] }]);
+    const { waitFor, type, quitted } = await mount([
+      { toolCalls: [{ id: 'toolu_rm', name: 'bash', input: { command: 'rm victim' } }] },
+    ]);
     writeFileSync(join(t!.dir, 'victim'), 'x');
     await type('remove victim');
     await type('\r');

@@ -12,7 +12,6 @@ import type { TuiApp as TestApp } from '../support/tui-app.js';
 const tui = tuiPerTest();
 let t: TestApp | undefined;
 
-
 async function mount(turns: FakeTurn[]) {
   t = await tui.start(turns);
   const { ui, store, waitFor, type } = tui.render({ sessionId: undefined });
@@ -37,11 +36,17 @@ describe('the pulse', () => {
 
   it('counts down the retry the provider announced, with its reason', async () => {
     const { waitFor, submit } = await mount([
-      { httpStatus: 529, headers: { 'retry-after': '3' }, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
+      {
+        httpStatus: 529,
+        headers: { 'retry-after': '3' },
+        body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+      },
       { text: 'Back.' },
     ]);
     await submit('try');
-    const retrying = await waitFor((f) => /Retrying in [1-3] s \(overloaded, HTTP 529\) · \d+s · esc to interrupt/.test(f));
+    const retrying = await waitFor((f) =>
+      /Retrying in [1-3] s \(overloaded, HTTP 529\) · \d+s · esc to interrupt/.test(f),
+    );
     expect(retrying).toContain('try');
     await waitFor((f) => f.includes('Back.'));
   });
@@ -49,7 +54,10 @@ describe('the pulse', () => {
 
 describe('the send queue on screen', () => {
   it('a prompt sent during a reply shows as queued, then goes when the reply ends', async () => {
-    const { waitFor, submit } = await mount([{ text: ['Slow ', 'first ', 'answer.'], chunkDelayMs: 400 }, { text: 'Second answer.' }]);
+    const { waitFor, submit } = await mount([
+      { text: ['Slow ', 'first ', 'answer.'], chunkDelayMs: 400 },
+      { text: 'Second answer.' },
+    ]);
     await submit('first');
     await waitFor((f) => f.includes('Slow'));
     await submit('second');
@@ -61,7 +69,9 @@ describe('the send queue on screen', () => {
   });
 
   it('↑ on an empty editor takes the queued prompt back into the editor; it is not sent', async () => {
-    const { waitFor, submit, type, store } = await mount([{ text: ['Busy ', 'for ', 'a ', 'while.'], chunkDelayMs: 300 }]);
+    const { waitFor, submit, type, store } = await mount([
+      { text: ['Busy ', 'for ', 'a ', 'while.'], chunkDelayMs: 300 },
+    ]);
     await submit('work');
     await waitFor((f) => f.includes('Busy'));
     await submit('edit me');

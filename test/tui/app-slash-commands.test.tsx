@@ -13,7 +13,6 @@ import type { TuiApp as TestApp } from '../support/tui-app.js';
 const tui = tuiPerTest();
 let t: TestApp | undefined;
 
-
 async function mount(turns: FakeTurn[]) {
   t = await tui.start(turns);
   return tui.render();
@@ -68,7 +67,10 @@ describe('the / command list in the TUI', () => {
     await waitFor((f) => f.includes('> /etc/hosts is empty?') && !f.includes('No matching commands'));
     await type('\r');
     await waitFor((f) => f.includes('It is empty.'));
-    expect(t!.fake.answered.at(-1).messages.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'text', text: '/etc/hosts is empty?' }] });
+    expect(t!.fake.answered.at(-1).messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: [{ type: 'text', text: '/etc/hosts is empty?' }],
+    });
   });
 
   it('/quit quits without asking', async () => {

@@ -13,7 +13,6 @@ import type { FakeTurn } from '../support/fake-provider.js';
 const tui = tuiPerTest();
 let t: TestApp | undefined;
 
-
 async function mount(turns: FakeTurn[]) {
   t = await tui.start(turns);
   return tui.render();
@@ -35,7 +34,9 @@ describe('the TUI', () => {
   });
 
   it('shows the permission dialog for rm; d denies, the file stays, the footer says so', async () => {
-    const { waitFor, type } = await mount([{ toolCalls: [{ id: 'toolu_rm', name: 'bash', input: { command: 'rm victim' } }] }]);
+    const { waitFor, type } = await mount([
+      { toolCalls: [{ id: 'toolu_rm', name: 'bash', input: { command: 'rm victim' } }] },
+    ]);
     writeFileSync(join(t!.dir, 'victim'), 'x');
     await type('remove victim');
     await type('\r');
@@ -85,7 +86,7 @@ describe('the TUI', () => {
     void ui;
   });
 
-  it('ctrl+o picks another model: later replies use it; enter saves it to the project\'s config, not the global one', async () => {
+  it("ctrl+o picks another model: later replies use it; enter saves it to the project's config, not the global one", async () => {
     const { waitFor, type } = await mount([{ text: 'From the new model.' }]);
     const globalConfig = join(t!.dir, '.home', '.opencode.json');
     writeFileSync(globalConfig, JSON.stringify({ tui: { theme: 'dracula' } }, null, 2));
@@ -96,7 +97,9 @@ describe('the TUI', () => {
     await type('\u001b[A');
     await type('\r');
     await waitFor((f) => f.includes('Claude Opus 5.5') && !f.includes('Claude Sonnet 5.5'));
-    expect(JSON.parse(readFileSync(join(t!.dir, '.opencode.json'), 'utf8'))).toEqual({ agents: { coder: { model: 'anthropic/claude-opus-5-5' } } });
+    expect(JSON.parse(readFileSync(join(t!.dir, '.opencode.json'), 'utf8'))).toEqual({
+      agents: { coder: { model: 'anthropic/claude-opus-5-5' } },
+    });
     expect(JSON.parse(readFileSync(globalConfig, 'utf8'))).toEqual({ tui: { theme: 'dracula' } });
     await type('hello');
     await type('\r');
@@ -143,7 +146,10 @@ describe('the TUI', () => {
   it('ctrl+f attaches an image once; the same image again is refused with a message', async () => {
     const { waitFor, type } = await mount([]);
     // a PNG signature and header chunk is enough for the type sniffing
-    writeFileSync(join(t!.dir, 'pic.png'), Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'));
+    writeFileSync(
+      join(t!.dir, 'pic.png'),
+      Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'),
+    );
     for (let round = 0; round < 2; round++) {
       await type('\u0006'); // ctrl+f
       await waitFor((f) => f.includes('pic.png'));

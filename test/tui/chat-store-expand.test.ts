@@ -21,13 +21,17 @@ afterEach(async () => {
 
 describe('expanding a long tool result', () => {
   it('shows the stored result when expanded and the cut one when collapsed; the pager gets it whole', async () => {
-    t = await startTuiApp([{ toolCalls: [{ id: 'toolu_view', name: 'view', input: { file_path: 'big.txt' } }] }, { text: 'Read it.' }]);
+    t = await startTuiApp([
+      { toolCalls: [{ id: 'toolu_view', name: 'view', input: { file_path: 'big.txt' } }] },
+      { text: 'Read it.' },
+    ]);
     const fileText = 'line of text\n'.repeat(2000);
     writeFileSync(join(t.dir, 'big.txt'), fileText);
     store = new ChatStore(t.services);
     await store.send('read big.txt');
     await until(store, (s) => !s.busy && s.items.length === 3);
-    const stored = t.services.sessions.messages(store.getSnapshot().session!.id).find((m) => m.role === 'tool')!.parts[0] as unknown as {
+    const stored = t.services.sessions.messages(store.getSnapshot().session!.id).find((m) => m.role === 'tool')!
+      .parts[0] as unknown as {
       content: string;
       metadata: { content: string };
     };
@@ -45,7 +49,10 @@ describe('expanding a long tool result', () => {
     const collapsed = (await until(store, (s) => s.items[1]!.tools[0]!.expanded === undefined)).items[1]!.tools[0]!;
     expect(collapsed.result!.content).toHaveLength(DISPLAY_RESULT_MAX_CHARS);
 
-    expect(store.storedResult('toolu_view')).toMatchObject({ call: { name: 'view' }, result: { content: storedContent } });
+    expect(store.storedResult('toolu_view')).toMatchObject({
+      call: { name: 'view' },
+      result: { content: storedContent },
+    });
     expect(store.toggleResult('toolu_nope')).toBe('missing');
     expect(store.storedResult('toolu_nope')).toBeUndefined();
   });

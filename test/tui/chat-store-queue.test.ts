@@ -18,11 +18,16 @@ afterEach(async () => {
 });
 
 const userTexts = (state: ChatState) =>
-  state.items.filter((i) => i.role === 'user').map((i) => i.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(''));
+  state.items
+    .filter((i) => i.role === 'user')
+    .map((i) => i.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(''));
 
 describe('the send queue', () => {
   it('a prompt submitted during a reply is queued, then sent as soon as the reply ends', async () => {
-    t = await startTuiApp([{ text: ['First ', 'answer ', 'streams ', 'slowly.'], chunkDelayMs: 150 }, { text: 'Second answer.' }]);
+    t = await startTuiApp([
+      { text: ['First ', 'answer ', 'streams ', 'slowly.'], chunkDelayMs: 150 },
+      { text: 'Second answer.' },
+    ]);
     store = new ChatStore(t.services);
     expect(store.submit('first')).toBe('sent');
     await until(store, (s) => s.busy);
@@ -48,7 +53,9 @@ describe('the send queue', () => {
     t = await startTuiApp([{ text: ['Counting: ', 'one, ', 'two'], chunkDelayMs: 50, stallAfterChunks: 5 }]);
     store = new ChatStore(t.services);
     store.submit('count');
-    await until(store, (s) => s.items.some((i) => i.role === 'assistant' && i.message.parts.some((p) => p.type === 'text')));
+    await until(store, (s) =>
+      s.items.some((i) => i.role === 'assistant' && i.message.parts.some((p) => p.type === 'text')),
+    );
     store.submit('never sent');
     expect(store.cancel()).toBe('canceled');
     const held = await until(store, (s) => !s.busy && s.items.at(-1)?.footer?.reason === 'canceled');
@@ -67,7 +74,9 @@ describe('the send queue', () => {
     t = await startTuiApp([{ text: ['Slow ', 'reply'], chunkDelayMs: 50, stallAfterChunks: 4 }]);
     store = new ChatStore(t.services);
     store.submit('slow');
-    await until(store, (s) => s.items.some((i) => i.role === 'assistant' && i.message.parts.some((p) => p.type === 'text')));
+    await until(store, (s) =>
+      s.items.some((i) => i.role === 'assistant' && i.message.parts.some((p) => p.type === 'text')),
+    );
     store.submit('held one');
     store.cancel();
     await until(store, (s) => !s.busy && s.queueHeld);

@@ -21,9 +21,15 @@ const shown = (state: ChatState) =>
 
 /** A request's messages as `role: text` (Anthropic content blocks or a string). */
 const sent = (request: { messages: { role: string; content: string | { type: string; text?: string }[] }[] }) =>
-  request.messages.map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : m.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('')}`);
+  request.messages.map(
+    (m) =>
+      `${m.role}: ${typeof m.content === 'string' ? m.content : m.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('')}`,
+  );
 
-async function window(turns: Parameters<typeof startTuiApp>[0], dir?: string): Promise<{ app: TuiApp; store: ChatStore }> {
+async function window(
+  turns: Parameters<typeof startTuiApp>[0],
+  dir?: string,
+): Promise<{ app: TuiApp; store: ChatStore }> {
   const app = await startTuiApp(turns, dir ? { dir } : {});
   apps.push(app);
   const store = new ChatStore(app.services);
@@ -47,7 +53,13 @@ describe('two windows on one session', () => {
 
     await a.store.send('three from A');
     const state = await until(a.store, (s) => !s.busy && s.items.length === 6);
-    const screen = ['user: one from A', 'assistant: Answer one.', 'user: two from B', 'assistant: Answer two.', 'user: three from A'];
+    const screen = [
+      'user: one from A',
+      'assistant: Answer one.',
+      'user: two from B',
+      'assistant: Answer two.',
+      'user: three from A',
+    ];
     expect(shown(state)).toEqual([...screen, 'assistant: Answer three.']);
     expect(sent(a.app.fake.answered[1])).toEqual(screen);
     // the editor's history has B's prompt too

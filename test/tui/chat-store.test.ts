@@ -31,7 +31,10 @@ describe('ChatStore', () => {
     const state = await until(store, (s) => !s.busy && s.items.length === 2);
     expect(state.session?.title).toBe('New Session');
     expect(state.items.map((i) => i.role)).toEqual(['user', 'assistant']);
-    expect(state.items[1]!.message.parts.find((p) => p.type === 'text')).toEqual({ type: 'text', text: 'Hello there.' });
+    expect(state.items[1]!.message.parts.find((p) => p.type === 'text')).toEqual({
+      type: 'text',
+      text: 'Hello there.',
+    });
     expect(state.items[1]!.footer).toMatchObject({ reason: 'end_turn', model: t.services.agent.model().id });
     expect(state.items[1]!.footer!.durationMs).toBeGreaterThanOrEqual(0);
     expect(state.promptHistory).toEqual(['say hi']);
@@ -71,7 +74,11 @@ describe('ChatStore', () => {
     const result = state.items[1]!.tools[0]!.result!;
     expect(result.content.length).toBe(DISPLAY_RESULT_MAX_CHARS);
     // the view still knows how long the whole output was: "… (N more lines)" counts them all
-    const storedLines = (t.services.sessions.messages(state.session!.id).find((m) => m.role === 'tool')!.parts[0] as { content: string }).content.replace(/\n+$/, '').split('\n').length;
+    const storedLines = (
+      t.services.sessions.messages(state.session!.id).find((m) => m.role === 'tool')!.parts[0] as { content: string }
+    ).content
+      .replace(/\n+$/, '')
+      .split('\n').length;
     expect(result.metadata?.[CONTENT_LINES_KEY]).toBe(storedLines);
     const stored = t.services.sessions.messages(state.session!.id).find((m) => m.role === 'tool')!.parts[0]!;
     expect(stored.type === 'tool_result' && stored.content.length).toBeGreaterThan(DISPLAY_RESULT_MAX_CHARS);
@@ -102,13 +109,19 @@ describe('ChatStore', () => {
   it("an MCP server's status reaches the state, and its tool calls carry the server's name", async () => {
     t = await startTuiApp(
       [{ toolCalls: [{ id: 'toolu_echo', name: 'fixture_echo', input: { text: 'hi' } }] }, { text: 'It said hi.' }],
-      { config: { mcpServers: { fixture: { command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio'] } } } },
+      {
+        config: {
+          mcpServers: { fixture: { command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE, 'stdio'] } },
+        },
+      },
     );
     store = new ChatStore(t.services);
     const ready = await until(store, (s) => s.mcpServers[0]?.status === 'connected');
     expect(ready.mcpServers[0]).toMatchObject({ name: 'fixture', type: 'stdio' });
     expect(ready.mcpServers[0]!.tools).toContain('fixture_echo');
-    expect(ready.logs.map((l) => l.message)).toContain(`MCP server fixture: connected (${ready.mcpServers[0]!.tools.length} tools)`);
+    expect(ready.logs.map((l) => l.message)).toContain(
+      `MCP server fixture: connected (${ready.mcpServers[0]!.tools.length} tools)`,
+    );
     const running = store.send('echo hi');
     // MCP tools ask first
     const asking = await until(store, (s) => s.permissionQueue.length === 1);
@@ -116,7 +129,10 @@ describe('ChatStore', () => {
     store.answerPermission(asking.permissionQueue[0]!.id, 'allow');
     await running;
     const state = await until(store, (s) => !s.busy && s.items.length === 3);
-    expect(state.items[1]!.tools[0]).toMatchObject({ mcpServer: 'fixture', result: { isError: false, content: 'echo: hi' } });
+    expect(state.items[1]!.tools[0]).toMatchObject({
+      mcpServer: 'fixture',
+      result: { isError: false, content: 'echo: hi' },
+    });
   });
 
   it('a call left without a result by a killed process shows as interrupted, not as still running', async () => {

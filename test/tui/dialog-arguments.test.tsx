@@ -14,7 +14,14 @@ function show() {
   const onClose = vi.fn();
   const r = render(
     <InputProvider>
-      <ArgumentsDialog title="user:git:commit" names={['ISSUE', 'BRANCH']} onSubmit={onSubmit} onClose={onClose} width={100} height={30} />
+      <ArgumentsDialog
+        title="user:git:commit"
+        names={['ISSUE', 'BRANCH']}
+        onSubmit={onSubmit}
+        onClose={onClose}
+        width={100}
+        height={30}
+      />
     </InputProvider>,
   );
   unmount = r.unmount;

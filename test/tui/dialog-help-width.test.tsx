@@ -27,7 +27,14 @@ async function frameAt(width: number): Promise<string[]> {
 describe('help dialog width', () => {
   it('on a wide screen, every description is whole', async () => {
     const lines = await frameAt(200);
-    for (const b of BINDINGS) expect(lines.some((l) => l.includes(` ${b.description} `) || l.endsWith(` ${b.description}│`) || l.includes(` ${b.description}│`)), b.description).toBe(true);
+    for (const b of BINDINGS)
+      expect(
+        lines.some(
+          (l) =>
+            l.includes(` ${b.description} `) || l.endsWith(` ${b.description}│`) || l.includes(` ${b.description}│`),
+        ),
+        b.description,
+      ).toBe(true);
     expect(lines.join('\n')).not.toContain('…');
   });
 

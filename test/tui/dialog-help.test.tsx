@@ -34,7 +34,10 @@ describe('help dialog', () => {
     const keysColumns = Math.min(28, Math.max(...BINDINGS.map((b) => formatKeys(b.keys).length)) + 1);
     for (const b of BINDINGS) {
       const row = `│ ${fitText(formatKeys(b.keys), keysColumns - 1, true)} ${b.description}`;
-      expect(lines.some((l) => l.startsWith(row)), row).toBe(true);
+      expect(
+        lines.some((l) => l.startsWith(row)),
+        row,
+      ).toBe(true);
     }
     const headings = TITLES.map((h) => lines.findIndex((l) => l.startsWith(`│ ${h} `)));
     expect(headings.every((i) => i > 0)).toBe(true);
@@ -72,7 +75,9 @@ describe('help dialog', () => {
   });
 
   it('shows the keys in effect: a rebound action its new keys, an unbound one none', async () => {
-    const { keymap } = buildKeymap([{ file: '/p/.opencode.json', bindings: { 'session.new': ['ctrl+b', 'alt+n'], 'app.logs': 'none' } }]);
+    const { keymap } = buildKeymap([
+      { file: '/p/.opencode.json', bindings: { 'session.new': ['ctrl+b', 'alt+n'], 'app.logs': 'none' } },
+    ]);
     const r = render(
       <KeymapContext.Provider value={keymap}>
         <InputProvider>

@@ -35,19 +35,26 @@ function burst(d: { stdin: { write(data: string): void } }, ...keys: string[]) {
 /** Waits until `check` passes (it is retried while keys are still being handled). */
 const until = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 20 });
 
-const COMMANDS = ['new', 'models', 'compact', 'init', 'help', 'quit'].map((id) => ({ id, title: `Title ${id}`, description: `does ${id}` }));
+const COMMANDS = ['new', 'models', 'compact', 'init', 'help', 'quit'].map((id) => ({
+  id,
+  title: `Title ${id}`,
+  description: `does ${id}`,
+}));
 
 describe('commands dialog: keys in one read', () => {
   it.each([
     [2, 'compact'],
     [4, 'help'],
     [9, 'quit'],
-  ])('%i Downs then enter in one write run the command that many rows down (stopping at the end)', async (downs, expected) => {
-    const onRun = vi.fn();
-    const d = await show(<CommandsDialog commands={COMMANDS} onRun={onRun} onClose={noop} />);
-    burst(d, ...Array<string>(downs).fill(KEYS.down), KEYS.enter);
-    await until(() => expect(onRun.mock.calls).toEqual([[expected]]));
-  });
+  ])(
+    '%i Downs then enter in one write run the command that many rows down (stopping at the end)',
+    async (downs, expected) => {
+      const onRun = vi.fn();
+      const d = await show(<CommandsDialog commands={COMMANDS} onRun={onRun} onClose={noop} />);
+      burst(d, ...Array<string>(downs).fill(KEYS.down), KEYS.enter);
+      await until(() => expect(onRun.mock.calls).toEqual([[expected]]));
+    },
+  );
 
   it('4 Downs then 1 Up in one write, then enter: the fourth row, its description shown', async () => {
     const onRun = vi.fn();
@@ -78,13 +85,16 @@ describe('profiles dialog: keys in one read', () => {
     ['j j', ['j', 'j'], 'beta'],
     ['three raw \\e[B', [KEYS.down, KEYS.down, KEYS.down], 'gamma'],
     ['Down×4 k', [KEYS.down, KEYS.down, KEYS.down, KEYS.down, 'k'], 'gamma'],
-  ])('%s in one write, then enter alone, choose the row that many down from "(no profile)"', async (_name, keys, expected) => {
-    const onSelect = vi.fn();
-    const d = await show(dialog(onSelect));
-    burst(d, ...keys);
-    d.stdin.write(KEYS.enter);
-    await until(() => expect(onSelect.mock.calls).toEqual([[expected]]));
-  });
+  ])(
+    '%s in one write, then enter alone, choose the row that many down from "(no profile)"',
+    async (_name, keys, expected) => {
+      const onSelect = vi.fn();
+      const d = await show(dialog(onSelect));
+      burst(d, ...keys);
+      d.stdin.write(KEYS.enter);
+      await until(() => expect(onSelect.mock.calls).toEqual([[expected]]));
+    },
+  );
 
   it('keys and enter in the same write choose the row the keys reached', async () => {
     const onSelect = vi.fn();
@@ -96,9 +106,23 @@ describe('profiles dialog: keys in one read', () => {
 
 describe('sessions dialog: keys in one read', () => {
   const NOW = Date.UTC(2025, 0, 10, 12);
-  const sessions: SessionSummary[] = Array.from({ length: 14 }, (_, i) => ({ id: `s${i}`, title: `Session ${i}`, updatedAt: NOW, messageCount: 1, costUsd: 0 }));
+  const sessions: SessionSummary[] = Array.from({ length: 14 }, (_, i) => ({
+    id: `s${i}`,
+    title: `Session ${i}`,
+    updatedAt: NOW,
+    messageCount: 1,
+    costUsd: 0,
+  }));
   const dialog = (props: Partial<React.ComponentProps<typeof SessionsDialog>>) => (
-    <SessionsDialog sessions={sessions} onSelect={noop} onClose={noop} onRename={noop} onDelete={noop} now={NOW} {...props} />
+    <SessionsDialog
+      sessions={sessions}
+      onSelect={noop}
+      onClose={noop}
+      onRename={noop}
+      onDelete={noop}
+      now={NOW}
+      {...props}
+    />
   );
 
   it('twelve j then enter in one write open the twelfth row down, past the scroll', async () => {
@@ -141,16 +165,20 @@ describe('sessions dialog: keys in one read', () => {
 });
 
 describe('models dialog: keys in one read', () => {
-  const providers = [{ id: 'p', name: 'P', models: ['m0', 'm1', 'm2', 'm3'].map((id) => ({ id, name: `Model ${id}` })) }];
+  const providers = [
+    { id: 'p', name: 'P', models: ['m0', 'm1', 'm2', 'm3'].map((id) => ({ id, name: `Model ${id}` })) },
+  ];
 
   it('Down Down Down then g in one write save the fourth model globally', async () => {
     const onSelect = vi.fn();
     const d = await show(<ModelsDialog providers={providers} currentModelId="m0" onSelect={onSelect} onClose={noop} />);
     burst(d, KEYS.down, KEYS.down, KEYS.down, 'g', KEYS.up, KEYS.enter);
-    await until(() => expect(onSelect.mock.calls).toEqual([
-      ['m3', { global: true }],
-      ['m2', { global: false }],
-    ]));
+    await until(() =>
+      expect(onSelect.mock.calls).toEqual([
+        ['m3', { global: true }],
+        ['m2', { global: false }],
+      ]),
+    );
   });
 });
 
@@ -162,11 +190,19 @@ describe('models dialog: a provider switch and the keys after it in one read', (
   ];
 
   it.each([
-    ['→ g: the next provider\'s first model', [KEYS.right, 'g'], 'b0'],
+    ["→ g: the next provider's first model", [KEYS.right, 'g'], 'b0'],
     ['→ ↓ g: its second model', [KEYS.right, KEYS.down, 'g'], 'b1'],
     ['l l g: two providers on', ['l', 'l', 'g'], 'c0'],
-    ['→ ↓ ↓ ← g: back on the current provider, at the current model', [KEYS.right, KEYS.down, KEYS.down, KEYS.left, 'g'], 'a1'],
-    ['↓ → ↓ ↓ ↓ g: stops at the last row of the new list', [KEYS.down, KEYS.right, KEYS.down, KEYS.down, KEYS.down, 'g'], 'b2'],
+    [
+      '→ ↓ ↓ ← g: back on the current provider, at the current model',
+      [KEYS.right, KEYS.down, KEYS.down, KEYS.left, 'g'],
+      'a1',
+    ],
+    [
+      '↓ → ↓ ↓ ↓ g: stops at the last row of the new list',
+      [KEYS.down, KEYS.right, KEYS.down, KEYS.down, KEYS.down, 'g'],
+      'b2',
+    ],
   ])('%s', async (_name, keys, expected) => {
     const onSelect = vi.fn();
     const d = await show(<ModelsDialog providers={providers} currentModelId="a1" onSelect={onSelect} onClose={noop} />);
@@ -201,14 +237,26 @@ describe('permission dialog: keys in one read', () => {
     ['→ →, then enter', [KEYS.right, KEYS.right], KEYS.enter, 'allow_always'],
     ['tab tab tab, then space', [KEYS.tab, KEYS.tab, KEYS.tab], ' ', 'deny'],
     ['→ → → ←, then enter', [KEYS.right, KEYS.right, KEYS.right, KEYS.left], KEYS.enter, 'allow_always'],
-  ])('%s: the buttons move once per key of the one write, and the press answers the button reached', async (_name, keys, press, expected) => {
-    const onDecide = vi.fn();
-    const d = await show(<PermissionDialog request={request} queued={0} cwd="/work/project" onDecide={onDecide} width={100} height={30} />);
-    burst(d, ...keys);
-    // the press in a write of its own: the input router hands it over after the moves
-    d.stdin.write(press);
-    await until(() => expect(onDecide.mock.calls).toEqual([[expected]]));
-  });
+  ])(
+    '%s: the buttons move once per key of the one write, and the press answers the button reached',
+    async (_name, keys, press, expected) => {
+      const onDecide = vi.fn();
+      const d = await show(
+        <PermissionDialog
+          request={request}
+          queued={0}
+          cwd="/work/project"
+          onDecide={onDecide}
+          width={100}
+          height={30}
+        />,
+      );
+      burst(d, ...keys);
+      // the press in a write of its own: the input router hands it over after the moves
+      d.stdin.write(press);
+      await until(() => expect(onDecide.mock.calls).toEqual([[expected]]));
+    },
+  );
 });
 
 describe('pager: keys in one read', () => {
@@ -226,7 +274,9 @@ describe('pager: keys in one read', () => {
 describe('arguments dialog: keys in one read', () => {
   it('text, tab, text in one write fill both fields', async () => {
     const onSubmit = vi.fn();
-    const d = await show(<ArgumentsDialog names={['ISSUE', 'BRANCH']} onSubmit={onSubmit} onClose={noop} width={80} height={24} />);
+    const d = await show(
+      <ArgumentsDialog names={['ISSUE', 'BRANCH']} onSubmit={onSubmit} onClose={noop} width={80} height={24} />,
+    );
     burst(d, '4', '2', KEYS.tab, 'm', 'a', 'i', 'n');
     await until(() => expect(d.frame()).toContain('main'));
     d.stdin.write(KEYS.enter);

@@ -26,7 +26,10 @@ const BUILT_INS = [
   { id: 'new', title: 'New Session', description: 'Start a new session' },
   { id: 'compact', title: 'Compact Session', description: 'Summarise this session' },
 ];
-const WITH_CUSTOM = [...BUILT_INS, { id: 'project:review', name: 'project:review', title: 'project:review', description: 'from review.md' }];
+const WITH_CUSTOM = [
+  ...BUILT_INS,
+  { id: 'project:review', name: 'project:review', title: 'project:review', description: 'from review.md' },
+];
 
 describe('commands dialog while its custom commands load', () => {
   it('shows the built-ins and that more are loading; a filter and enter typed meanwhile run the custom command', async () => {
@@ -59,7 +62,7 @@ describe('models dialog before its list has loaded', () => {
     { id: 'b', name: 'B', models: ['b0', 'b1', 'b2'].map((id) => ({ id, name: `Model ${id}` })) },
   ];
 
-  it('says it is loading; → ↓ g typed meanwhile save the next provider\'s second model, from the current provider on', async () => {
+  it("says it is loading; → ↓ g typed meanwhile save the next provider's second model, from the current provider on", async () => {
     const onSelect = vi.fn();
     const dialog = (list: ModelProvider[] | undefined) => (
       <ModelsDialog providers={list} currentModelId="b2" onSelect={onSelect} onClose={noop} width={80} height={24} />
@@ -80,7 +83,9 @@ describe('models dialog before its list has loaded', () => {
 
   it('esc closes it at once while it loads', async () => {
     const onClose = vi.fn();
-    const d = await show(<ModelsDialog providers={undefined} onSelect={noop} onClose={onClose} width={80} height={24} />);
+    const d = await show(
+      <ModelsDialog providers={undefined} onSelect={noop} onClose={onClose} width={80} height={24} />,
+    );
     d.stdin.write(KEYS.down);
     await settle();
     d.stdin.write(KEYS.esc);
@@ -89,6 +94,12 @@ describe('models dialog before its list has loaded', () => {
 
   it('an empty list once loaded says so', async () => {
     const d = await show(<ModelsDialog providers={[]} onSelect={noop} onClose={noop} width={80} height={24} />);
-    expect(rows(d.frame())).toEqual(['Select Model', 'No providers', '', 'No models', 'enter: this project · g: global']);
+    expect(rows(d.frame())).toEqual([
+      'Select Model',
+      'No providers',
+      '',
+      'No models',
+      'enter: this project · g: global',
+    ]);
   });
 });

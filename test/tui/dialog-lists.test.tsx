@@ -10,14 +10,31 @@ const show = dialogPerTest();
 
 describe('models dialog', () => {
   const providers = [
-    { id: 'anthropic', name: 'Anthropic', models: [{ id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5' }, { id: 'claude-haiku-4-5', name: 'Claude Haiku 4.5' }] },
-    { id: 'openai', name: 'OpenAI', models: [{ id: 'gpt-5', name: 'GPT-5' }, { id: 'gpt-5-mini', name: 'GPT-5 mini' }, { id: 'o3', name: 'o3' }] },
+    {
+      id: 'anthropic',
+      name: 'Anthropic',
+      models: [
+        { id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5' },
+        { id: 'claude-haiku-4-5', name: 'Claude Haiku 4.5' },
+      ],
+    },
+    {
+      id: 'openai',
+      name: 'OpenAI',
+      models: [
+        { id: 'gpt-5', name: 'GPT-5' },
+        { id: 'gpt-5-mini', name: 'GPT-5 mini' },
+        { id: 'o3', name: 'o3' },
+      ],
+    },
     { id: 'groq', name: 'Groq', models: [{ id: 'llama-4', name: 'Llama 4' }] },
   ];
 
   it("opens on the current model's provider, and ←/→/h/l switch provider in the given order", async () => {
     const onSelect = vi.fn();
-    const d = await show(<ModelsDialog providers={providers} currentModelId="gpt-5-mini" onSelect={onSelect} onClose={() => {}} />);
+    const d = await show(
+      <ModelsDialog providers={providers} currentModelId="gpt-5-mini" onSelect={onSelect} onClose={() => {}} />,
+    );
     expect(d.frame()).toContain('← OpenAI (2/3) →');
     expect(d.frame()).toMatch(/│ ✓ GPT-5 mini +│/);
     expect(d.frame().split('\n')[0]).toHaveLength(40);
@@ -42,7 +59,9 @@ describe('models dialog', () => {
 
   it('enter saves to this project, g to the global config, as the footer says', async () => {
     const onSelect = vi.fn();
-    const d = await show(<ModelsDialog providers={providers} currentModelId="gpt-5-mini" onSelect={onSelect} onClose={() => {}} />);
+    const d = await show(
+      <ModelsDialog providers={providers} currentModelId="gpt-5-mini" onSelect={onSelect} onClose={() => {}} />,
+    );
     expect(d.frame()).toMatch(/│ enter: this project · g: global +│/);
     await d.press('g');
     expect(onSelect.mock.calls).toEqual([['gpt-5-mini', { global: true }]]);
@@ -60,7 +79,11 @@ describe('commands dialog', () => {
     const onRun = vi.fn();
     const commands = [
       { id: 'init', title: 'Initialize Project', description: 'Create or update OpenCode.md' },
-      { id: 'user:git:commit', title: 'user:git:commit', description: 'from ~/.config/opencode/commands/git/commit.md' },
+      {
+        id: 'user:git:commit',
+        title: 'user:git:commit',
+        description: 'from ~/.config/opencode/commands/git/commit.md',
+      },
     ];
     const d = await show(<CommandsDialog commands={commands} onRun={onRun} onClose={() => {}} />);
     expect(d.frame()).toContain('Commands');
@@ -77,9 +100,16 @@ describe('commands dialog', () => {
       { id: 'new', name: 'new', title: 'New Session', description: 'Start a new session' },
       { id: 'models', name: 'models', title: 'Select Model', description: 'Choose the model' },
       { id: 'compact', name: 'compact', title: 'Compact Session', description: 'Summarise this session' },
-      { id: 'user:git:commit', name: 'user:git:commit', title: 'user:git:commit', description: 'from ~/.config/opencode/commands/git/commit.md' },
+      {
+        id: 'user:git:commit',
+        name: 'user:git:commit',
+        title: 'user:git:commit',
+        description: 'from ~/.config/opencode/commands/git/commit.md',
+      },
     ];
-    const d = await show(<CommandsDialog commands={commands} onRun={onRun} onClose={() => {}} width={80} height={24} />);
+    const d = await show(
+      <CommandsDialog commands={commands} onRun={onRun} onClose={() => {}} width={80} height={24} />,
+    );
     expect(d.frame()).toContain('> type to filter');
     // the built-ins show their /name at the right; a custom command's title is its name
     expect(d.frame()).toMatch(/│   Select Model +\/models │/);

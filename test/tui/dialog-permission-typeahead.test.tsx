@@ -8,7 +8,12 @@ import { render } from 'ink-testing-library';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PermissionDecision } from '../../src/permission/types.js';
-import { PermissionDialog, TYPEAHEAD_GAP_MS, typeaheadHold, typeaheadNote } from '../../src/tui/dialogs/PermissionDialog.js';
+import {
+  PermissionDialog,
+  TYPEAHEAD_GAP_MS,
+  typeaheadHold,
+  typeaheadNote,
+} from '../../src/tui/dialogs/PermissionDialog.js';
 import { InputProvider, InputRouter, LAYER, useKeys } from '../../src/tui/input/InputProvider.js';
 import { parseKey } from '../../src/tui/input/keys.js';
 import { RM_VICTIM_CWD, RM_VICTIM_REQUEST } from '../support/permission-request.js';
@@ -44,7 +49,9 @@ function app() {
   const tree = (dialog: boolean) => (
     <InputProvider router={router}>
       <Editor typed={typed} />
-      {dialog ? <PermissionDialog request={request} queued={0} cwd={CWD} onDecide={onDecide} width={100} height={30} /> : null}
+      {dialog ? (
+        <PermissionDialog request={request} queued={0} cwd={CWD} onDecide={onDecide} width={100} height={30} />
+      ) : null}
     </InputProvider>
   );
   const r = render(tree(false));
@@ -144,8 +151,12 @@ describe('typeaheadHold', () => {
 
   it('names the key and what it grants', () => {
     expect(typeaheadNote('a', 'allow')).toBe(NOTE);
-    expect(typeaheadNote('s', 'allow_session')).toBe('Typing went on as this appeared: press s again to allow for session');
-    expect(typeaheadNote('enter', 'allow_always')).toBe('Typing went on as this appeared: press enter again to always allow in project');
+    expect(typeaheadNote('s', 'allow_session')).toBe(
+      'Typing went on as this appeared: press s again to allow for session',
+    );
+    expect(typeaheadNote('enter', 'allow_always')).toBe(
+      'Typing went on as this appeared: press enter again to always allow in project',
+    );
     expect(typeaheadNote(undefined, 'allow')).toBe('Typing went on as this appeared: answer again to allow');
   });
 });

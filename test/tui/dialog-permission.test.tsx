@@ -9,7 +9,19 @@ import { KeymapContext } from '../../src/tui/keymap-context.js';
 
 const CWD = '/work/project';
 const settle = () => new Promise((r) => setTimeout(r, 30));
-const KEYS = { enter: '\r', right: '\u001b[C', left: '\u001b[D', tab: '\t', shiftTab: '\u001b[Z', down: '\u001b[B', up: '\u001b[A', esc: '\u001b', pgdown: '\u001b[6~', end: '\u001b[F', space: ' ' };
+const KEYS = {
+  enter: '\r',
+  right: '\u001b[C',
+  left: '\u001b[D',
+  tab: '\t',
+  shiftTab: '\u001b[Z',
+  down: '\u001b[B',
+  up: '\u001b[A',
+  esc: '\u001b',
+  pgdown: '\u001b[6~',
+  end: '\u001b[F',
+  space: ' ',
+};
 
 function bashRequest(overrides: Partial<PermissionRequest> = {}): PermissionRequest {
   return {
@@ -138,7 +150,9 @@ describe('permission dialog', () => {
   });
 
   it('shows the keys in effect: a rebound answer names its new key', async () => {
-    const { keymap } = buildKeymap([{ file: '/p/.opencode.json', bindings: { 'permission.allow': 'y', 'permission.allow_session': 'none' } }]);
+    const { keymap } = buildKeymap([
+      { file: '/p/.opencode.json', bindings: { 'permission.allow': 'y', 'permission.allow_session': 'none' } },
+    ]);
     const onDecide = vi.fn<(d: PermissionDecision) => void>();
     const r = render(
       <KeymapContext.Provider value={keymap}>
@@ -162,13 +176,20 @@ describe('permission dialog', () => {
   });
 
   it('reads the whole-tool scope as every call of the tool', async () => {
-    const d = show(bashRequest({ toolName: 'mcp_github_create_issue', scopes: ['*'], params: { repo: 'a/b', title: 'Bug' } }));
+    const d = show(
+      bashRequest({ toolName: 'mcp_github_create_issue', scopes: ['*'], params: { repo: 'a/b', title: 'Bug' } }),
+    );
     await settle();
     expect(d.frame()).toContain('Allow for session grants: every mcp_github_create_issue call');
   });
 
   it('shows an edit as its diff', async () => {
-    const diff = createTwoFilesPatch('src/a.ts', 'src/a.ts', 'const a = 1;\nconst b = 2;\n', 'const a = 10;\nconst b = 2;\n');
+    const diff = createTwoFilesPatch(
+      'src/a.ts',
+      'src/a.ts',
+      'const a = 1;\nconst b = 2;\n',
+      'const a = 10;\nconst b = 2;\n',
+    );
     const d = show(
       bashRequest({
         toolName: 'edit',
@@ -188,7 +209,13 @@ describe('permission dialog', () => {
   });
 
   it('shows a fetch as its URL and an MCP call as its parameters in JSON', async () => {
-    let d = show(bashRequest({ toolName: 'fetch', params: { url: 'https://example.com/docs', format: 'text' }, scopes: ['example.com'] }));
+    let d = show(
+      bashRequest({
+        toolName: 'fetch',
+        params: { url: 'https://example.com/docs', format: 'text' },
+        scopes: ['example.com'],
+      }),
+    );
     await settle();
     expect(d.frame()).toMatch(/│ https:\/\/example\.com\/docs +│/);
     expect(d.frame()).not.toContain('"format"');
@@ -240,7 +267,14 @@ describe('permission dialog', () => {
     await settle();
     r.rerender(
       <InputProvider>
-        <PermissionDialog request={bashRequest({ id: 'p2', params: { command: 'rm -rf build' } })} queued={0} cwd={CWD} onDecide={onDecide} width={100} height={30} />
+        <PermissionDialog
+          request={bashRequest({ id: 'p2', params: { command: 'rm -rf build' } })}
+          queued={0}
+          cwd={CWD}
+          onDecide={onDecide}
+          width={100}
+          height={30}
+        />
       </InputProvider>,
     );
     await settle();

@@ -10,11 +10,18 @@ const showDialog = dialogPerTest();
 
 const PROFILES = [
   { name: 'local', coderModel: 'local/qwen3-coder', problems: [] },
-  { name: 'work', description: 'Anthropic, billed to work', coderModel: 'anthropic/claude-sonnet-5-5', problems: ['anthropic: WORK_ANTHROPIC_KEY is not set'] },
+  {
+    name: 'work',
+    description: 'Anthropic, billed to work',
+    coderModel: 'anthropic/claude-sonnet-5-5',
+    problems: ['anthropic: WORK_ANTHROPIC_KEY is not set'],
+  },
 ];
 
 async function show(active: string | undefined, onSelect = vi.fn(), onClose = vi.fn()) {
-  const { press, frame } = await showDialog(<ProfilesDialog profiles={PROFILES} active={active} onSelect={onSelect} onClose={onClose} width={80} height={24} />);
+  const { press, frame } = await showDialog(
+    <ProfilesDialog profiles={PROFILES} active={active} onSelect={onSelect} onClose={onClose} width={80} height={24} />,
+  );
   return { press, frame, onSelect, onClose };
 }
 
@@ -29,7 +36,7 @@ describe('profiles dialog', () => {
     expect(rows.find((r) => r.includes(' work'))).toMatch(/│ {3}work +key missing │/);
   });
 
-  it('shows the selected profile\'s description and what is missing, and enter chooses it', async () => {
+  it("shows the selected profile's description and what is missing, and enter chooses it", async () => {
     const d = await show('local');
     expect(d.frame()).not.toContain('WORK_ANTHROPIC_KEY');
     await d.press(KEYS.down);
@@ -50,7 +57,9 @@ describe('profiles dialog', () => {
 
 describe('profiles dialog without profiles', () => {
   it('says where to add them', async () => {
-    const { frame } = await showDialog(<ProfilesDialog profiles={[]} onSelect={() => {}} onClose={() => {}} width={80} height={24} />);
+    const { frame } = await showDialog(
+      <ProfilesDialog profiles={[]} onSelect={() => {}} onClose={() => {}} width={80} height={24} />,
+    );
     expect(frame()).toContain('(no profile)');
     expect(frame()).toContain('No profiles: add them under "profiles" in');
   });

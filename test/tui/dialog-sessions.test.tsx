@@ -22,7 +22,17 @@ const sessions: SessionSummary[] = Array.from({ length: 14 }, (_, i) => ({
 }));
 
 function dialog(props: Partial<React.ComponentProps<typeof SessionsDialog>> = {}) {
-  return <SessionsDialog sessions={sessions} onSelect={noop} onClose={noop} onRename={noop} onDelete={noop} now={NOW} {...props} />;
+  return (
+    <SessionsDialog
+      sessions={sessions}
+      onSelect={noop}
+      onClose={noop}
+      onRename={noop}
+      onDelete={noop}
+      now={NOW}
+      {...props}
+    />
+  );
 }
 
 describe('sessions dialog: the list', () => {

@@ -20,7 +20,17 @@ function setup(extra: { runExternalEditor?: ExternalEditorRunner; disabled?: boo
   const ref = createRef<EditorHandle>();
   const app = render(
     <InputProvider>
-      <Editor ref={ref} onSubmit={onSubmit} onMessage={onMessage} cwd="/" history={[]} width={50} focus listFiles={noFiles} {...extra} />
+      <Editor
+        ref={ref}
+        onSubmit={onSubmit}
+        onMessage={onMessage}
+        cwd="/"
+        history={[]}
+        width={50}
+        focus
+        listFiles={noFiles}
+        {...extra}
+      />
     </InputProvider>,
   );
   return { ...app, onSubmit, onMessage, ref };
@@ -52,8 +62,18 @@ describe('editor attachments', () => {
     expect(lastFrame()).toBe(`[1] a.png  [2] c.png  [3] d.png  [4] e.png\n${BORDER}\n>`);
     await type(stdin, ['h', 'i', '\r']);
     expect(onSubmit.mock.calls[0]![0]).toBe('hi');
-    expect(onSubmit.mock.calls[0]![1].map((p: { name: string }) => p.name)).toEqual(['a.png', 'c.png', 'd.png', 'e.png']);
-    expect(onSubmit.mock.calls[0]![1][0]).toEqual({ type: 'image', mimeType: 'image/png', data: PNG.toString('base64'), name: 'a.png' });
+    expect(onSubmit.mock.calls[0]![1].map((p: { name: string }) => p.name)).toEqual([
+      'a.png',
+      'c.png',
+      'd.png',
+      'e.png',
+    ]);
+    expect(onSubmit.mock.calls[0]![1][0]).toEqual({
+      type: 'image',
+      mimeType: 'image/png',
+      data: PNG.toString('base64'),
+      name: 'a.png',
+    });
     expect(lastFrame()).toBe(`${BORDER}\n>`);
     await ref.current!.attachFile(join(dir, 'a.png'));
     await ref.current!.attachFile(join(dir, 'b.png'));
@@ -100,7 +120,9 @@ describe('editor ctrl+e', () => {
   });
 
   it('an empty save empties the box, with a warning; nothing is sent', async () => {
-    const { stdin, onSubmit, onMessage, lastFrame } = setup({ runExternalEditor: async () => ({ outcome: 'saved', text: '' }) });
+    const { stdin, onSubmit, onMessage, lastFrame } = setup({
+      runExternalEditor: async () => ({ outcome: 'saved', text: '' }),
+    });
     await tick();
     await type(stdin, ['x', '\u0005']);
     expect(onMessage.mock.calls).toEqual([['the editor saved an empty message', 'warn']]);

@@ -22,15 +22,39 @@ const TOKEN = 'a'.repeat(64);
 
 describe('decideRequest', () => {
   const cases: [string, string, unknown][] = [
-    ['append', JSON.stringify({ token: TOKEN, type: 'append', text: '@src/a.ts#L10-24' }), { reply: { ok: true }, action: { type: 'append', text: '@src/a.ts#L10-24' } }],
+    [
+      'append',
+      JSON.stringify({ token: TOKEN, type: 'append', text: '@src/a.ts#L10-24' }),
+      { reply: { ok: true }, action: { type: 'append', text: '@src/a.ts#L10-24' } },
+    ],
     ['focus', JSON.stringify({ token: TOKEN, type: 'focus' }), { reply: { ok: true }, action: { type: 'focus' } }],
-    ['wrong token', JSON.stringify({ token: 'b'.repeat(64), type: 'focus' }), { reply: { ok: false, error: 'wrong token' } }],
+    [
+      'wrong token',
+      JSON.stringify({ token: 'b'.repeat(64), type: 'focus' }),
+      { reply: { ok: false, error: 'wrong token' } },
+    ],
     ['shorter token', JSON.stringify({ token: 'a', type: 'focus' }), { reply: { ok: false, error: 'wrong token' } }],
     ['no token', JSON.stringify({ type: 'focus' }), { reply: { ok: false, error: 'wrong token' } }],
-    ['submit', JSON.stringify({ token: TOKEN, type: 'submit', text: 'rm -rf /' }), { reply: { ok: false, error: 'unknown type "submit": only "append" and "focus" are accepted' } }],
-    ['a carriage return', JSON.stringify({ token: TOKEN, type: 'append', text: 'hi\r' }), { reply: { ok: false, error: 'text holds control characters' } }],
-    ['an escape sequence', JSON.stringify({ token: TOKEN, type: 'append', text: '\u001b[13~' }), { reply: { ok: false, error: 'text holds control characters' } }],
-    ['empty text', JSON.stringify({ token: TOKEN, type: 'append', text: '' }), { reply: { ok: false, error: 'append needs a non-empty "text"' } }],
+    [
+      'submit',
+      JSON.stringify({ token: TOKEN, type: 'submit', text: 'rm -rf /' }),
+      { reply: { ok: false, error: 'unknown type "submit": only "append" and "focus" are accepted' } },
+    ],
+    [
+      'a carriage return',
+      JSON.stringify({ token: TOKEN, type: 'append', text: 'hi\r' }),
+      { reply: { ok: false, error: 'text holds control characters' } },
+    ],
+    [
+      'an escape sequence',
+      JSON.stringify({ token: TOKEN, type: 'append', text: '\u001b[13~' }),
+      { reply: { ok: false, error: 'text holds control characters' } },
+    ],
+    [
+      'empty text',
+      JSON.stringify({ token: TOKEN, type: 'append', text: '' }),
+      { reply: { ok: false, error: 'append needs a non-empty "text"' } },
+    ],
     ['not JSON', 'append hi', { reply: { ok: false, error: 'not JSON: send one JSON object per line' } }],
     ['an array', '[1]', { reply: { ok: false, error: 'not a JSON object' } }],
   ];
@@ -115,12 +139,20 @@ describe('openEditorChannel', () => {
     channel = await openEditorChannel(env, handlers);
     expect(env).toEqual({ KEEP: '1' });
     const path = join(dir, 's');
-    const ok = [JSON.stringify({ token: TOKEN, type: 'append', text: '@a.ts' }), JSON.stringify({ token: TOKEN, type: 'focus' })].join('\n') + '\n';
+    const ok =
+      [
+        JSON.stringify({ token: TOKEN, type: 'append', text: '@a.ts' }),
+        JSON.stringify({ token: TOKEN, type: 'focus' }),
+      ].join('\n') + '\n';
     expect(await exchange(path, ok, 2)).toEqual(['{"ok":true}', '{"ok":true}']);
     expect(appended).toEqual(['@a.ts']);
     expect(focused).toBe(1);
     // the refusal ends the connection: the append after it on the same connection is never read
-    const bad = [JSON.stringify({ token: 'x'.repeat(64), type: 'append', text: '@b.ts' }), JSON.stringify({ token: TOKEN, type: 'append', text: '@c.ts' })].join('\n') + '\n';
+    const bad =
+      [
+        JSON.stringify({ token: 'x'.repeat(64), type: 'append', text: '@b.ts' }),
+        JSON.stringify({ token: TOKEN, type: 'append', text: '@c.ts' }),
+      ].join('\n') + '\n';
     expect(await exchange(path, bad)).toEqual(['{"ok":false,"error":"wrong token"}']);
     expect(appended).toEqual(['@a.ts']);
   });
@@ -128,7 +160,9 @@ describe('openEditorChannel', () => {
   it('refuses a line over the size limit, even before its end arrives', async () => {
     channel = await openEditorChannel({ [SOCKET_VAR]: join(dir, 's'), [TOKEN_VAR]: TOKEN }, handlers);
     const huge = JSON.stringify({ token: TOKEN, type: 'append', text: 'x'.repeat(MAX_LINE_BYTES) });
-    expect(await exchange(join(dir, 's'), huge)).toEqual([`{"ok":false,"error":"request too long: at most ${MAX_LINE_BYTES} bytes a line"}`]);
+    expect(await exchange(join(dir, 's'), huge)).toEqual([
+      `{"ok":false,"error":"request too long: at most ${MAX_LINE_BYTES} bytes a line"}`,
+    ]);
     expect(appended).toEqual([]);
   });
 

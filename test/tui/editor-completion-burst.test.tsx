@@ -17,7 +17,12 @@ const COMMANDS: CommandItem[] = [
   { id: 'new', name: 'new', title: 'New Session', description: 'Start a new session' },
   { id: 'models', name: 'models', title: 'Select Model', description: 'Choose the model' },
   { id: 'compact', name: 'compact', title: 'Compact Session', description: 'Summarise this session' },
-  { id: 'project:review', name: 'project:review', title: 'project:review', description: 'from .opencode/commands/review.md' },
+  {
+    id: 'project:review',
+    name: 'project:review',
+    title: 'project:review',
+    description: 'from .opencode/commands/review.md',
+  },
 ];
 
 function setup() {
@@ -52,7 +57,9 @@ function setup() {
 }
 
 describe('completionOpenedBy', () => {
-  const rows: Array<[before: string, inserted: string, commands: boolean, opens: ReturnType<typeof completionOpenedBy>]> = [
+  const rows: Array<
+    [before: string, inserted: string, commands: boolean, opens: ReturnType<typeof completionOpenedBy>]
+  > = [
     ['', '@', true, { kind: 'file', at: 0 }],
     ['look at ', '@src', true, { kind: 'file', at: 8 }],
     ['', 'look at @src', true, { kind: 'file', at: 8 }],
@@ -122,7 +129,9 @@ describe('the / command list', () => {
     await tick();
     await write('/rev');
     await tick(100);
-    expect(popupRows(frame()).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['▸ /project:review from .opencode/commands/review.md']);
+    expect(popupRows(frame()).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual([
+      '▸ /project:review from .opencode/commands/review.md',
+    ]);
     await write('\u007f', '\u007f', '\u007f', 'c', 'o', 'm');
     await write('\t');
     expect(frame()).toContain('> /compact');

@@ -34,7 +34,16 @@ function setup() {
   const onCommand = vi.fn();
   const app = render(
     <InputProvider>
-      <Editor onSubmit={onSubmit} cwd="/" history={[]} width={60} focus listFiles={files.list} listCommands={commands.list} onCommand={onCommand} />
+      <Editor
+        onSubmit={onSubmit}
+        cwd="/"
+        history={[]}
+        width={60}
+        focus
+        listFiles={files.list}
+        listCommands={commands.list}
+        onCommand={onCommand}
+      />
     </InputProvider>,
   );
   /** Writes each read in turn; a pause after each, so an Enter is a key of its own (paste-burst.ts). */
@@ -63,7 +72,7 @@ describe('the / list: keys before the commands have loaded', () => {
     await until(() => expect(frame()).toBe(`${'─'.repeat(60)}\n>`));
   });
 
-  it('/ ↓ ↓ tab put the third command\'s name in the input', async () => {
+  it("/ ↓ ↓ tab put the third command's name in the input", async () => {
     const { write, frame, commands } = setup();
     await tick();
     await write('/', '\u001b[B', '\u001b[B', '\t');

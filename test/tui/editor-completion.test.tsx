@@ -5,7 +5,16 @@ import { InputProvider } from '../../src/tui/input/InputProvider.js';
 import { popupRows } from '../support/popup-rows.js';
 
 const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
-const FILES = ['src/', 'src/tui/', 'README.md', 'package.json', 'src/index.ts', 'src/tui/Editor.tsx', 'src/tui/theme.ts', 'test/editor.test.ts'];
+const FILES = [
+  'src/',
+  'src/tui/',
+  'README.md',
+  'package.json',
+  'src/index.ts',
+  'src/tui/Editor.tsx',
+  'src/tui/theme.ts',
+  'test/editor.test.ts',
+];
 
 function setup() {
   const onSubmit = vi.fn();
@@ -28,7 +37,9 @@ async function type(stdin: { write(s: string): void }, keys: string[]) {
 
 /** The selected row (marked `▸`). */
 function selectedRow(frame: string): string | undefined {
-  return popupRows(frame).find((r) => r.startsWith('▸ '))?.slice(2);
+  return popupRows(frame)
+    .find((r) => r.startsWith('▸ '))
+    ?.slice(2);
 }
 
 describe('@ file completion', () => {
@@ -56,7 +67,13 @@ describe('@ file completion', () => {
     const { stdin, lastFrame, onSubmit } = setup();
     await tick();
     await type(stdin, ['@', 's', 'r', 'c']);
-    expect(popupRows(lastFrame()!)).toEqual(['▸ src/', '  src/tui/', '  src/index.ts', '  src/tui/theme.ts', '  src/tui/Editor.tsx']);
+    expect(popupRows(lastFrame()!)).toEqual([
+      '▸ src/',
+      '  src/tui/',
+      '  src/index.ts',
+      '  src/tui/theme.ts',
+      '  src/tui/Editor.tsx',
+    ]);
     await type(stdin, ['\u001b[B', '\r']);
     expect(onSubmit).not.toHaveBeenCalled();
     expect(lastFrame()!.split('\n').slice(-1)[0]).toBe('> src/tui/');

@@ -11,7 +11,15 @@ function setup(props: { history?: string[]; disabled?: boolean; onSubmit?: (text
   const onSubmit = vi.fn(props.onSubmit ?? (() => undefined));
   const app = render(
     <InputProvider>
-      <Editor onSubmit={onSubmit} cwd="/" history={props.history ?? []} width={40} focus disabled={props.disabled} listFiles={noFiles} />
+      <Editor
+        onSubmit={onSubmit}
+        cwd="/"
+        history={props.history ?? []}
+        width={40}
+        focus
+        disabled={props.disabled}
+        listFiles={noFiles}
+      />
     </InputProvider>,
   );
   return { ...app, onSubmit };

@@ -20,7 +20,10 @@ describe('editor paste', () => {
   it('takes a 20 KB multi-line bracketed paste whole without sending, then enter sends exactly it', async () => {
     const { stdin, lastFrame, onSubmit } = setup();
     await tick();
-    const lines = Array.from({ length: 400 }, (_, i) => `row ${String(i + 1).padStart(3, '0')} ${'x'.repeat(40)} 中文👍🏽`);
+    const lines = Array.from(
+      { length: 400 },
+      (_, i) => `row ${String(i + 1).padStart(3, '0')} ${'x'.repeat(40)} 中文👍🏽`,
+    );
     const pasted = lines.join('\n');
     expect(pasted.length).toBeGreaterThan(20_000);
     // a terminal delivers a long paste in pieces

@@ -88,7 +88,18 @@ describe('file picker', () => {
     expect(rows(lastFrame()!)).toEqual(['> deep.webp']);
     await type({ write: (k) => stdin.write(k), lastFrame }, ['i', 'nope.png', '\r']);
     expect(lastFrame()).toContain('no such file: nope.png');
-    await type({ write: (k) => stdin.write(k), lastFrame }, ['\u007f', '\u007f', '\u007f', '\u007f', '\u007f', '\u007f', '\u007f', '\u007f', '../../zeta.png', '\r']);
+    await type({ write: (k) => stdin.write(k), lastFrame }, [
+      '\u007f',
+      '\u007f',
+      '\u007f',
+      '\u007f',
+      '\u007f',
+      '\u007f',
+      '\u007f',
+      '\u007f',
+      '../../zeta.png',
+      '\r',
+    ]);
     expect(onPick.mock.calls).toEqual([[join(dir, 'zeta.png')]]);
     expect(onClose).not.toHaveBeenCalled();
     stdin.write('\u001b');
@@ -118,15 +129,26 @@ describe('file picker: keys in one read', () => {
   it.each([
     ['j l j enter: into pics/, down to b.png, picked', ['j', 'l', 'j', '\r'], ['pics', 'b.png']],
     ['j → ↓ ↓ →: the arrows do the same', ['j', '\u001b[C', '\u001b[B', '\u001b[B', '\u001b[C'], ['pics', 'cat.jpeg']],
-    ['j l l ↓ enter: two folders down, the only image', ['j', 'l', 'l', '\u001b[B', '\r'], ['pics', 'inner', 'deep.webp']],
-    ['j l h ↓ enter: in and out again, the row under pics/ is Alpha.JPG', ['j', 'l', 'h', '\u001b[B', '\r'], ['Alpha.JPG']],
+    [
+      'j l l ↓ enter: two folders down, the only image',
+      ['j', 'l', 'l', '\u001b[B', '\r'],
+      ['pics', 'inner', 'deep.webp'],
+    ],
+    [
+      'j l h ↓ enter: in and out again, the row under pics/ is Alpha.JPG',
+      ['j', 'l', 'h', '\u001b[B', '\r'],
+      ['Alpha.JPG'],
+    ],
     ['i pics/b.png enter: typed as a path, not moves', ['i', 'pics/b.png', '\r'], ['pics', 'b.png']],
   ])('%s', async (_name, keys, picked) => {
     const dir = tree();
     const { stdin, onPick } = setup(dir);
     await tick();
     stdin.write(keys.join(''));
-    await vi.waitFor(() => expect(onPick.mock.calls).toEqual([[join(dir, ...picked)]]), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(onPick.mock.calls).toEqual([[join(dir, ...picked)]]), {
+      timeout: 5_000,
+      interval: 20,
+    });
   });
 
   it('l and ↓ in one write: the new folder listed, its second row selected', async () => {
@@ -134,6 +156,9 @@ describe('file picker: keys in one read', () => {
     const { stdin, lastFrame } = setup(dir);
     await tick();
     stdin.write('j\u001b[C\u001b[B');
-    await vi.waitFor(() => expect(rows(lastFrame()!)).toEqual(['  inner/', '> b.png', '  cat.jpeg']), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(rows(lastFrame()!)).toEqual(['  inner/', '> b.png', '  cat.jpeg']), {
+      timeout: 5_000,
+      interval: 20,
+    });
   });
 });

@@ -33,7 +33,9 @@ describe('keys held for a loading list, and a permission dialog that appears mea
     const tree = (dialog: boolean) => (
       <InputProvider router={router}>
         <Editor onSubmit={onSubmit} cwd={CWD} history={[]} width={60} focus={!dialog} listFiles={() => files} />
-        {dialog ? <PermissionDialog request={request} queued={0} cwd={CWD} onDecide={onDecide} width={100} height={30} /> : null}
+        {dialog ? (
+          <PermissionDialog request={request} queued={0} cwd={CWD} onDecide={onDecide} width={100} height={30} />
+        ) : null}
       </InputProvider>
     );
     const app = render(tree(false));

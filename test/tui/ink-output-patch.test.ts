@@ -21,7 +21,12 @@ interface Patch {
   to: string;
 }
 interface OutputLike {
-  write(x: number, y: number, text: string, options: { transformers: ((line: string, index: number) => string)[] }): void;
+  write(
+    x: number,
+    y: number,
+    text: string,
+    options: { transformers: ((line: string, index: number) => string)[] },
+  ): void;
   clip(clip: { x1?: number; x2?: number; y1?: number; y2?: number }): void;
   unclip(): void;
   get(): { output: string; height: number };
@@ -68,12 +73,26 @@ function drawFrame(output: OutputLike, editor: string, messages: string[], scrol
   output.clip({ x1: 2, x2: 50, y1: 2, y2: 12 });
   output.write(2 - scroll, 2, messages.join('\n'), none);
   output.unclip();
-  for (let y = 2; y < 14; y++) output.write(52, y, colour.gray('│ ') + (y === 3 ? colour.green('● typescript ready') : colour.dim(`row ${y}`)), none);
-  output.write(0, 14, colour.blue('> ') + editor + colour.inverse(' '), { transformers: [(line) => line + colour.dim(' ·')] });
+  for (let y = 2; y < 14; y++)
+    output.write(
+      52,
+      y,
+      colour.gray('│ ') + (y === 3 ? colour.green('● typescript ready') : colour.dim(`row ${y}`)),
+      none,
+    );
+  output.write(0, 14, colour.blue('> ') + editor + colour.inverse(' '), {
+    transformers: [(line) => line + colour.dim(' ·')],
+  });
   output.write(0, 15, colour.bgBlue.white(' ctrl+/ help ') + ' ' + colour.yellow('Claude Sonnet'), none);
 }
 
-function frames(Output: OutputClass, count: number, messagesAt: (frame: number) => string[], editorAt: (frame: number) => string, scrollAt: (frame: number) => number): string[] {
+function frames(
+  Output: OutputClass,
+  count: number,
+  messagesAt: (frame: number) => string[],
+  editorAt: (frame: number) => string,
+  scrollAt: (frame: number) => number,
+): string[] {
   const texts: string[] = [];
   for (let frame = 0; frame < count; frame++) {
     const output = new Output({ width: 80, height: 17 });
@@ -85,7 +104,11 @@ function frames(Output: OutputClass, count: number, messagesAt: (frame: number) 
 
 const MESSAGES = [
   colour.bold('You') + ' fix the test in ' + colour.underline('src/add.ts'),
-  'The sum is ' + colour.red('wrong') + ': ' + colour.bgYellow.black('a - b') + ' should be a + b, and this line is wider than the box it is drawn in',
+  'The sum is ' +
+    colour.red('wrong') +
+    ': ' +
+    colour.bgYellow.black('a - b') +
+    ' should be a + b, and this line is wider than the box it is drawn in',
   '漢字 wide characters and an emoji 🙂 mid-line, cut by the clip',
   colour.italic.magenta('a styled run that ') + 'ends plain',
   '',
@@ -93,7 +116,7 @@ const MESSAGES = [
 ];
 
 describe("Ink's Output with the build's caches", () => {
-  it('gives the same text as Ink\'s own while a person types and the view scrolls', () => {
+  it("gives the same text as Ink's own while a person types and the view scrolls", () => {
     const editorAt = (frame: number) => 'fix the sum'.slice(0, frame % 12) + (frame >= 24 ? colour.red('!') : '');
     const scrollAt = (frame: number) => (frame % 10 === 9 ? 3 : 0);
     const messagesAt = (frame: number) => (frame % 7 === 6 ? [...MESSAGES].reverse() : MESSAGES);
@@ -105,9 +128,24 @@ describe("Ink's Output with the build's caches", () => {
 
   it('gives the same text across the point where its caches are emptied (a long streamed reply)', () => {
     // each frame new lines, as a reply streams: the caches pass OUTPUT_CACHE_LINES and start again
-    const lines = (frame: number) => Array.from({ length: 12 }, (_, i) => `${colour.green(`line ${frame * 12 + i}`)} of the reply ${'·'.repeat(i)}`);
+    const lines = (frame: number) =>
+      Array.from({ length: 12 }, (_, i) => `${colour.green(`line ${frame * 12 + i}`)} of the reply ${'·'.repeat(i)}`);
     const count = Math.ceil((OUTPUT_CACHE_LINES as number) / 12) + 5;
-    const mine = frames(patched, count, lines, () => 'x', () => 0);
-    expect(mine).toEqual(frames(original, count, lines, () => 'x', () => 0));
+    const mine = frames(
+      patched,
+      count,
+      lines,
+      () => 'x',
+      () => 0,
+    );
+    expect(mine).toEqual(
+      frames(
+        original,
+        count,
+        lines,
+        () => 'x',
+        () => 0,
+      ),
+    );
   });
 });

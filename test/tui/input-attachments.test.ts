@@ -37,7 +37,13 @@ describe('loadAttachment', () => {
     const dir = tempDir();
     const big = Buffer.alloc(Math.round(7.2 * 1024 * 1024));
     PNG.copy(big);
-    writeTree(dir, { 'x.txt': 'hello', 'big.png': big, 'fake.png': 'not really a png', 'pic.gif': 'GIF89a', 'folder.png/a': '' });
+    writeTree(dir, {
+      'x.txt': 'hello',
+      'big.png': big,
+      'fake.png': 'not really a png',
+      'pic.gif': 'GIF89a',
+      'folder.png/a': '',
+    });
     expect(await failure(join(dir, 'x.txt'))).toBe('not an image: x.txt; attach .jpg, .jpeg, .png or .webp');
     expect(await failure(join(dir, 'pic.gif'))).toBe('not an image: pic.gif; attach .jpg, .jpeg, .png or .webp');
     expect(await failure(join(dir, 'big.png'))).toBe('too large: 7.2 MB; the limit is 5 MB');

@@ -95,7 +95,14 @@ describe('editor layout', () => {
     expect(view.hiddenAbove).toBe(492);
     expect(view.hiddenBelow).toBe(0);
     expect(view.rows.map((r) => r.before + (r.cursor ?? '') + r.after)).toEqual([
-      'line 493', 'line 494', 'line 495', 'line 496', 'line 497', 'line 498', 'line 499', 'line 500 ',
+      'line 493',
+      'line 494',
+      'line 495',
+      'line 496',
+      'line 497',
+      'line 498',
+      'line 499',
+      'line 500 ',
     ]);
     const top = layoutEditor(text, 0, 40, 8);
     expect([top.hiddenAbove, top.hiddenBelow, top.rows[0]!.first, top.rows[0]!.cursor]).toEqual([0, 492, true, 'l']);

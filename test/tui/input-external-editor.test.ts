@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { editInExternalEditor, editorCommand, externalEditMessage, externalEditorRunner, type ExternalEditResult } from '../../src/tui/input/external-editor.js';
+import {
+  editInExternalEditor,
+  editorCommand,
+  externalEditMessage,
+  externalEditorRunner,
+  type ExternalEditResult,
+} from '../../src/tui/input/external-editor.js';
 import { cleanupTempDirs, tempDir } from '../support/temp-tree.js';
 
 afterEach(cleanupTempDirs);
@@ -9,7 +15,10 @@ afterEach(cleanupTempDirs);
 /** A stand-in editor: records the file it was given, appends a line, exits with `code`. */
 function fakeEditor(dir: string, code = 0): string {
   const path = join(dir, 'fake editor');
-  writeFileSync(path, `#!/bin/sh\nprintf '%s' "$1" > '${join(dir, 'file-given')}'\nprintf '\\nadded by the editor\\n\\n' >> "$1"\nexit ${code}\n`);
+  writeFileSync(
+    path,
+    `#!/bin/sh\nprintf '%s' "$1" > '${join(dir, 'file-given')}'\nprintf '\\nadded by the editor\\n\\n' >> "$1"\nexit ${code}\n`,
+  );
   chmodSync(path, 0o755);
   return `'${path}'`;
 }
@@ -17,14 +26,21 @@ function fakeEditor(dir: string, code = 0): string {
 describe('external editor', () => {
   it('edits the text in a temp msg_*.md file and returns what was saved, without trailing newlines', () => {
     const dir = tempDir();
-    expect(editInExternalEditor('my draft', fakeEditor(dir))).toEqual({ outcome: 'saved', text: 'my draft\nadded by the editor' });
+    expect(editInExternalEditor('my draft', fakeEditor(dir))).toEqual({
+      outcome: 'saved',
+      text: 'my draft\nadded by the editor',
+    });
     const given = readFileSync(join(dir, 'file-given'), 'utf8');
     expect(basename(given)).toMatch(/^msg_.*\.md$/);
   });
 
   it('says the editor failed when it exits with a non-zero code', () => {
     const dir = tempDir();
-    expect(editInExternalEditor('my draft', fakeEditor(dir, 1))).toEqual({ outcome: 'failed', exitCode: 1, signal: null });
+    expect(editInExternalEditor('my draft', fakeEditor(dir, 1))).toEqual({
+      outcome: 'failed',
+      exitCode: 1,
+      signal: null,
+    });
   });
 
   it('says unchanged when the editor quits without saving (so the draft is not sent), trailing newlines and all', () => {
@@ -56,7 +72,10 @@ describe('external editor', () => {
   it('the runner releases raw mode and the screen modes while the editor runs, then restores and redraws', async () => {
     const dir = tempDir();
     const calls: string[] = [];
-    const stdout = { isTTY: true, write: (s: string) => calls.push(JSON.stringify(s)) } as unknown as NodeJS.WriteStream;
+    const stdout = {
+      isTTY: true,
+      write: (s: string) => calls.push(JSON.stringify(s)),
+    } as unknown as NodeJS.WriteStream;
     const runner = externalEditorRunner(
       { setRawMode: (on) => calls.push(`raw ${on}`), stdout, redraw: () => calls.push('redraw') },
       () => {
@@ -84,8 +103,16 @@ describe('the status line after an external edit', () => {
     [{ outcome: 'saved', text: 'fix it' }, 'the edited message is in the input box: enter sends it', 'info'],
     [{ outcome: 'saved', text: ' \n' }, 'the editor saved an empty message', 'warn'],
     [{ outcome: 'unchanged' }, 'the editor closed without saving: the draft is unchanged, nothing was sent', 'info'],
-    [{ outcome: 'failed', exitCode: 1, signal: null }, 'the editor exited with code 1: the draft is unchanged, nothing was sent', 'warn'],
-    [{ outcome: 'failed', exitCode: null, signal: 'SIGKILL' }, 'the editor was stopped by SIGKILL: the draft is unchanged, nothing was sent', 'warn'],
+    [
+      { outcome: 'failed', exitCode: 1, signal: null },
+      'the editor exited with code 1: the draft is unchanged, nothing was sent',
+      'warn',
+    ],
+    [
+      { outcome: 'failed', exitCode: null, signal: 'SIGKILL' },
+      'the editor was stopped by SIGKILL: the draft is unchanged, nothing was sent',
+      'warn',
+    ],
   ];
   it.each(rows)('%j → %s', (result, text, level) => {
     expect(externalEditMessage(result)).toEqual({ text, level });

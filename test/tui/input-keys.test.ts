@@ -41,7 +41,13 @@ describe('parseKey', () => {
     expect(pick(parseKey('中'))).toEqual({ name: '中', ctrl: false, meta: false, shift: false, text: '中' });
     expect(parseKey('😀').text).toBe('😀');
     expect(pick(parseKey(' '))).toEqual({ name: 'space', ctrl: false, meta: false, shift: false, text: ' ' });
-    expect(pick(parseKey('hello\r\nworld'))).toEqual({ name: 'text', ctrl: false, meta: false, shift: false, text: 'hello\nworld' });
+    expect(pick(parseKey('hello\r\nworld'))).toEqual({
+      name: 'text',
+      ctrl: false,
+      meta: false,
+      shift: false,
+      text: 'hello\nworld',
+    });
     expect(pick(parseKey('\u001bb'))).toEqual({ name: 'b', ctrl: false, meta: true, shift: false, text: '' });
     expect(parseKey('\u007f').name).toBe('backspace');
     expect(parseKey('\u001b[3~').name).toBe('delete');

@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InputRouter } from '../../src/tui/input/InputProvider.js';
-import { BURST_GAP_MS, classifyBurst, ENTER_AFTER_INPUT_MS, MAX_TYPED_AHEAD, startsBurst } from '../../src/tui/input/paste-burst.js';
+import {
+  BURST_GAP_MS,
+  classifyBurst,
+  ENTER_AFTER_INPUT_MS,
+  MAX_TYPED_AHEAD,
+  startsBurst,
+} from '../../src/tui/input/paste-burst.js';
 
 /** Longer than a burst's end (BURST_GAP_MS and a turn) plus the router's one-key-per-turn drain. */
 const settle = () => new Promise((r) => setTimeout(r, BURST_GAP_MS * 4));
@@ -14,7 +20,9 @@ function setup() {
   let clock = 1_000;
   const router = new InputRouter(() => clock);
   const events: string[] = [];
-  router.addKeyHandler(0, { current: (k) => void events.push(k.name === 'text' ? `text:${k.text}` : k.text || k.name) });
+  router.addKeyHandler(0, {
+    current: (k) => void events.push(k.name === 'text' ? `text:${k.text}` : k.text || k.name),
+  });
   router.addPasteHandler(0, { current: (t) => void events.push(`paste:${t}`) });
   /** one read arriving `afterMs` after the previous one */
   const read = (sequence: string, afterMs = 0) => {

@@ -15,7 +15,9 @@ const ref = <T>(current: T) => ({ current });
 const name = (k: Key) => (k.name === 'text' ? k.text : `${k.ctrl ? 'ctrl+' : ''}${k.name}`);
 
 /** A router with an editor at the bottom and a loading list above it, each recording what it got. */
-function setup(options: { listLayer?: number; whileLoading?: (key: Key) => WhileLoading; listTakes?: (key: Key) => boolean } = {}) {
+function setup(
+  options: { listLayer?: number; whileLoading?: (key: Key) => WhileLoading; listTakes?: (key: Key) => boolean } = {},
+) {
   const router = new InputRouter();
   const seen: string[] = [];
   const editor: KeyHandler = (k) => (seen.push(`editor:${name(k)}`), true);
@@ -24,7 +26,9 @@ function setup(options: { listLayer?: number; whileLoading?: (key: Key) => While
     return options.listTakes?.(k) ?? true;
   };
   router.addKeyHandler(LAYER.editor, ref(editor));
-  const loading = ref<((key: Key) => WhileLoading) | undefined>(options.whileLoading ?? ((k) => (k.name === 'escape' ? 'now' : 'wait')));
+  const loading = ref<((key: Key) => WhileLoading) | undefined>(
+    options.whileLoading ?? ((k) => (k.name === 'escape' ? 'now' : 'wait')),
+  );
   const remove = router.addKeyHandler(options.listLayer ?? LAYER.dialog, ref(list), loading);
   const load = () => {
     loading.current = undefined;
@@ -69,7 +73,10 @@ describe('keys held for a list that loads', () => {
 
   it('a key taken at once by a handler above the list (ctrl+c: the quit question) drops what was held', async () => {
     const { router, seen } = setup();
-    router.addKeyHandler(LAYER.dialog + 1, ref((k: Key) => (k.ctrl && k.name === 'c' ? (seen.push('quit'), true) : false)));
+    router.addKeyHandler(
+      LAYER.dialog + 1,
+      ref((k: Key) => (k.ctrl && k.name === 'c' ? (seen.push('quit'), true) : false)),
+    );
     router.input('\u001b[B');
     await turns();
     router.input('\u0003');
@@ -110,7 +117,10 @@ describe('keys held for a list that loads', () => {
   it('a paste after held keys waits behind them', async () => {
     const { router, seen, load } = setup();
     const pastes: string[] = [];
-    router.addPasteHandler(LAYER.editor, ref((text: string) => void pastes.push(text)));
+    router.addPasteHandler(
+      LAYER.editor,
+      ref((text: string) => void pastes.push(text)),
+    );
     router.input('\u001b[B');
     router.input('\u001b[200~');
     router.input('pasted');
@@ -127,10 +137,17 @@ describe('keys held for a list that loads', () => {
     let clock = 0;
     const router = new InputRouter(() => clock);
     const loading = ref<((key: Key) => WhileLoading) | undefined>(() => 'wait');
-    router.addKeyHandler(LAYER.editor, ref(() => true));
+    router.addKeyHandler(
+      LAYER.editor,
+      ref(() => true),
+    );
     router.input('a');
     expect([router.lastKeyAt, router.lastKey?.text]).toEqual([0, 'a']);
-    router.addKeyHandler(LAYER.dialog, ref(() => true), loading);
+    router.addKeyHandler(
+      LAYER.dialog,
+      ref(() => true),
+      loading,
+    );
     clock = 5;
     router.input('b');
     expect([router.lastKeyAt, router.lastKey?.text]).toEqual([0, 'a']);
@@ -145,7 +162,11 @@ describe('keys held for a list that loads', () => {
     const router = new InputRouter();
     const seen: string[] = [];
     const loading = ref<((key: Key) => WhileLoading) | undefined>(undefined);
-    router.addKeyHandler(LAYER.dialog, ref((k: Key) => (seen.push(name(k)), true)), loading);
+    router.addKeyHandler(
+      LAYER.dialog,
+      ref((k: Key) => (seen.push(name(k)), true)),
+      loading,
+    );
     router.input('\u001b[B');
     router.loaded(loading);
     await turns();

@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { InputRouter, LAYER, PASTE_IDLE_MS, sanitizePaste, type KeyHandler } from '../../src/tui/input/InputProvider.js';
+import {
+  InputRouter,
+  LAYER,
+  PASTE_IDLE_MS,
+  sanitizePaste,
+  type KeyHandler,
+} from '../../src/tui/input/InputProvider.js';
 
 /** Lets the router hand over keys it held for the next turn of the event loop. */
 const turn = () => new Promise((r) => setTimeout(r, 20));
@@ -33,8 +39,14 @@ describe('input router layering', () => {
   it('within a layer the latest registered handler goes first', () => {
     const router = new InputRouter();
     const seen: string[] = [];
-    router.addKeyHandler(LAYER.popup, ref(() => void seen.push('first')));
-    router.addKeyHandler(LAYER.popup, ref(() => void seen.push('second')));
+    router.addKeyHandler(
+      LAYER.popup,
+      ref(() => void seen.push('first')),
+    );
+    router.addKeyHandler(
+      LAYER.popup,
+      ref(() => void seen.push('second')),
+    );
     router.input('a');
     expect(seen).toEqual(['second', 'first']);
   });
@@ -43,9 +55,18 @@ describe('input router layering', () => {
     const router = new InputRouter();
     const got: string[] = [];
     const keys: string[] = [];
-    router.addPasteHandler(LAYER.editor, ref((t: string) => void got.push(`editor:${t}`)));
-    router.addPasteHandler(LAYER.dialog, ref((t: string) => void got.push(`dialog:${t}`)));
-    router.addKeyHandler(LAYER.editor, ref((k) => void keys.push(k.name)));
+    router.addPasteHandler(
+      LAYER.editor,
+      ref((t: string) => void got.push(`editor:${t}`)),
+    );
+    router.addPasteHandler(
+      LAYER.dialog,
+      ref((t: string) => void got.push(`dialog:${t}`)),
+    );
+    router.addKeyHandler(
+      LAYER.editor,
+      ref((k) => void keys.push(k.name)),
+    );
     for (const part of ['\u001b[200~', 'line 1\r', '\nline 2', '\u001b[A', '\u001b[201~']) router.input(part);
     expect(got).toEqual(['dialog:line 1\nline 2']);
     expect(keys).toEqual([]);
@@ -89,7 +110,9 @@ describe('several keys in one read', () => {
   it('are handled one by one, a turn of the event loop apart: each key sees what the one before changed', async () => {
     const router = new InputRouter();
     const seen: string[] = [];
-    router.addKeyHandler(0, { current: (k) => void seen.push(k.name === 'text' ? `text:${k.text}` : `${k.ctrl ? 'ctrl+' : ''}${k.name}`) });
+    router.addKeyHandler(0, {
+      current: (k) => void seen.push(k.name === 'text' ? `text:${k.text}` : `${k.ctrl ? 'ctrl+' : ''}${k.name}`),
+    });
     router.input('ab\u007f\u007fZ');
     // the first key at once, the rest after the app had a chance to render
     expect(seen).toEqual(['text:ab']);

@@ -23,7 +23,16 @@ describe('isTypedLine', () => {
 describe('splitInputEvents', () => {
   it('cuts escape sequences from the text around them, as Ink does', () => {
     expect(splitInputEvents('ab\u001b[Acd\u001bOPx\u001bq\u001b[200~pasted\u001b[201~\r')).toEqual([
-      'ab', '\u001b[A', 'cd', '\u001bOP', 'x', '\u001bq', '\u001b[200~', 'pasted', '\u001b[201~', '\r',
+      'ab',
+      '\u001b[A',
+      'cd',
+      '\u001bOP',
+      'x',
+      '\u001bq',
+      '\u001b[200~',
+      'pasted',
+      '\u001b[201~',
+      '\r',
     ]);
   });
 });

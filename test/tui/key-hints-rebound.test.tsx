@@ -58,12 +58,18 @@ describe('busy messages name the interrupt key in effect', () => {
     const { store, waitFor, type } = await busy({ 'session.interrupt': 'ctrl+g' });
     await type(ALT_U);
     await waitFor((f) => f.includes('The agent is busy: undo'));
-    expect(store.getSnapshot().status?.text).toBe('The agent is busy: undo after the reply finishes, or press ctrl+g to cancel it');
+    expect(store.getSnapshot().status?.text).toBe(
+      'The agent is busy: undo after the reply finishes, or press ctrl+g to cancel it',
+    );
     await type(CTRL_S);
     await waitFor((f) => f.includes('switch sessions'));
-    expect(store.getSnapshot().status?.text).toBe('The agent is busy: switch sessions after the reply finishes (ctrl+g cancels it)');
+    expect(store.getSnapshot().status?.text).toBe(
+      'The agent is busy: switch sessions after the reply finishes (ctrl+g cancels it)',
+    );
     await store.send('a command sent while busy');
-    expect(store.getSnapshot().status?.text).toBe('The agent is busy: wait for the reply, or press ctrl+g to cancel it');
+    expect(store.getSnapshot().status?.text).toBe(
+      'The agent is busy: wait for the reply, or press ctrl+g to cancel it',
+    );
   });
 
   it('unbound: the messages name no key', async () => {
@@ -148,25 +154,39 @@ async function frameOf(node: React.ReactElement, keymap: Keymap): Promise<string
 describe('dialog hint rows name the keys in effect', () => {
   it('the arguments dialog', async () => {
     const keymap = keymapOf({ 'field.next': 'ctrl+n', 'dialog.select': 'ctrl+r', 'dialog.close': 'none' });
-    const frame = await frameOf(<ArgumentsDialog title="user:x" names={['A']} onSubmit={() => {}} onClose={() => {}} width={80} height={20} />, keymap);
+    const frame = await frameOf(
+      <ArgumentsDialog title="user:x" names={['A']} onSubmit={() => {}} onClose={() => {}} width={80} height={20} />,
+      keymap,
+    );
     expect(frame).toContain('ctrl+n next field · ctrl+r run');
     expect(frame).not.toContain('cancel');
   });
 
   it('the logs page', async () => {
-    const frame = await frameOf(<LogsPage entries={[]} onBack={() => {}} width={60} height={10} />, keymapOf({ 'logs.back': 'alt+b' }));
+    const frame = await frameOf(
+      <LogsPage entries={[]} onBack={() => {}} width={60} height={10} />,
+      keymapOf({ 'logs.back': 'alt+b' }),
+    );
     expect(frame).toContain('Logs (0) · ↑↓ select · alt+b back');
   });
 
   it('the file picker', async () => {
-    const keymap = keymapOf({ 'file_picker.open': 'o', 'file_picker.parent': 'u', 'file_picker.type': 'p', 'dialog.close': 'ctrl+q' });
+    const keymap = keymapOf({
+      'file_picker.open': 'o',
+      'file_picker.parent': 'u',
+      'file_picker.type': 'p',
+      'dialog.close': 'ctrl+q',
+    });
     const cwd = mkdtempSync(join(tmpdir(), 'opencode-picker-'));
     const frame = await frameOf(<FilePickerDialog cwd={cwd} onPick={() => {}} onClose={() => {}} width={80} />, keymap);
     expect(frame).toContain('↑↓ move · o open · u up · p type a path · ctrl+q close');
   });
 
   it('the quit question', async () => {
-    const frame = await frameOf(<QuitDialog onQuit={() => {}} onClose={() => {}} />, keymapOf({ 'confirm.yes': 'alt+y', 'confirm.no': 'none' }));
+    const frame = await frameOf(
+      <QuitDialog onQuit={() => {}} onClose={() => {}} />,
+      keymapOf({ 'confirm.yes': 'alt+y', 'confirm.no': 'none' }),
+    );
     expect(frame).toContain('Yes (alt+y)');
     expect(frame).toMatch(/No(?! \()/);
   });
@@ -185,19 +205,32 @@ describe('the external editor message names the send key in effect', () => {
 
 describe('hints of an unbound action name no key (they named the default before)', () => {
   it('the pulse: no "to interrupt" without session.interrupt', () => {
-    expect(pulseText({ label: 'Running bash: npm test', startedAt: 0 }, 5_000, undefined)).toBe('Running bash: npm test · 5s');
-    expect(pulseText({ label: 'Running bash: npm test', startedAt: 0 }, 5_000, 'ctrl+g')).toBe('Running bash: npm test · 5s · ctrl+g to interrupt');
+    expect(pulseText({ label: 'Running bash: npm test', startedAt: 0 }, 5_000, undefined)).toBe(
+      'Running bash: npm test · 5s',
+    );
+    expect(pulseText({ label: 'Running bash: npm test', startedAt: 0 }, 5_000, 'ctrl+g')).toBe(
+      'Running bash: npm test · 5s · ctrl+g to interrupt',
+    );
   });
 
   it('the queue line: only the parts whose action has a key', () => {
     const queue = [{ id: 1, text: 'one', attachments: [] }];
-    expect(queueLines(queue, false, { clear: 'ctrl+g' })).toEqual(['queued  one', '  sent when the reply ends; ctrl+g ctrl+g cancels and clears']);
-    expect(queueLines(queue, true, { recall: 'alt+k' })).toEqual(['queued  one', '  held after the cancel: enter sends, alt+k edits the last']);
+    expect(queueLines(queue, false, { clear: 'ctrl+g' })).toEqual([
+      'queued  one',
+      '  sent when the reply ends; ctrl+g ctrl+g cancels and clears',
+    ]);
+    expect(queueLines(queue, true, { recall: 'alt+k' })).toEqual([
+      'queued  one',
+      '  held after the cancel: enter sends, alt+k edits the last',
+    ]);
     expect(queueLines(queue, false, {})).toEqual(['queued  one', '  sent when the reply ends']);
   });
 
   it('the pager and the models dialog', async () => {
-    const pager = await frameOf(<PagerPage title="Bash  ls" text="a" onBack={() => {}} width={80} height={10} />, keymapOf({ 'pager.back': 'none' }));
+    const pager = await frameOf(
+      <PagerPage title="Bash  ls" text="a" onBack={() => {}} width={80} height={10} />,
+      keymapOf({ 'pager.back': 'none' }),
+    );
     expect(pager.split('\n')[0]).toBe('Bash  ls · lines 1–1 of 1 · ↑↓ pgup pgdown scroll');
     const providers = [{ id: 'openai', name: 'OpenAI', models: [{ id: 'gpt-5', name: 'GPT-5' }] }];
     const models = await frameOf(

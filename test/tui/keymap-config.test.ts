@@ -12,7 +12,9 @@ const PROJECT = '/p/.opencode.json';
 
 describe('buildKeymap', () => {
   it('rebinds an action to one key or a list; the old key no longer triggers it', () => {
-    const { keymap, errors, warnings } = buildKeymap([{ file: PROJECT, bindings: { 'session.new': ['ctrl+b', 'alt+n'], 'app.logs': 'f2' } }]);
+    const { keymap, errors, warnings } = buildKeymap([
+      { file: PROJECT, bindings: { 'session.new': ['ctrl+b', 'alt+n'], 'app.logs': 'f2' } },
+    ]);
     expect([errors, warnings]).toEqual([[], []]);
     expect(keymap.keys('session.new')).toEqual(['ctrl+b', 'alt+n']);
     expect(keymap.matches(parseKey('\u0002'), 'session.new')).toBe(true); // ctrl+b
@@ -41,7 +43,9 @@ describe('buildKeymap', () => {
   });
 
   it('spellings are read as matchesBinding reads them and kept in one form', () => {
-    const { keymap } = buildKeymap([{ file: PROJECT, bindings: { 'dialog.close': ['Escape', 'Ctrl+Q'], 'app.help': 'ctrl+_' } }]);
+    const { keymap } = buildKeymap([
+      { file: PROJECT, bindings: { 'dialog.close': ['Escape', 'Ctrl+Q'], 'app.help': 'ctrl+_' } },
+    ]);
     expect(keymap.keys('dialog.close')).toEqual(['esc', 'ctrl+q']);
     expect(keymap.keys('app.help')).toEqual(['ctrl+/']);
     expect(keymap.matches(parseKey('\u001f'), 'app.help')).toBe(true);
@@ -49,7 +53,16 @@ describe('buildKeymap', () => {
 
   it('an unknown action and an unreadable key are one error line each, naming the file and the action', () => {
     const { keymap, errors } = buildKeymap([
-      { file: PROJECT, bindings: { 'session.nwe': 'ctrl+b', 'frobnicate.all': 'x', 'model.list': ['ctrl+foo', 'alt+m'], 'app.logs': 'shift+l', 'theme.list': 3 } },
+      {
+        file: PROJECT,
+        bindings: {
+          'session.nwe': 'ctrl+b',
+          'frobnicate.all': 'x',
+          'model.list': ['ctrl+foo', 'alt+m'],
+          'app.logs': 'shift+l',
+          'theme.list': 3,
+        },
+      },
     ]);
     expect(errors).toEqual([
       '/p/.opencode.json: keybindings.session.nwe: unknown action (did you mean session.new?); `opencode keybindings` lists them',
@@ -65,11 +78,18 @@ describe('buildKeymap', () => {
   it('two actions on one key that listen together is a warning naming both; in different places it is fine', () => {
     const { warnings } = buildKeymap([{ file: PROJECT, bindings: { 'session.new': 'ctrl+o', 'dialog.close': 'q' } }]);
     // dialog.close on q meets no other q in the list dialogs (q is logs.back's on the logs page)
-    expect(warnings).toEqual(['/p/.opencode.json: ctrl+o is bound to both model.list and session.new (chat page); only one of them will run: bind one to another key']);
+    expect(warnings).toEqual([
+      '/p/.opencode.json: ctrl+o is bound to both model.list and session.new (chat page); only one of them will run: bind one to another key',
+    ]);
   });
 
   it('warns about keys terminals deliver as another key', () => {
-    const { warnings } = buildKeymap([{ file: PROJECT, bindings: { 'app.help': 'ctrl+?', 'editor.open': 'ctrl+i', 'editor.submit': ['enter', 'ctrl+enter'] } }]);
+    const { warnings } = buildKeymap([
+      {
+        file: PROJECT,
+        bindings: { 'app.help': 'ctrl+?', 'editor.open': 'ctrl+i', 'editor.submit': ['enter', 'ctrl+enter'] },
+      },
+    ]);
     expect(warnings).toEqual([
       '/p/.opencode.json: keybindings.app.help: ctrl+? arrives as backspace in xterm and tmux',
       '/p/.opencode.json: keybindings.editor.open: ctrl+i arrives as tab',

@@ -14,7 +14,8 @@ const ENTRIES: LogEntry[] = [
     id: 3,
     time: at(9, 1, 7),
     level: 'error',
-    message: 'provider request failed: 529 overloaded, retrying in 4 s with a very long message that will not fit on the row',
+    message:
+      'provider request failed: 529 overloaded, retrying in 4 s with a very long message that will not fit on the row',
     details: 'attempt=2\nbody={"type":"overloaded_error"}',
   },
 ];
@@ -78,7 +79,12 @@ describe('logs page', () => {
     await d.press('j');
     d.rerender(
       <InputProvider>
-        <LogsPage entries={[...ENTRIES, { id: 4, time: at(9, 2, 0), level: 'debug', message: 'tick' }]} onBack={d.onBack} width={60} height={16} />
+        <LogsPage
+          entries={[...ENTRIES, { id: 4, time: at(9, 2, 0), level: 'debug', message: 'tick' }]}
+          onBack={d.onBack}
+          width={60}
+          height={16}
+        />
       </InputProvider>,
     );
     await settle();

@@ -35,20 +35,40 @@ describe('a session holding a 1 MB line, in the message list', () => {
   const height = 12;
   const words = 'the quick brown fox jumps over the lazy dog while the model keeps writing one very long line ';
   const line = words.repeat(Math.ceil(2 ** 20 / words.length)).slice(0, 2 ** 20);
-  const items = [item('u1', 'user', 'Show me the big thing.'), item('a1', 'assistant', line), item('a2', 'assistant', 'That was it.')];
+  const items = [
+    item('u1', 'user', 'Show me the big thing.'),
+    item('a1', 'assistant', line),
+    item('a2', 'assistant', 'That was it.'),
+  ];
   // the full layout, without lazy rows: the whole reply lexed as markdown and wrapped
-  const full = [renderChatItem(items[0]!, { width, showThinking: false }, theme), renderMarkdown(line, width, theme), ['That was it.']];
+  const full = [
+    renderChatItem(items[0]!, { width, showThinking: false }, theme),
+    renderMarkdown(line, width, theme),
+    ['That was it.'],
+  ];
   const fullLinesOf: LinesOf = (i) => [...full[i]!, ''];
   const screen = (lines: string[]) => lines.map((l) => (l.replace(SGR, '') || ' ').trimEnd());
 
   it('shows the end, then each page up and down, as the full layout has them', async () => {
     const r = render(
       <InputProvider>
-        <MessageList items={items} width={width} height={height} showThinking={false} cwd="/p" active cache={new LineCache()} />
+        <MessageList
+          items={items}
+          width={width}
+          height={height}
+          showThinking={false}
+          cwd="/p"
+          active
+          cache={new LineCache()}
+        />
       </InputProvider>,
     );
     unmount = r.unmount;
-    const frame = () => (r.lastFrame() ?? '').replace(SGR, '').split('\n').map((l) => l.trimEnd());
+    const frame = () =>
+      (r.lastFrame() ?? '')
+        .replace(SGR, '')
+        .split('\n')
+        .map((l) => l.trimEnd());
     await settle();
     const bottom = bottomWindow(items.length, fullLinesOf, height);
     expect(frame()).toEqual(screen(bottom.lines));

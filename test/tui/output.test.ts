@@ -41,7 +41,11 @@ describe('createTuiOutput', () => {
       const redraws: string[] = [];
       output.onResize(() => redraws.push('clear'));
       output.stream.on('resize', () => redraws.push(`${output.stream.columns}x${output.stream.rows}`));
-      for (const [c, r] of [[100, 30], [90, 25], [80, 20]] as const) {
+      for (const [c, r] of [
+        [100, 30],
+        [90, 25],
+        [80, 20],
+      ] as const) {
         real.columns = c;
         real.rows = r;
         real.emit('resize');

@@ -38,11 +38,21 @@ const prompt = (id: number, text: string, images = 0): QueuedPrompt => ({
 
 describe('Pulse', () => {
   it('draws spinner, label, elapsed time and the key, and the spinner moves on its own', async () => {
-    const ui = render(<Pulse activity={{ label: 'Running bash: npm test', startedAt: 0 }} width={80} interruptKey="esc" now={() => 65_000} />);
+    const ui = render(
+      <Pulse
+        activity={{ label: 'Running bash: npm test', startedAt: 0 }}
+        width={80}
+        interruptKey="esc"
+        now={() => 65_000}
+      />,
+    );
     unmount = ui.unmount;
     const first = ui.lastFrame()!;
     expect(first).toBe(`${SPINNER_FRAMES[0]} Running bash: npm test · 1m 5s · esc to interrupt`);
-    const next = await until(() => ui.lastFrame()!, (f) => f !== first);
+    const next = await until(
+      () => ui.lastFrame()!,
+      (f) => f !== first,
+    );
     expect(next).toBe(`${SPINNER_FRAMES[1]} Running bash: npm test · 1m 5s · esc to interrupt`);
   });
 
@@ -50,7 +60,15 @@ describe('Pulse', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let t = 0;
     const clock = () => t;
-    const pulse = () => <Pulse activity={{ label: 'Thinking…', startedAt: 0 }} width={40} interruptKey="esc" now={() => 0} clock={clock} />;
+    const pulse = () => (
+      <Pulse
+        activity={{ label: 'Thinking…', startedAt: 0 }}
+        width={40}
+        interruptKey="esc"
+        now={() => 0}
+        clock={clock}
+      />
+    );
     const ui = render(pulse());
     unmount = ui.unmount;
     await effects();
@@ -67,13 +85,23 @@ describe('Pulse', () => {
     // 40 frames, the app's: the pulse's 8 ticks drew none (each was one more whole frame before)
     expect(ui.frames.length - before).toBe(40);
     // the spinner stepped every 100 ms (PULSE_STEP_MS) on those frames
-    expect(glyphs).toEqual(Array.from({ length: 40 }, (_, i) => SPINNER_FRAMES[Math.floor((25 * (i + 1)) / 100) % SPINNER_FRAMES.length]));
+    expect(glyphs).toEqual(
+      Array.from({ length: 40 }, (_, i) => SPINNER_FRAMES[Math.floor((25 * (i + 1)) / 100) % SPINNER_FRAMES.length]),
+    );
   });
 
   it('draws a frame of its own at each tick while nothing else draws (a silent provider), stepping each time', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let t = 0;
-    const ui = render(<Pulse activity={{ label: 'Thinking…', startedAt: 0 }} width={40} interruptKey="esc" now={() => 0} clock={() => t} />);
+    const ui = render(
+      <Pulse
+        activity={{ label: 'Thinking…', startedAt: 0 }}
+        width={40}
+        interruptKey="esc"
+        now={() => 0}
+        clock={() => t}
+      />,
+    );
     unmount = ui.unmount;
     await effects();
     const before = ui.frames.length;
@@ -90,7 +118,9 @@ describe('Pulse', () => {
   });
 
   it('is cut to its width', () => {
-    const ui = render(<Pulse activity={{ label: 'Thinking…', startedAt: 0 }} width={20} interruptKey="esc" now={() => 0} />);
+    const ui = render(
+      <Pulse activity={{ label: 'Thinking…', startedAt: 0 }} width={20} interruptKey="esc" now={() => 0} />,
+    );
     unmount = ui.unmount;
     expect(ui.lastFrame()).toBe(`${SPINNER_FRAMES[0]} Thinking… · 0s · e`);
   });

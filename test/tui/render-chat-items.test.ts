@@ -31,11 +31,18 @@ describe('user messages', () => {
       { type: 'image', mimeType: 'image/png', data: 'AAAA', name: 'image.png' },
       { type: 'image', mimeType: 'image/jpeg', data: 'AAAA', name: 'shot.jpg' },
     ]);
-    expect(render(user, 30)).toEqual(['┃ please fix the failing test', '┃ in the parser module', '┃ [image.png] [shot.jpg]']);
+    expect(render(user, 30)).toEqual([
+      '┃ please fix the failing test',
+      '┃ in the parser module',
+      '┃ [image.png] [shot.jpg]',
+    ]);
   });
 
-  it('keeps the user\'s line breaks and markdown characters as typed', () => {
-    expect(render(item('user', [{ type: 'text', text: '# not a heading\n**x**' }]))).toEqual(['┃ # not a heading', '┃ **x**']);
+  it("keeps the user's line breaks and markdown characters as typed", () => {
+    expect(render(item('user', [{ type: 'text', text: '# not a heading\n**x**' }]))).toEqual([
+      '┃ # not a heading',
+      '┃ **x**',
+    ]);
   });
 });
 
@@ -46,20 +53,35 @@ describe('assistant thinking', () => {
   });
 
   it('collapses finished thinking to one line unless showThinking is on', () => {
-    const done = item('assistant', [{ type: 'reasoning', thinking }, { type: 'text', text: 'Answer.' }]);
+    const done = item('assistant', [
+      { type: 'reasoning', thinking },
+      { type: 'text', text: 'Answer.' },
+    ]);
     expect(render(done)).toEqual(['Thinking (9 lines) — ctrl+y to show', '', 'Answer.']);
     expect(render(done, 50, true)).toEqual([...thinking.split('\n'), '', 'Answer.']);
   });
 
   it('shows nothing for redacted thinking', () => {
-    expect(render(item('assistant', [{ type: 'reasoning', thinking: '', redactedData: 'xx' }, { type: 'text', text: 'Hi' }]))).toEqual(['Hi']);
+    expect(
+      render(
+        item('assistant', [
+          { type: 'reasoning', thinking: '', redactedData: 'xx' },
+          { type: 'text', text: 'Hi' },
+        ]),
+      ),
+    ).toEqual(['Hi']);
   });
 });
 
 describe('assistant text', () => {
   it('renders markdown, a streaming message with its unfinished line as written so far', () => {
     const text = 'Plan:\n\n1. read\n2. wri';
-    expect(render(item('assistant', [{ type: 'text', text }], { streaming: true }))).toEqual(['Plan:', '', '1. read', '2. wri']);
+    expect(render(item('assistant', [{ type: 'text', text }], { streaming: true }))).toEqual([
+      'Plan:',
+      '',
+      '1. read',
+      '2. wri',
+    ]);
     expect(render(item('assistant', [{ type: 'text', text: 'Plan:\n``' }], { streaming: true }))).toEqual(['Plan:']);
     expect(render(item('assistant', [{ type: 'text', text }]))).toEqual(['Plan:', '', '1. read', '2. wri']);
   });
@@ -73,7 +95,10 @@ describe('assistant text', () => {
 
   it('puts tool calls after the text in part order, with no blank line at the end', () => {
     const call = { type: 'tool_call' as const, id: 'c1', name: 'ls', input: '{}', finished: true };
-    const view: ToolCallView = { call, result: { type: 'tool_result', toolCallId: 'c1', name: 'ls', content: '- src/', isError: false } };
+    const view: ToolCallView = {
+      call,
+      result: { type: 'tool_result', toolCallId: 'c1', name: 'ls', content: '- src/', isError: false },
+    };
     const lines = render(item('assistant', [{ type: 'text', text: 'Looking.' }, call], { tools: [view] }));
     expect(lines).toEqual(['Looking.', '', '● List  .', '  - src/']);
   });
@@ -84,37 +109,66 @@ describe('reply footers', () => {
     render(item('assistant', parts, { footer })).slice(-1)[0];
 
   it('shows the model and duration for a normal finish', () => {
-    expect(withFooter({ reason: 'end_turn', model: 'anthropic/claude-sonnet-4', durationMs: 12_345 })).toBe('claude-sonnet-4 (12.3s)');
+    expect(withFooter({ reason: 'end_turn', model: 'anthropic/claude-sonnet-4', durationMs: 12_345 })).toBe(
+      'claude-sonnet-4 (12.3s)',
+    );
     expect(withFooter({ reason: 'tool_use', model: 'openai/gpt-4.1', durationMs: 800 })).toBe('gpt-4.1 (0.8s)');
     expect(withFooter({ reason: 'max_tokens', model: 'openai/gpt-4.1', durationMs: 125_000 })).toBe('gpt-4.1 (2m 5s)');
   });
 
   it('names the model by its display name when it is known, as the status bar does', () => {
-    expect(withFooter({ reason: 'end_turn', model: 'anthropic/claude-sonnet-5-5', modelName: 'Claude Sonnet 5.5', durationMs: 12_345 })).toBe(
-      'Claude Sonnet 5.5 (12.3s)',
-    );
+    expect(
+      withFooter({
+        reason: 'end_turn',
+        model: 'anthropic/claude-sonnet-5-5',
+        modelName: 'Claude Sonnet 5.5',
+        durationMs: 12_345,
+      }),
+    ).toBe('Claude Sonnet 5.5 (12.3s)');
   });
 
   it('says why a reply stopped', () => {
     expect(withFooter({ reason: 'canceled', model: 'a/b', durationMs: 1 })).toBe('canceled');
     // a reply a crash cut off carries the repair's note (agent/history.ts), and is not shown as canceled by the person
-    expect(render(item('assistant', [{ type: 'text', text: 'Done.' }], { footer: { reason: 'canceled', message: INTERRUPTED_REPLY } })).slice(2).join(' '))
-      .toBe('interrupted: opencode stopped before this reply finished');
-    expect(withFooter({ reason: 'error', message: 'overloaded_error:\nAnthropic is overloaded' })).toBe('error: overloaded_error: Anthropic is overloaded');
+    expect(
+      render(
+        item('assistant', [{ type: 'text', text: 'Done.' }], {
+          footer: { reason: 'canceled', message: INTERRUPTED_REPLY },
+        }),
+      )
+        .slice(2)
+        .join(' '),
+    ).toBe('interrupted: opencode stopped before this reply finished');
+    expect(withFooter({ reason: 'error', message: 'overloaded_error:\nAnthropic is overloaded' })).toBe(
+      'error: overloaded_error: Anthropic is overloaded',
+    );
     expect(withFooter({ reason: 'permission_denied' })).toBe('permission denied');
     expect(withFooter({ reason: 'step_limit', message: 'reached 25 steps' })).toBe('step limit: reached 25 steps');
   });
 
   it('notes an end_turn that wrote nothing', () => {
-    expect(render(item('assistant', [], { footer: { reason: 'end_turn', model: 'a/b', durationMs: 1000 } }))).toEqual(['finished without output']);
+    expect(render(item('assistant', [], { footer: { reason: 'end_turn', model: 'a/b', durationMs: 1000 } }))).toEqual([
+      'finished without output',
+    ]);
   });
 
   it('separates the footer from the message by one blank line', () => {
-    expect(render(item('assistant', [{ type: 'text', text: 'Done.' }], { footer: { reason: 'canceled' } }))).toEqual(['Done.', '', 'canceled']);
+    expect(render(item('assistant', [{ type: 'text', text: 'Done.' }], { footer: { reason: 'canceled' } }))).toEqual([
+      'Done.',
+      '',
+      'canceled',
+    ]);
   });
 
   it('formats durations', () => {
-    expect([0, 50, 9_949, 59_999, 60_000, 3_725_000].map(formatDuration)).toEqual(['0.0s', '0.1s', '9.9s', '1m 0s', '1m 0s', '62m 5s']);
+    expect([0, 50, 9_949, 59_999, 60_000, 3_725_000].map(formatDuration)).toEqual([
+      '0.0s',
+      '0.1s',
+      '9.9s',
+      '1m 0s',
+      '1m 0s',
+      '62m 5s',
+    ]);
   });
 });
 
@@ -170,9 +224,20 @@ describe('LineCache', () => {
 
 describe('a long error footer', () => {
   it('wraps instead of losing its end', () => {
-    const footer: ReplyFooter = { reason: 'error', message: 'Anthropic API rejected the request (HTTP 400): prompt is too long: 300000 tokens > 200000 maximum' };
+    const footer: ReplyFooter = {
+      reason: 'error',
+      message: 'Anthropic API rejected the request (HTTP 400): prompt is too long: 300000 tokens > 200000 maximum',
+    };
     const lines = renderChatItem(
-      { id: 'm', version: '1', role: 'assistant', message: { id: 'm', sessionId: 's', role: 'assistant', parts: [], seq: 1, createdAt: 0, updatedAt: 0 }, tools: [], footer, streaming: false },
+      {
+        id: 'm',
+        version: '1',
+        role: 'assistant',
+        message: { id: 'm', sessionId: 's', role: 'assistant', parts: [], seq: 1, createdAt: 0, updatedAt: 0 },
+        tools: [],
+        footer,
+        streaming: false,
+      },
       { width: 40, showThinking: false },
       THEMES.opencode,
     );

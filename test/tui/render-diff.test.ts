@@ -7,7 +7,10 @@ const theme = THEMES.opencode;
 
 /** A diff as the write tools make it (src/tools/diff.ts). */
 function unified(path: string, before: string, after: string): string {
-  return formatPatch(structuredPatch(`a/${path}`, `b/${path}`, before, after, undefined, undefined, { context: 3 }), FILE_HEADERS_ONLY);
+  return formatPatch(
+    structuredPatch(`a/${path}`, `b/${path}`, before, after, undefined, undefined, { context: 3 }),
+    FILE_HEADERS_ONLY,
+  );
 }
 
 const before = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
@@ -73,19 +76,33 @@ describe('renderDiff', () => {
 
   it('names a new file, a renamed file, and marks a missing final newline', () => {
     const created = '--- /dev/null\n+++ b/new.ts\n@@ -0,0 +1,1 @@\n+x\n\\ No newline at end of file\n';
-    expect(renderDiff(created, 80, theme)).toEqual(['new.ts', '@@ -0,0 +1,1 @@', '  1 + x', '      No newline at end of file']);
+    expect(renderDiff(created, 80, theme)).toEqual([
+      'new.ts',
+      '@@ -0,0 +1,1 @@',
+      '  1 + x',
+      '      No newline at end of file',
+    ]);
     const renamed = '--- a/old.ts\n+++ b/new.ts\n@@ -1 +1 @@\n-a\n+b\n';
     expect(renderDiff(renamed, 80, theme)[0]).toBe('old.ts → new.ts');
   });
 
   it('draws one header per file of a multi-file patch', () => {
     const patch = unified('a.txt', 'a\n', 'A\n') + unified('b.txt', 'b\n', 'B\n');
-    expect(renderDiff(patch, 80, theme).filter((l) => !l.startsWith('@@') && !/^\s*\d/.test(l))).toEqual(['a.txt', 'b.txt']);
+    expect(renderDiff(patch, 80, theme).filter((l) => !l.startsWith('@@') && !/^\s*\d/.test(l))).toEqual([
+      'a.txt',
+      'b.txt',
+    ]);
   });
 
   it('reads removed lines that look like file headers as removed lines', () => {
     const diff = unified('notes.md', '-- a\n--- b\nc\n', 'c\n');
-    expect(renderDiff(diff, 80, theme)).toEqual(['notes.md', '@@ -1,3 +1,1 @@', '1   - -- a', '2   - --- b', '3 1   c']);
+    expect(renderDiff(diff, 80, theme)).toEqual([
+      'notes.md',
+      '@@ -1,3 +1,1 @@',
+      '1   - -- a',
+      '2   - --- b',
+      '3 1   c',
+    ]);
     expect(diffStats(diff)).toEqual({ additions: 0, removals: 2 });
   });
 

@@ -16,7 +16,13 @@ const theme = THEMES.opencode;
 const CWD = '/home/me/project';
 const options = { width: 60, cwd: CWD };
 
-const call = (id: string, name: string, input: object): ToolCallPart => ({ type: 'tool_call', id, name, input: JSON.stringify(input), finished: true });
+const call = (id: string, name: string, input: object): ToolCallPart => ({
+  type: 'tool_call',
+  id,
+  name,
+  input: JSON.stringify(input),
+  finished: true,
+});
 const result = (c: ToolCallPart, content: string, metadata?: Record<string, unknown>): ToolResultPart => ({
   type: 'tool_result',
   toolCallId: c.id,
@@ -34,7 +40,15 @@ function assistant(tools: ToolCallView[], id: string): ChatItem {
     role: 'assistant',
     streaming: false,
     tools,
-    message: { id, sessionId: 's', role: 'assistant', seq: 2, createdAt: 0, updatedAt: 0, parts: tools.map((t) => t.call) },
+    message: {
+      id,
+      sessionId: 's',
+      role: 'assistant',
+      seq: 2,
+      createdAt: 0,
+      updatedAt: 0,
+      parts: tools.map((t) => t.call),
+    },
   };
 }
 
@@ -46,14 +60,26 @@ describe('an expanded tool result', () => {
     expect(lines).toHaveLength(1 + EXPANDED_MAX_LINES + 1);
     expect(lines.slice(-2)).toEqual(['  line 500', '  … (100 more lines)']);
     // collapsed: the usual 10
-    const collapsed = renderChatItem(assistant([{ ...view, expanded: false }], 'a'), { width: 60, showThinking: false, cwd: CWD }, theme);
+    const collapsed = renderChatItem(
+      assistant([{ ...view, expanded: false }], 'a'),
+      { width: 60, showThinking: false, cwd: CWD },
+      theme,
+    );
     expect(collapsed.slice(-2)).toEqual(['  line 10', '  … (590 more lines)']);
   });
 
   it.each<[string, ToolCallView, boolean]>([
     ['a cut result', { call: call('b', 'bash', {}), result: result(call('b', 'bash', {}), numbered(11)) }, true],
-    ['a result of 10 lines', { call: call('b', 'bash', {}), result: result(call('b', 'bash', {}), numbered(10)) }, false],
-    ['an expanded one (to collapse it)', { call: call('b', 'bash', {}), result: result(call('b', 'bash', {}), numbered(3)), expanded: true }, true],
+    [
+      'a result of 10 lines',
+      { call: call('b', 'bash', {}), result: result(call('b', 'bash', {}), numbered(10)) },
+      false,
+    ],
+    [
+      'an expanded one (to collapse it)',
+      { call: call('b', 'bash', {}), result: result(call('b', 'bash', {}), numbered(3)), expanded: true },
+      true,
+    ],
     ['a call still running', { call: call('b', 'bash', {}) }, false],
   ])('isExpandable: %s → %s', (_, view, expected) => {
     expect(isExpandable(view, options, theme)).toBe(expected);
@@ -69,7 +95,11 @@ describe('the result the keys act on', () => {
     const c = call(id, 'bash', { command: id });
     return { call: c, result: result(c, 'ok') };
   };
-  const items = [assistant([long('old')], 'i0'), assistant([long('a'), long('b'), short('c')], 'i1'), assistant([short('d')], 'i2')];
+  const items = [
+    assistant([long('old')], 'i0'),
+    assistant([long('a'), long('b'), short('c')], 'i1'),
+    assistant([short('d')], 'i2'),
+  ];
 
   it('the visible items end where the window does', () => {
     const linesOf = () => ['a', 'b', 'c'];
@@ -89,10 +119,16 @@ describe('the result the keys act on', () => {
 describe('the pager', () => {
   it('shows a bash result whole under the call, and an edit as its diff', () => {
     const bash = call('b', 'bash', { command: 'npm test' });
-    expect(pagerContent(bash, result(bash, 'all\nof it'), CWD)).toEqual({ title: 'Bash  npm test', text: 'all\nof it' });
+    expect(pagerContent(bash, result(bash, 'all\nof it'), CWD)).toEqual({
+      title: 'Bash  npm test',
+      text: 'all\nof it',
+    });
     const edit = call('e', 'edit', { file_path: `${CWD}/src/app.ts` });
     const diff = '--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1 +1 @@\n-a\n+b\n';
-    expect(pagerContent(edit, result(edit, '<result>ok</result>', { diff }), CWD)).toEqual({ title: 'Edit  src/app.ts', text: diff });
+    expect(pagerContent(edit, result(edit, '<result>ok</result>', { diff }), CWD)).toEqual({
+      title: 'Edit  src/app.ts',
+      text: diff,
+    });
     // a result whose call is gone: named by the result's tool name
     expect(pagerContent(undefined, result(bash, 'x'), CWD).title).toBe('Bash');
   });
@@ -100,7 +136,10 @@ describe('the pager', () => {
   it('shows a viewed file as its text, without the wrapper and line numbers the model gets (as the list does)', () => {
     const view = call('v', 'view', { file_path: `${CWD}/src/add.js` });
     const forModel = '<file>\n     1|export function add(a, b) {\n     2|  return a + b;\n     3|}\n</file>';
-    expect(pagerContent(view, result(view, forModel), CWD)).toEqual({ title: 'View  src/add.js', text: 'export function add(a, b) {\n  return a + b;\n}' });
+    expect(pagerContent(view, result(view, forModel), CWD)).toEqual({
+      title: 'View  src/add.js',
+      text: 'export function add(a, b) {\n  return a + b;\n}',
+    });
   });
 
   it('says which lines it shows', () => {

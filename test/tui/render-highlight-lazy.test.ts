@@ -4,7 +4,12 @@
  */
 import chalk from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { highlightCode, highlighterReady, loadHighlighter, onHighlighterLoaded } from '../../src/tui/render/highlight.js';
+import {
+  highlightCode,
+  highlighterReady,
+  loadHighlighter,
+  onHighlighterLoaded,
+} from '../../src/tui/render/highlight.js';
 import { THEMES } from '../../src/tui/themes.js';
 
 describe('lazy highlighting', () => {

@@ -43,7 +43,10 @@ describe('LazyWrappedText gives wrapText’s rows', () => {
   const cases: [string, string][] = [
     ['a 1 MB line of prose', prose()],
     ['a 300 KB word with no space (minified code)', 'x'.repeat(300_000)],
-    ['short, empty, indented and long lines', `short\n\n    indented ${prose(5000)}\nend  with spaces   \n${' '.repeat(30)}`],
+    [
+      'short, empty, indented and long lines',
+      `short\n\n    indented ${prose(5000)}\nend  with spaces   \n${' '.repeat(30)}`,
+    ],
     ['an indentation that leaves no room', `${' '.repeat(70)}${prose(2000)}`],
     ['CJK and emoji (wrapped by wrapText itself)', `${'漢字かな'.repeat(500)}\n${'👩‍💻 '.repeat(300)}`],
     ['colour codes, tabs, CRLF and a cursor move', `\u001b[31mred ${prose(3000)}\u001b[39m\r\n\tcode\u001b[2J after`],
@@ -56,7 +59,12 @@ describe('LazyWrappedText gives wrapText’s rows', () => {
         const full = wrapText(text, width);
         expect(lazy.length).toBe(full.length);
         expect(lazy.slice()).toEqual(full);
-        expect([lazy.at(0), lazy.at(full.length - 1), lazy.at(full.length), lazy.at(-1)]).toEqual([full[0], full.at(-1), undefined, undefined]);
+        expect([lazy.at(0), lazy.at(full.length - 1), lazy.at(full.length), lazy.at(-1)]).toEqual([
+          full[0],
+          full.at(-1),
+          undefined,
+          undefined,
+        ]);
       }
     });
   }
@@ -69,7 +77,12 @@ describe('RowSeq and mapRows read like one array', () => {
     const array = ['a', 'b', '<alpha beta>', '<gamma>', '<delta>', 'z'];
     expect(seq.length).toBe(6);
     expect(seq.slice()).toEqual(array);
-    expect([seq.slice(1, 4), seq.slice(-2), seq.slice(4, 99), seq.slice(5, 2)]).toEqual([array.slice(1, 4), array.slice(-2), array.slice(4, 99), []]);
+    expect([seq.slice(1, 4), seq.slice(-2), seq.slice(4, 99), seq.slice(5, 2)]).toEqual([
+      array.slice(1, 4),
+      array.slice(-2),
+      array.slice(4, 99),
+      [],
+    ]);
     expect([0, 2, 4, 5, 6].map((i) => seq.at(i))).toEqual(['a', '<alpha beta>', '<delta>', 'z', undefined]);
     expect(concatRows(['x'], [''])).toEqual(['x', '']);
     expect(concatRows(seq, ['']).slice(-2)).toEqual(['z', '']);
@@ -80,14 +93,22 @@ describe('a 1 MB reply in the message list', () => {
   const width = 120;
   const height = 40;
   const line = prose();
-  const items = [item('u1', 'user', 'Show me the big thing.'), item('a1', 'assistant', line), item('a2', 'assistant', 'That was it.')];
+  const items = [
+    item('u1', 'user', 'Show me the big thing.'),
+    item('a1', 'assistant', line),
+    item('a2', 'assistant', 'That was it.'),
+  ];
   /** The list's rows as MessageList builds them: the cached item's rows and a blank row between items. */
   const lazyLinesOf = (): LinesOf => {
     const cache = new LineCache();
     return (i) => concatRows(cache.get(items[i]!, { width, showThinking: false }, theme), ['']);
   };
   /** The full layout, without lazy rows: the whole reply lexed as markdown and wrapped. */
-  const full = [renderChatItem(items[0]!, { width, showThinking: false }, theme), renderMarkdown(line, width, theme), renderMarkdown('That was it.', width, theme)];
+  const full = [
+    renderChatItem(items[0]!, { width, showThinking: false }, theme),
+    renderMarkdown(line, width, theme),
+    renderMarkdown('That was it.', width, theme),
+  ];
   const fullLinesOf: LinesOf = (i) => [...full[i]!, ''];
 
   it('is laid out lazily: rows, not an array, and never lexed as markdown', () => {
@@ -114,16 +135,23 @@ describe('a 1 MB reply in the message list', () => {
       lazyTop = moveUp(lazyTop, height - 2, lazyOf);
       fullTop = moveUp(fullTop, height - 2, fullLinesOf);
       expect(lazyTop).toEqual(fullTop);
-      expect(windowFrom(lazyTop, items.length, lazyOf, height)).toEqual(windowFrom(fullTop, items.length, fullLinesOf, height));
+      expect(windowFrom(lazyTop, items.length, lazyOf, height)).toEqual(
+        windowFrom(fullTop, items.length, fullLinesOf, height),
+      );
     }
     lazyTop = moveDown(lazyTop, 3 * (height - 2), items.length, lazyOf);
     fullTop = moveDown(fullTop, 3 * (height - 2), items.length, fullLinesOf);
-    expect(windowFrom(lazyTop, items.length, lazyOf, height)).toEqual(windowFrom(fullTop, items.length, fullLinesOf, height));
+    expect(windowFrom(lazyTop, items.length, lazyOf, height)).toEqual(
+      windowFrom(fullTop, items.length, fullLinesOf, height),
+    );
   });
 
   it('shows the middle and the top of the reply as the full layout does', () => {
     const lazyOf = lazyLinesOf();
-    for (const top of [{ index: 1, line: 4321 }, { index: 0, line: 0 }]) {
+    for (const top of [
+      { index: 1, line: 4321 },
+      { index: 0, line: 0 },
+    ]) {
       expect(windowFrom(top, items.length, lazyOf, height)).toEqual(windowFrom(top, items.length, fullLinesOf, height));
     }
   });
@@ -176,7 +204,18 @@ describe('1 MB of thinking, shown (ctrl+y)', () => {
     const thinking = prose();
     const reply: ChatItem = {
       ...item('a1', 'assistant', ''),
-      message: { id: 'a1', sessionId: 's', role: 'assistant', seq: 1, createdAt: 0, updatedAt: 0, parts: [{ type: 'reasoning', thinking }, { type: 'text', text: 'Done.' }] },
+      message: {
+        id: 'a1',
+        sessionId: 's',
+        role: 'assistant',
+        seq: 1,
+        createdAt: 0,
+        updatedAt: 0,
+        parts: [
+          { type: 'reasoning', thinking },
+          { type: 'text', text: 'Done.' },
+        ],
+      },
     };
     const rows = layoutChatItem(reply, { width: 80, showThinking: true }, theme);
     const style = chalk.italic.hex(theme.textMuted);
@@ -209,7 +248,10 @@ describe('rows found by the scans are those of the wrapping they stand for', () 
       }
       const width = 2 + Math.floor(next() * 29);
       const expected = wrapAnsi(line, width, { hard: true }).split('\n');
-      if (JSON.stringify(new LazyWrappedText(line, width).slice()) !== JSON.stringify(wrapText(line, width)) || JSON.stringify(wrapLine(line, width)) !== JSON.stringify(expected)) {
+      if (
+        JSON.stringify(new LazyWrappedText(line, width).slice()) !== JSON.stringify(wrapText(line, width)) ||
+        JSON.stringify(wrapLine(line, width)) !== JSON.stringify(expected)
+      ) {
         differences.push(`${JSON.stringify(line)} at ${width}`);
       }
     }
@@ -227,10 +269,12 @@ describe('rows found by the scans are those of the wrapping they stand for', () 
         if (i > 0) line += ' '.repeat(next() < 0.8 ? 1 : Math.floor(next() * 4));
         const length = 1 + Math.floor(next() * (next() < 0.2 ? 40 : 6));
         // mostly characters the scan handles; now and then a zero-width space or a combining mark
-        for (let k = 0; k < length; k++) line += alphabet[Math.floor(next() * (next() < 0.97 ? alphabet.length - 2 : alphabet.length))];
+        for (let k = 0; k < length; k++)
+          line += alphabet[Math.floor(next() * (next() < 0.97 ? alphabet.length - 2 : alphabet.length))];
       }
       const width = 2 + Math.floor(next() * 29);
-      if (JSON.stringify(new LazyWrappedText(line, width).slice()) !== JSON.stringify(wrapText(line, width))) differences.push(`${JSON.stringify(line)} at ${width}`);
+      if (JSON.stringify(new LazyWrappedText(line, width).slice()) !== JSON.stringify(wrapText(line, width)))
+        differences.push(`${JSON.stringify(line)} at ${width}`);
     }
     expect(differences).toEqual([]);
   });

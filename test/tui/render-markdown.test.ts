@@ -19,7 +19,12 @@ describe('renderMarkdown', () => {
   });
 
   it('wraps paragraphs to the width', () => {
-    expect(renderMarkdown('one two three four five six seven', 10, theme)).toEqual(['one two', 'three four', 'five six', 'seven']);
+    expect(renderMarkdown('one two three four five six seven', 10, theme)).toEqual([
+      'one two',
+      'three four',
+      'five six',
+      'seven',
+    ]);
   });
 
   it('draws bullet and numbered lists with nesting and a hanging indent', () => {
@@ -42,11 +47,17 @@ describe('renderMarkdown', () => {
 
   it('indents fenced code by 2, keeps its indentation and wraps long lines under it', () => {
     const md = '```ts\nfunction f() {\n\treturn "a long string value";\n}\n```';
-    expect(renderMarkdown(md, 24, theme)).toEqual(['  function f() {', '      return "a long', '      string value";', '  }']);
+    expect(renderMarkdown(md, 24, theme)).toEqual([
+      '  function f() {',
+      '      return "a long',
+      '      string value";',
+      '  }',
+    ]);
   });
 
   it('draws links with their url, quotes, rules, tables and html as text', () => {
-    const md = 'See [docs](https://x.dev) or <https://y.dev>.\n\n> quoted\n\n---\n\n| name | n |\n|---|--:|\n| a | 10 |\n| bb | 2 |\n\n<div>raw</div>';
+    const md =
+      'See [docs](https://x.dev) or <https://y.dev>.\n\n> quoted\n\n---\n\n| name | n |\n|---|--:|\n| a | 10 |\n| bb | 2 |\n\n<div>raw</div>';
     expect(renderMarkdown(md, 20, theme)).toEqual([
       'See docs',
       '(https://x.dev) or',
@@ -127,13 +138,19 @@ describe('highlighting', () => {
   const end = '\u001b[39m';
 
   it('colours keywords, numbers, strings and comments with the theme', () => {
-    expect(highlightCode('const x = 1; // n', 'ts', theme)).toBe(`${keyword}const${end} x = ${number}1${end}; ${comment}// n${end}`);
+    expect(highlightCode('const x = 1; // n', 'ts', theme)).toBe(
+      `${keyword}const${end} x = ${number}1${end}; ${comment}// n${end}`,
+    );
     expect(highlightCode('s = "hi"', 'python', theme)).toBe(`s = ${str}"hi"${end}`);
   });
 
   it('colours function names, and keeps one line per input line in a multi-line comment', () => {
     const out = highlightCode('/* a\nb */\nfunc f() {}', 'go', theme);
-    expect(out.split('\n')).toEqual([`${comment}/* a${end}`, `${comment}b */${end}`, `${keyword}func${end} ${fn}f${end}() {}`]);
+    expect(out.split('\n')).toEqual([
+      `${comment}/* a${end}`,
+      `${comment}b */${end}`,
+      `${keyword}func${end} ${fn}f${end}() {}`,
+    ]);
   });
 
   it('leaves code plain for an unknown or missing language', () => {
@@ -147,14 +164,32 @@ describe('highlighting', () => {
 
   it('colours added and removed diff lines with their backgrounds', () => {
     const lines = renderDiff('--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n', 40, theme);
-    expect(lines[3]).toBe('\u001b[38;2;136;136;136m  1 \u001b[39m\u001b[48;2;48;58;48m\u001b[38;2;127;216;143m+ b\u001b[39m\u001b[49m');
+    expect(lines[3]).toBe(
+      '\u001b[38;2;136;136;136m  1 \u001b[39m\u001b[48;2;48;58;48m\u001b[38;2;127;216;143m+ b\u001b[39m\u001b[49m',
+    );
     expect(diffStats('--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n')).toEqual({ additions: 1, removals: 1 });
   });
 });
 
 describe('languageForPath', () => {
   it('maps extensions and known file names', () => {
-    expect(['a.ts', 'b.TSX', 'c.go', 'd.py', 'e.rs', 'f.sh', 'g.md', 'h.json', 'i.yml', 'j.html', 'Makefile', 'k.unknown', 'noext'].map(languageForPath)).toEqual([
+    expect(
+      [
+        'a.ts',
+        'b.TSX',
+        'c.go',
+        'd.py',
+        'e.rs',
+        'f.sh',
+        'g.md',
+        'h.json',
+        'i.yml',
+        'j.html',
+        'Makefile',
+        'k.unknown',
+        'noext',
+      ].map(languageForPath),
+    ).toEqual([
       'typescript',
       'typescript',
       'go',

@@ -19,18 +19,31 @@ const item = (text: string, streaming: boolean): ChatItem => ({
   role: 'assistant',
   streaming,
   tools: [],
-  message: { id: 'a1', sessionId: 's', role: 'assistant', seq: 2, createdAt: 0, updatedAt: 0, parts: [{ type: 'text', text }] },
+  message: {
+    id: 'a1',
+    sessionId: 's',
+    role: 'assistant',
+    seq: 2,
+    createdAt: 0,
+    updatedAt: 0,
+    parts: [{ type: 'text', text }],
+  },
 });
 
 /** `n` numbered lines of 100 characters (with the newline). */
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${String(i).padStart(7, '0')} ${'word '.repeat(17)}`.padEnd(99, '.')).join('\n');
+const lines = (n: number) =>
+  Array.from({ length: n }, (_, i) => `line ${String(i).padStart(7, '0')} ${'word '.repeat(17)}`.padEnd(99, '.')).join(
+    '\n',
+  );
 
 describe('a streaming reply past 256 KiB', () => {
   it('shows a note and the last 64 KiB from a line start, wrapped to the width', () => {
     const text = lines(10_000); // ~1 MB
     const rows = renderChatItem(item(text, true), { width: 80, showThinking: false }, theme);
     const start = text.indexOf('\n', text.length - STREAMING_TAIL_CHARS) + 1;
-    expect(visible(rows[0]!)).toBe(`… ${start.toLocaleString('en-US')} characters above; the whole reply is shown when it finishes`.slice(0, 80));
+    expect(visible(rows[0]!)).toBe(
+      `… ${start.toLocaleString('en-US')} characters above; the whole reply is shown when it finishes`.slice(0, 80),
+    );
     expect(rows.slice(1)).toEqual(wrapText(text.slice(start), 80));
     expect(visible(rows.at(-1)!)).toBe(wrapText(text, 80).at(-1));
     expect(rows.length).toBeLessThan(STREAMING_TAIL_CHARS / 40);

@@ -21,11 +21,13 @@ describe('renderStreamingMarkdown', () => {
       '# Plan\n\nFirst **read** the file.\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```\n\n- one\n- two\n\nThen run `npm test` and check the output carefully.';
     for (let end = 1; end <= full.length; end += 7) {
       const text = full.slice(0, end);
-      expect(renderStreamingMarkdown('m1', text, 50, theme)).toEqual(renderMarkdown(safeStreamingPrefix(text), 50, theme));
+      expect(renderStreamingMarkdown('m1', text, 50, theme)).toEqual(
+        renderMarkdown(safeStreamingPrefix(text), 50, theme),
+      );
     }
   });
 
-  it('keeps the finished blocks\' lines while the last block grows', () => {
+  it("keeps the finished blocks' lines while the last block grows", () => {
     const head = 'Para one.\n\nPara two.\n\n';
     const first = renderStreamingMarkdown('m2', `${head}Third is being wri`, 40, theme);
     const second = renderStreamingMarkdown('m2', `${head}Third is being written now`, 40, theme);

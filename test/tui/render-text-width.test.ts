@@ -52,7 +52,8 @@ describe('text width', () => {
   });
 
   it('renders CJK and emoji markdown and messages within the width', () => {
-    const md = '# 标题 😀\n\n- 列表项目很长很长很长很长很长 😀😀😀😀\n\n> 引用文字引用文字引用文字\n\n```\n代码代码代码代码代码代码代码\n```\n\n| 名字 | 值 |\n|---|---|\n| 中文中文中文中文 | 😀😀😀😀😀😀 |';
+    const md =
+      '# 标题 😀\n\n- 列表项目很长很长很长很长很长 😀😀😀😀\n\n> 引用文字引用文字引用文字\n\n```\n代码代码代码代码代码代码代码\n```\n\n| 名字 | 值 |\n|---|---|\n| 中文中文中文中文 | 😀😀😀😀😀😀 |';
     for (const width of [3, 7, 12, 20]) expectFits(renderMarkdown(md, width, theme), width);
     const item: ChatItem = {
       id: 'u1',
@@ -81,7 +82,19 @@ describe('displayWidth fast path', () => {
   it('agrees with string-width on narrow symbols, wide characters and colour codes', async () => {
     const { default: stringWidth } = await import('string-width');
     const { displayWidth } = await import('../../src/tui/render/text-width.js');
-    const samples = ['plain ascii', '\u001b[31mred\u001b[39m', '● Bash  ls', '│ quote ─── ‹›', 'café “quoted” — dash…', '中文字符', '👍🏽 ok', '↑ more ↓', '✔ ✖ ✓', '▸ item', 'tab\there'];
+    const samples = [
+      'plain ascii',
+      '\u001b[31mred\u001b[39m',
+      '● Bash  ls',
+      '│ quote ─── ‹›',
+      'café “quoted” — dash…',
+      '中文字符',
+      '👍🏽 ok',
+      '↑ more ↓',
+      '✔ ✖ ✓',
+      '▸ item',
+      'tab\there',
+    ];
     for (const s of samples) expect([s, displayWidth(s)]).toEqual([s, stringWidth(s)]);
   });
 });

@@ -1,7 +1,13 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { renderChatItem } from '../../src/tui/render/message-lines.js';
-import { parseToolInput, patchFileNames, toolKeyParam, toolProgressLabel, toolTitle } from '../../src/tui/render/tool-view.js';
+import {
+  parseToolInput,
+  patchFileNames,
+  toolKeyParam,
+  toolProgressLabel,
+  toolTitle,
+} from '../../src/tui/render/tool-view.js';
 import type { ToolCallPart, ToolResultPart } from '../../src/message.js';
 import type { ChatItem, ToolCallView } from '../../src/tui/state/chat-item.js';
 import { THEMES } from '../../src/tui/themes.js';
@@ -13,7 +19,12 @@ function call(id: string, name: string, input: unknown, finished = true): ToolCa
   return { type: 'tool_call', id, name, input: typeof input === 'string' ? input : JSON.stringify(input), finished };
 }
 
-function result(call: ToolCallPart, content: string, metadata?: Record<string, unknown>, isError = false): ToolResultPart {
+function result(
+  call: ToolCallPart,
+  content: string,
+  metadata?: Record<string, unknown>,
+  isError = false,
+): ToolResultPart {
   return { type: 'tool_result', toolCallId: call.id, name: call.name, content, metadata, isError };
 }
 
@@ -25,14 +36,23 @@ function assistant(tools: ToolCallView[], id = 'a1'): ChatItem {
     role: 'assistant',
     streaming: false,
     tools,
-    message: { id, sessionId: 's', role: 'assistant', seq: 2, createdAt: 0, updatedAt: 0, parts: tools.map((t) => t.call) },
+    message: {
+      id,
+      sessionId: 's',
+      role: 'assistant',
+      seq: 2,
+      createdAt: 0,
+      updatedAt: 0,
+      parts: tools.map((t) => t.call),
+    },
   };
 }
 
-const render = (tools: ToolCallView[], width = 60) => renderChatItem(assistant(tools), { width, showThinking: false, cwd: CWD }, theme);
+const render = (tools: ToolCallView[], width = 60) =>
+  renderChatItem(assistant(tools), { width, showThinking: false, cwd: CWD }, theme);
 
 describe('tool call names and key parameters', () => {
-  it('uses the friendly names and each tool\'s key parameter', () => {
+  it("uses the friendly names and each tool's key parameter", () => {
     const cases: [string, unknown, string][] = [
       ['bash', { command: 'npm test\n  -- --watch' }, 'Bash  npm test -- --watch'],
       ['edit', { file_path: `${CWD}/src/app.ts`, old_string: 'a', new_string: 'b' }, 'Edit  src/app.ts'],
@@ -44,7 +64,14 @@ describe('tool call names and key parameters', () => {
       ['fetch', { url: 'https://example.com', format: 'text' }, 'Fetch  https://example.com'],
       ['sourcegraph', { query: 'repo:x lang:go' }, 'Sourcegraph  repo:x lang:go'],
       ['agent', { prompt: 'Find where\nthe config loads' }, 'Task  Find where the config loads'],
-      ['patch', { patch_text: '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** Add File: src/b.ts\n+z\n*** End Patch' }, 'Patch  src/a.ts, src/b.ts'],
+      [
+        'patch',
+        {
+          patch_text:
+            '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** Add File: src/b.ts\n+z\n*** End Patch',
+        },
+        'Patch  src/a.ts, src/b.ts',
+      ],
       ['diagnostics', { file_path: `${CWD}/src/app.ts` }, 'Diagnostics  src/app.ts'],
     ];
     for (const [name, input, expected] of cases) {
@@ -58,12 +85,19 @@ describe('tool call names and key parameters', () => {
     const view: ToolCallView = { call: c, mcpServer: 'github' };
     expect(toolTitle(view)).toBe('github › create_issue');
     expect(toolKeyParam(view)).toBe('{"title":"Bug","labels":["x"]}');
-    expect(render([view])).toEqual(['● github › create_issue  {"title":"Bug","labels":["x"]}', '  Waiting for response...']);
+    expect(render([view])).toEqual([
+      '● github › create_issue  {"title":"Bug","labels":["x"]}',
+      '  Waiting for response...',
+    ]);
   });
 
   it('reads the key parameter from input that is still streaming', () => {
     expect(parseToolInput('{"command": "git status && echo \\"hi')).toEqual({ command: 'git status && echo "hi' });
-    expect(parseToolInput('{"file_path":"/a/b.ts","offset":3,"old_string":"x\\')).toEqual({ file_path: '/a/b.ts', offset: 3, old_string: 'x' });
+    expect(parseToolInput('{"file_path":"/a/b.ts","offset":3,"old_string":"x\\')).toEqual({
+      file_path: '/a/b.ts',
+      offset: 3,
+      old_string: 'x',
+    });
     expect(parseToolInput('{"opts":{"path":"inner"},"path":"outer"')).toEqual({});
     expect(parseToolInput('')).toEqual({});
     expect(parseToolInput('[1,2]')).toEqual({});
@@ -72,11 +106,18 @@ describe('tool call names and key parameters', () => {
   });
 
   it('finds the files of a patch, each once', () => {
-    expect(patchFileNames('*** Begin Patch\n*** Update File: a.ts\n*** Move to: c.ts\n*** Delete File: b.ts\n*** Update File: a.ts\n')).toEqual(['a.ts', 'b.ts']);
+    expect(
+      patchFileNames(
+        '*** Begin Patch\n*** Update File: a.ts\n*** Move to: c.ts\n*** Delete File: b.ts\n*** Update File: a.ts\n',
+      ),
+    ).toEqual(['a.ts', 'b.ts']);
   });
 
   it('labels a call by stage: preparing while its input streams, running once complete', () => {
-    const labels = (name: string) => [toolProgressLabel({ call: call('x', name, '{', false) }), toolProgressLabel({ call: call('x', name, '{}') })];
+    const labels = (name: string) => [
+      toolProgressLabel({ call: call('x', name, '{', false) }),
+      toolProgressLabel({ call: call('x', name, '{}') }),
+    ];
     expect(labels('bash')).toEqual(['Building command...', 'Running command...']);
     expect(labels('view')).toEqual(['Reading file...', 'Reading file...']);
     expect(labels('edit')).toEqual(['Preparing edit...', 'Writing file...']);
@@ -93,7 +134,7 @@ describe('tool call names and key parameters', () => {
 });
 
 describe('tool call bodies', () => {
-  it('shows the last 10 lines of a running bash command\'s output', () => {
+  it("shows the last 10 lines of a running bash command's output", () => {
     const c = call('b', 'bash', { command: 'npm test' });
     const progress = Array.from({ length: 14 }, (_, i) => `test ${i + 1} ok`).join('\n') + '\n';
     expect(render([{ call: c, progress }])).toEqual([
@@ -103,7 +144,7 @@ describe('tool call bodies', () => {
     expect(render([{ call: c }])).toEqual(['● Bash  npm test', '  Running command...']);
   });
 
-  it('shows a finished bash command\'s output as a code block, cut at 10 lines', () => {
+  it("shows a finished bash command's output as a code block, cut at 10 lines", () => {
     const c = call('b', 'bash', { command: 'seq 13' });
     const output = Array.from({ length: 13 }, (_, i) => String(i + 1)).join('\n');
     expect(render([{ call: c, result: result(c, output) }])).toEqual([
@@ -115,7 +156,10 @@ describe('tool call bodies', () => {
 
   it('shows a finished edit as its diff', () => {
     const c = call('e', 'edit', { file_path: `${CWD}/src/app.ts`, old_string: 'b', new_string: 'B' });
-    const diff = formatPatch(structuredPatch('a/src/app.ts', 'b/src/app.ts', 'a\nb\nc\n', 'a\nB\nc\n', undefined, undefined, { context: 3 }), FILE_HEADERS_ONLY);
+    const diff = formatPatch(
+      structuredPatch('a/src/app.ts', 'b/src/app.ts', 'a\nb\nc\n', 'a\nB\nc\n', undefined, undefined, { context: 3 }),
+      FILE_HEADERS_ONLY,
+    );
     const r = result(c, '<result>\nContent replaced in file\n</result>\n', { diff, additions: 1, removals: 1 });
     expect(render([{ call: c, result: r }])).toEqual([
       '● Edit  src/app.ts',
@@ -131,7 +175,10 @@ describe('tool call bodies', () => {
   it('cuts a long diff at 10 lines with "… (N more lines)"', () => {
     const c = call('w', 'write', { file_path: `${CWD}/n.txt`, content: '' });
     const after = Array.from({ length: 20 }, (_, i) => `n${i}`).join('\n') + '\n';
-    const diff = formatPatch(structuredPatch('a/n.txt', 'b/n.txt', '', after, undefined, undefined, { context: 3 }), FILE_HEADERS_ONLY);
+    const diff = formatPatch(
+      structuredPatch('a/n.txt', 'b/n.txt', '', after, undefined, undefined, { context: 3 }),
+      FILE_HEADERS_ONLY,
+    );
     const lines = render([{ call: c, result: result(c, 'ok', { diff }) }]);
     expect(lines.length).toBe(12);
     expect(lines.slice(9)).toEqual(['      7 + n6', '      8 + n7', '  … (12 more lines)']);
@@ -140,11 +187,26 @@ describe('tool call bodies', () => {
   it('shows a viewed file as a code block of its content', () => {
     const c = call('v', 'view', { file_path: `${CWD}/src/app.ts` });
     const content = 'import x from "y";\n\nexport const a = 1;';
-    const r = result(c, '<file>\n     1|import x from "y";\n     2|\n     3|export const a = 1;\n</file>\n', { file_path: `${CWD}/src/app.ts`, content });
-    expect(render([{ call: c, result: r }])).toEqual(['● View  src/app.ts', '  import x from "y";', '', '  export const a = 1;']);
+    const r = result(c, '<file>\n     1|import x from "y";\n     2|\n     3|export const a = 1;\n</file>\n', {
+      file_path: `${CWD}/src/app.ts`,
+      content,
+    });
+    expect(render([{ call: c, result: r }])).toEqual([
+      '● View  src/app.ts',
+      '  import x from "y";',
+      '',
+      '  export const a = 1;',
+    ]);
     // without metadata.content the lines come from the numbered result text
-    const bare = result(c, '<file>\n     1|import x from "y";\n     2|\n     3|export const a = 1;\n</file>\n', { file_path: `${CWD}/src/app.ts` });
-    expect(render([{ call: c, result: bare }])).toEqual(['● View  src/app.ts', '  import x from "y";', '', '  export const a = 1;']);
+    const bare = result(c, '<file>\n     1|import x from "y";\n     2|\n     3|export const a = 1;\n</file>\n', {
+      file_path: `${CWD}/src/app.ts`,
+    });
+    expect(render([{ call: c, result: bare }])).toEqual([
+      '● View  src/app.ts',
+      '  import x from "y";',
+      '',
+      '  export const a = 1;',
+    ]);
   });
 
   it('shows errors as text, cut at 10 lines', () => {
@@ -157,10 +219,14 @@ describe('tool call bodies', () => {
 
   it('shows plain results muted and wrapped under the call', () => {
     const c = call('l', 'glob', { pattern: '*.md' });
-    expect(render([{ call: c, result: result(c, 'README.md\nCHANGELOG.md') }], 30)).toEqual(['● Glob  *.md', '  README.md', '  CHANGELOG.md']);
+    expect(render([{ call: c, result: result(c, 'README.md\nCHANGELOG.md') }], 30)).toEqual([
+      '● Glob  *.md',
+      '  README.md',
+      '  CHANGELOG.md',
+    ]);
   });
 
-  it('nests a sub-agent\'s tool calls under the Task call, without its text', () => {
+  it("nests a sub-agent's tool calls under the Task call, without its text", () => {
     const v1 = call('c1', 'glob', { pattern: '**/*.ts', path: `${CWD}/src` });
     const v2 = call('c2', 'view', { file_path: `${CWD}/src/config.ts` });
     const child = assistant([{ call: v1, result: result(v1, 'src/config.ts') }, { call: v2 }], 'sub1');
@@ -185,6 +251,14 @@ describe('tool call bodies', () => {
     const a = call('a', 'bash', { command: 'echo ' + 'x'.repeat(80) });
     const b = call('b', 'ls', { path: CWD });
     const lines = render([{ call: a, result: result(a, 'y'.repeat(50)) }, { call: b }], 20);
-    expect(lines).toEqual(['● Bash  echo xxxxxxx', '  yyyyyyyyyyyyyyyyyy', '  yyyyyyyyyyyyyyyyyy', '  yyyyyyyyyyyyyy', '', '● List  .', '  Listing directory.']);
+    expect(lines).toEqual([
+      '● Bash  echo xxxxxxx',
+      '  yyyyyyyyyyyyyyyyyy',
+      '  yyyyyyyyyyyyyyyyyy',
+      '  yyyyyyyyyyyyyy',
+      '',
+      '● List  .',
+      '  Listing directory.',
+    ]);
   });
 });

@@ -22,7 +22,21 @@ const graphemes = (s: string) => [...segmenter.segment(s)].map((g) => g.segment)
 
 /** ~1 MB of words of varied lengths (1 to 13 letters), single spaces. */
 function prose(): string {
-  const words = ['a', 'to', 'the', 'word', 'quick', 'jumped', 'example', 'wrapping', 'linearity', 'terminal', 'columns', 'paragraphs', 'unbelievable'];
+  const words = [
+    'a',
+    'to',
+    'the',
+    'word',
+    'quick',
+    'jumped',
+    'example',
+    'wrapping',
+    'linearity',
+    'terminal',
+    'columns',
+    'paragraphs',
+    'unbelievable',
+  ];
   const out: string[] = [];
   let length = 0;
   for (let i = 0; length < MB; i++) {
@@ -70,7 +84,8 @@ describe('wrapping a 1 MB line', () => {
         const row = rows[i]!;
         expect(stringWidth(row)).toBeLessThanOrEqual(width);
         // a row ends where the next cluster would not fit
-        if (i + 1 < rows.length) expect(stringWidth(row) + stringWidth(graphemes(rows[i + 1]!.slice(0, 16))[0]!)).toBeGreaterThan(width);
+        if (i + 1 < rows.length)
+          expect(stringWidth(row) + stringWidth(graphemes(rows[i + 1]!.slice(0, 16))[0]!)).toBeGreaterThan(width);
       }
       // the clusters at every cut are whole ones of the text
       const starts = new Set(units);
@@ -84,8 +99,12 @@ describe('wrapping a 1 MB line', () => {
     const line = `plain start ${chalk.bold(chalk.hex('#ff0000')(words))} plain end`;
     const rows = wrapText(line, 60);
     expect(rows.map(visible).join(' ').replace(/ +/g, ' ')).toBe(visible(line).replace(/ +/g, ' '));
-    expect(rows[0]).toBe('plain start \u001b[1m\u001b[38;2;255;0;0mstyled words that go on and on styled words that\u001b[22m\u001b[39m');
-    expect(rows[1]).toBe('\u001b[1m\u001b[38;2;255;0;0mgo on and on styled words that go on and on styled words\u001b[22m\u001b[39m');
+    expect(rows[0]).toBe(
+      'plain start \u001b[1m\u001b[38;2;255;0;0mstyled words that go on and on styled words that\u001b[22m\u001b[39m',
+    );
+    expect(rows[1]).toBe(
+      '\u001b[1m\u001b[38;2;255;0;0mgo on and on styled words that go on and on styled words\u001b[22m\u001b[39m',
+    );
     for (const row of rows.slice(1, -1)) {
       expect(row.startsWith('\u001b[1m\u001b[38;2;255;0;0m')).toBe(true);
       expect(row.endsWith('\u001b[22m\u001b[39m')).toBe(true);
@@ -95,7 +114,7 @@ describe('wrapping a 1 MB line', () => {
   });
 });
 
-describe('the wrapping rules are wrap-ansi\'s (hard mode) on ordinary lines', () => {
+describe("the wrapping rules are wrap-ansi's (hard mode) on ordinary lines", () => {
   chalk.level = 3;
   const cases: [string, number][] = [
     ['hello world foo', 7], // words to rows
@@ -141,7 +160,9 @@ describe('a 1 MB line in the chat', () => {
     const code = `const data = "${'x'.repeat(MB)}";`;
     const lines = render(item('assistant', [{ type: 'text', text: `\`\`\`js\n${code}\n\`\`\`` }]));
     expect(lines.every((l) => visible(l).startsWith('  '))).toBe(true);
-    expect(lines.map((l) => visible(l).slice(2)).join('')).toBe(code.replace(/ /g, '').replace('constdata=', 'const data = '));
+    expect(lines.map((l) => visible(l).slice(2)).join('')).toBe(
+      code.replace(/ /g, '').replace('constdata=', 'const data = '),
+    );
     expect(Math.max(...lines.map((l) => stringWidth(l)))).toBeLessThanOrEqual(100);
   });
 });

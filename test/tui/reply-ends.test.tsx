@@ -16,7 +16,11 @@ const EXPLANATION = 'This request was declined because it could enable cyber har
 describe('a reply that ends otherwise than normally', () => {
   it('a refusal shows the explanation under the reply; the next prompt is sent without the refused one', async () => {
     const t = await tui.start([
-      { text: 'I can', stopReason: 'refusal', stopDetails: { type: 'refusal', category: 'cyber', explanation: EXPLANATION } },
+      {
+        text: 'I can',
+        stopReason: 'refusal',
+        stopDetails: { type: 'refusal', category: 'cyber', explanation: EXPLANATION },
+      },
       { text: 'Here is a sorting function.' },
     ]);
     const { waitFor, type } = tui.render();
@@ -29,7 +33,10 @@ describe('a reply that ends otherwise than normally', () => {
     await type('write a sort function');
     await type('\r');
     await waitFor((f) => f.includes('Here is a sorting function.'));
-    const sent = t.fake.answered[1].messages.map((m: { role: string; content: { text?: string }[] }) => [m.role, m.content.map((b) => b.text)]);
+    const sent = t.fake.answered[1].messages.map((m: { role: string; content: { text?: string }[] }) => [
+      m.role,
+      m.content.map((b) => b.text),
+    ]);
     expect(sent).toEqual([['user', ['write a sort function']]]);
   });
 
@@ -58,7 +65,12 @@ describe('a reply that ends otherwise than normally', () => {
     const result = { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_02', content: [] };
     await tui.start([
       {
-        blocks: [{ text: 'I will look it up.' }, { server: search }, { server: result }, { text: 'It came out in April 2023.' }],
+        blocks: [
+          { text: 'I will look it up.' },
+          { server: search },
+          { server: result },
+          { text: 'It came out in April 2023.' },
+        ],
         chunkDelayMs: 40,
       },
     ]);
@@ -73,7 +85,13 @@ describe('a reply that ends otherwise than normally', () => {
   });
 
   it('a provider without token usage: the person is told that the counts are estimates, and the status bar marks them', async () => {
-    const t = await tui.start([{ text: 'Hello there.', usageShape: 'none' }, { text: 'Again.', usageShape: 'none' }], { provider: 'local' });
+    const t = await tui.start(
+      [
+        { text: 'Hello there.', usageShape: 'none' },
+        { text: 'Again.', usageShape: 'none' },
+      ],
+      { provider: 'local' },
+    );
     const { waitFor, type } = tui.render();
     await type('hi');
     await type('\r');

@@ -25,7 +25,9 @@ describe('LSP in the TUI', () => {
         modifiedFiles={[]}
       />,
     );
-    const lines = lastFrame()!.split('\n').map((l) => l.trim());
+    const lines = lastFrame()!
+      .split('\n')
+      .map((l) => l.trim());
     const at = lines.indexOf('LSP Configuration');
     expect(lines.slice(at + 1, at + 5)).toEqual([
       '● typescript ready',
@@ -36,7 +38,15 @@ describe('LSP in the TUI', () => {
   });
 
   it('the status bar shows error and warning counts', () => {
-    const { lastFrame } = render(<StatusBar width={80} contextWindowTokens={200_000} modelName="M" busy={false} diagnostics={{ errors: 2, warnings: 5 }} />);
+    const { lastFrame } = render(
+      <StatusBar
+        width={80}
+        contextWindowTokens={200_000}
+        modelName="M"
+        busy={false}
+        diagnostics={{ errors: 2, warnings: 5 }}
+      />,
+    );
     expect(lastFrame()).toContain('✖ 2 ⚠ 5');
   });
 
@@ -46,7 +56,16 @@ describe('LSP in the TUI', () => {
       { language: 'rust', state: 'failed' },
       { language: 'go', state: 'failed' },
     ];
-    const { lastFrame } = render(<StatusBar width={80} contextWindowTokens={200_000} modelName="M" busy={false} lspServers={servers} diagnostics={{ errors: 0, warnings: 1 }} />);
+    const { lastFrame } = render(
+      <StatusBar
+        width={80}
+        contextWindowTokens={200_000}
+        modelName="M"
+        busy={false}
+        lspServers={servers}
+        diagnostics={{ errors: 0, warnings: 1 }}
+      />,
+    );
     expect(lastFrame()!.trimEnd().endsWith(' LSP rust, go failed  ✖ 0 ⚠ 1  M')).toBe(true);
   });
 });

@@ -15,11 +15,17 @@ describe('plugin hooks in the sidebar', () => {
         title="t"
         lspServers={[]}
         mcpServers={[]}
-        customTools={{ loaded: [], hooks: [{ origin: '.opencode/plugins/audit.mjs', source: 'project', hooks: ['tool.execute.after', 'event'] }], failed: [] }}
+        customTools={{
+          loaded: [],
+          hooks: [{ origin: '.opencode/plugins/audit.mjs', source: 'project', hooks: ['tool.execute.after', 'event'] }],
+          failed: [],
+        }}
         modifiedFiles={[]}
       />,
     );
-    const lines = lastFrame()!.split('\n').map((l) => l.trim());
+    const lines = lastFrame()!
+      .split('\n')
+      .map((l) => l.trim());
     const at = lines.indexOf('Custom Tools');
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toBe('● audit.mjs hooks: tool.execute.after, event');

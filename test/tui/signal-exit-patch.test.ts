@@ -23,7 +23,15 @@ interface Patch {
 interface Probe {
   assertLoaded: { atLoad: boolean; afterHook: boolean; afterBadHook: boolean };
   removeIsFunction: boolean;
-  error: { name: string; code: string; message: string; actual: unknown; expected: unknown; operator: string; isAssertionError: boolean } | null;
+  error: {
+    name: string;
+    code: string;
+    message: string;
+    actual: unknown;
+    expected: unknown;
+    operator: string;
+    isAssertionError: boolean;
+  } | null;
 }
 
 /** The signal-exit a package's entry file resolves (its `import signalExit from 'signal-exit'`). */
@@ -75,26 +83,39 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.each(Object.entries(copies))("signal-exit 3 (%s's copy) with node:assert loaded only for a bad callback", (name, file) => {
-  it('is a copy the build patches (its filter matches the file the package loads)', () => {
-    expect(SIGNAL_EXIT_3.test(file)).toBe(true);
-    expect((JSON.parse(readFileSync(join(dirname(file), 'package.json'), 'utf8')) as { version: string }).version).toMatch(/^3\./);
-  });
+describe.each(Object.entries(copies))(
+  "signal-exit 3 (%s's copy) with node:assert loaded only for a bad callback",
+  (name, file) => {
+    it('is a copy the build patches (its filter matches the file the package loads)', () => {
+      expect(SIGNAL_EXIT_3.test(file)).toBe(true);
+      expect(
+        (JSON.parse(readFileSync(join(dirname(file), 'package.json'), 'utf8')) as { version: string }).version,
+      ).toMatch(/^3\./);
+    });
 
-  it('loads node:assert neither with the module nor for a function; a non-function throws the AssertionError the original throws', () => {
-    const original = probe(install(`${name}-original`, file, []));
-    const patched = probe(install(`${name}-patched`, file, SIGNAL_EXIT_PATCHES as Patch[]));
+    it('loads node:assert neither with the module nor for a function; a non-function throws the AssertionError the original throws', () => {
+      const original = probe(install(`${name}-original`, file, []));
+      const patched = probe(install(`${name}-patched`, file, SIGNAL_EXIT_PATCHES as Patch[]));
 
-    const expectedError = {
-      name: 'AssertionError',
-      code: 'ERR_ASSERTION',
-      message: 'a callback must be provided for exit handler',
-      actual: 'string',
-      expected: 'function',
-      operator: '==',
-      isAssertionError: true,
-    };
-    expect(original).toEqual({ assertLoaded: { atLoad: true, afterHook: true, afterBadHook: true }, removeIsFunction: true, error: expectedError });
-    expect(patched).toEqual({ assertLoaded: { atLoad: false, afterHook: false, afterBadHook: true }, removeIsFunction: true, error: expectedError });
-  });
-});
+      const expectedError = {
+        name: 'AssertionError',
+        code: 'ERR_ASSERTION',
+        message: 'a callback must be provided for exit handler',
+        actual: 'string',
+        expected: 'function',
+        operator: '==',
+        isAssertionError: true,
+      };
+      expect(original).toEqual({
+        assertLoaded: { atLoad: true, afterHook: true, afterBadHook: true },
+        removeIsFunction: true,
+        error: expectedError,
+      });
+      expect(patched).toEqual({
+        assertLoaded: { atLoad: false, afterHook: false, afterBadHook: true },
+        removeIsFunction: true,
+        error: expectedError,
+      });
+    });
+  },
+);

@@ -21,7 +21,16 @@ it('↓, then a letter that filters, then ↓: the marked row is the second matc
   const onCommand = vi.fn();
   const app = render(
     <InputProvider>
-      <Editor onSubmit={vi.fn()} cwd="/" history={[]} width={60} focus listFiles={async () => []} listCommands={async () => COMMANDS} onCommand={onCommand} />
+      <Editor
+        onSubmit={vi.fn()}
+        cwd="/"
+        history={[]}
+        width={60}
+        focus
+        listFiles={async () => []}
+        listCommands={async () => COMMANDS}
+        onCommand={onCommand}
+      />
     </InputProvider>,
   );
   const rows = () => popupRows(app.lastFrame() ?? '').map((r) => r.replace(/\s+/g, ' ').trim());

@@ -27,7 +27,9 @@ describe('StatusBar', () => {
   });
 
   it('the hint follows a rebound help key, and falls back to app.help when the busy key is unbound', () => {
-    const { keymap } = buildKeymap([{ file: '/p/.opencode.json', bindings: { 'app.help': ['f1', 'ctrl+h'], 'app.help_busy': 'none' } }]);
+    const { keymap } = buildKeymap([
+      { file: '/p/.opencode.json', bindings: { 'app.help': ['f1', 'ctrl+h'], 'app.help_busy': 'none' } },
+    ]);
     const { lastFrame } = render(
       <KeymapContext.Provider value={keymap}>
         <StatusBar {...base} width={60} busy />
@@ -52,7 +54,9 @@ describe('StatusBar', () => {
   });
 
   it('puts a message too long for the bar on its own rows above it, whole', () => {
-    const { lastFrame } = render(<StatusBar {...base} width={60} status={busyStatus} usage={{ contextTokens: 0, costUsd: 0 }} />);
+    const { lastFrame } = render(
+      <StatusBar {...base} width={60} status={busyStatus} usage={{ contextTokens: 0, costUsd: 0 }} />,
+    );
     expect(lastFrame()!.split('\n')).toEqual([
       ' The agent is busy: switch models after the reply finishes',
       ' (esc cancels it)',
@@ -62,8 +66,11 @@ describe('StatusBar', () => {
 
   it('no row is wider than the terminal at any size', () => {
     for (const width of [20, 40, 61, 80, 120]) {
-      const { lastFrame } = render(<StatusBar {...base} width={width} status={busyStatus} usage={{ contextTokens: 0, costUsd: 0 }} busy />);
-      for (const row of lastFrame()!.split('\n')) expect(stringWidth(row), `${width}: ${row}`).toBeLessThanOrEqual(width);
+      const { lastFrame } = render(
+        <StatusBar {...base} width={width} status={busyStatus} usage={{ contextTokens: 0, costUsd: 0 }} busy />,
+      );
+      for (const row of lastFrame()!.split('\n'))
+        expect(stringWidth(row), `${width}: ${row}`).toBeLessThanOrEqual(width);
     }
   });
 });

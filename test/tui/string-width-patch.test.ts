@@ -78,7 +78,8 @@ describe('string-width with the emoji set built on demand', () => {
   it('measures emoji sequences as before: keycaps, flags, skin tones, tags, ZWJ, text characters with U+FE0F', () => {
     const sequences: string[] = [];
     for (const base of '0123456789#*') sequences.push(`${base}\u20e3`, `${base}\ufe0f\u20e3`, `${base}\ufe0f`);
-    for (let a = 0x1f1e6; a <= 0x1f1ff; a++) for (let b = 0x1f1e6; b <= 0x1f1ff; b++) sequences.push(String.fromCodePoint(a, b));
+    for (let a = 0x1f1e6; a <= 0x1f1ff; a++)
+      for (let b = 0x1f1e6; b <= 0x1f1ff; b++) sequences.push(String.fromCodePoint(a, b));
     for (const cp of emojiCodePoints) {
       sequences.push(String.fromCodePoint(cp, 0xfe0f), String.fromCodePoint(cp, 0xfe0e));
       for (let tone = 0x1f3fb; tone <= 0x1f3ff; tone++) sequences.push(String.fromCodePoint(cp, tone));
@@ -98,7 +99,17 @@ describe('string-width with the emoji set built on demand', () => {
   it('measures text as before: a sample of every plane, box drawing, CJK, Hangul, combining marks', () => {
     const texts: string[] = [];
     for (let cp = 0; cp <= 0x10ffff; cp += 37) texts.push(String.fromCodePoint(cp));
-    texts.push('─'.repeat(120), 'Thinking… · 12 files', '한국어 텍스트', '日本語のテキスト', 'e\u0301', 'नमस्ते', 'a😀b', 'x\u200dy', '\u001b[31mred\u001b[39m ─');
+    texts.push(
+      '─'.repeat(120),
+      'Thinking… · 12 files',
+      '한국어 텍스트',
+      '日本語のテキスト',
+      'e\u0301',
+      'नमस्ते',
+      'a😀b',
+      'x\u200dy',
+      '\u001b[31mred\u001b[39m ─',
+    );
     expect(differences(texts)).toEqual([]);
   });
 });

@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { THEME_COLOUR_KEYS } from '../../src/tui/theme.js';
 import { ansiToHex, themeFileJsonSchema } from '../../src/tui/theme-file.js';
-import { listThemes, loadTheme, terminalBackground, themeSourceLabel, type ThemePlaces } from '../../src/tui/theme-loader.js';
+import {
+  listThemes,
+  loadTheme,
+  terminalBackground,
+  themeSourceLabel,
+  type ThemePlaces,
+} from '../../src/tui/theme-loader.js';
 import { THEMES } from '../../src/tui/themes.js';
 
 let root: string;
@@ -45,12 +51,16 @@ describe('theme files: colours as written', () => {
     ['dark and light variants (dark terminal)', '{ "dark": "#010101", "light": "#fefefe" }', '#010101'],
     ['only a light variant: used on either background', '{ "light": "#fefefe" }', '#fefefe'],
   ])('%s', (_what, value, expected) => {
-    put(userDir, 'mine', `{
+    put(
+      userDir,
+      'mine',
+      `{
       // JSONC: comments and trailing commas are fine
       "extends": "tokyonight",
       "defs": { "pink": "#ff79c6", "rose": "pink", },
       "theme": { "accent": "#123456", "primary": ${value} },
-    }`);
+    }`,
+    );
     const loaded = loadTheme('mine', places, 'dark');
     expect(loaded.problem).toBeUndefined();
     expect(loaded.theme.primary).toBe(expected);
@@ -60,7 +70,11 @@ describe('theme files: colours as written', () => {
   });
 
   it('a light terminal gets the light variants', () => {
-    put(userDir, 'mine', '{ "defs": { "fg": { "dark": "#eeeeee", "light": "#111111" } }, "theme": { "text": "fg", "primary": { "dark": 1, "light": 4 } } }');
+    put(
+      userDir,
+      'mine',
+      '{ "defs": { "fg": { "dark": "#eeeeee", "light": "#111111" } }, "theme": { "text": "fg", "primary": { "dark": 1, "light": 4 } } }',
+    );
     expect(loadTheme('mine', places, 'light').theme).toMatchObject({ text: '#111111', primary: '#0000ee' });
     expect(loadTheme('mine', places, 'dark').theme).toMatchObject({ text: '#eeeeee', primary: '#cd0000' });
   });
@@ -68,7 +82,12 @@ describe('theme files: colours as written', () => {
   it('without "extends" starts from opencode', () => {
     put(userDir, 'mine', '{ "theme": { "primary": "#00ff00" } }');
     const { theme } = loadTheme('mine', places, 'dark');
-    expect({ ...theme, cacheKey: undefined }).toEqual({ ...THEMES.opencode, name: 'mine', primary: '#00ff00', cacheKey: undefined });
+    expect({ ...theme, cacheKey: undefined }).toEqual({
+      ...THEMES.opencode,
+      name: 'mine',
+      primary: '#00ff00',
+      cacheKey: undefined,
+    });
   });
 
   it('every ANSI number becomes a #rrggbb', () => {
@@ -93,9 +112,31 @@ describe('theme files: where they come from', () => {
     expect(dracula.theme).toMatchObject({ primary: '#333333', text: THEMES.dracula.text });
 
     const entries = listThemes(places);
-    expect(entries.map((e) => e.name)).toEqual(['opencode', 'catppuccin', 'dracula', 'flexoki', 'gruvbox', 'monokai', 'onedark', 'tokyonight', 'tron', 'neon', 'zeta']);
+    expect(entries.map((e) => e.name)).toEqual([
+      'opencode',
+      'catppuccin',
+      'dracula',
+      'flexoki',
+      'gruvbox',
+      'monokai',
+      'onedark',
+      'tokyonight',
+      'tron',
+      'neon',
+      'zeta',
+    ]);
     expect(entries.map(themeSourceLabel)).toEqual([
-      'built-in', 'built-in', 'user, over built-in', 'built-in', 'built-in', 'built-in', 'built-in', 'built-in', 'built-in', 'project, over user', 'user',
+      'built-in',
+      'built-in',
+      'user, over built-in',
+      'built-in',
+      'built-in',
+      'built-in',
+      'built-in',
+      'built-in',
+      'built-in',
+      'project, over user',
+      'user',
     ]);
     expect(entries.find((e) => e.name === 'neon')!.shadows).toEqual([{ kind: 'user', file: userNeon }]);
   });
@@ -115,7 +156,11 @@ describe('theme files: where they come from', () => {
   it('extends another theme file, which extends a built-in', () => {
     put(userDir, 'base', '{ "extends": "gruvbox", "theme": { "accent": "#0000aa" } }');
     put(projectDir, 'mine', '{ "extends": "base", "theme": { "primary": "accent" } }');
-    expect(loadTheme('mine', places).theme).toMatchObject({ primary: '#0000aa', accent: '#0000aa', text: THEMES.gruvbox.text });
+    expect(loadTheme('mine', places).theme).toMatchObject({
+      primary: '#0000aa',
+      accent: '#0000aa',
+      text: THEMES.gruvbox.text,
+    });
   });
 
   it('a file is read each time it is loaded, and its cache key follows its colours', () => {
@@ -139,17 +184,61 @@ describe('theme files: where they come from', () => {
 describe('theme files: a broken file is one line, and the default theme', () => {
   const fallback = '; using the opencode theme';
   it.each([
-    ['an unknown key', '{ "theme": { "primry": "#ffffff" } }', 'theme.primry: unknown key (`opencode themes --keys` lists the keys)'],
-    ['an unknown top-level key', '{ "colors": {} }', 'colors: unknown key (a theme file has "$schema", "extends", "defs", "theme")'],
-    ['a bad hex colour', '{ "theme": { "primary": "#12345" } }', 'theme.primary: "#12345" is not a colour; use "#RRGGBB", an ANSI colour number 0–255, or the name of a def or another key'],
-    ['an ANSI number out of range', '{ "theme": { "primary": 256 } }', 'theme.primary: 256 is not an ANSI colour number (0–255); use "#RRGGBB", an ANSI colour number 0–255, or the name of a def or another key'],
-    ['a bad variant', '{ "theme": { "text": { "dark": "#000000", "dim": "#111111" } } }', 'theme.text.dim: unknown key (a colour\'s variants are "dark" and "light")'],
-    ['a reference to nothing', '{ "theme": { "primary": "pinkish" } }', 'theme.primary: "pinkish" is neither a colour nor the name of a def or a theme key; use "#RRGGBB", an ANSI colour number 0–255, or the name of a def or another key'],
-    ['a reference cycle', '{ "defs": { "a": "b", "b": "a" }, "theme": { "primary": "a" } }', 'theme.primary: the references go round in a circle (theme.primary → defs.a → defs.b → defs.a)'],
-    ['an unknown base', '{ "extends": "solarized" }', 'extends: "solarized": no such theme (the built-ins: opencode, catppuccin, dracula, flexoki, gruvbox, monokai, onedark, tokyonight, tron; or a theme file of that name)'],
-    ['invalid JSON', '{ "theme": { "primary": #fff } }', 'invalid JSON at line 1 column 25: unexpected character "#", expected a value'],
-    ['not an object', '[]', 'a theme file is a JSON object, e.g. {"extends": "opencode", "theme": {"primary": "#ff9e64"}}'],
-    ['an escape sequence as a value', '{ "theme": { "primary": "\\u001b]0;pwned\\u0007" } }', 'theme.primary: "\\u001b]0;pwned\\u0007" is not a colour; use "#RRGGBB", an ANSI colour number 0–255, or the name of a def or another key'],
+    [
+      'an unknown key',
+      '{ "theme": { "primry": "#ffffff" } }',
+      'theme.primry: unknown key (`opencode themes --keys` lists the keys)',
+    ],
+    [
+      'an unknown top-level key',
+      '{ "colors": {} }',
+      'colors: unknown key (a theme file has "$schema", "extends", "defs", "theme")',
+    ],
+    [
+      'a bad hex colour',
+      '{ "theme": { "primary": "#12345" } }',
+      'theme.primary: "#12345" is not a colour; use "#RRGGBB", an ANSI colour number 0–255, or the name of a def or another key',
+    ],
+    [
+      'an ANSI number out of range',
+      '{ "theme": { "primary": 256 } }',
+      'theme.primary: 256 is not an ANSI colour number (0–255); use "#RRGGBB", an ANSI colour number 0–255, or the name of a def or another key',
+    ],
+    [
+      'a bad variant',
+      '{ "theme": { "text": { "dark": "#000000", "dim": "#111111" } } }',
+      'theme.text.dim: unknown key (a colour\'s variants are "dark" and "light")',
+    ],
+    [
+      'a reference to nothing',
+      '{ "theme": { "primary": "pinkish" } }',
+      'theme.primary: "pinkish" is neither a colour nor the name of a def or a theme key; use "#RRGGBB", an ANSI colour number 0–255, or the name of a def or another key',
+    ],
+    [
+      'a reference cycle',
+      '{ "defs": { "a": "b", "b": "a" }, "theme": { "primary": "a" } }',
+      'theme.primary: the references go round in a circle (theme.primary → defs.a → defs.b → defs.a)',
+    ],
+    [
+      'an unknown base',
+      '{ "extends": "solarized" }',
+      'extends: "solarized": no such theme (the built-ins: opencode, catppuccin, dracula, flexoki, gruvbox, monokai, onedark, tokyonight, tron; or a theme file of that name)',
+    ],
+    [
+      'invalid JSON',
+      '{ "theme": { "primary": #fff } }',
+      'invalid JSON at line 1 column 25: unexpected character "#", expected a value',
+    ],
+    [
+      'not an object',
+      '[]',
+      'a theme file is a JSON object, e.g. {"extends": "opencode", "theme": {"primary": "#ff9e64"}}',
+    ],
+    [
+      'an escape sequence as a value',
+      '{ "theme": { "primary": "\\u001b]0;pwned\\u0007" } }',
+      'theme.primary: "\\u001b]0;pwned\\u0007" is not a colour; use "#RRGGBB", an ANSI colour number 0–255, or the name of a def or another key',
+    ],
   ])('%s', (_what, text, problem) => {
     const file = put(projectDir, 'broken', text);
     const loaded = loadTheme('broken', places);
@@ -163,13 +252,17 @@ describe('theme files: a broken file is one line, and the default theme', () => 
   it('the problem names the file it is in, down an extends chain', () => {
     const base = put(userDir, 'base', '{ "theme": { "accent": "#xyzxyz" } }');
     put(projectDir, 'mine', '{ "extends": "base" }');
-    expect(loadTheme('mine', places).problem).toBe(`${base}: theme.accent: "#xyzxyz" is not a colour; use "#RRGGBB", an ANSI colour number 0–255, or the name of a def or another key${fallback}`);
+    expect(loadTheme('mine', places).problem).toBe(
+      `${base}: theme.accent: "#xyzxyz" is not a colour; use "#RRGGBB", an ANSI colour number 0–255, or the name of a def or another key${fallback}`,
+    );
   });
 
   it('themes that extend each other in a circle', () => {
     const a = put(userDir, 'a', '{ "extends": "b" }');
     put(userDir, 'b', '{ "extends": "a" }');
-    expect(loadTheme('a', places).problem).toBe(`${a}: extends: the themes extend each other in a circle (a → b → a)${fallback}`);
+    expect(loadTheme('a', places).problem).toBe(
+      `${a}: extends: the themes extend each other in a circle (a → b → a)${fallback}`,
+    );
   });
 
   it('an unknown name, or no name', () => {
@@ -184,9 +277,19 @@ describe('theme files: a broken file is one line, and the default theme', () => 
 describe('the background key', () => {
   it('the built-ins set none; a file sets it, in either variant, and another key may refer to it', () => {
     expect(Object.values(THEMES).map((t) => t.background)).toEqual(Object.values(THEMES).map(() => undefined));
-    put(userDir, 'night', '{ "theme": { "background": { "dark": "#102030", "light": 231 }, "selectionBackground": "background" } }');
-    expect(loadTheme('night', places, 'dark').theme).toMatchObject({ background: '#102030', selectionBackground: '#102030' });
-    expect(loadTheme('night', places, 'light').theme).toMatchObject({ background: '#ffffff', selectionBackground: '#ffffff' });
+    put(
+      userDir,
+      'night',
+      '{ "theme": { "background": { "dark": "#102030", "light": 231 }, "selectionBackground": "background" } }',
+    );
+    expect(loadTheme('night', places, 'dark').theme).toMatchObject({
+      background: '#102030',
+      selectionBackground: '#102030',
+    });
+    expect(loadTheme('night', places, 'light').theme).toMatchObject({
+      background: '#ffffff',
+      selectionBackground: '#ffffff',
+    });
     // a file extending it keeps its background
     put(projectDir, 'child', '{ "extends": "night", "theme": { "primary": 9 } }');
     expect(loadTheme('child', places, 'dark').theme).toMatchObject({ background: '#102030', primary: '#ff0000' });
@@ -244,12 +347,20 @@ describe('theme file schema', () => {
     expect(Object.keys(schema.properties.theme!.properties!)).toEqual(Object.keys(THEME_COLOUR_KEYS));
     // every key but `background` is set by every built-in
     for (const theme of Object.values(THEMES)) {
-      expect(Object.keys(THEME_COLOUR_KEYS).filter((k) => k !== 'background').sort()).toEqual(Object.keys(theme).filter((k) => k !== 'name').sort());
+      expect(
+        Object.keys(THEME_COLOUR_KEYS)
+          .filter((k) => k !== 'background')
+          .sort(),
+      ).toEqual(
+        Object.keys(theme)
+          .filter((k) => k !== 'name')
+          .sort(),
+      );
     }
   });
 });
 
-describe("the theme examples of docs/themes.md", () => {
+describe('the theme examples of docs/themes.md', () => {
   const page = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'themes.md'), 'utf8');
   const section = page.slice(page.indexOf('\n## Themes\n'));
   const blocks = [...section.matchAll(/```jsonc?\n([\s\S]*?)```/g)].map((m) => m[1]!);
@@ -258,18 +369,31 @@ describe("the theme examples of docs/themes.md", () => {
     put(userDir, 'short', blocks[0]!);
     const loaded = loadTheme('short', places);
     expect(loaded.problem).toBeUndefined();
-    expect({ ...loaded.theme, cacheKey: undefined }).toEqual({ ...THEMES.tokyonight, name: 'short', primary: '#ff9e64', accent: '#ff9e64', cacheKey: undefined });
+    expect({ ...loaded.theme, cacheKey: undefined }).toEqual({
+      ...THEMES.tokyonight,
+      name: 'short',
+      primary: '#ff9e64',
+      accent: '#ff9e64',
+      cacheKey: undefined,
+    });
   });
 
   it('the complete example sets every key, on either background', () => {
     put(userDir, 'full', blocks[1]!);
     const themePart = blocks[1]!.slice(blocks[1]!.indexOf('"theme": {'));
-    expect(themePart.match(/^ {4}"(\w+)":/gm)!.map((k) => k.trim().slice(1, -2))).toEqual(Object.keys(THEME_COLOUR_KEYS));
+    expect(themePart.match(/^ {4}"(\w+)":/gm)!.map((k) => k.trim().slice(1, -2))).toEqual(
+      Object.keys(THEME_COLOUR_KEYS),
+    );
     const dark = loadTheme('full', places, 'dark');
     const light = loadTheme('full', places, 'light');
     expect(dark.problem).toBeUndefined();
     expect(light.problem).toBeUndefined();
-    expect(dark.theme).toMatchObject({ text: '#e4e4e4', textMuted: '#808080', borderFocused: '#ff8700', syntaxPunctuation: '#e4e4e4' });
+    expect(dark.theme).toMatchObject({
+      text: '#e4e4e4',
+      textMuted: '#808080',
+      borderFocused: '#ff8700',
+      syntaxPunctuation: '#e4e4e4',
+    });
     expect(light.theme).toMatchObject({ text: '#1c1c1c', selectionBackground: '#eeeeee', border: '#bcbcbc' });
   });
 });

@@ -15,7 +15,18 @@ const done: ChatItem = {
   role: 'assistant',
   streaming: false,
   tools: [],
-  message: { id: 'a1', sessionId: 's', role: 'assistant', seq: 1, createdAt: 0, updatedAt: 0, parts: [{ type: 'reasoning', thinking: 'one\ntwo' }, { type: 'text', text: 'Answer.' }] },
+  message: {
+    id: 'a1',
+    sessionId: 's',
+    role: 'assistant',
+    seq: 1,
+    createdAt: 0,
+    updatedAt: 0,
+    parts: [
+      { type: 'reasoning', thinking: 'one\ntwo' },
+      { type: 'text', text: 'Answer.' },
+    ],
+  },
 };
 
 describe('the collapsed thinking line', () => {
@@ -24,12 +35,22 @@ describe('the collapsed thinking line', () => {
     ['alt+t', 'Thinking (2 lines) — alt+t to show'],
     ['', 'Thinking (2 lines)'], // unbound: no key to name
   ])('with thinkingKey %j reads %j', (thinkingKey, line) => {
-    expect(renderChatItem(done, { width: 50, showThinking: false, ...(thinkingKey !== undefined && { thinkingKey }) }, theme)).toEqual([line, '', 'Answer.']);
+    expect(
+      renderChatItem(
+        done,
+        { width: 50, showThinking: false, ...(thinkingKey !== undefined && { thinkingKey }) },
+        theme,
+      ),
+    ).toEqual([line, '', 'Answer.']);
   });
 
   it('is drawn again from the cache when the key changes', () => {
     const cache = new LineCache();
-    expect(cache.get(done, { width: 50, showThinking: false, thinkingKey: 'ctrl+y' }, theme).at(0)).toContain('ctrl+y to show');
-    expect(cache.get(done, { width: 50, showThinking: false, thinkingKey: 'alt+t' }, theme).at(0)).toContain('alt+t to show');
+    expect(cache.get(done, { width: 50, showThinking: false, thinkingKey: 'ctrl+y' }, theme).at(0)).toContain(
+      'ctrl+y to show',
+    );
+    expect(cache.get(done, { width: 50, showThinking: false, thinkingKey: 'alt+t' }, theme).at(0)).toContain(
+      'alt+t to show',
+    );
   });
 });

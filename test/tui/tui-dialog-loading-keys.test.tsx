@@ -28,7 +28,12 @@ async function slowLocalServer(models: string[]) {
     requests++;
     void answered.then(() => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'test' })) }));
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'test' })),
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -57,7 +62,10 @@ const CODER = 'anthropic/claude-sonnet-4-5';
  */
 async function startWithLocal() {
   local = await slowLocalServer(['local-a', 'local-b', 'local-c']);
-  const config = { providers: { local: { baseURL: local.baseURL, models: { 'local-a': { contextWindow: 8192 } } } }, agents: { coder: { model: CODER } } };
+  const config = {
+    providers: { local: { baseURL: local.baseURL, models: { 'local-a': { contextWindow: 8192 } } } },
+    agents: { coder: { model: CODER } },
+  };
   const app = await tui.start([], { config });
   expect(local.requests()).toBe(0);
   const rendered = tui.render();
@@ -66,7 +74,9 @@ async function startWithLocal() {
 }
 
 /** The coder model saved to the project's .opencode.json. */
-const savedModel = (dir: string): unknown => (JSON.parse(readFileSync(join(dir, '.opencode.json'), 'utf8')) as { agents: { coder: { model?: string } } }).agents.coder.model;
+const savedModel = (dir: string): unknown =>
+  (JSON.parse(readFileSync(join(dir, '.opencode.json'), 'utf8')) as { agents: { coder: { model?: string } } }).agents
+    .coder.model;
 
 /** The dialog's rows (between its top and bottom border), trimmed. */
 function dialogRows(frame: string): string[] {
@@ -102,7 +112,7 @@ describe('keys typed with ctrl+o before the models have loaded', () => {
     expect(ui.lastFrame()).not.toContain('Select Model');
   });
 
-  it('ctrl+o ← ↓ enter in one read choose the local server\'s second model', async () => {
+  it("ctrl+o ← ↓ enter in one read choose the local server's second model", async () => {
     const { app, ui, waitFor } = await startWithLocal();
     ui.stdin.write('\u000f\u001b[D\u001b[B\r'); // ctrl+o, Left (wraps to the last provider: local), Down, Enter
     await waitFor((f) => f.includes('Loading models…'));

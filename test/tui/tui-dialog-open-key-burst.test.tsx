@@ -25,7 +25,7 @@ describe('a dialog opened and used in one read', () => {
     expect(frame).not.toContain('Attach an image');
   });
 
-  it('ctrl+f ↓ select the picker\'s second row (the ↓ is not the editor\'s)', async () => {
+  it("ctrl+f ↓ select the picker's second row (the ↓ is not the editor's)", async () => {
     const t = await tui.start([]);
     mkdirSync(join(t.dir, 'assets'));
     writeFileSync(join(t.dir, 'pic.png'), PNG);

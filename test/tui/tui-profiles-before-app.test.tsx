@@ -42,7 +42,10 @@ async function startBeforeApp(): Promise<RenderedTui> {
   const storage = openAppStorage(dir, config);
   cleanups.push(() => closeAppStorage(storage));
   const never = new Promise<App>(() => {});
-  const { services } = pendingChatServices({ cwd: dir, config, storage, coderModel: models.models.coder, lspLanguages: [], settings: models.settings, env }, never);
+  const { services } = pendingChatServices(
+    { cwd: dir, config, storage, coderModel: models.models.coder, lspLanguages: [], settings: models.settings, env },
+    never,
+  );
   const rendered = renderTui(services, { sessionId: undefined });
   cleanups.push(() => rendered.cleanup());
   await rendered.waitFor((f) => f.includes('>'));
@@ -50,11 +53,24 @@ async function startBeforeApp(): Promise<RenderedTui> {
 }
 
 describe('the profile dialog before the app has loaded', () => {
-  it('lists the config\'s profiles with their coder models and what keeps one from working', async () => {
+  it("lists the config's profiles with their coder models and what keeps one from working", async () => {
     const { ui, waitFor } = await startBeforeApp();
     ui.stdin.write('\u001bp'); // alt+p
     const frame = await waitFor((f) => f.includes('Select Profile'));
-    const rows = frame.split('\n').filter((l) => l.includes('│')).map((l) => l.replace(/^\s*│ ?/, '').replace(/\s*│\s*$/, '').replace(/ {2,}/g, '  '));
-    expect(rows).toEqual(['Select Profile', '✓ (no profile)  the files\' own settings', '  home  anthropic/claude-haiku-4-5', '  work  key missing']);
+    const rows = frame
+      .split('\n')
+      .filter((l) => l.includes('│'))
+      .map((l) =>
+        l
+          .replace(/^\s*│ ?/, '')
+          .replace(/\s*│\s*$/, '')
+          .replace(/ {2,}/g, '  '),
+      );
+    expect(rows).toEqual([
+      'Select Profile',
+      "✓ (no profile)  the files' own settings",
+      '  home  anthropic/claude-haiku-4-5',
+      '  work  key missing',
+    ]);
   });
 });

@@ -74,8 +74,16 @@ describe('the sessions dialog in the TUI', () => {
       await waitFor((f) => f.includes('Delete Session'));
       await type('y');
       const frame = await waitFor((f) => f.includes('in use by'));
-      const text = frame.split('\n').map((row) => row.replace(/^\s*│ ?|\s*│\s*$/g, '').trim()).join(' ').replace(/\s+/g, ' ');
-      expect(text).toMatch(new RegExp(`in use by the TUI \\(pid ${holder.pid}, since [\\d-]+ [\\d:]+\\): quit it or open another session there first`));
+      const text = frame
+        .split('\n')
+        .map((row) => row.replace(/^\s*│ ?|\s*│\s*$/g, '').trim())
+        .join(' ')
+        .replace(/\s+/g, ' ');
+      expect(text).toMatch(
+        new RegExp(
+          `in use by the TUI \\(pid ${holder.pid}, since [\\d-]+ [\\d:]+\\): quit it or open another session there first`,
+        ),
+      );
       expect(db.sessions.get(older.id)?.title).toBe('Older work');
     } finally {
       holder.kill('SIGKILL');

@@ -40,7 +40,12 @@ describe('undo in the TUI', () => {
     await type(ALT_U);
     await waitFor((f) => f.includes('↶ The user undid') && f.includes('Undid "change a": 1 file'));
     expect(readFileSync(file, 'utf8')).toBe('one\n');
-    expect(store.getSnapshot().logs.filter((e) => e.message.startsWith('Undid')).map((e) => e.message)).toEqual(['Undid "change a": 1 file']);
+    expect(
+      store
+        .getSnapshot()
+        .logs.filter((e) => e.message.startsWith('Undid'))
+        .map((e) => e.message),
+    ).toEqual(['Undid "change a": 1 file']);
     expect(store.getSnapshot().promptHistory).toEqual(['change a']);
 
     await type(ALT_R);
@@ -78,7 +83,9 @@ describe('undo in the TUI', () => {
     await waitFor(() => store.getSnapshot().busy);
     await type(ALT_U);
     await waitFor((f) => f.includes('The agent is busy: undo after the reply finishes'));
-    expect(store.getSnapshot().status?.text).toBe('The agent is busy: undo after the reply finishes, or press esc to cancel it');
+    expect(store.getSnapshot().status?.text).toBe(
+      'The agent is busy: undo after the reply finishes, or press esc to cancel it',
+    );
     expect(readFileSync(file, 'utf8')).toBe('two\n');
     await waitFor((f) => f.includes('about it.') && !store.getSnapshot().busy);
     store.openSession(undefined);

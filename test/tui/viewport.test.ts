@@ -26,7 +26,11 @@ describe('viewport', () => {
 
   it('a short list starts at the top', () => {
     const l = list(1);
-    expect(bottomWindow(l.count, l.linesOf, 5)).toEqual({ top: { index: 0, line: 0 }, lines: ['0:0', '0:1', '0:2'], atBottom: true });
+    expect(bottomWindow(l.count, l.linesOf, 5)).toEqual({
+      top: { index: 0, line: 0 },
+      lines: ['0:0', '0:1', '0:2'],
+      atBottom: true,
+    });
   });
 
   it('moving up and down crosses item boundaries and clamps at both ends', () => {
@@ -51,6 +55,8 @@ describe('viewport', () => {
     const before = list(10);
     const after = list(11);
     const top = { index: 3, line: 1 };
-    expect(windowFrom(top, after.count, after.linesOf, 4).lines).toEqual(windowFrom(top, before.count, before.linesOf, 4).lines);
+    expect(windowFrom(top, after.count, after.linesOf, 4).lines).toEqual(
+      windowFrom(top, before.count, before.linesOf, 4).lines,
+    );
   });
 });

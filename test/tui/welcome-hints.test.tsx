@@ -9,7 +9,11 @@ import { Welcome } from '../../src/tui/components/Welcome.js';
 import { buildKeymap } from '../../src/tui/keymap.js';
 import { KeymapContext } from '../../src/tui/keymap-context.js';
 
-const hints = (frame: string) => frame.split('\n').filter((l) => /^\S+ {2,}\S/.test(l)).map((l) => l.replace(/ {2,}/, ' | '));
+const hints = (frame: string) =>
+  frame
+    .split('\n')
+    .filter((l) => /^\S+ {2,}\S/.test(l))
+    .map((l) => l.replace(/ {2,}/, ' | '));
 
 describe('Welcome', () => {
   it('shows the default keys', () => {
@@ -24,7 +28,9 @@ describe('Welcome', () => {
   });
 
   it('shows a rebound key, and leaves out an unbound action', () => {
-    const { keymap } = buildKeymap([{ file: '/p/.opencode.json', bindings: { 'model.list': ['alt+m', 'ctrl+o'], 'session.list': 'none' } }]);
+    const { keymap } = buildKeymap([
+      { file: '/p/.opencode.json', bindings: { 'model.list': ['alt+m', 'ctrl+o'], 'session.list': 'none' } },
+    ]);
     const { lastFrame } = render(
       <KeymapContext.Provider value={keymap}>
         <Welcome version="0.1.0" cwd="/p" modelName="M" />

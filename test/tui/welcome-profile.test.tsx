@@ -29,9 +29,17 @@ describe('the welcome screen and the profile', () => {
     mkdirSync(home);
     mkdirSync(join(dir, '.opencode'));
     writeFileSync(join(dir, '.opencode', 'init'), '');
-    writeFileSync(join(dir, '.opencode.json'), JSON.stringify({ profiles: { home: { agents: { coder: { model: 'anthropic/claude-haiku-4-5' } } } } }));
+    writeFileSync(
+      join(dir, '.opencode.json'),
+      JSON.stringify({ profiles: { home: { agents: { coder: { model: 'anthropic/claude-haiku-4-5' } } } } }),
+    );
     // no request is made: the TUI never sends a prompt here
-    const env = { HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/v1', OPENCODE_PROFILE: 'home' };
+    const env = {
+      HOME: home,
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/v1',
+      OPENCODE_PROFILE: 'home',
+    };
     const loaded = loadConfig({ cwd: dir, env });
     const models = await chooseProviders(loaded.config, loaded, env, {});
     const config = models.config;
@@ -40,7 +48,16 @@ describe('the welcome screen and the profile', () => {
     cleanups.push(() => closeAppStorage(storage));
     const never = new Promise<App>(() => {});
     const { services } = pendingChatServices(
-      { cwd: dir, config, storage, coderModel: models.models.coder, lspLanguages: [], settings: models.settings, profile: models.profile, env },
+      {
+        cwd: dir,
+        config,
+        storage,
+        coderModel: models.models.coder,
+        lspLanguages: [],
+        settings: models.settings,
+        profile: models.profile,
+        env,
+      },
       never,
     );
     const rendered = renderTui(services, { sessionId: undefined });

@@ -28,7 +28,9 @@ const patches = YOGA_WASM_PATCHES as Patch[];
 const [, decodePatch] = patches;
 const loaderSource = readFileSync(YOGA_WASM_FILE as string, 'utf8');
 /** The data: URL the loader decodes (its variable `H`). */
-const dataUrls = [...loaderSource.matchAll(/H="(data:application\/octet-stream;base64,[A-Za-z0-9+/=]+)"/g)].map((m) => m[1]!);
+const dataUrls = [...loaderSource.matchAll(/H="(data:application\/octet-stream;base64,[A-Za-z0-9+/=]+)"/g)].map(
+  (m) => m[1]!,
+);
 
 /**
  * Runs a decode text of the loader (`a` is the data: URL, the result is `d`) as the loader runs it:
@@ -118,7 +120,7 @@ describe("Yoga's WebAssembly decoded by Node's native base64", () => {
     const native = decodeWith(decodePatch!.to, dataUrls[0]!);
 
     const base64 = dataUrls[0]!.slice(37);
-    expect(original.length).toBe((base64.length / 4) * 3 - (base64.match(/=*$/)![0].length));
+    expect(original.length).toBe((base64.length / 4) * 3 - base64.match(/=*$/)![0].length);
     expect(native.length).toBe(original.length);
     expect(Buffer.compare(Buffer.from(native.buffer, native.byteOffset, native.length), Buffer.from(original))).toBe(0);
     expect(Object.getPrototypeOf(native)).toBe(Uint8Array.prototype);

@@ -53,7 +53,8 @@ function tracker(s: Setup, limits: Partial<SnapshotLimits> = {}): BashChangeTrac
 const ok = (): ToolResult => ({ output: 'done', isError: false });
 
 /** The session's changes as [relative path, before mode, after mode]. */
-const modes = (s: Setup) => s.db.files.turns.list(s.ctx.sessionId).map((c) => [c.path.slice(s.dir.length + 1), c.before?.mode, c.after?.mode]);
+const modes = (s: Setup) =>
+  s.db.files.turns.list(s.ctx.sessionId).map((c) => [c.path.slice(s.dir.length + 1), c.before?.mode, c.after?.mode]);
 
 describe('exact states of what bash changed', () => {
   it('sees a chmod made in the same second the file was snapshotted, which git alone does not', async () => {

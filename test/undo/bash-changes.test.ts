@@ -5,7 +5,18 @@
  * recorded; a project over the file bound, a first snapshot still running, and a person's change
  * made while the permission dialog was open are each handled as documented in bash-changes.ts.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,7 +43,10 @@ afterEach(() => {
 });
 
 /** A project with `files`, a session with a person's message and an assistant message, and a tracker. */
-function setup(files: Record<string, string | Buffer>, options: { limits?: Partial<SnapshotLimits>; timings?: Partial<TrackerTimings> } = {}): Setup {
+function setup(
+  files: Record<string, string | Buffer>,
+  options: { limits?: Partial<SnapshotLimits>; timings?: Partial<TrackerTimings> } = {},
+): Setup {
   const dir = mkdtempSync(join(tmpdir(), 'opencode-bash-changes-'));
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(join(dir, name, '..'), { recursive: true });
@@ -44,7 +58,12 @@ function setup(files: Record<string, string | Buffer>, options: { limits?: Parti
   db.messages.create({ sessionId, role: 'user', parts: [{ type: 'text', text: 'do it' }] });
   const assistant = db.messages.create({ sessionId, role: 'assistant', parts: [] });
   const snapshots = new ProjectSnapshots({ cwd: dir, dataDir, limits: { ...SNAPSHOT_LIMITS, ...options.limits } });
-  const tracker = new BashChangeTracker({ snapshots, cwd: dir, record: (w) => db.files.turns.record(w), timings: options.timings });
+  const tracker = new BashChangeTracker({
+    snapshots,
+    cwd: dir,
+    record: (w) => db.files.turns.record(w),
+    timings: options.timings,
+  });
   const ctx = { ...toolContext(dir), sessionId, messageId: assistant.id };
   open = { dir, db, tracker, ctx };
   return open;
@@ -54,13 +73,15 @@ const ok = (output = 'done'): ToolResult => ({ output, isError: false });
 
 /** The session's turn changes as [relative path, before text, before mode, after text, after mode]. */
 function changes(s: Setup) {
-  return s.db.files.turns.list(s.ctx.sessionId).map((c) => [
-    c.path.slice(s.dir.length + 1),
-    c.before && Buffer.from(c.before.bytes).toString('latin1'),
-    c.before?.mode,
-    c.after && Buffer.from(c.after.bytes).toString('latin1'),
-    c.after?.mode,
-  ]);
+  return s.db.files.turns
+    .list(s.ctx.sessionId)
+    .map((c) => [
+      c.path.slice(s.dir.length + 1),
+      c.before && Buffer.from(c.before.bytes).toString('latin1'),
+      c.before?.mode,
+      c.after && Buffer.from(c.after.bytes).toString('latin1'),
+      c.after?.mode,
+    ]);
 }
 
 describe('the change tracker', () => {
@@ -68,7 +89,13 @@ describe('the change tracker', () => {
     const s = setup({ 'a.txt': 'one\n', 'b.txt': 'bee\n', 'run.sh': 'echo\n' });
     chmodSync(join(s.dir, 'b.txt'), 0o600);
     // edit changed a.txt earlier in the turn
-    s.db.files.turns.record({ sessionId: s.ctx.sessionId, messageId: s.ctx.messageId, path: join(s.dir, 'a.txt'), before: { bytes: Buffer.from('zero\n'), mode: 0o644 }, after: { bytes: Buffer.from('one\n'), mode: 0o644 } });
+    s.db.files.turns.record({
+      sessionId: s.ctx.sessionId,
+      messageId: s.ctx.messageId,
+      path: join(s.dir, 'a.txt'),
+      before: { bytes: Buffer.from('zero\n'), mode: 0o644 },
+      after: { bytes: Buffer.from('one\n'), mode: 0o644 },
+    });
     const result = await s.tracker.around('bash', s.ctx, async () => {
       writeFileSync(join(s.dir, 'a.txt'), 'two\r\n');
       rmSync(join(s.dir, 'b.txt'));
@@ -94,14 +121,29 @@ describe('the change tracker', () => {
       writeFileSync(join(s.dir, 'small.txt'), 't\n');
       return ok();
     });
-    expect(result.metadata?.[UNTRACKED_CHANGES]).toEqual(['big.dat changed by bash is not tracked: larger than 100 bytes']);
+    expect(result.metadata?.[UNTRACKED_CHANGES]).toEqual([
+      'big.dat changed by bash is not tracked: larger than 100 bytes',
+    ]);
     expect(changes(s)).toEqual([
       ['link', null, undefined, 'small.txt', 0o777],
       ['small.txt', 's\n', 0o644, 't\n', 0o644],
     ]);
     expect(s.db.files.turns.list(s.ctx.sessionId)[0]!.after).toMatchObject({ symlink: true, linkTarget: 'small.txt' });
     // the result is stored as the agent stores it; the undo puts back what was recorded and repeats what was not
-    s.db.messages.create({ sessionId: s.ctx.sessionId, role: 'tool', parts: [{ type: 'tool_result', toolCallId: 'c1', name: 'bash', content: 'done', isError: false, metadata: result.metadata }] });
+    s.db.messages.create({
+      sessionId: s.ctx.sessionId,
+      role: 'tool',
+      parts: [
+        {
+          type: 'tool_result',
+          toolCallId: 'c1',
+          name: 'bash',
+          content: 'done',
+          isError: false,
+          metadata: result.metadata,
+        },
+      ],
+    });
     const undone = undoTurn(s.db, s.ctx.sessionId, { cwd: s.dir });
     expect(undone.untracked).toEqual(result.metadata?.[UNTRACKED_CHANGES]);
     expect(readFileSync(join(s.dir, 'small.txt'), 'utf8')).toBe('s\n');
@@ -123,7 +165,9 @@ describe('the change tracker', () => {
       ['a.txt', 'a', 0o644, 'half', 0o644],
       ['caf\ufffd.txt', null, undefined, 'x', 0o644],
     ]);
-    expect(s.db.files.turns.list(s.ctx.sessionId)[1]!.pathBytes).toEqual(Buffer.from(join(s.dir, 'caf\xe9.txt'), 'latin1'));
+    expect(s.db.files.turns.list(s.ctx.sessionId)[1]!.pathBytes).toEqual(
+      Buffer.from(join(s.dir, 'caf\xe9.txt'), 'latin1'),
+    );
   });
 
   it('records none of a call whose changes add up to more than the bound, and says so', async () => {
@@ -133,14 +177,18 @@ describe('the change tracker', () => {
       writeFileSync(join(s.dir, 'b.txt'), 'B');
       return ok();
     });
-    expect(result.metadata?.[UNTRACKED_CHANGES]).toEqual(['files changed by bash are not tracked: the call changed more than 100 bytes of files']);
+    expect(result.metadata?.[UNTRACKED_CHANGES]).toEqual([
+      'files changed by bash are not tracked: the call changed more than 100 bytes of files',
+    ]);
     expect(changes(s)).toEqual([]);
   });
 
   it('snapshots nothing in a project over the file bound, and says why for every call', async () => {
     const s = setup({ 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c' }, { limits: { maxFiles: 2 } });
     const run = () => s.tracker.around('bash', s.ctx, async () => (writeFileSync(join(s.dir, 'a.txt'), 'A'), ok()));
-    const reason = ['files changed by bash are not tracked: the project has more than 2 files not ignored by .gitignore'];
+    const reason = [
+      'files changed by bash are not tracked: the project has more than 2 files not ignored by .gitignore',
+    ];
     expect((await run()).metadata?.[UNTRACKED_CHANGES]).toEqual(reason);
     expect((await run()).metadata?.[UNTRACKED_CHANGES]).toEqual(reason);
     expect(changes(s)).toEqual([]);
@@ -153,7 +201,9 @@ describe('the change tracker', () => {
     const lock = join(snapshots, readdirSync(snapshots)[0]!, 'index.lock');
     writeFileSync(lock, '');
     const held = await s.tracker.around('bash', s.ctx, async () => (writeFileSync(join(s.dir, 'a.txt'), 'b'), ok()));
-    expect(held.metadata?.[UNTRACKED_CHANGES]).toEqual(['files changed by bash are not tracked: another opencode in this project is taking a snapshot']);
+    expect(held.metadata?.[UNTRACKED_CHANGES]).toEqual([
+      'files changed by bash are not tracked: another opencode in this project is taking a snapshot',
+    ]);
     // an hour old: no git works that long on a snapshot
     utimesSync(lock, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
     await s.tracker.around('bash', s.ctx, async () => (writeFileSync(join(s.dir, 'a.txt'), 'c'), ok()));
@@ -180,7 +230,9 @@ describe('the change tracker', () => {
   it('runs a call that comes while the first snapshot is still being taken untracked, and tracks the next', async () => {
     const s = setup({ 'a.txt': 'a' }, { timings: { firstSnapshotWaitMs: 0 } });
     const first = await s.tracker.around('bash', s.ctx, async () => (writeFileSync(join(s.dir, 'a.txt'), 'b'), ok()));
-    expect(first.metadata?.[UNTRACKED_CHANGES]).toEqual(['files changed by bash are not tracked: the first snapshot of the project was still being taken']);
+    expect(first.metadata?.[UNTRACKED_CHANGES]).toEqual([
+      'files changed by bash are not tracked: the first snapshot of the project was still being taken',
+    ]);
     // the call ran, not waiting
     expect(readFileSync(join(s.dir, 'a.txt'), 'utf8')).toBe('b');
     // once the first snapshot is in, calls are tracked (the waiting call above never is)
@@ -190,7 +242,7 @@ describe('the change tracker', () => {
     expect(changes(s).map((c) => c.slice(0, 4))).toEqual([['a.txt', 'b', 0o644, 'c']]);
   });
 
-  it('retakes the before-snapshot after a permission the person took time over: their change meanwhile is not the call\'s', async () => {
+  it("retakes the before-snapshot after a permission the person took time over: their change meanwhile is not the call's", async () => {
     const s = setup({ 'mine.txt': 'v1', 'its.txt': 'i1' }, { timings: { retakeAfterPermissionMs: 0 } });
     s.ctx.askPermission = async () => {
       // the person saves a file while the dialog is open
@@ -204,9 +256,13 @@ describe('the change tracker', () => {
     expect(changes(s).map((c) => c.slice(0, 4))).toEqual([['its.txt', 'i1', 0o644, 'i2']]);
   });
 
-  it('records nothing for a denied call, and leaves the project\'s .git and ignored files out', async () => {
+  it("records nothing for a denied call, and leaves the project's .git and ignored files out", async () => {
     const s = setup({ '.gitignore': 'build/\n', '.git/config': '[core]\n', 'build/x.o': 'o' });
-    const denied = await s.tracker.around('bash', s.ctx, async () => ({ output: 'Permission denied', isError: true, permissionDenied: true }));
+    const denied = await s.tracker.around('bash', s.ctx, async () => ({
+      output: 'Permission denied',
+      isError: true,
+      permissionDenied: true,
+    }));
     expect(denied.metadata).toBeUndefined();
     await s.tracker.around('bash', s.ctx, async () => {
       writeFileSync(join(s.dir, 'build', 'x.o'), 'p');

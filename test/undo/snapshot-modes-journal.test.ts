@@ -5,7 +5,16 @@
  * opened again.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanLeftovers, JOURNAL_DIR, LeftoverJournal, type RunJournal } from '../../src/app/leftovers.js';
@@ -34,7 +43,11 @@ describe('the mode book and the leftover journal', () => {
     const recorder: LeftoverRecorder = {
       tempFileCreating: (path) => {
         journal.tempFileCreating(path);
-        seen.push({ path, journaled: (JSON.parse(readFileSync(journalFile, 'utf8')) as RunJournal).tempFiles, existed: existsSync(path) });
+        seen.push({
+          path,
+          journaled: (JSON.parse(readFileSync(journalFile, 'utf8')) as RunJournal).tempFiles,
+          existed: existsSync(path),
+        });
       },
       tempFileGone: (path) => journal.tempFileGone(path),
       stateDirCreated: (path) => journal.stateDirCreated(path),
@@ -69,7 +82,13 @@ describe('the mode book and the leftover journal', () => {
     const temp = join(gitDir, `.opencode-modes.${dead}.0badc0de.tmp`);
     writeFileSync(temp, '600 key.pem\0');
     mkdirSync(join(dataDir, JOURNAL_DIR), { recursive: true });
-    const journal: RunJournal = { process: { pid: dead, startTicks: '1' }, startedAtMs: 1000, tempFiles: [temp], stateDirs: [], groups: [] };
+    const journal: RunJournal = {
+      process: { pid: dead, startTicks: '1' },
+      startedAtMs: 1000,
+      tempFiles: [temp],
+      stateDirs: [],
+      groups: [],
+    };
     writeFileSync(join(dataDir, JOURNAL_DIR, `run-${dead}.json`), JSON.stringify(journal));
     expect(cleanLeftovers(dataDir, root)).toMatchObject({ removedTempFiles: [temp] });
     expect(existsSync(temp)).toBe(false);

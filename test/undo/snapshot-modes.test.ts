@@ -23,7 +23,13 @@ describe('the mode book', () => {
   it('keeps only modes git would get wrong, and reads back raw names and all of 0o7777', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-modes-'));
     const file = join(dir, 'book');
-    const names = { 'plain.txt': 0o644, 'run.sh': 0o755, 'key.pem': 0o600, 'caf\xe9.txt': 0o6751, 'sticky.txt': 0o1640 };
+    const names = {
+      'plain.txt': 0o644,
+      'run.sh': 0o755,
+      'key.pem': 0o600,
+      'caf\xe9.txt': 0o6751,
+      'sticky.txt': 0o1640,
+    };
     const book = new ModeBook(file);
     book.load();
     for (const [name, mode] of Object.entries(names)) {

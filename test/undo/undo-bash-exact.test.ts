@@ -8,7 +8,20 @@
  * raw names; a chmod or a link changed since by someone else is left alone with the difference.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,7 +45,10 @@ function project(): string {
 /** Runs one turn, "tidy up", whose one tool call is bash running `command`. */
 async function runTurn(dir: string, command: string): Promise<void> {
   fake = await startFakeProvider([{ toolCalls: [{ name: 'bash', input: { command } }] }, { text: 'Done.' }]);
-  const run = await runCli(['-p', 'tidy up'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+  const run = await runCli(['-p', 'tidy up'], {
+    cwd: dir,
+    env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+  });
   expect(run.stderr).toBe('');
   expect(run).toMatchObject({ code: 0, stdout: 'Done.\n' });
   expect(bashMetadata(dir)?.untrackedChanges).toBeUndefined();
@@ -139,17 +155,33 @@ describe('undo of what bash changed, exactly', () => {
     chmodSync(join(dir, 'plain.txt'), 0o640);
     symlinkSync('target.txt', join(dir, 'old-link'));
     symlinkSync('target.txt', join(dir, 'moved-link'));
-    await runTurn(dir, 'ln -s target.txt new-link && rm old-link && ln -sfn missing.txt moved-link && rm plain.txt && ln -s target.txt plain.txt');
+    await runTurn(
+      dir,
+      'ln -s target.txt new-link && rm old-link && ln -sfn missing.txt moved-link && rm plain.txt && ln -s target.txt plain.txt',
+    );
     const links = () =>
       Object.fromEntries(
         ['new-link', 'old-link', 'moved-link', 'plain.txt'].map((name) => {
           const path = join(dir, name);
           if (!existsSync(path) && !isLink(path)) return [name, 'none'];
-          return [name, isLink(path) ? `-> ${readlinkSync(path)}` : `${modeOf(path).toString(8)} ${readFileSync(path, 'latin1')}`];
+          return [
+            name,
+            isLink(path) ? `-> ${readlinkSync(path)}` : `${modeOf(path).toString(8)} ${readFileSync(path, 'latin1')}`,
+          ];
         }),
       );
-    const changed = { 'new-link': '-> target.txt', 'old-link': 'none', 'moved-link': '-> missing.txt', 'plain.txt': '-> target.txt' };
-    const before = { 'new-link': 'none', 'old-link': '-> target.txt', 'moved-link': '-> target.txt', 'plain.txt': '640 plain\r\n' };
+    const changed = {
+      'new-link': '-> target.txt',
+      'old-link': 'none',
+      'moved-link': '-> missing.txt',
+      'plain.txt': '-> target.txt',
+    };
+    const before = {
+      'new-link': 'none',
+      'old-link': '-> target.txt',
+      'moved-link': '-> target.txt',
+      'plain.txt': '640 plain\r\n',
+    };
     expect(links()).toEqual(changed);
 
     expect(await undo(dir)).toEqual([
@@ -246,8 +278,15 @@ describe('undo of what bash changed, exactly', () => {
     writeFileSync(raw('caf\xe9.txt'), Buffer.from('caf\xe9\r\n', 'latin1'));
     chmodSync(raw('caf\xe9.txt'), 0o640);
     writeFileSync(raw('old-\xff.bin'), Buffer.from([0, 1, 2]));
-    await runTurn(dir, `printf 'more' >> "$(printf 'caf\\351.txt')" && rm "$(printf 'old-\\377.bin')" && printf new > "$(printf 'n\\344u.txt')"`);
-    const names = () => readdirSync(dir, { encoding: 'buffer' }).filter((n) => !n.equals(Buffer.from('.opencode'))).map((n) => n.toString('latin1')).sort();
+    await runTurn(
+      dir,
+      `printf 'more' >> "$(printf 'caf\\351.txt')" && rm "$(printf 'old-\\377.bin')" && printf new > "$(printf 'n\\344u.txt')"`,
+    );
+    const names = () =>
+      readdirSync(dir, { encoding: 'buffer' })
+        .filter((n) => !n.equals(Buffer.from('.opencode')))
+        .map((n) => n.toString('latin1'))
+        .sort();
     expect(names()).toEqual(['caf\xe9.txt', 'n\xe4u.txt']);
 
     expect(await undo(dir)).toEqual([

@@ -31,7 +31,10 @@ async function runTogether(dir: string, runs: [string, string][]): Promise<void>
     runs.map(async ([prompt, command]) => {
       const fake = await startFakeProvider([{ toolCalls: [{ name: 'bash', input: { command } }] }, { text: 'Done.' }]);
       fakes.push(fake);
-      return runCli(['-p', prompt], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+      return runCli(['-p', prompt], {
+        cwd: dir,
+        env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+      });
     }),
   );
   for (const run of done) expect(run).toMatchObject({ code: 0, stdout: 'Done.\n', stderr: '' });
@@ -39,10 +42,22 @@ async function runTogether(dir: string, runs: [string, string][]): Promise<void>
 
 /** The session started by `prompt`: its id, the relative paths of its turn changes, its bash result's untracked reasons. */
 function sessionOf(dir: string, prompt: string) {
-  const [{ session_id: id }] = query<{ session_id: string }>(dir, "SELECT session_id FROM messages WHERE role = 'user' AND parts LIKE ?", `%"text":"${prompt}"%`) as [{ session_id: string }];
-  const paths = query<{ path: string }>(dir, 'SELECT path FROM turn_changes WHERE session_id = ? ORDER BY path', id).map((r) => r.path.slice(dir.length + 1));
+  const [{ session_id: id }] = query<{ session_id: string }>(
+    dir,
+    "SELECT session_id FROM messages WHERE role = 'user' AND parts LIKE ?",
+    `%"text":"${prompt}"%`,
+  ) as [{ session_id: string }];
+  const paths = query<{ path: string }>(
+    dir,
+    'SELECT path FROM turn_changes WHERE session_id = ? ORDER BY path',
+    id,
+  ).map((r) => r.path.slice(dir.length + 1));
   let untracked: unknown;
-  for (const row of query<{ parts: string }>(dir, "SELECT parts FROM messages WHERE role = 'tool' AND session_id = ?", id)) {
+  for (const row of query<{ parts: string }>(
+    dir,
+    "SELECT parts FROM messages WHERE role = 'tool' AND session_id = ?",
+    id,
+  )) {
     for (const part of JSON.parse(row.parts)) if (part.name === 'bash') untracked = part.metadata?.untrackedChanges;
   }
   return { id, paths, untracked };
@@ -67,8 +82,18 @@ describe('two opencode runs in one project at once', () => {
     expect([a.paths, a.untracked]).toEqual([['a1', 'a2', 'onlyA'], undefined]);
     expect([b.paths, b.untracked]).toEqual([['b1', 'b2', 'onlyB'], undefined]);
 
-    expect(await undo(dir, a.id)).toEqual([0, 'Undid the turn "job A":\n  restored  a1\n  restored  a2\n  removed   onlyA\n', '']);
-    expect(['a1', 'a2', 'b1', 'b2', 'onlyB'].map((name) => readFileSync(join(dir, name), 'utf8'))).toEqual(['a1\n', 'a2\n', 'b1\nB\n', 'b2\nB\n', 'B\n']);
+    expect(await undo(dir, a.id)).toEqual([
+      0,
+      'Undid the turn "job A":\n  restored  a1\n  restored  a2\n  removed   onlyA\n',
+      '',
+    ]);
+    expect(['a1', 'a2', 'b1', 'b2', 'onlyB'].map((name) => readFileSync(join(dir, name), 'utf8'))).toEqual([
+      'a1\n',
+      'a2\n',
+      'b1\nB\n',
+      'b2\nB\n',
+      'B\n',
+    ]);
     expect(existsSync(join(dir, 'onlyA'))).toBe(false);
   });
 
@@ -77,7 +102,8 @@ describe('two opencode runs in one project at once', () => {
     writeFileSync(join(dir, 'shared.txt'), 'start\n');
     // whichever holds the lock waits for the other's command to start: the other gives up waiting
     // (10 s) and runs without it
-    const meet = (me: string, other: string) => `touch .${me}; until [ -e .${other} ]; do sleep 0.05; done; echo ${me} >> shared.txt; echo ${me} > only${me}`;
+    const meet = (me: string, other: string) =>
+      `touch .${me}; until [ -e .${other} ]; do sleep 0.05; done; echo ${me} >> shared.txt; echo ${me} > only${me}`;
     await runTogether(dir, [
       ['job A', meet('A', 'B')],
       ['job B', meet('B', 'A')],
@@ -102,7 +128,9 @@ describe('two opencode runs in one project at once', () => {
     writeFileSync(join(gitDir, 'opencode-call.lock'), '4999999 deadbeef');
     const lock = new ProjectCallLock(gitDir);
     expect(await lock.acquire(0)).toBe(true);
-    expect(readFileSync(join(gitDir, 'opencode-call.lock'), 'utf8')).toMatch(new RegExp(`^${process.pid} [0-9a-f]{12} 1$`));
+    expect(readFileSync(join(gitDir, 'opencode-call.lock'), 'utf8')).toMatch(
+      new RegExp(`^${process.pid} [0-9a-f]{12} 1$`),
+    );
     // a second holder (another process, as far as the lock can tell) waits and gives up
     expect(await new ProjectCallLock(gitDir).acquire(0)).toBe(false);
     lock.release();
@@ -110,7 +138,7 @@ describe('two opencode runs in one project at once', () => {
     expect(await new ProjectCallLock(gitDir).acquire(0)).toBe(true);
   });
 
-  it('a call that outlasted one wait is not waited for again; the same process\'s next call is', async () => {
+  it("a call that outlasted one wait is not waited for again; the same process's next call is", async () => {
     const gitDir = mkdtempSync(join(tmpdir(), 'opencode-call-lock-'));
     const long = new ProjectCallLock(gitDir);
     const waiter = new ProjectCallLock(gitDir);

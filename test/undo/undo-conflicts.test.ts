@@ -24,7 +24,12 @@ async function turnEditing(files: Record<string, [string, string]>): Promise<Har
   for (const name of names) writeFileSync(join(h.dir, name), `${files[name]![0]}\n`);
   h.fake.push(
     { toolCalls: names.map((name) => ({ name: 'view', input: { file_path: name } })) },
-    { toolCalls: names.map((name) => ({ name: 'edit', input: { file_path: name, old_string: files[name]![0], new_string: files[name]![1] } })) },
+    {
+      toolCalls: names.map((name) => ({
+        name: 'edit',
+        input: { file_path: name, old_string: files[name]![0], new_string: files[name]![1] },
+      })),
+    },
     { text: 'ok' },
   );
   await h.agent.run(h.sessionId, 'edit them');
@@ -39,7 +44,11 @@ describe('undo when a file changed since the turn', () => {
     expect(result.files).toEqual([]);
     expect(result.note).toBeUndefined();
     expect(result.conflicts).toEqual([
-      { path: join(h.dir, 'a.txt'), reason: 'changed since', diff: '--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,2 @@\n two\n+mine\n' },
+      {
+        path: join(h.dir, 'a.txt'),
+        reason: 'changed since',
+        diff: '--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,2 @@\n two\n+mine\n',
+      },
     ]);
     expect(readFileSync(join(h.dir, 'a.txt'), 'utf8')).toBe('two\nmine\n');
     expect(formatUndoResult(result, h.dir)).toBe(
@@ -102,7 +111,9 @@ describe('undo when a file changed since the turn', () => {
     writeFileSync(join(h.dir, 'a.txt'), 'one\nmine\n');
     const result = redoTurn(h.db, h.sessionId, { cwd: h.dir });
     expect(result.files).toEqual([]);
-    expect(result.conflicts.map((c) => [c.reason, c.diff])).toEqual([['changed since', '--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,2 @@\n one\n+mine\n']]);
+    expect(result.conflicts.map((c) => [c.reason, c.diff])).toEqual([
+      ['changed since', '--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,2 @@\n one\n+mine\n'],
+    ]);
     expect(readFileSync(join(h.dir, 'a.txt'), 'utf8')).toBe('one\nmine\n');
   });
 });

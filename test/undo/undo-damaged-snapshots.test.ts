@@ -35,7 +35,13 @@ async function runTurn(dir: string, prompt: string, command: string, first: bool
   return JSON.parse(rows.at(-1)!.parts)[0].metadata?.untrackedChanges;
 }
 
-const repoOf = (dir: string) => join(dir, '.opencode', 'snapshots', readdirSync(join(dir, '.opencode', 'snapshots')).find((n) => /^[0-9a-f]{16}$/.test(n))!);
+const repoOf = (dir: string) =>
+  join(
+    dir,
+    '.opencode',
+    'snapshots',
+    readdirSync(join(dir, '.opencode', 'snapshots')).find((n) => /^[0-9a-f]{16}$/.test(n))!,
+  );
 
 async function undo(dir: string): Promise<[number | null, string, string]> {
   const id = query<{ id: string }>(dir, 'SELECT id FROM sessions')[0]!.id;
@@ -43,7 +49,14 @@ async function undo(dir: string): Promise<[number | null, string, string]> {
   return [run.code, run.stdout, run.stderr];
 }
 
-const read = (dir: string) => ['f', 'k'].map((name) => { try { return readFileSync(join(dir, name), 'utf8'); } catch { return null; } });
+const read = (dir: string) =>
+  ['f', 'k'].map((name) => {
+    try {
+      return readFileSync(join(dir, name), 'utf8');
+    } catch {
+      return null;
+    }
+  });
 
 describe('a damaged snapshot repository', () => {
   it.each([
@@ -76,14 +89,18 @@ describe('a damaged snapshot repository', () => {
     }
     const lost = (await runTurn(dir, 'second', 'echo 2 > f', false)) as string[];
     expect(lost).toHaveLength(1);
-    expect(lost[0]).toMatch(/^files changed by bash are not tracked: taking a snapshot failed: the snapshot repository was damaged \(git .* failed \(exit 128\): .*\); it was made anew, and later calls are tracked$/);
+    expect(lost[0]).toMatch(
+      /^files changed by bash are not tracked: taking a snapshot failed: the snapshot repository was damaged \(git .* failed \(exit 128\): .*\); it was made anew, and later calls are tracked$/,
+    );
     expect(await runTurn(dir, 'third', 'echo 3 > f; rm k', false)).toBeUndefined();
     expect(await undo(dir)).toEqual([0, 'Undid the turn "third":\n  restored  f\n  created   k\n', '']);
     expect(read(dir)).toEqual(['2\n', 'k\n']);
     // the first turn's f is no longer as it left it (the untracked second turn changed it): left alone, no garbage written
     const [code, out] = await undo(dir);
     expect(code).toBe(1);
-    expect(out).toMatch(/^Nothing undone: every file of the turn "first" changed since\.\nLeft alone, changed since \(your changes are kept\):\n  f: changed since\n    --- a\/f\n    \+\+\+ b\/f\n    @@ -1,1 \+1,1 @@\n    -1\n    \+2\n/);
+    expect(out).toMatch(
+      /^Nothing undone: every file of the turn "first" changed since\.\nLeft alone, changed since \(your changes are kept\):\n  f: changed since\n    --- a\/f\n    \+\+\+ b\/f\n    @@ -1,1 \+1,1 @@\n    -1\n    \+2\n/,
+    );
     expect(read(dir)).toEqual(['2\n', 'k\n']);
   });
 });

@@ -4,7 +4,16 @@
  * written through, not even with force; a file that became a folder is left alone, and forced, the
  * undo fails with nothing changed. A link that stays inside the project is still undone through it. Real agent, tools, SQLite and fake provider.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +56,11 @@ describe('undo never writes through a link put in a file’s place', () => {
     const result = undoTurn(h.db, h.sessionId, { cwd: h.dir, force });
     expect(result.files).toEqual([]);
     expect(result.conflicts).toEqual([
-      { path: join(h.dir, 'a.txt'), reason: `is a symbolic link leading outside the project (to ${victim}); undo does not write through it — put the file back by hand if that is intended`, diff: '' },
+      {
+        path: join(h.dir, 'a.txt'),
+        reason: `is a symbolic link leading outside the project (to ${victim}); undo does not write through it — put the file back by hand if that is intended`,
+        diff: '',
+      },
     ]);
     expect(readFileSync(victim, 'utf8')).toBe('two\n');
   });
@@ -111,7 +124,11 @@ describe('undo when a file became a folder', () => {
     const result = undoTurn(h.db, h.sessionId, { cwd: h.dir });
     expect(result.files).toEqual([]);
     expect(result.conflicts).toEqual([
-      { path: join(h.dir, 'a.txt'), reason: `cannot be read (${join(h.dir, 'a.txt')} is not a regular file)`, diff: '' },
+      {
+        path: join(h.dir, 'a.txt'),
+        reason: `cannot be read (${join(h.dir, 'a.txt')} is not a regular file)`,
+        diff: '',
+      },
     ]);
     expect(readFileSync(join(h.dir, 'a.txt', 'inside.txt'), 'utf8')).toBe('mine\n');
   });
@@ -154,7 +171,12 @@ describe('undo when a file cannot be written (immutable, even for root)', () => 
     writeFileSync(join(dir, 'b.txt'), 'one\n');
     h.fake.push(
       { toolCalls: ['a.txt', 'b.txt'].map((name) => ({ name: 'view', input: { file_path: name } })) },
-      { toolCalls: ['a.txt', 'b.txt'].map((name) => ({ name: 'edit', input: { file_path: name, old_string: 'one', new_string: 'two' } })) },
+      {
+        toolCalls: ['a.txt', 'b.txt'].map((name) => ({
+          name: 'edit',
+          input: { file_path: name, old_string: 'one', new_string: 'two' },
+        })),
+      },
       { text: 'ok' },
     );
     await h.agent.run(h.sessionId, 'edit both');
@@ -167,7 +189,11 @@ describe('undo when a file cannot be written (immutable, even for root)', () => 
         expect(err).toBeInstanceOf(UndoFailedError);
         message = (err as Error).message;
       }
-      expect(message).toMatch(new RegExp(`^writing ${join(dir, 'b.txt')} failed: .*EPERM.*\\. The files already written were returned to their state before: nothing changed\\.$`));
+      expect(message).toMatch(
+        new RegExp(
+          `^writing ${join(dir, 'b.txt')} failed: .*EPERM.*\\. The files already written were returned to their state before: nothing changed\\.$`,
+        ),
+      );
       expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('two\n');
       expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('two\n');
     } finally {

@@ -19,7 +19,8 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const env = (provider: FakeProvider) => cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: provider.anthropicBaseURL });
+const env = (provider: FakeProvider) =>
+  cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: provider.anthropicBaseURL });
 
 async function undo(dir: string): Promise<[number | null, string, string]> {
   const db = new Database(join(dir, '.opencode', 'opencode.db'), { readonly: true });
@@ -34,7 +35,10 @@ describe('a run killed during a bash call', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-undo-killed-'));
     writeFileSync(join(dir, 'f'), '0\n');
     writeFileSync(join(dir, 'keep.txt'), 'precious\n');
-    fake = await startFakeProvider([{ toolCalls: [{ name: 'bash', input: { command: 'echo 1 > f; rm keep.txt; touch started; sleep 5' } }] }, { text: 'Done.' }]);
+    fake = await startFakeProvider([
+      { toolCalls: [{ name: 'bash', input: { command: 'echo 1 > f; rm keep.txt; touch started; sleep 5' } }] },
+      { text: 'Done.' },
+    ]);
     let pid = 0;
     const killed = runCli(['-p', 'clean up'], { cwd: dir, env: env(fake), onSpawn: (p) => (pid = p) });
     while (!existsSync(join(dir, 'started'))) await new Promise((r) => setTimeout(r, 50));
@@ -42,12 +46,27 @@ describe('a run killed during a bash call', () => {
     expect((await killed).signal).toBe('SIGKILL');
     await fake.close();
 
-    fake = await startFakeProvider([{ toolCalls: [{ name: 'bash', input: { command: 'echo 2 > f' } }] }, { text: 'Done.' }]);
-    expect(await runCli(['-p', 'next', '--continue'], { cwd: dir, env: env(fake) })).toMatchObject({ code: 0, stdout: 'Done.\n', stderr: '' });
+    fake = await startFakeProvider([
+      { toolCalls: [{ name: 'bash', input: { command: 'echo 2 > f' } }] },
+      { text: 'Done.' },
+    ]);
+    expect(await runCli(['-p', 'next', '--continue'], { cwd: dir, env: env(fake) })).toMatchObject({
+      code: 0,
+      stdout: 'Done.\n',
+      stderr: '',
+    });
 
     expect(await undo(dir)).toEqual([0, 'Undid the turn "next":\n  restored  f\n', '']);
     expect(readFileSync(join(dir, 'f'), 'utf8')).toBe('1\n');
-    expect(await undo(dir)).toEqual([0, 'Undid the turn "clean up":\n  restored  f\n  created   keep.txt\n  removed   started\n', '']);
-    expect([readFileSync(join(dir, 'f'), 'utf8'), readFileSync(join(dir, 'keep.txt'), 'utf8'), existsSync(join(dir, 'started'))]).toEqual(['0\n', 'precious\n', false]);
+    expect(await undo(dir)).toEqual([
+      0,
+      'Undid the turn "clean up":\n  restored  f\n  created   keep.txt\n  removed   started\n',
+      '',
+    ]);
+    expect([
+      readFileSync(join(dir, 'f'), 'utf8'),
+      readFileSync(join(dir, 'keep.txt'), 'utf8'),
+      existsSync(join(dir, 'started')),
+    ]).toEqual(['0\n', 'precious\n', false]);
   }, 60_000);
 });

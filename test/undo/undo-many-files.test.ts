@@ -21,25 +21,46 @@ afterEach(async () => {
 
 const query = queryProjectDb;
 
-const names = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `gen/f${String(from + i).padStart(3, '0')}`);
+const names = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => `gen/f${String(from + i).padStart(3, '0')}`);
 
 describe('undo of a turn that made 250 files', () => {
   it('names 20 of them in the note, lists 200 in the report and every one in --json', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opencode-undo-many-'));
-    fake = await startFakeProvider([{ toolCalls: [{ name: 'bash', input: { command: 'mkdir gen && for i in $(seq -w 1 250); do echo $i > gen/f$i; done' } }] }, { text: 'Done.' }]);
-    const run = await runCli(['-p', 'generate'], { cwd: dir, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }) });
+    fake = await startFakeProvider([
+      {
+        toolCalls: [
+          { name: 'bash', input: { command: 'mkdir gen && for i in $(seq -w 1 250); do echo $i > gen/f$i; done' } },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    const run = await runCli(['-p', 'generate'], {
+      cwd: dir,
+      env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseURL }),
+    });
     expect(run).toMatchObject({ code: 0, stdout: 'Done.\n', stderr: '' });
     const id = query<{ id: string }>(dir, 'SELECT id FROM sessions')[0]!.id;
 
     const undo = await runCli(['sessions', 'undo', id], { cwd: dir, env: cleanEnv() });
     expect([undo.code, undo.stderr]).toEqual([0, '']);
     expect(undo.stdout).toBe(
-      ['Undid the turn "generate":', ...names(1, 200).map((n) => `  removed   ${n}`), '  … and 50 more files (--json lists every one)', ''].join('\n'),
+      [
+        'Undid the turn "generate":',
+        ...names(1, 200).map((n) => `  removed   ${n}`),
+        '  … and 50 more files (--json lists every one)',
+        '',
+      ].join('\n'),
     );
     expect(readdirSync(join(dir, 'gen'))).toEqual([]);
-    const [note] = query<{ parts: string }>(dir, "SELECT parts FROM messages WHERE role = 'user' ORDER BY seq DESC LIMIT 1");
+    const [note] = query<{ parts: string }>(
+      dir,
+      "SELECT parts FROM messages WHERE role = 'user' ORDER BY seq DESC LIMIT 1",
+    );
     expect(JSON.parse(note!.parts)[0].text).toBe(
-      `The user undid the last turn's file changes: ${names(1, 20).map((n) => `${n} removed`).join(', ')}, and 230 more files (230 removed). Read a file again before changing it.`,
+      `The user undid the last turn's file changes: ${names(1, 20)
+        .map((n) => `${n} removed`)
+        .join(', ')}, and 230 more files (230 removed). Read a file again before changing it.`,
     );
 
     const redo = await runCli(['sessions', 'undo', id, '--redo', '--json'], { cwd: dir, env: cleanEnv() });

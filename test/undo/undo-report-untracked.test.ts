@@ -13,7 +13,10 @@ const result: TurnUndoResult = {
   prompt: 'tidy up',
   files: [{ path: '/p/a.txt', action: 'restored' }],
   conflicts: [],
-  untracked: ['files changed by bash are not tracked: git not found', 'data.bin changed by bash is not tracked: larger than 100 MiB'],
+  untracked: [
+    'files changed by bash are not tracked: git not found',
+    'data.bin changed by bash is not tracked: larger than 100 MiB',
+  ],
 };
 
 describe('an undo with changes that were not tracked', () => {

@@ -4,7 +4,16 @@
  * line endings and mode — and redo puts the turn's bytes back. The agent, tools, SQLite file and
  * provider SDK are real; the model is the loopback fake.
  */
-import { chmodSync, existsSync, lstatSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { messageText } from '../../src/message.js';
@@ -27,7 +36,12 @@ function modeOf(path: string): number {
 /** The turn of the issue: edit the Latin-1 file, create new.txt, delete old.sh with patch. */
 function editCreateDelete(dir: string) {
   return [
-    { toolCalls: [{ name: 'view', input: { file_path: 'legacy.txt' } }, { name: 'view', input: { file_path: 'old.sh' } }] },
+    {
+      toolCalls: [
+        { name: 'view', input: { file_path: 'legacy.txt' } },
+        { name: 'view', input: { file_path: 'old.sh' } },
+      ],
+    },
     {
       toolCalls: [
         { name: 'edit', input: { file_path: 'legacy.txt', old_string: 'fin', new_string: 'enfin été' } },
@@ -86,7 +100,7 @@ describe('undo of a turn', () => {
     expect(() => redoTurn(h.db, h.sessionId, { cwd: h.dir })).toThrow(NothingToUndoError);
   });
 
-  it('tells the model in the next request, and the notes are not the person\'s words in the conversation', async () => {
+  it("tells the model in the next request, and the notes are not the person's words in the conversation", async () => {
     const h = await harnessWithFiles();
     await h.agent.run(h.sessionId, 'tidy up the files');
     undoTurn(h.db, h.sessionId, { cwd: h.dir });
@@ -107,7 +121,10 @@ describe('undo of a turn', () => {
     h = await agentHarness([]);
     const file = join(h.dir, 'steps.txt');
     writeFileSync(file, 'zero\n');
-    for (const [from, to] of [['zero', 'one'], ['one', 'two']]) {
+    for (const [from, to] of [
+      ['zero', 'one'],
+      ['one', 'two'],
+    ]) {
       h.fake.push(
         { toolCalls: [{ name: 'view', input: { file_path: file } }] },
         { toolCalls: [{ name: 'edit', input: { file_path: file, old_string: from, new_string: to } }] },
@@ -140,7 +157,10 @@ describe('undo of a turn', () => {
     );
     await h.agent.run(h.sessionId, 'b please');
     undoTurn(h.db, h.sessionId, { cwd: h.dir });
-    h.fake.push({ toolCalls: [{ name: 'write', input: { file_path: join(h.dir, 'c.txt'), content: 'c\n' } }] }, { text: 'ok' });
+    h.fake.push(
+      { toolCalls: [{ name: 'write', input: { file_path: join(h.dir, 'c.txt'), content: 'c\n' } }] },
+      { text: 'ok' },
+    );
     await h.agent.run(h.sessionId, 'c please');
     expect(() => redoTurn(h!.db, h!.sessionId, { cwd: h!.dir })).toThrow(
       'Nothing to redo: no turn was undone since the agent last changed files.',
@@ -153,12 +173,20 @@ describe('undo of a turn', () => {
     writeFileSync(join(h.dir, 'target.txt'), 'target\n');
     symlinkSync('target.txt', join(h.dir, 'link.txt'));
     h.fake.push(
-      { toolCalls: [{ name: 'view', input: { file_path: 'src.txt' } }, { name: 'view', input: { file_path: 'link.txt' } }] },
+      {
+        toolCalls: [
+          { name: 'view', input: { file_path: 'src.txt' } },
+          { name: 'view', input: { file_path: 'link.txt' } },
+        ],
+      },
       {
         toolCalls: [
           {
             name: 'patch',
-            input: { patch_text: '*** Begin Patch\n*** Update File: src.txt\n*** Move to: moved/dst.txt\n@@\n-move me\n+moved\n*** Delete File: link.txt\n*** End Patch' },
+            input: {
+              patch_text:
+                '*** Begin Patch\n*** Update File: src.txt\n*** Move to: moved/dst.txt\n@@\n-move me\n+moved\n*** Delete File: link.txt\n*** End Patch',
+            },
           },
         ],
       },

@@ -37,7 +37,10 @@ export function disposeChannel(address: ChannelAddress): void {
 export type ChannelReply = { ok: true } | { ok: false; error: string };
 
 /** Sends one request once. @throws when the socket cannot be reached or closes without an answer */
-export function sendOnce(address: ChannelAddress, request: { type: 'append'; text: string } | { type: 'focus' }): Promise<ChannelReply> {
+export function sendOnce(
+  address: ChannelAddress,
+  request: { type: 'append'; text: string } | { type: 'focus' },
+): Promise<ChannelReply> {
   return new Promise((resolve, reject) => {
     const socket = connect(address.socketPath);
     let data = '';

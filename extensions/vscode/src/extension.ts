@@ -42,7 +42,9 @@ export function activate(context: vscode.ExtensionContext): void {
       provideTerminalLinks: (context: vscode.TerminalLinkContext) => linksIn(context),
       handleTerminalLink: (link: PathLink) => openDiff(link.file),
     }),
-    vscode.workspace.registerTextDocumentContentProvider(HEAD_SCHEME, { provideTextDocumentContent: (uri) => headVersion(uri.path) }),
+    vscode.workspace.registerTextDocumentContentProvider(HEAD_SCHEME, {
+      provideTextDocumentContent: (uri) => headVersion(uri.path),
+    }),
   );
 }
 
@@ -101,7 +103,9 @@ export async function addFile(uri?: vscode.Uri): Promise<string | undefined> {
     if (!reply.ok) throw new Error(reply.error);
     await send(session.channel, { type: 'focus' });
   } catch (err) {
-    void vscode.window.showErrorMessage(`opencode: could not add ${text}: ${err instanceof Error ? err.message : String(err)}`);
+    void vscode.window.showErrorMessage(
+      `opencode: could not add ${text}: ${err instanceof Error ? err.message : String(err)}`,
+    );
     return undefined;
   }
   session.terminal.show(false);
@@ -134,8 +138,11 @@ export async function openDiff(file: string): Promise<void> {
 /** The file's text at git HEAD; empty when it is new or not in a repository. */
 export function headVersion(file: string): Promise<string> {
   return new Promise((resolve) => {
-    execFile('git', ['show', `HEAD:./${basename(file)}`], { cwd: dirname(file), maxBuffer: 64 * 1024 * 1024 }, (err, stdout) =>
-      resolve(err ? '' : stdout),
+    execFile(
+      'git',
+      ['show', `HEAD:./${basename(file)}`],
+      { cwd: dirname(file), maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout) => resolve(err ? '' : stdout),
     );
   });
 }

@@ -32,7 +32,14 @@ export function DialogFrame({
 }) {
   const theme = useTheme();
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={theme.borderFocused} paddingX={1} width={width} flexShrink={0}>
+    <Box
+      flexDirection="column"
+      borderStyle="round"
+      borderColor={theme.borderFocused}
+      paddingX={1}
+      width={width}
+      flexShrink={0}
+    >
       <Box>
         <Text bold color={theme.primary} wrap="truncate">
           {title}

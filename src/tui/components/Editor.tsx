@@ -36,7 +36,12 @@ import { AT_DRAFT, historyNewer, historyOlder, type HistoryPosition } from '../i
 import { AttachmentError, loadAttachment, MAX_ATTACHMENTS } from '../input/attachments.js';
 import { externalEditMessage, externalEditorRunner, type ExternalEditorRunner } from '../input/external-editor.js';
 import { projectFileLister } from '../input/project-files.js';
-import { completionOpenedBy, completionQuery, completionStillOpen, type Completion } from '../input/completion-trigger.js';
+import {
+  completionOpenedBy,
+  completionQuery,
+  completionStillOpen,
+  type Completion,
+} from '../input/completion-trigger.js';
 import type { CommandItem } from '../commands.js';
 import { FileCompletion } from './FileCompletion.js';
 import { SlashCompletion } from './SlashCompletion.js';
@@ -131,16 +136,24 @@ export const Editor = memo(function Editor(props: EditorProps) {
   const externalRunning = useRef(false);
   const textWidth = Math.max(1, width - 3); // `> ` and a free column for the cursor at a row's end
 
-  const update = useCallback((change: (m: Model) => Model) => {
-    const next = checkCompletion(change(modelRef.current));
-    if (next === modelRef.current) return;
-    setModel(next);
-  }, [modelRef, setModel]);
+  const update = useCallback(
+    (change: (m: Model) => Model) => {
+      const next = checkCompletion(change(modelRef.current));
+      if (next === modelRef.current) return;
+      setModel(next);
+    },
+    [modelRef, setModel],
+  );
 
   /** A new text: history browsing ends (the edited text is the draft now). */
   const edit = useCallback(
     (next: EditorState, completion?: Completion) =>
-      update((m) => ({ ...m, edit: next, history: next.text === m.edit.text ? m.history : AT_DRAFT, completion: completion ?? m.completion })),
+      update((m) => ({
+        ...m,
+        edit: next,
+        history: next.text === m.edit.text ? m.history : AT_DRAFT,
+        completion: completion ?? m.completion,
+      })),
     [update],
   );
 
@@ -226,7 +239,8 @@ export const Editor = memo(function Editor(props: EditorProps) {
           }
           onMessage?.(text, level);
         },
-        (err: unknown) => onMessage?.(`${err instanceof Error ? err.message : String(err)}; the draft is unchanged`, 'error'),
+        (err: unknown) =>
+          onMessage?.(`${err instanceof Error ? err.message : String(err)}; the draft is unchanged`, 'error'),
       )
       .finally(() => {
         externalRunning.current = false;
@@ -321,7 +335,13 @@ export const Editor = memo(function Editor(props: EditorProps) {
     [update, onCommand],
   );
   const onCompleteCommand = useCallback(
-    (name: string) => update((m) => ({ ...m, edit: editorWith(`/${name}`), history: AT_DRAFT, completion: { kind: 'command', at: 0 } })),
+    (name: string) =>
+      update((m) => ({
+        ...m,
+        edit: editorWith(`/${name}`),
+        history: AT_DRAFT,
+        completion: { kind: 'command', at: 0 },
+      })),
     [update],
   );
 
@@ -335,7 +355,13 @@ export const Editor = memo(function Editor(props: EditorProps) {
   return (
     <Box flexDirection="column" width={width}>
       {completion?.kind === 'file' ? (
-        <FileCompletion query={query} listFiles={listFiles} onSelect={onSelectFile} onClose={onCloseCompletion} width={width} />
+        <FileCompletion
+          query={query}
+          listFiles={listFiles}
+          onSelect={onSelectFile}
+          onClose={onCloseCompletion}
+          width={width}
+        />
       ) : null}
       {completion?.kind === 'command' && listCommands ? (
         <SlashCompletion

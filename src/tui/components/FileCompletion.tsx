@@ -26,7 +26,11 @@ const shorterFirst = (a: FzfResultItem<string>, b: FzfResultItem<string>) => a.i
  * (InputProvider's {@link WhileLoading}); a key bound to none of these actions is the editor's
  * (`pass`: a letter changes the query at once). The first action a key is bound to decides.
  */
-export const COMPLETION_WHILE_LOADING: readonly (readonly [action: ActionName, whileLoading: WhileLoading, example: string])[] = [
+export const COMPLETION_WHILE_LOADING: readonly (readonly [
+  action: ActionName,
+  whileLoading: WhileLoading,
+  example: string,
+])[] = [
   ['completion.up', 'wait', '@src ↑ in one read: moves in the list once it is there'],
   ['completion.down', 'wait', '@src ↓: the second match, not lost on an empty list'],
   ['completion.select', 'wait', '/mo enter: runs /models (it sent "/mo" as a prompt)'],
@@ -89,7 +93,10 @@ export function FileCompletion({ query, listFiles, onSelect, onClose, width, act
     };
   }, [listFiles]);
 
-  const finder = useMemo(() => (files ? new Fzf(files, { limit: COMPLETION_ROWS, tiebreakers: [shorterFirst] }) : undefined), [files]);
+  const finder = useMemo(
+    () => (files ? new Fzf(files, { limit: COMPLETION_ROWS, tiebreakers: [shorterFirst] }) : undefined),
+    [files],
+  );
   const matches = useMemo<FzfResultItem<string>[]>(() => finder?.find(query) ?? [], [finder, query]);
   const clamp = (n: number) => Math.min(n, Math.max(0, matches.length - 1));
   const current = clamp(selectedRef.current);
@@ -129,7 +136,12 @@ export function FileCompletion({ query, listFiles, onSelect, onClose, width, act
       }
       return false;
     },
-    { layer: LAYER.popup, active, loading: files === undefined && failure === undefined, whileLoading: (key) => completionWhileLoading(keymap, key) },
+    {
+      layer: LAYER.popup,
+      active,
+      loading: files === undefined && failure === undefined,
+      whileLoading: (key) => completionWhileLoading(keymap, key),
+    },
   );
 
   const inner = Math.max(4, width - 4);
@@ -138,9 +150,7 @@ export function FileCompletion({ query, listFiles, onSelect, onClose, width, act
   else if (!files) body = <Text color={theme.textMuted}>Loading files…</Text>;
   else if (matches.length === 0) body = <Text color={theme.textMuted}>No matching files</Text>;
   else {
-    body = matches.map((m, i) => (
-      <MatchRow key={m.item} match={m} selected={i === current} width={inner} />
-    ));
+    body = matches.map((m, i) => <MatchRow key={m.item} match={m} selected={i === current} width={inner} />);
   }
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.border} paddingX={1} width={Math.max(8, width)}>

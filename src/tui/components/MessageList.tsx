@@ -131,7 +131,9 @@ export const MessageList = memo(function MessageList(props: MessageListProps) {
   const lines = view.lines.slice();
   if (anchor && !view.atBottom && lines.length === height && height > 1) {
     // the keys in effect; none when both are unbound
-    const keys = [keymap.hint('messages.page_down'), keymap.hint('messages.half_page_down')].filter((k) => k !== undefined);
+    const keys = [keymap.hint('messages.page_down'), keymap.hint('messages.half_page_down')].filter(
+      (k) => k !== undefined,
+    );
     lines[height - 1] = chalk.hex(theme.textMuted)(`  ↓ more below${keys.length ? `: ${keys.join(' / ')}` : ''}`);
   }
   return (

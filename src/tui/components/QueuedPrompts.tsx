@@ -32,7 +32,11 @@ export interface QueuedPromptsProps {
 }
 
 /** The lines shown, plain text (the component colours them): see the module comment. */
-export function queueLines(queue: readonly QueuedPrompt[], held: boolean, keys: { recall?: string; clear?: string }): string[] {
+export function queueLines(
+  queue: readonly QueuedPrompt[],
+  held: boolean,
+  keys: { recall?: string; clear?: string },
+): string[] {
   if (queue.length === 0) return [];
   const lines: string[] = [];
   const hidden = queue.length - QUEUE_MAX_ROWS;
@@ -40,13 +44,20 @@ export function queueLines(queue: readonly QueuedPrompt[], held: boolean, keys: 
   for (const prompt of queue.slice(-QUEUE_MAX_ROWS)) {
     const first = prompt.text.split('\n', 1)[0]!.trim();
     const more = prompt.text.trim().includes('\n') ? ' …' : '';
-    const images = prompt.attachments.length ? ` [${prompt.attachments.length} image${prompt.attachments.length === 1 ? '' : 's'}]` : '';
+    const images = prompt.attachments.length
+      ? ` [${prompt.attachments.length} image${prompt.attachments.length === 1 ? '' : 's'}]`
+      : '';
     lines.push(`queued  ${first}${more}${images}`);
   }
   // a part whose action has no key (`"none"`) is left out
   const recall = keys.recall === undefined ? [] : [`${keys.recall} edits the last`];
-  const clear = keys.clear === undefined ? [] : [held ? `${keys.clear} clears` : `${keys.clear} ${keys.clear} cancels and clears`];
-  lines.push(held ? `  held after the cancel: ${['enter sends', ...clear, ...recall].join(', ')}` : `  sent when the reply ends${[...recall, ...clear].map((p, i) => `${i === 0 ? '; ' : ', '}${p}`).join('')}`);
+  const clear =
+    keys.clear === undefined ? [] : [held ? `${keys.clear} clears` : `${keys.clear} ${keys.clear} cancels and clears`];
+  lines.push(
+    held
+      ? `  held after the cancel: ${['enter sends', ...clear, ...recall].join(', ')}`
+      : `  sent when the reply ends${[...recall, ...clear].map((p, i) => `${i === 0 ? '; ' : ', '}${p}`).join('')}`,
+  );
   return lines;
 }
 
@@ -70,7 +81,10 @@ export const QueuedPrompts = memo(function QueuedPrompts(props: QueuedPromptsPro
     },
     { layer: LAYER.page, active: active && queue.length > 0 },
   );
-  const lines = queueLines(queue, held, { recall: keymap.hint('queue.recall'), clear: keymap.hint('session.interrupt') });
+  const lines = queueLines(queue, held, {
+    recall: keymap.hint('queue.recall'),
+    clear: keymap.hint('session.interrupt'),
+  });
   if (lines.length === 0) return null;
   const dim = chalk.hex(theme.textMuted);
   return (

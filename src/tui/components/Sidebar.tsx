@@ -42,7 +42,10 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
   const statusColor = (s: McpServerInfo['status']) =>
     s === 'connected' ? theme.success : s === 'failed' ? theme.error : theme.warning;
   const hookRows = customTools?.hooks ?? [];
-  const custom = customTools && customTools.loaded.length + hookRows.length + customTools.failed.length > 0 ? customTools : undefined;
+  const custom =
+    customTools && customTools.loaded.length + hookRows.length + customTools.failed.length > 0
+      ? customTools
+      : undefined;
   const customRows = custom ? 2 + custom.loaded.length + hookRows.length + custom.failed.length : 0;
   const maxFiles = Math.max(1, height - 14 - lspServers.length - mcpServers.length - customRows);
   return (
@@ -63,7 +66,19 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
       {lspStates
         ? lspStates.map((s) => (
             <Text key={s.language} wrap="truncate-end">
-              <Text color={s.state === 'ready' ? theme.success : s.state === 'failed' ? theme.error : s.state === 'starting' ? theme.warning : theme.textMuted}>● </Text>
+              <Text
+                color={
+                  s.state === 'ready'
+                    ? theme.success
+                    : s.state === 'failed'
+                      ? theme.error
+                      : s.state === 'starting'
+                        ? theme.warning
+                        : theme.textMuted
+                }
+              >
+                ●{' '}
+              </Text>
               <Text color={theme.text}>{s.language}</Text>
               <Text color={theme.textMuted}>
                 {' '}
@@ -87,10 +102,7 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
             <Text key={s.name} wrap="truncate-end">
               <Text color={statusColor(s.status)}>● </Text>
               <Text color={theme.text}>{s.name}</Text>
-              <Text color={theme.textMuted}>
-                {' '}
-                {s.status === 'connected' ? `${s.tools.length} tools` : s.status}
-              </Text>
+              <Text color={theme.textMuted}> {s.status === 'connected' ? `${s.tools.length} tools` : s.status}</Text>
             </Text>
           ))}
         </>
@@ -138,7 +150,9 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
           </Text>
         );
       })}
-      {modifiedFiles.length > maxFiles ? <Text color={theme.textMuted}>… {modifiedFiles.length - maxFiles} more</Text> : null}
+      {modifiedFiles.length > maxFiles ? (
+        <Text color={theme.textMuted}>… {modifiedFiles.length - maxFiles} more</Text>
+      ) : null}
     </Box>
   );
 });

@@ -41,7 +41,15 @@ export interface SlashCompletionProps {
 const byName = (c: CommandItem) => c.name;
 
 /** The list; see the module comment. */
-export function SlashCompletion({ query, listCommands, onRun, onComplete, onClose, width, active = true }: SlashCompletionProps) {
+export function SlashCompletion({
+  query,
+  listCommands,
+  onRun,
+  onComplete,
+  onClose,
+  width,
+  active = true,
+}: SlashCompletionProps) {
   const theme = useTheme();
   const keymap = useKeymap();
   const [commands, setCommands] = useState<readonly CommandItem[] | undefined>(undefined);
@@ -67,7 +75,10 @@ export function SlashCompletion({ query, listCommands, onRun, onComplete, onClos
     };
   }, [listCommands]);
 
-  const finder = useMemo(() => (commands ? new Fzf(commands as CommandItem[], { selector: byName }) : undefined), [commands]);
+  const finder = useMemo(
+    () => (commands ? new Fzf(commands as CommandItem[], { selector: byName }) : undefined),
+    [commands],
+  );
   const matches = useMemo<FzfResultItem<CommandItem>[]>(() => finder?.find(query) ?? [], [finder, query]);
   const current = Math.min(selectedRef.current, Math.max(0, matches.length - 1));
 
@@ -99,25 +110,39 @@ export function SlashCompletion({ query, listCommands, onRun, onComplete, onClos
       }
       return false;
     },
-    { layer: LAYER.popup, active, loading: commands === undefined, whileLoading: (key) => completionWhileLoading(keymap, key) },
+    {
+      layer: LAYER.popup,
+      active,
+      loading: commands === undefined,
+      whileLoading: (key) => completionWhileLoading(keymap, key),
+    },
   );
 
   const inner = Math.max(4, width - 4);
   let body: ReactNode;
   if (!commands) body = <Text color={theme.textMuted}>Loading commands…</Text>;
-  else if (matches.length === 0) body = <Text color={theme.textMuted}>No matching commands (enter sends the text)</Text>;
+  else if (matches.length === 0)
+    body = <Text color={theme.textMuted}>No matching commands (enter sends the text)</Text>;
   else {
     // more than fit: the last row says how many are above and below (the list's height stays the same)
     const overflow = matches.length > COMPLETION_ROWS;
     const rows = overflow ? COMPLETION_ROWS - 1 : COMPLETION_ROWS;
     const top = Math.max(0, Math.min(current - rows + 1, matches.length - rows));
     const shown = matches.slice(top, top + rows);
-    const nameColumns = Math.min(Math.floor(inner / 2), Math.max(...shown.map((m) => stringWidth(m.item.name) + 1)) + 2);
+    const nameColumns = Math.min(
+      Math.floor(inner / 2),
+      Math.max(...shown.map((m) => stringWidth(m.item.name) + 1)) + 2,
+    );
     const lines = shown.map((m, i) => {
       const selected = top + i === current;
       const name = fitText(`/${m.item.name}`, nameColumns, true);
       return (
-        <Text key={m.item.id} wrap="truncate-end" color={selected ? theme.primary : theme.text} backgroundColor={selected ? theme.selectionBackground : undefined}>
+        <Text
+          key={m.item.id}
+          wrap="truncate-end"
+          color={selected ? theme.primary : theme.text}
+          backgroundColor={selected ? theme.selectionBackground : undefined}
+        >
           {selected ? '▸ ' : '  '}
           <Text bold={selected}>{name}</Text>
           <Text color={theme.textMuted}>{fitText(m.item.description, Math.max(0, inner - nameColumns - 2), true)}</Text>
@@ -125,7 +150,14 @@ export function SlashCompletion({ query, listCommands, onRun, onComplete, onClos
       );
     });
     const below = matches.length - top - shown.length;
-    body = overflow ? [...lines, <Text key="more" color={theme.textMuted}>{moreLine(top, below)}</Text>] : lines;
+    body = overflow
+      ? [
+          ...lines,
+          <Text key="more" color={theme.textMuted}>
+            {moreLine(top, below)}
+          </Text>,
+        ]
+      : lines;
   }
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.border} paddingX={1} width={Math.max(8, width)}>

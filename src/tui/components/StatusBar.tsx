@@ -46,7 +46,18 @@ const MIN_LABEL_COLUMNS = 6;
  * string so it can never be wider than the terminal (a line one column too wide wraps and shifts the
  * whole screen). On a very narrow terminal the parts are dropped from the right.
  */
-export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTokens, status, diagnostics, lspServers, modelName, profile, sandboxed, busy }: StatusBarProps) {
+export const StatusBar = memo(function StatusBar({
+  width,
+  usage,
+  contextWindowTokens,
+  status,
+  diagnostics,
+  lspServers,
+  modelName,
+  profile,
+  sandboxed,
+  busy,
+}: StatusBarProps) {
   const theme = useTheme();
   const keymap = useKeymap();
   const helpKey = (busy ? keymap.hint('app.help_busy') : undefined) ?? keymap.hint('app.help');
@@ -62,7 +73,10 @@ export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTo
       : ` Context: ${about}${formatTokens(usage.contextTokens)}, Cost: ${about}${formatCost(usage.costUsd)} `;
   }
   const failed = (lspServers ?? []).filter((s) => s.state === 'failed').map((s) => s.language);
-  const counts = diagnostics && (diagnostics.errors || diagnostics.warnings) ? ` ✖ ${diagnostics.errors} ⚠ ${diagnostics.warnings} ` : '';
+  const counts =
+    diagnostics && (diagnostics.errors || diagnostics.warnings)
+      ? ` ✖ ${diagnostics.errors} ⚠ ${diagnostics.warnings} `
+      : '';
   const diag = (failed.length ? ` LSP ${failed.join(', ')} failed ` : '') + counts;
   const sandboxText = sandboxed === undefined ? '' : sandboxed ? ' sandboxed ' : ' not sandboxed ';
   const statusColor = status?.level === 'error' ? theme.error : status?.level === 'warn' ? theme.warning : theme.info;
@@ -97,7 +111,10 @@ export const StatusBar = memo(function StatusBar({ width, usage, contextWindowTo
       (sandboxText ? chalk.hex(sandboxed ? theme.textMuted : theme.warning)(sandboxText) : '') +
       (model ? chalk.bgHex(theme.secondary).hex('#000000')(model) : '');
   } else {
-    line = fitLine(chalk.bgHex(theme.border).hex(theme.text)(help) + chalk.bgHex(theme.secondary).hex('#000000')(model), width);
+    line = fitLine(
+      chalk.bgHex(theme.border).hex(theme.text)(help) + chalk.bgHex(theme.secondary).hex('#000000')(model),
+      width,
+    );
   }
   return (
     <Box width={width} flexDirection="column" flexShrink={0}>

@@ -34,7 +34,8 @@ export const Welcome = memo(function Welcome({ version, cwd, modelName, profile 
     <Box flexDirection="column" paddingTop={1}>
       <Logo version={version} />
       <Text color={theme.textMuted} wrap="truncate-middle">
-        {cwd} · {profile ? `${profile} · ` : ''}{modelName}
+        {cwd} · {profile ? `${profile} · ` : ''}
+        {modelName}
       </Text>
       <Text> </Text>
       <Text color={theme.text}>Type a request and press enter.</Text>

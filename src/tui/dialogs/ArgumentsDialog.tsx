@@ -48,7 +48,8 @@ export function ArgumentsDialog({ title, names, onSubmit, onClose, width, height
   useKeys(
     (key) => {
       if (keymap.matches(key, 'dialog.close')) onClose();
-      else if (keymap.matches(key, 'dialog.select')) onSubmit(Object.fromEntries(names.map((name, i) => [name, values[i] ?? ''])));
+      else if (keymap.matches(key, 'dialog.select'))
+        onSubmit(Object.fromEntries(names.map((name, i) => [name, values[i] ?? ''])));
       else if (keymap.matches(key, 'field.next')) setFocused((f) => (f + 1) % Math.max(1, count));
       else if (keymap.matches(key, 'field.previous')) setFocused((f) => (f - 1 + count) % Math.max(1, count));
       else if (key.name === 'backspace' && !key.ctrl && !key.meta) edit((v) => Array.from(v).slice(0, -1).join(''));
@@ -83,7 +84,11 @@ export function ArgumentsDialog({ title, names, onSubmit, onClose, width, height
       })}
       <Box marginTop={1}>
         <Text color={theme.textMuted} wrap="truncate">
-          {hintRow(keymap, [['field.next', 'next field'], ['dialog.select', 'run'], ['dialog.close', 'cancel']])}
+          {hintRow(keymap, [
+            ['field.next', 'next field'],
+            ['dialog.select', 'run'],
+            ['dialog.close', 'cancel'],
+          ])}
         </Text>
       </Box>
     </DialogFrame>

@@ -88,7 +88,11 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
   // the listing of the folder the keys so far left open (read once per folder entered)
   const listed = useRef({ dir, entries });
   const currentEntries = (): PickerEntry[] => {
-    if (listed.current.dir !== dirRef.current) listed.current = { dir: dirRef.current, entries: dirRef.current === dir ? entries : listPickerEntries(dirRef.current) };
+    if (listed.current.dir !== dirRef.current)
+      listed.current = {
+        dir: dirRef.current,
+        entries: dirRef.current === dir ? entries : listPickerEntries(dirRef.current),
+      };
     return listed.current.entries;
   };
 
@@ -102,7 +106,13 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
     const from = dirRef.current;
     const parent = dirname(from);
     if (parent === from) return;
-    enter(parent, Math.max(0, listPickerEntries(parent).findIndex((e) => e.isDir && e.name === basename(from))));
+    enter(
+      parent,
+      Math.max(
+        0,
+        listPickerEntries(parent).findIndex((e) => e.isDir && e.name === basename(from)),
+      ),
+    );
   };
 
   const open = () => {
@@ -135,7 +145,8 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
       setTyped(undefined);
       setProblem(undefined);
     } else if (matchesBinding(key, 'backspace')) setTyped(backspace(editorWith(text)).text);
-    else if (key.text && !key.ctrl && !key.meta) setTyped(insertText(editorWith(text), sanitizePaste(key.text).replace(/\n/g, '')).text);
+    else if (key.text && !key.ctrl && !key.meta)
+      setTyped(insertText(editorWith(text), sanitizePaste(key.text).replace(/\n/g, '')).text);
   };
 
   useKeys(
@@ -196,7 +207,13 @@ export function FilePickerDialog({ cwd, onPick, onClose, width = 60 }: FilePicke
       <Text color={theme.textMuted} wrap="truncate-end">
         {typed !== undefined
           ? 'enter go · esc stop typing' // typing a path: these two keys are fixed, like an editor's
-          : hintRow(keymap, ['↑↓ move', ['file_picker.open', 'open'], ['file_picker.parent', 'up'], ['file_picker.type', 'type a path'], ['dialog.close', 'close']])}
+          : hintRow(keymap, [
+              '↑↓ move',
+              ['file_picker.open', 'open'],
+              ['file_picker.parent', 'up'],
+              ['file_picker.type', 'type a path'],
+              ['dialog.close', 'close'],
+            ])}
       </Text>
     </DialogFrame>
   );

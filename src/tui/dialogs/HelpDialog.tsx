@@ -7,7 +7,14 @@
 import { Text } from 'ink';
 import { useState } from 'react';
 import stringWidth from 'string-width';
-import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, FRAME_VERTICAL_ROWS, clamp, fitText, useScreenSize } from '../components/DialogFrame.js';
+import {
+  DialogFrame,
+  FRAME_HORIZONTAL_COLUMNS,
+  FRAME_VERTICAL_ROWS,
+  clamp,
+  fitText,
+  useScreenSize,
+} from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import { BINDINGS, BINDING_SCOPES, formatKeys, type ActionName, type Binding } from '../keybindings.js';
 import { DEFAULT_KEYMAP, type Keymap } from '../keymap.js';
@@ -22,7 +29,8 @@ export interface HelpDialogProps extends DialogSizeProps {
 }
 
 /** One row of the help: a scope heading, a binding, or a blank line between groups. */
-type HelpRow = { kind: 'heading'; text: string } | { kind: 'binding'; keys: string; description: string } | { kind: 'blank' };
+type HelpRow =
+  { kind: 'heading'; text: string } | { kind: 'binding'; keys: string; description: string } | { kind: 'blank' };
 
 /**
  * The rows of the help for `bindings`: each scope's heading, then its bindings in table order, with
@@ -35,7 +43,8 @@ export function helpRows(bindings: readonly Binding[], keymap: Keymap = DEFAULT_
     if (group.length === 0) continue;
     if (rows.length > 0) rows.push({ kind: 'blank' });
     rows.push({ kind: 'heading', text: title });
-    for (const b of group) rows.push({ kind: 'binding', keys: formatKeys(keymap.keys(b.action as ActionName)), description: b.description });
+    for (const b of group)
+      rows.push({ kind: 'binding', keys: formatKeys(keymap.keys(b.action as ActionName)), description: b.description });
   }
   return rows;
 }
@@ -56,7 +65,11 @@ export function HelpDialog({ onClose, bindings = BINDINGS, width, height }: Help
   const widest = (pick: (row: Extract<HelpRow, { kind: 'binding' }>) => string) =>
     Math.max(0, ...rows.map((row) => (row.kind === 'binding' ? stringWidth(pick(row)) : 0)));
   const keysWanted = Math.min(KEYS_COLUMNS, widest((row) => row.keys) + 1);
-  const frameWidth = clamp(FRAME_HORIZONTAL_COLUMNS + keysWanted + widest((row) => row.description), 40, screen.columns - 2);
+  const frameWidth = clamp(
+    FRAME_HORIZONTAL_COLUMNS + keysWanted + widest((row) => row.description),
+    40,
+    screen.columns - 2,
+  );
   const inner = frameWidth - FRAME_HORIZONTAL_COLUMNS;
   const area = Math.max(3, Math.min(rows.length, screen.rows - FRAME_VERTICAL_ROWS - 2));
   const scrolls = rows.length > area;
@@ -65,11 +78,17 @@ export function HelpDialog({ onClose, bindings = BINDINGS, width, height }: Help
   const [offsetState, setOffset] = useState(0);
   const offset = clamp(offsetState, 0, maxOffset);
   // functional: keys that arrive in one read come before React re-renders, each moves from the last
-  const scrollTo = (next: (at: number) => number) => setOffset((at) => clamp(next(clamp(at, 0, maxOffset)), 0, maxOffset));
+  const scrollTo = (next: (at: number) => number) =>
+    setOffset((at) => clamp(next(clamp(at, 0, maxOffset)), 0, maxOffset));
 
   useKeys(
     (key) => {
-      if (keymap.matches(key, 'dialog.close') || keymap.matches(key, 'app.help') || keymap.matches(key, 'app.help_busy')) onClose();
+      if (
+        keymap.matches(key, 'dialog.close') ||
+        keymap.matches(key, 'app.help') ||
+        keymap.matches(key, 'app.help_busy')
+      )
+        onClose();
       else if (keymap.matches(key, 'dialog.up')) scrollTo((at) => at - 1);
       else if (keymap.matches(key, 'dialog.down')) scrollTo((at) => at + 1);
       else if (keymap.matches(key, 'dialog.page_up')) scrollTo((at) => at - body);

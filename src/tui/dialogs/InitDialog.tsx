@@ -43,7 +43,12 @@ export function InitDialog({ onAnswer, width, height }: InitDialogProps) {
     (key) => {
       if (keymap.matches(key, 'confirm.yes')) onAnswer(true);
       else if (keymap.matches(key, 'confirm.no') || keymap.matches(key, 'init.cancel')) onAnswer(false);
-      else if (keymap.matches(key, 'init.toggle') || keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous')) setSelected(1 - selectedRef.current);
+      else if (
+        keymap.matches(key, 'init.toggle') ||
+        keymap.matches(key, 'button.next') ||
+        keymap.matches(key, 'button.previous')
+      )
+        setSelected(1 - selectedRef.current);
       else if (keymap.matches(key, 'button.press')) onAnswer(selectedRef.current === 0);
       return true;
     },

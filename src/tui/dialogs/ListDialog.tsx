@@ -111,7 +111,11 @@ export function ListDialog(props: ListDialogProps) {
   const listKey = keyOf(items);
   const start = (list: readonly ListItem[], key: string, initialIndex = props.initialIndex ?? 0): ListState => {
     const selected = clamp(initialIndex, 0, Math.max(0, list.length - 1));
-    return { selected, top: scrollTop(list.length, selected, visibleRows, selected - Math.floor(visibleRows / 2)), listKey: key };
+    return {
+      selected,
+      top: scrollTop(list.length, selected, visibleRows, selected - Math.floor(visibleRows / 2)),
+      listKey: key,
+    };
   };
   const [state, setState] = useState(() => start(items, listKey));
   // The selection as the last key left it. Several keys can arrive in one read (`tmux send-keys
@@ -132,7 +136,8 @@ export function ListDialog(props: ListDialogProps) {
   /** The list and selection as the keys so far left them (the filter or the items too may have changed). */
   const current = (): { list: readonly ListItem[]; at: ListState } => {
     const base = props.latestItems?.() ?? { items: props.items, initialIndex: props.initialIndex ?? 0 };
-    const list = base.items === props.items && filterRef.current === filter ? items : listFor(filterRef.current, base.items);
+    const list =
+      base.items === props.items && filterRef.current === filter ? items : listFor(filterRef.current, base.items);
     const key = list === items ? listKey : keyOf(list);
     if (latest.current.listKey !== key) latest.current = start(list, key, base.initialIndex);
     return { list, at: latest.current };
@@ -192,7 +197,9 @@ export function ListDialog(props: ListDialogProps) {
         </Text>
       ) : null}
       {count === 0 && props.loading === undefined ? (
-        <Text color={theme.textMuted}>{filter ? 'Nothing matches' : (props.emptyText ?? 'Nothing to choose from')}</Text>
+        <Text color={theme.textMuted}>
+          {filter ? 'Nothing matches' : (props.emptyText ?? 'Nothing to choose from')}
+        </Text>
       ) : null}
       {top > 0 ? <Text color={theme.textMuted}>↑ more</Text> : null}
       {shown.map((item, i) => {

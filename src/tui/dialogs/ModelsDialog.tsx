@@ -53,7 +53,12 @@ export function ModelsDialog(props: ModelsDialogProps) {
   const loading = props.providers === undefined || props.refreshing === true;
   // the provider a key chose; until one does, the current model's (known once the list has loaded)
   const [chosen, chosenRef, setChosen] = useLatestState<number | undefined>(undefined);
-  const providerIndex = chosen ?? Math.max(0, providers.findIndex((p) => p.models.some((m) => m.id === currentModelId)));
+  const providerIndex =
+    chosen ??
+    Math.max(
+      0,
+      providers.findIndex((p) => p.models.some((m) => m.id === currentModelId)),
+    );
   // the provider as the last key left it: → and g (or ↓) in one read reach the handlers before React
   // re-renders, and the g must save from the new provider's list, not the old list's row
   const latestProvider = () => chosenRef.current ?? providerIndex;
@@ -63,7 +68,13 @@ export function ModelsDialog(props: ModelsDialogProps) {
   );
   const listOf = (index: number) => {
     const items = lists[index] ?? [];
-    return { items, initialIndex: Math.max(0, items.findIndex((i) => i.current)) };
+    return {
+      items,
+      initialIndex: Math.max(
+        0,
+        items.findIndex((i) => i.current),
+      ),
+    };
   };
   const provider = providers[providerIndex];
   const { items, initialIndex } = listOf(providerIndex);
@@ -74,7 +85,12 @@ export function ModelsDialog(props: ModelsDialogProps) {
   const header = (
     <Box marginBottom={1}>
       <Text color={theme.accent} wrap="truncate">
-        {props.providers === undefined ? '' : fitText(`${count > 1 ? '← ' : ''}${provider?.name ?? 'No providers'}${position}${count > 1 ? ' →' : ''}`, inner)}
+        {props.providers === undefined
+          ? ''
+          : fitText(
+              `${count > 1 ? '← ' : ''}${provider?.name ?? 'No providers'}${position}${count > 1 ? ' →' : ''}`,
+              inner,
+            )}
       </Text>
     </Box>
   );
@@ -89,7 +105,15 @@ export function ModelsDialog(props: ModelsDialogProps) {
       {...(loading && { loading: 'Loading models…' })}
       footer={
         <Text color={theme.textMuted} wrap="truncate">
-          {fitText([keyPhrase(keymap, 'dialog.select', (k) => `${k}: this project`), keyPhrase(keymap, 'model.select_global', (k) => `${k}: global`)].filter((part) => part !== '').join(' · '), inner)}
+          {fitText(
+            [
+              keyPhrase(keymap, 'dialog.select', (k) => `${k}: this project`),
+              keyPhrase(keymap, 'model.select_global', (k) => `${k}: global`),
+            ]
+              .filter((part) => part !== '')
+              .join(' · '),
+            inner,
+          )}
         </Text>
       }
       onChoose={(item) => props.onSelect(item.id, { global: false })}

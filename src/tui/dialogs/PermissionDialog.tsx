@@ -29,7 +29,13 @@ import { Box, Text } from 'ink';
 import { useRef, useState } from 'react';
 import { permissionChoices } from '../../permission/choices.js';
 import type { PermissionDecision, PermissionRequest } from '../../permission/types.js';
-import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, FRAME_VERTICAL_ROWS, clamp, useScreenSize } from '../components/DialogFrame.js';
+import {
+  DialogFrame,
+  FRAME_HORIZONTAL_COLUMNS,
+  FRAME_VERTICAL_ROWS,
+  clamp,
+  useScreenSize,
+} from '../components/DialogFrame.js';
 import { LAYER, useKeyClock, useKeys } from '../input/InputProvider.js';
 import type { ActionName } from '../keybindings.js';
 import type { Keymap } from '../keymap.js';
@@ -61,7 +67,11 @@ const BUTTON_OF: Record<PermissionDecision, { label: string; action: ActionName;
   allow: { label: 'Allow', action: 'permission.allow', verb: 'allow' },
   allow_session: { label: 'Allow for session', action: 'permission.allow_session', verb: 'allow for session' },
   allow_always: { label: 'Always in project', action: 'permission.allow_always', verb: 'always allow in project' },
-  allow_outside_sandbox: { label: 'Run outside sandbox', action: 'permission.allow_outside_sandbox', verb: 'run outside the sandbox' },
+  allow_outside_sandbox: {
+    label: 'Run outside sandbox',
+    action: 'permission.allow_outside_sandbox',
+    verb: 'run outside the sandbox',
+  },
   deny: { label: 'Deny', action: 'permission.deny', verb: 'deny' },
 };
 
@@ -102,7 +112,10 @@ export function typeaheadNote(key: string | undefined, decision: PermissionDecis
 }
 
 /** The buttons for `choices` with the keys in effect (a button whose action has no key shows none). */
-export function permissionButtons(choices: readonly PermissionDecision[], keymap: Keymap): { label: string; decision: PermissionDecision }[] {
+export function permissionButtons(
+  choices: readonly PermissionDecision[],
+  keymap: Keymap,
+): { label: string; decision: PermissionDecision }[] {
   return choices.map((decision) => {
     const { label, action } = BUTTON_OF[decision];
     const key = keymap.hint(action);
@@ -151,11 +164,21 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
   const description = wrapText(request.description, inner).slice(0, MAX_DESCRIPTION_ROWS);
   const reasons = reasonLines(request.reasons, inner);
   const scope = wrapText(scopeText(request), inner).slice(0, MAX_SCOPE_ROWS);
-  const escape = choices.includes('allow_outside_sandbox') ? wrapText(escapeText(keymap.hint('permission.allow_outside_sandbox')), inner).slice(0, MAX_SCOPE_ROWS) : [];
+  const escape = choices.includes('allow_outside_sandbox')
+    ? wrapText(escapeText(keymap.hint('permission.allow_outside_sandbox')), inner).slice(0, MAX_SCOPE_ROWS)
+    : [];
   const buttons: Button[] = answers.map((b) => ({ label: b.label }));
   const fixedRows =
-    FRAME_VERTICAL_ROWS + 2 /* tool, path */ + description.length + 1 /* blank */ + reasons.length + scope.length + escape.length + 1 /* blank */ +
-    (noteText === undefined ? 0 : 1) + buttonRows(buttons, inner);
+    FRAME_VERTICAL_ROWS +
+    2 /* tool, path */ +
+    description.length +
+    1 /* blank */ +
+    reasons.length +
+    scope.length +
+    escape.length +
+    1 /* blank */ +
+    (noteText === undefined ? 0 : 1) +
+    buttonRows(buttons, inner);
   const areaRows = Math.max(MIN_CONTENT_ROWS, size.height - fixedRows);
   const content = contentLines(request, inner, theme);
   const scrolls = content.length > areaRows;
@@ -180,7 +203,10 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
     update({ selected: latest.current.selected, offset: clamp(next(at), 0, maxOffset) });
   };
   const select = (next: (at: number) => number) =>
-    update({ selected: (next(latest.current.selected) + answers.length) % answers.length, offset: latest.current.offset });
+    update({
+      selected: (next(latest.current.selected) + answers.length) % answers.length,
+      offset: latest.current.offset,
+    });
 
   /** Takes a granting answer unless it is typeahead; then shows the note naming `action`'s key. */
   const grant = (decision: PermissionDecision, action: ActionName, held: boolean) => {
@@ -193,13 +219,16 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
     (key) => {
       // a run is text being typed: the enter that sent a prompt, an arrow, a ctrl key end it (the
       // person then waits for the reply; `send a prompt, see the dialog, press a` is an answer)
-      if (typing.current.id !== request.id) typing.current = { id: request.id, runFromBefore: (clock.lastKey?.text ?? '') !== '' };
+      if (typing.current.id !== request.id)
+        typing.current = { id: request.id, runFromBefore: (clock.lastKey?.text ?? '') !== '' };
       const { held, runGoesOn } = typeaheadHold(typing.current.runFromBefore, clock.typingGapMs());
       typing.current.runFromBefore = runGoesOn;
       if (keymap.matches(key, 'permission.allow')) grant('allow', 'permission.allow', held);
-      else if (keymap.matches(key, 'permission.allow_session')) grant('allow_session', 'permission.allow_session', held);
+      else if (keymap.matches(key, 'permission.allow_session'))
+        grant('allow_session', 'permission.allow_session', held);
       else if (keymap.matches(key, 'permission.allow_always')) grant('allow_always', 'permission.allow_always', held);
-      else if (keymap.matches(key, 'permission.allow_outside_sandbox')) grant('allow_outside_sandbox', 'permission.allow_outside_sandbox', held);
+      else if (keymap.matches(key, 'permission.allow_outside_sandbox'))
+        grant('allow_outside_sandbox', 'permission.allow_outside_sandbox', held);
       else if (keymap.matches(key, 'permission.deny')) decide('deny');
       else if (keymap.matches(key, 'button.next')) select((at) => at + 1);
       else if (keymap.matches(key, 'button.previous')) select((at) => at - 1);
@@ -220,7 +249,11 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
 
   const shown = content.slice(offset, offset + bodyRows);
   return (
-    <DialogFrame title="Permission Required" titleRight={queued > 0 ? `(+${queued} more waiting)` : undefined} width={size.width}>
+    <DialogFrame
+      title="Permission Required"
+      titleRight={queued > 0 ? `(+${queued} more waiting)` : undefined}
+      width={size.width}
+    >
       <Text wrap="truncate">
         <Text color={theme.textMuted}>Tool: </Text>
         <Text color={theme.accent}>{request.toolName}</Text>
@@ -280,7 +313,11 @@ export function PermissionDialog({ request, queued, cwd, onDecide, width, height
  * least 80×20 (the four buttons fit on one row at 80). Never larger than the screen less a column
  * each side.
  */
-export function permissionDialogSize(toolName: string, columns: number, rows: number): { width: number; height: number } {
+export function permissionDialogSize(
+  toolName: string,
+  columns: number,
+  rows: number,
+): { width: number; height: number } {
   const [w, h] = SMALL_TOOLS.has(toolName) ? [0.4, 0.3] : DIFF_TOOLS.has(toolName) ? [0.8, 0.8] : [0.7, 0.5];
   return {
     width: Math.min(columns - 2, Math.max(80, Math.round(columns * w))),
@@ -320,10 +357,15 @@ function reasonLines(reasons: readonly string[], width: number): string[] {
 }
 
 /** What the call does, as terminal lines of at most `width` columns. */
-export function contentLines(request: Pick<PermissionRequest, 'toolName' | 'params'>, width: number, theme: Theme): string[] {
+export function contentLines(
+  request: Pick<PermissionRequest, 'toolName' | 'params'>,
+  width: number,
+  theme: Theme,
+): string[] {
   const { params } = request;
   // a declarative custom tool: the exact argv it will run, shell-quoted, like a bash command
-  if (Array.isArray(params.argv) && typeof params.command === 'string') return wrapText(highlightCode(params.command, 'bash', theme), width);
+  if (Array.isArray(params.argv) && typeof params.command === 'string')
+    return wrapText(highlightCode(params.command, 'bash', theme), width);
   switch (request.toolName) {
     case 'bash':
       if (typeof params.command === 'string') return wrapText(highlightCode(params.command, 'bash', theme), width);

@@ -32,7 +32,12 @@ export function ProfilesDialog(props: ProfilesDialogProps) {
   const width = clamp(PROFILES_DIALOG_WIDTH, 24, screen.columns - 2);
   const inner = width - FRAME_HORIZONTAL_COLUMNS;
   const items: ListItem[] = [
-    { id: NO_PROFILE_ID, label: '(no profile)', detail: 'the files\' own settings', current: props.active === undefined },
+    {
+      id: NO_PROFILE_ID,
+      label: '(no profile)',
+      detail: "the files' own settings",
+      current: props.active === undefined,
+    },
     ...props.profiles.map((p) => ({
       id: p.name,
       label: p.name,
@@ -50,7 +55,11 @@ export function ProfilesDialog(props: ProfilesDialogProps) {
     return (
       <Box flexDirection="column" marginTop={1}>
         {lines.map((line, i) => (
-          <Text key={i} color={i === 0 && (profile?.description || props.profiles.length === 0) ? theme.textMuted : theme.warning} wrap="truncate">
+          <Text
+            key={i}
+            color={i === 0 && (profile?.description || props.profiles.length === 0) ? theme.textMuted : theme.warning}
+            wrap="truncate"
+          >
             {fitText(line, inner)}
           </Text>
         ))}
@@ -61,7 +70,10 @@ export function ProfilesDialog(props: ProfilesDialogProps) {
     <ListDialog
       title="Select Profile"
       items={items}
-      initialIndex={Math.max(0, items.findIndex((i) => i.current))}
+      initialIndex={Math.max(
+        0,
+        items.findIndex((i) => i.current),
+      )}
       width={width}
       footer={footer}
       onChoose={(item) => props.onSelect(item.id === NO_PROFILE_ID ? undefined : item.id)}

@@ -29,7 +29,8 @@ export function QuitDialog({ onQuit, onClose }: QuitDialogProps) {
     (key) => {
       if (keymap.matches(key, 'confirm.yes') || keymap.matches(key, 'app.quit')) onQuit();
       else if (keymap.matches(key, 'confirm.no') || keymap.matches(key, 'dialog.close')) onClose();
-      else if (keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous')) setSelected(1 - selectedRef.current);
+      else if (keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous'))
+        setSelected(1 - selectedRef.current);
       else if (keymap.matches(key, 'button.press')) (selectedRef.current === 0 ? onQuit : onClose)();
       return true;
     },

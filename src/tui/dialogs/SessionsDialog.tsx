@@ -46,7 +46,8 @@ export interface SessionsDialogProps extends DialogSizeProps {
 /** Longest title the rename field takes, in characters. */
 export const MAX_TITLE_CHARS = 200;
 
-type Mode = { kind: 'list' } | { kind: 'rename'; id: string; text: string } | { kind: 'delete'; id: string; yes: boolean };
+type Mode =
+  { kind: 'list' } | { kind: 'rename'; id: string; text: string } | { kind: 'delete'; id: string; yes: boolean };
 
 /**
  * The sessions dialog: 60 columns wide (less on a narrow screen), 10 rows visible. Each row: title
@@ -131,7 +132,10 @@ export function SessionsDialog(props: SessionsDialogProps) {
     detail: `${s.messageCount} ${s.messageCount === 1 ? 'msg' : 'msgs'} · ${formatCost(s.costUsd)} · ${relativeTime(s.updatedAt, now)}`,
     current: s.id === props.currentId,
   }));
-  const selectedIndex = Math.max(0, sessions.findIndex((s) => s.id === selectedId));
+  const selectedIndex = Math.max(
+    0,
+    sessions.findIndex((s) => s.id === selectedId),
+  );
   // the row ListDialog has selected when the key arrives: after a ↓ earlier in the same read too
   const onKey = (key: Key, item: ListItem | undefined): boolean => {
     const selected = sessions.find((s) => s.id === item?.id);
@@ -197,10 +201,13 @@ function RenameField(props: {
         const title = props.latestText().replace(/\s+/g, ' ').trim();
         if (title === '') setEmpty(true);
         else props.onSave(title);
-      } else if (key.name === 'backspace' && !key.ctrl && !key.meta) props.onChange((text) => [...text].slice(0, -1).join(''));
+      } else if (key.name === 'backspace' && !key.ctrl && !key.meta)
+        props.onChange((text) => [...text].slice(0, -1).join(''));
       else if (key.text !== '' && !key.ctrl && !key.meta) {
         setEmpty(false);
-        props.onChange((text) => (text.length < MAX_TITLE_CHARS ? (text + key.text.replace(/[\r\n\t]/g, ' ')).slice(0, MAX_TITLE_CHARS) : text));
+        props.onChange((text) =>
+          text.length < MAX_TITLE_CHARS ? (text + key.text.replace(/[\r\n\t]/g, ' ')).slice(0, MAX_TITLE_CHARS) : text,
+        );
       }
       return true;
     },
@@ -211,9 +218,18 @@ function RenameField(props: {
       <Text wrap="truncate-start" color={theme.text}>
         {`> ${props.text}█`}
       </Text>
-      {empty ? <ProblemRow text={`A title cannot be empty: type one${keyPhrase(keymap, 'dialog.close', (key) => `, or ${key} to keep the old one`)}`} /> : null}
+      {empty ? (
+        <ProblemRow
+          text={`A title cannot be empty: type one${keyPhrase(keymap, 'dialog.close', (key) => `, or ${key} to keep the old one`)}`}
+        />
+      ) : null}
       {props.problem ? <ProblemRow text={props.problem} /> : null}
-      <HintRow text={hintRow(keymap, [['dialog.select', 'save'], ['dialog.close', 'cancel']])} />
+      <HintRow
+        text={hintRow(keymap, [
+          ['dialog.select', 'save'],
+          ['dialog.close', 'cancel'],
+        ])}
+      />
     </DialogFrame>
   );
 }
@@ -244,7 +260,10 @@ function DeleteQuestion(props: {
   const messages = `${props.messageCount} ${props.messageCount === 1 ? 'message' : 'messages'}`;
   return (
     <DialogFrame title="Delete Session" width={props.width}>
-      <Text color={theme.text} wrap="wrap">{`Delete "${props.title}" and its ${messages}? This cannot be undone.`}</Text>
+      <Text
+        color={theme.text}
+        wrap="wrap"
+      >{`Delete "${props.title}" and its ${messages}? This cannot be undone.`}</Text>
       {props.problem ? <ProblemRow text={props.problem} /> : null}
       <Text> </Text>
       <Buttons buttons={confirmButtons(keymap)} selected={props.yes ? 0 : 1} width={props.width - 4} />

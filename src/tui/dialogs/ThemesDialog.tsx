@@ -21,7 +21,12 @@ export interface ThemesDialogProps extends DialogSizeProps {
 /** The themes dialog: 40 columns (less on a narrow screen), 10 rows visible. */
 export function ThemesDialog(props: ThemesDialogProps) {
   const screen = useScreenSize(props.width, props.height);
-  const items = props.names.map((name) => ({ id: name, label: name, detail: props.details?.[name], current: name === props.current }));
+  const items = props.names.map((name) => ({
+    id: name,
+    label: name,
+    detail: props.details?.[name],
+    current: name === props.current,
+  }));
   return (
     <ListDialog
       title="Select Theme"

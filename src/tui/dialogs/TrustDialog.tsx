@@ -6,7 +6,13 @@
  * so a stray enter runs nothing of the project's.
  */
 import { Text } from 'ink';
-import { DialogFrame, FRAME_HORIZONTAL_COLUMNS, FRAME_VERTICAL_ROWS, clamp, useScreenSize } from '../components/DialogFrame.js';
+import {
+  DialogFrame,
+  FRAME_HORIZONTAL_COLUMNS,
+  FRAME_VERTICAL_ROWS,
+  clamp,
+  useScreenSize,
+} from '../components/DialogFrame.js';
 import { LAYER, useKeys } from '../input/InputProvider.js';
 import { useKeymap } from '../keymap-context.js';
 import { fitLine, wrapText } from '../render/text-width.js';
@@ -45,7 +51,8 @@ export function TrustDialog({ items, onAnswer, width, height }: TrustDialogProps
   useKeys(
     (key) => {
       if (keymap.matches(key, 'dialog.close')) onAnswer(false);
-      else if (keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous')) setSelected(1 - selectedRef.current);
+      else if (keymap.matches(key, 'button.next') || keymap.matches(key, 'button.previous'))
+        setSelected(1 - selectedRef.current);
       else if (keymap.matches(key, 'button.press')) onAnswer(selectedRef.current === 0);
       return true;
     },

@@ -10,7 +10,14 @@
 import { useStdin } from 'ink';
 import React, { createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { parseKey, type Key } from './keys.js';
-import { BURST_GAP_MS, classifyBurst, isTypedLine, PASTE_FOLLOW_MS, splitInputEvents, startsBurst } from './paste-burst.js';
+import {
+  BURST_GAP_MS,
+  classifyBurst,
+  isTypedLine,
+  PASTE_FOLLOW_MS,
+  splitInputEvents,
+  startsBurst,
+} from './paste-burst.js';
 
 /** Returns true when it handled the key (lower handlers then don't see it). */
 export type KeyHandler = (key: Key) => boolean | void;

@@ -68,7 +68,9 @@ export async function loadAttachment(path: string): Promise<ImagePart> {
     throw new AttachmentError(`cannot read ${name}: ${reason(err)}`);
   }
   if (size > MAX_ATTACHMENT_BYTES) {
-    throw new AttachmentError(`too large: ${formatMegabytes(size)}; the limit is ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB`);
+    throw new AttachmentError(
+      `too large: ${formatMegabytes(size)}; the limit is ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB`,
+    );
   }
   let data: Buffer;
   try {

@@ -15,7 +15,6 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** Columns a tab is drawn as. */
 export const TAB_WIDTH = 4;
 
-
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Longest run handed to Intl.Segmenter at once (UTF-16 units). */
@@ -233,7 +232,13 @@ const showTabs = (s: string) => (s.includes('\t') ? s.replaceAll('\t', ' '.repea
  * columns (the caller keeps one more column free for the cursor at a row's end), showing at most
  * `maxRows` rows around the cursor. `showCursor` false draws no cursor cell.
  */
-export function layoutEditor(text: string, cursor: number, width: number, maxRows: number, showCursor = true): EditorView {
+export function layoutEditor(
+  text: string,
+  cursor: number,
+  width: number,
+  maxRows: number,
+  showCursor = true,
+): EditorView {
   const rows = wrapRows(text, width);
   const at = cursorRowIndex(rows, cursor);
   const visible = Math.max(1, maxRows);
@@ -255,7 +260,8 @@ export function layoutEditor(text: string, cursor: number, width: number, maxRow
       before: showTabs(slice.slice(0, local)),
       cursor: under === '\t' ? ' ' : under,
       // a tab under the cursor: one cursor cell and the rest of its columns
-      after: (under === '\t' ? ' '.repeat(TAB_WIDTH - 1) : '') + showTabs(slice.slice(local + (next ? under.length : 0))),
+      after:
+        (under === '\t' ? ' '.repeat(TAB_WIDTH - 1) : '') + showTabs(slice.slice(local + (next ? under.length : 0))),
       first: r === 0,
     });
   }

@@ -108,7 +108,9 @@ export function editInExternalEditor(initial: string, command: string = editorCo
     try {
       saved = readFileSync(file);
     } catch (err) {
-      throw new ExternalEditorError(`cannot read what the editor saved (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      throw new ExternalEditorError(
+        `cannot read what the editor saved (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      );
     }
     if (saved.equals(given)) return { outcome: 'unchanged' };
     return { outcome: 'saved', text: saved.toString('utf8').replace(/(\r?\n)+$/, '') };
@@ -131,13 +133,19 @@ export function editInExternalEditor(initial: string, command: string = editorCo
  * `keys.submit` is the key that sends in the keymap in effect (`editor.submit`; default `enter`);
  * undefined when it has none, and then the message names no key.
  */
-export function externalEditMessage(result: ExternalEditResult, keys: { submit?: string } = { submit: 'enter' }): { text: string; level: 'info' | 'warn' } {
+export function externalEditMessage(
+  result: ExternalEditResult,
+  keys: { submit?: string } = { submit: 'enter' },
+): { text: string; level: 'info' | 'warn' } {
   const kept = 'the draft is unchanged, nothing was sent';
   switch (result.outcome) {
     case 'saved':
       return result.text.trim() === ''
         ? { text: 'the editor saved an empty message', level: 'warn' }
-        : { text: `the edited message is in the input box${keys.submit === undefined ? '' : `: ${keys.submit} sends it`}`, level: 'info' };
+        : {
+            text: `the edited message is in the input box${keys.submit === undefined ? '' : `: ${keys.submit} sends it`}`,
+            level: 'info',
+          };
     case 'unchanged':
       return { text: `the editor closed without saving: ${kept}`, level: 'info' };
     case 'failed':

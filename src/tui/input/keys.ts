@@ -60,7 +60,12 @@ const TILDE_NAMES: Record<string, string> = {
   '24': 'f12',
 };
 
-const key = (name: string, sequence: string, mods: Partial<Pick<Key, 'ctrl' | 'meta' | 'shift'>> = {}, text = ''): Key => ({
+const key = (
+  name: string,
+  sequence: string,
+  mods: Partial<Pick<Key, 'ctrl' | 'meta' | 'shift'>> = {},
+  text = '',
+): Key => ({
   name,
   ctrl: mods.ctrl ?? false,
   meta: mods.meta ?? false,
@@ -119,8 +124,15 @@ export function parseKey(sequence: string): Key {
     const isModifyOtherKeys = rest.startsWith('[27;');
     const code = Number(isModifyOtherKeys ? csiU[2] : csiU[1]);
     const mods = modifiers(isModifyOtherKeys ? csiU[1] : csiU[2]);
-    const base = code < 0x20 || code === 0x7f ? controlKey(code, sequence) : printableKey(String.fromCodePoint(code), sequence);
-    return { ...base, ctrl: base.ctrl || mods.ctrl, meta: mods.meta, shift: base.shift || mods.shift, text: mods.ctrl || mods.meta ? '' : base.text };
+    const base =
+      code < 0x20 || code === 0x7f ? controlKey(code, sequence) : printableKey(String.fromCodePoint(code), sequence);
+    return {
+      ...base,
+      ctrl: base.ctrl || mods.ctrl,
+      meta: mods.meta,
+      shift: base.shift || mods.shift,
+      text: mods.ctrl || mods.meta ? '' : base.text,
+    };
   }
   const csi = /^\[(?:(\d+)(?:;(\d+))?)?([A-Za-z~])$/.exec(rest) ?? /^O()()([A-Za-z])$/.exec(rest);
   if (csi) {
@@ -144,7 +156,13 @@ export function parseKey(sequence: string): Key {
   return key('unknown', sequence);
 }
 
-const ALIASES: Record<string, string> = { esc: 'escape', enter: 'return', pgup: 'pageup', pgdown: 'pagedown', del: 'delete' };
+const ALIASES: Record<string, string> = {
+  esc: 'escape',
+  enter: 'return',
+  pgup: 'pageup',
+  pgdown: 'pagedown',
+  del: 'delete',
+};
 
 /**
  * True when `k` is the key a binding string names: `ctrl+s`, `esc`, `enter`, `shift+tab`,

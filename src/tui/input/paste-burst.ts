@@ -83,7 +83,8 @@ export function classifyBurst(text: string, afterPaste: boolean): BurstKind {
   if (afterPaste) return 'paste';
   const normalised = text.replace(/\r\n/g, '\n');
   const breaks = normalised.match(/[\r\n]/g)?.length ?? 0;
-  const typedAhead = breaks === 1 && LINE_BREAK.test(normalised.at(-1) ?? '') && normalised.length - 1 <= MAX_TYPED_AHEAD;
+  const typedAhead =
+    breaks === 1 && LINE_BREAK.test(normalised.at(-1) ?? '') && normalised.length - 1 <= MAX_TYPED_AHEAD;
   return typedAhead ? 'keys' : 'paste';
 }
 
@@ -112,4 +113,3 @@ export function isTypedLine(text: string): boolean {
 export function splitInputEvents(raw: string): string[] {
   return raw.split(/(\u001b(?:\[[0-?]*[ -/]*[@-~]|O[@-~]|[\s\S])?)/).filter((part) => part !== '');
 }
-

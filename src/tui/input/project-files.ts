@@ -17,7 +17,10 @@ export const MAX_PROJECT_FILES = 50_000;
  * Files (relative, `/`-separated) and folders (ending in `/`) under `cwd`, shallow ones first, then
  * alphabetical. At most {@link MAX_PROJECT_FILES} files are read. Rejects only when aborted.
  */
-export async function listProjectFiles(cwd: string, signal: AbortSignal = new AbortController().signal): Promise<string[]> {
+export async function listProjectFiles(
+  cwd: string,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<string[]> {
   const files: string[] = [];
   const limit = new AbortController();
   const both = AbortSignal.any([signal, limit.signal]);
@@ -46,7 +49,12 @@ export async function listProjectFiles(cwd: string, signal: AbortSignal = new Ab
   return withFolders(files.slice(0, MAX_PROJECT_FILES));
 }
 
-async function listWithRipgrep(rg: string, cwd: string, signal: AbortSignal, onPath: (rel: string) => void): Promise<void> {
+async function listWithRipgrep(
+  rg: string,
+  cwd: string,
+  signal: AbortSignal,
+  onPath: (rel: string) => void,
+): Promise<void> {
   let carry = '';
   await runRipgrep(rg, ['--files', '--null', ...ripgrepIgnoreArgs(cwd)], {
     cwd,
@@ -84,7 +92,11 @@ const cache = new Map<string, { atMs: number; list: Promise<string[]> }>();
  * A `listFiles` for the editor: {@link listProjectFiles} of `cwd`, reused for `ttlMs`. A failed
  * listing is not cached. `now` is for tests.
  */
-export function projectFileLister(cwd: string, ttlMs = PROJECT_FILES_TTL_MS, now: () => number = Date.now): () => Promise<string[]> {
+export function projectFileLister(
+  cwd: string,
+  ttlMs = PROJECT_FILES_TTL_MS,
+  now: () => number = Date.now,
+): () => Promise<string[]> {
   return () => {
     const hit = cache.get(cwd);
     if (hit && now() - hit.atMs < ttlMs) return hit.list;

@@ -25,7 +25,11 @@ export interface HistoryStep {
  * One prompt older than `position` (↑). `current` is the editor's text, kept as the draft when
  * leaving it. Undefined when there is nothing older.
  */
-export function historyOlder(history: readonly string[], position: HistoryPosition, current: string): HistoryStep | undefined {
+export function historyOlder(
+  history: readonly string[],
+  position: HistoryPosition,
+  current: string,
+): HistoryStep | undefined {
   if (history.length === 0) return undefined;
   if (position.index === undefined) {
     const index = history.length - 1;

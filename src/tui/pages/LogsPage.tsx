@@ -55,7 +55,10 @@ export function LogsPage({ entries, onBack, width, height }: LogsPageProps) {
     setState((now) => {
       const at = Math.max(0, now.id === undefined ? -1 : rows.findIndex((e) => e.id === now.id));
       const next = clamp(index(at), 0, Math.max(0, rows.length - 1));
-      return { id: rows[next]?.id, top: scrollTop(rows.length, next, tableRows, scrollTop(rows.length, at, tableRows, now.top)) };
+      return {
+        id: rows[next]?.id,
+        top: scrollTop(rows.length, next, tableRows, scrollTop(rows.length, at, tableRows, now.top)),
+      };
     });
 
   useKeys(
@@ -78,7 +81,8 @@ export function LogsPage({ entries, onBack, width, height }: LogsPageProps) {
   return (
     <Box flexDirection="column" width={screen.columns} height={screen.rows}>
       <Text bold color={theme.primary} wrap="truncate">
-        Logs <Text color={theme.textMuted}>{hintRow(keymap, [`(${rows.length})`, '↑↓ select', ['logs.back', 'back']])}</Text>
+        Logs{' '}
+        <Text color={theme.textMuted}>{hintRow(keymap, [`(${rows.length})`, '↑↓ select', ['logs.back', 'back']])}</Text>
       </Text>
       <Text bold color={theme.textMuted} wrap="truncate">
         {'Time'.padEnd(TIME_COLUMNS)}
@@ -114,7 +118,10 @@ export function LogsPage({ entries, onBack, width, height }: LogsPageProps) {
 
 /** The detail pane's lines for `entry`: `HH:MM:SS LEVEL #id`, the message, then the details. */
 export function detailLines(entry: LogEntry, width: number): string[] {
-  const lines = [`${formatLogTime(entry.time)} ${entry.level.toUpperCase()} #${entry.id}`, ...wrapText(entry.message, width)];
+  const lines = [
+    `${formatLogTime(entry.time)} ${entry.level.toUpperCase()} #${entry.id}`,
+    ...wrapText(entry.message, width),
+  ];
   if (entry.details) lines.push('', ...wrapText(entry.details, width));
   return lines;
 }

@@ -46,7 +46,10 @@ export function PagerPage({ title, text, onBack, width, height }: PagerPageProps
   const keymap = useKeymap();
   const screen = useScreenSize(width, height);
   const bodyRows = Math.max(1, screen.rows - 1);
-  const rows = useMemo(() => new LazyWrappedText(normalizeText(text).replace(/\n+$/, ''), Math.max(1, screen.columns)), [text, screen.columns]);
+  const rows = useMemo(
+    () => new LazyWrappedText(normalizeText(text).replace(/\n+$/, ''), Math.max(1, screen.columns)),
+    [text, screen.columns],
+  );
   const lastTop = Math.max(0, rows.length - bodyRows);
   const [top, setTop] = useState(0);
   const shownTop = clamp(top, 0, lastTop);
@@ -72,7 +75,10 @@ export function PagerPage({ title, text, onBack, width, height }: PagerPageProps
   return (
     <Box flexDirection="column" width={screen.columns} height={screen.rows}>
       <Text bold color={theme.primary} wrap="truncate">
-        {title} <Text color={theme.textMuted}>{`· ${pagerPosition(shownTop, lines.length, rows.length)} · ↑↓ pgup pgdown scroll${back === undefined ? '' : ` · ${back} back`}`}</Text>
+        {title}{' '}
+        <Text
+          color={theme.textMuted}
+        >{`· ${pagerPosition(shownTop, lines.length, rows.length)} · ↑↓ pgup pgdown scroll${back === undefined ? '' : ` · ${back} back`}`}</Text>
       </Text>
       {lines.map((line, i) => (
         <Text key={i} color={theme.text} wrap="truncate">
@@ -88,8 +94,14 @@ export function PagerPage({ title, text, onBack, width, height }: PagerPageProps
  * edit, write or patch, the unified diff it made (its output for the model is one line); for a view,
  * the file's text without the `<file>` wrapper and line numbers the model gets (as the list shows it).
  */
-export function pagerContent(call: ToolCallPart | undefined, result: ToolResultPart, cwd?: string): { title: string; text: string } {
-  const view = { call: call ?? { type: 'tool_call' as const, id: result.toolCallId, name: result.name, input: '', finished: true } };
+export function pagerContent(
+  call: ToolCallPart | undefined,
+  result: ToolResultPart,
+  cwd?: string,
+): { title: string; text: string } {
+  const view = {
+    call: call ?? { type: 'tool_call' as const, id: result.toolCallId, name: result.name, input: '', finished: true },
+  };
   const param = toolKeyParam(view, cwd);
   const diff = result.metadata?.diff;
   const viewed = result.metadata?.content;
@@ -97,7 +109,9 @@ export function pagerContent(call: ToolCallPart | undefined, result: ToolResultP
     DIFF_TOOLS.has(view.call.name) && typeof diff === 'string' && diff !== ''
       ? diff
       : view.call.name === 'view' && !result.isError
-        ? typeof viewed === 'string' ? viewed : viewedText(result.content)
+        ? typeof viewed === 'string'
+          ? viewed
+          : viewedText(result.content)
         : result.content;
   return { title: `${toolTitle(view)}${param ? `  ${param}` : ''}`, text };
 }

@@ -91,7 +91,7 @@ export class LazyWrappedText implements Rows {
       this.ends.push(end);
       this.pads.push(pad);
     };
-    for (let lineStart = 0; lineStart <= text.length; ) {
+    for (let lineStart = 0; lineStart <= text.length;) {
       let lineEnd = text.indexOf('\n', lineStart);
       if (lineEnd < 0) lineEnd = text.length;
       const source = text.slice(lineStart, lineEnd);
@@ -101,7 +101,8 @@ export class LazyWrappedText implements Rows {
           // wrapText's hanging indent: the indentation (as it measures it) repeated on every row
           const indent = /^ */.exec(source.slice(0, 4 * w))![0].length;
           const room = w - indent;
-          if (room >= Math.min(10, Math.ceil(w / 2))) plainAsciiRowBounds(text, lineStart + indent, lineEnd, room, (s, e) => row(s, e, indent));
+          if (room >= Math.min(10, Math.ceil(w / 2)))
+            plainAsciiRowBounds(text, lineStart + indent, lineEnd, room, (s, e) => row(s, e, indent));
           else this.eager(source, row);
         }
       } else if (!this.simple(source, lineStart, lineEnd, row)) this.eager(source, row);
@@ -113,7 +114,12 @@ export class LazyWrappedText implements Rows {
    * A line of wide or accented characters without marks or colour codes (CJK, most symbols): its row
    * offsets from a scan with one width lookup per character. False when it is not such a line.
    */
-  private simple(source: string, lineStart: number, lineEnd: number, row: (start: number, end: number, pad: number) => void): boolean {
+  private simple(
+    source: string,
+    lineStart: number,
+    lineEnd: number,
+    row: (start: number, end: number, pad: number) => void,
+  ): boolean {
     const w = this.width;
     // rows of width 1 get wide characters cut by fitLine (wrapText): left to wrapText
     if (w < 2 || source.includes('\u001b')) return false;
@@ -160,7 +166,11 @@ export function hugeTextRows(raw: string, width: number, theme: Theme): Rows {
   };
   const prose = (from: number, to: number) => {
     let chunk = text.slice(from, to);
-    if (chunk.includes('\n')) chunk = chunk.replace(/^(?:[ \t]*\n)+/, '').replace(/(?:\n[ \t]*)+$/, '').replace(/\n(?:[ \t]*\n)+/g, '\n\n');
+    if (chunk.includes('\n'))
+      chunk = chunk
+        .replace(/^(?:[ \t]*\n)+/, '')
+        .replace(/(?:\n[ \t]*)+$/, '')
+        .replace(/\n(?:[ \t]*\n)+/g, '\n\n');
     if (chunk.trim() !== '') add(new LazyWrappedText(chunk, w, ascii || undefined));
   };
   const code = (body: string, language: string | undefined) => {
@@ -169,14 +179,16 @@ export function hugeTextRows(raw: string, width: number, theme: Theme): Rows {
       return;
     }
     const room = Math.max(1, w - 2);
-    add(mapRows(new LazyWrappedText(body, room, ascii || undefined), (row) => (row === '' ? '' : fitLine(`  ${row}`, w))));
+    add(
+      mapRows(new LazyWrappedText(body, room, ascii || undefined), (row) => (row === '' ? '' : fitLine(`  ${row}`, w))),
+    );
   };
 
   let open: OpenFence | undefined;
   let proseStart = 0;
   let codeStart = 0;
   let language: string | undefined;
-  for (let lineStart = 0; lineStart <= text.length; ) {
+  for (let lineStart = 0; lineStart <= text.length;) {
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd < 0) lineEnd = text.length;
     // only a short line can be a fence: don't run the pattern over a megabyte line

@@ -17,7 +17,14 @@ import { displayWidth, fitLine, padLine, wrapText } from './text-width.js';
 const CODE_INDENT = '  ';
 
 /** The HTML entities models write in prose; marked's lexer leaves them as typed. */
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&nbsp;': ' ',
+};
 
 function decodeEntities(text: string): string {
   return text.replace(/&(?:amp|lt|gt|quot|#39|nbsp);/g, (e) => ENTITIES[e] ?? e);
@@ -51,7 +58,8 @@ function renderInline(tokens: Token[] | undefined, theme: Theme): string {
         const text = renderInline(link.tokens, theme);
         out += chalk.underline.hex(theme.markdownLink)(text);
         // an autolink's text is its url: don't say it twice
-        if (link.href && link.href !== link.text && `mailto:${link.text}` !== link.href) out += chalk.dim(` (${link.href})`);
+        if (link.href && link.href !== link.text && `mailto:${link.text}` !== link.href)
+          out += chalk.dim(` (${link.href})`);
         break;
       }
       case 'image': {
@@ -112,7 +120,9 @@ function renderBlock(token: Token, width: number, theme: Theme): string[] {
     case 'blockquote': {
       const quote = token as Tokens.Blockquote;
       const style = chalk.hex(theme.markdownBlockQuote);
-      return renderBlocks(quote.tokens, Math.max(1, width - 2), theme).map((line) => fitLine(style('│ ' + line), width));
+      return renderBlocks(quote.tokens, Math.max(1, width - 2), theme).map((line) =>
+        fitLine(style('│ ' + line), width),
+      );
     }
     case 'hr':
       return [chalk.hex(theme.textMuted)('─'.repeat(Math.max(1, width)))];
@@ -154,7 +164,12 @@ function renderList(list: Tokens.List, width: number, theme: Theme): string[] {
   const lines: string[] = [];
   list.items.forEach((item, i) => {
     if (i > 0 && list.loose) lines.push('');
-    const body = renderBlocks(item.tokens.filter((t) => t.type !== 'checkbox'), room, theme, !item.loose);
+    const body = renderBlocks(
+      item.tokens.filter((t) => t.type !== 'checkbox'),
+      room,
+      theme,
+      !item.loose,
+    );
     if (body.length === 0) body.push('');
     if (item.task) body[0] = (item.checked ? '[x] ' : '[ ] ') + body[0];
     const marker = chalk.hex(theme.markdownListItem)(padLine(markers[i]!, markerWidth));

@@ -66,7 +66,8 @@ export function renderChatItem(item: ChatItem, options: ChatItemRenderOptions, t
  */
 export function layoutChatItem(item: ChatItem, options: ChatItemRenderOptions, theme: Theme): Rows {
   const width = Math.max(1, options.width);
-  const sections = item.role === 'user' ? [userLines(item, width, theme)] : assistantSections(item, { ...options, width }, theme);
+  const sections =
+    item.role === 'user' ? [userLines(item, width, theme)] : assistantSections(item, { ...options, width }, theme);
   const fit = (line: string) => fitLine(line, width);
   const parts: Rows[] = [];
   for (const section of sections) {
@@ -91,7 +92,9 @@ function userLines(item: ChatItem, width: number, theme: Theme): Rows {
   const attachments = item.message.parts
     .filter((p): p is ImagePart => p.type === 'image')
     .map((p) => `[${p.name ?? p.mimeType}]`);
-  const attachmentLines = attachments.length ? wrapText(attachments.join(' '), room).map((l) => bar + chalk.hex(theme.textMuted)(l)) : [];
+  const attachmentLines = attachments.length
+    ? wrapText(attachments.join(' '), room).map((l) => bar + chalk.hex(theme.textMuted)(l))
+    : [];
   if (text.length > HUGE_TEXT_CHARS) {
     const style = chalk.hex(theme.text);
     return new RowSeq([mapRows(new LazyWrappedText(text, room), (l) => bar + style(l)), attachmentLines]);
@@ -111,8 +114,13 @@ function noteLines(item: ChatItem, width: number, theme: Theme): string[] | unde
   if (texts.length === 0 || !texts.every((p) => p.note)) return undefined;
   const mark = texts[0]!.note === 'redo' ? NOTE_REDO_MARK : NOTE_UNDO_MARK;
   const muted = chalk.hex(theme.textMuted);
-  const text = texts.map((p) => p.text).join('').replace(/\n+$/, '');
-  return wrapText(text, Math.max(1, width - mark.length)).map((line, i) => muted((i === 0 ? mark : ' '.repeat(mark.length)) + line));
+  const text = texts
+    .map((p) => p.text)
+    .join('')
+    .replace(/\n+$/, '');
+  return wrapText(text, Math.max(1, width - mark.length)).map((line, i) =>
+    muted((i === 0 ? mark : ' '.repeat(mark.length)) + line),
+  );
 }
 
 /** An assistant message's sections in order (thinking, text, tool calls, footer), empty ones included. */
@@ -126,14 +134,29 @@ function assistantSections(item: ChatItem, options: ChatItemRenderOptions, theme
 
   parts.forEach((part, index) => {
     if (part.type === 'reasoning') {
-      sections.push(thinkingLines(part, item.streaming, options.showThinking, width, theme, options.thinkingKey ?? SHOW_THINKING_KEY));
+      sections.push(
+        thinkingLines(
+          part,
+          item.streaming,
+          options.showThinking,
+          width,
+          theme,
+          options.thinkingKey ?? SHOW_THINKING_KEY,
+        ),
+      );
     } else if (part.type === 'text') {
       if (part.text.trim()) hasText = true;
       // only the part still being written can end mid-line or inside an open code fence
       const writing = item.streaming && index === parts.length - 1;
-      if (writing && part.text.length > STREAMING_FULL_MAX_CHARS) sections.push(streamingTailLines(part.text, width, theme));
+      if (writing && part.text.length > STREAMING_FULL_MAX_CHARS)
+        sections.push(streamingTailLines(part.text, width, theme));
       else if (writing) sections.push(renderStreamingMarkdown(`${item.id}:${index}`, part.text, width, theme));
-      else sections.push(part.text.length > HUGE_TEXT_CHARS ? hugeTextRows(part.text, width, theme) : renderMarkdown(part.text, width, theme));
+      else
+        sections.push(
+          part.text.length > HUGE_TEXT_CHARS
+            ? hugeTextRows(part.text, width, theme)
+            : renderMarkdown(part.text, width, theme),
+        );
     } else if (part.type === 'tool_call') {
       const view = views.get(part.id) ?? { call: part as ToolCallPart };
       drawn.add(view);
@@ -158,11 +181,21 @@ function streamingTailLines(text: string, width: number, theme: Theme): string[]
   return [chalk.hex(theme.textMuted)(note), ...wrapText(text.slice(start), width)];
 }
 
-function thinkingLines(part: ReasoningPart, streaming: boolean, showThinking: boolean, width: number, theme: Theme, key: string): Rows {
+function thinkingLines(
+  part: ReasoningPart,
+  streaming: boolean,
+  showThinking: boolean,
+  width: number,
+  theme: Theme,
+  key: string,
+): Rows {
   const text = part.thinking.trim();
   if (!text) return [];
   const style = chalk.italic.hex(theme.textMuted);
-  if (streaming) return wrapText(text, width).slice(-STREAMING_THINKING_LINES).map((l) => style(l));
+  if (streaming)
+    return wrapText(text, width)
+      .slice(-STREAMING_THINKING_LINES)
+      .map((l) => style(l));
   if (!showThinking) {
     const count = text.split('\n').length;
     return [style(`Thinking (${count} line${count === 1 ? '' : 's'})${key ? ` — ${key} to show` : ''}`)];

@@ -36,10 +36,10 @@ export function displayWidth(s: string): number {
  * dashes, quotes and bullets of General Punctuation, box drawing and the few symbols the render
  * layer draws (● ▸ ↑ ↓ …). A line of only these is as wide as it is long.
  */
-const NARROW_ONLY = /^[\x20-\x7e\u00a0-\u00ff\u2010-\u2027\u2030-\u203b\u2039\u203a\u2190-\u2193\u2500-\u257f\u25cf\u25b8\u2713\u2714\u2716]*$/;
+const NARROW_ONLY =
+  /^[\x20-\x7e\u00a0-\u00ff\u2010-\u2027\u2030-\u203b\u2039\u203a\u2190-\u2193\u2500-\u257f\u25cf\u25b8\u2713\u2714\u2716]*$/;
 const WIDTH_CACHE_SIZE = 20_000;
 const widthCache = new Map<string, number>();
-
 
 /** Terminal control sequences other than colours: cursor moves, screen clears, titles, hyperlinks. */
 const CONTROL_SEQUENCES = [

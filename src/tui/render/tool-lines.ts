@@ -84,13 +84,15 @@ function nestedToolLines(child: ChatItem, options: ToolLineOptions, theme: Theme
   const lines: string[] = [];
   for (const view of child.tools) {
     lines.push(BODY_INDENT + toolHeaderLine(view, inner, theme));
-    for (const grandchild of view.children ?? []) lines.push(...nestedToolLines(grandchild, inner, theme).map((l) => BODY_INDENT + l));
+    for (const grandchild of view.children ?? [])
+      lines.push(...nestedToolLines(grandchild, inner, theme).map((l) => BODY_INDENT + l));
   }
   return lines;
 }
 
 function progressLines(view: ToolCallView, options: ToolLineOptions, theme: Theme): string[] {
-  if (view.interrupted) return [BODY_INDENT + chalk.hex(theme.textMuted)('interrupted: no result (the process ended while it ran)')];
+  if (view.interrupted)
+    return [BODY_INDENT + chalk.hex(theme.textMuted)('interrupted: no result (the process ended while it ran)')];
   if (view.call.name === 'bash' && !view.mcpServer && view.progress?.trim()) {
     const tail = lastLines(normalizeText(view.progress).replace(/\n+$/, ''), PROGRESS_MAX_LINES);
     return renderCodeBlock(tail, undefined, options.width, theme).slice(-PROGRESS_MAX_LINES);
@@ -116,7 +118,8 @@ function resultBody(view: ToolCallView, options: ToolLineOptions, theme: Theme):
     return { lines: diff.slice(0, max), hidden: diff.length - Math.min(diff.length, max) };
   }
   if (style === 'file') {
-    const path = stringField(result.metadata?.file_path) ?? stringField(parseToolInput(view.call.input).file_path) ?? '';
+    const path =
+      stringField(result.metadata?.file_path) ?? stringField(parseToolInput(view.call.input).file_path) ?? '';
     const { text, hidden } = first(stringField(result.metadata?.content) ?? viewedText(result.content));
     return { lines: renderCodeBlock(text, languageForPath(path), options.width, theme), hidden };
   }

@@ -27,13 +27,33 @@ export const DEFAULT_RUNNING_LABEL = 'Waiting for response...';
 /** Built-in tools by name. */
 export const TOOL_VIEWS: Record<string, ToolViewSpec> = {
   // agent: "Task  Find where the config is loaded"
-  agent: { title: 'Task', keyParam: (i) => oneLine(i.prompt), preparingLabel: 'Preparing prompt...', runningLabel: 'Waiting for response...' },
+  agent: {
+    title: 'Task',
+    keyParam: (i) => oneLine(i.prompt),
+    preparingLabel: 'Preparing prompt...',
+    runningLabel: 'Waiting for response...',
+  },
   // bash: "Bash  npm test"
-  bash: { title: 'Bash', keyParam: (i) => oneLine(i.command), preparingLabel: 'Building command...', runningLabel: 'Running command...' },
+  bash: {
+    title: 'Bash',
+    keyParam: (i) => oneLine(i.command),
+    preparingLabel: 'Building command...',
+    runningLabel: 'Running command...',
+  },
   // edit: "Edit  src/app.ts"
-  edit: { title: 'Edit', keyParam: (i, cwd) => shownPath(i.file_path, cwd), preparingLabel: 'Preparing edit...', runningLabel: 'Writing file...' },
+  edit: {
+    title: 'Edit',
+    keyParam: (i, cwd) => shownPath(i.file_path, cwd),
+    preparingLabel: 'Preparing edit...',
+    runningLabel: 'Writing file...',
+  },
   // fetch: "Fetch  https://example.com"
-  fetch: { title: 'Fetch', keyParam: (i) => oneLine(i.url), preparingLabel: 'Fetching from URL...', runningLabel: 'Fetching from URL...' },
+  fetch: {
+    title: 'Fetch',
+    keyParam: (i) => oneLine(i.url),
+    preparingLabel: 'Fetching from URL...',
+    runningLabel: 'Fetching from URL...',
+  },
   // glob: "Glob  **/*.ts (path=src)"
   glob: {
     title: 'Glob',
@@ -49,27 +69,51 @@ export const TOOL_VIEWS: Record<string, ToolViewSpec> = {
     runningLabel: 'Searching content...',
   },
   // ls: "List  src" (the working directory when no path is given)
-  ls: { title: 'List', keyParam: (i, cwd) => shownPath(i.path, cwd) || '.', preparingLabel: 'Listing directory...', runningLabel: 'Listing directory...' },
+  ls: {
+    title: 'List',
+    keyParam: (i, cwd) => shownPath(i.path, cwd) || '.',
+    preparingLabel: 'Listing directory...',
+    runningLabel: 'Listing directory...',
+  },
   // sourcegraph: "Sourcegraph  repo:^github.com/x lang:go"
-  sourcegraph: { title: 'Sourcegraph', keyParam: (i) => oneLine(i.query), preparingLabel: 'Searching code...', runningLabel: 'Searching code...' },
+  sourcegraph: {
+    title: 'Sourcegraph',
+    keyParam: (i) => oneLine(i.query),
+    preparingLabel: 'Searching code...',
+    runningLabel: 'Searching code...',
+  },
   // view: "View  src/app.ts (offset=10, limit=50)"
   view: {
     title: 'View',
-    keyParam: (i, cwd) => withExtras(shownPath(i.file_path, cwd), { offset: numberText(i.offset), limit: numberText(i.limit) }),
+    keyParam: (i, cwd) =>
+      withExtras(shownPath(i.file_path, cwd), { offset: numberText(i.offset), limit: numberText(i.limit) }),
     preparingLabel: 'Reading file...',
     runningLabel: 'Reading file...',
   },
   // write: "Write  src/new.ts"
-  write: { title: 'Write', keyParam: (i, cwd) => shownPath(i.file_path, cwd), preparingLabel: 'Writing file...', runningLabel: 'Writing file...' },
+  write: {
+    title: 'Write',
+    keyParam: (i, cwd) => shownPath(i.file_path, cwd),
+    preparingLabel: 'Writing file...',
+    runningLabel: 'Writing file...',
+  },
   // patch: "Patch  src/a.ts, src/b.ts"
   patch: {
     title: 'Patch',
-    keyParam: (i, cwd) => patchFileNames(typeof i.patch_text === 'string' ? i.patch_text : '').map((p) => shownPath(p, cwd)).join(', '),
+    keyParam: (i, cwd) =>
+      patchFileNames(typeof i.patch_text === 'string' ? i.patch_text : '')
+        .map((p) => shownPath(p, cwd))
+        .join(', '),
     preparingLabel: 'Preparing patch...',
     runningLabel: 'Writing file...',
   },
   // diagnostics: "Diagnostics  src/app.ts" (the whole project when no file is given)
-  diagnostics: { title: 'Diagnostics', keyParam: (i, cwd) => shownPath(i.file_path, cwd), preparingLabel: 'Waiting for response...', runningLabel: 'Waiting for response...' },
+  diagnostics: {
+    title: 'Diagnostics',
+    keyParam: (i, cwd) => shownPath(i.file_path, cwd),
+    preparingLabel: 'Waiting for response...',
+    runningLabel: 'Waiting for response...',
+  },
 };
 
 /**

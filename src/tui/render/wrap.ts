@@ -349,7 +349,13 @@ function wrapPlainAscii(line: string, w: number): string[] {
  * every following word that ends within `width` columns of its start; a word wider than a row is
  * broken, starting on the current row unless that takes more rows (wrap-ansi's `hard` mode).
  */
-export function plainAsciiRowBounds(text: string, from: number, to: number, width: number, each: (start: number, end: number) => void): void {
+export function plainAsciiRowBounds(
+  text: string,
+  from: number,
+  to: number,
+  width: number,
+  each: (start: number, end: number) => void,
+): void {
   const w = Math.max(1, Math.floor(width));
   const n = to;
   let open = false; // a row is being filled: [rowStart, rowEnd), rowEnd the end of its last word
@@ -491,7 +497,7 @@ export function simpleRowBounds(text: string, from: number, to: number, width: n
     if (hasText && (breaksNext < breaksHere || room <= 0)) endRow(rowEnd);
     if (hasText) rowWidth += spaces;
     else rowStart = start;
-    for (let at = start; at < end; ) {
+    for (let at = start; at < end;) {
       const cp = text.codePointAt(at)!;
       const size = cp > 0xffff ? 2 : 1;
       const cw = codePointWidth(text, at, cp);

@@ -50,7 +50,8 @@ export const ACTIVITY_LABELS = {
   /** a manual or automatic compaction: `Compacting the session…` */
   compacting: 'Compacting the session…',
   /** the provider backs off: `Retrying in 8 s (overloaded, HTTP 529)` (the reason's own brackets become a comma) */
-  retrying: (seconds: number, reason: string) => `Retrying in ${seconds} s (${reason.replace(/ \((HTTP \d+)\)$/, ', $1')})`,
+  retrying: (seconds: number, reason: string) =>
+    `Retrying in ${seconds} s (${reason.replace(/ \((HTTP \d+)\)$/, ', $1')})`,
 } as const;
 
 /** Longest key parameter shown in a label, characters (the line is cut to the width anyway). */
@@ -61,7 +62,10 @@ const PARAM_MAX_CHARS = 60;
  * tools (a sub-agent's own activity after ` › `), its tool call being written, its streaming
  * thinking or text, else {@link ACTIVITY_LABELS.waiting}.
  */
-export function describeActivity(items: readonly ChatItem[], context: { permission?: PermissionRequest; cwd?: string } = {}): string {
+export function describeActivity(
+  items: readonly ChatItem[],
+  context: { permission?: PermissionRequest; cwd?: string } = {},
+): string {
   if (context.permission) return ACTIVITY_LABELS.permission(context.permission.toolName);
   return itemActivity(items, context.cwd) ?? ACTIVITY_LABELS.waiting;
 }

@@ -116,7 +116,10 @@ export class ChatStore {
   /** True (and a status message) when a reply or a compaction runs, so a prompt cannot be sent now. */
   refuseWhileBusy(): boolean {
     if (!this.state.busy && !this.state.compacting) return false;
-    this.setStatus(`The agent is busy: wait for the ${this.state.compacting ? 'compaction' : 'reply'}${keyPhrase(this.keymap, 'session.interrupt', (k) => `, or press ${k} to cancel it`)}`, 'warn');
+    this.setStatus(
+      `The agent is busy: wait for the ${this.state.compacting ? 'compaction' : 'reply'}${keyPhrase(this.keymap, 'session.interrupt', (k) => `, or press ${k} to cancel it`)}`,
+      'warn',
+    );
     return true;
   }
 
@@ -163,7 +166,8 @@ export class ChatStore {
     } finally {
       this.sending = undefined;
       // a run refused before it started (another run holds the session) sends no run.finished
-      if (this.state.busy && this.state.session?.id === sessionId && !this.services.agent.isBusy(sessionId)) this.set({ busy: false });
+      if (this.state.busy && this.state.session?.id === sessionId && !this.services.agent.isBusy(sessionId))
+        this.set({ busy: false });
       this.drainQueue();
     }
   }
@@ -308,7 +312,10 @@ export class ChatStore {
     const { bus, permission, mcp } = this.services;
     const on = this.unsubscribe;
     // their problems arrive as `warning` events (status line, logs page), so load once subscribed
-    this.services.customTools?.load().then((customTools) => this.set({ customTools }), (err) => this.log('error', `custom tools failed to load: ${String(err)}`));
+    this.services.customTools?.load().then(
+      (customTools) => this.set({ customTools }),
+      (err) => this.log('error', `custom tools failed to load: ${String(err)}`),
+    );
     on.push(
       bus.on('message.created', ({ message }) => this.onMessage(message)),
       bus.on('message.updated', ({ message }) => this.onMessage(message)),
@@ -352,11 +359,17 @@ export class ChatStore {
         else this.log('warn', message);
       }),
       permission.onRequest((request) => this.set({ permissionQueue: [...this.state.permissionQueue, request] })),
-      permission.onResolved((id) => this.set({ permissionQueue: this.state.permissionQueue.filter((r) => r.id !== id) })),
+      permission.onResolved((id) =>
+        this.set({ permissionQueue: this.state.permissionQueue.filter((r) => r.id !== id) }),
+      ),
       mcp.onUpdate((info) => {
         this.set({ mcpServers: this.services.mcp.servers() });
         if (info.status === 'failed') this.log('error', `MCP server ${info.name} failed`, info.error);
-        else this.log('info', `MCP server ${info.name}: ${info.status}${info.tools.length ? ` (${info.tools.length} tools)` : ''}`);
+        else
+          this.log(
+            'info',
+            `MCP server ${info.name}: ${info.status}${info.tools.length ? ` (${info.tools.length} tools)` : ''}`,
+          );
       }),
       bus.on('subagent.started', ({ parentSessionId, toolCallId, sessionId }) => {
         if (this.views.viewFor(parentSessionId)) this.attachChild(toolCallId, sessionId);
@@ -386,7 +399,8 @@ export class ChatStore {
     const view = this.views.viewFor(message.sessionId);
     if (!view) return;
     // content after a retry's wait: the provider answers again
-    if (this.retry && view === this.views.open && message.role === 'assistant' && message.parts.length > 0) this.retry = undefined;
+    if (this.retry && view === this.views.open && message.role === 'assistant' && message.parts.length > 0)
+      this.retry = undefined;
     const arrived = view.upsert(message);
     // an `agent` tool result names its sub-agent session: load it when it was not seen live
     if (view === this.views.open) this.views.attachArrivedChildren(message, arrived);
@@ -404,7 +418,8 @@ export class ChatStore {
     this.retry = undefined;
     this.set({ busy: false });
     this.refreshSession();
-    if (run.reason === 'error' && this.openSessionGone()) this.setStatus(`${this.sessionGoneMessage()}; the reply was not stored`, 'error');
+    if (run.reason === 'error' && this.openSessionGone())
+      this.setStatus(`${this.sessionGoneMessage()}; the reply was not stored`, 'error');
     else if (run.reason === 'error') this.setStatus(run.error ?? 'The provider failed', 'error');
     else if (run.reason === 'step_limit') this.setStatus(run.error ?? 'Step limit reached', 'warn');
     this.log('info', `reply finished: ${run.reason}`, run.error);
@@ -439,7 +454,10 @@ export class ChatStore {
       // held, not sent into a deleted session: ↑ takes each back into the editor before ctrl+n drops them
       this.set({ queueHeld: true });
       const count = this.state.queue.length;
-      this.setStatus(`${this.sessionGoneMessage()}; first take your ${count === 1 ? 'queued message' : `${count} queued messages`} back with ↑ on an empty editor`, 'error');
+      this.setStatus(
+        `${this.sessionGoneMessage()}; first take your ${count === 1 ? 'queued message' : `${count} queued messages`} back with ↑ on an empty editor`,
+        'error',
+      );
       return;
     }
     this.set({ queue: this.state.queue.slice(1) });
@@ -455,7 +473,8 @@ export class ChatStore {
     this.send(text, attachments).catch((err: unknown) => {
       // the held queue's message (drainQueue) already says what to do
       if (this.openSessionGone()) {
-        if (this.state.queue.length === 0) this.setStatus(`${this.sessionGoneMessage()}; nothing was stored, ↑ brings your message back`, 'error');
+        if (this.state.queue.length === 0)
+          this.setStatus(`${this.sessionGoneMessage()}; nothing was stored, ↑ brings your message back`, 'error');
       } else this.setStatus(`Could not send: ${(err as Error).message}`, 'error');
     });
   }
@@ -480,7 +499,8 @@ export class ChatStore {
   /** Another session is opened: its queue would go to the wrong place. */
   private dropQueue(): void {
     const count = this.clearQueue();
-    if (count > 0) this.setStatus(`${count} queued message${count === 1 ? '' : 's'} dropped: another session was opened`, 'warn');
+    if (count > 0)
+      this.setStatus(`${count} queued message${count === 1 ? '' : 's'} dropped: another session was opened`, 'warn');
   }
 
   private now(): number {
@@ -494,7 +514,9 @@ export class ChatStore {
       this.runStartedAt = undefined;
       return undefined;
     }
-    const label = compacting ? ACTIVITY_LABELS.compacting : describeActivity(items, { permission: permissionQueue[0], cwd: this.services.cwd });
+    const label = compacting
+      ? ACTIVITY_LABELS.compacting
+      : describeActivity(items, { permission: permissionQueue[0], cwd: this.services.cwd });
     const startedAt = this.runStartedAt ?? this.now();
     const old = this.state.activity;
     if (old && old.label === label && old.startedAt === startedAt && old.retry === this.retry) return old;

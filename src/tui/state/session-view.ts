@@ -4,7 +4,14 @@
  * those; tool results are cut on the way in (the database keeps them whole).
  */
 import type { Message, ToolCallPart, ToolResultPart } from '../../message.js';
-import { CONTENT_LINES_KEY, DISPLAY_RESULT_MAX_CHARS, EXPANDED_RESULT_MAX_CHARS, type ChatItem, type ReplyFooter, type ToolCallView } from './chat-item.js';
+import {
+  CONTENT_LINES_KEY,
+  DISPLAY_RESULT_MAX_CHARS,
+  EXPANDED_RESULT_MAX_CHARS,
+  type ChatItem,
+  type ReplyFooter,
+  type ToolCallView,
+} from './chat-item.js';
 
 let versionCounter = 0;
 const nextVersion = () => String(++versionCounter);
@@ -18,12 +25,20 @@ export function displayResult(result: ToolResultPart, maxChars = DISPLAY_RESULT_
   const metadata = result.metadata
     ? Object.fromEntries(
         // an expanded result keeps as much of its diff or file content as of its text
-        Object.entries(result.metadata).map(([k, v]) => [k, typeof v === 'string' ? cut(v, Math.max(DISPLAY_METADATA_MAX_CHARS, maxChars)) : v]),
+        Object.entries(result.metadata).map(([k, v]) => [
+          k,
+          typeof v === 'string' ? cut(v, Math.max(DISPLAY_METADATA_MAX_CHARS, maxChars)) : v,
+        ]),
       )
     : undefined;
   if (result.content.length > maxChars) {
     const lines = result.content.replace(/\n+$/, '').split('\n').length;
-    return { ...result, content: cut(result.content, maxChars), metadata: { ...metadata, [CONTENT_LINES_KEY]: lines }, images: undefined };
+    return {
+      ...result,
+      content: cut(result.content, maxChars),
+      metadata: { ...metadata, [CONTENT_LINES_KEY]: lines },
+      images: undefined,
+    };
   }
   return { ...result, metadata, images: undefined };
 }
@@ -125,7 +140,8 @@ export class SessionView {
     const changed: Message[] = [];
     for (const message of stored) {
       if (message.role === 'tool') {
-        if (message.parts.some((p) => p.type === 'tool_result' && !this.results.has(p.toolCallId))) changed.push(message);
+        if (message.parts.some((p) => p.type === 'tool_result' && !this.results.has(p.toolCallId)))
+          changed.push(message);
         continue;
       }
       if (message.role !== 'user' && message.role !== 'assistant') continue;

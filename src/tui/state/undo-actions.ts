@@ -19,14 +19,21 @@ export interface UndoStatusTarget {
 }
 
 /** Undoes or redoes the open session's last turn; resolves with the outcome, or undefined when refused or failed (said in the status line). */
-export async function undoOrRedo(store: UndoStatusTarget, services: ChatServices, kind: 'undo' | 'redo'): Promise<TurnUndoResult | undefined> {
+export async function undoOrRedo(
+  store: UndoStatusTarget,
+  services: ChatServices,
+  kind: 'undo' | 'redo',
+): Promise<TurnUndoResult | undefined> {
   const { session, busy, compacting } = store.getSnapshot();
   if (!session) {
     store.setStatus(`Nothing to ${kind}: this session has no messages yet`, 'warn');
     return undefined;
   }
   if (busy || compacting) {
-    store.setStatus(`The agent is busy: ${kind} after the ${compacting ? 'compaction' : 'reply'} finishes${keyPhrase(store.keymap, 'session.interrupt', (k) => `, or press ${k} to cancel it`)}`, 'warn');
+    store.setStatus(
+      `The agent is busy: ${kind} after the ${compacting ? 'compaction' : 'reply'} finishes${keyPhrase(store.keymap, 'session.interrupt', (k) => `, or press ${k} to cancel it`)}`,
+      'warn',
+    );
     return undefined;
   }
   try {
@@ -34,7 +41,12 @@ export async function undoOrRedo(store: UndoStatusTarget, services: ChatServices
     const line = undoStatusLine(result);
     // one entry on the logs page: the status line with the whole report under it
     const report = formatUndoResult(result, services.cwd);
-    if (result.conflicts.length) store.setStatus(`${line}; the logs page${keyPhrase(store.keymap, 'app.logs', (k) => ` (${k})`)} shows the difference`, 'warn', report);
+    if (result.conflicts.length)
+      store.setStatus(
+        `${line}; the logs page${keyPhrase(store.keymap, 'app.logs', (k) => ` (${k})`)} shows the difference`,
+        'warn',
+        report,
+      );
     else store.setStatus(line, 'info', report);
     return result;
   } catch (err) {

@@ -89,7 +89,8 @@ export class SessionViewTree {
     for (const part of message.parts) {
       if (part.type === 'tool_result' && arrived.includes(part.toolCallId)) {
         const child = part.metadata?.sessionId;
-        if (typeof child === 'string' && !this.childOfCall.has(part.toolCallId)) this.attachChild(part.toolCallId, child, true);
+        if (typeof child === 'string' && !this.childOfCall.has(part.toolCallId))
+          this.attachChild(part.toolCallId, child, true);
       }
     }
   }
