@@ -3,16 +3,13 @@
  * against a real loopback server, with the error shapes Node's fetch gives (the SDKs and retry.ts
  * read them); and its stall clocks, first byte and idle, on the wire and with a timer that fires early.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { StallClock } from '../../src/provider/node-fetch-clock.js';
 import { ProviderStallError } from '../../src/provider/stall.js';
 import { chunksOf, fetchOf, loopbackServers, paced, rejection, until } from '../support/loopback-http.js';
+import { selfSignedCertificate } from '../support/tls-certificate.js';
 
 const serve = loopbackServers();
 const decoder = new TextDecoder();
@@ -38,32 +35,10 @@ describe("nodeFetch: failures, shaped as Node's fetch shapes them", () => {
   });
 
   it("https: a certificate nobody signed and a server that speaks no TLS fail with the TLS error, as Node's fetch says it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-node-fetch-tls-'));
+    const certificate = selfSignedCertificate();
     try {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-          '-keyout',
-          join(dir, 'key.pem'),
-          '-out',
-          join(dir, 'cert.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
-      const tls = https.createServer(
-        { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-        (_req, res) => res.end('secret'),
+      const tls = https.createServer({ key: certificate.key, cert: certificate.cert }, (_req, res) =>
+        res.end('secret'),
       );
       await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
       const plain = await serve((_req, res) => res.end('plain'));
@@ -85,7 +60,7 @@ describe("nodeFetch: failures, shaped as Node's fetch shapes them", () => {
         tls.close();
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      certificate.remove();
     }
   });
 

@@ -4,15 +4,14 @@
  * proxy trusts their CA (NODE_EXTRA_CA_CERTS, read by Node at start-up). The https failures (an
  * unknown certificate, a server that speaks no TLS) are in node-fetch-failures.test.ts.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../support/tls-certificate.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
@@ -22,36 +21,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A self-signed certificate for 127.0.0.1 (an IP address is matched against the subjectAltName only). */
+/** A self-signed certificate for 127.0.0.1, removed after the test. */
 function certificate(): { key: Buffer; cert: Buffer; certFile: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'opencode-node-fetch-https-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const keyFile = path.join(dir, 'key.pem');
-  const certFile = path.join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(keyFile), cert: readFileSync(certFile), certFile };
+  const made = selfSignedCertificate();
+  cleanups.push(() => made.remove());
+  return made;
 }
 
 /**

@@ -3,18 +3,15 @@
  * redirects, HTTP status, timeouts (no answer, stalled body, slow conversion), too large, refused,
  * DNS, TLS, permission and cancel.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchTool } from '../../src/tools/fetch.js';
 import { recordingContext } from '../support/recording-context.js';
 import { runTool, toolContext } from '../support/tool-context.js';
 import { closedPort } from '../support/ports.js';
+import { hasOpenssl, selfSignedCertificate } from '../support/tls-certificate.js';
 
 const SIX_MB = 6 * 1024 * 1024;
 
@@ -105,15 +102,6 @@ async function timed<T>(work: Promise<T>): Promise<{ result: T; ms: number }> {
   const start = Date.now();
   const result = await work;
   return { result, ms: Date.now() - start };
-}
-
-function hasOpenssl(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('fetch redirects and status', () => {
@@ -261,32 +249,10 @@ describe('fetch network failures', () => {
   });
 
   it.skipIf(!hasOpenssl())('names a certificate the client does not trust', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'opencode-tls-'));
+    const certificate = selfSignedCertificate();
     try {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-          '-keyout',
-          join(dir, 'key.pem'),
-          '-out',
-          join(dir, 'cert.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
-      const tls = https.createServer(
-        { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-        (_req, res) => res.end('secret'),
+      const tls = https.createServer({ key: certificate.key, cert: certificate.cert }, (_req, res) =>
+        res.end('secret'),
       );
       await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
       try {
@@ -301,7 +267,7 @@ describe('fetch network failures', () => {
         tls.close();
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      certificate.remove();
     }
   });
 });
