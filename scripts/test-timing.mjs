@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
- * Where the test suite's time goes: the slowest test files and tests, the time summed per folder and
- * per project, and the wall time.
+ * Where the test suite's time goes. It prints, in this order: the number of files and tests and
+ * vitest's own run time; the slowest files (time, import time, number of tests); the file times
+ * summed per folder of test/ and per vitest project; the slowest tests; and, after a run, the wall
+ * time with the load average. Lists run slowest first; a time is in seconds from 1 s up, in ms below.
  *
  *   node scripts/test-timing.mjs                        runs `vitest run` (every file), then reports
  *   node scripts/test-timing.mjs -- test/tui test/e2e   the same for some files or folders (arguments after -- go to vitest)
@@ -108,8 +110,16 @@ function fromVitestJson(report) {
   return { wallMs: last - first, files };
 }
 
-function seconds(ms) {
-  return `${(ms / 1000).toFixed(1)} s`;
+/** A duration for people: seconds from 1 s up, whole ms from 10 ms, else ms to a tenth (`2.3 s`, `340 ms`, `0.4 ms`). */
+function duration(ms) {
+  if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms >= 10) return `${Math.round(ms)} ms`;
+  return `${ms.toFixed(1)} ms`;
+}
+
+/** `1 file`, `2 files`. */
+function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function folderOf(file) {
@@ -140,7 +150,7 @@ function sums(files, keyOf) {
   }
   return [...groups]
     .sort((a, b) => b[1].ms - a[1].ms)
-    .map(([name, e]) => [name || '(none)', seconds(e.ms), seconds(e.importMs), e.files, e.tests]);
+    .map(([name, e]) => [name || '(none)', duration(e.ms), duration(e.importMs), e.files, e.tests]);
 }
 
 function summarize(timing, top) {
@@ -148,18 +158,18 @@ function summarize(timing, top) {
   const tests = files.flatMap((f) => f.tests.map((test) => ({ ...test, file: f.file })));
   const failed = tests.filter((test) => test.state === 'failed').length;
   const lines = [
-    `${files.length} files, ${tests.length} tests (${failed} failed); vitest's run took ${seconds(timing.wallMs)}`,
+    `${count(files.length, 'file')}, ${count(tests.length, 'test')} (${failed} failed); vitest's run took ${duration(timing.wallMs)}`,
   ];
 
-  lines.push('', `Slowest ${Math.min(top, files.length)} files (start, import, setup and tests):`);
+  lines.push('', `Slowest ${count(Math.min(top, files.length), 'file')} (start, import, setup and tests):`);
   const slowFiles = [...files].sort((a, b) => b.ms - a.ms).slice(0, top);
   lines.push(
     table([
       ['file', 'time', 'import', 'tests'],
       ...slowFiles.map((f) => [
         f.file + (f.failed ? '  (failed)' : ''),
-        seconds(f.ms),
-        seconds(f.prepareMs + f.importMs),
+        duration(f.ms),
+        duration(f.prepareMs + f.importMs),
         f.tests.length,
       ]),
     ]),
@@ -167,8 +177,8 @@ function summarize(timing, top) {
 
   const total = [
     'all',
-    seconds(files.reduce((sum, f) => sum + f.ms, 0)),
-    seconds(files.reduce((sum, f) => sum + f.prepareMs + f.importMs, 0)),
+    duration(files.reduce((sum, f) => sum + f.ms, 0)),
+    duration(files.reduce((sum, f) => sum + f.prepareMs + f.importMs, 0)),
     files.length,
     tests.length,
   ];
@@ -179,10 +189,10 @@ function summarize(timing, top) {
     lines.push(table([['project', 'time', 'import', 'files', 'tests'], ...sums(files, (f) => f.project), total]));
   }
 
-  lines.push('', `Slowest ${Math.min(top, tests.length)} tests:`);
+  lines.push('', `Slowest ${count(Math.min(top, tests.length), 'test')}:`);
   const slowTests = [...tests].sort((a, b) => b.ms - a.ms).slice(0, top);
   lines.push(
-    table([['test', 'time'], ...slowTests.map((t) => [`${t.file} > ${t.name}`.slice(0, 150), seconds(t.ms)])]),
+    table([['test', 'time'], ...slowTests.map((t) => [`${t.file} > ${t.name}`.slice(0, 150), duration(t.ms)])]),
   );
   return lines.join('\n');
 }
@@ -203,7 +213,7 @@ if (options.report !== undefined) {
   if (options.save) writeFileSync(options.save, JSON.stringify(run.timing));
   process.stdout.write('\n' + summarize(run.timing, options.top) + '\n');
   process.stdout.write(
-    `\nWall time ${seconds(run.wallMs)} (build included) on ${availableParallelism()} cores; load average ${run.loadBefore.toFixed(2)} before, ${run.loadAfter.toFixed(2)} after\n`,
+    `\nWall time ${duration(run.wallMs)} (build included) on ${count(availableParallelism(), 'core')}; load average ${run.loadBefore.toFixed(2)} before, ${run.loadAfter.toFixed(2)} after\n`,
   );
   process.exitCode = run.exitCode;
 }
