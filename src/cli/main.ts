@@ -146,7 +146,7 @@ program
 program
   .command('themes')
   .description(
-    "list the TUI themes: built-in, yours (~/.config/opencode/themes/) and the project's (.opencode/themes/), with their files; broken theme files on stderr",
+    "list the TUI themes: built-in, yours ($XDG_CONFIG_HOME/opencode/themes/ first when that is set, then ~/.config/opencode/themes/) and the project's (.opencode/themes/), with their files; broken or misnamed theme files on stderr",
   )
   .option('--keys', 'print the colour keys a theme file may set')
   .action(async (_opts: unknown, command: Command) => {

@@ -1,20 +1,28 @@
 /**
  * `opencode themes`: every theme the TUI offers, where it comes from (built-in, the person's theme
- * folder, the project's) and its file; the theme files that are broken, one line each on stderr.
+ * folder, the project's) and its file; the theme files that are broken or skipped for their name,
+ * one line each on stderr.
  * `--keys` prints the colour keys a theme file may set.
  */
 import { THEME_COLOUR_KEYS } from '../tui/theme.js';
-import { listThemes, loadTheme, printable, themeSourceLabel, type ThemePlaces } from '../tui/theme-loader.js';
+import {
+  listThemes,
+  loadTheme,
+  printable,
+  skippedThemeFiles,
+  themeSourceLabel,
+  type ThemePlaces,
+} from '../tui/theme-loader.js';
 import { alignColumns } from './columns.js';
 import type { CliOptions } from './options.js';
 
 /**
  * The table `opencode themes` prints: a `✓` on `current`, the name, its source and file (the winner;
  * a file that hides another place's theme of the same name says so in the source).
- * @returns the table, and the problem line of each broken theme file
+ * @returns the table, and the problem line of each theme file that is skipped for its name or broken
  */
 export function themesTable(places: ThemePlaces, current: string | undefined): { table: string; problems: string[] } {
-  const problems: string[] = [];
+  const problems: string[] = skippedThemeFiles(places);
   const rows = [['', 'NAME', 'SOURCE', 'FILE']];
   for (const entry of listThemes(places)) {
     rows.push([
@@ -36,8 +44,9 @@ export function themeKeysTable(): string {
 }
 
 /**
- * `opencode themes`: the table on stdout, each broken theme file's line on stderr. Exit code 2 when
- * the config cannot be loaded or a theme file is broken, else 0.
+ * `opencode themes`: the table on stdout, a line on stderr for each theme file that is broken or
+ * skipped for its name. Exit code 2 when the config cannot be loaded or a theme file has a problem,
+ * else 0.
  */
 export async function runThemes(opts: Pick<CliOptions, 'cwd'> & { keys?: boolean }): Promise<number> {
   if (opts.keys) {

@@ -215,10 +215,14 @@ export function DialogHost(props: DialogHostProps) {
         onSelect={(name) => {
           onClose();
           const problem = props.onTheme(name);
+          // a theme that cannot be drawn is not saved: the config keeps a theme that works at the next start
+          if (problem) {
+            store.setStatus(`${problem}; not saved`, 'error');
+            return;
+          }
           try {
             services.setTheme(name);
-            if (problem) store.setStatus(problem, 'error');
-            else store.setStatus(`Theme: ${name} (saved to the global config)`, 'info');
+            store.setStatus(`Theme: ${name} (saved to the global config)`, 'info');
           } catch (err) {
             store.setStatus(`Theme not saved: ${(err as Error).message}`, 'error');
           }

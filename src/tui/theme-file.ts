@@ -260,7 +260,12 @@ export function themeFileJsonSchema(): Record<string, unknown> {
         description:
           'The theme this one starts from: a built-in or another theme file. Keys left out keep its colours.',
       },
-      defs: { type: 'object', additionalProperties: colour, description: 'Named colours the theme keys may refer to.' },
+      defs: {
+        type: 'object',
+        propertyNames: { pattern: NAME.source },
+        additionalProperties: colour,
+        description: 'Named colours the theme keys may refer to.',
+      },
       theme: {
         type: 'object',
         properties: Object.fromEntries(

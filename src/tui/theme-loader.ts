@@ -61,17 +61,40 @@ export function themeFolders(places: ThemePlaces): { kind: 'project' | 'user'; d
   return folders;
 }
 
-/** Theme names in a folder: `NAME.json` files whose NAME is a plain name (others are never shown, being possibly unprintable). */
-function namesIn(dir: string): string[] {
+/** The NAME of every `NAME.json` file in a folder, allowed or not. */
+function jsonNamesIn(dir: string): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true })
       .filter((d) => (d.isFile() || d.isSymbolicLink()) && d.name.endsWith('.json'))
       .map((d) => d.name.slice(0, -'.json'.length))
-      .filter((name) => THEME_NAME.test(name))
       .sort();
   } catch {
     return []; // no such folder: no themes there
   }
+}
+
+/** Theme names in a folder: `NAME.json` files whose NAME is a plain name (others are never listed, being possibly unprintable). */
+function namesIn(dir: string): string[] {
+  return jsonNamesIn(dir).filter((name) => THEME_NAME.test(name));
+}
+
+/**
+ * One line for each `.json` file in the theme folders whose name is not a theme name, so it is not
+ * offered: the file (control characters escaped) and what a name may hold.
+ */
+export function skippedThemeFiles(places: ThemePlaces): string[] {
+  const lines: string[] = [];
+  for (const folder of themeFolders(places)) {
+    for (const name of jsonNamesIn(folder.dir)) {
+      if (THEME_NAME.test(name)) continue;
+      lines.push(
+        printable(
+          `${join(folder.dir, `${name}.json`)}: skipped: a theme file's name (before ".json") is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit; rename the file to use it`,
+        ),
+      );
+    }
+  }
+  return lines;
 }
 
 /** Every place that has `name`, the winner first. */
@@ -142,6 +165,12 @@ function resolveFrom(
     const spec = checkThemeFile(data);
     const baseName = spec.extends ?? DEFAULT_THEME;
     const baseSources = baseName === name ? below : placesOf(baseName, places);
+    if (baseSources.length === 0 && baseName === name) {
+      throw new ThemeFileError(
+        'extends',
+        `${quote(baseName)} is this file's own name, and there is no theme of that name below this file to start from (a user theme file or a built-in); extend another theme or leave "extends" out`,
+      );
+    }
     if (baseSources.length === 0) {
       throw new ThemeFileError(
         'extends',

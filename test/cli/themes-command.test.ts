@@ -61,6 +61,27 @@ describe('opencode themes', () => {
     expect(run.stdout).toContain(`bad         user      ${join(userThemes, 'bad.json')}`);
   });
 
+  it('names a theme file whose name is not a theme name on stderr, lists the rest, and exits 2', async () => {
+    const { dir, env, projectThemes } = setup();
+    writeFileSync(join(projectThemes, 'bad name.json'), '{}');
+    writeFileSync(join(projectThemes, 'fine.json'), '{}');
+    const run = await runCli(['themes'], { cwd: dir, env });
+    expect(run.stderr).toBe(
+      `${join(projectThemes, 'bad name.json')}: skipped: a theme file's name (before ".json") is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit; rename the file to use it\n`,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain(`fine        project   ${join(projectThemes, 'fine.json')}`);
+    expect(run.stdout).not.toContain('bad name');
+  });
+
+  it('help names both user theme folders', async () => {
+    const { dir, env } = setup();
+    const run = await runCli(['help', 'themes'], { cwd: dir, env });
+    expect(run.stdout.replace(/\s+/g, ' ')).toContain(
+      "yours ($XDG_CONFIG_HOME/opencode/themes/ first when that is set, then ~/.config/opencode/themes/) and the project's (.opencode/themes/)",
+    );
+  });
+
   it('--keys lists the colour keys; schema --theme prints the theme file schema', async () => {
     const { dir, env } = setup();
     const keys = await runCli(['themes', '--keys'], { cwd: dir, env });

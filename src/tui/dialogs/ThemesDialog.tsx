@@ -1,7 +1,7 @@
 /**
  * "Select Theme" (ctrl+t): the theme names, each with where it comes from (built-in, user, project);
  * enter picks (the shell applies it and saves it with
- * `setGlobalConfigValue(['tui', 'theme'])`), esc closes. Moving does not preview: the choice takes
+ * `setGlobalConfigValue(['tui', 'theme'])`, unless its file has a problem), esc closes. Moving does not preview: the choice takes
  * effect on enter only.
  */
 import { clamp, useScreenSize } from '../components/DialogFrame.js';
