@@ -1,7 +1,8 @@
 /**
  * What git writes, for `write-targets.ts`: `--output` of log, diff, show, …; each
  * subcommand that creates files or folders (a table, with an example per row: clone, init, archive,
- * bundle, format-patch, worktree, submodule, config --global/--system/--file); and the folders of
+ * bundle, format-patch, worktree, submodule, config, and the commands that rewrite the repository's
+ * own config: remote add, branch -u, push -u, …); and the folders of
  * `-C`, `--git-dir` and `--work-tree`. Sources: git's documentation of each subcommand. Pure.
  */
 import { basename as pathBasename } from 'node:path';
@@ -216,10 +217,48 @@ const GIT_SUBCOMMAND_TARGETS: Readonly<
       if (files.length) return files.map((w) => ({ word: w, via: 'other' as const }));
       if (hasOption(parsed, '--global')) return [{ word: word(`${home}/.gitconfig`), via: 'other' }];
       if (hasOption(parsed, '--system')) return [{ word: word('/etc/gitconfig'), via: 'other' }];
-      return [];
+      // the repository's own: its config can run programs (core.fsmonitor, core.hooksPath, aliases)
+      return [REPOSITORY_CONFIG(hasOption(parsed, '--worktree') ? '.git/config.worktree' : '.git/config')];
     },
   },
+  remote: {
+    example: 'git remote add origin url, git remote set-url origin url (.git/config)',
+    spec: {
+      shortWithValue: 'tm',
+      long: ['verbose', 'fetch', 'tags', 'no-tags', 'mirror', 'push', 'add', 'delete', 'all'],
+    },
+    targets: (parsed) =>
+      REMOTE_CONFIG_ACTIONS.has(parsed.positionals[0]?.value ?? '') ? [REPOSITORY_CONFIG('.git/config')] : [],
+  },
+  branch: {
+    example: 'git branch -u origin/main, git branch -m old new (.git/config: the upstream, the branch section)',
+    spec: {
+      shortWithValue: 'u',
+      long: ['set-upstream-to', 'unset-upstream', 'move', 'copy', 'edit-description', 'track'],
+      longWithValue: ['set-upstream-to'],
+    },
+    targets: (parsed) =>
+      ['-u', '--set-upstream-to', '--unset-upstream', '-m', '-M', '--move', '-c', '-C', '--copy', '--edit-description']
+        .concat(['--track', '-t'])
+        .some((option) => hasOption(parsed, option))
+        ? [REPOSITORY_CONFIG('.git/config')]
+        : [],
+  },
+  push: {
+    example: 'git push -u origin main (.git/config: the upstream)',
+    spec: { long: ['set-upstream'] },
+    targets: (parsed) =>
+      hasOption(parsed, '-u') || hasOption(parsed, '--set-upstream') ? [REPOSITORY_CONFIG('.git/config')] : [],
+  },
 };
+
+/** `git remote` actions that rewrite the repository's config. */
+const REMOTE_CONFIG_ACTIONS = new Set(['add', 'rename', 'remove', 'rm', 'set-url', 'set-branches']);
+
+/** A write to the repository's own config file (relative to where git runs). */
+function REPOSITORY_CONFIG(file: string): WriteTarget {
+  return { word: word(file), via: 'other' };
+}
 
 const gitSubcommands = new Map(Object.entries(GIT_SUBCOMMAND_TARGETS));
 

@@ -1,6 +1,6 @@
 /**
  * Recognises a command's failure that the sandbox caused, from its output: a write refused because the
- * place is mounted read-only, a name lookup or connection with no network, a host the proxy refused.
+ * place is mounted read-only, a protected file replaced or moved (it is a mount point), a name lookup or connection with no network, a host the proxy refused.
  * The table holds the messages of the C library (strerror), Node, Python, curl and git.
  */
 import { PROXY_REFUSAL } from './proxy.js';
@@ -13,6 +13,12 @@ const SANDBOX_FAILURES: ReadonlyArray<{ pattern: RegExp; refused: string }> = [
     refused: 'a write outside the project or to a protected file (read-only here)',
   },
   { pattern: /Invalid cross-device link|\bEXDEV\b/, refused: 'a link or move across the read-only mounts' },
+  // EBUSY: a protected file or folder is a mount point, so replacing it by a rename (git's `config.lock`
+  // renamed over `.git/config`) or moving it (`mv .git .gitold`) fails so
+  {
+    pattern: /Device or resource busy|\bEBUSY\b/,
+    refused: 'a rename or removal of a protected file or folder (a mount point here)',
+  },
   {
     pattern: new RegExp(PROXY_REFUSAL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
     refused: 'a host that is not in sandbox.network.allowedDomains',

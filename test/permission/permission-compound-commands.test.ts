@@ -45,7 +45,8 @@ describe('no rules: read-only commands run, the rest asks for what is not read-o
     ['git status > status.txt', 'ask ["git status *"]'],
     ['ls-evil', 'ask ["ls-evil *"]'],
     ['git branch -D main', 'ask ["git branch *"]'],
-    ['git remote set-url origin x', 'ask ["git remote set-url *"]'],
+    // the repository's config decides what git runs: a write there is code the next git runs
+    ['git remote set-url origin x', 'ask ["git remote set-url *","other *"]'],
     ['git log --output=x', 'ask ["git log *"]'],
     ['git diff --output=/tmp/x', 'ask ["git diff *"]'],
     ['env rm -rf x', 'ask ["rm *"]'],

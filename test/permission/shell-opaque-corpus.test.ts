@@ -163,7 +163,8 @@ const CORPUS: Record<string, Row[]> = {
     ['git config set core.fsmonitor ./x.sh', 'ask', 'ask', 'ask'],
     ["echo '[core] fsmonitor = ./x.sh' >> .git/config", 'ask', 'ask', 'ask'],
     ['cp x.sh .git/hooks/pre-commit', 'ask', 'ask', 'ask'],
-    ['git config user.name Me', 'ask', 'ask', 'allow'],
+    // the repository's config decides what git runs: it asks whatever the rules allow
+    ['git config user.name Me', 'ask', 'ask', 'ask'],
     ['git config --get core.pager', 'allow', 'allow', 'allow'],
     ['git --git-dir=.git status', 'allow', 'allow', 'allow'],
     ['git -C sub status', 'allow', 'allow', 'allow'],

@@ -227,6 +227,14 @@ describe('recognising a failure the sandbox caused', () => {
       "ln: failed to create hard link 'h' => '.opencode.json': Invalid cross-device link",
       'a link or move across the read-only mounts',
     ],
+    [
+      'error: could not write config file .git/config: Device or resource busy',
+      'a rename or removal of a protected file or folder (a mount point here)',
+    ],
+    [
+      "mv: cannot move '.git' to '.gitold': Device or resource busy",
+      'a rename or removal of a protected file or folder (a mount point here)',
+    ],
     ['curl: (6) Could not resolve host: example.com', 'a name lookup (there is no network)'],
     [
       'npm ERR! request to https://registry.npmjs.org/x failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org',

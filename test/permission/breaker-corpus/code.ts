@@ -112,7 +112,7 @@ export const BREAKER_ROWS_CODE: Record<string, BreakerRow[]> = {
     ['git config --get-regexp alias', 'allow', 'allow', 'allow'],
     ['git config --list', 'allow', 'allow', 'allow'],
     ['git config -l --show-origin', 'allow', 'allow', 'allow'],
-    ['git config --unset user.name', 'ask', 'ask', 'allow'],
+    ['git config --unset user.name', 'ask', 'ask', 'ask'],
     ["git config --add core.pager 'rm x'", 'ask', 'ask', 'ask'],
     ["git config --replace-all core.pager 'rm x'", 'ask', 'ask', 'ask'],
     ['git config --edit', 'ask', 'ask', 'ask'],
