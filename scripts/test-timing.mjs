@@ -4,6 +4,7 @@
  * vitest's own run time; the slowest files (time, import time, number of tests); the file times
  * summed per folder of test/ and per vitest project; the slowest tests; and, after a run, the wall
  * time with the load average. Lists run slowest first; a time is in seconds from 1 s up, in ms below.
+ * A vitest JSON report does not time a file's start and import: its import column is `-`.
  *
  *   node scripts/test-timing.mjs                        runs `vitest run` (every file), then reports
  *   node scripts/test-timing.mjs -- test/tui test/e2e   the same for some files or folders (arguments after -- go to vitest)
@@ -94,8 +95,9 @@ function fromVitestJson(report) {
       file: relative(root, result.name),
       project: '',
       ms,
-      prepareMs: 0,
-      importMs: 0,
+      // vitest's JSON report does not time the start and import of a file
+      prepareMs: null,
+      importMs: null,
       testsMs: ms,
       failed: result.status === 'failed',
       tests: result.assertionResults.map((test) => ({
@@ -115,6 +117,17 @@ function duration(ms) {
   if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
   if (ms >= 10) return `${Math.round(ms)} ms`;
   return `${ms.toFixed(1)} ms`;
+}
+
+/** A file's start and import time in ms, or null when the timings do not have it (vitest's JSON report). */
+function importOf(file) {
+  return file.prepareMs == null || file.importMs == null ? null : file.prepareMs + file.importMs;
+}
+
+/** The sum of the files' start and import times, or `-` when the timings do not have them. */
+function importSum(files) {
+  const times = files.map(importOf);
+  return times.includes(null) ? '-' : duration(times.reduce((sum, ms) => sum + ms, 0));
 }
 
 /** `1 file`, `2 files`. */
@@ -141,16 +154,16 @@ function table(rows) {
 function sums(files, keyOf) {
   const groups = new Map();
   for (const f of files) {
-    const entry = groups.get(keyOf(f)) ?? { ms: 0, importMs: 0, files: 0, tests: 0 };
+    const entry = groups.get(keyOf(f)) ?? { ms: 0, members: [], files: 0, tests: 0 };
     entry.ms += f.ms;
-    entry.importMs += f.prepareMs + f.importMs;
+    entry.members.push(f);
     entry.files += 1;
     entry.tests += f.tests.length;
     groups.set(keyOf(f), entry);
   }
   return [...groups]
     .sort((a, b) => b[1].ms - a[1].ms)
-    .map(([name, e]) => [name || '(none)', duration(e.ms), duration(e.importMs), e.files, e.tests]);
+    .map(([name, e]) => [name || '(none)', duration(e.ms), importSum(e.members), e.files, e.tests]);
 }
 
 function summarize(timing, top) {
@@ -161,7 +174,10 @@ function summarize(timing, top) {
     `${count(files.length, 'file')}, ${count(tests.length, 'test')} (${failed} failed); vitest's run took ${duration(timing.wallMs)}`,
   ];
 
-  lines.push('', `Slowest ${count(Math.min(top, files.length), 'file')} (start, import, setup and tests):`);
+  const timed = files.some((f) => importOf(f) !== null)
+    ? 'start, import, setup and tests'
+    : "first test's start to last test's end";
+  lines.push('', `Slowest ${count(Math.min(top, files.length), 'file')} (${timed}):`);
   const slowFiles = [...files].sort((a, b) => b.ms - a.ms).slice(0, top);
   lines.push(
     table([
@@ -169,7 +185,7 @@ function summarize(timing, top) {
       ...slowFiles.map((f) => [
         f.file + (f.failed ? '  (failed)' : ''),
         duration(f.ms),
-        duration(f.prepareMs + f.importMs),
+        importOf(f) === null ? '-' : duration(importOf(f)),
         f.tests.length,
       ]),
     ]),
@@ -178,7 +194,7 @@ function summarize(timing, top) {
   const total = [
     'all',
     duration(files.reduce((sum, f) => sum + f.ms, 0)),
-    duration(files.reduce((sum, f) => sum + f.prepareMs + f.importMs, 0)),
+    importSum(files),
     files.length,
     tests.length,
   ];

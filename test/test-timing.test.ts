@@ -81,6 +81,43 @@ describe('scripts/test-timing.mjs', () => {
     );
   });
 
+  it("reads vitest's JSON report, whose file times leave out the start and import", () => {
+    const vitestReport = {
+      testResults: [
+        {
+          name: join(import.meta.dirname, 'a.test.ts'),
+          startTime: 1000,
+          endTime: 1178,
+          status: 'passed',
+          assertionResults: [
+            { fullName: 'a one', duration: 13.2, status: 'passed' },
+            { fullName: 'a two', duration: 0.7, status: 'skipped' },
+          ],
+        },
+      ],
+    };
+    expect(report(vitestReport)).toBe(
+      [
+        "1 file, 2 tests (0 failed); vitest's run took 178 ms",
+        '',
+        "Slowest 1 file (first test's start to last test's end):",
+        'file              time  import  tests',
+        'test/a.test.ts  178 ms       -      2',
+        '',
+        'Per folder (file times summed):',
+        'folder    time  import  files  tests',
+        'test    178 ms       -      1      2',
+        'all     178 ms       -      1      2',
+        '',
+        'Slowest 2 tests:',
+        'test                      time',
+        'test/a.test.ts > a one   13 ms',
+        'test/a.test.ts > a two  0.7 ms',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('says "file" and "test" for one of each', () => {
     const timing = {
       wallMs: 500,
