@@ -69,6 +69,7 @@ export async function analyseForPermission(
         via: w.via,
         ...(w.command !== undefined && { part: w.command }),
         ...(w.redirect !== undefined && { redirect: w.redirect }),
+        ...(w.outsideProject && { outsideProject: true }),
       })),
     ),
     readOnly: analysis.readOnly,

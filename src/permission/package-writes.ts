@@ -52,7 +52,7 @@ export function npmTargets(words: readonly ShellWord[], context: WriterContext):
   const [command, action] = positionals;
   const configWrite = (command === 'config' || command === 'c') && NPM_CONFIG_WRITES.includes(action ?? '');
   if (configWrite || command === 'set' || command === 'login' || command === 'adduser' || command === 'logout') {
-    if (global) targets.push(unknownPlace("(npm's global config file)"));
+    if (global) targets.push(unknownPlace("(npm's global config file)", { outside: true }));
     else if (location !== 'project') targets.push({ word: word(`${context.home}/.npmrc`), via: 'other' });
   } else if (
     global &&
@@ -73,7 +73,7 @@ export function npmTargets(words: readonly ShellWord[], context: WriterContext):
       'help',
     ].includes(command)
   ) {
-    targets.push(unknownPlace("(npm's global package folder)"));
+    targets.push(unknownPlace("(npm's global package folder)", { outside: true }));
   }
   return { onlyTargets: false, targets, ...(directory.length && { directory }) };
 }

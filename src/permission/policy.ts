@@ -19,6 +19,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { PROTECTED_PROJECT_PATHS as SANDBOX_PROTECTED_PATHS } from '../sandbox/policy.js';
 import { resolveAllLinks } from './real-path.js';
+import { MAY_REACH_NETWORK, REACHES_NETWORK } from './network-reasons.js';
 import { describeRule, lastMatchingRule, wildcardMatch } from './rules.js';
 import type {
   CommandPart,
@@ -43,6 +44,14 @@ export interface PolicyContext {
   isInsideProject?: (path: string) => boolean;
 }
 
+/** Whether an `alwaysAsks` reason of the analysis is a connection (`/dev/tcp/…`) rather than a system change. */
+function reachesNetwork(reason: string): boolean {
+  return reason.startsWith(REACHES_NETWORK) || reason.startsWith(MAY_REACH_NETWORK);
+}
+
+/** How a reason of `beyondRules` starts when a command writes where only running it tells (`> "$f"`, `cp a "$(cat dest)"`). */
+export const UNKNOWN_PLACE_REASON = 'writes to a place that cannot be known before it runs';
+
 /** The decision. For `ask`: the scopes "allow for session" would grant, as grants and as the patterns shown. */
 export type Verdict =
   | { action: 'allow' }
@@ -54,6 +63,12 @@ export type Verdict =
       reasons: string[];
       /** those of `reasons` that no rule or grant can allow (outside the project, a file that decides what runs, a secret place, …) */
       beyondRules?: string[];
+      /**
+       * A command reaches where the OS sandbox refuses even a command the person approved: a write
+       * outside the project or to a file that decides what runs, or a system change. (A write to a
+       * place known only when it runs, or a connection, does not count: approved, they may work inside.)
+       */
+      leavesSandbox?: boolean;
     };
 
 /**
@@ -290,13 +305,25 @@ class Judge {
 
     // a system change or a `/dev/tcp` connection: as a write outside the project, whatever the rules allow
     const always: string[] = [...(subject.alwaysAsks ?? [])];
+    let leavesSandbox = (subject.alwaysAsks ?? []).some((reason) => !reachesNetwork(reason));
     for (const write of subject.writes) {
       if (write.path && NOT_A_FILE.test(write.path)) continue;
-      if (!write.path) always.push(`writes to a place that cannot be known before it runs: ${write.target}`);
-      else if (!this.isInside(write.path)) always.push(`writes outside the project: ${write.path}`);
-      else {
+      if (!write.path) {
+        leavesSandbox ||= write.outsideProject === true;
+        always.push(
+          write.outsideProject
+            ? `writes outside the project, to a place known only when it runs: ${write.target}`
+            : `${UNKNOWN_PLACE_REASON}: ${write.target}`,
+        );
+      } else if (!this.isInside(write.path)) {
+        leavesSandbox = true;
+        always.push(`writes outside the project: ${write.path}`);
+      } else {
         const guarded = protectedPathReason(relative(this.ctx.cwd, write.path).split(sep).join('/'));
-        if (guarded) always.push(guarded);
+        if (guarded) {
+          leavesSandbox = true;
+          always.push(guarded);
+        }
       }
     }
     // A read-only command allowed by default must still ask when the line writes a file in the project
@@ -334,7 +361,8 @@ class Judge {
     if (subject.parts.length === 0 && !subject.readOnly && always.length === 0) {
       always.push('the command changes something no simple command in it accounts for');
     }
-    return this.decide(facets, always, deniedMessage);
+    const verdict = this.decide(facets, always, deniedMessage);
+    return verdict.action === 'ask' && leavesSandbox ? { ...verdict, leavesSandbox } : verdict;
   }
 
   /**

@@ -336,10 +336,12 @@ export class PermissionService {
 }
 
 /**
- * Whether a command reaches where the OS sandbox refuses whatever the rules say: the analysis found a
- * write outside the project or to a file that decides what runs, or a system change (the verdict's
- * `beyondRules`, which no rule can allow). Inside the sandbox such a command fails.
+ * Whether a command reaches where the OS sandbox refuses even when the person approves it: the
+ * policy found a write outside the project or to a file that decides what runs, or a system change
+ * (`leavesSandbox`). A write to a place known only when it runs (`> "$f"`, `$TMPDIR/x`, a loop's
+ * variable) does not count: most such places are in the project or the temp folder, and a refusal
+ * there offers the way out on the retry.
  */
 function cannotWorkInSandbox(subject: PermissionSubject | undefined, verdict: Verdict): boolean {
-  return subject?.kind === 'command' && verdict.action === 'ask' && (verdict.beyondRules?.length ?? 0) > 0;
+  return subject?.kind === 'command' && verdict.action === 'ask' && verdict.leavesSandbox === true;
 }

@@ -57,6 +57,8 @@ export interface ShellWrite {
   command?: number;
   /** the redirection as written before its target, for a redirection: `>`, `>>`, `2>`, `&>`, … */
   redirect?: string;
+  /** without `path`: the place is outside the project all the same (npm's global folder) */
+  outsideProject?: boolean;
 }
 
 export interface ShellAnalysis {

@@ -28,6 +28,7 @@
  * are in `shell-scope.ts`; the result types in `shell-analysis-types.ts`.
  */
 import { commandPrefix } from './arity.js';
+import { MAY_REACH_NETWORK, REACHES_NETWORK } from './network-reasons.js';
 import {
   arithmeticHidesCode,
   assignmentRunsCode,
@@ -220,10 +221,10 @@ class Analysis extends WrapperUnwrapping {
       const { op, target } = redirect;
       // bash itself opens a connection for `/dev/tcp/host/port` and `/dev/udp/…`, reading or writing
       if (NETWORK_DEVICE.test(target.value) || NETWORK_DEVICE.test(target.text))
-        this.alwaysAsks.push(`reaches the network: ${op} ${target.text}`);
+        this.alwaysAsks.push(`${REACHES_NETWORK}: ${op} ${target.text}`);
       else if (!target.literal && OPENS_A_PATH.has(op) && /^["']?(\$|`)/.test(target.text))
         this.alwaysAsks.push(
-          `may reach the network (a path only known when it runs may be /dev/tcp/…): ${op} ${target.text}`,
+          `${MAY_REACH_NETWORK} (a path only known when it runs may be /dev/tcp/…): ${op} ${target.text}`,
         );
       const duplicatesDescriptor = op === '>&' && target.literal && /^(\d+-?|-)$/.test(target.value);
       if (

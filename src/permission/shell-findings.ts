@@ -161,7 +161,11 @@ export class ShellFindings {
       for (const d of target.within ?? [])
         base = { path: d.literal && base.path !== undefined ? this.resolvePath(d, base) : undefined };
       if (target.unknown) {
-        this.writes.push({ target: target.word.text, via: target.via });
+        this.writes.push({
+          target: target.word.text,
+          via: target.via,
+          ...(target.outside && { outsideProject: true }),
+        });
         continue;
       }
       const path = this.write(target.word, base, target.via);

@@ -95,6 +95,8 @@ export interface CommandWrite {
   part?: number;
   /** the redirection operator (`>`, `>>`, …) when the write is a redirection */
   redirect?: string;
+  /** without `path`: the place is outside the project all the same (npm's global folder, a tool's folder in HOME) */
+  outsideProject?: boolean;
 }
 
 /** Files a tool changes (edit, write, patch; a move names both paths). */

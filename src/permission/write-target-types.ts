@@ -27,6 +27,8 @@ export interface WriteTarget {
   within?: ShellWord[];
   /** the place cannot be known before it runs (shown as the word's text): `$TMPDIR`, npm's global folder */
   unknown?: boolean;
+  /** with `unknown`: the place is outside the project all the same (npm's global folder, a tool's folder in HOME) */
+  outside?: boolean;
   /** the target becomes a symbolic link: it and paths under it are not known afterwards */
   link?: boolean;
   /** the target is a folder filled with files that may be links (a clone, an extracted archive): paths under it are not known afterwards */
@@ -58,11 +60,12 @@ export const literalWord = (value: string): ShellWord => ({
   processSubstitution: false,
   substitutions: [],
 });
-/** A place that cannot be known before the command runs, shown as `text`. */
-export const unknownPlace = (text: string): WriteTarget => ({
+/** A place that cannot be known before the command runs, shown as `text`; `outside`: it is outside the project all the same. */
+export const unknownPlace = (text: string, options: { outside?: boolean } = {}): WriteTarget => ({
   word: { ...literalWord(text), literal: false },
   via: 'other',
   unknown: true,
+  ...(options.outside && { outside: true }),
 });
 
 /** Words before `--` that start with an expansion (`$X`, `"$X"`, a command substitution): they may expand to an option. */

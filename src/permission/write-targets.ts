@@ -177,12 +177,13 @@ function localCommandWrites(name: string, words: readonly ShellWord[], context: 
     return {
       targets: [
         ...genericTargets(words),
-        ...(home ? [unknownPlace(`${home} (${name} ${words.map((w) => w.text).join(' ')})`)] : []),
+        ...(home ? [unknownPlace(`${home} (${name} ${words.map((w) => w.text).join(' ')})`, { outside: true })] : []),
       ],
       onlyTargets: false,
     };
   const found = spec.custom ? spec.custom(words, context) : tableTargets(spec, words);
-  if (home) found.targets.push(unknownPlace(`${home} (${name} ${words.map((w) => w.text).join(' ')})`));
+  if (home)
+    found.targets.push(unknownPlace(`${home} (${name} ${words.map((w) => w.text).join(' ')})`, { outside: true }));
   if (OPERANDS_ONLY.has(key)) return found;
   // `cp "$X" a b` with X=-t/tmp, `sort $OPTS f` with OPTS=-o/tmp/x: an expansion may be an option naming a target
   const hidden = expansionsBeforeEndOfOptions(words);

@@ -134,7 +134,11 @@ describe('the permission service: which sandboxed commands are offered the way o
     ['a write outside the project', 'cp a.txt /etc/motd'],
     ['a write to a file that decides what runs', 'cp hook.sh .git/hooks/pre-commit'],
     ['a system change that names no path', 'apt-get install -y cowsay'],
-    ['a write to a place known only when it runs', 'touch "$(cat where)"'],
+    [
+      "a global install (npm's global folder, known only when it runs, outside the project all the same)",
+      'npm install -g cowsay',
+    ],
+    ["a tool's folder in HOME", 'pip install --user cowsay'],
   ])('%s: offered', async (_what, command) => {
     expect(await offered(command, true)).toContain('allow_outside_sandbox');
     expect(await offered(command, false)).not.toContain('allow_outside_sandbox');
@@ -142,9 +146,13 @@ describe('the permission service: which sandboxed commands are offered the way o
 
   it.each([
     ['a write in the project', 'touch notes.txt'],
+    ['a write to a place known only when it runs', 'touch "$(cat where)"'],
+    ['a write under $TMPDIR', 'echo x > $TMPDIR/a'],
+    ['a loop over the project', 'for f in *.txt; do cp $f $f.bak; done'],
+    ['a connection bash opens (approved, it runs with the network on)', 'cat < /dev/tcp/example.com/80'],
     ['a program run from the project', 'make build'],
     ['git in the project', 'git commit -m x'],
-  ])('%s: not offered (it works inside)', async (_what, command) => {
+  ])('%s: not offered up front (it works inside, or a refusal offers it on the retry)', async (_what, command) => {
     expect(await offered(command, true)).not.toContain('allow_outside_sandbox');
   });
 });

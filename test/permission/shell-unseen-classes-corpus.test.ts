@@ -324,7 +324,14 @@ describe('the reasons a person reads', () => {
       },
     );
     const reason = 'installs or removes system packages, outside the project: apt-get install -y jq';
-    expect(verdict).toEqual({ action: 'ask', scopes: [], grants: [], reasons: [reason], beyondRules: [reason] });
+    expect(verdict).toEqual({
+      action: 'ask',
+      scopes: [],
+      grants: [],
+      reasons: [reason],
+      beyondRules: [reason],
+      leavesSandbox: true,
+    });
   });
 
   it('a connection through /dev/tcp says it reaches the network', async () => {

@@ -261,6 +261,8 @@ describe('what the person is told', () => {
       grants: [],
       reasons: ['writes outside the project: /tmp/x'],
       beyondRules: ['writes outside the project: /tmp/x'],
+      // the sandbox refuses it even when approved: Run outside the sandbox is offered at once
+      leavesSandbox: true,
     });
   });
 
