@@ -382,6 +382,9 @@ export const OPAQUE_RUNNERS: Readonly<Record<string, string>> = {
 };
 
 /** Why a program runs commands we cannot follow, or undefined. The dynamic loader also by its file names (`ld-linux-x86-64.so.2`). */
+/** `uv tool` subcommands that run nothing of the package (uv's docs): the others (`run`) do. */
+const UV_TOOL_NOT_RUNNING = new Set(['install', 'upgrade', 'uninstall', 'list', 'dir', 'update-shell', 'help']);
+
 export function opaqueRunner(name: string, args: readonly CommandArg[] = []): string | undefined {
   // ssh -V, npx --version (not `npx version`, which runs a package named version)
   if (!name.includes(' ') && args.length === 1 && ['--version', '-V', '-v', '--help'].includes(args[0]!.value))
@@ -393,6 +396,8 @@ export function opaqueRunner(name: string, args: readonly CommandArg[] = []): st
   ) {
     return undefined; // crontab -l [-u user] only lists
   }
+  // `uv tool install ruff` and `uv tool list` run no program of the package (install is a write of the person's folders)
+  if (name === 'uv tool' && args[0]?.literal && UV_TOOL_NOT_RUNNING.has(args[0].value)) return undefined;
   if (/^ld-linux.*\.so(\.\d+)*$|^ld-.*\.so(\.\d+)*$/.test(name)) return OPAQUE_RUNNERS['ld.so'];
   return Object.hasOwn(OPAQUE_RUNNERS, name) ? OPAQUE_RUNNERS[name] : undefined;
 }

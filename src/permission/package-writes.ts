@@ -5,6 +5,7 @@
  * Sources: npm's config documentation, `pip install --help`. Pure.
  */
 import { attachedWord, resolveLongOption } from './getopt.js';
+import { globalInstallPlace } from './global-installs.js';
 import type { ShellWord } from './shell-parse.js';
 import {
   literalWord as word,
@@ -216,6 +217,8 @@ const HOME_WRITER_READS = new Set([
 
 /** Where `name words…` writes in the person's folders (`go install x` → ~/go/bin), or undefined. */
 export function homeWriterPlace(name: string, words: readonly ShellWord[]): string | undefined {
+  const global = globalInstallPlace(name, words);
+  if (global) return global;
   const first = words.find((w) => !w.value.startsWith('-'))?.value;
   const second = words.filter((w) => !w.value.startsWith('-'))[1]?.value;
   const row =

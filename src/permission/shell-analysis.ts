@@ -40,6 +40,7 @@ import {
 import { isInputFile, opaqueReason } from './opaque-code.js';
 import { compgenCode, KnownVariables, lateEvaluatedNames } from './late-evaluation.js';
 import { PRIVILEGED_WRAPPERS } from './wrappers.js';
+import { anotherUserChange } from './system-changes.js';
 import { isSafeEnvAssignment } from './safe-commands.js';
 import {
   parseShell,
@@ -123,6 +124,10 @@ class Analysis extends WrapperUnwrapping {
   result(): ShellAnalysis {
     this.walkUncalledFunctions();
     this.gitMetadataWrites();
+    for (const command of this.commands) {
+      const change = anotherUserChange(command.name, command.wrappers, command.text, PRIVILEGED_WRAPPERS);
+      if (change) this.alwaysAsks.push(change);
+    }
     const readOnly = this.everyCommandReadOnly && !this.unanalysable && !this.banned && this.writes.length === 0;
     return {
       commands: this.commands,

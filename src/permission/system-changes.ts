@@ -233,6 +233,25 @@ export const SYSTEM_CHANGERS: readonly SystemChanger[] = [
   },
 ];
 
+/**
+ * Why a command that runs as another user (`sudo make install`, `su -c ls`, `doas`, `pkexec`,
+ * `run0`) asks whatever the rules allow, or undefined. `program` is the command recorded, `wrappers`
+ * those it ran through. In the sandbox such a program cannot gain another user (it runs with no new
+ * privileges), and outside it has more than the person's rights; so every form asks, listings such as
+ * `sudo -l` too (they fail in the sandbox and may wait for a password).
+ */
+export function anotherUserChange(
+  program: string,
+  wrappers: readonly string[],
+  text: string,
+  privileged: ReadonlySet<string>,
+): string | undefined {
+  const through = [...wrappers, program].filter((w) => privileged.has(w));
+  if (through.length === 0) return undefined;
+  const line = (through.includes(program) ? text : `${through.join(' ')} ${text}`).replace(/\s+/g, ' ').trim();
+  return `runs as another user (${[...new Set(through)].join(', ')}), with rights the sandbox cannot give and beyond the person's own: ${line.length > 80 ? `${line.slice(0, 77)}…` : line}`;
+}
+
 const byProgram = new Map(SYSTEM_CHANGERS.map((c) => [c.program, c]));
 
 /** Why `program args…` changes the system as a whole, or undefined. */

@@ -368,6 +368,28 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     noCommandOptions: ['--version', '--help'],
     privileged: true,
   },
+  // systemd's run0(1): sudo's work done by the service manager
+  run0: {
+    example: 'run0 make install (always asks)',
+    flags: ['--no-ask-password', '--slice-inherit'],
+    valueOptions: [
+      '-u',
+      '--user',
+      '-g',
+      '--group',
+      '--unit',
+      '--property',
+      '--description',
+      '--slice',
+      '--nice',
+      '--setenv',
+      '--background',
+      '--machine',
+    ],
+    noCommandOptions: ['-h', '--help', '--version'],
+    directoryOptions: ['-D', '--chdir'],
+    privileged: true,
+  },
   busybox: {
     example: 'busybox rm x (the applet is the command)',
     flags: [],

@@ -112,10 +112,11 @@ export const BREAKER_ROWS_MORE: Record<string, BreakerRow[]> = {
     ["echo 'rm x' | sudo -s", 'ask', 'ask', 'ask'],
     ['sudo -i', 'ask', 'ask', 'ask'],
     ['sudo -u root -s', 'ask', 'ask', 'ask'],
-    ['sudo -s ls', 'ask', 'ask', 'allow'],
-    ['sudo -l', 'ask', 'ask', 'allow'],
+    // any command run as another user asks whatever the rules allow (sudo -l too: it cannot work in the sandbox)
+    ['sudo -s ls', 'ask', 'ask', 'ask'],
+    ['sudo -l', 'ask', 'ask', 'ask'],
     ['doas -s', 'ask', 'ask', 'ask'],
-    ['sudo -- -s', 'ask', 'ask', 'allow'],
+    ['sudo -- -s', 'ask', 'ask', 'ask'],
   ],
   'fourth round: program files from process substitution, git -c keys': [
     ['bash <(echo rm x)', 'ask', 'ask', 'ask'],
