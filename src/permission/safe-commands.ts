@@ -267,7 +267,7 @@ export const NOT_SAFE: readonly { command: string; reason: string }[] = [
   { command: 'kill', reason: 'stops processes (safe in the original)' },
   { command: 'killall', reason: 'stops processes (safe in the original)' },
   { command: 'nice, nohup, time, timeout, env, stdbuf, command, exec, xargs', reason: 'run another command: judged as that command' },
-  { command: 'sudo, doas', reason: 'run another command as another user: always ask, whatever the command' },
+  { command: 'sudo, doas, su, pkexec, run0', reason: 'run another command as another user: always ask, whatever the rules allow (they cannot gain another user in the sandbox)' },
   { command: 'go run, go test, go build, go install, go generate, go clean, go get, go mod, go fmt', reason: 'run project code, download, delete or rewrite files (several safe in the original)' },
   { command: 'git ls-remote, git fetch, git remote show (without -n)', reason: 'use the network' },
   { command: 'npm view, npm outdated', reason: 'use the network' },
