@@ -1,9 +1,10 @@
 /**
  * Package managers' forms that install into the person's global or user folders without naming
- * them: `pnpm add -g`, `bun install -g`, `deno install -g`, `npm link`, `uv tool install`,
- * `python3 -m pip install --user`. Each writes outside the project, so it asks whatever the rules
- * allow (as `npm install -g` does), and a sandboxed command is offered to run outside the sandbox.
- * Their listing forms (`pnpm list -g`, `bun pm ls -g`, `uv tool list`) write nothing.
+ * them: `pnpm add -g`, `bun install -g`, `deno install -g`, `npm link`, `uv tool install`. Each
+ * writes outside the project, so it asks whatever the rules allow (as `npm install -g` does), and a
+ * sandboxed command is offered to run outside the sandbox. Their listing forms (`pnpm list -g`,
+ * `bun pm ls -g`, `uv tool list`) write nothing. Also `python3 -m pip …`, which `write-targets.ts`
+ * judges as `pip …` (`--user` writes ~/.local).
  *
  * Sources: pnpm's CLI docs (`--global`), bun's docs (`bun add --global`, `bun link`), `deno install
  * --help` (Deno 2: `--global` installs a program, without it the project's dependencies), npm-link(1),
@@ -96,13 +97,21 @@ function positionalsOf(words: readonly string[]): string[] {
   return positionals;
 }
 
-/** `python3 -m pip …`: the words given to pip, or undefined when the line runs no pip module. */
-function pythonPipWords(name: string, words: readonly string[]): string[] | undefined {
+/** pip's verbs that write nothing (`pip list --user` lists): judged as any program, as before. */
+const PIP_READS = new Set(['list', 'show', 'freeze', 'check', 'help', 'inspect', 'search', 'debug', 'hash', 'index']);
+const pipWrites = (words: ShellWord[]): ShellWord[] | undefined =>
+  PIP_READS.has(positionalsOf(words.map((w) => w.value))[0] ?? '') ? undefined : words;
+
+/**
+ * `python3 -m pip …`: the words given to pip (judged as `pip …`, so `--user` is a write of
+ * ~/.local and `--target DIR` of DIR), or undefined when the line runs no pip module or only a listing.
+ */
+export function pythonPipWords(name: string, words: readonly ShellWord[]): ShellWord[] | undefined {
   if (!/^python[\d.]*$/.test(name)) return undefined;
   for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (w === '-m') return words[i + 1] === 'pip' ? words.slice(i + 2) : undefined;
-    if (w === '-mpip') return words.slice(i + 1);
+    const w = words[i]!.value;
+    if (w === '-m') return words[i + 1]?.value === 'pip' ? pipWrites(words.slice(i + 2)) : undefined;
+    if (w === '-mpip') return pipWrites(words.slice(i + 1));
     // python's own options come first; -W, -X and -Q take a value
     if (['-W', '-X', '-Q'].includes(w)) i++;
     else if (!w.startsWith('-')) return undefined;
@@ -116,11 +125,6 @@ function pythonPipWords(name: string, words: readonly string[]): string[] | unde
  */
 export function globalInstallPlace(name: string, words: readonly ShellWord[]): string | undefined {
   const values = words.map((w) => w.value);
-  const pip = pythonPipWords(name, values);
-  if (pip) {
-    // `python3 -m pip install --user x` writes ~/.local, as `pip install --user` does
-    return pip.includes('--user') && positionalsOf(pip)[0] === 'install' ? '~/.local' : undefined;
-  }
   const positionals = positionalsOf(values);
   return GLOBAL_INSTALLERS.find((row) => row.program === name && row.writes(positionals, values))?.place;
 }

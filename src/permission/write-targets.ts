@@ -21,6 +21,7 @@ import { gzipTargets, GZIP_OPTIONS, tarTargets, unzipTargets, zipTargets, zstdTa
 import { attachedWord, hasOption, optionValues, parseOptions, type OptionSpec } from './getopt.js';
 import { gitTargets } from './git-writes.js';
 import { homeWriterPlace, npmTargets, pipTargets } from './package-writes.js';
+import { pythonPipWords } from './global-installs.js';
 import { parseSed } from './safe-commands.js';
 import { readSedScript, SED_OUTPUT_STREAMS } from './sed-script.js';
 import type { ShellWord } from './shell-parse.js';
@@ -170,6 +171,9 @@ const REMOTE_COPIERS = new Set(['rsync', 'scp', 'sftp']);
 const REMOTE_PATH = /^(?:[^/:@]+@)?[^/:]+:|^rsync:\/\//;
 
 function localCommandWrites(name: string, words: readonly ShellWord[], context: WriterContext): CommandWrites {
+  // `python3 -m pip install --user x` writes where `pip install --user x` does
+  const pip = pythonPipWords(name, words);
+  if (pip) return localCommandWrites('pip', pip, context);
   const key = programKey(name);
   const spec = writers.get(key);
   const home = homeWriterPlace(key, words);

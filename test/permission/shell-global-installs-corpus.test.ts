@@ -59,6 +59,8 @@ const CORPUS: Record<string, Row[]> = {
     ['python3 -m pip install --user x', 'ask', 'ask', 'ask'],
     ['python -m pip install --user -r requirements.txt', 'ask', 'ask', 'ask'],
     ['python3 -I -m pip install --user x', 'ask', 'ask', 'ask'],
+    ['python3 -m pip install --target /tmp/x y', 'ask', 'ask', 'ask'], // judged as pip: its options name places
+    ['python3 -m pip install --target ./vendor y', 'ask', 'ask', 'allow'],
     ['pipx install black', 'ask', 'ask', 'ask'],
     // their listing forms, and the same managers working in the project
     ['pnpm list -g', 'ask', 'ask', 'allow'],
@@ -101,10 +103,7 @@ describe('the reasons a person reads', () => {
       'pnpm add -g x',
       "writes outside the project, to a place known only when it runs: pnpm's global folder (pnpm add -g x)",
     ],
-    [
-      'python3 -m pip install --user x',
-      'writes outside the project, to a place known only when it runs: ~/.local (python3 -m pip install --user x)',
-    ],
+    ['python3 -m pip install --user x', 'writes outside the project: /home/u/.local'],
     [
       'sudo make install',
       "runs as another user (sudo), with rights the sandbox cannot give and beyond the person's own: sudo make install",
