@@ -396,4 +396,11 @@ describe('the theme examples of docs/themes.md', () => {
     });
     expect(light.theme).toMatchObject({ text: '#1c1c1c', selectionBackground: '#eeeeee', border: '#bcbcbc' });
   });
+
+  it('the README shows the same two examples, the extends one in three lines', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const shown = [...readme.matchAll(/```jsonc?\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(shown).toEqual(expect.arrayContaining([blocks[0], blocks[1]]));
+    expect(blocks[0]!.trimEnd().split('\n')).toHaveLength(3);
+  });
 });
