@@ -90,6 +90,35 @@ export const MARKDOWN = [
 ].join('\n');
 
 /** A session of `n` messages: user, assistant (markdown + a tool call), tool (its result), assistant (markdown). */
+/**
+ * Appends a message of `role` to a session's `messages` as the store holds it once finished, made at
+ * `time` (ms since the epoch): an assistant's or a tool's parts end with the finish part the agent adds.
+ */
+export function pushStored(
+  messages: Message[],
+  sessionId: string,
+  role: Message['role'],
+  parts: MessagePart[],
+  time: number,
+): void {
+  const finish: MessagePart = {
+    type: 'finish',
+    reason: parts.some((p) => p.type === 'tool_call') ? 'tool_use' : 'end_turn',
+    time,
+  };
+  messages.push({
+    id: `msg_${messages.length}`,
+    sessionId,
+    role,
+    parts: role === 'user' ? parts : [...parts, finish],
+    model: role === 'assistant' ? MODEL.id : undefined,
+    seq: messages.length,
+    createdAt: time,
+    updatedAt: time,
+    finishedAt: time,
+  });
+}
+
 function makeSession(sessionId: string, n: number): Message[] {
   const messages: Message[] = [];
   const tools = [
@@ -117,31 +146,8 @@ function makeSession(sessionId: string, n: number): Message[] {
     },
   ];
   let t = Date.now() - n * 1000;
-  const push = (role: Message['role'], parts: MessagePart[]) => {
-    t += 1000;
-    const finished =
-      role === 'user'
-        ? parts
-        : [
-            ...parts,
-            {
-              type: 'finish' as const,
-              reason: parts.some((p) => p.type === 'tool_call') ? ('tool_use' as const) : ('end_turn' as const),
-              time: t,
-            },
-          ];
-    messages.push({
-      id: `msg_${messages.length}`,
-      sessionId,
-      role,
-      parts: finished,
-      model: role === 'assistant' ? MODEL.id : undefined,
-      seq: messages.length,
-      createdAt: t,
-      updatedAt: t,
-      finishedAt: t,
-    });
-  };
+  const push = (role: Message['role'], parts: MessagePart[]) =>
+    pushStored(messages, sessionId, role, parts, (t += 1000));
   for (let i = 0; messages.length < n; i++) {
     const tool = tools[i % tools.length]!;
     const callId = `toolu_${i}`;

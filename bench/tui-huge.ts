@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Message, MessagePart } from '../src/message.js';
 import { log, ms, stats, type Row } from './lib.js';
-import { MODEL, mount, sleep, type Mounted } from './tui-harness.js';
+import { MODEL, mount, pushStored, sleep, type Mounted } from './tui-harness.js';
 
 const HUGE_LINE_CHARS = 1024 * 1024;
 const OPENED_MARK = 'END-OF-SESSION';
@@ -41,30 +41,7 @@ function hugeSession(kind: string, chars = HUGE_LINE_CHARS): (sessionId: string)
   return (sessionId) => {
     const t = Date.now();
     const messages: Message[] = [];
-    const push = (role: Message['role'], parts: MessagePart[]) => {
-      const finished =
-        role === 'user'
-          ? parts
-          : [
-              ...parts,
-              {
-                type: 'finish' as const,
-                reason: parts.some((p) => p.type === 'tool_call') ? ('tool_use' as const) : ('end_turn' as const),
-                time: t,
-              },
-            ];
-      messages.push({
-        id: `msg_${messages.length}`,
-        sessionId,
-        role,
-        parts: finished,
-        model: role === 'assistant' ? MODEL.id : undefined,
-        seq: messages.length,
-        createdAt: t,
-        updatedAt: t,
-        finishedAt: t,
-      });
-    };
+    const push = (role: Message['role'], parts: MessagePart[]) => pushStored(messages, sessionId, role, parts, t);
     const blocks = HUGE_CASES[kind]!(hugeLine().slice(0, chars), 'toolu_huge');
     if (kind === 'user message') push('user', blocks[0]!);
     else {

@@ -19,9 +19,12 @@ import type { ShellWord } from './shell-parse.js';
 export interface OptionSpec {
   /** one-letter options that take a value (`t` for `cp -t DIR`) */
   shortWithValue?: string;
-  /** every long option the program has, without dashes, so that abbreviations resolve as the program resolves them */
+  /**
+   * every long option the program has, without dashes, so that abbreviations resolve as the program
+   * resolves them (those of `longWithValue` count without being listed here again)
+   */
   long?: readonly string[];
-  /** the long options (from `long`) that require a value, which may then be the next word */
+  /** the long options that require a value, which may then be the next word */
   longWithValue?: readonly string[];
   /** single-dash options of more than one letter that take the next word (`find`-style, `sqlite3 -cmd X`) */
   wordWithValue?: readonly string[];
@@ -67,7 +70,7 @@ export function attachedWord(word: ShellWord, value: string): ShellWord {
 /** Splits `words` (a program's arguments, without its name) into options and positionals by `spec`. */
 export function parseOptions(words: readonly ShellWord[], spec: OptionSpec): ParsedOptions {
   const result: ParsedOptions = { options: [], positionals: [], unknownWords: [] };
-  const long = spec.long ?? [];
+  const long = spec.longWithValue ? [...new Set([...(spec.long ?? []), ...spec.longWithValue])] : (spec.long ?? []);
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const arg = word.value;

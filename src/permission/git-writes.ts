@@ -27,22 +27,6 @@ const GIT_SUBCOMMAND_TARGETS: Readonly<
     spec: {
       shortWithValue: 'objuc',
       long: [
-        'origin',
-        'branch',
-        'upload-pack',
-        'reference',
-        'reference-if-able',
-        'separate-git-dir',
-        'depth',
-        'shallow-since',
-        'shallow-exclude',
-        'config',
-        'template',
-        'jobs',
-        'filter',
-        'server-option',
-        'bundle-uri',
-        'ref-format',
         'bare',
         'mirror',
         'recurse-submodules',
@@ -218,7 +202,7 @@ const GIT_SUBCOMMAND_TARGETS: Readonly<
       if (hasOption(parsed, '--global')) return [{ word: word(`${home}/.gitconfig`), via: 'other' }];
       if (hasOption(parsed, '--system')) return [{ word: word('/etc/gitconfig'), via: 'other' }];
       // the repository's own: its config can run programs (core.fsmonitor, core.hooksPath, aliases)
-      return [REPOSITORY_CONFIG(hasOption(parsed, '--worktree') ? '.git/config.worktree' : '.git/config')];
+      return [repositoryConfig(hasOption(parsed, '--worktree') ? '.git/config.worktree' : '.git/config')];
     },
   },
   remote: {
@@ -227,8 +211,7 @@ const GIT_SUBCOMMAND_TARGETS: Readonly<
       shortWithValue: 'tm',
       long: ['verbose', 'fetch', 'tags', 'no-tags', 'mirror', 'push', 'add', 'delete', 'all'],
     },
-    targets: (parsed) =>
-      REMOTE_CONFIG_ACTIONS.has(parsed.positionals[0]?.value ?? '') ? [REPOSITORY_CONFIG('.git/config')] : [],
+    targets: (parsed) => (REMOTE_CONFIG_ACTIONS.has(parsed.positionals[0]?.value ?? '') ? [repositoryConfig()] : []),
   },
   branch: {
     example: 'git branch -u origin/main, git branch -m old new (.git/config: the upstream, the branch section)',
@@ -237,26 +220,36 @@ const GIT_SUBCOMMAND_TARGETS: Readonly<
       long: ['set-upstream-to', 'unset-upstream', 'move', 'copy', 'edit-description', 'track'],
       longWithValue: ['set-upstream-to'],
     },
-    targets: (parsed) =>
-      ['-u', '--set-upstream-to', '--unset-upstream', '-m', '-M', '--move', '-c', '-C', '--copy', '--edit-description']
-        .concat(['--track', '-t'])
-        .some((option) => hasOption(parsed, option))
-        ? [REPOSITORY_CONFIG('.git/config')]
-        : [],
+    targets: (parsed) => (hasOption(parsed, ...BRANCH_CONFIG_OPTIONS) ? [repositoryConfig()] : []),
   },
   push: {
     example: 'git push -u origin main (.git/config: the upstream)',
     spec: { long: ['set-upstream'] },
-    targets: (parsed) =>
-      hasOption(parsed, '-u') || hasOption(parsed, '--set-upstream') ? [REPOSITORY_CONFIG('.git/config')] : [],
+    targets: (parsed) => (hasOption(parsed, '-u', '--set-upstream') ? [repositoryConfig()] : []),
   },
 };
 
 /** `git remote` actions that rewrite the repository's config. */
 const REMOTE_CONFIG_ACTIONS = new Set(['add', 'rename', 'remove', 'rm', 'set-url', 'set-branches']);
 
+/** `git branch` options that write the branch's section of the config (its upstream, its name, its description). */
+const BRANCH_CONFIG_OPTIONS = [
+  '-u',
+  '--set-upstream-to',
+  '--unset-upstream',
+  '-m',
+  '-M',
+  '--move',
+  '-c',
+  '-C',
+  '--copy',
+  '--edit-description',
+  '-t',
+  '--track',
+];
+
 /** A write to the repository's own config file (relative to where git runs). */
-function REPOSITORY_CONFIG(file: string): WriteTarget {
+function repositoryConfig(file = '.git/config'): WriteTarget {
   return { word: word(file), via: 'other' };
 }
 

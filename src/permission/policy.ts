@@ -49,9 +49,6 @@ function reachesNetwork(reason: string): boolean {
   return reason.startsWith(REACHES_NETWORK) || reason.startsWith(MAY_REACH_NETWORK);
 }
 
-/** How a reason of `beyondRules` starts when a command writes where only running it tells (`> "$f"`, `cp a "$(cat dest)"`). */
-export const UNKNOWN_PLACE_REASON = 'writes to a place that cannot be known before it runs';
-
 /** The decision. For `ask`: the scopes "allow for session" would grant, as grants and as the patterns shown. */
 export type Verdict =
   | { action: 'allow' }
@@ -313,7 +310,7 @@ class Judge {
         always.push(
           write.outsideProject
             ? `writes outside the project, to a place known only when it runs: ${write.target}`
-            : `${UNKNOWN_PLACE_REASON}: ${write.target}`,
+            : `writes to a place that cannot be known before it runs: ${write.target}`,
         );
       } else if (!this.isInside(write.path)) {
         leavesSandbox = true;

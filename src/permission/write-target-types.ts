@@ -1,6 +1,6 @@
 /**
  * The shapes shared by the write-target readers (`write-targets.ts`, `archive-writes.ts`,
- * `git-writes.ts`, `package-writes.ts`, `sqlite-writes.ts`), and small helpers for them. Pure.
+ * `git-writes.ts`, `package-writes.ts`, `sqlite-writes.ts`), and the word and place makers they share. Pure.
  */
 import type { ShellWord } from './shell-parse.js';
 

@@ -1,6 +1,5 @@
 import { Chalk } from 'chalk';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { THEME_COLOUR_KEYS } from '../../src/tui/theme.js';
@@ -13,22 +12,19 @@ import {
   type ThemePlaces,
 } from '../../src/tui/theme-loader.js';
 import { THEMES } from '../../src/tui/themes.js';
+import { themeFolders, type ThemeFolders } from '../support/theme-folders.js';
 
+let folders: ThemeFolders;
 let root: string;
 let places: ThemePlaces;
 let projectDir: string;
 let userDir: string;
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'oc-themes-'));
-  const cwd = join(root, 'project');
-  projectDir = join(cwd, '.opencode', 'themes');
-  userDir = join(root, 'home', '.config', 'opencode', 'themes');
-  mkdirSync(projectDir, { recursive: true });
-  mkdirSync(userDir, { recursive: true });
-  places = { cwd, env: {}, home: join(root, 'home') };
+  folders = themeFolders();
+  ({ root, places, projectDir, userDir } = folders);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => folders.remove());
 
 const put = (dir: string, name: string, text: string) => {
   writeFileSync(join(dir, `${name}.json`), text);

@@ -3,29 +3,25 @@
  * whose names are not theme names (skipped, each named with the reason), and the def names the
  * theme file schema allows.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { themeFileJsonSchema } from '../../src/tui/theme-file.js';
 import { listThemes, loadTheme, skippedThemeFiles, type ThemePlaces } from '../../src/tui/theme-loader.js';
 import { THEMES } from '../../src/tui/themes.js';
+import { themeFolders, type ThemeFolders } from '../support/theme-folders.js';
 
+let folders: ThemeFolders;
 let root: string;
 let places: ThemePlaces;
 let projectDir: string;
 let userDir: string;
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'oc-theme-names-'));
-  const cwd = join(root, 'project');
-  projectDir = join(cwd, '.opencode', 'themes');
-  userDir = join(root, 'home', '.config', 'opencode', 'themes');
-  mkdirSync(projectDir, { recursive: true });
-  mkdirSync(userDir, { recursive: true });
-  places = { cwd, env: {}, home: join(root, 'home') };
+  folders = themeFolders();
+  ({ root, places, projectDir, userDir } = folders);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => folders.remove());
 
 const NAME_RULE =
   'skipped: a theme file\'s name (before ".json") is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit; rename the file to use it';
